@@ -1,0 +1,3 @@
+build/obj/solve.o: src/solve.c src/internal.h src/tilesat.h
+src/internal.h:
+src/tilesat.h:

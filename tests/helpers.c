@@ -1,0 +1,174 @@
+/* helpers.c: running the CLI, temp files, and an independent brute-force
+ * map counter for cross-checks. */
+#include "helpers.h"
+
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+const tilesat_backend backends[2] = {TILESAT_PICOSAT, TILESAT_CRYPTOMINISAT};
+
+char *slurp(const char *path) {
+  FILE *f = fopen(path, "rb");
+  cr_assert(f, "cannot open %s", path);
+  size_t cap = 1 << 16, n = 0;
+  char *buf = malloc(cap + 1);
+  size_t got;
+  while ((got = fread(buf + n, 1, cap - n, f)) > 0) {
+    n += got;
+    if (n == cap)
+      buf = realloc(buf, (cap *= 2) + 1);
+  }
+  fclose(f);
+  buf[n] = 0;
+  return buf;
+}
+
+char *temp_file(const char *text, long len) {
+  char tmpl[] = "/tmp/tilesat-test-XXXXXX";
+  int fd = mkstemp(tmpl);
+  cr_assert(fd >= 0);
+  size_t n = len < 0 ? strlen(text) : (size_t)len;
+  cr_assert(write(fd, text, n) == (ssize_t)n);
+  close(fd);
+  return strdup(tmpl);
+}
+
+run_result run_cli(const char *const *args) {
+  const char *bin = getenv("TILESAT_BIN");
+  if (!bin)
+    bin = "build/tilesat";
+  char *outp = temp_file("", 0), *errp = temp_file("", 0);
+  int argc = 0;
+  while (args[argc])
+    argc++;
+  const char **argv = calloc((size_t)argc + 2, sizeof *argv);
+  argv[0] = bin;
+  memcpy(argv + 1, args, (size_t)argc * sizeof *argv);
+  pid_t pid = fork();
+  cr_assert(pid >= 0);
+  if (pid == 0) {
+    int in = open("/dev/null", O_RDONLY);
+    int out = open(outp, O_WRONLY | O_TRUNC);
+    int err = open(errp, O_WRONLY | O_TRUNC);
+    dup2(in, 0);
+    dup2(out, 1);
+    dup2(err, 2);
+    execv(bin, (char *const *)argv);
+    _exit(127);
+  }
+  int status;
+  waitpid(pid, &status, 0);
+  run_result r;
+  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  r.out = slurp(outp);
+  r.err = slurp(errp);
+  unlink(outp);
+  unlink(errp);
+  free(outp);
+  free(errp);
+  free(argv);
+  return r;
+}
+
+void run_free(run_result *r) {
+  free(r->out);
+  free(r->err);
+}
+
+tilesat_rules *rules_from_text(const char *text) {
+  tilesat_error err;
+  tilesat_rules *r = tilesat_rules_parse(text, strlen(text), "test", &err);
+  cr_assert(r, "rules did not parse: %s", err.msg);
+  return r;
+}
+
+tilesat_rules *rules_from_sample(const char *grid, tilesat_topology topo,
+                                 bool periodic) {
+  tilesat_error err;
+  tilesat_grid *g = tilesat_grid_parse(grid, strlen(grid), "sample", &err);
+  cr_assert(g, "sample did not parse: %s", err.msg);
+  const tilesat_grid *gs[1] = {g};
+  tilesat_rules *r = tilesat_extract(gs, 1, topo, periodic, &err);
+  cr_assert(r, "extract failed: %s", err.msg);
+  tilesat_grid_free(g);
+  return r;
+}
+
+tilesat_map *map_new(const tilesat_rules *r, int w, int h,
+                     tilesat_topology topo, bool periodic) {
+  tilesat_error err;
+  tilesat_map *m = tilesat_map_new(r, w, h, topo, periodic, &err);
+  cr_assert(m, "map_new failed: %s", err.msg);
+  return m;
+}
+
+/* Neighbours, written from scratch.  Square: plain offsets.  Hex odd-r:
+ * offset -> axial (q, r), step, back (Red Blob Games' conversions). */
+static int floor_div2(int x) { return x >= 0 ? x / 2 : -((-x + 1) / 2); }
+
+static bool brute_neighbor(tilesat_topology topo, int w, int h, bool periodic,
+                           int row, int col, int dir, int *nr, int *nc) {
+  int r2, c2;
+  if (topo == TILESAT_SQUARE) {
+    static const int dr[] = {-1, 0, 1, 0}, dc[] = {0, 1, 0, -1}; /* N E S W */
+    r2 = row + dr[dir];
+    c2 = col + dc[dir];
+  } else {
+    /* E W NE NW SE SW as axial steps */
+    static const int dq[] = {1, -1, 1, 0, 0, -1}, dra[] = {0, 0, -1, -1, 1, 1};
+    int q = col - floor_div2(row - (row & 1)), r = row;
+    q += dq[dir];
+    r += dra[dir];
+    r2 = r;
+    c2 = q + floor_div2(r - (r & 1));
+  }
+  if (periodic) {
+    r2 = ((r2 % h) + h) % h;
+    c2 = ((c2 % w) + w) % w;
+    *nr = r2;
+    *nc = c2;
+    return true;
+  }
+  if (r2 < 0 || r2 >= h || c2 < 0 || c2 >= w)
+    return false;
+  *nr = r2;
+  *nc = c2;
+  return true;
+}
+
+long brute_count(const tilesat_rules *r, int w, int h, tilesat_topology topo,
+                 bool periodic, const int *pins, int npins) {
+  int T = tilesat_rules_ntiles(r), n = w * h;
+  int ndirs = topo == TILESAT_HEX ? 6 : 4;
+  int *tiles = calloc((size_t)n, sizeof *tiles);
+  long count = 0;
+  for (;;) {
+    bool ok = true;
+    for (int i = 0; i < npins && ok; i++)
+      ok = tiles[pins[3 * i] * w + pins[3 * i + 1]] == pins[3 * i + 2];
+    for (int c = 0; c < n && ok; c++)
+      for (int d = 0; d < ndirs && ok; d++) {
+        int nr, nc;
+        if (brute_neighbor(topo, w, h, periodic, c / w, c % w, d, &nr, &nc))
+          ok = tilesat_rules_allows(r, tiles[c], d, tiles[nr * w + nc]);
+      }
+    count += ok;
+    int k = 0;
+    while (k < n && ++tiles[k] == T)
+      tiles[k++] = 0;
+    if (k == n)
+      break;
+  }
+  free(tiles);
+  return count;
+}
+
+long enum_count(const tilesat_map *m, tilesat_backend b) {
+  tilesat_error err;
+  int64_t n = tilesat_enumerate(m, b, 0, NULL, NULL, &err);
+  cr_assert(n >= 0, "enumerate failed: %s", err.msg);
+  return (long)n;
+}

@@ -1,0 +1,45 @@
+/* helpers.h: what the test suites share. */
+#ifndef TILESAT_TEST_HELPERS_H
+#define TILESAT_TEST_HELPERS_H
+
+#include "tilesat.h"
+
+#include <criterion/criterion.h>
+
+/* Both backends: every test that solves runs on each and compares. */
+extern const tilesat_backend backends[2];
+
+/* The result of running the real tilesat binary. */
+typedef struct run_result {
+  int code; /* exit code, or 128+signal */
+  char *out, *err;
+} run_result;
+
+/* Run build/tilesat (or $TILESAT_BIN) with a NULL-terminated argv (without
+ * the program name), standard input from /dev/null. */
+run_result run_cli(const char *const *args);
+void run_free(run_result *r);
+#define RUN(...) run_cli((const char *const[]){__VA_ARGS__, NULL})
+
+/* A fresh temporary file holding `text` (len bytes, or strlen when -1);
+ * returns its path (malloc'd; removed at exit). */
+char *temp_file(const char *text, long len);
+/* Read a whole file (malloc'd, NUL-terminated). */
+char *slurp(const char *path);
+
+tilesat_rules *rules_from_text(const char *text);
+tilesat_rules *rules_from_sample(const char *grid, tilesat_topology topo,
+                                 bool periodic);
+tilesat_map *map_new(const tilesat_rules *r, int w, int h,
+                     tilesat_topology topo, bool periodic);
+
+/* Count valid maps by enumerating all ntiles^(w*h) fillings, with its own
+ * neighbour geometry (hex through cube coordinates), independent of the
+ * library's topology and encoder.  pins: npins (row, col, tile) triples. */
+long brute_count(const tilesat_rules *r, int w, int h, tilesat_topology topo,
+                 bool periodic, const int *pins, int npins);
+
+/* Count maps with tilesat_enumerate on a backend. */
+long enum_count(const tilesat_map *m, tilesat_backend b);
+
+#endif

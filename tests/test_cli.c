@@ -1,0 +1,199 @@
+/* The tilesat command line, end to end: outputs, exit codes, errors. */
+#include "helpers.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+Test(cli, check_sat_prints_a_witness_that_reads_back) {
+  for (int i = 0; i < 2; i++) {
+    run_result r = RUN("check", "rules/hard.rules", "--size", "2x2",
+                       "--backend", tilesat_backend_name(backends[i]));
+    cr_expect_eq(r.code, 10);
+    cr_expect_str_eq(r.out, "SAT\nKB\nSB\n");
+    cr_expect_str_eq(r.err, "");
+    run_free(&r);
+  }
+  /* the witness grid is a sample: extract reads it back */
+  run_result r =
+      RUN("check", "rules/coast.rules", "--size", "7x5", "--pin", "4,6=S");
+  cr_assert_eq(r.code, 10);
+  cr_assert_eq(strncmp(r.out, "SAT\n", 4), 0);
+  char *grid = temp_file(r.out + 4, -1);
+  run_result e = RUN("extract", grid);
+  cr_expect_eq(e.code, 0, "%s", e.err);
+  cr_expect(strstr(e.out, "tilesat-rules 1\n"));
+  run_free(&e);
+  run_free(&r);
+  remove(grid);
+  free(grid);
+}
+
+Test(cli, check_unsat) {
+  for (int i = 0; i < 2; i++) {
+    run_result r = RUN("check", "rules/hard.rules", "--size", "3x3",
+                       "--backend", tilesat_backend_name(backends[i]));
+    cr_expect_eq(r.code, 20);
+    cr_expect_str_eq(r.out, "UNSAT\n");
+    run_free(&r);
+  }
+}
+
+Test(cli, enum_prints_every_map_then_the_count) {
+  run_result r = RUN("enum", "rules/coast.rules", "--size", "1x2");
+  cr_expect_eq(r.code, 10);
+  /* the order is the solver's; check the set */
+  const char *maps[] = {"L\nL\n\n", "L\nC\n\n", "C\nS\n\n", "S\nS\n\n"};
+  for (int i = 0; i < 4; i++)
+    cr_expect(strstr(r.out, maps[i]), "missing map %s", maps[i]);
+  size_t n = strlen(r.out);
+  cr_expect(n > 8 && !strcmp(r.out + n - 8, "maps: 4\n"), "%s", r.out);
+  cr_expect_eq(n, 4 * 5 + 8);
+  run_free(&r);
+  r = RUN("enum", "rules/coast.rules", "--size", "3x3", "--pin", "2,2=L",
+          "--backend", "cryptominisat");
+  cr_expect_eq(r.code, 10);
+  cr_expect(strstr(r.out, "maps: 5\n"));
+  run_free(&r);
+  r = RUN("enum", "rules/hard.rules", "--size", "3x1");
+  cr_expect_eq(r.code, 20);
+  cr_expect_str_eq(r.out, "maps: 0\n");
+  run_free(&r);
+  r = RUN("enum", "rules/coast.rules", "--size", "4x4", "--limit", "3");
+  cr_expect_eq(r.code, 10);
+  cr_expect(strstr(r.out, "maps: 3\n"));
+  run_free(&r);
+}
+
+Test(cli, extract_writes_the_committed_rules) {
+  const char *pairs[][2] = {{"rules/coast.txt", "rules/coast.rules"},
+                            {"rules/hard.txt", "rules/hard.rules"}};
+  for (int i = 0; i < 2; i++) {
+    run_result r = RUN("extract", pairs[i][0]);
+    cr_assert_eq(r.code, 0, "%s", r.err);
+    char *want = slurp(pairs[i][1]);
+    cr_expect_str_eq(r.out, want);
+    free(want);
+    run_free(&r);
+  }
+  char *out = temp_file("", 0);
+  run_result r =
+      RUN("extract", "rules/coast.txt", "--topology", "hex", "-o", out);
+  cr_assert_eq(r.code, 0);
+  cr_expect_str_eq(r.out, "");
+  char *got = slurp(out), *want = slurp("rules/coast-hex.rules");
+  cr_expect_str_eq(got, want);
+  free(got);
+  free(want);
+  run_free(&r);
+  remove(out);
+  free(out);
+}
+
+Test(cli, help_and_version) {
+  run_result r = RUN("--help");
+  cr_expect_eq(r.code, 0);
+  cr_expect(strstr(r.out, "usage: tilesat COMMAND"));
+  run_free(&r);
+  r = RUN("check", "--help");
+  cr_expect_eq(r.code, 0);
+  cr_expect(strstr(r.out, "--backend picosat|cryptominisat"));
+  cr_expect(strstr(r.out, "--pin ROW,COL=TILE"));
+  run_free(&r);
+  r = RUN("--version");
+  cr_expect_eq(r.code, 0);
+  cr_expect_str_eq(r.out, "tilesat " TILESAT_VERSION "\n");
+  run_free(&r);
+}
+
+/* Every bad input: one line on stderr, exit 1, nothing on stdout. */
+static void expect_error(const char *const *args, const char *msg) {
+  run_result r = run_cli(args);
+  cr_expect_eq(r.code, 1, "exit %d for %s", r.code, msg);
+  cr_expect_str_eq(r.err, msg);
+  cr_expect_str_eq(r.out, "");
+  run_free(&r);
+}
+#define ERR(msg, ...)                                                          \
+  expect_error((const char *const[]){__VA_ARGS__, NULL}, msg)
+
+Test(cli, errors) {
+  char *ragged = temp_file("LLL\nLL\n", -1);
+  char *empty = temp_file("", -1);
+  char *badutf = temp_file("LL\nL\xff\n", -1);
+  char *cut = temp_file("tilesat-rules 1\ntile L\nallow L", -1);
+  char *notrules = temp_file("LLC\nCSS\n", -1);
+  char msg[512];
+  snprintf(msg, sizeof msg,
+           "tilesat: %s:2: ragged grid: row has 2 tiles, the rows above have "
+           "3\n",
+           ragged);
+  ERR(msg, "extract", ragged);
+  snprintf(msg, sizeof msg, "tilesat: %s: empty sample: no rows\n", empty);
+  ERR(msg, "extract", "rules/coast.txt", empty);
+  snprintf(msg, sizeof msg, "tilesat: %s:2: invalid UTF-8 (byte 0xff)\n",
+           badutf);
+  ERR(msg, "extract", badutf);
+  snprintf(msg, sizeof msg,
+           "tilesat: %s:3: expected 'allow TILE DIR TILE...'\n", cut);
+  ERR(msg, "check", cut, "--size", "2x2");
+  snprintf(msg, sizeof msg,
+           "tilesat: %s:1: not a rules file: the first line must be "
+           "'tilesat-rules 1'\n",
+           notrules);
+  ERR(msg, "check", notrules, "--size", "2x2");
+  ERR("tilesat: /nonexistent.rules: cannot open: No such file or directory\n",
+      "check", "/nonexistent.rules", "--size", "2x2");
+  ERR("tilesat: --pin: unknown tile 'X'\n", "check", "rules/coast.rules",
+      "--size", "3x3", "--pin", "0,0=X");
+  ERR("tilesat: --pin: cell (0,3) is outside the 3x3 map\n", "enum",
+      "rules/coast.rules", "--size", "3x3", "--pin", "0,3=L");
+  ERR("tilesat: --size: '0x4': width and height must be positive\n", "check",
+      "rules/coast.rules", "--size", "0x4");
+  ERR("tilesat: --size: '-2x4' is not WIDTHxHEIGHT with whole numbers that "
+      "fit an int (e.g. 10x8)\n",
+      "check", "rules/coast.rules", "--size", "-2x4");
+  ERR("tilesat: --size: '4294967297x1' is not WIDTHxHEIGHT with whole "
+      "numbers that fit an int (e.g. 10x8)\n",
+      "check", "rules/coast.rules", "--size", "4294967297x1");
+  ERR("tilesat: --size: 65536x65536 with 3 tiles is too large (at most "
+      "268435456 cells times tiles)\n",
+      "encode", "rules/coast.rules", "--size", "65536x65536");
+  ERR("tilesat: check: missing --size WxH\n", "check", "rules/coast.rules");
+  ERR("tilesat: unknown option '--sise' for 'check' (see 'tilesat check "
+      "--help')\n",
+      "check", "rules/coast.rules", "--sise", "3x3");
+  ERR("tilesat: unknown option '--limit' for 'check' (see 'tilesat check "
+      "--help')\n",
+      "check", "rules/coast.rules", "--size", "3x3", "--limit", "3");
+  ERR("tilesat: option '--size' needs a value (WxH)\n", "check",
+      "rules/coast.rules", "--size");
+  ERR("tilesat: unknown command 'solve' (see 'tilesat --help')\n", "solve");
+  ERR("tilesat: --backend: 'minisat' is not picosat or cryptominisat\n",
+      "check", "rules/coast.rules", "--size", "2x2", "--backend", "minisat");
+  ERR("tilesat: --topology: 'tri' is not square or hex\n", "check",
+      "rules/coast.rules", "--size", "2x2", "--topology", "tri");
+  ERR("tilesat: --topology: the rules are for a square grid and cannot be "
+      "used on a hex grid\n",
+      "check", "rules/coast.rules", "--size", "2x2", "--topology", "hex");
+  ERR("tilesat: --limit: '0' is not a positive whole number\n", "enum",
+      "rules/coast.rules", "--size", "2x2", "--limit", "0");
+  ERR("tilesat: --format: 'xml' is not dimacs or props\n", "encode",
+      "rules/coast.rules", "--size", "2x2", "--format", "xml");
+  ERR("tilesat: extract: no sample (see 'tilesat extract --help')\n",
+      "extract");
+  ERR("tilesat: check takes one rules file (see 'tilesat check --help')\n",
+      "check", "rules/coast.rules", "rules/hard.rules", "--size", "2x2");
+  ERR("tilesat: /nonexistent/dir/x.rules: cannot open for writing: No such "
+      "file or directory\n",
+      "extract", "rules/coast.txt", "-o", "/nonexistent/dir/x.rules");
+  char *files[] = {ragged, empty, badutf, cut, notrules};
+  for (int i = 0; i < 5; i++) {
+    remove(files[i]);
+    free(files[i]);
+  }
+  run_result r = run_cli((const char *const[]){NULL});
+  cr_expect_eq(r.code, 1);
+  cr_expect(strstr(r.err, "usage: tilesat COMMAND"));
+  run_free(&r);
+}

@@ -1,0 +1,28 @@
+#!/bin/sh
+# Install the Debian packages tilesat needs to build and test, only when
+# something is missing. Idempotent; safe to run on every `make`.
+set -eu
+
+PKGS="build-essential pkg-config clang-format picosat libcryptominisat5-dev libcriterion-dev libgmp-dev"
+
+missing=""
+for p in $PKGS; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
+    missing="$missing $p"
+  fi
+done
+
+[ -z "$missing" ] && exit 0
+
+echo "install-deps: installing:$missing" >&2
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then
+  if command -v sudo >/dev/null 2>&1; then SUDO="sudo"; else
+    echo "install-deps: need root (or sudo) to install:$missing" >&2
+    exit 1
+  fi
+fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq </dev/null
+# shellcheck disable=SC2086
+$SUDO apt-get install -y -qq --no-install-recommends $missing </dev/null
