@@ -12,7 +12,9 @@ TEST_LIBS = $(shell pkg-config --libs criterion 2>/dev/null || echo -lcriterion)
 
 # BUILD is the object directory; `make asan` uses build-asan/.
 BUILD   ?= build
-LIB_SRC  = $(filter-out src/cli.c,$(wildcard src/*.c))
+CLI_SRC  = $(wildcard src/cli*.c src/cmd_*.c)
+CLI_OBJ  = $(CLI_SRC:src/%.c=$(BUILD)/obj/%.o)
+LIB_SRC  = $(filter-out $(CLI_SRC),$(wildcard src/*.c))
 LIB_OBJ  = $(LIB_SRC:src/%.c=$(BUILD)/obj/%.o)
 TEST_SRC = $(wildcard tests/*.c)
 TEST_OBJ = $(TEST_SRC:tests/%.c=$(BUILD)/tobj/%.o)
@@ -41,12 +43,8 @@ $(BUILD)/tobj/%.o: tests/%.c
 $(BUILD)/libtilesat.a: $(LIB_OBJ)
 	$(AR) rcs $@ $^
 
-$(BIN): $(BUILD)/obj/cli.o $(BUILD)/libtilesat.a
+$(BIN): $(CLI_OBJ) $(BUILD)/libtilesat.a
 	$(CC) $(CFLAGS) $^ $(LIBS) -o $@
-
-$(BUILD)/obj/cli.o: src/cli.c
-	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -c $< -o $@
 
 $(TESTBIN): $(TEST_OBJ) $(BUILD)/libtilesat.a
 	$(CC) $(CFLAGS) $^ $(LIBS) $(TEST_LIBS) -o $@
@@ -100,4 +98,4 @@ lint:
 clean:
 	rm -rf build build-asan
 
--include $(LIB_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(BUILD)/obj/cli.d
+-include $(LIB_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(CLI_OBJ:.o=.d)

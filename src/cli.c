@@ -1,6 +1,6 @@
 /* cli.c: the tilesat command line.  Uses only the public header.  Exit
  * codes: 10 satisfiable, 20 unsatisfiable, 0 other success, 1 error. */
-#include "tilesat.h"
+#include "cli.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -9,18 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define EXIT_ERROR 1
-
 /* Options: one table gives parsing, per-command validity and help. */
-typedef struct options {
-  const char *command; /* the command's name */
-  const char *size, *topology, *backend, *output, *format, *limit;
-  bool periodic, periodic_input, help;
-  const char **pins;
-  int npins;
-  const char **args;
-  int nargs;
-} options;
 
 enum { OPT_FLAG, OPT_VALUE, OPT_LIST };
 
@@ -63,11 +52,6 @@ typedef struct command {
   int (*run)(options *o);
 } command;
 
-static int cmd_extract(options *o);
-static int cmd_encode(options *o);
-static int cmd_check(options *o);
-static int cmd_enum(options *o);
-
 static const command commands[] = {
     {"extract", "SAMPLE...",
      "ESTM rules (tiles, weights, allowed pairs) "
@@ -82,21 +66,6 @@ static const command commands[] = {
      "every valid map, then 'maps: N' (exit 10 if any, 20 if none)", cmd_enum},
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
-
-static void fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void fail(const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  fputs("tilesat: ", stderr);
-  vfprintf(stderr, fmt, ap);
-  fputc('\n', stderr);
-  va_end(ap);
-}
-
-static int fail_err(const tilesat_error *err) {
-  fail("%s", err->msg);
-  return EXIT_ERROR;
-}
 
 static void usage_main(FILE *out) {
   fprintf(out,
@@ -183,202 +152,6 @@ static int parse_options(const command *c, int argc, char **argv, options *o) {
       *(const char **)field = val;
   }
   return 0;
-}
-
-/* ---------------------------------------------------------------- helpers */
-
-static FILE *open_output(const options *o) {
-  if (!o->output || !strcmp(o->output, "-"))
-    return stdout;
-  FILE *f = fopen(o->output, "w");
-  if (!f)
-    fail("%s: cannot open for writing: %s", o->output, strerror(errno));
-  return f;
-}
-
-static int close_output(const options *o, FILE *f) {
-  if (f == stdout)
-    return fflush(f) ? EXIT_ERROR : 0;
-  if (ferror(f) | fclose(f)) {
-    fail("%s: write error", o->output);
-    return EXIT_ERROR;
-  }
-  return 0;
-}
-
-/* Read the rules and build the map the options describe. */
-static int load_map(options *o, tilesat_rules **rules, tilesat_map **map) {
-  tilesat_error err;
-  if (o->nargs != 1) {
-    fail("%s takes one rules file (see 'tilesat %s --help')", o->command,
-         o->command);
-    return EXIT_ERROR;
-  }
-  if (!o->size) {
-    fail("%s: missing --size WxH", o->command);
-    return EXIT_ERROR;
-  }
-  int w, h;
-  if (tilesat_parse_size(o->size, &w, &h, &err))
-    return fail_err(&err);
-  *rules = tilesat_rules_read_file(o->args[0], &err);
-  if (!*rules)
-    return fail_err(&err);
-  tilesat_topology topo = tilesat_rules_topology(*rules);
-  if (o->topology && tilesat_topology_parse(o->topology, &topo)) {
-    fail("--topology: '%s' is not square or hex", o->topology);
-    return EXIT_ERROR;
-  }
-  *map = tilesat_map_new(*rules, w, h, topo, o->periodic, &err);
-  if (!*map)
-    return fail_err(&err);
-  for (int i = 0; i < o->npins; i++)
-    if (tilesat_map_pin_spec(*map, o->pins[i], &err))
-      return fail_err(&err);
-  return 0;
-}
-
-static int parse_backend(const options *o, tilesat_backend *b) {
-  *b = TILESAT_PICOSAT;
-  if (o->backend && tilesat_backend_parse(o->backend, b)) {
-    fail("--backend: '%s' is not picosat or cryptominisat", o->backend);
-    return EXIT_ERROR;
-  }
-  return 0;
-}
-
-/* --------------------------------------------------------------- commands */
-
-static int cmd_extract(options *o) {
-  tilesat_error err;
-  if (o->nargs < 1) {
-    fail("extract: no sample (see 'tilesat extract --help')");
-    return EXIT_ERROR;
-  }
-  tilesat_topology topo = TILESAT_SQUARE;
-  if (o->topology && tilesat_topology_parse(o->topology, &topo)) {
-    fail("--topology: '%s' is not square or hex", o->topology);
-    return EXIT_ERROR;
-  }
-  tilesat_grid **g = calloc((size_t)o->nargs, sizeof *g);
-  int rc = EXIT_ERROR;
-  tilesat_rules *r = NULL;
-  if (!g) {
-    fail("out of memory");
-    return EXIT_ERROR;
-  }
-  for (int i = 0; i < o->nargs; i++)
-    if (!(g[i] = tilesat_grid_read_file(o->args[i], &err))) {
-      fail_err(&err);
-      goto done;
-    }
-  r = tilesat_extract((const tilesat_grid *const *)g, (size_t)o->nargs, topo,
-                      o->periodic_input, &err);
-  if (!r) {
-    fail_err(&err);
-    goto done;
-  }
-  FILE *out = open_output(o);
-  if (out) {
-    tilesat_rules_write(r, out);
-    rc = close_output(o, out);
-  }
-done:
-  tilesat_rules_free(r);
-  for (int i = 0; i < o->nargs; i++)
-    tilesat_grid_free(g[i]);
-  free(g);
-  return rc;
-}
-
-static int cmd_encode(options *o) {
-  tilesat_rules *r = NULL;
-  tilesat_map *m = NULL;
-  int rc = load_map(o, &r, &m);
-  if (!rc) {
-    bool props = o->format && !strcmp(o->format, "props");
-    if (o->format && !props && strcmp(o->format, "dimacs")) {
-      fail("--format: '%s' is not dimacs or props", o->format);
-      rc = EXIT_ERROR;
-    } else {
-      FILE *out = open_output(o);
-      rc = EXIT_ERROR;
-      if (out) {
-        props ? tilesat_encode_props(m, out) : tilesat_encode_dimacs(m, out);
-        rc = close_output(o, out);
-      }
-    }
-  }
-  tilesat_map_free(m);
-  tilesat_rules_free(r);
-  return rc;
-}
-
-static int cmd_check(options *o) {
-  tilesat_rules *r = NULL;
-  tilesat_map *m = NULL;
-  tilesat_backend b;
-  int *tiles = NULL;
-  int rc = load_map(o, &r, &m);
-  if (!rc)
-    rc = parse_backend(o, &b);
-  if (!rc) {
-    tilesat_error err;
-    size_t n = (size_t)tilesat_map_width(m) * (size_t)tilesat_map_height(m);
-    tiles = malloc(n * sizeof *tiles);
-    rc = tiles ? tilesat_check(m, b, tiles, &err) : -1;
-    if (rc == TILESAT_SAT) {
-      printf("SAT\n");
-      tilesat_map_write(m, tiles, stdout);
-    } else if (rc == TILESAT_UNSAT) {
-      printf("UNSAT\n");
-    } else {
-      rc = tiles ? fail_err(&err) : EXIT_ERROR;
-    }
-  }
-  free(tiles);
-  tilesat_map_free(m);
-  tilesat_rules_free(r);
-  return rc;
-}
-
-static int print_map(void *user, const int *tiles) {
-  const tilesat_map *m = user;
-  tilesat_map_write(m, tiles, stdout);
-  putchar('\n');
-  return 0;
-}
-
-static int cmd_enum(options *o) {
-  tilesat_rules *r = NULL;
-  tilesat_map *m = NULL;
-  tilesat_backend b;
-  long long limit = 0;
-  int rc = load_map(o, &r, &m);
-  if (!rc)
-    rc = parse_backend(o, &b);
-  if (!rc && o->limit) {
-    char *end;
-    errno = 0;
-    limit = strtoll(o->limit, &end, 10);
-    if (*o->limit < '0' || *o->limit > '9' || *end || errno || limit <= 0) {
-      fail("--limit: '%s' is not a positive whole number", o->limit);
-      rc = EXIT_ERROR;
-    }
-  }
-  if (!rc) {
-    tilesat_error err;
-    int64_t n = tilesat_enumerate(m, b, limit, print_map, m, &err);
-    if (n < 0) {
-      rc = fail_err(&err);
-    } else {
-      printf("maps: %lld\n", (long long)n);
-      rc = n > 0 ? TILESAT_SAT : TILESAT_UNSAT;
-    }
-  }
-  tilesat_map_free(m);
-  tilesat_rules_free(r);
-  return rc;
 }
 
 int main(int argc, char **argv) {

@@ -1,2 +1,3 @@
-build/obj/cli.o: src/cli.c src/tilesat.h
+build/obj/cli.o: src/cli.c src/cli.h src/tilesat.h
+src/cli.h:
 src/tilesat.h:
