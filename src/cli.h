@@ -15,6 +15,8 @@ typedef struct options {
   int npins;
   const char **args;
   int nargs;
+  /* count and sample */
+  const char *method, *epsilon, *delta, *seed, *max_memory, *nsamples;
 } options;
 
 /* "tilesat: " + message on stderr. */
@@ -32,5 +34,7 @@ int cmd_extract(options *o);
 int cmd_encode(options *o);
 int cmd_check(options *o);
 int cmd_enum(options *o);
+int cmd_count(options *o);
+int cmd_sample(options *o);
 
 #endif

@@ -165,4 +165,24 @@ bool ts_solver_value(ts_solver *s, int var);
 bool ts_solver_failed(ts_solver *s, int lit);
 void ts_solver_load(ts_solver *s, const ts_cnf *cnf);
 
+/* --------------------------------------------------------------- counting */
+
+#include <gmp.h>
+
+/* Frontier DP (dp.c): exact count, and exact uniform samples. */
+int ts_dp_count(const tilesat_map *m, const tilesat_count_options *o,
+                mpz_t count, tilesat_error *err);
+int ts_dp_sample(const tilesat_map *m, const tilesat_count_options *o, int n,
+                 tilesat_map_fn fn, void *user, tilesat_error *err);
+/* ApproxMC on CryptoMiniSat (approx.c). */
+int ts_approx_count(const tilesat_map *m, const tilesat_count_options *o,
+                    mpz_t count, tilesat_error *err);
+/* CryptoMiniSat only: a native XOR constraint over variables. */
+void ts_solver_add_xor(ts_solver *s, const int *vars, size_t n, bool rhs);
+/* Encode m and load it into a new solver of backend b. */
+ts_solver *ts_solver_for_map(const tilesat_map *m, tilesat_backend b);
+/* Read the model's map into tiles and verify it (solve.c). */
+int ts_read_map(const tilesat_map *m, ts_solver *s, int *tiles,
+                tilesat_error *err);
+
 #endif

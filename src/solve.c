@@ -5,8 +5,8 @@
 #include <stdlib.h>
 
 /* Read the map out of a model: the one true tile variable of each cell. */
-static int read_map(const tilesat_map *m, ts_solver *s, int *tiles,
-                    tilesat_error *err) {
+int ts_read_map(const tilesat_map *m, ts_solver *s, int *tiles,
+                tilesat_error *err) {
   int T = m->rules->ntiles;
   for (int cell = 0; cell < m->ncells; cell++) {
     tiles[cell] = -1;
@@ -30,7 +30,7 @@ static int read_map(const tilesat_map *m, ts_solver *s, int *tiles,
   return 0;
 }
 
-static ts_solver *solver_for(const tilesat_map *m, tilesat_backend b) {
+ts_solver *ts_solver_for_map(const tilesat_map *m, tilesat_backend b) {
   ts_cnf cnf;
   ts_encode(m, &cnf);
   ts_solver *s = ts_solver_new(b);
@@ -41,11 +41,11 @@ static ts_solver *solver_for(const tilesat_map *m, tilesat_backend b) {
 
 int tilesat_check(const tilesat_map *m, tilesat_backend b, int *tiles,
                   tilesat_error *err) {
-  ts_solver *s = solver_for(m, b);
+  ts_solver *s = ts_solver_for_map(m, b);
   int res = ts_solver_solve(s);
   if (res == TILESAT_SAT) {
     int *own = tiles ? tiles : ts_malloc((size_t)m->ncells * sizeof *own);
-    if (read_map(m, s, own, err) < 0)
+    if (ts_read_map(m, s, own, err) < 0)
       res = -1;
     if (own != tiles)
       free(own);
@@ -61,7 +61,7 @@ int tilesat_check(const tilesat_map *m, tilesat_backend b, int *tiles,
 int64_t tilesat_enumerate(const tilesat_map *m, tilesat_backend b,
                           int64_t limit, tilesat_map_fn fn, void *user,
                           tilesat_error *err) {
-  ts_solver *s = solver_for(m, b);
+  ts_solver *s = ts_solver_for_map(m, b);
   int *tiles = ts_malloc((size_t)m->ncells * sizeof *tiles);
   int *block = ts_malloc((size_t)m->ncells * sizeof *block);
   int64_t count = 0;
@@ -78,7 +78,7 @@ int64_t tilesat_enumerate(const tilesat_map *m, tilesat_backend b,
       break;
     }
     /* copy the model out first: adding a clause resets PicoSAT's model */
-    if (read_map(m, s, tiles, err) < 0) {
+    if (ts_read_map(m, s, tiles, err) < 0) {
       count = -1;
       break;
     }

@@ -153,3 +153,15 @@ bool ts_solver_failed(ts_solver *s, int lit) {
       return true;
   return false;
 }
+
+void ts_solver_add_xor(ts_solver *s, const int *vars, size_t n, bool rhs) {
+  if (!s->cms)
+    ts_misuse(__func__, "XOR constraints need the CryptoMiniSat backend");
+  TS_VEC(unsigned) v = {0};
+  for (size_t i = 0; i < n; i++) {
+    cms_lit(s, vars[i]); /* make sure the variable exists */
+    TS_PUSH(v, (unsigned)(vars[i] - 1));
+  }
+  cmsat_add_xor_clause(s->cms, v.v, v.n, rhs);
+  free(v.v);
+}

@@ -24,6 +24,7 @@
 #ifndef TILESAT_H
 #define TILESAT_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -193,5 +194,53 @@ typedef int (*tilesat_map_fn)(void *user, const int *tiles);
 int64_t tilesat_enumerate(const tilesat_map *m, tilesat_backend b,
                           int64_t limit, tilesat_map_fn fn, void *user,
                           tilesat_error *err);
+
+/* ------------------------------------------------- counting and sampling */
+
+typedef enum tilesat_method {
+  TILESAT_METHOD_AUTO = 0, /* dp; approx when the frontier outgrows memory */
+  TILESAT_METHOD_DP,       /* exact: frontier dynamic programme (GMP) */
+  TILESAT_METHOD_ENUM,     /* exact: enumeration with blocking clauses */
+  TILESAT_METHOD_APPROX,   /* ApproxMC: (epsilon, delta) guarantee */
+} tilesat_method;
+
+const char *tilesat_method_name(tilesat_method m);
+int tilesat_method_parse(const char *name, tilesat_method *out);
+
+/* Called with a one-line progress report (often: the caller throttles). */
+typedef void (*tilesat_progress_fn)(void *user, const char *line);
+
+typedef struct tilesat_count_options {
+  tilesat_method method;
+  tilesat_backend backend; /* for enum; approx needs CryptoMiniSat's XORs */
+  double epsilon, delta;   /* approx: within (1+epsilon), prob >= 1-delta */
+  uint64_t seed;           /* approx hashes and samples */
+  size_t max_memory;       /* bytes the DP may use */
+  const volatile sig_atomic_t *stop; /* nonzero: stop ("interrupted") */
+  tilesat_progress_fn progress;
+  void *progress_user;
+} tilesat_count_options;
+
+/* Defaults: auto, picosat, epsilon 0.8, delta 0.2, seed 1, 4 GiB. */
+void tilesat_count_options_init(tilesat_count_options *o);
+
+typedef struct tilesat_count_result {
+  char *count;           /* decimal; malloc'd, freed by _result_free */
+  bool approximate;      /* from approx: within the stated guarantee */
+  tilesat_method method; /* the method that produced it */
+} tilesat_count_result;
+
+/* Count the valid maps.  Returns 0, or -1 with err (memory bound exceeded
+ * for dp, interrupted, backend failure). */
+int tilesat_count(const tilesat_map *m, const tilesat_count_options *o,
+                  tilesat_count_result *res, tilesat_error *err);
+void tilesat_count_result_free(tilesat_count_result *res);
+
+/* Draw n valid maps uniformly at random (exactly uniform, from the DP
+ * counts; so the DP's memory bound applies), calling fn with each; the same
+ * seed gives the same maps.  Returns how many were drawn (0 when there is
+ * no valid map), or -1 with err. */
+int tilesat_sample(const tilesat_map *m, const tilesat_count_options *o, int n,
+                   tilesat_map_fn fn, void *user, tilesat_error *err);
 
 #endif

@@ -172,3 +172,41 @@ long enum_count(const tilesat_map *m, tilesat_backend b) {
   cr_assert(n >= 0, "enumerate failed: %s", err.msg);
   return (long)n;
 }
+
+/* A tiny deterministic generator, so failures reproduce. */
+unsigned long long test_rng = 1;
+unsigned rnd(unsigned n) {
+  test_rng = test_rng * 6364136223846793005ull + 1442695040888963407ull;
+  return (unsigned)((test_rng >> 33) % n);
+}
+
+/* A random symmetric rule set of T tiles, each pair allowed with p/8. */
+tilesat_rules *random_rules(int T, tilesat_topology topo, int p) {
+  int nd = tilesat_topology_ndirs(topo);
+  bool allow[8][6][8] = {{{false}}};
+  for (int a = 0; a < T; a++)
+    for (int d = 0; d < nd; d++)
+      for (int b = 0; b < T; b++) {
+        int o = tilesat_dir_opposite(topo, d);
+        if (d < o && rnd(8) < (unsigned)p)
+          allow[a][d][b] = allow[b][o][a] = true;
+      }
+  char *text = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&text, &len);
+  fprintf(f, "tilesat-rules 1\ntopology %s\n", tilesat_topology_name(topo));
+  for (int t = 0; t < T; t++)
+    fprintf(f, "tile %c\n", 'a' + t);
+  for (int a = 0; a < T; a++)
+    for (int d = 0; d < nd; d++) {
+      fprintf(f, "allow %c %s", 'a' + a, tilesat_dir_name(topo, d));
+      for (int b = 0; b < T; b++)
+        if (allow[a][d][b])
+          fprintf(f, " %c", 'a' + b);
+      fputc('\n', f);
+    }
+  fclose(f);
+  tilesat_rules *r = rules_from_text(text);
+  free(text);
+  return r;
+}

@@ -42,4 +42,12 @@ long brute_count(const tilesat_rules *r, int w, int h, tilesat_topology topo,
 /* Count maps with tilesat_enumerate on a backend. */
 long enum_count(const tilesat_map *m, tilesat_backend b);
 
+/* A deterministic generator (test_rng is its state), so failures
+ * reproduce; rnd(n) is uniform in 0..n-1. */
+extern unsigned long long test_rng;
+unsigned rnd(unsigned n);
+/* A random symmetric rule set of T <= 8 tiles, each pair allowed with
+ * probability p/8. */
+tilesat_rules *random_rules(int T, tilesat_topology topo, int p);
+
 #endif

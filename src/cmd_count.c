@@ -1,0 +1,181 @@
+/* cmd_count.c: count and sample. */
+#include "cli.h"
+
+#include <errno.h>
+#include <math.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static volatile sig_atomic_t interrupted;
+
+static void on_sigint(int sig) {
+  (void)sig;
+  interrupted = 1;
+}
+
+/* Progress on stderr: first after a second, then at most once a second. */
+typedef struct progress {
+  struct timespec start, last;
+  bool printed;
+} progress;
+
+static double since(const struct timespec *t) {
+  struct timespec now;
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  return (double)(now.tv_sec - t->tv_sec) +
+         1e-9 * (double)(now.tv_nsec - t->tv_nsec);
+}
+
+static void report(void *user, const char *line) {
+  progress *p = user;
+  if (since(&p->start) < 1 || (p->printed && since(&p->last) < 1))
+    return;
+  fprintf(stderr, "tilesat: %s (%.0f s)\n", line, since(&p->start));
+  clock_gettime(CLOCK_MONOTONIC, &p->last);
+  p->printed = true;
+}
+
+static bool parse_double(const char *s, double *out) {
+  char *end;
+  errno = 0;
+  *out = strtod(s, &end);
+  return *s && !*end && !errno && isfinite(*out);
+}
+
+static bool parse_u64(const char *s, uint64_t *out) {
+  char *end;
+  errno = 0;
+  if (*s < '0' || *s > '9')
+    return false;
+  unsigned long long v = strtoull(s, &end, 10);
+  *out = v;
+  return !*end && !errno;
+}
+
+/* "512M", "4G", "100000K" or bytes. */
+static bool parse_size(const char *s, size_t *out) {
+  char *end;
+  errno = 0;
+  if (*s < '0' || *s > '9')
+    return false;
+  unsigned long long v = strtoull(s, &end, 10);
+  int shift = 0;
+  if (*end == 'K' || *end == 'k')
+    shift = 10, end++;
+  else if (*end == 'M' || *end == 'm')
+    shift = 20, end++;
+  else if (*end == 'G' || *end == 'g')
+    shift = 30, end++;
+  if (*end || errno || v == 0 || v > (SIZE_MAX >> shift))
+    return false;
+  *out = (size_t)v << shift;
+  return true;
+}
+
+/* Shared by count and sample: the map, and the options in the library's
+ * terms.  Returns 0 or EXIT_ERROR. */
+static int setup(options *o, tilesat_rules **r, tilesat_map **m,
+                 tilesat_count_options *co, progress *pr) {
+  int rc = load_map(o, r, m);
+  if (rc)
+    return rc;
+  tilesat_count_options_init(co);
+  if (parse_backend(o, &co->backend))
+    return EXIT_ERROR;
+  if (o->method && tilesat_method_parse(o->method, &co->method)) {
+    fail("--method: '%s' is not auto, dp, enum or approx", o->method);
+    return EXIT_ERROR;
+  }
+  if (o->epsilon &&
+      (!parse_double(o->epsilon, &co->epsilon) || co->epsilon <= 0)) {
+    fail("--epsilon: '%s' is not a number above 0", o->epsilon);
+    return EXIT_ERROR;
+  }
+  if (o->delta && (!parse_double(o->delta, &co->delta) || co->delta <= 0 ||
+                   co->delta >= 1)) {
+    fail("--delta: '%s' is not a number between 0 and 1", o->delta);
+    return EXIT_ERROR;
+  }
+  if ((o->epsilon || o->delta) && co->method != TILESAT_METHOD_APPROX &&
+      co->method != TILESAT_METHOD_AUTO) {
+    fail("--epsilon and --delta go with --method approx");
+    return EXIT_ERROR;
+  }
+  if (o->seed && !parse_u64(o->seed, &co->seed)) {
+    fail("--seed: '%s' is not a whole number", o->seed);
+    return EXIT_ERROR;
+  }
+  if (o->max_memory && !parse_size(o->max_memory, &co->max_memory)) {
+    fail("--max-memory: '%s' is not a size such as 512M or 4G", o->max_memory);
+    return EXIT_ERROR;
+  }
+  clock_gettime(CLOCK_MONOTONIC, &pr->start);
+  co->progress = report;
+  co->progress_user = pr;
+  co->stop = &interrupted;
+  signal(SIGINT, on_sigint);
+  return 0;
+}
+
+int cmd_count(options *o) {
+  tilesat_rules *r = NULL;
+  tilesat_map *m = NULL;
+  tilesat_count_options co;
+  progress pr = {0};
+  int rc = setup(o, &r, &m, &co, &pr);
+  if (!rc) {
+    tilesat_error err;
+    tilesat_count_result res;
+    if (tilesat_count(m, &co, &res, &err)) {
+      rc = fail_err(&err);
+    } else {
+      if (res.approximate)
+        printf("approx: %s (epsilon %g, delta %g)\n", res.count, co.epsilon,
+               co.delta);
+      else
+        printf("%s\n", res.count);
+      tilesat_count_result_free(&res);
+    }
+  }
+  tilesat_map_free(m);
+  tilesat_rules_free(r);
+  return rc;
+}
+
+static int print_sample(void *user, const int *tiles) {
+  const tilesat_map *m = user;
+  tilesat_map_write(m, tiles, stdout);
+  putchar('\n');
+  return 0;
+}
+
+int cmd_sample(options *o) {
+  tilesat_rules *r = NULL;
+  tilesat_map *m = NULL;
+  tilesat_count_options co;
+  progress pr = {0};
+  int rc = setup(o, &r, &m, &co, &pr);
+  uint64_t n = 1;
+  if (!rc && o->nsamples &&
+      (!parse_u64(o->nsamples, &n) || n == 0 || n > 1000000000)) {
+    fail("-n: '%s' is not a number of maps from 1 to 1000000000", o->nsamples);
+    rc = EXIT_ERROR;
+  }
+  if (!rc) {
+    tilesat_error err;
+    int got = tilesat_sample(m, &co, (int)n, print_sample, m, &err);
+    if (got < 0) {
+      rc = fail_err(&err);
+    } else if (got == 0) {
+      printf("UNSAT\n");
+      rc = 20;
+    } else {
+      rc = 10;
+    }
+  }
+  tilesat_map_free(m);
+  tilesat_rules_free(r);
+  return rc;
+}

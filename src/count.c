@@ -1,0 +1,91 @@
+/* count.c: counting and sampling, whichever method fits. */
+#include "internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const method_names[] = {"auto", "dp", "enum", "approx"};
+
+const char *tilesat_method_name(tilesat_method m) { return method_names[m]; }
+
+int tilesat_method_parse(const char *name, tilesat_method *out) {
+  for (int i = 0; i < 4; i++)
+    if (!strcmp(name, method_names[i])) {
+      *out = (tilesat_method)i;
+      return 0;
+    }
+  return -1;
+}
+
+void tilesat_count_options_init(tilesat_count_options *o) {
+  memset(o, 0, sizeof *o);
+  o->method = TILESAT_METHOD_AUTO;
+  o->backend = TILESAT_PICOSAT;
+  o->epsilon = 0.8;
+  o->delta = 0.2;
+  o->seed = 1;
+  o->max_memory = (size_t)4 << 30;
+}
+
+static int stop_enum(void *user, const int *tiles) {
+  (void)tiles;
+  const tilesat_count_options *o = user;
+  return o->stop && *o->stop;
+}
+
+int tilesat_count(const tilesat_map *m, const tilesat_count_options *o,
+                  tilesat_count_result *res, tilesat_error *err) {
+  memset(res, 0, sizeof *res);
+  mpz_t n;
+  mpz_init(n);
+  int rc = -1;
+  tilesat_method method = o->method;
+  if (method == TILESAT_METHOD_AUTO || method == TILESAT_METHOD_DP) {
+    tilesat_error dperr;
+    rc = ts_dp_count(m, o, n, &dperr);
+    method = TILESAT_METHOD_DP;
+    if (rc && o->method == TILESAT_METHOD_AUTO && !(o->stop && *o->stop)) {
+      if (o->progress) {
+        char line[sizeof dperr.msg + 64];
+        snprintf(line, sizeof line, "%s; falling back to approx", dperr.msg);
+        o->progress(o->progress_user, line);
+      }
+      method = TILESAT_METHOD_APPROX;
+    } else if (rc && err) {
+      *err = dperr;
+    }
+  }
+  if (method == TILESAT_METHOD_ENUM) {
+    int64_t k = tilesat_enumerate(m, o->backend, 0, stop_enum, (void *)o, err);
+    rc = k < 0 ? -1 : 0;
+    if (!rc && o->stop && *o->stop) {
+      ts_error(err, "count", 0, "interrupted");
+      rc = -1;
+    }
+    if (!rc)
+      mpz_set_si(n, (long)k);
+  }
+  if (method == TILESAT_METHOD_APPROX) {
+    rc = ts_approx_count(m, o, n, err);
+    res->approximate = true;
+  }
+  if (!rc) {
+    res->count = mpz_get_str(NULL, 10, n);
+    res->method = method;
+  }
+  mpz_clear(n);
+  return rc;
+}
+
+void tilesat_count_result_free(tilesat_count_result *res) {
+  if (!res)
+    return;
+  /* mpz_get_str allocates with GMP's allocator, the default being malloc */
+  free(res->count);
+  res->count = NULL;
+}
+
+int tilesat_sample(const tilesat_map *m, const tilesat_count_options *o, int n,
+                   tilesat_map_fn fn, void *user, tilesat_error *err) {
+  return ts_dp_sample(m, o, n, fn, user, err);
+}

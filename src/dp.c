@@ -1,0 +1,593 @@
+/* dp.c: exact counting and uniform sampling by a frontier dynamic programme.
+ *
+ * Cells are processed one at a time in a fixed order (row-major or
+ * column-major, whichever keeps the frontier smaller).  When a cell is
+ * placed, every constraint to a neighbour placed earlier is checked; a
+ * neighbour placed later checks the pair itself.  So a state only needs the
+ * tiles of the cells that still have a later neighbour: the last K cells of
+ * the order (a sliding window), plus, on periodic maps, the "anchor" cells
+ * whose wrap-around neighbour comes much later (the first row or column).
+ * K and the anchors are computed from the order and the topology, so square
+ * and hex, open and periodic maps, all run through the same loop.
+ *
+ * A layer maps each reachable state to its number of partial maps, in a hash
+ * table of fixed-size entries: the key (one byte per tile, T <= 255) and a
+ * fixed-width natural number (GMP mpn limbs, wide enough for T^cells), so
+ * no allocation happens per state.  Counting keeps two layers; sampling
+ * keeps them all and walks back from the last, choosing each predecessor
+ * with probability count(predecessor) / count(state): exactly uniform. */
+#include "internal.h"
+
+#include <gmp.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define DP_MAX_TILES 255
+
+typedef struct plan {
+  int ncells, T, K, nanchor, L; /* L: key bytes = K + nanchor */
+  int keywords;                 /* L rounded up to 8-byte words */
+  int *cell;                    /* position -> cell */
+  /* earlier neighbours of each position: [nb_start[p], nb_start[p+1]) */
+  int *nb_start, *nb_slot, *nb_dir; /* key slot (-1: the cell itself) */
+  int *anchor_slot;                 /* position -> slot if an anchor, or -1 */
+  int *pin;                         /* position -> pinned tile, -1, or -2 */
+} plan;
+
+static void plan_free(plan *p) {
+  free(p->cell);
+  free(p->nb_start);
+  free(p->nb_slot);
+  free(p->nb_dir);
+  free(p->anchor_slot);
+  free(p->pin);
+}
+
+/* Build the plan for one order (row-major or column-major). */
+static void plan_build(const tilesat_map *m, bool column_major, plan *p) {
+  int n = m->ncells, W = m->width, H = m->height;
+  memset(p, 0, sizeof *p);
+  p->ncells = n;
+  p->T = m->rules->ntiles;
+  p->cell = ts_malloc((size_t)n * sizeof *p->cell);
+  int *pos = ts_malloc((size_t)n * sizeof *pos);
+  for (int i = 0; i < n; i++) {
+    int cell = column_major ? (i % H) * W + i / H : i;
+    p->cell[i] = cell;
+    pos[cell] = i;
+  }
+  int stride = column_major ? H : W;
+  /* Window size: the largest gap to an earlier neighbour, leaving out the
+   * long wrap-around edges (gap > 2 lines), whose earlier ends are anchors. */
+  int K = 0;
+  bool *anchor = ts_calloc((size_t)n, sizeof *anchor);
+  for (int i = 0; i < n; i++)
+    for (int d = 0; d < m->rules->ndirs; d++) {
+      int nb = ts_map_neighbor(m, p->cell[i], d);
+      if (nb < 0 || pos[nb] >= i)
+        continue;
+      int gap = i - pos[nb];
+      if (gap > 2 * stride)
+        anchor[pos[nb]] = true;
+      else if (gap > K)
+        K = gap;
+    }
+  p->K = K > 0 ? K : 1; /* the last placed tile always stays in the key */
+  K = p->K;
+  p->anchor_slot = ts_malloc((size_t)n * sizeof *p->anchor_slot);
+  for (int i = 0; i < n; i++)
+    p->anchor_slot[i] = anchor[i] ? K + p->nanchor++ : -1;
+  p->L = K + p->nanchor;
+  p->keywords = (p->L + 7) / 8;
+  p->nb_start = ts_malloc((size_t)(n + 1) * sizeof *p->nb_start);
+  ts_ints slots = {0}, dirs = {0};
+  for (int i = 0; i < n; i++) {
+    p->nb_start[i] = (int)slots.n;
+    for (int d = 0; d < m->rules->ndirs; d++) {
+      int nb = ts_map_neighbor(m, p->cell[i], d);
+      if (nb < 0 || pos[nb] > i)
+        continue;
+      int gap = i - pos[nb];
+      int slot = gap == 0           ? -1
+                 : gap > 2 * stride ? p->anchor_slot[pos[nb]]
+                                    : K - gap;
+      TS_PUSH(slots, slot);
+      TS_PUSH(dirs, d);
+    }
+  }
+  p->nb_start[n] = (int)slots.n;
+  p->nb_slot = slots.v;
+  p->nb_dir = dirs.v;
+  p->pin = ts_malloc((size_t)n * sizeof *p->pin);
+  for (int i = 0; i < n; i++)
+    p->pin[i] = -1;
+  for (size_t k = 0; k < m->pins.n; k++) {
+    int *slot = &p->pin[pos[m->pins.v[k].cell]];
+    int t = m->pins.v[k].tile;
+    *slot = (*slot == -1 || *slot == t) ? t : -2; /* two pins: no tile */
+  }
+  free(anchor);
+  free(pos);
+}
+
+/* ------------------------------------------------------------ hash layer */
+
+typedef struct layer {
+  size_t cap, n; /* cap: a power of two */
+  size_t entry;  /* bytes per entry: hash word, key words, limbs */
+  unsigned char *mem;
+} layer;
+
+typedef struct dp {
+  const tilesat_map *map;
+  plan p;
+  int nlimbs;
+  size_t entry_bytes;
+  size_t max_memory, used_memory;
+  uint64_t *compat; /* [dir][u][words]: tiles t with t allowing u in dir */
+  int twords;
+  const volatile sig_atomic_t *stop;
+  tilesat_progress_fn progress;
+  void *progress_user;
+  layer *layers; /* all layers when sampling, else two */
+  bool keep_all;
+  size_t last_states; /* states in the last layer built */
+} dp;
+
+static inline uint64_t *entry_hash(const layer *l, size_t i) {
+  return (uint64_t *)(l->mem + i * l->entry);
+}
+static inline uint64_t *entry_key(const layer *l, size_t i) {
+  return entry_hash(l, i) + 1;
+}
+
+static uint64_t hash_key(const uint64_t *key, int words) {
+  uint64_t h = 0x9E3779B97F4A7C15u;
+  for (int i = 0; i < words; i++) {
+    h ^= key[i];
+    h *= 0xff51afd7ed558ccdu;
+    h ^= h >> 32;
+  }
+  return h | 1; /* 0 marks an empty slot */
+}
+
+static bool layer_init(dp *s, layer *l, size_t cap, tilesat_error *err) {
+  size_t bytes = cap * s->entry_bytes;
+  if (s->used_memory + bytes > s->max_memory) {
+    ts_error(err, "count", 0,
+             "the frontier outgrew --max-memory %zu MiB (%zu states at a "
+             "frontier of %d cells): raise --max-memory or use --method "
+             "approx",
+             s->max_memory >> 20, l->n, s->p.L);
+    return false;
+  }
+  s->used_memory += bytes;
+  l->cap = cap;
+  l->n = 0;
+  l->entry = s->entry_bytes;
+  l->mem = calloc(cap, s->entry_bytes);
+  if (!l->mem) {
+    ts_error(err, "count", 0, "out of memory for %zu frontier states", cap);
+    return false;
+  }
+  return true;
+}
+
+static void layer_release(dp *s, layer *l) {
+  if (l->mem)
+    s->used_memory -= l->cap * l->entry;
+  free(l->mem);
+  memset(l, 0, sizeof *l);
+}
+
+/* Slot of key in l: the matching entry or the empty one to fill. */
+static size_t layer_find(const layer *l, const uint64_t *key, int words,
+                         uint64_t h) {
+  size_t mask = l->cap - 1, i = (size_t)h & mask;
+  for (;;) {
+    uint64_t eh = *entry_hash(l, i);
+    if (eh == 0 ||
+        (eh == h && !memcmp(entry_key(l, i), key, (size_t)words * 8)))
+      return i;
+    i = (i + 1) & mask;
+  }
+}
+
+static bool layer_grow(dp *s, layer *l, tilesat_error *err) {
+  layer bigger = {0};
+  bigger.n = l->n;
+  if (!layer_init(s, &bigger, 2 * l->cap, err))
+    return false;
+  bigger.n = 0;
+  int words = s->p.keywords;
+  for (size_t i = 0; i < l->cap; i++) {
+    uint64_t h = *entry_hash(l, i);
+    if (!h)
+      continue;
+    size_t j = layer_find(&bigger, entry_key(l, i), words, h);
+    memcpy(entry_hash(&bigger, j), entry_hash(l, i), l->entry);
+    bigger.n++;
+  }
+  layer_release(s, l);
+  *l = bigger;
+  return true;
+}
+
+static inline mp_limb_t *entry_count(const dp *s, const layer *l, size_t i) {
+  return (mp_limb_t *)(entry_key(l, i) + s->p.keywords);
+}
+
+/* count(key) += add */
+static bool layer_add(dp *s, layer *l, const uint64_t *key,
+                      const mp_limb_t *add, tilesat_error *err) {
+  if (2 * (l->n + 1) > l->cap && !layer_grow(s, l, err))
+    return false;
+  int words = s->p.keywords;
+  uint64_t h = hash_key(key, words);
+  size_t i = layer_find(l, key, words, h);
+  mp_limb_t *c = entry_count(s, l, i);
+  if (!*entry_hash(l, i)) {
+    *entry_hash(l, i) = h;
+    memcpy(entry_key(l, i), key, (size_t)words * 8);
+    memcpy(c, add, (size_t)s->nlimbs * sizeof *c);
+    l->n++;
+  } else {
+    mpn_add_n(c, c, add, s->nlimbs);
+  }
+  return true;
+}
+
+/* -------------------------------------------------------------- the DP */
+
+static void dp_free(dp *s) {
+  if (s->layers) {
+    size_t n = s->keep_all ? (size_t)s->p.ncells + 1 : 2;
+    for (size_t i = 0; i < n; i++)
+      layer_release(s, &s->layers[i]);
+  }
+  free(s->layers);
+  free(s->compat);
+}
+
+/* Which tiles may stand at position i given the state's earlier
+ * neighbours: an AND of compat masks. */
+static void candidates(const dp *s, int i, const unsigned char *key,
+                       uint64_t *mask) {
+  const plan *p = &s->p;
+  int tw = s->twords;
+  for (int w = 0; w < tw; w++)
+    mask[w] = ~(uint64_t)0;
+  if (p->T % 64)
+    mask[tw - 1] = ((uint64_t)1 << (p->T % 64)) - 1;
+  if (p->pin[i] != -1) {
+    for (int w = 0; w < tw; w++)
+      mask[w] = 0;
+    if (p->pin[i] >= 0)
+      mask[p->pin[i] >> 6] = (uint64_t)1 << (p->pin[i] & 63);
+  }
+  for (int k = p->nb_start[i]; k < p->nb_start[i + 1]; k++) {
+    int slot = p->nb_slot[k];
+    if (slot < 0)
+      continue; /* the cell is its own neighbour: checked per tile */
+    const uint64_t *c =
+        s->compat +
+        ((size_t)p->nb_dir[k] * (size_t)p->T + key[slot]) * (size_t)tw;
+    for (int w = 0; w < tw; w++)
+      mask[w] &= c[w];
+  }
+}
+
+static bool self_ok(const dp *s, int i, int t) {
+  const tilesat_rules *r = s->map->rules;
+  for (int k = s->p.nb_start[i]; k < s->p.nb_start[i + 1]; k++)
+    if (s->p.nb_slot[k] < 0 && !ts_bit(ts_allowed(r, t, s->p.nb_dir[k]), t))
+      return false;
+  return true;
+}
+
+/* The state after placing tile t at position i. */
+static void next_key(const dp *s, int i, const unsigned char *key, int t,
+                     unsigned char *out) {
+  const plan *p = &s->p;
+  memset(out, 0, (size_t)p->keywords * 8);
+  if (p->K > 0) {
+    memcpy(out, key + 1, (size_t)p->K - 1);
+    out[p->K - 1] = (unsigned char)t;
+  }
+  memcpy(out + p->K, key + p->K, (size_t)p->nanchor);
+  if (p->anchor_slot[i] >= 0)
+    out[p->anchor_slot[i]] = (unsigned char)t;
+}
+
+/* A DP over the chosen plan (borrowed: the caller frees it). */
+static void dp_setup(dp *s, const tilesat_map *m,
+                     const tilesat_count_options *o, const plan *chosen,
+                     bool keep_all) {
+  memset(s, 0, sizeof *s);
+  const tilesat_rules *r = m->rules;
+  int T = r->ntiles;
+  s->map = m;
+  s->keep_all = keep_all;
+  s->stop = o->stop;
+  s->progress = o->progress;
+  s->progress_user = o->progress_user;
+  s->max_memory = o->max_memory;
+  s->p = *chosen;
+  /* bits needed for T^ncells, plus one limb of headroom */
+  double bits = 1;
+  for (int x = T; x > 1; x >>= 1)
+    bits += m->ncells;
+  s->nlimbs = (int)(bits / GMP_NUMB_BITS) + 2;
+  s->entry_bytes =
+      8 + (size_t)s->p.keywords * 8 + (size_t)s->nlimbs * sizeof(mp_limb_t);
+  s->twords = (T + 63) / 64;
+  s->compat = ts_calloc((size_t)r->ndirs * (size_t)T * (size_t)s->twords,
+                        sizeof *s->compat);
+  for (int d = 0; d < r->ndirs; d++)
+    for (int u = 0; u < T; u++)
+      for (int t = 0; t < T; t++)
+        if (ts_bit(ts_allowed(r, t, d), u))
+          s->compat[((size_t)d * (size_t)T + (size_t)u) * (size_t)s->twords +
+                    (size_t)(t >> 6)] |= (uint64_t)1 << (t & 63);
+  size_t nlayers = keep_all ? (size_t)m->ncells + 1 : 2;
+  s->layers = ts_calloc(nlayers, sizeof *s->layers);
+}
+
+/* Run the DP over the first `upto` positions, or until a layer holds more
+ * than `cap` states (0: no cap; *capped is then set).  Returns 0, or -1
+ * with err (memory bound, interrupted). */
+static int dp_run(dp *s, int upto, size_t cap, bool *capped,
+                  tilesat_error *err) {
+  const plan *p = &s->p;
+  int n = upto;
+  uint64_t *key = ts_calloc((size_t)p->keywords, 8);
+  mp_limb_t *one = ts_calloc((size_t)s->nlimbs, sizeof *one);
+  uint64_t *mask = ts_malloc((size_t)s->twords * sizeof *mask);
+  int rc = -1;
+  one[0] = 1;
+  layer *cur = &s->layers[0];
+  if (!layer_init(s, cur, 16, err) || !layer_add(s, cur, key, one, err))
+    goto done;
+  for (int i = 0; i < n; i++) {
+    if (s->stop && *s->stop) {
+      ts_error(err, "count", 0, "interrupted");
+      goto done;
+    }
+    layer *next = &s->layers[s->keep_all ? i + 1 : (i + 1) % 2];
+    if (!layer_init(s, next, 16, err))
+      goto done;
+    for (size_t e = 0; e < cur->cap; e++) {
+      if (!*entry_hash(cur, e))
+        continue;
+      const unsigned char *k = (const unsigned char *)entry_key(cur, e);
+      candidates(s, i, k, mask);
+      for (int w = 0; w < s->twords; w++)
+        for (uint64_t bits = mask[w]; bits; bits &= bits - 1) {
+          int t = w * 64 + __builtin_ctzll(bits);
+          if (!self_ok(s, i, t))
+            continue;
+          next_key(s, i, k, t, (unsigned char *)key);
+          if (!layer_add(s, next, key, entry_count(s, cur, e), err))
+            goto done;
+        }
+    }
+    if (!s->keep_all)
+      layer_release(s, cur);
+    cur = next;
+    s->last_states = cur->n;
+    if (cap && cur->n > cap) {
+      *capped = true;
+      break;
+    }
+    if (s->progress) {
+      char line[128];
+      snprintf(line, sizeof line, "dp: cell %d of %d, %zu states, %zu MiB",
+               i + 1, n, cur->n, s->used_memory >> 20);
+      s->progress(s->progress_user, line);
+    }
+  }
+  rc = 0;
+done:
+  free(key);
+  free(one);
+  free(mask);
+  return rc;
+}
+
+static const layer *final_layer(const dp *s) {
+  return &s->layers[s->keep_all ? s->p.ncells : s->p.ncells % 2];
+}
+
+static void layer_total(const dp *s, const layer *l, mpz_t total) {
+  mpz_set_ui(total, 0);
+  for (size_t e = 0; e < l->cap; e++)
+    if (*entry_hash(l, e)) {
+      mpz_t c;
+      mpz_add(total, total, mpz_roinit_n(c, entry_count(s, l, e), s->nlimbs));
+    }
+}
+
+/* Row-major or column-major?  The frontier's length is not the whole
+ * story: coast rows are nearly free (about 2.4^W states) while its columns
+ * are only L* C? S*.  So when both are possible, run each for two lines
+ * with a state cap and keep the one that grew less. */
+#define PROBE_CAP 20000
+
+static int choose_plan(const tilesat_map *m, const tilesat_count_options *o,
+                       plan *out, tilesat_error *err) {
+  if (m->rules->ntiles > DP_MAX_TILES) {
+    ts_error(err, "count", 0,
+             "the DP handles at most %d tiles (this rule set has %d): use "
+             "--method enum or approx",
+             DP_MAX_TILES, m->rules->ntiles);
+    return -1;
+  }
+  plan pl[2];
+  size_t states[2];
+  bool capped[2] = {false, false};
+  for (int i = 0; i < 2; i++) {
+    plan_build(m, i == 1, &pl[i]);
+    int stride = i == 1 ? m->height : m->width;
+    int upto = 2 * stride < m->ncells ? 2 * stride : m->ncells;
+    dp s;
+    dp_setup(&s, m, o, &pl[i], false);
+    int rc = dp_run(&s, upto, PROBE_CAP, &capped[i], err);
+    states[i] = s.last_states;
+    dp_free(&s);
+    if (rc) {
+      plan_free(&pl[0]);
+      if (i == 1)
+        plan_free(&pl[1]);
+      return -1;
+    }
+  }
+  /* fewer states wins; a capped probe loses; ties go to the shorter key */
+  int pick;
+  if (capped[0] != capped[1])
+    pick = capped[0] ? 1 : 0;
+  else if (!capped[0] && states[0] != states[1])
+    pick = states[1] < states[0];
+  else
+    pick = pl[1].L < pl[0].L;
+  *out = pl[pick];
+  plan_free(&pl[!pick]);
+  return 0;
+}
+
+int ts_dp_count(const tilesat_map *m, const tilesat_count_options *o,
+                mpz_t count, tilesat_error *err) {
+  plan p;
+  if (choose_plan(m, o, &p, err))
+    return -1;
+  dp s;
+  dp_setup(&s, m, o, &p, false);
+  bool capped = false;
+  int rc = dp_run(&s, m->ncells, 0, &capped, err);
+  if (!rc)
+    layer_total(&s, final_layer(&s), count);
+  dp_free(&s);
+  plan_free(&p);
+  return rc;
+}
+
+/* The predecessor of `key` (the state after position i, whose placed tile
+ * is t) in layer i, chosen with probability count(pred) / count(key); on
+ * return `key` holds it.  pass 0 sums the weights, pass 1 draws. */
+static void choose_predecessor(dp *s, int i, int t, uint64_t *key,
+                               gmp_randstate_t rnd, mpz_t r, mpz_t acc,
+                               uint64_t *probe, uint64_t *after,
+                               uint64_t *mask) {
+  const plan *p = &s->p;
+  const layer *before = &s->layers[i];
+  size_t bytes = (size_t)p->keywords * 8;
+  const unsigned char *k = (const unsigned char *)key;
+  mpz_t c, total;
+  mpz_init(total);
+  for (int pass = 0; pass < 2; pass++) {
+    if (pass == 1)
+      mpz_urandomm(r, rnd, total);
+    mpz_set_ui(acc, 0);
+    for (int x = 0; x < p->T; x++) {
+      /* shift the window back; the dropped cell held x */
+      unsigned char *pk = (unsigned char *)probe;
+      memset(pk, 0, bytes);
+      pk[0] = (unsigned char)x;
+      memcpy(pk + 1, k, (size_t)p->K - 1);
+      memcpy(pk + p->K, k + p->K, (size_t)p->nanchor);
+      if (p->anchor_slot[i] >= 0)
+        pk[p->anchor_slot[i]] = 0; /* not placed yet before position i */
+      size_t e =
+          layer_find(before, probe, p->keywords, hash_key(probe, p->keywords));
+      if (!*entry_hash(before, e))
+        continue;
+      candidates(s, i, pk, mask);
+      if (!((mask[t >> 6] >> (t & 63)) & 1) || !self_ok(s, i, t))
+        continue;
+      next_key(s, i, pk, t, (unsigned char *)after);
+      if (memcmp(after, key, bytes))
+        continue;
+      mpz_add(acc, acc, mpz_roinit_n(c, entry_count(s, before, e), s->nlimbs));
+      if (pass == 1 && mpz_cmp(acc, r) > 0) {
+        memcpy(key, probe, bytes);
+        break;
+      }
+    }
+    if (pass == 0)
+      mpz_set(total, acc);
+  }
+  mpz_clear(total);
+}
+
+int ts_dp_sample(const tilesat_map *m, const tilesat_count_options *o, int n,
+                 tilesat_map_fn fn, void *user, tilesat_error *err) {
+  plan pl;
+  if (choose_plan(m, o, &pl, err))
+    return -1;
+  dp s;
+  dp_setup(&s, m, o, &pl, true);
+  bool capped = false;
+  if (dp_run(&s, m->ncells, 0, &capped, err)) {
+    dp_free(&s);
+    plan_free(&pl);
+    return -1;
+  }
+  const plan *p = &s.p;
+  size_t bytes = (size_t)p->keywords * 8;
+  mpz_t total, r, acc, c;
+  mpz_inits(total, r, acc, NULL);
+  const layer *last = final_layer(&s);
+  layer_total(&s, last, total);
+  gmp_randstate_t rnd;
+  gmp_randinit_mt(rnd);
+  gmp_randseed_ui(rnd, (unsigned long)o->seed);
+  int *tiles = ts_malloc((size_t)p->ncells * sizeof *tiles);
+  uint64_t *key = ts_calloc((size_t)p->keywords, 8);
+  uint64_t *probe = ts_calloc((size_t)p->keywords, 8);
+  uint64_t *after = ts_calloc((size_t)p->keywords, 8);
+  uint64_t *mask = ts_malloc((size_t)s.twords * sizeof *mask);
+  int produced = 0;
+  while (mpz_sgn(total) > 0 && produced < n) {
+    if (s.stop && *s.stop) {
+      ts_error(err, "sample", 0, "interrupted");
+      produced = -1;
+      break;
+    }
+    /* the last state with probability count / total */
+    mpz_urandomm(r, rnd, total);
+    mpz_set_ui(acc, 0);
+    for (size_t e = 0; e < last->cap; e++)
+      if (*entry_hash(last, e)) {
+        mpz_add(acc, acc, mpz_roinit_n(c, entry_count(&s, last, e), s.nlimbs));
+        if (mpz_cmp(acc, r) > 0) {
+          memcpy(key, entry_key(last, e), bytes);
+          break;
+        }
+      }
+    /* walk back; the tile placed at position i is the window's last byte */
+    for (int i = p->ncells - 1; i >= 0; i--) {
+      int t = ((const unsigned char *)key)[p->K - 1];
+      tiles[p->cell[i]] = t;
+      choose_predecessor(&s, i, t, key, rnd, r, acc, probe, after, mask);
+    }
+    char why[256];
+    if (!tilesat_map_verify(m, tiles, why, sizeof why)) {
+      ts_error(err, NULL, 0, "internal error: sampled map is not valid: %s",
+               why);
+      produced = -1;
+      break;
+    }
+    produced++;
+    if (fn && fn(user, tiles))
+      break;
+  }
+  free(tiles);
+  free(key);
+  free(probe);
+  free(after);
+  free(mask);
+  gmp_randclear(rnd);
+  mpz_clears(total, r, acc, NULL);
+  dp_free(&s);
+  plan_free(&pl);
+  return produced;
+}

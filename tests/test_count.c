@@ -1,0 +1,317 @@
+/* count (dp, enum, approx) and sample: known values, cross-checks between
+ * independent methods, the approximation guarantee, uniformity. */
+#include "helpers.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static tilesat_rules *coast(void) {
+  tilesat_error err;
+  tilesat_rules *r = tilesat_rules_read_file("rules/coast.rules", &err);
+  cr_assert(r, "%s", err.msg);
+  return r;
+}
+
+/* The count as a decimal string (caller frees). */
+static char *count_with(const tilesat_map *m, tilesat_method method,
+                        tilesat_backend b) {
+  tilesat_count_options o;
+  tilesat_count_options_init(&o);
+  o.method = method;
+  o.backend = b;
+  tilesat_count_result res;
+  tilesat_error err;
+  cr_assert_eq(tilesat_count(m, &o, &res, &err), 0, "%s", err.msg);
+  cr_assert_eq(res.method, method);
+  return res.count;
+}
+
+static void expect_dp(const tilesat_rules *r, int w, int h, const char *want) {
+  tilesat_map *m = map_new(r, w, h, tilesat_rules_topology(r), false);
+  char *got = count_with(m, TILESAT_METHOD_DP, TILESAT_PICOSAT);
+  cr_expect_str_eq(got, want, "%dx%d: dp %s, expected %s", w, h, got, want);
+  free(got);
+  tilesat_map_free(m);
+}
+
+Test(count, known_values) {
+  tilesat_rules *r = coast();
+  const char *nxn[] = {"3", "10", "35", "122", "421", "1436"};
+  for (int n = 1; n <= 6; n++)
+    expect_dp(r, n, n, nxn[n - 1]);
+  expect_dp(r, 10, 10, "176312");
+  expect_dp(r, 24, 24, "1945651872306");
+  expect_dp(r, 1, 2, "4");
+  tilesat_rules_free(r);
+  tilesat_error err;
+  tilesat_rules *hard = tilesat_rules_read_file("rules/hard.rules", &err);
+  expect_dp(hard, 2, 2, "1");
+  expect_dp(hard, 3, 3, "0");
+  expect_dp(hard, 1, 7, "1");
+  tilesat_rules_free(hard);
+}
+
+/* dp, enum on both backends, and brute force agree on random rule sets:
+ * square and hex, open and periodic, with and without pins. */
+Test(count, dp_agrees_with_enum_and_brute_force, .timeout = 120) {
+  test_rng = 4242;
+  int nonzero = 0;
+  for (int iter = 0; iter < 120; iter++) {
+    tilesat_topology topo = (iter % 2) ? TILESAT_HEX : TILESAT_SQUARE;
+    bool periodic = (iter / 2) % 2;
+    int T = 2 + (int)rnd(3);
+    int w = 1 + (int)rnd(3), h = 1 + (int)rnd(3);
+    if (T == 4 && w * h > 6)
+      w = 2, h = 3;
+    if (periodic && topo == TILESAT_HEX && h % 2)
+      h = h == 3 ? 2 : h + 1;
+    tilesat_rules *r = random_rules(T, topo, 3 + (int)rnd(4));
+    int pins[3] = {(int)rnd((unsigned)h), (int)rnd((unsigned)w),
+                   (int)rnd((unsigned)T)};
+    int npins = (iter / 4) % 2;
+    long want = brute_count(r, w, h, topo, periodic, pins, npins);
+    nonzero += want > 0;
+    tilesat_map *m = map_new(r, w, h, topo, periodic);
+    tilesat_error err;
+    if (npins)
+      cr_assert_eq(tilesat_map_pin(m, pins[0], pins[1],
+                                   tilesat_rules_tile_name(r, pins[2]), &err),
+                   0);
+    char wants[32];
+    snprintf(wants, sizeof wants, "%ld", want);
+    char *dp = count_with(m, TILESAT_METHOD_DP, TILESAT_PICOSAT);
+    cr_expect_str_eq(dp, wants, "iter %d: %s %dx%d%s T=%d pins=%d", iter,
+                     tilesat_topology_name(topo), w, h,
+                     periodic ? " periodic" : "", T, npins);
+    for (int b = 0; b < 2; b++) {
+      char *en = count_with(m, TILESAT_METHOD_ENUM, backends[b]);
+      cr_expect_str_eq(en, wants, "iter %d: enum on %s", iter,
+                       tilesat_backend_name(backends[b]));
+      free(en);
+    }
+    free(dp);
+    tilesat_map_free(m);
+    tilesat_rules_free(r);
+  }
+  cr_expect_gt(nonzero, 30);
+}
+
+/* Larger than brute force reaches: dp against enumeration, including the
+ * frontier's anchors on periodic maps and the column-major order. */
+Test(count, dp_agrees_with_enum_on_larger_maps, .timeout = 120) {
+  tilesat_rules *r = coast();
+  tilesat_error err;
+  tilesat_rules *hex = tilesat_rules_read_file("rules/coast-hex.rules", &err);
+  struct {
+    tilesat_rules *r;
+    int w, h;
+    bool periodic;
+    const char *pin;
+  } cases[] = {
+      {r, 7, 3, false, NULL},   {r, 3, 7, false, "6,1=S"},
+      {r, 4, 4, true, NULL},    {r, 5, 3, true, NULL},
+      {r, 2, 6, true, "1,1=S"}, {hex, 4, 4, false, NULL},
+      {hex, 5, 4, true, NULL},  {hex, 3, 6, false, "0,2=L"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    tilesat_map *m =
+        map_new(cases[i].r, cases[i].w, cases[i].h,
+                tilesat_rules_topology(cases[i].r), cases[i].periodic);
+    if (cases[i].pin)
+      cr_assert_eq(tilesat_map_pin_spec(m, cases[i].pin, &err), 0);
+    char *dp = count_with(m, TILESAT_METHOD_DP, TILESAT_PICOSAT);
+    char *en = count_with(m, TILESAT_METHOD_ENUM, TILESAT_CRYPTOMINISAT);
+    cr_expect_str_eq(dp, en, "case %zu: dp %s, enum %s", i, dp, en);
+    cr_expect_str_neq(dp, "0", "case %zu should have maps", i);
+    free(dp);
+    free(en);
+    tilesat_map_free(m);
+  }
+  tilesat_rules_free(hex);
+  tilesat_rules_free(r);
+}
+
+static double approx_of(const tilesat_map *m, double eps, double delta,
+                        uint64_t seed) {
+  tilesat_count_options o;
+  tilesat_count_options_init(&o);
+  o.method = TILESAT_METHOD_APPROX;
+  o.epsilon = eps;
+  o.delta = delta;
+  o.seed = seed;
+  tilesat_count_result res;
+  tilesat_error err;
+  cr_assert_eq(tilesat_count(m, &o, &res, &err), 0, "%s", err.msg);
+  cr_assert(res.approximate);
+  double v = strtod(res.count, NULL);
+  tilesat_count_result_free(&res);
+  return v;
+}
+
+/* ApproxMC's guarantee: within a factor 1+epsilon (fixed seeds). */
+Test(count, approx_within_its_factor, .timeout = 180) {
+  tilesat_rules *r = coast();
+  int sizes[][2] = {{6, 6}, {8, 7}};
+  const double exact[] = {1436, 0};
+  for (int i = 0; i < 2; i++) {
+    tilesat_map *m =
+        map_new(r, sizes[i][0], sizes[i][1], TILESAT_SQUARE, false);
+    char *dp = count_with(m, TILESAT_METHOD_DP, TILESAT_PICOSAT);
+    double want = exact[i] ? exact[i] : strtod(dp, NULL);
+    double got = approx_of(m, 0.8, 0.2, 7 + (uint64_t)i);
+    cr_expect(got >= want / 1.8 && got <= want * 1.8,
+              "%dx%d: approx %.0f, exact %.0f", sizes[i][0], sizes[i][1], got,
+              want);
+    free(dp);
+    tilesat_map_free(m);
+  }
+  /* fewer maps than the threshold: the bounded count is exact */
+  tilesat_map *m = map_new(r, 3, 3, TILESAT_SQUARE, false);
+  cr_expect_eq(approx_of(m, 0.8, 0.2, 1), 35);
+  tilesat_map_free(m);
+  tilesat_rules_free(r);
+}
+
+typedef struct tally {
+  const tilesat_map *map;
+  int w, h, n;
+  char **seen;
+  int *hits, nseen;
+} tally;
+
+static int record(void *user, const int *tiles) {
+  tally *t = user;
+  char key[64] = {0};
+  for (int c = 0; c < t->w * t->h; c++)
+    key[c] = (char)('a' + tiles[c]);
+  for (int i = 0; i < t->nseen; i++)
+    if (!strcmp(t->seen[i], key)) {
+      t->hits[i]++;
+      return 0;
+    }
+  t->seen[t->nseen] = strdup(key);
+  t->hits[t->nseen++] = 1;
+  return 0;
+}
+
+/* Exactly uniform: a chi-square test over coast 3x3's 35 maps, and over a
+ * pinned hex case.  With fixed seeds this is deterministic; the critical
+ * values are the chi-square 0.999 quantiles. */
+Test(sample, is_uniform) {
+  tilesat_rules *r = coast();
+  tilesat_map *m = map_new(r, 3, 3, TILESAT_SQUARE, false);
+  tilesat_count_options o;
+  tilesat_count_options_init(&o);
+  o.seed = 99;
+  tally t = {m, 3, 3, 0, calloc(64, sizeof(char *)), calloc(64, sizeof(int)),
+             0};
+  int draws = 35 * 300;
+  tilesat_error err;
+  cr_assert_eq(tilesat_sample(m, &o, draws, record, &t, &err), draws, "%s",
+               err.msg);
+  cr_expect_eq(t.nseen, 35, "every map is drawn");
+  double chi = 0, expect = (double)draws / 35;
+  for (int i = 0; i < t.nseen; i++)
+    chi += (t.hits[i] - expect) * (t.hits[i] - expect) / expect;
+  cr_expect_lt(chi, 65.25, "chi-square %.1f over 34 degrees of freedom", chi);
+  for (int i = 0; i < t.nseen; i++)
+    free(t.seen[i]);
+  free(t.seen);
+  free(t.hits);
+  tilesat_map_free(m);
+  tilesat_rules_free(r);
+}
+
+static int first_map(void *user, const int *tiles) {
+  int *out = user;
+  for (int c = 0; c < 12; c++)
+    out[c] = tiles[c];
+  return 1;
+}
+
+Test(sample, same_seed_same_map_and_unsat) {
+  tilesat_rules *r = coast();
+  tilesat_map *m = map_new(r, 4, 3, TILESAT_SQUARE, true);
+  tilesat_count_options o;
+  tilesat_count_options_init(&o);
+  o.seed = 5;
+  int a[12], b[12];
+  tilesat_error err;
+  cr_assert_eq(tilesat_sample(m, &o, 1, first_map, a, &err), 1);
+  cr_assert_eq(tilesat_sample(m, &o, 1, first_map, b, &err), 1);
+  cr_expect_arr_eq(a, b, sizeof a);
+  tilesat_map_free(m);
+  tilesat_rules_free(r);
+  tilesat_rules *hard = tilesat_rules_read_file("rules/hard.rules", &err);
+  m = map_new(hard, 3, 3, TILESAT_SQUARE, false);
+  cr_expect_eq(tilesat_sample(m, &o, 3, first_map, a, &err), 0);
+  tilesat_map_free(m);
+  tilesat_rules_free(hard);
+}
+
+Test(count_cli, prints_the_count_as_its_last_line) {
+  run_result r = RUN("count", "rules/coast.rules", "--size", "10x10");
+  cr_expect_eq(r.code, 0);
+  cr_expect_str_eq(r.out, "176312\n");
+  run_free(&r);
+  r = RUN("count", "rules/coast.rules", "--size", "3x3", "--pin", "2,2=L",
+          "--method", "enum", "--backend", "cryptominisat");
+  cr_expect_eq(r.code, 0);
+  cr_expect_str_eq(r.out, "5\n");
+  run_free(&r);
+  r = RUN("count", "rules/coast.rules", "--size", "2x2", "--method", "approx");
+  cr_expect_eq(r.code, 0);
+  cr_expect_str_eq(r.out, "approx: 10 (epsilon 0.8, delta 0.2)\n");
+  run_free(&r);
+  r = RUN("sample", "rules/hard.rules", "--size", "2x2", "-n", "2");
+  cr_expect_eq(r.code, 10);
+  cr_expect_str_eq(r.out, "KB\nSB\n\nKB\nSB\n\n");
+  run_free(&r);
+  r = RUN("sample", "rules/hard.rules", "--size", "3x2");
+  cr_expect_eq(r.code, 20);
+  cr_expect_str_eq(r.out, "UNSAT\n");
+  run_free(&r);
+}
+
+Test(count_cli, memory_bound_and_errors) {
+  run_result r = RUN("count", "rules/patchwork16.rules", "--size", "40x40",
+                     "--method", "dp", "--max-memory", "1M");
+  cr_expect_eq(r.code, 1);
+  cr_expect(strstr(r.err, "tilesat: count: the frontier outgrew --max-memory "
+                          "1 MiB ("),
+            "%s", r.err);
+  cr_expect(strstr(r.err, "raise --max-memory or use --method approx\n"));
+  cr_expect_str_eq(r.out, "");
+  run_free(&r);
+  struct {
+    const char *opt, *val, *msg;
+  } bad[] = {
+      {"--method", "magic",
+       "tilesat: --method: 'magic' is not auto, dp, enum or approx\n"},
+      {"--epsilon", "-1", "tilesat: --epsilon: '-1' is not a number above 0\n"},
+      {"--delta", "1.5",
+       "tilesat: --delta: '1.5' is not a number between 0 and 1\n"},
+      {"--seed", "x", "tilesat: --seed: 'x' is not a whole number\n"},
+      {"--max-memory", "lots",
+       "tilesat: --max-memory: 'lots' is not a size such as 512M or 4G\n"},
+  };
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    r = RUN("count", "rules/coast.rules", "--size", "3x3", bad[i].opt,
+            bad[i].val);
+    cr_expect_eq(r.code, 1);
+    cr_expect_str_eq(r.err, bad[i].msg);
+    run_free(&r);
+  }
+  r = RUN("count", "rules/coast.rules", "--size", "3x3", "--method", "dp",
+          "--epsilon", "0.5");
+  cr_expect_eq(r.code, 1);
+  cr_expect_str_eq(r.err,
+                   "tilesat: --epsilon and --delta go with --method approx\n");
+  run_free(&r);
+  r = RUN("sample", "rules/coast.rules", "--size", "3x3", "-n", "0");
+  cr_expect_eq(r.code, 1);
+  cr_expect_str_eq(r.err, "tilesat: -n: '0' is not a number of maps from 1 "
+                          "to 1000000000\n");
+  run_free(&r);
+}
