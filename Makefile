@@ -24,7 +24,7 @@ TESTBIN  = $(BUILD)/tilesat-tests
 # Reference CNF instances in cnf/: NAME=RULES:SIZE[:extra options]
 CNF_CASES = coast-1x2:coast:1x2 coast-3x3:coast:3x3 \
             coast-3x3-pin:coast:3x3:--pin=2,2=L hard-2x2:hard:2x2 \
-            hard-3x3:hard:3x3 coast-hex-4x4:coast-hex:4x4 coast-12x12-periodic:coast:12x12:--periodic
+            hard-3x3:hard:3x3 coast-hex-3x4:coast-hex:3x4 coast-12x12-periodic:coast:12x12:--periodic
 
 .PHONY: all deps demo test check-test asan bench cnf format lint clean help
 all: $(BIN)

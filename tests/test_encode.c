@@ -80,7 +80,7 @@ static const struct {
     {"cnf/coast-3x3-pin.cnf", "rules/coast.rules", "3x3", "--pin=2,2=L", 5},
     {"cnf/hard-2x2.cnf", "rules/hard.rules", "2x2", NULL, 1},
     {"cnf/hard-3x3.cnf", "rules/hard.rules", "3x3", NULL, 0},
-    {"cnf/coast-hex-4x4.cnf", "rules/coast-hex.rules", "4x4", NULL, -1},
+    {"cnf/coast-hex-3x4.cnf", "rules/coast-hex.rules", "3x4", NULL, -1},
     {"cnf/coast-12x12-periodic.cnf", "rules/coast.rules", "12x12", "--periodic",
      -1},
 };
