@@ -1,3 +1,0 @@
-build/obj/cli.o: src/cli.c src/cli.h src/tilesat.h
-src/cli.h:
-src/tilesat.h:

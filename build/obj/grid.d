@@ -1,3 +1,0 @@
-build/obj/grid.o: src/grid.c src/internal.h src/tilesat.h
-src/internal.h:
-src/tilesat.h:

@@ -1,3 +1,0 @@
-build/obj/solve.o: src/solve.c src/internal.h src/tilesat.h
-src/internal.h:
-src/tilesat.h:

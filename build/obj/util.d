@@ -1,3 +1,0 @@
-build/obj/util.o: src/util.c src/internal.h src/tilesat.h
-src/internal.h:
-src/tilesat.h:
