@@ -179,5 +179,7 @@ tilesat_grid *ts_grid_new(const char *filename, int width, int height,
 /* Parse an XML file with libxml2 (no network); NULL and "FILE:LINE: bad
  * XML: ..." on failure.  The caller frees it with xmlFreeDoc. */
 struct _xmlDoc *ts_xml_read(const char *path, tilesat_error *err);
+struct _xmlDoc *ts_xml_parse(const char *text, size_t len, const char *path,
+                             tilesat_error *err);
 
 #endif

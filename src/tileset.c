@@ -105,46 +105,6 @@ static uint64_t gcd(uint64_t a, uint64_t b) {
   return a;
 }
 
-/* Parse an XML file; errors name the file and line. */
-xmlDoc *ts_xml_read(const char *path, tilesat_error *err) {
-  size_t len;
-  char *text = ts_read_file(path, &len, err);
-  if (!text)
-    return NULL;
-  if (len > INT32_MAX) {
-    free(text);
-    ts_error(err, path, 0, "file too large");
-    return NULL;
-  }
-  xmlParserCtxt *ctxt = xmlNewParserCtxt();
-  if (!ctxt) {
-    free(text);
-    ts_error(err, path, 0, "cannot make an XML parser");
-    return NULL;
-  }
-  xmlDoc *doc = xmlCtxtReadMemory(ctxt, text, (int)len, path, NULL,
-                                  XML_PARSE_NONET | XML_PARSE_NOERROR |
-                                      XML_PARSE_NOWARNING);
-  if (!doc || !xmlDocGetRootElement(doc)) {
-    const xmlError *e = xmlCtxtGetLastError(ctxt);
-    char msg[256] = "no root element";
-    long line = 0;
-    if (e && e->message) {
-      snprintf(msg, sizeof msg, "%s", e->message);
-      size_t n = strlen(msg);
-      while (n && (msg[n - 1] == '\n' || msg[n - 1] == ' '))
-        msg[--n] = 0;
-      line = e->line;
-    }
-    ts_error(err, path, line, "bad XML: %s", msg);
-    xmlFreeDoc(doc);
-    doc = NULL;
-  }
-  xmlFreeParserCtxt(ctxt);
-  free(text);
-  return doc;
-}
-
 /* Load tile images into *pics, rotating and reflecting like the reference:
  * rotate: out[x + y*s] = in[s-1-y + x*s]; reflect: out[x + y*s] =
  * in[s-1-x + y*s]. */
