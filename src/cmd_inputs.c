@@ -66,8 +66,8 @@ static kind sample_kind(const char *path) {
   while (i < n && (head[i] == ' ' || head[i] == '\n' || head[i] == '\r' ||
                    head[i] == '\t'))
     i++;
-  bool xml = n - i >= 4 && (!memcmp(head + i, "<?xm", 4) ||
-                            !memcmp(head + i, "<map", 4));
+  bool xml = n - i >= 4 &&
+             (!memcmp(head + i, "<?xm", 4) || !memcmp(head + i, "<map", 4));
   bool json = i < n && head[i] == '{';
   if ((xml || json) && !ends_with(path, ".txt"))
     return TILED;
@@ -176,14 +176,15 @@ static int write_rules(options *o, const tilesat_rules *r) {
 int cmd_extract_patterns(options *o) {
   tilesat_error err;
   int n = int_option("--pattern", o->pattern, 1, 8), sym = 1;
-  if (n < 0 || (o->symmetry &&
-                (sym = int_option("--symmetry", o->symmetry, 1, 8)) < 0))
+  if (n < 0 ||
+      (o->symmetry && (sym = int_option("--symmetry", o->symmetry, 1, 8)) < 0))
     return EXIT_ERROR;
   if (o->nargs < 1) {
     fail("extract: no sample (see 'tilesat extract --help')");
     return EXIT_ERROR;
   }
-  if (o->tile_size || o->palette || (o->topology && strcmp(o->topology, "square"))) {
+  if (o->tile_size || o->palette ||
+      (o->topology && strcmp(o->topology, "square"))) {
     fail("--pattern: patterns are read pixel by pixel on a square grid "
          "(no --tile-size, --palette or hex topology)");
     return EXIT_ERROR;
@@ -329,8 +330,8 @@ int sheet_end(sheet *s) {
   int rc = s->failed ? EXIT_ERROR : 0;
   if (!rc) {
     tilesat_error err;
-    tilesat_image *img = tilesat_render_sheet(
-        s->m, s->pics, (const int *const *)s->maps, s->n);
+    tilesat_image *img =
+        tilesat_render_sheet(s->m, s->pics, (const int *const *)s->maps, s->n);
     if (!img) {
       fail("%s: contact sheet too large", s->o->png);
       rc = EXIT_ERROR;

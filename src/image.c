@@ -26,8 +26,8 @@ void tilesat_image_free(tilesat_image *img) {
 }
 
 bool tilesat_is_png(const void *data, size_t len) {
-  static const unsigned char sig[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a,
-                                       '\n'};
+  static const unsigned char sig[8] = {0x89, 'P',  'N',  'G',
+                                       '\r', '\n', 0x1a, '\n'};
   return len >= 8 && !memcmp(data, sig, 8);
 }
 

@@ -14,8 +14,8 @@ tilesat_grid *tilesat_grid_from_image(const tilesat_image *img,
   int n = tile_size;
   if (n <= 0)
     ts_misuse(__func__, "tile size must be positive");
-  if (pics && (tilesat_pictures_width(pics) != n ||
-               tilesat_pictures_height(pics) != n))
+  if (pics &&
+      (tilesat_pictures_width(pics) != n || tilesat_pictures_height(pics) != n))
     ts_misuse(__func__, "pictures of another size");
   if (img->width % n || img->height % n) {
     ts_error(err, filename, 0,
@@ -27,8 +27,8 @@ tilesat_grid *tilesat_grid_from_image(const tilesat_image *img,
                 tilesat_pictures_height(known) != n)) {
     ts_error(err, filename, 0,
              "the palette's pictures are %dx%d pixels, the tiles %dx%d",
-             tilesat_pictures_width(known), tilesat_pictures_height(known),
-             n, n);
+             tilesat_pictures_width(known), tilesat_pictures_height(known), n,
+             n);
     return NULL;
   }
   int w = img->width / n, h = img->height / n;
@@ -43,8 +43,9 @@ tilesat_grid *tilesat_grid_from_image(const tilesat_image *img,
       bool uniform = true;
       for (int y = 0; y < n; y++) {
         const uint8_t *src =
-            img->rgba + ((size_t)(r * n + y) * (size_t)img->width +
-                         (size_t)c * (size_t)n) * 4;
+            img->rgba +
+            ((size_t)(r * n + y) * (size_t)img->width + (size_t)c * (size_t)n) *
+                4;
         memcpy(px + (size_t)y * (size_t)n * 4, src, (size_t)n * 4);
       }
       for (int k = 1; k < n * n && uniform; k++)
@@ -54,8 +55,8 @@ tilesat_grid *tilesat_grid_from_image(const tilesat_image *img,
         if (!memcmp(seen.v[s], px, (size_t)n * (size_t)n * 4))
           id = seen_id.v[s];
       if (id < 0) {
-        const char *name = known ? tilesat_pictures_find_pixels(known, px)
-                                 : NULL;
+        const char *name =
+            known ? tilesat_pictures_find_pixels(known, px) : NULL;
         char buf[32];
         if (!name && pics)
           name = tilesat_pictures_find_pixels(pics, px);

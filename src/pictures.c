@@ -110,8 +110,7 @@ void ts_colour_name(const uint8_t rgba[4], char out[10]) {
   if (rgba[3] == 255)
     snprintf(out, 10, "#%02x%02x%02x", rgba[0], rgba[1], rgba[2]);
   else
-    snprintf(out, 10, "#%02x%02x%02x%02x", rgba[0], rgba[1], rgba[2],
-             rgba[3]);
+    snprintf(out, 10, "#%02x%02x%02x%02x", rgba[0], rgba[1], rgba[2], rgba[3]);
 }
 
 void tilesat_tile_colour(const char *name, uint8_t rgba[4]) {
@@ -126,12 +125,24 @@ void tilesat_tile_colour(const char *name, uint8_t rgba[4]) {
   double c = v * 0.65, x = c * (1 - fabs(fmod(hue, 2) - 1));
   double r = 0, g = 0, b = 0;
   switch ((int)hue) {
-  case 0: r = c, g = x; break;
-  case 1: r = x, g = c; break;
-  case 2: g = c, b = x; break;
-  case 3: g = x, b = c; break;
-  case 4: r = x, b = c; break;
-  default: r = c, b = x; break;
+  case 0:
+    r = c, g = x;
+    break;
+  case 1:
+    r = x, g = c;
+    break;
+  case 2:
+    g = c, b = x;
+    break;
+  case 3:
+    g = x, b = c;
+    break;
+  case 4:
+    r = x, b = c;
+    break;
+  default:
+    r = c, b = x;
+    break;
   }
   double m = v - c;
   rgba[0] = (uint8_t)((r + m) * 255 + 0.5);

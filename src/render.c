@@ -39,8 +39,8 @@ static void painter_init(painter *p, const tilesat_map *m,
   p->own = ts_calloc((size_t)r->ntiles, sizeof *p->own);
   size_t n = (size_t)p->tw * (size_t)p->th;
   for (int t = 0; t < r->ntiles; t++) {
-    const uint8_t *got = pics ? tilesat_pictures_get(pics, r->names.v.v[t])
-                              : NULL;
+    const uint8_t *got =
+        pics ? tilesat_pictures_get(pics, r->names.v.v[t]) : NULL;
     if (got) {
       p->pix[t] = (uint8_t *)got;
       continue;
@@ -126,7 +126,8 @@ static void draw(const painter *p, const int *tiles, const uint64_t *domains,
         int r = y < m->height ? y : m->height - 1;
         int c = x < m->width ? x : m->width - 1;
         uint8_t *px =
-            img->rgba + ((size_t)(y0 + y) * (size_t)img->width + (size_t)(x0 + x)) * 4;
+            img->rgba +
+            ((size_t)(y0 + y) * (size_t)img->width + (size_t)(x0 + x)) * 4;
         cell_pixel(p, tiles, domains, r * m->width + c, y - r, x - c, px);
         if (highlight && highlight[r * m->width + c] && y == r && x == c)
           mark(px, true);
@@ -136,12 +137,14 @@ static void draw(const painter *p, const int *tiles, const uint64_t *domains,
   for (int r = 0; r < m->height; r++)
     for (int c = 0; c < m->width; c++) {
       int cell = r * m->width + c;
-      int cx = x0 + c * p->tw + (m->topo == TILESAT_HEX && r % 2 ? p->tw / 2 : 0);
+      int cx =
+          x0 + c * p->tw + (m->topo == TILESAT_HEX && r % 2 ? p->tw / 2 : 0);
       int cy = y0 + r * p->th;
       for (int dy = 0; dy < p->th; dy++)
         for (int dx = 0; dx < p->tw; dx++) {
-          uint8_t *px = img->rgba + ((size_t)(cy + dy) * (size_t)img->width +
-                                     (size_t)(cx + dx)) * 4;
+          uint8_t *px =
+              img->rgba +
+              ((size_t)(cy + dy) * (size_t)img->width + (size_t)(cx + dx)) * 4;
           cell_pixel(p, tiles, domains, cell, dy, dx, px);
           if (highlight && highlight[cell] &&
               (tint || dy == 0 || dx == 0 || dy == p->th - 1 ||

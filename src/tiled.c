@@ -266,8 +266,7 @@ static void tmx_tileset_names(xmlNode *ts, named_gids *named) {
           continue;
         xmlChar *name = xmlGetProp(p, (const xmlChar *)"name");
         xmlChar *value = xmlGetProp(p, (const xmlChar *)"value");
-        if (name && value && !strcmp((const char *)name, PROPERTY) &&
-            *value) {
+        if (name && value && !strcmp((const char *)name, PROPERTY) && *value) {
           named_gid g = {(uint32_t)(first + id), ts_strdup((char *)value)};
           TS_PUSH(*named, g);
         }
@@ -351,8 +350,8 @@ static tilesat_grid *read_tmx(const char *path, const char *text, size_t len,
       } else if (is_elem(t, "tile")) {
         long gid = int_attr(t, "gid", 0);
         if (k == n || gid < 0) {
-          msg = k == n ? "more tiles than the layer's width x height"
-                       : "bad gid";
+          msg =
+              k == n ? "more tiles than the layer's width x height" : "bad gid";
           ok = false;
         } else {
           gids[k++] = (uint32_t)gid;
@@ -407,8 +406,7 @@ static void tmj_tileset_names(const cJSON *ts, named_gids *named) {
     long id;
     if (!json_int(t, "id", &id) || id < 0 || first + id > 0x0FFFFFFF)
       continue;
-    const cJSON *props = cJSON_GetObjectItemCaseSensitive(t, "properties"),
-                *p;
+    const cJSON *props = cJSON_GetObjectItemCaseSensitive(t, "properties"), *p;
     cJSON_ArrayForEach(p, props) {
       const char *name = json_str(p, "name"), *value = json_str(p, "value");
       if (name && value && !strcmp(name, PROPERTY) && *value) {
@@ -426,8 +424,8 @@ static tilesat_grid *read_tmj(const char *path, const char *text, size_t len,
   cJSON *root = cJSON_ParseWithLengthOpts(text, len, &end, false);
   if (!root) {
     long line = 1;
-    const char *stop = end && end >= text && end <= text + len ? end
-                                                                : text + len;
+    const char *stop =
+        end && end >= text && end <= text + len ? end : text + len;
     for (const char *p = text; p < stop; p++)
       line += *p == '\n';
     ts_error(err, path, line, "bad JSON");
@@ -568,8 +566,8 @@ static void make_atlas(const tilesat_rules *r, const tilesat_pictures *pics,
   a->img = tilesat_image_new(a->cols * a->tw, a->rows * a->th);
   int sw = pics ? tilesat_pictures_width(pics) : 1;
   for (int t = 0; t < r->ntiles; t++) {
-    const uint8_t *p = pics ? tilesat_pictures_get(pics, r->names.v.v[t])
-                            : NULL;
+    const uint8_t *p =
+        pics ? tilesat_pictures_get(pics, r->names.v.v[t]) : NULL;
     uint8_t solid[4];
     if (!p)
       tilesat_tile_colour(r->names.v.v[t], solid);
@@ -578,10 +576,12 @@ static void make_atlas(const tilesat_rules *r, const tilesat_pictures *pics,
       for (int x = 0; x < a->tw; x++) {
         const uint8_t *src =
             !p ? solid
-               : patterns ? p
-                          : p + ((size_t)(y / k) * (size_t)sw + (size_t)(x / k)) * 4;
-        memcpy(a->img->rgba +
-                   ((size_t)(y0 + y) * (size_t)a->img->width + (size_t)(x0 + x)) * 4,
+            : patterns
+                ? p
+                : p + ((size_t)(y / k) * (size_t)sw + (size_t)(x / k)) * 4;
+        memcpy(a->img->rgba + ((size_t)(y0 + y) * (size_t)a->img->width +
+                               (size_t)(x0 + x)) *
+                                  4,
                src, 4);
       }
   }
@@ -590,11 +590,20 @@ static void make_atlas(const tilesat_rules *r, const tilesat_pictures *pics,
 static void xml_escaped(FILE *f, const char *s) {
   for (; *s; s++)
     switch (*s) {
-    case '&': fputs("&amp;", f); break;
-    case '<': fputs("&lt;", f); break;
-    case '>': fputs("&gt;", f); break;
-    case '"': fputs("&quot;", f); break;
-    default: fputc(*s, f);
+    case '&':
+      fputs("&amp;", f);
+      break;
+    case '<':
+      fputs("&lt;", f);
+      break;
+    case '>':
+      fputs("&gt;", f);
+      break;
+    case '"':
+      fputs("&quot;", f);
+      break;
+    default:
+      fputc(*s, f);
     }
 }
 
@@ -612,8 +621,7 @@ static void write_tmx(FILE *f, const tilesat_map *m, const int *tiles,
           "<map version=\"1.10\" tiledversion=\"1.10.2\" orientation=\"%s\" "
           "renderorder=\"right-down\" width=\"%d\" height=\"%d\" "
           "tilewidth=\"%d\" tileheight=\"%d\" infinite=\"0\"",
-          hex ? "hexagonal" : "orthogonal", m->width, m->height, a->tw,
-          a->th);
+          hex ? "hexagonal" : "orthogonal", m->width, m->height, a->tw, a->th);
   if (hex)
     fprintf(f, " hexsidelength=\"%d\" staggeraxis=\"y\" staggerindex=\"odd\"",
             a->th / 2);
@@ -655,7 +663,8 @@ static char *write_tmj(const tilesat_map *m, const int *tiles, const atlas *a,
   cJSON_AddStringToObject(root, "type", "map");
   cJSON_AddStringToObject(root, "version", "1.10");
   cJSON_AddStringToObject(root, "tiledversion", "1.10.2");
-  cJSON_AddStringToObject(root, "orientation", hex ? "hexagonal" : "orthogonal");
+  cJSON_AddStringToObject(root, "orientation",
+                          hex ? "hexagonal" : "orthogonal");
   if (hex) {
     cJSON_AddNumberToObject(root, "hexsidelength", a->th / 2);
     cJSON_AddStringToObject(root, "staggeraxis", "y");
@@ -725,8 +734,8 @@ int tilesat_tiled_write(const tilesat_map *m, const int *tiles,
   bool json = ends_with(path, ".tmj") || ends_with(path, ".json");
   /* the tileset image: PATH without extension + "-tiles.png" */
   const char *slash = strrchr(path, '/'), *dot = strrchr(path, '.');
-  size_t stem = dot && (!slash || dot > slash) ? (size_t)(dot - path)
-                                               : strlen(path);
+  size_t stem =
+      dot && (!slash || dot > slash) ? (size_t)(dot - path) : strlen(path);
   char *png = ts_malloc(stem + sizeof "-tiles.png");
   memcpy(png, path, stem);
   strcpy(png + stem, "-tiles.png");

@@ -54,9 +54,10 @@ static int sym_b(char sym, int i) {
   }
 }
 static int cardinality(char sym) {
-  return sym == 'L' || sym == 'T' ? 4 : sym == 'I' || sym == '\\' ? 2
-                                    : sym == 'F'                  ? 8
-                                                                  : 1;
+  return sym == 'L' || sym == 'T'    ? 4
+         : sym == 'I' || sym == '\\' ? 2
+         : sym == 'F'                ? 8
+                                     : 1;
 }
 
 /* Child elements of `parent` named `name`, in order, via *it (NULL first). */
@@ -138,11 +139,11 @@ static int load_images(const char *path, bool unique, const tile_class *cls,
           snprintf(file, n, "%.*s%.*s/%s %d.png", (int)dirlen, path,
                    (int)baselen, base, tc->name, t);
         else
-          snprintf(file, n, "%.*s%.*s/%s.png", (int)dirlen, path,
-                   (int)baselen, base, tc->name);
+          snprintf(file, n, "%.*s%.*s/%s.png", (int)dirlen, path, (int)baselen,
+                   base, tc->name);
         tilesat_image *img = tilesat_image_read_png(file, err);
-        if (img && (img->width != img->height ||
-                    (size && img->width != size))) {
+        if (img &&
+            (img->width != img->height || (size && img->width != size))) {
           ts_error(err, file, 0,
                    "tile image of %dx%d pixels: tiles must be square and of "
                    "one size (%d)",
@@ -328,7 +329,7 @@ tilesat_rules *tilesat_import_tileset(const char *path, const char *subset,
   }
   size_t T = action.n;
   dense = ts_calloc(4 * T * T, sizeof *dense);
-#define DENSE(d, a, b) dense[((size_t)(d) * T + (size_t)(a)) * T + (size_t)(b)]
+#define DENSE(d, a, b) dense[((size_t)(d)*T + (size_t)(a)) * T + (size_t)(b)]
   xmlNode *nbs = next_elem(root, NULL, "neighbors");
   for (xmlNode *x = NULL; (x = next_elem(nbs, x, "neighbor"));) {
     char *left = attr(x, "left"), *right = attr(x, "right");
@@ -377,8 +378,7 @@ tilesat_rules *tilesat_import_tileset(const char *path, const char *subset,
       DENSE(2, t2, t1) = DENSE(0, t1, t2);
       DENSE(3, t2, t1) = DENSE(1, t1, t2);
     }
-  if (pics &&
-      load_images(path, unique, cls.v, cls.n, &names, pics, err) < 0) {
+  if (pics && load_images(path, unique, cls.v, cls.n, &names, pics, err) < 0) {
     tilesat_pictures_free(*pics);
     *pics = NULL;
     goto done;

@@ -49,4 +49,3 @@ xmlDoc *ts_xml_read(const char *path, tilesat_error *err) {
   free(text);
   return doc;
 }
-

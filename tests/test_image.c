@@ -74,8 +74,8 @@ Test(image, chess_periodic_47_unsat_48_sat_with_exactly_two_maps) {
   char *rules = chess_rules();
   for (int i = 0; i < 2; i++) {
     const char *be = tilesat_backend_name(backends[i]);
-    run_result r = RUN("check", rules, "--size", "47x47", "--periodic",
-                       "--backend", be);
+    run_result r =
+        RUN("check", rules, "--size", "47x47", "--periodic", "--backend", be);
     cr_expect_eq(r.code, 20);
     cr_expect_str_eq(r.out, "UNSAT\n");
     run_free(&r);
@@ -267,8 +267,8 @@ Test(image, overlapping_model_rules_are_exactly_the_agreeing_pairs) {
 
 Test(image, chess_patterns_render_back_to_the_checkerboard) {
   char *rules = temp_path(".rules");
-  run_result r = RUN("extract", "--pattern", "2", "--periodic-input", CHESS,
-                     "-o", rules);
+  run_result r =
+      RUN("extract", "--pattern", "2", "--periodic-input", CHESS, "-o", rules);
   cr_assert_eq(r.code, 0, "%s", r.err);
   run_free(&r);
   char *text = slurp(rules);
@@ -348,8 +348,8 @@ Test(image, text_tiles_get_stable_distinct_colours) {
   cr_expect(memcmp(a, b, 3));
   cr_expect_eq(a[3], 255);
   char *png = temp_path(".png");
-  run_result r = RUN("check", "rules/coast.rules", "--size", "3x2", "--png",
-                     png);
+  run_result r =
+      RUN("check", "rules/coast.rules", "--size", "3x2", "--png", png);
   cr_assert_eq(r.code, 10, "%s", r.err);
   tilesat_grid *g = grid_of_output(r.out + 4);
   int w, h;

@@ -9,9 +9,8 @@
 #define DATA "tests/data/"
 
 /* The fixtures' layer: gid 0 empty, 0x80000000 flip h, 0x20000000 flip d. */
-static const char *const want[3][4] = {{"1", "2", "2", "1"},
-                                       {"3", "0", "0", "3:h"},
-                                       {"1", "2", "3:hd", "1"}};
+static const char *const want[3][4] = {
+    {"1", "2", "2", "1"}, {"3", "0", "0", "3:h"}, {"1", "2", "3:hd", "1"}};
 
 static tilesat_grid *read_tiled(const char *path, const char *layer,
                                 tilesat_empty empty) {
@@ -22,9 +21,9 @@ static tilesat_grid *read_tiled(const char *path, const char *layer,
 }
 
 Test(tiled, every_storage_form_reads_to_the_same_sample) {
-  const char *files[] = {"tiled-csv.tmx",    "tiled-base64.tmx",
-                         "tiled-zlib.tmx",   "tiled-gzip.tmx",
-                         "tiled-array.tmj",  "tiled-zlib.tmj"};
+  const char *files[] = {"tiled-csv.tmx",   "tiled-base64.tmx",
+                         "tiled-zlib.tmx",  "tiled-gzip.tmx",
+                         "tiled-array.tmj", "tiled-zlib.tmj"};
   for (int i = 0; i < 6; i++) {
     char path[128];
     snprintf(path, sizeof path, DATA "%s", files[i]);
@@ -65,7 +64,8 @@ Test(tiled, empty_cells_excluded_and_other_layers) {
   cr_assert(r, "%s", err.msg);
   cr_expect_eq(tilesat_rules_find_tile(r, "0"), -1);
   cr_expect_eq(tilesat_rules_ntiles(r), 5); /* 1 2 3 3:h 3:hd */
-  int t3 = tilesat_rules_find_tile(r, "3"), t2 = tilesat_rules_find_tile(r, "2");
+  int t3 = tilesat_rules_find_tile(r, "3"),
+      t2 = tilesat_rules_find_tile(r, "2");
   int E = tilesat_dir_find(TILESAT_SQUARE, "E"),
       S = tilesat_dir_find(TILESAT_SQUARE, "S");
   /* 3 is followed by an empty cell to the east: no pair at all */
@@ -91,8 +91,8 @@ Test(tiled, empty_cells_excluded_and_other_layers) {
   tilesat_grid_free(g);
   cli = RUN("extract", "--layer", "sky", DATA "tiled-csv.tmx");
   cr_expect_eq(cli.code, 1);
-  cr_expect_str_eq(cli.err,
-                   "tilesat: " DATA "tiled-csv.tmx: no tile layer named 'sky'\n");
+  cr_expect_str_eq(cli.err, "tilesat: " DATA
+                            "tiled-csv.tmx: no tile layer named 'sky'\n");
   run_free(&cli);
 }
 
@@ -137,8 +137,8 @@ static void round_trip(const char *rules, const char *size, const char *opt,
 
 Test(tiled, written_maps_read_back_to_the_same_grid) {
   char *rules = temp_path(".rules");
-  run_result r = RUN("import-tileset", DATA "wfc/tilesets/Knots.xml", "-o",
-                     rules);
+  run_result r =
+      RUN("import-tileset", DATA "wfc/tilesets/Knots.xml", "-o", rules);
   cr_assert_eq(r.code, 0, "%s", r.err);
   run_free(&r);
   round_trip(rules, "6x5", "--tmx", ".tmx", NULL);

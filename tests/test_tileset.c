@@ -93,11 +93,11 @@ Test(tileset, allowed_neighbours_match_at_their_edges) {
               ax = k, ay = s - 1, bx = k, by = 0;
             else
               ax = k, ay = 0, bx = k, by = s - 1;
-            cr_expect(!memcmp(pa + 4 * (ay * s + ax), pb + 4 * (by * s + bx),
-                              4),
-                      "%s: '%s' %s '%s' edge pixel %d", names[i],
-                      tilesat_rules_tile_name(r, b), dn,
-                      tilesat_rules_tile_name(r, a), k);
+            cr_expect(
+                !memcmp(pa + 4 * (ay * s + ax), pb + 4 * (by * s + bx), 4),
+                "%s: '%s' %s '%s' edge pixel %d", names[i],
+                tilesat_rules_tile_name(r, b), dn,
+                tilesat_rules_tile_name(r, a), k);
           }
           checked++;
         }
@@ -123,9 +123,9 @@ Test(tileset, declared_pairs_weights_and_subsets) {
   tilesat_rules_free(r);
   /* Rooms weights 0.5 0.5 1.0 0.5 (1) 2.0 0.5 0.25 (1): x100, / 25 */
   r = import("Rooms", NULL, NULL);
-  const char *tiles[] = {"bend 0", "corner 3", "corridor 1", "door 0",
-                         "empty 0", "side 2",  "t 0",        "turn 1",
-                         "wall 0"};
+  const char *tiles[] = {"bend 0", "corner 3", "corridor 1",
+                         "door 0", "empty 0",  "side 2",
+                         "t 0",    "turn 1",   "wall 0"};
   const uint64_t weights[] = {2, 2, 4, 2, 4, 8, 2, 1, 4};
   for (int i = 0; i < 9; i++) {
     int t = tilesat_rules_find_tile(r, tiles[i]);
@@ -173,8 +173,8 @@ Test(tileset, cli_import_writes_rules_and_pictures) {
       const uint8_t *want =
           tilesat_pictures_get(pics, tilesat_grid_at(g, y / s, x / s));
       cr_assert(want);
-      cr_expect(!memcmp(pixel_at(px, w, x, y),
-                        want + 4 * ((y % s) * s + x % s), 4));
+      cr_expect(
+          !memcmp(pixel_at(px, w, x, y), want + 4 * ((y % s) * s + x % s), 4));
     }
   free(px);
   tilesat_pictures_free(pics);
@@ -230,10 +230,11 @@ Test(tileset, malformed_tilesets_are_errors_naming_the_file) {
     remove(cases[i].path);
     free((char *)cases[i].path);
   }
-  run_result r = RUN("import-tileset", TILESETS "Knots.xml", "--subset", "Nope");
+  run_result r =
+      RUN("import-tileset", TILESETS "Knots.xml", "--subset", "Nope");
   cr_expect_eq(r.code, 1);
-  cr_expect_str_eq(r.err, "tilesat: " TILESETS
-                          "Knots.xml: no subset named 'Nope'\n");
+  cr_expect_str_eq(r.err,
+                   "tilesat: " TILESETS "Knots.xml: no subset named 'Nope'\n");
   run_free(&r);
   free(whole);
 }
