@@ -71,6 +71,8 @@ static const option_spec option_table[] = {
      "write the witness as a Tiled map (XML), with its tileset image"},
     {"--tmj", "FILE", OPT_VALUE, OFF(tmj), " check ",
      "write the witness as a Tiled map (JSON), with its tileset image"},
+    {"--tilesets-from", "MAP", OPT_VALUE, OFF(tilesets_from), " check ",
+     "--tmx/--tmj: use this Tiled map's tilesets (tiles named by gid)"},
 };
 #define NOPTIONS (sizeof option_table / sizeof option_table[0])
 

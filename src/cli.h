@@ -17,7 +17,7 @@ typedef struct options {
   int nargs;
   /* Inputs and pictures (cmd_inputs.c). */
   const char *tile_size, *pattern, *symmetry, *palette, *pictures, *png, *tmx,
-      *tmj, *empty, *layer, *subset;
+      *tmj, *empty, *layer, *subset, *tilesets_from;
   struct inputs *inputs; /* what a command's samples share; end_samples */
 } options;
 

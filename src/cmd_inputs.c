@@ -277,10 +277,13 @@ int map_outputs(options *o, const tilesat_map *m, const int *tiles) {
   int rc = 0;
   if (o->png && tilesat_render_png(m, pics, tiles, NULL, NULL, o->png, &err))
     rc = fail_err(&err);
-  if (!rc && o->tmx && tilesat_tiled_write(m, tiles, pics, o->tmx, &err))
-    rc = fail_err(&err);
-  if (!rc && o->tmj && tilesat_tiled_write(m, tiles, pics, o->tmj, &err))
-    rc = fail_err(&err);
+  const char *tiled[2] = {o->tmx, o->tmj};
+  for (int i = 0; i < 2 && !rc; i++)
+    if (tiled[i] && (o->tilesets_from
+                         ? tilesat_tiled_write_like(m, tiles, o->tilesets_from,
+                                                    tiled[i], &err)
+                         : tilesat_tiled_write(m, tiles, pics, tiled[i], &err)))
+      rc = fail_err(&err);
   tilesat_pictures_free(pics);
   return rc;
 }

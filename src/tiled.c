@@ -13,6 +13,7 @@
 #include <libxml/tree.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <zlib.h>
 
 #define FLIP_MASK 0xF0000000u
@@ -764,5 +765,327 @@ int tilesat_tiled_write(const tilesat_map *m, const int *tiles,
   }
   tilesat_image_free(a.img);
   free(png);
+  return rc;
+}
+
+/* ------------------------------------------------- writing like a sample */
+
+/* What a map written "like" another takes from it: its tile size and
+ * orientation, its tilesets (XML text or JSON objects), and the gids of its
+ * named tiles. */
+typedef struct like_map {
+  bool json;
+  xmlDoc *doc;         /* TMX */
+  cJSON *root;         /* TMJ */
+  TS_VEC(void *) sets; /* xmlNode* or cJSON* */
+  named_gids named;
+} like_map;
+
+static char *dir_of(const char *path) {
+  const char *slash = strrchr(path, '/');
+  return slash ? ts_strndup(path, (size_t)(slash - path + 1)) : ts_strdup("");
+}
+
+/* A tileset's source, relative to `like`, as seen from `out`. */
+static char *moved_source(const char *like, const char *out, const char *src) {
+  char *dl = dir_of(like), *dout = dir_of(out);
+  char *res;
+  if (src[0] == '/' || !strcmp(dl, dout)) {
+    res = ts_strdup(src);
+  } else {
+    /* absolute: the new file may be anywhere */
+    char cwd[4096] = "";
+    if (dl[0] != '/' && !getcwd(cwd, sizeof cwd - 1))
+      cwd[0] = 0;
+    if (cwd[0])
+      strcat(cwd, "/");
+    size_t n = strlen(cwd) + strlen(dl) + strlen(src) + 1;
+    res = ts_malloc(n);
+    snprintf(res, n, "%s%s%s", cwd, dl, src);
+  }
+  free(dl);
+  free(dout);
+  return res;
+}
+
+static void like_free(like_map *l) {
+  free(l->sets.v);
+  named_free(&l->named);
+  if (l->doc)
+    xmlFreeDoc(l->doc);
+  cJSON_Delete(l->root);
+}
+
+static int like_read(const char *like, like_map *l, tilesat_error *err) {
+  memset(l, 0, sizeof *l);
+  size_t len;
+  char *text = ts_read_file(like, &len, err);
+  if (!text)
+    return -1;
+  size_t i = len >= 3 && !memcmp(text, "\xEF\xBB\xBF", 3) ? 3 : 0;
+  while (i < len && (text[i] == ' ' || text[i] == '\n' || text[i] == '\r' ||
+                     text[i] == '\t'))
+    i++;
+  int rc = -1;
+  if (i < len && text[i] == '<') {
+    l->doc = ts_xml_parse(text, len, like, err);
+    xmlNode *root = l->doc ? xmlDocGetRootElement(l->doc) : NULL;
+    if (root && !is_elem(root, "map")) {
+      ts_error(err, like, 0, "not a Tiled map");
+    } else if (root) {
+      for (xmlNode *n = root->children; n; n = n->next)
+        if (is_elem(n, "tileset")) {
+          tmx_tileset_names(n, &l->named);
+          TS_PUSH(l->sets, n);
+        }
+      rc = 0;
+    }
+  } else if (i < len && text[i] == '{') {
+    l->json = true;
+    l->root = cJSON_ParseWithLength(text + i, len - i);
+    const cJSON *sets = cJSON_GetObjectItemCaseSensitive(l->root, "tilesets");
+    if (!cJSON_IsObject(l->root)) {
+      ts_error(err, like, 0, "bad JSON");
+    } else {
+      cJSON *ts;
+      cJSON_ArrayForEach(ts, sets) {
+        tmj_tileset_names(ts, &l->named);
+        TS_PUSH(l->sets, ts);
+      }
+      rc = 0;
+    }
+  } else {
+    ts_error(err, like, 0, "not a Tiled map (neither XML nor JSON)");
+  }
+  free(text);
+  if (!rc && !l->sets.n) {
+    ts_error(err, like, 0, "has no tilesets");
+    rc = -1;
+  }
+  return rc;
+}
+
+/* A tile name as a gid: a "tilesat" property of `like`, or "ID[:flags]". */
+static bool name_gid(const like_map *l, const char *name, uint32_t *gid) {
+  for (size_t i = 0; i < l->named.n; i++)
+    if (!strcmp(l->named.v[i].name, name)) {
+      *gid = l->named.v[i].gid;
+      return true;
+    }
+  char *end;
+  if (*name < '0' || *name > '9')
+    return false;
+  unsigned long id = strtoul(name, &end, 10);
+  if (id > 0x0FFFFFFF)
+    return false;
+  uint32_t g = (uint32_t)id;
+  if (*end == ':') {
+    static const char letters[] = "hvdx";
+    for (end++; *end; end++) {
+      const char *k = strchr(letters, *end);
+      if (!k)
+        return false;
+      g |= 0x80000000u >> (k - letters);
+    }
+    if (!id)
+      return false;
+  }
+  if (*end)
+    return false;
+  *gid = g;
+  return true;
+}
+
+/* Map attributes copied from `like`: numbers and strings. */
+static const char *const like_attrs[] = {"orientation", "tilewidth",
+                                         "tileheight",  "hexsidelength",
+                                         "staggeraxis", "staggerindex"};
+
+int tilesat_tiled_write_like(const tilesat_map *m, const int *tiles,
+                             const char *like, const char *path,
+                             tilesat_error *err) {
+  like_map l;
+  if (like_read(like, &l, err)) {
+    like_free(&l);
+    return -1;
+  }
+  const tilesat_rules *r = m->rules;
+  bool json = ends_with(path, ".tmj") || ends_with(path, ".json");
+  uint32_t *gid = ts_malloc((size_t)r->ntiles * sizeof *gid);
+  int rc = 0;
+  for (int t = 0; t < r->ntiles && !rc; t++)
+    if (!name_gid(&l, r->names.v.v[t], &gid[t])) {
+      ts_error(err, like, 0,
+               "tile '%s' is neither a tile id (\"12\", \"12:h\") nor a "
+               "named tile of this map's tilesets",
+               r->names.v.v[t]);
+      rc = -1;
+    }
+  /* inline tilesets only travel within one format */
+  for (size_t i = 0; i < l.sets.n && !rc; i++) {
+    bool external =
+        l.json ? json_str(l.sets.v[i], "source") != NULL
+               : xmlHasProp(l.sets.v[i], (const xmlChar *)"source") != NULL;
+    if (!external && l.json != json) {
+      ts_error(err, like, 0,
+               "an embedded tileset cannot be copied between .tmx and .tmj: "
+               "write %s",
+               l.json ? ".tmj" : ".tmx");
+      rc = -1;
+    }
+  }
+  FILE *f = rc ? NULL : fopen(path, "w");
+  if (!rc && !f) {
+    ts_error(err, path, 0, "cannot open for writing");
+    rc = -1;
+  }
+  if (f && !json) {
+    fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<map "
+               "version=\"1.10\" tiledversion=\"1.10.2\"");
+    for (size_t k = 0; k < sizeof like_attrs / sizeof *like_attrs; k++) {
+      char *v = NULL;
+      if (l.json) {
+        const cJSON *x =
+            cJSON_GetObjectItemCaseSensitive(l.root, like_attrs[k]);
+        if (cJSON_IsString(x))
+          v = ts_strdup(x->valuestring);
+        else if (cJSON_IsNumber(x)) {
+          v = ts_malloc(24);
+          snprintf(v, 24, "%d", x->valueint);
+        }
+      } else {
+        xmlChar *x = xmlGetProp(xmlDocGetRootElement(l.doc),
+                                (const xmlChar *)like_attrs[k]);
+        if (x)
+          v = ts_strdup((const char *)x);
+        xmlFree(x);
+      }
+      if (v) {
+        fprintf(f, " %s=\"", like_attrs[k]);
+        xml_escaped(f, v);
+        fputc('"', f);
+      }
+      free(v);
+    }
+    fprintf(f,
+            " renderorder=\"right-down\" width=\"%d\" height=\"%d\" "
+            "infinite=\"0\" nextlayerid=\"2\" nextobjectid=\"1\">\n",
+            m->width, m->height);
+    for (size_t i = 0; i < l.sets.n; i++) {
+      if (l.json) {
+        long first = 1;
+        json_int(l.sets.v[i], "firstgid", &first);
+        char *src = moved_source(like, path, json_str(l.sets.v[i], "source"));
+        fprintf(f, " <tileset firstgid=\"%ld\" source=\"", first);
+        xml_escaped(f, src);
+        fprintf(f, "\"/>\n");
+        free(src);
+        continue;
+      }
+      xmlNode *n = l.sets.v[i];
+      xmlChar *src = xmlGetProp(n, (const xmlChar *)"source");
+      if (src) {
+        char *moved = moved_source(like, path, (const char *)src);
+        xmlSetProp(n, (const xmlChar *)"source", (const xmlChar *)moved);
+        free(moved);
+        xmlFree(src);
+      }
+      xmlBuffer *buf = xmlBufferCreate();
+      xmlNodeDump(buf, l.doc, n, 1, 0);
+      fprintf(f, " %s\n", (const char *)xmlBufferContent(buf));
+      xmlBufferFree(buf);
+    }
+    fprintf(f,
+            " <layer id=\"1\" name=\"tilesat\" width=\"%d\" height=\"%d\">\n"
+            "  <data encoding=\"csv\">\n",
+            m->width, m->height);
+    for (int row = 0; row < m->height; row++) {
+      for (int c = 0; c < m->width; c++)
+        fprintf(f, "%lu%s", (unsigned long)gid[tiles[row * m->width + c]],
+                row == m->height - 1 && c == m->width - 1 ? "" : ",");
+      fputc('\n', f);
+    }
+    fprintf(f, "</data>\n </layer>\n</map>\n");
+  } else if (f) {
+    cJSON *root = cJSON_CreateObject();
+    cJSON_AddStringToObject(root, "type", "map");
+    cJSON_AddStringToObject(root, "version", "1.10");
+    cJSON_AddStringToObject(root, "tiledversion", "1.10.2");
+    for (size_t k = 0; k < sizeof like_attrs / sizeof *like_attrs; k++) {
+      if (l.json) {
+        const cJSON *x =
+            cJSON_GetObjectItemCaseSensitive(l.root, like_attrs[k]);
+        if (x)
+          cJSON_AddItemToObject(root, like_attrs[k], cJSON_Duplicate(x, true));
+        continue;
+      }
+      xmlChar *x = xmlGetProp(xmlDocGetRootElement(l.doc),
+                              (const xmlChar *)like_attrs[k]);
+      if (x && (k == 0 || k >= 4))
+        cJSON_AddStringToObject(root, like_attrs[k], (const char *)x);
+      else if (x)
+        cJSON_AddNumberToObject(root, like_attrs[k], atoi((const char *)x));
+      xmlFree(x);
+    }
+    cJSON_AddStringToObject(root, "renderorder", "right-down");
+    cJSON_AddNumberToObject(root, "width", m->width);
+    cJSON_AddNumberToObject(root, "height", m->height);
+    cJSON_AddBoolToObject(root, "infinite", false);
+    cJSON_AddNumberToObject(root, "nextlayerid", 2);
+    cJSON_AddNumberToObject(root, "nextobjectid", 1);
+    cJSON *layers = cJSON_AddArrayToObject(root, "layers");
+    cJSON *layer = cJSON_CreateObject();
+    cJSON_AddItemToArray(layers, layer);
+    cJSON_AddNumberToObject(layer, "id", 1);
+    cJSON_AddStringToObject(layer, "name", "tilesat");
+    cJSON_AddStringToObject(layer, "type", "tilelayer");
+    cJSON_AddBoolToObject(layer, "visible", true);
+    cJSON_AddNumberToObject(layer, "opacity", 1);
+    cJSON_AddNumberToObject(layer, "x", 0);
+    cJSON_AddNumberToObject(layer, "y", 0);
+    cJSON_AddNumberToObject(layer, "width", m->width);
+    cJSON_AddNumberToObject(layer, "height", m->height);
+    cJSON *data = cJSON_AddArrayToObject(layer, "data");
+    for (int k = 0; k < m->ncells; k++)
+      cJSON_AddItemToArray(data, cJSON_CreateNumber((double)gid[tiles[k]]));
+    cJSON *sets = cJSON_AddArrayToObject(root, "tilesets");
+    for (size_t i = 0; i < l.sets.n; i++) {
+      cJSON *ts;
+      char *src;
+      if (l.json) {
+        ts = cJSON_Duplicate(l.sets.v[i], true);
+        const char *s = json_str(ts, "source");
+        src = s ? moved_source(like, path, s) : NULL;
+        if (src)
+          cJSON_ReplaceItemInObjectCaseSensitive(ts, "source",
+                                                 cJSON_CreateString(src));
+      } else {
+        ts = cJSON_CreateObject();
+        long first = int_attr(l.sets.v[i], "firstgid", 1);
+        xmlChar *s = xmlGetProp(l.sets.v[i], (const xmlChar *)"source");
+        src = moved_source(like, path, (const char *)s);
+        xmlFree(s);
+        cJSON_AddNumberToObject(ts, "firstgid", (double)first);
+        cJSON_AddStringToObject(ts, "source", src);
+      }
+      free(src);
+      cJSON_AddItemToArray(sets, ts);
+    }
+    char *s = cJSON_Print(root);
+    cJSON_Delete(root);
+    if (!s) {
+      fprintf(stderr, "tilesat: out of memory (writing JSON)\n");
+      abort();
+    }
+    fputs(s, f);
+    fputc('\n', f);
+    cJSON_free(s);
+  }
+  if (f && (ferror(f) | fclose(f))) {
+    ts_error(err, path, 0, "write error");
+    rc = -1;
+  }
+  free(gid);
+  like_free(&l);
   return rc;
 }

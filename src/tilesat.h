@@ -334,6 +334,17 @@ tilesat_grid *tilesat_tiled_read(const char *path, const char *layer,
 int tilesat_tiled_write(const tilesat_map *m, const int *tiles,
                         const tilesat_pictures *pics, const char *path,
                         tilesat_error *err);
+/* Write a filled map as a Tiled map using the tilesets of the Tiled map
+ * `like` (typically the sample the rules came from), so it shows the same
+ * tile images: each tile must be named by a global id with optional flip
+ * suffix ("12", "12:hd", "0" for empty) or by a "tilesat" property of one
+ * of like's tiles.  The map takes like's tile size and orientation; its
+ * tilesets are copied (external sources re-pointed from the new file's
+ * folder; embedded ones only between files of one format).  No image is
+ * written. */
+int tilesat_tiled_write_like(const tilesat_map *m, const int *tiles,
+                             const char *like, const char *path,
+                             tilesat_error *err);
 
 /* -------------------------------------------------------------- rendering */
 

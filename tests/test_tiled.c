@@ -217,3 +217,67 @@ Test(tiled, malformed_maps_are_errors_naming_the_file) {
   free(whole);
   free(json);
 }
+
+/* Rules from a Tiled sample, answers written with that sample's tilesets. */
+Test(tiled, written_with_the_samples_tilesets) {
+  char *rules = temp_path(".rules"), *tmx = temp_path(".tmx"),
+       *tmj = temp_path(".tmj");
+  run_result r = RUN("extract", DATA "tiled-gzip.tmx", "-o", rules);
+  cr_assert_eq(r.code, 0, "%s", r.err);
+  run_free(&r);
+  r = RUN("check", rules, "--size", "5x3", "--tmx", tmx, "--tmj", tmj,
+          "--tilesets-from", DATA "tiled-csv.tmx");
+  cr_assert_eq(r.code, 10, "%s", r.err);
+  tilesat_error err;
+  tilesat_grid *want_g =
+      tilesat_grid_parse(r.out + 4, strlen(r.out + 4), "witness", &err);
+  cr_assert(want_g, "%s", err.msg);
+  const char *outs[2] = {tmx, tmj};
+  for (int i = 0; i < 2; i++) {
+    tilesat_grid *g = read_tiled(outs[i], NULL, TILESAT_EMPTY_TILE);
+    for (int y = 0; y < 3; y++)
+      for (int x = 0; x < 5; x++)
+        cr_expect_str_eq(tilesat_grid_at(g, y, x),
+                         tilesat_grid_at(want_g, y, x));
+    tilesat_grid_free(g);
+    /* the external tileset, re-pointed from /tmp to the sample's folder */
+    char *text = slurp(outs[i]);
+    cr_expect(strstr(text, "/tests/data/terrain.tsx\""), "%s", text);
+    free(text);
+  }
+  tilesat_grid_free(want_g);
+  run_free(&r);
+  /* tiles named otherwise have no gid in those tilesets */
+  r = RUN("check", "rules/coast.rules", "--size", "2x2", "--tmx", tmx,
+          "--tilesets-from", DATA "tiled-csv.tmx");
+  cr_expect_eq(r.code, 1);
+  cr_expect(strstr(r.err, "tilesat: " DATA "tiled-csv.tmx: tile '"), "%s",
+            r.err);
+  run_free(&r);
+  /* a map tilesat wrote (embedded tileset, named tiles) as the model */
+  r = RUN("check", "rules/coast.rules", "--size", "3x2", "--tmx", tmx);
+  cr_assert_eq(r.code, 10, "%s", r.err);
+  run_free(&r);
+  char *tmx2 = temp_path(".tmx");
+  r = RUN("check", "rules/coast.rules", "--size", "4x3", "--pin", "0,0=S",
+          "--tmx", tmx2, "--tilesets-from", tmx);
+  cr_assert_eq(r.code, 10, "%s", r.err);
+  tilesat_grid *g = read_tiled(tmx2, NULL, TILESAT_EMPTY_TILE);
+  cr_expect_str_eq(tilesat_grid_at(g, 0, 0), "S");
+  tilesat_grid_free(g);
+  run_free(&r);
+  r = RUN("check", "rules/coast.rules", "--size", "4x3", "--tmj", tmj,
+          "--tilesets-from", tmx);
+  cr_expect_eq(r.code, 1);
+  cr_expect(strstr(r.err, "an embedded tileset cannot be copied"), "%s", r.err);
+  run_free(&r);
+  char png[512];
+  snprintf(png, sizeof png, "%.*s-tiles.png",
+           (int)(strlen(tmx) - strlen(".tmx")), tmx);
+  remove(png);
+  const char *files[] = {rules, tmx, tmj, tmx2};
+  for (int i = 0; i < 4; i++) {
+    remove(files[i]);
+    free((char *)files[i]);
+  }
+}
