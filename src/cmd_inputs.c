@@ -88,6 +88,10 @@ static struct inputs *inputs_of(options *o) {
 tilesat_grid *load_sample(options *o, const char *path, tilesat_error *err) {
   struct inputs *in = inputs_of(o);
   kind k = sample_kind(path);
+  if (o->symmetry) {
+    snprintf(err->msg, sizeof err->msg, "--symmetry needs --pattern N");
+    return NULL;
+  }
   if (k != PNG && (o->tile_size || o->palette)) {
     snprintf(err->msg, sizeof err->msg,
              "%s: --tile-size and --palette are for image samples", path);

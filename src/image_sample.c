@@ -35,9 +35,12 @@ tilesat_grid *tilesat_grid_from_image(const tilesat_image *img,
   ts_names names = {0};
   int *cells = ts_malloc((size_t)w * (size_t)h * sizeof *cells);
   uint8_t *px = ts_malloc((size_t)n * (size_t)n * 4);
-  /* Tiles seen in this image, to skip the name search for repeats. */
-  TS_VEC(uint8_t *) seen = {0};
+  /* Tiles seen in this image, by their pixels as hex: repeats skip the
+   * name search. */
+  ts_names seen = {0};
   ts_ints seen_id = {0};
+  size_t keylen = (size_t)n * (size_t)n * 8;
+  char *key = ts_malloc(keylen + 1);
   for (int r = 0; r < h; r++)
     for (int c = 0; c < w; c++) {
       bool uniform = true;
@@ -50,11 +53,15 @@ tilesat_grid *tilesat_grid_from_image(const tilesat_image *img,
       }
       for (int k = 1; k < n * n && uniform; k++)
         uniform = !memcmp(px, px + 4 * k, 4);
-      int id = -1;
-      for (size_t s = 0; s < seen.n && id < 0; s++)
-        if (!memcmp(seen.v[s], px, (size_t)n * (size_t)n * 4))
-          id = seen_id.v[s];
-      if (id < 0) {
+      static const char hex[] = "0123456789abcdef";
+      for (size_t k = 0; k < (size_t)n * (size_t)n * 4; k++) {
+        key[2 * k] = hex[px[k] >> 4];
+        key[2 * k + 1] = hex[px[k] & 15];
+      }
+      int s = ts_names_intern(&seen, key, keylen), id;
+      if ((size_t)s < seen_id.n) {
+        id = seen_id.v[s];
+      } else {
         const char *name =
             known ? tilesat_pictures_find_pixels(known, px) : NULL;
         char buf[32];
@@ -65,23 +72,19 @@ tilesat_grid *tilesat_grid_from_image(const tilesat_image *img,
           name = buf;
         } else if (!name) {
           snprintf(buf, sizeof buf, "t%d",
-                   pics ? tilesat_pictures_count(pics) : (int)seen.n);
+                   pics ? tilesat_pictures_count(pics) : (int)seen_id.n);
           name = buf;
         }
         id = ts_names_intern(&names, name, strlen(name));
-        uint8_t *copy = ts_malloc((size_t)n * (size_t)n * 4);
-        memcpy(copy, px, (size_t)n * (size_t)n * 4);
-        TS_PUSH(seen, copy);
         TS_PUSH(seen_id, id);
         if (pics && !tilesat_pictures_get(pics, name))
           tilesat_pictures_set(pics, name, px);
       }
       cells[r * w + c] = id;
     }
-  for (size_t s = 0; s < seen.n; s++)
-    free(seen.v[s]);
-  free(seen.v);
+  ts_names_free(&seen);
   free(seen_id.v);
+  free(key);
   free(px);
   return ts_grid_new(filename, w, h, &names, cells);
 }
