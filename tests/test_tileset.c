@@ -6,6 +6,8 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #define TILESETS "tests/data/wfc/tilesets/"
 
@@ -237,4 +239,77 @@ Test(tileset, malformed_tilesets_are_errors_naming_the_file) {
                    "tilesat: " TILESETS "Knots.xml: no subset named 'Nope'\n");
   run_free(&r);
   free(whole);
+}
+
+/* The classes no bundled tileset uses (F and \), and unique="True" sets,
+ * whose every orientation has its own image "NAME K.png". */
+Test(tileset, f_and_backslash_classes_and_unique_images) {
+  char dir[] = "/tmp/tilesat-test-dirXXXXXX";
+  cr_assert(mkdtemp(dir));
+  char path[256], sub[256];
+  snprintf(path, sizeof path, "%s/U.xml", dir);
+  snprintf(sub, sizeof sub, "%s/U", dir);
+  cr_assert_eq(mkdir(sub, 0700), 0);
+  FILE *f = fopen(path, "w");
+  fputs("<set unique=\"True\">\n <tiles>\n"
+        "  <tile name=\"f\" symmetry=\"F\" weight=\"0.5\"/>\n"
+        "  <tile name=\"d\" symmetry=\"\\\"/>\n </tiles>\n"
+        " <neighbors>\n  <neighbor left=\"f 5\" right=\"d 1\"/>\n"
+        " </neighbors>\n</set>\n",
+        f);
+  fclose(f);
+  const char *names[] = {"f 0", "f 1", "f 2", "f 3", "f 4",
+                         "f 5", "f 6", "f 7", "d 0", "d 1"};
+  tilesat_error err;
+  for (int i = 0; i < 10; i++) {
+    tilesat_image *img = tilesat_image_new(2, 2);
+    for (int k = 0; k < 4; k++) {
+      img->rgba[4 * k] = (uint8_t)(20 * i);
+      img->rgba[4 * k + 1] = (uint8_t)k;
+      img->rgba[4 * k + 3] = 255;
+    }
+    char png[512];
+    snprintf(png, sizeof png, "%s/%s.png", sub, names[i]);
+    cr_assert_eq(tilesat_image_write_png(img, png, &err), 0, "%s", err.msg);
+    tilesat_image_free(img);
+  }
+  tilesat_pictures *pics;
+  tilesat_rules *r = tilesat_import_tileset(path, NULL, &pics, &err);
+  cr_assert(r, "%s", err.msg);
+  cr_expect_eq(tilesat_rules_ntiles(r), 10);
+  int T = tilesat_rules_ntiles(r);
+  for (int t = 0; t < T; t++) {
+    cr_expect_str_eq(tilesat_rules_tile_name(r, t), names[t]);
+    const uint8_t *p = tilesat_pictures_get(pics, names[t]);
+    cr_assert(p);
+    cr_expect_eq(p[0], 20 * t); /* its own image, not a rotation */
+    cr_expect_eq(tilesat_rules_weight(r, t), t < 8 ? 1u : 2u);
+  }
+  int E = tilesat_dir_find(TILESAT_SQUARE, "E"),
+      W = tilesat_dir_find(TILESAT_SQUARE, "W");
+  cr_expect(tilesat_rules_allows(r, 5, E, 9));
+  cr_expect(tilesat_rules_allows(r, 9, W, 5));
+  int pairs = 0;
+  for (int a = 0; a < T; a++)
+    for (int d = 0; d < 4; d++)
+      for (int b = 0; b < T; b++) {
+        int o = tilesat_dir_opposite(TILESAT_SQUARE, d);
+        cr_expect_eq(tilesat_rules_allows(r, a, d, b),
+                     tilesat_rules_allows(r, b, o, a));
+        pairs += tilesat_rules_allows(r, a, d, b);
+      }
+  /* the 8 symmetries of the square map the declared pair to 4 horizontal
+   * and 4 vertical pairs; an F tile has 8 distinct orientations, so all 8
+   * differ, and each is allowed seen from both sides: 16 */
+  cr_expect_eq(pairs, 16);
+  tilesat_pictures_free(pics);
+  tilesat_rules_free(r);
+  for (int i = 0; i < 10; i++) {
+    char png[512];
+    snprintf(png, sizeof png, "%s/%s.png", sub, names[i]);
+    remove(png);
+  }
+  remove(path);
+  rmdir(sub);
+  rmdir(dir);
 }
