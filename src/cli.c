@@ -73,6 +73,12 @@ static const option_spec option_table[] = {
      "write the witness as a Tiled map (JSON), with its tileset image"},
     {"--tilesets-from", "MAP", OPT_VALUE, OFF(tilesets_from), " check ",
      "--tmx/--tmj: use this Tiled map's tilesets (tiles named by gid)"},
+    {"--tmx", "FILE", OPT_VALUE, OFF(tmx), " enum ",
+     "write the maps as one Tiled map (XML), a layer each"},
+    {"--tmj", "FILE", OPT_VALUE, OFF(tmj), " enum ",
+     "write the maps as one Tiled map (JSON), a layer each"},
+    {"--tilesets-from", "MAP", OPT_VALUE, OFF(tilesets_from), " enum ",
+     "--tmx/--tmj: use this Tiled map's tilesets (tiles named by gid)"},
 };
 #define NOPTIONS (sizeof option_table / sizeof option_table[0])
 

@@ -49,7 +49,8 @@ int cmd_extract_patterns(options *o);
 int cmd_import_tileset(options *o);
 /* --png / --tmx / --tmj for one filled map; 0 or EXIT_ERROR. */
 int map_outputs(options *o, const tilesat_map *m, const int *tiles);
-/* enum --png: a contact sheet of the first maps. */
+/* enum --png / --tmx / --tmj: a contact sheet, or a Tiled map with a layer
+ * per map, of the first 256 maps. */
 typedef struct sheet sheet;
 sheet *sheet_new(options *o, const tilesat_map *m);
 void sheet_add(sheet *s, const int *tiles);

@@ -292,9 +292,9 @@ int map_outputs(options *o, const tilesat_map *m, const int *tiles) {
   return rc;
 }
 
-/* ------------------------------------------------------------ enum --png */
+/* ------------------------------------------- enum --png / --tmx / --tmj */
 
-/* At most this many maps go on a contact sheet. */
+/* At most this many maps go on a contact sheet or into a Tiled map. */
 #define SHEET_MAX 256
 
 struct sheet {
@@ -307,7 +307,7 @@ struct sheet {
 };
 
 sheet *sheet_new(options *o, const tilesat_map *m) {
-  if (!o->png)
+  if (!o->png && !o->tmx && !o->tmj)
     return NULL;
   sheet *s = calloc(1, sizeof *s);
   if (!s || !(s->maps = calloc(SHEET_MAX, sizeof *s->maps))) {
@@ -334,19 +334,27 @@ void sheet_add(sheet *s, const int *tiles) {
 int sheet_end(sheet *s) {
   if (!s)
     return 0;
+  const options *o = s->o;
   int rc = s->failed ? EXIT_ERROR : 0;
-  if (!rc) {
-    tilesat_error err;
+  tilesat_error err;
+  if (!rc && o->png) {
     tilesat_image *img =
         tilesat_render_sheet(s->m, s->pics, (const int *const *)s->maps, s->n);
     if (!img) {
-      fail("%s: contact sheet too large", s->o->png);
+      fail("%s: contact sheet too large", o->png);
       rc = EXIT_ERROR;
-    } else if (tilesat_image_write_png(img, s->o->png, &err)) {
+    } else if (tilesat_image_write_png(img, o->png, &err)) {
       rc = fail_err(&err);
     }
     tilesat_image_free(img);
   }
+  /* a Tiled map with one layer per map; nothing to write without maps */
+  const char *tiled[2] = {o->tmx, o->tmj};
+  for (int i = 0; i < 2 && !rc && s->n; i++)
+    if (tiled[i] &&
+        tilesat_tiled_write_maps(s->m, (const int *const *)s->maps, s->n,
+                                 s->pics, o->tilesets_from, tiled[i], &err))
+      rc = fail_err(&err);
   for (size_t i = 0; i < s->n; i++)
     free(s->maps[i]);
   free(s->maps);

@@ -613,7 +613,67 @@ static bool ends_with(const char *s, const char *suffix) {
   return n >= k && !strcmp(s + n - k, suffix);
 }
 
-static void write_tmx(FILE *f, const tilesat_map *m, const int *tiles,
+/* The layers written: one per map, named "tilesat" (one map) or "map K",
+ * tile t as gid[t] (or t + 1 in our own tileset). */
+typedef struct layers_in {
+  const int *const *maps;
+  size_t n;
+  const uint32_t *gid;
+} layers_in;
+
+static unsigned long gid_of(const layers_in *l, int t) {
+  return l->gid ? (unsigned long)l->gid[t] : (unsigned long)t + 1;
+}
+
+static void layer_name(const layers_in *l, size_t k, char buf[32]) {
+  if (l->n == 1)
+    snprintf(buf, 32, "tilesat");
+  else
+    snprintf(buf, 32, "map %zu", k + 1);
+}
+
+static void tmx_layers(FILE *f, const tilesat_map *m, const layers_in *l) {
+  for (size_t k = 0; k < l->n; k++) {
+    char name[32];
+    layer_name(l, k, name);
+    fprintf(f,
+            " <layer id=\"%zu\" name=\"%s\" width=\"%d\" height=\"%d\">\n"
+            "  <data encoding=\"csv\">\n",
+            k + 1, name, m->width, m->height);
+    for (int row = 0; row < m->height; row++) {
+      for (int c = 0; c < m->width; c++)
+        fprintf(f, "%lu%s", gid_of(l, l->maps[k][row * m->width + c]),
+                row == m->height - 1 && c == m->width - 1 ? "" : ",");
+      fputc('\n', f);
+    }
+    fprintf(f, "</data>\n </layer>\n");
+  }
+}
+
+static void tmj_layers(cJSON *root, const tilesat_map *m, const layers_in *l) {
+  cJSON *layers = cJSON_AddArrayToObject(root, "layers");
+  for (size_t k = 0; k < l->n; k++) {
+    char name[32];
+    layer_name(l, k, name);
+    cJSON *layer = cJSON_CreateObject();
+    cJSON_AddItemToArray(layers, layer);
+    cJSON_AddNumberToObject(layer, "id", (double)(k + 1));
+    cJSON_AddStringToObject(layer, "name", name);
+    cJSON_AddStringToObject(layer, "type", "tilelayer");
+    cJSON_AddBoolToObject(layer, "visible", k == 0);
+    cJSON_AddNumberToObject(layer, "opacity", 1);
+    cJSON_AddNumberToObject(layer, "x", 0);
+    cJSON_AddNumberToObject(layer, "y", 0);
+    cJSON_AddNumberToObject(layer, "width", m->width);
+    cJSON_AddNumberToObject(layer, "height", m->height);
+    cJSON *data = cJSON_AddArrayToObject(layer, "data");
+    for (int c = 0; c < m->ncells; c++)
+      cJSON_AddItemToArray(
+          data, cJSON_CreateNumber((double)gid_of(l, l->maps[k][c])));
+  }
+}
+
+static void write_tmx(FILE *f, const tilesat_map *m, const layers_in *l,
                       const atlas *a, const char *image) {
   const tilesat_rules *r = m->rules;
   bool hex = m->topo == TILESAT_HEX;
@@ -626,7 +686,7 @@ static void write_tmx(FILE *f, const tilesat_map *m, const int *tiles,
   if (hex)
     fprintf(f, " hexsidelength=\"%d\" staggeraxis=\"y\" staggerindex=\"odd\"",
             a->th / 2);
-  fprintf(f, " nextlayerid=\"2\" nextobjectid=\"1\">\n");
+  fprintf(f, " nextlayerid=\"%zu\" nextobjectid=\"1\">\n", l->n + 1);
   fprintf(f,
           " <tileset firstgid=\"1\" name=\"tilesat\" tilewidth=\"%d\" "
           "tileheight=\"%d\" tilecount=\"%d\" columns=\"%d\">\n"
@@ -643,20 +703,12 @@ static void write_tmx(FILE *f, const tilesat_map *m, const int *tiles,
     xml_escaped(f, r->names.v.v[t]);
     fprintf(f, "\"/>\n   </properties>\n  </tile>\n");
   }
-  fprintf(f,
-          " </tileset>\n <layer id=\"1\" name=\"tilesat\" width=\"%d\" "
-          "height=\"%d\">\n  <data encoding=\"csv\">\n",
-          m->width, m->height);
-  for (int row = 0; row < m->height; row++) {
-    for (int c = 0; c < m->width; c++)
-      fprintf(f, "%d%s", tiles[row * m->width + c] + 1,
-              row == m->height - 1 && c == m->width - 1 ? "" : ",");
-    fputc('\n', f);
-  }
-  fprintf(f, "</data>\n </layer>\n</map>\n");
+  fprintf(f, " </tileset>\n");
+  tmx_layers(f, m, l);
+  fprintf(f, "</map>\n");
 }
 
-static char *write_tmj(const tilesat_map *m, const int *tiles, const atlas *a,
+static char *write_tmj(const tilesat_map *m, const layers_in *l, const atlas *a,
                        const char *image) {
   const tilesat_rules *r = m->rules;
   bool hex = m->topo == TILESAT_HEX;
@@ -677,24 +729,10 @@ static char *write_tmj(const tilesat_map *m, const int *tiles, const atlas *a,
   cJSON_AddNumberToObject(root, "tilewidth", a->tw);
   cJSON_AddNumberToObject(root, "tileheight", a->th);
   cJSON_AddBoolToObject(root, "infinite", false);
-  cJSON_AddNumberToObject(root, "nextlayerid", 2);
+  cJSON_AddNumberToObject(root, "nextlayerid", (double)(l->n + 1));
   cJSON_AddNumberToObject(root, "nextobjectid", 1);
   cJSON_AddNumberToObject(root, "compressionlevel", -1);
-  cJSON *layers = cJSON_AddArrayToObject(root, "layers");
-  cJSON *layer = cJSON_CreateObject();
-  cJSON_AddItemToArray(layers, layer);
-  cJSON_AddNumberToObject(layer, "id", 1);
-  cJSON_AddStringToObject(layer, "name", "tilesat");
-  cJSON_AddStringToObject(layer, "type", "tilelayer");
-  cJSON_AddBoolToObject(layer, "visible", true);
-  cJSON_AddNumberToObject(layer, "opacity", 1);
-  cJSON_AddNumberToObject(layer, "x", 0);
-  cJSON_AddNumberToObject(layer, "y", 0);
-  cJSON_AddNumberToObject(layer, "width", m->width);
-  cJSON_AddNumberToObject(layer, "height", m->height);
-  cJSON *data = cJSON_AddArrayToObject(layer, "data");
-  for (int k = 0; k < m->ncells; k++)
-    cJSON_AddItemToArray(data, cJSON_CreateNumber(tiles[k] + 1));
+  tmj_layers(root, m, l);
   cJSON *tilesets = cJSON_AddArrayToObject(root, "tilesets");
   cJSON *ts = cJSON_CreateObject();
   cJSON_AddItemToArray(tilesets, ts);
@@ -729,9 +767,9 @@ static char *write_tmj(const tilesat_map *m, const int *tiles, const atlas *a,
   return s;
 }
 
-int tilesat_tiled_write(const tilesat_map *m, const int *tiles,
-                        const tilesat_pictures *pics, const char *path,
-                        tilesat_error *err) {
+static int write_own(const tilesat_map *m, const layers_in *l,
+                     const tilesat_pictures *pics, const char *path,
+                     tilesat_error *err) {
   bool json = ends_with(path, ".tmj") || ends_with(path, ".json");
   /* the tileset image: PATH without extension + "-tiles.png" */
   const char *slash = strrchr(path, '/'), *dot = strrchr(path, '.');
@@ -751,12 +789,12 @@ int tilesat_tiled_write(const tilesat_map *m, const int *tiles,
   }
   if (f) {
     if (json) {
-      char *s = write_tmj(m, tiles, &a, image);
+      char *s = write_tmj(m, l, &a, image);
       fputs(s, f);
       fputc('\n', f);
       cJSON_free(s);
     } else {
-      write_tmx(f, m, tiles, &a, image);
+      write_tmx(f, m, l, &a, image);
     }
     if (ferror(f) | fclose(f)) {
       ts_error(err, path, 0, "write error");
@@ -901,9 +939,8 @@ static const char *const like_attrs[] = {"orientation", "tilewidth",
                                          "tileheight",  "hexsidelength",
                                          "staggeraxis", "staggerindex"};
 
-int tilesat_tiled_write_like(const tilesat_map *m, const int *tiles,
-                             const char *like, const char *path,
-                             tilesat_error *err) {
+static int write_like(const tilesat_map *m, const layers_in *lin,
+                      const char *like, const char *path, tilesat_error *err) {
   like_map l;
   if (like_read(like, &l, err)) {
     like_free(&l);
@@ -969,8 +1006,8 @@ int tilesat_tiled_write_like(const tilesat_map *m, const int *tiles,
     }
     fprintf(f,
             " renderorder=\"right-down\" width=\"%d\" height=\"%d\" "
-            "infinite=\"0\" nextlayerid=\"2\" nextobjectid=\"1\">\n",
-            m->width, m->height);
+            "infinite=\"0\" nextlayerid=\"%zu\" nextobjectid=\"1\">\n",
+            m->width, m->height, lin->n + 1);
     for (size_t i = 0; i < l.sets.n; i++) {
       if (l.json) {
         long first = 1;
@@ -995,17 +1032,10 @@ int tilesat_tiled_write_like(const tilesat_map *m, const int *tiles,
       fprintf(f, " %s\n", (const char *)xmlBufferContent(buf));
       xmlBufferFree(buf);
     }
-    fprintf(f,
-            " <layer id=\"1\" name=\"tilesat\" width=\"%d\" height=\"%d\">\n"
-            "  <data encoding=\"csv\">\n",
-            m->width, m->height);
-    for (int row = 0; row < m->height; row++) {
-      for (int c = 0; c < m->width; c++)
-        fprintf(f, "%lu%s", (unsigned long)gid[tiles[row * m->width + c]],
-                row == m->height - 1 && c == m->width - 1 ? "" : ",");
-      fputc('\n', f);
-    }
-    fprintf(f, "</data>\n </layer>\n</map>\n");
+    layers_in with = *lin;
+    with.gid = gid;
+    tmx_layers(f, m, &with);
+    fprintf(f, "</map>\n");
   } else if (f) {
     cJSON *root = cJSON_CreateObject();
     cJSON_AddStringToObject(root, "type", "map");
@@ -1031,23 +1061,11 @@ int tilesat_tiled_write_like(const tilesat_map *m, const int *tiles,
     cJSON_AddNumberToObject(root, "width", m->width);
     cJSON_AddNumberToObject(root, "height", m->height);
     cJSON_AddBoolToObject(root, "infinite", false);
-    cJSON_AddNumberToObject(root, "nextlayerid", 2);
+    cJSON_AddNumberToObject(root, "nextlayerid", (double)(lin->n + 1));
     cJSON_AddNumberToObject(root, "nextobjectid", 1);
-    cJSON *layers = cJSON_AddArrayToObject(root, "layers");
-    cJSON *layer = cJSON_CreateObject();
-    cJSON_AddItemToArray(layers, layer);
-    cJSON_AddNumberToObject(layer, "id", 1);
-    cJSON_AddStringToObject(layer, "name", "tilesat");
-    cJSON_AddStringToObject(layer, "type", "tilelayer");
-    cJSON_AddBoolToObject(layer, "visible", true);
-    cJSON_AddNumberToObject(layer, "opacity", 1);
-    cJSON_AddNumberToObject(layer, "x", 0);
-    cJSON_AddNumberToObject(layer, "y", 0);
-    cJSON_AddNumberToObject(layer, "width", m->width);
-    cJSON_AddNumberToObject(layer, "height", m->height);
-    cJSON *data = cJSON_AddArrayToObject(layer, "data");
-    for (int k = 0; k < m->ncells; k++)
-      cJSON_AddItemToArray(data, cJSON_CreateNumber((double)gid[tiles[k]]));
+    layers_in with = *lin;
+    with.gid = gid;
+    tmj_layers(root, m, &with);
     cJSON *sets = cJSON_AddArrayToObject(root, "tilesets");
     for (size_t i = 0; i < l.sets.n; i++) {
       cJSON *ts;
@@ -1088,4 +1106,29 @@ int tilesat_tiled_write_like(const tilesat_map *m, const int *tiles,
   free(gid);
   like_free(&l);
   return rc;
+}
+
+int tilesat_tiled_write_maps(const tilesat_map *m, const int *const *maps,
+                             size_t nmaps, const tilesat_pictures *pics,
+                             const char *like, const char *path,
+                             tilesat_error *err) {
+  if (nmaps == 0)
+    ts_misuse(__func__, "no maps");
+  layers_in l = {maps, nmaps, NULL};
+  return like ? write_like(m, &l, like, path, err)
+              : write_own(m, &l, pics, path, err);
+}
+
+int tilesat_tiled_write(const tilesat_map *m, const int *tiles,
+                        const tilesat_pictures *pics, const char *path,
+                        tilesat_error *err) {
+  const int *maps[1] = {tiles};
+  return tilesat_tiled_write_maps(m, maps, 1, pics, NULL, path, err);
+}
+
+int tilesat_tiled_write_like(const tilesat_map *m, const int *tiles,
+                             const char *like, const char *path,
+                             tilesat_error *err) {
+  const int *maps[1] = {tiles};
+  return tilesat_tiled_write_maps(m, maps, 1, NULL, like, path, err);
 }

@@ -345,6 +345,13 @@ int tilesat_tiled_write(const tilesat_map *m, const int *tiles,
 int tilesat_tiled_write_like(const tilesat_map *m, const int *tiles,
                              const char *like, const char *path,
                              tilesat_error *err);
+/* Several filled maps (nmaps > 0) as the layers of one Tiled map, "map 1"
+ * to "map N" (only the first visible), with our own tileset (like NULL) or
+ * like's, as above.  One map is the same as the functions above. */
+int tilesat_tiled_write_maps(const tilesat_map *m, const int *const *maps,
+                             size_t nmaps, const tilesat_pictures *pics,
+                             const char *like, const char *path,
+                             tilesat_error *err);
 
 /* -------------------------------------------------------------- rendering */
 

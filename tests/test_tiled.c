@@ -281,3 +281,41 @@ Test(tiled, written_with_the_samples_tilesets) {
     free((char *)files[i]);
   }
 }
+
+/* enum writes every map as a layer "map K" of one Tiled map, in order. */
+Test(tiled, enum_writes_a_layer_per_map) {
+  char *tmx = temp_path(".tmx"), *tmj = temp_path(".tmj");
+  run_result r = RUN("enum", "rules/coast.rules", "--size", "2x2", "--tmx", tmx,
+                     "--tmj", tmj);
+  cr_assert_eq(r.code, 10, "%s", r.err);
+  cr_assert(strstr(r.out, "maps: 10\n"), "%s", r.out);
+  const char *p = r.out;
+  for (int k = 1; k <= 10; k++) {
+    /* the k-th printed map: two rows of two characters */
+    char layer[16];
+    snprintf(layer, sizeof layer, "map %d", k);
+    const char *outs[2] = {tmx, tmj};
+    for (int i = 0; i < 2; i++) {
+      tilesat_grid *g = read_tiled(outs[i], layer, TILESAT_EMPTY_TILE);
+      for (int y = 0; y < 2; y++)
+        for (int x = 0; x < 2; x++) {
+          char want_name[2] = {p[y * 3 + x], 0};
+          cr_expect_str_eq(tilesat_grid_at(g, y, x), want_name, "%s %s",
+                           outs[i], layer);
+        }
+      tilesat_grid_free(g);
+    }
+    p += 7; /* "XY\nXY\n\n" */
+  }
+  cr_expect_str_eq(p, "maps: 10\n");
+  run_free(&r);
+  const char *files[] = {tmx, tmj};
+  for (int i = 0; i < 2; i++) {
+    char png[512];
+    snprintf(png, sizeof png, "%.*s-tiles.png",
+             (int)(strlen(files[i]) - strlen(".tmx")), files[i]);
+    remove(png);
+    remove(files[i]);
+    free((char *)files[i]);
+  }
+}
