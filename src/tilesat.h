@@ -222,12 +222,14 @@ int tilesat_image_write_png(const tilesat_image *img, const char *path,
  * one size.  With `overlap` N > 0 the tiles are N x N patterns of the
  * overlapping model: neighbouring cells share pixels, so a map of patterns is
  * drawn one pixel per cell (see tilesat_render).  A pictures file, written
- * and read by the functions below, is text (format in README.md):
+ * and read by the functions below, is text (format in README.md): "size W
+ * H" of every picture, "overlap N" (the pattern size, or 0), then a
+ * "picture NAME COLOUR..." line per tile, W*H colours row by row:
  *
  *   tilesat-pictures 1
- *   size 2 2              # WIDTH HEIGHT of every picture
- *   overlap 0             # N for overlapping-model patterns, else 0
- *   picture "corner 0" #ff0000 #00ff00 #0000ff #000000   # row-major pixels
+ *   size 2 2
+ *   overlap 0
+ *   picture "corner 0" #ff0000 #00ff00 #0000ff #000000
  *
  * A palette is a pictures file of size 1 1: it names colours. */
 typedef struct tilesat_pictures tilesat_pictures;
