@@ -33,7 +33,8 @@ static void painter_init(painter *p, const tilesat_map *m,
     uint8_t c[4];
     for (int t = 0; t < r->ntiles && colours; t++)
       colours = ts_parse_colour(r->names.v.v[t], c);
-    p->tw = p->th = colours ? 1 : BLOCK;
+    /* a hex map needs room to shift its odd rows by half a cell */
+    p->tw = p->th = colours && m->topo == TILESAT_SQUARE ? 1 : BLOCK;
   }
   p->pix = ts_calloc((size_t)r->ntiles, sizeof *p->pix);
   p->own = ts_calloc((size_t)r->ntiles, sizeof *p->own);

@@ -365,11 +365,11 @@ int tilesat_tiled_write_maps(const tilesat_map *m, const int *const *maps,
  * with `highlight` (per cell, or NULL) drawing a red frame inside marked
  * cells (pictures under 3 pixels are tinted red instead).
  * Pictures come from `pics` (may be NULL) by tile name, else
- * tilesat_tile_colour: one pixel per cell when every tile name is a colour,
- * 8 x 8 squares otherwise.  A square map is W*tw x H*th pixels; a hex map is
- * tw/2 wider, odd rows shifted right by tw/2.  Overlapping patterns
- * (overlap N) draw cell (r, c)'s top-left pixel at (r, c); a map that does
- * not wrap is N-1 pixels larger, its last row and column of cells drawing
+ * tilesat_tile_colour: one pixel per cell when every tile name is a colour
+ * and the map is square, 8 x 8 squares otherwise.  A square map is W*tw x H*th
+ * pixels; a hex map is tw/2 wider, odd rows shifted right by tw/2.  Overlapping
+ * patterns (overlap N) draw cell (r, c)'s top-left pixel at (r, c); a map that
+ * does not wrap is N-1 pixels larger, its last row and column of cells drawing
  * their whole pattern, as WFC does.  Returns NULL only on misuse. */
 tilesat_image *tilesat_render(const tilesat_map *m,
                               const tilesat_pictures *pics, const int *tiles,

@@ -339,6 +339,31 @@ Test(image, render_blends_domains_and_highlights_cells) {
   tilesat_rules_free(r);
 }
 
+Test(image, hex_maps_shift_odd_rows_by_half_a_cell) {
+  tilesat_rules *r =
+      rules_from_text("tilesat-rules 1\ntopology hex\ntile #ff0000\n"
+                      "allow #ff0000 E #ff0000\nallow #ff0000 W #ff0000\n"
+                      "allow #ff0000 SE #ff0000\nallow #ff0000 NW #ff0000\n"
+                      "allow #ff0000 SW #ff0000\nallow #ff0000 NE #ff0000\n");
+  tilesat_map *m = map_new(r, 2, 2, TILESAT_HEX, false);
+  int tiles[4] = {0, 0, 0, 0};
+  tilesat_image *img = tilesat_render(m, NULL, tiles, NULL, NULL);
+  cr_assert_eq(img->width, 2 * 8 + 4);
+  cr_assert_eq(img->height, 2 * 8);
+  for (int y = 0; y < 16; y++)
+    for (int x = 0; x < 20; x++) {
+      bool inside = y < 8 ? x < 16 : x >= 4;
+      const uint8_t *p = pixel_at(img->rgba, 20, x, y);
+      if (inside)
+        cr_expect(pixel_is(p, "#ff0000"), "%d,%d", x, y);
+      else
+        cr_expect_eq(p[3], 0, "%d,%d transparent", x, y);
+    }
+  tilesat_image_free(img);
+  tilesat_map_free(m);
+  tilesat_rules_free(r);
+}
+
 Test(image, text_tiles_get_stable_distinct_colours) {
   uint8_t a[4], b[4], a2[4];
   tilesat_tile_colour("L", a);
