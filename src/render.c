@@ -85,13 +85,26 @@ static void cell_pixel(const painter *p, const int *tiles,
     memcpy(out, p->pix[tiles[cell]] + off, 4);
     return;
   }
+  /* weighted by the tiles' weights, as WFC draws its wave; equally when
+   * the weights add up to nothing (or too much to sum) */
+  const tilesat_rules *r = p->m->rules;
   const uint64_t *set = domains + (size_t)cell * (size_t)p->words;
   uint64_t sum[4] = {0, 0, 0, 0}, n = 0;
-  for (int t = 0; t < p->m->rules->ntiles; t++)
+  bool weighted = true;
+  for (int t = 0; t < r->ntiles && weighted; t++)
     if (ts_bit(set, t)) {
+      weighted = r->weight[t] < ((uint64_t)1 << 40) &&
+                 n + r->weight[t] < ((uint64_t)1 << 40);
+      n += r->weight[t];
+    }
+  weighted = weighted && n > 0;
+  n = 0;
+  for (int t = 0; t < r->ntiles; t++)
+    if (ts_bit(set, t)) {
+      uint64_t w = weighted ? r->weight[t] : 1;
       for (int k = 0; k < 4; k++)
-        sum[k] += p->pix[t][off + (size_t)k];
-      n++;
+        sum[k] += w * p->pix[t][off + (size_t)k];
+      n += w;
     }
   if (!n) {
     static const uint8_t black[4] = {0, 0, 0, 255};

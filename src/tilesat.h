@@ -360,8 +360,8 @@ int tilesat_tiled_write_maps(const tilesat_map *m, const int *const *maps,
 /* Draw a map.  Each cell shows, in this order of preference:
  *  - `tiles` (width*height indices, or NULL): that tile;
  *  - else `domains` (per cell, (ntiles+63)/64 words of a tile bitset, cell
- *    after cell): the average of its tiles' pictures (a blend; an empty
- *    domain is drawn black);
+ *    after cell): the average of its tiles' pictures weighted by the tiles'
+ *    weights, as WFC draws its wave (a blend; an empty domain is black);
  * with `highlight` (per cell, or NULL) drawing a red frame inside marked
  * cells (pictures under 3 pixels are tinted red instead).
  * Pictures come from `pics` (may be NULL) by tile name, else

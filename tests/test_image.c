@@ -316,6 +316,16 @@ Test(image, render_blends_domains_and_highlights_cells) {
   cr_expect(pixel_is(img->rgba, "#800080")); /* (255+0+1)/2 = 128 */
   cr_expect(pixel_is(img->rgba + 4, "#0000ff"));
   tilesat_image_free(img);
+  tilesat_map_free(m);
+  tilesat_rules_free(r);
+  /* blends weigh tiles by their weights: 3 red, 1 blue */
+  r = rules_from_text("tilesat-rules 1\ntile #ff0000 3\n"
+                      "tile #0000ff 1\nallow #ff0000 E #0000ff\n"
+                      "allow #0000ff W #ff0000\n");
+  m = map_new(r, 2, 1, TILESAT_SQUARE, false);
+  img = tilesat_render(m, NULL, NULL, domains, NULL);
+  cr_expect(pixel_is(img->rgba, "#bf0040")); /* (765+2)/4, (255+2)/4 */
+  tilesat_image_free(img);
   /* pictures of 4x4: a frame on highlighted cells */
   tilesat_pictures *pics = tilesat_pictures_new(4, 4, 0);
   uint8_t white[64];
