@@ -238,6 +238,14 @@ int cmd_import_tileset(options *o) {
   tilesat_pictures *pics = NULL;
   tilesat_rules *r = tilesat_import_tileset(o->args[0], o->subset,
                                             want_pics ? &pics : NULL, &err);
+  if (!r && want_pics && !o->pictures) {
+    /* pictures were only implied by -o X.rules: rules without them are
+     * still worth having (the images may simply not be there) */
+    tilesat_error err2;
+    r = tilesat_import_tileset(o->args[0], o->subset, NULL, &err2);
+    if (r)
+      fprintf(stderr, "tilesat: warning: no pictures written: %s\n", err.msg);
+  }
   if (!r)
     return fail_err(&err);
   int rc = write_rules(o, r);

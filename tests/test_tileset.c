@@ -189,6 +189,30 @@ Test(tileset, cli_import_writes_rules_and_pictures) {
   free(png);
 }
 
+/* Castle's images are not in tests/data: the rules come without pictures,
+ * with a warning, unless pictures were asked for. */
+Test(tileset, missing_images_only_cost_the_pictures) {
+  char *rules = temp_path(".rules"), *pics = temp_path(".pictures");
+  run_result r = RUN("import-tileset", TILESETS "Castle.xml", "-o", rules);
+  cr_expect_eq(r.code, 0, "%s", r.err);
+  cr_expect(strstr(r.err, "tilesat: warning: no pictures written: "
+                          "tests/data/wfc/tilesets/Castle/bridge.png: "
+                          "cannot open"),
+            "%s", r.err);
+  run_free(&r);
+  char *text = slurp(rules);
+  cr_expect(strstr(text, "tile \"wallroad 1\" 1\n"), "%s", text);
+  free(text);
+  r = RUN("import-tileset", TILESETS "Castle.xml", "--pictures", pics);
+  cr_expect_eq(r.code, 1);
+  cr_expect_str_eq(r.out, "");
+  run_free(&r);
+  remove(rules);
+  remove(pics);
+  free(rules);
+  free(pics);
+}
+
 Test(tileset, malformed_tilesets_are_errors_naming_the_file) {
   char *whole = slurp(TILESETS "Knots.xml");
   char *cut = temp_file(whole, (long)strlen(whole) / 2);
