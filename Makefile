@@ -8,6 +8,10 @@ WARN     = -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes \
 OPT     ?= -O2 -g
 CFLAGS  += $(CSTD) $(WARN) $(OPT) -MMD -MP
 LIBS     = -lcryptominisat5 -lpicosat -lgmp -lm
+# Inputs and pictures (issue 6): libpng, libxml2, zlib, cJSON.
+IO_PKGS  = libpng libxml-2.0 zlib libcjson
+CFLAGS  += $(shell pkg-config --cflags $(IO_PKGS) 2>/dev/null || echo -I/usr/include/libxml2 -I/usr/include/cjson)
+LIBS    += $(shell pkg-config --libs $(IO_PKGS) 2>/dev/null || echo -lpng16 -lxml2 -lz -lcjson)
 TEST_LIBS = $(shell pkg-config --libs criterion 2>/dev/null || echo -lcriterion)
 
 # BUILD is the object directory; `make asan` uses build-asan/.

@@ -17,6 +17,10 @@ typedef struct options {
   int nargs;
   /* count and sample */
   const char *method, *epsilon, *delta, *seed, *max_memory, *nsamples;
+  /* Inputs and pictures (cmd_inputs.c). */
+  const char *tile_size, *pattern, *symmetry, *palette, *pictures, *png, *tmx,
+      *tmj, *empty, *layer, *subset, *tilesets_from;
+  struct inputs *inputs; /* what a command's samples share; end_samples */
 } options;
 
 /* "tilesat: " + message on stderr. */
@@ -36,5 +40,25 @@ int cmd_check(options *o);
 int cmd_enum(options *o);
 int cmd_count(options *o);
 int cmd_sample(options *o);
+
+/* Inputs and pictures (cmd_inputs.c). */
+/* A sample of any kind, recognised by content: PNG image (--tile-size,
+ * --palette), Tiled .tmx/.tmj (--layer, --empty) or text grid. */
+tilesat_grid *load_sample(options *o, const char *path, tilesat_error *err);
+/* After extraction: write the samples' pictures (--pictures FILE, or beside
+ * -o X.rules as X.pictures) when rc is 0, free what load_sample kept.
+ * Returns rc, or EXIT_ERROR if writing failed. */
+int end_samples(options *o, int rc);
+int cmd_extract_patterns(options *o);
+int cmd_import_tileset(options *o);
+/* --png / --tmx / --tmj for one filled map; 0 or EXIT_ERROR. */
+int map_outputs(options *o, const tilesat_map *m, const int *tiles);
+/* enum --png / --tmx / --tmj: a contact sheet, or a Tiled map with a layer
+ * per map, of the first 256 maps. */
+typedef struct sheet sheet;
+sheet *sheet_new(options *o, const tilesat_map *m);
+void sheet_add(sheet *s, const int *tiles);
+/* Write the sheet (if any) and free it; 0 or EXIT_ERROR. */
+int sheet_end(sheet *s);
 
 #endif

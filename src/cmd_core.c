@@ -7,6 +7,8 @@
 
 int cmd_extract(options *o) {
   tilesat_error err;
+  if (o->pattern)
+    return cmd_extract_patterns(o);
   if (o->nargs < 1) {
     fail("extract: no sample (see 'tilesat extract --help')");
     return EXIT_ERROR;
@@ -24,7 +26,7 @@ int cmd_extract(options *o) {
     return EXIT_ERROR;
   }
   for (int i = 0; i < o->nargs; i++)
-    if (!(g[i] = tilesat_grid_read_file(o->args[i], &err))) {
+    if (!(g[i] = load_sample(o, o->args[i], &err))) {
       fail_err(&err);
       goto done;
     }
@@ -40,6 +42,7 @@ int cmd_extract(options *o) {
     rc = close_output(o, out);
   }
 done:
+  rc = end_samples(o, rc);
   tilesat_rules_free(r);
   for (int i = 0; i < o->nargs; i++)
     tilesat_grid_free(g[i]);
@@ -86,6 +89,8 @@ int cmd_check(options *o) {
     if (rc == TILESAT_SAT) {
       printf("SAT\n");
       tilesat_map_write(m, tiles, stdout);
+      if (map_outputs(o, m, tiles))
+        rc = EXIT_ERROR;
     } else if (rc == TILESAT_UNSAT) {
       printf("UNSAT\n");
     } else {
@@ -98,10 +103,16 @@ int cmd_check(options *o) {
   return rc;
 }
 
+typedef struct enum_ctx {
+  const tilesat_map *m;
+  sheet *sheet; /* --png */
+} enum_ctx;
+
 static int print_map(void *user, const int *tiles) {
-  const tilesat_map *m = user;
-  tilesat_map_write(m, tiles, stdout);
+  enum_ctx *ctx = user;
+  tilesat_map_write(ctx->m, tiles, stdout);
   putchar('\n');
+  sheet_add(ctx->sheet, tiles);
   return 0;
 }
 
@@ -124,13 +135,16 @@ int cmd_enum(options *o) {
   }
   if (!rc) {
     tilesat_error err;
-    int64_t n = tilesat_enumerate(m, b, limit, print_map, m, &err);
+    enum_ctx ctx = {m, sheet_new(o, m)};
+    int64_t n = tilesat_enumerate(m, b, limit, print_map, &ctx, &err);
     if (n < 0) {
       rc = fail_err(&err);
     } else {
       printf("maps: %lld\n", (long long)n);
       rc = n > 0 ? TILESAT_SAT : TILESAT_UNSAT;
     }
+    if (sheet_end(ctx.sheet))
+      rc = EXIT_ERROR;
   }
   tilesat_map_free(m);
   tilesat_rules_free(r);

@@ -28,7 +28,7 @@ tilesat_rules *tilesat_extract(const tilesat_grid *const *samples,
     for (int r = 0; r < h; r++)
       for (int c = 0; c < w; c++) {
         const char *name = tilesat_grid_at(g, r, c);
-        id[r * w + c] = ts_names_intern(&names, name, strlen(name));
+        id[r * w + c] = name ? ts_names_intern(&names, name, strlen(name)) : -1;
       }
     TS_PUSH(ids, id);
   }
@@ -39,10 +39,13 @@ tilesat_rules *tilesat_extract(const tilesat_grid *const *samples,
     for (int r = 0; r < h; r++)
       for (int c = 0; c < w; c++) {
         int a = ids.v[s][r * w + c];
+        if (a < 0) /* excluded cell */
+          continue;
         rules->weight[a]++;
         for (int d = 0; d < rules->ndirs; d++) {
           int nr, nc;
-          if (tilesat_neighbor(topo, w, h, periodic_input, r, c, d, &nr, &nc))
+          if (tilesat_neighbor(topo, w, h, periodic_input, r, c, d, &nr, &nc) &&
+              ids.v[s][nr * w + nc] >= 0)
             ts_rules_allow(rules, a, d, ids.v[s][nr * w + nc]);
         }
       }

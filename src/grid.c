@@ -160,7 +160,8 @@ const char *tilesat_grid_filename(const tilesat_grid *g) { return g->filename; }
 const char *tilesat_grid_at(const tilesat_grid *g, int row, int col) {
   if (row < 0 || row >= g->height || col < 0 || col >= g->width)
     ts_misuse(__func__, "cell outside the grid");
-  return g->names.v.v[g->cells[(size_t)row * (size_t)g->width + (size_t)col]];
+  int id = g->cells[(size_t)row * (size_t)g->width + (size_t)col];
+  return id < 0 ? NULL : g->names.v.v[id];
 }
 
 /* Can this name stand as one cell of a character grid? */
@@ -199,4 +200,16 @@ int tilesat_map_write(const tilesat_map *m, const int *tiles, FILE *out) {
     fputc('\n', out);
   }
   return ferror(out) ? -1 : 0;
+}
+
+tilesat_grid *ts_grid_new(const char *filename, int width, int height,
+                          ts_names *names, int *cells) {
+  tilesat_grid *g = ts_calloc(1, sizeof *g);
+  g->filename = ts_strdup(filename);
+  g->width = width;
+  g->height = height;
+  g->names = *names;
+  memset(names, 0, sizeof *names);
+  g->cells = cells;
+  return g;
 }

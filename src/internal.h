@@ -185,4 +185,21 @@ ts_solver *ts_solver_for_map(const tilesat_map *m, tilesat_backend b);
 int ts_read_map(const tilesat_map *m, ts_solver *s, int *tiles,
                 tilesat_error *err);
 
+/* ------------------------------------------------- images, inputs, pictures */
+
+/* "#rrggbb" / "#rrggbbaa" to RGBA; false if not a colour. */
+bool ts_parse_colour(const char *s, uint8_t rgba[4]);
+/* RGBA to "#rrggbb" (opaque) or "#rrggbbaa". */
+void ts_colour_name(const uint8_t rgba[4], char out[10]);
+/* A grid over the given names (taken over) and width*height cells (taken
+ * over); a cell of -1 is excluded from the sample (tilesat_grid_at gives
+ * NULL, extraction sees neither it nor pairs with it). */
+tilesat_grid *ts_grid_new(const char *filename, int width, int height,
+                          ts_names *names, int *cells);
+/* Parse an XML file with libxml2 (no network); NULL and "FILE:LINE: bad
+ * XML: ..." on failure.  The caller frees it with xmlFreeDoc. */
+struct _xmlDoc *ts_xml_read(const char *path, tilesat_error *err);
+struct _xmlDoc *ts_xml_parse(const char *text, size_t len, const char *path,
+                             tilesat_error *err);
+
 #endif

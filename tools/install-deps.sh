@@ -3,7 +3,7 @@
 # something is missing. Idempotent; safe to run on every `make`.
 set -eu
 
-PKGS="build-essential pkg-config clang-format picosat libcryptominisat5-dev libcriterion-dev libgmp-dev"
+PKGS="build-essential pkg-config clang-format picosat libcryptominisat5-dev libcriterion-dev libgmp-dev libpng-dev libxml2-dev zlib1g-dev libcjson-dev"
 
 missing=""
 for p in $PKGS; do

@@ -1,0 +1,440 @@
+/* Image samples, palettes, tile pictures, the overlapping model and PNG
+ * rendering: end to end through the CLI, outputs decoded with libpng. */
+#include "helpers.h"
+#include "png_helpers.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define CHESS "tests/data/wfc/samples/Chess.png"
+#define MAZE "tests/data/wfc/samples/SimpleMaze.png"
+
+static tilesat_grid *grid_of_output(const char *text) {
+  tilesat_error err;
+  tilesat_grid *g = tilesat_grid_parse(text, strlen(text), "out", &err);
+  cr_assert(g, "%s", err.msg);
+  return g;
+}
+
+/* Extract the Chess sample into a temporary rules file. */
+static char *chess_rules(void) {
+  char *rules = temp_path(".rules");
+  run_result r = RUN("extract", CHESS, "-o", rules);
+  cr_assert_eq(r.code, 0, "%s", r.err);
+  run_free(&r);
+  return rules;
+}
+
+static void remove_rules(char *rules) {
+  size_t n = strlen(rules);
+  char *pics = malloc(n + 4);
+  memcpy(pics, rules, n - strlen(".rules"));
+  strcpy(pics + n - strlen(".rules"), ".pictures");
+  remove(pics);
+  remove(rules);
+  free(pics);
+  free(rules);
+}
+
+Test(image, chess_gives_two_tiles_that_alternate) {
+  run_result r = RUN("extract", CHESS);
+  cr_assert_eq(r.code, 0, "%s", r.err);
+  /* the sample is an 8x8 one-pixel checkerboard, white at the top left */
+  cr_expect(strstr(r.out, "tile #ffffff 32\ntile #000000 32\n"), "%s", r.out);
+  const char *dirs[] = {"N", "E", "S", "W"};
+  for (int d = 0; d < 4; d++) {
+    char line[64];
+    snprintf(line, sizeof line, "allow #ffffff %s #000000\n", dirs[d]);
+    cr_expect(strstr(r.out, line), "missing %s", line);
+    snprintf(line, sizeof line, "allow #000000 %s #ffffff\n", dirs[d]);
+    cr_expect(strstr(r.out, line), "missing %s", line);
+  }
+  run_free(&r);
+  /* the same through the library */
+  tilesat_error err;
+  tilesat_image *img = tilesat_image_read_png(CHESS, &err);
+  cr_assert(img, "%s", err.msg);
+  cr_expect_eq(img->width, 8);
+  tilesat_grid *g = tilesat_grid_from_image(img, CHESS, 1, NULL, NULL, &err);
+  cr_assert(g, "%s", err.msg);
+  const tilesat_grid *gs[1] = {g};
+  tilesat_rules *rules = tilesat_extract(gs, 1, TILESAT_SQUARE, false, &err);
+  cr_assert_eq(tilesat_rules_ntiles(rules), 2);
+  for (int a = 0; a < 2; a++)
+    for (int d = 0; d < 4; d++)
+      for (int b = 0; b < 2; b++)
+        cr_expect_eq(tilesat_rules_allows(rules, a, d, b), a != b);
+  tilesat_rules_free(rules);
+  tilesat_grid_free(g);
+  tilesat_image_free(img);
+}
+
+Test(image, chess_periodic_47_unsat_48_sat_with_exactly_two_maps) {
+  char *rules = chess_rules();
+  for (int i = 0; i < 2; i++) {
+    const char *be = tilesat_backend_name(backends[i]);
+    run_result r =
+        RUN("check", rules, "--size", "47x47", "--periodic", "--backend", be);
+    cr_expect_eq(r.code, 20);
+    cr_expect_str_eq(r.out, "UNSAT\n");
+    run_free(&r);
+    r = RUN("check", rules, "--size", "48x48", "--periodic", "--backend", be);
+    cr_expect_eq(r.code, 10);
+    cr_expect_eq(strncmp(r.out, "SAT\n", 4), 0);
+    run_free(&r);
+    r = RUN("enum", rules, "--size", "48x48", "--periodic", "--backend", be);
+    cr_expect_eq(r.code, 10);
+    size_t n = strlen(r.out);
+    cr_expect(n > 9 && !strcmp(r.out + n - 9, "\nmaps: 2\n"), "%s",
+              r.out + (n > 40 ? n - 40 : 0));
+    run_free(&r);
+  }
+  remove_rules(rules);
+}
+
+Test(image, check_png_shows_the_witness_pixel_for_pixel) {
+  char *rules = chess_rules();
+  char *png = temp_path(".png");
+  run_result r =
+      RUN("check", rules, "--size", "6x4", "--periodic", "--png", png);
+  cr_assert_eq(r.code, 10, "%s", r.err);
+  tilesat_grid *g = grid_of_output(r.out + 4);
+  int w, h;
+  uint8_t *px = decode_png(png, &w, &h);
+  /* colour tiles: one pixel per cell, the colour of the tile's name */
+  cr_assert_eq(w, 6);
+  cr_assert_eq(h, 4);
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++)
+      cr_expect(pixel_is(pixel_at(px, w, x, y), tilesat_grid_at(g, y, x)),
+                "pixel %d,%d", x, y);
+  free(px);
+  tilesat_grid_free(g);
+  run_free(&r);
+  remove(png);
+  free(png);
+  remove_rules(rules);
+}
+
+Test(image, enum_png_is_a_contact_sheet_of_every_map) {
+  char *rules = chess_rules();
+  char *png = temp_path(".png");
+  run_result r =
+      RUN("enum", rules, "--size", "4x2", "--periodic", "--png", png);
+  cr_assert_eq(r.code, 10, "%s", r.err);
+  cr_assert(strstr(r.out, "maps: 2\n"));
+  /* the two maps as printed, in order, each ended by a blank line */
+  char *end0 = strstr(r.out, "\n\n") + 2, *end1 = strstr(end0, "\n\n") + 2;
+  char *text0 = strndup(r.out, (size_t)(end0 - r.out));
+  char *text1 = strndup(end0, (size_t)(end1 - end0));
+  tilesat_grid *g0 = grid_of_output(text0);
+  tilesat_grid *g1 = grid_of_output(text1);
+  free(text0);
+  free(text1);
+  cr_assert_eq(tilesat_grid_height(g0), 2);
+  int w, h, gap = TILESAT_SHEET_GAP;
+  uint8_t *px = decode_png(png, &w, &h);
+  cr_assert_eq(w, 2 * 4 + gap); /* two maps a row */
+  cr_assert_eq(h, 2);
+  for (int y = 0; y < 2; y++) {
+    for (int x = 0; x < 4; x++) {
+      cr_expect(pixel_is(pixel_at(px, w, x, y), tilesat_grid_at(g0, y, x)));
+      cr_expect(
+          pixel_is(pixel_at(px, w, 4 + gap + x, y), tilesat_grid_at(g1, y, x)));
+      /* the two maps are each other's negative */
+      cr_expect_str_neq(tilesat_grid_at(g0, y, x), tilesat_grid_at(g1, y, x));
+    }
+    for (int x = 4; x < 4 + gap; x++)
+      cr_expect(pixel_is(pixel_at(px, w, x, y), "#808080"));
+  }
+  free(px);
+  tilesat_grid_free(g0);
+  tilesat_grid_free(g1);
+  run_free(&r);
+  remove(png);
+  free(png);
+  remove_rules(rules);
+}
+
+Test(image, palette_names_colours) {
+  char *pal = temp_file("tilesat-pictures 1\n# a palette: 1x1 pictures\n"
+                        "size 1 1\npicture B #000000\npicture W #FFFFFF\n",
+                        -1);
+  run_result r = RUN("extract", CHESS, "--palette", pal);
+  cr_assert_eq(r.code, 0, "%s", r.err);
+  cr_expect(strstr(r.out, "tile W 32\ntile B 32\n"), "%s", r.out);
+  cr_expect(strstr(r.out, "allow W E B\n"));
+  run_free(&r);
+  remove(pal);
+  free(pal);
+}
+
+/* An image built here: 2x2-pixel tiles, checking identity by content. */
+Test(image, tile_size_cuts_identical_blocks_into_one_tile) {
+  tilesat_image *img = tilesat_image_new(6, 2);
+  /* blocks: A (red/green mix), B (all blue), A again */
+  static const uint8_t red[4] = {255, 0, 0, 255}, green[4] = {0, 255, 0, 255},
+                       blue[4] = {0, 0, 255, 255};
+  for (int y = 0; y < 2; y++)
+    for (int x = 0; x < 6; x++) {
+      const uint8_t *c = (x / 2 == 1) ? blue : ((x + y) % 2 ? green : red);
+      memcpy(img->rgba + (y * 6 + x) * 4, c, 4);
+    }
+  char *png = temp_path(".png");
+  tilesat_error err;
+  cr_assert_eq(tilesat_image_write_png(img, png, &err), 0, "%s", err.msg);
+  tilesat_image_free(img);
+  char *pics = temp_path(".pictures");
+  run_result r =
+      RUN("extract", png, "--tile-size", "2", "--pictures", pics, "-o", "-");
+  cr_assert_eq(r.code, 0, "%s", r.err);
+  cr_expect(strstr(r.out, "tile t0 2\ntile #0000ff 1\n"), "%s", r.out);
+  cr_expect(strstr(r.out, "allow t0 E #0000ff\n"), "%s", r.out);
+  cr_expect(strstr(r.out, "allow #0000ff E t0\n"), "%s", r.out);
+  run_free(&r);
+  char *text = slurp(pics);
+  cr_expect_str_eq(text, "tilesat-pictures 1\nsize 2 2\noverlap 0\n"
+                         "picture t0 #ff0000 #00ff00 #00ff00 #ff0000\n"
+                         "picture #0000ff #0000ff #0000ff #0000ff #0000ff\n");
+  free(text);
+  /* sides that are not multiples of the tile size */
+  r = RUN("extract", png, "--tile-size", "4");
+  cr_expect_eq(r.code, 1);
+  char msg[512];
+  snprintf(msg, sizeof msg,
+           "tilesat: %s: image of 6x2 pixels does not divide into 4x4 "
+           "tiles\n",
+           png);
+  cr_expect_str_eq(r.err, msg);
+  run_free(&r);
+  remove(pics);
+  remove(png);
+  free(pics);
+  free(png);
+}
+
+/* ------------------------------------------------------------- patterns */
+
+/* Do patterns a and b (N x N RGBA) agree when b is shifted by (dx, dy)? */
+static bool overlap_agrees(const uint8_t *a, const uint8_t *b, int n, int dx,
+                           int dy) {
+  for (int y = 0; y < n; y++)
+    for (int x = 0; x < n; x++) {
+      int bx = x - dx, by = y - dy;
+      if (bx < 0 || by < 0 || bx >= n || by >= n)
+        continue;
+      if (memcmp(a + 4 * (y * n + x), b + 4 * (by * n + bx), 4))
+        return false;
+    }
+  return true;
+}
+
+Test(image, overlapping_model_rules_are_exactly_the_agreeing_pairs) {
+  tilesat_error err;
+  tilesat_image *img = tilesat_image_read_png(MAZE, &err);
+  cr_assert(img, "%s", err.msg);
+  const tilesat_image *imgs[1] = {img};
+  for (int sym = 1; sym <= 8; sym += 7) {
+    tilesat_pictures *pics;
+    tilesat_rules *r =
+        tilesat_extract_patterns(imgs, 1, 2, true, sym, &pics, &err);
+    cr_assert(r, "%s", err.msg);
+    int T = tilesat_rules_ntiles(r);
+    uint64_t total = 0;
+    for (int t = 0; t < T; t++)
+      total += tilesat_rules_weight(r, t);
+    /* every window of the wrapped 4x4 sample, times the symmetry */
+    cr_expect_eq(total, (uint64_t)(16 * sym));
+    cr_expect_eq(tilesat_pictures_overlap(pics), 2);
+    static const int dx[4] = {0, 1, 0, -1}, dy[4] = {-1, 0, 1, 0};
+    for (int a = 0; a < T; a++)
+      for (int d = 0; d < 4; d++)
+        for (int b = 0; b < T; b++) {
+          const uint8_t *pa =
+              tilesat_pictures_get(pics, tilesat_rules_tile_name(r, a));
+          const uint8_t *pb =
+              tilesat_pictures_get(pics, tilesat_rules_tile_name(r, b));
+          cr_assert(pa && pb);
+          cr_expect_eq(tilesat_rules_allows(r, a, d, b),
+                       overlap_agrees(pa, pb, 2, dx[d], dy[d]));
+        }
+    tilesat_pictures_free(pics);
+    tilesat_rules_free(r);
+  }
+  tilesat_image_free(img);
+}
+
+Test(image, chess_patterns_render_back_to_the_checkerboard) {
+  char *rules = temp_path(".rules");
+  run_result r =
+      RUN("extract", "--pattern", "2", "--periodic-input", CHESS, "-o", rules);
+  cr_assert_eq(r.code, 0, "%s", r.err);
+  run_free(&r);
+  char *text = slurp(rules);
+  /* two 2x2 windows, 32 each */
+  cr_expect(strstr(text, "tile p0 32\ntile p1 32\n"), "%s", text);
+  cr_expect(strstr(text, "allow p0 E p1\n"), "%s", text);
+  free(text);
+  char *png = temp_path(".png");
+  /* the rules' pictures (X.pictures) are found beside them */
+  r = RUN("check", rules, "--size", "8x6", "--periodic", "--png", png);
+  cr_assert_eq(r.code, 10, "%s", r.err);
+  int w, h;
+  uint8_t *px = decode_png(png, &w, &h);
+  cr_assert_eq(w, 8); /* wrapping: one pixel per cell */
+  cr_assert_eq(h, 6);
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++)
+      cr_expect(!memcmp(pixel_at(px, w, x, y), pixel_at(px, w, 0, 0), 3) ==
+                ((x + y) % 2 == 0));
+  free(px);
+  run_free(&r);
+  /* not wrapping: N-1 more pixels each way */
+  r = RUN("check", rules, "--size", "5x3", "--png", png);
+  cr_assert_eq(r.code, 10, "%s", r.err);
+  px = decode_png(png, &w, &h);
+  cr_expect_eq(w, 6);
+  cr_expect_eq(h, 4);
+  free(px);
+  run_free(&r);
+  remove(png);
+  free(png);
+  remove_rules(rules);
+}
+
+/* -------------------------------------------------------- render (API) */
+
+Test(image, render_blends_domains_and_highlights_cells) {
+  tilesat_rules *r = rules_from_text("tilesat-rules 1\ntile #ff0000\n"
+                                     "tile #0000ff\nallow #ff0000 E #0000ff\n"
+                                     "allow #0000ff W #ff0000\n");
+  tilesat_map *m = map_new(r, 2, 1, TILESAT_SQUARE, false);
+  uint64_t domains[2] = {3, 2}; /* {red, blue}, {blue} */
+  tilesat_image *img = tilesat_render(m, NULL, NULL, domains, NULL);
+  cr_assert_eq(img->width, 2);
+  cr_expect(pixel_is(img->rgba, "#800080")); /* (255+0+1)/2 = 128 */
+  cr_expect(pixel_is(img->rgba + 4, "#0000ff"));
+  tilesat_image_free(img);
+  tilesat_map_free(m);
+  tilesat_rules_free(r);
+  /* blends weigh tiles by their weights: 3 red, 1 blue */
+  r = rules_from_text("tilesat-rules 1\ntile #ff0000 3\n"
+                      "tile #0000ff 1\nallow #ff0000 E #0000ff\n"
+                      "allow #0000ff W #ff0000\n");
+  m = map_new(r, 2, 1, TILESAT_SQUARE, false);
+  img = tilesat_render(m, NULL, NULL, domains, NULL);
+  cr_expect(pixel_is(img->rgba, "#bf0040")); /* (765+2)/4, (255+2)/4 */
+  tilesat_image_free(img);
+  /* pictures of 4x4: a frame on highlighted cells */
+  tilesat_pictures *pics = tilesat_pictures_new(4, 4, 0);
+  uint8_t white[64];
+  memset(white, 255, sizeof white);
+  tilesat_pictures_set(pics, "#ff0000", white);
+  bool hl[2] = {false, true};
+  int tiles[2] = {0, 1};
+  img = tilesat_render(m, pics, tiles, NULL, hl);
+  cr_assert_eq(img->width, 8);
+  cr_assert_eq(img->height, 4);
+  for (int y = 0; y < 4; y++)
+    for (int x = 0; x < 8; x++) {
+      const uint8_t *p = pixel_at(img->rgba, 8, x, y);
+      bool frame = x >= 4 && (x == 4 || x == 7 || y == 0 || y == 3);
+      const char *want = x < 4 ? "#ffffff" : frame ? "#ff0000" : "#0000ff";
+      cr_expect(pixel_is(p, want), "pixel %d,%d", x, y);
+    }
+  tilesat_image_free(img);
+  tilesat_pictures_free(pics);
+  tilesat_map_free(m);
+  tilesat_rules_free(r);
+}
+
+Test(image, hex_maps_shift_odd_rows_by_half_a_cell) {
+  tilesat_rules *r =
+      rules_from_text("tilesat-rules 1\ntopology hex\ntile #ff0000\n"
+                      "allow #ff0000 E #ff0000\nallow #ff0000 W #ff0000\n"
+                      "allow #ff0000 SE #ff0000\nallow #ff0000 NW #ff0000\n"
+                      "allow #ff0000 SW #ff0000\nallow #ff0000 NE #ff0000\n");
+  tilesat_map *m = map_new(r, 2, 2, TILESAT_HEX, false);
+  int tiles[4] = {0, 0, 0, 0};
+  tilesat_image *img = tilesat_render(m, NULL, tiles, NULL, NULL);
+  cr_assert_eq(img->width, 2 * 8 + 4);
+  cr_assert_eq(img->height, 2 * 8);
+  for (int y = 0; y < 16; y++)
+    for (int x = 0; x < 20; x++) {
+      bool inside = y < 8 ? x < 16 : x >= 4;
+      const uint8_t *p = pixel_at(img->rgba, 20, x, y);
+      if (inside)
+        cr_expect(pixel_is(p, "#ff0000"), "%d,%d", x, y);
+      else
+        cr_expect_eq(p[3], 0, "%d,%d transparent", x, y);
+    }
+  tilesat_image_free(img);
+  tilesat_map_free(m);
+  tilesat_rules_free(r);
+}
+
+Test(image, text_tiles_get_stable_distinct_colours) {
+  uint8_t a[4], b[4], a2[4];
+  tilesat_tile_colour("L", a);
+  tilesat_tile_colour("S", b);
+  tilesat_tile_colour("L", a2);
+  cr_expect(!memcmp(a, a2, 4));
+  cr_expect(memcmp(a, b, 3));
+  cr_expect_eq(a[3], 255);
+  char *png = temp_path(".png");
+  run_result r =
+      RUN("check", "rules/coast.rules", "--size", "3x2", "--png", png);
+  cr_assert_eq(r.code, 10, "%s", r.err);
+  tilesat_grid *g = grid_of_output(r.out + 4);
+  int w, h;
+  uint8_t *px = decode_png(png, &w, &h);
+  cr_assert_eq(w, 3 * 8);
+  cr_assert_eq(h, 2 * 8);
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++) {
+      uint8_t c[4];
+      tilesat_tile_colour(tilesat_grid_at(g, y / 8, x / 8), c);
+      cr_expect(!memcmp(pixel_at(px, w, x, y), c, 4));
+    }
+  free(px);
+  tilesat_grid_free(g);
+  run_free(&r);
+  remove(png);
+  free(png);
+}
+
+/* ------------------------------------------------------------ bad input */
+
+Test(image, malformed_pngs_are_errors_naming_the_file) {
+  char *whole = slurp(CHESS);
+  /* Chess.png is 106 bytes: cut it inside the image data */
+  char *cut = temp_file(whole, 60);
+  char garbage[64] = "\x89PNG\r\n\x1a\n";
+  for (int i = 8; i < 64; i++)
+    garbage[i] = (char)(i * 37);
+  char *junk = temp_file(garbage, sizeof garbage);
+  char *sig = temp_file(whole, 8);
+  char *notpng = temp_path(".png");
+  FILE *f = fopen(notpng, "w");
+  fputs("LL\nLL\n", f);
+  fclose(f);
+  const char *files[] = {cut, junk, sig, notpng};
+  for (int i = 0; i < 4; i++) {
+    run_result r = RUN("extract", files[i]);
+    cr_expect_eq(r.code, 1, "%s: exit %d", files[i], r.code);
+    char prefix[256];
+    snprintf(prefix, sizeof prefix, "tilesat: %s: ", files[i]);
+    cr_expect_eq(strncmp(r.err, prefix, strlen(prefix)), 0, "%s", r.err);
+    cr_expect_str_eq(r.out, "");
+    run_free(&r);
+  }
+  run_result r = RUN("extract", notpng);
+  cr_expect(strstr(r.err, "not a PNG file"), "%s", r.err);
+  run_free(&r);
+  for (int i = 0; i < 4; i++) {
+    remove(files[i]);
+    free((char *)files[i]);
+  }
+  free(whole);
+}

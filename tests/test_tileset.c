@@ -1,0 +1,339 @@
+/* WFC simple-tiled tilesets: oriented tile counts, symmetric rules, the
+ * reference's rotations checked against the tile images, weights, subsets,
+ * and malformed XML. */
+#include "helpers.h"
+#include "png_helpers.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define TILESETS "tests/data/wfc/tilesets/"
+
+static tilesat_rules *import(const char *name, const char *subset,
+                             tilesat_pictures **pics) {
+  char path[256];
+  snprintf(path, sizeof path, TILESETS "%s.xml", name);
+  tilesat_error err;
+  tilesat_rules *r = tilesat_import_tileset(path, subset, pics, &err);
+  cr_assert(r, "%s", err.msg);
+  return r;
+}
+
+Test(tileset, oriented_tile_counts_and_symmetric_rules) {
+  const char *names[] = {"Knots", "Castle", "Rooms", "Circuit"};
+  const int counts[] = {13, 29, 28, 40};
+  for (int i = 0; i < 4; i++) {
+    tilesat_rules *r = import(names[i], NULL, NULL);
+    int T = tilesat_rules_ntiles(r);
+    cr_expect_eq(T, counts[i], "%s: %d tiles", names[i], T);
+    int E = tilesat_dir_find(TILESAT_SQUARE, "E"),
+        W = tilesat_dir_find(TILESAT_SQUARE, "W"),
+        N = tilesat_dir_find(TILESAT_SQUARE, "N"),
+        S = tilesat_dir_find(TILESAT_SQUARE, "S");
+    int pairs = 0;
+    for (int a = 0; a < T; a++)
+      for (int b = 0; b < T; b++) {
+        cr_expect_eq(tilesat_rules_allows(r, a, E, b),
+                     tilesat_rules_allows(r, b, W, a));
+        cr_expect_eq(tilesat_rules_allows(r, a, S, b),
+                     tilesat_rules_allows(r, b, N, a));
+        pairs += tilesat_rules_allows(r, a, E, b);
+      }
+    cr_expect(pairs > 0);
+    /* the rules reader (which rejects asymmetric rules) reads them back */
+    char *path = temp_file("", 0);
+    FILE *f = fopen(path, "w");
+    tilesat_rules_write(r, f);
+    fclose(f);
+    tilesat_error err;
+    tilesat_rules *back = tilesat_rules_read_file(path, &err);
+    cr_assert(back, "%s", err.msg);
+    cr_expect_eq(tilesat_rules_ntiles(back), T);
+    for (int a = 0; a < T; a++)
+      for (int d = 0; d < 4; d++)
+        for (int b = 0; b < T; b++)
+          cr_expect_eq(tilesat_rules_allows(back, a, d, b),
+                       tilesat_rules_allows(r, a, d, b));
+    tilesat_rules_free(back);
+    remove(path);
+    free(path);
+    tilesat_rules_free(r);
+  }
+}
+
+/* Knots and Rooms are drawn so that declared neighbours continue each
+ * other's lines: every allowed pair must agree on the touching edge pixels.
+ * That checks the symmetry tables, the image rotations and our direction
+ * mapping all at once (any one wrong breaks many pairs). */
+Test(tileset, allowed_neighbours_match_at_their_edges) {
+  const char *names[] = {"Knots", "Rooms"};
+  for (int i = 0; i < 2; i++) {
+    tilesat_pictures *pics;
+    tilesat_rules *r = import(names[i], NULL, &pics);
+    int s = tilesat_pictures_width(pics), T = tilesat_rules_ntiles(r);
+    cr_assert_eq(tilesat_pictures_count(pics), T);
+    int checked = 0;
+    for (int a = 0; a < T; a++)
+      for (int d = 0; d < 4; d++)
+        for (int b = 0; b < T; b++) {
+          if (!tilesat_rules_allows(r, a, d, b))
+            continue;
+          const uint8_t *pa =
+              tilesat_pictures_get(pics, tilesat_rules_tile_name(r, a));
+          const uint8_t *pb =
+              tilesat_pictures_get(pics, tilesat_rules_tile_name(r, b));
+          const char *dn = tilesat_dir_name(TILESAT_SQUARE, d);
+          for (int k = 0; k < s; k++) {
+            int ax, ay, bx, by; /* a's edge pixel k and b's facing one */
+            if (!strcmp(dn, "E"))
+              ax = s - 1, ay = k, bx = 0, by = k;
+            else if (!strcmp(dn, "W"))
+              ax = 0, ay = k, bx = s - 1, by = k;
+            else if (!strcmp(dn, "S"))
+              ax = k, ay = s - 1, bx = k, by = 0;
+            else
+              ax = k, ay = 0, bx = k, by = s - 1;
+            cr_expect(
+                !memcmp(pa + 4 * (ay * s + ax), pb + 4 * (by * s + bx), 4),
+                "%s: '%s' %s '%s' edge pixel %d", names[i],
+                tilesat_rules_tile_name(r, b), dn,
+                tilesat_rules_tile_name(r, a), k);
+          }
+          checked++;
+        }
+    cr_expect(checked > 100);
+    tilesat_pictures_free(pics);
+    tilesat_rules_free(r);
+  }
+}
+
+Test(tileset, declared_pairs_weights_and_subsets) {
+  tilesat_rules *r = import("Knots", NULL, NULL);
+  int E = tilesat_dir_find(TILESAT_SQUARE, "E");
+  /* <neighbor left="corner 1" right="empty"/> */
+  int c1 = tilesat_rules_find_tile(r, "corner 1"),
+      e0 = tilesat_rules_find_tile(r, "empty 0");
+  cr_assert(c1 >= 0 && e0 >= 0);
+  cr_expect(tilesat_rules_allows(r, c1, E, e0));
+  /* X: one orientation; I: two; L and T: four */
+  cr_expect_eq(tilesat_rules_find_tile(r, "empty 1"), -1);
+  cr_expect(tilesat_rules_find_tile(r, "line 1") >= 0);
+  cr_expect_eq(tilesat_rules_find_tile(r, "line 2"), -1);
+  cr_expect(tilesat_rules_find_tile(r, "t 3") >= 0);
+  tilesat_rules_free(r);
+  /* Rooms weights 0.5 0.5 1.0 0.5 (1) 2.0 0.5 0.25 (1): x100, / 25 */
+  r = import("Rooms", NULL, NULL);
+  const char *tiles[] = {"bend 0", "corner 3", "corridor 1",
+                         "door 0", "empty 0",  "side 2",
+                         "t 0",    "turn 1",   "wall 0"};
+  const uint64_t weights[] = {2, 2, 4, 2, 4, 8, 2, 1, 4};
+  for (int i = 0; i < 9; i++) {
+    int t = tilesat_rules_find_tile(r, tiles[i]);
+    cr_assert(t >= 0, "%s", tiles[i]);
+    cr_expect_eq(tilesat_rules_weight(r, t), weights[i], "%s", tiles[i]);
+  }
+  tilesat_rules_free(r);
+  /* Knots "Standard": corner, cross, empty, line */
+  r = import("Knots", "Standard", NULL);
+  cr_expect_eq(tilesat_rules_ntiles(r), 4 + 2 + 1 + 2);
+  cr_expect_eq(tilesat_rules_find_tile(r, "t 0"), -1);
+  tilesat_rules_free(r);
+  r = import("Knots", "Dense Fabric", NULL);
+  cr_expect_eq(tilesat_rules_ntiles(r), 2);
+  tilesat_rules_free(r);
+}
+
+Test(tileset, cli_import_writes_rules_and_pictures) {
+  char *rules = temp_path(".rules"), *png = temp_path(".png");
+  run_result r = RUN("import-tileset", TILESETS "Knots.xml", "--subset",
+                     "Standard", "-o", rules);
+  cr_assert_eq(r.code, 0, "%s", r.err);
+  cr_expect_str_eq(r.out, "");
+  run_free(&r);
+  char *text = slurp(rules);
+  cr_expect(strstr(text, "tile \"corner 0\" 1\n"), "%s", text);
+  free(text);
+  r = RUN("check", rules, "--size", "5x4", "--periodic", "--png", png);
+  cr_assert_eq(r.code, 10, "%s", r.err);
+  tilesat_error err;
+  tilesat_grid *g = tilesat_grid_parse(r.out + 4, strlen(r.out + 4), "w", &err);
+  cr_assert(g, "%s", err.msg);
+  /* the picture of each cell is its oriented tile's image */
+  char pics_path[512];
+  snprintf(pics_path, sizeof pics_path, "%.*s.pictures",
+           (int)(strlen(rules) - strlen(".rules")), rules);
+  tilesat_pictures *pics = tilesat_pictures_read_file(pics_path, &err);
+  cr_assert(pics, "%s", err.msg);
+  int w, h, s = tilesat_pictures_width(pics);
+  uint8_t *px = decode_png(png, &w, &h);
+  cr_assert_eq(w, 5 * s);
+  cr_assert_eq(h, 4 * s);
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++) {
+      const uint8_t *want =
+          tilesat_pictures_get(pics, tilesat_grid_at(g, y / s, x / s));
+      cr_assert(want);
+      cr_expect(
+          !memcmp(pixel_at(px, w, x, y), want + 4 * ((y % s) * s + x % s), 4));
+    }
+  free(px);
+  tilesat_pictures_free(pics);
+  tilesat_grid_free(g);
+  run_free(&r);
+  remove(pics_path);
+  remove(rules);
+  remove(png);
+  free(rules);
+  free(png);
+}
+
+/* Castle's images are not in tests/data: the rules come without pictures,
+ * with a warning, unless pictures were asked for. */
+Test(tileset, missing_images_only_cost_the_pictures) {
+  char *rules = temp_path(".rules"), *pics = temp_path(".pictures");
+  run_result r = RUN("import-tileset", TILESETS "Castle.xml", "-o", rules);
+  cr_expect_eq(r.code, 0, "%s", r.err);
+  cr_expect(strstr(r.err, "tilesat: warning: no pictures written: "
+                          "tests/data/wfc/tilesets/Castle/bridge.png: "
+                          "cannot open"),
+            "%s", r.err);
+  run_free(&r);
+  char *text = slurp(rules);
+  cr_expect(strstr(text, "tile \"wallroad 1\" 1\n"), "%s", text);
+  free(text);
+  r = RUN("import-tileset", TILESETS "Castle.xml", "--pictures", pics);
+  cr_expect_eq(r.code, 1);
+  cr_expect_str_eq(r.out, "");
+  run_free(&r);
+  remove(rules);
+  remove(pics);
+  free(rules);
+  free(pics);
+}
+
+Test(tileset, malformed_tilesets_are_errors_naming_the_file) {
+  char *whole = slurp(TILESETS "Knots.xml");
+  char *cut = temp_file(whole, (long)strlen(whole) / 2);
+  char *garbage = temp_file("\x01\x02 not xml at all <<<", -1);
+  char *unknown = temp_file("<set><tiles><tile name=\"a\"/></tiles>\n"
+                            "<neighbors>\n<neighbor left=\"a\" right=\"b\"/>"
+                            "</neighbors></set>\n",
+                            -1);
+  char *orient = temp_file("<set><tiles><tile name=\"a\" symmetry=\"I\"/>"
+                           "</tiles>\n<neighbors><neighbor left=\"a 2\" "
+                           "right=\"a\"/></neighbors></set>\n",
+                           -1);
+  char *notset = temp_file("<map/>\n", -1);
+  char *badsym = temp_file("<set><tiles>\n<tile name=\"a\" symmetry=\"Q\"/>"
+                           "</tiles></set>\n",
+                           -1);
+  char *badweight = temp_file("<set><tiles>\n<tile name=\"a\" weight=\"-1\"/>"
+                              "</tiles></set>\n",
+                              -1);
+  struct {
+    const char *path, *msg;
+  } cases[] = {
+      {cut, "bad XML: "},
+      {garbage, ":1: bad XML: "},
+      {unknown, ":3: unknown tile 'b'"},
+      {orient, ":2: tile 'a 2' has no such orientation"},
+      {notset, ":1: not a WFC tileset: root element <map>, expected <set>"},
+      {badsym, ":2: tile 'a': symmetry 'Q' is not one of L T I \\ F X"},
+      {badweight, ":2: tile 'a': weight '-1' is not a positive decimal"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    run_result r = RUN("import-tileset", cases[i].path);
+    cr_expect_eq(r.code, 1, "%s: exit %d", cases[i].msg, r.code);
+    char prefix[256];
+    snprintf(prefix, sizeof prefix, "tilesat: %s", cases[i].path);
+    cr_expect_eq(strncmp(r.err, prefix, strlen(prefix)), 0, "%s", r.err);
+    cr_expect(strstr(r.err, cases[i].msg), "want '%s' in %s", cases[i].msg,
+              r.err);
+    cr_expect_str_eq(r.out, "");
+    run_free(&r);
+    remove(cases[i].path);
+    free((char *)cases[i].path);
+  }
+  run_result r =
+      RUN("import-tileset", TILESETS "Knots.xml", "--subset", "Nope");
+  cr_expect_eq(r.code, 1);
+  cr_expect_str_eq(r.err,
+                   "tilesat: " TILESETS "Knots.xml: no subset named 'Nope'\n");
+  run_free(&r);
+  free(whole);
+}
+
+/* The classes no bundled tileset uses (F and \), and unique="True" sets,
+ * whose every orientation has its own image "NAME K.png". */
+Test(tileset, f_and_backslash_classes_and_unique_images) {
+  char dir[] = "/tmp/tilesat-test-dirXXXXXX";
+  cr_assert(mkdtemp(dir));
+  char path[256], sub[256];
+  snprintf(path, sizeof path, "%s/U.xml", dir);
+  snprintf(sub, sizeof sub, "%s/U", dir);
+  cr_assert_eq(mkdir(sub, 0700), 0);
+  FILE *f = fopen(path, "w");
+  fputs("<set unique=\"True\">\n <tiles>\n"
+        "  <tile name=\"f\" symmetry=\"F\" weight=\"0.5\"/>\n"
+        "  <tile name=\"d\" symmetry=\"\\\"/>\n </tiles>\n"
+        " <neighbors>\n  <neighbor left=\"f 5\" right=\"d 1\"/>\n"
+        " </neighbors>\n</set>\n",
+        f);
+  fclose(f);
+  const char *names[] = {"f 0", "f 1", "f 2", "f 3", "f 4",
+                         "f 5", "f 6", "f 7", "d 0", "d 1"};
+  tilesat_error err;
+  for (int i = 0; i < 10; i++) {
+    tilesat_image *img = tilesat_image_new(2, 2);
+    for (int k = 0; k < 4; k++) {
+      img->rgba[4 * k] = (uint8_t)(20 * i);
+      img->rgba[4 * k + 1] = (uint8_t)k;
+      img->rgba[4 * k + 3] = 255;
+    }
+    char png[512];
+    snprintf(png, sizeof png, "%s/%s.png", sub, names[i]);
+    cr_assert_eq(tilesat_image_write_png(img, png, &err), 0, "%s", err.msg);
+    tilesat_image_free(img);
+  }
+  tilesat_pictures *pics;
+  tilesat_rules *r = tilesat_import_tileset(path, NULL, &pics, &err);
+  cr_assert(r, "%s", err.msg);
+  cr_expect_eq(tilesat_rules_ntiles(r), 10);
+  int T = tilesat_rules_ntiles(r);
+  for (int t = 0; t < T; t++) {
+    cr_expect_str_eq(tilesat_rules_tile_name(r, t), names[t]);
+    const uint8_t *p = tilesat_pictures_get(pics, names[t]);
+    cr_assert(p);
+    cr_expect_eq(p[0], 20 * t); /* its own image, not a rotation */
+    cr_expect_eq(tilesat_rules_weight(r, t), t < 8 ? 1u : 2u);
+  }
+  int E = tilesat_dir_find(TILESAT_SQUARE, "E"),
+      W = tilesat_dir_find(TILESAT_SQUARE, "W");
+  cr_expect(tilesat_rules_allows(r, 5, E, 9));
+  cr_expect(tilesat_rules_allows(r, 9, W, 5));
+  int pairs = 0;
+  for (int a = 0; a < T; a++)
+    for (int d = 0; d < 4; d++)
+      for (int b = 0; b < T; b++) {
+        int o = tilesat_dir_opposite(TILESAT_SQUARE, d);
+        cr_expect_eq(tilesat_rules_allows(r, a, d, b),
+                     tilesat_rules_allows(r, b, o, a));
+        pairs += tilesat_rules_allows(r, a, d, b);
+      }
+  /* the 8 symmetries of the square map the declared pair to 4 horizontal
+   * and 4 vertical pairs; an F tile has 8 distinct orientations, so all 8
+   * differ, and each is allowed seen from both sides: 16 */
+  cr_expect_eq(pairs, 16);
+  tilesat_pictures_free(pics);
+  tilesat_rules_free(r);
+  for (int i = 0; i < 10; i++) {
+    char png[512];
+    snprintf(png, sizeof png, "%s/%s.png", sub, names[i]);
+    remove(png);
+  }
+  remove(path);
+  rmdir(sub);
+  rmdir(dir);
+}
