@@ -44,6 +44,25 @@ static const option_spec option_table[] = {
      "write to FILE instead of standard output"},
     {"--help", NULL, OPT_FLAG, OFF(help), " extract encode check enum ",
      "this help"},
+    /* explain, trace, analyze */
+    {"--size", "WxH", OPT_VALUE, OFF(size), " explain trace ",
+     "map size, WIDTHxHEIGHT (1x2: one column, two rows)"},
+    {"--topology", "square|hex", OPT_VALUE, OFF(topology),
+     " explain trace analyze ", "grid topology (default: the rules file's)"},
+    {"--periodic", NULL, OPT_FLAG, OFF(periodic), " explain trace analyze ",
+     "wrap the map around both axes"},
+    {"--pin", "ROW,COL=TILE", OPT_LIST, OFF(pins), " explain trace ",
+     "pin a tile to a cell (repeatable)"},
+    {"--choose", "ROW,COL=TILE", OPT_LIST, OFF(chooses), " trace ",
+     "after the pins, choose a tile for a cell (repeatable, in order)"},
+    {"--max", "N", OPT_VALUE, OFF(max), " analyze ",
+     "sizes from 1x1 to NxN (default 8, at most 64)"},
+    {"--backend", "picosat|cryptominisat", OPT_VALUE, OFF(backend),
+     " explain analyze ", "SAT backend (default picosat)"},
+    {"--format", "text|json", OPT_VALUE, OFF(format), " explain trace ",
+     "readable text (default) or a JSON document"},
+    {"--help", NULL, OPT_FLAG, OFF(help), " explain trace analyze ",
+     "this help"},
 };
 #define NOPTIONS (sizeof option_table / sizeof option_table[0])
 
@@ -64,6 +83,17 @@ static const command commands[] = {
      cmd_check},
     {"enum", "RULES --size WxH",
      "every valid map, then 'maps: N' (exit 10 if any, 20 if none)", cmd_enum},
+    {"explain", "RULES --size WxH",
+     "why no map exists: a minimal set of clashing constraints (exit 20), "
+     "or SAT (10)",
+     cmd_explain},
+    {"trace", "RULES --size WxH",
+     "WFC propagation step by step with reasons; a contradiction's chain "
+     "(20)",
+     cmd_trace},
+    {"analyze", "RULES",
+     "a report on a rule set: border-only and unused tiles, sizes that work",
+     cmd_analyze},
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 
@@ -102,7 +132,8 @@ static int parse_options(const command *c, int argc, char **argv, options *o) {
   snprintf(key, sizeof key, " %s ", c->name);
   o->pins = calloc((size_t)argc + 1, sizeof *o->pins);
   o->args = calloc((size_t)argc + 1, sizeof *o->args);
-  if (!o->pins || !o->args) {
+  o->chooses = calloc((size_t)argc + 1, sizeof *o->chooses);
+  if (!o->pins || !o->args || !o->chooses) {
     fail("out of memory");
     return EXIT_ERROR;
   }
@@ -146,7 +177,9 @@ static int parse_options(const command *c, int argc, char **argv, options *o) {
       fail("option '%s' needs a value (%s)", s->name, s->metavar);
       return EXIT_ERROR;
     }
-    if (s->kind == OPT_LIST)
+    if (s->kind == OPT_LIST && s->offset == OFF(chooses))
+      o->chooses[o->nchooses++] = val;
+    else if (s->kind == OPT_LIST)
       o->pins[o->npins++] = val;
     else
       *(const char **)field = val;
@@ -189,5 +222,6 @@ int main(int argc, char **argv) {
   }
   free(o.pins);
   free(o.args);
+  free(o.chooses);
   return rc;
 }

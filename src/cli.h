@@ -15,6 +15,10 @@ typedef struct options {
   int npins;
   const char **args;
   int nargs;
+  /* explain, trace, analyze */
+  const char **chooses; /* --choose ROW,COL=TILE, in order */
+  int nchooses;
+  const char *max;
 } options;
 
 /* "tilesat: " + message on stderr. */
@@ -32,5 +36,8 @@ int cmd_extract(options *o);
 int cmd_encode(options *o);
 int cmd_check(options *o);
 int cmd_enum(options *o);
+int cmd_explain(options *o);
+int cmd_trace(options *o);
+int cmd_analyze(options *o);
 
 #endif
