@@ -440,7 +440,7 @@ static int find_mus(const tilesat_map *m, const ts_cnf *cnf, tilesat_backend b,
   for (size_t i = 0; i < failed->n; i++)
     TS_PUSH(base, failed->v[i]);
   ts_prop p;
-  bool ok = ts_prop_init(&p, m, NULL) && ts_prop_pins(&p);
+  bool ok = ts_prop_init(&p, m, NULL, false) && ts_prop_pins(&p);
   if (!ok) {
     prop_core(m, &p, &acore);
     add_centre(&centres, p.steps.v[p.conflict].cell);
@@ -637,7 +637,7 @@ int tilesat_explain(const tilesat_map *m, tilesat_backend b,
     for (size_t i = 0; i < (*out)->groups.n; i++)
       en[(*out)->groups.v[i]] = 1;
     ts_prop p;
-    (*out)->by_prop = !(ts_prop_init(&p, m, en) && ts_prop_pins(&p));
+    (*out)->by_prop = !(ts_prop_init(&p, m, en, true) && ts_prop_pins(&p));
     ts_prop_free(&p);
     free(en);
   }
@@ -708,7 +708,7 @@ static void story_init(story *st, const tilesat_explanation *e) {
     st->en[e->groups.v[i]] = 1;
     st->cid[e->groups.v[i]] = (int)i + 1;
   }
-  if (ts_prop_init(&st->p, m, st->en))
+  if (ts_prop_init(&st->p, m, st->en, true))
     ts_prop_pins(&st->p);
   st->show = ts_malloc(st->p.steps.n + 1);
   if (st->p.conflict >= 0)
@@ -875,7 +875,7 @@ int tilesat_explanation_write(const tilesat_explanation *e, FILE *out) {
     else if (n == 1)
       snprintf(tag, sizeof tag, "[%d]", ids[0]);
     else
-      snprintf(tag, sizeof tag, "[-]");
+      tag[0] = 0;
     fprintf(out, "  %-7s ", tag);
     ts_prop_write_step(&st.p, (int)i, out);
     fputc('\n', out);

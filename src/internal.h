@@ -178,6 +178,11 @@ typedef enum ts_step_kind {
   TS_STEP_SUPPORT, /* the neighbour's tiles allow none of the lost ones */
   TS_STEP_EMPTY,   /* contradiction: no tile left in a cell */
   TS_STEP_LOST,    /* contradiction: a pinned or chosen tile is ruled out */
+  /* with positive facts (explanations of constraint subsets): */
+  TS_STEP_MUST,      /* the cell must hold one of a set (in `lost`) */
+  TS_STEP_ONE,       /* it must hold one of a set and holds one tile only:
+                        it loses the rest */
+  TS_STEP_MUST_GONE, /* contradiction: what it must hold is ruled out */
 } ts_step_kind;
 
 typedef struct ts_step {
@@ -187,8 +192,10 @@ typedef struct ts_step {
   int choice;   /* PIN / LOST by a choice: its index, else -1 */
   int tile;     /* PIN / LOST: the pinned or chosen tile */
   int nb, dir;  /* SUPPORT: the neighbour, and the direction from it to cell */
-  size_t lost;  /* offset in `sets`: the tiles lost (PIN, SUPPORT) */
-  size_t nbdom; /* SUPPORT: offset in `sets`: the neighbour's domain */
+  size_t lost;  /* offset in `sets`: the tiles lost (PIN, SUPPORT, ONE);
+                   MUST: the tiles it must hold one of */
+  size_t nbdom; /* SUPPORT: offset in `sets`: the neighbour's domain;
+                   MUST: what the neighbour must hold one of */
   size_t deps, ndeps; /* offsets in `deps`: earlier steps this one needs */
 } ts_step;
 
@@ -206,17 +213,24 @@ typedef struct ts_prop {
   ts_ints queue;
   uint8_t *queued;
   int conflict; /* step id of the contradiction, or -1 */
+  /* positive facts: "cell holds at least one tile of must[cell]" */
+  bool positive;
+  uint64_t *must; /* ncells * words */
+  int *must_by;   /* cell: the step that set it, or -1 (no fact) */
 } ts_prop;
 
 /* Every cell may hold every tile; then the first round of propagation
  * (tiles with no allowed neighbour where there is one).  false on a
- * contradiction. */
-bool ts_prop_init(ts_prop *p, const tilesat_map *m, const uint8_t *enabled);
+ * contradiction.  With `positive`, also derive facts "c holds one of X"
+ * from pins along pairs (a cell may lack its one-tile constraint in a
+ * subset, so these say more than domains do). */
+bool ts_prop_init(ts_prop *p, const tilesat_map *m, const uint8_t *enabled,
+                  bool positive);
 void ts_prop_free(ts_prop *p);
 /* Keep only `tile` at `cell` (pin group `group`, or choice `choice` >= 0
  * with group -1), then propagate.  false on a contradiction. */
 bool ts_prop_pin(ts_prop *p, int cell, int tile, int group, int choice);
-/* Apply the map's enabled pins in order. */
+/* Apply the map's enabled pins, then propagate. */
 bool ts_prop_pins(ts_prop *p);
 /* onchain[step] = 1 for the contradiction and every step it depends on. */
 void ts_prop_chain(const ts_prop *p, uint8_t *onchain);

@@ -75,6 +75,30 @@ static void enqueue(ts_prop *p, int cell) {
   }
 }
 
+static uint64_t *must_of(ts_prop *p, int cell) {
+  return p->must + (size_t)cell * (size_t)p->words;
+}
+
+/* Is everything the cell must hold one of ruled out?  Then record the
+ * contradiction (after step `why`, -1 if none) and return true. */
+static bool must_gone(ts_prop *p, int cell, int why) {
+  int T = p->m->rules->ntiles;
+  const uint64_t *mu = must_of(p, cell), *d = dom_of(p, cell);
+  for (int w = 0; w < p->words; w++)
+    if (mu[w] & d[w])
+      return false;
+  int c = new_step(p, TS_STEP_MUST_GONE, cell);
+  p->steps.v[c].lost = pool_set(p, mu);
+  push_dep(p, c, p->must_by[cell]);
+  if (why >= 0)
+    push_dep(p, c, why);
+  for (int t = 0; t < T; t++)
+    if (ts_bit(mu, t))
+      push_dep(p, c, p->removed_by[(size_t)cell * (size_t)T + (size_t)t]);
+  p->conflict = c;
+  return true;
+}
+
 /* Remove `lost` from cell, marking who removed each tile; then check for
  * a contradiction.  Returns false on one. */
 static bool remove_tiles(ts_prop *p, int step, int cell, const uint64_t *lost) {
@@ -102,6 +126,8 @@ static bool remove_tiles(ts_prop *p, int step, int cell, const uint64_t *lost) {
     p->conflict = c;
     return false;
   }
+  if (p->must_by[cell] >= 0 && must_gone(p, cell, step))
+    return false;
   if (empty && enabled(p, cell_group(cell))) {
     int c = new_step(p, TS_STEP_EMPTY, cell);
     p->steps.v[c].group = cell_group(cell);
@@ -158,6 +184,78 @@ static bool revise(ts_prop *p, int nb, int dir, int cell, uint64_t *allow,
   return remove_tiles(p, s, cell, lost);
 }
 
+static int count_bits(const uint64_t *set, int words) {
+  int n = 0;
+  for (int w = 0; w < words; w++)
+    for (uint64_t x = set[w]; x; x &= x - 1)
+      n++;
+  return n;
+}
+
+/* Positive facts: nb holds one of must[nb] (those not ruled out); each of
+ * them needs a partner in `cell`, so cell holds one of their partners. */
+static bool revise_must(ts_prop *p, int nb, int dir, int cell, uint64_t *from,
+                        uint64_t *to) {
+  const tilesat_map *m = p->m;
+  const tilesat_rules *r = m->rules;
+  int T = r->ntiles, W = p->words;
+  int g = ts_prop_edge_group(m, nb, dir);
+  if (p->must_by[nb] < 0 || !enabled(p, g))
+    return true;
+  const uint64_t *mu = must_of(p, nb), *nd = dom_of(p, nb);
+  memset(to, 0, (size_t)W * sizeof *to);
+  for (int w = 0; w < W; w++)
+    from[w] = mu[w] & nd[w];
+  for (int u = 0; u < T; u++)
+    if (ts_bit(from, u))
+      for (int w = 0; w < W; w++)
+        to[w] |= ts_allowed(r, u, dir)[w];
+  bool one = enabled(p, cell_group(cell));
+  uint64_t *cm = must_of(p, cell);
+  const uint64_t *cd = dom_of(p, cell);
+  bool had = p->must_by[cell] >= 0;
+  if (had) { /* keep the fact that says more about the tiles left */
+    int now = 0, old = 0;
+    for (int w = 0; w < W; w++) {
+      uint64_t a = to[w] & cd[w], b = cm[w] & cd[w];
+      now += count_bits(&a, 1);
+      old += count_bits(&b, 1);
+    }
+    if (now >= old)
+      return true;
+  }
+  int s = new_step(p, TS_STEP_MUST, cell);
+  p->steps.v[s].group = g;
+  p->steps.v[s].nb = nb;
+  p->steps.v[s].dir = dir;
+  p->steps.v[s].lost = pool_set(p, to);
+  p->steps.v[s].nbdom = pool_set(p, from);
+  push_dep(p, s, p->must_by[nb]);
+  for (int u = 0; u < T; u++)
+    if (ts_bit(mu, u) && !ts_bit(nd, u))
+      push_dep(p, s, p->removed_by[(size_t)nb * (size_t)T + (size_t)u]);
+  memcpy(cm, to, (size_t)W * sizeof *cm);
+  p->must_by[cell] = s;
+  enqueue(p, cell);
+  if (must_gone(p, cell, -1))
+    return false;
+  if (!one)
+    return true;
+  /* holding one tile, and one of `to`: it loses the others */
+  bool any = false;
+  for (int w = 0; w < W; w++) {
+    from[w] = cd[w] & ~to[w];
+    any |= from[w] != 0;
+  }
+  if (!any)
+    return true;
+  int o = new_step(p, TS_STEP_ONE, cell);
+  p->steps.v[o].group = cell_group(cell);
+  p->steps.v[o].lost = pool_set(p, from);
+  push_dep(p, o, s);
+  return remove_tiles(p, o, cell, from);
+}
+
 static bool propagate(ts_prop *p) {
   const tilesat_map *m = p->m;
   int W = p->words, D = m->rules->ndirs;
@@ -170,6 +268,8 @@ static bool propagate(ts_prop *p) {
       int cell = ts_map_neighbor(m, nb, d);
       if (cell >= 0)
         ok = revise(p, nb, d, cell, allow, allow + W);
+      if (cell >= 0 && ok && p->positive)
+        ok = revise_must(p, nb, d, cell, allow, allow + W);
     }
   }
   for (size_t i = 0; i < p->queue.n; i++)
@@ -179,7 +279,8 @@ static bool propagate(ts_prop *p) {
   return ok;
 }
 
-bool ts_prop_init(ts_prop *p, const tilesat_map *m, const uint8_t *enabled_) {
+bool ts_prop_init(ts_prop *p, const tilesat_map *m, const uint8_t *enabled_,
+                  bool positive) {
   memset(p, 0, sizeof *p);
   int T = m->rules->ntiles;
   p->m = m;
@@ -192,6 +293,11 @@ bool ts_prop_init(ts_prop *p, const tilesat_map *m, const uint8_t *enabled_) {
   p->forced_by = ts_malloc(n * sizeof *p->forced_by);
   p->queued = ts_calloc(n, 1);
   p->conflict = -1;
+  p->positive = positive;
+  p->must = ts_calloc(n * (size_t)p->words, sizeof *p->must);
+  p->must_by = ts_malloc(n * sizeof *p->must_by);
+  for (size_t c = 0; c < n; c++)
+    p->must_by[c] = -1;
   for (size_t c = 0; c < n; c++) {
     for (int t = 0; t < T; t++) {
       dom_of(p, (int)c)[t >> 6] |= (uint64_t)1 << (t & 63);
@@ -208,6 +314,8 @@ void ts_prop_free(ts_prop *p) {
   free(p->removed_by);
   free(p->forced);
   free(p->forced_by);
+  free(p->must);
+  free(p->must_by);
   free(p->queued);
   free(p->steps.v);
   free(p->sets.v);
@@ -216,7 +324,8 @@ void ts_prop_free(ts_prop *p) {
   memset(p, 0, sizeof *p);
 }
 
-bool ts_prop_pin(ts_prop *p, int cell, int tile, int group, int choice) {
+/* Keep only `tile` at `cell`, without propagating yet. */
+static bool apply_pin(ts_prop *p, int cell, int tile, int group, int choice) {
   int T = p->m->rules->ntiles, W = p->words;
   if (p->conflict >= 0)
     return false;
@@ -241,6 +350,11 @@ bool ts_prop_pin(ts_prop *p, int cell, int tile, int group, int choice) {
     p->forced[cell] = tile;
     p->forced_by[cell] = s;
   }
+  if (p->positive && p->must_by[cell] < 0) {
+    uint64_t *mu = must_of(p, cell);
+    mu[tile >> 6] |= (uint64_t)1 << (tile & 63);
+    p->must_by[cell] = s;
+  }
   /* without the cell's one-tile constraint a pin rules nothing else out */
   if (enabled(p, cell_group(cell)))
     for (int w = 0; w < W; w++)
@@ -249,9 +363,13 @@ bool ts_prop_pin(ts_prop *p, int cell, int tile, int group, int choice) {
   if (!enabled(p, cell_group(cell)))
     memset(lost, 0, (size_t)W * sizeof *lost);
   p->steps.v[s].lost = pool_set(p, lost);
-  bool ok = remove_tiles(p, s, cell, lost) && propagate(p);
+  bool ok = remove_tiles(p, s, cell, lost);
   free(lost);
   return ok;
+}
+
+bool ts_prop_pin(ts_prop *p, int cell, int tile, int group, int choice) {
+  return apply_pin(p, cell, tile, group, choice) && propagate(p);
 }
 
 bool ts_prop_pins(ts_prop *p) {
@@ -261,10 +379,10 @@ bool ts_prop_pins(ts_prop *p) {
   for (size_t i = 0; i < m->pins.n; i++) {
     int g = m->ncells + (int)i;
     if (enabled(p, g) &&
-        !ts_prop_pin(p, m->pins.v[i].cell, m->pins.v[i].tile, g, -1))
+        !apply_pin(p, m->pins.v[i].cell, m->pins.v[i].tile, g, -1))
       return false;
   }
-  return true;
+  return propagate(p);
 }
 
 void ts_prop_chain(const ts_prop *p, uint8_t *onchain) {
@@ -313,6 +431,17 @@ static void write_names(const tilesat_rules *r, const uint64_t *set,
       ts_write_token(out, r->names.v.v[t]);
       first = false;
     }
+}
+
+/* "S" for one tile, "one of {C, S}" for several. */
+static void write_one_of(const tilesat_rules *r, const uint64_t *set,
+                         FILE *out) {
+  if (set_count(r, set) == 1) {
+    write_names(r, set, out);
+    return;
+  }
+  fputs("one of ", out);
+  ts_write_tileset(r, set, out);
 }
 
 void ts_write_tileset(const tilesat_rules *r, const uint64_t *set, FILE *out) {
@@ -396,6 +525,39 @@ void ts_prop_write_step(const ts_prop *p, int step, FILE *out) {
   case TS_STEP_EMPTY:
     fputs(" has no tile left, but it must hold one: contradiction", out);
     break;
+  case TS_STEP_MUST: {
+    const uint64_t *from = p->sets.v + s->nbdom;
+    int n = set_count(r, from);
+    fputs(" must hold ", out);
+    write_one_of(r, lost, out);
+    fputs(": ", out);
+    write_cell(m, s->nb, out);
+    fputs(" holds ", out);
+    write_one_of(r, from, out);
+    fputs(", and ", out);
+    write_names(r, from, out);
+    fprintf(out, " %s ", n == 1 ? "allows" : "allow");
+    if (set_count(r, lost)) {
+      fputs("only ", out);
+      ts_write_tileset(r, lost, out);
+    } else {
+      fputs("nothing", out);
+    }
+    fprintf(out, " to %s %s", n == 1 ? "its" : "their",
+            ts_dir_words(m->topo, s->dir));
+    break;
+  }
+  case TS_STEP_ONE:
+    fputs(" loses ", out);
+    ts_write_tileset(r, lost, out);
+    fputs(": it holds only one tile, and that must be ", out);
+    write_one_of(r, p->sets.v + p->steps.v[p->deps.v[s->deps]].lost, out);
+    break;
+  case TS_STEP_MUST_GONE:
+    fputs(" must hold ", out);
+    write_one_of(r, lost, out);
+    fputs(", but that is ruled out: contradiction", out);
+    break;
   case TS_STEP_LOST:
     fprintf(out, " %s ", s->choice >= 0 ? "was chosen to be" : "is pinned to");
     ts_write_token(out, r->names.v.v[s->tile]);
@@ -447,7 +609,8 @@ void ts_prop_write_step_json(const ts_prop *p, int step, const int *number,
   const tilesat_map *m = p->m;
   const tilesat_rules *r = m->rules;
   const ts_step *s = &p->steps.v[step];
-  static const char *const kinds[] = {"pin", "support", "empty", "lost"};
+  static const char *const kinds[] = {"pin",  "support",  "empty",    "lost",
+                                      "must", "one_tile", "must_gone"};
   fprintf(out, "{\"step\": %d, ", number ? number[step] : step + 1);
   if (ids) {
     fputs("\"constraints\": [", out);
@@ -467,14 +630,21 @@ void ts_prop_write_step_json(const ts_prop *p, int step, const int *number,
     if (s->choice >= 0)
       fprintf(out, ", \"choice\": %d", s->choice + 1);
   }
-  if (s->kind == TS_STEP_PIN || s->kind == TS_STEP_SUPPORT) {
+  if (s->kind == TS_STEP_PIN || s->kind == TS_STEP_SUPPORT ||
+      s->kind == TS_STEP_ONE) {
     fputs(", \"loses\": ", out);
     ts_json_tileset(r, p->sets.v + s->lost, out);
   }
-  if (s->kind == TS_STEP_SUPPORT) {
+  if (s->kind == TS_STEP_MUST || s->kind == TS_STEP_MUST_GONE) {
+    fputs(", \"must_hold_one_of\": ", out);
+    ts_json_tileset(r, p->sets.v + s->lost, out);
+  }
+  if (s->kind == TS_STEP_SUPPORT || s->kind == TS_STEP_MUST) {
     fputs(", \"neighbor\": ", out);
     json_cell(m, s->nb, out);
-    fputs(", \"neighbor_holds\": ", out);
+    fputs(s->kind == TS_STEP_MUST ? ", \"neighbor_holds_one_of\": "
+                                  : ", \"neighbor_holds\": ",
+          out);
     ts_json_tileset(r, p->sets.v + s->nbdom, out);
     fputs(", \"direction_from_neighbor\": ", out);
     ts_json_string(out, tilesat_dir_name(m->topo, s->dir));

@@ -264,8 +264,8 @@ int tilesat_explain_write_sat_json(const tilesat_map *m, FILE *out);
  * borrows the map. */
 typedef struct tilesat_trace tilesat_trace;
 
-/* Propagate from the start, then apply the map's pins in order, propagating
- * after each.  Stops at the first contradiction. */
+/* Propagate from the start, then apply the map's pins together and
+ * propagate.  Stops at the first contradiction. */
 tilesat_trace *tilesat_trace_new(const tilesat_map *m);
 void tilesat_trace_free(tilesat_trace *t);
 /* Choose `tile` at (row, col) and propagate.  Returns TILESAT_UNSAT on a

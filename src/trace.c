@@ -16,7 +16,7 @@ tilesat_trace *tilesat_trace_new(const tilesat_map *m) {
     ts_misuse(__func__, "NULL map");
   tilesat_trace *t = ts_calloc(1, sizeof *t);
   t->m = m;
-  if (ts_prop_init(&t->p, m, NULL))
+  if (ts_prop_init(&t->p, m, NULL, false))
     ts_prop_pins(&t->p);
   return t;
 }
