@@ -561,6 +561,8 @@ void ts_prop_write_step(const ts_prop *p, int step, FILE *out) {
   case TS_STEP_LOST:
     fprintf(out, " %s ", s->choice >= 0 ? "was chosen to be" : "is pinned to");
     ts_write_token(out, r->names.v.v[s->tile]);
+    if (s->choice >= 0)
+      fprintf(out, " (choice %d)", s->choice + 1);
     fputs(", which is ruled out: contradiction", out);
     break;
   }
