@@ -15,8 +15,9 @@ struct tilesat_analysis {
   int max;
   tilesat_topology topo;
   bool periodic;
-  int *result;       /* [(h-1) * max + (w-1)] */
-  uint8_t *appears;  /* per tile */
+  int *result;      /* [(h-1) * max + (w-1)] */
+  uint8_t *appears; /* per tile, in maps from least x least */
+  int least;
   tilesat_map *hard; /* the smallest unsatisfiable size, when hard */
   tilesat_explanation *why;
 };
@@ -75,6 +76,8 @@ tilesat_analysis *tilesat_analyze(const tilesat_rules *r, int max,
   a->periodic = periodic;
   a->result = ts_calloc((size_t)(max * max), sizeof *a->result);
   a->appears = ts_calloc((size_t)r->ntiles, 1);
+  /* every tile fits a 1x1 map, so count from 2x2 where there is room */
+  a->least = max >= 2 ? 2 : 1;
   int *tiles = ts_malloc((size_t)(max * max) * sizeof *tiles);
   bool ok = true;
   for (int h = 1; h <= max && ok; h++)
@@ -92,7 +95,7 @@ tilesat_analysis *tilesat_analyze(const tilesat_rules *r, int max,
       *res = tilesat_check(m, b, tiles, err);
       if (*res < 0)
         ok = false;
-      else if (*res == TILESAT_SAT)
+      else if (*res == TILESAT_SAT && w >= a->least && h >= a->least)
         for (int c = 0; c < w * h; c++)
           a->appears[tiles[c]] = 1;
       tilesat_map_free(m);
@@ -102,7 +105,7 @@ tilesat_analysis *tilesat_analyze(const tilesat_rules *r, int max,
     for (int area = 1; area <= max * max && ok && !a->appears[t]; area++)
       for (int w = 1; w <= max && ok && !a->appears[t]; w++) {
         int h = area / w;
-        if (area % w || h > max ||
+        if (area % w || h > max || w < a->least || h < a->least ||
             a->result[(h - 1) * max + (w - 1)] != TILESAT_SAT)
           continue;
         tilesat_map *m = tilesat_map_new(r, w, h, topo, periodic, err);
@@ -169,9 +172,22 @@ bool tilesat_analysis_hard(const tilesat_analysis *a) {
 /* The satisfiable heights of a width as text: "1..8", "1, 2", "none". */
 static void heights_text(const tilesat_analysis *a, int w, char *buf,
                          size_t len) {
-  size_t at = 0;
-  buf[0] = 0;
+  int n = 0, valid = 0;
   for (int h = 1; h <= a->max; h++) {
+    n += tilesat_analysis_result(a, w, h) == TILESAT_SAT;
+    valid += tilesat_analysis_result(a, w, h) != TILESAT_UNKNOWN;
+  }
+  if (n == 0) {
+    snprintf(buf, len, "no height");
+    return;
+  }
+  if (n == valid && n == a->max) {
+    snprintf(buf, len, "every height (1..%d)", a->max);
+    return;
+  }
+  size_t at = (size_t)snprintf(buf, len, n == 1 ? "height " : "heights ");
+  const char *sep = "";
+  for (int h = 1; h <= a->max && at < len; h++) {
     if (tilesat_analysis_result(a, w, h) != TILESAT_SAT)
       continue;
     int e = h;
@@ -179,15 +195,14 @@ static void heights_text(const tilesat_analysis *a, int w, char *buf,
            tilesat_analysis_result(a, w, e + 1) == TILESAT_SAT)
       e++;
     if (e - h >= 2)
-      at += (size_t)snprintf(buf + at, len - at, "%s%d..%d", at ? ", " : "", h,
-                             e);
+      at += (size_t)snprintf(buf + at, len - at, "%s%d..%d", sep, h, e);
     else
-      for (int k = h; k <= e; k++)
-        at += (size_t)snprintf(buf + at, len - at, "%s%d", at ? ", " : "", k);
+      for (int k = h; k <= e && at < len; k++)
+        at +=
+            (size_t)snprintf(buf + at, len - at, "%s%d", k > h ? ", " : sep, k);
+    sep = ", ";
     h = e;
   }
-  if (!at)
-    snprintf(buf, len, "none");
 }
 
 int tilesat_analysis_write(const tilesat_analysis *a, FILE *out) {
@@ -217,7 +232,18 @@ int tilesat_analysis_write(const tilesat_analysis *a, FILE *out) {
         ts_write_token(out, r->names.v.v[t]);
         fputs(": nothing may stand to its ", out);
       }
-      fprintf(out, "%s%s", first ? "" : ", ", ts_dir_words(a->topo, d));
+      int more = 0; /* directions after this one that also have nothing */
+      for (int d2 = d + 1; d2 < r->ndirs; d2++) {
+        bool none2 = true;
+        for (int w = 0; w < r->words; w++)
+          none2 = none2 && !ts_allowed(r, t, d2)[w];
+        more += none2;
+      }
+      fprintf(out, "%s%s",
+              first  ? ""
+              : more ? ", "
+                     : " or ",
+              ts_dir_words(a->topo, d));
       first = false;
       any = true;
     }
@@ -226,7 +252,9 @@ int tilesat_analysis_write(const tilesat_analysis *a, FILE *out) {
   }
   if (!any)
     fputs("  none\n", out);
-  fprintf(out, "\nTiles that appear in no valid map up to %dx%d:", N, N);
+  fprintf(out,
+          "\nTiles that appear in no valid map from %dx%d to %dx%d:", a->least,
+          a->least, N, N);
   any = false;
   for (int t = 0; t < T; t++)
     if (!a->appears[t]) {
@@ -236,9 +264,12 @@ int tilesat_analysis_write(const tilesat_analysis *a, FILE *out) {
     }
   fputs(any ? "\n" : " none\n", out);
   fprintf(out,
-          "\nSatisfiable sizes up to %dx%d (+ yes, . no; width across, "
+          "\nSatisfiable sizes up to %dx%d (+ yes, . no%s; width across, "
           "height down):\n     ",
-          N, N);
+          N, N,
+          a->topo == TILESAT_HEX && a->periodic ? ", - odd height: no "
+                                                  "periodic hex map"
+                                                : "");
   for (int w = 1; w <= N; w++)
     fprintf(out, "%3d", w);
   fputc('\n', out);
@@ -249,11 +280,11 @@ int tilesat_analysis_write(const tilesat_analysis *a, FILE *out) {
       fprintf(out, "  %c",
               res == TILESAT_SAT     ? '+'
               : res == TILESAT_UNSAT ? '.'
-                                     : ' ');
+                                     : '-');
     }
     fputc('\n', out);
   }
-  fputs("\nSatisfiable heights by width:\n", out);
+  fputs("\nBy width, the heights that have a map:\n", out);
   char buf[1024], next[1024];
   for (int w = 1; w <= N;) {
     heights_text(a, w, buf, sizeof buf);

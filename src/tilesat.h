@@ -298,7 +298,8 @@ void tilesat_analysis_free(tilesat_analysis *a);
 /* TILESAT_SAT / TILESAT_UNSAT for width x height, or TILESAT_UNKNOWN when
  * the size is not a valid map (odd height on a periodic hex map). */
 int tilesat_analysis_result(const tilesat_analysis *a, int width, int height);
-/* Does the tile appear in some valid map up to max x max? */
+/* Does the tile appear in some valid map from 2x2 (1x1 when max is 1) to
+ * max x max?  (Every tile fits a 1x1 map, where it has no neighbour.) */
 bool tilesat_analysis_tile_appears(const tilesat_analysis *a, int tile);
 /* Is max x max unsatisfiable? */
 bool tilesat_analysis_hard(const tilesat_analysis *a);
