@@ -820,7 +820,10 @@ static void write_picture(const tilesat_explanation *e, FILE *out) {
         out);
   bool wrap = m->periodic && square;
   const char *lead = wrap ? "   " : "  ";
-  if (wrap) /* the south pairs of the last row wrap to the top */
+  bool wrap_south = false; /* the last row's south pairs wrap to the top */
+  for (int c = 0; wrap && c < W; c++)
+    wrap_south |= south[(H - 1) * W + c];
+  if (wrap_south)
     vertical_line(lead, south + (size_t)(H - 1) * (size_t)W, W, out);
   for (int r = 0; r < H; r++) {
     if (!square) {
@@ -841,7 +844,7 @@ static void write_picture(const tilesat_explanation *e, FILE *out) {
     if (r + 1 < H)
       vertical_line(lead, south + (size_t)r * (size_t)W, W, out);
   }
-  if (wrap)
+  if (wrap_south)
     vertical_line(lead, south + (size_t)(H - 1) * (size_t)W, W, out);
   free(kind);
   free(east);

@@ -492,11 +492,24 @@ void ts_prop_write_step(const ts_prop *p, int step, FILE *out) {
       fputs(" is", out);
       break;
     }
-    write_cell(m, s->nb, out);
-    if (n == 0) {
-      fputs(" has no tile left", out);
+    if (n == 0) { /* only without nb's one-tile constraint (explain) */
+      uint64_t *need = ts_calloc((size_t)p->words, sizeof *need);
+      for (int t = 0; t < r->ntiles; t++)
+        if (ts_bit(lost, t))
+          for (int w = 0; w < p->words; w++)
+            need[w] |= ts_allowed(r, t, back)[w];
+      bool one = set_count(r, lost) == 1;
+      fprintf(out, "to %s %s %s ", one ? "its" : "their",
+              ts_dir_words(m->topo, back),
+              one ? "it allows only" : "they allow only");
+      ts_write_tileset(r, need, out);
+      fputs(", and ", out);
+      write_cell(m, s->nb, out);
+      fputs(" has none of them left", out);
+      free(need);
       break;
     }
+    write_cell(m, s->nb, out);
     if (n == r->ntiles) {
       fputs(" may hold any tile, and ", out);
     } else {
