@@ -84,12 +84,10 @@ static const command commands[] = {
     {"enum", "RULES --size WxH",
      "every valid map, then 'maps: N' (exit 10 if any, 20 if none)", cmd_enum},
     {"explain", "RULES --size WxH",
-     "why no map exists: a minimal set of clashing constraints (exit 20), "
-     "or SAT (10)",
+     "why no map exists: a minimal set of clashing constraints (exit 20)",
      cmd_explain},
     {"trace", "RULES --size WxH",
-     "WFC propagation step by step with reasons; a contradiction's chain "
-     "(20)",
+     "WFC propagation with reasons; on a contradiction, its chain (20)",
      cmd_trace},
     {"analyze", "RULES",
      "a report on a rule set: border-only and unused tiles, sizes that work",

@@ -409,6 +409,28 @@ static void expect_error(const char *const *args, const char *msg) {
 #define ERR(msg, ...)                                                          \
   expect_error((const char *const[]){__VA_ARGS__, NULL}, msg)
 
+Test(explain, help) {
+  run_result r = RUN("explain", "--help");
+  cr_expect_eq(r.code, 0);
+  cr_expect(strstr(r.out, "usage: tilesat explain RULES --size WxH"));
+  cr_expect(strstr(r.out, "--format text|json"));
+  cr_expect(strstr(r.out, "--pin ROW,COL=TILE"));
+  run_free(&r);
+  r = RUN("trace", "--help");
+  cr_expect_eq(r.code, 0);
+  cr_expect(strstr(r.out, "--choose ROW,COL=TILE"));
+  cr_expect(!strstr(r.out, "--backend"));
+  run_free(&r);
+  r = RUN("analyze", "--help");
+  cr_expect_eq(r.code, 0);
+  cr_expect(strstr(r.out, "--max N"));
+  run_free(&r);
+  r = RUN("--help");
+  cr_expect(strstr(r.out, "  explain  ") && strstr(r.out, "  trace    ") &&
+            strstr(r.out, "  analyze  "));
+  run_free(&r);
+}
+
 Test(explain, errors) {
   ERR("tilesat: --format: 'xml' is not text or json\n", "explain",
       "rules/hard.rules", "--size", "3x1", "--format", "xml");

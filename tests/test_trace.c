@@ -188,7 +188,6 @@ static bool unit_propagate(const cnf *c, const int *units, int nunits,
   for (bool changed = true; changed;) {
     changed = false;
     for (size_t i = 0; i < c->nlits; i++) {
-      size_t start = i;
       int open = 0, last = 0;
       bool sat = false;
       for (; c->lits[i]; i++) {
@@ -200,7 +199,6 @@ static bool unit_propagate(const cnf *c, const int *units, int nunits,
           last = l;
         }
       }
-      (void)start;
       if (sat)
         continue;
       if (open == 0)
