@@ -458,3 +458,83 @@ Test(explain, constraints_check_rejects_foreign_constraints) {
   tilesat_map_free(m);
   tilesat_rules_free(r);
 }
+
+/* Hex and periodic maps: directions in words, pictures with odd rows
+ * shifted, wrap-around pairs on the margin. */
+static const char *hex_text =
+    "UNSAT: no valid 4x4 map.\n"
+    "These 8 constraints (of 51 in the map) cannot all hold, and dropping any "
+    "one\n"
+    "of them leaves a satisfiable set (checked):\n"
+    "  [1] (0,0) is pinned to S\n"
+    "  [2] (0,0) and its south-east neighbour (1,0) hold an allowed pair\n"
+    "  [3] (1,0) and its east neighbour (1,1) hold an allowed pair\n"
+    "  [4] (2,2) holds exactly one tile\n"
+    "  [5] (2,2) and its north-west neighbour (1,1) hold an allowed pair\n"
+    "  [6] (2,2) and its south-east neighbour (3,2) hold an allowed pair\n"
+    "  [7] (3,3) is pinned to L\n"
+    "  [8] (3,3) and its west neighbour (3,2) hold an allowed pair\n"
+    "\n"
+    "Why (propagation on these constraints alone; [n] the constraints used):\n"
+    "  [1]     (0,0) is pinned to S\n"
+    "  [7]     (3,3) is pinned to L\n"
+    "  [2]     (1,0) must hold S: (0,0) holds S, and S allows only {S} to its "
+    "south-east\n"
+    "  [8]     (3,2) must hold one of {L, C}: (3,3) holds L, and L allows only "
+    "{L, C} to its west\n"
+    "  [3]     (1,1) must hold one of {C, S}: (1,0) holds S, and S allows only "
+    "{C, S} to its east\n"
+    "  [6]     (2,2) must hold L: (3,2) holds one of {L, C}, and L, C allow "
+    "only {L} to their north-west\n"
+    "  [4]     (2,2) loses {C, S}: it holds only one tile, and that must be L\n"
+    "  [5]     (2,2) must hold S: (1,1) holds one of {C, S}, and C, S allow "
+    "only {S} to their south-east\n"
+    "          (2,2) must hold S, but that is ruled out: contradiction\n"
+    "\n"
+    "The map (# a cell that must hold one tile, P a pin, o a cell only in an\n"
+    "adjacency, . not involved; hex rows, odd rows shifted right):\n"
+    "  P . . .\n"
+    "   o o . .\n"
+    "  . . # .\n"
+    "   . . o P\n";
+static const char *periodic_text =
+    "UNSAT: no valid 2x4 map.\n"
+    "These 3 constraints (of 24 in the map) cannot all hold, and dropping any "
+    "one\n"
+    "of them leaves a satisfiable set (checked):\n"
+    "  [1] (0,0) holds exactly one tile\n"
+    "  [2] (0,0) and its east neighbour (0,1) hold an allowed pair\n"
+    "  [3] (0,0) and its west neighbour (0,1) hold an allowed pair\n"
+    "\n"
+    "Why (propagation on these constraints alone; [n] the constraints used):\n"
+    "  [2]     (0,1) loses {K, S}: K, S allow nothing to their west, where "
+    "(0,0) is\n"
+    "  [3]     (0,0) loses {K, B, S}: to their west they allow only {K, S}, "
+    "and (0,1) has none of them left\n"
+    "  [1]     (0,0) has no tile left, but it must hold one: contradiction\n"
+    "\n"
+    "The map (# a cell that must hold one tile, P a pin, o a cell only in an\n"
+    "adjacency, . not involved; - and | adjacency constraints):\n"
+    "  -#-o-\n"
+    "\n"
+    "   . .\n"
+    "\n"
+    "   . .\n"
+    "\n"
+    "   . .\n";
+
+Test(explain, hex_and_periodic) {
+  for (int b = 0; b < 2; b++) {
+    const char *be = tilesat_backend_name(backends[b]);
+    run_result r = RUN("explain", "rules/coast-hex.rules", "--size", "4x4",
+                       "--pin", "0,0=S", "--pin", "3,3=L", "--backend", be);
+    cr_expect_eq(r.code, 20);
+    cr_expect_str_eq(r.out, hex_text);
+    run_free(&r);
+    r = RUN("explain", "rules/hard.rules", "--size", "2x4", "--periodic",
+            "--backend", be);
+    cr_expect_eq(r.code, 20);
+    cr_expect_str_eq(r.out, periodic_text);
+    run_free(&r);
+  }
+}
