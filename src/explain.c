@@ -23,7 +23,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 struct tilesat_explanation {
   const tilesat_map *m;
@@ -137,6 +136,7 @@ typedef struct sub {
   ts_solver *s;
   int *sel; /* group -> selector variable, 0 when the group has no clause */
   ts_ints failed;
+  long calls; /* solves so far: the search's budget is counted in them */
 } sub;
 
 static void sub_init(sub *x, const ts_cnf *cnf, int ngroups,
@@ -180,6 +180,7 @@ static int sub_solve(sub *x, const ts_ints *set, int skip) {
     if (set->v[i] != skip && x->sel[set->v[i]])
       ts_solver_assume(x->s, x->sel[set->v[i]]);
   int res = ts_solver_solve(x->s);
+  x->calls++;
   x->failed.n = 0;
   if (res == TILESAT_UNSAT)
     for (size_t i = 0; i < set->n; i++)
@@ -261,17 +262,12 @@ static int cmp_far_first(const void *a, const void *b) {
   return x->g - y->g;
 }
 
-static double now(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
 /* Deletion-based MUS from `core` (UNSAT), trying the groups farthest from
  * `centre` first.  With `refine`, an UNSAT answer also drops every group
  * outside its failed set (fast on large cores, less steerable). */
 static int shrink(const tilesat_map *m, const ts_cnf *cnf, tilesat_backend b,
-                  const ts_ints *core, int centre, bool refine, ts_ints *mus) {
+                  const ts_ints *core, int centre, bool refine, ts_ints *mus,
+                  long *calls) {
   int G = ts_group_count(m);
   uint8_t *in = ts_calloc((size_t)G, 1);
   for (size_t i = 0; i < core->n; i++)
@@ -315,6 +311,7 @@ static int shrink(const tilesat_map *m, const ts_cnf *cnf, tilesat_backend b,
   free(cur.v);
   free(ord);
   free(in);
+  *calls += x.calls;
   sub_free(&x);
   return res;
 }
@@ -429,13 +426,14 @@ static void prop_core(const tilesat_map *m, const ts_prop *p, ts_ints *out) {
   free(seen);
 }
 
-#define SMALL_CORE 300  /* shrink without refinement up to this size */
-#define TIME_BUDGET 2.0 /* seconds to spend looking for smaller answers */
+#define SMALL_CORE 300 /* shrink without refinement up to this size */
+/* Solver calls to spend looking for smaller answers once there is one:
+ * counted, not timed, so that answers do not depend on the machine. */
+#define CALL_BUDGET 20000
 
 static int find_mus(const tilesat_map *m, const ts_cnf *cnf, tilesat_backend b,
                     const uint8_t *has, sub *full, const ts_ints *failed,
                     ts_ints *best, tilesat_error *err) {
-  double t0 = now();
   ts_ints base = {0}, acore = {0}, core = {0}, mus = {0}, centres = {0};
   for (size_t i = 0; i < failed->n; i++)
     TS_PUSH(base, failed->v[i]);
@@ -470,8 +468,9 @@ static int find_mus(const tilesat_map *m, const ts_cnf *cnf, tilesat_backend b,
   score bs = {0, 0, 0};
   int res = 0;
   int reach = m->width > m->height ? m->width : m->height;
+  long calls = 0;
   for (size_t ci = 0; ci < centres.n && ci < maxcentres && res == 0; ci++) {
-    if (best->n && now() - t0 > TIME_BUDGET)
+    if (best->n && full->calls + calls > CALL_BUDGET)
       break;
     int c = centres.v[ci];
     /* the smallest window around c that is UNSAT by itself */
@@ -498,7 +497,7 @@ static int find_mus(const tilesat_map *m, const ts_cnf *cnf, tilesat_backend b,
     if (!core.n)
       for (size_t i = 0; i < base.n; i++)
         TS_PUSH(core, base.v[i]);
-    if (shrink(m, cnf, b, &core, c, core.n > SMALL_CORE, &mus) < 0) {
+    if (shrink(m, cnf, b, &core, c, core.n > SMALL_CORE, &mus, &calls) < 0) {
       res = -1;
       break;
     }
