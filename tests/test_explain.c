@@ -538,3 +538,27 @@ Test(explain, hex_and_periodic) {
     run_free(&r);
   }
 }
+
+/* More than 8 tiles: the one-tile constraint is a ladder with auxiliary
+ * variables, and still one constraint to drop. */
+Test(explain, ladder_encoding) {
+  tilesat_rules *r =
+      rules_from_sample("abc\ndef\nghi\n", TILESAT_SQUARE, false);
+  cr_assert_eq(tilesat_rules_ntiles(r), 9);
+  int sizes[][2] = {{4, 3}, {3, 4}, {2, 2}};
+  for (int s = 0; s < 3; s++)
+    for (int b = 0; b < 2; b++) {
+      tilesat_map *m =
+          map_new(r, sizes[s][0], sizes[s][1], TILESAT_SQUARE, false);
+      tilesat_error err;
+      if (s == 2)
+        cr_assert_eq(tilesat_map_pin_spec(m, "1,1=a", &err), 0);
+      tilesat_explanation *e = NULL;
+      cr_assert_eq(tilesat_explain(m, backends[b], &e, &err), TILESAT_UNSAT,
+                   "%s", err.msg);
+      expect_minimal(m, e, false);
+      tilesat_explanation_free(e);
+      tilesat_map_free(m);
+    }
+  tilesat_rules_free(r);
+}

@@ -232,6 +232,35 @@ static int mark(void *user, const int *tiles) {
 
 /* Random rule sets, sizes, topologies, pins and choices: the domains left
  * equal unit propagation on the CNF, and keep every tile a valid map uses. */
+/* The same with more than 8 tiles (the ladder at-most-one encoding). */
+Test(trace, propagation_is_unit_propagation_with_the_ladder) {
+  tilesat_rules *r =
+      rules_from_sample("abcd\nefgh\nijkl\nmnop\n", TILESAT_SQUARE, true);
+  const char *pins[][2] = {
+      {"0,0=a", NULL}, {"1,1=f", "2,3=a"}, {"3,3=p", NULL}};
+  for (int k = 0; k < 3; k++) {
+    tilesat_map *m = map_new(r, 4, 4, TILESAT_SQUARE, false);
+    tilesat_error err;
+    for (int i = 0; i < 2 && pins[k][i]; i++)
+      cr_assert_eq(tilesat_map_pin_spec(m, pins[k][i], &err), 0);
+    tilesat_trace *t = tilesat_trace_new(m);
+    cnf c = read_dimacs(m);
+    int *val = calloc((size_t)c.nvars + 1, sizeof *val);
+    bool ok = unit_propagate(&c, NULL, 0, val);
+    cr_expect_eq(!ok, tilesat_trace_status(t) == TILESAT_UNSAT, "case %d", k);
+    for (int cell = 0; ok && cell < 16; cell++)
+      for (int tile = 0; tile < 16; tile++)
+        cr_expect_eq(val[cell * 16 + tile + 1] >= 0,
+                     tilesat_trace_possible(t, cell / 4, cell % 4, tile),
+                     "case %d: (%d,%d) tile %d", k, cell / 4, cell % 4, tile);
+    free(val);
+    free(c.lits);
+    tilesat_trace_free(t);
+    tilesat_map_free(m);
+  }
+  tilesat_rules_free(r);
+}
+
 Test(trace, propagation_is_unit_propagation_and_keeps_every_valid_map) {
   unsigned seed = 11;
   int contradictions = 0, open = 0;
