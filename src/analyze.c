@@ -214,8 +214,11 @@ int tilesat_analysis_write(const tilesat_analysis *a, FILE *out) {
     fputc(' ', out);
     ts_write_token(out, r->names.v.v[t]);
   }
-  fputs("\n\nTiles with no neighbour in some direction (they can only stand "
-        "on that border):\n",
+  fputs(a->periodic ? "\n\nTiles with no neighbour in some direction (a "
+                      "periodic map has no border, so\nthey can stand "
+                      "nowhere):\n"
+                    : "\n\nTiles with no neighbour in some direction (they "
+                      "can only stand on that border):\n",
         out);
   bool any = false;
   for (int t = 0; t < T; t++) {
