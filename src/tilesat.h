@@ -285,9 +285,9 @@ int tilesat_trace_write_json(const tilesat_trace *t, FILE *out);
 /* --------------------------------------------------------------- analysis */
 
 /* A report on a rule set: tiles with no neighbour in some direction, tiles
- * that appear in no valid map up to max x max, which sizes from 1x1 to
- * max x max are satisfiable, and, when large maps are not ("hard"), the
- * explanation for the smallest unsatisfiable size. */
+ * that appear in no valid map from 2x2 to max x max, which sizes from 1x1
+ * to max x max are satisfiable, and, when max x max is not ("hard"), the
+ * explanation for the smallest unsatisfiable size (by area, then width). */
 typedef struct tilesat_analysis tilesat_analysis;
 
 /* max from 1 to 64.  NULL with an error (topology mismatch, bad max). */
