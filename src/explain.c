@@ -469,6 +469,8 @@ static int find_mus(const tilesat_map *m, const ts_cnf *cnf, tilesat_backend b,
   int res = 0;
   int reach = m->width > m->height ? m->width : m->height;
   long calls = 0;
+  int G = ts_group_count(m);
+  uint8_t *inwin = ts_calloc((size_t)G, 1);
   for (size_t ci = 0; ci < centres.n && ci < maxcentres && res == 0; ci++) {
     if (best->n && full->calls + calls > CALL_BUDGET)
       break;
@@ -477,19 +479,25 @@ static int find_mus(const tilesat_map *m, const ts_cnf *cnf, tilesat_backend b,
     core.n = 0;
     for (int r = 1, prev = 0; r < reach; prev = r, r = r + prev + 1) {
       window(m, has, c, r, &core);
-      int w = sub_solve(full, &core, -1);
-      if (w == TILESAT_UNKNOWN) {
+      /* a solver of the window alone: small windows solve fast */
+      for (size_t i = 0; i < core.n; i++)
+        inwin[core.v[i]] = 1;
+      sub wx;
+      sub_init(&wx, cnf, G, inwin, b);
+      int w = sub_solve(&wx, &core, -1);
+      calls += wx.calls;
+      for (size_t i = 0; i < core.n; i++)
+        inwin[core.v[i]] = 0;
+      if (w == TILESAT_UNSAT && core.n > SMALL_CORE) {
+        core.n = 0;
+        for (size_t i = 0; i < wx.failed.n; i++)
+          TS_PUSH(core, wx.failed.v[i]);
+      }
+      sub_free(&wx);
+      if (w == TILESAT_UNKNOWN)
         res = -1;
+      if (w != TILESAT_SAT)
         break;
-      }
-      if (w == TILESAT_UNSAT) {
-        if (core.n > SMALL_CORE) {
-          core.n = 0;
-          for (size_t i = 0; i < full->failed.n; i++)
-            TS_PUSH(core, full->failed.v[i]);
-        }
-        break;
-      }
       core.n = 0;
     }
     if (res < 0)
@@ -512,6 +520,7 @@ static int find_mus(const tilesat_map *m, const ts_cnf *cnf, tilesat_backend b,
   if (res < 0)
     ts_error(err, NULL, 0, "the %s backend gave no answer",
              tilesat_backend_name(b));
+  free(inwin);
   free(base.v);
   free(acore.v);
   free(core.v);
