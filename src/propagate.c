@@ -10,7 +10,15 @@
  * that matters.
  *
  * This is the same reasoning as unit propagation on the support-clause
- * encoding (encode.c), so the tests compare the two. */
+ * encoding (encode.c), so the tests compare the two.
+ *
+ * Explanations run it on a subset of the constraints, where a cell may lack
+ * its one-tile constraint: a pin there rules nothing out, yet it still says
+ * "this cell holds S".  With `positive`, such facts ("holds one of X") are
+ * carried along pairs too (each tile of X needs a partner next door), and
+ * where a cell does have its one-tile constraint they become ordinary
+ * reductions.  That is what lets "why" reach the contradiction of a set
+ * like the two clashing coast pins, which plain domains cannot. */
 #include "internal.h"
 
 #include <stdlib.h>
