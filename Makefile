@@ -83,6 +83,7 @@ asan:
 bench: deps
 	@$(MAKE) --no-print-directory all
 	tools/bench.sh $(BIN)
+	tools/bench-explain.sh $(BIN)
 
 cnf: $(BIN)
 	@for c in $(CNF_CASES); do \

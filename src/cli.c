@@ -23,19 +23,22 @@ typedef struct option_spec {
 
 #define OFF(f) offsetof(options, f)
 static const option_spec option_table[] = {
-    {"--size", "WxH", OPT_VALUE, OFF(size), " encode check enum count sample ",
+    {"--size", "WxH", OPT_VALUE, OFF(size),
+     " encode check enum count sample explain trace ",
      "map size, WIDTHxHEIGHT (1x2: one column, two rows)"},
     {"--topology", "square|hex", OPT_VALUE, OFF(topology),
-     " extract encode check enum count sample ",
+     " extract encode check enum count sample explain trace analyze ",
      "grid topology (map commands: default, the rules file's)"},
     {"--periodic", NULL, OPT_FLAG, OFF(periodic),
-     " encode check enum count sample ", "wrap the map around both axes"},
+     " encode check enum count sample explain trace analyze ",
+     "wrap the map around both axes"},
     {"--pin", "ROW,COL=TILE", OPT_LIST, OFF(pins),
-     " encode check enum count sample ", "pin a tile to a cell (repeatable)"},
+     " encode check enum count sample explain trace ",
+     "pin a tile to a cell (repeatable)"},
     {"--periodic-input", NULL, OPT_FLAG, OFF(periodic_input), " extract ",
      "samples wrap around both axes"},
     {"--backend", "picosat|cryptominisat", OPT_VALUE, OFF(backend),
-     " check enum count ", "SAT backend (default picosat)"},
+     " check enum count explain analyze ", "SAT backend (default picosat)"},
     {"--method", "auto|dp|enum|approx", OPT_VALUE, OFF(method), " count ",
      "counting method (default auto: dp, approx if dp outgrows memory)"},
     {"--epsilon", "E", OPT_VALUE, OFF(epsilon), " count ",
@@ -52,13 +55,8 @@ static const option_spec option_table[] = {
      "stop after N maps (default: all)"},
     {"--format", "dimacs|props", OPT_VALUE, OFF(format), " encode ",
      "DIMACS CNF (default) or readable propositions"},
-    {"-o", "FILE", OPT_VALUE, OFF(output), " extract encode ",
+    {"-o", "FILE", OPT_VALUE, OFF(output), " extract encode import-tileset ",
      "write to FILE instead of standard output"},
-    {"--help", NULL, OPT_FLAG, OFF(help), " extract encode check enum ",
-     "this help"},
-    {"-o", "FILE", OPT_VALUE, OFF(output), " import-tileset ",
-     "write to FILE instead of standard output"},
-    {"--help", NULL, OPT_FLAG, OFF(help), " import-tileset ", "this help"},
     {"--tile-size", "N", OPT_VALUE, OFF(tile_size), " extract ",
      "image samples: cut into NxN-pixel tiles (default 1: a pixel a tile)"},
     {"--pattern", "N", OPT_VALUE, OFF(pattern), " extract ",
@@ -91,6 +89,17 @@ static const option_spec option_table[] = {
      "write the maps as one Tiled map (JSON), a layer each"},
     {"--tilesets-from", "MAP", OPT_VALUE, OFF(tilesets_from), " enum ",
      "--tmx/--tmj: use this Tiled map's tilesets (tiles named by gid)"},
+    /* explain, trace, analyze */
+    {"--choose", "ROW,COL=TILE", OPT_LIST, OFF(chooses), " trace ",
+     "after the pins, choose a tile for a cell (repeatable, in order)"},
+    {"--max", "N", OPT_VALUE, OFF(max), " analyze ",
+     "sizes from 1x1 to NxN (default 8, at most 64)"},
+    {"--format", "text|json", OPT_VALUE, OFF(format), " explain trace ",
+     "readable text (default) or a JSON document"},
+    {"--help", NULL, OPT_FLAG, OFF(help),
+     " extract import-tileset encode check enum count sample explain trace "
+     "analyze ",
+     "this help"},
 };
 #define NOPTIONS (sizeof option_table / sizeof option_table[0])
 
@@ -119,6 +128,15 @@ static const command commands[] = {
     {"import-tileset", "TILESET.xml",
      "rules from a WFC simple-tiled tileset (oriented tiles, pairs, weights)",
      cmd_import_tileset},
+    {"explain", "RULES --size WxH",
+     "why no map exists: a minimal set of clashing constraints (exit 20)",
+     cmd_explain},
+    {"trace", "RULES --size WxH",
+     "WFC propagation with reasons; on a contradiction, its chain (20)",
+     cmd_trace},
+    {"analyze", "RULES",
+     "a report on a rule set: border-only and unused tiles, sizes that work",
+     cmd_analyze},
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 
@@ -129,7 +147,7 @@ static void usage_main(FILE *out) {
           "usage: tilesat COMMAND [ARGS] [OPTIONS]\n\ncommands:\n",
           TILESAT_VERSION);
   for (size_t i = 0; i < NCOMMANDS; i++)
-    fprintf(out, "  %-8s %s\n", commands[i].name, commands[i].summary);
+    fprintf(out, "  %-14s %s\n", commands[i].name, commands[i].summary);
   fprintf(out, "\n'tilesat COMMAND --help' lists a command's options.\n"
                "Exit codes: 10 satisfiable, 20 unsatisfiable, 0 other "
                "success, 1 error.\n");
@@ -157,7 +175,8 @@ static int parse_options(const command *c, int argc, char **argv, options *o) {
   snprintf(key, sizeof key, " %s ", c->name);
   o->pins = calloc((size_t)argc + 1, sizeof *o->pins);
   o->args = calloc((size_t)argc + 1, sizeof *o->args);
-  if (!o->pins || !o->args) {
+  o->chooses = calloc((size_t)argc + 1, sizeof *o->chooses);
+  if (!o->pins || !o->args || !o->chooses) {
     fail("out of memory");
     return EXIT_ERROR;
   }
@@ -201,7 +220,9 @@ static int parse_options(const command *c, int argc, char **argv, options *o) {
       fail("option '%s' needs a value (%s)", s->name, s->metavar);
       return EXIT_ERROR;
     }
-    if (s->kind == OPT_LIST)
+    if (s->kind == OPT_LIST && s->offset == OFF(chooses))
+      o->chooses[o->nchooses++] = val;
+    else if (s->kind == OPT_LIST)
       o->pins[o->npins++] = val;
     else
       *(const char **)field = val;
@@ -244,5 +265,6 @@ int main(int argc, char **argv) {
   }
   free(o.pins);
   free(o.args);
+  free(o.chooses);
   return rc;
 }

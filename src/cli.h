@@ -21,6 +21,10 @@ typedef struct options {
   const char *tile_size, *pattern, *symmetry, *palette, *pictures, *png, *tmx,
       *tmj, *empty, *layer, *subset, *tilesets_from;
   struct inputs *inputs; /* what a command's samples share; end_samples */
+  /* explain, trace, analyze */
+  const char **chooses; /* --choose ROW,COL=TILE, in order */
+  int nchooses;
+  const char *max;
 } options;
 
 /* "tilesat: " + message on stderr. */
@@ -60,5 +64,8 @@ sheet *sheet_new(options *o, const tilesat_map *m);
 void sheet_add(sheet *s, const int *tiles);
 /* Write the sheet (if any) and free it; 0 or EXIT_ERROR. */
 int sheet_end(sheet *s);
+int cmd_explain(options *o);
+int cmd_trace(options *o);
+int cmd_analyze(options *o);
 
 #endif

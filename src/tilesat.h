@@ -436,4 +436,115 @@ tilesat_image *tilesat_render_sheet(const tilesat_map *m,
                                     const tilesat_pictures *pics,
                                     const int *const *maps, size_t nmaps);
 
+/* ------------------------------------------------------------ explanations */
+
+/* The constraints a map is made of, at the level a designer thinks in: each
+ * cell holds exactly one tile, each pin holds, and each pair of
+ * neighbouring cells holds an allowed pair (one constraint per pair of
+ * cells, seen from either side). */
+typedef enum tilesat_constraint_kind {
+  TILESAT_ONE_TILE = 0, /* (row, col) holds exactly one tile */
+  TILESAT_PINNED = 1,   /* (row, col) holds its pinned tile */
+  TILESAT_ADJACENT = 2, /* (row, col) and its neighbour in direction `dir`,
+                           (nrow, ncol), hold an allowed pair */
+} tilesat_constraint_kind;
+
+typedef struct tilesat_constraint {
+  tilesat_constraint_kind kind;
+  int row, col;
+  int dir;        /* ADJACENT: direction from (row, col) to the neighbour */
+  int nrow, ncol; /* ADJACENT: the neighbour; otherwise -1 */
+  int pin;        /* PINNED: index of the pin, in the order pinned; else -1 */
+  int tile;       /* PINNED: the pinned tile; otherwise -1 */
+} tilesat_constraint;
+
+/* How many constraints the map has: cells + pins + neighbouring pairs. */
+int tilesat_constraint_count(const tilesat_map *m);
+
+/* Is this set of the map's constraints satisfiable on its own, with every
+ * other constraint of the map dropped (a cell without its one-tile
+ * constraint may then hold no tile or several)?  TILESAT_SAT,
+ * TILESAT_UNSAT, or -1 with an error when a constraint is not one of the
+ * map's. */
+int tilesat_constraints_check(const tilesat_map *m, tilesat_backend b,
+                              const tilesat_constraint *cs, size_t n,
+                              tilesat_error *err);
+
+/* Why a map has no valid filling: a minimal set of its constraints that
+ * cannot hold together (dropping any one leaves a satisfiable set; this is
+ * checked before it is returned), preferring sets with few cells.  The
+ * explanation borrows the map, which must outlive it. */
+typedef struct tilesat_explanation tilesat_explanation;
+
+/* TILESAT_SAT (a valid map exists; *out is NULL), TILESAT_UNSAT (*out is
+ * set), or -1 on error. */
+int tilesat_explain(const tilesat_map *m, tilesat_backend b,
+                    tilesat_explanation **out, tilesat_error *err);
+void tilesat_explanation_free(tilesat_explanation *e);
+/* The constraints, in a stable order (by cell, row-major, then kind). */
+size_t tilesat_explanation_size(const tilesat_explanation *e);
+const tilesat_constraint *
+tilesat_explanation_constraint(const tilesat_explanation *e, size_t i);
+/* Cells involved (row-major cell numbers; the array lives as long as e). */
+size_t tilesat_explanation_cells(const tilesat_explanation *e,
+                                 const int **cells);
+/* Does propagation on these constraints alone reach the contradiction (or
+ * does it take search)? */
+bool tilesat_explanation_by_propagation(const tilesat_explanation *e);
+/* The constraints, what each rules out and why, and a picture of the map
+ * marking the cells involved; or the same content as a JSON document. */
+int tilesat_explanation_write(const tilesat_explanation *e, FILE *out);
+int tilesat_explanation_write_json(const tilesat_explanation *e, FILE *out);
+/* The SAT answer of `explain` in JSON ({"result": "SAT", ...}). */
+int tilesat_explain_write_sat_json(const tilesat_map *m, FILE *out);
+
+/* ------------------------------------------------------------------ traces */
+
+/* WFC's propagation made visible: every cell starts with every tile;
+ * propagation (arc consistency) removes tiles, each removal recorded with
+ * its reason; pins, then choices, keep one tile in a cell.  The trace
+ * borrows the map. */
+typedef struct tilesat_trace tilesat_trace;
+
+/* Propagate from the start, then apply the map's pins together and
+ * propagate.  Stops at the first contradiction. */
+tilesat_trace *tilesat_trace_new(const tilesat_map *m);
+void tilesat_trace_free(tilesat_trace *t);
+/* Choose `tile` at (row, col) and propagate.  Returns TILESAT_UNSAT on a
+ * contradiction (now or earlier: nothing more is done), else 0. */
+int tilesat_trace_choose(tilesat_trace *t, int row, int col, int tile);
+/* TILESAT_UNSAT after a contradiction, TILESAT_SAT if every cell holds one
+ * tile, else TILESAT_UNKNOWN. */
+int tilesat_trace_status(const tilesat_trace *t);
+/* Is `tile` still possible at (row, col)? */
+bool tilesat_trace_possible(const tilesat_trace *t, int row, int col, int tile);
+/* After a contradiction: the chain of steps that led to it (back to the
+ * pins and choices that caused it), only those.  Otherwise every step,
+ * then the remaining domains as a grid. */
+int tilesat_trace_write(const tilesat_trace *t, FILE *out);
+int tilesat_trace_write_json(const tilesat_trace *t, FILE *out);
+
+/* --------------------------------------------------------------- analysis */
+
+/* A report on a rule set: tiles with no neighbour in some direction, tiles
+ * that appear in no valid map from 2x2 to max x max, which sizes from 1x1
+ * to max x max are satisfiable, and, when max x max is not ("hard"), the
+ * explanation for the smallest unsatisfiable size (by area, then width). */
+typedef struct tilesat_analysis tilesat_analysis;
+
+/* max from 1 to 64.  NULL with an error (topology mismatch, bad max). */
+tilesat_analysis *tilesat_analyze(const tilesat_rules *r, int max,
+                                  tilesat_topology topo, bool periodic,
+                                  tilesat_backend b, tilesat_error *err);
+void tilesat_analysis_free(tilesat_analysis *a);
+/* TILESAT_SAT / TILESAT_UNSAT for width x height, or TILESAT_UNKNOWN when
+ * the size is not a valid map (odd height on a periodic hex map). */
+int tilesat_analysis_result(const tilesat_analysis *a, int width, int height);
+/* Does the tile appear in some valid map from 2x2 (1x1 when max is 1) to
+ * max x max?  (Every tile fits a 1x1 map, where it has no neighbour.) */
+bool tilesat_analysis_tile_appears(const tilesat_analysis *a, int tile);
+/* Is max x max unsatisfiable? */
+bool tilesat_analysis_hard(const tilesat_analysis *a);
+int tilesat_analysis_write(const tilesat_analysis *a, FILE *out);
+
 #endif

@@ -100,6 +100,19 @@ Test(cli, help_and_version) {
   cr_expect(strstr(r.out, "--backend picosat|cryptominisat"));
   cr_expect(strstr(r.out, "--pin ROW,COL=TILE"));
   run_free(&r);
+  /* every command listed answers --help with its own usage */
+  const char *cmds[] = {"extract", "import-tileset", "encode", "check",
+                        "enum",    "count",          "sample", "explain",
+                        "trace",   "analyze"};
+  for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
+    run_result h = RUN(cmds[i], "--help");
+    char want[64];
+    snprintf(want, sizeof want, "usage: tilesat %s ", cmds[i]);
+    cr_expect_eq(h.code, 0, "%s --help: exit %d", cmds[i], h.code);
+    cr_expect(strstr(h.out, want), "%s --help: %s", cmds[i], h.out);
+    cr_expect(strstr(h.out, "--help"), "%s --help lists --help", cmds[i]);
+    run_free(&h);
+  }
   r = RUN("--version");
   cr_expect_eq(r.code, 0);
   cr_expect_str_eq(r.out, "tilesat " TILESAT_VERSION "\n");

@@ -1,0 +1,564 @@
+/* explain: minimal sets of clashing constraints, checked for minimality on
+ * both backends and by a brute-force checker of the constraints' meaning
+ * that does not use the encoder. */
+#include "helpers.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ------------------------------------------------ an independent checker */
+
+static int opposite(tilesat_topology topo, int d) {
+  return tilesat_dir_opposite(topo, d);
+}
+
+/* Can the constraints hold together, every other constraint dropped?  A
+ * cell without its one-tile constraint may hold any set of tiles; a pair
+ * constraint asks every tile on each side to have an allowed partner on
+ * the other.  Brute force over tile sets of the cells involved. */
+static bool brute_sat(const tilesat_map *m, const tilesat_constraint *cs,
+                      size_t n) {
+  const tilesat_rules *r = tilesat_map_rules(m);
+  int T = tilesat_rules_ntiles(r), W = tilesat_map_width(m);
+  tilesat_topology topo = tilesat_rules_topology(r);
+  int ncells = 0, slot[4096];
+  memset(slot, -1, sizeof slot);
+  for (size_t i = 0; i < n; i++) {
+    int c[2] = {cs[i].row * W + cs[i].col, cs[i].nrow * W + cs[i].ncol};
+    for (int k = 0; k < (cs[i].kind == TILESAT_ADJACENT ? 2 : 1); k++)
+      if (slot[c[k]] < 0) {
+        cr_assert(ncells < 8, "too many cells for brute force");
+        slot[c[k]] = ncells++;
+      }
+  }
+  unsigned set[64] = {0};
+  for (;;) {
+    bool ok = true;
+    for (size_t i = 0; i < n && ok; i++) {
+      unsigned s = set[slot[cs[i].row * W + cs[i].col]];
+      if (cs[i].kind == TILESAT_ONE_TILE) {
+        ok = s && !(s & (s - 1));
+      } else if (cs[i].kind == TILESAT_PINNED) {
+        ok = s >> cs[i].tile & 1;
+      } else {
+        unsigned s2 = set[slot[cs[i].nrow * W + cs[i].ncol]];
+        for (int t = 0; t < T && ok; t++) {
+          bool sup = !(s >> t & 1), sup2 = !(s2 >> t & 1);
+          for (int u = 0; u < T; u++) {
+            sup |= (s2 >> u & 1) && tilesat_rules_allows(r, t, cs[i].dir, u);
+            sup2 |= (s >> u & 1) &&
+                    tilesat_rules_allows(r, t, opposite(topo, cs[i].dir), u);
+          }
+          ok = sup && sup2;
+        }
+      }
+    }
+    if (ok)
+      return true;
+    int k = 0;
+    while (k < ncells && ++set[k] == (1u << T))
+      set[k++] = 0;
+    if (k == ncells)
+      return false;
+  }
+}
+
+/* Minimal: UNSAT as a whole, SAT with any one dropped, on both backends
+ * and by brute force when small enough. */
+static void expect_minimal(const tilesat_map *m, const tilesat_explanation *e,
+                           bool brute) {
+  size_t n = tilesat_explanation_size(e);
+  cr_assert(n > 0);
+  tilesat_constraint *cs = calloc(n, sizeof *cs), *rest = calloc(n, sizeof *cs);
+  for (size_t i = 0; i < n; i++)
+    cs[i] = *tilesat_explanation_constraint(e, i);
+  tilesat_error err;
+  for (int b = 0; b < 2; b++) {
+    cr_expect_eq(tilesat_constraints_check(m, backends[b], cs, n, &err),
+                 TILESAT_UNSAT, "the set is satisfiable (%s)",
+                 tilesat_backend_name(backends[b]));
+    for (size_t drop = 0; drop < n; drop++) {
+      size_t k = 0;
+      for (size_t i = 0; i < n; i++)
+        if (i != drop)
+          rest[k++] = cs[i];
+      cr_expect_eq(tilesat_constraints_check(m, backends[b], rest, k, &err),
+                   TILESAT_SAT, "still UNSAT without constraint %zu (%s)",
+                   drop + 1, tilesat_backend_name(backends[b]));
+      if (brute && b == 0)
+        cr_expect(brute_sat(m, rest, k), "brute force: still UNSAT without %zu",
+                  drop + 1);
+    }
+  }
+  if (brute)
+    cr_expect(!brute_sat(m, cs, n), "brute force: the set is satisfiable");
+  free(cs);
+  free(rest);
+}
+
+static bool has(const tilesat_explanation *e, tilesat_constraint_kind kind,
+                int row, int col, int dir, int tile) {
+  for (size_t i = 0; i < tilesat_explanation_size(e); i++) {
+    const tilesat_constraint *c = tilesat_explanation_constraint(e, i);
+    if (c->kind == kind && c->row == row && c->col == col &&
+        (kind != TILESAT_ADJACENT || c->dir == dir) &&
+        (kind != TILESAT_PINNED || c->tile == tile))
+      return true;
+  }
+  return false;
+}
+
+/* ------------------------------------------------------------------ hard */
+
+Test(explain, hard_names_one_middle_cell_and_its_two_pairs) {
+  tilesat_error err;
+  tilesat_rules *r = tilesat_rules_read_file("rules/hard.rules", &err);
+  cr_assert(r, "%s", err.msg);
+  int sizes[][2] = {{3, 1}, {3, 3}};
+  for (int s = 0; s < 2; s++)
+    for (int b = 0; b < 2; b++) {
+      tilesat_map *m =
+          map_new(r, sizes[s][0], sizes[s][1], TILESAT_SQUARE, false);
+      tilesat_explanation *e = NULL;
+      cr_assert_eq(tilesat_explain(m, backends[b], &e, &err), TILESAT_UNSAT,
+                   "%s", err.msg);
+      cr_assert_eq(tilesat_explanation_size(e), 3);
+      const tilesat_constraint *c = tilesat_explanation_constraint(e, 0);
+      int row = c->row;
+      cr_expect_eq(c->kind, TILESAT_ONE_TILE);
+      cr_expect_eq(c->col, 1, "not the middle column");
+      cr_expect(has(e, TILESAT_ADJACENT, row, 1, 1, -1), "no east pair");
+      cr_expect(has(e, TILESAT_ADJACENT, row, 1, 3, -1), "no west pair");
+      const int *cells;
+      cr_expect_eq(tilesat_explanation_cells(e, &cells), 3);
+      cr_expect(tilesat_explanation_by_propagation(e));
+      expect_minimal(m, e, true);
+      tilesat_explanation_free(e);
+      tilesat_map_free(m);
+    }
+  tilesat_rules_free(r);
+}
+
+static const char *hard_3x1_text =
+    "UNSAT: no valid 3x1 map.\n"
+    "These 3 constraints (of 5 in the map) cannot all hold, and dropping any "
+    "one\nof them leaves a satisfiable set (checked):\n"
+    "  [1] (0,1) holds exactly one tile\n"
+    "  [2] (0,1) and its east neighbour (0,2) hold an allowed pair\n"
+    "  [3] (0,1) and its west neighbour (0,0) hold an allowed pair\n"
+    "\n"
+    "Why (propagation on these constraints alone; [n] the constraints "
+    "used):\n"
+    "  [3]     (0,1) loses {K, S}: K, S allow nothing to their west, where "
+    "(0,0) is\n"
+    "  [2]     (0,1) loses {B}: B allows nothing to its east, where (0,2) "
+    "is\n"
+    "  [1]     (0,1) has no tile left, but it must hold one: contradiction\n"
+    "\n"
+    "The map (# a cell that must hold one tile, P a pin, o a cell only in "
+    "an\nadjacency, . not involved; - and | adjacency constraints):\n"
+    "  o-#-o\n";
+
+Test(explain, cli_text_and_json) {
+  for (int b = 0; b < 2; b++) {
+    run_result r = RUN("explain", "rules/hard.rules", "--size", "3x1",
+                       "--backend", tilesat_backend_name(backends[b]));
+    cr_expect_eq(r.code, 20);
+    cr_expect_str_eq(r.out, hard_3x1_text);
+    cr_expect_str_eq(r.err, "");
+    run_free(&r);
+  }
+  run_result r =
+      RUN("explain", "rules/hard.rules", "--size", "3x1", "--format", "json");
+  cr_expect_eq(r.code, 20);
+  cr_expect_str_eq(
+      r.out,
+      "{\n"
+      "  \"result\": \"UNSAT\",\n"
+      "  \"map\": {\"width\": 3, \"height\": 1, \"topology\": \"square\", "
+      "\"periodic\": false},\n"
+      "  \"total_constraints\": 5,\n"
+      "  \"minimal\": true,\n"
+      "  \"constraints\": [\n"
+      "    {\"id\": 1, \"kind\": \"one_tile\", \"cell\": [0, 1]},\n"
+      "    {\"id\": 2, \"kind\": \"adjacent\", \"cell\": [0, 1], "
+      "\"direction\": \"E\", \"neighbor\": [0, 2]},\n"
+      "    {\"id\": 3, \"kind\": \"adjacent\", \"cell\": [0, 1], "
+      "\"direction\": \"W\", \"neighbor\": [0, 0]}\n"
+      "  ],\n"
+      "  \"cells\": [[0, 0], [0, 1], [0, 2]],\n"
+      "  \"propagation_refutes\": true,\n"
+      "  \"steps\": [\n"
+      "    {\"step\": 1, \"constraints\": [3], \"kind\": \"support\", "
+      "\"cell\": [0, 1], \"loses\": [\"K\", \"S\"], \"neighbor\": [0, 0], "
+      "\"neighbor_holds\": [\"K\", \"B\", \"S\"], "
+      "\"direction_from_neighbor\": \"E\", \"after\": []},\n"
+      "    {\"step\": 2, \"constraints\": [2], \"kind\": \"support\", "
+      "\"cell\": [0, 1], \"loses\": [\"B\"], \"neighbor\": [0, 2], "
+      "\"neighbor_holds\": [], \"direction_from_neighbor\": \"W\", "
+      "\"after\": []},\n"
+      "    {\"step\": 3, \"constraints\": [1], \"kind\": \"empty\", "
+      "\"cell\": [0, 1], \"after\": [1, 2]}\n"
+      "  ]\n"
+      "}\n");
+  run_free(&r);
+  r = RUN("explain", "rules/coast.rules", "--size", "3x3");
+  cr_expect_eq(r.code, 10);
+  cr_expect_str_eq(r.out, "SAT: a valid 3x3 map exists, nothing to explain "
+                          "(see 'tilesat check').\n");
+  run_free(&r);
+  r = RUN("explain", "rules/coast.rules", "--size", "2x1", "--format", "json");
+  cr_expect_eq(r.code, 10);
+  cr_expect_str_eq(r.out, "{\n  \"result\": \"SAT\",\n  \"map\": {\"width\": "
+                          "2, \"height\": 1, \"topology\": \"square\", "
+                          "\"periodic\": false},\n  \"total_constraints\": 3\n"
+                          "}\n");
+  run_free(&r);
+}
+
+/* ----------------------------------------------------------------- coast */
+
+/* Propagation with positive facts ("must hold") tells the story even
+ * though the cells between the pins have no one-tile constraint. */
+static const char *coast_pins_text =
+    "UNSAT: no valid 3x3 map.\n"
+    "These 7 constraints (of 23 in the map) cannot all hold, and dropping any "
+    "one\nof them leaves a satisfiable set (checked):\n"
+    "  [1] (0,0) is pinned to S\n"
+    "  [2] (0,0) and its south neighbour (1,0) hold an allowed pair\n"
+    "  [3] (1,1) holds exactly one tile\n"
+    "  [4] (1,1) and its south neighbour (2,1) hold an allowed pair\n"
+    "  [5] (1,1) and its west neighbour (1,0) hold an allowed pair\n"
+    "  [6] (2,2) is pinned to L\n"
+    "  [7] (2,2) and its west neighbour (2,1) hold an allowed pair\n"
+    "\n"
+    "Why (propagation on these constraints alone; [n] the constraints "
+    "used):\n"
+    "  [1]     (0,0) is pinned to S\n"
+    "  [6]     (2,2) is pinned to L\n"
+    "  [2]     (1,0) must hold S: (0,0) holds S, and S allows only {S} to its "
+    "south\n"
+    "  [7]     (2,1) must hold one of {L, C}: (2,2) holds L, and L allows "
+    "only {L, C} to its west\n"
+    "  [5]     (1,1) must hold one of {C, S}: (1,0) holds S, and S allows "
+    "only {C, S} to its east\n"
+    "  [3]     (1,1) loses {L}: it holds only one tile, and that must be one "
+    "of {C, S}\n"
+    "  [4]     (1,1) must hold L: (2,1) holds one of {L, C}, and L, C allow "
+    "only {L} to their north\n"
+    "          (1,1) must hold L, but that is ruled out: contradiction\n"
+    "\n"
+    "The map (# a cell that must hold one tile, P a pin, o a cell only in "
+    "an\nadjacency, . not involved; - and | adjacency constraints):\n"
+    "  P . .\n"
+    "  |\n"
+    "  o-# .\n"
+    "    |\n"
+    "  . o-P\n";
+
+Test(explain, coast_two_pins_clash_though_each_alone_leaves_five_maps) {
+  tilesat_error err;
+  tilesat_rules *r = tilesat_rules_read_file("rules/coast.rules", &err);
+  cr_assert(r, "%s", err.msg);
+  const char *pins[] = {"0,0=S", "2,2=L"};
+  for (int b = 0; b < 2; b++) {
+    for (int p = 0; p < 2; p++) {
+      tilesat_map *m = map_new(r, 3, 3, TILESAT_SQUARE, false);
+      cr_assert_eq(tilesat_map_pin_spec(m, pins[p], &err), 0);
+      cr_expect_eq(enum_count(m, backends[b]), 5, "pin %s", pins[p]);
+      tilesat_map_free(m);
+    }
+    tilesat_map *m = map_new(r, 3, 3, TILESAT_SQUARE, false);
+    cr_assert_eq(tilesat_map_pin_spec(m, pins[0], &err), 0);
+    cr_assert_eq(tilesat_map_pin_spec(m, pins[1], &err), 0);
+    tilesat_explanation *e = NULL;
+    cr_assert_eq(tilesat_explain(m, backends[b], &e, &err), TILESAT_UNSAT);
+    cr_expect(has(e, TILESAT_PINNED, 0, 0, -1, tilesat_rules_find_tile(r, "S")),
+              "pin (0,0)=S missing");
+    cr_expect(has(e, TILESAT_PINNED, 2, 2, -1, tilesat_rules_find_tile(r, "L")),
+              "pin (2,2)=L missing");
+    cr_expect(tilesat_explanation_by_propagation(e));
+    expect_minimal(m, e, true);
+    tilesat_explanation_free(e);
+    tilesat_map_free(m);
+  }
+  tilesat_rules_free(r);
+  for (int b = 0; b < 2; b++) {
+    run_result c =
+        RUN("explain", "rules/coast.rules", "--size", "3x3", "--pin", "0,0=S",
+            "--pin", "2,2=L", "--backend", tilesat_backend_name(backends[b]));
+    cr_expect_eq(c.code, 20);
+    cr_expect_str_eq(c.out, coast_pins_text);
+    run_free(&c);
+  }
+}
+
+/* A far-apart clash on a large map: minimal, and about the pins. */
+Test(explain, coast_64x64_far_pins) {
+  tilesat_error err;
+  tilesat_rules *r = tilesat_rules_read_file("rules/coast.rules", &err);
+  tilesat_map *m = map_new(r, 64, 64, TILESAT_SQUARE, false);
+  cr_assert_eq(tilesat_map_pin_spec(m, "0,0=S", &err), 0);
+  cr_assert_eq(tilesat_map_pin_spec(m, "63,63=L", &err), 0);
+  tilesat_explanation *e = NULL;
+  cr_assert_eq(tilesat_explain(m, TILESAT_PICOSAT, &e, &err), TILESAT_UNSAT);
+  cr_expect(has(e, TILESAT_PINNED, 0, 0, -1, tilesat_rules_find_tile(r, "S")));
+  cr_expect(
+      has(e, TILESAT_PINNED, 63, 63, -1, tilesat_rules_find_tile(r, "L")));
+  cr_expect(tilesat_explanation_by_propagation(e));
+  expect_minimal(m, e, false);
+  tilesat_explanation_free(e);
+  tilesat_map_free(m);
+  tilesat_rules_free(r);
+}
+
+/* ------------------------------------------------- random rules, topologies */
+
+static unsigned lcg(unsigned *s) {
+  *s = *s * 1103515245u + 12345u;
+  return (*s >> 16) & 0x7fff;
+}
+
+Test(explain, random_rules_every_explanation_is_minimal) {
+  unsigned seed = 4;
+  int unsat = 0;
+  for (int round = 0; round < 40; round++) {
+    /* a random 3x3 sample over 4 tiles: sparse rules, often UNSAT maps */
+    char sample[16];
+    int k = 0;
+    for (int i = 0; i < 3; i++) {
+      for (int j = 0; j < 3; j++)
+        sample[k++] = (char)('a' + lcg(&seed) % 4);
+      sample[k++] = '\n';
+    }
+    sample[k] = 0;
+    tilesat_topology topo = round % 4 == 3 ? TILESAT_HEX : TILESAT_SQUARE;
+    bool periodic = round % 5 == 4;
+    tilesat_rules *r = rules_from_sample(sample, topo, false);
+    int w = 2 + (int)(lcg(&seed) % 3), h = 2 + 2 * (int)(lcg(&seed) % 2);
+    tilesat_map *m = map_new(r, w, h, topo, periodic);
+    for (int p = (int)(lcg(&seed) % 3); p > 0; p--) {
+      char pin[32];
+      snprintf(pin, sizeof pin, "%d,%d=%c", (int)(lcg(&seed) % (unsigned)h),
+               (int)(lcg(&seed) % (unsigned)w),
+               sample[lcg(&seed) % 3 * 4 + lcg(&seed) % 3]);
+      tilesat_error err;
+      cr_assert_eq(tilesat_map_pin_spec(m, pin, &err), 0, "%s", err.msg);
+    }
+    for (int b = 0; b < 2; b++) {
+      tilesat_error err;
+      tilesat_explanation *e = NULL;
+      int res = tilesat_explain(m, backends[b], &e, &err);
+      cr_assert(res == TILESAT_SAT || res == TILESAT_UNSAT, "%s", err.msg);
+      cr_expect_eq(res, tilesat_check(m, backends[b], NULL, &err));
+      if (res == TILESAT_UNSAT) {
+        unsat++;
+        const int *cells;
+        expect_minimal(m, e, tilesat_explanation_cells(e, &cells) <= 5);
+        /* the text and JSON writers run on every shape of answer */
+        FILE *f = tmpfile();
+        cr_expect_eq(tilesat_explanation_write(e, f), 0);
+        cr_expect_eq(tilesat_explanation_write_json(e, f), 0);
+        fclose(f);
+      }
+      tilesat_explanation_free(e);
+    }
+    tilesat_map_free(m);
+    tilesat_rules_free(r);
+  }
+  cr_expect(unsat >= 20, "only %d UNSAT cases: the test tests little", unsat);
+}
+
+/* ------------------------------------------------------------------- JSON */
+
+Test(explain, json_escapes_tile_names) {
+  const char *rules = "tilesat-rules 1\n"
+                      "tile \"a\\\"q\" 1\n"
+                      "tile \"b\\\\s\" 1\n"
+                      "tile \xc3\xa9 1\n"
+                      "allow \"a\\\"q\" E \"a\\\"q\" \"b\\\\s\"\n"
+                      "allow \"a\\\"q\" W \"a\\\"q\"\n"
+                      "allow \"b\\\\s\" W \"a\\\"q\"\n"
+                      "allow \xc3\xa9 N \xc3\xa9\n"
+                      "allow \xc3\xa9 S \xc3\xa9\n";
+  char *path = temp_file(rules, -1);
+  run_result r = RUN("explain", path, "--size", "2x1", "--pin", "0,0=\xc3\xa9",
+                     "--format", "json");
+  cr_expect_eq(r.code, 20, "%s", r.err);
+  cr_expect(strstr(r.out, "\"tile\": \"\xc3\xa9\""), "%s", r.out);
+  run_free(&r);
+  r = RUN("explain", path, "--size", "2x1", "--pin", "0,0=a\"q", "--pin",
+          "0,0=b\\s", "--format", "json");
+  cr_expect_eq(r.code, 20, "%s", r.err);
+  cr_expect(strstr(r.out, "\"tile\": \"a\\\"q\""), "%s", r.out);
+  cr_expect(strstr(r.out, "\"tile\": \"b\\\\s\""), "%s", r.out);
+  run_free(&r);
+  remove(path);
+  free(path);
+}
+
+/* ----------------------------------------------------------------- errors */
+
+static void expect_error(const char *const *args, const char *msg) {
+  run_result r = run_cli(args);
+  cr_expect_eq(r.code, 1, "exit %d for %s", r.code, msg);
+  cr_expect_str_eq(r.err, msg);
+  cr_expect_str_eq(r.out, "");
+  run_free(&r);
+}
+#define ERR(msg, ...)                                                          \
+  expect_error((const char *const[]){__VA_ARGS__, NULL}, msg)
+
+Test(explain, help) {
+  run_result r = RUN("explain", "--help");
+  cr_expect_eq(r.code, 0);
+  cr_expect(strstr(r.out, "usage: tilesat explain RULES --size WxH"));
+  cr_expect(strstr(r.out, "--format text|json"));
+  cr_expect(strstr(r.out, "--pin ROW,COL=TILE"));
+  run_free(&r);
+  r = RUN("trace", "--help");
+  cr_expect_eq(r.code, 0);
+  cr_expect(strstr(r.out, "--choose ROW,COL=TILE"));
+  cr_expect(!strstr(r.out, "--backend"));
+  run_free(&r);
+  r = RUN("analyze", "--help");
+  cr_expect_eq(r.code, 0);
+  cr_expect(strstr(r.out, "--max N"));
+  run_free(&r);
+  r = RUN("--help");
+  cr_expect(strstr(r.out, "  explain  ") && strstr(r.out, "  trace    ") &&
+            strstr(r.out, "  analyze  "));
+  run_free(&r);
+}
+
+Test(explain, errors) {
+  ERR("tilesat: --format: 'xml' is not text or json\n", "explain",
+      "rules/hard.rules", "--size", "3x1", "--format", "xml");
+  ERR("tilesat: explain: missing --size WxH\n", "explain", "rules/hard.rules");
+  ERR("tilesat: --pin: unknown tile 'X'\n", "explain", "rules/hard.rules",
+      "--size", "3x1", "--pin", "0,0=X");
+  ERR("tilesat: --backend: 'minisat' is not picosat or cryptominisat\n",
+      "explain", "rules/hard.rules", "--size", "3x1", "--backend", "minisat");
+  ERR("tilesat: unknown option '--choose' for 'explain' (see 'tilesat "
+      "explain --help')\n",
+      "explain", "rules/hard.rules", "--size", "3x1", "--choose", "0,0=K");
+}
+
+Test(explain, constraints_check_rejects_foreign_constraints) {
+  tilesat_error err;
+  tilesat_rules *r = tilesat_rules_read_file("rules/hard.rules", &err);
+  tilesat_map *m = map_new(r, 3, 1, TILESAT_SQUARE, false);
+  tilesat_constraint c = {TILESAT_ADJACENT, 0, 0, 0, -1, 0, -1, -1};
+  cr_expect_eq(tilesat_constraints_check(m, TILESAT_PICOSAT, &c, 1, &err), -1);
+  cr_expect_str_eq(err.msg,
+                   "constraint: (0,0) has no neighbour (-1,0) in direction 0");
+  c = (tilesat_constraint){TILESAT_PINNED, 0, 0, -1, -1, -1, 0, 0};
+  cr_expect_eq(tilesat_constraints_check(m, TILESAT_PICOSAT, &c, 1, &err), -1);
+  cr_expect_eq(tilesat_constraint_count(m), 5);
+  tilesat_map_free(m);
+  tilesat_rules_free(r);
+}
+
+/* Hex and periodic maps: directions in words, pictures with odd rows
+ * shifted, wrap-around pairs on the margin. */
+static const char *hex_text =
+    "UNSAT: no valid 4x4 map.\n"
+    "These 8 constraints (of 51 in the map) cannot all hold, and dropping any "
+    "one\n"
+    "of them leaves a satisfiable set (checked):\n"
+    "  [1] (0,0) is pinned to S\n"
+    "  [2] (0,0) and its south-east neighbour (1,0) hold an allowed pair\n"
+    "  [3] (1,0) and its east neighbour (1,1) hold an allowed pair\n"
+    "  [4] (2,2) holds exactly one tile\n"
+    "  [5] (2,2) and its north-west neighbour (1,1) hold an allowed pair\n"
+    "  [6] (2,2) and its south-east neighbour (3,2) hold an allowed pair\n"
+    "  [7] (3,3) is pinned to L\n"
+    "  [8] (3,3) and its west neighbour (3,2) hold an allowed pair\n"
+    "\n"
+    "Why (propagation on these constraints alone; [n] the constraints used):\n"
+    "  [1]     (0,0) is pinned to S\n"
+    "  [7]     (3,3) is pinned to L\n"
+    "  [2]     (1,0) must hold S: (0,0) holds S, and S allows only {S} to its "
+    "south-east\n"
+    "  [8]     (3,2) must hold one of {L, C}: (3,3) holds L, and L allows only "
+    "{L, C} to its west\n"
+    "  [3]     (1,1) must hold one of {C, S}: (1,0) holds S, and S allows only "
+    "{C, S} to its east\n"
+    "  [6]     (2,2) must hold L: (3,2) holds one of {L, C}, and L, C allow "
+    "only {L} to their north-west\n"
+    "  [4]     (2,2) loses {C, S}: it holds only one tile, and that must be L\n"
+    "  [5]     (2,2) must hold S: (1,1) holds one of {C, S}, and C, S allow "
+    "only {S} to their south-east\n"
+    "          (2,2) must hold S, but that is ruled out: contradiction\n"
+    "\n"
+    "The map (# a cell that must hold one tile, P a pin, o a cell only in an\n"
+    "adjacency, . not involved; hex rows, odd rows shifted right):\n"
+    "  P . . .\n"
+    "   o o . .\n"
+    "  . . # .\n"
+    "   . . o P\n";
+static const char *periodic_text =
+    "UNSAT: no valid 2x4 map.\n"
+    "These 3 constraints (of 24 in the map) cannot all hold, and dropping any "
+    "one\n"
+    "of them leaves a satisfiable set (checked):\n"
+    "  [1] (0,0) holds exactly one tile\n"
+    "  [2] (0,0) and its east neighbour (0,1) hold an allowed pair\n"
+    "  [3] (0,0) and its west neighbour (0,1) hold an allowed pair\n"
+    "\n"
+    "Why (propagation on these constraints alone; [n] the constraints used):\n"
+    "  [2]     (0,1) loses {K, S}: K, S allow nothing to their west, where "
+    "(0,0) is\n"
+    "  [3]     (0,0) loses {K, B, S}: to their west they allow only {K, S}, "
+    "and (0,1) has none of them left\n"
+    "  [1]     (0,0) has no tile left, but it must hold one: contradiction\n"
+    "\n"
+    "The map (# a cell that must hold one tile, P a pin, o a cell only in an\n"
+    "adjacency, . not involved; - and | adjacency constraints):\n"
+    "  -#-o-\n"
+    "\n"
+    "   . .\n"
+    "\n"
+    "   . .\n"
+    "\n"
+    "   . .\n";
+
+Test(explain, hex_and_periodic) {
+  for (int b = 0; b < 2; b++) {
+    const char *be = tilesat_backend_name(backends[b]);
+    run_result r = RUN("explain", "rules/coast-hex.rules", "--size", "4x4",
+                       "--pin", "0,0=S", "--pin", "3,3=L", "--backend", be);
+    cr_expect_eq(r.code, 20);
+    cr_expect_str_eq(r.out, hex_text);
+    run_free(&r);
+    r = RUN("explain", "rules/hard.rules", "--size", "2x4", "--periodic",
+            "--backend", be);
+    cr_expect_eq(r.code, 20);
+    cr_expect_str_eq(r.out, periodic_text);
+    run_free(&r);
+  }
+}
+
+/* More than 8 tiles: the one-tile constraint is a ladder with auxiliary
+ * variables, and still one constraint to drop. */
+Test(explain, ladder_encoding) {
+  tilesat_rules *r =
+      rules_from_sample("abc\ndef\nghi\n", TILESAT_SQUARE, false);
+  cr_assert_eq(tilesat_rules_ntiles(r), 9);
+  int sizes[][2] = {{4, 3}, {3, 4}, {2, 2}};
+  for (int s = 0; s < 3; s++)
+    for (int b = 0; b < 2; b++) {
+      tilesat_map *m =
+          map_new(r, sizes[s][0], sizes[s][1], TILESAT_SQUARE, false);
+      tilesat_error err;
+      if (s == 2)
+        cr_assert_eq(tilesat_map_pin_spec(m, "1,1=a", &err), 0);
+      tilesat_explanation *e = NULL;
+      cr_assert_eq(tilesat_explain(m, backends[b], &e, &err), TILESAT_UNSAT,
+                   "%s", err.msg);
+      expect_minimal(m, e, false);
+      tilesat_explanation_free(e);
+      tilesat_map_free(m);
+    }
+  tilesat_rules_free(r);
+}
