@@ -64,6 +64,13 @@ sheet *sheet_new(options *o, const tilesat_map *m);
 void sheet_add(sheet *s, const int *tiles);
 /* Write the sheet (if any) and free it; 0 or EXIT_ERROR. */
 int sheet_end(sheet *s);
+/* Print each map of enum or sample (blank line after each) and add it to
+ * the --png / --tmx / --tmj sheet, if any. */
+typedef struct map_sink {
+  const tilesat_map *m;
+  sheet *sheet;
+} map_sink;
+int map_sink_print(void *user, const int *tiles);
 int cmd_explain(options *o);
 int cmd_trace(options *o);
 int cmd_analyze(options *o);

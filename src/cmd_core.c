@@ -103,13 +103,8 @@ int cmd_check(options *o) {
   return rc;
 }
 
-typedef struct enum_ctx {
-  const tilesat_map *m;
-  sheet *sheet; /* --png */
-} enum_ctx;
-
-static int print_map(void *user, const int *tiles) {
-  enum_ctx *ctx = user;
+int map_sink_print(void *user, const int *tiles) {
+  map_sink *ctx = user;
   tilesat_map_write(ctx->m, tiles, stdout);
   putchar('\n');
   sheet_add(ctx->sheet, tiles);
@@ -135,8 +130,8 @@ int cmd_enum(options *o) {
   }
   if (!rc) {
     tilesat_error err;
-    enum_ctx ctx = {m, sheet_new(o, m)};
-    int64_t n = tilesat_enumerate(m, b, limit, print_map, &ctx, &err);
+    map_sink ctx = {m, sheet_new(o, m)};
+    int64_t n = tilesat_enumerate(m, b, limit, map_sink_print, &ctx, &err);
     if (n < 0) {
       rc = fail_err(&err);
     } else {

@@ -144,13 +144,6 @@ int cmd_count(options *o) {
   return rc;
 }
 
-static int print_sample(void *user, const int *tiles) {
-  const tilesat_map *m = user;
-  tilesat_map_write(m, tiles, stdout);
-  putchar('\n');
-  return 0;
-}
-
 int cmd_sample(options *o) {
   tilesat_rules *r = NULL;
   tilesat_map *m = NULL;
@@ -165,7 +158,8 @@ int cmd_sample(options *o) {
   }
   if (!rc) {
     tilesat_error err;
-    int got = tilesat_sample(m, &co, (int)n, print_sample, m, &err);
+    map_sink sink = {m, sheet_new(o, m)};
+    int got = tilesat_sample(m, &co, (int)n, map_sink_print, &sink, &err);
     if (got < 0) {
       rc = fail_err(&err);
     } else if (got == 0) {
@@ -174,6 +168,8 @@ int cmd_sample(options *o) {
     } else {
       rc = 10;
     }
+    if (sheet_end(sink.sheet))
+      rc = EXIT_ERROR;
   }
   tilesat_map_free(m);
   tilesat_rules_free(r);

@@ -1,6 +1,7 @@
 /* count (dp, enum, approx) and sample: known values, cross-checks between
  * independent methods, the approximation guarantee, uniformity. */
 #include "helpers.h"
+#include "png_helpers.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -314,4 +315,26 @@ Test(count_cli, memory_bound_and_errors) {
   cr_expect_str_eq(r.err, "tilesat: -n: '0' is not a number of maps from 1 "
                           "to 1000000000\n");
   run_free(&r);
+}
+
+/* sample --png draws the same contact sheet enum draws: hard 2x2 has
+ * exactly one map, so one drawn map of each must be the same picture. */
+Test(sample_cli, png_matches_enum) {
+  char *a = temp_path(".png"), *b = temp_path(".png");
+  run_result r = RUN("sample", "rules/hard.rules", "--size", "2x2", "--png", a);
+  cr_assert_eq(r.code, 10, "%s", r.err);
+  run_free(&r);
+  r = RUN("enum", "rules/hard.rules", "--size", "2x2", "--png", b);
+  cr_assert_eq(r.code, 10, "%s", r.err);
+  run_free(&r);
+  int wa, ha, wb, hb;
+  uint8_t *pa = decode_png(a, &wa, &ha), *pb = decode_png(b, &wb, &hb);
+  cr_assert(wa == wb && ha == hb && wa > 0, "%dx%d vs %dx%d", wa, ha, wb, hb);
+  cr_expect_arr_eq(pa, pb, (size_t)wa * (size_t)ha * 4);
+  free(pa);
+  free(pb);
+  remove(a);
+  remove(b);
+  free(a);
+  free(b);
 }
