@@ -37,6 +37,8 @@ int close_output(const options *o, FILE *f);
 /* Read the rules file argument and build the map the options describe. */
 int load_map(options *o, tilesat_rules **rules, tilesat_map **map);
 int parse_backend(const options *o, tilesat_backend *b);
+/* A whole decimal number in [lo, hi], digits only. */
+bool parse_whole(const char *s, long long lo, long long hi, long long *out);
 
 int cmd_extract(options *o);
 int cmd_encode(options *o);
@@ -55,6 +57,10 @@ tilesat_grid *load_sample(options *o, const char *path, tilesat_error *err);
 int end_samples(options *o, int rc);
 int cmd_extract_patterns(options *o);
 int cmd_import_tileset(options *o);
+/* --png for explain / trace: cells drawn as blends of their domains (per
+ * cell, (ntiles+63)/64 words), highlighted cells framed; 0 or EXIT_ERROR. */
+int domains_png(options *o, const tilesat_map *m, const uint64_t *domains,
+                const bool *highlight);
 /* --png / --tmx / --tmj for one filled map; 0 or EXIT_ERROR. */
 int map_outputs(options *o, const tilesat_map *m, const int *tiles);
 /* enum --png / --tmx / --tmj: a contact sheet, or a Tiled map with a layer

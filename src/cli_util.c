@@ -79,3 +79,15 @@ int parse_backend(const options *o, tilesat_backend *b) {
   }
   return 0;
 }
+
+bool parse_whole(const char *s, long long lo, long long hi, long long *out) {
+  if (*s < '0' || *s > '9')
+    return false;
+  char *end;
+  errno = 0;
+  long long v = strtoll(s, &end, 10);
+  if (*end || errno || v < lo || v > hi)
+    return false;
+  *out = v;
+  return true;
+}

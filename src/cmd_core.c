@@ -119,14 +119,9 @@ int cmd_enum(options *o) {
   int rc = load_map(o, &r, &m);
   if (!rc)
     rc = parse_backend(o, &b);
-  if (!rc && o->limit) {
-    char *end;
-    errno = 0;
-    limit = strtoll(o->limit, &end, 10);
-    if (*o->limit < '0' || *o->limit > '9' || *end || errno || limit <= 0) {
-      fail("--limit: '%s' is not a positive whole number", o->limit);
-      rc = EXIT_ERROR;
-    }
+  if (!rc && o->limit && !parse_whole(o->limit, 1, INT64_MAX, &limit)) {
+    fail("--limit: '%s' is not a positive whole number", o->limit);
+    rc = EXIT_ERROR;
   }
   if (!rc) {
     tilesat_error err;

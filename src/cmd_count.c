@@ -150,9 +150,8 @@ int cmd_sample(options *o) {
   tilesat_count_options co;
   progress pr = {0};
   int rc = setup(o, &r, &m, &co, &pr);
-  uint64_t n = 1;
-  if (!rc && o->nsamples &&
-      (!parse_u64(o->nsamples, &n) || n == 0 || n > 1000000000)) {
+  long long n = 1;
+  if (!rc && o->nsamples && !parse_whole(o->nsamples, 1, 1000000000, &n)) {
     fail("-n: '%s' is not a number of maps from 1 to 1000000000", o->nsamples);
     rc = EXIT_ERROR;
   }

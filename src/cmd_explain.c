@@ -6,6 +6,29 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* --png: each cell a blend of the tiles still possible there (every tile,
+ * or what `t` leaves), cells in `mark` framed.  Returns 0 or EXIT_ERROR. */
+static int draw(options *o, const tilesat_map *m, const tilesat_trace *t,
+                const bool *mark) {
+  if (!o->png)
+    return 0;
+  int w = tilesat_map_width(m), h = tilesat_map_height(m);
+  int T = tilesat_rules_ntiles(tilesat_map_rules(m)), words = (T + 63) / 64;
+  uint64_t *dom = calloc((size_t)w * (size_t)h * (size_t)words, sizeof *dom);
+  if (!dom) {
+    fail("out of memory");
+    return EXIT_ERROR;
+  }
+  for (int c = 0; c < w * h; c++)
+    for (int k = 0; k < T; k++)
+      if (!t || tilesat_trace_possible(t, c / w, c % w, k))
+        dom[(size_t)c * (size_t)words + (size_t)(k / 64)] |= (uint64_t)1
+                                                             << (k % 64);
+  int rc = domains_png(o, m, dom, mark);
+  free(dom);
+  return rc;
+}
+
 /* --format text|json; *json set.  Returns 0 or EXIT_ERROR. */
 static int parse_format(const options *o, bool *json) {
   *json = false;
@@ -43,6 +66,16 @@ int cmd_explain(options *o) {
     } else if (rc == TILESAT_UNSAT) {
       json ? tilesat_explanation_write_json(e, stdout)
            : tilesat_explanation_write(e, stdout);
+      const int *cells;
+      size_t n = tilesat_explanation_cells(e, &cells);
+      size_t ncells =
+          (size_t)tilesat_map_width(m) * (size_t)tilesat_map_height(m);
+      bool *mark = calloc(ncells, sizeof *mark);
+      for (size_t i = 0; mark && i < n; i++)
+        mark[cells[i]] = true;
+      if (draw(o, m, NULL, mark))
+        rc = EXIT_ERROR;
+      free(mark);
     } else {
       rc = fail_err(&err);
     }
@@ -51,42 +84,6 @@ int cmd_explain(options *o) {
   tilesat_map_free(m);
   tilesat_rules_free(r);
   return rc;
-}
-
-/* A whole number in [0, INT_MAX]; *end after its digits. */
-static bool parse_nat(const char *s, const char **end, int *out) {
-  if (*s < '0' || *s > '9')
-    return false;
-  errno = 0;
-  char *e;
-  long v = strtol(s, &e, 10);
-  if (errno == ERANGE || v > INT_MAX)
-    return false;
-  *out = (int)v;
-  *end = e;
-  return true;
-}
-
-/* "ROW,COL=TILE" on the map; returns 0 or EXIT_ERROR. */
-static int parse_choice(const tilesat_map *m, const char *spec, int *row,
-                        int *col, int *tile) {
-  const char *p;
-  if (!parse_nat(spec, &p, row) || *p != ',' || !parse_nat(p + 1, &p, col) ||
-      *p != '=' || !p[1]) {
-    fail("--choose: '%s' is not ROW,COL=TILE", spec);
-    return EXIT_ERROR;
-  }
-  int w = tilesat_map_width(m), h = tilesat_map_height(m);
-  if (*row >= h || *col >= w) {
-    fail("--choose: cell (%d,%d) is outside the %dx%d map", *row, *col, w, h);
-    return EXIT_ERROR;
-  }
-  *tile = tilesat_rules_find_tile(tilesat_map_rules(m), p + 1);
-  if (*tile < 0) {
-    fail("--choose: unknown tile '%s'", p + 1);
-    return EXIT_ERROR;
-  }
-  return 0;
 }
 
 int cmd_trace(options *o) {
@@ -104,9 +101,12 @@ int cmd_trace(options *o) {
       rc = EXIT_ERROR;
     }
   }
-  for (int i = 0; i < o->nchooses && !rc; i++)
-    rc = parse_choice(m, o->chooses[i], &choice[3 * i], &choice[3 * i + 1],
-                      &choice[3 * i + 2]);
+  for (int i = 0; i < o->nchooses && !rc; i++) {
+    tilesat_error err;
+    if (tilesat_map_parse_cell(m, o->chooses[i], "--choose", &choice[3 * i],
+                               &choice[3 * i + 1], &choice[3 * i + 2], &err))
+      rc = fail_err(&err);
+  }
   if (!rc) {
     tilesat_trace *t = tilesat_trace_new(m);
     for (int i = 0; i < o->nchooses; i++)
@@ -116,6 +116,18 @@ int cmd_trace(options *o) {
     json ? tilesat_trace_write_json(t, stdout) : tilesat_trace_write(t, stdout);
     int status = tilesat_trace_status(t);
     rc = status == TILESAT_UNKNOWN ? 0 : status;
+    /* framed: the cells left with no tile */
+    int w = tilesat_map_width(m), h = tilesat_map_height(m);
+    int T = tilesat_rules_ntiles(r);
+    bool *empty = calloc((size_t)w * (size_t)h, sizeof *empty);
+    for (int c = 0; empty && c < w * h; c++) {
+      empty[c] = true;
+      for (int k = 0; k < T && empty[c]; k++)
+        empty[c] = !tilesat_trace_possible(t, c / w, c % w, k);
+    }
+    if (draw(o, m, t, empty))
+      rc = EXIT_ERROR;
+    free(empty);
     tilesat_trace_free(t);
   }
   free(choice);
@@ -131,10 +143,8 @@ int cmd_analyze(options *o) {
     fail("analyze takes one rules file (see 'tilesat analyze --help')");
     return EXIT_ERROR;
   }
-  int max = 8;
-  const char *end;
-  if (o->max &&
-      (!parse_nat(o->max, &end, &max) || *end || max < 1 || max > 64)) {
+  long long max = 8;
+  if (o->max && !parse_whole(o->max, 1, 64, &max)) {
     fail("--max: '%s' is not a whole number from 1 to 64", o->max);
     return EXIT_ERROR;
   }
@@ -150,7 +160,8 @@ int cmd_analyze(options *o) {
     rc = EXIT_ERROR;
   }
   if (!rc) {
-    tilesat_analysis *a = tilesat_analyze(r, max, topo, o->periodic, b, &err);
+    tilesat_analysis *a =
+        tilesat_analyze(r, (int)max, topo, o->periodic, b, &err);
     if (!a) {
       rc = fail_err(&err);
     } else {

@@ -300,6 +300,21 @@ int map_outputs(options *o, const tilesat_map *m, const int *tiles) {
   return rc;
 }
 
+int domains_png(options *o, const tilesat_map *m, const uint64_t *domains,
+                const bool *highlight) {
+  if (!o->png)
+    return 0;
+  tilesat_pictures *pics;
+  if (load_pictures(o, &pics))
+    return EXIT_ERROR;
+  tilesat_error err;
+  int rc = 0;
+  if (tilesat_render_png(m, pics, NULL, domains, highlight, o->png, &err))
+    rc = fail_err(&err);
+  tilesat_pictures_free(pics);
+  return rc;
+}
+
 /* ------------------------------------------- enum --png / --tmx / --tmj */
 
 /* At most this many maps go on a contact sheet or into a Tiled map. */

@@ -110,15 +110,35 @@ int tilesat_parse_size(const char *s, int *width, int *height,
   return 0;
 }
 
-int tilesat_map_pin_spec(tilesat_map *m, const char *spec, tilesat_error *err) {
+int tilesat_map_parse_cell(const tilesat_map *m, const char *spec,
+                           const char *what, int *row, int *col, int *tile,
+                           tilesat_error *err) {
   const char *p;
-  int row, col;
-  if (!parse_int(spec, &p, &row) || *p != ',' || !parse_int(p + 1, &p, &col) ||
+  if (!parse_int(spec, &p, row) || *p != ',' || !parse_int(p + 1, &p, col) ||
       *p != '=' || !p[1]) {
-    ts_error(err, "--pin", 0, "'%s' is not ROW,COL=TILE", spec);
+    ts_error(err, what, 0, "'%s' is not ROW,COL=TILE", spec);
     return -1;
   }
-  return tilesat_map_pin(m, row, col, p + 1, err);
+  if (*row >= m->height || *col >= m->width) {
+    ts_error(err, what, 0, "cell (%d,%d) is outside the %dx%d map", *row, *col,
+             m->width, m->height);
+    return -1;
+  }
+  *tile = tilesat_rules_find_tile(m->rules, p + 1);
+  if (*tile < 0) {
+    ts_error(err, what, 0, "unknown tile '%s'", p + 1);
+    return -1;
+  }
+  return 0;
+}
+
+int tilesat_map_pin_spec(tilesat_map *m, const char *spec, tilesat_error *err) {
+  int row, col, tile;
+  if (tilesat_map_parse_cell(m, spec, "--pin", &row, &col, &tile, err))
+    return -1;
+  ts_pin p = {row * m->width + col, tile};
+  TS_PUSH(m->pins, p);
+  return 0;
 }
 
 bool tilesat_map_verify(const tilesat_map *m, const int *tiles, char *why,

@@ -142,6 +142,11 @@ int tilesat_parse_size(const char *s, int *width, int *height,
                        tilesat_error *err);
 /* Parse "ROW,COL=TILE" and pin it. */
 int tilesat_map_pin_spec(tilesat_map *m, const char *spec, tilesat_error *err);
+/* Parse "ROW,COL=TILE" for a cell of the map and a tile of its rules;
+ * errors are reported as coming from `what` (e.g. "--choose"). */
+int tilesat_map_parse_cell(const tilesat_map *m, const char *spec,
+                           const char *what, int *row, int *col, int *tile,
+                           tilesat_error *err);
 
 int tilesat_map_width(const tilesat_map *m);
 int tilesat_map_height(const tilesat_map *m);

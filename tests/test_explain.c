@@ -2,6 +2,7 @@
  * both backends and by a brute-force checker of the constraints' meaning
  * that does not use the encoder. */
 #include "helpers.h"
+#include "png_helpers.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -561,4 +562,72 @@ Test(explain, ladder_encoding) {
       tilesat_map_free(m);
     }
   tilesat_rules_free(r);
+}
+
+/* explain --png frames exactly the cells of the explanation: against the
+ * same picture drawn without highlights, only the frames of those cells
+ * differ (hard 3x3: a middle-column cell and its two neighbours). */
+Test(explain_png, frames_the_cells_involved) {
+  char *a = temp_path(".png"), *b = temp_path(".png");
+  run_result r =
+      RUN("explain", "rules/hard.rules", "--size", "3x3", "--png", a);
+  cr_assert_eq(r.code, 20, "%s", r.err);
+  run_free(&r);
+  tilesat_error err;
+  tilesat_rules *rules = tilesat_rules_read_file("rules/hard.rules", &err);
+  tilesat_map *m = map_new(rules, 3, 3, TILESAT_SQUARE, false);
+  tilesat_explanation *e;
+  cr_assert_eq(tilesat_explain(m, TILESAT_PICOSAT, &e, &err), TILESAT_UNSAT);
+  const int *cells;
+  size_t n = tilesat_explanation_cells(e, &cells);
+  bool involved[9] = {false};
+  for (size_t i = 0; i < n; i++)
+    involved[cells[i]] = true;
+  cr_assert_eq(n, 3);
+  uint64_t full[9];
+  for (int c = 0; c < 9; c++)
+    full[c] = 7; /* every tile possible in every cell */
+  cr_assert_eq(tilesat_render_png(m, NULL, NULL, full, NULL, b, &err), 0, "%s",
+               err.msg);
+  int wa, ha, wb, hb;
+  uint8_t *pa = decode_png(a, &wa, &ha), *pb = decode_png(b, &wb, &hb);
+  cr_assert(wa == wb && ha == hb && wa % 3 == 0 && ha % 3 == 0);
+  int tw = wa / 3, th = ha / 3;
+  for (int y = 0; y < ha; y++)
+    for (int x = 0; x < wa; x++) {
+      int cell = (y / th) * 3 + x / tw, dx = x % tw, dy = y % th;
+      bool frame = involved[cell] &&
+                   (dy == 0 || dy == th - 1 || dx == 0 || dx == tw - 1);
+      bool same = !memcmp(pixel_at(pa, wa, x, y), pixel_at(pb, wb, x, y), 4);
+      cr_expect_eq(same, !frame, "pixel (%d,%d)", x, y);
+    }
+  free(pa);
+  free(pb);
+  tilesat_explanation_free(e);
+  tilesat_map_free(m);
+  tilesat_rules_free(rules);
+  remove(a);
+  remove(b);
+  free(a);
+  free(b);
+}
+
+/* trace --png draws the emptied cell black, the others not. */
+Test(trace_png, the_empty_cell_is_black) {
+  char *a = temp_path(".png");
+  run_result r = RUN("trace", "rules/coast.rules", "--size", "3x3", "--pin",
+                     "0,0=S", "--pin", "2,2=L", "--png", a);
+  cr_assert_eq(r.code, 20, "%s", r.err);
+  run_free(&r);
+  int w, h;
+  uint8_t *px = decode_png(a, &w, &h);
+  int tw = w / 3, th = h / 3;
+  for (int c = 0; c < 9; c++) {
+    const uint8_t *centre =
+        pixel_at(px, w, (c % 3) * tw + tw / 2, (c / 3) * th + th / 2);
+    cr_expect_eq(pixel_is(centre, "#000000"), c == 4, "cell %d", c);
+  }
+  free(px);
+  remove(a);
+  free(a);
 }
