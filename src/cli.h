@@ -15,6 +15,9 @@ typedef struct options {
   int npins;
   const char **args;
   int nargs;
+  /* anneal (cmd_anneal.c) */
+  const char *energy, *sweeps, *beta, *seed, *restarts, *replicas, *qubo_out,
+      *hard_weight, *frequency, *coherence, *palindrome;
 } options;
 
 /* "tilesat: " + message on stderr. */
@@ -32,5 +35,6 @@ int cmd_extract(options *o);
 int cmd_encode(options *o);
 int cmd_check(options *o);
 int cmd_enum(options *o);
+int cmd_anneal(options *o);
 
 #endif

@@ -1,0 +1,584 @@
+/* anneal.c: the annealing sampler for a tilesat_energy.
+ *
+ * Moves.  Heat-bath single-site updates: for a free cell, the local energy
+ * of every tile is computed at once (a vector of T floats: the cell's bias,
+ * plus one precomputed row pair[d][neighbour tile] per direction, plus the
+ * frequency term's O(1) change from the tile counts) and a tile is drawn
+ * with probability proportional to exp(-beta * local energy).  Cells are
+ * visited in checkerboard order (square: 2 colours by (row + col) mod 2;
+ * hex: 3 colours by (q - r) mod 3 in axial coordinates), the order a
+ * parallel block-Gibbs sampler would use.  When counts are fixed exactly
+ * ("counts exact") the moves are Metropolis swaps of two free cells, which
+ * keep every count.
+ *
+ * Hot loop.  Neighbours come from a table (cells * directions); a missing
+ * neighbour points at a sentinel cell holding an extra "border" tile whose
+ * pair rows are zero, so there is no branch on the map's edge.  Boltzmann
+ * factors come from a table of exp(-i/64), indexed by beta * dE * 64: no
+ * exp() and no division per site (weights are exact to within 1.6%, i.e.
+ * the temperature is quantised, which a sampler does not mind).
+ *
+ * Schedule.  Geometric from beta_lo to beta_hi over the sweeps.  Chosen
+ * from the energy scale unless given: hot, the largest change one cell can
+ * make is accepted with probability 1/2; cold, the smallest positive change
+ * (the smallest nonzero weight) is excited anywhere on the map with
+ * probability below 1%: cells * (tiles - 1) * exp(-beta_hi * dE_min) = 0.01.
+ *
+ * Energies in the hot loop are floats; the running total is a double and
+ * the returned map is evaluated again from scratch (tilesat_energy_eval).
+ * Every run has its own RNG (xoshiro256**) seeded from opts->seed, the
+ * restart and the replica: same seed, same map. */
+#include "internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* ------------------------------------------------------------------ RNG */
+
+typedef struct rng {
+  uint64_t s[4];
+} rng;
+
+static uint64_t splitmix64(uint64_t *x) {
+  uint64_t z = (*x += 0x9e3779b97f4a7c15u);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+  return z ^ (z >> 31);
+}
+
+static void rng_seed(rng *r, uint64_t seed, uint64_t stream) {
+  uint64_t x = seed ^ (stream * 0xd1342543de82ef95u);
+  for (int i = 0; i < 4; i++)
+    r->s[i] = splitmix64(&x);
+}
+
+static inline uint64_t rotl(uint64_t x, int k) {
+  return (x << k) | (x >> (64 - k));
+}
+
+static inline uint64_t rng_next(rng *r) {
+  uint64_t *s = r->s;
+  uint64_t out = rotl(s[1] * 5, 7) * 9, t = s[1] << 17;
+  s[2] ^= s[0];
+  s[3] ^= s[1];
+  s[1] ^= s[2];
+  s[0] ^= s[3];
+  s[2] ^= t;
+  s[3] = rotl(s[3], 45);
+  return out;
+}
+
+/* Uniform in [0, 1). */
+static inline float rng_float(rng *r) {
+  return (float)(rng_next(r) >> 40) * 0x1p-24f;
+}
+
+/* Uniform in [0, n), n < 2^32 (Lemire's multiply-shift, bias < n / 2^32). */
+static inline uint32_t rng_below(rng *r, uint32_t n) {
+  return (uint32_t)(((rng_next(r) >> 32) * (uint64_t)n) >> 32);
+}
+
+/* --------------------------------------------------------------- tables */
+
+#define EXP_SCALE 64.0f
+#define EXP_N 2048 /* factors down to exp(-32) */
+
+/* What every run shares, read-only. */
+typedef struct tables {
+  const tilesat_energy *e;
+  const tilesat_map *m;
+  int T, Tp, nd, N;
+  int32_t *nbr;   /* [N][nd]; missing or self -> N, the sentinel */
+  float *pair;    /* [nd][T + 1][Tp]: cost of tile t beside tile u in d */
+  uint8_t *viol;  /* [nd][T + 1][T]: is that pair disallowed? */
+  float *bias;    /* [nregions][Tp] (+ self-loop edges, if any) */
+  int *selfviol;  /* [T]: disallowed self-loop edges */
+  int32_t *order; /* free cells, colour class by colour class */
+  int norder;
+  float wf; /* frequency weight (0 with exact counts) */
+  bool line, swaps, soft;
+  float exptab[EXP_N];
+} tables;
+
+static int checker_colour(const tilesat_map *m, int cell) {
+  int row = cell / m->width, col = cell % m->width;
+  if (m->topo == TILESAT_HEX) {
+    int q = col - (row - (row & 1)) / 2;
+    return (((q - row) % 3) + 3) % 3;
+  }
+  return (row + col) & 1;
+}
+
+static void tables_init(tables *tb, const tilesat_energy *e) {
+  const tilesat_map *m = e->map;
+  const tilesat_rules *r = m->rules;
+  memset(tb, 0, sizeof *tb);
+  tb->e = e;
+  tb->m = m;
+  int T = tb->T = e->ntiles, nd = tb->nd = e->ndirs, N = tb->N = m->ncells;
+  int Tp = tb->Tp = (T + 7) & ~7;
+  tb->nbr = ts_malloc((size_t)N * (size_t)nd * sizeof *tb->nbr);
+  tb->selfviol = ts_calloc((size_t)T, sizeof *tb->selfviol);
+  tb->bias = ts_calloc((size_t)e->nregions * (size_t)Tp, sizeof *tb->bias);
+  bool self_loop[6] = {false};
+  for (int c = 0; c < N; c++)
+    for (int d = 0; d < nd; d++) {
+      int n = ts_map_neighbor(m, c, d);
+      if (n == c)
+        self_loop[d] = true; /* a 1-wide periodic axis: the same for all */
+      tb->nbr[(size_t)c * nd + d] = n < 0 || n == c ? N : n;
+    }
+  tb->pair =
+      ts_calloc((size_t)nd * (size_t)(T + 1) * (size_t)Tp, sizeof *tb->pair);
+  tb->viol = ts_calloc((size_t)nd * (size_t)(T + 1) * (size_t)T, 1);
+  for (int d = 0; d < nd; d++)
+    for (int u = 0; u < T; u++)
+      for (int t = 0; t < T; t++) {
+        tb->pair[((size_t)d * (T + 1) + u) * Tp + t] =
+            (float)ts_pair_cost(e, t, d, u);
+        tb->viol[((size_t)d * (T + 1) + u) * T + t] =
+            !ts_bit(ts_allowed(r, t, d), u);
+      }
+  for (int k = 0; k < e->nregions; k++)
+    for (int t = 0; t < T; t++) {
+      double b = e->region_bias[k * T + t];
+      /* a self-loop edge is one edge, counted once per forward direction */
+      for (int f = 0; f < e->nforward; f++)
+        if (self_loop[e->forward[f]])
+          b += ts_pair_cost(e, t, e->forward[f], t);
+      tb->bias[(size_t)k * Tp + t] = (float)b;
+    }
+  for (int t = 0; t < T; t++)
+    for (int f = 0; f < e->nforward; f++)
+      if (self_loop[e->forward[f]] &&
+          !ts_bit(ts_allowed(r, t, e->forward[f]), t))
+        tb->selfviol[t]++;
+  int ncolours = m->topo == TILESAT_HEX ? 3 : 2;
+  tb->order = ts_malloc((size_t)N * sizeof *tb->order);
+  for (int k = 0; k < ncolours; k++)
+    for (int c = 0; c < N; c++)
+      if (!e->pin_of[c] && checker_colour(m, c) == k)
+        tb->order[tb->norder++] = c;
+  tb->swaps = e->exact;
+  tb->wf = e->exact ? 0.0f : (float)e->frequency;
+  tb->line = e->palindrome != 0;
+  bool coherence = false, bias = false;
+  for (int t = 0; t < T; t++)
+    coherence |= e->coherence[t] != 0;
+  for (int i = 0; i < e->nregions * T; i++)
+    bias |= e->region_bias[i] != 0;
+  tb->soft = coherence || bias || tb->wf != 0 || tb->line;
+  for (int i = 0; i < EXP_N - 1; i++)
+    tb->exptab[i] = expf(-(float)i / EXP_SCALE);
+  tb->exptab[EXP_N - 1] = 0;
+}
+
+static void tables_free(tables *tb) {
+  free(tb->nbr);
+  free(tb->pair);
+  free(tb->viol);
+  free(tb->bias);
+  free(tb->selfviol);
+  free(tb->order);
+}
+
+/* ---------------------------------------------------------------- state */
+
+typedef struct state {
+  uint16_t *tile; /* N + 1: tile[N] = T, the sentinel */
+  int64_t *count; /* T */
+  float *fq;      /* Tp: frequency * (2 (n_t - target_t) + 1) */
+  double E;       /* running energy (sum of deltas) */
+  long V;         /* running violations */
+  rng r;
+  float *loc, *w; /* Tp scratch */
+  int *line;      /* max(width, height) scratch */
+} state;
+
+static void state_init(state *st, const tables *tb) {
+  int mx = tb->m->width > tb->m->height ? tb->m->width : tb->m->height;
+  st->tile = ts_malloc(((size_t)tb->N + 1) * sizeof *st->tile);
+  st->count = ts_calloc((size_t)tb->T, sizeof *st->count);
+  st->fq = ts_calloc((size_t)tb->Tp, sizeof *st->fq);
+  st->loc = ts_calloc((size_t)tb->Tp, sizeof *st->loc);
+  st->w = ts_calloc((size_t)tb->Tp, sizeof *st->w);
+  st->line = ts_malloc((size_t)mx * sizeof *st->line);
+}
+
+static void state_free(state *st) {
+  free(st->tile);
+  free(st->count);
+  free(st->fq);
+  free(st->loc);
+  free(st->w);
+  free(st->line);
+}
+
+static void to_ints(const tables *tb, const state *st, int *out) {
+  for (int c = 0; c < tb->N; c++)
+    out[c] = st->tile[c];
+}
+
+/* Counts, fq, E and V from the tiles. */
+static void state_sync(const tables *tb, state *st, int *scratch) {
+  const tilesat_energy *e = tb->e;
+  memset(st->count, 0, (size_t)tb->T * sizeof *st->count);
+  for (int c = 0; c < tb->N; c++)
+    st->count[st->tile[c]]++;
+  for (int t = 0; t < tb->T; t++)
+    st->fq[t] = tb->wf * (float)(2 * (st->count[t] - e->target[t]) + 1);
+  to_ints(tb, st, scratch);
+  st->E = tilesat_energy_eval(e, scratch);
+  st->V = tilesat_energy_violations(e, scratch);
+}
+
+/* A random start: pins in place, free cells uniform, or with exact counts
+ * the missing tiles of every target dealt out in random order. */
+static void state_start(const tables *tb, state *st, int *scratch) {
+  const tilesat_energy *e = tb->e;
+  int T = tb->T;
+  st->tile[tb->N] = (uint16_t)T;
+  for (int c = 0; c < tb->N; c++)
+    if (e->pin_of[c])
+      st->tile[c] = (uint16_t)e->pin_tile[c];
+  if (tb->swaps) {
+    int k = 0;
+    for (int t = 0; t < T; t++)
+      for (int64_t i = e->pinned[t]; i < e->target[t]; i++)
+        scratch[k++] = t;
+    for (int i = k - 1; i > 0; i--) {
+      int j = (int)rng_below(&st->r, (uint32_t)i + 1), x = scratch[i];
+      scratch[i] = scratch[j];
+      scratch[j] = x;
+    }
+    /* the free cells in reading order get the shuffled tiles */
+    k = 0;
+    for (int c = 0; c < tb->N; c++)
+      if (!e->pin_of[c])
+        st->tile[c] = (uint16_t)scratch[k++];
+  } else {
+    for (int c = 0; c < tb->N; c++)
+      if (!e->pin_of[c])
+        st->tile[c] = (uint16_t)rng_below(&st->r, (uint32_t)T);
+  }
+  state_sync(tb, st, scratch);
+}
+
+/* -------------------------------------------------------------- moves */
+
+/* Minus the line-score change of rows and columns through cell c if it
+ * held each tile t, relative to holding tile 0 (only differences matter). */
+static void add_line_terms(const tables *tb, state *st, int c, float *loc) {
+  const tilesat_map *m = tb->m;
+  int row = c / m->width, col = c % m->width, *buf = st->line;
+  float w = (float)tb->e->palindrome;
+  for (int x = 0; x < m->width; x++)
+    buf[x] = st->tile[row * m->width + x];
+  for (int t = 0; t < tb->T; t++) {
+    buf[col] = t;
+    loc[t] -= w * (float)tilesat_palindrome_score(buf, m->width);
+  }
+  for (int y = 0; y < m->height; y++)
+    buf[y] = st->tile[y * m->width + col];
+  for (int t = 0; t < tb->T; t++) {
+    buf[row] = t;
+    loc[t] -= w * (float)tilesat_palindrome_score(buf, m->height);
+  }
+}
+
+/* The local energy vector of cell c (soft and hard, frequency included). */
+static inline __attribute__((always_inline)) void
+local_energies(const tables *tb, state *st, int c, const int nd, float *loc) {
+  const int Tp = tb->Tp, T1 = tb->T + 1;
+  const int32_t *nb = tb->nbr + (size_t)c * nd;
+  const float *b = tb->bias + (size_t)tb->e->region[c] * Tp;
+  const float *rows[6];
+  for (int d = 0; d < nd; d++)
+    rows[d] = tb->pair + ((size_t)d * T1 + st->tile[nb[d]]) * Tp;
+  if (nd == 4) {
+    for (int t = 0; t < Tp; t++)
+      loc[t] =
+          b[t] + st->fq[t] + rows[0][t] + rows[1][t] + rows[2][t] + rows[3][t];
+  } else {
+    for (int t = 0; t < Tp; t++)
+      loc[t] = b[t] + st->fq[t] + rows[0][t] + rows[1][t] + rows[2][t] +
+               rows[3][t] + rows[4][t] + rows[5][t];
+  }
+  loc[st->tile[c]] -= 2 * tb->wf;
+  if (tb->line)
+    add_line_terms(tb, st, c, loc);
+}
+
+/* Change cell c to tile t (bookkeeping: counts, fq, violations). */
+static inline void set_tile(const tables *tb, state *st, int c, int t,
+                            const int nd) {
+  int old = st->tile[c];
+  const int32_t *nb = tb->nbr + (size_t)c * nd;
+  const int T = tb->T, T1 = T + 1;
+  long dv = tb->selfviol[t] - tb->selfviol[old];
+  for (int d = 0; d < nd; d++) {
+    const uint8_t *v = tb->viol + ((size_t)d * T1 + st->tile[nb[d]]) * T;
+    dv += v[t] - v[old];
+  }
+  st->V += dv;
+  st->count[old]--;
+  st->count[t]++;
+  st->fq[old] -= 2 * tb->wf;
+  st->fq[t] += 2 * tb->wf;
+  st->tile[c] = (uint16_t)t;
+}
+
+/* One heat-bath update of cell c at inverse temperature beta * EXP_SCALE. */
+static inline __attribute__((always_inline)) void
+heat_bath(const tables *tb, state *st, int c, float bs, const int nd) {
+  float *loc = st->loc, *w = st->w;
+  const int T = tb->T;
+  local_energies(tb, st, c, nd, loc);
+  float lo = loc[0];
+  for (int t = 1; t < T; t++)
+    lo = loc[t] < lo ? loc[t] : lo;
+  float sum = 0;
+  for (int t = 0; t < T; t++) {
+    float x = (loc[t] - lo) * bs;
+    sum += w[t] = tb->exptab[x < (float)(EXP_N - 1) ? (int)x : EXP_N - 1];
+  }
+  float u = rng_float(&st->r) * sum;
+  int pick = 0;
+  while (pick < T - 1 && (u -= w[pick]) >= 0)
+    pick++;
+  int old = st->tile[c];
+  if (pick != old) {
+    st->E += (double)loc[pick] - (double)loc[old];
+    set_tile(tb, st, c, pick, nd);
+  }
+}
+
+static void sweep_heat_bath(const tables *tb, state *st, float bs) {
+  const int32_t *order = tb->order;
+  int n = tb->norder;
+  if (tb->nd == 4)
+    for (int i = 0; i < n; i++)
+      heat_bath(tb, st, order[i], bs, 4);
+  else
+    for (int i = 0; i < n; i++)
+      heat_bath(tb, st, order[i], bs, 6);
+}
+
+/* Local energy of tile t at cell c without the frequency term. */
+static float cell_cost(const tables *tb, state *st, int c, int t) {
+  const int nd = tb->nd, Tp = tb->Tp, T1 = tb->T + 1;
+  const int32_t *nb = tb->nbr + (size_t)c * nd;
+  float s = tb->bias[(size_t)tb->e->region[c] * Tp + t];
+  for (int d = 0; d < nd; d++)
+    s += tb->pair[((size_t)d * T1 + st->tile[nb[d]]) * Tp + t];
+  if (tb->line) {
+    const tilesat_map *m = tb->m;
+    int row = c / m->width, col = c % m->width, *buf = st->line;
+    float w = (float)tb->e->palindrome;
+    for (int x = 0; x < m->width; x++)
+      buf[x] = st->tile[row * m->width + x];
+    buf[col] = t;
+    s -= w * (float)tilesat_palindrome_score(buf, m->width);
+    for (int y = 0; y < m->height; y++)
+      buf[y] = st->tile[y * m->width + col];
+    buf[row] = t;
+    s -= w * (float)tilesat_palindrome_score(buf, m->height);
+  }
+  return s;
+}
+
+/* A sweep of count-preserving swaps: as many attempts as free cells. */
+static void sweep_swaps(const tables *tb, state *st, float bs) {
+  uint32_t n = (uint32_t)tb->norder;
+  if (n < 2)
+    return;
+  for (uint32_t i = 0; i < n; i++) {
+    int a = tb->order[rng_below(&st->r, n)],
+        b = tb->order[rng_below(&st->r, n)];
+    int ta = st->tile[a], tb_ = st->tile[b];
+    if (ta == tb_)
+      continue;
+    long v0 = st->V;
+    float d1 = cell_cost(tb, st, a, tb_) - cell_cost(tb, st, a, ta);
+    set_tile(tb, st, a, tb_, tb->nd);
+    float d2 = cell_cost(tb, st, b, ta) - cell_cost(tb, st, b, tb_);
+    set_tile(tb, st, b, ta, tb->nd);
+    float dE = d1 + d2, x = dE * bs;
+    bool accept = dE <= 0 || (x < (float)(EXP_N - 1) &&
+                              rng_float(&st->r) < tb->exptab[(int)x]);
+    if (accept) {
+      st->E += (double)dE;
+    } else {
+      set_tile(tb, st, b, tb_, tb->nd);
+      set_tile(tb, st, a, ta, tb->nd);
+      st->V = v0;
+    }
+  }
+}
+
+static void sweep(const tables *tb, state *st, double beta) {
+  float bs = (float)(beta * EXP_SCALE);
+  if (tb->swaps)
+    sweep_swaps(tb, st, bs);
+  else
+    sweep_heat_bath(tb, st, bs);
+}
+
+/* ------------------------------------------------------------ schedule */
+
+static void auto_schedule(const tables *tb, double *lo, double *hi) {
+  const tilesat_energy *e = tb->e;
+  const tilesat_map *m = e->map;
+  int T = tb->T;
+  double dmin = e->hard, dmax = 0, maxj = 0, maxb = 0;
+  for (int t = 0; t < T; t++) {
+    double j = fabs(e->coherence[t]);
+    maxj = fmax(maxj, j);
+    if (j > 0)
+      dmin = fmin(dmin, j);
+  }
+  for (int k = 0; k < e->nregions; k++) {
+    double blo = 0, bhi = 0;
+    for (int t = 0; t < T; t++) {
+      double b = e->region_bias[k * T + t];
+      blo = fmin(blo, b);
+      bhi = fmax(bhi, b);
+      if (b != 0)
+        dmin = fmin(dmin, fabs(b));
+    }
+    maxb = fmax(maxb, bhi - blo);
+  }
+  if (tb->wf > 0)
+    dmin = fmin(dmin, tb->wf);
+  if (tb->line)
+    dmin = fmin(dmin, e->palindrome);
+  dmax = tb->nd * (e->hard + maxj) + maxb + 4 * tb->wf;
+  if (tb->line)
+    dmax += e->palindrome * 2.0 * (m->width > m->height ? m->width : m->height);
+  if (tb->swaps)
+    dmax *= 2;
+  *lo = log(2.0) / dmax;
+  double states = 100.0 * (double)m->ncells * (double)(T > 1 ? T - 1 : 1);
+  *hi = log(states) / dmin;
+  if (*hi < *lo)
+    *hi = *lo;
+}
+
+/* ---------------------------------------------------------------- runs */
+
+static double now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+void tilesat_anneal_defaults(tilesat_anneal_opts *o) {
+  memset(o, 0, sizeof *o);
+  o->seed = 1;
+  o->sweeps = 1000;
+  o->restarts = 1;
+  o->replicas = 1;
+  o->repair = true;
+  o->stop_at_zero = true;
+  o->backend = TILESAT_PICOSAT;
+}
+
+int tilesat_anneal(const tilesat_energy *e, const tilesat_anneal_opts *opts,
+                   int *tiles, tilesat_anneal_stats *stats,
+                   tilesat_error *err) {
+  if (!e || !opts || !tiles)
+    ts_misuse(__func__, "NULL argument");
+  if (!e->prepared)
+    ts_misuse(__func__, "energy not prepared");
+  tilesat_anneal_stats st0;
+  tilesat_anneal_stats *s = stats ? stats : &st0;
+  memset(s, 0, sizeof *s);
+  s->zero_sweep = -1;
+  s->zero_seconds = -1;
+  long sweeps = opts->sweeps > 0 ? opts->sweeps : 1000;
+  int restarts = opts->restarts > 0 ? opts->restarts : 1;
+  int K = opts->replicas > 0 ? opts->replicas : 1;
+  if (opts->beta_lo < 0 || opts->beta_hi < opts->beta_lo ||
+      !isfinite(opts->beta_hi)) {
+    ts_error(err, "--beta", 0, "the schedule needs 0 < LO <= HI");
+    return -1;
+  }
+  tables tb;
+  tables_init(&tb, e);
+  double blo = opts->beta_lo, bhi = opts->beta_hi;
+  if (blo <= 0 || bhi <= 0)
+    auto_schedule(&tb, &blo, &bhi);
+  s->beta_lo = blo;
+  s->beta_hi = bhi;
+  int N = tb.N;
+  int *scratch = ts_malloc((size_t)N * sizeof *scratch);
+  uint16_t *best = ts_malloc((size_t)N * sizeof *best);
+  double bestE = INFINITY;
+  state *reps = ts_calloc((size_t)K, sizeof *reps);
+  for (int k = 0; k < K; k++)
+    state_init(&reps[k], &tb);
+  double t0 = now();
+  long report = sweeps / 20 > 0 ? sweeps / 20 : 1;
+  /* replica k runs at beta * ladder^k: a hotter copy every 30% */
+  const double ladder = 0.7;
+  for (int run = 0; run < restarts; run++) {
+    for (int k = 0; k < K; k++) {
+      rng_seed(&reps[k].r, opts->seed, (uint64_t)run * 64 + (uint64_t)k);
+      state_start(&tb, &reps[k], scratch);
+    }
+    bool stop = false;
+    for (long sw = 0; sw < sweeps && !stop; sw++) {
+      double beta =
+          sweeps > 1 ? blo * pow(bhi / blo, (double)sw / (double)(sweeps - 1))
+                     : bhi;
+      for (int k = 0; k < K; k++)
+        sweep(&tb, &reps[k], beta * pow(ladder, k));
+      s->sweeps_done++;
+      s->site_updates += (double)tb.norder * K;
+      for (int k = 0; k + 1 < K; k++) { /* exchange neighbours */
+        double b1 = beta * pow(ladder, k), b2 = b1 * ladder;
+        double x = (b1 - b2) * (reps[k].E - reps[k + 1].E);
+        if (x >= 0 || rng_float(&reps[0].r) < exp(x)) {
+          state tmp = reps[k];
+          reps[k] = reps[k + 1];
+          reps[k + 1] = tmp;
+        }
+      }
+      for (int k = 0; k < K; k++) {
+        if (reps[k].V == 0 && s->zero_sweep < 0) {
+          s->zero_sweep = s->sweeps_done;
+          s->zero_seconds = now() - t0;
+        }
+        if (reps[k].E < bestE) {
+          bestE = reps[k].E;
+          memcpy(best, reps[k].tile, (size_t)N * sizeof *best);
+        }
+        if (reps[k].V == 0 && !tb.soft && opts->stop_at_zero)
+          stop = true;
+      }
+      if (opts->progress && ((sw + 1) % report == 0 || stop))
+        opts->progress(opts->progress_user, run, sw + 1, beta, reps[0].E,
+                       reps[0].V);
+    }
+  }
+  s->seconds = now() - t0;
+  for (int c = 0; c < N; c++)
+    tiles[c] = best[c];
+  for (int k = 0; k < K; k++)
+    state_free(&reps[k]);
+  free(reps);
+  free(best);
+  free(scratch);
+  tables_free(&tb);
+  s->violations_annealed = tilesat_energy_violations(e, tiles);
+  if (opts->annealed)
+    memcpy(opts->annealed, tiles, (size_t)N * sizeof *tiles);
+  if (s->violations_annealed > 0 && opts->repair &&
+      ts_repair(e, opts->backend, tiles, s, err) < 0)
+    return -1;
+  s->energy = tilesat_energy_eval(e, tiles);
+  s->violations = tilesat_energy_violations(e, tiles);
+  return 0;
+}
