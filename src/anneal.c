@@ -426,6 +426,17 @@ static void sweep(const tables *tb, state *st, double beta) {
     sweep_heat_bath(tb, st, bs);
 }
 
+/* The running energy and violation count against a fresh evaluation:
+ * violations exactly; the energy too when every weight is a whole number
+ * (float sums of whole numbers below 2^24 are exact), else to 1e-3. */
+static bool bookkeeping_ok(const tables *tb, const state *st, int *scratch) {
+  to_ints(tb, st, scratch);
+  if (tilesat_energy_violations(tb->e, scratch) != st->V)
+    return false;
+  double E = tilesat_energy_eval(tb->e, scratch);
+  return fabs(E - st->E) <= 1e-3 * (1 + fabs(E));
+}
+
 /* ------------------------------------------------------------ schedule */
 
 static void auto_schedule(const tables *tb, double *lo, double *hi) {
@@ -520,6 +531,8 @@ int tilesat_anneal(const tilesat_energy *e, const tilesat_anneal_opts *opts,
   for (int k = 0; k < K; k++)
     state_init(&reps[k], &tb);
   double t0 = now();
+  bool bad = false;
+  int rc = 0;
   long report = sweeps / 20 > 0 ? sweeps / 20 : 1;
   /* replica k runs at beta * ladder^k: a hotter copy every 30% */
   const double ladder = 0.7;
@@ -562,8 +575,16 @@ int tilesat_anneal(const tilesat_energy *e, const tilesat_anneal_opts *opts,
         opts->progress(opts->progress_user, run, sw + 1, beta, reps[0].E,
                        reps[0].V);
     }
+    for (int k = 0; k < K && !bad; k++)
+      bad = !bookkeeping_ok(&tb, &reps[k], scratch);
   }
   s->seconds = now() - t0;
+  if (bad) {
+    ts_error(err, NULL, 0,
+             "internal error: the sampler's running energy or violation "
+             "count disagrees with a fresh evaluation");
+    rc = -1;
+  }
   for (int c = 0; c < N; c++)
     tiles[c] = best[c];
   for (int k = 0; k < K; k++)
@@ -572,6 +593,8 @@ int tilesat_anneal(const tilesat_energy *e, const tilesat_anneal_opts *opts,
   free(best);
   free(scratch);
   tables_free(&tb);
+  if (rc)
+    return rc;
   s->violations_annealed = tilesat_energy_violations(e, tiles);
   if (opts->annealed)
     memcpy(opts->annealed, tiles, (size_t)N * sizeof *tiles);

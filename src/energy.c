@@ -526,9 +526,10 @@ int tilesat_energy_prepare(tilesat_energy *e, tilesat_error *err) {
       }
       maxb = fmax(maxb, hi - lo);
     }
-    double soft = e->ndirs * maxj + maxb + 6 * e->frequency +
-                  e->palindrome * (double)(max_line_score(m->width) +
-                                           max_line_score(m->height));
+    double soft =
+        e->ndirs * maxj + maxb + e->frequency * (4.0 * (double)N + 2) +
+        e->palindrome *
+            (double)(max_line_score(m->width) + max_line_score(m->height));
     e->hard = 1 + 2 * soft;
   }
   if (e->onehot < 0)

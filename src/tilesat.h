@@ -234,8 +234,9 @@ int tilesat_energy_option(tilesat_energy *e, const char *option,
 /* Freeze the terms: compute targets (an error if explicit targets or pins
  * cannot fit, or exact counts are impossible) and the default hard weight,
  * 1 + twice the largest change any single cell can make to the soft terms
- * (coherence, bias, line score; frequency counted near the targets), so a
- * violation never pays for itself.  Must be called once before the
+ * (coherence, bias, line score, and frequency whatever the counts: up to
+ * frequency * (4 cells + 2)), so no move that adds a violation ever lowers
+ * the energy.  Must be called once before the
  * functions below. */
 int tilesat_energy_prepare(tilesat_energy *e, tilesat_error *err);
 const tilesat_map *tilesat_energy_map(const tilesat_energy *e);
