@@ -112,6 +112,8 @@ int ts_repair(const tilesat_energy *e, tilesat_backend b, int *tiles,
               tilesat_anneal_stats *st, tilesat_error *err) {
   const tilesat_map *m = e->map;
   int N = m->ncells;
+  if (N <= 0)
+    return 0;
   int *before = ts_malloc((size_t)N * sizeof *before);
   memcpy(before, tiles, (size_t)N * sizeof *before);
   uint8_t *in = ts_malloc((size_t)N);
