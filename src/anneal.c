@@ -92,17 +92,22 @@ typedef struct tables {
   const tilesat_energy *e;
   const tilesat_map *m;
   int T, Tp, nd, N;
-  int32_t *nbr;   /* [N][nd]; missing or self -> N, the sentinel */
-  float *pair;    /* [nd][T + 1][Tp]: cost of tile t beside tile u in d */
-  uint8_t *viol;  /* [nd][T + 1][T]: is that pair disallowed? */
-  float *bias;    /* [nregions][Tp] (+ self-loop edges, if any) */
-  int *selfviol;  /* [T]: disallowed self-loop edges */
-  int32_t *order; /* free cells, colour class by colour class */
+  int32_t *nbr;  /* [N][nd]; missing or self -> N, the sentinel */
+  float *pair;   /* [nd][T + 1][Tp]: cost of tile t beside tile u in d */
+  uint8_t *viol; /* [nd][T + 1][T]: is that pair disallowed? */
+  float *bias;   /* [nregions][Tp] (+ self-loop edges, if any) */
+  int *selfviol; /* [T]: disallowed self-loop edges */
+  uint8_t *selfviol_dir; /* [nforward][T]: is that self-loop disallowed? */
+  bool self_loop[6];     /* directions in which every cell meets itself */
+  double hard;           /* the hard weight the tables hold now */
+  int32_t *order;        /* free cells, colour class by colour class */
   int norder;
   float wf; /* frequency weight (0 with exact counts) */
   bool line, swaps, soft;
   float exptab[EXP_N];
 } tables;
+
+static void tables_set_hard(tables *tb, double hard);
 
 /* Zeroed floats on a 32-byte boundary (for the vector loads). */
 static float *aligned_floats(size_t n) {
@@ -150,29 +155,21 @@ static void tables_init(tables *tb, const tilesat_energy *e) {
   tb->viol = ts_calloc((size_t)nd * (size_t)(T + 1) * (size_t)T, 1);
   for (int d = 0; d < nd; d++)
     for (int u = 0; u < T; u++)
-      for (int t = 0; t < T; t++) {
-        tb->pair[((size_t)d * (T + 1) + u) * Tp + t] =
-            (float)ts_pair_cost(e, t, d, u);
+      for (int t = 0; t < T; t++)
         tb->viol[((size_t)d * (T + 1) + u) * T + t] =
             !ts_bit(ts_allowed(r, t, d), u);
-      }
-  for (int k = 0; k < e->nregions; k++)
-    for (int t = 0; t < T; t++) {
-      double b = e->region_bias[k * T + t];
-      /* a self-loop edge is one edge, counted once per forward direction */
-      for (int f = 0; f < e->nforward; f++)
-        if (self_loop[e->forward[f]])
-          b += ts_pair_cost(e, t, e->forward[f], t);
-      tb->bias[(size_t)k * Tp + t] = (float)b;
-    }
   for (int k = 0; k < e->nregions; k++) /* padding tiles: never drawn */
     for (int t = T; t < Tp; t++)
       tb->bias[(size_t)k * Tp + t] = 1e30f;
+  memcpy(tb->self_loop, self_loop, sizeof self_loop);
+  tb->selfviol_dir = ts_calloc((size_t)e->nforward * (size_t)T, 1);
   for (int t = 0; t < T; t++)
     for (int f = 0; f < e->nforward; f++)
       if (self_loop[e->forward[f]] &&
-          !ts_bit(ts_allowed(r, t, e->forward[f]), t))
+          !ts_bit(ts_allowed(r, t, e->forward[f]), t)) {
         tb->selfviol[t]++;
+        tb->selfviol_dir[f * T + t] = 1;
+      }
   int ncolours = m->topo == TILESAT_HEX ? 3 : 2;
   tb->order = ts_malloc((size_t)N * sizeof *tb->order);
   for (int k = 0; k < ncolours; k++)
@@ -191,9 +188,37 @@ static void tables_init(tables *tb, const tilesat_energy *e) {
   for (int i = 0; i < EXP_N - 1; i++)
     tb->exptab[i] = expf(-(float)i / EXP_SCALE);
   tb->exptab[EXP_N - 1] = 0;
+  tables_set_hard(tb, e->hard);
+}
+
+/* The pair costs at hard weight `hard` (the sampler raises it over a run,
+ * see tilesat_anneal), with the self-loop costs folded into the bias. */
+static void tables_set_hard(tables *tb, double hard) {
+  const tilesat_energy *e = tb->e;
+  int T = tb->T, Tp = tb->Tp, nd = tb->nd;
+  for (int d = 0; d < nd; d++)
+    for (int u = 0; u < T; u++)
+      for (int t = 0; t < T; t++) {
+        size_t i = ((size_t)d * (T + 1) + u) * T + t;
+        double c = tb->viol[i] ? hard : 0;
+        if (t == u)
+          c -= e->coherence[t];
+        tb->pair[((size_t)d * (T + 1) + u) * Tp + t] = (float)c;
+      }
+  for (int k = 0; k < e->nregions; k++)
+    for (int t = 0; t < T; t++) {
+      double b = e->region_bias[k * T + t];
+      /* a self-loop edge is one edge, counted once per forward direction */
+      for (int f = 0; f < e->nforward; f++)
+        if (tb->self_loop[e->forward[f]])
+          b += (tb->selfviol_dir[f * T + t] ? hard : 0) - e->coherence[t];
+      tb->bias[(size_t)k * Tp + t] = (float)b;
+    }
+  tb->hard = hard;
 }
 
 static void tables_free(tables *tb) {
+  free(tb->selfviol_dir);
   free(tb->nbr);
   free(tb->pair);
   free(tb->viol);
@@ -279,6 +304,16 @@ static void state_start(const tables *tb, state *st, int *scratch) {
     for (int c = 0; c < tb->N; c++)
       if (!e->pin_of[c])
         st->tile[c] = (uint16_t)scratch[k++];
+  } else if (tb->wf > 0) { /* counts near the targets from the start */
+    for (int c = 0; c < tb->N; c++) {
+      if (e->pin_of[c])
+        continue;
+      int64_t u = (int64_t)rng_below(&st->r, (uint32_t)tb->N);
+      int t = 0;
+      while (t < T - 1 && (u -= e->target[t]) >= 0)
+        t++;
+      st->tile[c] = (uint16_t)t;
+    }
   } else {
     for (int c = 0; c < tb->N; c++)
       if (!e->pin_of[c])
@@ -500,11 +535,21 @@ static bool bookkeeping_ok(const tables *tb, const state *st, int *scratch) {
 
 /* ------------------------------------------------------------ schedule */
 
-static void auto_schedule(const tables *tb, double *lo, double *hi) {
+/* The automatic schedule: geometric from hot (the largest change one cell
+ * can make is accepted with probability 1/2) to cold (the smallest positive
+ * change, the smallest nonzero weight, is excited anywhere on the map with
+ * probability below 1%: cells * (tiles - 1) * exp(-beta * dE_min) = 0.01),
+ * for the hard weight the run starts from (see hard_start). */
+static void auto_schedule(const tables *tb, double hard, double *lo,
+                          double *hi) {
   const tilesat_energy *e = tb->e;
   const tilesat_map *m = e->map;
   int T = tb->T;
-  double dmin = e->hard, dmax = 0, maxj = 0, maxb = 0;
+  bool can_violate = false;
+  for (int d = 0; d < tb->nd; d++)
+    for (size_t i = 0; i < (size_t)T * (size_t)T; i++)
+      can_violate |= tb->viol[(size_t)d * (size_t)(T + 1) * T + i];
+  double dmin = can_violate ? hard : INFINITY, maxj = 0, maxb = 0;
   for (int t = 0; t < T; t++) {
     double j = fabs(e->coherence[t]);
     maxj = fmax(maxj, j);
@@ -526,16 +571,58 @@ static void auto_schedule(const tables *tb, double *lo, double *hi) {
     dmin = fmin(dmin, tb->wf);
   if (tb->line)
     dmin = fmin(dmin, e->palindrome);
-  dmax = tb->nd * (e->hard + maxj) + maxb + 4 * tb->wf;
+  if (!isfinite(dmin)) /* nothing to optimise */
+    dmin = 1;
+  double dmax = tb->nd * ((can_violate ? hard : 0) + maxj) + maxb + 4 * tb->wf;
   if (tb->line)
     dmax += e->palindrome * 2.0 * (m->width > m->height ? m->width : m->height);
   if (tb->swaps)
     dmax *= 2;
+  if (dmax <= 0)
+    dmax = 1;
   *lo = log(2.0) / dmax;
   double states = 100.0 * (double)m->ncells * (double)(T > 1 ? T - 1 : 1);
   *hi = log(states) / dmin;
   if (*hi < *lo)
     *hi = *lo;
+}
+
+/* The hard weight a run starts from.  The default hard weight beats the
+ * soft terms' worst case (frequency: 4 * cells per move), which near the
+ * targets is orders of magnitude more than they ever change; annealing at
+ * that weight freezes the map into whatever legal tiling comes first and
+ * the soft terms never get a say.  So with the default weight and soft
+ * terms, a run starts at 1 + 2 * (the soft terms' largest single-cell
+ * change near the targets), where hard and soft trade off, holds it for
+ * 60% of the sweeps and then raises it geometrically to the real weight by
+ * 90%: the last 10%, and the energy reported, use the real weight.  What
+ * violations are left then go to the SAT repair. */
+#define RAMP_START 0.6
+#define RAMP_END 0.9
+
+static double hard_start(const tilesat_energy *e) {
+  if (!e->hard_default || e->soft_scale <= 0)
+    return e->hard;
+  return fmin(e->hard, 1 + 2 * e->soft_scale);
+}
+
+static double hard_at(const tilesat_energy *e, double h0, long sw,
+                      long sweeps) {
+  double x = (double)sw / (double)sweeps;
+  if (h0 >= e->hard || x >= RAMP_END)
+    return e->hard;
+  if (x <= RAMP_START)
+    return h0;
+  return h0 * pow(e->hard / h0, (x - RAMP_START) / (RAMP_END - RAMP_START));
+}
+
+/* Change every replica's hard weight (tables and running energies). */
+static void set_hard(tables *tb, state *reps, int K, double hard) {
+  if (hard == tb->hard)
+    return;
+  for (int k = 0; k < K; k++)
+    reps[k].E += (hard - tb->hard) * (double)reps[k].V;
+  tables_set_hard(tb, hard);
 }
 
 /* ---------------------------------------------------------------- runs */
@@ -581,9 +668,9 @@ int tilesat_anneal(const tilesat_energy *e, const tilesat_anneal_opts *opts,
   }
   tables tb;
   tables_init(&tb, e);
-  double blo = opts->beta_lo, bhi = opts->beta_hi;
+  double h0 = hard_start(e), blo = opts->beta_lo, bhi = opts->beta_hi;
   if (blo <= 0 || bhi <= 0)
-    auto_schedule(&tb, &blo, &bhi);
+    auto_schedule(&tb, h0, &blo, &bhi);
   s->beta_lo = blo;
   s->beta_hi = bhi;
   int N = tb.N;
@@ -609,6 +696,7 @@ int tilesat_anneal(const tilesat_energy *e, const tilesat_anneal_opts *opts,
       double beta =
           sweeps > 1 ? blo * pow(bhi / blo, (double)sw / (double)(sweeps - 1))
                      : bhi;
+      set_hard(&tb, reps, K, hard_at(e, h0, sw, sweeps));
       for (int k = 0; k < K; k++)
         sweep(&tb, &reps[k], beta * pow(ladder, k));
       s->sweeps_done++;
@@ -627,17 +715,21 @@ int tilesat_anneal(const tilesat_energy *e, const tilesat_anneal_opts *opts,
           s->zero_sweep = s->sweeps_done;
           s->zero_seconds = now() - t0;
         }
-        if (reps[k].E < bestE) {
-          bestE = reps[k].E;
+        /* judged at the real hard weight */
+        double Et = reps[k].E + (e->hard - tb.hard) * (double)reps[k].V;
+        if (Et < bestE) {
+          bestE = Et;
           memcpy(best, reps[k].tile, (size_t)N * sizeof *best);
         }
         if (reps[k].V == 0 && !tb.soft && opts->stop_at_zero)
           stop = true;
       }
       if (opts->progress && ((sw + 1) % report == 0 || stop))
-        opts->progress(opts->progress_user, run, sw + 1, beta, reps[0].E,
+        opts->progress(opts->progress_user, run, sw + 1, beta,
+                       reps[0].E + (e->hard - tb.hard) * (double)reps[0].V,
                        reps[0].V);
     }
+    set_hard(&tb, reps, K, e->hard);
     for (int k = 0; k < K && !bad; k++)
       bad = !bookkeeping_ok(&tb, &reps[k], scratch);
   }

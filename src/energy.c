@@ -514,7 +514,7 @@ int tilesat_energy_prepare(tilesat_energy *e, tilesat_error *err) {
     e->forward[1] = tilesat_dir_find(TILESAT_SQUARE, "S");
   }
   /* default hard weight: more than any single cell (or swap) can win */
-  if (e->hard < 0) {
+  {
     double maxj = 0, maxb = 0;
     for (int t = 0; t < T; t++)
       maxj = fmax(maxj, fabs(e->coherence[t]));
@@ -526,11 +526,14 @@ int tilesat_energy_prepare(tilesat_energy *e, tilesat_error *err) {
       }
       maxb = fmax(maxb, hi - lo);
     }
+    double line = e->palindrome * (double)(max_line_score(m->width) +
+                                           max_line_score(m->height));
     double soft =
-        e->ndirs * maxj + maxb + e->frequency * (4.0 * (double)N + 2) +
-        e->palindrome *
-            (double)(max_line_score(m->width) + max_line_score(m->height));
-    e->hard = 1 + 2 * soft;
+        e->ndirs * maxj + maxb + e->frequency * (4.0 * (double)N + 2) + line;
+    e->soft_scale = e->ndirs * maxj + maxb + 6 * e->frequency + line;
+    e->hard_default = e->hard < 0;
+    if (e->hard_default)
+      e->hard = 1 + 2 * soft;
   }
   if (e->onehot < 0)
     e->onehot = (e->ndirs + 1) * e->hard;

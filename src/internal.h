@@ -202,6 +202,8 @@ struct tilesat_energy {
   double *region_bias; /* [nregions][ntiles] */
   int8_t *pin_of;      /* per cell: 1 if pinned */
   int *pin_tile;       /* per cell: the pinned tile or -1 */
+  bool hard_default;   /* the hard weight is the default (not given) */
+  double soft_scale;   /* largest single-cell soft change near the targets */
   int nforward;        /* forward directions: each edge is (cell, forward d) */
   int forward[3];
 };

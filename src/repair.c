@@ -52,6 +52,72 @@ static void grow(const tilesat_map *m, uint8_t *in, int margin, int *queue) {
   free(dist);
 }
 
+#define MAX_ROUNDS 32
+
+/* Solve the small map `sub` (box at r0, c0 of the big map), keeping as many
+ * of the piece's current tiles as it can: they are assumed, and the
+ * assumptions the backend reports as failed are dropped until it finds a
+ * map (or, with no assumption left to blame, proves there is none).  Without
+ * this a SAT solver fills the region with whatever its first model holds,
+ * and the tile counts the annealer balanced are lost. */
+static int keep_most(const tilesat_map *sub, tilesat_backend b,
+                     const int *tiles, int width, int r0, int c0,
+                     const int *piece, int n, int *sol, tilesat_error *err) {
+  ts_cnf cnf;
+  ts_encode(sub, &cnf);
+  ts_solver *s = ts_solver_new(b);
+  ts_solver_load(s, &cnf);
+  ts_cnf_free(&cnf);
+  int *lit = ts_malloc((size_t)n * sizeof *lit);
+  for (int i = 0; i < n; i++) {
+    int r = piece[i] / width - r0, c = piece[i] % width - c0;
+    lit[i] = ts_var(sub, r * sub->width + c, tiles[piece[i]]);
+  }
+  int res, kept = n, rounds = 0;
+  for (;;) {
+    for (int i = 0; i < kept; i++)
+      ts_solver_assume(s, lit[i]);
+    res = ts_solver_solve(s);
+    if (res != TILESAT_UNSAT || kept == 0)
+      break;
+    int k = 0;
+    for (int i = 0; i < kept; i++)
+      if (!ts_solver_failed(s, lit[i]))
+        lit[k++] = lit[i];
+    /* every assumption blamed: keep half; still failing after many
+     * rounds (each is a full solve): drop them all and ask again */
+    if (k == kept)
+      k = kept / 2;
+    if (++rounds == MAX_ROUNDS)
+      k = 0;
+    kept = k;
+  }
+  if (res == TILESAT_SAT) {
+    int T = sub->rules->ntiles;
+    for (int c = 0; c < sub->ncells; c++) {
+      sol[c] = -1;
+      for (int t = 0; t < T; t++)
+        if (ts_solver_value(s, ts_var(sub, c, t)))
+          sol[c] = t;
+    }
+    char why[512];
+    if (!tilesat_map_verify(sub, sol, why, sizeof why)) {
+      ts_error(err, NULL, 0,
+               "internal error: the repaired region is not "
+               "valid: %s",
+               why);
+      res = -1;
+    }
+  } else if (res == TILESAT_UNKNOWN) {
+    ts_error(err, NULL, 0, "the %s backend gave no answer",
+             tilesat_backend_name(b));
+    res = -1;
+  }
+  free(lit);
+  ts_solver_free(s);
+  return res;
+}
+
 /* Solve one connected piece (cells piece[0..n-1], all marked in `in`).
  * Returns TILESAT_SAT (tiles updated), TILESAT_UNSAT, or -1. */
 static int solve_piece(const tilesat_energy *e, tilesat_backend b, int *tiles,
@@ -96,7 +162,7 @@ static int solve_piece(const tilesat_energy *e, tilesat_backend b, int *tiles,
       }
     }
   int *sol = ts_malloc((size_t)bw * (size_t)bh * sizeof *sol);
-  int res = tilesat_check(sub, b, sol, err);
+  int res = keep_most(sub, b, tiles, m->width, r0, c0, piece, n, sol, err);
   if (res == TILESAT_SAT)
     for (int i = 0; i < n; i++) {
       int r = piece[i] / m->width, c = piece[i] % m->width;
