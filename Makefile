@@ -79,6 +79,7 @@ asan:
 bench: deps
 	@$(MAKE) --no-print-directory all
 	tools/bench.sh $(BIN)
+	tools/bench-anneal.sh
 
 cnf: $(BIN)
 	@for c in $(CNF_CASES); do \

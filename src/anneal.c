@@ -84,6 +84,25 @@ static inline uint32_t rng_below(rng *r, uint32_t n) {
 
 typedef float v4sf __attribute__((vector_size(16)));
 
+/* The neighbourhood cache.  Without a frequency or line term, the
+ * heat-bath distribution of a cell is a function of its region and its
+ * neighbours' tiles only, and maps hold few distinct neighbourhoods; so the
+ * distribution (cumulative weights) and local energies are computed once
+ * per neighbourhood per sweep (the beta and hard weight change between
+ * sweeps) and looked up by a 56-bit key in a direct-mapped table.  The draw
+ * is the same as without the cache; only the work is shared. */
+#define CACHE_TP 16
+#define CACHE_BITS 14
+#define CACHE_SIZE ((size_t)1 << CACHE_BITS)
+
+typedef struct hb_entry {
+  uint64_t key;
+  uint32_t stamp;
+  int32_t single; /* the one tile with a weight, or -1 */
+  float cdf[CACHE_TP];
+  float loc[CACHE_TP];
+} hb_entry;
+
 #define EXP_SCALE 64.0f
 #define EXP_N 2048 /* factors down to exp(-32) */
 
@@ -104,6 +123,7 @@ typedef struct tables {
   int norder;
   float wf; /* frequency weight (0 with exact counts) */
   bool line, swaps, soft;
+  bool cached; /* heat-bath through the neighbourhood cache */
   float exptab[EXP_N];
 } tables;
 
@@ -185,6 +205,10 @@ static void tables_init(tables *tb, const tilesat_energy *e) {
   for (int i = 0; i < e->nregions * T; i++)
     bias |= e->region_bias[i] != 0;
   tb->soft = coherence || bias || tb->wf != 0 || tb->line;
+  /* the distribution of a cell depends only on its region and neighbours
+   * when no term reads global state (counts, lines) */
+  tb->cached = !tb->swaps && tb->wf == 0 && !tb->line && Tp <= CACHE_TP &&
+               nd <= 6 && e->nregions <= 256;
   for (int i = 0; i < EXP_N - 1; i++)
     tb->exptab[i] = expf(-(float)i / EXP_SCALE);
   tb->exptab[EXP_N - 1] = 0;
@@ -236,9 +260,13 @@ typedef struct state {
   double E;       /* running energy (sum of deltas) */
   long V;         /* running violations */
   rng r;
-  float *loc, *w; /* Tp scratch */
-  int *idx;       /* Tp scratch */
-  int *line;      /* max(width, height) scratch */
+  float *loc, *w;         /* Tp scratch */
+  int *idx;               /* Tp scratch */
+  struct hb_entry *cache; /* heat-bath distributions by neighbourhood */
+  uint32_t stamp;         /* the generation cached entries must be from */
+  float cache_bs;         /* the temperature and hard weight of it */
+  double cache_hard;
+  int *line; /* max(width, height) scratch */
 } state;
 
 static void state_init(state *st, const tables *tb) {
@@ -249,6 +277,12 @@ static void state_init(state *st, const tables *tb) {
   st->loc = aligned_floats((size_t)tb->Tp);
   st->w = aligned_floats((size_t)tb->Tp);
   st->idx = ts_calloc((size_t)tb->Tp, sizeof *st->idx);
+  if (tb->cached) {
+    st->cache = aligned_alloc(64, CACHE_SIZE * sizeof *st->cache);
+    if (!st->cache)
+      ts_misuse(__func__, "out of memory");
+    memset(st->cache, 0, CACHE_SIZE * sizeof *st->cache);
+  }
   st->line = ts_malloc((size_t)mx * sizeof *st->line);
 }
 
@@ -259,6 +293,7 @@ static void state_free(state *st) {
   free(st->loc);
   free(st->w);
   free(st->idx);
+  free(st->cache);
   free(st->line);
 }
 
@@ -445,9 +480,73 @@ heat_bath(const tables *tb, state *st, int c, float bs, const int nd,
   for (int i = 0; i < n; i++)                                                  \
     heat_bath(tb, st, order[i], bs, ND, TP);
 
+/* A heat-bath update through the neighbourhood cache (tb->cached). */
+static inline __attribute__((always_inline)) void
+heat_bath_cached(const tables *tb, state *st, int c, float bs, const int nd,
+                 const int Tp) {
+  const int32_t *nb = tb->nbr + (size_t)c * nd;
+  uint64_t key = tb->e->region[c];
+  for (int d = 0; d < nd; d++)
+    key = key << 8 | st->tile[nb[d]];
+  hb_entry *h = &st->cache[(key * 0x9e3779b97f4a7c15u) >> (64 - CACHE_BITS)];
+  if (h->key != key || h->stamp != st->stamp) {
+    float *loc = h->loc;
+    local_energies(tb, st, c, nd, Tp, loc);
+    float lo = loc[0];
+    int arg = 0;
+    for (int t = 1; t < tb->T; t++)
+      if (loc[t] < lo) {
+        lo = loc[t];
+        arg = t;
+      }
+    const float top = (float)(EXP_N - 1);
+    float sum = 0;
+    for (int t = 0; t < Tp; t++) {
+      float x = (loc[t] - lo) * bs;
+      sum += tb->exptab[(int)(x < top ? x : top)];
+      h->cdf[t] = sum;
+    }
+    /* every other tile below float resolution: no draw needed */
+    h->single = sum == 1.0f ? arg : -1;
+    h->key = key;
+    h->stamp = st->stamp;
+  }
+  int old = st->tile[c], pick = h->single;
+  if (pick < 0) {
+    float u = rng_float(&st->r) * h->cdf[tb->T - 1];
+    pick = 0;
+    while (pick < tb->T - 1 && u >= h->cdf[pick])
+      pick++;
+  }
+  if (pick != old) {
+    st->E += (double)h->loc[pick] - (double)h->loc[old];
+    set_tile(tb, st, c, pick, nd);
+  }
+}
+
+#define SWEEP_CACHED(ND, TP)                                                   \
+  for (int i = 0; i < n; i++)                                                  \
+    heat_bath_cached(tb, st, order[i], bs, ND, TP);
+
 static void sweep_heat_bath(const tables *tb, state *st, float bs) {
   const int32_t *order = tb->order;
   int n = tb->norder;
+  if (tb->cached) {
+    if (bs != st->cache_bs || tb->hard != st->cache_hard) {
+      st->stamp++; /* new temperature or hard weight: a new cache */
+      st->cache_bs = bs;
+      st->cache_hard = tb->hard;
+    }
+    if (tb->nd == 4 && tb->Tp == 8)
+      SWEEP_CACHED(4, 8)
+    else if (tb->nd == 4)
+      SWEEP_CACHED(4, 16)
+    else if (tb->Tp == 8)
+      SWEEP_CACHED(6, 8)
+    else
+      SWEEP_CACHED(6, 16)
+    return;
+  }
   if (tb->nd == 4 && tb->Tp == 8)
     SWEEP(4, 8)
   else if (tb->nd == 4 && tb->Tp == 16)
@@ -597,6 +696,7 @@ static void auto_schedule(const tables *tb, double hard, double *lo,
  * 60% of the sweeps and then raises it geometrically to the real weight by
  * 90%: the last 10%, and the energy reported, use the real weight.  What
  * violations are left then go to the SAT repair. */
+#define LEVELS 100 /* distinct temperatures (and hard weights) in a run */
 #define RAMP_START 0.6
 #define RAMP_END 0.9
 
@@ -693,10 +793,13 @@ int tilesat_anneal(const tilesat_energy *e, const tilesat_anneal_opts *opts,
     }
     bool stop = false;
     for (long sw = 0; sw < sweeps && !stop; sw++) {
+      /* the schedule moves in LEVELS steps, so the neighbourhood cache
+       * stays valid for a few sweeps at a time */
+      long lv = sweeps > LEVELS ? sw * LEVELS / sweeps : sw;
+      long nlv = sweeps > LEVELS ? LEVELS : sweeps;
       double beta =
-          sweeps > 1 ? blo * pow(bhi / blo, (double)sw / (double)(sweeps - 1))
-                     : bhi;
-      set_hard(&tb, reps, K, hard_at(e, h0, sw, sweeps));
+          nlv > 1 ? blo * pow(bhi / blo, (double)lv / (double)(nlv - 1)) : bhi;
+      set_hard(&tb, reps, K, hard_at(e, h0, lv, nlv));
       for (int k = 0; k < K; k++)
         sweep(&tb, &reps[k], beta * pow(ladder, k));
       s->sweeps_done++;

@@ -6,6 +6,8 @@
  *                                             seeds: median, worst, how many
  *                                             reached zero by annealing
  *                                             alone and after the repair
+ *   bench-anneal counts RULES WxH SEEDS SWEEPS  with a frequency term:
+ *                                             largest |count - target|
  * Uses only the public header. */
 #include "../src/tilesat.h"
 
@@ -18,7 +20,8 @@ static int cmp(const void *a, const void *b) {
 }
 
 static tilesat_energy *load(const char *rules, const char *size,
-                            tilesat_rules **r, tilesat_map **m) {
+                            const char *terms, tilesat_rules **r,
+                            tilesat_map **m) {
   tilesat_error err;
   int w, h;
   *r = tilesat_rules_read_file(rules, &err);
@@ -28,7 +31,8 @@ static tilesat_energy *load(const char *rules, const char *size,
   if (!*m)
     goto fail;
   tilesat_energy *e = tilesat_energy_new(*m);
-  if (tilesat_energy_prepare(e, &err))
+  if ((terms && tilesat_energy_option(e, "bench", terms, &err)) ||
+      tilesat_energy_prepare(e, &err))
     goto fail;
   return e;
 fail:
@@ -44,7 +48,9 @@ int main(int argc, char **argv) {
   }
   tilesat_rules *r;
   tilesat_map *m;
-  tilesat_energy *e = load(argv[2], argv[3], &r, &m);
+  bool counts = !strcmp(argv[1], "counts");
+  tilesat_energy *e =
+      load(argv[2], argv[3], counts ? "frequency 1" : NULL, &r, &m);
   int n = tilesat_map_width(m) * tilesat_map_height(m);
   int *tiles = malloc((size_t)n * sizeof *tiles);
   tilesat_anneal_opts o;
@@ -64,6 +70,29 @@ int main(int argc, char **argv) {
            "in %.2f s)\n",
            argv[2], argv[3], tilesat_rules_ntiles(r),
            st.site_updates / st.seconds / 1e6, st.site_updates, st.seconds);
+  } else if (counts) {
+    int seeds = atoi(argv[4]), T = tilesat_rules_ntiles(r);
+    o.sweeps = argc > 5 ? atol(argv[5]) : 1000;
+    printf("  %-24s %-9s %2d tiles  frequency 1: largest |count - target| "
+           "by seed:",
+           argv[2], argv[3], T);
+    for (int s = 0; s < seeds; s++) {
+      o.seed = (uint64_t)s + 1;
+      if (tilesat_anneal(e, &o, tiles, &st, &err)) {
+        fprintf(stderr, "bench-anneal: %s\n", err.msg);
+        return 1;
+      }
+      long worst = 0;
+      for (int t = 0; t < T; t++) {
+        long c = 0;
+        for (int i = 0; i < n; i++)
+          c += tiles[i] == t;
+        long d = labs(c - (long)tilesat_energy_target(e, t));
+        worst = d > worst ? d : worst;
+      }
+      printf(" %ld%s", worst, st.repair_regions ? "r" : "");
+    }
+    printf("  (r: after a SAT repair)\n");
   } else {
     int seeds = atoi(argv[4]);
     o.sweeps = argc > 5 ? atol(argv[5]) : 1000;
