@@ -490,24 +490,41 @@ heat_bath_cached(const tables *tb, state *st, int c, float bs, const int nd,
     key = key << 8 | st->tile[nb[d]];
   hb_entry *h = &st->cache[(key * 0x9e3779b97f4a7c15u) >> (64 - CACHE_BITS)];
   if (h->key != key || h->stamp != st->stamp) {
-    float *loc = h->loc;
+    float *loc = h->loc, w[CACHE_TP], *cdf = h->cdf;
     local_energies(tb, st, c, nd, Tp, loc);
-    float lo = loc[0];
-    int arg = 0;
-    for (int t = 1; t < tb->T; t++)
-      if (loc[t] < lo) {
-        lo = loc[t];
-        arg = t;
-      }
+    /* independent chains everywhere: a float min or sum over 16 tiles in
+     * one chain is 16 dependent operations */
+    float m4[4] = {loc[0], loc[1], loc[2], loc[3]};
+    for (int t = 4; t < Tp; t += 4)
+      for (int i = 0; i < 4; i++)
+        m4[i] = loc[t + i] < m4[i] ? loc[t + i] : m4[i];
+    float lo = m4[0] < m4[1] ? m4[0] : m4[1];
+    float lo2 = m4[2] < m4[3] ? m4[2] : m4[3];
+    lo = lo < lo2 ? lo : lo2;
     const float top = (float)(EXP_N - 1);
-    float sum = 0;
     for (int t = 0; t < Tp; t++) {
       float x = (loc[t] - lo) * bs;
-      sum += tb->exptab[(int)(x < top ? x : top)];
-      h->cdf[t] = sum;
+      w[t] = tb->exptab[(int)(x < top ? x : top)];
+    }
+    for (int t = 0; t < Tp; t += 4) { /* prefix sums inside groups of 4 */
+      cdf[t] = w[t];
+      cdf[t + 1] = w[t] + w[t + 1];
+      cdf[t + 2] = cdf[t + 1] + w[t + 2];
+      cdf[t + 3] = cdf[t + 1] + (w[t + 2] + w[t + 3]);
+    }
+    float base = 0;
+    for (int t = 0; t < Tp; t += 4) { /* then carry across the groups */
+      float next = base + cdf[t + 3];
+      for (int i = 0; i < 4; i++)
+        cdf[t + i] += base;
+      base = next;
     }
     /* every other tile below float resolution: no draw needed */
-    h->single = sum == 1.0f ? arg : -1;
+    h->single = -1;
+    if (base == 1.0f)
+      for (int t = 0; t < tb->T && h->single < 0; t++)
+        if (loc[t] == lo)
+          h->single = t;
     h->key = key;
     h->stamp = st->stamp;
   }
@@ -761,6 +778,11 @@ int tilesat_anneal(const tilesat_energy *e, const tilesat_anneal_opts *opts,
   long sweeps = opts->sweeps > 0 ? opts->sweeps : 1000;
   int restarts = opts->restarts > 0 ? opts->restarts : 1;
   int K = opts->replicas > 0 ? opts->replicas : 1;
+  if (e->ntiles > 65534) {
+    ts_error(err, NULL, 0, "anneal handles at most 65534 tiles, not %d",
+             e->ntiles);
+    return -1;
+  }
   if (opts->beta_lo < 0 || opts->beta_hi < opts->beta_lo ||
       !isfinite(opts->beta_hi)) {
     ts_error(err, "--beta", 0, "the schedule needs 0 < LO <= HI");

@@ -221,6 +221,10 @@ static inline double ts_pair_cost(const tilesat_energy *e, int a, int d,
 long ts_line_score(const tilesat_energy *e, const int *tiles, int line,
                    int *buf);
 
+/* A preferred polarity for the next solves (solver.c; PicoSAT only, a
+ * no-op on CryptoMiniSat): a hint, not a constraint. */
+void ts_solver_prefer(ts_solver *s, int lit);
+
 /* Repair the violations of a filled map with the SAT backend (repair.c):
  * the violating cells and a margin around them, every other cell pinned;
  * fills the repair fields of `st`.  Returns 0 or -1 on error. */

@@ -55,9 +55,11 @@ static void grow(const tilesat_map *m, uint8_t *in, int margin, int *queue) {
 #define MAX_ROUNDS 32
 
 /* Solve the small map `sub` (box at r0, c0 of the big map), keeping as many
- * of the piece's current tiles as it can: they are assumed, and the
- * assumptions the backend reports as failed are dropped until it finds a
- * map (or, with no assumption left to blame, proves there is none).  Without
+ * of the piece's current tiles as it can.  PicoSAT is told to prefer them
+ * (decision phases); CryptoMiniSat has no such hint in its C API, so there
+ * they are assumed, and the assumptions it reports as failed are dropped
+ * until it finds a map (or, with no assumption left to blame, proves there
+ * is none).  Without
  * this a SAT solver fills the region with whatever its first model holds,
  * and the tile counts the annealer balanced are lost. */
 static int keep_most(const tilesat_map *sub, tilesat_backend b,
@@ -74,6 +76,10 @@ static int keep_most(const tilesat_map *sub, tilesat_backend b,
     lit[i] = ts_var(sub, r * sub->width + c, tiles[piece[i]]);
   }
   int res, kept = n, rounds = 0;
+  /* PicoSAT also takes them as polarity hints, for the cells whose
+   * assumptions get dropped */
+  for (int i = 0; i < n; i++)
+    ts_solver_prefer(s, lit[i]);
   for (;;) {
     for (int i = 0; i < kept; i++)
       ts_solver_assume(s, lit[i]);

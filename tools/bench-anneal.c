@@ -13,6 +13,14 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+
+/* CPU time of this thread (the machine may be shared). */
+static double cpu(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
 
 static int cmp(const void *a, const void *b) {
   double x = *(const double *)a, y = *(const double *)b;
@@ -101,21 +109,24 @@ int main(int argc, char **argv) {
     double total = 0;
     for (int s = 0; s < seeds; s++) {
       o.seed = (uint64_t)s + 1;
+      double c0 = cpu();
       if (tilesat_anneal(e, &o, tiles, &st, &err)) {
         fprintf(stderr, "bench-anneal: %s\n", err.msg);
         return 1;
       }
+      double c1 = cpu();
       alone += st.violations_annealed == 0;
       after += st.violations == 0;
       /* time to zero: annealing until the first zero-violation sweep, or
-       * the whole run plus the repair */
-      t[s] = st.zero_seconds >= 0 ? st.zero_seconds : st.seconds;
+       * the whole call (set-up, annealing, SAT repair) */
+      t[s] = st.violations_annealed == 0 && st.zero_seconds >= 0
+                 ? st.zero_seconds
+                 : c1 - c0;
       total += st.seconds;
     }
     qsort(t, (size_t)seeds, sizeof *t, cmp);
     printf("  %-24s %-9s %2d tiles  zero violations: %d/%d by annealing, "
-           "%d/%d after repair; time to zero median %.0f ms, worst %.0f ms "
-           "(annealed seeds)\n",
+           "%d/%d after repair; time to zero median %.0f ms, worst %.0f ms\n",
            argv[2], argv[3], tilesat_rules_ntiles(r), alone, seeds, after,
            seeds, 1e3 * t[seeds / 2], 1e3 * t[seeds - 1]);
     free(t);
