@@ -107,6 +107,7 @@ int main(int argc, char **argv) {
     double *t = calloc((size_t)seeds, sizeof *t);
     int alone = 0, after = 0;
     double total = 0;
+    long left = 0; /* violations annealing left, over all seeds */
     for (int s = 0; s < seeds; s++) {
       o.seed = (uint64_t)s + 1;
       double c0 = cpu();
@@ -116,6 +117,7 @@ int main(int argc, char **argv) {
       }
       double c1 = cpu();
       alone += st.violations_annealed == 0;
+      left += st.violations_annealed;
       after += st.violations == 0;
       /* time to zero: annealing until the first zero-violation sweep, or
        * the whole call (set-up, annealing, SAT repair) */
@@ -126,9 +128,12 @@ int main(int argc, char **argv) {
     }
     qsort(t, (size_t)seeds, sizeof *t, cmp);
     printf("  %-24s %-9s %2d tiles  zero violations: %d/%d by annealing, "
-           "%d/%d after repair; time to zero median %.0f ms, worst %.0f ms\n",
+           "%d/%d after repair; time to zero median %.0f ms, worst %.0f ms "
+           "(%ld sweeps; annealing %.0f ms a seed, %ld violations left to "
+           "repair in all)\n",
            argv[2], argv[3], tilesat_rules_ntiles(r), alone, seeds, after,
-           seeds, 1e3 * t[seeds / 2], 1e3 * t[seeds - 1]);
+           seeds, 1e3 * t[seeds / 2], 1e3 * t[seeds - 1], o.sweeps,
+           1e3 * total / seeds, left);
     free(t);
   }
   free(tiles);
