@@ -480,15 +480,23 @@ heat_bath(const tables *tb, state *st, int c, float bs, const int nd,
   for (int i = 0; i < n; i++)                                                  \
     heat_bath(tb, st, order[i], bs, ND, TP);
 
-/* A heat-bath update through the neighbourhood cache (tb->cached). */
-static inline __attribute__((always_inline)) void
-heat_bath_cached(const tables *tb, state *st, int c, float bs, const int nd,
-                 const int Tp) {
+/* The cache entry of a cell's current neighbourhood, and its key. */
+static inline hb_entry *cache_slot(const tables *tb, const state *st, int c,
+                                   const int nd, uint64_t *key_out) {
   const int32_t *nb = tb->nbr + (size_t)c * nd;
   uint64_t key = tb->e->region[c];
   for (int d = 0; d < nd; d++)
     key = key << 8 | st->tile[nb[d]];
-  hb_entry *h = &st->cache[(key * 0x9e3779b97f4a7c15u) >> (64 - CACHE_BITS)];
+  *key_out = key;
+  return &st->cache[(key * 0x9e3779b97f4a7c15u) >> (64 - CACHE_BITS)];
+}
+
+/* A heat-bath update through the neighbourhood cache (tb->cached). */
+static inline __attribute__((always_inline)) void
+heat_bath_cached(const tables *tb, state *st, int c, float bs, const int nd,
+                 const int Tp) {
+  uint64_t key;
+  hb_entry *h = cache_slot(tb, st, c, nd, &key);
   if (h->key != key || h->stamp != st->stamp) {
     float *loc = h->loc, w[CACHE_TP], *cdf = h->cdf;
     local_energies(tb, st, c, nd, Tp, loc);
@@ -541,9 +549,19 @@ heat_bath_cached(const tables *tb, state *st, int c, float bs, const int nd,
   }
 }
 
+/* The table does not fit in L2: fetch the entry of the cell PREFETCH
+ * places ahead while this one is updated (a hint only; its neighbours may
+ * still change before it is used, then the entry is simply looked up
+ * again). */
+#define PREFETCH 4
 #define SWEEP_CACHED(ND, TP)                                                   \
-  for (int i = 0; i < n; i++)                                                  \
-    heat_bath_cached(tb, st, order[i], bs, ND, TP);
+  for (int i = 0; i < n; i++) {                                                \
+    if (i + PREFETCH < n) {                                                    \
+      uint64_t k_;                                                             \
+      __builtin_prefetch(cache_slot(tb, st, order[i + PREFETCH], ND, &k_));   \
+    }                                                                          \
+    heat_bath_cached(tb, st, order[i], bs, ND, TP);                            \
+  }
 
 static void sweep_heat_bath(const tables *tb, state *st, float bs) {
   const int32_t *order = tb->order;
