@@ -558,7 +558,7 @@ heat_bath_cached(const tables *tb, state *st, int c, float bs, const int nd,
   for (int i = 0; i < n; i++) {                                                \
     if (i + PREFETCH < n) {                                                    \
       uint64_t k_;                                                             \
-      __builtin_prefetch(cache_slot(tb, st, order[i + PREFETCH], ND, &k_));   \
+      __builtin_prefetch(cache_slot(tb, st, order[i + PREFETCH], ND, &k_));    \
     }                                                                          \
     heat_bath_cached(tb, st, order[i], bs, ND, TP);                            \
   }
