@@ -770,6 +770,36 @@ static double now(void) {
   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+/* After a repair: the SAT backend fills what it re-solves without regard
+ * to the soft terms (with a frequency term the counts drift by hundreds on
+ * a 100x100 map).  A few
+ * cold sweeps at the real hard weight (no violation can come back: at the
+ * coldest beta its factor is 0 in the table) pull them back where legal
+ * moves allow.  The map only changes if the energy goes down. */
+static void polish(const tilesat_energy *e, int *tiles, uint64_t seed,
+                   long sweeps, double beta) {
+  tables tb;
+  tables_init(&tb, e);
+  state st;
+  state_init(&st, &tb);
+  rng_seed(&st.r, seed, 0x706f6c697368u);
+  int *scratch = ts_malloc((size_t)tb.N * sizeof *scratch);
+  st.tile[tb.N] = (uint16_t)tb.T;
+  for (int c = 0; c < tb.N; c++)
+    st.tile[c] = (uint16_t)tiles[c];
+  state_sync(&tb, &st, scratch);
+  double E0 = st.E;
+  for (long sw = 0; sw < sweeps; sw++)
+    sweep(&tb, &st, beta);
+  to_ints(&tb, &st, scratch);
+  if (tilesat_energy_violations(e, scratch) == 0 &&
+      tilesat_energy_eval(e, scratch) < E0)
+    memcpy(tiles, scratch, (size_t)tb.N * sizeof *tiles);
+  free(scratch);
+  state_free(&st);
+  tables_free(&tb);
+}
+
 void tilesat_anneal_defaults(tilesat_anneal_opts *o) {
   memset(o, 0, sizeof *o);
   o->seed = 1;
@@ -896,9 +926,12 @@ int tilesat_anneal(const tilesat_energy *e, const tilesat_anneal_opts *opts,
   s->violations_annealed = tilesat_energy_violations(e, tiles);
   if (opts->annealed)
     memcpy(opts->annealed, tiles, (size_t)N * sizeof *tiles);
-  if (s->violations_annealed > 0 && opts->repair &&
-      ts_repair(e, opts->backend, tiles, s, err) < 0)
-    return -1;
+  if (s->violations_annealed > 0 && opts->repair) {
+    if (ts_repair(e, opts->backend, tiles, s, err) < 0)
+      return -1;
+    if (s->repaired_cells > 0 && e->soft_scale > 0 && !e->exact)
+      polish(e, tiles, opts->seed, sweeps / 10 + 1, bhi);
+  }
   s->energy = tilesat_energy_eval(e, tiles);
   s->violations = tilesat_energy_violations(e, tiles);
   return 0;

@@ -312,7 +312,10 @@ typedef struct tilesat_anneal_stats {
 /* Anneal a prepared energy; `tiles` (width*height) receives the best map
  * found.  When violations remain and opts->repair is set, the violating
  * cells and a margin around them (2 cells, doubled until the backend finds
- * a map, up to the whole map) are re-solved with every other cell pinned.
+ * a map, up to the whole map) are re-solved with every other cell pinned,
+ * keeping as many annealed tiles as the backend allows; with soft terms
+ * (and counts not exact) a tenth of the sweeps then polish the repaired map
+ * at the coldest beta, where no violation can come back.
  * Returns 0, or -1 on error. */
 int tilesat_anneal(const tilesat_energy *e, const tilesat_anneal_opts *opts,
                    int *tiles, tilesat_anneal_stats *stats, tilesat_error *err);
