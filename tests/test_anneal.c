@@ -318,6 +318,35 @@ Test(anneal, counts_within_one_of_targets) {
   tilesat_rules_free(r);
 }
 
+/* One run a seed: what annealing leaves is repaired by SAT, which ignores
+ * the counts; the polish that follows brings them back. */
+Test(anneal, counts_within_one_after_repair_and_polish) {
+  tilesat_rules *r = rules_from_text(slurp("rules/patchwork16.rules"));
+  tilesat_map *m = map_new(r, 30, 30, TILESAT_SQUARE, false);
+  tilesat_energy *e = energy(m, "tilesat-energy 1\nfrequency 1\n");
+  int *tiles = malloc(900 * sizeof *tiles);
+  int repaired = 0;
+  for (uint64_t seed = 1; seed <= 5; seed++) {
+    tilesat_anneal_stats st = anneal(e, seed, 1000, tiles);
+    cr_expect_eq(st.violations, 0);
+    repaired += st.repair_regions > 0;
+    for (int t = 0; t < tilesat_rules_ntiles(r); t++) {
+      long n = 0;
+      for (int c = 0; c < 900; c++)
+        n += tiles[c] == t;
+      cr_expect(labs(n - (long)tilesat_energy_target(e, t)) <= 1,
+                "seed %d tile %s: %ld, target %ld", (int)seed,
+                tilesat_rules_tile_name(r, t), n,
+                (long)tilesat_energy_target(e, t));
+    }
+  }
+  cr_expect_gt(repaired, 0, "no seed exercised the repair and polish");
+  free(tiles);
+  tilesat_energy_free(e);
+  tilesat_map_free(m);
+  tilesat_rules_free(r);
+}
+
 Test(anneal, hex_periodic_and_replicas) {
   tilesat_rules *r = rules_from_text(slurp("rules/coast-hex.rules"));
   tilesat_map *m = map_new(r, 10, 8, TILESAT_HEX, true);
