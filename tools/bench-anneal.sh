@@ -49,4 +49,5 @@ if [ "${QUICK:-0}" != 1 ]; then
 fi
 echo "tile counts with a frequency term (1000 sweeps):"
 $B counts rules/patchwork16.rules 20x20 10 1000
+$B counts rules/patchwork16.rules 30x30 10 1000
 $B counts rules/patchwork16.rules 100x100 3 1000
