@@ -263,6 +263,7 @@ typedef struct state {
   float *loc, *w;         /* Tp scratch */
   int *idx;               /* Tp scratch */
   struct hb_entry *cache; /* heat-bath distributions by neighbourhood */
+  uint8_t *settled;       /* N + 1: the cell's draw is certain (see below) */
   uint32_t stamp;         /* the generation cached entries must be from */
   float cache_bs;         /* the temperature and hard weight of it */
   double cache_hard;
@@ -277,6 +278,7 @@ static void state_init(state *st, const tables *tb) {
   st->loc = aligned_floats((size_t)tb->Tp);
   st->w = aligned_floats((size_t)tb->Tp);
   st->idx = ts_calloc((size_t)tb->Tp, sizeof *st->idx);
+  st->settled = ts_calloc((size_t)tb->N + 1, 1);
   if (tb->cached) {
     st->cache = aligned_alloc(64, CACHE_SIZE * sizeof *st->cache);
     if (!st->cache)
@@ -294,6 +296,7 @@ static void state_free(state *st) {
   free(st->w);
   free(st->idx);
   free(st->cache);
+  free(st->settled);
   free(st->line);
 }
 
@@ -321,6 +324,7 @@ static void state_start(const tables *tb, state *st, int *scratch) {
   const tilesat_energy *e = tb->e;
   int T = tb->T;
   st->tile[tb->N] = (uint16_t)T;
+  memset(st->settled, 0, (size_t)tb->N + 1);
   for (int c = 0; c < tb->N; c++)
     if (e->pin_of[c])
       st->tile[c] = (uint16_t)e->pin_tile[c];
@@ -422,6 +426,9 @@ static inline void set_tile(const tables *tb, state *st, int c, int t,
   st->fq[old] -= 2 * tb->wf;
   st->fq[t] += 2 * tb->wf;
   st->tile[c] = (uint16_t)t;
+  st->settled[c] = 0;
+  for (int d = 0; d < nd; d++) /* the sentinel's flag is never read */
+    st->settled[nb[d]] = 0;
 }
 
 /* One heat-bath update of cell c at inverse temperature beta * EXP_SCALE.
@@ -495,6 +502,8 @@ static inline hb_entry *cache_slot(const tables *tb, const state *st, int c,
 static inline __attribute__((always_inline)) void
 heat_bath_cached(const tables *tb, state *st, int c, float bs, const int nd,
                  const int Tp) {
+  if (st->settled[c])
+    return;
   uint64_t key;
   hb_entry *h = cache_slot(tb, st, c, nd, &key);
   if (h->key != key || h->stamp != st->stamp) {
@@ -542,6 +551,18 @@ heat_bath_cached(const tables *tb, state *st, int c, float bs, const int nd,
     pick = 0;
     while (pick < tb->T - 1 && u >= h->cdf[pick])
       pick++;
+  } else if (pick == old) {
+    /* Certain, and it stays certain while the neighbours keep their tiles:
+     * beta only rises and the hard weight only grows, which widens the
+     * gaps from a tile with no violation.  So the cell is skipped until a
+     * neighbour changes (set_tile clears the flag): the same draws, less
+     * work, which is most of the work once the map has cooled. */
+    const int32_t *nb = tb->nbr + (size_t)c * nd;
+    const int T1 = tb->T + 1;
+    int v = tb->selfviol[old];
+    for (int d = 0; d < nd; d++)
+      v += tb->viol[((size_t)d * T1 + st->tile[nb[d]]) * tb->T + old];
+    st->settled[c] = v == 0;
   }
   if (pick != old) {
     st->E += (double)h->loc[pick] - (double)h->loc[old];
