@@ -902,6 +902,8 @@ int tilesat_anneal(const tilesat_energy *e, const tilesat_anneal_opts *opts,
           state tmp = reps[k];
           reps[k] = reps[k + 1];
           reps[k + 1] = tmp;
+          /* the hotter one's certain draws may not be certain any more */
+          memset(reps[k + 1].settled, 0, (size_t)N + 1);
         }
       }
       for (int k = 0; k < K; k++) {
