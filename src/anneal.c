@@ -16,13 +16,21 @@
  * pair rows are zero, so there is no branch on the map's edge.  Boltzmann
  * factors come from a table of exp(-i/64), indexed by beta * dE * 64: no
  * exp() and no division per site (weights are exact to within 1.6%, i.e.
- * the temperature is quantised, which a sampler does not mind).
+ * the temperature is quantised, which a sampler does not mind).  Without
+ * frequency or line terms a cell's distribution depends only on its region
+ * and neighbours, so it is cached per neighbourhood and temperature level,
+ * and a cell whose draw is certain is skipped until a neighbour changes.
  *
- * Schedule.  Geometric from beta_lo to beta_hi over the sweeps.  Chosen
- * from the energy scale unless given: hot, the largest change one cell can
- * make is accepted with probability 1/2; cold, the smallest positive change
- * (the smallest nonzero weight) is excited anywhere on the map with
- * probability below 1%: cells * (tiles - 1) * exp(-beta_hi * dE_min) = 0.01.
+ * Schedule.  Geometric from beta_lo to beta_hi over the sweeps, in 100
+ * levels.  Chosen from the energy scale unless given: hot, the largest
+ * change one cell can make is accepted with probability 1/2; cold, the
+ * smallest positive change (the smallest nonzero weight) is excited
+ * anywhere on the map with probability below 1%:
+ * cells * (tiles - 1) * exp(-beta_hi * dE_min) = 0.01.  With the default
+ * hard weight and soft terms, the hard weight itself is annealed too
+ * (hard_start): it starts near the soft terms' scale and reaches its real
+ * value for the last 10% of the sweeps.  Violations left at the end are
+ * repaired by SAT (repair.c), and the repaired map polished by cold sweeps.
  *
  * Energies in the hot loop are floats; the running total is a double and
  * the returned map is evaluated again from scratch (tilesat_energy_eval).
