@@ -508,6 +508,43 @@ Test(anneal_cli, qubo_out_prints_its_offset) {
   run_free(&r);
 }
 
+/* The issue's check, end to end: the QUBO the command writes, evaluated on
+ * the one-hot vector of the map it prints, plus the offset it prints, is
+ * the energy it prints. */
+Test(anneal_cli, qubo_of_the_printed_map_is_the_printed_energy) {
+  char *q = temp_file("", 0);
+  char *terms = temp_file("tilesat-energy 1\nfrequency 0.5\ncoherence 0.25\n"
+                          "bias S -1 border\n",
+                          -1);
+  run_result r = RUN("anneal", "rules/coast.rules", "--size", "6x5", "--energy",
+                     terms, "--pin", "4,5=S", "--qubo-out", q, "--sweeps",
+                     "100", "--beta", "0.01:0.02");
+  cr_assert_eq(r.code, 0, "%s", r.err);
+  const char *names = "LCS";
+  int x[6 * 5 * 3] = {0};
+  for (int row = 0; row < 5; row++)
+    for (int col = 0; col < 6; col++) {
+      const char *p = strchr(names, r.out[row * 7 + col]);
+      cr_assert(p, "%s", r.out);
+      int cell = row * 6 + col;
+      if (cell != 4 * 6 + 5) /* the pinned cell has no variables */
+        x[cell * 3 + (int)(p - names)] = 1;
+    }
+  double energy = strtod(strstr(r.out, "energy: ") + 8, NULL);
+  const char *o = strstr(r.err, ": energy = qubo + ");
+  cr_assert(o, "%s", r.err);
+  double offset = strtod(o + strlen(": energy = qubo + "), NULL);
+  double qv = qubo_eval(q, x, 6 * 5 * 3);
+  cr_expect(fabs(qv + offset - energy) < 1e-6 * (1 + fabs(energy)),
+            "qubo %.10g + offset %.10g != printed energy %.10g", qv, offset,
+            energy);
+  remove(q);
+  remove(terms);
+  free(q);
+  free(terms);
+  run_free(&r);
+}
+
 /* Errors: one line on stderr, exit 1. */
 static void expect_error(const char *const *args, const char *want) {
   run_result r = run_cli(args);
