@@ -84,6 +84,7 @@ bench: deps
 	@$(MAKE) --no-print-directory all
 	tools/bench.sh $(BIN)
 	tools/bench-explain.sh $(BIN)
+	tools/bench-anneal.sh
 
 cnf: $(BIN)
 	@for c in $(CNF_CASES); do \

@@ -25,6 +25,9 @@ typedef struct options {
   const char **chooses; /* --choose ROW,COL=TILE, in order */
   int nchooses;
   const char *max;
+  /* anneal (cmd_anneal.c) */
+  const char *energy, *sweeps, *beta, *restarts, *replicas, *qubo_out,
+      *hard_weight, *frequency, *coherence, *palindrome;
 } options;
 
 /* "tilesat: " + message on stderr. */
@@ -80,5 +83,6 @@ int map_sink_print(void *user, const int *tiles);
 int cmd_explain(options *o);
 int cmd_trace(options *o);
 int cmd_analyze(options *o);
+int cmd_anneal(options *o);
 
 #endif

@@ -291,4 +291,70 @@ void ts_prop_write_step_json(const ts_prop *p, int step, const int *number,
 /* Group id of the edge from `cell` in direction d (as encode.c numbers). */
 int ts_prop_edge_group(const tilesat_map *m, int cell, int d);
 
+/* ---------------------------------------------------------------- energy */
+
+/* A bias line: `weight` for `tile` on the cells of a region. */
+typedef enum ts_region_kind {
+  TS_REGION_ALL,
+  TS_REGION_BORDER,
+  TS_REGION_INTERIOR,
+  TS_REGION_RECT, /* rows r0..r1, columns c0..c1, inclusive */
+} ts_region_kind;
+
+typedef struct ts_bias {
+  int tile;
+  double weight;
+  ts_region_kind kind;
+  int r0, c0, r1, c1;
+} ts_bias;
+
+#define TS_MAX_REGIONS 256
+
+struct tilesat_energy {
+  const tilesat_map *map;
+  int ntiles, ndirs;
+  bool prepared;
+  /* weights as given; hard < 0 means "the default" until prepared */
+  double hard, frequency, palindrome, onehot;
+  double *coherence;        /* J per tile */
+  int64_t *explicit_target; /* -1: from the weights */
+  bool exact;
+  TS_VEC(ts_bias) biases;
+  /* prepared */
+  int64_t *target; /* ntiles */
+  int64_t *pinned; /* pinned cells per tile */
+  uint8_t *region; /* per cell: index into region_bias */
+  int nregions;
+  double *region_bias; /* [nregions][ntiles] */
+  int8_t *pin_of;      /* per cell: 1 if pinned */
+  int *pin_tile;       /* per cell: the pinned tile or -1 */
+  bool hard_default;   /* the hard weight is the default (not given) */
+  double soft_scale;   /* largest single-cell soft change near the targets */
+  int nforward;        /* forward directions: each edge is (cell, forward d) */
+  int forward[3];
+};
+
+/* Cost of tile a next to tile b in direction d (hard + coherence). */
+static inline double ts_pair_cost(const tilesat_energy *e, int a, int d,
+                                  int b) {
+  double c = ts_bit(ts_allowed(e->map->rules, a, d), b) ? 0 : e->hard;
+  if (a == b)
+    c -= e->coherence[a];
+  return c;
+}
+/* The palindrome score of row or column `line` (0..height-1 rows, then
+ * columns) of a filled map; buf holds max(width, height) ints. */
+long ts_line_score(const tilesat_energy *e, const int *tiles, int line,
+                   int *buf);
+
+/* A preferred polarity for the next solves (solver.c; PicoSAT only, a
+ * no-op on CryptoMiniSat): a hint, not a constraint. */
+void ts_solver_prefer(ts_solver *s, int lit);
+
+/* Repair the violations of a filled map with the SAT backend (repair.c):
+ * the violating cells and a margin around them, every other cell pinned;
+ * fills the repair fields of `st`.  Returns 0 or -1 on error. */
+int ts_repair(const tilesat_energy *e, tilesat_backend b, int *tiles,
+              tilesat_anneal_stats *st, tilesat_error *err);
+
 #endif

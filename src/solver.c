@@ -165,3 +165,14 @@ void ts_solver_add_xor(ts_solver *s, const int *vars, size_t n, bool rhs) {
   cmsat_add_xor_clause(s->cms, v.v, v.n, rhs);
   free(v.v);
 }
+
+/* Added for the anneal repair (repair.c): a preferred polarity.  PicoSAT
+ * tries `lit` first when it decides on its variable (and every other
+ * variable false first); CryptoMiniSat's C API has no per-variable
+ * polarity, so there it is a no-op.  A hint, never a constraint. */
+void ts_solver_prefer(ts_solver *s, int lit) {
+  if (!s->pico)
+    return;
+  picosat_set_global_default_phase(s->pico, 0);
+  picosat_set_default_phase_lit(s->pico, lit, 1);
+}

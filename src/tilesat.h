@@ -552,4 +552,130 @@ bool tilesat_analysis_tile_appears(const tilesat_analysis *a, int tile);
 bool tilesat_analysis_hard(const tilesat_analysis *a);
 int tilesat_analysis_write(const tilesat_analysis *a, FILE *out);
 
+/* --------------------------------------------------------------- annealing */
+
+/* Soft constraints: an energy over a map's fillings and an annealing
+ * sampler for it (issue 5).  The energy is a sum of optional terms, each
+ * with its own weight; the energy file format is documented in
+ * rules/README.md ("Energy files"):
+ *
+ *   E = hard * (number of disallowed adjacent pairs)
+ *     + frequency * sum_k (n_k - target_k)^2
+ *     - sum over adjacent equal pairs (t, t) of J_t            (coherence)
+ *     + sum over cells c of bias[region(c)][tile(c)]
+ *     - palindrome * (palindrome score of every row and column)
+ *
+ * Pins are clamped: the sampler never moves them.  Targets are whole
+ * numbers: explicit ones from the energy, the rest the rule file's weights
+ * scaled to the cells left (largest remainders), so they sum to the map's
+ * cell count. */
+
+/* The Entropy / Hyle 7 line score: every contiguous palindromic run of
+ * length >= 2 in line[0..n-1] scores its length.  AA 2, AAA 7, ABABA 14. */
+long tilesat_palindrome_score(const int *line, int n);
+
+typedef struct tilesat_energy tilesat_energy;
+
+/* A new energy over map `m` (borrowed: it must outlive the energy) with
+ * only the hard term, at the default weight (see tilesat_energy_prepare). */
+tilesat_energy *tilesat_energy_new(const tilesat_map *m);
+void tilesat_energy_free(tilesat_energy *e);
+/* Add the terms of an energy file's text; errors "FILE:LINE: message". */
+int tilesat_energy_parse(tilesat_energy *e, const char *text, size_t len,
+                         const char *filename, tilesat_error *err);
+int tilesat_energy_read_file(tilesat_energy *e, const char *path,
+                             tilesat_error *err);
+/* One energy-file line given as a command-line option: `option` names it in
+ * errors ("--frequency: ..."), `line` is e.g. "frequency 2". */
+int tilesat_energy_option(tilesat_energy *e, const char *option,
+                          const char *line, tilesat_error *err);
+/* Freeze the terms: compute targets (an error if explicit targets or pins
+ * cannot fit, or exact counts are impossible) and the default hard weight,
+ * 1 + twice the largest change any single cell can make to the soft terms
+ * (coherence, bias, line score, and frequency whatever the counts: up to
+ * frequency * (4 cells + 2)), so no move that adds a violation ever lowers
+ * the energy.  Must be called once before the
+ * functions below. */
+int tilesat_energy_prepare(tilesat_energy *e, tilesat_error *err);
+const tilesat_map *tilesat_energy_map(const tilesat_energy *e);
+double tilesat_energy_hard_weight(const tilesat_energy *e);
+/* Target count of a tile (prepared energy). */
+int64_t tilesat_energy_target(const tilesat_energy *e, int tile);
+/* Are counts fixed exactly to the targets ("counts exact")? */
+bool tilesat_energy_exact(const tilesat_energy *e);
+/* Does the energy have a term that is not quadratic (the line score)? */
+bool tilesat_energy_has_line_term(const tilesat_energy *e);
+/* The energy of a filled map (every cell a tile; pins are not checked), from
+ * scratch, independent of the sampler's incremental bookkeeping. */
+double tilesat_energy_eval(const tilesat_energy *e, const int *tiles);
+/* Disallowed adjacent pairs in a filled map (each edge once). */
+long tilesat_energy_violations(const tilesat_energy *e, const int *tiles);
+
+/* Write the energy as a QUBO in qbsolv's .qubo format, minimised:
+ *   c comments
+ *   p qubo 0 maxNodes nNodes nCouplers
+ *   i i value     (nNodes diagonal lines)
+ *   i j value     (nCouplers lines, i < j, each pair once)
+ * Variable cell * ntiles + tile is 1 when the cell holds the tile; pinned
+ * cells have no variables (their tiles are folded into the diagonal).  A
+ * one-hot penalty P * (1 - sum_t x[c,t])^2 per free cell keeps one tile per
+ * cell, P = (directions + 1) * hard weight unless the energy sets it.  For
+ * every one-hot vector x of a map that respects the pins,
+ * energy(map) = qubo(x) + *offset.  Terms that are not quadratic (the line
+ * score) or not a penalty (exact counts) are refused with an error, as are
+ * QUBOs of more than 50 million couplers.  Returns 0 or -1. */
+int tilesat_energy_write_qubo(const tilesat_energy *e, FILE *out,
+                              double *offset, tilesat_error *err);
+
+/* Progress report: called after some sweeps (about 20 times a run). */
+typedef void (*tilesat_anneal_progress_fn)(void *user, int restart, long sweep,
+                                           double beta, double energy,
+                                           long violations);
+
+typedef struct tilesat_anneal_opts {
+  uint64_t seed;     /* same seed, same map (default 1) */
+  long sweeps;       /* sweeps per restart (0: the default, 1000) */
+  double beta_lo;    /* geometric schedule from beta_lo to beta_hi; both 0: */
+  double beta_hi;    /* chosen from the energy scale (see anneal.c) */
+  int restarts;      /* independent runs, the best kept (default 1) */
+  int replicas;      /* replica exchange: replicas per run (default 1: off) */
+  bool repair;       /* repair violations with the SAT backend (default on) */
+  bool stop_at_zero; /* stop a run when it reaches zero violations and the
+                        energy has no soft term (default on) */
+  tilesat_backend backend;
+  tilesat_anneal_progress_fn progress; /* may be NULL */
+  void *progress_user;
+  int *annealed; /* if not NULL (width*height): the map before the repair */
+} tilesat_anneal_opts;
+
+void tilesat_anneal_defaults(tilesat_anneal_opts *o);
+
+/* What a run did. */
+typedef struct tilesat_anneal_stats {
+  double energy;            /* of the returned map, evaluated from scratch */
+  long violations;          /* of the returned map */
+  double beta_lo, beta_hi;  /* the schedule used */
+  long sweeps_done;         /* over all restarts */
+  double site_updates;      /* single-site updates and swap attempts */
+  long zero_sweep;          /* first sweep with zero violations, or -1 */
+  double zero_seconds;      /* wall time to it, or -1 */
+  double seconds;           /* annealing time (without repair) */
+  long violations_annealed; /* before the repair */
+  long repaired_cells;      /* cells the repair changed */
+  int repair_regions;       /* regions handed to the SAT backend */
+  int repair_result;        /* TILESAT_SAT, TILESAT_UNSAT (no valid map exists
+                               around the pins), 0 when no repair ran */
+} tilesat_anneal_stats;
+
+/* Anneal a prepared energy; `tiles` (width*height) receives the best map
+ * found.  When violations remain and opts->repair is set, the violating
+ * cells and a margin around them (2 cells, doubled until the backend finds
+ * a map, up to the whole map) are re-solved with every other cell pinned,
+ * keeping as many annealed tiles as the backend allows; with soft terms
+ * (and counts not exact) a tenth of the sweeps then polish the repaired map
+ * at the coldest beta, where no violation can come back.
+ * Returns 0, or -1 on error. */
+int tilesat_anneal(const tilesat_energy *e, const tilesat_anneal_opts *opts,
+                   int *tiles, tilesat_anneal_stats *stats, tilesat_error *err);
+
 #endif

@@ -103,7 +103,7 @@ Test(cli, help_and_version) {
   /* every command listed answers --help with its own usage */
   const char *cmds[] = {"extract", "import-tileset", "encode", "check",
                         "enum",    "count",          "sample", "explain",
-                        "trace",   "analyze"};
+                        "trace",   "analyze",        "anneal"};
   for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
     run_result h = RUN(cmds[i], "--help");
     char want[64];

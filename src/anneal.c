@@ -1,0 +1,969 @@
+/* anneal.c: the annealing sampler for a tilesat_energy.
+ *
+ * Moves.  Heat-bath single-site updates: for a free cell, the local energy
+ * of every tile is computed at once (a vector of T floats: the cell's bias,
+ * plus one precomputed row pair[d][neighbour tile] per direction, plus the
+ * frequency term's O(1) change from the tile counts) and a tile is drawn
+ * with probability proportional to exp(-beta * local energy).  Cells are
+ * visited in checkerboard order (square: 2 colours by (row + col) mod 2;
+ * hex: 3 colours by (q - r) mod 3 in axial coordinates), the order a
+ * parallel block-Gibbs sampler would use.  When counts are fixed exactly
+ * ("counts exact") the moves are Metropolis swaps of two free cells, which
+ * keep every count.
+ *
+ * Hot loop.  Neighbours come from a table (cells * directions); a missing
+ * neighbour points at a sentinel cell holding an extra "border" tile whose
+ * pair rows are zero, so there is no branch on the map's edge.  Boltzmann
+ * factors come from a table of exp(-i/64), indexed by beta * dE * 64: no
+ * exp() and no division per site (weights are exact to within 1.6%, i.e.
+ * the temperature is quantised, which a sampler does not mind).  Without
+ * frequency or line terms a cell's distribution depends only on its region
+ * and neighbours, so it is cached per neighbourhood and temperature level,
+ * and a cell whose draw is certain is skipped until a neighbour changes.
+ *
+ * Schedule.  Geometric from beta_lo to beta_hi over the sweeps, in 100
+ * levels.  Chosen from the energy scale unless given: hot, the largest
+ * change one cell can make is accepted with probability 1/2; cold, the
+ * smallest positive change (the smallest nonzero weight) is excited
+ * anywhere on the map with probability below 1%:
+ * cells * (tiles - 1) * exp(-beta_hi * dE_min) = 0.01.  With the default
+ * hard weight and soft terms, the hard weight itself is annealed too
+ * (hard_start): it starts near the soft terms' scale and reaches its real
+ * value for the last 10% of the sweeps.  Violations left at the end are
+ * repaired by SAT (repair.c), and the repaired map polished by cold sweeps.
+ *
+ * Energies in the hot loop are floats; the running total is a double and
+ * the returned map is evaluated again from scratch (tilesat_energy_eval).
+ * Every run has its own RNG (xoshiro256**) seeded from opts->seed, the
+ * restart and the replica: same seed, same map. */
+#include "internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* ------------------------------------------------------------------ RNG */
+
+typedef struct rng {
+  uint64_t s[4];
+} rng;
+
+static uint64_t splitmix64(uint64_t *x) {
+  uint64_t z = (*x += 0x9e3779b97f4a7c15u);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+  return z ^ (z >> 31);
+}
+
+static void rng_seed(rng *r, uint64_t seed, uint64_t stream) {
+  uint64_t x = seed ^ (stream * 0xd1342543de82ef95u);
+  for (int i = 0; i < 4; i++)
+    r->s[i] = splitmix64(&x);
+}
+
+static inline uint64_t rotl(uint64_t x, int k) {
+  return (x << k) | (x >> (64 - k));
+}
+
+static inline uint64_t rng_next(rng *r) {
+  uint64_t *s = r->s;
+  uint64_t out = rotl(s[1] * 5, 7) * 9, t = s[1] << 17;
+  s[2] ^= s[0];
+  s[3] ^= s[1];
+  s[1] ^= s[2];
+  s[0] ^= s[3];
+  s[2] ^= t;
+  s[3] = rotl(s[3], 45);
+  return out;
+}
+
+/* Uniform in [0, 1). */
+static inline float rng_float(rng *r) {
+  return (float)(rng_next(r) >> 40) * 0x1p-24f;
+}
+
+/* Uniform in [0, n), n < 2^32 (Lemire's multiply-shift, bias < n / 2^32). */
+static inline uint32_t rng_below(rng *r, uint32_t n) {
+  return (uint32_t)(((rng_next(r) >> 32) * (uint64_t)n) >> 32);
+}
+
+/* --------------------------------------------------------------- tables */
+
+typedef float v4sf __attribute__((vector_size(16)));
+
+/* The neighbourhood cache.  Without a frequency or line term, the
+ * heat-bath distribution of a cell is a function of its region and its
+ * neighbours' tiles only, and maps hold few distinct neighbourhoods; so the
+ * distribution (cumulative weights) and local energies are computed once
+ * per neighbourhood per sweep (the beta and hard weight change between
+ * sweeps) and looked up by a 56-bit key in a direct-mapped table.  The draw
+ * is the same as without the cache; only the work is shared. */
+#define CACHE_TP 16
+#define CACHE_BITS 14
+#define CACHE_SIZE ((size_t)1 << CACHE_BITS)
+
+typedef struct hb_entry {
+  uint64_t key;
+  uint32_t stamp;
+  int32_t single; /* the one tile with a weight, or -1 */
+  float cdf[CACHE_TP];
+  float loc[CACHE_TP];
+} hb_entry;
+
+#define EXP_SCALE 64.0f
+#define EXP_N 2048 /* factors down to exp(-32) */
+
+/* What every run shares, read-only. */
+typedef struct tables {
+  const tilesat_energy *e;
+  const tilesat_map *m;
+  int T, Tp, nd, N;
+  int32_t *nbr;  /* [N][nd]; missing or self -> N, the sentinel */
+  float *pair;   /* [nd][T + 1][Tp]: cost of tile t beside tile u in d */
+  uint8_t *viol; /* [nd][T + 1][T]: is that pair disallowed? */
+  float *bias;   /* [nregions][Tp] (+ self-loop edges, if any) */
+  int *selfviol; /* [T]: disallowed self-loop edges */
+  uint8_t *selfviol_dir; /* [nforward][T]: is that self-loop disallowed? */
+  bool self_loop[6];     /* directions in which every cell meets itself */
+  double hard;           /* the hard weight the tables hold now */
+  int32_t *order;        /* free cells, colour class by colour class */
+  int norder;
+  float wf; /* frequency weight (0 with exact counts) */
+  bool line, swaps, soft;
+  bool cached; /* heat-bath through the neighbourhood cache */
+  float exptab[EXP_N];
+} tables;
+
+static void tables_set_hard(tables *tb, double hard);
+
+/* Zeroed floats on a 32-byte boundary (for the vector loads). */
+static float *aligned_floats(size_t n) {
+  size_t bytes = (n * sizeof(float) + 31) & ~(size_t)31;
+  float *p = aligned_alloc(32, bytes ? bytes : 32);
+  if (!p) { /* out of memory is fatal in one place: let ts_malloc say it */
+    p = ts_malloc(bytes);
+    free(p);
+    ts_misuse(__func__, "aligned_alloc failed");
+  }
+  memset(p, 0, bytes);
+  return p;
+}
+
+static int checker_colour(const tilesat_map *m, int cell) {
+  int row = cell / m->width, col = cell % m->width;
+  if (m->topo == TILESAT_HEX) {
+    int q = col - (row - (row & 1)) / 2;
+    return (((q - row) % 3) + 3) % 3;
+  }
+  return (row + col) & 1;
+}
+
+static void tables_init(tables *tb, const tilesat_energy *e) {
+  const tilesat_map *m = e->map;
+  const tilesat_rules *r = m->rules;
+  memset(tb, 0, sizeof *tb);
+  tb->e = e;
+  tb->m = m;
+  int T = tb->T = e->ntiles, nd = tb->nd = e->ndirs, N = tb->N = m->ncells;
+  int Tp = tb->Tp = (T + 7) & ~7;
+  tb->nbr = ts_malloc((size_t)N * (size_t)nd * sizeof *tb->nbr);
+  tb->selfviol = ts_calloc((size_t)T, sizeof *tb->selfviol);
+  tb->bias = aligned_floats((size_t)e->nregions * (size_t)Tp);
+  bool self_loop[6] = {false};
+  for (int c = 0; c < N; c++)
+    for (int d = 0; d < nd; d++) {
+      int n = ts_map_neighbor(m, c, d);
+      if (n == c)
+        self_loop[d] = true; /* a 1-wide periodic axis: the same for all */
+      tb->nbr[(size_t)c * nd + d] = n < 0 || n == c ? N : n;
+    }
+  tb->pair =
+      ts_calloc((size_t)nd * (size_t)(T + 1) * (size_t)Tp, sizeof *tb->pair);
+  tb->viol = ts_calloc((size_t)nd * (size_t)(T + 1) * (size_t)T, 1);
+  for (int d = 0; d < nd; d++)
+    for (int u = 0; u < T; u++)
+      for (int t = 0; t < T; t++)
+        tb->viol[((size_t)d * (T + 1) + u) * T + t] =
+            !ts_bit(ts_allowed(r, t, d), u);
+  for (int k = 0; k < e->nregions; k++) /* padding tiles: never drawn */
+    for (int t = T; t < Tp; t++)
+      tb->bias[(size_t)k * Tp + t] = 1e30f;
+  memcpy(tb->self_loop, self_loop, sizeof self_loop);
+  tb->selfviol_dir = ts_calloc((size_t)e->nforward * (size_t)T, 1);
+  for (int t = 0; t < T; t++)
+    for (int f = 0; f < e->nforward; f++)
+      if (self_loop[e->forward[f]] &&
+          !ts_bit(ts_allowed(r, t, e->forward[f]), t)) {
+        tb->selfviol[t]++;
+        tb->selfviol_dir[f * T + t] = 1;
+      }
+  int ncolours = m->topo == TILESAT_HEX ? 3 : 2;
+  tb->order = ts_malloc((size_t)N * sizeof *tb->order);
+  for (int k = 0; k < ncolours; k++)
+    for (int c = 0; c < N; c++)
+      if (!e->pin_of[c] && checker_colour(m, c) == k)
+        tb->order[tb->norder++] = c;
+  tb->swaps = e->exact;
+  tb->wf = e->exact ? 0.0f : (float)e->frequency;
+  tb->line = e->palindrome != 0;
+  bool coherence = false, bias = false;
+  for (int t = 0; t < T; t++)
+    coherence |= e->coherence[t] != 0;
+  for (int i = 0; i < e->nregions * T; i++)
+    bias |= e->region_bias[i] != 0;
+  tb->soft = coherence || bias || tb->wf != 0 || tb->line;
+  /* the distribution of a cell depends only on its region and neighbours
+   * when no term reads global state (counts, lines) */
+  tb->cached = !tb->swaps && tb->wf == 0 && !tb->line && Tp <= CACHE_TP &&
+               nd <= 6 && e->nregions <= 256;
+  for (int i = 0; i < EXP_N - 1; i++)
+    tb->exptab[i] = expf(-(float)i / EXP_SCALE);
+  tb->exptab[EXP_N - 1] = 0;
+  tables_set_hard(tb, e->hard);
+}
+
+/* The pair costs at hard weight `hard` (the sampler raises it over a run,
+ * see tilesat_anneal), with the self-loop costs folded into the bias. */
+static void tables_set_hard(tables *tb, double hard) {
+  const tilesat_energy *e = tb->e;
+  int T = tb->T, Tp = tb->Tp, nd = tb->nd;
+  for (int d = 0; d < nd; d++)
+    for (int u = 0; u < T; u++)
+      for (int t = 0; t < T; t++) {
+        size_t i = ((size_t)d * (T + 1) + u) * T + t;
+        double c = tb->viol[i] ? hard : 0;
+        if (t == u)
+          c -= e->coherence[t];
+        tb->pair[((size_t)d * (T + 1) + u) * Tp + t] = (float)c;
+      }
+  for (int k = 0; k < e->nregions; k++)
+    for (int t = 0; t < T; t++) {
+      double b = e->region_bias[k * T + t];
+      /* a self-loop edge is one edge, counted once per forward direction */
+      for (int f = 0; f < e->nforward; f++)
+        if (tb->self_loop[e->forward[f]])
+          b += (tb->selfviol_dir[f * T + t] ? hard : 0) - e->coherence[t];
+      tb->bias[(size_t)k * Tp + t] = (float)b;
+    }
+  tb->hard = hard;
+}
+
+static void tables_free(tables *tb) {
+  free(tb->selfviol_dir);
+  free(tb->nbr);
+  free(tb->pair);
+  free(tb->viol);
+  free(tb->bias);
+  free(tb->selfviol);
+  free(tb->order);
+}
+
+/* ---------------------------------------------------------------- state */
+
+typedef struct state {
+  uint16_t *tile; /* N + 1: tile[N] = T, the sentinel */
+  int64_t *count; /* T */
+  float *fq;      /* Tp: frequency * (2 (n_t - target_t) + 1) */
+  double E;       /* running energy (sum of deltas) */
+  long V;         /* running violations */
+  rng r;
+  float *loc, *w;         /* Tp scratch */
+  int *idx;               /* Tp scratch */
+  struct hb_entry *cache; /* heat-bath distributions by neighbourhood */
+  uint8_t *settled;       /* N + 1: the cell's draw is certain (see below) */
+  uint32_t stamp;         /* the generation cached entries must be from */
+  float cache_bs;         /* the temperature and hard weight of it */
+  double cache_hard;
+  int *line; /* max(width, height) scratch */
+} state;
+
+static void state_init(state *st, const tables *tb) {
+  int mx = tb->m->width > tb->m->height ? tb->m->width : tb->m->height;
+  st->tile = ts_malloc(((size_t)tb->N + 1) * sizeof *st->tile);
+  st->count = ts_calloc((size_t)tb->T, sizeof *st->count);
+  st->fq = aligned_floats((size_t)tb->Tp);
+  st->loc = aligned_floats((size_t)tb->Tp);
+  st->w = aligned_floats((size_t)tb->Tp);
+  st->idx = ts_calloc((size_t)tb->Tp, sizeof *st->idx);
+  st->settled = ts_calloc((size_t)tb->N + 1, 1);
+  if (tb->cached) {
+    st->cache = aligned_alloc(64, CACHE_SIZE * sizeof *st->cache);
+    if (!st->cache)
+      ts_misuse(__func__, "out of memory");
+    memset(st->cache, 0, CACHE_SIZE * sizeof *st->cache);
+  }
+  st->line = ts_malloc((size_t)mx * sizeof *st->line);
+}
+
+static void state_free(state *st) {
+  free(st->tile);
+  free(st->count);
+  free(st->fq);
+  free(st->loc);
+  free(st->w);
+  free(st->idx);
+  free(st->cache);
+  free(st->settled);
+  free(st->line);
+}
+
+static void to_ints(const tables *tb, const state *st, int *out) {
+  for (int c = 0; c < tb->N; c++)
+    out[c] = st->tile[c];
+}
+
+/* Counts, fq, E and V from the tiles. */
+static void state_sync(const tables *tb, state *st, int *scratch) {
+  const tilesat_energy *e = tb->e;
+  memset(st->count, 0, (size_t)tb->T * sizeof *st->count);
+  for (int c = 0; c < tb->N; c++)
+    st->count[st->tile[c]]++;
+  for (int t = 0; t < tb->T; t++)
+    st->fq[t] = tb->wf * (float)(2 * (st->count[t] - e->target[t]) + 1);
+  to_ints(tb, st, scratch);
+  st->E = tilesat_energy_eval(e, scratch);
+  st->V = tilesat_energy_violations(e, scratch);
+}
+
+/* A random start: pins in place, free cells uniform, or with exact counts
+ * the missing tiles of every target dealt out in random order. */
+static void state_start(const tables *tb, state *st, int *scratch) {
+  const tilesat_energy *e = tb->e;
+  int T = tb->T;
+  st->tile[tb->N] = (uint16_t)T;
+  memset(st->settled, 0, (size_t)tb->N + 1);
+  for (int c = 0; c < tb->N; c++)
+    if (e->pin_of[c])
+      st->tile[c] = (uint16_t)e->pin_tile[c];
+  if (tb->swaps) {
+    int k = 0;
+    for (int t = 0; t < T; t++)
+      for (int64_t i = e->pinned[t]; i < e->target[t]; i++)
+        scratch[k++] = t;
+    for (int i = k - 1; i > 0; i--) {
+      int j = (int)rng_below(&st->r, (uint32_t)i + 1), x = scratch[i];
+      scratch[i] = scratch[j];
+      scratch[j] = x;
+    }
+    /* the free cells in reading order get the shuffled tiles */
+    k = 0;
+    for (int c = 0; c < tb->N; c++)
+      if (!e->pin_of[c])
+        st->tile[c] = (uint16_t)scratch[k++];
+  } else if (tb->wf > 0) { /* counts near the targets from the start */
+    for (int c = 0; c < tb->N; c++) {
+      if (e->pin_of[c])
+        continue;
+      int64_t u = (int64_t)rng_below(&st->r, (uint32_t)tb->N);
+      int t = 0;
+      while (t < T - 1 && (u -= e->target[t]) >= 0)
+        t++;
+      st->tile[c] = (uint16_t)t;
+    }
+  } else {
+    for (int c = 0; c < tb->N; c++)
+      if (!e->pin_of[c])
+        st->tile[c] = (uint16_t)rng_below(&st->r, (uint32_t)T);
+  }
+  state_sync(tb, st, scratch);
+}
+
+/* -------------------------------------------------------------- moves */
+
+/* Minus the line-score change of rows and columns through cell c if it
+ * held each tile t, relative to holding tile 0 (only differences matter). */
+static void add_line_terms(const tables *tb, state *st, int c, float *loc) {
+  const tilesat_map *m = tb->m;
+  int row = c / m->width, col = c % m->width, *buf = st->line;
+  float w = (float)tb->e->palindrome;
+  for (int x = 0; x < m->width; x++)
+    buf[x] = st->tile[row * m->width + x];
+  for (int t = 0; t < tb->T; t++) {
+    buf[col] = t;
+    loc[t] -= w * (float)tilesat_palindrome_score(buf, m->width);
+  }
+  for (int y = 0; y < m->height; y++)
+    buf[y] = st->tile[y * m->width + col];
+  for (int t = 0; t < tb->T; t++) {
+    buf[row] = t;
+    loc[t] -= w * (float)tilesat_palindrome_score(buf, m->height);
+  }
+}
+
+/* The local energy vector of cell c (soft and hard, frequency included);
+ * nd and Tp are constants in the specialised sweeps below, so the compiler
+ * unrolls and vectorises these loops. */
+static inline __attribute__((always_inline)) void
+local_energies(const tables *tb, state *st, int c, const int nd, const int Tp,
+               float *restrict loc) {
+  const int T1 = tb->T + 1;
+  const int32_t *nb = tb->nbr + (size_t)c * nd;
+  const float *b = tb->bias + (size_t)tb->e->region[c] * Tp;
+  const float *fq = st->fq;
+  const float *rows[6];
+  for (int d = 0; d < nd; d++)
+    rows[d] = tb->pair + ((size_t)d * T1 + st->tile[nb[d]]) * Tp;
+  /* 4 floats at a time (GCC/Clang vector extension; rows are 32-byte
+   * aligned and Tp is a multiple of 8) */
+  for (int t = 0; t < Tp; t += 4) {
+    v4sf x = *(const v4sf *)(b + t) + *(const v4sf *)(fq + t);
+    for (int d = 0; d < nd; d++)
+      x += *(const v4sf *)(rows[d] + t);
+    *(v4sf *)(loc + t) = x;
+  }
+  loc[st->tile[c]] -= 2 * tb->wf;
+  if (tb->line)
+    add_line_terms(tb, st, c, loc);
+}
+
+/* Change cell c to tile t (bookkeeping: counts, fq, violations). */
+static inline void set_tile(const tables *tb, state *st, int c, int t,
+                            const int nd) {
+  int old = st->tile[c];
+  const int32_t *nb = tb->nbr + (size_t)c * nd;
+  const int T = tb->T, T1 = T + 1;
+  long dv = tb->selfviol[t] - tb->selfviol[old];
+  for (int d = 0; d < nd; d++) {
+    const uint8_t *v = tb->viol + ((size_t)d * T1 + st->tile[nb[d]]) * T;
+    dv += v[t] - v[old];
+  }
+  st->V += dv;
+  st->count[old]--;
+  st->count[t]++;
+  st->fq[old] -= 2 * tb->wf;
+  st->fq[t] += 2 * tb->wf;
+  st->tile[c] = (uint16_t)t;
+  st->settled[c] = 0;
+  for (int d = 0; d < nd; d++) /* the sentinel's flag is never read */
+    st->settled[nb[d]] = 0;
+}
+
+/* One heat-bath update of cell c at inverse temperature beta * EXP_SCALE.
+ * The padding tiles T..Tp-1 have a huge bias, so their weight is 0. */
+static inline __attribute__((always_inline)) void
+heat_bath(const tables *tb, state *st, int c, float bs, const int nd,
+          const int Tp) {
+  float *restrict loc = st->loc, *restrict w = st->w;
+  int *restrict idx = st->idx;
+  local_energies(tb, st, c, nd, Tp, loc);
+  float m8[8];
+  for (int i = 0; i < 8; i++)
+    m8[i] = loc[i];
+  for (int t = 8; t < Tp; t += 8)
+    for (int i = 0; i < 8; i++)
+      m8[i] = loc[t + i] < m8[i] ? loc[t + i] : m8[i];
+  float lo = m8[0];
+  for (int i = 1; i < 8; i++)
+    lo = m8[i] < lo ? m8[i] : lo;
+  const float top = (float)(EXP_N - 1);
+  for (int t = 0; t < Tp; t++) {
+    float x = (loc[t] - lo) * bs;
+    idx[t] = (int)(x < top ? x : top);
+  }
+  /* four partial sums (a serial float sum would be a 16-add chain), then
+   * find the group of four holding u, then the tile inside it */
+  v4sf part = {0, 0, 0, 0};
+  for (int t = 0; t < Tp; t += 4) {
+    v4sf x = {tb->exptab[idx[t]], tb->exptab[idx[t + 1]],
+              tb->exptab[idx[t + 2]], tb->exptab[idx[t + 3]]};
+    *(v4sf *)(w + t) = x;
+    part += x;
+  }
+  float sum = (part[0] + part[1]) + (part[2] + part[3]);
+  int old = st->tile[c];
+  if (sum == w[old]) /* every other tile is below float resolution */
+    return;
+  float u = rng_float(&st->r) * sum;
+  int g = 0;
+  for (; g + 4 < Tp; g += 4) {
+    float gs = (w[g] + w[g + 1]) + (w[g + 2] + w[g + 3]);
+    if (u < gs)
+      break;
+    u -= gs;
+  }
+  int pick = g, last = g + 3 < tb->T - 1 ? g + 3 : tb->T - 1;
+  while (pick < last && (u -= w[pick]) >= 0)
+    pick++;
+  if (pick != old) {
+    st->E += (double)loc[pick] - (double)loc[old];
+    set_tile(tb, st, c, pick, nd);
+  }
+}
+
+#define SWEEP(ND, TP)                                                          \
+  for (int i = 0; i < n; i++)                                                  \
+    heat_bath(tb, st, order[i], bs, ND, TP);
+
+/* The cache entry of a cell's current neighbourhood, and its key. */
+static inline hb_entry *cache_slot(const tables *tb, const state *st, int c,
+                                   const int nd, uint64_t *key_out) {
+  const int32_t *nb = tb->nbr + (size_t)c * nd;
+  uint64_t key = tb->e->region[c];
+  for (int d = 0; d < nd; d++)
+    key = key << 8 | st->tile[nb[d]];
+  *key_out = key;
+  return &st->cache[(key * 0x9e3779b97f4a7c15u) >> (64 - CACHE_BITS)];
+}
+
+/* A heat-bath update through the neighbourhood cache (tb->cached). */
+static inline __attribute__((always_inline)) void
+heat_bath_cached(const tables *tb, state *st, int c, float bs, const int nd,
+                 const int Tp) {
+  if (st->settled[c])
+    return;
+  uint64_t key;
+  hb_entry *h = cache_slot(tb, st, c, nd, &key);
+  if (h->key != key || h->stamp != st->stamp) {
+    float *loc = h->loc, w[CACHE_TP], *cdf = h->cdf;
+    local_energies(tb, st, c, nd, Tp, loc);
+    /* independent chains everywhere: a float min or sum over 16 tiles in
+     * one chain is 16 dependent operations */
+    float m4[4] = {loc[0], loc[1], loc[2], loc[3]};
+    for (int t = 4; t < Tp; t += 4)
+      for (int i = 0; i < 4; i++)
+        m4[i] = loc[t + i] < m4[i] ? loc[t + i] : m4[i];
+    float lo = m4[0] < m4[1] ? m4[0] : m4[1];
+    float lo2 = m4[2] < m4[3] ? m4[2] : m4[3];
+    lo = lo < lo2 ? lo : lo2;
+    const float top = (float)(EXP_N - 1);
+    for (int t = 0; t < Tp; t++) {
+      float x = (loc[t] - lo) * bs;
+      w[t] = tb->exptab[(int)(x < top ? x : top)];
+    }
+    for (int t = 0; t < Tp; t += 4) { /* prefix sums inside groups of 4 */
+      cdf[t] = w[t];
+      cdf[t + 1] = w[t] + w[t + 1];
+      cdf[t + 2] = cdf[t + 1] + w[t + 2];
+      cdf[t + 3] = cdf[t + 1] + (w[t + 2] + w[t + 3]);
+    }
+    float base = 0;
+    for (int t = 0; t < Tp; t += 4) { /* then carry across the groups */
+      float next = base + cdf[t + 3];
+      for (int i = 0; i < 4; i++)
+        cdf[t + i] += base;
+      base = next;
+    }
+    /* every other tile below float resolution: no draw needed */
+    h->single = -1;
+    if (base == 1.0f)
+      for (int t = 0; t < tb->T && h->single < 0; t++)
+        if (loc[t] == lo)
+          h->single = t;
+    h->key = key;
+    h->stamp = st->stamp;
+  }
+  int old = st->tile[c], pick = h->single;
+  if (pick < 0) {
+    float u = rng_float(&st->r) * h->cdf[tb->T - 1];
+    pick = 0;
+    while (pick < tb->T - 1 && u >= h->cdf[pick])
+      pick++;
+  } else if (pick == old) {
+    /* Certain, and it stays certain while the neighbours keep their tiles:
+     * beta only rises and the hard weight only grows, which widens the
+     * gaps from a tile with no violation.  So the cell is skipped until a
+     * neighbour changes (set_tile clears the flag): the same draws, less
+     * work, which is most of the work once the map has cooled. */
+    const int32_t *nb = tb->nbr + (size_t)c * nd;
+    const int T1 = tb->T + 1;
+    int v = tb->selfviol[old];
+    for (int d = 0; d < nd; d++)
+      v += tb->viol[((size_t)d * T1 + st->tile[nb[d]]) * tb->T + old];
+    st->settled[c] = v == 0;
+  }
+  if (pick != old) {
+    st->E += (double)h->loc[pick] - (double)h->loc[old];
+    set_tile(tb, st, c, pick, nd);
+  }
+}
+
+/* The table does not fit in L2: fetch the entry of the cell PREFETCH
+ * places ahead while this one is updated (a hint only; its neighbours may
+ * still change before it is used, then the entry is simply looked up
+ * again). */
+#define PREFETCH 4
+#define SWEEP_CACHED(ND, TP)                                                   \
+  for (int i = 0; i < n; i++) {                                                \
+    if (i + PREFETCH < n) {                                                    \
+      uint64_t k_;                                                             \
+      __builtin_prefetch(cache_slot(tb, st, order[i + PREFETCH], ND, &k_));    \
+    }                                                                          \
+    heat_bath_cached(tb, st, order[i], bs, ND, TP);                            \
+  }
+
+static void sweep_heat_bath(const tables *tb, state *st, float bs) {
+  const int32_t *order = tb->order;
+  int n = tb->norder;
+  if (tb->cached) {
+    if (bs != st->cache_bs || tb->hard != st->cache_hard) {
+      st->stamp++; /* new temperature or hard weight: a new cache */
+      st->cache_bs = bs;
+      st->cache_hard = tb->hard;
+    }
+    if (tb->nd == 4 && tb->Tp == 8)
+      SWEEP_CACHED(4, 8)
+    else if (tb->nd == 4)
+      SWEEP_CACHED(4, 16)
+    else if (tb->Tp == 8)
+      SWEEP_CACHED(6, 8)
+    else
+      SWEEP_CACHED(6, 16)
+    return;
+  }
+  if (tb->nd == 4 && tb->Tp == 8)
+    SWEEP(4, 8)
+  else if (tb->nd == 4 && tb->Tp == 16)
+    SWEEP(4, 16)
+  else if (tb->nd == 6 && tb->Tp == 8)
+    SWEEP(6, 8)
+  else if (tb->nd == 6 && tb->Tp == 16)
+    SWEEP(6, 16)
+  else if (tb->nd == 4)
+    SWEEP(4, tb->Tp)
+  else
+    SWEEP(6, tb->Tp)
+}
+
+/* Local energy of tile t at cell c without the frequency term. */
+static float cell_cost(const tables *tb, state *st, int c, int t) {
+  const int nd = tb->nd, Tp = tb->Tp, T1 = tb->T + 1;
+  const int32_t *nb = tb->nbr + (size_t)c * nd;
+  float s = tb->bias[(size_t)tb->e->region[c] * Tp + t];
+  for (int d = 0; d < nd; d++)
+    s += tb->pair[((size_t)d * T1 + st->tile[nb[d]]) * Tp + t];
+  if (tb->line) {
+    const tilesat_map *m = tb->m;
+    int row = c / m->width, col = c % m->width, *buf = st->line;
+    float w = (float)tb->e->palindrome;
+    for (int x = 0; x < m->width; x++)
+      buf[x] = st->tile[row * m->width + x];
+    buf[col] = t;
+    s -= w * (float)tilesat_palindrome_score(buf, m->width);
+    for (int y = 0; y < m->height; y++)
+      buf[y] = st->tile[y * m->width + col];
+    buf[row] = t;
+    s -= w * (float)tilesat_palindrome_score(buf, m->height);
+  }
+  return s;
+}
+
+/* A sweep of count-preserving swaps: as many attempts as free cells. */
+static void sweep_swaps(const tables *tb, state *st, float bs) {
+  uint32_t n = (uint32_t)tb->norder;
+  if (n < 2)
+    return;
+  for (uint32_t i = 0; i < n; i++) {
+    int a = tb->order[rng_below(&st->r, n)],
+        b = tb->order[rng_below(&st->r, n)];
+    int ta = st->tile[a], tb_ = st->tile[b];
+    if (ta == tb_)
+      continue;
+    long v0 = st->V;
+    float d1 = cell_cost(tb, st, a, tb_) - cell_cost(tb, st, a, ta);
+    set_tile(tb, st, a, tb_, tb->nd);
+    float d2 = cell_cost(tb, st, b, ta) - cell_cost(tb, st, b, tb_);
+    set_tile(tb, st, b, ta, tb->nd);
+    float dE = d1 + d2, x = dE * bs;
+    bool accept = dE <= 0 || (x < (float)(EXP_N - 1) &&
+                              rng_float(&st->r) < tb->exptab[(int)x]);
+    if (accept) {
+      st->E += (double)dE;
+    } else {
+      set_tile(tb, st, b, tb_, tb->nd);
+      set_tile(tb, st, a, ta, tb->nd);
+      st->V = v0;
+    }
+  }
+}
+
+static void sweep(const tables *tb, state *st, double beta) {
+  float bs = (float)(beta * EXP_SCALE);
+  if (tb->swaps)
+    sweep_swaps(tb, st, bs);
+  else
+    sweep_heat_bath(tb, st, bs);
+}
+
+/* The running energy and violation count against a fresh evaluation:
+ * violations exactly; the energy too when every weight is a whole number
+ * (float sums of whole numbers below 2^24 are exact), else to 1e-3. */
+static bool bookkeeping_ok(const tables *tb, const state *st, int *scratch) {
+  to_ints(tb, st, scratch);
+  if (tilesat_energy_violations(tb->e, scratch) != st->V)
+    return false;
+  double E = tilesat_energy_eval(tb->e, scratch);
+  return fabs(E - st->E) <= 1e-3 * (1 + fabs(E));
+}
+
+/* ------------------------------------------------------------ schedule */
+
+/* The automatic schedule: geometric from hot (the largest change one cell
+ * can make is accepted with probability 1/2) to cold (the smallest positive
+ * change, the smallest nonzero weight, is excited anywhere on the map with
+ * probability below 1%: cells * (tiles - 1) * exp(-beta * dE_min) = 0.01),
+ * for the hard weight the run starts from (see hard_start). */
+static void auto_schedule(const tables *tb, double hard, double *lo,
+                          double *hi) {
+  const tilesat_energy *e = tb->e;
+  const tilesat_map *m = e->map;
+  int T = tb->T;
+  bool can_violate = false;
+  for (int d = 0; d < tb->nd; d++)
+    for (size_t i = 0; i < (size_t)T * (size_t)T; i++)
+      can_violate |= tb->viol[(size_t)d * (size_t)(T + 1) * T + i];
+  double dmin = can_violate ? hard : INFINITY, maxj = 0, maxb = 0;
+  for (int t = 0; t < T; t++) {
+    double j = fabs(e->coherence[t]);
+    maxj = fmax(maxj, j);
+    if (j > 0)
+      dmin = fmin(dmin, j);
+  }
+  for (int k = 0; k < e->nregions; k++) {
+    double blo = 0, bhi = 0;
+    for (int t = 0; t < T; t++) {
+      double b = e->region_bias[k * T + t];
+      blo = fmin(blo, b);
+      bhi = fmax(bhi, b);
+      if (b != 0)
+        dmin = fmin(dmin, fabs(b));
+    }
+    maxb = fmax(maxb, bhi - blo);
+  }
+  if (tb->wf > 0)
+    dmin = fmin(dmin, tb->wf);
+  if (tb->line)
+    dmin = fmin(dmin, e->palindrome);
+  if (!isfinite(dmin)) /* nothing to optimise */
+    dmin = 1;
+  double dmax = tb->nd * ((can_violate ? hard : 0) + maxj) + maxb + 4 * tb->wf;
+  if (tb->line)
+    dmax += e->palindrome * 2.0 * (m->width > m->height ? m->width : m->height);
+  if (tb->swaps)
+    dmax *= 2;
+  if (dmax <= 0)
+    dmax = 1;
+  *lo = log(2.0) / dmax;
+  double states = 100.0 * (double)m->ncells * (double)(T > 1 ? T - 1 : 1);
+  *hi = log(states) / dmin;
+  if (*hi < *lo)
+    *hi = *lo;
+}
+
+/* The hard weight a run starts from.  The default hard weight beats the
+ * soft terms' worst case (frequency: 4 * cells per move), which near the
+ * targets is orders of magnitude more than they ever change; annealing at
+ * that weight freezes the map into whatever legal tiling comes first and
+ * the soft terms never get a say.  So with the default weight and soft
+ * terms, a run starts at 1 + 2 * (the soft terms' largest single-cell
+ * change near the targets), where hard and soft trade off, holds it for
+ * 60% of the sweeps and then raises it geometrically to the real weight by
+ * 90%: the last 10%, and the energy reported, use the real weight.  What
+ * violations are left then go to the SAT repair. */
+#define LEVELS 100 /* distinct temperatures (and hard weights) in a run */
+#define RAMP_START 0.6
+#define RAMP_END 0.9
+
+static double hard_start(const tilesat_energy *e) {
+  if (!e->hard_default || e->soft_scale <= 0)
+    return e->hard;
+  return fmin(e->hard, 1 + 2 * e->soft_scale);
+}
+
+static double hard_at(const tilesat_energy *e, double h0, long sw,
+                      long sweeps) {
+  double x = (double)sw / (double)sweeps;
+  if (h0 >= e->hard || x >= RAMP_END)
+    return e->hard;
+  if (x <= RAMP_START)
+    return h0;
+  return h0 * pow(e->hard / h0, (x - RAMP_START) / (RAMP_END - RAMP_START));
+}
+
+/* Change every replica's hard weight (tables and running energies). */
+static void set_hard(tables *tb, state *reps, int K, double hard) {
+  if (hard == tb->hard)
+    return;
+  for (int k = 0; k < K; k++)
+    reps[k].E += (hard - tb->hard) * (double)reps[k].V;
+  tables_set_hard(tb, hard);
+}
+
+/* ---------------------------------------------------------------- runs */
+
+/* CPU time of the calling thread: the sampler runs on one core, and on a
+ * shared machine wall time would measure the neighbours. */
+static double now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* After a repair: the SAT backend fills what it re-solves without regard
+ * to the soft terms (with a frequency term the counts drift by hundreds on
+ * a 100x100 map).  A few
+ * cold sweeps at the real hard weight (no violation can come back: at the
+ * coldest beta its factor is 0 in the table) pull them back where legal
+ * moves allow.  The map only changes if the energy goes down. */
+static void polish(const tilesat_energy *e, int *tiles, uint64_t seed,
+                   long sweeps, double beta) {
+  tables tb;
+  tables_init(&tb, e);
+  state st;
+  state_init(&st, &tb);
+  rng_seed(&st.r, seed, 0x706f6c697368u);
+  int *scratch = ts_malloc((size_t)tb.N * sizeof *scratch);
+  st.tile[tb.N] = (uint16_t)tb.T;
+  for (int c = 0; c < tb.N; c++)
+    st.tile[c] = (uint16_t)tiles[c];
+  state_sync(&tb, &st, scratch);
+  double E0 = st.E;
+  for (long sw = 0; sw < sweeps; sw++)
+    sweep(&tb, &st, beta);
+  to_ints(&tb, &st, scratch);
+  if (tilesat_energy_violations(e, scratch) == 0 &&
+      tilesat_energy_eval(e, scratch) < E0)
+    memcpy(tiles, scratch, (size_t)tb.N * sizeof *tiles);
+  free(scratch);
+  state_free(&st);
+  tables_free(&tb);
+}
+
+void tilesat_anneal_defaults(tilesat_anneal_opts *o) {
+  memset(o, 0, sizeof *o);
+  o->seed = 1;
+  o->sweeps = 1000;
+  o->restarts = 1;
+  o->replicas = 1;
+  o->repair = true;
+  o->stop_at_zero = true;
+  o->backend = TILESAT_PICOSAT;
+}
+
+int tilesat_anneal(const tilesat_energy *e, const tilesat_anneal_opts *opts,
+                   int *tiles, tilesat_anneal_stats *stats,
+                   tilesat_error *err) {
+  if (!e || !opts || !tiles)
+    ts_misuse(__func__, "NULL argument");
+  if (!e->prepared)
+    ts_misuse(__func__, "energy not prepared");
+  tilesat_anneal_stats st0;
+  tilesat_anneal_stats *s = stats ? stats : &st0;
+  memset(s, 0, sizeof *s);
+  s->zero_sweep = -1;
+  s->zero_seconds = -1;
+  long sweeps = opts->sweeps > 0 ? opts->sweeps : 1000;
+  int restarts = opts->restarts > 0 ? opts->restarts : 1;
+  int K = opts->replicas > 0 ? opts->replicas : 1;
+  if (e->ntiles > 65534) {
+    ts_error(err, NULL, 0, "anneal handles at most 65534 tiles, not %d",
+             e->ntiles);
+    return -1;
+  }
+  if (opts->beta_lo < 0 || opts->beta_hi < opts->beta_lo ||
+      !isfinite(opts->beta_hi)) {
+    ts_error(err, "--beta", 0, "the schedule needs 0 < LO <= HI");
+    return -1;
+  }
+  tables tb;
+  tables_init(&tb, e);
+  double h0 = hard_start(e), blo = opts->beta_lo, bhi = opts->beta_hi;
+  if (blo <= 0 || bhi <= 0)
+    auto_schedule(&tb, h0, &blo, &bhi);
+  s->beta_lo = blo;
+  s->beta_hi = bhi;
+  int N = tb.N;
+  int *scratch = ts_malloc((size_t)N * sizeof *scratch);
+  uint16_t *best = ts_malloc((size_t)N * sizeof *best);
+  double bestE = INFINITY;
+  state *reps = ts_calloc((size_t)K, sizeof *reps);
+  for (int k = 0; k < K; k++)
+    state_init(&reps[k], &tb);
+  double t0 = now();
+  bool bad = false;
+  int rc = 0;
+  long report = sweeps / 20 > 0 ? sweeps / 20 : 1;
+  /* replica k runs at beta * ladder^k: a hotter copy every 30% */
+  const double ladder = 0.7;
+  for (int run = 0; run < restarts; run++) {
+    for (int k = 0; k < K; k++) {
+      rng_seed(&reps[k].r, opts->seed, (uint64_t)run * 64 + (uint64_t)k);
+      state_start(&tb, &reps[k], scratch);
+    }
+    bool stop = false;
+    for (long sw = 0; sw < sweeps && !stop; sw++) {
+      /* the schedule moves in LEVELS steps, so the neighbourhood cache
+       * stays valid for a few sweeps at a time */
+      long lv = sweeps > LEVELS ? sw * LEVELS / sweeps : sw;
+      long nlv = sweeps > LEVELS ? LEVELS : sweeps;
+      double beta =
+          nlv > 1 ? blo * pow(bhi / blo, (double)lv / (double)(nlv - 1)) : bhi;
+      set_hard(&tb, reps, K, hard_at(e, h0, lv, nlv));
+      for (int k = 0; k < K; k++)
+        sweep(&tb, &reps[k], beta * pow(ladder, k));
+      s->sweeps_done++;
+      s->site_updates += (double)tb.norder * K;
+      for (int k = 0; k + 1 < K; k++) { /* exchange neighbours */
+        double b1 = beta * pow(ladder, k), b2 = b1 * ladder;
+        double x = (b1 - b2) * (reps[k].E - reps[k + 1].E);
+        if (x >= 0 || rng_float(&reps[0].r) < exp(x)) {
+          state tmp = reps[k];
+          reps[k] = reps[k + 1];
+          reps[k + 1] = tmp;
+          /* the hotter one's certain draws may not be certain any more */
+          memset(reps[k + 1].settled, 0, (size_t)N + 1);
+        }
+      }
+      for (int k = 0; k < K; k++) {
+        if (reps[k].V == 0 && s->zero_sweep < 0) {
+          s->zero_sweep = s->sweeps_done;
+          s->zero_seconds = now() - t0;
+        }
+        /* judged at the real hard weight */
+        double Et = reps[k].E + (e->hard - tb.hard) * (double)reps[k].V;
+        if (Et < bestE) {
+          bestE = Et;
+          memcpy(best, reps[k].tile, (size_t)N * sizeof *best);
+        }
+        if (reps[k].V == 0 && !tb.soft && opts->stop_at_zero)
+          stop = true;
+      }
+      if (opts->progress && ((sw + 1) % report == 0 || stop))
+        opts->progress(opts->progress_user, run, sw + 1, beta,
+                       reps[0].E + (e->hard - tb.hard) * (double)reps[0].V,
+                       reps[0].V);
+    }
+    set_hard(&tb, reps, K, e->hard);
+    for (int k = 0; k < K && !bad; k++)
+      bad = !bookkeeping_ok(&tb, &reps[k], scratch);
+  }
+  s->seconds = now() - t0;
+  if (bad) {
+    ts_error(err, NULL, 0,
+             "internal error: the sampler's running energy or violation "
+             "count disagrees with a fresh evaluation");
+    rc = -1;
+  }
+  for (int c = 0; c < N; c++)
+    tiles[c] = best[c];
+  for (int k = 0; k < K; k++)
+    state_free(&reps[k]);
+  free(reps);
+  free(best);
+  free(scratch);
+  tables_free(&tb);
+  if (rc)
+    return rc;
+  s->violations_annealed = tilesat_energy_violations(e, tiles);
+  if (opts->annealed)
+    memcpy(opts->annealed, tiles, (size_t)N * sizeof *tiles);
+  if (s->violations_annealed > 0 && opts->repair) {
+    if (ts_repair(e, opts->backend, tiles, s, err) < 0)
+      return -1;
+    if (s->repaired_cells > 0 && e->soft_scale > 0 && !e->exact)
+      polish(e, tiles, opts->seed, sweeps / 10 + 1, bhi);
+  }
+  s->energy = tilesat_energy_eval(e, tiles);
+  s->violations = tilesat_energy_violations(e, tiles);
+  return 0;
+}
