@@ -30,7 +30,7 @@ CNF_CASES = coast-1x2:coast:1x2 coast-3x3:coast:3x3 \
             coast-3x3-pin:coast:3x3:--pin=2,2=L hard-2x2:hard:2x2 \
             hard-3x3:hard:3x3 coast-hex-3x4:coast-hex:3x4 coast-12x12-periodic:coast:12x12:--periodic
 
-.PHONY: all deps demo test check-test asan bench cnf format lint clean help
+.PHONY: print-libs all deps demo test check-test asan bench cnf format lint clean help
 all: $(BIN)
 
 deps:
@@ -85,6 +85,11 @@ bench: deps
 	tools/bench.sh $(BIN)
 	tools/bench-explain.sh $(BIN)
 	tools/bench-anneal.sh
+	tools/bench-count.sh
+
+# The link flags, for the bench tools that link libtilesat.a themselves.
+print-libs:
+	@echo $(LIBS)
 
 cnf: $(BIN)
 	@for c in $(CNF_CASES); do \

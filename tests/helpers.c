@@ -85,6 +85,13 @@ tilesat_rules *rules_from_text(const char *text) {
   return r;
 }
 
+tilesat_rules *rules_from_file(const char *path) {
+  tilesat_error err;
+  tilesat_rules *r = tilesat_rules_read_file(path, &err);
+  cr_assert(r, "rules did not load: %s", err.msg);
+  return r;
+}
+
 tilesat_rules *rules_from_sample(const char *grid, tilesat_topology topo,
                                  bool periodic) {
   tilesat_error err;

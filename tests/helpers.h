@@ -28,6 +28,7 @@ char *temp_file(const char *text, long len);
 char *slurp(const char *path);
 
 tilesat_rules *rules_from_text(const char *text);
+tilesat_rules *rules_from_file(const char *path);
 tilesat_rules *rules_from_sample(const char *grid, tilesat_topology topo,
                                  bool periodic);
 tilesat_map *map_new(const tilesat_rules *r, int w, int h,

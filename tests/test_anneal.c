@@ -27,7 +27,7 @@ static void fill(const tilesat_rules *r, const char *grid, int *tiles) {
 /* ------------------------------------------------------------- energy */
 
 Test(energy, every_term_on_a_hand_computed_map) {
-  tilesat_rules *r = rules_from_text(slurp("rules/coast.rules"));
+  tilesat_rules *r = rules_from_file("rules/coast.rules");
   tilesat_map *m = map_new(r, 3, 2, TILESAT_SQUARE, false);
   /* L C S     one violation: L with S to its east (row 1)
    * L S S     equal pairs: S-S in row 1, L-L and S-S down columns 0, 2 */
@@ -58,7 +58,7 @@ Test(energy, every_term_on_a_hand_computed_map) {
 }
 
 Test(energy, palindrome_rows_and_columns) {
-  tilesat_rules *r = rules_from_text(slurp("rules/entropy7.rules"));
+  tilesat_rules *r = rules_from_file("rules/entropy7.rules");
   tilesat_map *m = map_new(r, 7, 7, TILESAT_SQUARE, false);
   tilesat_energy *e = energy(m, "tilesat-energy 1\ncounts exact\n"
                                 "palindrome 1\n");
@@ -205,7 +205,7 @@ Test(qubo, equals_the_energy_on_one_hot_vectors) {
 Test(qubo, the_seed_frequency_term) {
   /* one free cell pair, frequency only: diagonal B (1 - 2 target) plus the
    * one-hot's -P, coupler 2B between the two cells' copies of each tile */
-  tilesat_rules *r = rules_from_text(slurp("rules/coast.rules"));
+  tilesat_rules *r = rules_from_file("rules/coast.rules");
   tilesat_map *m = map_new(r, 2, 1, TILESAT_SQUARE, false);
   tilesat_energy *e = energy(m, "tilesat-energy 1\nhard 1\nonehot 10\n"
                                 "frequency 1\ntarget L 2\n");
@@ -253,7 +253,7 @@ static tilesat_anneal_stats anneal(const tilesat_energy *e, uint64_t seed,
 }
 
 Test(anneal, same_seed_same_map) {
-  tilesat_rules *r = rules_from_text(slurp("rules/patchwork16.rules"));
+  tilesat_rules *r = rules_from_file("rules/patchwork16.rules");
   tilesat_map *m = map_new(r, 24, 16, TILESAT_SQUARE, false);
   tilesat_energy *e = energy(m, "tilesat-energy 1\ncoherence 0.3\n");
   int a[384], b[384], c[384];
@@ -270,7 +270,7 @@ Test(anneal, same_seed_same_map) {
 /* The small version of tools/bench-anneal's 99-of-100 check: 10 seeds on a
  * smaller map reach zero violations by annealing alone (no repair). */
 Test(anneal, patchwork16_reaches_zero_violations_without_repair) {
-  tilesat_rules *r = rules_from_text(slurp("rules/patchwork16.rules"));
+  tilesat_rules *r = rules_from_file("rules/patchwork16.rules");
   tilesat_map *m = map_new(r, 30, 30, TILESAT_SQUARE, false);
   tilesat_energy *e = energy(m, "tilesat-energy 1\n");
   int *tiles = malloc(900 * sizeof *tiles);
@@ -287,7 +287,7 @@ Test(anneal, patchwork16_reaches_zero_violations_without_repair) {
 }
 
 Test(anneal, counts_within_one_of_targets) {
-  tilesat_rules *r = rules_from_text(slurp("rules/patchwork16.rules"));
+  tilesat_rules *r = rules_from_file("rules/patchwork16.rules");
   tilesat_map *m = map_new(r, 20, 20, TILESAT_SQUARE, false);
   tilesat_energy *e = energy(m, "tilesat-energy 1\nfrequency 1\n");
   int tiles[400];
@@ -321,7 +321,7 @@ Test(anneal, counts_within_one_of_targets) {
 /* One run a seed: what annealing leaves is repaired by SAT, which ignores
  * the counts; the polish that follows brings them back. */
 Test(anneal, counts_within_one_after_repair_and_polish) {
-  tilesat_rules *r = rules_from_text(slurp("rules/patchwork16.rules"));
+  tilesat_rules *r = rules_from_file("rules/patchwork16.rules");
   tilesat_map *m = map_new(r, 30, 30, TILESAT_SQUARE, false);
   tilesat_energy *e = energy(m, "tilesat-energy 1\nfrequency 1\n");
   int *tiles = malloc(900 * sizeof *tiles);
@@ -348,7 +348,7 @@ Test(anneal, counts_within_one_after_repair_and_polish) {
 }
 
 Test(anneal, hex_periodic_and_replicas) {
-  tilesat_rules *r = rules_from_text(slurp("rules/coast-hex.rules"));
+  tilesat_rules *r = rules_from_file("rules/coast-hex.rules");
   tilesat_map *m = map_new(r, 10, 8, TILESAT_HEX, true);
   tilesat_energy *e = energy(m, "tilesat-energy 1\ncoherence 0.2\n");
   int a[80], b[80];
@@ -369,7 +369,7 @@ Test(anneal, hex_periodic_and_replicas) {
 }
 
 Test(anneal, repair_fixes_what_annealing_left) {
-  tilesat_rules *r = rules_from_text(slurp("rules/coast.rules"));
+  tilesat_rules *r = rules_from_file("rules/coast.rules");
   tilesat_map *m = map_new(r, 16, 12, TILESAT_SQUARE, false);
   tilesat_error err;
   cr_assert_eq(tilesat_map_pin_spec(m, "11,0=S", &err), 0);

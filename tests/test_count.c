@@ -55,7 +55,7 @@ Test(count, known_values) {
 
 /* dp, enum on both backends, and brute force agree on random rule sets:
  * square and hex, open and periodic, with and without pins. */
-Test(count, dp_agrees_with_enum_and_brute_force, .timeout = 120) {
+Test(count, dp_agrees_with_enum_and_brute_force) {
   test_rng = 4242;
   int nonzero = 0;
   for (int iter = 0; iter < 120; iter++) {
@@ -100,7 +100,7 @@ Test(count, dp_agrees_with_enum_and_brute_force, .timeout = 120) {
 
 /* Larger than brute force reaches: dp against enumeration, including the
  * frontier's anchors on periodic maps and the column-major order. */
-Test(count, dp_agrees_with_enum_on_larger_maps, .timeout = 120) {
+Test(count, dp_agrees_with_enum_on_larger_maps) {
   tilesat_rules *r = coast();
   tilesat_error err;
   tilesat_rules *hex = tilesat_rules_read_file("rules/coast-hex.rules", &err);
@@ -151,7 +151,7 @@ static double approx_of(const tilesat_map *m, double eps, double delta,
 }
 
 /* ApproxMC's guarantee: within a factor 1+epsilon (fixed seeds). */
-Test(count, approx_within_its_factor, .timeout = 180) {
+Test(count, approx_within_its_factor) {
   tilesat_rules *r = coast();
   int sizes[][2] = {{6, 6}, {8, 7}};
   const double exact[] = {1436, 0};

@@ -88,7 +88,7 @@ static const struct {
 /* The committed instances are what the encoder writes today (regenerate
  * with `make cnf` after a deliberate change), and an external solver reading
  * them finds the known number of maps. */
-Test(cnf_reference, match_the_encoder_and_count_right, .timeout = 60) {
+Test(cnf_reference, match_the_encoder_and_count_right) {
   for (size_t i = 0; i < sizeof references / sizeof references[0]; i++) {
     run_result r =
         references[i].extra

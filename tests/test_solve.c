@@ -108,7 +108,7 @@ Test(verify, names_the_broken_constraint) {
 
 /* Enumeration on both backends equals brute force on random rule sets:
  * square, hex, periodic, pinned. */
-Test(enumerate, agrees_with_brute_force, .timeout = 120) {
+Test(enumerate, agrees_with_brute_force) {
   test_rng = 20261120;
   int nonzero = 0;
   for (int iter = 0; iter < 160; iter++) {

@@ -6,7 +6,7 @@ B=${1:-build/tilesat}
 cd "$(dirname "$0")/.."
 mkdir -p build
 cc -std=c11 -D_POSIX_C_SOURCE=200809L -O2 tools/bench.c build/libtilesat.a \
-  -lcryptominisat5 -lpicosat -o build/bench
+  $(make -s print-libs) -o build/bench
 # rules/patchwork16.rules: 16 tiles, the coast sample with each of L, C, S
 # split into 4, 4 and 8 variants (rules/patchwork16.txt).
 echo "tilesat bench: $(date -u '+%Y-%m-%d %H:%M') on $(nproc) cores, one used"
