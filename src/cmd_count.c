@@ -2,6 +2,7 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -42,16 +43,6 @@ static bool parse_double(const char *s, double *out) {
   errno = 0;
   *out = strtod(s, &end);
   return *s && !*end && !errno && isfinite(*out);
-}
-
-static bool parse_u64(const char *s, uint64_t *out) {
-  char *end;
-  errno = 0;
-  if (*s < '0' || *s > '9')
-    return false;
-  unsigned long long v = strtoull(s, &end, 10);
-  *out = v;
-  return !*end && !errno;
 }
 
 /* "512M", "4G", "100000K" or bytes. */
@@ -103,10 +94,12 @@ static int setup(options *o, tilesat_rules **r, tilesat_map **m,
     fail("--epsilon and --delta go with --method approx");
     return EXIT_ERROR;
   }
-  if (o->seed && !parse_u64(o->seed, &co->seed)) {
+  long long seed = 1;
+  if (o->seed && !parse_whole(o->seed, 0, LLONG_MAX, &seed)) {
     fail("--seed: '%s' is not a whole number", o->seed);
     return EXIT_ERROR;
   }
+  co->seed = (uint64_t)seed;
   if (o->max_memory && !parse_size(o->max_memory, &co->max_memory)) {
     fail("--max-memory: '%s' is not a size such as 512M or 4G", o->max_memory);
     return EXIT_ERROR;

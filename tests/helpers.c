@@ -217,3 +217,36 @@ tilesat_rules *random_rules(int T, tilesat_topology topo, int p) {
   free(text);
   return r;
 }
+
+void random_case_new(int iter, random_case *c) {
+  c->topo = (iter % 2) ? TILESAT_HEX : TILESAT_SQUARE;
+  c->periodic = (iter / 2) % 2;
+  c->T = 2 + (int)rnd(3);
+  c->w = 1 + (int)rnd(3);
+  c->h = 1 + (int)rnd(3);
+  if (c->T == 4 && c->w * c->h > 6)
+    c->w = 2, c->h = 3;
+  if (c->periodic && c->topo == TILESAT_HEX && c->h % 2)
+    c->h = c->h == 3 ? 2 : c->h + 1;
+  c->rules = random_rules(c->T, c->topo, 3 + (int)rnd(4));
+  int pin[3] = {(int)rnd((unsigned)c->h), (int)rnd((unsigned)c->w),
+                (int)rnd((unsigned)c->T)};
+  c->npins = (iter / 4) % 2;
+  c->brute =
+      brute_count(c->rules, c->w, c->h, c->topo, c->periodic, pin, c->npins);
+  c->map = map_new(c->rules, c->w, c->h, c->topo, c->periodic);
+  tilesat_error err;
+  if (c->npins)
+    cr_assert_eq(tilesat_map_pin(c->map, pin[0], pin[1],
+                                 tilesat_rules_tile_name(c->rules, pin[2]),
+                                 &err),
+                 0, "%s", err.msg);
+  snprintf(c->desc, sizeof c->desc, "iter %d: %s %dx%d%s T=%d pins=%d", iter,
+           tilesat_topology_name(c->topo), c->w, c->h,
+           c->periodic ? " periodic" : "", c->T, c->npins);
+}
+
+void random_case_free(random_case *c) {
+  tilesat_map_free(c->map);
+  tilesat_rules_free(c->rules);
+}

@@ -51,4 +51,19 @@ unsigned rnd(unsigned n);
  * probability p/8. */
 tilesat_rules *random_rules(int T, tilesat_topology topo, int p);
 
+/* A random small case for cross-checks, drawn with test_rng: square or
+ * hex (iter odd), open or periodic, 2..4 tiles, up to 3x3, one pin or
+ * none, and its count by brute force. */
+typedef struct random_case {
+  tilesat_rules *rules;
+  tilesat_map *map; /* pinned as described */
+  tilesat_topology topo;
+  bool periodic;
+  int w, h, T, npins;
+  long brute;     /* brute_count of the case */
+  char desc[128]; /* for failure messages */
+} random_case;
+void random_case_new(int iter, random_case *c);
+void random_case_free(random_case *c);
+
 #endif

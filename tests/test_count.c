@@ -59,41 +59,21 @@ Test(count, dp_agrees_with_enum_and_brute_force) {
   test_rng = 4242;
   int nonzero = 0;
   for (int iter = 0; iter < 120; iter++) {
-    tilesat_topology topo = (iter % 2) ? TILESAT_HEX : TILESAT_SQUARE;
-    bool periodic = (iter / 2) % 2;
-    int T = 2 + (int)rnd(3);
-    int w = 1 + (int)rnd(3), h = 1 + (int)rnd(3);
-    if (T == 4 && w * h > 6)
-      w = 2, h = 3;
-    if (periodic && topo == TILESAT_HEX && h % 2)
-      h = h == 3 ? 2 : h + 1;
-    tilesat_rules *r = random_rules(T, topo, 3 + (int)rnd(4));
-    int pins[3] = {(int)rnd((unsigned)h), (int)rnd((unsigned)w),
-                   (int)rnd((unsigned)T)};
-    int npins = (iter / 4) % 2;
-    long want = brute_count(r, w, h, topo, periodic, pins, npins);
-    nonzero += want > 0;
-    tilesat_map *m = map_new(r, w, h, topo, periodic);
-    tilesat_error err;
-    if (npins)
-      cr_assert_eq(tilesat_map_pin(m, pins[0], pins[1],
-                                   tilesat_rules_tile_name(r, pins[2]), &err),
-                   0);
-    char wants[32];
-    snprintf(wants, sizeof wants, "%ld", want);
-    char *dp = count_with(m, TILESAT_METHOD_DP, TILESAT_PICOSAT);
-    cr_expect_str_eq(dp, wants, "iter %d: %s %dx%d%s T=%d pins=%d", iter,
-                     tilesat_topology_name(topo), w, h,
-                     periodic ? " periodic" : "", T, npins);
+    random_case c;
+    random_case_new(iter, &c);
+    nonzero += c.brute > 0;
+    char want[32];
+    snprintf(want, sizeof want, "%ld", c.brute);
+    char *dp = count_with(c.map, TILESAT_METHOD_DP, TILESAT_PICOSAT);
+    cr_expect_str_eq(dp, want, "%s: dp %s", c.desc, dp);
+    free(dp);
     for (int b = 0; b < 2; b++) {
-      char *en = count_with(m, TILESAT_METHOD_ENUM, backends[b]);
-      cr_expect_str_eq(en, wants, "iter %d: enum on %s", iter,
-                       tilesat_backend_name(backends[b]));
+      char *en = count_with(c.map, TILESAT_METHOD_ENUM, backends[b]);
+      cr_expect_str_eq(en, want, "%s: enum on %s %s", c.desc,
+                       tilesat_backend_name(backends[b]), en);
       free(en);
     }
-    free(dp);
-    tilesat_map_free(m);
-    tilesat_rules_free(r);
+    random_case_free(&c);
   }
   cr_expect_gt(nonzero, 30);
 }
