@@ -139,6 +139,7 @@ static void amc_start(amc *a, const tilesat_map *m) {
   ts_cnf cnf;
   ts_encode(m, &cnf);
   a->s = ts_solver_new(TILESAT_CRYPTOMINISAT);
+  ts_solver_set_stop(a->s, a->o->stop);
   ts_solver_load(a->s, &cnf);
   a->next_var = cnf.nvars;
   ts_cnf_free(&cnf);

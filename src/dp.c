@@ -380,6 +380,10 @@ static int dp_run(dp *s, int upto, size_t cap, bool *capped,
     if (!layer_prepare(s, next, want, err))
       goto done;
     for (size_t e = 0; e < cur->cap; e++) {
+      if ((e & 0xffff) == 0 && s->stop && *s->stop) {
+        ts_error(err, "count", 0, "interrupted");
+        goto done;
+      }
       if (!*entry_hash(cur, e))
         continue;
       const unsigned char *k = (const unsigned char *)entry_key(cur, e);

@@ -164,6 +164,8 @@ bool ts_solver_value(ts_solver *s, int var);
 /* After UNSAT under assumptions: was assumption `lit` part of the reason? */
 bool ts_solver_failed(ts_solver *s, int lit);
 void ts_solver_load(ts_solver *s, const ts_cnf *cnf);
+/* While *stop is nonzero, solve gives up and returns TILESAT_UNKNOWN. */
+void ts_solver_set_stop(ts_solver *s, const volatile sig_atomic_t *stop);
 
 /* --------------------------------------------------------------- counting */
 

@@ -18,6 +18,7 @@ struct ts_solver {
   TS_VEC(int) assumptions; /* CMS: assumptions of the next solve */
   TS_VEC(int) failed;      /* CMS: failed assumptions of the last solve */
   TS_VEC(uint8_t) model;   /* CMS: model of the last solve, by var */
+  const volatile sig_atomic_t *stop; /* nonzero: give up, UNKNOWN */
 };
 
 const char *tilesat_backend_name(tilesat_backend b) {
@@ -100,6 +101,23 @@ void ts_solver_load(ts_solver *s, const ts_cnf *cnf) {
   }
 }
 
+static int pico_interrupt(void *user) {
+  const ts_solver *s = user;
+  return *s->stop != 0;
+}
+
+void ts_solver_set_stop(ts_solver *s, const volatile sig_atomic_t *stop) {
+  s->stop = stop;
+  if (s->pico)
+    picosat_set_interrupt(s->pico, stop ? s : NULL,
+                          stop ? pico_interrupt : NULL);
+}
+
+/* CryptoMiniSat's C API has no interrupt, but its time limit is per call
+ * and a call that runs out keeps what it learnt: solving in half-second
+ * slices lets a stop request end a long solve within about half a second. */
+#define CMS_SLICE_SECONDS 0.5
+
 void ts_solver_assume(ts_solver *s, int lit) {
   if (s->pico)
     picosat_assume(s->pico, lit);
@@ -117,7 +135,14 @@ int ts_solver_solve(ts_solver *s) {
   s->lits.n = 0;
   for (size_t i = 0; i < s->assumptions.n; i++)
     TS_PUSH(s->lits, cms_lit(s, s->assumptions.v[i]));
-  c_lbool res = cmsat_solve_with_assumptions(s->cms, s->lits.v, s->lits.n);
+  c_lbool res;
+  for (;;) {
+    if (s->stop)
+      cmsat_set_max_time(s->cms, CMS_SLICE_SECONDS);
+    res = cmsat_solve_with_assumptions(s->cms, s->lits.v, s->lits.n);
+    if (res.x != L_UNDEF || !s->stop || *s->stop)
+      break;
+  }
   s->assumptions.n = 0;
   s->failed.n = 0;
   if (res.x == L_TRUE) {

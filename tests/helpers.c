@@ -3,9 +3,11 @@
 #include "helpers.h"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 const tilesat_backend backends[2] = {TILESAT_PICOSAT, TILESAT_CRYPTOMINISAT};
@@ -36,7 +38,7 @@ char *temp_file(const char *text, long len) {
   return strdup(tmpl);
 }
 
-run_result run_cli(const char *const *args) {
+run_result run_cli_interrupted(const char *const *args, int ms) {
   const char *bin = getenv("TILESAT_BIN");
   if (!bin)
     bin = "build/tilesat";
@@ -59,6 +61,11 @@ run_result run_cli(const char *const *args) {
     execv(bin, (char *const *)argv);
     _exit(127);
   }
+  if (ms > 0) {
+    struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
+    nanosleep(&ts, NULL);
+    kill(pid, SIGINT);
+  }
   int status;
   waitpid(pid, &status, 0);
   run_result r;
@@ -71,6 +78,10 @@ run_result run_cli(const char *const *args) {
   free(errp);
   free(argv);
   return r;
+}
+
+run_result run_cli(const char *const *args) {
+  return run_cli_interrupted(args, 0);
 }
 
 void run_free(run_result *r) {

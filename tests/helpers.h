@@ -19,6 +19,8 @@ typedef struct run_result {
  * the program name), standard input from /dev/null. */
 run_result run_cli(const char *const *args);
 void run_free(run_result *r);
+/* The same, sending SIGINT after `ms` milliseconds (as Ctrl-C would). */
+run_result run_cli_interrupted(const char *const *args, int ms);
 #define RUN(...) run_cli((const char *const[]){__VA_ARGS__, NULL})
 
 /* A fresh temporary file holding `text` (len bytes, or strlen when -1);

@@ -318,3 +318,20 @@ Test(sample_cli, png_matches_enum) {
   free(a);
   free(b);
 }
+
+/* Ctrl-C stops a long count cleanly, in the dp between cells and in approx
+ * within a solve (CryptoMiniSat solves in half-second slices). */
+Test(count_cli, ctrl_c_stops_cleanly) {
+  const char *methods[] = {"dp", "approx"};
+  for (int i = 0; i < 2; i++) {
+    run_result r = run_cli_interrupted(
+        (const char *const[]){"count", "rules/dungeon8.rules", "--size",
+                              "14x14", "--method", methods[i], NULL},
+        1500);
+    cr_expect_eq(r.code, 1, "%s: exit %d", methods[i], r.code);
+    cr_expect(strstr(r.err, "tilesat: count: interrupted\n"), "%s: %s",
+              methods[i], r.err);
+    cr_expect_str_eq(r.out, "");
+    run_free(&r);
+  }
+}
