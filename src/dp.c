@@ -30,6 +30,7 @@ typedef struct plan {
   int *cell;                    /* position -> cell */
   /* earlier neighbours of each position: [nb_start[p], nb_start[p+1]) */
   int *nb_start, *nb_slot, *nb_dir; /* key slot (-1: the cell itself) */
+  int *nb_pos;                      /* the neighbour's position */
   int *anchor_slot;                 /* position -> slot if an anchor, or -1 */
   int *pin;                         /* position -> pinned tile, -1, or -2 */
 } plan;
@@ -39,6 +40,7 @@ static void plan_free(plan *p) {
   free(p->nb_start);
   free(p->nb_slot);
   free(p->nb_dir);
+  free(p->nb_pos);
   free(p->anchor_slot);
   free(p->pin);
 }
@@ -80,7 +82,7 @@ static void plan_build(const tilesat_map *m, bool column_major, plan *p) {
   p->L = K + p->nanchor;
   p->keywords = (p->L + 7) / 8;
   p->nb_start = ts_malloc((size_t)(n + 1) * sizeof *p->nb_start);
-  ts_ints slots = {0}, dirs = {0};
+  ts_ints slots = {0}, dirs = {0}, npos = {0};
   for (int i = 0; i < n; i++) {
     p->nb_start[i] = (int)slots.n;
     for (int d = 0; d < m->rules->ndirs; d++) {
@@ -93,11 +95,13 @@ static void plan_build(const tilesat_map *m, bool column_major, plan *p) {
                                     : K - gap;
       TS_PUSH(slots, slot);
       TS_PUSH(dirs, d);
+      TS_PUSH(npos, pos[nb]);
     }
   }
   p->nb_start[n] = (int)slots.n;
   p->nb_slot = slots.v;
   p->nb_dir = dirs.v;
+  p->nb_pos = npos.v;
   p->pin = ts_malloc((size_t)n * sizeof *p->pin);
   for (int i = 0; i < n; i++)
     p->pin[i] = -1;
@@ -125,6 +129,13 @@ typedef struct dp {
   size_t entry_bytes;
   size_t max_memory, used_memory;
   uint64_t *compat; /* [dir][u][words]: tiles t with t allowing u in dir */
+  /* A placed tile is kept in the key as its class: tiles with the same
+   * allowed sets in every direction that still has a neighbour to come are
+   * interchangeable for the rest of the count, so their states merge.
+   * cls[i*T + t]: the class of t at position i; rep[i*T + c]: a tile of
+   * class c there.  Sampling must recover tiles: classes are then tiles. */
+  unsigned char *cls;
+  int *rep;
   int twords;
   const volatile sig_atomic_t *stop;
   tilesat_progress_fn progress;
@@ -265,6 +276,8 @@ static void dp_free(dp *s) {
   }
   free(s->layers);
   free(s->compat);
+  free(s->cls);
+  free(s->rep);
 }
 
 /* Which tiles may stand at position i given the state's earlier
@@ -287,9 +300,10 @@ static void candidates(const dp *s, int i, const unsigned char *key,
     int slot = p->nb_slot[k];
     if (slot < 0)
       continue; /* the cell is its own neighbour: checked per tile */
+    int u = s->rep[(size_t)p->nb_pos[k] * (size_t)p->T + key[slot]];
     const uint64_t *c =
         s->compat +
-        ((size_t)p->nb_dir[k] * (size_t)p->T + key[slot]) * (size_t)tw;
+        ((size_t)p->nb_dir[k] * (size_t)p->T + (size_t)u) * (size_t)tw;
     for (int w = 0; w < tw; w++)
       mask[w] &= c[w];
   }
@@ -308,13 +322,55 @@ static void next_key(const dp *s, int i, const unsigned char *key, int t,
                      unsigned char *out) {
   const plan *p = &s->p;
   memset(out, 0, (size_t)p->keywords * 8);
-  if (p->K > 0) {
-    memcpy(out, key + 1, (size_t)p->K - 1);
-    out[p->K - 1] = (unsigned char)t;
-  }
+  unsigned char c = s->cls[(size_t)i * (size_t)p->T + (size_t)t];
+  memcpy(out, key + 1, (size_t)p->K - 1);
+  out[p->K - 1] = c;
   memcpy(out + p->K, key + p->K, (size_t)p->nanchor);
   if (p->anchor_slot[i] >= 0)
-    out[p->anchor_slot[i]] = (unsigned char)t;
+    out[p->anchor_slot[i]] = c;
+}
+
+/* Tile classes per position (see struct dp); with merge false, every tile
+ * is its own class. */
+static void make_classes(dp *s, bool merge) {
+  const tilesat_map *m = s->map;
+  const tilesat_rules *r = m->rules;
+  const plan *p = &s->p;
+  int T = p->T, n = p->ncells;
+  size_t words = (size_t)r->words;
+  s->cls = ts_malloc((size_t)n * (size_t)T);
+  s->rep = ts_malloc((size_t)n * (size_t)T * sizeof *s->rep);
+  int *later = ts_malloc((size_t)r->ndirs * sizeof *later);
+  int *pos = ts_malloc((size_t)n * sizeof *pos);
+  for (int i = 0; i < n; i++)
+    pos[p->cell[i]] = i;
+  for (int i = 0; i < n; i++) {
+    unsigned char *cls = s->cls + (size_t)i * (size_t)T;
+    int *rep = s->rep + (size_t)i * (size_t)T;
+    int nlater = 0;
+    for (int d = 0; merge && d < r->ndirs; d++) {
+      int nb = ts_map_neighbor(m, p->cell[i], d);
+      if (nb >= 0 && pos[nb] > i)
+        later[nlater++] = d;
+    }
+    int nclasses = 0;
+    for (int t = 0; t < T; t++) {
+      int c = nclasses;
+      for (int k = 0; merge && k < nclasses && c == nclasses; k++) {
+        bool same = true;
+        for (int l = 0; l < nlater && same; l++)
+          same = !memcmp(ts_allowed(r, t, later[l]),
+                         ts_allowed(r, rep[k], later[l]), words * 8);
+        if (same)
+          c = k;
+      }
+      if (c == nclasses)
+        rep[nclasses++] = t;
+      cls[t] = (unsigned char)c;
+    }
+  }
+  free(later);
+  free(pos);
 }
 
 /* A DP over the chosen plan (borrowed: the caller frees it). */
@@ -347,6 +403,7 @@ static void dp_setup(dp *s, const tilesat_map *m,
         if (ts_bit(ts_allowed(r, t, d), u))
           s->compat[((size_t)d * (size_t)T + (size_t)u) * (size_t)s->twords +
                     (size_t)(t >> 6)] |= (uint64_t)1 << (t & 63);
+  make_classes(s, !keep_all);
   size_t nlayers = keep_all ? (size_t)m->ncells + 1 : 2;
   s->layers = ts_calloc(nlayers, sizeof *s->layers);
 }
