@@ -43,7 +43,7 @@ static double run(const tilesat_map *m, tilesat_method method, unsigned limit,
   } else {
     size_t n = strlen(res.count);
     if (n > 14) /* long counts: leading digits and magnitude */
-      snprintf(out, outlen, "%.6se%zu", res.count, n - 1);
+      snprintf(out, outlen, "%c.%.5se%zu", res.count[0], res.count + 1, n - 1);
     else
       snprintf(out, outlen, "%s", res.count);
     tilesat_count_result_free(&res);
