@@ -218,6 +218,8 @@ int cmd_anneal(options *o) {
                tilesat_energy_target(e, t));
       }
       rc = st.violations ? TILESAT_UNSAT : 0;
+      if (map_outputs(o, m, tiles))
+        rc = EXIT_ERROR;
     }
   }
   free(tiles);

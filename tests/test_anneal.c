@@ -2,6 +2,7 @@
  * against the evaluator, the annealer (determinism, pins, counts, repair,
  * the Entropy board) and the anneal command's outputs and errors. */
 #include "helpers.h"
+#include "png_helpers.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -686,4 +687,27 @@ Test(anneal_cli, energy_file_errors) {
   free(path);
   ERR("tilesat: --pin: cell (0,0) is pinned to both L and S\n", "anneal",
       "rules/coast.rules", "--size", "4x4", "--pin", "0,0=L", "--pin", "0,0=S");
+}
+
+/* anneal --png draws the printed map: the same picture check --png draws
+ * for the same map (the hard rules' only 2x2 map). */
+Test(anneal_cli, png_is_the_printed_map) {
+  char *a = temp_path(".png"), *b = temp_path(".png");
+  run_result r = RUN("anneal", "rules/hard.rules", "--size", "2x2", "--png", a);
+  cr_assert_eq(r.code, 0, "%s", r.err);
+  cr_expect(strncmp(r.out, "KB\nSB\n", 6) == 0, "%s", r.out);
+  run_free(&r);
+  r = RUN("check", "rules/hard.rules", "--size", "2x2", "--png", b);
+  cr_assert_eq(r.code, 10, "%s", r.err);
+  run_free(&r);
+  int wa, ha, wb, hb;
+  uint8_t *pa = decode_png(a, &wa, &ha), *pb = decode_png(b, &wb, &hb);
+  cr_assert(wa == wb && ha == hb && wa > 0);
+  cr_expect_arr_eq(pa, pb, (size_t)wa * (size_t)ha * 4);
+  free(pa);
+  free(pb);
+  remove(a);
+  remove(b);
+  free(a);
+  free(b);
 }
