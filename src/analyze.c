@@ -76,7 +76,8 @@ tilesat_analysis *tilesat_analyze(const tilesat_rules *r, int max,
   a->periodic = periodic;
   a->result = ts_calloc((size_t)(max * max), sizeof *a->result);
   a->appears = ts_calloc((size_t)r->ntiles, 1);
-  /* every tile fits a 1x1 map, so count from 2x2 where there is room */
+  /* a 1x1 open map takes any tile, so unused tiles are counted from 2x2
+   * (from 1x1 only when --max is 1) */
   a->least = max >= 2 ? 2 : 1;
   int *tiles = ts_malloc((size_t)(max * max) * sizeof *tiles);
   bool ok = true;

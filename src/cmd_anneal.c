@@ -155,12 +155,14 @@ static void report_repair(const tilesat_map *m, const tilesat_anneal_stats *s,
   const tilesat_rules *r = tilesat_map_rules(m);
   int w = tilesat_map_width(m), n = w * tilesat_map_height(m), shown = 0;
   fprintf(stderr,
-          "repair: %ld violations after annealing; %ld cells changed in %d "
-          "regions (%s)\n",
-          s->violations_annealed, s->repaired_cells, s->repair_regions,
-          s->repair_result == TILESAT_UNSAT
-              ? "no valid map exists with these pins"
-              : "the map is valid");
+          "repair: %ld violation%s after annealing; %ld cell%s changed in %d "
+          "region%s (%s)\n",
+          s->violations_annealed, s->violations_annealed == 1 ? "" : "s",
+          s->repaired_cells, s->repaired_cells == 1 ? "" : "s",
+          s->repair_regions, s->repair_regions == 1 ? "" : "s",
+          s->repair_result != TILESAT_UNSAT ? "the map is valid"
+          : tilesat_map_npins(m) ? "no valid map exists with these pins"
+                                 : "no valid map exists");
   for (int c = 0; c < n; c++)
     if (before[c] != after[c] && shown++ < 20)
       fprintf(stderr, "repair: (%d,%d) %s -> %s\n", c / w, c % w,

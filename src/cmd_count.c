@@ -89,6 +89,11 @@ static int setup(options *o, tilesat_rules **r, tilesat_map **m,
     fail("--delta: '%s' is not a number between 0 and 1", o->delta);
     return EXIT_ERROR;
   }
+  if (o->backend && co->method != TILESAT_METHOD_ENUM) {
+    fail("--backend goes with --method enum (approx always uses "
+         "cryptominisat's XORs, dp no solver)");
+    return EXIT_ERROR;
+  }
   if ((o->epsilon || o->delta) && co->method != TILESAT_METHOD_APPROX &&
       co->method != TILESAT_METHOD_AUTO) {
     fail("--epsilon and --delta go with --method approx");

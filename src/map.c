@@ -56,6 +56,7 @@ void tilesat_map_free(tilesat_map *m) {
 }
 
 int tilesat_map_width(const tilesat_map *m) { return m->width; }
+int tilesat_map_npins(const tilesat_map *m) { return (int)m->pins.n; }
 int tilesat_map_height(const tilesat_map *m) { return m->height; }
 const tilesat_rules *tilesat_map_rules(const tilesat_map *m) {
   return m->rules;
@@ -78,7 +79,7 @@ int tilesat_map_pin(tilesat_map *m, int row, int col, const char *tile,
   return 0;
 }
 
-/* A whole decimal number in [lo, INT_MAX]; *end after its digits. */
+/* A whole decimal number in [0, INT_MAX]; *end after its digits. */
 static bool parse_int(const char *s, const char **end, int *out) {
   if (*s < '0' || *s > '9')
     return false;

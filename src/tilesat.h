@@ -149,6 +149,8 @@ int tilesat_map_parse_cell(const tilesat_map *m, const char *spec,
                            tilesat_error *err);
 
 int tilesat_map_width(const tilesat_map *m);
+/* How many pins the map has. */
+int tilesat_map_npins(const tilesat_map *m);
 int tilesat_map_height(const tilesat_map *m);
 const tilesat_rules *tilesat_map_rules(const tilesat_map *m);
 

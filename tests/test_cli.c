@@ -200,8 +200,17 @@ Test(cli, errors) {
   ERR("tilesat: /nonexistent/dir/x.rules: cannot open for writing: No such "
       "file or directory\n",
       "extract", "rules/coast.txt", "-o", "/nonexistent/dir/x.rules");
-  char *files[] = {ragged, empty, badutf, cut, notrules};
-  for (int i = 0; i < 5; i++) {
+  char *odd = temp_file("ab\ncd\nef\n", -1);
+  snprintf(msg, sizeof msg,
+           "tilesat: %s: a periodic hex sample needs an even number of rows "
+           "(odd-r rows alternate), this one has 3\n",
+           odd);
+  ERR(msg, "extract", odd, "--topology", "hex", "--periodic-input");
+  ERR("tilesat: --periodic: a periodic hex map needs an even height (odd-r "
+      "rows alternate), not 3\n",
+      "check", "rules/coast-hex.rules", "--size", "4x3", "--periodic");
+  char *files[] = {ragged, empty, badutf, cut, notrules, odd};
+  for (int i = 0; i < 6; i++) {
     remove(files[i]);
     free(files[i]);
   }

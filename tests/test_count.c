@@ -290,6 +290,12 @@ Test(count_cli, memory_bound_and_errors) {
   cr_expect_str_eq(r.err,
                    "tilesat: --epsilon and --delta go with --method approx\n");
   run_free(&r);
+  r = RUN("count", "rules/coast.rules", "--size", "3x3", "--method", "approx",
+          "--backend", "picosat");
+  cr_expect_eq(r.code, 1);
+  cr_expect_str_eq(r.err, "tilesat: --backend goes with --method enum (approx "
+                          "always uses cryptominisat's XORs, dp no solver)\n");
+  run_free(&r);
   r = RUN("sample", "rules/coast.rules", "--size", "3x3", "-n", "0");
   cr_expect_eq(r.code, 1);
   cr_expect_str_eq(r.err, "tilesat: -n: '0' is not a number of maps from 1 "
