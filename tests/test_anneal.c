@@ -645,8 +645,9 @@ Test(anneal_cli, energy_file_errors) {
   energy_file_error("tilesat-energy 1\nfrequency -1\n",
                     ":2: the frequency weight must be zero or positive, "
                     "not -1");
-  energy_file_error("tilesat-energy 1\nfrequency nan\n",
-                    ":2: expected 'frequency WEIGHT' with a finite number");
+  energy_file_error(
+      "tilesat-energy 1\nfrequency nan\n",
+      ":2: expected 'frequency WEIGHT' with a number of size at most 1e6");
   energy_file_error("tilesat-energy 1\ncoherence 1 L X\n",
                     ":2: unknown tile 'X'");
   energy_file_error("tilesat-energy 1\nbias L\n",

@@ -1,0 +1,30 @@
+/* Bad input gets a clear error, never a crash: one test per finding of the
+ * hardening pass (malformed files, out-of-range options). */
+#include "helpers.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A hard weight of 2^31 made the float running energy lose the soft terms
+ * and ended in "internal error": weights are bounded at 1e6. */
+Test(badinput, huge_weights_are_refused) {
+  run_result r = RUN("anneal", "rules/coast.rules", "--size", "3x3",
+                     "--hard-weight", "2147483647");
+  cr_expect_eq(r.code, 1);
+  cr_expect_str_eq(r.err, "tilesat: --hard-weight: expected 'hard WEIGHT' "
+                          "with a number of size at most 1e6\n");
+  run_free(&r);
+  char *f = temp_file("tilesat-energy 1\ncoherence -1e7\n", -1);
+  r = RUN("anneal", "rules/coast.rules", "--size", "3x3", "--energy", f);
+  cr_expect_eq(r.code, 1);
+  char want[512];
+  snprintf(want, sizeof want,
+           "tilesat: %s:2: expected 'coherence J [TILE...]' with a number "
+           "of size at most 1e6\n",
+           f);
+  cr_expect_str_eq(r.err, want);
+  run_free(&r);
+  remove(f);
+  free(f);
+}
