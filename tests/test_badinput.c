@@ -28,3 +28,20 @@ Test(badinput, huge_weights_are_refused) {
   remove(f);
   free(f);
 }
+
+/* libxml2's message for invalid UTF-8 has a second line ("Bytes: 0xFF
+ * ..."); errors are one line. */
+Test(badinput, xml_invalid_utf8_is_one_line) {
+  char *f = temp_file("<?xml version=\"1.0\"?>\n<map a=\"\xff\"/>\n", -1);
+  run_result r = RUN("extract", f);
+  cr_expect_eq(r.code, 1);
+  char want[512];
+  snprintf(want, sizeof want,
+           "tilesat: %s:2: bad XML: Input is not proper UTF-8, indicate "
+           "encoding !\n",
+           f);
+  cr_expect_str_eq(r.err, want);
+  run_free(&r);
+  remove(f);
+  free(f);
+}
