@@ -45,3 +45,34 @@ Test(badinput, xml_invalid_utf8_is_one_line) {
   remove(f);
   free(f);
 }
+
+/* 256 tiles: sample said "count: ... use --method enum or approx", options
+ * sample does not have. */
+Test(badinput, sample_with_256_tiles_names_sample) {
+  char text[8192] = "tilesat-grid names\n";
+  for (int r = 0; r < 16; r++)
+    for (int c = 0; c < 16; c++)
+      snprintf(text + strlen(text), sizeof text - strlen(text), "t%d%c",
+               r * 16 + c, c == 15 ? '\n' : ' ');
+  char *grid = temp_file(text, -1);
+  char *rules = temp_file("", 0);
+  run_result r = RUN("extract", grid, "-o", rules);
+  cr_assert_eq(r.code, 0, "%s", r.err);
+  run_free(&r);
+  r = RUN("sample", rules, "--size", "2x2");
+  cr_expect_eq(r.code, 1);
+  cr_expect_str_eq(r.err, "tilesat: sample: exact sampling uses the DP, which "
+                          "handles at most 255 tiles (this rule set has "
+                          "256)\n");
+  run_free(&r);
+  r = RUN("count", rules, "--size", "2x2", "--method", "dp");
+  cr_expect_eq(r.code, 1);
+  cr_expect_str_eq(r.err, "tilesat: count: the DP handles at most 255 tiles "
+                          "(this rule set has 256): use --method enum or "
+                          "approx\n");
+  run_free(&r);
+  remove(grid);
+  remove(rules);
+  free(grid);
+  free(rules);
+}
