@@ -76,3 +76,15 @@ Test(badinput, sample_with_256_tiles_names_sample) {
   free(grid);
   free(rules);
 }
+
+/* A directory given as a file said only "read error". */
+Test(badinput, directory_as_a_file_says_so) {
+  run_result r = RUN("check", "rules", "--size", "2x2");
+  cr_expect_eq(r.code, 1);
+  cr_expect_str_eq(r.err, "tilesat: rules: cannot read: Is a directory\n");
+  run_free(&r);
+  r = RUN("extract", "tests");
+  cr_expect_eq(r.code, 1);
+  cr_expect_str_eq(r.err, "tilesat: tests: cannot read: Is a directory\n");
+  run_free(&r);
+}
