@@ -577,8 +577,8 @@ Test(anneal_cli, option_errors) {
       "anneal", "rules/coast.rules", "--size", "3x3", "--restarts", "0");
   ERR("tilesat: --replicas: '65' is not a whole number from 1 to 64\n",
       "anneal", "rules/coast.rules", "--size", "3x3", "--replicas", "65");
-  ERR("tilesat: --frequency: expected 'frequency WEIGHT' with a finite "
-      "number\n",
+  ERR("tilesat: --frequency: expected 'frequency WEIGHT' with a number of "
+      "size at most 1e6\n",
       "anneal", "rules/coast.rules", "--size", "3x3", "--frequency", "abc");
   ERR("tilesat: --hard-weight: the hard weight must be positive, not -2\n",
       "anneal", "rules/coast.rules", "--size", "3x3", "--hard-weight", "-2");
