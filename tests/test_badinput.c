@@ -88,3 +88,40 @@ Test(badinput, directory_as_a_file_says_so) {
   cr_expect_str_eq(r.err, "tilesat: tests: cannot read: Is a directory\n");
   run_free(&r);
 }
+
+/* A 65536x65536 layer was refused with "needs a width and height (1 to
+ * 16777216)", though both are in range: the cell count is the problem. */
+Test(badinput, tiled_layer_too_many_cells) {
+  char *tmx =
+      temp_file("<?xml version=\"1.0\"?>\n"
+                "<map width=\"65536\" height=\"65536\">\n"
+                " <layer name=\"g\" width=\"65536\" height=\"65536\">\n"
+                "  <data encoding=\"csv\">1</data>\n </layer>\n</map>\n",
+                -1);
+  char want[512];
+  run_result r = RUN("extract", tmx);
+  cr_expect_eq(r.code, 1);
+  snprintf(want, sizeof want,
+           "tilesat: %s:3: a 65536x65536 layer is too large (at most "
+           "16777216 cells)\n",
+           tmx);
+  cr_expect_str_eq(r.err, want);
+  run_free(&r);
+  char *tmj = temp_file("{\"type\": \"map\", \"width\": 65536, \"height\": "
+                        "65536, \"layers\": [{\"type\": \"tilelayer\", "
+                        "\"width\": 65536, \"height\": 65536, \"data\": "
+                        "[1]}]}\n",
+                        -1);
+  r = RUN("extract", tmj);
+  cr_expect_eq(r.code, 1);
+  snprintf(want, sizeof want,
+           "tilesat: %s: a 65536x65536 layer is too large (at most 16777216 "
+           "cells)\n",
+           tmj);
+  cr_expect_str_eq(r.err, want);
+  run_free(&r);
+  remove(tmx);
+  remove(tmj);
+  free(tmx);
+  free(tmj);
+}
