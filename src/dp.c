@@ -602,6 +602,14 @@ static void choose_predecessor(dp *s, int i, int t, uint64_t *key,
 
 int ts_dp_sample(const tilesat_map *m, const tilesat_count_options *o, int n,
                  tilesat_map_fn fn, void *user, tilesat_error *err) {
+  /* choose_plan's message points to count's --method, which sample lacks */
+  if (m->rules->ntiles > DP_MAX_TILES) {
+    ts_error(err, "sample", 0,
+             "exact sampling uses the DP, which handles at most %d tiles "
+             "(this rule set has %d)",
+             DP_MAX_TILES, m->rules->ntiles);
+    return -1;
+  }
   plan pl;
   if (choose_plan(m, o, &pl, err))
     return -1;

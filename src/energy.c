@@ -65,13 +65,17 @@ static void check_prepared(const char *func, const tilesat_energy *e,
 
 /* ---------------------------------------------------------------- parser */
 
+/* Weights are bounded: the sampler keeps its running energy in floats, and
+ * larger weights (1e9 hard) lose the small terms to rounding. */
+#define MAX_WEIGHT 1e6
+
 static bool parse_real(const char *s, double *out) {
   if (!*s)
     return false;
   errno = 0;
   char *end;
   double v = strtod(s, &end);
-  if (*end || errno == ERANGE || !isfinite(v))
+  if (*end || errno == ERANGE || !isfinite(v) || fabs(v) > MAX_WEIGHT)
     return false;
   *out = v;
   return true;
@@ -121,8 +125,8 @@ static int parse_line(tilesat_energy *e, char **tok, int nt, const char *file,
   if (!strcmp(kw, "hard") || !strcmp(kw, "frequency") ||
       !strcmp(kw, "palindrome") || !strcmp(kw, "onehot")) {
     if (nt != 2 || !parse_real(tok[1], &w)) {
-      ts_error(err, file, line, "expected '%s WEIGHT' with a finite number",
-               kw);
+      ts_error(err, file, line,
+               "expected '%s WEIGHT' with a number of size at most 1e6", kw);
       return -1;
     }
     bool positive = !strcmp(kw, "hard") || !strcmp(kw, "onehot");
@@ -165,8 +169,9 @@ static int parse_line(tilesat_energy *e, char **tok, int nt, const char *file,
   }
   if (!strcmp(kw, "coherence")) {
     if (nt < 2 || !parse_real(tok[1], &w)) {
-      ts_error(err, file, line,
-               "expected 'coherence J [TILE...]' with a finite number");
+      ts_error(
+          err, file, line,
+          "expected 'coherence J [TILE...]' with a number of size at most 1e6");
       return -1;
     }
     if (nt == 2) {

@@ -320,9 +320,14 @@ static tilesat_grid *read_tmx(const char *path, const char *text, size_t len,
   long line = xmlGetLineNo(layer);
   long w = int_attr(layer, "width", int_attr(root, "width", -1));
   long h = int_attr(layer, "height", int_attr(root, "height", -1));
-  if (!dim(w) || !dim(h) || w * h > MAX_CELLS) {
+  if (!dim(w) || !dim(h)) {
     ts_error(err, path, line, "layer needs a width and height (1 to %d)",
              MAX_CELLS);
+    goto done;
+  }
+  if (w * h > MAX_CELLS) {
+    ts_error(err, path, line, "a %ldx%ld layer is too large (at most %d cells)",
+             w, h, MAX_CELLS);
     goto done;
   }
   xmlNode *data = NULL;
@@ -464,9 +469,14 @@ static tilesat_grid *read_tmj(const char *path, const char *text, size_t len,
   }
   long w, h;
   if (!json_int(layer, "width", &w) || !json_int(layer, "height", &h) ||
-      !dim(w) || !dim(h) || w * h > MAX_CELLS) {
+      !dim(w) || !dim(h)) {
     ts_error(err, path, 0, "tile layer needs a width and height (1 to %d)",
              MAX_CELLS);
+    goto done;
+  }
+  if (w * h > MAX_CELLS) {
+    ts_error(err, path, 0, "a %ldx%ld layer is too large (at most %d cells)", w,
+             h, MAX_CELLS);
     goto done;
   }
   size_t n = (size_t)w * (size_t)h;

@@ -71,6 +71,7 @@ char *ts_read_file(const char *path, size_t *len, tilesat_error *err) {
   }
   size_t cap = 4096, n = 0;
   char *buf = ts_malloc(cap);
+  errno = 0;
   for (;;) {
     if (n == cap)
       buf = ts_realloc(buf, cap *= 2);
@@ -80,11 +81,12 @@ char *ts_read_file(const char *path, size_t *len, tilesat_error *err) {
       break;
   }
   bool bad = ferror(f);
+  int e = errno; /* a directory: EISDIR, which says more than "read error" */
   if (f != stdin)
     fclose(f);
   if (bad) {
     free(buf);
-    ts_error(err, path, 0, "read error");
+    ts_error(err, path, 0, "cannot read: %s", e ? strerror(e) : "read error");
     return NULL;
   }
   *len = n;

@@ -27,6 +27,8 @@ xmlDoc *ts_xml_parse(const char *text, size_t len, const char *path,
     long line = 0;
     if (e && e->message) {
       snprintf(msg, sizeof msg, "%s", e->message);
+      /* one line: libxml2 adds a second ("Bytes: 0xFF ...") to some */
+      msg[strcspn(msg, "\n")] = 0;
       size_t n = strlen(msg);
       while (n && (msg[n - 1] == '\n' || msg[n - 1] == ' '))
         msg[--n] = 0;

@@ -577,8 +577,8 @@ Test(anneal_cli, option_errors) {
       "anneal", "rules/coast.rules", "--size", "3x3", "--restarts", "0");
   ERR("tilesat: --replicas: '65' is not a whole number from 1 to 64\n",
       "anneal", "rules/coast.rules", "--size", "3x3", "--replicas", "65");
-  ERR("tilesat: --frequency: expected 'frequency WEIGHT' with a finite "
-      "number\n",
+  ERR("tilesat: --frequency: expected 'frequency WEIGHT' with a number of "
+      "size at most 1e6\n",
       "anneal", "rules/coast.rules", "--size", "3x3", "--frequency", "abc");
   ERR("tilesat: --hard-weight: the hard weight must be positive, not -2\n",
       "anneal", "rules/coast.rules", "--size", "3x3", "--hard-weight", "-2");
@@ -645,8 +645,9 @@ Test(anneal_cli, energy_file_errors) {
   energy_file_error("tilesat-energy 1\nfrequency -1\n",
                     ":2: the frequency weight must be zero or positive, "
                     "not -1");
-  energy_file_error("tilesat-energy 1\nfrequency nan\n",
-                    ":2: expected 'frequency WEIGHT' with a finite number");
+  energy_file_error(
+      "tilesat-energy 1\nfrequency nan\n",
+      ":2: expected 'frequency WEIGHT' with a number of size at most 1e6");
   energy_file_error("tilesat-energy 1\ncoherence 1 L X\n",
                     ":2: unknown tile 'X'");
   energy_file_error("tilesat-energy 1\nbias L\n",
