@@ -4,6 +4,7 @@
  * that offset: the same code draws witnesses, blends and highlights. */
 #include "internal.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -72,9 +73,16 @@ static void map_size(const painter *p, int *w, int *h) {
     *h = m->height + extra;
     return;
   }
-  *w = m->width * p->tw + (m->topo == TILESAT_HEX ? p->tw / 2 : 0);
-  *h = m->height * p->th;
+  /* in 64 bits, saturated: big maps of big pictures overflow an int */
+  long long W =
+      (long long)m->width * p->tw + (m->topo == TILESAT_HEX ? p->tw / 2 : 0);
+  long long H = (long long)m->height * p->th;
+  *w = W > INT_MAX ? INT_MAX : (int)W;
+  *h = H > INT_MAX ? INT_MAX : (int)H;
 }
+
+/* The largest map picture: as many pixels as a PNG tilesat reads back. */
+static bool image_fits(size_t w, size_t h) { return w * h <= (1u << 26); }
 
 /* The colour of offset (dy, dx) of `cell`: its tile, or its domain's mean. */
 static void cell_pixel(const painter *p, const int *tiles,
@@ -177,6 +185,10 @@ tilesat_image *tilesat_render(const tilesat_map *m,
   painter_init(&p, m, pics);
   int w, h;
   map_size(&p, &w, &h);
+  if (!image_fits((size_t)w, (size_t)h)) {
+    painter_free(&p);
+    return NULL;
+  }
   tilesat_image *img = tilesat_image_new(w, h);
   draw(&p, tiles, domains, highlight, img, 0, 0);
   painter_free(&p);
@@ -188,6 +200,11 @@ int tilesat_render_png(const tilesat_map *m, const tilesat_pictures *pics,
                        const bool *highlight, const char *path,
                        tilesat_error *err) {
   tilesat_image *img = tilesat_render(m, pics, tiles, domains, highlight);
+  if (!img) {
+    ts_error(err, path, 0,
+             "the map's picture would be too large (over 2^26 pixels)");
+    return -1;
+  }
   int rc = tilesat_image_write_png(img, path, err);
   tilesat_image_free(img);
   return rc;

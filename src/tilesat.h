@@ -426,7 +426,9 @@ int tilesat_tiled_write_maps(const tilesat_map *m, const int *const *maps,
  * pixels; a hex map is tw/2 wider, odd rows shifted right by tw/2.  Overlapping
  * patterns (overlap N) draw cell (r, c)'s top-left pixel at (r, c); a map that
  * does not wrap is N-1 pixels larger, its last row and column of cells drawing
- * their whole pattern, as WFC does.  Returns NULL only on misuse. */
+ * their whole pattern, as WFC does.  Returns NULL when the image would be
+ * larger than 2^26 pixels, as large as tilesat reads a PNG
+ * (tilesat_render_png then reports an error). */
 tilesat_image *tilesat_render(const tilesat_map *m,
                               const tilesat_pictures *pics, const int *tiles,
                               const uint64_t *domains, const bool *highlight);

@@ -125,3 +125,38 @@ Test(badinput, tiled_layer_too_many_cells) {
   free(tmx);
   free(tmj);
 }
+
+/* The witness picture had no size bound: 600x600 cells of 64x64-pixel
+ * pictures asked calloc for 6 GB before libpng refused, and 600000 cells of
+ * them overflowed an int.  Now the bound of the PNG reader, 2^26 pixels. */
+Test(badinput, picture_too_large_is_an_error) {
+  static char text[40000];
+  size_t n = (size_t)snprintf(text, sizeof text,
+                              "tilesat-pictures 1\nsize 64 64\noverlap 0\n"
+                              "picture L");
+  for (int k = 0; k < 64 * 64; k++)
+    n += (size_t)snprintf(text + n, sizeof text - n, " #00ff00");
+  snprintf(text + n, sizeof text - n, "\n");
+  char *pics = temp_file(text, -1);
+  char *png = temp_file("", 0);
+  /* 130 x 64 = 8320 pixels a side: 69 million pixels */
+  run_result r = RUN("check", "rules/coast.rules", "--size", "130x130",
+                     "--pictures", pics, "--png", png);
+  cr_expect_eq(r.code, 1);
+  char want[512];
+  snprintf(want, sizeof want,
+           "tilesat: %s: the map's picture would be too large (over 2^26 "
+           "pixels)\n",
+           png);
+  cr_expect_str_eq(r.err, want);
+  run_free(&r);
+  /* just under the bound it draws */
+  r = RUN("check", "rules/coast.rules", "--size", "128x128", "--pictures", pics,
+          "--png", png);
+  cr_expect_eq(r.code, 10, "%s", r.err);
+  run_free(&r);
+  remove(pics);
+  remove(png);
+  free(pics);
+  free(png);
+}
