@@ -33,6 +33,17 @@ typedef struct plan {
   int *nb_pos;                      /* the neighbour's position */
   int *anchor_slot;                 /* position -> slot if an anchor, or -1 */
   int *pin;                         /* position -> pinned tile, -1, or -2 */
+  /* A cell's "pending" set: the directions whose neighbour is not placed
+   * yet.  It shrinks as neighbours are placed, and the cell's class (see
+   * struct dp) depends on it alone.  place_mask[i]: cell i's pending set
+   * when it is placed; nb_mask[k]: the neighbour's pending set just before
+   * position i (the class its key byte holds then). */
+  int *place_mask, *nb_mask;
+  /* Earlier cells whose pending set shrinks when position i is placed:
+   * [rm_start[i], rm_start[i+1]), each with the key slots that hold it
+   * after the step (window, anchor; -1 if none) and its sets before and
+   * after. */
+  int *rm_start, *rm_wslot, *rm_aslot, *rm_from, *rm_to;
 } plan;
 
 static void plan_free(plan *p) {
@@ -43,6 +54,25 @@ static void plan_free(plan *p) {
   free(p->nb_pos);
   free(p->anchor_slot);
   free(p->pin);
+  free(p->place_mask);
+  free(p->nb_mask);
+  free(p->rm_start);
+  free(p->rm_wslot);
+  free(p->rm_aslot);
+  free(p->rm_from);
+  free(p->rm_to);
+}
+
+/* The directions of `cell` whose neighbour comes after position `after`. */
+static int pending_mask(const tilesat_map *m, const int *pos, int cell,
+                        int after) {
+  int mask = 0;
+  for (int d = 0; d < m->rules->ndirs; d++) {
+    int nb = ts_map_neighbor(m, cell, d);
+    if (nb >= 0 && pos[nb] > after)
+      mask |= 1 << d;
+  }
+  return mask;
 }
 
 /* Build the plan for one order (row-major or column-major). */
@@ -102,6 +132,33 @@ static void plan_build(const tilesat_map *m, bool column_major, plan *p) {
   p->nb_slot = slots.v;
   p->nb_dir = dirs.v;
   p->nb_pos = npos.v;
+  p->place_mask = ts_malloc((size_t)n * sizeof *p->place_mask);
+  p->nb_mask = ts_malloc(((size_t)slots.n + 1) * sizeof *p->nb_mask);
+  p->rm_start = ts_malloc((size_t)(n + 1) * sizeof *p->rm_start);
+  ts_ints rw = {0}, ra = {0}, rf = {0}, rt = {0};
+  for (int i = 0; i < n; i++) {
+    p->place_mask[i] = pending_mask(m, pos, p->cell[i], i);
+    p->rm_start[i] = (int)rw.n;
+    for (int k = p->nb_start[i]; k < p->nb_start[i + 1]; k++) {
+      int j = p->nb_pos[k];
+      p->nb_mask[k] = pending_mask(m, pos, p->cell[j], i - 1);
+      bool seen = j == i; /* the cell itself is not in the key yet */
+      for (int l = p->nb_start[i]; l < k && !seen; l++)
+        seen = p->nb_pos[l] == j;
+      if (seen)
+        continue;
+      int gap = i - j; /* j's window slot after the shift: K - 1 - gap */
+      TS_PUSH(rw, gap <= K - 1 ? K - 1 - gap : -1);
+      TS_PUSH(ra, p->anchor_slot[j]);
+      TS_PUSH(rf, p->nb_mask[k]);
+      TS_PUSH(rt, pending_mask(m, pos, p->cell[j], i));
+    }
+  }
+  p->rm_start[n] = (int)rw.n;
+  p->rm_wslot = rw.v;
+  p->rm_aslot = ra.v;
+  p->rm_from = rf.v;
+  p->rm_to = rt.v;
   p->pin = ts_malloc((size_t)n * sizeof *p->pin);
   for (int i = 0; i < n; i++)
     p->pin[i] = -1;
@@ -131,11 +188,16 @@ typedef struct dp {
   uint64_t *compat; /* [dir][u][words]: tiles t with t allowing u in dir */
   /* A placed tile is kept in the key as its class: tiles with the same
    * allowed sets in every direction that still has a neighbour to come are
-   * interchangeable for the rest of the count, so their states merge.
-   * cls[i*T + t]: the class of t at position i; rep[i*T + c]: a tile of
-   * class c there.  Sampling must recover tiles: classes are then tiles. */
+   * interchangeable for the rest of the count, so their states merge.  The
+   * class is coarsened each time one of those neighbours is placed (a cell
+   * with none left is class 0), so the key keeps only what the cells still
+   * to come can tell apart: for edge-matched tilesets, the socket of each
+   * frontier edge rather than the tile.  cls[mask*T + t]: the class of t
+   * for the pending set `mask`; rep[mask*T + c]: a tile of class c.
+   * Sampling must recover tiles: classes are then tiles. */
   unsigned char *cls;
   int *rep;
+  uint64_t *members; /* [mask*T + c][twords]: the tiles of class c */
   int twords;
   const volatile sig_atomic_t *stop;
   tilesat_progress_fn progress;
@@ -246,9 +308,10 @@ static inline mp_limb_t *entry_count(const dp *s, const layer *l, size_t i) {
   return (mp_limb_t *)(entry_key(l, i) + s->p.keywords);
 }
 
-/* count(key) += add */
+/* count(key) += add * mult */
 static bool layer_add(dp *s, layer *l, const uint64_t *key,
-                      const mp_limb_t *add, tilesat_error *err) {
+                      const mp_limb_t *add, mp_limb_t mult,
+                      tilesat_error *err) {
   if (2 * (l->n + 1) > l->cap && !layer_grow(s, l, err))
     return false;
   int words = s->p.keywords;
@@ -258,10 +321,15 @@ static bool layer_add(dp *s, layer *l, const uint64_t *key,
   if (!*entry_hash(l, i)) {
     *entry_hash(l, i) = h;
     memcpy(entry_key(l, i), key, (size_t)words * 8);
-    memcpy(c, add, (size_t)s->nlimbs * sizeof *c);
+    if (mult == 1)
+      memcpy(c, add, (size_t)s->nlimbs * sizeof *c);
+    else
+      mpn_mul_1(c, add, s->nlimbs, mult);
     l->n++;
-  } else {
+  } else if (mult == 1) {
     mpn_add_n(c, c, add, s->nlimbs);
+  } else {
+    mpn_addmul_1(c, add, s->nlimbs, mult);
   }
   return true;
 }
@@ -278,6 +346,7 @@ static void dp_free(dp *s) {
   free(s->compat);
   free(s->cls);
   free(s->rep);
+  free(s->members);
 }
 
 /* Which tiles may stand at position i given the state's earlier
@@ -300,7 +369,7 @@ static void candidates(const dp *s, int i, const unsigned char *key,
     int slot = p->nb_slot[k];
     if (slot < 0)
       continue; /* the cell is its own neighbour: checked per tile */
-    int u = s->rep[(size_t)p->nb_pos[k] * (size_t)p->T + key[slot]];
+    int u = s->rep[(size_t)p->nb_mask[k] * (size_t)p->T + key[slot]];
     const uint64_t *c =
         s->compat +
         ((size_t)p->nb_dir[k] * (size_t)p->T + (size_t)u) * (size_t)tw;
@@ -322,55 +391,56 @@ static void next_key(const dp *s, int i, const unsigned char *key, int t,
                      unsigned char *out) {
   const plan *p = &s->p;
   memset(out, 0, (size_t)p->keywords * 8);
-  unsigned char c = s->cls[(size_t)i * (size_t)p->T + (size_t)t];
+  size_t T = (size_t)p->T;
+  unsigned char c = s->cls[(size_t)p->place_mask[i] * T + (size_t)t];
   memcpy(out, key + 1, (size_t)p->K - 1);
   out[p->K - 1] = c;
   memcpy(out + p->K, key + p->K, (size_t)p->nanchor);
   if (p->anchor_slot[i] >= 0)
     out[p->anchor_slot[i]] = c;
+  /* earlier neighbours now have one pending direction less: coarsen */
+  for (int r = p->rm_start[i]; r < p->rm_start[i + 1]; r++) {
+    const unsigned char *to = s->cls + (size_t)p->rm_to[r] * T;
+    const int *from = s->rep + (size_t)p->rm_from[r] * T;
+    if (p->rm_wslot[r] >= 0)
+      out[p->rm_wslot[r]] = to[from[out[p->rm_wslot[r]]]];
+    if (p->rm_aslot[r] >= 0)
+      out[p->rm_aslot[r]] = to[from[out[p->rm_aslot[r]]]];
+  }
 }
 
-/* Tile classes per position (see struct dp); with merge false, every tile
- * is its own class. */
+/* Tile classes for every pending set (see struct dp); with merge false,
+ * every tile is its own class. */
 static void make_classes(dp *s, bool merge) {
-  const tilesat_map *m = s->map;
-  const tilesat_rules *r = m->rules;
-  const plan *p = &s->p;
-  int T = p->T, n = p->ncells;
+  const tilesat_rules *r = s->map->rules;
+  int T = s->p.T, nmasks = 1 << r->ndirs;
   size_t words = (size_t)r->words;
-  s->cls = ts_malloc((size_t)n * (size_t)T);
-  s->rep = ts_malloc((size_t)n * (size_t)T * sizeof *s->rep);
-  int *later = ts_malloc((size_t)r->ndirs * sizeof *later);
-  int *pos = ts_malloc((size_t)n * sizeof *pos);
-  for (int i = 0; i < n; i++)
-    pos[p->cell[i]] = i;
-  for (int i = 0; i < n; i++) {
-    unsigned char *cls = s->cls + (size_t)i * (size_t)T;
-    int *rep = s->rep + (size_t)i * (size_t)T;
-    int nlater = 0;
-    for (int d = 0; merge && d < r->ndirs; d++) {
-      int nb = ts_map_neighbor(m, p->cell[i], d);
-      if (nb >= 0 && pos[nb] > i)
-        later[nlater++] = d;
-    }
+  s->cls = ts_malloc((size_t)nmasks * (size_t)T);
+  s->rep = ts_malloc((size_t)nmasks * (size_t)T * sizeof *s->rep);
+  s->members = ts_calloc((size_t)nmasks * (size_t)T * (size_t)s->twords,
+                         sizeof *s->members);
+  for (int mask = 0; mask < nmasks; mask++) {
+    unsigned char *cls = s->cls + (size_t)mask * (size_t)T;
+    int *rep = s->rep + (size_t)mask * (size_t)T;
     int nclasses = 0;
     for (int t = 0; t < T; t++) {
       int c = nclasses;
       for (int k = 0; merge && k < nclasses && c == nclasses; k++) {
         bool same = true;
-        for (int l = 0; l < nlater && same; l++)
-          same = !memcmp(ts_allowed(r, t, later[l]),
-                         ts_allowed(r, rep[k], later[l]), words * 8);
+        for (int d = 0; d < r->ndirs && same; d++)
+          same = !(mask >> d & 1) ||
+                 !memcmp(ts_allowed(r, t, d), ts_allowed(r, rep[k], d),
+                         words * 8);
         if (same)
           c = k;
       }
       if (c == nclasses)
         rep[nclasses++] = t;
       cls[t] = (unsigned char)c;
+      s->members[((size_t)mask * (size_t)T + (size_t)c) * (size_t)s->twords +
+                 (size_t)(t >> 6)] |= (uint64_t)1 << (t & 63);
     }
   }
-  free(later);
-  free(pos);
 }
 
 /* A DP over the chosen plan (borrowed: the caller frees it). */
@@ -418,10 +488,11 @@ static int dp_run(dp *s, int upto, size_t cap, bool *capped,
   uint64_t *key = ts_calloc((size_t)p->keywords, 8);
   mp_limb_t *one = ts_calloc((size_t)s->nlimbs, sizeof *one);
   uint64_t *mask = ts_malloc((size_t)s->twords * sizeof *mask);
+  uint64_t *selfok = ts_malloc((size_t)s->twords * sizeof *selfok);
   int rc = -1;
   one[0] = 1;
   layer *cur = &s->layers[0];
-  if (!layer_init(s, cur, 16, err) || !layer_add(s, cur, key, one, err))
+  if (!layer_init(s, cur, 16, err) || !layer_add(s, cur, key, one, 1, err))
     goto done;
   for (int i = 0; i < n; i++) {
     if (s->stop && *s->stop) {
@@ -436,6 +507,11 @@ static int dp_run(dp *s, int upto, size_t cap, bool *capped,
       want *= 2;
     if (!layer_prepare(s, next, want, err))
       goto done;
+    for (int w = 0; w < s->twords; w++)
+      selfok[w] = 0;
+    for (int t = 0; t < p->T; t++)
+      if (self_ok(s, i, t))
+        selfok[t >> 6] |= (uint64_t)1 << (t & 63);
     for (size_t e = 0; e < cur->cap; e++) {
       if ((e & 0xffff) == 0 && s->stop && *s->stop) {
         ts_error(err, "count", 0, "interrupted");
@@ -445,15 +521,27 @@ static int dp_run(dp *s, int upto, size_t cap, bool *capped,
         continue;
       const unsigned char *k = (const unsigned char *)entry_key(cur, e);
       candidates(s, i, k, mask);
-      for (int w = 0; w < s->twords; w++)
-        for (uint64_t bits = mask[w]; bits; bits &= bits - 1) {
-          int t = w * 64 + __builtin_ctzll(bits);
-          if (!self_ok(s, i, t))
-            continue;
-          next_key(s, i, k, t, (unsigned char *)key);
-          if (!layer_add(s, next, key, entry_count(s, cur, e), err))
-            goto done;
+      /* tiles of one class lead to the same state: add the count once,
+       * times the number of candidate tiles in the class */
+      for (int c = 0; c < p->T; c++) {
+        const uint64_t *mem =
+            s->members + ((size_t)p->place_mask[i] * (size_t)p->T +
+                          (size_t)c) *
+                             (size_t)s->twords;
+        mp_limb_t mult = 0;
+        int t = -1;
+        for (int w = 0; w < s->twords; w++) {
+          uint64_t bits = mask[w] & mem[w] & selfok[w];
+          if (bits && t < 0)
+            t = w * 64 + __builtin_ctzll(bits);
+          mult += (mp_limb_t)__builtin_popcountll(bits);
         }
+        if (!mult)
+          continue;
+        next_key(s, i, k, t, (unsigned char *)key);
+        if (!layer_add(s, next, key, entry_count(s, cur, e), mult, err))
+          goto done;
+      }
     }
     cur = next;
     s->last_states = cur->n;
@@ -473,6 +561,7 @@ done:
   free(key);
   free(one);
   free(mask);
+  free(selfok);
   return rc;
 }
 
