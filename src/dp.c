@@ -176,14 +176,14 @@ static void plan_build(const tilesat_map *m, bool column_major, plan *p) {
 typedef struct layer {
   size_t cap, n; /* cap: a power of two */
   size_t entry;  /* bytes per entry: hash word, key words, limbs */
+  int nlimbs;    /* width of the counts: enough for the layer's total */
   unsigned char *mem;
 } layer;
 
 typedef struct dp {
   const tilesat_map *map;
   plan p;
-  int nlimbs;
-  size_t entry_bytes;
+  int lgT; /* ceil(log2 T): a partial map extends in at most 2^lgT ways */
   size_t max_memory, used_memory;
   uint64_t *compat; /* [dir][u][words]: tiles t with t allowing u in dir */
   /* A placed tile is kept in the key as its class: tiles with the same
@@ -227,8 +227,13 @@ static uint64_t hash_key(const uint64_t *key, int words) {
   return h | 1; /* 0 marks an empty slot */
 }
 
-static bool layer_init(dp *s, layer *l, size_t cap, tilesat_error *err) {
-  size_t bytes = cap * s->entry_bytes;
+static size_t entry_bytes(const dp *s, int nlimbs) {
+  return 8 + (size_t)s->p.keywords * 8 + (size_t)nlimbs * sizeof(mp_limb_t);
+}
+
+static bool layer_init(dp *s, layer *l, size_t cap, int nlimbs,
+                       tilesat_error *err) {
+  size_t bytes = cap * entry_bytes(s, nlimbs);
   if (s->used_memory + bytes > s->max_memory) {
     ts_error(err, "count", 0,
              "the frontier outgrew --max-memory %zu MiB (%zu states at a "
@@ -240,8 +245,9 @@ static bool layer_init(dp *s, layer *l, size_t cap, tilesat_error *err) {
   s->used_memory += bytes;
   l->cap = cap;
   l->n = 0;
-  l->entry = s->entry_bytes;
-  l->mem = calloc(cap, s->entry_bytes);
+  l->entry = entry_bytes(s, nlimbs);
+  l->nlimbs = nlimbs;
+  l->mem = calloc(cap, l->entry);
   if (!l->mem) {
     ts_error(err, "count", 0, "out of memory for %zu frontier states", cap);
     return false;
@@ -250,8 +256,9 @@ static bool layer_init(dp *s, layer *l, size_t cap, tilesat_error *err) {
 }
 
 /* An empty layer of capacity `cap`, reusing l's memory when it fits. */
-static bool layer_prepare(dp *s, layer *l, size_t cap, tilesat_error *err) {
-  if (l->mem && l->cap >= cap && l->cap <= 4 * cap) {
+static bool layer_prepare(dp *s, layer *l, size_t cap, int nlimbs,
+                          tilesat_error *err) {
+  if (l->mem && l->nlimbs == nlimbs && l->cap >= cap && l->cap <= 4 * cap) {
     memset(l->mem, 0, l->cap * l->entry);
     l->n = 0;
     return true;
@@ -261,7 +268,7 @@ static bool layer_prepare(dp *s, layer *l, size_t cap, tilesat_error *err) {
     free(l->mem);
     l->mem = NULL;
   }
-  return layer_init(s, l, cap, err);
+  return layer_init(s, l, cap, nlimbs, err);
 }
 
 static void layer_release(dp *s, layer *l) {
@@ -287,7 +294,7 @@ static size_t layer_find(const layer *l, const uint64_t *key, int words,
 static bool layer_grow(dp *s, layer *l, tilesat_error *err) {
   layer bigger = {0};
   bigger.n = l->n;
-  if (!layer_init(s, &bigger, 2 * l->cap, err))
+  if (!layer_init(s, &bigger, 2 * l->cap, l->nlimbs, err))
     return false;
   bigger.n = 0;
   int words = s->p.keywords;
@@ -308,28 +315,33 @@ static inline mp_limb_t *entry_count(const dp *s, const layer *l, size_t i) {
   return (mp_limb_t *)(entry_key(l, i) + s->p.keywords);
 }
 
-/* count(key) += add * mult */
+/* count(key) += add * mult, where add has n <= l->nlimbs limbs.  The
+ * widths come from a bound on the layer's total, so a carry out of the top
+ * limb is a bug: it is reported, never a silently wrong count. */
 static bool layer_add(dp *s, layer *l, const uint64_t *key,
-                      const mp_limb_t *add, mp_limb_t mult,
+                      const mp_limb_t *add, int n, mp_limb_t mult,
                       tilesat_error *err) {
   if (2 * (l->n + 1) > l->cap && !layer_grow(s, l, err))
     return false;
   int words = s->p.keywords;
   uint64_t h = hash_key(key, words);
   size_t i = layer_find(l, key, words, h);
-  mp_limb_t *c = entry_count(s, l, i);
+  mp_limb_t *c = entry_count(s, l, i), carry;
+  int top = l->nlimbs - n;
   if (!*entry_hash(l, i)) {
     *entry_hash(l, i) = h;
     memcpy(entry_key(l, i), key, (size_t)words * 8);
-    if (mult == 1)
-      memcpy(c, add, (size_t)s->nlimbs * sizeof *c);
-    else
-      mpn_mul_1(c, add, s->nlimbs, mult);
     l->n++;
-  } else if (mult == 1) {
-    mpn_add_n(c, c, add, s->nlimbs);
+    carry = mpn_mul_1(c, add, n, mult); /* the rest is zero (calloc) */
   } else {
-    mpn_addmul_1(c, add, s->nlimbs, mult);
+    carry = mult == 1 ? mpn_add_n(c, c, add, n) : mpn_addmul_1(c, add, n, mult);
+  }
+  if (carry && top > 0)
+    carry = mpn_add_1(c + n, c + n, top, carry);
+  if (carry) {
+    ts_error(err, NULL, 0, "internal error: a count outgrew its %d limbs",
+             l->nlimbs);
+    return false;
   }
   return true;
 }
@@ -428,9 +440,9 @@ static void make_classes(dp *s, bool merge) {
       for (int k = 0; merge && k < nclasses && c == nclasses; k++) {
         bool same = true;
         for (int d = 0; d < r->ndirs && same; d++)
-          same = !(mask >> d & 1) ||
-                 !memcmp(ts_allowed(r, t, d), ts_allowed(r, rep[k], d),
-                         words * 8);
+          same =
+              !(mask >> d & 1) ||
+              !memcmp(ts_allowed(r, t, d), ts_allowed(r, rep[k], d), words * 8);
         if (same)
           c = k;
       }
@@ -457,13 +469,8 @@ static void dp_setup(dp *s, const tilesat_map *m,
   s->progress_user = o->progress_user;
   s->max_memory = o->max_memory;
   s->p = *chosen;
-  /* bits needed for T^ncells, plus one limb of headroom */
-  double bits = 1;
-  for (int x = T; x > 1; x >>= 1)
-    bits += m->ncells;
-  s->nlimbs = (int)(bits / GMP_NUMB_BITS) + 2;
-  s->entry_bytes =
-      8 + (size_t)s->p.keywords * 8 + (size_t)s->nlimbs * sizeof(mp_limb_t);
+  while ((1 << s->lgT) < T)
+    s->lgT++;
   s->twords = (T + 63) / 64;
   s->compat = ts_calloc((size_t)r->ndirs * (size_t)T * (size_t)s->twords,
                         sizeof *s->compat);
@@ -486,13 +493,17 @@ static int dp_run(dp *s, int upto, size_t cap, bool *capped,
   const plan *p = &s->p;
   int n = upto;
   uint64_t *key = ts_calloc((size_t)p->keywords, 8);
-  mp_limb_t *one = ts_calloc((size_t)s->nlimbs, sizeof *one);
+  mp_limb_t one = 1;
+  /* The total of the layer being built, summed as it is built; the layer
+   * after it is sized for at most 2^lgT times that. */
+  mpz_t total, view;
+  mpz_init_set_ui(total, 1);
   uint64_t *mask = ts_malloc((size_t)s->twords * sizeof *mask);
   uint64_t *selfok = ts_malloc((size_t)s->twords * sizeof *selfok);
   int rc = -1;
-  one[0] = 1;
   layer *cur = &s->layers[0];
-  if (!layer_init(s, cur, 16, err) || !layer_add(s, cur, key, one, 1, err))
+  if (!layer_init(s, cur, 16, 1, err) ||
+      !layer_add(s, cur, key, &one, 1, 1, err))
     goto done;
   for (int i = 0; i < n; i++) {
     if (s->stop && *s->stop) {
@@ -505,8 +516,11 @@ static int dp_run(dp *s, int upto, size_t cap, bool *capped,
     size_t want = 16;
     while (want < 2 * cur->n)
       want *= 2;
-    if (!layer_prepare(s, next, want, err))
+    size_t width = mpz_sizeinbase(total, 2) + (size_t)s->lgT;
+    int nlimbs = (int)((width + GMP_NUMB_BITS - 1) / GMP_NUMB_BITS);
+    if (!layer_prepare(s, next, want, nlimbs, err))
       goto done;
+    mpz_set_ui(total, 0);
     for (int w = 0; w < s->twords; w++)
       selfok[w] = 0;
     for (int t = 0; t < p->T; t++)
@@ -523,10 +537,11 @@ static int dp_run(dp *s, int upto, size_t cap, bool *capped,
       candidates(s, i, k, mask);
       /* tiles of one class lead to the same state: add the count once,
        * times the number of candidate tiles in the class */
+      const mp_limb_t *count = entry_count(s, cur, e);
+      unsigned long extensions = 0;
       for (int c = 0; c < p->T; c++) {
         const uint64_t *mem =
-            s->members + ((size_t)p->place_mask[i] * (size_t)p->T +
-                          (size_t)c) *
+            s->members + ((size_t)p->place_mask[i] * (size_t)p->T + (size_t)c) *
                              (size_t)s->twords;
         mp_limb_t mult = 0;
         int t = -1;
@@ -538,10 +553,12 @@ static int dp_run(dp *s, int upto, size_t cap, bool *capped,
         }
         if (!mult)
           continue;
+        extensions += mult;
         next_key(s, i, k, t, (unsigned char *)key);
-        if (!layer_add(s, next, key, entry_count(s, cur, e), mult, err))
+        if (!layer_add(s, next, key, count, cur->nlimbs, mult, err))
           goto done;
       }
+      mpz_addmul_ui(total, mpz_roinit_n(view, count, cur->nlimbs), extensions);
     }
     cur = next;
     s->last_states = cur->n;
@@ -558,8 +575,8 @@ static int dp_run(dp *s, int upto, size_t cap, bool *capped,
   }
   rc = 0;
 done:
+  mpz_clear(total);
   free(key);
-  free(one);
   free(mask);
   free(selfok);
   return rc;
@@ -574,7 +591,7 @@ static void layer_total(const dp *s, const layer *l, mpz_t total) {
   for (size_t e = 0; e < l->cap; e++)
     if (*entry_hash(l, e)) {
       mpz_t c;
-      mpz_add(total, total, mpz_roinit_n(c, entry_count(s, l, e), s->nlimbs));
+      mpz_add(total, total, mpz_roinit_n(c, entry_count(s, l, e), l->nlimbs));
     }
 }
 
@@ -677,7 +694,8 @@ static void choose_predecessor(dp *s, int i, int t, uint64_t *key,
       next_key(s, i, pk, t, (unsigned char *)after);
       if (memcmp(after, key, bytes))
         continue;
-      mpz_add(acc, acc, mpz_roinit_n(c, entry_count(s, before, e), s->nlimbs));
+      mpz_add(acc, acc,
+              mpz_roinit_n(c, entry_count(s, before, e), before->nlimbs));
       if (pass == 1 && mpz_cmp(acc, r) > 0) {
         memcpy(key, probe, bytes);
         break;
@@ -736,7 +754,8 @@ int ts_dp_sample(const tilesat_map *m, const tilesat_count_options *o, int n,
     mpz_set_ui(acc, 0);
     for (size_t e = 0; e < last->cap; e++)
       if (*entry_hash(last, e)) {
-        mpz_add(acc, acc, mpz_roinit_n(c, entry_count(&s, last, e), s.nlimbs));
+        mpz_add(acc, acc,
+                mpz_roinit_n(c, entry_count(&s, last, e), last->nlimbs));
         if (mpz_cmp(acc, r) > 0) {
           memcpy(key, entry_key(last, e), bytes);
           break;
