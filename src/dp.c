@@ -173,10 +173,18 @@ static void plan_build(const tilesat_map *m, bool column_major, plan *p) {
 
 /* ------------------------------------------------------------ hash layer */
 
+/* A layer is a dense array of entries (key words, then the count's limbs)
+ * in insertion order, and an open-addressing index over it: 8 bytes a slot,
+ * the hash's high half as a tag and the entry's number.  Probing touches
+ * only the index, which is a few times smaller than the entries and mostly
+ * stays in cache; an entry is read only when its tag matches. */
 typedef struct layer {
-  size_t cap, n; /* cap: a power of two */
-  size_t entry;  /* bytes per entry: hash word, key words, limbs */
-  int nlimbs;    /* width of the counts: enough for the layer's total */
+  size_t cap;      /* index slots, a power of two */
+  size_t n;        /* entries */
+  size_t room;     /* entries allocated */
+  size_t entry;    /* bytes per entry */
+  int nlimbs;      /* width of the counts: enough for the layer's total */
+  uint64_t *index; /* tag << 32 | (entry + 1), or 0 when empty */
   unsigned char *mem;
 } layer;
 
@@ -207,11 +215,8 @@ typedef struct dp {
   size_t last_states; /* states in the last layer built */
 } dp;
 
-static inline uint64_t *entry_hash(const layer *l, size_t i) {
-  return (uint64_t *)(l->mem + i * l->entry);
-}
 static inline uint64_t *entry_key(const layer *l, size_t i) {
-  return entry_hash(l, i) + 1;
+  return (uint64_t *)(l->mem + i * l->entry);
 }
 
 /* A cheap multiply-xor hash.  A full finalizer (fmix64) was measured 1.5-3x
@@ -228,86 +233,114 @@ static uint64_t hash_key(const uint64_t *key, int words) {
 }
 
 static size_t entry_bytes(const dp *s, int nlimbs) {
-  return 8 + (size_t)s->p.keywords * 8 + (size_t)nlimbs * sizeof(mp_limb_t);
+  return (size_t)s->p.keywords * 8 + (size_t)nlimbs * sizeof(mp_limb_t);
 }
 
-static bool layer_init(dp *s, layer *l, size_t cap, int nlimbs,
-                       tilesat_error *err) {
-  size_t bytes = cap * entry_bytes(s, nlimbs);
+/* Take `bytes` more of the memory bound, or say that the frontier outgrew
+ * it. */
+static bool reserve(dp *s, size_t bytes, size_t states, tilesat_error *err) {
   if (s->used_memory + bytes > s->max_memory) {
     ts_error(err, "count", 0,
              "the frontier outgrew --max-memory %zu MiB (%zu states at a "
              "frontier of %d cells): raise --max-memory or use --method "
              "approx",
-             s->max_memory >> 20, l->n, s->p.L);
+             s->max_memory >> 20, states, s->p.L);
     return false;
   }
   s->used_memory += bytes;
+  return true;
+}
+
+static void layer_release(dp *s, layer *l) {
+  s->used_memory -= l->cap * sizeof *l->index + l->room * l->entry;
+  free(l->index);
+  free(l->mem);
+  memset(l, 0, sizeof *l);
+}
+
+/* An empty layer with `cap` index slots, reusing l's memory when it fits. */
+static bool layer_prepare(dp *s, layer *l, size_t cap, int nlimbs,
+                          tilesat_error *err) {
+  if (l->index && l->nlimbs == nlimbs && l->cap >= cap && l->cap <= 4 * cap) {
+    memset(l->index, 0, l->cap * sizeof *l->index);
+    l->n = 0;
+    return true;
+  }
+  size_t states = l->n;
+  layer_release(s, l);
+  size_t room = cap / 2, entry = entry_bytes(s, nlimbs);
+  if (!reserve(s, cap * sizeof *l->index + room * entry, states, err))
+    return false;
   l->cap = cap;
-  l->n = 0;
-  l->entry = entry_bytes(s, nlimbs);
+  l->room = room;
+  l->entry = entry;
   l->nlimbs = nlimbs;
-  l->mem = calloc(cap, l->entry);
-  if (!l->mem) {
-    ts_error(err, "count", 0, "out of memory for %zu frontier states", cap);
+  l->index = calloc(cap, sizeof *l->index);
+  l->mem = malloc(room * entry);
+  if (!l->index || !l->mem) {
+    ts_error(err, "count", 0, "out of memory for %zu frontier states", room);
     return false;
   }
   return true;
 }
 
-/* An empty layer of capacity `cap`, reusing l's memory when it fits. */
-static bool layer_prepare(dp *s, layer *l, size_t cap, int nlimbs,
-                          tilesat_error *err) {
-  if (l->mem && l->nlimbs == nlimbs && l->cap >= cap && l->cap <= 4 * cap) {
-    memset(l->mem, 0, l->cap * l->entry);
-    l->n = 0;
-    return true;
-  }
-  if (l->mem) {
-    s->used_memory -= l->cap * l->entry;
-    free(l->mem);
-    l->mem = NULL;
-  }
-  return layer_init(s, l, cap, nlimbs, err);
-}
-
-static void layer_release(dp *s, layer *l) {
-  if (l->mem)
-    s->used_memory -= l->cap * l->entry;
-  free(l->mem);
-  memset(l, 0, sizeof *l);
-}
-
-/* Slot of key in l: the matching entry or the empty one to fill. */
-static size_t layer_find(const layer *l, const uint64_t *key, int words,
-                         uint64_t h) {
+/* The index slot of key in l: the matching entry's, or the empty one to
+ * fill. */
+static uint64_t *layer_find(const layer *l, const uint64_t *key, int words,
+                            uint64_t h) {
   size_t mask = l->cap - 1, i = (size_t)h & mask;
+  uint64_t tag = h >> 32;
   for (;;) {
-    uint64_t eh = *entry_hash(l, i);
-    if (eh == 0 ||
-        (eh == h && !memcmp(entry_key(l, i), key, (size_t)words * 8)))
-      return i;
+    uint64_t slot = l->index[i];
+    if (slot == 0 ||
+        ((slot >> 32) == tag && !memcmp(entry_key(l, (slot & 0xffffffffu) - 1),
+                                        key, (size_t)words * 8)))
+      return &l->index[i];
     i = (i + 1) & mask;
   }
 }
 
+/* The entry of key in l, or -1. */
+static long layer_lookup(const layer *l, const uint64_t *key, int words) {
+  uint64_t slot = *layer_find(l, key, words, hash_key(key, words));
+  return slot ? (long)(slot & 0xffffffffu) - 1 : -1;
+}
+
+/* Double the index (keeping load under 1/2), or the entries' room. */
 static bool layer_grow(dp *s, layer *l, tilesat_error *err) {
-  layer bigger = {0};
-  bigger.n = l->n;
-  if (!layer_init(s, &bigger, 2 * l->cap, l->nlimbs, err))
-    return false;
-  bigger.n = 0;
   int words = s->p.keywords;
-  for (size_t i = 0; i < l->cap; i++) {
-    uint64_t h = *entry_hash(l, i);
-    if (!h)
-      continue;
-    size_t j = layer_find(&bigger, entry_key(l, i), words, h);
-    memcpy(entry_hash(&bigger, j), entry_hash(l, i), l->entry);
-    bigger.n++;
+  if (2 * (l->n + 1) > l->cap) {
+    size_t cap = 2 * l->cap;
+    uint64_t *index = calloc(cap, sizeof *index);
+    if (!reserve(s, l->cap * sizeof *index, l->n, err)) {
+      free(index);
+      return false;
+    }
+    if (!index) {
+      ts_error(err, "count", 0, "out of memory for %zu frontier states", l->n);
+      return false;
+    }
+    free(l->index);
+    l->index = index;
+    l->cap = cap;
+    for (size_t e = 0; e < l->n; e++) {
+      const uint64_t *key = entry_key(l, e);
+      uint64_t h = hash_key(key, words);
+      *layer_find(l, key, words, h) = (h >> 32) << 32 | (e + 1);
+    }
   }
-  layer_release(s, l);
-  *l = bigger;
+  if (l->n == l->room) {
+    size_t room = 2 * l->room;
+    if (!reserve(s, l->room * l->entry, l->n, err))
+      return false;
+    unsigned char *mem = realloc(l->mem, room * l->entry);
+    if (!mem) {
+      ts_error(err, "count", 0, "out of memory for %zu frontier states", room);
+      return false;
+    }
+    l->mem = mem;
+    l->room = room;
+  }
   return true;
 }
 
@@ -321,19 +354,23 @@ static inline mp_limb_t *entry_count(const dp *s, const layer *l, size_t i) {
 static bool layer_add(dp *s, layer *l, const uint64_t *key,
                       const mp_limb_t *add, int n, mp_limb_t mult,
                       tilesat_error *err) {
-  if (2 * (l->n + 1) > l->cap && !layer_grow(s, l, err))
+  if ((2 * (l->n + 1) > l->cap || l->n == l->room) && !layer_grow(s, l, err))
     return false;
   int words = s->p.keywords;
   uint64_t h = hash_key(key, words);
-  size_t i = layer_find(l, key, words, h);
-  mp_limb_t *c = entry_count(s, l, i), carry;
+  uint64_t *slot = layer_find(l, key, words, h);
+  mp_limb_t *c, carry;
   int top = l->nlimbs - n;
-  if (!*entry_hash(l, i)) {
-    *entry_hash(l, i) = h;
-    memcpy(entry_key(l, i), key, (size_t)words * 8);
-    l->n++;
-    carry = mpn_mul_1(c, add, n, mult); /* the rest is zero (calloc) */
+  if (!*slot) {
+    size_t e = l->n++;
+    *slot = (h >> 32) << 32 | (e + 1);
+    memcpy(entry_key(l, e), key, (size_t)words * 8);
+    c = entry_count(s, l, e);
+    carry = mpn_mul_1(c, add, n, mult);
+    if (top > 0)
+      memset(c + n, 0, (size_t)top * sizeof *c);
   } else {
+    c = entry_count(s, l, (*slot & 0xffffffffu) - 1);
     carry = mult == 1 ? mpn_add_n(c, c, add, n) : mpn_addmul_1(c, add, n, mult);
   }
   if (carry && top > 0)
@@ -502,7 +539,7 @@ static int dp_run(dp *s, int upto, size_t cap, bool *capped,
   uint64_t *selfok = ts_malloc((size_t)s->twords * sizeof *selfok);
   int rc = -1;
   layer *cur = &s->layers[0];
-  if (!layer_init(s, cur, 16, 1, err) ||
+  if (!layer_prepare(s, cur, 16, 1, err) ||
       !layer_add(s, cur, key, &one, 1, 1, err))
     goto done;
   for (int i = 0; i < n; i++) {
@@ -526,13 +563,11 @@ static int dp_run(dp *s, int upto, size_t cap, bool *capped,
     for (int t = 0; t < p->T; t++)
       if (self_ok(s, i, t))
         selfok[t >> 6] |= (uint64_t)1 << (t & 63);
-    for (size_t e = 0; e < cur->cap; e++) {
+    for (size_t e = 0; e < cur->n; e++) {
       if ((e & 0xffff) == 0 && s->stop && *s->stop) {
         ts_error(err, "count", 0, "interrupted");
         goto done;
       }
-      if (!*entry_hash(cur, e))
-        continue;
       const unsigned char *k = (const unsigned char *)entry_key(cur, e);
       candidates(s, i, k, mask);
       /* tiles of one class lead to the same state: add the count once,
@@ -588,11 +623,10 @@ static const layer *final_layer(const dp *s) {
 
 static void layer_total(const dp *s, const layer *l, mpz_t total) {
   mpz_set_ui(total, 0);
-  for (size_t e = 0; e < l->cap; e++)
-    if (*entry_hash(l, e)) {
-      mpz_t c;
-      mpz_add(total, total, mpz_roinit_n(c, entry_count(s, l, e), l->nlimbs));
-    }
+  for (size_t e = 0; e < l->n; e++) {
+    mpz_t c;
+    mpz_add(total, total, mpz_roinit_n(c, entry_count(s, l, e), l->nlimbs));
+  }
 }
 
 /* Row-major or column-major?  The frontier's length is not the whole
@@ -684,9 +718,8 @@ static void choose_predecessor(dp *s, int i, int t, uint64_t *key,
       memcpy(pk + p->K, k + p->K, (size_t)p->nanchor);
       if (p->anchor_slot[i] >= 0)
         pk[p->anchor_slot[i]] = 0; /* not placed yet before position i */
-      size_t e =
-          layer_find(before, probe, p->keywords, hash_key(probe, p->keywords));
-      if (!*entry_hash(before, e))
+      long e = layer_lookup(before, probe, p->keywords);
+      if (e < 0)
         continue;
       candidates(s, i, pk, mask);
       if (!((mask[t >> 6] >> (t & 63)) & 1) || !self_ok(s, i, t))
@@ -694,8 +727,9 @@ static void choose_predecessor(dp *s, int i, int t, uint64_t *key,
       next_key(s, i, pk, t, (unsigned char *)after);
       if (memcmp(after, key, bytes))
         continue;
-      mpz_add(acc, acc,
-              mpz_roinit_n(c, entry_count(s, before, e), before->nlimbs));
+      mpz_add(
+          acc, acc,
+          mpz_roinit_n(c, entry_count(s, before, (size_t)e), before->nlimbs));
       if (pass == 1 && mpz_cmp(acc, r) > 0) {
         memcpy(key, probe, bytes);
         break;
@@ -752,15 +786,14 @@ int ts_dp_sample(const tilesat_map *m, const tilesat_count_options *o, int n,
     /* the last state with probability count / total */
     mpz_urandomm(r, rnd, total);
     mpz_set_ui(acc, 0);
-    for (size_t e = 0; e < last->cap; e++)
-      if (*entry_hash(last, e)) {
-        mpz_add(acc, acc,
-                mpz_roinit_n(c, entry_count(&s, last, e), last->nlimbs));
-        if (mpz_cmp(acc, r) > 0) {
-          memcpy(key, entry_key(last, e), bytes);
-          break;
-        }
+    for (size_t e = 0; e < last->n; e++) {
+      mpz_add(acc, acc,
+              mpz_roinit_n(c, entry_count(&s, last, e), last->nlimbs));
+      if (mpz_cmp(acc, r) > 0) {
+        memcpy(key, entry_key(last, e), bytes);
+        break;
       }
+    }
     /* walk back; the tile placed at position i is the window's last byte */
     for (int i = p->ncells - 1; i >= 0; i--) {
       int t = ((const unsigned char *)key)[p->K - 1];
