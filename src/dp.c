@@ -205,7 +205,6 @@ typedef struct dp {
    * Sampling must recover tiles: classes are then tiles. */
   unsigned char *cls;
   int *rep;
-  uint64_t *members; /* [mask*T + c][twords]: the tiles of class c */
   int twords;
   const volatile sig_atomic_t *stop;
   tilesat_progress_fn progress;
@@ -351,13 +350,12 @@ static inline mp_limb_t *entry_count(const dp *s, const layer *l, size_t i) {
 /* count(key) += add * mult, where add has n <= l->nlimbs limbs.  The
  * widths come from a bound on the layer's total, so a carry out of the top
  * limb is a bug: it is reported, never a silently wrong count. */
-static bool layer_add(dp *s, layer *l, const uint64_t *key,
-                      const mp_limb_t *add, int n, mp_limb_t mult,
-                      tilesat_error *err) {
+static bool layer_add_hashed(dp *s, layer *l, const uint64_t *key, uint64_t h,
+                             const mp_limb_t *add, int n, mp_limb_t mult,
+                             tilesat_error *err) {
   if ((2 * (l->n + 1) > l->cap || l->n == l->room) && !layer_grow(s, l, err))
     return false;
   int words = s->p.keywords;
-  uint64_t h = hash_key(key, words);
   uint64_t *slot = layer_find(l, key, words, h);
   mp_limb_t *c, carry;
   int top = l->nlimbs - n;
@@ -383,6 +381,59 @@ static bool layer_add(dp *s, layer *l, const uint64_t *key,
   return true;
 }
 
+static bool layer_add(dp *s, layer *l, const uint64_t *key,
+                      const mp_limb_t *add, int n, mp_limb_t mult,
+                      tilesat_error *err) {
+  return layer_add_hashed(s, l, key, hash_key(key, s->p.keywords), add, n, mult,
+                          err);
+}
+
+/* Additions are queued and applied in batches: the index slots of a whole
+ * batch are prefetched as it is queued, then the entries whose tags match,
+ * so the cache misses of a batch overlap instead of following each other. */
+#define BATCH 32
+
+typedef struct batch {
+  int n;
+  uint64_t *keys; /* BATCH keys */
+  uint64_t h[BATCH];
+  const mp_limb_t *add[BATCH];
+  int nlimbs[BATCH];
+  mp_limb_t mult[BATCH];
+} batch;
+
+static bool batch_flush(dp *s, layer *l, batch *b, tilesat_error *err) {
+  size_t mask = l->cap - 1;
+  for (int j = 0; j < b->n; j++) {
+    uint64_t slot = l->index[b->h[j] & mask];
+    if (slot && (slot >> 32) == b->h[j] >> 32)
+      __builtin_prefetch(entry_key(l, (slot & 0xffffffffu) - 1));
+  }
+  int words = s->p.keywords;
+  for (int j = 0; j < b->n; j++)
+    if (!layer_add_hashed(s, l, b->keys + (size_t)j * (size_t)words, b->h[j],
+                          b->add[j], b->nlimbs[j], b->mult[j], err))
+      return false;
+  b->n = 0;
+  return true;
+}
+
+/* The next queue slot's key, to be filled before batch_push. */
+static uint64_t *batch_key(const dp *s, batch *b) {
+  return b->keys + (size_t)b->n * (size_t)s->p.keywords;
+}
+
+static bool batch_push(dp *s, layer *l, batch *b, const mp_limb_t *add,
+                       int nlimbs, mp_limb_t mult, tilesat_error *err) {
+  uint64_t h = hash_key(batch_key(s, b), s->p.keywords);
+  __builtin_prefetch(&l->index[h & (l->cap - 1)]);
+  b->h[b->n] = h;
+  b->add[b->n] = add;
+  b->nlimbs[b->n] = nlimbs;
+  b->mult[b->n] = mult;
+  return ++b->n < BATCH || batch_flush(s, l, b, err);
+}
+
 /* -------------------------------------------------------------- the DP */
 
 static void dp_free(dp *s) {
@@ -395,7 +446,6 @@ static void dp_free(dp *s) {
   free(s->compat);
   free(s->cls);
   free(s->rep);
-  free(s->members);
 }
 
 /* Which tiles may stand at position i given the state's earlier
@@ -466,8 +516,7 @@ static void make_classes(dp *s, bool merge) {
   size_t words = (size_t)r->words;
   s->cls = ts_malloc((size_t)nmasks * (size_t)T);
   s->rep = ts_malloc((size_t)nmasks * (size_t)T * sizeof *s->rep);
-  s->members = ts_calloc((size_t)nmasks * (size_t)T * (size_t)s->twords,
-                         sizeof *s->members);
+
   for (int mask = 0; mask < nmasks; mask++) {
     unsigned char *cls = s->cls + (size_t)mask * (size_t)T;
     int *rep = s->rep + (size_t)mask * (size_t)T;
@@ -486,8 +535,6 @@ static void make_classes(dp *s, bool merge) {
       if (c == nclasses)
         rep[nclasses++] = t;
       cls[t] = (unsigned char)c;
-      s->members[((size_t)mask * (size_t)T + (size_t)c) * (size_t)s->twords +
-                 (size_t)(t >> 6)] |= (uint64_t)1 << (t & 63);
     }
   }
 }
@@ -537,6 +584,11 @@ static int dp_run(dp *s, int upto, size_t cap, bool *capped,
   mpz_init_set_ui(total, 1);
   uint64_t *mask = ts_malloc((size_t)s->twords * sizeof *mask);
   uint64_t *selfok = ts_malloc((size_t)s->twords * sizeof *selfok);
+  batch b = {.keys = ts_calloc(BATCH * (size_t)p->keywords, 8)};
+  /* per state: the candidate tiles of each class, and the classes met */
+  mp_limb_t *mult = ts_calloc((size_t)p->T, sizeof *mult);
+  int *used = ts_malloc((size_t)p->T * sizeof *used);
+  int *first = ts_malloc((size_t)p->T * sizeof *first);
   int rc = -1;
   layer *cur = &s->layers[0];
   if (!layer_prepare(s, cur, 16, 1, err) ||
@@ -558,6 +610,7 @@ static int dp_run(dp *s, int upto, size_t cap, bool *capped,
     if (!layer_prepare(s, next, want, nlimbs, err))
       goto done;
     mpz_set_ui(total, 0);
+    const unsigned char *cls = s->cls + (size_t)p->place_mask[i] * (size_t)p->T;
     for (int w = 0; w < s->twords; w++)
       selfok[w] = 0;
     for (int t = 0; t < p->T; t++)
@@ -574,27 +627,28 @@ static int dp_run(dp *s, int upto, size_t cap, bool *capped,
        * times the number of candidate tiles in the class */
       const mp_limb_t *count = entry_count(s, cur, e);
       unsigned long extensions = 0;
-      for (int c = 0; c < p->T; c++) {
-        const uint64_t *mem =
-            s->members + ((size_t)p->place_mask[i] * (size_t)p->T + (size_t)c) *
-                             (size_t)s->twords;
-        mp_limb_t mult = 0;
-        int t = -1;
-        for (int w = 0; w < s->twords; w++) {
-          uint64_t bits = mask[w] & mem[w] & selfok[w];
-          if (bits && t < 0)
-            t = w * 64 + __builtin_ctzll(bits);
-          mult += (mp_limb_t)__builtin_popcountll(bits);
+      int nclasses = 0;
+      for (int w = 0; w < s->twords; w++)
+        for (uint64_t bits = mask[w] & selfok[w]; bits; bits &= bits - 1) {
+          int t = w * 64 + __builtin_ctzll(bits);
+          int c = cls[t];
+          if (!mult[c]++) {
+            used[nclasses++] = c;
+            first[c] = t;
+          }
         }
-        if (!mult)
-          continue;
-        extensions += mult;
-        next_key(s, i, k, t, (unsigned char *)key);
-        if (!layer_add(s, next, key, count, cur->nlimbs, mult, err))
+      for (int j = 0; j < nclasses; j++) {
+        int c = used[j];
+        extensions += mult[c];
+        next_key(s, i, k, first[c], (unsigned char *)batch_key(s, &b));
+        if (!batch_push(s, next, &b, count, cur->nlimbs, mult[c], err))
           goto done;
+        mult[c] = 0;
       }
       mpz_addmul_ui(total, mpz_roinit_n(view, count, cur->nlimbs), extensions);
     }
+    if (!batch_flush(s, next, &b, err))
+      goto done;
     cur = next;
     s->last_states = cur->n;
     if (cap && cur->n > cap) {
@@ -614,6 +668,10 @@ done:
   free(key);
   free(mask);
   free(selfok);
+  free(b.keys);
+  free(mult);
+  free(used);
+  free(first);
   return rc;
 }
 
