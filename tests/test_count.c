@@ -3,6 +3,7 @@
 #include "helpers.h"
 #include "png_helpers.h"
 
+#include <gmp.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -110,6 +111,76 @@ Test(count, dp_agrees_with_enum_on_larger_maps) {
     tilesat_map_free(m);
   }
   tilesat_rules_free(hex);
+  tilesat_rules_free(r);
+}
+
+/* The DP keeps a frontier cell only as the class of tiles its later
+ * neighbours can tell apart, coarsened as they are placed: on WFC
+ * tilesets, whose rules are edge sockets, that is one socket per edge.
+ * enum has no such shortcut. */
+Test(count, dp_agrees_with_enum_on_wfc_tilesets) {
+  struct {
+    const char *set, *subset;
+    int w, h;
+    bool periodic;
+    const char *pin;
+  } cases[] = {
+      {"Knots", "Dense", 3, 2, false, NULL},
+      {"Knots", "Dense", 3, 3, true, NULL},
+      {"Knots", "Dense", 2, 3, false, "1,0=cross 1"},
+      {"Castle", NULL, 2, 2, false, NULL},
+      {"Castle", NULL, 3, 3, true, NULL},
+      {"Castle", NULL, 4, 3, true, "0,0=river 0"},
+      {"Rooms", NULL, 3, 2, false, NULL},
+      {"Rooms", NULL, 4, 3, true, NULL},
+      {"Circuit", NULL, 2, 2, true, NULL},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    char path[256];
+    snprintf(path, sizeof path, "tests/data/wfc/tilesets/%s.xml", cases[i].set);
+    tilesat_error err;
+    tilesat_rules *r =
+        tilesat_import_tileset(path, cases[i].subset, NULL, &err);
+    cr_assert(r, "%s", err.msg);
+    tilesat_map *m =
+        map_new(r, cases[i].w, cases[i].h, TILESAT_SQUARE, cases[i].periodic);
+    if (cases[i].pin)
+      cr_assert_eq(tilesat_map_pin_spec(m, cases[i].pin, &err), 0, "%s",
+                   err.msg);
+    char *dp = count_with(m, TILESAT_METHOD_DP, TILESAT_PICOSAT);
+    char *en = count_with(m, TILESAT_METHOD_ENUM, TILESAT_CRYPTOMINISAT);
+    cr_expect_str_eq(dp, en, "%s %dx%d: dp %s, enum %s", cases[i].set,
+                     cases[i].w, cases[i].h, dp, en);
+    cr_expect_str_neq(dp, "0", "case %zu should have maps", i);
+    free(dp);
+    free(en);
+    tilesat_map_free(m);
+    tilesat_rules_free(r);
+  }
+}
+
+/* Counts far wider than T^cells' floor(log2 T) bits a cell: 3 tiles that
+ * allow everything have exactly 3^cells maps. */
+Test(count, dp_counts_need_every_bit) {
+  tilesat_rules *r = rules_from_text("tilesat-rules 1\n"
+                                     "tile A 1\ntile B 1\ntile C 1\n"
+                                     "allow A N A B C\nallow A E A B C\n"
+                                     "allow A S A B C\nallow A W A B C\n"
+                                     "allow B N A B C\nallow B E A B C\n"
+                                     "allow B S A B C\nallow B W A B C\n"
+                                     "allow C N A B C\nallow C E A B C\n"
+                                     "allow C S A B C\nallow C W A B C\n");
+  tilesat_map *m = map_new(r, 40, 25, TILESAT_SQUARE, false);
+  char *dp = count_with(m, TILESAT_METHOD_DP, TILESAT_PICOSAT);
+  mpz_t want;
+  mpz_init(want);
+  mpz_ui_pow_ui(want, 3, 1000);
+  char *w = mpz_get_str(NULL, 10, want);
+  cr_expect_str_eq(dp, w);
+  free(w);
+  free(dp);
+  mpz_clear(want);
+  tilesat_map_free(m);
   tilesat_rules_free(r);
 }
 
