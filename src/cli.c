@@ -40,10 +40,13 @@ static const option_spec option_table[] = {
     {"--backend", "picosat|cryptominisat", OPT_VALUE, OFF(backend),
      " check enum count explain analyze anneal ",
      "SAT backend (default picosat; anneal: of the repair)"},
-    {"--method", "auto|dp|enum|approx", OPT_VALUE, OFF(method), " count ",
-     "counting method (default auto: dp, approx if dp outgrows memory)"},
-    {"--epsilon", "E", OPT_VALUE, OFF(epsilon), " count ",
-     "approx: within a factor 1+E of the count (default 0.8)"},
+    {"--method", "auto|dp|enum|approx", OPT_VALUE, OFF(method),
+     " count sample ",
+     "method (default auto: dp, approx if dp outgrows memory; sample: no "
+     "enum)"},
+    {"--epsilon", "E", OPT_VALUE, OFF(epsilon), " count sample ",
+     "approx: within a factor 1+E of the count (default 0.8); sample: of "
+     "uniform (default 6, at least 1.71)"},
     {"--delta", "D", OPT_VALUE, OFF(delta), " count ",
      "approx: with probability at least 1-D (default 0.2)"},
     {"--seed", "S", OPT_VALUE, OFF(seed), " count sample anneal ",

@@ -16,7 +16,9 @@ static void on_sigint(int sig) {
   interrupted = 1;
 }
 
-/* Progress on stderr: first after a second, then at most once a second. */
+/* Progress on stderr: first after a second, then at most once a second;
+ * a change of method ("falling back") is always said, since it changes what
+ * the output means. */
 typedef struct progress {
   struct timespec start, last;
   bool printed;
@@ -31,7 +33,8 @@ static double since(const struct timespec *t) {
 
 static void report(void *user, const char *line) {
   progress *p = user;
-  if (since(&p->start) < 1 || (p->printed && since(&p->last) < 1))
+  bool always = strstr(line, "falling back") != NULL;
+  if (!always && (since(&p->start) < 1 || (p->printed && since(&p->last) < 1)))
     return;
   fprintf(stderr, "tilesat: %s (%.0f s)\n", line, since(&p->start));
   clock_gettime(CLOCK_MONOTONIC, &p->last);
@@ -152,6 +155,18 @@ int cmd_sample(options *o) {
   if (!rc && o->nsamples && !parse_whole(o->nsamples, 1, 1000000000, &n)) {
     fail("-n: '%s' is not a number of maps from 1 to 1000000000", o->nsamples);
     rc = EXIT_ERROR;
+  }
+  if (!rc && co.method == TILESAT_METHOD_ENUM) {
+    fail("--method: sample takes auto, dp or approx");
+    rc = EXIT_ERROR;
+  }
+  if (!rc && o->epsilon) {
+    if (co.epsilon < 1.71) {
+      fail("--epsilon: sampling needs a tolerance of at least 1.71, not %s",
+           o->epsilon);
+      rc = EXIT_ERROR;
+    }
+    co.tolerance = co.epsilon;
   }
   if (!rc) {
     tilesat_error err;

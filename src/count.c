@@ -23,6 +23,7 @@ void tilesat_count_options_init(tilesat_count_options *o) {
   o->backend = TILESAT_PICOSAT;
   o->epsilon = 0.8;
   o->delta = 0.2;
+  o->tolerance = 6;
   o->seed = 1;
   o->max_memory = (size_t)4 << 30;
 }
@@ -87,5 +88,30 @@ void tilesat_count_result_free(tilesat_count_result *res) {
 
 int tilesat_sample(const tilesat_map *m, const tilesat_count_options *o, int n,
                    tilesat_map_fn fn, void *user, tilesat_error *err) {
-  return ts_dp_sample(m, o, n, fn, user, err);
+  switch (o->method) {
+  case TILESAT_METHOD_DP:
+    return ts_dp_sample(m, o, n, fn, user, err);
+  case TILESAT_METHOD_APPROX:
+    return ts_xor_sample(m, o, n, fn, user, err);
+  case TILESAT_METHOD_ENUM:
+    ts_error(err, "sample", 0, "sample takes --method auto, dp or approx");
+    return -1;
+  case TILESAT_METHOD_AUTO:
+    break;
+  }
+  tilesat_error dperr;
+  /* the DP fails (memory bound, too many tiles) before it draws anything:
+   * its layers are all built first, so falling back cannot repeat a map */
+  int got = ts_dp_sample(m, o, n, fn, user, &dperr);
+  if (got >= 0 || (o->stop && *o->stop)) {
+    if (got < 0 && err)
+      *err = dperr;
+    return got;
+  }
+  if (o->progress) {
+    char line[sizeof dperr.msg + 64];
+    snprintf(line, sizeof line, "%s; falling back to approx", dperr.msg);
+    o->progress(o->progress_user, line);
+  }
+  return ts_xor_sample(m, o, n, fn, user, err);
 }

@@ -805,7 +805,7 @@ int ts_dp_sample(const tilesat_map *m, const tilesat_count_options *o, int n,
   if (m->rules->ntiles > DP_MAX_TILES) {
     ts_error(err, "sample", 0,
              "exact sampling uses the DP, which handles at most %d tiles "
-             "(this rule set has %d)",
+             "(this rule set has %d): use --method approx",
              DP_MAX_TILES, m->rules->ntiles);
     return -1;
   }

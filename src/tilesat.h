@@ -222,6 +222,8 @@ typedef struct tilesat_count_options {
   tilesat_method method;
   tilesat_backend backend; /* for enum; approx needs CryptoMiniSat's XORs */
   double epsilon, delta;   /* approx: within (1+epsilon), prob >= 1-delta */
+  double tolerance; /* sample by approx: each map's probability within a
+                       factor 1+tolerance of uniform (>= 1.71) */
   uint64_t seed;           /* approx hashes and samples */
   size_t max_memory;       /* bytes the DP may use */
   const volatile sig_atomic_t *stop; /* nonzero: stop ("interrupted") */
@@ -229,7 +231,8 @@ typedef struct tilesat_count_options {
   void *progress_user;
 } tilesat_count_options;
 
-/* Defaults: auto, picosat, epsilon 0.8, delta 0.2, seed 1, 4 GiB. */
+/* Defaults: auto, picosat, epsilon 0.8, delta 0.2, tolerance 6, seed 1,
+ * 4 GiB. */
 void tilesat_count_options_init(tilesat_count_options *o);
 
 typedef struct tilesat_count_result {
@@ -244,10 +247,12 @@ int tilesat_count(const tilesat_map *m, const tilesat_count_options *o,
                   tilesat_count_result *res, tilesat_error *err);
 void tilesat_count_result_free(tilesat_count_result *res);
 
-/* Draw n valid maps uniformly at random (exactly uniform, from the DP
- * counts; so the DP's memory bound applies), calling fn with each; the same
- * seed gives the same maps.  Returns how many were drawn (0 when there is
- * no valid map), or -1 with err. */
+/* Draw n valid maps at random, calling fn with each; the same seed gives
+ * the same maps.  dp: exactly uniform, from the DP counts (its memory bound
+ * applies).  approx: near-uniform by XOR hashing (UniGen2): each map's
+ * probability is within a factor 1+tolerance of uniform.  auto: dp, or
+ * approx when the DP outgrows its memory bound.  enum is refused.  Returns
+ * how many were drawn (0 when there is no valid map), or -1 with err. */
 int tilesat_sample(const tilesat_map *m, const tilesat_count_options *o, int n,
                    tilesat_map_fn fn, void *user, tilesat_error *err);
 

@@ -302,6 +302,109 @@ Test(sample, same_seed_same_map_and_unsat) {
   tilesat_rules_free(hard);
 }
 
+/* Chi-square of t's tallies against the uniform distribution on n maps. */
+static double chi_square(const tally *t, int draws, int n) {
+  double chi = 0, expect = (double)draws / n;
+  for (int i = 0; i < t->nseen; i++)
+    chi += (t->hits[i] - expect) * (t->hits[i] - expect) / expect;
+  return chi + (n - t->nseen) * expect; /* maps never drawn */
+}
+
+static void tally_free(tally *t) {
+  for (int i = 0; i < t->nseen; i++)
+    free(t->seen[i]);
+  free(t->seen);
+  free(t->hits);
+}
+
+/* Sampling by XOR hashing (UniGen2), which sample uses beyond the DP.
+ * coast 4x4 has 122 maps, more than the 63 a cell may hold at tolerance 6,
+ * so the hash path runs: every draw is a valid map, each map's frequency
+ * is within the guarantee's factor 7 of uniform, and in fact the draws
+ * pass a uniformity test (fixed seed: deterministic).  coast 3x3's 35 maps
+ * fit in one cell: listed and drawn exactly uniformly. */
+Test(sample, approx_is_near_uniform) {
+  tilesat_rules *r = coast();
+  tilesat_map *m = map_new(r, 4, 4, TILESAT_SQUARE, false);
+  tilesat_count_options o;
+  tilesat_count_options_init(&o);
+  o.method = TILESAT_METHOD_APPROX;
+  o.seed = 11;
+  tally t = {m, 4, 4, 0, calloc(128, sizeof(char *)), calloc(128, sizeof(int)),
+             0};
+  int draws = 600;
+  tilesat_error err;
+  cr_assert_eq(tilesat_sample(m, &o, draws, record, &t, &err), draws, "%s",
+               err.msg);
+  cr_expect_geq(t.nseen, 115, "%d of 122 maps drawn", t.nseen);
+  for (int i = 0; i < t.nseen; i++)
+    cr_expect_leq(t.hits[i], 7.0 * draws / 122, "map %s drawn %d times",
+                  t.seen[i], t.hits[i]);
+  double chi = chi_square(&t, draws, 122);
+  cr_expect_lt(chi, 173.6, "chi-square %.1f over 121 degrees of freedom", chi);
+  tally_free(&t);
+  tilesat_map_free(m);
+
+  m = map_new(r, 3, 3, TILESAT_SQUARE, false);
+  tally few = {m, 3, 3, 0, calloc(64, sizeof(char *)), calloc(64, sizeof(int)),
+               0};
+  draws = 35 * 100;
+  cr_assert_eq(tilesat_sample(m, &o, draws, record, &few, &err), draws, "%s",
+               err.msg);
+  chi = chi_square(&few, draws, 35);
+  cr_expect_lt(chi, 65.25, "chi-square %.1f over 34 degrees of freedom", chi);
+  tally_free(&few);
+  tilesat_map_free(m);
+  tilesat_rules_free(r);
+}
+
+Test(sample, approx_same_seed_same_maps_and_unsat) {
+  tilesat_rules *r = coast();
+  tilesat_map *m = map_new(r, 4, 3, TILESAT_SQUARE, true);
+  tilesat_count_options o;
+  tilesat_count_options_init(&o);
+  o.method = TILESAT_METHOD_APPROX;
+  o.seed = 5;
+  int a[12], b[12];
+  tilesat_error err;
+  cr_assert_eq(tilesat_sample(m, &o, 1, first_map, a, &err), 1, "%s", err.msg);
+  cr_assert_eq(tilesat_sample(m, &o, 1, first_map, b, &err), 1, "%s", err.msg);
+  cr_expect_arr_eq(a, b, sizeof a);
+  tilesat_map_free(m);
+  tilesat_rules_free(r);
+  tilesat_rules *hard = tilesat_rules_read_file("rules/hard.rules", &err);
+  m = map_new(hard, 3, 3, TILESAT_SQUARE, false);
+  cr_expect_eq(tilesat_sample(m, &o, 3, first_map, a, &err), 0);
+  tilesat_map_free(m);
+  tilesat_rules_free(hard);
+}
+
+Test(sample_cli, falls_back_to_approx_and_checks_its_options) {
+  run_result r = RUN("sample", "rules/coast.rules", "--size", "6x6",
+                     "--max-memory", "1K", "-n", "2");
+  cr_expect_eq(r.code, 10);
+  cr_expect(strstr(r.err, "falling back to approx"), "%s", r.err);
+  cr_expect_eq(strlen(r.out), 2 * (6 * 7 + 1), "%s", r.out);
+  run_free(&r);
+  r = RUN("sample", "rules/coast.rules", "--size", "3x3", "--method", "enum");
+  cr_expect_eq(r.code, 1);
+  cr_expect_str_eq(r.err,
+                   "tilesat: --method: sample takes auto, dp or approx\n");
+  run_free(&r);
+  r = RUN("sample", "rules/coast.rules", "--size", "3x3", "--method", "approx",
+          "--epsilon", "1.5");
+  cr_expect_eq(r.code, 1);
+  cr_expect_str_eq(r.err, "tilesat: --epsilon: sampling needs a tolerance of "
+                          "at least 1.71, not 1.5\n");
+  run_free(&r);
+  r = RUN("sample", "rules/coast.rules", "--size", "3x3", "--method", "approx",
+          "--delta", "0.1");
+  cr_expect_eq(r.code, 1);
+  cr_expect_str_eq(r.err, "tilesat: unknown option '--delta' for 'sample' "
+                          "(see 'tilesat sample --help')\n");
+  run_free(&r);
+}
+
 Test(count_cli, prints_the_count_as_its_last_line) {
   run_result r = RUN("count", "rules/coast.rules", "--size", "10x10");
   cr_expect_eq(r.code, 0);
