@@ -152,7 +152,8 @@ static const command commands[] = {
     {"count", "RULES --size WxH",
      "the number of valid maps, exact or approximate (last line)", cmd_count},
     {"sample", "RULES --size WxH",
-     "valid maps drawn uniformly at random (exact, from the dp counts)",
+     "valid maps drawn uniformly at random (dp: exactly; approx: by XOR "
+     "hashing)",
      cmd_sample},
     {"import-tileset", "TILESET.xml",
      "rules from a WFC simple-tiled tileset (oriented tiles, pairs, weights)",
