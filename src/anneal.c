@@ -13,13 +13,16 @@
  *
  * Hot loop.  Neighbours come from a table (cells * directions); a missing
  * neighbour points at a sentinel cell holding an extra "border" tile whose
- * pair rows are zero, so there is no branch on the map's edge.  Boltzmann
- * factors come from a table of exp(-i/64), indexed by beta * dE * 64: no
- * exp() and no division per site (weights are exact to within 1.6%, i.e.
- * the temperature is quantised, which a sampler does not mind).  Without
- * frequency or line terms a cell's distribution depends only on its region
- * and neighbours, so it is cached per neighbourhood and temperature level,
- * and a cell whose draw is certain is skipped until a neighbour changes.
+ * pair rows are zero, so there is no branch on the map's edge.  Without
+ * frequency or line terms and with at most 16 tiles (fast_sweep), a cell's
+ * weights are a product of precomputed Boltzmann-factor rows, one per
+ * neighbour plus the bias row, sampled by prefix sums with AVX2 where the
+ * machine has it; a cell whose draw is certain is skipped until a
+ * neighbour changes.  Otherwise (heat_bath) the local energies are summed
+ * and the factors come from a table of exp(-i/64), indexed by
+ * beta * dE * 64: no exp() and no division per site (weights are exact to
+ * within 1.6%, i.e. the temperature is quantised, which a sampler does not
+ * mind).
  *
  * Schedule.  Geometric from beta_lo to beta_hi over the sweeps, in 100
  * levels.  Chosen from the energy scale unless given: hot, the largest
@@ -92,25 +95,6 @@ static inline uint32_t rng_below(rng *r, uint32_t n) {
 
 typedef float v4sf __attribute__((vector_size(16)));
 
-/* The neighbourhood cache.  Without a frequency or line term, the
- * heat-bath distribution of a cell is a function of its region and its
- * neighbours' tiles only, and maps hold few distinct neighbourhoods; so the
- * distribution (cumulative weights) and local energies are computed once
- * per neighbourhood per sweep (the beta and hard weight change between
- * sweeps) and looked up by a 56-bit key in a direct-mapped table.  The draw
- * is the same as without the cache; only the work is shared. */
-#define CACHE_TP 16
-#define CACHE_BITS 14
-#define CACHE_SIZE ((size_t)1 << CACHE_BITS)
-
-typedef struct hb_entry {
-  uint64_t key;
-  uint32_t stamp;
-  int32_t single; /* the one tile with a weight, or -1 */
-  float cdf[CACHE_TP];
-  float loc[CACHE_TP];
-} hb_entry;
-
 #define EXP_SCALE 64.0f
 #define EXP_N 2048 /* factors down to exp(-32) */
 
@@ -131,7 +115,9 @@ typedef struct tables {
   int norder;
   float wf; /* frequency weight (0 with exact counts) */
   bool line, swaps, soft;
-  bool cached; /* heat-bath through the neighbourhood cache */
+  bool fast;      /* heat-bath by factor tables (see sweep_fast) */
+  bool avx2;      /* the fast kernel's AVX2 version runs here */
+  uint8_t *violp; /* [nd][T + 1][Tp]: viol with the pair rows' stride */
   float exptab[EXP_N];
 } tables;
 
@@ -186,6 +172,11 @@ static void tables_init(tables *tb, const tilesat_energy *e) {
       for (int t = 0; t < T; t++)
         tb->viol[((size_t)d * (T + 1) + u) * T + t] =
             !ts_bit(ts_allowed(r, t, d), u);
+  tb->violp = ts_calloc((size_t)nd * (size_t)(T + 1) * (size_t)Tp, 1);
+  for (int d = 0; d < nd; d++)
+    for (int u = 0; u <= T; u++)
+      memcpy(tb->violp + ((size_t)d * (T + 1) + u) * Tp,
+             tb->viol + ((size_t)d * (T + 1) + u) * T, (size_t)T);
   for (int k = 0; k < e->nregions; k++) /* padding tiles: never drawn */
     for (int t = T; t < Tp; t++)
       tb->bias[(size_t)k * Tp + t] = 1e30f;
@@ -213,10 +204,12 @@ static void tables_init(tables *tb, const tilesat_energy *e) {
   for (int i = 0; i < e->nregions * T; i++)
     bias |= e->region_bias[i] != 0;
   tb->soft = coherence || bias || tb->wf != 0 || tb->line;
-  /* the distribution of a cell depends only on its region and neighbours
-   * when no term reads global state (counts, lines) */
-  tb->cached = !tb->swaps && tb->wf == 0 && !tb->line && Tp <= CACHE_TP &&
-               nd <= 6 && e->nregions <= 256;
+  tb->fast =
+      !tb->swaps && tb->wf == 0 && !tb->line && T <= 16 && (nd == 4 || nd == 6);
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
+  __builtin_cpu_init();
+  tb->avx2 = __builtin_cpu_supports("avx2");
+#endif
   for (int i = 0; i < EXP_N - 1; i++)
     tb->exptab[i] = expf(-(float)i / EXP_SCALE);
   tb->exptab[EXP_N - 1] = 0;
@@ -254,6 +247,7 @@ static void tables_free(tables *tb) {
   free(tb->nbr);
   free(tb->pair);
   free(tb->viol);
+  free(tb->violp);
   free(tb->bias);
   free(tb->selfviol);
   free(tb->order);
@@ -268,14 +262,14 @@ typedef struct state {
   double E;       /* running energy (sum of deltas) */
   long V;         /* running violations */
   rng r;
-  float *loc, *w;         /* Tp scratch */
-  int *idx;               /* Tp scratch */
-  struct hb_entry *cache; /* heat-bath distributions by neighbourhood */
-  uint8_t *settled;       /* N + 1: the cell's draw is certain (see below) */
-  uint32_t stamp;         /* the generation cached entries must be from */
-  float cache_bs;         /* the temperature and hard weight of it */
-  double cache_hard;
-  int *line; /* max(width, height) scratch */
+  float *loc, *w;    /* Tp scratch */
+  int *idx;          /* Tp scratch */
+  uint8_t *settled;  /* N + 1: the cell's draw is certain (fast_sweep) */
+  int *line;         /* max(width, height) scratch */
+  float *fac, *bfac; /* the fast kernel's factors (see sweep_fast) */
+  bool fac_valid;    /* ... at fac_bs and fac_hard */
+  float fac_bs;
+  double fac_hard;
 } state;
 
 static void state_init(state *st, const tables *tb) {
@@ -287,13 +281,12 @@ static void state_init(state *st, const tables *tb) {
   st->w = aligned_floats((size_t)tb->Tp);
   st->idx = ts_calloc((size_t)tb->Tp, sizeof *st->idx);
   st->settled = ts_calloc((size_t)tb->N + 1, 1);
-  if (tb->cached) {
-    st->cache = aligned_alloc(64, CACHE_SIZE * sizeof *st->cache);
-    if (!st->cache)
-      ts_misuse(__func__, "out of memory");
-    memset(st->cache, 0, CACHE_SIZE * sizeof *st->cache);
-  }
   st->line = ts_malloc((size_t)mx * sizeof *st->line);
+  if (tb->fast) {
+    st->fac =
+        aligned_floats((size_t)tb->nd * ((size_t)tb->T + 1) * (size_t)tb->Tp);
+    st->bfac = aligned_floats((size_t)tb->e->nregions * (size_t)tb->Tp);
+  }
 }
 
 static void state_free(state *st) {
@@ -303,9 +296,10 @@ static void state_free(state *st) {
   free(st->loc);
   free(st->w);
   free(st->idx);
-  free(st->cache);
   free(st->settled);
   free(st->line);
+  free(st->fac);
+  free(st->bfac);
 }
 
 static void to_ints(const tables *tb, const state *st, int *out) {
@@ -495,120 +489,297 @@ heat_bath(const tables *tb, state *st, int c, float bs, const int nd,
   for (int i = 0; i < n; i++)                                                  \
     heat_bath(tb, st, order[i], bs, ND, TP);
 
-/* The cache entry of a cell's current neighbourhood, and its key. */
-static inline hb_entry *cache_slot(const tables *tb, const state *st, int c,
-                                   const int nd, uint64_t *key_out) {
-  const int32_t *nb = tb->nbr + (size_t)c * nd;
-  uint64_t key = tb->e->region[c];
-  for (int d = 0; d < nd; d++)
-    key = key << 8 | st->tile[nb[d]];
-  *key_out = key;
-  return &st->cache[(key * 0x9e3779b97f4a7c15u) >> (64 - CACHE_BITS)];
+/* ------------------------------------------------------ the fast kernel */
+
+/* Heat-bath by Boltzmann factors (tb->fast: no term reads global state,
+ * at most 16 tiles).  Per temperature and hard weight, every pair row and
+ * bias row becomes a row of factors, fac[d][u][t] = exp(-beta * (pair[d][u]
+ * [t] - min over t)), so a cell's weights are the product of its bias row
+ * and one row per neighbour: 5 (hex 7) rows of Tp floats, no exp and no
+ * table gather per site.  The draw is one uniform against the prefix sums:
+ * the tile is the first with a weight whose prefix sum exceeds it (two
+ * compares, a mask and a count of trailing zeros; the prefix sums are
+ * added in a tree, so a tile without weight may have a larger one than the
+ * tile before it, and must be masked out).  Every row's largest factor is 1, so
+ * weights never overflow; the sweeps run with denormals flushed to zero (x86),
+ * so a weight that underflows is below 2^-126.  When the sum is below 2^-98 the
+ * dropped weight could matter at float resolution, and the cell is drawn
+ * by the exact energies instead (heat_bath).  The AVX2 and portable
+ * versions add and multiply in the same order: the same draws on every
+ * machine.  The bookkeeping (energy, violations, certain draws) is done
+ * without a branch on whether the tile changed: at the temperatures where
+ * most of the work is, that branch is a coin toss. */
+#define FAST_MIN 0x1p-98f
+
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
+#define FAST_X86 1
+#include <immintrin.h>
+#else
+#define FAST_X86 0
+#endif
+
+/* exp(-x) for the factor tables, flushed to 0 below the normal range. */
+static float factor(float x, float *lastx, float *lastv) {
+  if (x != *lastx) {
+    float v = expf(-x);
+    *lastx = x;
+    *lastv = v < 0x1p-126f ? 0 : v;
+  }
+  return *lastv;
 }
 
-/* A heat-bath update through the neighbourhood cache (tb->cached). */
+/* One row of factors from one row of costs (T of them, then 0 padding). */
+static void factor_row(const float *cost, int T, int Tp, float beta, float *out,
+                       float *lastx, float *lastv) {
+  float lo = cost[0];
+  for (int t = 1; t < T; t++)
+    lo = cost[t] < lo ? cost[t] : lo;
+  for (int t = 0; t < T; t++)
+    out[t] = factor(beta * (cost[t] - lo), lastx, lastv);
+  for (int t = T; t < Tp; t++)
+    out[t] = 0;
+}
+
+static void factors_build(const tables *tb, state *st, float beta) {
+  int T = tb->T, T1 = T + 1, Tp = tb->Tp;
+  float lastx = -1, lastv = 0;
+  for (int d = 0; d < tb->nd; d++)
+    for (int u = 0; u <= T; u++) {
+      size_t o = ((size_t)d * T1 + u) * Tp;
+      factor_row(tb->pair + o, T, Tp, beta, st->fac + o, &lastx, &lastv);
+    }
+  for (int k = 0; k < tb->e->nregions; k++)
+    factor_row(tb->bias + (size_t)k * Tp, T, Tp, beta,
+               st->bfac + (size_t)k * Tp, &lastx, &lastv);
+}
+
+/* When rounding makes u reach the sum: the last tile with a weight. */
+static int fast_last(const float *w, int T) {
+  int t = T - 1;
+  while (t > 0 && w[t] == 0)
+    t--;
+  return t;
+}
+
+/* The portable draw: the AVX2 one's arithmetic, lane by lane.  Fills w
+ * (the weights) and returns the tile, or -1 if the sum is below FAST_MIN. */
+static inline __attribute__((always_inline)) int
+fast_draw(const float *b, const float *const *r, const int nd, const int Tp,
+          rng *rg, float *w, float *sum_out) {
+  float cdf[16];
+  for (int t = 0; t < Tp; t++) {
+    float p01 = r[0][t] * r[1][t], p23 = r[2][t] * r[3][t];
+    if (nd == 6)
+      p23 = p23 * (r[4][t] * r[5][t]);
+    w[t] = (b[t] * p01) * p23;
+  }
+  for (int g = 0; g < Tp; g += 4) { /* prefix sums in groups of 4 */
+    float y1 = w[g + 1] + w[g], y2 = w[g + 2] + w[g + 1],
+          y3 = w[g + 3] + w[g + 2];
+    cdf[g] = w[g];
+    cdf[g + 1] = y1;
+    cdf[g + 2] = y2 + w[g];
+    cdf[g + 3] = y3 + y1;
+  }
+  for (int g = 0; g < Tp; g += 8) /* then across groups, then halves */
+    for (int i = 4; i < 8; i++)
+      cdf[g + i] += cdf[g + 3];
+  if (Tp == 16)
+    for (int i = 8; i < 16; i++)
+      cdf[i] += cdf[7];
+  float sum = *sum_out = cdf[Tp - 1];
+  if (sum < FAST_MIN)
+    return -1;
+  float u = rng_float(rg) * sum;
+  int pick = 0;
+  while (pick < Tp && !(cdf[pick] > u && w[pick] > 0))
+    pick++;
+  return pick < Tp ? pick : -2;
+}
+
+#if FAST_X86
+#define AVX2 __attribute__((target("avx2,bmi,bmi2")))
+
+/* Prefix sums of 8 floats, in fast_draw's order. */
+AVX2 static inline __m256 prefix8(__m256 x) {
+  x = _mm256_add_ps(
+      x, _mm256_castsi256_ps(_mm256_slli_si256(_mm256_castps_si256(x), 4)));
+  x = _mm256_add_ps(
+      x, _mm256_castsi256_ps(_mm256_slli_si256(_mm256_castps_si256(x), 8)));
+  __m256 lo = _mm256_permute2f128_ps(x, x, 0x08); /* (0, low half) */
+  return _mm256_add_ps(x, _mm256_shuffle_ps(lo, lo, 0xff));
+}
+
+/* The weights of 8 tiles from offset o of the rows. */
+AVX2 static inline __attribute__((always_inline)) __m256
+weights8(const float *b, const float *const *r, const int nd, int o) {
+  __m256 p01 =
+             _mm256_mul_ps(_mm256_load_ps(r[0] + o), _mm256_load_ps(r[1] + o)),
+         p23 =
+             _mm256_mul_ps(_mm256_load_ps(r[2] + o), _mm256_load_ps(r[3] + o));
+  if (nd == 6)
+    p23 = _mm256_mul_ps(
+        p23, _mm256_mul_ps(_mm256_load_ps(r[4] + o), _mm256_load_ps(r[5] + o)));
+  return _mm256_mul_ps(_mm256_mul_ps(_mm256_load_ps(b + o), p01), p23);
+}
+
+AVX2 static inline __attribute__((always_inline)) int
+fast_draw_avx2(const float *b, const float *const *r, const int nd,
+               const int Tp, rng *rg, float *w, float *sum_out) {
+  const __m256i seven = _mm256_set1_epi32(7);
+  __m256 w0 = weights8(b, r, nd, 0), w1 = w0;
+  __m256 cdf0 = prefix8(w0), cdf1 = cdf0;
+  _mm256_store_ps(w, w0);
+  if (Tp == 16) {
+    w1 = weights8(b, r, nd, 8);
+    _mm256_store_ps(w + 8, w1);
+    cdf1 = _mm256_add_ps(prefix8(w1), _mm256_permutevar8x32_ps(cdf0, seven));
+  }
+  float sum = *sum_out =
+      _mm256_cvtss_f32(_mm256_permutevar8x32_ps(cdf1, seven));
+  if (sum < FAST_MIN)
+    return -1;
+  __m256 u = _mm256_set1_ps(rng_float(rg) * sum);
+  const __m256 zero = _mm256_setzero_ps();
+  unsigned mask = (unsigned)_mm256_movemask_ps(_mm256_and_ps(
+      _mm256_cmp_ps(cdf0, u, _CMP_GT_OQ), _mm256_cmp_ps(w0, zero, _CMP_GT_OQ)));
+  if (Tp == 16)
+    mask |= (unsigned)_mm256_movemask_ps(
+                _mm256_and_ps(_mm256_cmp_ps(cdf1, u, _CMP_GT_OQ),
+                              _mm256_cmp_ps(w1, zero, _CMP_GT_OQ)))
+            << 8;
+  return mask ? __builtin_ctz(mask) : -2;
+}
+#define FAST_DRAW(AVX) ((AVX) ? fast_draw_avx2 : fast_draw)
+#else
+#define FAST_DRAW(AVX) fast_draw
+#endif
+
+/* A sweep of the fast kernel; the RNG, energy and violation count live in
+ * registers meanwhile. */
 static inline __attribute__((always_inline)) void
-heat_bath_cached(const tables *tb, state *st, int c, float bs, const int nd,
-                 const int Tp) {
-  if (st->settled[c])
-    return;
-  uint64_t key;
-  hb_entry *h = cache_slot(tb, st, c, nd, &key);
-  if (h->key != key || h->stamp != st->stamp) {
-    float *loc = h->loc, w[CACHE_TP], *cdf = h->cdf;
-    local_energies(tb, st, c, nd, Tp, loc);
-    /* independent chains everywhere: a float min or sum over 16 tiles in
-     * one chain is 16 dependent operations */
-    float m4[4] = {loc[0], loc[1], loc[2], loc[3]};
-    for (int t = 4; t < Tp; t += 4)
-      for (int i = 0; i < 4; i++)
-        m4[i] = loc[t + i] < m4[i] ? loc[t + i] : m4[i];
-    float lo = m4[0] < m4[1] ? m4[0] : m4[1];
-    float lo2 = m4[2] < m4[3] ? m4[2] : m4[3];
-    lo = lo < lo2 ? lo : lo2;
-    const float top = (float)(EXP_N - 1);
-    for (int t = 0; t < Tp; t++) {
-      float x = (loc[t] - lo) * bs;
-      w[t] = tb->exptab[(int)(x < top ? x : top)];
+fast_sweep(const tables *tb, state *st, float bs, const int nd, const int Tp,
+           const bool avx) {
+  const int32_t *order = tb->order, *nbr = tb->nbr;
+  const uint8_t *region = tb->e->region, *violp = tb->violp;
+  const float *fac = st->fac, *bfac = st->bfac, *pair = tb->pair,
+              *bias = tb->bias;
+  const int *selfviol = tb->selfviol;
+  uint16_t *tile = st->tile;
+  uint8_t *settled = st->settled;
+  const int n = tb->norder, T = tb->T, T1 = T + 1;
+  rng rg = st->r;
+  double E = st->E;
+  long V = st->V;
+  for (int i = 0; i < n; i++) {
+    int c = order[i];
+    if (settled[c])
+      continue;
+    const int32_t *nb = nbr + (size_t)c * nd;
+    size_t ro[6], rb = (size_t)region[c] * Tp;
+    const float *r[6];
+#pragma GCC unroll 6
+    for (int d = 0; d < nd; d++) {
+      ro[d] = ((size_t)d * T1 + tile[nb[d]]) * Tp;
+      r[d] = fac + ro[d];
     }
-    for (int t = 0; t < Tp; t += 4) { /* prefix sums inside groups of 4 */
-      cdf[t] = w[t];
-      cdf[t + 1] = w[t] + w[t + 1];
-      cdf[t + 2] = cdf[t + 1] + w[t + 2];
-      cdf[t + 3] = cdf[t + 1] + (w[t + 2] + w[t + 3]);
+    float w[16] __attribute__((aligned(32))), sum;
+    int pick = FAST_DRAW(avx)(bfac + rb, r, nd, Tp, &rg, w, &sum);
+    if (__builtin_expect(pick < 0, 0)) {
+      if (pick == -2) /* u rounded up to the sum */
+        pick = fast_last(w, T);
+      else { /* weights too small for floats: by the energies */
+        st->r = rg;
+        st->E = E;
+        st->V = V;
+        heat_bath(tb, st, c, bs, nd, Tp);
+        rg = st->r;
+        E = st->E;
+        V = st->V;
+        continue;
+      }
     }
-    float base = 0;
-    for (int t = 0; t < Tp; t += 4) { /* then carry across the groups */
-      float next = base + cdf[t + 3];
-      for (int i = 0; i < 4; i++)
-        cdf[t + i] += base;
-      base = next;
+    int old = tile[c];
+    float eP = bias[rb + pick], eO = bias[rb + old];
+    int vP = selfviol[pick], vO = selfviol[old];
+#pragma GCC unroll 6
+    for (int d = 0; d < nd; d++) {
+      eP += pair[ro[d] + pick];
+      eO += pair[ro[d] + old];
+      vP += violp[ro[d] + pick];
+      vO += violp[ro[d] + old];
     }
-    /* every other tile below float resolution: no draw needed */
-    h->single = -1;
-    if (base == 1.0f)
-      for (int t = 0; t < tb->T && h->single < 0; t++)
-        if (loc[t] == lo)
-          h->single = t;
-    h->key = key;
-    h->stamp = st->stamp;
-  }
-  int old = st->tile[c], pick = h->single;
-  if (pick < 0) {
-    float u = rng_float(&st->r) * h->cdf[tb->T - 1];
-    pick = 0;
-    while (pick < tb->T - 1 && u >= h->cdf[pick])
-      pick++;
-  } else if (pick == old) {
-    /* Certain, and it stays certain while the neighbours keep their tiles:
-     * beta only rises and the hard weight only grows, which widens the
-     * gaps from a tile with no violation.  So the cell is skipped until a
-     * neighbour changes (set_tile clears the flag): the same draws, less
-     * work, which is most of the work once the map has cooled. */
-    const int32_t *nb = tb->nbr + (size_t)c * nd;
-    const int T1 = tb->T + 1;
-    int v = tb->selfviol[old];
+    E += (double)eP - (double)eO;
+    V += vP - vO;
+    tile[c] = (uint16_t)pick;
+    /* a change unsettles the neighbours; a certain draw of a tile with no
+     * violation settles the cell: it stays certain while the neighbours
+     * keep their tiles, since beta only rises and the hard weight only
+     * grows, which widens the gaps from a tile with no violation (polish
+     * and the rate bench hold both; a replica exchange clears the flags).
+     * The same draws, less work, which is most of the work once the map
+     * has cooled. */
+    uint8_t keep = pick == old;
+#pragma GCC unroll 6
     for (int d = 0; d < nd; d++)
-      v += tb->viol[((size_t)d * T1 + st->tile[nb[d]]) * tb->T + old];
-    st->settled[c] = v == 0;
+      settled[nb[d]] &= keep;
+    settled[c] = keep & (sum == w[old]) & (vO == 0);
   }
-  if (pick != old) {
-    st->E += (double)h->loc[pick] - (double)h->loc[old];
-    set_tile(tb, st, c, pick, nd);
-  }
+  st->r = rg;
+  st->E = E;
+  st->V = V;
 }
 
-/* The table does not fit in L2: fetch the entry of the cell PREFETCH
- * places ahead while this one is updated (a hint only; its neighbours may
- * still change before it is used, then the entry is simply looked up
- * again). */
-#define PREFETCH 4
-#define SWEEP_CACHED(ND, TP)                                                   \
-  for (int i = 0; i < n; i++) {                                                \
-    if (i + PREFETCH < n) {                                                    \
-      uint64_t k_;                                                             \
-      __builtin_prefetch(cache_slot(tb, st, order[i + PREFETCH], ND, &k_));    \
-    }                                                                          \
-    heat_bath_cached(tb, st, order[i], bs, ND, TP);                            \
+static void sweep_fast_portable(const tables *tb, state *st, float bs) {
+  if (tb->nd == 4 && tb->Tp == 8)
+    fast_sweep(tb, st, bs, 4, 8, false);
+  else if (tb->nd == 4)
+    fast_sweep(tb, st, bs, 4, 16, false);
+  else if (tb->Tp == 8)
+    fast_sweep(tb, st, bs, 6, 8, false);
+  else
+    fast_sweep(tb, st, bs, 6, 16, false);
+}
+
+#if FAST_X86
+AVX2 static void sweep_fast_avx2(const tables *tb, state *st, float bs) {
+  if (tb->nd == 4 && tb->Tp == 8)
+    fast_sweep(tb, st, bs, 4, 8, true);
+  else if (tb->nd == 4)
+    fast_sweep(tb, st, bs, 4, 16, true);
+  else if (tb->Tp == 8)
+    fast_sweep(tb, st, bs, 6, 8, true);
+  else
+    fast_sweep(tb, st, bs, 6, 16, true);
+}
+#endif
+
+static void sweep_fast(const tables *tb, state *st, float bs) {
+  if (!st->fac_valid || bs != st->fac_bs || tb->hard != st->fac_hard) {
+    factors_build(tb, st, bs / EXP_SCALE);
+    st->fac_valid = true;
+    st->fac_bs = bs;
+    st->fac_hard = tb->hard;
   }
+#if FAST_X86
+  /* flush denormals (FTZ, DAZ) for this sweep only */
+  unsigned csr = _mm_getcsr();
+  _mm_setcsr(csr | 0x8040);
+  if (tb->avx2)
+    sweep_fast_avx2(tb, st, bs);
+  else
+    sweep_fast_portable(tb, st, bs);
+  _mm_setcsr(csr);
+#else
+  sweep_fast_portable(tb, st, bs);
+#endif
+}
 
 static void sweep_heat_bath(const tables *tb, state *st, float bs) {
   const int32_t *order = tb->order;
   int n = tb->norder;
-  if (tb->cached) {
-    if (bs != st->cache_bs || tb->hard != st->cache_hard) {
-      st->stamp++; /* new temperature or hard weight: a new cache */
-      st->cache_bs = bs;
-      st->cache_hard = tb->hard;
-    }
-    if (tb->nd == 4 && tb->Tp == 8)
-      SWEEP_CACHED(4, 8)
-    else if (tb->nd == 4)
-      SWEEP_CACHED(4, 16)
-    else if (tb->Tp == 8)
-      SWEEP_CACHED(6, 8)
-    else
-      SWEEP_CACHED(6, 16)
+  if (tb->fast) {
+    sweep_fast(tb, st, bs);
     return;
   }
   if (tb->nd == 4 && tb->Tp == 8)
@@ -892,8 +1063,8 @@ int tilesat_anneal(const tilesat_energy *e, const tilesat_anneal_opts *opts,
     }
     bool stop = false;
     for (long sw = 0; sw < sweeps && !stop; sw++) {
-      /* the schedule moves in LEVELS steps, so the neighbourhood cache
-       * stays valid for a few sweeps at a time */
+      /* the schedule moves in LEVELS steps, so the factor tables stay
+       * valid for a few sweeps at a time */
       long lv = sweeps > LEVELS ? sw * LEVELS / sweeps : sw;
       long nlv = sweeps > LEVELS ? LEVELS : sweeps;
       double beta =
