@@ -113,11 +113,18 @@ typedef struct tables {
   double hard;           /* the hard weight the tables hold now */
   int32_t *order;        /* free cells, colour class by colour class */
   int norder;
-  float wf; /* frequency weight (0 with exact counts) */
+  int cstart[4]; /* colour class k is order[cstart[k] .. cstart[k + 1]) */
+  int ncolours;
+  bool coloured; /* no cell has a neighbour of its own colour (a periodic
+                  * axis of odd length, or not a multiple of 3 on hex,
+                  * breaks that) */
+  float wf;      /* frequency weight (0 with exact counts) */
   bool line, swaps, soft;
-  bool fast;      /* heat-bath by factor tables (see sweep_fast) */
-  bool avx2;      /* the fast kernel's AVX2 version runs here */
-  uint8_t *violp; /* [nd][T + 1][Tp]: viol with the pair rows' stride */
+  bool fast; /* heat-bath by factor tables (see sweep_fast) */
+  bool avx2; /* the fast kernel's AVX2 version runs here */
+  /* the fast kernel's rows, neighbour tile first: [T + 1][nd][Tp] */
+  float *fpair;   /* pair */
+  uint8_t *violp; /* viol */
   float exptab[EXP_N];
 } tables;
 
@@ -173,9 +180,11 @@ static void tables_init(tables *tb, const tilesat_energy *e) {
         tb->viol[((size_t)d * (T + 1) + u) * T + t] =
             !ts_bit(ts_allowed(r, t, d), u);
   tb->violp = ts_calloc((size_t)nd * (size_t)(T + 1) * (size_t)Tp, 1);
+  tb->fpair =
+      ts_calloc((size_t)nd * (size_t)(T + 1) * (size_t)Tp, sizeof *tb->fpair);
   for (int d = 0; d < nd; d++)
     for (int u = 0; u <= T; u++)
-      memcpy(tb->violp + ((size_t)d * (T + 1) + u) * Tp,
+      memcpy(tb->violp + ((size_t)u * nd + d) * Tp,
              tb->viol + ((size_t)d * (T + 1) + u) * T, (size_t)T);
   for (int k = 0; k < e->nregions; k++) /* padding tiles: never drawn */
     for (int t = T; t < Tp; t++)
@@ -191,10 +200,21 @@ static void tables_init(tables *tb, const tilesat_energy *e) {
       }
   int ncolours = m->topo == TILESAT_HEX ? 3 : 2;
   tb->order = ts_malloc((size_t)N * sizeof *tb->order);
-  for (int k = 0; k < ncolours; k++)
+  tb->ncolours = ncolours;
+  for (int k = 0; k < ncolours; k++) {
+    tb->cstart[k] = tb->norder;
     for (int c = 0; c < N; c++)
       if (!e->pin_of[c] && checker_colour(m, c) == k)
         tb->order[tb->norder++] = c;
+  }
+  tb->cstart[ncolours] = tb->norder;
+  tb->coloured = true;
+  for (int c = 0; c < N; c++)
+    for (int d = 0; d < nd; d++) {
+      int n = tb->nbr[(size_t)c * nd + d];
+      if (n < N && checker_colour(m, n) == checker_colour(m, c))
+        tb->coloured = false;
+    }
   tb->swaps = e->exact;
   tb->wf = e->exact ? 0.0f : (float)e->frequency;
   tb->line = e->palindrome != 0;
@@ -229,6 +249,7 @@ static void tables_set_hard(tables *tb, double hard) {
         if (t == u)
           c -= e->coherence[t];
         tb->pair[((size_t)d * (T + 1) + u) * Tp + t] = (float)c;
+        tb->fpair[((size_t)u * nd + d) * Tp + t] = (float)c;
       }
   for (int k = 0; k < e->nregions; k++)
     for (int t = 0; t < T; t++) {
@@ -248,6 +269,7 @@ static void tables_free(tables *tb) {
   free(tb->pair);
   free(tb->viol);
   free(tb->violp);
+  free(tb->fpair);
   free(tb->bias);
   free(tb->selfviol);
   free(tb->order);
@@ -268,6 +290,8 @@ typedef struct state {
   int *line;         /* max(width, height) scratch */
   float *fac, *bfac; /* the fast kernel's factors (see sweep_fast) */
   bool fac_valid;    /* ... at fac_bs and fac_hard */
+  bool fac_certain;  /* can a draw be certain with these factors? */
+  bool settle_kept;  /* were the settled flags kept by the last sweep? */
   float fac_bs;
   double fac_hard;
 } state;
@@ -545,8 +569,8 @@ static void factors_build(const tables *tb, state *st, float beta) {
   float lastx = -1, lastv = 0;
   for (int d = 0; d < tb->nd; d++)
     for (int u = 0; u <= T; u++) {
-      size_t o = ((size_t)d * T1 + u) * Tp;
-      factor_row(tb->pair + o, T, Tp, beta, st->fac + o, &lastx, &lastv);
+      factor_row(tb->pair + ((size_t)d * T1 + u) * Tp, T, Tp, beta,
+                 st->fac + ((size_t)u * tb->nd + d) * Tp, &lastx, &lastv);
     }
   for (int k = 0; k < tb->e->nregions; k++)
     factor_row(tb->bias + (size_t)k * Tp, T, Tp, beta,
@@ -561,11 +585,13 @@ static int fast_last(const float *w, int T) {
   return t;
 }
 
-/* The portable draw: the AVX2 one's arithmetic, lane by lane.  Fills w
- * (the weights) and returns the tile, or -1 if the sum is below FAST_MIN. */
+/* The portable draw: the AVX2 one's arithmetic, lane by lane.  Returns the
+ * tile, -1 if the sum is below FAST_MIN or -2 if u reached the sum; w gets
+ * the weights if keep_w or the draw returns -2. */
 static inline __attribute__((always_inline)) int
 fast_draw(const float *b, const float *const *r, const int nd, const int Tp,
-          rng *rg, float *w, float *sum_out) {
+          float r01, float *w, float *sum_out, const bool keep_w) {
+  (void)keep_w; /* w is always filled here */
   float cdf[16];
   for (int t = 0; t < Tp; t++) {
     float p01 = r[0][t] * r[1][t], p23 = r[2][t] * r[3][t];
@@ -590,7 +616,7 @@ fast_draw(const float *b, const float *const *r, const int nd, const int Tp,
   float sum = *sum_out = cdf[Tp - 1];
   if (sum < FAST_MIN)
     return -1;
-  float u = rng_float(rg) * sum;
+  float u = r01 * sum;
   int pick = 0;
   while (pick < Tp && !(cdf[pick] > u && w[pick] > 0))
     pick++;
@@ -625,21 +651,20 @@ weights8(const float *b, const float *const *r, const int nd, int o) {
 
 AVX2 static inline __attribute__((always_inline)) int
 fast_draw_avx2(const float *b, const float *const *r, const int nd,
-               const int Tp, rng *rg, float *w, float *sum_out) {
+               const int Tp, float r01, float *w, float *sum_out,
+               const bool keep_w) {
   const __m256i seven = _mm256_set1_epi32(7);
   __m256 w0 = weights8(b, r, nd, 0), w1 = w0;
   __m256 cdf0 = prefix8(w0), cdf1 = cdf0;
-  _mm256_store_ps(w, w0);
   if (Tp == 16) {
     w1 = weights8(b, r, nd, 8);
-    _mm256_store_ps(w + 8, w1);
     cdf1 = _mm256_add_ps(prefix8(w1), _mm256_permutevar8x32_ps(cdf0, seven));
   }
   float sum = *sum_out =
       _mm256_cvtss_f32(_mm256_permutevar8x32_ps(cdf1, seven));
   if (sum < FAST_MIN)
     return -1;
-  __m256 u = _mm256_set1_ps(rng_float(rg) * sum);
+  __m256 u = _mm256_set1_ps(r01 * sum);
   const __m256 zero = _mm256_setzero_ps();
   unsigned mask = (unsigned)_mm256_movemask_ps(_mm256_and_ps(
       _mm256_cmp_ps(cdf0, u, _CMP_GT_OQ), _mm256_cmp_ps(w0, zero, _CMP_GT_OQ)));
@@ -648,6 +673,11 @@ fast_draw_avx2(const float *b, const float *const *r, const int nd,
                 _mm256_and_ps(_mm256_cmp_ps(cdf1, u, _CMP_GT_OQ),
                               _mm256_cmp_ps(w1, zero, _CMP_GT_OQ)))
             << 8;
+  if (keep_w || !mask) {
+    _mm256_store_ps(w, w0);
+    if (Tp == 16)
+      _mm256_store_ps(w + 8, w1);
+  }
   return mask ? __builtin_ctz(mask) : -2;
 }
 #define FAST_DRAW(AVX) ((AVX) ? fast_draw_avx2 : fast_draw)
@@ -655,102 +685,171 @@ fast_draw_avx2(const float *b, const float *const *r, const int nd,
 #define FAST_DRAW(AVX) fast_draw
 #endif
 
-/* A sweep of the fast kernel; the RNG, energy and violation count live in
- * registers meanwhile. */
-static inline __attribute__((always_inline)) void
-fast_sweep(const tables *tb, state *st, float bs, const int nd, const int Tp,
-           const bool avx) {
-  const int32_t *order = tb->order, *nbr = tb->nbr;
-  const uint8_t *region = tb->e->region, *violp = tb->violp;
-  const float *fac = st->fac, *bfac = st->bfac, *pair = tb->pair,
-              *bias = tb->bias;
-  const int *selfviol = tb->selfviol;
-  uint16_t *tile = st->tile;
-  uint8_t *settled = st->settled;
-  const int n = tb->norder, T = tb->T, T1 = T + 1;
-  rng rg = st->r;
-  double E = st->E;
-  long V = st->V;
-  for (int i = 0; i < n; i++) {
-    int c = order[i];
-    if (settled[c])
-      continue;
-    const int32_t *nb = nbr + (size_t)c * nd;
-    size_t ro[6], rb = (size_t)region[c] * Tp;
-    const float *r[6];
-#pragma GCC unroll 6
-    for (int d = 0; d < nd; d++) {
-      ro[d] = ((size_t)d * T1 + tile[nb[d]]) * Tp;
-      r[d] = fac + ro[d];
+/* The energy and violations of st's map at the tables' hard weight, from
+ * the fast kernel's rows: each edge once, in a forward direction (the
+ * sentinel's rows are 0; self-loops are in the bias). */
+static void fast_resync(const tables *tb, state *st) {
+  const tilesat_energy *e = tb->e;
+  const int nd = tb->nd, Tp = tb->Tp;
+  const size_t stride = (size_t)nd * Tp;
+  double E = 0;
+  long V = 0;
+  for (int c = 0; c < tb->N; c++) {
+    int t = st->tile[c];
+    float s = tb->bias[(size_t)e->region[c] * Tp + t];
+    int v = tb->selfviol[t];
+    for (int f = 0; f < e->nforward; f++) {
+      int d = e->forward[f];
+      size_t o = st->tile[tb->nbr[(size_t)c * nd + d]] * stride +
+                 (size_t)d * Tp + (size_t)t;
+      s += tb->fpair[o];
+      v += tb->violp[o];
     }
-    float w[16] __attribute__((aligned(32))), sum;
-    int pick = FAST_DRAW(avx)(bfac + rb, r, nd, Tp, &rg, w, &sum);
-    if (__builtin_expect(pick < 0, 0)) {
-      if (pick == -2) /* u rounded up to the sum */
-        pick = fast_last(w, T);
-      else { /* weights too small for floats: by the energies */
-        st->r = rg;
-        st->E = E;
-        st->V = V;
-        heat_bath(tb, st, c, bs, nd, Tp);
-        rg = st->r;
-        E = st->E;
-        V = st->V;
-        continue;
-      }
-    }
-    int old = tile[c];
-    float eP = bias[rb + pick], eO = bias[rb + old];
-    int vP = selfviol[pick], vO = selfviol[old];
-#pragma GCC unroll 6
-    for (int d = 0; d < nd; d++) {
-      eP += pair[ro[d] + pick];
-      eO += pair[ro[d] + old];
-      vP += violp[ro[d] + pick];
-      vO += violp[ro[d] + old];
-    }
-    E += (double)eP - (double)eO;
-    V += vP - vO;
-    tile[c] = (uint16_t)pick;
-    /* a change unsettles the neighbours; a certain draw of a tile with no
-     * violation settles the cell: it stays certain while the neighbours
-     * keep their tiles, since beta only rises and the hard weight only
-     * grows, which widens the gaps from a tile with no violation (polish
-     * and the rate bench hold both; a replica exchange clears the flags).
-     * The same draws, less work, which is most of the work once the map
-     * has cooled. */
-    uint8_t keep = pick == old;
-#pragma GCC unroll 6
-    for (int d = 0; d < nd; d++)
-      settled[nb[d]] &= keep;
-    settled[c] = keep & (sum == w[old]) & (vO == 0);
+    E += (double)s;
+    V += v;
   }
-  st->r = rg;
   st->E = E;
   st->V = V;
 }
 
-static void sweep_fast_portable(const tables *tb, state *st, float bs) {
-  if (tb->nd == 4 && tb->Tp == 8)
-    fast_sweep(tb, st, bs, 4, 8, false);
-  else if (tb->nd == 4)
-    fast_sweep(tb, st, bs, 4, 16, false);
-  else if (tb->Tp == 8)
-    fast_sweep(tb, st, bs, 6, 8, false);
-  else
-    fast_sweep(tb, st, bs, 6, 16, false);
+/* The rows of cell c's neighbours' tiles (ro: offsets, r: factor rows). */
+static inline __attribute__((always_inline)) void
+fast_rows(const tables *tb, const state *st, int c, const int nd, const int Tp,
+          int32_t *nb, size_t *ro, const float **r) {
+  const size_t stride = (size_t)nd * Tp; /* one neighbour tile's rows */
+#pragma GCC unroll 6
+  for (int d = 0; d < nd; d++) {
+    nb[d] = tb->nbr[(size_t)c * nd + d];
+    ro[d] = st->tile[nb[d]] * stride + (size_t)d * Tp;
+    r[d] = st->fac + ro[d];
+  }
 }
 
+/* The draw's rare cases: u rounded up to the sum (the last tile with a
+ * weight), or weights too small for floats (by the energies: heat_bath). */
+static inline int fast_rare(const tables *tb, state *st, rng *rg, int c,
+                            float bs, int pick, const float *w, const int nd,
+                            const int Tp) {
+  if (pick == -2)
+    return fast_last(w, tb->T);
+  st->r = *rg;
+  heat_bath(tb, st, c, bs, nd, Tp);
+  *rg = st->r;
+  return -1;
+}
+
+/* A sweep of the fast kernel.  The energy and violation count are summed
+ * again afterwards (fast_resync: a pass over the edges costs less than
+ * their changes at every update).  Cells whose draw is certain are
+ * skipped (settle; see below) once the temperature is low enough for any
+ * draw to be certain; until then, two cells of a colour class are drawn at
+ * a time (they are not neighbours, so the order does not matter), from one
+ * 64-bit random number: two independent chains of loads, products and
+ * prefix sums keep the core busy where one would wait on its latency. */
+static inline __attribute__((always_inline)) void
+fast_sweep(const tables *tb, state *st, float bs, const int nd, const int Tp,
+           const bool avx, const bool settle) {
+  const int32_t *order = tb->order;
+  const uint8_t *region = tb->e->region, *violp = tb->violp;
+  const float *bfac = st->bfac;
+  const int *selfviol = tb->selfviol;
+  uint16_t *tile = st->tile;
+  uint8_t *settled = st->settled;
+  rng rg = st->r;
+  for (int k = 0; k < tb->ncolours; k++) {
+    int i = tb->cstart[k], end = tb->cstart[k + 1];
+    if (!settle && tb->coloured)
+      for (; i + 1 < end; i += 2) {
+        int a = order[i], b = order[i + 1];
+        int32_t nba[6], nbb[6];
+        size_t roa[6], rob[6];
+        const float *ra[6], *rb[6];
+        fast_rows(tb, st, a, nd, Tp, nba, roa, ra);
+        fast_rows(tb, st, b, nd, Tp, nbb, rob, rb);
+        uint64_t x = rng_next(&rg);
+        float ua = (float)(x >> 40) * 0x1p-24f,
+              ub = (float)((x >> 16) & 0xffffff) * 0x1p-24f;
+        float wa[16] __attribute__((aligned(32))), suma;
+        float wb[16] __attribute__((aligned(32))), sumb;
+        int pa = FAST_DRAW(avx)(bfac + (size_t)region[a] * Tp, ra, nd, Tp, ua,
+                                wa, &suma, false);
+        int pb = FAST_DRAW(avx)(bfac + (size_t)region[b] * Tp, rb, nd, Tp, ub,
+                                wb, &sumb, false);
+        if (__builtin_expect(pa < 0, 0))
+          pa = fast_rare(tb, st, &rg, a, bs, pa, wa, nd, Tp);
+        if (pa >= 0)
+          tile[a] = (uint16_t)pa;
+        if (__builtin_expect(pb < 0, 0))
+          pb = fast_rare(tb, st, &rg, b, bs, pb, wb, nd, Tp);
+        if (pb >= 0)
+          tile[b] = (uint16_t)pb;
+      }
+    for (; i < end; i++) {
+      int c = order[i];
+      if (settle && settled[c])
+        continue;
+      /* copies in registers: the byte stores below may alias anything */
+      int32_t nb[6];
+      size_t ro[6];
+      const float *r[6];
+      fast_rows(tb, st, c, nd, Tp, nb, ro, r);
+      int old = tile[c];
+      float w[16] __attribute__((aligned(32))), sum;
+      int pick = FAST_DRAW(avx)(bfac + (size_t)region[c] * Tp, r, nd, Tp,
+                                rng_float(&rg), w, &sum, settle);
+      if (__builtin_expect(pick < 0, 0) &&
+          (pick = fast_rare(tb, st, &rg, c, bs, pick, w, nd, Tp)) < 0)
+        continue;
+      tile[c] = (uint16_t)pick;
+      if (!settle)
+        continue;
+      /* A change unsettles the neighbours; a certain draw of a tile with
+       * no violation settles the cell: it stays certain while the
+       * neighbours keep their tiles, since beta only rises and the hard
+       * weight only grows, which widens the gaps from a tile with no
+       * violation (polish and the rate bench hold both; a replica exchange
+       * clears the flags).  The same draws, less work, which is most of
+       * the work once the map has cooled. */
+      uint8_t keep = pick == old;
+#pragma GCC unroll 6
+      for (int d = 0; d < nd; d++)
+        settled[nb[d]] &= keep;
+      if (keep && sum == w[old]) {
+        int v = selfviol[old];
+#pragma GCC unroll 6
+        for (int d = 0; d < nd; d++)
+          v += violp[ro[d] + old];
+        settled[c] = v == 0;
+      }
+    }
+  }
+  st->r = rg;
+}
+
+#define FAST_CASES(AVX)                                                        \
+  if (tb->nd == 4 && tb->Tp == 8)                                              \
+    FAST_CASE(AVX, 4, 8)                                                       \
+  else if (tb->nd == 4)                                                        \
+    FAST_CASE(AVX, 4, 16)                                                      \
+  else if (tb->Tp == 8)                                                        \
+    FAST_CASE(AVX, 6, 8)                                                       \
+  else                                                                         \
+    FAST_CASE(AVX, 6, 16)
+#define FAST_CASE(AVX, ND, TP)                                                 \
+  {                                                                            \
+    if (settle)                                                                \
+      fast_sweep(tb, st, bs, ND, TP, AVX, true);                               \
+    else                                                                       \
+      fast_sweep(tb, st, bs, ND, TP, AVX, false);                              \
+  }
+
+static void sweep_fast_portable(const tables *tb, state *st, float bs,
+                                bool settle){FAST_CASES(false)}
+
 #if FAST_X86
-AVX2 static void sweep_fast_avx2(const tables *tb, state *st, float bs) {
-  if (tb->nd == 4 && tb->Tp == 8)
-    fast_sweep(tb, st, bs, 4, 8, true);
-  else if (tb->nd == 4)
-    fast_sweep(tb, st, bs, 4, 16, true);
-  else if (tb->Tp == 8)
-    fast_sweep(tb, st, bs, 6, 8, true);
-  else
-    fast_sweep(tb, st, bs, 6, 16, true);
+AVX2 static void sweep_fast_avx2(const tables *tb, state *st, float bs,
+                                 bool settle) {
+  FAST_CASES(true)
 }
 #endif
 
@@ -761,18 +860,24 @@ static void sweep_fast(const tables *tb, state *st, float bs) {
     st->fac_bs = bs;
     st->fac_hard = tb->hard;
   }
+  /* the flags were not kept while they could not be set */
+  bool settle = st->fac_certain;
+  if (settle && !st->settle_kept)
+    memset(st->settled, 0, (size_t)tb->N + 1);
+  st->settle_kept = settle;
 #if FAST_X86
   /* flush denormals (FTZ, DAZ) for this sweep only */
   unsigned csr = _mm_getcsr();
   _mm_setcsr(csr | 0x8040);
   if (tb->avx2)
-    sweep_fast_avx2(tb, st, bs);
+    sweep_fast_avx2(tb, st, bs, settle);
   else
-    sweep_fast_portable(tb, st, bs);
+    sweep_fast_portable(tb, st, bs, settle);
   _mm_setcsr(csr);
 #else
-  sweep_fast_portable(tb, st, bs);
+  sweep_fast_portable(tb, st, bs, settle);
 #endif
+  fast_resync(tb, st);
 }
 
 static void sweep_heat_bath(const tables *tb, state *st, float bs) {
