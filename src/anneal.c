@@ -289,6 +289,7 @@ typedef struct state {
   uint8_t *settled;  /* N + 1: the cell's draw is certain (fast_sweep) */
   int *line;         /* max(width, height) scratch */
   float *fac, *bfac; /* the fast kernel's factors (see sweep_fast) */
+  float *ubuf;       /* norder + 1: its uniforms for a sweep */
   bool fac_valid;    /* ... at fac_bs and fac_hard */
   bool fac_certain;  /* can a draw be certain with these factors? */
   bool settle_kept;  /* were the settled flags kept by the last sweep? */
@@ -310,6 +311,7 @@ static void state_init(state *st, const tables *tb) {
     st->fac =
         aligned_floats((size_t)tb->nd * ((size_t)tb->T + 1) * (size_t)tb->Tp);
     st->bfac = aligned_floats((size_t)tb->e->nregions * (size_t)tb->Tp);
+    st->ubuf = aligned_floats((size_t)tb->norder + 1);
   }
 }
 
@@ -324,6 +326,7 @@ static void state_free(state *st) {
   free(st->line);
   free(st->fac);
   free(st->bfac);
+  free(st->ubuf);
 }
 
 static void to_ints(const tables *tb, const state *st, int *out) {
@@ -714,48 +717,60 @@ static void fast_resync(const tables *tb, state *st) {
 
 /* The rows of cell c's neighbours' tiles (ro: offsets, r: factor rows). */
 static inline __attribute__((always_inline)) void
-fast_rows(const tables *tb, const state *st, int c, const int nd, const int Tp,
-          int32_t *nb, size_t *ro, const float **r) {
+fast_rows(const int32_t *nbr, const uint16_t *tile, const float *fac, int c,
+          const int nd, const int Tp, int32_t *nb, size_t *ro,
+          const float **r) {
   const size_t stride = (size_t)nd * Tp; /* one neighbour tile's rows */
 #pragma GCC unroll 6
   for (int d = 0; d < nd; d++) {
-    nb[d] = tb->nbr[(size_t)c * nd + d];
-    ro[d] = st->tile[nb[d]] * stride + (size_t)d * Tp;
-    r[d] = st->fac + ro[d];
+    nb[d] = nbr[(size_t)c * nd + d];
+    ro[d] = tile[nb[d]] * stride + (size_t)d * Tp;
+    r[d] = fac + ro[d];
   }
 }
 
 /* The draw's rare cases: u rounded up to the sum (the last tile with a
- * weight), or weights too small for floats (by the energies: heat_bath). */
-static inline int fast_rare(const tables *tb, state *st, rng *rg, int c,
-                            float bs, int pick, const float *w, const int nd,
-                            const int Tp) {
-  if (pick == -2)
-    return fast_last(w, tb->T);
-  st->r = *rg;
-  heat_bath(tb, st, c, bs, nd, Tp);
-  *rg = st->r;
-  return -1;
-}
+ * weight), or weights too small for floats (by the energies: heat_bath,
+ * which draws from st->r).  A macro, so that the RNG state the sweep keeps
+ * in registers never has its address taken. */
+#define FAST_RARE(PICK, C, W)                                                  \
+  do {                                                                         \
+    if ((PICK) == -2) {                                                        \
+      (PICK) = fast_last((W), tb->T);                                          \
+    } else {                                                                   \
+      st->r = rg;                                                              \
+      heat_bath(tb, st, (C), bs, nd, Tp);                                      \
+      rg = st->r;                                                              \
+    }                                                                          \
+  } while (0)
 
 /* A sweep of the fast kernel.  The energy and violation count are summed
  * again afterwards (fast_resync: a pass over the edges costs less than
  * their changes at every update).  Cells whose draw is certain are
  * skipped (settle; see below) once the temperature is low enough for any
  * draw to be certain; until then, two cells of a colour class are drawn at
- * a time (they are not neighbours, so the order does not matter), from one
- * 64-bit random number: two independent chains of loads, products and
- * prefix sums keep the core busy where one would wait on its latency. */
+ * a time (they are not neighbours, so the order does not matter): two
+ * independent chains of loads, products and prefix sums keep the core busy
+ * where one would wait on its latency.  Their uniforms are drawn for the
+ * whole sweep first, two from each 64-bit number, which leaves the loop the
+ * registers the RNG state would take. */
 static inline __attribute__((always_inline)) void
 fast_sweep(const tables *tb, state *st, float bs, const int nd, const int Tp,
            const bool avx, const bool settle) {
-  const int32_t *order = tb->order;
+  const int32_t *order = tb->order, *nbr = tb->nbr;
   const uint8_t *region = tb->e->region, *violp = tb->violp;
-  const float *bfac = st->bfac;
+  const float *bfac = st->bfac, *fac = st->fac;
   const int *selfviol = tb->selfviol;
   uint16_t *tile = st->tile;
   uint8_t *settled = st->settled;
+  float *ubuf = st->ubuf;
   rng rg = st->r;
+  if (!settle) /* the uniforms first, two from each 64-bit number */
+    for (int i = 0; i < tb->norder; i += 2) {
+      uint64_t x = rng_next(&rg);
+      ubuf[i] = (float)(x >> 40) * 0x1p-24f;
+      ubuf[i + 1] = (float)((x >> 16) & 0xffffff) * 0x1p-24f;
+    }
   for (int k = 0; k < tb->ncolours; k++) {
     int i = tb->cstart[k], end = tb->cstart[k + 1];
     if (!settle && tb->coloured)
@@ -764,11 +779,9 @@ fast_sweep(const tables *tb, state *st, float bs, const int nd, const int Tp,
         int32_t nba[6], nbb[6];
         size_t roa[6], rob[6];
         const float *ra[6], *rb[6];
-        fast_rows(tb, st, a, nd, Tp, nba, roa, ra);
-        fast_rows(tb, st, b, nd, Tp, nbb, rob, rb);
-        uint64_t x = rng_next(&rg);
-        float ua = (float)(x >> 40) * 0x1p-24f,
-              ub = (float)((x >> 16) & 0xffffff) * 0x1p-24f;
+        fast_rows(nbr, tile, fac, a, nd, Tp, nba, roa, ra);
+        fast_rows(nbr, tile, fac, b, nd, Tp, nbb, rob, rb);
+        float ua = ubuf[i], ub = ubuf[i + 1];
         float wa[16] __attribute__((aligned(32))), suma;
         float wb[16] __attribute__((aligned(32))), sumb;
         int pa = FAST_DRAW(avx)(bfac + (size_t)region[a] * Tp, ra, nd, Tp, ua,
@@ -776,11 +789,11 @@ fast_sweep(const tables *tb, state *st, float bs, const int nd, const int Tp,
         int pb = FAST_DRAW(avx)(bfac + (size_t)region[b] * Tp, rb, nd, Tp, ub,
                                 wb, &sumb, false);
         if (__builtin_expect(pa < 0, 0))
-          pa = fast_rare(tb, st, &rg, a, bs, pa, wa, nd, Tp);
+          FAST_RARE(pa, a, wa);
         if (pa >= 0)
           tile[a] = (uint16_t)pa;
         if (__builtin_expect(pb < 0, 0))
-          pb = fast_rare(tb, st, &rg, b, bs, pb, wb, nd, Tp);
+          FAST_RARE(pb, b, wb);
         if (pb >= 0)
           tile[b] = (uint16_t)pb;
       }
@@ -792,14 +805,17 @@ fast_sweep(const tables *tb, state *st, float bs, const int nd, const int Tp,
       int32_t nb[6];
       size_t ro[6];
       const float *r[6];
-      fast_rows(tb, st, c, nd, Tp, nb, ro, r);
+      fast_rows(nbr, tile, fac, c, nd, Tp, nb, ro, r);
       int old = tile[c];
       float w[16] __attribute__((aligned(32))), sum;
-      int pick = FAST_DRAW(avx)(bfac + (size_t)region[c] * Tp, r, nd, Tp,
-                                rng_float(&rg), w, &sum, settle);
-      if (__builtin_expect(pick < 0, 0) &&
-          (pick = fast_rare(tb, st, &rg, c, bs, pick, w, nd, Tp)) < 0)
-        continue;
+      int pick =
+          FAST_DRAW(avx)(bfac + (size_t)region[c] * Tp, r, nd, Tp,
+                         settle ? rng_float(&rg) : ubuf[i], w, &sum, settle);
+      if (__builtin_expect(pick < 0, 0)) {
+        FAST_RARE(pick, c, w);
+        if (pick < 0)
+          continue;
+      }
       tile[c] = (uint16_t)pick;
       if (!settle)
         continue;
