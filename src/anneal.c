@@ -17,8 +17,7 @@
  * frequency or line terms and with at most 16 tiles (fast_sweep), a cell's
  * weights are a product of precomputed Boltzmann-factor rows, one per
  * neighbour plus the bias row, sampled by prefix sums with AVX2 where the
- * machine has it; a cell whose draw is certain is skipped until a
- * neighbour changes.  Otherwise (heat_bath) the local energies are summed
+ * machine has it.  Otherwise (heat_bath) the local energies are summed
  * and the factors come from a table of exp(-i/64), indexed by
  * beta * dE * 64: no exp() and no division per site (weights are exact to
  * within 1.6%, i.e. the temperature is quantised, which a sampler does not
@@ -284,15 +283,14 @@ typedef struct state {
   double E;       /* running energy (sum of deltas) */
   long V;         /* running violations */
   rng r;
-  float *loc, *w;    /* Tp scratch */
-  int *idx;          /* Tp scratch */
-  uint8_t *settled;  /* N + 1: the cell's draw is certain (fast_sweep) */
-  int *line;         /* max(width, height) scratch */
-  float *fac, *bfac; /* the fast kernel's factors (see sweep_fast) */
-  float *ubuf;       /* norder + 1: its uniforms for a sweep */
-  bool fac_valid;    /* ... at fac_bs and fac_hard */
-  bool fac_certain;  /* can a draw be certain with these factors? */
-  bool settle_kept;  /* were the settled flags kept by the last sweep? */
+  float *loc, *w;       /* Tp scratch */
+  int *idx;             /* Tp scratch */
+  int *line;            /* max(width, height) scratch */
+  float *fac, *bfac;    /* the fast kernel's factors (see sweep_fast) */
+  float *ubuf;          /* norder + 1: its uniforms for a sweep */
+  float *fac01, *fac23; /* square: [T + 1][T + 1][Tp], products of the rows
+                         * of directions 0 and 1, and 2 and 3 */
+  bool fac_valid;       /* ... at fac_bs and fac_hard */
   float fac_bs;
   double fac_hard;
 } state;
@@ -305,13 +303,17 @@ static void state_init(state *st, const tables *tb) {
   st->loc = aligned_floats((size_t)tb->Tp);
   st->w = aligned_floats((size_t)tb->Tp);
   st->idx = ts_calloc((size_t)tb->Tp, sizeof *st->idx);
-  st->settled = ts_calloc((size_t)tb->N + 1, 1);
   st->line = ts_malloc((size_t)mx * sizeof *st->line);
   if (tb->fast) {
     st->fac =
         aligned_floats((size_t)tb->nd * ((size_t)tb->T + 1) * (size_t)tb->Tp);
     st->bfac = aligned_floats((size_t)tb->e->nregions * (size_t)tb->Tp);
     st->ubuf = aligned_floats((size_t)tb->norder + 1);
+    if (tb->nd == 4) {
+      size_t n2 = ((size_t)tb->T + 1) * ((size_t)tb->T + 1) * (size_t)tb->Tp;
+      st->fac01 = aligned_floats(n2);
+      st->fac23 = aligned_floats(n2);
+    }
   }
 }
 
@@ -322,11 +324,12 @@ static void state_free(state *st) {
   free(st->loc);
   free(st->w);
   free(st->idx);
-  free(st->settled);
   free(st->line);
   free(st->fac);
   free(st->bfac);
   free(st->ubuf);
+  free(st->fac01);
+  free(st->fac23);
 }
 
 static void to_ints(const tables *tb, const state *st, int *out) {
@@ -353,7 +356,6 @@ static void state_start(const tables *tb, state *st, int *scratch) {
   const tilesat_energy *e = tb->e;
   int T = tb->T;
   st->tile[tb->N] = (uint16_t)T;
-  memset(st->settled, 0, (size_t)tb->N + 1);
   for (int c = 0; c < tb->N; c++)
     if (e->pin_of[c])
       st->tile[c] = (uint16_t)e->pin_tile[c];
@@ -455,9 +457,6 @@ static inline void set_tile(const tables *tb, state *st, int c, int t,
   st->fq[old] -= 2 * tb->wf;
   st->fq[t] += 2 * tb->wf;
   st->tile[c] = (uint16_t)t;
-  st->settled[c] = 0;
-  for (int d = 0; d < nd; d++) /* the sentinel's flag is never read */
-    st->settled[nb[d]] = 0;
 }
 
 /* One heat-bath update of cell c at inverse temperature beta * EXP_SCALE.
@@ -527,15 +526,17 @@ heat_bath(const tables *tb, state *st, int c, float bs, const int nd,
  * the tile is the first with a weight whose prefix sum exceeds it (two
  * compares, a mask and a count of trailing zeros; the prefix sums are
  * added in a tree, so a tile without weight may have a larger one than the
- * tile before it, and must be masked out).  Every row's largest factor is 1, so
- * weights never overflow; the sweeps run with denormals flushed to zero (x86),
- * so a weight that underflows is below 2^-126.  When the sum is below 2^-98 the
- * dropped weight could matter at float resolution, and the cell is drawn
- * by the exact energies instead (heat_bath).  The AVX2 and portable
- * versions add and multiply in the same order: the same draws on every
- * machine.  The bookkeeping (energy, violations, certain draws) is done
- * without a branch on whether the tile changed: at the temperatures where
- * most of the work is, that branch is a coin toss. */
+ * tile before it, and must be masked out).  Every row's largest factor is
+ * 1, so weights never overflow; the sweeps run with denormals flushed to
+ * zero (x86), so a weight that underflows is below 2^-126.  When the sum is
+ * below 2^-98 the dropped weight could matter at float resolution, and the
+ * cell is drawn by the exact energies instead (heat_bath).  The AVX2 and
+ * portable versions add and multiply in the same order: the same draws on
+ * every machine.  An update only stores the tile: no branch on whether it
+ * changed (at the temperatures where most of the work is, a coin toss)
+ * and no bookkeeping (see fast_sweep).  Skipping cells whose draw is
+ * certain, as the kernel before this one did, measured slower here: the
+ * skipped cells cost a mispredicted branch and the rest lose the pairing. */
 #define FAST_MIN 0x1p-98f
 
 #if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
@@ -578,6 +579,16 @@ static void factors_build(const tables *tb, state *st, float beta) {
   for (int k = 0; k < tb->e->nregions; k++)
     factor_row(tb->bias + (size_t)k * Tp, T, Tp, beta,
                st->bfac + (size_t)k * Tp, &lastx, &lastv);
+  if (tb->nd == 4) /* the pair products (as fast_draw would form them) */
+    for (int u = 0; u < T1; u++)
+      for (int v = 0; v < T1; v++)
+        for (int t = 0; t < Tp; t++) {
+          size_t o = ((size_t)u * T1 + v) * Tp + t;
+          st->fac01[o] =
+              st->fac[(u * 4 + 0) * Tp + t] * st->fac[(v * 4 + 1) * Tp + t];
+          st->fac23[o] =
+              st->fac[(u * 4 + 2) * Tp + t] * st->fac[(v * 4 + 3) * Tp + t];
+        }
 }
 
 /* When rounding makes u reach the sum: the last tile with a weight. */
@@ -589,14 +600,17 @@ static int fast_last(const float *w, int T) {
 }
 
 /* The portable draw: the AVX2 one's arithmetic, lane by lane.  Returns the
- * tile, -1 if the sum is below FAST_MIN or -2 if u reached the sum; w gets
- * the weights if keep_w or the draw returns -2. */
+ * tile, -1 if the sum is below FAST_MIN or -2 if u reached the sum (then w
+ * holds the weights). */
 static inline __attribute__((always_inline)) int
 fast_draw(const float *b, const float *const *r, const int nd, const int Tp,
-          float r01, float *w, float *sum_out, const bool keep_w) {
-  (void)keep_w; /* w is always filled here */
+          float r01, float *w, float *sum_out) {
   float cdf[16];
   for (int t = 0; t < Tp; t++) {
+    if (nd == 2) { /* rows already multiplied in pairs (fac01, fac23) */
+      w[t] = (b[t] * r[0][t]) * r[1][t];
+      continue;
+    }
     float p01 = r[0][t] * r[1][t], p23 = r[2][t] * r[3][t];
     if (nd == 6)
       p23 = p23 * (r[4][t] * r[5][t]);
@@ -642,6 +656,10 @@ AVX2 static inline __m256 prefix8(__m256 x) {
 /* The weights of 8 tiles from offset o of the rows. */
 AVX2 static inline __attribute__((always_inline)) __m256
 weights8(const float *b, const float *const *r, const int nd, int o) {
+  if (nd == 2)
+    return _mm256_mul_ps(
+        _mm256_mul_ps(_mm256_load_ps(b + o), _mm256_load_ps(r[0] + o)),
+        _mm256_load_ps(r[1] + o));
   __m256 p01 =
              _mm256_mul_ps(_mm256_load_ps(r[0] + o), _mm256_load_ps(r[1] + o)),
          p23 =
@@ -654,8 +672,7 @@ weights8(const float *b, const float *const *r, const int nd, int o) {
 
 AVX2 static inline __attribute__((always_inline)) int
 fast_draw_avx2(const float *b, const float *const *r, const int nd,
-               const int Tp, float r01, float *w, float *sum_out,
-               const bool keep_w) {
+               const int Tp, float r01, float *w, float *sum_out) {
   const __m256i seven = _mm256_set1_epi32(7);
   __m256 w0 = weights8(b, r, nd, 0), w1 = w0;
   __m256 cdf0 = prefix8(w0), cdf1 = cdf0;
@@ -676,7 +693,7 @@ fast_draw_avx2(const float *b, const float *const *r, const int nd,
                 _mm256_and_ps(_mm256_cmp_ps(cdf1, u, _CMP_GT_OQ),
                               _mm256_cmp_ps(w1, zero, _CMP_GT_OQ)))
             << 8;
-  if (keep_w || !mask) {
+  if (!mask) {
     _mm256_store_ps(w, w0);
     if (Tp == 16)
       _mm256_store_ps(w + 8, w1);
@@ -715,18 +732,14 @@ static void fast_resync(const tables *tb, state *st) {
   st->V = V;
 }
 
-/* The rows of cell c's neighbours' tiles (ro: offsets, r: factor rows). */
+/* The factor rows of cell c's neighbours' tiles. */
 static inline __attribute__((always_inline)) void
 fast_rows(const int32_t *nbr, const uint16_t *tile, const float *fac, int c,
-          const int nd, const int Tp, int32_t *nb, size_t *ro,
-          const float **r) {
+          const int nd, const int Tp, const float **r) {
   const size_t stride = (size_t)nd * Tp; /* one neighbour tile's rows */
 #pragma GCC unroll 6
-  for (int d = 0; d < nd; d++) {
-    nb[d] = nbr[(size_t)c * nd + d];
-    ro[d] = tile[nb[d]] * stride + (size_t)d * Tp;
-    r[d] = fac + ro[d];
-  }
+  for (int d = 0; d < nd; d++)
+    r[d] = fac + tile[nbr[(size_t)c * nd + d]] * stride + (size_t)d * Tp;
 }
 
 /* The draw's rare cases: u rounded up to the sum (the last tile with a
@@ -746,48 +759,46 @@ fast_rows(const int32_t *nbr, const uint16_t *tile, const float *fac, int c,
 
 /* A sweep of the fast kernel.  The energy and violation count are summed
  * again afterwards (fast_resync: a pass over the edges costs less than
- * their changes at every update).  Cells whose draw is certain are
- * skipped (settle; see below) once the temperature is low enough for any
- * draw to be certain; until then, two cells of a colour class are drawn at
- * a time (they are not neighbours, so the order does not matter): two
+ * their changes at every update).  Two cells of a colour class are drawn
+ * at a time (they are not neighbours, so the order does not matter): two
  * independent chains of loads, products and prefix sums keep the core busy
  * where one would wait on its latency.  Their uniforms are drawn for the
  * whole sweep first, two from each 64-bit number, which leaves the loop the
- * registers the RNG state would take. */
+ * registers the RNG state would take.  On square maps the rows of
+ * directions 0 and 1, and 2 and 3, come multiplied in pairs (fac01, fac23:
+ * the same products fast_draw forms), 3 rows a cell instead of 5. */
 static inline __attribute__((always_inline)) void
 fast_sweep(const tables *tb, state *st, float bs, const int nd, const int Tp,
-           const bool avx, const bool settle) {
+           const bool avx) {
   const int32_t *order = tb->order, *nbr = tb->nbr;
-  const uint8_t *region = tb->e->region, *violp = tb->violp;
+  const uint8_t *region = tb->e->region;
   const float *bfac = st->bfac, *fac = st->fac;
-  const int *selfviol = tb->selfviol;
   uint16_t *tile = st->tile;
-  uint8_t *settled = st->settled;
   float *ubuf = st->ubuf;
   rng rg = st->r;
-  if (!settle) /* the uniforms first, two from each 64-bit number */
-    for (int i = 0; i < tb->norder; i += 2) {
-      uint64_t x = rng_next(&rg);
-      ubuf[i] = (float)(x >> 40) * 0x1p-24f;
-      ubuf[i + 1] = (float)((x >> 16) & 0xffffff) * 0x1p-24f;
-    }
+  for (int i = 0; i < tb->norder; i += 2) {
+    uint64_t x = rng_next(&rg);
+    ubuf[i] = (float)(x >> 40) * 0x1p-24f;
+    ubuf[i + 1] = (float)((x >> 16) & 0xffffff) * 0x1p-24f;
+  }
   for (int k = 0; k < tb->ncolours; k++) {
     int i = tb->cstart[k], end = tb->cstart[k + 1];
-    if (!settle && tb->coloured)
+    if (tb->coloured && nd == 4) {
+      const float *f01 = st->fac01, *f23 = st->fac23;
+      const size_t T1 = (size_t)tb->T + 1;
       for (; i + 1 < end; i += 2) {
         int a = order[i], b = order[i + 1];
-        int32_t nba[6], nbb[6];
-        size_t roa[6], rob[6];
-        const float *ra[6], *rb[6];
-        fast_rows(nbr, tile, fac, a, nd, Tp, nba, roa, ra);
-        fast_rows(nbr, tile, fac, b, nd, Tp, nbb, rob, rb);
-        float ua = ubuf[i], ub = ubuf[i + 1];
+        const int32_t *na = nbr + (size_t)a * 4, *nb = nbr + (size_t)b * 4;
+        const float *ra[2] = {f01 + (tile[na[0]] * T1 + tile[na[1]]) * Tp,
+                              f23 + (tile[na[2]] * T1 + tile[na[3]]) * Tp};
+        const float *rb[2] = {f01 + (tile[nb[0]] * T1 + tile[nb[1]]) * Tp,
+                              f23 + (tile[nb[2]] * T1 + tile[nb[3]]) * Tp};
         float wa[16] __attribute__((aligned(32))), suma;
         float wb[16] __attribute__((aligned(32))), sumb;
-        int pa = FAST_DRAW(avx)(bfac + (size_t)region[a] * Tp, ra, nd, Tp, ua,
-                                wa, &suma, false);
-        int pb = FAST_DRAW(avx)(bfac + (size_t)region[b] * Tp, rb, nd, Tp, ub,
-                                wb, &sumb, false);
+        int pa = FAST_DRAW(avx)(bfac + (size_t)region[a] * Tp, ra, 2, Tp,
+                                ubuf[i], wa, &suma);
+        int pb = FAST_DRAW(avx)(bfac + (size_t)region[b] * Tp, rb, 2, Tp,
+                                ubuf[i + 1], wb, &sumb);
         if (__builtin_expect(pa < 0, 0))
           FAST_RARE(pa, a, wa);
         if (pa >= 0)
@@ -797,46 +808,39 @@ fast_sweep(const tables *tb, state *st, float bs, const int nd, const int Tp,
         if (pb >= 0)
           tile[b] = (uint16_t)pb;
       }
-    for (; i < end; i++) {
+    }
+    if (tb->coloured)
+      for (; i + 1 < end; i += 2) {
+        int a = order[i], b = order[i + 1];
+        const float *ra[6], *rb[6];
+        fast_rows(nbr, tile, fac, a, nd, Tp, ra);
+        fast_rows(nbr, tile, fac, b, nd, Tp, rb);
+        float wa[16] __attribute__((aligned(32))), suma;
+        float wb[16] __attribute__((aligned(32))), sumb;
+        int pa = FAST_DRAW(avx)(bfac + (size_t)region[a] * Tp, ra, nd, Tp,
+                                ubuf[i], wa, &suma);
+        int pb = FAST_DRAW(avx)(bfac + (size_t)region[b] * Tp, rb, nd, Tp,
+                                ubuf[i + 1], wb, &sumb);
+        if (__builtin_expect(pa < 0, 0))
+          FAST_RARE(pa, a, wa);
+        if (pa >= 0)
+          tile[a] = (uint16_t)pa;
+        if (__builtin_expect(pb < 0, 0))
+          FAST_RARE(pb, b, wb);
+        if (pb >= 0)
+          tile[b] = (uint16_t)pb;
+      }
+    for (; i < end; i++) { /* one at a time */
       int c = order[i];
-      if (settle && settled[c])
-        continue;
-      /* copies in registers: the byte stores below may alias anything */
-      int32_t nb[6];
-      size_t ro[6];
       const float *r[6];
-      fast_rows(nbr, tile, fac, c, nd, Tp, nb, ro, r);
-      int old = tile[c];
+      fast_rows(nbr, tile, fac, c, nd, Tp, r);
       float w[16] __attribute__((aligned(32))), sum;
-      int pick =
-          FAST_DRAW(avx)(bfac + (size_t)region[c] * Tp, r, nd, Tp,
-                         settle ? rng_float(&rg) : ubuf[i], w, &sum, settle);
-      if (__builtin_expect(pick < 0, 0)) {
+      int pick = FAST_DRAW(avx)(bfac + (size_t)region[c] * Tp, r, nd, Tp,
+                                ubuf[i], w, &sum);
+      if (__builtin_expect(pick < 0, 0))
         FAST_RARE(pick, c, w);
-        if (pick < 0)
-          continue;
-      }
-      tile[c] = (uint16_t)pick;
-      if (!settle)
-        continue;
-      /* A change unsettles the neighbours; a certain draw of a tile with
-       * no violation settles the cell: it stays certain while the
-       * neighbours keep their tiles, since beta only rises and the hard
-       * weight only grows, which widens the gaps from a tile with no
-       * violation (polish and the rate bench hold both; a replica exchange
-       * clears the flags).  The same draws, less work, which is most of
-       * the work once the map has cooled. */
-      uint8_t keep = pick == old;
-#pragma GCC unroll 6
-      for (int d = 0; d < nd; d++)
-        settled[nb[d]] &= keep;
-      if (keep && sum == w[old]) {
-        int v = selfviol[old];
-#pragma GCC unroll 6
-        for (int d = 0; d < nd; d++)
-          v += violp[ro[d] + old];
-        settled[c] = v == 0;
-      }
+      if (pick >= 0)
+        tile[c] = (uint16_t)pick;
     }
   }
   st->r = rg;
@@ -844,27 +848,19 @@ fast_sweep(const tables *tb, state *st, float bs, const int nd, const int Tp,
 
 #define FAST_CASES(AVX)                                                        \
   if (tb->nd == 4 && tb->Tp == 8)                                              \
-    FAST_CASE(AVX, 4, 8)                                                       \
+    fast_sweep(tb, st, bs, 4, 8, AVX);                                         \
   else if (tb->nd == 4)                                                        \
-    FAST_CASE(AVX, 4, 16)                                                      \
+    fast_sweep(tb, st, bs, 4, 16, AVX);                                        \
   else if (tb->Tp == 8)                                                        \
-    FAST_CASE(AVX, 6, 8)                                                       \
+    fast_sweep(tb, st, bs, 6, 8, AVX);                                         \
   else                                                                         \
-    FAST_CASE(AVX, 6, 16)
-#define FAST_CASE(AVX, ND, TP)                                                 \
-  {                                                                            \
-    if (settle)                                                                \
-      fast_sweep(tb, st, bs, ND, TP, AVX, true);                               \
-    else                                                                       \
-      fast_sweep(tb, st, bs, ND, TP, AVX, false);                              \
-  }
+    fast_sweep(tb, st, bs, 6, 16, AVX);
 
-static void sweep_fast_portable(const tables *tb, state *st, float bs,
-                                bool settle){FAST_CASES(false)}
+static void sweep_fast_portable(const tables *tb, state *st,
+                                float bs){FAST_CASES(false)}
 
 #if FAST_X86
-AVX2 static void sweep_fast_avx2(const tables *tb, state *st, float bs,
-                                 bool settle) {
+AVX2 static void sweep_fast_avx2(const tables *tb, state *st, float bs) {
   FAST_CASES(true)
 }
 #endif
@@ -876,22 +872,17 @@ static void sweep_fast(const tables *tb, state *st, float bs) {
     st->fac_bs = bs;
     st->fac_hard = tb->hard;
   }
-  /* the flags were not kept while they could not be set */
-  bool settle = st->fac_certain;
-  if (settle && !st->settle_kept)
-    memset(st->settled, 0, (size_t)tb->N + 1);
-  st->settle_kept = settle;
 #if FAST_X86
   /* flush denormals (FTZ, DAZ) for this sweep only */
   unsigned csr = _mm_getcsr();
   _mm_setcsr(csr | 0x8040);
   if (tb->avx2)
-    sweep_fast_avx2(tb, st, bs, settle);
+    sweep_fast_avx2(tb, st, bs);
   else
-    sweep_fast_portable(tb, st, bs, settle);
+    sweep_fast_portable(tb, st, bs);
   _mm_setcsr(csr);
 #else
-  sweep_fast_portable(tb, st, bs, settle);
+  sweep_fast_portable(tb, st, bs);
 #endif
   fast_resync(tb, st);
 }
@@ -1202,8 +1193,6 @@ int tilesat_anneal(const tilesat_energy *e, const tilesat_anneal_opts *opts,
           state tmp = reps[k];
           reps[k] = reps[k + 1];
           reps[k + 1] = tmp;
-          /* the hotter one's certain draws may not be certain any more */
-          memset(reps[k + 1].settled, 0, (size_t)N + 1);
         }
       }
       for (int k = 0; k < K; k++) {
