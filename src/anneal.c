@@ -586,6 +586,8 @@ static void factors_build(const tables *tb, state *st, float beta) {
           size_t o = ((size_t)u * T1 + v) * Tp + t;
           st->fac01[o] =
               st->fac[(u * 4 + 0) * Tp + t] * st->fac[(v * 4 + 1) * Tp + t];
+          if (tb->e->nregions == 1) /* and the bias, as fast_draw would */
+            st->fac01[o] = st->bfac[t] * st->fac01[o];
           st->fac23[o] =
               st->fac[(u * 4 + 2) * Tp + t] * st->fac[(v * 4 + 3) * Tp + t];
         }
@@ -609,6 +611,10 @@ fast_draw(const float *b, const float *const *r, const int nd, const int Tp,
   for (int t = 0; t < Tp; t++) {
     if (nd == 2) { /* rows already multiplied in pairs (fac01, fac23) */
       w[t] = (b[t] * r[0][t]) * r[1][t];
+      continue;
+    }
+    if (nd == 1) { /* ... and the bias too */
+      w[t] = r[0][t] * r[1][t];
       continue;
     }
     float p01 = r[0][t] * r[1][t], p23 = r[2][t] * r[3][t];
@@ -660,6 +666,8 @@ weights8(const float *b, const float *const *r, const int nd, int o) {
     return _mm256_mul_ps(
         _mm256_mul_ps(_mm256_load_ps(b + o), _mm256_load_ps(r[0] + o)),
         _mm256_load_ps(r[1] + o));
+  if (nd == 1)
+    return _mm256_mul_ps(_mm256_load_ps(r[0] + o), _mm256_load_ps(r[1] + o));
   __m256 p01 =
              _mm256_mul_ps(_mm256_load_ps(r[0] + o), _mm256_load_ps(r[1] + o)),
          p23 =
@@ -766,7 +774,8 @@ fast_rows(const int32_t *nbr, const uint16_t *tile, const float *fac, int c,
  * whole sweep first, two from each 64-bit number, which leaves the loop the
  * registers the RNG state would take.  On square maps the rows of
  * directions 0 and 1, and 2 and 3, come multiplied in pairs (fac01, fac23:
- * the same products fast_draw forms), 3 rows a cell instead of 5. */
+ * the same products fast_draw forms), 3 rows a cell instead of 5, or 2
+ * when there is one region and fac01 holds its bias row too. */
 static inline __attribute__((always_inline)) void
 fast_sweep(const tables *tb, state *st, float bs, const int nd, const int Tp,
            const bool avx) {
@@ -775,6 +784,7 @@ fast_sweep(const tables *tb, state *st, float bs, const int nd, const int Tp,
   const float *bfac = st->bfac, *fac = st->fac;
   uint16_t *tile = st->tile;
   float *ubuf = st->ubuf;
+  const bool one = tb->e->nregions == 1; /* the bias is in fac01 */
   rng rg = st->r;
   for (int i = 0; i < tb->norder; i += 2) {
     uint64_t x = rng_next(&rg);
@@ -783,7 +793,33 @@ fast_sweep(const tables *tb, state *st, float bs, const int nd, const int Tp,
   }
   for (int k = 0; k < tb->ncolours; k++) {
     int i = tb->cstart[k], end = tb->cstart[k + 1];
-    if (tb->coloured && nd == 4) {
+    if (tb->coloured && nd == 4 && one) {
+      const float *f01 = st->fac01, *f23 = st->fac23;
+      const size_t T1 = (size_t)tb->T + 1;
+      for (; i + 1 < end; i += 2) {
+        int a = order[i], b = order[i + 1];
+        const int32_t *na = nbr + (size_t)a * 4, *nb = nbr + (size_t)b * 4;
+        const float *ra[2] = {f01 + (tile[na[0]] * T1 + tile[na[1]]) * Tp,
+                              f23 + (tile[na[2]] * T1 + tile[na[3]]) * Tp};
+        const float *rb[2] = {f01 + (tile[nb[0]] * T1 + tile[nb[1]]) * Tp,
+                              f23 + (tile[nb[2]] * T1 + tile[nb[3]]) * Tp};
+        float wa[16] __attribute__((aligned(32))), suma;
+        float wb[16] __attribute__((aligned(32))), sumb;
+        int pa = FAST_DRAW(avx)(bfac + (size_t)region[a] * Tp, ra, 1, Tp,
+                                ubuf[i], wa, &suma);
+        int pb = FAST_DRAW(avx)(bfac + (size_t)region[b] * Tp, rb, 1, Tp,
+                                ubuf[i + 1], wb, &sumb);
+        if (__builtin_expect(pa < 0, 0))
+          FAST_RARE(pa, a, wa);
+        if (pa >= 0)
+          tile[a] = (uint16_t)pa;
+        if (__builtin_expect(pb < 0, 0))
+          FAST_RARE(pb, b, wb);
+        if (pb >= 0)
+          tile[b] = (uint16_t)pb;
+      }
+    }
+    if (tb->coloured && nd == 4 && !one) {
       const float *f01 = st->fac01, *f23 = st->fac23;
       const size_t T1 = (size_t)tb->T + 1;
       for (; i + 1 < end; i += 2) {
