@@ -121,6 +121,10 @@ typedef struct tables {
   bool line, swaps, soft;
   bool fast; /* heat-bath by factor tables (see sweep_fast) */
   bool avx2; /* the fast kernel's AVX2 version runs here */
+  /* fast_resync on a map whose forward neighbours are all (row + fdr[f],
+   * col + fdc[f]) when that is on the map, and missing otherwise */
+  bool fplain;
+  int fdr[3], fdc[3];
   /* the fast kernel's rows, neighbour tile first: [T + 1][nd][Tp] */
   float *fpair;   /* pair */
   uint8_t *violp; /* viol */
@@ -149,6 +153,29 @@ static int checker_colour(const tilesat_map *m, int cell) {
     return (((q - row) % 3) + 3) % 3;
   }
   return (row + col) & 1;
+}
+
+/* Are the forward neighbours plain offsets (not periodic, not hex)? */
+static void tables_plain(tables *tb) {
+  const tilesat_energy *e = tb->e;
+  int W = tb->m->width, H = tb->m->height, nd = tb->nd, c0 = W + 1;
+  if (W < 3 || H < 3)
+    return;
+  for (int f = 0; f < e->nforward; f++) {
+    int n = tb->nbr[(size_t)c0 * nd + e->forward[f]];
+    if (n >= tb->N)
+      return;
+    tb->fdr[f] = n / W - 1;
+    tb->fdc[f] = n % W - 1;
+  }
+  for (int c = 0; c < tb->N; c++)
+    for (int f = 0; f < e->nforward; f++) {
+      int r = c / W + tb->fdr[f], q = c % W + tb->fdc[f];
+      bool on = r >= 0 && r < H && q >= 0 && q < W;
+      if (tb->nbr[(size_t)c * nd + e->forward[f]] != (on ? r * W + q : tb->N))
+        return;
+    }
+  tb->fplain = true;
 }
 
 static void tables_init(tables *tb, const tilesat_energy *e) {
@@ -232,6 +259,7 @@ static void tables_init(tables *tb, const tilesat_energy *e) {
   for (int i = 0; i < EXP_N - 1; i++)
     tb->exptab[i] = expf(-(float)i / EXP_SCALE);
   tb->exptab[EXP_N - 1] = 0;
+  tables_plain(tb);
   tables_set_hard(tb, e->hard);
 }
 
@@ -718,26 +746,64 @@ fast_draw_avx2(const float *b, const float *const *r, const int nd,
  * sentinel's rows are 0; self-loops are in the bias). */
 static void fast_resync(const tables *tb, state *st) {
   const tilesat_energy *e = tb->e;
-  const int nd = tb->nd, Tp = tb->Tp;
+  const int nd = tb->nd, Tp = tb->Tp, nf = e->nforward, N = tb->N;
   const size_t stride = (size_t)nd * Tp;
-  double E = 0;
-  long V = 0;
-  for (int c = 0; c < tb->N; c++) {
-    int t = st->tile[c];
-    float s = tb->bias[(size_t)e->region[c] * Tp + t];
-    int v = tb->selfviol[t];
-    for (int f = 0; f < e->nforward; f++) {
-      int d = e->forward[f];
-      size_t o = st->tile[tb->nbr[(size_t)c * nd + d]] * stride +
-                 (size_t)d * Tp + (size_t)t;
-      s += tb->fpair[o];
-      v += tb->violp[o];
-    }
-    E += (double)s;
-    V += v;
+  const uint16_t *restrict tile = st->tile;
+  const uint8_t *restrict region = e->region, *restrict violp = tb->violp;
+  const float *restrict fpair = tb->fpair, *restrict bias = tb->bias;
+  const int *restrict selfviol = tb->selfviol;
+  /* pairs of accumulators: a double add per cell is a latency chain */
+  double E0 = 0, E1 = 0;
+  long V0 = 0, V1 = 0;
+  int c = 0;
+  for (; c + 1 < N; c += 2) {
+    int t0 = tile[c], t1 = tile[c + 1];
+    E0 += (double)bias[(size_t)region[c] * Tp + t0];
+    E1 += (double)bias[(size_t)region[c + 1] * Tp + t1];
+    V0 += selfviol[t0];
+    V1 += selfviol[t1];
   }
-  st->E = E;
-  st->V = V;
+  for (; c < N; c++) {
+    E0 += (double)bias[(size_t)region[c] * Tp + tile[c]];
+    V0 += selfviol[tile[c]];
+  }
+  for (int f = 0; f < nf; f++) {
+    const int d = e->forward[f];
+    const float *fp = fpair + (size_t)d * Tp;
+    const uint8_t *vp = violp + (size_t)d * Tp;
+    if (tb->fplain) { /* rows and columns, no neighbour table */
+      const int W = tb->m->width, H = tb->m->height;
+      const int dr = tb->fdr[f], dc = tb->fdc[f], delta = dr * W + dc;
+      int r0 = dr < 0 ? -dr : 0, r1 = dr > 0 ? H - dr : H;
+      int q0 = dc < 0 ? -dc : 0, q1 = dc > 0 ? W - dc : W;
+      for (int r = r0; r < r1; r++) {
+        const uint16_t *row = tile + (size_t)r * W, *nrow = row + delta;
+        int q = q0;
+        for (; q + 1 < q1; q += 2) {
+          size_t o0 = nrow[q] * stride + row[q],
+                 o1 = nrow[q + 1] * stride + row[q + 1];
+          E0 += (double)fp[o0];
+          E1 += (double)fp[o1];
+          V0 += vp[o0];
+          V1 += vp[o1];
+        }
+        for (; q < q1; q++) {
+          size_t o = nrow[q] * stride + row[q];
+          E0 += (double)fp[o];
+          V0 += vp[o];
+        }
+      }
+      continue;
+    }
+    const int32_t *restrict nbr = tb->nbr;
+    for (c = 0; c < N; c++) { /* the sentinel's rows are 0 */
+      size_t o = tile[nbr[(size_t)c * nd + d]] * stride + tile[c];
+      E0 += (double)fp[o];
+      V0 += vp[o];
+    }
+  }
+  st->E = E0 + E1;
+  st->V = V0 + V1;
 }
 
 /* The factor rows of cell c's neighbours' tiles. */
