@@ -784,20 +784,24 @@ static void fast_resync(const tables *tb, state *st) {
       int q0 = dc < 0 ? -dc : 0, q1 = dc > 0 ? W - dc : W;
       for (int r = r0; r < r1; r++) {
         const uint16_t *row = tile + (size_t)r * W, *nrow = row + delta;
+        /* a row in floats (as the kernel's sums are), then in doubles */
+        float s0 = 0, s1 = 0;
         int q = q0;
         for (; q + 1 < q1; q += 2) {
           size_t o0 = nrow[q] * stride + row[q],
                  o1 = nrow[q + 1] * stride + row[q + 1];
-          E0 += (double)fp[o0];
-          E1 += (double)fp[o1];
+          s0 += fp[o0];
+          s1 += fp[o1];
           V0 += vp[o0];
           V1 += vp[o1];
         }
         for (; q < q1; q++) {
           size_t o = nrow[q] * stride + row[q];
-          E0 += (double)fp[o];
+          s0 += fp[o];
           V0 += vp[o];
         }
+        E0 += (double)s0;
+        E1 += (double)s1;
       }
       continue;
     }
