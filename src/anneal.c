@@ -124,6 +124,7 @@ typedef struct tables {
   /* fast_resync on a map whose forward neighbours are all (row + fdr[f],
    * col + fdc[f]) when that is on the map, and missing otherwise */
   bool fplain;
+  bool nobias; /* every bias 0 and no self-loop violation (tables_set_hard) */
   int fdr[3], fdc[3];
   /* the fast kernel's rows, neighbour tile first: [T + 1][nd][Tp] */
   float *fpair;   /* pair */
@@ -287,6 +288,10 @@ static void tables_set_hard(tables *tb, double hard) {
           b += (tb->selfviol_dir[f * T + t] ? hard : 0) - e->coherence[t];
       tb->bias[(size_t)k * Tp + t] = (float)b;
     }
+  tb->nobias = true;
+  for (int k = 0; k < e->nregions; k++)
+    for (int t = 0; t < T; t++)
+      tb->nobias &= tb->bias[(size_t)k * Tp + t] == 0 && tb->selfviol[t] == 0;
   tb->hard = hard;
 }
 
@@ -761,7 +766,7 @@ static void fast_resync(const tables *tb, state *st) {
   /* pairs of accumulators: a double add per cell is a latency chain */
   double E0 = 0, E1 = 0;
   long V0 = 0, V1 = 0;
-  int c = 0;
+  int c = tb->nobias ? N : 0; /* no bias and no self-loop: nothing */
   for (; c + 1 < N; c += 2) {
     int t0 = tile[c], t1 = tile[c + 1];
     E0 += (double)bias[(size_t)region[c] * Tp + t0];
@@ -769,7 +774,7 @@ static void fast_resync(const tables *tb, state *st) {
     V0 += selfviol[t0];
     V1 += selfviol[t1];
   }
-  for (; c < N; c++) {
+  for (; c < N; c++) { /* the last, if N is odd */
     E0 += (double)bias[(size_t)region[c] * Tp + tile[c]];
     V0 += selfviol[tile[c]];
   }
