@@ -13,13 +13,15 @@
  *
  * Hot loop.  Neighbours come from a table (cells * directions); a missing
  * neighbour points at a sentinel cell holding an extra "border" tile whose
- * pair rows are zero, so there is no branch on the map's edge.  Boltzmann
- * factors come from a table of exp(-i/64), indexed by beta * dE * 64: no
- * exp() and no division per site (weights are exact to within 1.6%, i.e.
- * the temperature is quantised, which a sampler does not mind).  Without
- * frequency or line terms a cell's distribution depends only on its region
- * and neighbours, so it is cached per neighbourhood and temperature level,
- * and a cell whose draw is certain is skipped until a neighbour changes.
+ * pair rows are zero, so there is no branch on the map's edge.  Without
+ * frequency or line terms and with at most 16 tiles (fast_sweep), a cell's
+ * weights are a product of precomputed Boltzmann-factor rows, one per
+ * neighbour plus the bias row, sampled by prefix sums with AVX2 where the
+ * machine has it.  Otherwise (heat_bath) the local energies are summed
+ * and the factors come from a table of exp(-i/64), indexed by
+ * beta * dE * 64: no exp() and no division per site (weights are exact to
+ * within 1.6%, i.e. the temperature is quantised, which a sampler does not
+ * mind).
  *
  * Schedule.  Geometric from beta_lo to beta_hi over the sweeps, in 100
  * levels.  Chosen from the energy scale unless given: hot, the largest
@@ -92,25 +94,6 @@ static inline uint32_t rng_below(rng *r, uint32_t n) {
 
 typedef float v4sf __attribute__((vector_size(16)));
 
-/* The neighbourhood cache.  Without a frequency or line term, the
- * heat-bath distribution of a cell is a function of its region and its
- * neighbours' tiles only, and maps hold few distinct neighbourhoods; so the
- * distribution (cumulative weights) and local energies are computed once
- * per neighbourhood per sweep (the beta and hard weight change between
- * sweeps) and looked up by a 56-bit key in a direct-mapped table.  The draw
- * is the same as without the cache; only the work is shared. */
-#define CACHE_TP 16
-#define CACHE_BITS 14
-#define CACHE_SIZE ((size_t)1 << CACHE_BITS)
-
-typedef struct hb_entry {
-  uint64_t key;
-  uint32_t stamp;
-  int32_t single; /* the one tile with a weight, or -1 */
-  float cdf[CACHE_TP];
-  float loc[CACHE_TP];
-} hb_entry;
-
 #define EXP_SCALE 64.0f
 #define EXP_N 2048 /* factors down to exp(-32) */
 
@@ -129,9 +112,23 @@ typedef struct tables {
   double hard;           /* the hard weight the tables hold now */
   int32_t *order;        /* free cells, colour class by colour class */
   int norder;
-  float wf; /* frequency weight (0 with exact counts) */
+  int cstart[4]; /* colour class k is order[cstart[k] .. cstart[k + 1]) */
+  int ncolours;
+  bool coloured; /* no cell has a neighbour of its own colour (a periodic
+                  * axis of odd length, or not a multiple of 3 on hex,
+                  * breaks that) */
+  float wf;      /* frequency weight (0 with exact counts) */
   bool line, swaps, soft;
-  bool cached; /* heat-bath through the neighbourhood cache */
+  bool fast; /* heat-bath by factor tables (see sweep_fast) */
+  bool avx2; /* the fast kernel's AVX2 version runs here */
+  /* fast_resync on a map whose forward neighbours are all (row + fdr[f],
+   * col + fdc[f]) when that is on the map, and missing otherwise */
+  bool fplain;
+  bool nobias; /* every bias 0 and no self-loop violation (tables_set_hard) */
+  int fdr[3], fdc[3];
+  /* the fast kernel's rows, neighbour tile first: [T + 1][nd][Tp] */
+  float *fpair;   /* pair */
+  uint8_t *violp; /* viol */
   float exptab[EXP_N];
 } tables;
 
@@ -157,6 +154,29 @@ static int checker_colour(const tilesat_map *m, int cell) {
     return (((q - row) % 3) + 3) % 3;
   }
   return (row + col) & 1;
+}
+
+/* Are the forward neighbours plain offsets (not periodic, not hex)? */
+static void tables_plain(tables *tb) {
+  const tilesat_energy *e = tb->e;
+  int W = tb->m->width, H = tb->m->height, nd = tb->nd, c0 = W + 1;
+  if (W < 3 || H < 3)
+    return;
+  for (int f = 0; f < e->nforward; f++) {
+    int n = tb->nbr[(size_t)c0 * nd + e->forward[f]];
+    if (n >= tb->N)
+      return;
+    tb->fdr[f] = n / W - 1;
+    tb->fdc[f] = n % W - 1;
+  }
+  for (int c = 0; c < tb->N; c++)
+    for (int f = 0; f < e->nforward; f++) {
+      int r = c / W + tb->fdr[f], q = c % W + tb->fdc[f];
+      bool on = r >= 0 && r < H && q >= 0 && q < W;
+      if (tb->nbr[(size_t)c * nd + e->forward[f]] != (on ? r * W + q : tb->N))
+        return;
+    }
+  tb->fplain = true;
 }
 
 static void tables_init(tables *tb, const tilesat_energy *e) {
@@ -186,6 +206,13 @@ static void tables_init(tables *tb, const tilesat_energy *e) {
       for (int t = 0; t < T; t++)
         tb->viol[((size_t)d * (T + 1) + u) * T + t] =
             !ts_bit(ts_allowed(r, t, d), u);
+  tb->violp = ts_calloc((size_t)nd * (size_t)(T + 1) * (size_t)Tp, 1);
+  tb->fpair =
+      ts_calloc((size_t)nd * (size_t)(T + 1) * (size_t)Tp, sizeof *tb->fpair);
+  for (int d = 0; d < nd; d++)
+    for (int u = 0; u <= T; u++)
+      memcpy(tb->violp + ((size_t)u * nd + d) * Tp,
+             tb->viol + ((size_t)d * (T + 1) + u) * T, (size_t)T);
   for (int k = 0; k < e->nregions; k++) /* padding tiles: never drawn */
     for (int t = T; t < Tp; t++)
       tb->bias[(size_t)k * Tp + t] = 1e30f;
@@ -200,10 +227,21 @@ static void tables_init(tables *tb, const tilesat_energy *e) {
       }
   int ncolours = m->topo == TILESAT_HEX ? 3 : 2;
   tb->order = ts_malloc((size_t)N * sizeof *tb->order);
-  for (int k = 0; k < ncolours; k++)
+  tb->ncolours = ncolours;
+  for (int k = 0; k < ncolours; k++) {
+    tb->cstart[k] = tb->norder;
     for (int c = 0; c < N; c++)
       if (!e->pin_of[c] && checker_colour(m, c) == k)
         tb->order[tb->norder++] = c;
+  }
+  tb->cstart[ncolours] = tb->norder;
+  tb->coloured = true;
+  for (int c = 0; c < N; c++)
+    for (int d = 0; d < nd; d++) {
+      int n = tb->nbr[(size_t)c * nd + d];
+      if (n < N && checker_colour(m, n) == checker_colour(m, c))
+        tb->coloured = false;
+    }
   tb->swaps = e->exact;
   tb->wf = e->exact ? 0.0f : (float)e->frequency;
   tb->line = e->palindrome != 0;
@@ -213,13 +251,16 @@ static void tables_init(tables *tb, const tilesat_energy *e) {
   for (int i = 0; i < e->nregions * T; i++)
     bias |= e->region_bias[i] != 0;
   tb->soft = coherence || bias || tb->wf != 0 || tb->line;
-  /* the distribution of a cell depends only on its region and neighbours
-   * when no term reads global state (counts, lines) */
-  tb->cached = !tb->swaps && tb->wf == 0 && !tb->line && Tp <= CACHE_TP &&
-               nd <= 6 && e->nregions <= 256;
+  tb->fast =
+      !tb->swaps && tb->wf == 0 && !tb->line && T <= 16 && (nd == 4 || nd == 6);
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
+  __builtin_cpu_init();
+  tb->avx2 = __builtin_cpu_supports("avx2");
+#endif
   for (int i = 0; i < EXP_N - 1; i++)
     tb->exptab[i] = expf(-(float)i / EXP_SCALE);
   tb->exptab[EXP_N - 1] = 0;
+  tables_plain(tb);
   tables_set_hard(tb, e->hard);
 }
 
@@ -236,6 +277,7 @@ static void tables_set_hard(tables *tb, double hard) {
         if (t == u)
           c -= e->coherence[t];
         tb->pair[((size_t)d * (T + 1) + u) * Tp + t] = (float)c;
+        tb->fpair[((size_t)u * nd + d) * Tp + t] = (float)c;
       }
   for (int k = 0; k < e->nregions; k++)
     for (int t = 0; t < T; t++) {
@@ -246,6 +288,10 @@ static void tables_set_hard(tables *tb, double hard) {
           b += (tb->selfviol_dir[f * T + t] ? hard : 0) - e->coherence[t];
       tb->bias[(size_t)k * Tp + t] = (float)b;
     }
+  tb->nobias = true;
+  for (int k = 0; k < e->nregions; k++)
+    for (int t = 0; t < T; t++)
+      tb->nobias &= tb->bias[(size_t)k * Tp + t] == 0 && tb->selfviol[t] == 0;
   tb->hard = hard;
 }
 
@@ -254,6 +300,8 @@ static void tables_free(tables *tb) {
   free(tb->nbr);
   free(tb->pair);
   free(tb->viol);
+  free(tb->violp);
+  free(tb->fpair);
   free(tb->bias);
   free(tb->selfviol);
   free(tb->order);
@@ -268,14 +316,16 @@ typedef struct state {
   double E;       /* running energy (sum of deltas) */
   long V;         /* running violations */
   rng r;
-  float *loc, *w;         /* Tp scratch */
-  int *idx;               /* Tp scratch */
-  struct hb_entry *cache; /* heat-bath distributions by neighbourhood */
-  uint8_t *settled;       /* N + 1: the cell's draw is certain (see below) */
-  uint32_t stamp;         /* the generation cached entries must be from */
-  float cache_bs;         /* the temperature and hard weight of it */
-  double cache_hard;
-  int *line; /* max(width, height) scratch */
+  float *loc, *w;       /* Tp scratch */
+  int *idx;             /* Tp scratch */
+  int *line;            /* max(width, height) scratch */
+  float *fac, *bfac;    /* the fast kernel's factors (see sweep_fast) */
+  float *ubuf;          /* norder + 1: its uniforms for a sweep */
+  float *fac01, *fac23; /* square: [T + 1][T + 1][Tp], products of the rows
+                         * of directions 0 and 1, and 2 and 3 */
+  bool fac_valid;       /* ... at fac_bs and fac_hard */
+  float fac_bs;
+  double fac_hard;
 } state;
 
 static void state_init(state *st, const tables *tb) {
@@ -286,14 +336,18 @@ static void state_init(state *st, const tables *tb) {
   st->loc = aligned_floats((size_t)tb->Tp);
   st->w = aligned_floats((size_t)tb->Tp);
   st->idx = ts_calloc((size_t)tb->Tp, sizeof *st->idx);
-  st->settled = ts_calloc((size_t)tb->N + 1, 1);
-  if (tb->cached) {
-    st->cache = aligned_alloc(64, CACHE_SIZE * sizeof *st->cache);
-    if (!st->cache)
-      ts_misuse(__func__, "out of memory");
-    memset(st->cache, 0, CACHE_SIZE * sizeof *st->cache);
-  }
   st->line = ts_malloc((size_t)mx * sizeof *st->line);
+  if (tb->fast) {
+    st->fac =
+        aligned_floats((size_t)tb->nd * ((size_t)tb->T + 1) * (size_t)tb->Tp);
+    st->bfac = aligned_floats((size_t)tb->e->nregions * (size_t)tb->Tp);
+    st->ubuf = aligned_floats((size_t)tb->norder + 1);
+    if (tb->nd == 4) {
+      size_t n2 = ((size_t)tb->T + 1) * ((size_t)tb->T + 1) * (size_t)tb->Tp;
+      st->fac01 = aligned_floats(n2);
+      st->fac23 = aligned_floats(n2);
+    }
+  }
 }
 
 static void state_free(state *st) {
@@ -303,9 +357,12 @@ static void state_free(state *st) {
   free(st->loc);
   free(st->w);
   free(st->idx);
-  free(st->cache);
-  free(st->settled);
   free(st->line);
+  free(st->fac);
+  free(st->bfac);
+  free(st->ubuf);
+  free(st->fac01);
+  free(st->fac23);
 }
 
 static void to_ints(const tables *tb, const state *st, int *out) {
@@ -314,6 +371,8 @@ static void to_ints(const tables *tb, const state *st, int *out) {
 }
 
 /* Counts, fq, E and V from the tiles. */
+static void fast_resync(const tables *tb, state *st);
+
 static void state_sync(const tables *tb, state *st, int *scratch) {
   const tilesat_energy *e = tb->e;
   memset(st->count, 0, (size_t)tb->T * sizeof *st->count);
@@ -321,6 +380,10 @@ static void state_sync(const tables *tb, state *st, int *scratch) {
     st->count[st->tile[c]]++;
   for (int t = 0; t < tb->T; t++)
     st->fq[t] = tb->wf * (float)(2 * (st->count[t] - e->target[t]) + 1);
+  if (tb->fast) { /* what every sweep does (the same sums, cheaper) */
+    fast_resync(tb, st);
+    return;
+  }
   to_ints(tb, st, scratch);
   st->E = tilesat_energy_eval(e, scratch);
   st->V = tilesat_energy_violations(e, scratch);
@@ -332,7 +395,6 @@ static void state_start(const tables *tb, state *st, int *scratch) {
   const tilesat_energy *e = tb->e;
   int T = tb->T;
   st->tile[tb->N] = (uint16_t)T;
-  memset(st->settled, 0, (size_t)tb->N + 1);
   for (int c = 0; c < tb->N; c++)
     if (e->pin_of[c])
       st->tile[c] = (uint16_t)e->pin_tile[c];
@@ -434,9 +496,6 @@ static inline void set_tile(const tables *tb, state *st, int c, int t,
   st->fq[old] -= 2 * tb->wf;
   st->fq[t] += 2 * tb->wf;
   st->tile[c] = (uint16_t)t;
-  st->settled[c] = 0;
-  for (int d = 0; d < nd; d++) /* the sentinel's flag is never read */
-    st->settled[nb[d]] = 0;
 }
 
 /* One heat-bath update of cell c at inverse temperature beta * EXP_SCALE.
@@ -495,120 +554,461 @@ heat_bath(const tables *tb, state *st, int c, float bs, const int nd,
   for (int i = 0; i < n; i++)                                                  \
     heat_bath(tb, st, order[i], bs, ND, TP);
 
-/* The cache entry of a cell's current neighbourhood, and its key. */
-static inline hb_entry *cache_slot(const tables *tb, const state *st, int c,
-                                   const int nd, uint64_t *key_out) {
-  const int32_t *nb = tb->nbr + (size_t)c * nd;
-  uint64_t key = tb->e->region[c];
-  for (int d = 0; d < nd; d++)
-    key = key << 8 | st->tile[nb[d]];
-  *key_out = key;
-  return &st->cache[(key * 0x9e3779b97f4a7c15u) >> (64 - CACHE_BITS)];
+/* ------------------------------------------------------ the fast kernel */
+
+/* Heat-bath by Boltzmann factors (tb->fast: no term reads global state,
+ * at most 16 tiles).  Per temperature and hard weight, every pair row and
+ * bias row becomes a row of factors, fac[d][u][t] = exp(-beta * (pair[d][u]
+ * [t] - min over t)), so a cell's weights are the product of its bias row
+ * and one row per neighbour: 5 (hex 7) rows of Tp floats, no exp and no
+ * table gather per site.  The draw is one uniform against the prefix sums:
+ * the tile is the first with a weight whose prefix sum exceeds it (two
+ * compares, a mask and a count of trailing zeros; the prefix sums are
+ * added in a tree, so a tile without weight may have a larger one than the
+ * tile before it, and must be masked out).  Every row's largest factor is
+ * 1, so weights never overflow; the sweeps run with denormals flushed to
+ * zero (x86), so a weight that underflows is below 2^-126.  When the sum is
+ * below 2^-98 the dropped weight could matter at float resolution, and the
+ * cell is drawn by the exact energies instead (heat_bath).  The AVX2 and
+ * portable versions add and multiply in the same order: the same draws on
+ * every machine.  An update only stores the tile: no branch on whether it
+ * changed (at the temperatures where most of the work is, a coin toss)
+ * and no bookkeeping (see fast_sweep).  Skipping cells whose draw is
+ * certain, as the kernel before this one did, measured slower here: the
+ * skipped cells cost a mispredicted branch and the rest lose the pairing. */
+#define FAST_MIN 0x1p-98f
+
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
+#define FAST_X86 1
+#include <immintrin.h>
+#else
+#define FAST_X86 0
+#endif
+
+/* exp(-x) for the factor tables, flushed to 0 below the normal range. */
+static float factor(float x, float *lastx, float *lastv) {
+  if (x != *lastx) {
+    float v = expf(-x);
+    *lastx = x;
+    *lastv = v < 0x1p-126f ? 0 : v;
+  }
+  return *lastv;
 }
 
-/* A heat-bath update through the neighbourhood cache (tb->cached). */
+/* One row of factors from one row of costs (T of them, then 0 padding). */
+static void factor_row(const float *cost, int T, int Tp, float beta, float *out,
+                       float *lastx, float *lastv) {
+  float lo = cost[0];
+  for (int t = 1; t < T; t++)
+    lo = cost[t] < lo ? cost[t] : lo;
+  for (int t = 0; t < T; t++)
+    out[t] = factor(beta * (cost[t] - lo), lastx, lastv);
+  for (int t = T; t < Tp; t++)
+    out[t] = 0;
+}
+
+static void factors_build(const tables *tb, state *st, float beta) {
+  int T = tb->T, T1 = T + 1, Tp = tb->Tp;
+  float lastx = -1, lastv = 0;
+  for (int d = 0; d < tb->nd; d++)
+    for (int u = 0; u <= T; u++) {
+      factor_row(tb->pair + ((size_t)d * T1 + u) * Tp, T, Tp, beta,
+                 st->fac + ((size_t)u * tb->nd + d) * Tp, &lastx, &lastv);
+    }
+  for (int k = 0; k < tb->e->nregions; k++)
+    factor_row(tb->bias + (size_t)k * Tp, T, Tp, beta,
+               st->bfac + (size_t)k * Tp, &lastx, &lastv);
+  if (tb->nd == 4) /* the pair products (as fast_draw would form them) */
+    for (int u = 0; u < T1; u++)
+      for (int v = 0; v < T1; v++)
+        for (int t = 0; t < Tp; t++) {
+          size_t o = ((size_t)u * T1 + v) * Tp + t;
+          st->fac01[o] =
+              st->fac[(u * 4 + 0) * Tp + t] * st->fac[(v * 4 + 1) * Tp + t];
+          if (tb->e->nregions == 1) /* and the bias, as fast_draw would */
+            st->fac01[o] = st->bfac[t] * st->fac01[o];
+          st->fac23[o] =
+              st->fac[(u * 4 + 2) * Tp + t] * st->fac[(v * 4 + 3) * Tp + t];
+        }
+}
+
+/* When rounding makes u reach the sum: the last tile with a weight. */
+static int fast_last(const float *w, int T) {
+  int t = T - 1;
+  while (t > 0 && w[t] == 0)
+    t--;
+  return t;
+}
+
+/* The portable draw: the AVX2 one's arithmetic, lane by lane.  Returns the
+ * tile, -1 if the sum is below FAST_MIN or -2 if u reached the sum (then w
+ * holds the weights). */
+static inline __attribute__((always_inline)) int
+fast_draw(const float *b, const float *const *r, const int nd, const int Tp,
+          float r01, float *w, float *sum_out) {
+  float cdf[16];
+  for (int t = 0; t < Tp; t++) {
+    if (nd == 2) { /* rows already multiplied in pairs (fac01, fac23) */
+      w[t] = (b[t] * r[0][t]) * r[1][t];
+      continue;
+    }
+    if (nd == 1) { /* ... and the bias too */
+      w[t] = r[0][t] * r[1][t];
+      continue;
+    }
+    float p01 = r[0][t] * r[1][t], p23 = r[2][t] * r[3][t];
+    if (nd == 6)
+      p23 = p23 * (r[4][t] * r[5][t]);
+    w[t] = (b[t] * p01) * p23;
+  }
+  for (int g = 0; g < Tp; g += 4) { /* prefix sums in groups of 4 */
+    float y1 = w[g + 1] + w[g], y2 = w[g + 2] + w[g + 1],
+          y3 = w[g + 3] + w[g + 2];
+    cdf[g] = w[g];
+    cdf[g + 1] = y1;
+    cdf[g + 2] = y2 + w[g];
+    cdf[g + 3] = y3 + y1;
+  }
+  for (int g = 0; g < Tp; g += 8) /* then across groups, then halves */
+    for (int i = 4; i < 8; i++)
+      cdf[g + i] += cdf[g + 3];
+  if (Tp == 16)
+    for (int i = 8; i < 16; i++)
+      cdf[i] += cdf[7];
+  float sum = *sum_out = cdf[Tp - 1];
+  if (sum < FAST_MIN)
+    return -1;
+  float u = r01 * sum;
+  int pick = 0;
+  while (pick < Tp && !(cdf[pick] > u && w[pick] > 0))
+    pick++;
+  return pick < Tp ? pick : -2;
+}
+
+#if FAST_X86
+#define AVX2 __attribute__((target("avx2,bmi,bmi2")))
+
+/* Prefix sums of 8 floats, in fast_draw's order. */
+AVX2 static inline __m256 prefix8(__m256 x) {
+  x = _mm256_add_ps(
+      x, _mm256_castsi256_ps(_mm256_slli_si256(_mm256_castps_si256(x), 4)));
+  x = _mm256_add_ps(
+      x, _mm256_castsi256_ps(_mm256_slli_si256(_mm256_castps_si256(x), 8)));
+  __m256 lo = _mm256_permute2f128_ps(x, x, 0x08); /* (0, low half) */
+  return _mm256_add_ps(x, _mm256_shuffle_ps(lo, lo, 0xff));
+}
+
+/* The weights of 8 tiles from offset o of the rows. */
+AVX2 static inline __attribute__((always_inline)) __m256
+weights8(const float *b, const float *const *r, const int nd, int o) {
+  if (nd == 2)
+    return _mm256_mul_ps(
+        _mm256_mul_ps(_mm256_load_ps(b + o), _mm256_load_ps(r[0] + o)),
+        _mm256_load_ps(r[1] + o));
+  if (nd == 1)
+    return _mm256_mul_ps(_mm256_load_ps(r[0] + o), _mm256_load_ps(r[1] + o));
+  __m256 p01 =
+             _mm256_mul_ps(_mm256_load_ps(r[0] + o), _mm256_load_ps(r[1] + o)),
+         p23 =
+             _mm256_mul_ps(_mm256_load_ps(r[2] + o), _mm256_load_ps(r[3] + o));
+  if (nd == 6)
+    p23 = _mm256_mul_ps(
+        p23, _mm256_mul_ps(_mm256_load_ps(r[4] + o), _mm256_load_ps(r[5] + o)));
+  return _mm256_mul_ps(_mm256_mul_ps(_mm256_load_ps(b + o), p01), p23);
+}
+
+AVX2 static inline __attribute__((always_inline)) int
+fast_draw_avx2(const float *b, const float *const *r, const int nd,
+               const int Tp, float r01, float *w, float *sum_out) {
+  const __m256i seven = _mm256_set1_epi32(7);
+  __m256 w0 = weights8(b, r, nd, 0), w1 = w0;
+  __m256 cdf0 = prefix8(w0), cdf1 = cdf0;
+  if (Tp == 16) {
+    w1 = weights8(b, r, nd, 8);
+    cdf1 = _mm256_add_ps(prefix8(w1), _mm256_permutevar8x32_ps(cdf0, seven));
+  }
+  float sum = *sum_out =
+      _mm256_cvtss_f32(_mm256_permutevar8x32_ps(cdf1, seven));
+  if (sum < FAST_MIN)
+    return -1;
+  __m256 u = _mm256_set1_ps(r01 * sum);
+  const __m256 zero = _mm256_setzero_ps();
+  unsigned mask = (unsigned)_mm256_movemask_ps(_mm256_and_ps(
+      _mm256_cmp_ps(cdf0, u, _CMP_GT_OQ), _mm256_cmp_ps(w0, zero, _CMP_GT_OQ)));
+  if (Tp == 16)
+    mask |= (unsigned)_mm256_movemask_ps(
+                _mm256_and_ps(_mm256_cmp_ps(cdf1, u, _CMP_GT_OQ),
+                              _mm256_cmp_ps(w1, zero, _CMP_GT_OQ)))
+            << 8;
+  if (!mask) {
+    _mm256_store_ps(w, w0);
+    if (Tp == 16)
+      _mm256_store_ps(w + 8, w1);
+  }
+  return mask ? __builtin_ctz(mask) : -2;
+}
+#define FAST_DRAW(AVX) ((AVX) ? fast_draw_avx2 : fast_draw)
+#else
+#define FAST_DRAW(AVX) fast_draw
+#endif
+
+/* The energy and violations of st's map at the tables' hard weight, from
+ * the fast kernel's rows: each edge once, in a forward direction (the
+ * sentinel's rows are 0; self-loops are in the bias). */
+static void fast_resync(const tables *tb, state *st) {
+  const tilesat_energy *e = tb->e;
+  const int nd = tb->nd, Tp = tb->Tp, nf = e->nforward, N = tb->N;
+  const size_t stride = (size_t)nd * Tp;
+  const uint16_t *restrict tile = st->tile;
+  const uint8_t *restrict region = e->region, *restrict violp = tb->violp;
+  const float *restrict fpair = tb->fpair, *restrict bias = tb->bias;
+  const int *restrict selfviol = tb->selfviol;
+  /* pairs of accumulators: a double add per cell is a latency chain */
+  double E0 = 0, E1 = 0;
+  long V0 = 0, V1 = 0;
+  int c = tb->nobias ? N : 0; /* no bias and no self-loop: nothing */
+  for (; c + 1 < N; c += 2) {
+    int t0 = tile[c], t1 = tile[c + 1];
+    E0 += (double)bias[(size_t)region[c] * Tp + t0];
+    E1 += (double)bias[(size_t)region[c + 1] * Tp + t1];
+    V0 += selfviol[t0];
+    V1 += selfviol[t1];
+  }
+  for (; c < N; c++) { /* the last, if N is odd */
+    E0 += (double)bias[(size_t)region[c] * Tp + tile[c]];
+    V0 += selfviol[tile[c]];
+  }
+  for (int f = 0; f < nf; f++) {
+    const int d = e->forward[f];
+    const float *fp = fpair + (size_t)d * Tp;
+    const uint8_t *vp = violp + (size_t)d * Tp;
+    if (tb->fplain) { /* rows and columns, no neighbour table */
+      const int W = tb->m->width, H = tb->m->height;
+      const int dr = tb->fdr[f], dc = tb->fdc[f], delta = dr * W + dc;
+      int r0 = dr < 0 ? -dr : 0, r1 = dr > 0 ? H - dr : H;
+      int q0 = dc < 0 ? -dc : 0, q1 = dc > 0 ? W - dc : W;
+      for (int r = r0; r < r1; r++) {
+        const uint16_t *row = tile + (size_t)r * W, *nrow = row + delta;
+        /* a row in floats (as the kernel's sums are), then in doubles */
+        float s0 = 0, s1 = 0;
+        int q = q0;
+        for (; q + 1 < q1; q += 2) {
+          size_t o0 = nrow[q] * stride + row[q],
+                 o1 = nrow[q + 1] * stride + row[q + 1];
+          s0 += fp[o0];
+          s1 += fp[o1];
+          V0 += vp[o0];
+          V1 += vp[o1];
+        }
+        for (; q < q1; q++) {
+          size_t o = nrow[q] * stride + row[q];
+          s0 += fp[o];
+          V0 += vp[o];
+        }
+        E0 += (double)s0;
+        E1 += (double)s1;
+      }
+      continue;
+    }
+    const int32_t *restrict nbr = tb->nbr;
+    for (c = 0; c < N; c++) { /* the sentinel's rows are 0 */
+      size_t o = tile[nbr[(size_t)c * nd + d]] * stride + tile[c];
+      E0 += (double)fp[o];
+      V0 += vp[o];
+    }
+  }
+  st->E = E0 + E1;
+  st->V = V0 + V1;
+}
+
+/* The factor rows of cell c's neighbours' tiles. */
 static inline __attribute__((always_inline)) void
-heat_bath_cached(const tables *tb, state *st, int c, float bs, const int nd,
-                 const int Tp) {
-  if (st->settled[c])
-    return;
-  uint64_t key;
-  hb_entry *h = cache_slot(tb, st, c, nd, &key);
-  if (h->key != key || h->stamp != st->stamp) {
-    float *loc = h->loc, w[CACHE_TP], *cdf = h->cdf;
-    local_energies(tb, st, c, nd, Tp, loc);
-    /* independent chains everywhere: a float min or sum over 16 tiles in
-     * one chain is 16 dependent operations */
-    float m4[4] = {loc[0], loc[1], loc[2], loc[3]};
-    for (int t = 4; t < Tp; t += 4)
-      for (int i = 0; i < 4; i++)
-        m4[i] = loc[t + i] < m4[i] ? loc[t + i] : m4[i];
-    float lo = m4[0] < m4[1] ? m4[0] : m4[1];
-    float lo2 = m4[2] < m4[3] ? m4[2] : m4[3];
-    lo = lo < lo2 ? lo : lo2;
-    const float top = (float)(EXP_N - 1);
-    for (int t = 0; t < Tp; t++) {
-      float x = (loc[t] - lo) * bs;
-      w[t] = tb->exptab[(int)(x < top ? x : top)];
-    }
-    for (int t = 0; t < Tp; t += 4) { /* prefix sums inside groups of 4 */
-      cdf[t] = w[t];
-      cdf[t + 1] = w[t] + w[t + 1];
-      cdf[t + 2] = cdf[t + 1] + w[t + 2];
-      cdf[t + 3] = cdf[t + 1] + (w[t + 2] + w[t + 3]);
-    }
-    float base = 0;
-    for (int t = 0; t < Tp; t += 4) { /* then carry across the groups */
-      float next = base + cdf[t + 3];
-      for (int i = 0; i < 4; i++)
-        cdf[t + i] += base;
-      base = next;
-    }
-    /* every other tile below float resolution: no draw needed */
-    h->single = -1;
-    if (base == 1.0f)
-      for (int t = 0; t < tb->T && h->single < 0; t++)
-        if (loc[t] == lo)
-          h->single = t;
-    h->key = key;
-    h->stamp = st->stamp;
-  }
-  int old = st->tile[c], pick = h->single;
-  if (pick < 0) {
-    float u = rng_float(&st->r) * h->cdf[tb->T - 1];
-    pick = 0;
-    while (pick < tb->T - 1 && u >= h->cdf[pick])
-      pick++;
-  } else if (pick == old) {
-    /* Certain, and it stays certain while the neighbours keep their tiles:
-     * beta only rises and the hard weight only grows, which widens the
-     * gaps from a tile with no violation.  So the cell is skipped until a
-     * neighbour changes (set_tile clears the flag): the same draws, less
-     * work, which is most of the work once the map has cooled. */
-    const int32_t *nb = tb->nbr + (size_t)c * nd;
-    const int T1 = tb->T + 1;
-    int v = tb->selfviol[old];
-    for (int d = 0; d < nd; d++)
-      v += tb->viol[((size_t)d * T1 + st->tile[nb[d]]) * tb->T + old];
-    st->settled[c] = v == 0;
-  }
-  if (pick != old) {
-    st->E += (double)h->loc[pick] - (double)h->loc[old];
-    set_tile(tb, st, c, pick, nd);
-  }
+fast_rows(const int32_t *nbr, const uint16_t *tile, const float *fac, int c,
+          const int nd, const int Tp, const float **r) {
+  const size_t stride = (size_t)nd * Tp; /* one neighbour tile's rows */
+#pragma GCC unroll 6
+  for (int d = 0; d < nd; d++)
+    r[d] = fac + tile[nbr[(size_t)c * nd + d]] * stride + (size_t)d * Tp;
 }
 
-/* The table does not fit in L2: fetch the entry of the cell PREFETCH
- * places ahead while this one is updated (a hint only; its neighbours may
- * still change before it is used, then the entry is simply looked up
- * again). */
-#define PREFETCH 4
-#define SWEEP_CACHED(ND, TP)                                                   \
-  for (int i = 0; i < n; i++) {                                                \
-    if (i + PREFETCH < n) {                                                    \
-      uint64_t k_;                                                             \
-      __builtin_prefetch(cache_slot(tb, st, order[i + PREFETCH], ND, &k_));    \
+/* The draw's rare cases: u rounded up to the sum (the last tile with a
+ * weight), or weights too small for floats (by the energies: heat_bath,
+ * which draws from st->r).  A macro, so that the RNG state the sweep keeps
+ * in registers never has its address taken. */
+#define FAST_RARE(PICK, C, W)                                                  \
+  do {                                                                         \
+    if ((PICK) == -2) {                                                        \
+      (PICK) = fast_last((W), tb->T);                                          \
+    } else {                                                                   \
+      st->r = rg;                                                              \
+      heat_bath(tb, st, (C), bs, nd, Tp);                                      \
+      rg = st->r;                                                              \
     }                                                                          \
-    heat_bath_cached(tb, st, order[i], bs, ND, TP);                            \
+  } while (0)
+
+/* A sweep of the fast kernel.  The energy and violation count are summed
+ * again afterwards (fast_resync: a pass over the edges costs less than
+ * their changes at every update).  Two cells of a colour class are drawn
+ * at a time (they are not neighbours, so the order does not matter): two
+ * independent chains of loads, products and prefix sums keep the core busy
+ * where one would wait on its latency.  Their uniforms are drawn for the
+ * whole sweep first, two from each 64-bit number, which leaves the loop the
+ * registers the RNG state would take.  On square maps the rows of
+ * directions 0 and 1, and 2 and 3, come multiplied in pairs (fac01, fac23:
+ * the same products fast_draw forms), 3 rows a cell instead of 5, or 2
+ * when there is one region and fac01 holds its bias row too. */
+static inline __attribute__((always_inline)) void
+fast_sweep(const tables *tb, state *st, float bs, const int nd, const int Tp,
+           const bool avx) {
+  const int32_t *order = tb->order, *nbr = tb->nbr;
+  const uint8_t *region = tb->e->region;
+  const float *bfac = st->bfac, *fac = st->fac;
+  uint16_t *tile = st->tile;
+  float *ubuf = st->ubuf;
+  const bool one = tb->e->nregions == 1; /* the bias is in fac01 */
+  rng rg = st->r;
+  for (int i = 0; i < tb->norder; i += 2) {
+    uint64_t x = rng_next(&rg);
+    ubuf[i] = (float)(x >> 40) * 0x1p-24f;
+    ubuf[i + 1] = (float)((x >> 16) & 0xffffff) * 0x1p-24f;
   }
+  for (int k = 0; k < tb->ncolours; k++) {
+    int i = tb->cstart[k], end = tb->cstart[k + 1];
+    if (tb->coloured && nd == 4 && one) {
+      const float *f01 = st->fac01, *f23 = st->fac23;
+      const size_t T1 = (size_t)tb->T + 1;
+      for (; i + 1 < end; i += 2) {
+        int a = order[i], b = order[i + 1];
+        const int32_t *na = nbr + (size_t)a * 4, *nb = nbr + (size_t)b * 4;
+        const float *ra[2] = {f01 + (tile[na[0]] * T1 + tile[na[1]]) * Tp,
+                              f23 + (tile[na[2]] * T1 + tile[na[3]]) * Tp};
+        const float *rb[2] = {f01 + (tile[nb[0]] * T1 + tile[nb[1]]) * Tp,
+                              f23 + (tile[nb[2]] * T1 + tile[nb[3]]) * Tp};
+        float wa[16] __attribute__((aligned(32))), suma;
+        float wb[16] __attribute__((aligned(32))), sumb;
+        int pa = FAST_DRAW(avx)(bfac + (size_t)region[a] * Tp, ra, 1, Tp,
+                                ubuf[i], wa, &suma);
+        int pb = FAST_DRAW(avx)(bfac + (size_t)region[b] * Tp, rb, 1, Tp,
+                                ubuf[i + 1], wb, &sumb);
+        if (__builtin_expect(pa < 0, 0))
+          FAST_RARE(pa, a, wa);
+        if (pa >= 0)
+          tile[a] = (uint16_t)pa;
+        if (__builtin_expect(pb < 0, 0))
+          FAST_RARE(pb, b, wb);
+        if (pb >= 0)
+          tile[b] = (uint16_t)pb;
+      }
+    }
+    if (tb->coloured && nd == 4 && !one) {
+      const float *f01 = st->fac01, *f23 = st->fac23;
+      const size_t T1 = (size_t)tb->T + 1;
+      for (; i + 1 < end; i += 2) {
+        int a = order[i], b = order[i + 1];
+        const int32_t *na = nbr + (size_t)a * 4, *nb = nbr + (size_t)b * 4;
+        const float *ra[2] = {f01 + (tile[na[0]] * T1 + tile[na[1]]) * Tp,
+                              f23 + (tile[na[2]] * T1 + tile[na[3]]) * Tp};
+        const float *rb[2] = {f01 + (tile[nb[0]] * T1 + tile[nb[1]]) * Tp,
+                              f23 + (tile[nb[2]] * T1 + tile[nb[3]]) * Tp};
+        float wa[16] __attribute__((aligned(32))), suma;
+        float wb[16] __attribute__((aligned(32))), sumb;
+        int pa = FAST_DRAW(avx)(bfac + (size_t)region[a] * Tp, ra, 2, Tp,
+                                ubuf[i], wa, &suma);
+        int pb = FAST_DRAW(avx)(bfac + (size_t)region[b] * Tp, rb, 2, Tp,
+                                ubuf[i + 1], wb, &sumb);
+        if (__builtin_expect(pa < 0, 0))
+          FAST_RARE(pa, a, wa);
+        if (pa >= 0)
+          tile[a] = (uint16_t)pa;
+        if (__builtin_expect(pb < 0, 0))
+          FAST_RARE(pb, b, wb);
+        if (pb >= 0)
+          tile[b] = (uint16_t)pb;
+      }
+    }
+    if (tb->coloured)
+      for (; i + 1 < end; i += 2) {
+        int a = order[i], b = order[i + 1];
+        const float *ra[6], *rb[6];
+        fast_rows(nbr, tile, fac, a, nd, Tp, ra);
+        fast_rows(nbr, tile, fac, b, nd, Tp, rb);
+        float wa[16] __attribute__((aligned(32))), suma;
+        float wb[16] __attribute__((aligned(32))), sumb;
+        int pa = FAST_DRAW(avx)(bfac + (size_t)region[a] * Tp, ra, nd, Tp,
+                                ubuf[i], wa, &suma);
+        int pb = FAST_DRAW(avx)(bfac + (size_t)region[b] * Tp, rb, nd, Tp,
+                                ubuf[i + 1], wb, &sumb);
+        if (__builtin_expect(pa < 0, 0))
+          FAST_RARE(pa, a, wa);
+        if (pa >= 0)
+          tile[a] = (uint16_t)pa;
+        if (__builtin_expect(pb < 0, 0))
+          FAST_RARE(pb, b, wb);
+        if (pb >= 0)
+          tile[b] = (uint16_t)pb;
+      }
+    for (; i < end; i++) { /* one at a time */
+      int c = order[i];
+      const float *r[6];
+      fast_rows(nbr, tile, fac, c, nd, Tp, r);
+      float w[16] __attribute__((aligned(32))), sum;
+      int pick = FAST_DRAW(avx)(bfac + (size_t)region[c] * Tp, r, nd, Tp,
+                                ubuf[i], w, &sum);
+      if (__builtin_expect(pick < 0, 0))
+        FAST_RARE(pick, c, w);
+      if (pick >= 0)
+        tile[c] = (uint16_t)pick;
+    }
+  }
+  st->r = rg;
+}
+
+#define FAST_CASES(AVX)                                                        \
+  if (tb->nd == 4 && tb->Tp == 8)                                              \
+    fast_sweep(tb, st, bs, 4, 8, AVX);                                         \
+  else if (tb->nd == 4)                                                        \
+    fast_sweep(tb, st, bs, 4, 16, AVX);                                        \
+  else if (tb->Tp == 8)                                                        \
+    fast_sweep(tb, st, bs, 6, 8, AVX);                                         \
+  else                                                                         \
+    fast_sweep(tb, st, bs, 6, 16, AVX);
+
+static void sweep_fast_portable(const tables *tb, state *st,
+                                float bs){FAST_CASES(false)}
+
+#if FAST_X86
+AVX2 static void sweep_fast_avx2(const tables *tb, state *st, float bs) {
+  FAST_CASES(true)
+}
+#endif
+
+static void sweep_fast(const tables *tb, state *st, float bs) {
+  if (!st->fac_valid || bs != st->fac_bs || tb->hard != st->fac_hard) {
+    factors_build(tb, st, bs / EXP_SCALE);
+    st->fac_valid = true;
+    st->fac_bs = bs;
+    st->fac_hard = tb->hard;
+  }
+#if FAST_X86
+  /* flush denormals (FTZ, DAZ) for this sweep only */
+  unsigned csr = _mm_getcsr();
+  _mm_setcsr(csr | 0x8040);
+  if (tb->avx2)
+    sweep_fast_avx2(tb, st, bs);
+  else
+    sweep_fast_portable(tb, st, bs);
+  _mm_setcsr(csr);
+#else
+  sweep_fast_portable(tb, st, bs);
+#endif
+  fast_resync(tb, st);
+}
 
 static void sweep_heat_bath(const tables *tb, state *st, float bs) {
   const int32_t *order = tb->order;
   int n = tb->norder;
-  if (tb->cached) {
-    if (bs != st->cache_bs || tb->hard != st->cache_hard) {
-      st->stamp++; /* new temperature or hard weight: a new cache */
-      st->cache_bs = bs;
-      st->cache_hard = tb->hard;
-    }
-    if (tb->nd == 4 && tb->Tp == 8)
-      SWEEP_CACHED(4, 8)
-    else if (tb->nd == 4)
-      SWEEP_CACHED(4, 16)
-    else if (tb->Tp == 8)
-      SWEEP_CACHED(6, 8)
-    else
-      SWEEP_CACHED(6, 16)
+  if (tb->fast) {
+    sweep_fast(tb, st, bs);
     return;
   }
   if (tb->nd == 4 && tb->Tp == 8)
@@ -892,8 +1292,8 @@ int tilesat_anneal(const tilesat_energy *e, const tilesat_anneal_opts *opts,
     }
     bool stop = false;
     for (long sw = 0; sw < sweeps && !stop; sw++) {
-      /* the schedule moves in LEVELS steps, so the neighbourhood cache
-       * stays valid for a few sweeps at a time */
+      /* the schedule moves in LEVELS steps, so the factor tables stay
+       * valid for a few sweeps at a time */
       long lv = sweeps > LEVELS ? sw * LEVELS / sweeps : sw;
       long nlv = sweeps > LEVELS ? LEVELS : sweeps;
       double beta =
@@ -910,8 +1310,6 @@ int tilesat_anneal(const tilesat_energy *e, const tilesat_anneal_opts *opts,
           state tmp = reps[k];
           reps[k] = reps[k + 1];
           reps[k + 1] = tmp;
-          /* the hotter one's certain draws may not be certain any more */
-          memset(reps[k + 1].settled, 0, (size_t)N + 1);
         }
       }
       for (int k = 0; k < K; k++) {
