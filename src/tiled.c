@@ -233,6 +233,43 @@ static tilesat_grid *grid_of(const char *path, int w, int h,
 
 static bool dim(long v) { return v > 0 && v <= MAX_CELLS; }
 
+/* Why a reader found no tile layer to read. */
+static void no_layer(const char *path, const char *want, tilesat_error *err) {
+  if (want)
+    ts_error(err, path, 0, "no tile layer named '%s'", want);
+  else
+    ts_error(err, path, 0, "no tile layer");
+}
+
+/* How a format reads its layer's n gids: false, with the reason, when they
+ * are not n good gids; `line` starts as the layer's and may be moved to
+ * the data's. */
+typedef bool gids_reader(const void *layer, uint32_t *gids, size_t n,
+                         const char **msg, long *line);
+
+/* The end the readers share, once a format has found its layer and its
+ * width and height: the size checked, the gids read, the grid made. */
+static tilesat_grid *layer_grid(const char *path, long line, long w, long h,
+                                gids_reader *read, const void *layer,
+                                const named_gids *named, tilesat_empty empty,
+                                tilesat_error *err) {
+  if (w * h > MAX_CELLS) {
+    ts_error(err, path, line, "a %ldx%ld layer is too large (at most %d cells)",
+             w, h, MAX_CELLS);
+    return NULL;
+  }
+  size_t n = (size_t)w * (size_t)h;
+  uint32_t *gids = ts_calloc(n, sizeof *gids);
+  const char *msg = NULL;
+  tilesat_grid *g = NULL;
+  if (read(layer, gids, n, &msg, &line))
+    g = grid_of(path, (int)w, (int)h, gids, named, empty, err);
+  else
+    ts_error(err, path, line, "%s", msg);
+  free(gids);
+  return g;
+}
+
 /* ------------------------------------------------------------------ TMX */
 
 static long int_attr(xmlNode *n, const char *name, long def) {
@@ -278,6 +315,55 @@ static void tmx_tileset_names(xmlNode *ts, named_gids *named) {
   }
 }
 
+/* A <layer>'s gids: <tile> elements, or encoded text in its <data>. */
+static bool tmx_gids(const void *layer, uint32_t *gids, size_t n,
+                     const char **msg, long *line) {
+  xmlNode *data = NULL;
+  for (xmlNode *c = ((const xmlNode *)layer)->children; c && !data; c = c->next)
+    if (is_elem(c, "data"))
+      data = c;
+  if (!data) {
+    *msg = "layer has no <data>";
+    return false;
+  }
+  *line = xmlGetLineNo(data);
+  xmlChar *enc = xmlGetProp(data, (const xmlChar *)"encoding");
+  xmlChar *comp = xmlGetProp(data, (const xmlChar *)"compression");
+  bool ok;
+  if (!enc) {
+    /* <tile gid=".."/> elements; <chunk>s belong to infinite maps */
+    size_t k = 0;
+    ok = true;
+    for (xmlNode *t = data->children; t && ok; t = t->next) {
+      if (is_elem(t, "chunk")) {
+        *msg = "chunks (infinite maps) are not supported";
+        ok = false;
+      } else if (is_elem(t, "tile")) {
+        long gid = int_attr(t, "gid", 0);
+        if (k == n || gid < 0) {
+          *msg =
+              k == n ? "more tiles than the layer's width x height" : "bad gid";
+          ok = false;
+        } else {
+          gids[k++] = (uint32_t)gid;
+        }
+      }
+    }
+    if (ok && k != n) {
+      *msg = "fewer tiles than the layer's width x height";
+      ok = false;
+    }
+  } else {
+    xmlChar *content = xmlNodeGetContent(data);
+    ok = decode_data(content ? (const char *)content : "", (const char *)enc,
+                     (const char *)comp, gids, n, msg);
+    xmlFree(content);
+  }
+  xmlFree(enc);
+  xmlFree(comp);
+  return ok;
+}
+
 static tilesat_grid *read_tmx(const char *path, const char *text, size_t len,
                               const char *want, tilesat_empty empty,
                               tilesat_error *err) {
@@ -287,7 +373,6 @@ static tilesat_grid *read_tmx(const char *path, const char *text, size_t len,
   xmlNode *root = xmlDocGetRootElement(doc);
   tilesat_grid *g = NULL;
   named_gids named = {0};
-  uint32_t *gids = NULL;
   if (!is_elem(root, "map")) {
     ts_error(err, path, xmlGetLineNo(root),
              "not a Tiled map: root element <%s>, expected <map>",
@@ -311,10 +396,7 @@ static tilesat_grid *read_tmx(const char *path, const char *text, size_t len,
     }
   }
   if (!layer) {
-    if (want)
-      ts_error(err, path, 0, "no tile layer named '%s'", want);
-    else
-      ts_error(err, path, 0, "no tile layer");
+    no_layer(path, want, err);
     goto done;
   }
   long line = xmlGetLineNo(layer);
@@ -325,64 +407,8 @@ static tilesat_grid *read_tmx(const char *path, const char *text, size_t len,
              MAX_CELLS);
     goto done;
   }
-  if (w * h > MAX_CELLS) {
-    ts_error(err, path, line, "a %ldx%ld layer is too large (at most %d cells)",
-             w, h, MAX_CELLS);
-    goto done;
-  }
-  xmlNode *data = NULL;
-  for (xmlNode *n = layer->children; n && !data; n = n->next)
-    if (is_elem(n, "data"))
-      data = n;
-  if (!data) {
-    ts_error(err, path, line, "layer has no <data>");
-    goto done;
-  }
-  line = xmlGetLineNo(data);
-  size_t n = (size_t)w * (size_t)h;
-  gids = ts_calloc(n, sizeof *gids);
-  xmlChar *enc = xmlGetProp(data, (const xmlChar *)"encoding");
-  xmlChar *comp = xmlGetProp(data, (const xmlChar *)"compression");
-  const char *msg = NULL;
-  bool ok;
-  if (!enc) {
-    /* <tile gid=".."/> elements; <chunk>s belong to infinite maps */
-    size_t k = 0;
-    ok = true;
-    for (xmlNode *t = data->children; t && ok; t = t->next) {
-      if (is_elem(t, "chunk")) {
-        msg = "chunks (infinite maps) are not supported";
-        ok = false;
-      } else if (is_elem(t, "tile")) {
-        long gid = int_attr(t, "gid", 0);
-        if (k == n || gid < 0) {
-          msg =
-              k == n ? "more tiles than the layer's width x height" : "bad gid";
-          ok = false;
-        } else {
-          gids[k++] = (uint32_t)gid;
-        }
-      }
-    }
-    if (ok && k != n) {
-      msg = "fewer tiles than the layer's width x height";
-      ok = false;
-    }
-  } else {
-    xmlChar *content = xmlNodeGetContent(data);
-    ok = decode_data(content ? (const char *)content : "", (const char *)enc,
-                     (const char *)comp, gids, n, &msg);
-    xmlFree(content);
-  }
-  xmlFree(enc);
-  xmlFree(comp);
-  if (!ok) {
-    ts_error(err, path, line, "%s", msg);
-    goto done;
-  }
-  g = grid_of(path, (int)w, (int)h, gids, &named, empty, err);
+  g = layer_grid(path, line, w, h, tmx_gids, layer, &named, empty, err);
 done:
-  free(gids);
   named_free(&named);
   xmlFreeDoc(doc);
   return g;
@@ -423,6 +449,44 @@ static void tmj_tileset_names(const cJSON *ts, named_gids *named) {
   }
 }
 
+/* A tile layer's gids: its "data", an array of numbers or encoded text. */
+static bool tmj_gids(const void *layer, uint32_t *gids, size_t n,
+                     const char **msg, long *line) {
+  (void)line; /* the messages of JSON maps name no line */
+  const cJSON *tl = layer;
+  const cJSON *data = cJSON_GetObjectItemCaseSensitive(tl, "data");
+  bool ok = true;
+  if (cJSON_IsArray(data)) {
+    size_t k = 0;
+    const cJSON *v;
+    cJSON_ArrayForEach(v, data) {
+      if (!ok)
+        break;
+      if (k == n || !cJSON_IsNumber(v) || v->valuedouble < 0 ||
+          v->valuedouble > (double)UINT32_MAX ||
+          v->valuedouble != (double)(uint32_t)v->valuedouble) {
+        *msg = k == n ? "more tiles than the layer's width x height"
+                      : "tile data must be whole numbers";
+        ok = false;
+      } else {
+        gids[k++] = (uint32_t)v->valuedouble;
+      }
+    }
+    if (ok && k != n) {
+      *msg = "fewer tiles than the layer's width x height";
+      ok = false;
+    }
+  } else if (cJSON_IsString(data)) {
+    ok = decode_data(data->valuestring, json_str(tl, "encoding"),
+                     json_str(tl, "compression"), gids, n, msg);
+  } else {
+    *msg = "tile layer has no \"data\" (chunks of infinite maps are not "
+           "supported)";
+    ok = false;
+  }
+  return ok;
+}
+
 static tilesat_grid *read_tmj(const char *path, const char *text, size_t len,
                               const char *want, tilesat_empty empty,
                               tilesat_error *err) {
@@ -439,7 +503,6 @@ static tilesat_grid *read_tmj(const char *path, const char *text, size_t len,
   }
   tilesat_grid *g = NULL;
   named_gids named = {0};
-  uint32_t *gids = NULL;
   const cJSON *layers = cJSON_GetObjectItemCaseSensitive(root, "layers");
   if (!cJSON_IsObject(root) || !cJSON_IsArray(layers)) {
     ts_error(err, path, 0, "not a Tiled map (no \"layers\" array)");
@@ -461,10 +524,7 @@ static tilesat_grid *read_tmj(const char *path, const char *text, size_t len,
       layer = l;
   }
   if (!layer) {
-    if (want)
-      ts_error(err, path, 0, "no tile layer named '%s'", want);
-    else
-      ts_error(err, path, 0, "no tile layer");
+    no_layer(path, want, err);
     goto done;
   }
   long w, h;
@@ -474,51 +534,8 @@ static tilesat_grid *read_tmj(const char *path, const char *text, size_t len,
              MAX_CELLS);
     goto done;
   }
-  if (w * h > MAX_CELLS) {
-    ts_error(err, path, 0, "a %ldx%ld layer is too large (at most %d cells)", w,
-             h, MAX_CELLS);
-    goto done;
-  }
-  size_t n = (size_t)w * (size_t)h;
-  gids = ts_calloc(n, sizeof *gids);
-  const cJSON *data = cJSON_GetObjectItemCaseSensitive(layer, "data");
-  const char *msg = NULL;
-  bool ok = true;
-  if (cJSON_IsArray(data)) {
-    size_t k = 0;
-    const cJSON *v;
-    cJSON_ArrayForEach(v, data) {
-      if (!ok)
-        break;
-      if (k == n || !cJSON_IsNumber(v) || v->valuedouble < 0 ||
-          v->valuedouble > (double)UINT32_MAX ||
-          v->valuedouble != (double)(uint32_t)v->valuedouble) {
-        msg = k == n ? "more tiles than the layer's width x height"
-                     : "tile data must be whole numbers";
-        ok = false;
-      } else {
-        gids[k++] = (uint32_t)v->valuedouble;
-      }
-    }
-    if (ok && k != n) {
-      msg = "fewer tiles than the layer's width x height";
-      ok = false;
-    }
-  } else if (cJSON_IsString(data)) {
-    ok = decode_data(data->valuestring, json_str(layer, "encoding"),
-                     json_str(layer, "compression"), gids, n, &msg);
-  } else {
-    msg = "tile layer has no \"data\" (chunks of infinite maps are not "
-          "supported)";
-    ok = false;
-  }
-  if (!ok) {
-    ts_error(err, path, 0, "%s", msg);
-    goto done;
-  }
-  g = grid_of(path, (int)w, (int)h, gids, &named, empty, err);
+  g = layer_grid(path, 0, w, h, tmj_gids, layer, &named, empty, err);
 done:
-  free(gids);
   named_free(&named);
   cJSON_Delete(root);
   return g;
