@@ -700,6 +700,20 @@ static void tmj_layers(cJSON *root, const tilesat_map *m, const layers_in *l) {
   }
 }
 
+/* A JSON document and a newline to f; the document is freed.  Running out
+ * of memory aborts, as everywhere in the library. */
+static void json_write(FILE *f, cJSON *root) {
+  char *s = cJSON_Print(root);
+  cJSON_Delete(root);
+  if (!s) {
+    fprintf(stderr, "tilesat: out of memory (writing JSON)\n");
+    abort();
+  }
+  fputs(s, f);
+  fputc('\n', f);
+  cJSON_free(s);
+}
+
 static void write_tmx(FILE *f, const tilesat_map *m, const layers_in *l,
                       const atlas *a, const char *image) {
   const tilesat_rules *r = m->rules;
@@ -735,8 +749,8 @@ static void write_tmx(FILE *f, const tilesat_map *m, const layers_in *l,
   fprintf(f, "</map>\n");
 }
 
-static char *write_tmj(const tilesat_map *m, const layers_in *l, const atlas *a,
-                       const char *image) {
+static void write_tmj(FILE *f, const tilesat_map *m, const layers_in *l,
+                      const atlas *a, const char *image) {
   const tilesat_rules *r = m->rules;
   bool hex = m->topo == TILESAT_HEX;
   cJSON *root = cJSON_CreateObject();
@@ -785,13 +799,7 @@ static char *write_tmj(const tilesat_map *m, const layers_in *l, const atlas *a,
     cJSON_AddItemToArray(props, p);
     cJSON_AddItemToArray(tl, tile);
   }
-  char *s = cJSON_Print(root);
-  cJSON_Delete(root);
-  if (!s) {
-    fprintf(stderr, "tilesat: out of memory (writing JSON)\n");
-    abort();
-  }
-  return s;
+  json_write(f, root);
 }
 
 static int write_own(const tilesat_map *m, const layers_in *l,
@@ -815,14 +823,10 @@ static int write_own(const tilesat_map *m, const layers_in *l,
     rc = -1;
   }
   if (f) {
-    if (json) {
-      char *s = write_tmj(m, l, &a, image);
-      fputs(s, f);
-      fputc('\n', f);
-      cJSON_free(s);
-    } else {
+    if (json)
+      write_tmj(f, m, l, &a, image);
+    else
       write_tmx(f, m, l, &a, image);
-    }
     if (ferror(f) | fclose(f)) {
       ts_error(err, path, 0, "write error");
       rc = -1;
@@ -1116,15 +1120,7 @@ static int write_like(const tilesat_map *m, const layers_in *lin,
       free(src);
       cJSON_AddItemToArray(sets, ts);
     }
-    char *s = cJSON_Print(root);
-    cJSON_Delete(root);
-    if (!s) {
-      fprintf(stderr, "tilesat: out of memory (writing JSON)\n");
-      abort();
-    }
-    fputs(s, f);
-    fputc('\n', f);
-    cJSON_free(s);
+    json_write(f, root);
   }
   if (f && (ferror(f) | fclose(f))) {
     ts_error(err, path, 0, "write error");
