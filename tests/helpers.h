@@ -22,6 +22,19 @@ void run_free(run_result *r);
 /* The same, sending SIGINT after `ms` milliseconds (as Ctrl-C would). */
 run_result run_cli_interrupted(const char *const *args, int ms);
 #define RUN(...) run_cli((const char *const[]){__VA_ARGS__, NULL})
+/* Run the CLI and expect what every bad input gets: exit 1, exactly
+ * `expected_stderr` on stderr, nothing on stdout.  A macro, so that a
+ * failure names the caller's file and line. */
+#define expect_cli_error(expected_stderr, ...)                                 \
+  do {                                                                         \
+    const char *cli_want_ = (expected_stderr);                                 \
+    run_result cli_got_ = RUN(__VA_ARGS__);                                    \
+    cr_expect_eq(cli_got_.code, 1, "exit %d for %s", cli_got_.code,            \
+                 cli_want_);                                                   \
+    cr_expect_str_eq(cli_got_.err, cli_want_);                                 \
+    cr_expect_str_eq(cli_got_.out, "");                                        \
+    run_free(&cli_got_);                                                       \
+  } while (0)
 
 /* A fresh temporary file holding `text` (len bytes, or strlen when -1);
  * returns its path (malloc'd; removed at exit). */

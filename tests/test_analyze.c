@@ -146,30 +146,23 @@ Test(analyze, tiles_that_never_appear) {
   free(path);
 }
 
-static void expect_error(const char *const *args, const char *msg) {
-  run_result r = run_cli(args);
-  cr_expect_eq(r.code, 1, "exit %d for %s", r.code, msg);
-  cr_expect_str_eq(r.err, msg);
-  cr_expect_str_eq(r.out, "");
-  run_free(&r);
-}
-#define ERR(msg, ...)                                                          \
-  expect_error((const char *const[]){__VA_ARGS__, NULL}, msg)
-
 Test(analyze, errors) {
-  ERR("tilesat: --max: '0' is not a whole number from 1 to 64\n", "analyze",
-      "rules/hard.rules", "--max", "0");
-  ERR("tilesat: --max: '65' is not a whole number from 1 to 64\n", "analyze",
-      "rules/hard.rules", "--max", "65");
-  ERR("tilesat: --max: '3x' is not a whole number from 1 to 64\n", "analyze",
-      "rules/hard.rules", "--max", "3x");
-  ERR("tilesat: analyze takes one rules file (see 'tilesat analyze "
+  expect_cli_error("tilesat: --max: '0' is not a whole number from 1 to 64\n",
+                   "analyze", "rules/hard.rules", "--max", "0");
+  expect_cli_error("tilesat: --max: '65' is not a whole number from 1 to 64\n",
+                   "analyze", "rules/hard.rules", "--max", "65");
+  expect_cli_error("tilesat: --max: '3x' is not a whole number from 1 to 64\n",
+                   "analyze", "rules/hard.rules", "--max", "3x");
+  expect_cli_error(
+      "tilesat: analyze takes one rules file (see 'tilesat analyze "
       "--help')\n",
       "analyze");
-  ERR("tilesat: --topology: the rules are for a square grid and cannot be "
+  expect_cli_error(
+      "tilesat: --topology: the rules are for a square grid and cannot be "
       "used on a hex grid\n",
       "analyze", "rules/hard.rules", "--topology", "hex");
-  ERR("tilesat: unknown option '--size' for 'analyze' (see 'tilesat analyze "
+  expect_cli_error(
+      "tilesat: unknown option '--size' for 'analyze' (see 'tilesat analyze "
       "--help')\n",
       "analyze", "rules/hard.rules", "--size", "3x3");
 }

@@ -545,63 +545,67 @@ Test(anneal_cli, qubo_of_the_printed_map_is_the_printed_energy) {
   run_free(&r);
 }
 
-/* Errors: one line on stderr, exit 1. */
-static void expect_error(const char *const *args, const char *want) {
-  run_result r = run_cli(args);
-  cr_expect_eq(r.code, 1, "%s", r.err);
-  cr_expect_str_eq(r.err, want);
-  cr_expect_str_eq(r.out, "");
-  run_free(&r);
-}
-#define ERR(want, ...)                                                         \
-  expect_error((const char *const[]){__VA_ARGS__, NULL}, want)
-
 Test(anneal_cli, option_errors) {
-  ERR("tilesat: --beta: '2:1' is not LO:HI with 0 < LO <= HI (inverse "
+  expect_cli_error(
+      "tilesat: --beta: '2:1' is not LO:HI with 0 < LO <= HI (inverse "
       "temperatures, e.g. 0.1:10)\n",
       "anneal", "rules/coast.rules", "--size", "3x3", "--beta", "2:1");
-  ERR("tilesat: --beta: 'x' is not LO:HI with 0 < LO <= HI (inverse "
+  expect_cli_error(
+      "tilesat: --beta: 'x' is not LO:HI with 0 < LO <= HI (inverse "
       "temperatures, e.g. 0.1:10)\n",
       "anneal", "rules/coast.rules", "--size", "3x3", "--beta", "x");
-  ERR("tilesat: --beta: '0:1' is not LO:HI with 0 < LO <= HI (inverse "
+  expect_cli_error(
+      "tilesat: --beta: '0:1' is not LO:HI with 0 < LO <= HI (inverse "
       "temperatures, e.g. 0.1:10)\n",
       "anneal", "rules/coast.rules", "--size", "3x3", "--beta", "0:1");
-  ERR("tilesat: --sweeps: '0' is not a whole number from 1 to 1000000000\n",
+  expect_cli_error(
+      "tilesat: --sweeps: '0' is not a whole number from 1 to 1000000000\n",
       "anneal", "rules/coast.rules", "--size", "3x3", "--sweeps", "0");
-  ERR("tilesat: --sweeps: '12x' is not a whole number from 1 to "
-      "1000000000\n",
-      "anneal", "rules/coast.rules", "--size", "3x3", "--sweeps", "12x");
-  ERR("tilesat: --seed: '-1' is not a whole number from 0 to 2^64-1\n",
+  expect_cli_error("tilesat: --sweeps: '12x' is not a whole number from 1 to "
+                   "1000000000\n",
+                   "anneal", "rules/coast.rules", "--size", "3x3", "--sweeps",
+                   "12x");
+  expect_cli_error(
+      "tilesat: --seed: '-1' is not a whole number from 0 to 2^64-1\n",
       "anneal", "rules/coast.rules", "--size", "3x3", "--seed=-1");
-  ERR("tilesat: --restarts: '0' is not a whole number from 1 to 1000000\n",
+  expect_cli_error(
+      "tilesat: --restarts: '0' is not a whole number from 1 to 1000000\n",
       "anneal", "rules/coast.rules", "--size", "3x3", "--restarts", "0");
-  ERR("tilesat: --replicas: '65' is not a whole number from 1 to 64\n",
+  expect_cli_error(
+      "tilesat: --replicas: '65' is not a whole number from 1 to 64\n",
       "anneal", "rules/coast.rules", "--size", "3x3", "--replicas", "65");
-  ERR("tilesat: --frequency: expected 'frequency WEIGHT' with a number of "
+  expect_cli_error(
+      "tilesat: --frequency: expected 'frequency WEIGHT' with a number of "
       "size at most 1e6\n",
       "anneal", "rules/coast.rules", "--size", "3x3", "--frequency", "abc");
-  ERR("tilesat: --hard-weight: the hard weight must be positive, not -2\n",
+  expect_cli_error(
+      "tilesat: --hard-weight: the hard weight must be positive, not -2\n",
       "anneal", "rules/coast.rules", "--size", "3x3", "--hard-weight", "-2");
-  ERR("tilesat: --coherence: 'a b' is not a number\n", "anneal",
-      "rules/coast.rules", "--size", "3x3", "--coherence", "a b");
-  ERR("tilesat: --backend: 'minisat' is not picosat or cryptominisat\n",
+  expect_cli_error("tilesat: --coherence: 'a b' is not a number\n", "anneal",
+                   "rules/coast.rules", "--size", "3x3", "--coherence", "a b");
+  expect_cli_error(
+      "tilesat: --backend: 'minisat' is not picosat or cryptominisat\n",
       "anneal", "rules/coast.rules", "--size", "3x3", "--backend", "minisat");
-  ERR("tilesat: palindrome: the line score needs a square map (rows and "
+  expect_cli_error(
+      "tilesat: palindrome: the line score needs a square map (rows and "
       "columns)\n",
       "anneal", "rules/coast-hex.rules", "--size", "4x4", "--palindrome", "1");
-  ERR("tilesat: anneal: missing --size WxH\n", "anneal", "rules/coast.rules");
+  expect_cli_error("tilesat: anneal: missing --size WxH\n", "anneal",
+                   "rules/coast.rules");
 }
 
 Test(anneal_cli, qubo_refuses_what_is_not_quadratic) {
   char *q = temp_file("", 0);
   remove(q);
-  ERR("tilesat: --qubo-out: the palindrome line score is not quadratic "
+  expect_cli_error(
+      "tilesat: --qubo-out: the palindrome line score is not quadratic "
       "(every run of any length scores), so it has no QUBO; drop it from "
       "the energy to write one\n",
       "anneal", "rules/entropy7.rules", "--size", "7x7", "--palindrome", "1",
       "--qubo-out", q);
   char *exact = temp_file("tilesat-energy 1\ncounts exact\n", -1);
-  ERR("tilesat: --qubo-out: 'counts exact' is a hard count constraint, not a "
+  expect_cli_error(
+      "tilesat: --qubo-out: 'counts exact' is a hard count constraint, not a "
       "QUBO term; use 'frequency W' (a penalty) instead\n",
       "anneal", "rules/entropy7.rules", "--size", "7x7", "--energy", exact,
       "--qubo-out", q);
@@ -611,7 +615,8 @@ Test(anneal_cli, qubo_refuses_what_is_not_quadratic) {
   cr_expect_null(f, "a refused QUBO leaves no file");
   if (f)
     fclose(f);
-  ERR("tilesat: --qubo-out: the QUBO would have up to 5.06e+07 couplers "
+  expect_cli_error(
+      "tilesat: --qubo-out: the QUBO would have up to 5.06e+07 couplers "
       "(more than 50 million); use a smaller map or drop the frequency term "
       "(a clique)\n",
       "anneal", "rules/coast.rules", "--size", "100x58", "--frequency", "1",
@@ -623,7 +628,8 @@ static void energy_file_error(const char *text, const char *want_tail) {
   char *path = temp_file(text, -1);
   char want[1024];
   snprintf(want, sizeof want, "tilesat: %s%s\n", path, want_tail);
-  ERR(want, "anneal", "rules/coast.rules", "--size", "4x4", "--energy", path);
+  expect_cli_error(want, "anneal", "rules/coast.rules", "--size", "4x4",
+                   "--energy", path);
   remove(path);
   free(path);
 }
@@ -668,25 +674,29 @@ Test(anneal_cli, energy_file_errors) {
                     ":2: unterminated quoted name");
   /* errors found when the terms are put together */
   char *path = temp_file("tilesat-energy 1\ntarget L 20\n", -1);
-  ERR("tilesat: target: the targets add up to 20 cells but the map has 16\n",
+  expect_cli_error(
+      "tilesat: target: the targets add up to 20 cells but the map has 16\n",
       "anneal", "rules/coast.rules", "--size", "4x4", "--energy", path);
   remove(path);
   free(path);
   path = temp_file("tilesat-energy 1\nbias L 1 rect 0,0:4,4\n", -1);
-  ERR("tilesat: bias: rect 0,0:4,4 is outside the 4x4 map\n", "anneal",
-      "rules/coast.rules", "--size", "4x4", "--energy", path);
+  expect_cli_error("tilesat: bias: rect 0,0:4,4 is outside the 4x4 map\n",
+                   "anneal", "rules/coast.rules", "--size", "4x4", "--energy",
+                   path);
   remove(path);
   free(path);
   path = temp_file("tilesat-energy 1\ncounts exact\ntarget L 1\n"
                    "target C 1\ntarget S 14\n",
                    -1);
-  ERR("tilesat: counts exact: 2 cells are pinned to L but its target is 1\n",
+  expect_cli_error(
+      "tilesat: counts exact: 2 cells are pinned to L but its target is 1\n",
       "anneal", "rules/coast.rules", "--size", "4x4", "--energy", path, "--pin",
       "0,0=L", "--pin", "0,1=L");
   remove(path);
   free(path);
-  ERR("tilesat: --pin: cell (0,0) is pinned to both L and S\n", "anneal",
-      "rules/coast.rules", "--size", "4x4", "--pin", "0,0=L", "--pin", "0,0=S");
+  expect_cli_error("tilesat: --pin: cell (0,0) is pinned to both L and S\n",
+                   "anneal", "rules/coast.rules", "--size", "4x4", "--pin",
+                   "0,0=L", "--pin", "0,0=S");
 }
 
 /* anneal --png draws the printed map: the same picture check --png draws

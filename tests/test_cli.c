@@ -119,17 +119,6 @@ Test(cli, help_and_version) {
   run_free(&r);
 }
 
-/* Every bad input: one line on stderr, exit 1, nothing on stdout. */
-static void expect_error(const char *const *args, const char *msg) {
-  run_result r = run_cli(args);
-  cr_expect_eq(r.code, 1, "exit %d for %s", r.code, msg);
-  cr_expect_str_eq(r.err, msg);
-  cr_expect_str_eq(r.out, "");
-  run_free(&r);
-}
-#define ERR(msg, ...)                                                          \
-  expect_error((const char *const[]){__VA_ARGS__, NULL}, msg)
-
 Test(cli, errors) {
   char *ragged = temp_file("LLL\nLL\n", -1);
   char *empty = temp_file("", -1);
@@ -141,63 +130,80 @@ Test(cli, errors) {
            "tilesat: %s:2: ragged grid: row has 2 tiles, the rows above have "
            "3\n",
            ragged);
-  ERR(msg, "extract", ragged);
+  expect_cli_error(msg, "extract", ragged);
   snprintf(msg, sizeof msg, "tilesat: %s: empty sample: no rows\n", empty);
-  ERR(msg, "extract", "rules/coast.txt", empty);
+  expect_cli_error(msg, "extract", "rules/coast.txt", empty);
   snprintf(msg, sizeof msg, "tilesat: %s:2: invalid UTF-8 (byte 0xff)\n",
            badutf);
-  ERR(msg, "extract", badutf);
+  expect_cli_error(msg, "extract", badutf);
   snprintf(msg, sizeof msg,
            "tilesat: %s:3: expected 'allow TILE DIR TILE...'\n", cut);
-  ERR(msg, "check", cut, "--size", "2x2");
+  expect_cli_error(msg, "check", cut, "--size", "2x2");
   snprintf(msg, sizeof msg,
            "tilesat: %s:1: not a rules file: the first line must be "
            "'tilesat-rules 1'\n",
            notrules);
-  ERR(msg, "check", notrules, "--size", "2x2");
-  ERR("tilesat: /nonexistent.rules: cannot open: No such file or directory\n",
+  expect_cli_error(msg, "check", notrules, "--size", "2x2");
+  expect_cli_error(
+      "tilesat: /nonexistent.rules: cannot open: No such file or directory\n",
       "check", "/nonexistent.rules", "--size", "2x2");
-  ERR("tilesat: --pin: unknown tile 'X'\n", "check", "rules/coast.rules",
-      "--size", "3x3", "--pin", "0,0=X");
-  ERR("tilesat: --pin: cell (0,3) is outside the 3x3 map\n", "enum",
-      "rules/coast.rules", "--size", "3x3", "--pin", "0,3=L");
-  ERR("tilesat: --size: '0x4': width and height must be positive\n", "check",
+  expect_cli_error("tilesat: --pin: unknown tile 'X'\n", "check",
+                   "rules/coast.rules", "--size", "3x3", "--pin", "0,0=X");
+  expect_cli_error("tilesat: --pin: cell (0,3) is outside the 3x3 map\n",
+                   "enum", "rules/coast.rules", "--size", "3x3", "--pin",
+                   "0,3=L");
+  expect_cli_error(
+      "tilesat: --size: '0x4': width and height must be positive\n", "check",
       "rules/coast.rules", "--size", "0x4");
-  ERR("tilesat: --size: '-2x4' is not WIDTHxHEIGHT with whole numbers that "
+  expect_cli_error(
+      "tilesat: --size: '-2x4' is not WIDTHxHEIGHT with whole numbers that "
       "fit an int (e.g. 10x8)\n",
       "check", "rules/coast.rules", "--size", "-2x4");
-  ERR("tilesat: --size: '4294967297x1' is not WIDTHxHEIGHT with whole "
+  expect_cli_error(
+      "tilesat: --size: '4294967297x1' is not WIDTHxHEIGHT with whole "
       "numbers that fit an int (e.g. 10x8)\n",
       "check", "rules/coast.rules", "--size", "4294967297x1");
-  ERR("tilesat: --size: 65536x65536 with 3 tiles is too large (at most "
+  expect_cli_error(
+      "tilesat: --size: 65536x65536 with 3 tiles is too large (at most "
       "268435456 cells times tiles)\n",
       "encode", "rules/coast.rules", "--size", "65536x65536");
-  ERR("tilesat: check: missing --size WxH\n", "check", "rules/coast.rules");
-  ERR("tilesat: unknown option '--sise' for 'check' (see 'tilesat check "
+  expect_cli_error("tilesat: check: missing --size WxH\n", "check",
+                   "rules/coast.rules");
+  expect_cli_error(
+      "tilesat: unknown option '--sise' for 'check' (see 'tilesat check "
       "--help')\n",
       "check", "rules/coast.rules", "--sise", "3x3");
-  ERR("tilesat: unknown option '--limit' for 'check' (see 'tilesat check "
+  expect_cli_error(
+      "tilesat: unknown option '--limit' for 'check' (see 'tilesat check "
       "--help')\n",
       "check", "rules/coast.rules", "--size", "3x3", "--limit", "3");
-  ERR("tilesat: option '--size' needs a value (WxH)\n", "check",
-      "rules/coast.rules", "--size");
-  ERR("tilesat: unknown command 'solve' (see 'tilesat --help')\n", "solve");
-  ERR("tilesat: --backend: 'minisat' is not picosat or cryptominisat\n",
+  expect_cli_error("tilesat: option '--size' needs a value (WxH)\n", "check",
+                   "rules/coast.rules", "--size");
+  expect_cli_error("tilesat: unknown command 'solve' (see 'tilesat --help')\n",
+                   "solve");
+  expect_cli_error(
+      "tilesat: --backend: 'minisat' is not picosat or cryptominisat\n",
       "check", "rules/coast.rules", "--size", "2x2", "--backend", "minisat");
-  ERR("tilesat: --topology: 'tri' is not square or hex\n", "check",
-      "rules/coast.rules", "--size", "2x2", "--topology", "tri");
-  ERR("tilesat: --topology: the rules are for a square grid and cannot be "
+  expect_cli_error("tilesat: --topology: 'tri' is not square or hex\n", "check",
+                   "rules/coast.rules", "--size", "2x2", "--topology", "tri");
+  expect_cli_error(
+      "tilesat: --topology: the rules are for a square grid and cannot be "
       "used on a hex grid\n",
       "check", "rules/coast.rules", "--size", "2x2", "--topology", "hex");
-  ERR("tilesat: --limit: '0' is not a positive whole number\n", "enum",
-      "rules/coast.rules", "--size", "2x2", "--limit", "0");
-  ERR("tilesat: --format: 'xml' is not dimacs or props\n", "encode",
-      "rules/coast.rules", "--size", "2x2", "--format", "xml");
-  ERR("tilesat: extract: no sample (see 'tilesat extract --help')\n",
+  expect_cli_error("tilesat: --limit: '0' is not a positive whole number\n",
+                   "enum", "rules/coast.rules", "--size", "2x2", "--limit",
+                   "0");
+  expect_cli_error("tilesat: --format: 'xml' is not dimacs or props\n",
+                   "encode", "rules/coast.rules", "--size", "2x2", "--format",
+                   "xml");
+  expect_cli_error(
+      "tilesat: extract: no sample (see 'tilesat extract --help')\n",
       "extract");
-  ERR("tilesat: check takes one rules file (see 'tilesat check --help')\n",
+  expect_cli_error(
+      "tilesat: check takes one rules file (see 'tilesat check --help')\n",
       "check", "rules/coast.rules", "rules/hard.rules", "--size", "2x2");
-  ERR("tilesat: /nonexistent/dir/x.rules: cannot open for writing: No such "
+  expect_cli_error(
+      "tilesat: /nonexistent/dir/x.rules: cannot open for writing: No such "
       "file or directory\n",
       "extract", "rules/coast.txt", "-o", "/nonexistent/dir/x.rules");
   char *odd = temp_file("ab\ncd\nef\n", -1);
@@ -205,8 +211,10 @@ Test(cli, errors) {
            "tilesat: %s: a periodic hex sample needs an even number of rows "
            "(odd-r rows alternate), this one has 3\n",
            odd);
-  ERR(msg, "extract", odd, "--topology", "hex", "--periodic-input");
-  ERR("tilesat: --periodic: a periodic hex map needs an even height (odd-r "
+  expect_cli_error(msg, "extract", odd, "--topology", "hex",
+                   "--periodic-input");
+  expect_cli_error(
+      "tilesat: --periodic: a periodic hex map needs an even height (odd-r "
       "rows alternate), not 3\n",
       "check", "rules/coast-hex.rules", "--size", "4x3", "--periodic");
   char *files[] = {ragged, empty, badutf, cut, notrules, odd};

@@ -400,16 +400,6 @@ Test(explain, json_escapes_tile_names) {
 
 /* ----------------------------------------------------------------- errors */
 
-static void expect_error(const char *const *args, const char *msg) {
-  run_result r = run_cli(args);
-  cr_expect_eq(r.code, 1, "exit %d for %s", r.code, msg);
-  cr_expect_str_eq(r.err, msg);
-  cr_expect_str_eq(r.out, "");
-  run_free(&r);
-}
-#define ERR(msg, ...)                                                          \
-  expect_error((const char *const[]){__VA_ARGS__, NULL}, msg)
-
 Test(explain, help) {
   run_result r = RUN("explain", "--help");
   cr_expect_eq(r.code, 0);
@@ -433,14 +423,17 @@ Test(explain, help) {
 }
 
 Test(explain, errors) {
-  ERR("tilesat: --format: 'xml' is not text or json\n", "explain",
-      "rules/hard.rules", "--size", "3x1", "--format", "xml");
-  ERR("tilesat: explain: missing --size WxH\n", "explain", "rules/hard.rules");
-  ERR("tilesat: --pin: unknown tile 'X'\n", "explain", "rules/hard.rules",
-      "--size", "3x1", "--pin", "0,0=X");
-  ERR("tilesat: --backend: 'minisat' is not picosat or cryptominisat\n",
+  expect_cli_error("tilesat: --format: 'xml' is not text or json\n", "explain",
+                   "rules/hard.rules", "--size", "3x1", "--format", "xml");
+  expect_cli_error("tilesat: explain: missing --size WxH\n", "explain",
+                   "rules/hard.rules");
+  expect_cli_error("tilesat: --pin: unknown tile 'X'\n", "explain",
+                   "rules/hard.rules", "--size", "3x1", "--pin", "0,0=X");
+  expect_cli_error(
+      "tilesat: --backend: 'minisat' is not picosat or cryptominisat\n",
       "explain", "rules/hard.rules", "--size", "3x1", "--backend", "minisat");
-  ERR("tilesat: unknown option '--choose' for 'explain' (see 'tilesat "
+  expect_cli_error(
+      "tilesat: unknown option '--choose' for 'explain' (see 'tilesat "
       "explain --help')\n",
       "explain", "rules/hard.rules", "--size", "3x1", "--choose", "0,0=K");
 }

@@ -346,30 +346,21 @@ Test(trace, propagation_is_unit_propagation_and_keeps_every_valid_map) {
 
 /* ----------------------------------------------------------------- errors */
 
-static void expect_error(const char *const *args, const char *msg) {
-  run_result r = run_cli(args);
-  cr_expect_eq(r.code, 1, "exit %d for %s", r.code, msg);
-  cr_expect_str_eq(r.err, msg);
-  cr_expect_str_eq(r.out, "");
-  run_free(&r);
-}
-#define ERR(msg, ...)                                                          \
-  expect_error((const char *const[]){__VA_ARGS__, NULL}, msg)
-
 Test(trace, errors) {
-  ERR("tilesat: --choose: '1;1=L' is not ROW,COL=TILE\n", "trace",
-      "rules/coast.rules", "--size", "3x3", "--choose", "1;1=L");
-  ERR("tilesat: --choose: '1,1=' is not ROW,COL=TILE\n", "trace",
-      "rules/coast.rules", "--size", "3x3", "--choose", "1,1=");
-  ERR("tilesat: --choose: cell (3,0) is outside the 3x3 map\n", "trace",
-      "rules/coast.rules", "--size", "3x3", "--choose", "0,0=L", "--choose",
-      "3,0=L");
-  ERR("tilesat: --choose: unknown tile 'X'\n", "trace", "rules/coast.rules",
-      "--size", "3x3", "--choose", "0,0=X");
-  ERR("tilesat: --format: 'yaml' is not text or json\n", "trace",
-      "rules/coast.rules", "--size", "3x3", "--format", "yaml");
-  ERR("tilesat: --pin: cell (0,9) is outside the 3x3 map\n", "trace",
-      "rules/coast.rules", "--size", "3x3", "--pin", "0,9=L");
-  ERR("tilesat: option '--choose' needs a value (ROW,COL=TILE)\n", "trace",
-      "rules/coast.rules", "--size", "3x3", "--choose");
+  expect_cli_error("tilesat: --choose: '1;1=L' is not ROW,COL=TILE\n", "trace",
+                   "rules/coast.rules", "--size", "3x3", "--choose", "1;1=L");
+  expect_cli_error("tilesat: --choose: '1,1=' is not ROW,COL=TILE\n", "trace",
+                   "rules/coast.rules", "--size", "3x3", "--choose", "1,1=");
+  expect_cli_error("tilesat: --choose: cell (3,0) is outside the 3x3 map\n",
+                   "trace", "rules/coast.rules", "--size", "3x3", "--choose",
+                   "0,0=L", "--choose", "3,0=L");
+  expect_cli_error("tilesat: --choose: unknown tile 'X'\n", "trace",
+                   "rules/coast.rules", "--size", "3x3", "--choose", "0,0=X");
+  expect_cli_error("tilesat: --format: 'yaml' is not text or json\n", "trace",
+                   "rules/coast.rules", "--size", "3x3", "--format", "yaml");
+  expect_cli_error("tilesat: --pin: cell (0,9) is outside the 3x3 map\n",
+                   "trace", "rules/coast.rules", "--size", "3x3", "--pin",
+                   "0,9=L");
+  expect_cli_error("tilesat: option '--choose' needs a value (ROW,COL=TILE)\n",
+                   "trace", "rules/coast.rules", "--size", "3x3", "--choose");
 }
