@@ -5,6 +5,8 @@
 #include "tilesat.h"
 
 #include <criterion/criterion.h>
+#include <stdio.h>
+#include <string.h>
 
 /* Both backends: every test that solves runs on each and compares. */
 extern const tilesat_backend backends[2];
@@ -32,6 +34,24 @@ run_result run_cli_interrupted(const char *const *args, int ms);
     cr_expect_eq(cli_got_.code, 1, "exit %d for %s", cli_got_.code,            \
                  cli_want_);                                                   \
     cr_expect_str_eq(cli_got_.err, cli_want_);                                 \
+    cr_expect_str_eq(cli_got_.out, "");                                        \
+    run_free(&cli_got_);                                                       \
+  } while (0)
+
+/* The same for a message only partly known (one that quotes a library):
+ * exit 1, stderr beginning "tilesat: PATH" and holding `part`, nothing on
+ * stdout. */
+#define expect_cli_file_error(path, part, ...)                                 \
+  do {                                                                         \
+    const char *cli_part_ = (part);                                            \
+    char cli_prefix_[256];                                                     \
+    snprintf(cli_prefix_, sizeof cli_prefix_, "tilesat: %s", (path));          \
+    run_result cli_got_ = RUN(__VA_ARGS__);                                    \
+    cr_expect_eq(cli_got_.code, 1, "%s: exit %d", cli_part_, cli_got_.code);   \
+    cr_expect_eq(strncmp(cli_got_.err, cli_prefix_, strlen(cli_prefix_)), 0,   \
+                 "%s", cli_got_.err);                                          \
+    cr_expect(strstr(cli_got_.err, cli_part_), "want '%s' in %s", cli_part_,   \
+              cli_got_.err);                                                   \
     cr_expect_str_eq(cli_got_.out, "");                                        \
     run_free(&cli_got_);                                                       \
   } while (0)

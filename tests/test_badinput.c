@@ -9,22 +9,18 @@
 /* A hard weight of 2^31 made the float running energy lose the soft terms
  * and ended in "internal error": weights are bounded at 1e6. */
 Test(badinput, huge_weights_are_refused) {
-  run_result r = RUN("anneal", "rules/coast.rules", "--size", "3x3",
-                     "--hard-weight", "2147483647");
-  cr_expect_eq(r.code, 1);
-  cr_expect_str_eq(r.err, "tilesat: --hard-weight: expected 'hard WEIGHT' "
-                          "with a number of size at most 1e6\n");
-  run_free(&r);
+  expect_cli_error("tilesat: --hard-weight: expected 'hard WEIGHT' with a "
+                   "number of size at most 1e6\n",
+                   "anneal", "rules/coast.rules", "--size", "3x3",
+                   "--hard-weight", "2147483647");
   char *f = temp_file("tilesat-energy 1\ncoherence -1e7\n", -1);
-  r = RUN("anneal", "rules/coast.rules", "--size", "3x3", "--energy", f);
-  cr_expect_eq(r.code, 1);
   char want[512];
   snprintf(want, sizeof want,
            "tilesat: %s:2: expected 'coherence J [TILE...]' with a number "
            "of size at most 1e6\n",
            f);
-  cr_expect_str_eq(r.err, want);
-  run_free(&r);
+  expect_cli_error(want, "anneal", "rules/coast.rules", "--size", "3x3",
+                   "--energy", f);
   remove(f);
   free(f);
 }
@@ -33,15 +29,12 @@ Test(badinput, huge_weights_are_refused) {
  * ..."); errors are one line. */
 Test(badinput, xml_invalid_utf8_is_one_line) {
   char *f = temp_file("<?xml version=\"1.0\"?>\n<map a=\"\xff\"/>\n", -1);
-  run_result r = RUN("extract", f);
-  cr_expect_eq(r.code, 1);
   char want[512];
   snprintf(want, sizeof want,
            "tilesat: %s:2: bad XML: Input is not proper UTF-8, indicate "
            "encoding !\n",
            f);
-  cr_expect_str_eq(r.err, want);
-  run_free(&r);
+  expect_cli_error(want, "extract", f);
   remove(f);
   free(f);
 }
@@ -59,18 +52,13 @@ Test(badinput, sample_with_256_tiles_names_sample) {
   run_result r = RUN("extract", grid, "-o", rules);
   cr_assert_eq(r.code, 0, "%s", r.err);
   run_free(&r);
-  r = RUN("sample", rules, "--size", "2x2", "--method", "dp");
-  cr_expect_eq(r.code, 1);
-  cr_expect_str_eq(r.err, "tilesat: sample: exact sampling uses the DP, which "
-                          "handles at most 255 tiles (this rule set has "
-                          "256): use --method approx\n");
-  run_free(&r);
-  r = RUN("count", rules, "--size", "2x2", "--method", "dp");
-  cr_expect_eq(r.code, 1);
-  cr_expect_str_eq(r.err, "tilesat: count: the DP handles at most 255 tiles "
-                          "(this rule set has 256): use --method enum or "
-                          "approx\n");
-  run_free(&r);
+  expect_cli_error("tilesat: sample: exact sampling uses the DP, which "
+                   "handles at most 255 tiles (this rule set has 256): use "
+                   "--method approx\n",
+                   "sample", rules, "--size", "2x2", "--method", "dp");
+  expect_cli_error("tilesat: count: the DP handles at most 255 tiles (this "
+                   "rule set has 256): use --method enum or approx\n",
+                   "count", rules, "--size", "2x2", "--method", "dp");
   remove(grid);
   remove(rules);
   free(grid);
@@ -79,14 +67,10 @@ Test(badinput, sample_with_256_tiles_names_sample) {
 
 /* A directory given as a file said only "read error". */
 Test(badinput, directory_as_a_file_says_so) {
-  run_result r = RUN("check", "rules", "--size", "2x2");
-  cr_expect_eq(r.code, 1);
-  cr_expect_str_eq(r.err, "tilesat: rules: cannot read: Is a directory\n");
-  run_free(&r);
-  r = RUN("extract", "tests");
-  cr_expect_eq(r.code, 1);
-  cr_expect_str_eq(r.err, "tilesat: tests: cannot read: Is a directory\n");
-  run_free(&r);
+  expect_cli_error("tilesat: rules: cannot read: Is a directory\n", "check",
+                   "rules", "--size", "2x2");
+  expect_cli_error("tilesat: tests: cannot read: Is a directory\n", "extract",
+                   "tests");
 }
 
 /* A 65536x65536 layer was refused with "needs a width and height (1 to
@@ -99,27 +83,21 @@ Test(badinput, tiled_layer_too_many_cells) {
                 "  <data encoding=\"csv\">1</data>\n </layer>\n</map>\n",
                 -1);
   char want[512];
-  run_result r = RUN("extract", tmx);
-  cr_expect_eq(r.code, 1);
   snprintf(want, sizeof want,
            "tilesat: %s:3: a 65536x65536 layer is too large (at most "
            "16777216 cells)\n",
            tmx);
-  cr_expect_str_eq(r.err, want);
-  run_free(&r);
+  expect_cli_error(want, "extract", tmx);
   char *tmj = temp_file("{\"type\": \"map\", \"width\": 65536, \"height\": "
                         "65536, \"layers\": [{\"type\": \"tilelayer\", "
                         "\"width\": 65536, \"height\": 65536, \"data\": "
                         "[1]}]}\n",
                         -1);
-  r = RUN("extract", tmj);
-  cr_expect_eq(r.code, 1);
   snprintf(want, sizeof want,
            "tilesat: %s: a 65536x65536 layer is too large (at most 16777216 "
            "cells)\n",
            tmj);
-  cr_expect_str_eq(r.err, want);
-  run_free(&r);
+  expect_cli_error(want, "extract", tmj);
   remove(tmx);
   remove(tmj);
   free(tmx);

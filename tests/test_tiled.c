@@ -89,11 +89,9 @@ Test(tiled, empty_cells_excluded_and_other_layers) {
   g = read_tiled(DATA "tiled-array.tmj", "ground", TILESAT_EMPTY_TILE);
   cr_expect_str_eq(tilesat_grid_at(g, 2, 2), "3:hd");
   tilesat_grid_free(g);
-  cli = RUN("extract", "--layer", "sky", DATA "tiled-csv.tmx");
-  cr_expect_eq(cli.code, 1);
-  cr_expect_str_eq(cli.err, "tilesat: " DATA
-                            "tiled-csv.tmx: no tile layer named 'sky'\n");
-  run_free(&cli);
+  expect_cli_error("tilesat: " DATA "tiled-csv.tmx: no tile layer named "
+                   "'sky'\n",
+                   "extract", "--layer", "sky", DATA "tiled-csv.tmx");
 }
 
 /* A witness written as a Tiled map reads back to the same grid. */
@@ -202,15 +200,8 @@ Test(tiled, malformed_maps_are_errors_naming_the_file) {
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     /* .tmx/.tmj by name, the rest by content */
-    run_result r = RUN("extract", cases[i].path);
-    cr_expect_eq(r.code, 1, "%s: exit %d", cases[i].msg, r.code);
-    char prefix[256];
-    snprintf(prefix, sizeof prefix, "tilesat: %s", cases[i].path);
-    cr_expect_eq(strncmp(r.err, prefix, strlen(prefix)), 0, "%s", r.err);
-    cr_expect(strstr(r.err, cases[i].msg), "want '%s' in %s", cases[i].msg,
-              r.err);
-    cr_expect_str_eq(r.out, "");
-    run_free(&r);
+    expect_cli_file_error(cases[i].path, cases[i].msg, "extract",
+                          cases[i].path);
     remove(cases[i].path);
     free((char *)cases[i].path);
   }

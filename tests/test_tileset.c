@@ -244,24 +244,13 @@ Test(tileset, malformed_tilesets_are_errors_naming_the_file) {
       {badweight, ":2: tile 'a': weight '-1' is not a positive decimal"},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-    run_result r = RUN("import-tileset", cases[i].path);
-    cr_expect_eq(r.code, 1, "%s: exit %d", cases[i].msg, r.code);
-    char prefix[256];
-    snprintf(prefix, sizeof prefix, "tilesat: %s", cases[i].path);
-    cr_expect_eq(strncmp(r.err, prefix, strlen(prefix)), 0, "%s", r.err);
-    cr_expect(strstr(r.err, cases[i].msg), "want '%s' in %s", cases[i].msg,
-              r.err);
-    cr_expect_str_eq(r.out, "");
-    run_free(&r);
+    expect_cli_file_error(cases[i].path, cases[i].msg, "import-tileset",
+                          cases[i].path);
     remove(cases[i].path);
     free((char *)cases[i].path);
   }
-  run_result r =
-      RUN("import-tileset", TILESETS "Knots.xml", "--subset", "Nope");
-  cr_expect_eq(r.code, 1);
-  cr_expect_str_eq(r.err,
-                   "tilesat: " TILESETS "Knots.xml: no subset named 'Nope'\n");
-  run_free(&r);
+  expect_cli_error("tilesat: " TILESETS "Knots.xml: no subset named 'Nope'\n",
+                   "import-tileset", TILESETS "Knots.xml", "--subset", "Nope");
   free(whole);
 }
 
