@@ -287,6 +287,23 @@ Test(anneal, patchwork16_reaches_zero_violations_without_repair) {
   tilesat_rules_free(r);
 }
 
+/* Every tile's count in `tiles` (ncells of them) is within one of its
+ * target. */
+static void expect_counts_near_targets(const tilesat_energy *e,
+                                       const int *tiles, int ncells,
+                                       uint64_t seed) {
+  const tilesat_rules *r = tilesat_map_rules(tilesat_energy_map(e));
+  for (int t = 0; t < tilesat_rules_ntiles(r); t++) {
+    long n = 0;
+    for (int c = 0; c < ncells; c++)
+      n += tiles[c] == t;
+    cr_expect(labs(n - (long)tilesat_energy_target(e, t)) <= 1,
+              "seed %d tile %s: %ld, target %ld", (int)seed,
+              tilesat_rules_tile_name(r, t), n,
+              (long)tilesat_energy_target(e, t));
+  }
+}
+
 Test(anneal, counts_within_one_of_targets) {
   tilesat_rules *r = rules_from_file("rules/patchwork16.rules");
   tilesat_map *m = map_new(r, 20, 20, TILESAT_SQUARE, false);
@@ -304,15 +321,7 @@ Test(anneal, counts_within_one_of_targets) {
     cr_assert_eq(tilesat_anneal(e, &o, tiles, &st, &err), 0, "%s", err.msg);
     cr_expect_eq(st.repair_regions, 0);
     cr_expect_eq(st.violations, 0);
-    for (int t = 0; t < tilesat_rules_ntiles(r); t++) {
-      long n = 0;
-      for (int c = 0; c < 400; c++)
-        n += tiles[c] == t;
-      cr_expect(labs(n - (long)tilesat_energy_target(e, t)) <= 1,
-                "seed %d tile %s: %ld, target %ld", (int)seed,
-                tilesat_rules_tile_name(r, t), n,
-                (long)tilesat_energy_target(e, t));
-    }
+    expect_counts_near_targets(e, tiles, 400, seed);
   }
   tilesat_energy_free(e);
   tilesat_map_free(m);
@@ -331,15 +340,7 @@ Test(anneal, counts_within_one_after_repair_and_polish) {
     tilesat_anneal_stats st = anneal(e, seed, 1000, tiles);
     cr_expect_eq(st.violations, 0);
     repaired += st.repair_regions > 0;
-    for (int t = 0; t < tilesat_rules_ntiles(r); t++) {
-      long n = 0;
-      for (int c = 0; c < 900; c++)
-        n += tiles[c] == t;
-      cr_expect(labs(n - (long)tilesat_energy_target(e, t)) <= 1,
-                "seed %d tile %s: %ld, target %ld", (int)seed,
-                tilesat_rules_tile_name(r, t), n,
-                (long)tilesat_energy_target(e, t));
-    }
+    expect_counts_near_targets(e, tiles, 900, seed);
   }
   cr_expect_gt(repaired, 0, "no seed exercised the repair and polish");
   free(tiles);
