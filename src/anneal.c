@@ -846,6 +846,39 @@ fast_rows(const int32_t *nbr, const uint16_t *tile, const float *fac, int c,
     }                                                                          \
   } while (0)
 
+/* fast_sweep's pairs of cells on a square map, their rows the pair
+ * products (fac01, fac23).  ROWS is fast_draw's nd for them: 1 when fac01
+ * holds the bias row too (one region), else 2.  A macro, like FAST_RARE:
+ * the code is fast_sweep's own, RNG in registers and ROWS a constant, the
+ * same instructions as when each case was written out. */
+#define FAST_SQUARE_PAIRS(ROWS)                                                \
+  do {                                                                         \
+    const float *f01 = st->fac01, *f23 = st->fac23;                            \
+    const size_t T1 = (size_t)tb->T + 1;                                       \
+    for (; i + 1 < end; i += 2) {                                              \
+      int a = order[i], b = order[i + 1];                                      \
+      const int32_t *na = nbr + (size_t)a * 4, *nb = nbr + (size_t)b * 4;      \
+      const float *ra[2] = {f01 + (tile[na[0]] * T1 + tile[na[1]]) * Tp,       \
+                            f23 + (tile[na[2]] * T1 + tile[na[3]]) * Tp};      \
+      const float *rb[2] = {f01 + (tile[nb[0]] * T1 + tile[nb[1]]) * Tp,       \
+                            f23 + (tile[nb[2]] * T1 + tile[nb[3]]) * Tp};      \
+      float wa[16] __attribute__((aligned(32))), suma;                         \
+      float wb[16] __attribute__((aligned(32))), sumb;                         \
+      int pa = FAST_DRAW(avx)(bfac + (size_t)region[a] * Tp, ra, (ROWS), Tp,   \
+                              ubuf[i], wa, &suma);                             \
+      int pb = FAST_DRAW(avx)(bfac + (size_t)region[b] * Tp, rb, (ROWS), Tp,   \
+                              ubuf[i + 1], wb, &sumb);                         \
+      if (__builtin_expect(pa < 0, 0))                                         \
+        FAST_RARE(pa, a, wa);                                                  \
+      if (pa >= 0)                                                             \
+        tile[a] = (uint16_t)pa;                                                \
+      if (__builtin_expect(pb < 0, 0))                                         \
+        FAST_RARE(pb, b, wb);                                                  \
+      if (pb >= 0)                                                             \
+        tile[b] = (uint16_t)pb;                                                \
+    }                                                                          \
+  } while (0)
+
 /* A sweep of the fast kernel.  The energy and violation count are summed
  * again afterwards (fast_resync: a pass over the edges costs less than
  * their changes at every update).  Two cells of a colour class are drawn
@@ -874,58 +907,10 @@ fast_sweep(const tables *tb, state *st, float bs, const int nd, const int Tp,
   }
   for (int k = 0; k < tb->ncolours; k++) {
     int i = tb->cstart[k], end = tb->cstart[k + 1];
-    if (tb->coloured && nd == 4 && one) {
-      const float *f01 = st->fac01, *f23 = st->fac23;
-      const size_t T1 = (size_t)tb->T + 1;
-      for (; i + 1 < end; i += 2) {
-        int a = order[i], b = order[i + 1];
-        const int32_t *na = nbr + (size_t)a * 4, *nb = nbr + (size_t)b * 4;
-        const float *ra[2] = {f01 + (tile[na[0]] * T1 + tile[na[1]]) * Tp,
-                              f23 + (tile[na[2]] * T1 + tile[na[3]]) * Tp};
-        const float *rb[2] = {f01 + (tile[nb[0]] * T1 + tile[nb[1]]) * Tp,
-                              f23 + (tile[nb[2]] * T1 + tile[nb[3]]) * Tp};
-        float wa[16] __attribute__((aligned(32))), suma;
-        float wb[16] __attribute__((aligned(32))), sumb;
-        int pa = FAST_DRAW(avx)(bfac + (size_t)region[a] * Tp, ra, 1, Tp,
-                                ubuf[i], wa, &suma);
-        int pb = FAST_DRAW(avx)(bfac + (size_t)region[b] * Tp, rb, 1, Tp,
-                                ubuf[i + 1], wb, &sumb);
-        if (__builtin_expect(pa < 0, 0))
-          FAST_RARE(pa, a, wa);
-        if (pa >= 0)
-          tile[a] = (uint16_t)pa;
-        if (__builtin_expect(pb < 0, 0))
-          FAST_RARE(pb, b, wb);
-        if (pb >= 0)
-          tile[b] = (uint16_t)pb;
-      }
-    }
-    if (tb->coloured && nd == 4 && !one) {
-      const float *f01 = st->fac01, *f23 = st->fac23;
-      const size_t T1 = (size_t)tb->T + 1;
-      for (; i + 1 < end; i += 2) {
-        int a = order[i], b = order[i + 1];
-        const int32_t *na = nbr + (size_t)a * 4, *nb = nbr + (size_t)b * 4;
-        const float *ra[2] = {f01 + (tile[na[0]] * T1 + tile[na[1]]) * Tp,
-                              f23 + (tile[na[2]] * T1 + tile[na[3]]) * Tp};
-        const float *rb[2] = {f01 + (tile[nb[0]] * T1 + tile[nb[1]]) * Tp,
-                              f23 + (tile[nb[2]] * T1 + tile[nb[3]]) * Tp};
-        float wa[16] __attribute__((aligned(32))), suma;
-        float wb[16] __attribute__((aligned(32))), sumb;
-        int pa = FAST_DRAW(avx)(bfac + (size_t)region[a] * Tp, ra, 2, Tp,
-                                ubuf[i], wa, &suma);
-        int pb = FAST_DRAW(avx)(bfac + (size_t)region[b] * Tp, rb, 2, Tp,
-                                ubuf[i + 1], wb, &sumb);
-        if (__builtin_expect(pa < 0, 0))
-          FAST_RARE(pa, a, wa);
-        if (pa >= 0)
-          tile[a] = (uint16_t)pa;
-        if (__builtin_expect(pb < 0, 0))
-          FAST_RARE(pb, b, wb);
-        if (pb >= 0)
-          tile[b] = (uint16_t)pb;
-      }
-    }
+    if (tb->coloured && nd == 4 && one)
+      FAST_SQUARE_PAIRS(1);
+    if (tb->coloured && nd == 4 && !one)
+      FAST_SQUARE_PAIRS(2);
     if (tb->coloured)
       for (; i + 1 < end; i += 2) {
         int a = order[i], b = order[i + 1];
