@@ -1,12 +1,36 @@
 /* approx.c: approximate model counting with ApproxMC (Chakraborty, Meel,
- * Vardi, CP 2013 / IJCAI 2016).
+ * Vardi, CP 2013 / IJCAI 2016), in its ApproxMC6 form:
+ *
+ *   Jiong Yang, Kuldeep S. Meel, "Rounding Meets Approximate Model
+ *   Counting", CAV 2023, LNCS 13965, pp. 132-162 (arXiv:2305.09247).
  *
  * Random XOR constraints cut the set of maps into cells of expected size
  * count / 2^m; bounded enumeration (at most `thresh` maps) finds the
- * smallest m whose cell is small, and count(cell) * 2^m estimates the
- * total.  The median of t = ceil(17 log2(3/delta)) independent estimates
+ * smallest m whose cell is small (LogSATSearch: galloping from the previous
+ * estimate's m, then bisection), and count(cell) * 2^m estimates the total.
+ *
+ * ApproxMC6 rounds each estimate's cell count before scaling it
+ * (ConfigRound in the paper), which lowers the probability that one
+ * estimate falls below count/(1+epsilon) (Pr[L]) while that of exceeding
+ * count*(1+epsilon) (Pr[U]) stays bounded.  With
+ *   pivot  = 9.84 (1 + 1/epsilon)^2,
+ *   thresh = 9.84 (1 + epsilon/(1+epsilon)) (1 + 1/epsilon)^2
+ * (a cell is small when it holds fewer than thresh maps), the paper's rounding
+ * and per-estimate bounds are epsilon < sqrt2-1:       max(cnt, sqrt(1+2
+ * epsilon)/2 pivot)  .262 .169 sqrt2-1 <= eps < 1:      max(cnt, pivot/sqrt2)
+ * .157 .169 1 <= eps < 3:            max(cnt, pivot)                      .085
+ * .169 3 <= eps < 4 sqrt2-1:    pivot                                .055 .044
+ *   eps >= 4 sqrt2-1:        sqrt2 pivot                          .023 .044
+ * (columns: cell value used, Pr[L] bound, Pr[U] bound), and the median of
+ * t estimates, t the smallest odd number with
+ *   eta(t, pL) + eta(t, pU) <= delta,
+ *   eta(t, p) = sum_{k >= ceil(t/2)} C(t,k) p^k (1-p)^(t-k),
  * lies within a factor (1 + epsilon) of the true count with probability at
- * least 1 - delta.
+ * least 1 - delta.  The same bounds and iteration rule are in the ApproxMC
+ * authors' code (set_up_probs_threshold_measurements / calc_error_bound).
+ * At epsilon 0.8, delta 0.2 that is t = 3 estimates, where the classic
+ * analysis (ApproxMC2) needed ceil(17 log2(3/delta)) = 67.  A map count
+ * below thresh is found exactly by the first bounded enumeration.
  *
  * The XORs are native CryptoMiniSat constraints over an independent
  * support of the map: tiles 0..T-2 of every cell (the last tile of a cell
@@ -96,6 +120,8 @@ static int find_rows(amc *a, int guess, long *cell) {
   if (c >= a->thresh) {
     lo = k;
     for (int step = 1;; step *= 2) {
+      if (lo == a->maxrows)
+        return -1; /* every row on and still a big cell */
       int next = lo + step > a->maxrows ? a->maxrows : lo + step;
       if ((c = bounded(a, next)) < 0)
         return -1;
@@ -148,25 +174,86 @@ static void amc_start(amc *a, const tilesat_map *m) {
     a->memo[k] = -1;
 }
 
+/* ApproxMC6's parameters for (epsilon, delta): see the header comment. */
+typedef struct amc_params {
+  int thresh;         /* a cell is small when it holds fewer maps */
+  bool round_up;      /* cell value max(cnt, round_value), else round_value */
+  double round_value; /* in maps */
+  int iterations;     /* odd */
+} amc_params;
+
+/* eta(t, p): probability that at least ceil(t/2) of t independent events
+ * of probability p happen (the median is wrong only if half the estimates
+ * are); summed downwards from k = t as the authors' calc_error_bound. */
+static double eta(int t, double p) {
+  double term = pow(p, t), sum = term;
+  for (int k = t - 1; k >= (t + 1) / 2; k--) {
+    term *= (double)(k + 1) / (double)(t - k) * (1 - p) / p;
+    sum += term;
+  }
+  return sum;
+}
+
+static amc_params amc_params_for(double eps, double delta) {
+  amc_params p;
+  double pivot = 9.84 * (1 + 1 / eps) * (1 + 1 / eps);
+  p.thresh = (int)ceil(pivot * (1 + eps / (1 + eps)));
+  double pl, pu = eps < 3 ? 0.169 : 0.044;
+  p.round_up = eps < 3;
+  if (eps < sqrt(2) - 1) {
+    p.round_value = sqrt(1 + 2 * eps) / 2 * pivot;
+    pl = 0.262;
+  } else if (eps < 1) {
+    p.round_value = pivot / sqrt(2);
+    pl = 0.157;
+  } else if (eps < 3) {
+    p.round_value = pivot;
+    pl = 0.085;
+  } else if (eps < 4 * sqrt(2) - 1) {
+    p.round_value = pivot;
+    pl = 0.055;
+  } else {
+    p.round_value = sqrt(2) * pivot;
+    pl = 0.023;
+  }
+  p.iterations = 1;
+  while (eta(p.iterations, pl) + eta(p.iterations, pu) > delta)
+    p.iterations += 2;
+  return p;
+}
+
+/* est = value * 2^k, rounded to the nearest integer; value < 2^20. */
+static void scaled(mpz_t est, double value, int k) {
+  mpz_set_d(est, ldexp(value, 32)); /* exact: value has 53 bits */
+  if (k >= 32) {
+    mpz_mul_2exp(est, est, (mp_bitcnt_t)(k - 32));
+  } else {
+    mpz_add_ui(est, est, 1ul << (31 - k));
+    mpz_fdiv_q_2exp(est, est, (mp_bitcnt_t)(32 - k));
+  }
+}
+
 int ts_approx_count(const tilesat_map *m, const tilesat_count_options *o,
                     mpz_t count, tilesat_error *err) {
-  double eps = o->epsilon, delta = o->delta;
   amc a;
   memset(&a, 0, sizeof a);
   a.m = m;
   a.o = o;
   a.rng = o->seed ^ 0x746c7361u;
-  a.thresh = (int)ceil(1 + 9.84 * (1 + eps / (1 + eps)) * (1 + 1 / eps) *
-                               (1 + 1 / eps));
+  amc_params par = amc_params_for(o->epsilon, o->delta);
+  a.thresh = par.thresh;
   int T = m->rules->ntiles;
   for (int c = 0; c < m->ncells; c++)
     for (int t = 0; t + 1 < T; t++)
       TS_PUSH(a.support, ts_var(m, c, t));
-  a.maxrows = (int)a.support.n;
+  /* Rows beyond the support size are still random: with that many, a cell
+   * of thresh maps or more is all but impossible, and find_rows fails
+   * rather than loop if it happens. */
+  a.maxrows = (int)a.support.n + 64;
   a.memo = ts_malloc((size_t)(a.maxrows + 1) * sizeof *a.memo);
   a.tiles = ts_malloc((size_t)m->ncells * sizeof *a.tiles);
   a.block = ts_malloc(((size_t)m->ncells + 1) * sizeof *a.block);
-  int iterations = (int)ceil(17 * log2(3 / delta));
+  int iterations = par.iterations;
   mpz_t *est = ts_calloc((size_t)iterations, sizeof *est);
   int done = 0, rc = -1;
 
@@ -190,8 +277,11 @@ int ts_approx_count(const tilesat_map *m, const tilesat_count_options *o,
     if (k < 0)
       goto fail;
     guess = k;
-    mpz_init_set_ui(est[done], (unsigned long)cell);
-    mpz_mul_2exp(est[done], est[done], (mp_bitcnt_t)k);
+    double value = par.round_value;
+    if (par.round_up && (double)cell > value)
+      value = (double)cell;
+    mpz_init(est[done]);
+    scaled(est[done], value, k);
     if (o->progress) {
       char line[160];
       snprintf(line, sizeof line,
