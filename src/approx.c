@@ -33,29 +33,48 @@
  * below thresh is found exactly by the first bounded enumeration.
  *
  * The XORs are native CryptoMiniSat constraints over an independent
- * support of the map: tiles 0..T-2 of every cell (the last tile of a cell
- * is determined by the others).  Each XOR row carries an activation
- * variable, so the first m rows are switched on by assumptions, and each
- * bounded enumeration blocks maps under a fresh guard literal that is
- * retired afterwards: one solver per estimate, used incrementally. */
+ * support of the map: the ceil(log2 T) bits of each cell's tile (auxiliary
+ * variables defined from the tile variables, see support_init) when that is
+ * fewer than T-1, else tiles 0..T-2 of every cell.  Each XOR row carries an
+ * activation variable, so the first m rows are switched on by assumptions,
+ * and each bounded enumeration blocks maps under a fresh guard literal that
+ * is retired afterwards: one solver per estimate, used incrementally.
+ * Maps found earlier are counted again without solving when they fall in
+ * the cell being enumerated. */
 #include "internal.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+/* The independent support: variable i is the tile variable of
+ * (cell[i], val[i]), or with bits the val[i]-th bit of the cell's tile. */
+typedef struct support {
+  bool bits;
+  ts_ints var, cell, val;
+} support;
+
+/* One saved map (the cells' tiles), found by a bounded enumeration. */
+typedef TS_VEC(int *) ts_maps;
+
 typedef struct amc {
   const tilesat_map *m;
   const tilesat_count_options *o;
   ts_solver *s;
   int next_var;
-  ts_ints support;
-  ts_ints act; /* activation variable of each XOR row added so far */
+  support sup;
+  ts_ints act;      /* activation variable of each XOR row of this estimate */
+  ts_ints rowstart; /* row r: support indices rowidx[rowstart[r]..], rhs */
+  ts_ints rowidx;
+  TS_VEC(bool) rhs;
   int thresh;
   uint64_t rng;
   int *tiles, *block;
   long *memo; /* memo[k]: bounded count with k rows, or -1 */
   int maxrows;
+  int complete; /* smallest k of this estimate whose cell was enumerated
+                 * completely (bounded < thresh), or -1 */
+  ts_maps saved;
 } amc;
 
 static uint64_t splitmix(uint64_t *x) {
@@ -65,28 +84,144 @@ static uint64_t splitmix(uint64_t *x) {
   return z ^ (z >> 31);
 }
 
+/* ceil(log2 T) bits name a tile (0 when T is 1). */
+static int tile_bits(int T) {
+  int b = 0;
+  while ((1 << b) < T)
+    b++;
+  return b;
+}
+
+/* The support and, with bits, the clauses that define them.
+ *
+ * Tiles: tiles 0..T-2 of every cell; the last tile is on exactly when the
+ * others are off, so they determine the map.
+ *
+ * Bits (when B = ceil(log2 T) < T-1): fresh variables b(c,j), j < B, with
+ * x(c,t) -> b(c,j) for each bit j set in t and x(c,t) -> -b(c,j) for each
+ * bit clear.  Every map has exactly one tile t per cell, so these clauses
+ * force b(c,.) to the binary code of t: the bits are functions of the
+ * tiles and add no models.  Distinct tiles have distinct codes, so the
+ * bits determine the tile of every cell (and the ladder's variables are
+ * functions of the tiles): the maps and their bit vectors correspond one
+ * to one, and counting the projection onto the bits counts the maps.  The
+ * converse clauses, (code of t) -> x(c,t) and "no code of T or more", are
+ * implied by the same argument; they only let propagation go from bits to
+ * tiles.  A random XOR over the bits is ApproxMC's hash family over this
+ * support, B/2 variables per cell on average instead of (T-1)/2.  The
+ * test count/approx_bit_support_counts_the_maps enumerates the projection
+ * and checks it against the dp. */
+static void support_init(amc *a, const ts_cnf *cnf) {
+  const tilesat_map *m = a->m;
+  int T = m->rules->ntiles, B = tile_bits(T);
+  support *sp = &a->sup;
+  sp->bits = B < T - 1;
+  if (!sp->bits) {
+    for (int c = 0; c < m->ncells; c++)
+      for (int t = 0; t + 1 < T; t++) {
+        TS_PUSH(sp->var, ts_var(m, c, t));
+        TS_PUSH(sp->cell, c);
+        TS_PUSH(sp->val, t);
+      }
+    return;
+  }
+  int base = cnf->nvars;
+  int lits[32];
+  for (int c = 0; c < m->ncells; c++) {
+    for (int j = 0; j < B; j++) {
+      TS_PUSH(sp->var, base + c * B + j + 1);
+      TS_PUSH(sp->cell, c);
+      TS_PUSH(sp->val, j);
+    }
+    for (int code = 0; code < (1 << B); code++) {
+      int n = 0;
+      for (int j = 0; j < B; j++) {
+        int b = base + c * B + j + 1;
+        lits[n++] = code >> j & 1 ? -b : b;
+      }
+      if (code < T) {
+        int x = ts_var(m, c, code);
+        lits[n++] = x;
+        for (int j = 0; j < B; j++) {
+          int b = base + c * B + j + 1, l[2] = {-x, code >> j & 1 ? b : -b};
+          ts_solver_add_clause(a->s, l, 2);
+        }
+      }
+      ts_solver_add_clause(a->s, lits, (size_t)n);
+    }
+  }
+}
+
+/* The value of support variable i in a map. */
+static bool support_value(const support *sp, size_t i, const int *tiles) {
+  int t = tiles[sp->cell.v[i]];
+  return sp->bits ? (t >> sp->val.v[i] & 1) : t == sp->val.v[i];
+}
+
 static void add_row(amc *a) {
   ts_ints vars = {0};
-  for (size_t i = 0; i < a->support.n; i++)
-    if (splitmix(&a->rng) & 1)
-      TS_PUSH(vars, a->support.v[i]);
+  TS_PUSH(a->rowstart, (int)a->rowidx.n);
+  for (size_t i = 0; i < a->sup.var.n; i++)
+    if (splitmix(&a->rng) & 1) {
+      TS_PUSH(vars, a->sup.var.v[i]);
+      TS_PUSH(a->rowidx, (int)i);
+    }
+  bool rhs = splitmix(&a->rng) & 1;
   int act = ++a->next_var;
   TS_PUSH(vars, act);
-  ts_solver_add_xor(a->s, vars.v, vars.n, splitmix(&a->rng) & 1);
+  ts_solver_add_xor(a->s, vars.v, vars.n, rhs);
   TS_PUSH(a->act, act);
+  TS_PUSH(a->rhs, rhs);
   free(vars.v);
 }
 
+/* Whether a saved map satisfies the first k rows of this estimate. */
+static bool in_cell(const amc *a, const int *tiles, int k) {
+  for (int r = 0; r < k; r++) {
+    size_t end =
+        r + 1 < (int)a->rowstart.n ? (size_t)a->rowstart.v[r + 1] : a->rowidx.n;
+    bool parity = false;
+    for (size_t i = (size_t)a->rowstart.v[r]; i < end; i++)
+      parity ^= support_value(&a->sup, (size_t)a->rowidx.v[i], tiles);
+    if (parity != a->rhs.v[r])
+      return false;
+  }
+  return true;
+}
+
+static void block(amc *a, int guard, const int *tiles) {
+  const tilesat_map *m = a->m;
+  a->block[0] = -guard;
+  for (int c = 0; c < m->ncells; c++)
+    a->block[c + 1] = -ts_var(m, c, tiles[c]);
+  ts_solver_add_clause(a->s, a->block, (size_t)m->ncells + 1);
+}
+
 /* Number of maps satisfying the first k rows, up to a->thresh; -1 on
- * interruption or a failed solve. */
+ * interruption or a failed solve.  The count is exact whatever the order
+ * of the calls: maps saved by earlier enumerations (valid maps all) that
+ * satisfy the k rows are counted and blocked before the solver looks for
+ * more, and once some cell of this estimate was enumerated completely,
+ * every smaller cell inside it is counted from the saved maps alone (as
+ * the ApproxMC authors' code reuses models). */
 static long bounded(amc *a, int k) {
   if (a->memo[k] >= 0)
     return a->memo[k];
   while ((int)a->act.n < k)
     add_row(a);
+  long n = 0;
+  if (a->complete >= 0 && k >= a->complete) {
+    for (size_t i = 0; i < a->saved.n; i++)
+      n += in_cell(a, a->saved.v[i], k);
+    return a->memo[k] = n;
+  }
   const tilesat_map *m = a->m;
   int guard = ++a->next_var;
-  long n = 0;
+  for (size_t i = 0; i < a->saved.n && n < a->thresh; i++)
+    if (in_cell(a, a->saved.v[i], k)) {
+      n++;
+      block(a, guard, a->saved.v[i]);
+    }
   while (n < a->thresh) {
     if (a->o->stop && *a->o->stop)
       return -1;
@@ -99,15 +234,16 @@ static long bounded(amc *a, int k) {
     if (res != TILESAT_SAT || ts_read_map(m, a->s, a->tiles, NULL) < 0)
       return -1;
     n++;
-    a->block[0] = -guard;
-    for (int c = 0; c < m->ncells; c++)
-      a->block[c + 1] = -ts_var(m, c, a->tiles[c]);
-    ts_solver_add_clause(a->s, a->block, (size_t)m->ncells + 1);
+    int *copy = ts_malloc((size_t)m->ncells * sizeof *copy);
+    memcpy(copy, a->tiles, (size_t)m->ncells * sizeof *copy);
+    TS_PUSH(a->saved, copy);
+    block(a, guard, copy);
   }
   int retire = -guard;
   ts_solver_add_clause(a->s, &retire, 1);
-  a->memo[k] = n;
-  return n;
+  if (n < a->thresh && (a->complete < 0 || k < a->complete))
+    a->complete = k;
+  return a->memo[k] = n;
 }
 
 /* Smallest k with bounded(k) < thresh, galloping from a guess. */
@@ -161,17 +297,66 @@ static int cmp_mpz(const void *x, const void *y) {
   return mpz_cmp(*(const mpz_t *)x, *(const mpz_t *)y);
 }
 
-static void amc_start(amc *a, const tilesat_map *m) {
+/* A new estimate: a fresh solver (the map and the support's clauses), fresh
+ * rows, nothing known but the saved maps.  A fresh solver costs little
+ * next to the enumerations, and keeping one across estimates was twice as
+ * slow: the old rows' XORs, though switched off, stay in CryptoMiniSat's
+ * Gauss-Jordan matrices. */
+static void amc_estimate(amc *a) {
+  ts_solver_free(a->s);
   ts_cnf cnf;
-  ts_encode(m, &cnf);
+  ts_encode(a->m, &cnf);
   a->s = ts_solver_new(TILESAT_CRYPTOMINISAT);
   ts_solver_set_stop(a->s, a->o->stop);
   ts_solver_load(a->s, &cnf);
-  a->next_var = cnf.nvars;
+  a->sup.var.n = a->sup.cell.n = a->sup.val.n = 0;
+  support_init(a, &cnf);
+  a->next_var = cnf.nvars + (a->sup.bits ? (int)a->sup.var.n : 0);
   ts_cnf_free(&cnf);
-  a->act.n = 0;
+  a->act.n = a->rowstart.n = a->rowidx.n = a->rhs.n = 0;
+  a->complete = -1;
   for (int k = 0; k <= a->maxrows; k++)
     a->memo[k] = -1;
+}
+
+/* For the tests: the number of distinct assignments of the support over
+ * all maps (blocking clauses over the support variables only), up to
+ * limit; -1 if the solver gives no answer.  *bits tells which support. */
+long ts_approx_support_count(const tilesat_map *m, long limit, bool *bits) {
+  tilesat_count_options o;
+  tilesat_count_options_init(&o);
+  amc a;
+  memset(&a, 0, sizeof a);
+  a.m = m;
+  a.o = &o;
+  a.memo = ts_malloc(sizeof *a.memo);
+  amc_estimate(&a);
+  *bits = a.sup.bits;
+  size_t n = a.sup.var.n;
+  int *block = ts_malloc((n + 1) * sizeof *block);
+  long count = 0;
+  while (count < limit) {
+    int res = ts_solver_solve(a.s);
+    if (res == TILESAT_UNSAT)
+      break;
+    if (res != TILESAT_SAT) {
+      count = -1;
+      break;
+    }
+    count++;
+    for (size_t i = 0; i < n; i++) {
+      int v = a.sup.var.v[i];
+      block[i] = ts_solver_value(a.s, v) ? -v : v;
+    }
+    ts_solver_add_clause(a.s, block, n);
+  }
+  free(block);
+  ts_solver_free(a.s);
+  free(a.sup.var.v);
+  free(a.sup.cell.v);
+  free(a.sup.val.v);
+  free(a.memo);
+  return count;
 }
 
 /* ApproxMC6's parameters for (epsilon, delta): see the header comment. */
@@ -242,14 +427,11 @@ int ts_approx_count(const tilesat_map *m, const tilesat_count_options *o,
   a.rng = o->seed ^ 0x746c7361u;
   amc_params par = amc_params_for(o->epsilon, o->delta);
   a.thresh = par.thresh;
-  int T = m->rules->ntiles;
-  for (int c = 0; c < m->ncells; c++)
-    for (int t = 0; t + 1 < T; t++)
-      TS_PUSH(a.support, ts_var(m, c, t));
   /* Rows beyond the support size are still random: with that many, a cell
    * of thresh maps or more is all but impossible, and find_rows fails
    * rather than loop if it happens. */
-  a.maxrows = (int)a.support.n + 64;
+  int T = m->rules->ntiles, B = tile_bits(T);
+  a.maxrows = m->ncells * (B < T - 1 ? B : T - 1) + 64;
   a.memo = ts_malloc((size_t)(a.maxrows + 1) * sizeof *a.memo);
   a.tiles = ts_malloc((size_t)m->ncells * sizeof *a.tiles);
   a.block = ts_malloc(((size_t)m->ncells + 1) * sizeof *a.block);
@@ -258,9 +440,8 @@ int ts_approx_count(const tilesat_map *m, const tilesat_count_options *o,
   int done = 0, rc = -1;
 
   /* Few maps: the bounded enumeration is the exact count. */
-  amc_start(&a, m);
+  amc_estimate(&a);
   long small = bounded(&a, 0);
-  ts_solver_free(a.s);
   if (small < 0)
     goto fail;
   if (small < a.thresh) {
@@ -270,10 +451,9 @@ int ts_approx_count(const tilesat_map *m, const tilesat_count_options *o,
   }
   int guess = 1;
   for (; done < iterations; done++) {
-    amc_start(&a, m);
+    amc_estimate(&a);
     long cell;
     int k = find_rows(&a, guess, &cell);
-    ts_solver_free(a.s);
     if (k < 0)
       goto fail;
     guess = k;
@@ -302,7 +482,16 @@ out:
   for (int i = 0; i < done; i++)
     mpz_clear(est[i]);
   free(est);
-  free(a.support.v);
+  ts_solver_free(a.s);
+  for (size_t i = 0; i < a.saved.n; i++)
+    free(a.saved.v[i]);
+  free(a.saved.v);
+  free(a.sup.var.v);
+  free(a.sup.cell.v);
+  free(a.sup.val.v);
+  free(a.rowstart.v);
+  free(a.rowidx.v);
+  free(a.rhs.v);
   free(a.act.v);
   free(a.memo);
   free(a.tiles);

@@ -1,6 +1,7 @@
 /* count (dp, enum, approx) and sample: known values, cross-checks between
  * independent methods, the approximation guarantee, uniformity. */
 #include "helpers.h"
+#include "internal.h"
 #include "png_helpers.h"
 
 #include <math.h>
@@ -193,6 +194,56 @@ Test(count, approx_estimates_follow_approxmc6) {
   }
   tilesat_map_free(m);
   tilesat_rules_free(r);
+}
+
+/* approx hashes the tile bits of each cell (auxiliary variables defined
+ * from the tile variables) when they are fewer than T-1: counting the
+ * distinct bit vectors must count the maps exactly (the bits are functions
+ * of the tiles and determine them).  Enumerated with blocking clauses over
+ * the support alone, against the dp, on square, hex, periodic and pinned
+ * maps, pairwise and ladder encodings (8 and 9 tiles), 16 tiles, and a
+ * 3-tile rule set where the tile variables are kept. */
+Test(count, approx_bit_support_counts_the_maps) {
+  tilesat_error err;
+  const char *files[] = {"rules/dungeon8.rules", "rules/patchwork16.rules",
+                         "rules/entropy7.rules", "rules/coast-hex.rules",
+                         "rules/coast.rules"};
+  tilesat_rules *r[5];
+  for (int i = 0; i < 5; i++) {
+    r[i] = tilesat_rules_read_file(files[i], &err);
+    cr_assert(r[i], "%s", err.msg);
+  }
+  struct {
+    int rules, w, h;
+    bool periodic;
+    const char *pin;
+    bool bits;
+  } cases[] = {
+      {0, 2, 2, false, NULL, true},    {0, 3, 2, true, NULL, true},
+      {0, 3, 2, false, "0,1=#", true}, {1, 2, 2, false, NULL, true},
+      {1, 1, 3, false, NULL, true},    {2, 2, 2, false, NULL, true},
+      {2, 3, 1, true, NULL, true},     {3, 3, 3, false, NULL, false},
+      {4, 4, 3, false, NULL, false},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    tilesat_rules *rr = r[cases[i].rules];
+    tilesat_map *m = map_new(rr, cases[i].w, cases[i].h,
+                             tilesat_rules_topology(rr), cases[i].periodic);
+    if (cases[i].pin)
+      cr_assert_eq(tilesat_map_pin_spec(m, cases[i].pin, &err), 0);
+    char *dp = count_with(m, TILESAT_METHOD_DP, TILESAT_PICOSAT);
+    long want = strtol(dp, NULL, 10);
+    cr_assert(want > 0 && want < 20000, "case %zu: %s maps", i, dp);
+    bool bits;
+    long got = ts_approx_support_count(m, want + 10, &bits);
+    cr_expect_eq(got, want, "case %zu (%s %dx%d): %ld support vectors, dp %s",
+                 i, files[cases[i].rules], cases[i].w, cases[i].h, got, dp);
+    cr_expect_eq(bits, cases[i].bits, "case %zu: bits %d", i, bits);
+    free(dp);
+    tilesat_map_free(m);
+  }
+  for (int i = 0; i < 5; i++)
+    tilesat_rules_free(r[i]);
 }
 
 /* Within the factor on every kind of map, against the dp's exact counts
