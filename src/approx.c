@@ -2,7 +2,8 @@
  * Vardi, CP 2013 / IJCAI 2016), in its ApproxMC6 form:
  *
  *   Jiong Yang, Kuldeep S. Meel, "Rounding Meets Approximate Model
- *   Counting", CAV 2023, LNCS 13965, pp. 132-162 (arXiv:2305.09247).
+ *   Counting", CAV 2023, doi:10.1007/978-3-031-37703-7_7,
+ *   arXiv:2305.09247.
  *
  * Random XOR constraints cut the set of maps into cells of expected size
  * count / 2^m; bounded enumeration (at most `thresh` maps) finds the
@@ -15,19 +16,23 @@
  * count*(1+epsilon) (Pr[U]) stays bounded.  With
  *   pivot  = 9.84 (1 + 1/epsilon)^2,
  *   thresh = 9.84 (1 + epsilon/(1+epsilon)) (1 + 1/epsilon)^2
- * (a cell is small when it holds fewer than thresh maps), the paper's rounding
- * and per-estimate bounds are epsilon < sqrt2-1:       max(cnt, sqrt(1+2
- * epsilon)/2 pivot)  .262 .169 sqrt2-1 <= eps < 1:      max(cnt, pivot/sqrt2)
- * .157 .169 1 <= eps < 3:            max(cnt, pivot)                      .085
- * .169 3 <= eps < 4 sqrt2-1:    pivot                                .055 .044
- *   eps >= 4 sqrt2-1:        sqrt2 pivot                          .023 .044
- * (columns: cell value used, Pr[L] bound, Pr[U] bound), and the median of
- * t estimates, t the smallest odd number with
+ * (a cell is small when it holds fewer than thresh maps), the paper's
+ * rounding and per-estimate bounds are
+ *   epsilon            cell value used               Pr[L]  Pr[U]
+ *   < sqrt2-1          max(cnt, sqrt(1+2e)/2 pivot)  0.262  0.169
+ *   [sqrt2-1, 1)       max(cnt, pivot/sqrt2)         0.157  0.169
+ *   [1, 3)             max(cnt, pivot)               0.085  0.169
+ *   [3, 4 sqrt2-1)     pivot                         0.055  0.044
+ *   >= 4 sqrt2-1       sqrt2 pivot                   0.023  0.044
+ * and the median of t estimates, t the smallest odd number with
  *   eta(t, pL) + eta(t, pU) <= delta,
  *   eta(t, p) = sum_{k >= ceil(t/2)} C(t,k) p^k (1-p)^(t-k),
  * lies within a factor (1 + epsilon) of the true count with probability at
- * least 1 - delta.  The same bounds and iteration rule are in the ApproxMC
- * authors' code (set_up_probs_threshold_measurements / calc_error_bound).
+ * least 1 - delta.  The Pr[L]/Pr[U] table and this rule for t are also in
+ * the ApproxMC authors' code (set_up_probs_threshold_measurements and
+ * calc_error_bound, as carried into their SMT counter); the rounding is
+ * the paper's.  The estimate value * 2^m is rounded to the nearest integer
+ * for printing.
  * At epsilon 0.8, delta 0.2 that is t = 3 estimates, where the classic
  * analysis (ApproxMC2) needed ceil(17 log2(3/delta)) = 67.  A map count
  * below thresh is found exactly by the first bounded enumeration.
