@@ -312,7 +312,6 @@ static void amc_estimate(amc *a) {
   ts_cnf cnf;
   ts_encode(a->m, &cnf);
   a->s = ts_solver_new(TILESAT_CRYPTOMINISAT);
-  ts_solver_set_counting(a->s);
   ts_solver_set_stop(a->s, a->o->stop);
   ts_solver_load(a->s, &cnf);
   a->sup.var.n = a->sup.cell.n = a->sup.val.n = 0;

@@ -191,16 +191,6 @@ void ts_solver_add_xor(ts_solver *s, const int *vars, size_t n, bool rhs) {
   free(v.v);
 }
 
-/* CryptoMiniSat's own settings for ApproxMC (Gauss-Jordan kept on, XOR
- * cutting and inprocessing as ApproxMC uses them); call on a new solver,
- * before anything is added.  No effect on answers, only on speed: coast
- * 12x12 approx 21.8 s -> 7.4 s, dungeon8 5x4 12.4 s -> 11.0 s.  PicoSAT:
- * nothing to do. */
-void ts_solver_set_counting(ts_solver *s) {
-  if (s->cms)
-    cmsat_set_up_for_scalmc(s->cms);
-}
-
 /* Added for the anneal repair (repair.c): a preferred polarity.  PicoSAT
  * tries `lit` first when it decides on its variable (and every other
  * variable false first); CryptoMiniSat's C API has no per-variable
