@@ -1,37 +1,85 @@
 /* approx.c: approximate model counting with ApproxMC (Chakraborty, Meel,
- * Vardi, CP 2013 / IJCAI 2016).
+ * Vardi, CP 2013 / IJCAI 2016), in its ApproxMC6 form:
+ *
+ *   Jiong Yang, Kuldeep S. Meel, "Rounding Meets Approximate Model
+ *   Counting", CAV 2023, doi:10.1007/978-3-031-37703-7_7,
+ *   arXiv:2305.09247.
  *
  * Random XOR constraints cut the set of maps into cells of expected size
  * count / 2^m; bounded enumeration (at most `thresh` maps) finds the
- * smallest m whose cell is small, and count(cell) * 2^m estimates the
- * total.  The median of t = ceil(17 log2(3/delta)) independent estimates
+ * smallest m whose cell is small (LogSATSearch: galloping from the previous
+ * estimate's m, then bisection), and count(cell) * 2^m estimates the total.
+ *
+ * ApproxMC6 rounds each estimate's cell count before scaling it
+ * (ConfigRound in the paper), which lowers the probability that one
+ * estimate falls below count/(1+epsilon) (Pr[L]) while that of exceeding
+ * count*(1+epsilon) (Pr[U]) stays bounded.  With
+ *   pivot  = 9.84 (1 + 1/epsilon)^2,
+ *   thresh = 9.84 (1 + epsilon/(1+epsilon)) (1 + 1/epsilon)^2
+ * (a cell is small when it holds fewer than thresh maps), the paper's
+ * rounding and per-estimate bounds are
+ *   epsilon            cell value used               Pr[L]  Pr[U]
+ *   < sqrt2-1          max(cnt, sqrt(1+2e)/2 pivot)  0.262  0.169
+ *   [sqrt2-1, 1)       max(cnt, pivot/sqrt2)         0.157  0.169
+ *   [1, 3)             max(cnt, pivot)               0.085  0.169
+ *   [3, 4 sqrt2-1)     pivot                         0.055  0.044
+ *   >= 4 sqrt2-1       sqrt2 pivot                   0.023  0.044
+ * and the median of t estimates, t the smallest odd number with
+ *   eta(t, pL) + eta(t, pU) <= delta,
+ *   eta(t, p) = sum_{k >= ceil(t/2)} C(t,k) p^k (1-p)^(t-k),
  * lies within a factor (1 + epsilon) of the true count with probability at
- * least 1 - delta.
+ * least 1 - delta.  The Pr[L]/Pr[U] table and this rule for t are also in
+ * the ApproxMC authors' code (set_up_probs_threshold_measurements and
+ * calc_error_bound, as carried into their SMT counter); the rounding is
+ * the paper's.  The estimate value * 2^m is rounded to the nearest integer
+ * for printing.
+ * At epsilon 0.8, delta 0.2 that is t = 3 estimates, where the classic
+ * analysis (ApproxMC2) needed ceil(17 log2(3/delta)) = 67.  A map count
+ * below thresh is found exactly by the first bounded enumeration.
  *
  * The XORs are native CryptoMiniSat constraints over an independent
- * support of the map: tiles 0..T-2 of every cell (the last tile of a cell
- * is determined by the others).  Each XOR row carries an activation
- * variable, so the first m rows are switched on by assumptions, and each
- * bounded enumeration blocks maps under a fresh guard literal that is
- * retired afterwards: one solver per estimate, used incrementally. */
+ * support of the map: the ceil(log2 T) bits of each cell's tile (auxiliary
+ * variables defined from the tile variables, see support_init) when that is
+ * fewer than T-1, else tiles 0..T-2 of every cell.  Each XOR row carries an
+ * activation variable, so the first m rows are switched on by assumptions,
+ * and each bounded enumeration blocks maps under a fresh guard literal that
+ * is retired afterwards: one solver per estimate, used incrementally.
+ * Maps found earlier are counted again without solving when they fall in
+ * the cell being enumerated. */
 #include "internal.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+/* The independent support: variable i is the tile variable of
+ * (cell[i], val[i]), or with bits the val[i]-th bit of the cell's tile. */
+typedef struct support {
+  bool bits;
+  ts_ints var, cell, val;
+} support;
+
+/* One saved map (the cells' tiles), found by a bounded enumeration. */
+typedef TS_VEC(int *) ts_maps;
+
 typedef struct amc {
   const tilesat_map *m;
   const tilesat_count_options *o;
   ts_solver *s;
   int next_var;
-  ts_ints support;
-  ts_ints act; /* activation variable of each XOR row added so far */
+  support sup;
+  ts_ints act;      /* activation variable of each XOR row of this estimate */
+  ts_ints rowstart; /* row r: support indices rowidx[rowstart[r]..], rhs */
+  ts_ints rowidx;
+  TS_VEC(bool) rhs;
   int thresh;
   uint64_t rng;
   int *tiles, *block;
   long *memo; /* memo[k]: bounded count with k rows, or -1 */
   int maxrows;
+  int complete; /* smallest k of this estimate whose cell was enumerated
+                 * completely (bounded < thresh), or -1 */
+  ts_maps saved;
 } amc;
 
 static uint64_t splitmix(uint64_t *x) {
@@ -41,28 +89,144 @@ static uint64_t splitmix(uint64_t *x) {
   return z ^ (z >> 31);
 }
 
+/* ceil(log2 T) bits name a tile (0 when T is 1). */
+static int tile_bits(int T) {
+  int b = 0;
+  while ((1 << b) < T)
+    b++;
+  return b;
+}
+
+/* The support and, with bits, the clauses that define them.
+ *
+ * Tiles: tiles 0..T-2 of every cell; the last tile is on exactly when the
+ * others are off, so they determine the map.
+ *
+ * Bits (when B = ceil(log2 T) < T-1): fresh variables b(c,j), j < B, with
+ * x(c,t) -> b(c,j) for each bit j set in t and x(c,t) -> -b(c,j) for each
+ * bit clear.  Every map has exactly one tile t per cell, so these clauses
+ * force b(c,.) to the binary code of t: the bits are functions of the
+ * tiles and add no models.  Distinct tiles have distinct codes, so the
+ * bits determine the tile of every cell (and the ladder's variables are
+ * functions of the tiles): the maps and their bit vectors correspond one
+ * to one, and counting the projection onto the bits counts the maps.  The
+ * converse clauses, (code of t) -> x(c,t) and "no code of T or more", are
+ * implied by the same argument; they only let propagation go from bits to
+ * tiles.  A random XOR over the bits is ApproxMC's hash family over this
+ * support, B/2 variables per cell on average instead of (T-1)/2.  The
+ * test count/approx_bit_support_counts_the_maps enumerates the projection
+ * and checks it against the dp. */
+static void support_init(amc *a, const ts_cnf *cnf) {
+  const tilesat_map *m = a->m;
+  int T = m->rules->ntiles, B = tile_bits(T);
+  support *sp = &a->sup;
+  sp->bits = B < T - 1;
+  if (!sp->bits) {
+    for (int c = 0; c < m->ncells; c++)
+      for (int t = 0; t + 1 < T; t++) {
+        TS_PUSH(sp->var, ts_var(m, c, t));
+        TS_PUSH(sp->cell, c);
+        TS_PUSH(sp->val, t);
+      }
+    return;
+  }
+  int base = cnf->nvars;
+  int lits[32];
+  for (int c = 0; c < m->ncells; c++) {
+    for (int j = 0; j < B; j++) {
+      TS_PUSH(sp->var, base + c * B + j + 1);
+      TS_PUSH(sp->cell, c);
+      TS_PUSH(sp->val, j);
+    }
+    for (int code = 0; code < (1 << B); code++) {
+      int n = 0;
+      for (int j = 0; j < B; j++) {
+        int b = base + c * B + j + 1;
+        lits[n++] = code >> j & 1 ? -b : b;
+      }
+      if (code < T) {
+        int x = ts_var(m, c, code);
+        lits[n++] = x;
+        for (int j = 0; j < B; j++) {
+          int b = base + c * B + j + 1, l[2] = {-x, code >> j & 1 ? b : -b};
+          ts_solver_add_clause(a->s, l, 2);
+        }
+      }
+      ts_solver_add_clause(a->s, lits, (size_t)n);
+    }
+  }
+}
+
+/* The value of support variable i in a map. */
+static bool support_value(const support *sp, size_t i, const int *tiles) {
+  int t = tiles[sp->cell.v[i]];
+  return sp->bits ? (t >> sp->val.v[i] & 1) : t == sp->val.v[i];
+}
+
 static void add_row(amc *a) {
   ts_ints vars = {0};
-  for (size_t i = 0; i < a->support.n; i++)
-    if (splitmix(&a->rng) & 1)
-      TS_PUSH(vars, a->support.v[i]);
+  TS_PUSH(a->rowstart, (int)a->rowidx.n);
+  for (size_t i = 0; i < a->sup.var.n; i++)
+    if (splitmix(&a->rng) & 1) {
+      TS_PUSH(vars, a->sup.var.v[i]);
+      TS_PUSH(a->rowidx, (int)i);
+    }
+  bool rhs = splitmix(&a->rng) & 1;
   int act = ++a->next_var;
   TS_PUSH(vars, act);
-  ts_solver_add_xor(a->s, vars.v, vars.n, splitmix(&a->rng) & 1);
+  ts_solver_add_xor(a->s, vars.v, vars.n, rhs);
   TS_PUSH(a->act, act);
+  TS_PUSH(a->rhs, rhs);
   free(vars.v);
 }
 
+/* Whether a saved map satisfies the first k rows of this estimate. */
+static bool in_cell(const amc *a, const int *tiles, int k) {
+  for (int r = 0; r < k; r++) {
+    size_t end =
+        r + 1 < (int)a->rowstart.n ? (size_t)a->rowstart.v[r + 1] : a->rowidx.n;
+    bool parity = false;
+    for (size_t i = (size_t)a->rowstart.v[r]; i < end; i++)
+      parity ^= support_value(&a->sup, (size_t)a->rowidx.v[i], tiles);
+    if (parity != a->rhs.v[r])
+      return false;
+  }
+  return true;
+}
+
+static void block(amc *a, int guard, const int *tiles) {
+  const tilesat_map *m = a->m;
+  a->block[0] = -guard;
+  for (int c = 0; c < m->ncells; c++)
+    a->block[c + 1] = -ts_var(m, c, tiles[c]);
+  ts_solver_add_clause(a->s, a->block, (size_t)m->ncells + 1);
+}
+
 /* Number of maps satisfying the first k rows, up to a->thresh; -1 on
- * interruption or a failed solve. */
+ * interruption or a failed solve.  The count is exact whatever the order
+ * of the calls: maps saved by earlier enumerations (valid maps all) that
+ * satisfy the k rows are counted and blocked before the solver looks for
+ * more, and once some cell of this estimate was enumerated completely,
+ * every smaller cell inside it is counted from the saved maps alone (as
+ * the ApproxMC authors' code reuses models). */
 static long bounded(amc *a, int k) {
   if (a->memo[k] >= 0)
     return a->memo[k];
   while ((int)a->act.n < k)
     add_row(a);
+  long n = 0;
+  if (a->complete >= 0 && k >= a->complete) {
+    for (size_t i = 0; i < a->saved.n; i++)
+      n += in_cell(a, a->saved.v[i], k);
+    return a->memo[k] = n;
+  }
   const tilesat_map *m = a->m;
   int guard = ++a->next_var;
-  long n = 0;
+  for (size_t i = 0; i < a->saved.n && n < a->thresh; i++)
+    if (in_cell(a, a->saved.v[i], k)) {
+      n++;
+      block(a, guard, a->saved.v[i]);
+    }
   while (n < a->thresh) {
     if (a->o->stop && *a->o->stop)
       return -1;
@@ -75,15 +239,16 @@ static long bounded(amc *a, int k) {
     if (res != TILESAT_SAT || ts_read_map(m, a->s, a->tiles, NULL) < 0)
       return -1;
     n++;
-    a->block[0] = -guard;
-    for (int c = 0; c < m->ncells; c++)
-      a->block[c + 1] = -ts_var(m, c, a->tiles[c]);
-    ts_solver_add_clause(a->s, a->block, (size_t)m->ncells + 1);
+    int *copy = ts_malloc((size_t)m->ncells * sizeof *copy);
+    memcpy(copy, a->tiles, (size_t)m->ncells * sizeof *copy);
+    TS_PUSH(a->saved, copy);
+    block(a, guard, copy);
   }
   int retire = -guard;
   ts_solver_add_clause(a->s, &retire, 1);
-  a->memo[k] = n;
-  return n;
+  if (n < a->thresh && (a->complete < 0 || k < a->complete))
+    a->complete = k;
+  return a->memo[k] = n;
 }
 
 /* Smallest k with bounded(k) < thresh, galloping from a guess. */
@@ -96,6 +261,8 @@ static int find_rows(amc *a, int guess, long *cell) {
   if (c >= a->thresh) {
     lo = k;
     for (int step = 1;; step *= 2) {
+      if (lo == a->maxrows)
+        return -1; /* every row on and still a big cell */
       int next = lo + step > a->maxrows ? a->maxrows : lo + step;
       if ((c = bounded(a, next)) < 0)
         return -1;
@@ -135,45 +302,151 @@ static int cmp_mpz(const void *x, const void *y) {
   return mpz_cmp(*(const mpz_t *)x, *(const mpz_t *)y);
 }
 
-static void amc_start(amc *a, const tilesat_map *m) {
+/* A new estimate: a fresh solver (the map and the support's clauses), fresh
+ * rows, nothing known but the saved maps.  A fresh solver costs little
+ * next to the enumerations, and keeping one across estimates was twice as
+ * slow: the old rows' XORs, though switched off, stay in CryptoMiniSat's
+ * Gauss-Jordan matrices. */
+static void amc_estimate(amc *a) {
+  ts_solver_free(a->s);
   ts_cnf cnf;
-  ts_encode(m, &cnf);
+  ts_encode(a->m, &cnf);
   a->s = ts_solver_new(TILESAT_CRYPTOMINISAT);
   ts_solver_set_stop(a->s, a->o->stop);
   ts_solver_load(a->s, &cnf);
-  a->next_var = cnf.nvars;
+  a->sup.var.n = a->sup.cell.n = a->sup.val.n = 0;
+  support_init(a, &cnf);
+  a->next_var = cnf.nvars + (a->sup.bits ? (int)a->sup.var.n : 0);
   ts_cnf_free(&cnf);
-  a->act.n = 0;
+  a->act.n = a->rowstart.n = a->rowidx.n = a->rhs.n = 0;
+  a->complete = -1;
   for (int k = 0; k <= a->maxrows; k++)
     a->memo[k] = -1;
 }
 
+/* For the tests: the number of distinct assignments of the support over
+ * all maps (blocking clauses over the support variables only), up to
+ * limit; -1 if the solver gives no answer.  *bits tells which support. */
+long ts_approx_support_count(const tilesat_map *m, long limit, bool *bits) {
+  tilesat_count_options o;
+  tilesat_count_options_init(&o);
+  amc a;
+  memset(&a, 0, sizeof a);
+  a.m = m;
+  a.o = &o;
+  a.memo = ts_malloc(sizeof *a.memo);
+  amc_estimate(&a);
+  *bits = a.sup.bits;
+  size_t n = a.sup.var.n;
+  int *block = ts_malloc((n + 1) * sizeof *block);
+  long count = 0;
+  while (count < limit) {
+    int res = ts_solver_solve(a.s);
+    if (res == TILESAT_UNSAT)
+      break;
+    if (res != TILESAT_SAT) {
+      count = -1;
+      break;
+    }
+    count++;
+    for (size_t i = 0; i < n; i++) {
+      int v = a.sup.var.v[i];
+      block[i] = ts_solver_value(a.s, v) ? -v : v;
+    }
+    ts_solver_add_clause(a.s, block, n);
+  }
+  free(block);
+  ts_solver_free(a.s);
+  free(a.sup.var.v);
+  free(a.sup.cell.v);
+  free(a.sup.val.v);
+  free(a.memo);
+  return count;
+}
+
+/* ApproxMC6's parameters for (epsilon, delta): see the header comment. */
+typedef struct amc_params {
+  int thresh;         /* a cell is small when it holds fewer maps */
+  bool round_up;      /* cell value max(cnt, round_value), else round_value */
+  double round_value; /* in maps */
+  int iterations;     /* odd */
+} amc_params;
+
+/* eta(t, p): probability that at least ceil(t/2) of t independent events
+ * of probability p happen (the median is wrong only if half the estimates
+ * are); summed downwards from k = t as the authors' calc_error_bound. */
+static double eta(int t, double p) {
+  double term = pow(p, t), sum = term;
+  for (int k = t - 1; k >= (t + 1) / 2; k--) {
+    term *= (double)(k + 1) / (double)(t - k) * (1 - p) / p;
+    sum += term;
+  }
+  return sum;
+}
+
+static amc_params amc_params_for(double eps, double delta) {
+  amc_params p;
+  double pivot = 9.84 * (1 + 1 / eps) * (1 + 1 / eps);
+  p.thresh = (int)ceil(pivot * (1 + eps / (1 + eps)));
+  double pl, pu = eps < 3 ? 0.169 : 0.044;
+  p.round_up = eps < 3;
+  if (eps < sqrt(2) - 1) {
+    p.round_value = sqrt(1 + 2 * eps) / 2 * pivot;
+    pl = 0.262;
+  } else if (eps < 1) {
+    p.round_value = pivot / sqrt(2);
+    pl = 0.157;
+  } else if (eps < 3) {
+    p.round_value = pivot;
+    pl = 0.085;
+  } else if (eps < 4 * sqrt(2) - 1) {
+    p.round_value = pivot;
+    pl = 0.055;
+  } else {
+    p.round_value = sqrt(2) * pivot;
+    pl = 0.023;
+  }
+  p.iterations = 1;
+  while (eta(p.iterations, pl) + eta(p.iterations, pu) > delta)
+    p.iterations += 2;
+  return p;
+}
+
+/* est = value * 2^k, rounded to the nearest integer; value < 2^20. */
+static void scaled(mpz_t est, double value, int k) {
+  mpz_set_d(est, ldexp(value, 32)); /* exact: value has 53 bits */
+  if (k >= 32) {
+    mpz_mul_2exp(est, est, (mp_bitcnt_t)(k - 32));
+  } else {
+    mpz_add_ui(est, est, 1ul << (31 - k));
+    mpz_fdiv_q_2exp(est, est, (mp_bitcnt_t)(32 - k));
+  }
+}
+
 int ts_approx_count(const tilesat_map *m, const tilesat_count_options *o,
                     mpz_t count, tilesat_error *err) {
-  double eps = o->epsilon, delta = o->delta;
   amc a;
   memset(&a, 0, sizeof a);
   a.m = m;
   a.o = o;
   a.rng = o->seed ^ 0x746c7361u;
-  a.thresh = (int)ceil(1 + 9.84 * (1 + eps / (1 + eps)) * (1 + 1 / eps) *
-                               (1 + 1 / eps));
-  int T = m->rules->ntiles;
-  for (int c = 0; c < m->ncells; c++)
-    for (int t = 0; t + 1 < T; t++)
-      TS_PUSH(a.support, ts_var(m, c, t));
-  a.maxrows = (int)a.support.n;
+  amc_params par = amc_params_for(o->epsilon, o->delta);
+  a.thresh = par.thresh;
+  /* Rows beyond the support size are still random: with that many, a cell
+   * of thresh maps or more is all but impossible, and find_rows fails
+   * rather than loop if it happens. */
+  int T = m->rules->ntiles, B = tile_bits(T);
+  a.maxrows = m->ncells * (B < T - 1 ? B : T - 1) + 64;
   a.memo = ts_malloc((size_t)(a.maxrows + 1) * sizeof *a.memo);
   a.tiles = ts_malloc((size_t)m->ncells * sizeof *a.tiles);
   a.block = ts_malloc(((size_t)m->ncells + 1) * sizeof *a.block);
-  int iterations = (int)ceil(17 * log2(3 / delta));
+  int iterations = par.iterations;
   mpz_t *est = ts_calloc((size_t)iterations, sizeof *est);
   int done = 0, rc = -1;
 
   /* Few maps: the bounded enumeration is the exact count. */
-  amc_start(&a, m);
+  amc_estimate(&a);
   long small = bounded(&a, 0);
-  ts_solver_free(a.s);
   if (small < 0)
     goto fail;
   if (small < a.thresh) {
@@ -183,15 +456,17 @@ int ts_approx_count(const tilesat_map *m, const tilesat_count_options *o,
   }
   int guess = 1;
   for (; done < iterations; done++) {
-    amc_start(&a, m);
+    amc_estimate(&a);
     long cell;
     int k = find_rows(&a, guess, &cell);
-    ts_solver_free(a.s);
     if (k < 0)
       goto fail;
     guess = k;
-    mpz_init_set_ui(est[done], (unsigned long)cell);
-    mpz_mul_2exp(est[done], est[done], (mp_bitcnt_t)k);
+    double value = par.round_value;
+    if (par.round_up && (double)cell > value)
+      value = (double)cell;
+    mpz_init(est[done]);
+    scaled(est[done], value, k);
     if (o->progress) {
       char line[160];
       snprintf(line, sizeof line,
@@ -212,7 +487,16 @@ out:
   for (int i = 0; i < done; i++)
     mpz_clear(est[i]);
   free(est);
-  free(a.support.v);
+  ts_solver_free(a.s);
+  for (size_t i = 0; i < a.saved.n; i++)
+    free(a.saved.v[i]);
+  free(a.saved.v);
+  free(a.sup.var.v);
+  free(a.sup.cell.v);
+  free(a.sup.val.v);
+  free(a.rowstart.v);
+  free(a.rowidx.v);
+  free(a.rhs.v);
   free(a.act.v);
   free(a.memo);
   free(a.tiles);

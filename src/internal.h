@@ -181,6 +181,9 @@ int ts_xor_sample(const tilesat_map *m, const tilesat_count_options *o, int n,
                   tilesat_map_fn fn, void *user, tilesat_error *err);
 int ts_approx_count(const tilesat_map *m, const tilesat_count_options *o,
                     mpz_t count, tilesat_error *err);
+/* For the tests: distinct assignments of approx's independent support over
+ * all maps, up to limit (-1: no answer); *bits: the tile-bit support. */
+long ts_approx_support_count(const tilesat_map *m, long limit, bool *bits);
 /* CryptoMiniSat only: a native XOR constraint over variables. */
 void ts_solver_add_xor(ts_solver *s, const int *vars, size_t n, bool rhs);
 /* Encode m and load it into a new solver of backend b. */

@@ -1,6 +1,7 @@
 /* count (dp, enum, approx) and sample: known values, cross-checks between
  * independent methods, the approximation guarantee, uniformity. */
 #include "helpers.h"
+#include "internal.h"
 #include "png_helpers.h"
 
 #include <gmp.h>
@@ -223,6 +224,141 @@ Test(count, approx_within_its_factor) {
   cr_expect_eq(approx_of(m, 0.8, 0.2, 1), 35);
   tilesat_map_free(m);
   tilesat_rules_free(r);
+}
+
+/* The number of estimates, read from the progress lines. */
+static void last_estimate_line(void *user, const char *line) {
+  if (strstr(line, "approx: estimate"))
+    snprintf(user, 160, "%s", line);
+}
+
+/* ApproxMC6 (Yang, Meel, CAV 2023): the smallest odd t whose two binomial
+ * tails, at the paper's per-estimate bounds Pr[L] and Pr[U], sum to at most
+ * delta.  Expected values computed independently of the library (exact
+ * binomial sums in Python) for one epsilon of each row of the paper's
+ * table. */
+Test(count, approx_estimates_follow_approxmc6) {
+  tilesat_rules *r = coast();
+  tilesat_map *m = map_new(r, 7, 3, TILESAT_SQUARE, false);
+  const struct {
+    double eps, delta;
+    int t;
+  } cases[] = {{0.8, 0.2, 3}, {0.8, 0.05, 7}, {0.8, 0.001, 19}, {0.3, 0.2, 5},
+               {2, 0.1, 3},   {4, 0.01, 5},   {6, 0.2, 1},      {6, 0.001, 5}};
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    tilesat_count_options o;
+    tilesat_count_options_init(&o);
+    o.method = TILESAT_METHOD_APPROX;
+    o.epsilon = cases[i].eps;
+    o.delta = cases[i].delta;
+    char line[160] = "";
+    o.progress = last_estimate_line;
+    o.progress_user = line;
+    tilesat_count_result res;
+    tilesat_error err;
+    cr_assert_eq(tilesat_count(m, &o, &res, &err), 0, "%s", err.msg);
+    tilesat_count_result_free(&res);
+    char want[32];
+    snprintf(want, sizeof want, "estimate %d of %d:", cases[i].t, cases[i].t);
+    cr_expect(strstr(line, want), "epsilon %g delta %g: '%s', want '%s'",
+              cases[i].eps, cases[i].delta, line, want);
+  }
+  tilesat_map_free(m);
+  tilesat_rules_free(r);
+}
+
+/* approx hashes the tile bits of each cell (auxiliary variables defined
+ * from the tile variables) when they are fewer than T-1: counting the
+ * distinct bit vectors must count the maps exactly (the bits are functions
+ * of the tiles and determine them).  Enumerated with blocking clauses over
+ * the support alone, against the dp, on square, hex, periodic and pinned
+ * maps, pairwise and ladder encodings (8 and 9 tiles), 16 tiles, and a
+ * 3-tile rule set where the tile variables are kept. */
+Test(count, approx_bit_support_counts_the_maps) {
+  tilesat_error err;
+  const char *files[] = {"rules/dungeon8.rules", "rules/patchwork16.rules",
+                         "rules/entropy7.rules", "rules/coast-hex.rules",
+                         "rules/coast.rules"};
+  tilesat_rules *r[5];
+  for (int i = 0; i < 5; i++) {
+    r[i] = tilesat_rules_read_file(files[i], &err);
+    cr_assert(r[i], "%s", err.msg);
+  }
+  struct {
+    int rules, w, h;
+    bool periodic;
+    const char *pin;
+    bool bits;
+  } cases[] = {
+      {0, 2, 2, false, NULL, true},    {0, 3, 2, true, NULL, true},
+      {0, 3, 2, false, "0,1=#", true}, {1, 2, 2, false, NULL, true},
+      {1, 1, 3, false, NULL, true},    {2, 2, 2, false, NULL, true},
+      {2, 3, 1, true, NULL, true},     {3, 3, 3, false, NULL, false},
+      {4, 4, 3, false, NULL, false},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    tilesat_rules *rr = r[cases[i].rules];
+    tilesat_map *m = map_new(rr, cases[i].w, cases[i].h,
+                             tilesat_rules_topology(rr), cases[i].periodic);
+    if (cases[i].pin)
+      cr_assert_eq(tilesat_map_pin_spec(m, cases[i].pin, &err), 0);
+    char *dp = count_with(m, TILESAT_METHOD_DP, TILESAT_PICOSAT);
+    long want = strtol(dp, NULL, 10);
+    cr_assert(want > 0 && want < 20000, "case %zu: %s maps", i, dp);
+    bool bits;
+    long got = ts_approx_support_count(m, want + 10, &bits);
+    cr_expect_eq(got, want, "case %zu (%s %dx%d): %ld support vectors, dp %s",
+                 i, files[cases[i].rules], cases[i].w, cases[i].h, got, dp);
+    cr_expect_eq(bits, cases[i].bits, "case %zu: bits %d", i, bits);
+    free(dp);
+    tilesat_map_free(m);
+  }
+  for (int i = 0; i < 5; i++)
+    tilesat_rules_free(r[i]);
+}
+
+/* Within the factor on every kind of map, against the dp's exact counts
+ * (all above the threshold, so they are estimated); and the same seed
+ * gives the same answer. */
+Test(count, approx_within_its_factor_on_every_topology) {
+  tilesat_error err;
+  tilesat_rules *co = coast();
+  tilesat_rules *hex = tilesat_rules_read_file("rules/coast-hex.rules", &err);
+  tilesat_rules *d8 = tilesat_rules_read_file("rules/dungeon8.rules", &err);
+  cr_assert(hex && d8);
+  struct {
+    tilesat_rules *r;
+    int w, h;
+    bool periodic;
+    const char *pin;
+  } cases[] = {
+      {co, 7, 3, false, NULL},  {hex, 4, 4, false, NULL},
+      {hex, 6, 6, false, NULL}, {hex, 3, 6, false, "0,2=L"},
+      {d8, 3, 3, true, NULL},   {d8, 4, 3, false, "1,1=#"},
+      {d8, 4, 3, false, NULL},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    tilesat_map *m =
+        map_new(cases[i].r, cases[i].w, cases[i].h,
+                tilesat_rules_topology(cases[i].r), cases[i].periodic);
+    if (cases[i].pin)
+      cr_assert_eq(tilesat_map_pin_spec(m, cases[i].pin, &err), 0);
+    char *dp = count_with(m, TILESAT_METHOD_DP, TILESAT_PICOSAT);
+    double want = strtod(dp, NULL);
+    cr_assert_gt(want, 72, "case %zu: %s maps, not estimated", i, dp);
+    for (uint64_t seed = 1; seed <= 2; seed++) {
+      double got = approx_of(m, 0.8, 0.2, seed);
+      cr_expect(got >= want / 1.8 && got <= want * 1.8,
+                "case %zu seed %d: approx %.0f, exact %s", i, (int)seed, got,
+                dp);
+      cr_expect_eq(approx_of(m, 0.8, 0.2, seed), got, "case %zu: same seed", i);
+    }
+    free(dp);
+    tilesat_map_free(m);
+  }
+  tilesat_rules_free(d8);
+  tilesat_rules_free(hex);
+  tilesat_rules_free(co);
 }
 
 typedef struct tally {

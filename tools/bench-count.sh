@@ -17,8 +17,8 @@ build/tilesat import-tileset tests/data/wfc/tilesets/Knots.xml --subset Dense \
 echo "count bench: $(date -u '+%Y-%m-%d %H:%M'), one core, each method at most ${LIMIT}s"
 build/bench-count "$LIMIT" \
   rules/coast.rules 3x3 rules/coast.rules 6x6 rules/coast.rules 10x10 \
-  rules/coast.rules 16x16 rules/coast.rules 24x24 rules/coast.rules 32x32 \
-  rules/dungeon8.rules 4x4 rules/dungeon8.rules 6x6 rules/dungeon8.rules 8x8 \
+  rules/coast.rules 12x12 rules/coast.rules 16x16 rules/coast.rules 24x24 rules/coast.rules 32x32 \
+  rules/dungeon8.rules 4x4 rules/dungeon8.rules 5x5 rules/dungeon8.rules 6x6 rules/dungeon8.rules 8x8 \
   rules/dungeon8.rules 10x10 rules/dungeon8.rules 12x12 \
   rules/dungeon8.rules 32x32 \
   build/knots-dense.rules 8x8 build/knots-dense.rules 12x12 \
