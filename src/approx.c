@@ -1,5 +1,6 @@
 /* approx.c: approximate model counting with ApproxMC (Chakraborty, Meel,
- * Vardi, CP 2013 / IJCAI 2016), in its ApproxMC6 form:
+ * Vardi, CP 2013 / IJCAI 2016), in its ApproxMC6 form, and near-uniform
+ * sampling with UniGen2 over the same XOR hashing (at the end):
  *
  *   Jiong Yang, Kuldeep S. Meel, "Rounding Meets Approximate Model
  *   Counting", CAV 2023, doi:10.1007/978-3-031-37703-7_7,
@@ -423,23 +424,46 @@ static void scaled(mpz_t est, double value, int k) {
   }
 }
 
-int ts_approx_count(const tilesat_map *m, const tilesat_count_options *o,
-                    mpz_t count, tilesat_error *err) {
-  amc a;
-  memset(&a, 0, sizeof a);
-  a.m = m;
-  a.o = o;
-  a.rng = o->seed ^ 0x746c7361u;
-  amc_params par = amc_params_for(o->epsilon, o->delta);
-  a.thresh = par.thresh;
+static void amc_init(amc *a, const tilesat_map *m,
+                     const tilesat_count_options *o, uint64_t stream,
+                     int thresh) {
+  memset(a, 0, sizeof *a);
+  a->m = m;
+  a->o = o;
+  a->rng = o->seed ^ stream;
+  a->thresh = thresh;
   /* Rows beyond the support size are still random: with that many, a cell
    * of thresh maps or more is all but impossible, and find_rows fails
    * rather than loop if it happens. */
   int T = m->rules->ntiles, B = tile_bits(T);
-  a.maxrows = m->ncells * (B < T - 1 ? B : T - 1) + 64;
-  a.memo = ts_malloc((size_t)(a.maxrows + 1) * sizeof *a.memo);
-  a.tiles = ts_malloc((size_t)m->ncells * sizeof *a.tiles);
-  a.block = ts_malloc(((size_t)m->ncells + 1) * sizeof *a.block);
+  a->maxrows = m->ncells * (B < T - 1 ? B : T - 1) + 64;
+  a->memo = ts_malloc((size_t)(a->maxrows + 1) * sizeof *a->memo);
+  a->tiles = ts_malloc((size_t)m->ncells * sizeof *a->tiles);
+  a->block = ts_malloc(((size_t)m->ncells + 1) * sizeof *a->block);
+}
+
+static void amc_free(amc *a) {
+  ts_solver_free(a->s);
+  for (size_t i = 0; i < a->saved.n; i++)
+    free(a->saved.v[i]);
+  free(a->saved.v);
+  free(a->sup.var.v);
+  free(a->sup.cell.v);
+  free(a->sup.val.v);
+  free(a->rowstart.v);
+  free(a->rowidx.v);
+  free(a->rhs.v);
+  free(a->act.v);
+  free(a->memo);
+  free(a->tiles);
+  free(a->block);
+}
+
+int ts_approx_count(const tilesat_map *m, const tilesat_count_options *o,
+                    mpz_t count, tilesat_error *err) {
+  amc_params par = amc_params_for(o->epsilon, o->delta);
+  amc a;
+  amc_init(&a, m, o, 0x746c7361u, par.thresh);
   int iterations = par.iterations;
   mpz_t *est = ts_calloc((size_t)iterations, sizeof *est);
   int done = 0, rc = -1;
@@ -487,19 +511,147 @@ out:
   for (int i = 0; i < done; i++)
     mpz_clear(est[i]);
   free(est);
-  ts_solver_free(a.s);
-  for (size_t i = 0; i < a.saved.n; i++)
-    free(a.saved.v[i]);
-  free(a.saved.v);
-  free(a.sup.var.v);
-  free(a.sup.cell.v);
-  free(a.sup.val.v);
-  free(a.rowstart.v);
-  free(a.rowidx.v);
-  free(a.rhs.v);
-  free(a.act.v);
-  free(a.memo);
-  free(a.tiles);
-  free(a.block);
+  amc_free(&a);
   return rc;
+}
+
+/* ------------------------------------------------------------ sampling */
+
+/* Near-uniform sampling by the same hashing: UniGen2 (S. Chakraborty,
+ * D. J. Fremont, K. S. Meel, S. A. Seshia, M. Y. Vardi, "On Parallel
+ * Scalable Uniform SAT Witness Generation", TACAS 2015), one map per hash.
+ *
+ * For a tolerance epsilon >= 1.71, kappa solves
+ *   epsilon = (1 + kappa) (2.23 + 0.48 / (1 - kappa)^2) - 1,
+ * pivot = ceil(3 sqrt(e) (1 + 1/kappa)^2), and a cell of the hash is
+ * accepted when it holds between loThresh = pivot / (1 + kappa) and
+ * hiThresh = 1 + (1 + kappa) pivot maps.  With C an ApproxMC estimate at
+ * (0.8, 0.8) and q = ceil(log2 C + log2 1.8 - log2 pivot), the first i rows
+ * of one random hash are tried for i = q-4 .. q; the first acceptable cell
+ * gives a map chosen uniformly in it.  Then every map is drawn with a
+ * probability within a factor 1 + epsilon of uniform, and an attempt
+ * succeeds with probability at least 0.62 (else it is retried with a fresh
+ * hash).  When there are fewer than hiThresh maps in all, they are listed
+ * and drawn from exactly uniformly.  The hash is ApproxMC's, over the same
+ * independent support (see support_init). */
+
+#define MAX_ATTEMPTS 64
+
+/* kappa for a tolerance epsilon >= 1.71, by bisection (the right-hand side
+ * grows with kappa on [0, 1)). */
+static double kappa_of(double epsilon) {
+  double lo = 0, hi = 1;
+  for (int i = 0; i < 200; i++) {
+    double k = (lo + hi) / 2;
+    double e = (1 + k) * (2.23 + 0.48 / ((1 - k) * (1 - k))) - 1;
+    if (e > epsilon)
+      hi = k;
+    else
+      lo = k;
+  }
+  return lo;
+}
+
+/* The saved map number `pick` (0-based) among those in the cell of the
+ * first k rows. */
+static const int *saved_in_cell(const amc *a, int k, long pick) {
+  for (size_t i = 0; i < a->saved.n; i++)
+    if (in_cell(a, a->saved.v[i], k) && pick-- == 0)
+      return a->saved.v[i];
+  return NULL;
+}
+
+static long below(amc *a, long n) {
+  return (long)(splitmix(&a->rng) % (uint64_t)n);
+}
+
+int ts_xor_sample(const tilesat_map *m, const tilesat_count_options *o, int n,
+                  tilesat_map_fn fn, void *user, tilesat_error *err) {
+  if (o->tolerance < 1.71) {
+    ts_error(err, "sample", 0,
+             "the tolerance must be at least 1.71 (UniGen's bound), not %g",
+             o->tolerance);
+    return -1;
+  }
+  double kappa = kappa_of(o->tolerance);
+  double pivot = ceil(3 * sqrt(exp(1.0)) * (1 + 1 / kappa) * (1 + 1 / kappa));
+  long hi = (long)ceil(1 + (1 + kappa) * pivot);
+  long lo = (long)floor(pivot / (1 + kappa));
+  amc a;
+  /* a cell is enumerated up to hi + 1 maps: at most hi means complete */
+  amc_init(&a, m, o, 0x78736d70u, (int)hi + 1);
+  int produced = -1, q = 0;
+  amc_estimate(&a);
+  long all = bounded(&a, 0);
+  if (all < 0)
+    goto fail;
+  if (all > hi) {
+    tilesat_count_options ao = *o;
+    ao.epsilon = 0.8;
+    ao.delta = 0.8;
+    mpz_t c;
+    mpz_init(c);
+    int rc = ts_approx_count(m, &ao, c, err);
+    if (!rc) {
+      long e2;
+      double mant = mpz_get_d_2exp(&e2, c);
+      q = (int)ceil(log2(mant) + (double)e2 + log2(1.8) - log2(pivot));
+    }
+    mpz_clear(c);
+    if (rc)
+      goto out;
+  }
+  produced = 0;
+  while (produced < n && all > 0) {
+    if (o->stop && *o->stop)
+      goto fail;
+    const int *map = NULL;
+    if (all <= hi) {
+      /* few maps: the first enumeration listed them all */
+      map = saved_in_cell(&a, 0, below(&a, all));
+    } else {
+      for (int attempt = 0; !map && attempt < MAX_ATTEMPTS; attempt++) {
+        amc_estimate(&a);
+        for (int i = q - 4 < 0 ? 0 : q - 4; i <= q && !map; i++) {
+          long got = bounded(&a, i < a.maxrows ? i : a.maxrows);
+          if (got < 0)
+            goto fail;
+          if (got >= lo && got <= hi)
+            map = saved_in_cell(&a, i, below(&a, got));
+        }
+      }
+      if (!map) {
+        ts_error(err, "sample", 0,
+                 "no cell of the XOR hash was of the right size in %d "
+                 "attempts (each succeeds with probability >= 0.62)",
+                 MAX_ATTEMPTS);
+        produced = -1;
+        goto out;
+      }
+    }
+    char why[256];
+    if (!tilesat_map_verify(m, map, why, sizeof why)) {
+      ts_error(err, NULL, 0, "internal error: sampled map is not valid: %s",
+               why);
+      produced = -1;
+      goto out;
+    }
+    produced++;
+    if (o->progress && all > hi) {
+      char line[96];
+      snprintf(line, sizeof line, "sample: %d of %d maps", produced, n);
+      o->progress(o->progress_user, line);
+    }
+    if (fn && fn(user, map))
+      break;
+  }
+  goto out;
+fail:
+  ts_error(err, "sample", 0,
+           o->stop && *o->stop ? "interrupted"
+                               : "the CryptoMiniSat backend gave no answer");
+  produced = -1;
+out:
+  amc_free(&a);
+  return produced;
 }
