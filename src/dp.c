@@ -347,7 +347,7 @@ static inline mp_limb_t *entry_count(const dp *s, const layer *l, size_t i) {
   return (mp_limb_t *)(entry_key(l, i) + s->p.keywords);
 }
 
-/* count(key) += add * mult, where add has n <= l->nlimbs limbs.  The
+/* count(key) += add * mult, where add has n limbs and fits l->nlimbs.  The
  * widths come from a bound on the layer's total, so a carry out of the top
  * limb is a bug: it is reported, never a silently wrong count. */
 static bool layer_add_hashed(dp *s, layer *l, const uint64_t *key, uint64_t h,
@@ -355,6 +355,15 @@ static bool layer_add_hashed(dp *s, layer *l, const uint64_t *key, uint64_t h,
                              tilesat_error *err) {
   if ((2 * (l->n + 1) > l->cap || l->n == l->room) && !layer_grow(s, l, err))
     return false;
+  /* A layer's total can drop well below the one before's (dead ends), so
+   * this layer may be narrower than the one `add` comes from: add's high
+   * limbs are then zero, and must not be written past the entry. */
+  for (; n > l->nlimbs; n--)
+    if (add[n - 1]) {
+      ts_error(err, NULL, 0, "internal error: a count outgrew its %d limbs",
+               l->nlimbs);
+      return false;
+    }
   int words = s->p.keywords;
   uint64_t *slot = layer_find(l, key, words, h);
   mp_limb_t *c, carry;
