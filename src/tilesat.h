@@ -222,8 +222,8 @@ typedef struct tilesat_count_options {
   tilesat_method method;
   tilesat_backend backend; /* for enum; approx needs CryptoMiniSat's XORs */
   double epsilon, delta;   /* approx: within (1+epsilon), prob >= 1-delta */
-  double tolerance; /* sample by approx: each map's probability within a
-                       factor 1+tolerance of uniform (>= 1.71) */
+  double tolerance;        /* sample by approx: each map's probability within a
+                              factor 1+tolerance of uniform (>= 1.71) */
   uint64_t seed;           /* approx hashes and samples */
   size_t max_memory;       /* bytes the DP may use */
   const volatile sig_atomic_t *stop; /* nonzero: stop ("interrupted") */
