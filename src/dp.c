@@ -173,6 +173,9 @@ static void plan_build(const tilesat_map *m, bool column_major, plan *p) {
 
 /* ------------------------------------------------------------ hash layer */
 
+/* Entries are numbered 1.. in the index's low 32 bits. */
+#define MAX_ENTRIES 0xffffffffu
+
 /* A layer is a dense array of entries (key words, then the count's limbs)
  * in insertion order, and an open-addressing index over it: 8 bytes a slot,
  * the hash's high half as a tag and the entry's number.  Probing touches
@@ -267,7 +270,8 @@ static bool layer_prepare(dp *s, layer *l, size_t cap, int nlimbs,
   }
   size_t states = l->n;
   layer_release(s, l);
-  size_t room = cap / 2, entry = entry_bytes(s, nlimbs);
+  size_t room = cap / 2 < MAX_ENTRIES ? cap / 2 : MAX_ENTRIES;
+  size_t entry = entry_bytes(s, nlimbs);
   if (!reserve(s, cap * sizeof *l->index + room * entry, states, err))
     return false;
   l->cap = cap;
@@ -329,7 +333,14 @@ static bool layer_grow(dp *s, layer *l, tilesat_error *err) {
     }
   }
   if (l->n == l->room) {
-    size_t room = 2 * l->room;
+    if (l->room >= MAX_ENTRIES) {
+      ts_error(err, "count", 0,
+               "the frontier outgrew the DP's %zu states a layer (at a "
+               "frontier of %d cells): use --method approx",
+               (size_t)MAX_ENTRIES, s->p.L);
+      return false;
+    }
+    size_t room = 2 * l->room < MAX_ENTRIES ? 2 * l->room : MAX_ENTRIES;
     if (!reserve(s, l->room * l->entry, l->n, err))
       return false;
     unsigned char *mem = realloc(l->mem, room * l->entry);
