@@ -173,6 +173,9 @@ static void plan_build(const tilesat_map *m, bool column_major, plan *p) {
 
 /* ------------------------------------------------------------ hash layer */
 
+/* Entries are numbered 1.. in the index's low 32 bits. */
+#define MAX_ENTRIES 0xffffffffu
+
 /* A layer is a dense array of entries (key words, then the count's limbs)
  * in insertion order, and an open-addressing index over it: 8 bytes a slot,
  * the hash's high half as a tag and the entry's number.  Probing touches
@@ -267,7 +270,8 @@ static bool layer_prepare(dp *s, layer *l, size_t cap, int nlimbs,
   }
   size_t states = l->n;
   layer_release(s, l);
-  size_t room = cap / 2, entry = entry_bytes(s, nlimbs);
+  size_t room = cap / 2 < MAX_ENTRIES ? cap / 2 : MAX_ENTRIES;
+  size_t entry = entry_bytes(s, nlimbs);
   if (!reserve(s, cap * sizeof *l->index + room * entry, states, err))
     return false;
   l->cap = cap;
@@ -329,7 +333,14 @@ static bool layer_grow(dp *s, layer *l, tilesat_error *err) {
     }
   }
   if (l->n == l->room) {
-    size_t room = 2 * l->room;
+    if (l->room >= MAX_ENTRIES) {
+      ts_error(err, "count", 0,
+               "the frontier outgrew the DP's %zu states a layer (at a "
+               "frontier of %d cells): use --method approx",
+               (size_t)MAX_ENTRIES, s->p.L);
+      return false;
+    }
+    size_t room = 2 * l->room < MAX_ENTRIES ? 2 * l->room : MAX_ENTRIES;
     if (!reserve(s, l->room * l->entry, l->n, err))
       return false;
     unsigned char *mem = realloc(l->mem, room * l->entry);
@@ -347,7 +358,7 @@ static inline mp_limb_t *entry_count(const dp *s, const layer *l, size_t i) {
   return (mp_limb_t *)(entry_key(l, i) + s->p.keywords);
 }
 
-/* count(key) += add * mult, where add has n <= l->nlimbs limbs.  The
+/* count(key) += add * mult, where add has n limbs and fits l->nlimbs.  The
  * widths come from a bound on the layer's total, so a carry out of the top
  * limb is a bug: it is reported, never a silently wrong count. */
 static bool layer_add_hashed(dp *s, layer *l, const uint64_t *key, uint64_t h,
@@ -355,6 +366,15 @@ static bool layer_add_hashed(dp *s, layer *l, const uint64_t *key, uint64_t h,
                              tilesat_error *err) {
   if ((2 * (l->n + 1) > l->cap || l->n == l->room) && !layer_grow(s, l, err))
     return false;
+  /* A layer's total can drop well below the one before's (dead ends), so
+   * this layer may be narrower than the one `add` comes from: add's high
+   * limbs are then zero, and must not be written past the entry. */
+  for (; n > l->nlimbs; n--)
+    if (add[n - 1]) {
+      ts_error(err, NULL, 0, "internal error: a count outgrew its %d limbs",
+               l->nlimbs);
+      return false;
+    }
   int words = s->p.keywords;
   uint64_t *slot = layer_find(l, key, words, h);
   mp_limb_t *c, carry;

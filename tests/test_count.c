@@ -185,6 +185,59 @@ Test(count, dp_counts_need_every_bit) {
   tilesat_rules_free(r);
 }
 
+/* A layer's count width comes from the layer before's total, which can drop
+ * sharply: R only follows R, so of the 18^p-odd prefixes before the gate G
+ * only R...R survives it, and the states after G (count 1) must not be
+ * added with the wide prefixes' limbs into their narrow entries (that
+ * wrote past the last entry).  After G: F0..F7, then Fk is followed by any
+ * F or by Hk: 8 * 9 maps wherever G stands. */
+Test(count, dp_counts_shrink_across_limbs) {
+  char text[4096] = "tilesat-rules 1\n";
+  char all[256] = "", fs[64] = "";
+  for (int k = 0; k < 8; k++) {
+    snprintf(fs + strlen(fs), sizeof fs - strlen(fs), " F%d", k);
+    snprintf(text + strlen(text), sizeof text - strlen(text),
+             "tile F%d 1\ntile H%d 1\n", k, k);
+  }
+  strcat(text, "tile R 1\ntile G 1\n");
+  snprintf(all, sizeof all, "%s H0 H1 H2 H3 H4 H5 H6 H7 R G", fs);
+  const char *tiles[] = {"F0", "F1", "F2", "F3", "F4", "F5", "F6", "F7", "H0",
+                         "H1", "H2", "H3", "H4", "H5", "H6", "H7", "R",  "G"};
+  for (int t = 0; t < 18; t++) {
+    char *e = text + strlen(text);
+    size_t room = sizeof text - strlen(text);
+    if (t < 8) /* Fk: E any F or Hk; W any F or H, or G */
+      snprintf(e, room,
+               "allow %s E%s H%d\nallow %s W%s H0 H1 H2 H3 H4 H5 "
+               "H6 H7 G\n",
+               tiles[t], fs, t, tiles[t], fs);
+    else if (t < 16) /* Hk: W Fk; E any F */
+      snprintf(e, room, "allow %s W F%d\nallow %s E%s\n", tiles[t], t - 8,
+               tiles[t], fs);
+    else if (t == 16) /* R: only after R; G or R after it */
+      snprintf(e, room, "allow R W R\nallow R E R G\n");
+    else
+      snprintf(e, room, "allow G W R\nallow G E%s\n", fs);
+    e = text + strlen(text);
+    room = sizeof text - strlen(text);
+    snprintf(e, room, "allow %s N%s\nallow %s S%s\n", tiles[t], all, tiles[t],
+             all);
+  }
+  tilesat_rules *r = rules_from_text(text);
+  for (int p = 20; p <= 400; p += 20) {
+    tilesat_map *m = map_new(r, p + 3, 1, TILESAT_SQUARE, false);
+    char pin[32];
+    snprintf(pin, sizeof pin, "0,%d=G", p);
+    tilesat_error err;
+    cr_assert_eq(tilesat_map_pin_spec(m, pin, &err), 0, "%s", err.msg);
+    char *dp = count_with(m, TILESAT_METHOD_DP, TILESAT_PICOSAT);
+    cr_expect_str_eq(dp, "72", "gate at %d: dp %s", p, dp);
+    free(dp);
+    tilesat_map_free(m);
+  }
+  tilesat_rules_free(r);
+}
+
 static double approx_of(const tilesat_map *m, double eps, double delta,
                         uint64_t seed) {
   tilesat_count_options o;
