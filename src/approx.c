@@ -1,6 +1,6 @@
 /* approx.c: approximate model counting with ApproxMC (Chakraborty, Meel,
  * Vardi, CP 2013 / IJCAI 2016), in its ApproxMC6 form, and near-uniform
- * sampling with UniGen2 over the same XOR hashing (at the end):
+ * sampling with UniGen over the same XOR hashing (at the end):
  *
  *   Jiong Yang, Kuldeep S. Meel, "Rounding Meets Approximate Model
  *   Counting", CAV 2023, doi:10.1007/978-3-031-37703-7_7,
@@ -517,25 +517,28 @@ out:
 
 /* ------------------------------------------------------------ sampling */
 
-/* Near-uniform sampling by the same hashing: UniGen2 (S. Chakraborty,
- * D. J. Fremont, K. S. Meel, S. A. Seshia, M. Y. Vardi, "On Parallel
- * Scalable Uniform SAT Witness Generation", TACAS 2015), one map per hash.
+/* Near-uniform sampling by the same hashing: UniGen (S. Chakraborty,
+ * K. S. Meel, M. Y. Vardi, "Balancing Scalability and Uniformity in SAT
+ * Witness Generation", DAC 2014), one map per call.
  *
  * For a tolerance epsilon >= 1.71, kappa solves
  *   epsilon = (1 + kappa) (2.23 + 0.48 / (1 - kappa)^2) - 1,
- * pivot = ceil(3 sqrt(e) (1 + 1/kappa)^2), and a cell of the hash is
+ * pivot = ceil(3 sqrt(e) (1 + 1/kappa)^2), and a cell of a hash is
  * accepted when it holds between loThresh = pivot / (1 + kappa) and
  * hiThresh = 1 + (1 + kappa) pivot maps.  With C an ApproxMC estimate at
- * (0.8, 0.8) and q = ceil(log2 C + log2 1.8 - log2 pivot), the first i rows
- * of one random hash are tried for i = q-4 .. q; the first acceptable cell
- * gives a map chosen uniformly in it.  Then every map is drawn with a
- * probability within a factor 1 + epsilon of uniform, and an attempt
- * succeeds with probability at least 0.62 (else it is retried with a fresh
- * hash).  When there are fewer than hiThresh maps in all, they are listed
- * and drawn from exactly uniformly.  The hash is ApproxMC's, over the same
+ * (0.8, 0.8) and q = ceil(log2 C + log2 1.8 - log2 pivot), a random hash of
+ * i rows is tried for i = q-3 .. q (a fresh one for each i); the first
+ * acceptable cell gives a map chosen uniformly in it.  Every map is then
+ * drawn with a probability within a factor 1 + epsilon of uniform, and a
+ * call succeeds with probability at least 0.62; a failed call (no cell of
+ * the right size) is retried, and C is estimated anew (another hash
+ * stream) every RE_ESTIMATE failures in a row, in case it was far off.
+ * When there are at most hiThresh maps in all, they are listed and drawn
+ * from exactly uniformly.  The hash is ApproxMC's, over the same
  * independent support (see support_init). */
 
 #define MAX_ATTEMPTS 64
+#define RE_ESTIMATE 16
 
 /* kappa for a tolerance epsilon >= 1.71, by bisection (the right-hand side
  * grows with kappa on [0, 1)). */
@@ -559,6 +562,30 @@ static const int *saved_in_cell(const amc *a, int k, long pick) {
     if (in_cell(a, a->saved.v[i], k) && pick-- == 0)
       return a->saved.v[i];
   return NULL;
+}
+
+/* UniGen's q from an ApproxMC estimate at (0.8, 0.8) on hash stream
+ * `stream`: at least 0; -1 with err when ApproxMC fails. */
+static int rows_for(const tilesat_map *m, const tilesat_count_options *o,
+                    uint64_t stream, double pivot, tilesat_error *err) {
+  tilesat_count_options ao = *o;
+  ao.epsilon = 0.8;
+  ao.delta = 0.8;
+  ao.seed = o->seed + stream * 0x9E3779B97F4A7C15u;
+  mpz_t c;
+  mpz_init(c);
+  int q = -1;
+  if (!ts_approx_count(m, &ao, c, err)) {
+    q = 0;
+    if (mpz_sgn(c) > 0) {
+      long e2;
+      double mant = mpz_get_d_2exp(&e2, c);
+      double x = ceil(log2(mant) + (double)e2 + log2(1.8) - log2(pivot));
+      q = x > 0 ? (int)x : 0;
+    }
+  }
+  mpz_clear(c);
+  return q;
 }
 
 static long below(amc *a, long n) {
@@ -585,22 +612,8 @@ int ts_xor_sample(const tilesat_map *m, const tilesat_count_options *o, int n,
   long all = bounded(&a, 0);
   if (all < 0)
     goto fail;
-  if (all > hi) {
-    tilesat_count_options ao = *o;
-    ao.epsilon = 0.8;
-    ao.delta = 0.8;
-    mpz_t c;
-    mpz_init(c);
-    int rc = ts_approx_count(m, &ao, c, err);
-    if (!rc) {
-      long e2;
-      double mant = mpz_get_d_2exp(&e2, c);
-      q = (int)ceil(log2(mant) + (double)e2 + log2(1.8) - log2(pivot));
-    }
-    mpz_clear(c);
-    if (rc)
-      goto out;
-  }
+  if (all > hi && (q = rows_for(m, o, 0, pivot, err)) < 0)
+    goto out;
   produced = 0;
   while (produced < n && all > 0) {
     if (o->stop && *o->stop)
@@ -611,13 +624,17 @@ int ts_xor_sample(const tilesat_map *m, const tilesat_count_options *o, int n,
       map = saved_in_cell(&a, 0, below(&a, all));
     } else {
       for (int attempt = 0; !map && attempt < MAX_ATTEMPTS; attempt++) {
-        amc_estimate(&a);
-        for (int i = q - 4 < 0 ? 0 : q - 4; i <= q && !map; i++) {
-          long got = bounded(&a, i < a.maxrows ? i : a.maxrows);
+        if (attempt && attempt % RE_ESTIMATE == 0 &&
+            (q = rows_for(m, o, (uint64_t)attempt, pivot, err)) < 0)
+          goto out;
+        for (int i = q - 3 < 0 ? 0 : q - 3; i <= q && !map; i++) {
+          int k = i < a.maxrows ? i : a.maxrows;
+          amc_estimate(&a); /* a fresh hash for each i */
+          long got = bounded(&a, k);
           if (got < 0)
             goto fail;
           if (got >= lo && got <= hi)
-            map = saved_in_cell(&a, i, below(&a, got));
+            map = saved_in_cell(&a, k, below(&a, got));
         }
       }
       if (!map) {

@@ -86,6 +86,19 @@ void tilesat_count_result_free(tilesat_count_result *res) {
   res->count = NULL;
 }
 
+/* Counts the maps handed on, so that auto falls back only when none were. */
+typedef struct relay {
+  tilesat_map_fn fn;
+  void *user;
+  int delivered;
+} relay;
+
+static int relay_map(void *user, const int *tiles) {
+  relay *r = user;
+  r->delivered++;
+  return r->fn ? r->fn(r->user, tiles) : 0;
+}
+
 int tilesat_sample(const tilesat_map *m, const tilesat_count_options *o, int n,
                    tilesat_map_fn fn, void *user, tilesat_error *err) {
   switch (o->method) {
@@ -100,10 +113,11 @@ int tilesat_sample(const tilesat_map *m, const tilesat_count_options *o, int n,
     break;
   }
   tilesat_error dperr;
-  /* the DP fails (memory bound, too many tiles) before it draws anything:
-   * its layers are all built first, so falling back cannot repeat a map */
-  int got = ts_dp_sample(m, o, n, fn, user, &dperr);
-  if (got >= 0 || (o->stop && *o->stop)) {
+  /* the DP fails (memory bound, too many tiles) before it draws anything,
+   * as its layers are all built first; after any map, no fall-back */
+  relay r = {fn, user, 0};
+  int got = ts_dp_sample(m, o, n, relay_map, &r, &dperr);
+  if (got >= 0 || r.delivered || (o->stop && *o->stop)) {
     if (got < 0 && err)
       *err = dperr;
     return got;

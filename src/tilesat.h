@@ -249,7 +249,7 @@ void tilesat_count_result_free(tilesat_count_result *res);
 
 /* Draw n valid maps at random, calling fn with each; the same seed gives
  * the same maps.  dp: exactly uniform, from the DP counts (its memory bound
- * applies).  approx: near-uniform by XOR hashing (UniGen2): each map's
+ * applies).  approx: near-uniform by XOR hashing (UniGen): each map's
  * probability is within a factor 1+tolerance of uniform.  auto: dp, or
  * approx when the DP outgrows its memory bound.  enum is refused.  Returns
  * how many were drawn (0 when there is no valid map), or -1 with err. */

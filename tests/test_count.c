@@ -506,7 +506,7 @@ static void tally_free(tally *t) {
   free(t->hits);
 }
 
-/* Sampling by XOR hashing (UniGen2), which sample uses beyond the DP.
+/* Sampling by XOR hashing (UniGen), which sample uses beyond the DP.
  * coast 4x4 has 122 maps, more than the 63 a cell may hold at tolerance 6,
  * so the hash path runs: every draw is a valid map, each map's frequency
  * is within the guarantee's factor 7 of uniform, and in fact the draws
