@@ -575,23 +575,17 @@ Test(sample_cli, falls_back_to_approx_and_checks_its_options) {
   cr_expect(strstr(r.err, "falling back to approx"), "%s", r.err);
   cr_expect_eq(strlen(r.out), 2 * (6 * 7 + 1), "%s", r.out);
   run_free(&r);
-  r = RUN("sample", "rules/coast.rules", "--size", "3x3", "--method", "enum");
-  cr_expect_eq(r.code, 1);
-  cr_expect_str_eq(r.err,
-                   "tilesat: --method: sample takes auto, dp or approx\n");
-  run_free(&r);
-  r = RUN("sample", "rules/coast.rules", "--size", "3x3", "--method", "approx",
-          "--epsilon", "1.5");
-  cr_expect_eq(r.code, 1);
-  cr_expect_str_eq(r.err, "tilesat: --epsilon: sampling needs a tolerance of "
-                          "at least 1.71, not 1.5\n");
-  run_free(&r);
-  r = RUN("sample", "rules/coast.rules", "--size", "3x3", "--method", "approx",
-          "--delta", "0.1");
-  cr_expect_eq(r.code, 1);
-  cr_expect_str_eq(r.err, "tilesat: unknown option '--delta' for 'sample' "
-                          "(see 'tilesat sample --help')\n");
-  run_free(&r);
+  expect_cli_error("tilesat: --method: sample takes auto, dp or approx\n",
+                   "sample", "rules/coast.rules", "--size", "3x3", "--method",
+                   "enum");
+  expect_cli_error("tilesat: --epsilon: sampling needs a tolerance of "
+                   "at least 1.71, not 1.5\n",
+                   "sample", "rules/coast.rules", "--size", "3x3", "--method",
+                   "approx", "--epsilon", "1.5");
+  expect_cli_error("tilesat: unknown option '--delta' for 'sample' "
+                   "(see 'tilesat sample --help')\n",
+                   "sample", "rules/coast.rules", "--size", "3x3", "--method",
+                   "approx", "--delta", "0.1");
 }
 
 Test(count_cli, prints_the_count_as_its_last_line) {
@@ -647,23 +641,16 @@ Test(count_cli, memory_bound_and_errors) {
     cr_expect_str_eq(r.err, bad[i].msg);
     run_free(&r);
   }
-  r = RUN("count", "rules/coast.rules", "--size", "3x3", "--method", "dp",
-          "--epsilon", "0.5");
-  cr_expect_eq(r.code, 1);
-  cr_expect_str_eq(r.err,
-                   "tilesat: --epsilon and --delta go with --method approx\n");
-  run_free(&r);
-  r = RUN("count", "rules/coast.rules", "--size", "3x3", "--method", "approx",
-          "--backend", "picosat");
-  cr_expect_eq(r.code, 1);
-  cr_expect_str_eq(r.err, "tilesat: --backend goes with --method enum (approx "
-                          "always uses cryptominisat's XORs, dp no solver)\n");
-  run_free(&r);
-  r = RUN("sample", "rules/coast.rules", "--size", "3x3", "-n", "0");
-  cr_expect_eq(r.code, 1);
-  cr_expect_str_eq(r.err, "tilesat: -n: '0' is not a number of maps from 1 "
-                          "to 1000000000\n");
-  run_free(&r);
+  expect_cli_error("tilesat: --epsilon and --delta go with --method approx\n",
+                   "count", "rules/coast.rules", "--size", "3x3", "--method",
+                   "dp", "--epsilon", "0.5");
+  expect_cli_error("tilesat: --backend goes with --method enum (approx "
+                   "always uses cryptominisat's XORs, dp no solver)\n",
+                   "count", "rules/coast.rules", "--size", "3x3", "--method",
+                   "approx", "--backend", "picosat");
+  expect_cli_error("tilesat: -n: '0' is not a number of maps from 1 "
+                   "to 1000000000\n",
+                   "sample", "rules/coast.rules", "--size", "3x3", "-n", "0");
 }
 
 /* sample --png draws the same contact sheet enum draws: hard 2x2 has
