@@ -30,6 +30,16 @@ static char *count_with(const tilesat_map *m, tilesat_method method,
   return res.count;
 }
 
+/* A w x h map of r in r's topology, with an optional pin. */
+static tilesat_map *case_map(const tilesat_rules *r, int w, int h,
+                             bool periodic, const char *pin) {
+  tilesat_map *m = map_new(r, w, h, tilesat_rules_topology(r), periodic);
+  tilesat_error err;
+  if (pin)
+    cr_assert_eq(tilesat_map_pin_spec(m, pin, &err), 0, "%s: %s", pin, err.msg);
+  return m;
+}
+
 static void expect_dp(const tilesat_rules *r, int w, int h, const char *want) {
   tilesat_map *m = map_new(r, w, h, tilesat_rules_topology(r), false);
   char *got = count_with(m, TILESAT_METHOD_DP, TILESAT_PICOSAT);
@@ -98,11 +108,8 @@ Test(count, dp_agrees_with_enum_on_larger_maps) {
       {hex, 5, 4, true, NULL},  {hex, 3, 6, false, "0,2=L"},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-    tilesat_map *m =
-        map_new(cases[i].r, cases[i].w, cases[i].h,
-                tilesat_rules_topology(cases[i].r), cases[i].periodic);
-    if (cases[i].pin)
-      cr_assert_eq(tilesat_map_pin_spec(m, cases[i].pin, &err), 0);
+    tilesat_map *m = case_map(cases[i].r, cases[i].w, cases[i].h,
+                              cases[i].periodic, cases[i].pin);
     char *dp = count_with(m, TILESAT_METHOD_DP, TILESAT_PICOSAT);
     char *en = count_with(m, TILESAT_METHOD_ENUM, TILESAT_CRYPTOMINISAT);
     cr_expect_str_eq(dp, en, "case %zu: dp %s, enum %s", i, dp, en);
@@ -144,10 +151,7 @@ Test(count, dp_agrees_with_enum_on_wfc_tilesets) {
         tilesat_import_tileset(path, cases[i].subset, NULL, &err);
     cr_assert(r, "%s", err.msg);
     tilesat_map *m =
-        map_new(r, cases[i].w, cases[i].h, TILESAT_SQUARE, cases[i].periodic);
-    if (cases[i].pin)
-      cr_assert_eq(tilesat_map_pin_spec(m, cases[i].pin, &err), 0, "%s",
-                   err.msg);
+        case_map(r, cases[i].w, cases[i].h, cases[i].periodic, cases[i].pin);
     char *dp = count_with(m, TILESAT_METHOD_DP, TILESAT_PICOSAT);
     char *en = count_with(m, TILESAT_METHOD_ENUM, TILESAT_CRYPTOMINISAT);
     cr_expect_str_eq(dp, en, "%s %dx%d: dp %s, enum %s", cases[i].set,
@@ -351,10 +355,8 @@ Test(count, approx_bit_support_counts_the_maps) {
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     tilesat_rules *rr = r[cases[i].rules];
-    tilesat_map *m = map_new(rr, cases[i].w, cases[i].h,
-                             tilesat_rules_topology(rr), cases[i].periodic);
-    if (cases[i].pin)
-      cr_assert_eq(tilesat_map_pin_spec(m, cases[i].pin, &err), 0);
+    tilesat_map *m =
+        case_map(rr, cases[i].w, cases[i].h, cases[i].periodic, cases[i].pin);
     char *dp = count_with(m, TILESAT_METHOD_DP, TILESAT_PICOSAT);
     long want = strtol(dp, NULL, 10);
     cr_assert(want > 0 && want < 20000, "case %zu: %s maps", i, dp);
@@ -391,11 +393,8 @@ Test(count, approx_within_its_factor_on_every_topology) {
       {d8, 4, 3, false, NULL},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-    tilesat_map *m =
-        map_new(cases[i].r, cases[i].w, cases[i].h,
-                tilesat_rules_topology(cases[i].r), cases[i].periodic);
-    if (cases[i].pin)
-      cr_assert_eq(tilesat_map_pin_spec(m, cases[i].pin, &err), 0);
+    tilesat_map *m = case_map(cases[i].r, cases[i].w, cases[i].h,
+                              cases[i].periodic, cases[i].pin);
     char *dp = count_with(m, TILESAT_METHOD_DP, TILESAT_PICOSAT);
     double want = strtod(dp, NULL);
     cr_assert_gt(want, 72, "case %zu: %s maps, not estimated", i, dp);
@@ -471,24 +470,31 @@ static int first_map(void *user, const int *tiles) {
   return 1;
 }
 
+/* Both samplers: the same seed gives the same map, and none on UNSAT. */
 Test(sample, same_seed_same_map_and_unsat) {
-  tilesat_rules *r = coast();
-  tilesat_map *m = map_new(r, 4, 3, TILESAT_SQUARE, true);
-  tilesat_count_options o;
-  tilesat_count_options_init(&o);
-  o.seed = 5;
-  int a[12], b[12];
-  tilesat_error err;
-  cr_assert_eq(tilesat_sample(m, &o, 1, first_map, a, &err), 1);
-  cr_assert_eq(tilesat_sample(m, &o, 1, first_map, b, &err), 1);
-  cr_expect_arr_eq(a, b, sizeof a);
-  tilesat_map_free(m);
-  tilesat_rules_free(r);
-  tilesat_rules *hard = tilesat_rules_read_file("rules/hard.rules", &err);
-  m = map_new(hard, 3, 3, TILESAT_SQUARE, false);
-  cr_expect_eq(tilesat_sample(m, &o, 3, first_map, a, &err), 0);
-  tilesat_map_free(m);
-  tilesat_rules_free(hard);
+  tilesat_method methods[] = {TILESAT_METHOD_DP, TILESAT_METHOD_APPROX};
+  for (int k = 0; k < 2; k++) {
+    tilesat_rules *r = coast();
+    tilesat_map *m = map_new(r, 4, 3, TILESAT_SQUARE, true);
+    tilesat_count_options o;
+    tilesat_count_options_init(&o);
+    o.method = methods[k];
+    o.seed = 5;
+    int a[12], b[12];
+    tilesat_error err;
+    cr_assert_eq(tilesat_sample(m, &o, 1, first_map, a, &err), 1, "%s",
+                 err.msg);
+    cr_assert_eq(tilesat_sample(m, &o, 1, first_map, b, &err), 1, "%s",
+                 err.msg);
+    cr_expect_arr_eq(a, b, sizeof a, "%s", tilesat_method_name(methods[k]));
+    tilesat_map_free(m);
+    tilesat_rules_free(r);
+    tilesat_rules *hard = tilesat_rules_read_file("rules/hard.rules", &err);
+    m = map_new(hard, 3, 3, TILESAT_SQUARE, false);
+    cr_expect_eq(tilesat_sample(m, &o, 3, first_map, a, &err), 0);
+    tilesat_map_free(m);
+    tilesat_rules_free(hard);
+  }
 }
 
 /* Chi-square of t's tallies against the uniform distribution on n maps. */
@@ -545,27 +551,6 @@ Test(sample, approx_is_near_uniform) {
   tally_free(&few);
   tilesat_map_free(m);
   tilesat_rules_free(r);
-}
-
-Test(sample, approx_same_seed_same_maps_and_unsat) {
-  tilesat_rules *r = coast();
-  tilesat_map *m = map_new(r, 4, 3, TILESAT_SQUARE, true);
-  tilesat_count_options o;
-  tilesat_count_options_init(&o);
-  o.method = TILESAT_METHOD_APPROX;
-  o.seed = 5;
-  int a[12], b[12];
-  tilesat_error err;
-  cr_assert_eq(tilesat_sample(m, &o, 1, first_map, a, &err), 1, "%s", err.msg);
-  cr_assert_eq(tilesat_sample(m, &o, 1, first_map, b, &err), 1, "%s", err.msg);
-  cr_expect_arr_eq(a, b, sizeof a);
-  tilesat_map_free(m);
-  tilesat_rules_free(r);
-  tilesat_rules *hard = tilesat_rules_read_file("rules/hard.rules", &err);
-  m = map_new(hard, 3, 3, TILESAT_SQUARE, false);
-  cr_expect_eq(tilesat_sample(m, &o, 3, first_map, a, &err), 0);
-  tilesat_map_free(m);
-  tilesat_rules_free(hard);
 }
 
 Test(sample_cli, falls_back_to_approx_and_checks_its_options) {
