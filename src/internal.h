@@ -176,7 +176,7 @@ int ts_dp_count(const tilesat_map *m, const tilesat_count_options *o,
                 mpz_t count, tilesat_error *err);
 int ts_dp_sample(const tilesat_map *m, const tilesat_count_options *o, int n,
                  tilesat_map_fn fn, void *user, tilesat_error *err);
-/* ApproxMC on CryptoMiniSat (approx.c). */
+/* ApproxMC counts and UniGen samples on CryptoMiniSat (approx.c). */
 int ts_xor_sample(const tilesat_map *m, const tilesat_count_options *o, int n,
                   tilesat_map_fn fn, void *user, tilesat_error *err);
 int ts_approx_count(const tilesat_map *m, const tilesat_count_options *o,
