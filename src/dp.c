@@ -214,6 +214,7 @@ typedef struct dp {
   void *progress_user;
   layer *layers; /* all layers when sampling, else two */
   bool keep_all;
+  const char *what;   /* "count" or "sample", for messages */
   size_t last_states; /* states in the last layer built */
 } dp;
 
@@ -242,7 +243,7 @@ static size_t entry_bytes(const dp *s, int nlimbs) {
  * it. */
 static bool reserve(dp *s, size_t bytes, size_t states, tilesat_error *err) {
   if (s->used_memory + bytes > s->max_memory) {
-    ts_error(err, "count", 0,
+    ts_error(err, s->what, 0,
              "the frontier outgrew --max-memory %zu MiB (%zu states at a "
              "frontier of %d cells): raise --max-memory or use --method "
              "approx",
@@ -281,7 +282,7 @@ static bool layer_prepare(dp *s, layer *l, size_t cap, int nlimbs,
   l->index = calloc(cap, sizeof *l->index);
   l->mem = malloc(room * entry);
   if (!l->index || !l->mem) {
-    ts_error(err, "count", 0, "out of memory for %zu frontier states", room);
+    ts_error(err, s->what, 0, "out of memory for %zu frontier states", room);
     return false;
   }
   return true;
@@ -320,7 +321,7 @@ static bool layer_grow(dp *s, layer *l, tilesat_error *err) {
       return false;
     }
     if (!index) {
-      ts_error(err, "count", 0, "out of memory for %zu frontier states", l->n);
+      ts_error(err, s->what, 0, "out of memory for %zu frontier states", l->n);
       return false;
     }
     free(l->index);
@@ -334,7 +335,7 @@ static bool layer_grow(dp *s, layer *l, tilesat_error *err) {
   }
   if (l->n == l->room) {
     if (l->room >= MAX_ENTRIES) {
-      ts_error(err, "count", 0,
+      ts_error(err, s->what, 0,
                "the frontier outgrew the DP's %zu states a layer (at a "
                "frontier of %d cells): use --method approx",
                (size_t)MAX_ENTRIES, s->p.L);
@@ -345,7 +346,7 @@ static bool layer_grow(dp *s, layer *l, tilesat_error *err) {
       return false;
     unsigned char *mem = realloc(l->mem, room * l->entry);
     if (!mem) {
-      ts_error(err, "count", 0, "out of memory for %zu frontier states", room);
+      ts_error(err, s->what, 0, "out of memory for %zu frontier states", room);
       return false;
     }
     l->mem = mem;
@@ -562,12 +563,13 @@ static void make_classes(dp *s, bool merge) {
 /* A DP over the chosen plan (borrowed: the caller frees it). */
 static void dp_setup(dp *s, const tilesat_map *m,
                      const tilesat_count_options *o, const plan *chosen,
-                     bool keep_all) {
+                     bool keep_all, const char *what) {
   memset(s, 0, sizeof *s);
   const tilesat_rules *r = m->rules;
   int T = r->ntiles;
   s->map = m;
   s->keep_all = keep_all;
+  s->what = what;
   s->stop = o->stop;
   s->progress = o->progress;
   s->progress_user = o->progress_user;
@@ -616,7 +618,7 @@ static int dp_run(dp *s, int upto, size_t cap, bool *capped,
     goto done;
   for (int i = 0; i < n; i++) {
     if (s->stop && *s->stop) {
-      ts_error(err, "count", 0, "interrupted");
+      ts_error(err, s->what, 0, "interrupted");
       goto done;
     }
     layer *next = &s->layers[s->keep_all ? i + 1 : (i + 1) % 2];
@@ -638,7 +640,7 @@ static int dp_run(dp *s, int upto, size_t cap, bool *capped,
         selfok[t >> 6] |= (uint64_t)1 << (t & 63);
     for (size_t e = 0; e < cur->n; e++) {
       if ((e & 0xffff) == 0 && s->stop && *s->stop) {
-        ts_error(err, "count", 0, "interrupted");
+        ts_error(err, s->what, 0, "interrupted");
         goto done;
       }
       const unsigned char *k = (const unsigned char *)entry_key(cur, e);
@@ -714,7 +716,7 @@ static void layer_total(const dp *s, const layer *l, mpz_t total) {
 #define PROBE_CAP 20000
 
 static int choose_plan(const tilesat_map *m, const tilesat_count_options *o,
-                       plan *out, tilesat_error *err) {
+                       plan *out, tilesat_error *err, const char *what) {
   if (m->rules->ntiles > DP_MAX_TILES) {
     ts_error(err, "count", 0,
              "the DP handles at most %d tiles (this rule set has %d): use "
@@ -730,7 +732,7 @@ static int choose_plan(const tilesat_map *m, const tilesat_count_options *o,
     int stride = i == 1 ? m->height : m->width;
     int upto = 2 * stride < m->ncells ? 2 * stride : m->ncells;
     dp s;
-    dp_setup(&s, m, o, &pl[i], false);
+    dp_setup(&s, m, o, &pl[i], false, what);
     int rc = dp_run(&s, upto, PROBE_CAP, &capped[i], err);
     states[i] = s.last_states;
     dp_free(&s);
@@ -757,10 +759,10 @@ static int choose_plan(const tilesat_map *m, const tilesat_count_options *o,
 int ts_dp_count(const tilesat_map *m, const tilesat_count_options *o,
                 mpz_t count, tilesat_error *err) {
   plan p;
-  if (choose_plan(m, o, &p, err))
+  if (choose_plan(m, o, &p, err, "count"))
     return -1;
   dp s;
-  dp_setup(&s, m, o, &p, false);
+  dp_setup(&s, m, o, &p, false, "count");
   bool capped = false;
   int rc = dp_run(&s, m->ncells, 0, &capped, err);
   if (!rc)
@@ -830,10 +832,10 @@ int ts_dp_sample(const tilesat_map *m, const tilesat_count_options *o, int n,
     return -1;
   }
   plan pl;
-  if (choose_plan(m, o, &pl, err))
+  if (choose_plan(m, o, &pl, err, "sample"))
     return -1;
   dp s;
-  dp_setup(&s, m, o, &pl, true);
+  dp_setup(&s, m, o, &pl, true, "sample");
   bool capped = false;
   if (dp_run(&s, m->ncells, 0, &capped, err)) {
     dp_free(&s);
