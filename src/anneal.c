@@ -255,7 +255,9 @@ static void tables_init(tables *tb, const tilesat_energy *e) {
       !tb->swaps && tb->wf == 0 && !tb->line && T <= 16 && (nd == 4 || nd == 6);
 #if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
   __builtin_cpu_init();
-  tb->avx2 = __builtin_cpu_supports("avx2");
+  /* TILESAT_NO_AVX2 forces the portable kernel: the tests check that both
+   * give the same maps */
+  tb->avx2 = __builtin_cpu_supports("avx2") && !getenv("TILESAT_NO_AVX2");
 #endif
   for (int i = 0; i < EXP_N - 1; i++)
     tb->exptab[i] = expf(-(float)i / EXP_SCALE);
