@@ -325,6 +325,41 @@ static void amc_estimate(amc *a) {
     a->memo[k] = -1;
 }
 
+static void amc_init(amc *a, const tilesat_map *m,
+                     const tilesat_count_options *o, uint64_t stream,
+                     int thresh) {
+  memset(a, 0, sizeof *a);
+  a->m = m;
+  a->o = o;
+  a->rng = o->seed ^ stream;
+  a->thresh = thresh;
+  /* Rows beyond the support size are still random: with that many, a cell
+   * of thresh maps or more is all but impossible, and find_rows fails
+   * rather than loop if it happens. */
+  int T = m->rules->ntiles, B = tile_bits(T);
+  a->maxrows = m->ncells * (B < T - 1 ? B : T - 1) + 64;
+  a->memo = ts_malloc((size_t)(a->maxrows + 1) * sizeof *a->memo);
+  a->tiles = ts_malloc((size_t)m->ncells * sizeof *a->tiles);
+  a->block = ts_malloc(((size_t)m->ncells + 1) * sizeof *a->block);
+}
+
+static void amc_free(amc *a) {
+  ts_solver_free(a->s);
+  for (size_t i = 0; i < a->saved.n; i++)
+    free(a->saved.v[i]);
+  free(a->saved.v);
+  free(a->sup.var.v);
+  free(a->sup.cell.v);
+  free(a->sup.val.v);
+  free(a->rowstart.v);
+  free(a->rowidx.v);
+  free(a->rhs.v);
+  free(a->act.v);
+  free(a->memo);
+  free(a->tiles);
+  free(a->block);
+}
+
 /* For the tests: the number of distinct assignments of the support over
  * all maps (blocking clauses over the support variables only), up to
  * limit; -1 if the solver gives no answer.  *bits tells which support. */
@@ -332,10 +367,7 @@ long ts_approx_support_count(const tilesat_map *m, long limit, bool *bits) {
   tilesat_count_options o;
   tilesat_count_options_init(&o);
   amc a;
-  memset(&a, 0, sizeof a);
-  a.m = m;
-  a.o = &o;
-  a.memo = ts_malloc(sizeof *a.memo);
+  amc_init(&a, m, &o, 0, 0);
   amc_estimate(&a);
   *bits = a.sup.bits;
   size_t n = a.sup.var.n;
@@ -357,11 +389,7 @@ long ts_approx_support_count(const tilesat_map *m, long limit, bool *bits) {
     ts_solver_add_clause(a.s, block, n);
   }
   free(block);
-  ts_solver_free(a.s);
-  free(a.sup.var.v);
-  free(a.sup.cell.v);
-  free(a.sup.val.v);
-  free(a.memo);
+  amc_free(&a);
   return count;
 }
 
@@ -422,41 +450,6 @@ static void scaled(mpz_t est, double value, int k) {
     mpz_add_ui(est, est, 1ul << (31 - k));
     mpz_fdiv_q_2exp(est, est, (mp_bitcnt_t)(32 - k));
   }
-}
-
-static void amc_init(amc *a, const tilesat_map *m,
-                     const tilesat_count_options *o, uint64_t stream,
-                     int thresh) {
-  memset(a, 0, sizeof *a);
-  a->m = m;
-  a->o = o;
-  a->rng = o->seed ^ stream;
-  a->thresh = thresh;
-  /* Rows beyond the support size are still random: with that many, a cell
-   * of thresh maps or more is all but impossible, and find_rows fails
-   * rather than loop if it happens. */
-  int T = m->rules->ntiles, B = tile_bits(T);
-  a->maxrows = m->ncells * (B < T - 1 ? B : T - 1) + 64;
-  a->memo = ts_malloc((size_t)(a->maxrows + 1) * sizeof *a->memo);
-  a->tiles = ts_malloc((size_t)m->ncells * sizeof *a->tiles);
-  a->block = ts_malloc(((size_t)m->ncells + 1) * sizeof *a->block);
-}
-
-static void amc_free(amc *a) {
-  ts_solver_free(a->s);
-  for (size_t i = 0; i < a->saved.n; i++)
-    free(a->saved.v[i]);
-  free(a->saved.v);
-  free(a->sup.var.v);
-  free(a->sup.cell.v);
-  free(a->sup.val.v);
-  free(a->rowstart.v);
-  free(a->rowidx.v);
-  free(a->rhs.v);
-  free(a->act.v);
-  free(a->memo);
-  free(a->tiles);
-  free(a->block);
 }
 
 int ts_approx_count(const tilesat_map *m, const tilesat_count_options *o,

@@ -176,6 +176,14 @@ static void plan_build(const tilesat_map *m, bool column_major, plan *p) {
 /* Entries are numbered 1.. in the index's low 32 bits. */
 #define MAX_ENTRIES 0xffffffffu
 
+/* An index slot: the hash's high half as a tag, and entry e + 1. */
+static inline uint64_t slot_of(uint64_t h, size_t e) {
+  return (h >> 32) << 32 | (e + 1);
+}
+static inline size_t slot_entry(uint64_t slot) {
+  return (size_t)(slot & 0xffffffffu) - 1;
+}
+
 /* A layer is a dense array of entries (key words, then the count's limbs)
  * in insertion order, and an open-addressing index over it: 8 bytes a slot,
  * the hash's high half as a tag and the entry's number.  Probing touches
@@ -297,8 +305,8 @@ static uint64_t *layer_find(const layer *l, const uint64_t *key, int words,
   for (;;) {
     uint64_t slot = l->index[i];
     if (slot == 0 ||
-        ((slot >> 32) == tag && !memcmp(entry_key(l, (slot & 0xffffffffu) - 1),
-                                        key, (size_t)words * 8)))
+        ((slot >> 32) == tag &&
+         !memcmp(entry_key(l, slot_entry(slot)), key, (size_t)words * 8)))
       return &l->index[i];
     i = (i + 1) & mask;
   }
@@ -307,7 +315,7 @@ static uint64_t *layer_find(const layer *l, const uint64_t *key, int words,
 /* The entry of key in l, or -1. */
 static long layer_lookup(const layer *l, const uint64_t *key, int words) {
   uint64_t slot = *layer_find(l, key, words, hash_key(key, words));
-  return slot ? (long)(slot & 0xffffffffu) - 1 : -1;
+  return slot ? (long)slot_entry(slot) : -1;
 }
 
 /* Double the index (keeping load under 1/2), or the entries' room. */
@@ -330,7 +338,7 @@ static bool layer_grow(dp *s, layer *l, tilesat_error *err) {
     for (size_t e = 0; e < l->n; e++) {
       const uint64_t *key = entry_key(l, e);
       uint64_t h = hash_key(key, words);
-      *layer_find(l, key, words, h) = (h >> 32) << 32 | (e + 1);
+      *layer_find(l, key, words, h) = slot_of(h, e);
     }
   }
   if (l->n == l->room) {
@@ -382,14 +390,14 @@ static bool layer_add_hashed(dp *s, layer *l, const uint64_t *key, uint64_t h,
   int top = l->nlimbs - n;
   if (!*slot) {
     size_t e = l->n++;
-    *slot = (h >> 32) << 32 | (e + 1);
+    *slot = slot_of(h, e);
     memcpy(entry_key(l, e), key, (size_t)words * 8);
     c = entry_count(s, l, e);
     carry = mpn_mul_1(c, add, n, mult);
     if (top > 0)
       memset(c + n, 0, (size_t)top * sizeof *c);
   } else {
-    c = entry_count(s, l, (*slot & 0xffffffffu) - 1);
+    c = entry_count(s, l, slot_entry(*slot));
     carry = mult == 1 ? mpn_add_n(c, c, add, n) : mpn_addmul_1(c, add, n, mult);
   }
   if (carry && top > 0)
@@ -428,7 +436,7 @@ static bool batch_flush(dp *s, layer *l, batch *b, tilesat_error *err) {
   for (int j = 0; j < b->n; j++) {
     uint64_t slot = l->index[b->h[j] & mask];
     if (slot && (slot >> 32) == b->h[j] >> 32)
-      __builtin_prefetch(entry_key(l, (slot & 0xffffffffu) - 1));
+      __builtin_prefetch(entry_key(l, slot_entry(slot)));
   }
   int words = s->p.keywords;
   for (int j = 0; j < b->n; j++)
@@ -718,10 +726,16 @@ static void layer_total(const dp *s, const layer *l, mpz_t total) {
 static int choose_plan(const tilesat_map *m, const tilesat_count_options *o,
                        plan *out, tilesat_error *err, const char *what) {
   if (m->rules->ntiles > DP_MAX_TILES) {
-    ts_error(err, "count", 0,
-             "the DP handles at most %d tiles (this rule set has %d): use "
-             "--method enum or approx",
-             DP_MAX_TILES, m->rules->ntiles);
+    if (!strcmp(what, "sample"))
+      ts_error(err, what, 0,
+               "exact sampling uses the DP, which handles at most %d tiles "
+               "(this rule set has %d): use --method approx",
+               DP_MAX_TILES, m->rules->ntiles);
+    else
+      ts_error(err, what, 0,
+               "the DP handles at most %d tiles (this rule set has %d): use "
+               "--method enum or approx",
+               DP_MAX_TILES, m->rules->ntiles);
     return -1;
   }
   plan pl[2];
@@ -823,14 +837,6 @@ static void choose_predecessor(dp *s, int i, int t, uint64_t *key,
 
 int ts_dp_sample(const tilesat_map *m, const tilesat_count_options *o, int n,
                  tilesat_map_fn fn, void *user, tilesat_error *err) {
-  /* choose_plan's message points to count's --method, which sample lacks */
-  if (m->rules->ntiles > DP_MAX_TILES) {
-    ts_error(err, "sample", 0,
-             "exact sampling uses the DP, which handles at most %d tiles "
-             "(this rule set has %d): use --method approx",
-             DP_MAX_TILES, m->rules->ntiles);
-    return -1;
-  }
   plan pl;
   if (choose_plan(m, o, &pl, err, "sample"))
     return -1;
