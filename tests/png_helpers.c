@@ -42,3 +42,13 @@ int pixel_is(const uint8_t *p, const char *hex) {
   snprintf(got, sizeof got, "#%02x%02x%02x", p[0], p[1], p[2]);
   return p[3] == 255 && !strcmp(got, hex);
 }
+
+void expect_same_png(const char *a, const char *b) {
+  int wa, ha, wb, hb;
+  uint8_t *pa = decode_png(a, &wa, &ha), *pb = decode_png(b, &wb, &hb);
+  cr_assert(wa == wb && ha == hb && wa > 0, "%s %dx%d vs %s %dx%d", a, wa, ha,
+            b, wb, hb);
+  cr_expect_arr_eq(pa, pb, (size_t)wa * (size_t)ha * 4, "%s vs %s", a, b);
+  free(pa);
+  free(pb);
+}

@@ -7,6 +7,8 @@
 
 /* RGBA pixels of a PNG file (malloc'd); asserts it decodes. */
 uint8_t *decode_png(const char *path, int *width, int *height);
+/* The two PNG files decode to the same non-empty picture. */
+void expect_same_png(const char *a, const char *b);
 /* The 4 bytes of pixel (x, y). */
 const uint8_t *pixel_at(const uint8_t *rgba, int width, int x, int y);
 /* A fresh path in /tmp ending in `suffix` (malloc'd; nothing created). */
