@@ -184,6 +184,9 @@ int ts_approx_count(const tilesat_map *m, const tilesat_count_options *o,
 /* For the tests: distinct assignments of approx's independent support over
  * all maps, up to limit (-1: no answer); *bits: the tile-bit support. */
 long ts_approx_support_count(const tilesat_map *m, long limit, bool *bits);
+/* CryptoMiniSat only: its ApproxMC settings, on a new solver; only the
+ * values of an independent support can be read from its models. */
+void ts_solver_set_counting(ts_solver *s);
 /* CryptoMiniSat only: a native XOR constraint over variables. */
 void ts_solver_add_xor(ts_solver *s, const int *vars, size_t n, bool rhs);
 /* Encode m and load it into a new solver of backend b. */
