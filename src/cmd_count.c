@@ -6,7 +6,6 @@
 #include <math.h>
 #include <signal.h>
 #include <stdlib.h>
-#include <string.h>
 #include <time.h>
 
 static volatile sig_atomic_t interrupted;
@@ -17,8 +16,8 @@ static void on_sigint(int sig) {
 }
 
 /* Progress on stderr: first after a second, then at most once a second;
- * a change of method ("falling back") is always said, since it changes what
- * the output means. */
+ * a change of method (notice) is always said, since it changes what the
+ * output means. */
 typedef struct progress {
   struct timespec start, last;
   bool printed;
@@ -31,14 +30,17 @@ static double since(const struct timespec *t) {
          1e-9 * (double)(now.tv_nsec - t->tv_nsec);
 }
 
-static void report(void *user, const char *line) {
+static void notice(void *user, const char *line) {
   progress *p = user;
-  bool always = strstr(line, "falling back") != NULL;
-  if (!always && (since(&p->start) < 1 || (p->printed && since(&p->last) < 1)))
-    return;
   fprintf(stderr, "tilesat: %s (%.0f s)\n", line, since(&p->start));
   clock_gettime(CLOCK_MONOTONIC, &p->last);
   p->printed = true;
+}
+
+static void report(void *user, const char *line) {
+  progress *p = user;
+  if (since(&p->start) >= 1 && (!p->printed || since(&p->last) >= 1))
+    notice(user, line);
 }
 
 static bool parse_double(const char *s, double *out) {
@@ -114,6 +116,7 @@ static int setup(options *o, tilesat_rules **r, tilesat_map **m,
   }
   clock_gettime(CLOCK_MONOTONIC, &pr->start);
   co->progress = report;
+  co->notice = notice;
   co->progress_user = pr;
   co->stop = &interrupted;
   signal(SIGINT, on_sigint);

@@ -28,6 +28,17 @@ void tilesat_count_options_init(tilesat_count_options *o) {
   o->max_memory = (size_t)4 << 30;
 }
 
+/* auto: the dp failed (dperr) and approx takes over; said to the caller. */
+static void fall_back(const tilesat_count_options *o,
+                      const tilesat_error *dperr) {
+  tilesat_progress_fn fn = o->notice ? o->notice : o->progress;
+  if (!fn)
+    return;
+  char line[sizeof dperr->msg + 64];
+  snprintf(line, sizeof line, "%s; falling back to approx", dperr->msg);
+  fn(o->progress_user, line);
+}
+
 static int stop_enum(void *user, const int *tiles) {
   (void)tiles;
   const tilesat_count_options *o = user;
@@ -46,11 +57,7 @@ int tilesat_count(const tilesat_map *m, const tilesat_count_options *o,
     rc = ts_dp_count(m, o, n, &dperr);
     method = TILESAT_METHOD_DP;
     if (rc && o->method == TILESAT_METHOD_AUTO && !(o->stop && *o->stop)) {
-      if (o->progress) {
-        char line[sizeof dperr.msg + 64];
-        snprintf(line, sizeof line, "%s; falling back to approx", dperr.msg);
-        o->progress(o->progress_user, line);
-      }
+      fall_back(o, &dperr);
       method = TILESAT_METHOD_APPROX;
     } else if (rc && err) {
       *err = dperr;
@@ -122,10 +129,6 @@ int tilesat_sample(const tilesat_map *m, const tilesat_count_options *o, int n,
       *err = dperr;
     return got;
   }
-  if (o->progress) {
-    char line[sizeof dperr.msg + 64];
-    snprintf(line, sizeof line, "%s; falling back to approx", dperr.msg);
-    o->progress(o->progress_user, line);
-  }
+  fall_back(o, &dperr);
   return ts_xor_sample(m, o, n, fn, user, err);
 }

@@ -229,6 +229,10 @@ typedef struct tilesat_count_options {
   const volatile sig_atomic_t *stop; /* nonzero: stop ("interrupted") */
   tilesat_progress_fn progress;
   void *progress_user;
+  /* Called (with progress_user) when the method changes, i.e. auto falls
+   * back from the dp to approx: a line not to throttle, since it changes
+   * what the output means.  NULL: such lines go to progress. */
+  tilesat_progress_fn notice;
 } tilesat_count_options;
 
 /* Defaults: auto, picosat, epsilon 0.8, delta 0.2, tolerance 6, seed 1,
