@@ -1,7 +1,9 @@
 /* bench-count.c: dp vs enum vs approx, side by side, timed in-process.
  * usage: bench-count LIMIT_SECONDS RULES WxH [RULES WxH ...]
  * Each method gets LIMIT_SECONDS (SIGALRM sets the library's stop flag);
- * a method that runs out prints "-". */
+ * a method that runs out prints "-".  The last column is approx's reach:
+ * estimates made of those needed, and the XOR rows of the last one (its
+ * cost grows with the rows, about log2 of the count). */
 #include "../src/tilesat.h"
 
 #include <signal.h>
@@ -22,6 +24,14 @@ static double now(void) {
   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+/* approx's last progress line: "approx: estimate I of T: C maps in a cell
+ * of 2^-K". */
+static char last_progress[160];
+static void on_progress(void *user, const char *line) {
+  (void)user;
+  snprintf(last_progress, sizeof last_progress, "%s", line);
+}
+
 /* Time one method; fills out with the count (or "-") and returns seconds. */
 static double run(const tilesat_map *m, tilesat_method method, unsigned limit,
                   char *out, size_t outlen) {
@@ -30,6 +40,8 @@ static double run(const tilesat_map *m, tilesat_method method, unsigned limit,
   o.method = method;
   o.backend = TILESAT_CRYPTOMINISAT;
   o.stop = &stop;
+  o.progress = on_progress;
+  last_progress[0] = 0;
   stop = 0;
   alarm(limit);
   double t0 = now();
@@ -39,7 +51,7 @@ static double run(const tilesat_map *m, tilesat_method method, unsigned limit,
   double t = now() - t0;
   alarm(0);
   if (rc) {
-    snprintf(out, outlen, "- (%s)", stop ? "time limit" : err.msg);
+    snprintf(out, outlen, "- (%.80s)", stop ? "time limit" : err.msg);
   } else {
     size_t n = strlen(res.count);
     if (n > 14) /* long counts: leading digits and magnitude */
@@ -59,8 +71,9 @@ int main(int argc, char **argv) {
   memset(&sa, 0, sizeof sa);
   sa.sa_handler = on_alarm; /* stays installed (signal() would be one-shot) */
   sigaction(SIGALRM, &sa, NULL);
-  printf("%-22s %-7s | %-22s %9s | %-22s %9s | %-22s %9s\n", "rules", "size",
-         "dp", "time", "enum", "time", "approx (0.8, 0.2)", "time");
+  printf("%-22s %-7s | %-22s %9s | %-22s %9s | %-22s %9s | %s\n", "rules",
+         "size", "dp", "time", "enum", "time", "approx (0.8, 0.2)", "time",
+         "estimates, rows");
   for (int i = 2; i + 1 < argc; i += 2) {
     tilesat_error err;
     int w, h;
@@ -80,7 +93,14 @@ int main(int argc, char **argv) {
     printf("%-22s %-7s |", argv[i], argv[i + 1]);
     for (int k = 0; k < 3; k++)
       printf(" %-22.22s %8.3fs |", c[k], t[k]);
-    printf("\n");
+    int est, of, rows;
+    long cell;
+    if (sscanf(last_progress,
+               "approx: estimate %d of %d: %ld maps in a cell of 2^-%d", &est,
+               &of, &cell, &rows) == 4)
+      printf(" %d/%d, %d\n", est, of, rows);
+    else
+      printf(" 0\n");
     fflush(stdout);
     tilesat_map_free(m);
     tilesat_rules_free(r);
