@@ -47,9 +47,9 @@
  * read from the support alone and checked (valid, in the cell) before it
  * counts.  Against one solver per estimate with rows switched on by
  * assumptions, that is about as fast and simpler; the settings are what
- * made approx 10-30 times faster (coast 12x12: 20 s to 0.7 s).  Maps found
- * earlier are counted again without solving when they fall in the cell
- * being enumerated. */
+ * made approx 10-30 times faster (coast 12x12 on an idle core: 20 s to
+ * 0.7 s).  Maps found earlier are counted again without solving when they
+ * fall in the cell being enumerated. */
 #include "internal.h"
 
 #include <math.h>
@@ -72,7 +72,6 @@ typedef struct amc {
   ts_cnf cnf;   /* the map's encoding */
   ts_solver *s; /* the solver of the bounded enumeration under way */
   support sup;
-  int nrows;        /* rows drawn for this estimate */
   ts_ints rowstart; /* row r: support indices rowidx[rowstart[r]..], rhs */
   ts_ints rowidx;
   TS_VEC(bool) rhs;
@@ -138,7 +137,8 @@ static void support_init(amc *a) {
 
 /* Row r is the support variables rowidx[rowstart[r] .. row_end(r)). */
 static size_t row_end(const amc *a, int r) {
-  return r + 1 < a->nrows ? (size_t)a->rowstart.v[r + 1] : a->rowidx.n;
+  return (size_t)r + 1 < a->rowstart.n ? (size_t)a->rowstart.v[r + 1]
+                                       : a->rowidx.n;
 }
 
 /* A new solver: the map, the clauses that define the support's bits, and
@@ -195,7 +195,6 @@ static void add_row(amc *a) {
     if (splitmix(&a->rng) & 1)
       TS_PUSH(a->rowidx, (int)i);
   TS_PUSH(a->rhs, splitmix(&a->rng) & 1);
-  a->nrows++;
 }
 
 /* Whether a saved map satisfies the first k rows of this estimate. */
@@ -233,10 +232,15 @@ static int support_read(amc *a, int k) {
   char why[512];
   for (int c = 0; c < m->ncells; c++)
     if (a->tiles[c] < 0 || a->tiles[c] >= T) {
-      ts_error(a->err, NULL, 0,
-               "internal error: the model names no single tile in cell "
-               "(%d,%d)",
-               c / m->width, c % m->width);
+      if (a->tiles[c] < 0)
+        ts_error(a->err, NULL, 0,
+                 "internal error: the model puts two tiles in cell (%d,%d)",
+                 c / m->width, c % m->width);
+      else
+        ts_error(a->err, NULL, 0,
+                 "internal error: the model's bits give cell (%d,%d) tile "
+                 "code %d, beyond the %d tiles",
+                 c / m->width, c % m->width, a->tiles[c], T);
       return a->broken = true, -1;
     }
   if (!tilesat_map_verify(m, a->tiles, why, sizeof why)) {
@@ -246,7 +250,9 @@ static int support_read(amc *a, int k) {
   }
   if (!in_cell(a, a->tiles, k)) {
     ts_error(a->err, NULL, 0,
-             "internal error: the solver's map is not in the XOR cell");
+             "internal error: the solver's map is not in the cell of %d XOR "
+             "rows",
+             k);
     return a->broken = true, -1;
   }
   return 0;
@@ -269,7 +275,7 @@ static void block(amc *a, const int *tiles) {
 static long bounded(amc *a, int k) {
   if (a->memo[k] >= 0)
     return a->memo[k];
-  while (a->nrows < k)
+  while ((int)a->rowstart.n < k)
     add_row(a);
   long n = 0;
   if (a->complete >= 0 && k >= a->complete) {
@@ -315,8 +321,13 @@ static int find_rows(amc *a, int guess, long *cell) {
   if (c >= a->thresh) {
     lo = k;
     for (int step = 1;; step *= 2) {
-      if (lo == a->maxrows)
-        return -1; /* every row on and still a big cell */
+      if (lo == a->maxrows) { /* all but impossible: see amc_init */
+        ts_error(a->err, NULL, 0,
+                 "internal error: with all %d XOR rows, a cell still holds "
+                 "%d maps or more",
+                 a->maxrows, a->thresh);
+        return a->broken = true, -1;
+      }
       int next = lo + step > a->maxrows ? a->maxrows : lo + step;
       if ((c = bounded(a, next)) < 0)
         return -1;
@@ -358,7 +369,6 @@ static int cmp_mpz(const void *x, const void *y) {
 
 /* A new estimate: fresh rows, nothing known but the saved maps. */
 static void amc_estimate(amc *a) {
-  a->nrows = 0;
   a->rowstart.n = a->rowidx.n = a->rhs.n = 0;
   a->complete = -1;
   for (int k = 0; k <= a->maxrows; k++)
@@ -414,7 +424,7 @@ long ts_approx_support_count(const tilesat_map *m, long limit, bool *bits) {
   solver_init(&a, 0);
   *bits = a.sup.bits;
   size_t n = a.sup.var.n;
-  int *block = ts_malloc((n + 1) * sizeof *block);
+  int *block = ts_malloc(n * sizeof *block);
   long count = 0;
   while (count < limit) {
     int res = ts_solver_solve(a.s);
@@ -434,6 +444,30 @@ long ts_approx_support_count(const tilesat_map *m, long limit, bool *bits) {
   free(block);
   amc_free(&a);
   return count;
+}
+
+/* For the tests: the bounded enumerations of one estimate (hash stream
+ * seed, threshold thresh) at the n row counts order[0..n-1], in that order
+ * (so maps saved earlier and a complete cell get reused), into got[i]; and
+ * want[i], how many of the nmaps given maps (ncells tiles each) lie in the
+ * same cell, for min(want, thresh) to be checked against got.  -1 in got
+ * when the solver gives no answer or a model fails its check. */
+void ts_approx_cells(const tilesat_map *m, uint64_t seed, int thresh,
+                     const int *order, int n, const int *maps, long nmaps,
+                     long *got, long *want) {
+  tilesat_count_options o;
+  tilesat_count_options_init(&o);
+  o.seed = seed;
+  amc a;
+  amc_init(&a, m, &o, 0, thresh, NULL);
+  amc_estimate(&a);
+  for (int i = 0; i < n; i++) {
+    got[i] = bounded(&a, order[i]);
+    want[i] = 0;
+    for (long j = 0; j < nmaps; j++)
+      want[i] += in_cell(&a, maps + j * m->ncells, order[i]);
+  }
+  amc_free(&a);
 }
 
 /* ApproxMC6's parameters for (epsilon, delta): see the header comment. */
@@ -495,8 +529,10 @@ static void scaled(mpz_t est, double value, int k) {
   }
 }
 
-int ts_approx_count(const tilesat_map *m, const tilesat_count_options *o,
-                    mpz_t count, tilesat_error *err) {
+/* ApproxMC; errors name `what`, the command that asked (count, or sample
+ * for UniGen's estimate). */
+static int approx_count(const tilesat_map *m, const tilesat_count_options *o,
+                        mpz_t count, tilesat_error *err, const char *what) {
   amc_params par = amc_params_for(o->epsilon, o->delta);
   amc a;
   amc_init(&a, m, o, 0x746c7361u, par.thresh, err);
@@ -541,7 +577,7 @@ int ts_approx_count(const tilesat_map *m, const tilesat_count_options *o,
   goto out;
 fail:
   if (!a.broken)
-    ts_error(err, "count", 0,
+    ts_error(err, what, 0,
              o->stop && *o->stop ? "interrupted"
                                  : "the CryptoMiniSat backend gave no answer");
 out:
@@ -550,6 +586,11 @@ out:
   free(est);
   amc_free(&a);
   return rc;
+}
+
+int ts_approx_count(const tilesat_map *m, const tilesat_count_options *o,
+                    mpz_t count, tilesat_error *err) {
+  return approx_count(m, o, count, err, "count");
 }
 
 /* ------------------------------------------------------------ sampling */
@@ -612,7 +653,7 @@ static int rows_for(const tilesat_map *m, const tilesat_count_options *o,
   mpz_t c;
   mpz_init(c);
   int q = -1;
-  if (!ts_approx_count(m, &ao, c, err)) {
+  if (!approx_count(m, &ao, c, err, "sample")) {
     q = 0;
     if (mpz_sgn(c) > 0) {
       long e2;

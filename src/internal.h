@@ -184,6 +184,11 @@ int ts_approx_count(const tilesat_map *m, const tilesat_count_options *o,
 /* For the tests: distinct assignments of approx's independent support over
  * all maps, up to limit (-1: no answer); *bits: the tile-bit support. */
 long ts_approx_support_count(const tilesat_map *m, long limit, bool *bits);
+/* For the tests: one estimate's bounded enumerations at order[0..n-1] rows
+ * (got) and how many of the given maps lie in each cell (want). */
+void ts_approx_cells(const tilesat_map *m, uint64_t seed, int thresh,
+                     const int *order, int n, const int *maps, long nmaps,
+                     long *got, long *want);
 /* CryptoMiniSat only: its ApproxMC settings, on a new solver; only the
  * values of an independent support can be read from its models. */
 void ts_solver_set_counting(ts_solver *s);

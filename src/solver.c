@@ -184,8 +184,8 @@ bool ts_solver_failed(ts_solver *s, int lit) {
  * elimination on, Debian's 5.11.4 returned models that violate the map's
  * clauses, support variables included (two tiles in one cell, coast 10x10);
  * without it every model of the approx tests checks out.  On coast 12x12
- * approx went from 20 s to 0.7 s.  approx.c still reads maps from the
- * support alone and verifies each one. */
+ * approx went from 20 s to 0.7 s on an idle core.  approx.c still reads maps
+ * from the support alone and verifies each one. */
 void ts_solver_set_counting(ts_solver *s) {
   if (!s->cms)
     ts_misuse(__func__, "counting settings need the CryptoMiniSat backend");

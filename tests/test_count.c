@@ -372,6 +372,74 @@ Test(count, approx_bit_support_counts_the_maps) {
     tilesat_rules_free(r[i]);
 }
 
+/* Maps listed by PicoSAT, for checks of approx's cells. */
+typedef struct map_list {
+  const tilesat_map *m;
+  TS_VEC(int) tiles;
+  long n;
+} map_list;
+
+static int list_map(void *user, const int *tiles) {
+  map_list *l = user;
+  for (int c = 0; c < l->m->ncells; c++)
+    TS_PUSH(l->tiles, tiles[c]);
+  l->n++;
+  return 0;
+}
+
+/* Every bounded enumeration of approx (CryptoMiniSat, XORs, maps read
+ * from the support) is exact: it finds min(thresh, maps in the cell),
+ * where the maps in the cell are those of an independent enumeration on
+ * PicoSAT that satisfy the same rows.  A missed map (a wrong UNSAT) would
+ * lower the estimate without any error.  Row counts are visited galloping
+ * up then down and again in order, as find_rows does, so that maps saved
+ * earlier and a completely enumerated cell are reused; both supports
+ * (tile variables, tile bits), hex, periodic and pinned maps. */
+Test(count, approx_cells_are_counted_exactly) {
+  tilesat_error err;
+  tilesat_rules *co = coast();
+  tilesat_rules *hex = tilesat_rules_read_file("rules/coast-hex.rules", &err);
+  tilesat_rules *d8 = tilesat_rules_read_file("rules/dungeon8.rules", &err);
+  tilesat_rules *p16 = tilesat_rules_read_file("rules/patchwork16.rules", &err);
+  cr_assert(hex && d8 && p16);
+  struct {
+    tilesat_rules *r;
+    int w, h;
+    bool periodic;
+    const char *pin;
+  } cases[] = {
+      {co, 5, 4, false, NULL},  {hex, 4, 3, false, NULL},
+      {d8, 3, 3, true, NULL},   {d8, 3, 3, false, "1,1=#"},
+      {p16, 2, 2, false, NULL},
+  };
+  int order[] = {1, 2, 4, 8, 16, 12, 10, 11, 9, 0, 3, 5, 6, 7, 13, 14, 15};
+  int n = (int)(sizeof order / sizeof order[0]);
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    tilesat_map *m = case_map(cases[i].r, cases[i].w, cases[i].h,
+                              cases[i].periodic, cases[i].pin);
+    map_list all = {m, {0}, 0};
+    cr_assert_geq(
+        tilesat_enumerate(m, TILESAT_PICOSAT, 0, list_map, &all, &err), 0, "%s",
+        err.msg);
+    cr_assert_gt(all.n, 40, "case %zu: %ld maps, too few", i, all.n);
+    for (uint64_t seed = 1; seed <= 3; seed++) {
+      long got[17], want[17];
+      int thresh = 20;
+      ts_approx_cells(m, seed, thresh, order, n, all.tiles.v, all.n, got, want);
+      for (int k = 0; k < n; k++)
+        cr_expect_eq(got[k], want[k] < thresh ? want[k] : thresh,
+                     "case %zu seed %d, %d rows: %ld maps, %ld in the cell", i,
+                     (int)seed, order[k], got[k], want[k]);
+    }
+    free(all.tiles.v);
+    tilesat_map_free(m);
+  }
+  tilesat_rules_free(p16);
+  tilesat_rules_free(d8);
+  tilesat_rules_free(hex);
+  tilesat_rules_free(co);
+}
+
 /* Within the factor on every kind of map, against the dp's exact counts
  * (all above the threshold, so they are estimated); and the same seed
  * gives the same answer. */
@@ -549,6 +617,55 @@ Test(sample, approx_is_near_uniform) {
   chi = chi_square(&few, draws, 35);
   cr_expect_lt(chi, 65.25, "chi-square %.1f over 34 degrees of freedom", chi);
   tally_free(&few);
+  tilesat_map_free(m);
+  tilesat_rules_free(r);
+}
+
+typedef struct lines {
+  int progress, notice, fell_back_in_progress, fell_back_in_notice;
+} lines;
+
+static void on_progress(void *user, const char *line) {
+  lines *l = user;
+  l->progress++;
+  l->fell_back_in_progress += strstr(line, "falling back to approx") != NULL;
+}
+
+static void on_notice(void *user, const char *line) {
+  lines *l = user;
+  l->notice++;
+  l->fell_back_in_notice += strstr(line, "falling back to approx") != NULL;
+}
+
+/* auto's fall-back from the dp to approx is said once through notice, not
+ * progress, for count and for sample; without a notice callback it goes
+ * to progress. */
+Test(count, fall_back_is_a_notice) {
+  tilesat_rules *r = coast();
+  tilesat_map *m = case_map(r, 6, 6, false, NULL);
+  for (int with_notice = 0; with_notice < 2; with_notice++)
+    for (int sample = 0; sample < 2; sample++) {
+      tilesat_count_options o;
+      tilesat_count_options_init(&o);
+      o.max_memory = 1024;
+      lines l = {0};
+      o.progress = on_progress;
+      o.notice = with_notice ? on_notice : NULL;
+      o.progress_user = &l;
+      tilesat_error err;
+      if (sample) {
+        cr_assert_eq(tilesat_sample(m, &o, 1, NULL, NULL, &err), 1, "%s",
+                     err.msg);
+      } else {
+        tilesat_count_result res;
+        cr_assert_eq(tilesat_count(m, &o, &res, &err), 0, "%s", err.msg);
+        cr_expect(res.approximate);
+        tilesat_count_result_free(&res);
+      }
+      cr_expect_eq(l.fell_back_in_notice, with_notice, "sample %d", sample);
+      cr_expect_eq(l.fell_back_in_progress, !with_notice, "sample %d", sample);
+      cr_expect_eq(l.notice, with_notice, "sample %d", sample);
+    }
   tilesat_map_free(m);
   tilesat_rules_free(r);
 }
