@@ -777,8 +777,8 @@ Test(sample_cli, png_matches_enum) {
   free(b);
 }
 
-/* Ctrl-C stops a long count cleanly, in the dp between cells and in approx
- * within a solve (CryptoMiniSat solves in half-second slices). */
+/* Ctrl-C stops a long count or sample cleanly, in the dp between cells and
+ * in approx within a solve (CryptoMiniSat solves in half-second slices). */
 Test(count_cli, ctrl_c_stops_cleanly) {
   const char *methods[] = {"dp", "approx"};
   for (int i = 0; i < 2; i++) {
@@ -792,4 +792,14 @@ Test(count_cli, ctrl_c_stops_cleanly) {
     cr_expect_str_eq(r.out, "");
     run_free(&r);
   }
+  /* sample by approx is stopped in UniGen's first estimate: it says so as
+   * sample, not count */
+  run_result r = run_cli_interrupted(
+      (const char *const[]){"sample", "rules/dungeon8.rules", "--size", "14x14",
+                            "--method", "approx", NULL},
+      1500);
+  cr_expect_eq(r.code, 1, "exit %d", r.code);
+  cr_expect_str_eq(r.err, "tilesat: sample: interrupted\n");
+  cr_expect_str_eq(r.out, "");
+  run_free(&r);
 }
