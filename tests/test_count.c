@@ -324,6 +324,22 @@ Test(count, approx_estimates_follow_approxmc6) {
   tilesat_rules_free(r);
 }
 
+/* A map to count: rules file, size, wrap, optional pin. */
+typedef struct map_case {
+  const char *rules;
+  int w, h;
+  bool periodic;
+  const char *pin;
+} map_case;
+
+/* The map of a case; *r gets its rules (the caller frees both). */
+static tilesat_map *case_open(const map_case *c, tilesat_rules **r) {
+  tilesat_error err;
+  *r = tilesat_rules_read_file(c->rules, &err);
+  cr_assert(*r, "%s: %s", c->rules, err.msg);
+  return case_map(*r, c->w, c->h, c->periodic, c->pin);
+}
+
 /* approx hashes the tile bits of each cell (auxiliary variables defined
  * from the tile variables) when they are fewer than T-1: counting the
  * distinct bit vectors must count the maps exactly (the bits are functions
@@ -397,26 +413,18 @@ static int list_map(void *user, const int *tiles) {
  * (tile variables, tile bits), hex, periodic and pinned maps. */
 Test(count, approx_cells_are_counted_exactly) {
   tilesat_error err;
-  tilesat_rules *co = coast();
-  tilesat_rules *hex = tilesat_rules_read_file("rules/coast-hex.rules", &err);
-  tilesat_rules *d8 = tilesat_rules_read_file("rules/dungeon8.rules", &err);
-  tilesat_rules *p16 = tilesat_rules_read_file("rules/patchwork16.rules", &err);
-  cr_assert(hex && d8 && p16);
-  struct {
-    tilesat_rules *r;
-    int w, h;
-    bool periodic;
-    const char *pin;
-  } cases[] = {
-      {co, 5, 4, false, NULL},  {hex, 4, 3, false, NULL},
-      {d8, 3, 3, true, NULL},   {d8, 3, 3, false, "1,1=#"},
-      {p16, 2, 2, false, NULL},
+  map_case cases[] = {
+      {"rules/coast.rules", 5, 4, false, NULL},
+      {"rules/coast-hex.rules", 4, 3, false, NULL},
+      {"rules/dungeon8.rules", 3, 3, true, NULL},
+      {"rules/dungeon8.rules", 3, 3, false, "1,1=#"},
+      {"rules/patchwork16.rules", 2, 2, false, NULL},
   };
   int order[] = {1, 2, 4, 8, 16, 12, 10, 11, 9, 0, 3, 5, 6, 7, 13, 14, 15};
   int n = (int)(sizeof order / sizeof order[0]);
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-    tilesat_map *m = case_map(cases[i].r, cases[i].w, cases[i].h,
-                              cases[i].periodic, cases[i].pin);
+    tilesat_rules *r;
+    tilesat_map *m = case_open(&cases[i], &r);
     map_list all = {m, {0}, 0};
     cr_assert_geq(
         tilesat_enumerate(m, TILESAT_PICOSAT, 0, list_map, &all, &err), 0, "%s",
@@ -433,36 +441,26 @@ Test(count, approx_cells_are_counted_exactly) {
     }
     free(all.tiles.v);
     tilesat_map_free(m);
+    tilesat_rules_free(r);
   }
-  tilesat_rules_free(p16);
-  tilesat_rules_free(d8);
-  tilesat_rules_free(hex);
-  tilesat_rules_free(co);
 }
 
 /* Within the factor on every kind of map, against the dp's exact counts
  * (all above the threshold, so they are estimated); and the same seed
  * gives the same answer. */
 Test(count, approx_within_its_factor_on_every_topology) {
-  tilesat_error err;
-  tilesat_rules *co = coast();
-  tilesat_rules *hex = tilesat_rules_read_file("rules/coast-hex.rules", &err);
-  tilesat_rules *d8 = tilesat_rules_read_file("rules/dungeon8.rules", &err);
-  cr_assert(hex && d8);
-  struct {
-    tilesat_rules *r;
-    int w, h;
-    bool periodic;
-    const char *pin;
-  } cases[] = {
-      {co, 7, 3, false, NULL},  {hex, 4, 4, false, NULL},
-      {hex, 6, 6, false, NULL}, {hex, 3, 6, false, "0,2=L"},
-      {d8, 3, 3, true, NULL},   {d8, 4, 3, false, "1,1=#"},
-      {d8, 4, 3, false, NULL},
+  map_case cases[] = {
+      {"rules/coast.rules", 7, 3, false, NULL},
+      {"rules/coast-hex.rules", 4, 4, false, NULL},
+      {"rules/coast-hex.rules", 6, 6, false, NULL},
+      {"rules/coast-hex.rules", 3, 6, false, "0,2=L"},
+      {"rules/dungeon8.rules", 3, 3, true, NULL},
+      {"rules/dungeon8.rules", 4, 3, false, "1,1=#"},
+      {"rules/dungeon8.rules", 4, 3, false, NULL},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-    tilesat_map *m = case_map(cases[i].r, cases[i].w, cases[i].h,
-                              cases[i].periodic, cases[i].pin);
+    tilesat_rules *r;
+    tilesat_map *m = case_open(&cases[i], &r);
     char *dp = count_with(m, TILESAT_METHOD_DP, TILESAT_PICOSAT);
     double want = strtod(dp, NULL);
     cr_assert_gt(want, 72, "case %zu: %s maps, not estimated", i, dp);
@@ -475,10 +473,8 @@ Test(count, approx_within_its_factor_on_every_topology) {
     }
     free(dp);
     tilesat_map_free(m);
+    tilesat_rules_free(r);
   }
-  tilesat_rules_free(d8);
-  tilesat_rules_free(hex);
-  tilesat_rules_free(co);
 }
 
 typedef struct tally {
