@@ -64,9 +64,10 @@ int tilesat_count(const tilesat_map *m, const tilesat_count_options *o,
     }
   }
   if (method == TILESAT_METHOD_ENUM) {
-    int64_t k = tilesat_enumerate(m, o->backend, 0, stop_enum, (void *)o, err);
+    int64_t k =
+        ts_enumerate(m, o->backend, 0, stop_enum, (void *)o, o->stop, err);
     rc = k < 0 ? -1 : 0;
-    if (!rc && o->stop && *o->stop) {
+    if (o->stop && *o->stop) {
       ts_error(err, "count", 0, "interrupted");
       rc = -1;
     }

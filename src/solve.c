@@ -61,7 +61,14 @@ int tilesat_check(const tilesat_map *m, tilesat_backend b, int *tiles,
 int64_t tilesat_enumerate(const tilesat_map *m, tilesat_backend b,
                           int64_t limit, tilesat_map_fn fn, void *user,
                           tilesat_error *err) {
+  return ts_enumerate(m, b, limit, fn, user, NULL, err);
+}
+
+int64_t ts_enumerate(const tilesat_map *m, tilesat_backend b, int64_t limit,
+                     tilesat_map_fn fn, void *user,
+                     const volatile sig_atomic_t *stop, tilesat_error *err) {
   ts_solver *s = ts_solver_for_map(m, b);
+  ts_solver_set_stop(s, stop);
   int *tiles = ts_malloc((size_t)m->ncells * sizeof *tiles);
   int *block = ts_malloc((size_t)m->ncells * sizeof *block);
   int64_t count = 0;
@@ -72,8 +79,11 @@ int64_t tilesat_enumerate(const tilesat_map *m, tilesat_backend b,
     if (res == TILESAT_UNSAT)
       break;
     if (res != TILESAT_SAT) {
-      ts_error(err, NULL, 0, "the %s backend gave no answer",
-               tilesat_backend_name(b));
+      if (stop && *stop)
+        ts_error(err, NULL, 0, "interrupted");
+      else
+        ts_error(err, NULL, 0, "the %s backend gave no answer",
+                 tilesat_backend_name(b));
       count = -1;
       break;
     }

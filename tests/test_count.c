@@ -773,11 +773,12 @@ Test(sample_cli, png_matches_enum) {
   free(b);
 }
 
-/* Ctrl-C stops a long count or sample cleanly, in the dp between cells and
- * in approx within a solve (CryptoMiniSat solves in half-second slices). */
+/* Ctrl-C stops a long count or sample cleanly: in the dp between cells, in
+ * approx within a solve (CryptoMiniSat solves in half-second slices), in
+ * enum between maps or within a solve. */
 Test(count_cli, ctrl_c_stops_cleanly) {
-  const char *methods[] = {"dp", "approx"};
-  for (int i = 0; i < 2; i++) {
+  const char *methods[] = {"dp", "approx", "enum"};
+  for (int i = 0; i < 3; i++) {
     run_result r = run_cli_interrupted(
         (const char *const[]){"count", "rules/dungeon8.rules", "--size",
                               "14x14", "--method", methods[i], NULL},
