@@ -196,8 +196,8 @@ void ts_solver_set_counting(ts_solver *s);
 void ts_solver_add_xor(ts_solver *s, const int *vars, size_t n, bool rhs);
 /* Encode m and load it into a new solver of backend b. */
 ts_solver *ts_solver_for_map(const tilesat_map *m, tilesat_backend b);
-/* tilesat_enumerate whose solves also stop when *stop is set (then -1 with
- * "interrupted"), for count's enum. */
+/* tilesat_enumerate whose solves also stop when *stop is set (then -1, the
+ * caller saying why), for count's enum. */
 int64_t ts_enumerate(const tilesat_map *m, tilesat_backend b, int64_t limit,
                      tilesat_map_fn fn, void *user,
                      const volatile sig_atomic_t *stop, tilesat_error *err);

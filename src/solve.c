@@ -79,11 +79,8 @@ int64_t ts_enumerate(const tilesat_map *m, tilesat_backend b, int64_t limit,
     if (res == TILESAT_UNSAT)
       break;
     if (res != TILESAT_SAT) {
-      if (stop && *stop)
-        ts_error(err, NULL, 0, "interrupted");
-      else
-        ts_error(err, NULL, 0, "the %s backend gave no answer",
-                 tilesat_backend_name(b));
+      ts_error(err, NULL, 0, "the %s backend gave no answer",
+               tilesat_backend_name(b));
       count = -1;
       break;
     }
