@@ -20,23 +20,59 @@
  *  - Cells are named (row, col), row 0 on top; sizes are WIDTH x HEIGHT.
  *    A map's cells are numbered row-major: cell = row * width + col, and a
  *    map's content is an array of width*height tile indices.
+ *  - Names beginning tilesat_, TILESAT_ and ts_ (internal) are the library's.
  */
 #ifndef TILESAT_H
 #define TILESAT_H
 
-#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* MAJOR.MINOR.PATCH, written only here: the Makefile reads it from here. */
 #define TILESAT_VERSION "0.1.0"
+
+/* The version of the libtilesat actually linked (TILESAT_VERSION when it
+ * was built), which may differ from the header a program was compiled with. */
+const char *tilesat_version(void);
 
 enum { TILESAT_UNKNOWN = 0, TILESAT_SAT = 10, TILESAT_UNSAT = 20 };
 
 typedef struct tilesat_error {
   char msg[1024];
 } tilesat_error;
+
+/* ----------------------------------------------------------- writing files */
+
+/* A file written whole or not at all, as every writer of the library
+ * writes its files (PNG, Tiled maps): the bytes go to a new temporary file
+ * in the target's folder, which tilesat_output_commit renames over the
+ * target once everything was written.  After any failure, or
+ * tilesat_output_discard, the temporary is removed and the target is as it
+ * was; the target itself is never removed.  A target that exists and is
+ * not a regular file (a device such as /dev/null, a FIFO) is written
+ * directly, since it cannot be replaced; a symbolic link is followed, so
+ * the file it names is replaced. */
+typedef struct tilesat_output tilesat_output;
+
+/* NULL with "PATH: cannot open for writing: REASON" in err. */
+tilesat_output *tilesat_output_open(const char *path, tilesat_error *err);
+/* The stream to write to (owned by the output). */
+FILE *tilesat_output_file(const tilesat_output *o);
+/* The temporary file's path, NULL when the target is written directly: for
+ * a signal handler that must remove it before the process ends. */
+const char *tilesat_output_temp(const tilesat_output *o);
+/* Flush, sync and close the stream and rename the temporary over the
+ * target; frees o.  0, or -1 with "PATH: write error: REASON" (e.g. "No
+ * space left on device"), the temporary removed. */
+int tilesat_output_commit(tilesat_output *o, tilesat_error *err);
+/* Close the stream and remove the temporary; frees o (NULL is fine). */
+void tilesat_output_discard(tilesat_output *o);
 
 /* ---------------------------------------------------------------- topology */
 
@@ -148,6 +184,17 @@ int tilesat_map_parse_cell(const tilesat_map *m, const char *spec,
                            const char *what, int *row, int *col, int *tile,
                            tilesat_error *err);
 
+/* The memory bound of everything done with the map (check, enumerate,
+ * count, sample, explain, anneal, encode): a function that would need more
+ * than this many bytes says so up front ("a WxH map of T tiles needs about
+ * N, more than --max-memory M") and returns -1 instead of allocating it.
+ * A new map has tilesat_default_max_memory(). */
+void tilesat_map_set_max_memory(tilesat_map *m, size_t bytes);
+size_t tilesat_map_max_memory(const tilesat_map *m);
+/* Half of the physical memory (sysconf), at most SIZE_MAX / 2; 4 GiB when
+ * the system does not say. */
+size_t tilesat_default_max_memory(void);
+
 int tilesat_map_width(const tilesat_map *m);
 /* How many pins the map has. */
 int tilesat_map_npins(const tilesat_map *m);
@@ -182,24 +229,61 @@ int tilesat_encode_props(const tilesat_map *m, FILE *out);
 typedef enum tilesat_backend {
   TILESAT_PICOSAT = 0,
   TILESAT_CRYPTOMINISAT = 1,
+  TILESAT_CADICAL = 2,
+  TILESAT_BACKEND_AUTO = 3, /* one of the above per map, by its size (see
+                               tilesat_backend_choose) */
 } tilesat_backend;
 
+/* "picosat", "cryptominisat", "cadical", "auto"; parse also takes "cms",
+ * returns 0, or -1 on an unknown name. */
 const char *tilesat_backend_name(tilesat_backend b);
 int tilesat_backend_parse(const char *name, tilesat_backend *out);
+/* The backend `b` stands for on map m: b itself, or for
+ * TILESAT_BACKEND_AUTO the one measured fastest on maps like m (README,
+ * "Backends"). */
+tilesat_backend tilesat_backend_choose(const tilesat_map *m, tilesat_backend b);
+
+/* How to solve: what every function that runs a SAT solver takes (check,
+ * enumerate, constraints_check, explain, analyze; count and anneal hold one
+ * in their options).  A NULL pointer means the defaults: PicoSAT, never
+ * terminated.
+ *
+ * terminate, when not NULL, is polled (with terminate_user) during every
+ * solve and between solves; once it returns nonzero the function gives up
+ * and returns -1 (NULL) with the error "interrupted".  It may be called from
+ * inside the solver, so it must only read state (a signal handler's
+ * sig_atomic_t flag, a deadline).  PicoSAT and CaDiCaL poll it during
+ * search; CryptoMiniSat's C API cannot, so it solves in half-second slices
+ * and polls between them. */
+/* Called with a one-line progress report (often: the caller throttles). */
+typedef void (*tilesat_progress_fn)(void *user, const char *line);
+
+typedef struct tilesat_solve_options {
+  tilesat_backend backend;
+  int (*terminate)(void *user);
+  void *terminate_user;
+  /* When not NULL, called (with progress_user) with where a long run
+   * stands: "loading clauses into picosat: 40%", "solving with picosat",
+   * the steps of an explanation.  Often, even from inside the solver (as
+   * terminate is, and as often): the caller throttles, and must only
+   * read state and print. */
+  tilesat_progress_fn progress;
+  void *progress_user;
+} tilesat_solve_options;
 
 /* Is there a valid map?  On TILESAT_SAT, `tiles` (width*height ints, may be
  * NULL) receives a witness that has passed tilesat_map_verify.  Returns
  * TILESAT_SAT, TILESAT_UNSAT, or -1 on error (a witness failing verification
  * is an internal error, reported, never printed as an answer). */
-int tilesat_check(const tilesat_map *m, tilesat_backend b, int *tiles,
-                  tilesat_error *err);
+int tilesat_check(const tilesat_map *m, const tilesat_solve_options *so,
+                  int *tiles, tilesat_error *err);
 
 /* Called with each valid map; return nonzero to stop the enumeration. */
 typedef int (*tilesat_map_fn)(void *user, const int *tiles);
 
 /* Enumerate valid maps (each exactly once, each verified), at most `limit`
  * of them when limit > 0.  Returns how many were found, or -1 on error. */
-int64_t tilesat_enumerate(const tilesat_map *m, tilesat_backend b,
+int64_t tilesat_enumerate(const tilesat_map *m, const tilesat_solve_options *so,
                           int64_t limit, tilesat_map_fn fn, void *user,
                           tilesat_error *err);
 
@@ -215,18 +299,16 @@ typedef enum tilesat_method {
 const char *tilesat_method_name(tilesat_method m);
 int tilesat_method_parse(const char *name, tilesat_method *out);
 
-/* Called with a one-line progress report (often: the caller throttles). */
-typedef void (*tilesat_progress_fn)(void *user, const char *line);
-
 typedef struct tilesat_count_options {
   tilesat_method method;
-  tilesat_backend backend; /* for enum; approx needs CryptoMiniSat's XORs */
-  double epsilon, delta;   /* approx: within (1+epsilon), prob >= 1-delta */
-  double tolerance;        /* sample by approx: each map's probability within a
-                              factor 1+tolerance of uniform (>= 1.71) */
-  uint64_t seed;           /* approx hashes and samples */
-  size_t max_memory;       /* bytes the DP may use */
-  const volatile sig_atomic_t *stop; /* nonzero: stop ("interrupted") */
+  /* backend: for enum (approx needs CryptoMiniSat's XORs and uses it
+   * whatever this says); terminate: for every method ("interrupted") */
+  tilesat_solve_options solve;
+  double epsilon, delta; /* approx: within (1+epsilon), prob >= 1-delta */
+  double tolerance;      /* sample by approx: each map's probability within a
+                            factor 1+tolerance of uniform (>= 1.71) */
+  uint64_t seed;         /* approx hashes and samples */
+  size_t max_memory;     /* bytes the DP may use */
   tilesat_progress_fn progress;
   void *progress_user;
   /* Called (with progress_user) when the method changes, i.e. auto falls
@@ -260,200 +342,6 @@ void tilesat_count_result_free(tilesat_count_result *res);
 int tilesat_sample(const tilesat_map *m, const tilesat_count_options *o, int n,
                    tilesat_map_fn fn, void *user, tilesat_error *err);
 
-/* ------------------------------------------------- images and tile pictures */
-
-/* An RGBA picture, 8 bits per channel, rows top to bottom, 4 bytes a pixel. */
-typedef struct tilesat_image {
-  int width, height;
-  uint8_t *rgba; /* width * height * 4 bytes */
-} tilesat_image;
-
-/* A transparent black width x height image (both positive). */
-tilesat_image *tilesat_image_new(int width, int height);
-void tilesat_image_free(tilesat_image *img);
-/* Do these bytes start with the PNG signature?  Inputs are recognised by
- * their content, not their file name. */
-bool tilesat_is_png(const void *data, size_t len);
-/* Decode a PNG (any colour type and depth, through libpng) to RGBA.  A
- * truncated or corrupt file is an error naming it. */
-tilesat_image *tilesat_image_read_png(const char *path, tilesat_error *err);
-tilesat_image *tilesat_image_parse_png(const void *data, size_t len,
-                                       const char *filename,
-                                       tilesat_error *err);
-int tilesat_image_write_png(const tilesat_image *img, const char *path,
-                            tilesat_error *err);
-
-/* Tile pictures: for each tile name a width x height RGBA picture, all of
- * one size.  With `overlap` N > 0 the tiles are N x N patterns of the
- * overlapping model: neighbouring cells share pixels, so a map of patterns is
- * drawn one pixel per cell (see tilesat_render).  A pictures file, written
- * and read by the functions below, is text (format in README.md): "size W
- * H" of every picture, "overlap N" (the pattern size, or 0), then a
- * "picture NAME COLOUR..." line per tile, W*H colours row by row:
- *
- *   tilesat-pictures 1
- *   size 2 2
- *   overlap 0
- *   picture "corner 0" #ff0000 #00ff00 #0000ff #000000
- *
- * A palette is a pictures file of size 1 1: it names colours. */
-typedef struct tilesat_pictures tilesat_pictures;
-
-tilesat_pictures *tilesat_pictures_new(int width, int height, int overlap);
-void tilesat_pictures_free(tilesat_pictures *p);
-int tilesat_pictures_width(const tilesat_pictures *p);
-int tilesat_pictures_height(const tilesat_pictures *p);
-int tilesat_pictures_overlap(const tilesat_pictures *p);
-int tilesat_pictures_count(const tilesat_pictures *p);
-const char *tilesat_pictures_name(const tilesat_pictures *p, int i);
-/* Add (or replace) the picture of `name`: width*height*4 RGBA bytes, copied.
- * Returns its index. */
-int tilesat_pictures_set(tilesat_pictures *p, const char *name,
-                         const uint8_t *rgba);
-/* The picture of a tile name (width*height*4 bytes), or NULL. */
-const uint8_t *tilesat_pictures_get(const tilesat_pictures *p,
-                                    const char *name);
-/* The name of the first picture with exactly these pixels, or NULL. */
-const char *tilesat_pictures_find_pixels(const tilesat_pictures *p,
-                                         const uint8_t *rgba);
-tilesat_pictures *tilesat_pictures_parse(const char *text, size_t len,
-                                         const char *filename,
-                                         tilesat_error *err);
-tilesat_pictures *tilesat_pictures_read_file(const char *path,
-                                             tilesat_error *err);
-int tilesat_pictures_write(const tilesat_pictures *p, FILE *out);
-
-/* The colour a tile is drawn in when it has no picture: a name "#rrggbb"
- * (or "#rrggbbaa") is that colour; any other name gets a stable colour from
- * a hash of the name (the same in every run).  rgba: 4 bytes. */
-void tilesat_tile_colour(const char *name, uint8_t rgba[4]);
-
-/* ------------------------------------------------------- samples as images */
-
-/* A sample grid from an image.  With tile_size 1 every pixel is a cell; with
- * tile_size N the image (whose sides must be multiples of N) is cut into
- * N x N tiles, identical tile images being one tile.  A tile is named by
- * `known` when one of its pictures has exactly its pixels (a palette, or the
- * pictures of an earlier sample), else "#rrggbb" when it is one colour
- * ("#rrggbbaa" when not opaque), else "tK" (K counting the new tiles of
- * `pics`).  When `pics` is not NULL each new tile's picture is added to it,
- * so several samples share names; its size must be tile_size. */
-tilesat_grid *tilesat_grid_from_image(const tilesat_image *img,
-                                      const char *filename, int tile_size,
-                                      const tilesat_pictures *known,
-                                      tilesat_pictures *pics,
-                                      tilesat_error *err);
-
-/* WFC's overlapping model: every N x N window of each image (wrapping with
- * `periodic_input`, else only windows inside the image) is a tile, named
- * "pK" in order of first appearance and weighted by its count; with
- * `symmetry` S in 1..8 the first S of the window's 8 rotations/reflections
- * (WFC's order: p, reflect p, rotate p, ...) count too.  Pattern b may stand
- * in direction d of a iff they agree where they overlap when b is shifted one
- * pixel in direction d.  Square topology.  *pics (if not NULL) receives the
- * patterns' pictures, with overlap N. */
-tilesat_rules *tilesat_extract_patterns(const tilesat_image *const *images,
-                                        size_t nimages, int n,
-                                        bool periodic_input, int symmetry,
-                                        tilesat_pictures **pics,
-                                        tilesat_error *err);
-
-/* --------------------------------------------------------- WFC tilesets */
-
-/* Import one of mxgmn's simple-tiled-model tilesets (XML: <set> with
- * <tiles>, <neighbors>, <subsets>).  Each tile is expanded into its oriented
- * variants by its symmetry class (X: 1, I and \: 2, T and L: 4, F: 8), named
- * "NAME K"; every <neighbor left= right=> is expanded into its rotated and
- * reflected pairs in all four directions exactly as the reference
- * SimpleTiledModel does.  `subset` (or NULL) keeps only that subset's tiles.
- * Weights (decimal numbers) are scaled to whole numbers by one common power
- * of ten.  When `pics` is not NULL the tile images (NAME.png beside the XML in
- * a folder named after it, or "NAME K.png" for unique="True" sets) are loaded,
- * rotated and reflected into *pics. */
-tilesat_rules *tilesat_import_tileset(const char *path, const char *subset,
-                                      tilesat_pictures **pics,
-                                      tilesat_error *err);
-
-/* ----------------------------------------------------------- Tiled maps */
-
-/* How a Tiled map's empty cells (global id 0) are read. */
-typedef enum tilesat_empty {
-  TILESAT_EMPTY_TILE = 0,    /* a tile of its own, named "0" */
-  TILESAT_EMPTY_EXCLUDE = 1, /* not part of the sample: no tile, no pairs */
-} tilesat_empty;
-
-/* Read the first tile layer (or the one named `layer`) of a Tiled map,
- * .tmx (XML: csv, base64, base64+zlib/gzip data, or <tile> elements) or
- * .tmj (JSON), recognised by content, as a sample grid.  A cell's tile is
- * named by its tileset tile's "tilesat" property when it has one (maps
- * written by tilesat do), else by its global id in decimal; flip bits add a
- * suffix ":" + letters of h (horizontal), v (vertical), d (diagonal), x (hex
- * 120 degrees), e.g. "12:hd".  Excluded cells read as NULL names from
- * tilesat_grid_at. */
-tilesat_grid *tilesat_tiled_read(const char *path, const char *layer,
-                                 tilesat_empty empty, tilesat_error *err);
-/* Write a filled map as a Tiled map, .tmj (JSON) when `path` ends in
- * ".tmj" or ".json", else .tmx (XML, CSV data).  Tile k is global id k+1 of
- * one tileset whose image, PATH without extension + "-tiles.png", is written
- * too (the pictures, or tilesat_tile_colour squares), and whose tiles carry
- * their names as the "tilesat" property, so tilesat_tiled_read gives back the
- * same grid.  Hex maps are written as staggered, odd-r, pointy-top. */
-int tilesat_tiled_write(const tilesat_map *m, const int *tiles,
-                        const tilesat_pictures *pics, const char *path,
-                        tilesat_error *err);
-/* Write a filled map as a Tiled map using the tilesets of the Tiled map
- * `like` (typically the sample the rules came from), so it shows the same
- * tile images: each tile must be named by a global id with optional flip
- * suffix ("12", "12:hd", "0" for empty) or by a "tilesat" property of one
- * of like's tiles.  The map takes like's tile size and orientation; its
- * tilesets are copied (external sources re-pointed from the new file's
- * folder; embedded ones only between files of one format).  No image is
- * written. */
-int tilesat_tiled_write_like(const tilesat_map *m, const int *tiles,
-                             const char *like, const char *path,
-                             tilesat_error *err);
-/* Several filled maps (nmaps > 0) as the layers of one Tiled map, "map 1"
- * to "map N" (only the first visible), with our own tileset (like NULL) or
- * like's, as above.  One map is the same as the functions above. */
-int tilesat_tiled_write_maps(const tilesat_map *m, const int *const *maps,
-                             size_t nmaps, const tilesat_pictures *pics,
-                             const char *like, const char *path,
-                             tilesat_error *err);
-
-/* -------------------------------------------------------------- rendering */
-
-/* Draw a map.  Each cell shows, in this order of preference:
- *  - `tiles` (width*height indices, or NULL): that tile;
- *  - else `domains` (per cell, (ntiles+63)/64 words of a tile bitset, cell
- *    after cell): the average of its tiles' pictures weighted by the tiles'
- *    weights, as WFC draws its wave (a blend; an empty domain is black);
- * with `highlight` (per cell, or NULL) drawing a red frame inside marked
- * cells (pictures under 3 pixels are tinted red instead).
- * Pictures come from `pics` (may be NULL) by tile name, else
- * tilesat_tile_colour: one pixel per cell when every tile name is a colour
- * and the map is square, 8 x 8 squares otherwise.  A square map is W*tw x H*th
- * pixels; a hex map is tw/2 wider, odd rows shifted right by tw/2.  Overlapping
- * patterns (overlap N) draw cell (r, c)'s top-left pixel at (r, c); a map that
- * does not wrap is N-1 pixels larger, its last row and column of cells drawing
- * their whole pattern, as WFC does.  Returns NULL when the image would be
- * larger than 2^26 pixels, as large as tilesat reads a PNG
- * (tilesat_render_png then reports an error). */
-tilesat_image *tilesat_render(const tilesat_map *m,
-                              const tilesat_pictures *pics, const int *tiles,
-                              const uint64_t *domains, const bool *highlight);
-int tilesat_render_png(const tilesat_map *m, const tilesat_pictures *pics,
-                       const int *tiles, const uint64_t *domains,
-                       const bool *highlight, const char *path,
-                       tilesat_error *err);
-/* A contact sheet of nmaps filled maps: ceil(sqrt(nmaps)) maps a row, map k
- * at column k % cols and row k / cols, each rendered as above, separated by
- * TILESAT_SHEET_GAP pixels of grey (#808080).  NULL when the sheet would
- * be larger than 32768 pixels a side or 2^26 pixels in all. */
-#define TILESAT_SHEET_GAP 2
-tilesat_image *tilesat_render_sheet(const tilesat_map *m,
-                                    const tilesat_pictures *pics,
-                                    const int *const *maps, size_t nmaps);
-
 /* ------------------------------------------------------------ explanations */
 
 /* The constraints a map is made of, at the level a designer thinks in: each
@@ -484,7 +372,8 @@ int tilesat_constraint_count(const tilesat_map *m);
  * constraint may then hold no tile or several)?  TILESAT_SAT,
  * TILESAT_UNSAT, or -1 with an error when a constraint is not one of the
  * map's. */
-int tilesat_constraints_check(const tilesat_map *m, tilesat_backend b,
+int tilesat_constraints_check(const tilesat_map *m,
+                              const tilesat_solve_options *so,
                               const tilesat_constraint *cs, size_t n,
                               tilesat_error *err);
 
@@ -496,7 +385,7 @@ typedef struct tilesat_explanation tilesat_explanation;
 
 /* TILESAT_SAT (a valid map exists; *out is NULL), TILESAT_UNSAT (*out is
  * set), or -1 on error. */
-int tilesat_explain(const tilesat_map *m, tilesat_backend b,
+int tilesat_explain(const tilesat_map *m, const tilesat_solve_options *so,
                     tilesat_explanation **out, tilesat_error *err);
 void tilesat_explanation_free(tilesat_explanation *e);
 /* The constraints, in a stable order (by cell, row-major, then kind). */
@@ -553,7 +442,8 @@ typedef struct tilesat_analysis tilesat_analysis;
 /* max from 1 to 64.  NULL with an error (topology mismatch, bad max). */
 tilesat_analysis *tilesat_analyze(const tilesat_rules *r, int max,
                                   tilesat_topology topo, bool periodic,
-                                  tilesat_backend b, tilesat_error *err);
+                                  const tilesat_solve_options *so,
+                                  tilesat_error *err);
 void tilesat_analysis_free(tilesat_analysis *a);
 /* TILESAT_SAT / TILESAT_UNSAT for width x height, or TILESAT_UNKNOWN when
  * the size is not a valid map (odd height on a periodic hex map). */
@@ -655,7 +545,7 @@ typedef struct tilesat_anneal_opts {
   bool repair;       /* repair violations with the SAT backend (default on) */
   bool stop_at_zero; /* stop a run when it reaches zero violations and the
                         energy has no soft term (default on) */
-  tilesat_backend backend;
+  tilesat_solve_options solve; /* the repair's backend, and when to stop it */
   tilesat_anneal_progress_fn progress; /* may be NULL */
   void *progress_user;
   int *annealed; /* if not NULL (width*height): the map before the repair */
@@ -690,5 +580,82 @@ typedef struct tilesat_anneal_stats {
  * Returns 0, or -1 on error. */
 int tilesat_anneal(const tilesat_energy *e, const tilesat_anneal_opts *opts,
                    int *tiles, tilesat_anneal_stats *stats, tilesat_error *err);
+
+/* ---------------------------------------------------------------- collapse */
+
+/* Wave Function Collapse as mxgmn's reference runs it: observe the
+ * undecided cell the heuristic picks, choose its tile at random in
+ * proportion to the rules' weights, propagate arc consistency (the
+ * propagation `trace` shows), until every cell holds one tile or a cell
+ * holds none (a contradiction: the run fails, as WFC's runs do; it proves
+ * nothing about whether a map exists).  Pins are applied first. */
+typedef enum tilesat_heuristic {
+  TILESAT_HEURISTIC_ENTROPY = 0,  /* lowest Shannon entropy of the weights,
+                                     ties broken at random (the reference) */
+  TILESAT_HEURISTIC_MRV = 1,      /* fewest possible tiles */
+  TILESAT_HEURISTIC_SCANLINE = 2, /* the first undecided cell, row-major */
+} tilesat_heuristic;
+
+const char *tilesat_heuristic_name(tilesat_heuristic h);
+/* "entropy", "mrv" or "scanline"; -1 if none. */
+int tilesat_heuristic_parse(const char *name, tilesat_heuristic *out);
+
+/* A collapser for one map: its tables are built once and reused by every
+ * run (the map must outlive it).  NULL with err when the map is out of its
+ * reach (more than 65535 tiles). */
+typedef struct tilesat_collapse tilesat_collapse;
+tilesat_collapse *tilesat_collapse_new(const tilesat_map *m,
+                                       tilesat_error *err);
+void tilesat_collapse_free(tilesat_collapse *c);
+/* How a run goes. */
+typedef struct tilesat_collapse_options {
+  uint64_t seed;               /* same seed, same run (default 1) */
+  tilesat_heuristic heuristic; /* default: entropy */
+  /* Never fail: before a tile is chosen, make sure a valid map still has
+   * it there (a SAT solver keeps a completion of the choices; a choice it
+   * agrees with needs no call); a tile that would doom the map is banned
+   * and the cell draws again. */
+  bool guard;
+  tilesat_solve_options solve; /* the guard's backend and terminate */
+} tilesat_collapse_options;
+void tilesat_collapse_options_init(tilesat_collapse_options *o);
+
+/* One run.  TILESAT_SAT: `tiles` (width*height) holds the map, checked by
+ * tilesat_map_verify; TILESAT_UNKNOWN: an unguarded run hit a contradiction
+ * (see below); TILESAT_UNSAT: guarded, and no valid map exists with these
+ * rules and pins; -1: error (err), or the guard's solver was stopped. */
+int tilesat_collapse_run(tilesat_collapse *c, const tilesat_collapse_options *o,
+                         int *tiles, tilesat_error *err);
+/* After a guarded run: tiles banned because no valid map had them there
+ * with the choices before, and the solver calls made. */
+long tilesat_collapse_banned(const tilesat_collapse *c);
+long tilesat_collapse_solver_calls(const tilesat_collapse *c);
+/* After a run: the cell left with no tile, or -1. */
+int tilesat_collapse_contradiction(const tilesat_collapse *c);
+/* Why the last run (unguarded) hit a contradiction, in its own choices,
+ * found by solving under them as assumptions (so's backend):
+ *  - the point of no return: the first choice after which no valid map
+ *    exists with the rules and pins (binary search over the prefixes);
+ *  - a minimal doomed set: choices up to it that, with the rules and pins,
+ *    leave no valid map, while dropping any one of them leaves one.
+ * Returns 0, or -1 with err.  When the rules and pins alone have no valid
+ * map, the point of no return is -1 and the doomed set empty. */
+int tilesat_collapse_explain(tilesat_collapse *c,
+                             const tilesat_solve_options *so,
+                             tilesat_error *err);
+/* After tilesat_collapse_explain: the index of the point of no return in
+ * the choices, or -1; the doomed set's indexes, ascending (valid until the
+ * next run). */
+long tilesat_collapse_no_return(const tilesat_collapse *c);
+size_t tilesat_collapse_doomed(const tilesat_collapse *c,
+                               const size_t **choices);
+/* After a run: how many tiles it chose; with i below that, the i-th
+ * choice's cell and tile. */
+size_t tilesat_collapse_choices(const tilesat_collapse *c, size_t i, int *cell,
+                                int *tile);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -2,6 +2,7 @@
  * map counter for cross-checks. */
 #include "helpers.h"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -10,7 +11,8 @@
 #include <time.h>
 #include <unistd.h>
 
-const tilesat_backend backends[2] = {TILESAT_PICOSAT, TILESAT_CRYPTOMINISAT};
+const tilesat_backend backends[NBACKENDS] = {
+    TILESAT_PICOSAT, TILESAT_CRYPTOMINISAT, TILESAT_CADICAL};
 
 char *slurp(const char *path) {
   FILE *f = fopen(path, "rb");
@@ -38,7 +40,14 @@ char *temp_file(const char *text, long len) {
   return strdup(tmpl);
 }
 
-run_result run_cli_interrupted(const char *const *args, int ms) {
+static double now(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+run_result run_cli_with(const char *const *args, int ms, int sig,
+                        void (*setup)(void)) {
   const char *bin = getenv("TILESAT_BIN");
   if (!bin)
     bin = "build/tilesat";
@@ -58,17 +67,22 @@ run_result run_cli_interrupted(const char *const *args, int ms) {
     dup2(in, 0);
     dup2(out, 1);
     dup2(err, 2);
+    if (setup)
+      setup();
     execv(bin, (char *const *)argv);
     _exit(127);
   }
+  double sent = 0;
   if (ms > 0) {
     struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
     nanosleep(&ts, NULL);
-    kill(pid, SIGINT);
+    sent = now();
+    kill(pid, sig);
   }
   int status;
   waitpid(pid, &status, 0);
   run_result r;
+  r.stopped = ms > 0 ? now() - sent : 0;
   r.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
   r.out = slurp(outp);
   r.err = slurp(errp);
@@ -78,6 +92,43 @@ run_result run_cli_interrupted(const char *const *args, int ms) {
   free(errp);
   free(argv);
   return r;
+}
+
+run_result run_cli_interrupted(const char *const *args, int ms) {
+  return run_cli_with(args, ms, SIGINT, NULL);
+}
+
+char *temp_dir(void) {
+  char tmpl[] = "/tmp/tilesat-test-XXXXXX";
+  cr_assert(mkdtemp(tmpl));
+  return strdup(tmpl);
+}
+
+void rm_dir(char *dir) {
+  DIR *d = opendir(dir);
+  struct dirent *e;
+  while (d && (e = readdir(d))) {
+    if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+      continue;
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+    unlink(path);
+  }
+  if (d)
+    closedir(d);
+  rmdir(dir);
+  free(dir);
+}
+
+int dir_entries(const char *dir) {
+  DIR *d = opendir(dir);
+  cr_assert(d, "cannot open %s", dir);
+  int n = 0;
+  struct dirent *e;
+  while ((e = readdir(d)))
+    n += strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
+  closedir(d);
+  return n;
 }
 
 run_result run_cli(const char *const *args) {
@@ -184,9 +235,21 @@ long brute_count(const tilesat_rules *r, int w, int h, tilesat_topology topo,
   return count;
 }
 
+tilesat_map *case_open(const map_case *c, tilesat_rules **r) {
+  tilesat_error err;
+  *r = tilesat_rules_read_file(c->rules, &err);
+  cr_assert(*r, "%s: %s", c->rules, err.msg);
+  tilesat_map *m =
+      map_new(*r, c->w, c->h, tilesat_rules_topology(*r), c->periodic);
+  if (c->pin)
+    cr_assert_eq(tilesat_map_pin_spec(m, c->pin, &err), 0, "%s: %s", c->pin,
+                 err.msg);
+  return m;
+}
+
 long enum_count(const tilesat_map *m, tilesat_backend b) {
   tilesat_error err;
-  int64_t n = tilesat_enumerate(m, b, 0, NULL, NULL, &err);
+  int64_t n = tilesat_enumerate(m, SOLVE(b), 0, NULL, NULL, &err);
   cr_assert(n >= 0, "enumerate failed: %s", err.msg);
   return (long)n;
 }

@@ -3,18 +3,24 @@
 #define TILESAT_TEST_HELPERS_H
 
 #include "tilesat.h"
+#include "tilesat_io.h"
 
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <string.h>
 
-/* Both backends: every test that solves runs on each and compares. */
-extern const tilesat_backend backends[2];
+/* Every backend: every test that solves runs on each and compares. */
+#define NBACKENDS 3
+extern const tilesat_backend backends[NBACKENDS];
+/* Solve options for backend b (a compound literal: lives in the caller's
+ * block). */
+#define SOLVE(b) (&(tilesat_solve_options){.backend = (b)})
 
 /* The result of running the real tilesat binary. */
 typedef struct run_result {
   int code; /* exit code, or 128+signal */
   char *out, *err;
+  double stopped; /* seconds from the signal sent (if any) to the exit */
 } run_result;
 
 /* Run build/tilesat (or $TILESAT_BIN) with a NULL-terminated argv (without
@@ -23,6 +29,18 @@ run_result run_cli(const char *const *args);
 void run_free(run_result *r);
 /* The same, sending SIGINT after `ms` milliseconds (as Ctrl-C would). */
 run_result run_cli_interrupted(const char *const *args, int ms);
+/* The most general form: `sig` after `ms` milliseconds (none when ms is 0),
+ * and `setup`, when not NULL, called in the child just before exec (with
+ * standard output already on the file r.out is read from: it may move it,
+ * r.out is then empty). */
+run_result run_cli_with(const char *const *args, int ms, int sig,
+                        void (*setup)(void));
+/* A fresh temporary folder (malloc'd); rm_dir removes it and all it holds
+ * (files only) and frees the path. */
+char *temp_dir(void);
+void rm_dir(char *dir);
+/* How many entries a folder holds (besides . and ..). */
+int dir_entries(const char *dir);
 #define RUN(...) run_cli((const char *const[]){__VA_ARGS__, NULL})
 /* Run the CLI and expect what every bad input gets: exit 1, exactly
  * `expected_stderr` on stderr, nothing on stdout.  A macro, so that a
@@ -74,6 +92,17 @@ tilesat_map *map_new(const tilesat_rules *r, int w, int h,
  * library's topology and encoder.  pins: npins (row, col, tile) triples. */
 long brute_count(const tilesat_rules *r, int w, int h, tilesat_topology topo,
                  bool periodic, const int *pins, int npins);
+
+/* A map to solve or count: rules file, size, wrap, optional pin. */
+typedef struct map_case {
+  const char *rules;
+  int w, h;
+  bool periodic;
+  const char *pin;
+} map_case;
+/* The map of a case, in its rules' topology; *r gets its rules (the caller
+ * frees both). */
+tilesat_map *case_open(const map_case *c, tilesat_rules **r);
 
 /* Count maps with tilesat_enumerate on a backend. */
 long enum_count(const tilesat_map *m, tilesat_backend b);

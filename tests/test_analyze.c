@@ -101,25 +101,28 @@ Test(analyze, the_library_answers_match_check) {
   tilesat_error err;
   tilesat_rules *r = tilesat_rules_read_file("rules/hard.rules", &err);
   cr_assert(r, "%s", err.msg);
-  tilesat_analysis *a =
-      tilesat_analyze(r, 4, TILESAT_SQUARE, false, TILESAT_PICOSAT, &err);
-  cr_assert(a, "%s", err.msg);
-  for (int w = 1; w <= 4; w++)
-    for (int h = 1; h <= 4; h++) {
-      tilesat_map *m = map_new(r, w, h, TILESAT_SQUARE, false);
-      cr_expect_eq(tilesat_analysis_result(a, w, h),
-                   tilesat_check(m, TILESAT_CRYPTOMINISAT, NULL, &err), "%dx%d",
-                   w, h);
-      cr_expect_eq(tilesat_analysis_result(a, w, h) == TILESAT_SAT,
-                   w == 1 || (w == 2 && h <= 2), "%dx%d", w, h);
-      tilesat_map_free(m);
-    }
-  for (int t = 0; t < 3; t++)
-    cr_expect(tilesat_analysis_tile_appears(a, t));
-  cr_expect(tilesat_analysis_hard(a));
-  tilesat_analysis_free(a);
-  cr_expect_null(
-      tilesat_analyze(r, 0, TILESAT_SQUARE, false, TILESAT_PICOSAT, &err));
+  /* analyze on each backend, against check on the next one */
+  for (int b = 0; b < NBACKENDS; b++) {
+    tilesat_analysis *a =
+        tilesat_analyze(r, 4, TILESAT_SQUARE, false, SOLVE(backends[b]), &err);
+    cr_assert(a, "%s", err.msg);
+    tilesat_backend other = backends[(b + 1) % NBACKENDS];
+    for (int w = 1; w <= 4; w++)
+      for (int h = 1; h <= 4; h++) {
+        tilesat_map *m = map_new(r, w, h, TILESAT_SQUARE, false);
+        cr_expect_eq(tilesat_analysis_result(a, w, h),
+                     tilesat_check(m, SOLVE(other), NULL, &err), "%dx%d", w, h);
+        cr_expect_eq(tilesat_analysis_result(a, w, h) == TILESAT_SAT,
+                     w == 1 || (w == 2 && h <= 2), "%dx%d", w, h);
+        tilesat_map_free(m);
+      }
+    for (int t = 0; t < 3; t++)
+      cr_expect(tilesat_analysis_tile_appears(a, t));
+    cr_expect(tilesat_analysis_hard(a));
+    tilesat_analysis_free(a);
+  }
+  cr_expect_null(tilesat_analyze(r, 0, TILESAT_SQUARE, false,
+                                 SOLVE(TILESAT_PICOSAT), &err));
   cr_expect_str_eq(err.msg, "--max: 0 is not from 1 to 64");
   tilesat_rules_free(r);
 }

@@ -253,6 +253,33 @@ static tilesat_anneal_stats anneal(const tilesat_energy *e, uint64_t seed,
   return st;
 }
 
+/* Fill the stack below the caller with junk, so a function further down
+ * that reads a local it never set reads junk, not zeros. */
+static void dirty_stack(void) {
+  volatile unsigned char junk[1 << 16];
+  for (size_t i = 0; i < sizeof junk; i++)
+    junk[i] = 0xA5;
+}
+
+/* Found by the cli fuzzer (tests/fuzz/corpus/cli/anneal-polish): after a
+ * repair, the polish sweeps of an energy the fast kernel does not take (a
+ * frequency term) freed that kernel's tables, which it never allocated:
+ * pointers left as whatever the stack held (ASan: bad-free). */
+Test(anneal, polish_after_repair_frees_only_what_it_made) {
+  tilesat_rules *r = rules_from_file("rules/coast.rules");
+  tilesat_map *m = map_new(r, 4, 7, TILESAT_SQUARE, false);
+  tilesat_energy *e = energy(
+      m, "tilesat-energy 1\nfrequency 1\ncoherence 1\nbias L 2 rect 0,0:1,1\n");
+  int tiles[28];
+  dirty_stack();
+  tilesat_anneal_stats st = anneal(e, 1, 6, tiles);
+  cr_expect_gt(st.repaired_cells, 0, "no repair, so no polish: %ld",
+               st.repaired_cells);
+  tilesat_energy_free(e);
+  tilesat_map_free(m);
+  tilesat_rules_free(r);
+}
+
 Test(anneal, same_seed_same_map) {
   tilesat_rules *r = rules_from_file("rules/patchwork16.rules");
   tilesat_map *m = map_new(r, 24, 16, TILESAT_SQUARE, false);
@@ -424,8 +451,8 @@ Test(anneal, repair_fixes_what_annealing_left) {
   o.sweeps = 1; /* one sweep, hot: a random map full of violations */
   o.beta_lo = o.beta_hi = 0.01;
   o.annealed = before;
-  for (int b = 0; b < 2; b++) {
-    o.backend = backends[b];
+  for (int b = 0; b < NBACKENDS; b++) {
+    o.solve.backend = backends[b];
     tilesat_anneal_stats st;
     cr_assert_eq(tilesat_anneal(e, &o, tiles, &st, &err), 0, "%s", err.msg);
     cr_expect_gt(st.violations_annealed, 10);
@@ -442,6 +469,77 @@ Test(anneal, repair_fixes_what_annealing_left) {
   tilesat_energy_free(e);
   tilesat_map_free(m);
   tilesat_rules_free(r);
+}
+
+/* Castle (import-tileset, 29 oriented tiles) left the repair stuck in one
+ * solve for minutes, on every backend: a 162-cell piece whose ring of
+ * annealed context was pinned took CDCL forever under the assumptions that
+ * keep the annealed tiles (seeds 5 and 6 at 200 sweeps hung on PicoSAT and
+ * CryptoMiniSat, 5 on CaDiCaL).  Each piece solve now has a conflict
+ * budget; the timeout only keeps a regression from hanging the suite. */
+Test(anneal, repair_of_castle_ends_with_a_valid_map) {
+  tilesat_error err;
+  tilesat_rules *r = tilesat_import_tileset(
+      "tests/data/wfc/tilesets/Castle.xml", NULL, NULL, &err);
+  cr_assert(r, "%s", err.msg);
+  tilesat_map *m = map_new(r, 24, 24, TILESAT_SQUARE, false);
+  tilesat_energy *e = energy(m, "tilesat-energy 1\n");
+  int tiles[24 * 24];
+  tilesat_anneal_opts o;
+  tilesat_anneal_defaults(&o);
+  o.sweeps = 200;
+  for (int b = 0; b < NBACKENDS; b++)
+    for (uint64_t seed = 5; seed <= 6; seed++) {
+      o.solve.backend = backends[b];
+      o.seed = seed;
+      tilesat_anneal_stats st;
+      cr_assert_eq(tilesat_anneal(e, &o, tiles, &st, &err), 0, "%s", err.msg);
+      cr_expect_gt(st.violations_annealed, 0);
+      cr_expect_eq(st.violations, 0, "%s seed %d",
+                   tilesat_backend_name(backends[b]), (int)seed);
+      cr_expect_eq(st.repair_result, TILESAT_SAT);
+      cr_expect(tilesat_map_verify(m, tiles, NULL, 0));
+    }
+  tilesat_energy_free(e);
+  tilesat_map_free(m);
+  tilesat_rules_free(r);
+}
+
+/* More than 16 tiles take the general heat-bath kernel, whose tiles are
+ * padded to a multiple of 8.  When float rounding left the uniform above
+ * the sum of the groups of four, the draw walked into the padding and took
+ * a padding tile: the running energy then drifted by thousands and anneal
+ * stopped with "internal error: the sampler's running energy ... disagrees"
+ * (Skyline's 154 patterns at 48x48, seed 1). */
+Test(anneal, many_tiles_never_draw_a_padding_tile) {
+  tilesat_error err;
+  tilesat_image *img =
+      tilesat_image_read_png("tests/data/wfc/samples/Skyline.png", &err);
+  cr_assert(img, "%s", err.msg);
+  const tilesat_image *imgs[] = {img};
+  tilesat_rules *r = tilesat_extract_patterns(imgs, 1, 3, true, 1, NULL, &err);
+  cr_assert(r, "%s", err.msg);
+  cr_assert_gt(tilesat_rules_ntiles(r), 16);
+  tilesat_map *m = map_new(r, 48, 48, TILESAT_SQUARE, false);
+  tilesat_energy *e = energy(m, "tilesat-energy 1\n");
+  int *tiles = malloc(48 * 48 * sizeof *tiles);
+  tilesat_anneal_opts o;
+  tilesat_anneal_defaults(&o);
+  o.sweeps = 300;
+  o.repair = false;
+  for (uint64_t seed = 1; seed <= 2; seed++) {
+    o.seed = seed;
+    tilesat_anneal_stats st;
+    cr_assert_eq(tilesat_anneal(e, &o, tiles, &st, &err), 0, "seed %llu: %s",
+                 (unsigned long long)seed, err.msg);
+    cr_expect_float_eq(st.energy, tilesat_energy_eval(e, tiles), 1e-9);
+    cr_expect_eq(st.violations, tilesat_energy_violations(e, tiles));
+  }
+  free(tiles);
+  tilesat_energy_free(e);
+  tilesat_map_free(m);
+  tilesat_rules_free(r);
+  tilesat_image_free(img);
 }
 
 /* ------------------------------------------------------------- the CLI */
@@ -589,18 +687,15 @@ Test(anneal_cli, qubo_of_the_printed_map_is_the_printed_energy) {
 }
 
 Test(anneal_cli, option_errors) {
-  expect_cli_error(
-      "tilesat: --beta: '2:1' is not LO:HI with 0 < LO <= HI (inverse "
-      "temperatures, e.g. 0.1:10)\n",
-      "anneal", "rules/coast.rules", "--size", "3x3", "--beta", "2:1");
-  expect_cli_error(
-      "tilesat: --beta: 'x' is not LO:HI with 0 < LO <= HI (inverse "
-      "temperatures, e.g. 0.1:10)\n",
-      "anneal", "rules/coast.rules", "--size", "3x3", "--beta", "x");
-  expect_cli_error(
-      "tilesat: --beta: '0:1' is not LO:HI with 0 < LO <= HI (inverse "
-      "temperatures, e.g. 0.1:10)\n",
-      "anneal", "rules/coast.rules", "--size", "3x3", "--beta", "0:1");
+  expect_cli_error("tilesat: --beta: '2:1' is not LO:HI with 0 < LO <= HI\n",
+                   "anneal", "rules/coast.rules", "--size", "3x3", "--beta",
+                   "2:1");
+  expect_cli_error("tilesat: --beta: 'x' is not LO:HI with 0 < LO <= HI\n",
+                   "anneal", "rules/coast.rules", "--size", "3x3", "--beta",
+                   "x");
+  expect_cli_error("tilesat: --beta: '0:1' is not LO:HI with 0 < LO <= HI\n",
+                   "anneal", "rules/coast.rules", "--size", "3x3", "--beta",
+                   "0:1");
   expect_cli_error(
       "tilesat: --sweeps: '0' is not a whole number from 1 to 1000000000\n",
       "anneal", "rules/coast.rules", "--size", "3x3", "--sweeps", "0");
@@ -626,12 +721,13 @@ Test(anneal_cli, option_errors) {
       "anneal", "rules/coast.rules", "--size", "3x3", "--hard-weight", "-2");
   expect_cli_error("tilesat: --coherence: 'a b' is not a number\n", "anneal",
                    "rules/coast.rules", "--size", "3x3", "--coherence", "a b");
+  expect_cli_error("tilesat: --backend: 'minisat' is not picosat, "
+                   "cryptominisat, cadical or auto\n",
+                   "anneal", "rules/coast.rules", "--size", "3x3", "--backend",
+                   "minisat");
   expect_cli_error(
-      "tilesat: --backend: 'minisat' is not picosat or cryptominisat\n",
-      "anneal", "rules/coast.rules", "--size", "3x3", "--backend", "minisat");
-  expect_cli_error(
-      "tilesat: palindrome: the line score needs a square map (rows and "
-      "columns)\n",
+      "tilesat: --palindrome: the palindrome line score needs a square map "
+      "(rows and columns)\n",
       "anneal", "rules/coast-hex.rules", "--size", "4x4", "--palindrome", "1");
   expect_cli_error("tilesat: anneal: missing --size WxH\n", "anneal",
                    "rules/coast.rules");
@@ -715,31 +811,112 @@ Test(anneal_cli, energy_file_errors) {
                     ":2: expected 'counts exact'");
   energy_file_error("tilesat-energy 1\ncoherence \"L\n",
                     ":2: unterminated quoted name");
-  /* errors found when the terms are put together */
-  char *path = temp_file("tilesat-energy 1\ntarget L 20\n", -1);
-  expect_cli_error(
-      "tilesat: target: the targets add up to 20 cells but the map has 16\n",
-      "anneal", "rules/coast.rules", "--size", "4x4", "--energy", path);
-  remove(path);
-  free(path);
-  path = temp_file("tilesat-energy 1\nbias L 1 rect 0,0:4,4\n", -1);
-  expect_cli_error("tilesat: bias: rect 0,0:4,4 is outside the 4x4 map\n",
-                   "anneal", "rules/coast.rules", "--size", "4x4", "--energy",
-                   path);
-  remove(path);
-  free(path);
-  path = temp_file("tilesat-energy 1\ncounts exact\ntarget L 1\n"
-                   "target C 1\ntarget S 14\n",
-                   -1);
-  expect_cli_error(
-      "tilesat: counts exact: 2 cells are pinned to L but its target is 1\n",
-      "anneal", "rules/coast.rules", "--size", "4x4", "--energy", path, "--pin",
-      "0,0=L", "--pin", "0,1=L");
+  /* errors found when the terms are put together name the line too */
+  energy_file_error("tilesat-energy 1\ntarget L 20\n",
+                    ":2: the targets add up to 20 cells but the map has 16");
+  energy_file_error("tilesat-energy 1\n\nbias L 1 rect 0,0:4,4\n",
+                    ":3: rect 0,0:4,4 is outside the 4x4 map");
+  char *path = temp_file("tilesat-energy 1\ncounts exact\ntarget L 1\n"
+                         "target C 1\ntarget S 14\n",
+                         -1);
+  char want[1024];
+  snprintf(want, sizeof want,
+           "tilesat: %s:2: counts exact: 2 cells are pinned to L but its "
+           "target is 1\n",
+           path);
+  expect_cli_error(want, "anneal", "rules/coast.rules", "--size", "4x4",
+                   "--energy", path, "--pin", "0,0=L", "--pin", "0,1=L");
   remove(path);
   free(path);
   expect_cli_error("tilesat: --pin: cell (0,0) is pinned to both L and S\n",
                    "anneal", "rules/coast.rules", "--size", "4x4", "--pin",
                    "0,0=L", "--pin", "0,0=S");
+}
+
+/* `hard 1000   # comment` was refused as "expected 'hard WEIGHT' with a
+ * number...", blaming the number for the word after it. */
+Test(anneal_cli, energy_a_word_too_many_is_named) {
+  energy_file_error(
+      "tilesat-energy 1\nhard 1000   # cost of a pair\n",
+      ":2: unexpected word '#' after '1000' (a comment is a line of "
+      "its own, starting with '#')");
+  energy_file_error("tilesat-energy 1\ntarget S 3 cells\n",
+                    ":2: unexpected word 'cells' after '3'");
+  energy_file_error(
+      "tilesat-energy 1\ncounts exact # swaps\n",
+      ":2: unexpected word '#' after 'exact' (a comment is a line "
+      "of its own, starting with '#')");
+  energy_file_error(
+      "tilesat-energy 1\nbias S -2 border # prefers it\n",
+      ":2: unexpected word '#' after 'border' (a comment is a line "
+      "of its own, starting with '#')");
+  energy_file_error("tilesat-energy 1\nbias L 1 rect 0,0:1,1 x\n",
+                    ":2: unexpected word 'x' after '0,0:1,1'");
+  energy_file_error("tilesat-energy 1\ncoherence 0.5 L S # pairs\n",
+                    ":2: unknown tile '#' (a comment is a line of its own, "
+                    "starting with '#')");
+}
+
+/* Errors found once the terms meet the map named a term ("palindrome:",
+ * "bias:"), not the file and line that gave it. */
+Test(anneal_cli, energy_errors_found_later_name_the_line) {
+  char *path =
+      temp_file("tilesat-energy 1\n# the line score\npalindrome 1\n", -1);
+  char want[1024];
+  snprintf(want, sizeof want,
+           "tilesat: %s:3: the palindrome line score needs a square map "
+           "(rows and columns)\n",
+           path);
+  expect_cli_error(want, "anneal", "rules/coast-hex.rules", "--size", "4x4",
+                   "--energy", path);
+  remove(path);
+  free(path);
+  /* a row and a column line through each cell: 17 x 16 regions */
+  char lines[4096] = "tilesat-energy 1\n";
+  for (int r = 0; r < 17; r++)
+    snprintf(lines + strlen(lines), sizeof lines - strlen(lines),
+             "bias L 1 rect %d,0:%d,15\n", r, r);
+  for (int c = 0; c < 16; c++)
+    snprintf(lines + strlen(lines), sizeof lines - strlen(lines),
+             "bias L 1 rect 0,%d:16,%d\n", c, c);
+  path = temp_file(lines, -1);
+  snprintf(want, sizeof want,
+           "tilesat: %s:34: the bias lines cut the map into more than 256 "
+           "regions\n",
+           path);
+  expect_cli_error(want, "anneal", "rules/coast.rules", "--size", "16x17",
+                   "--energy", path);
+  remove(path);
+  free(path);
+  energy_file_error(
+      "tilesat-energy 1\ncounts exact\ntarget L 1\ntarget C 1\n"
+      "target S 1\n",
+      ":2: counts exact: the targets add up to 3 cells but the map "
+      "has 16");
+}
+
+/* The example energy file of rules/README.md, as written there, loads. */
+Test(anneal_cli, energy_readme_example_loads) {
+  char *readme = slurp("rules/README.md");
+  const char *start = strstr(readme, "```\ntilesat-energy 1\n");
+  cr_assert_not_null(start);
+  start += 4;
+  const char *end = strstr(start, "```");
+  cr_assert_not_null(end);
+  tilesat_rules *r = rules_from_file("rules/coast.rules");
+  tilesat_map *m = map_new(r, 10, 10, TILESAT_SQUARE, false);
+  tilesat_energy *e = tilesat_energy_new(m);
+  tilesat_error err;
+  cr_expect_eq(
+      tilesat_energy_parse(e, start, (size_t)(end - start), "README.md", &err),
+      0, "%s", err.msg);
+  cr_expect_eq(tilesat_energy_prepare(e, &err), 0, "%s", err.msg);
+  cr_expect(tilesat_energy_exact(e));
+  cr_expect_eq(tilesat_energy_target(e, tilesat_rules_find_tile(r, "S")), 30);
+  tilesat_energy_free(e);
+  tilesat_map_free(m);
+  tilesat_rules_free(r);
+  free(readme);
 }
 
 /* anneal --png draws the printed map: the same picture check --png draws

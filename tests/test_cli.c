@@ -6,7 +6,7 @@
 #include <unistd.h>
 
 Test(cli, check_sat_prints_a_witness_that_reads_back) {
-  for (int i = 0; i < 2; i++) {
+  for (int i = 0; i < NBACKENDS; i++) {
     run_result r = RUN("check", "rules/hard.rules", "--size", "2x2",
                        "--backend", tilesat_backend_name(backends[i]));
     cr_expect_eq(r.code, 10);
@@ -30,7 +30,7 @@ Test(cli, check_sat_prints_a_witness_that_reads_back) {
 }
 
 Test(cli, check_unsat) {
-  for (int i = 0; i < 2; i++) {
+  for (int i = 0; i < NBACKENDS; i++) {
     run_result r = RUN("check", "rules/hard.rules", "--size", "3x3",
                        "--backend", tilesat_backend_name(backends[i]));
     cr_expect_eq(r.code, 20);
@@ -181,18 +181,19 @@ Test(cli, errors) {
                    "rules/coast.rules", "--size");
   expect_cli_error("tilesat: unknown command 'solve' (see 'tilesat --help')\n",
                    "solve");
-  expect_cli_error(
-      "tilesat: --backend: 'minisat' is not picosat or cryptominisat\n",
-      "check", "rules/coast.rules", "--size", "2x2", "--backend", "minisat");
+  expect_cli_error("tilesat: --backend: 'minisat' is not picosat, "
+                   "cryptominisat, cadical or auto\n",
+                   "check", "rules/coast.rules", "--size", "2x2", "--backend",
+                   "minisat");
   expect_cli_error("tilesat: --topology: 'tri' is not square or hex\n", "check",
                    "rules/coast.rules", "--size", "2x2", "--topology", "tri");
   expect_cli_error(
       "tilesat: --topology: the rules are for a square grid and cannot be "
       "used on a hex grid\n",
       "check", "rules/coast.rules", "--size", "2x2", "--topology", "hex");
-  expect_cli_error("tilesat: --limit: '0' is not a positive whole number\n",
-                   "enum", "rules/coast.rules", "--size", "2x2", "--limit",
-                   "0");
+  expect_cli_error(
+      "tilesat: --limit: '0' is not a whole number from 1 to 2^63-1\n", "enum",
+      "rules/coast.rules", "--size", "2x2", "--limit", "0");
   expect_cli_error("tilesat: --format: 'xml' is not dimacs or props\n",
                    "encode", "rules/coast.rules", "--size", "2x2", "--format",
                    "xml");
@@ -226,4 +227,14 @@ Test(cli, errors) {
   cr_expect_eq(r.code, 1);
   cr_expect(strstr(r.err, "usage: tilesat COMMAND"));
   run_free(&r);
+}
+
+/* A --pictures file that cannot be read is refused before the answer is
+ * printed (check used to print SAT and the map, then fail). */
+Test(cli, unreadable_pictures_refused_before_any_answer) {
+  expect_cli_error(
+      "tilesat: tests/data/no-such.pictures: cannot open: No such file or "
+      "directory\n",
+      "check", "rules/coast.rules", "--size", "2x2", "--pictures",
+      "tests/data/no-such.pictures");
 }

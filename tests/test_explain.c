@@ -74,8 +74,8 @@ static void expect_minimal(const tilesat_map *m, const tilesat_explanation *e,
   for (size_t i = 0; i < n; i++)
     cs[i] = *tilesat_explanation_constraint(e, i);
   tilesat_error err;
-  for (int b = 0; b < 2; b++) {
-    cr_expect_eq(tilesat_constraints_check(m, backends[b], cs, n, &err),
+  for (int b = 0; b < NBACKENDS; b++) {
+    cr_expect_eq(tilesat_constraints_check(m, SOLVE(backends[b]), cs, n, &err),
                  TILESAT_UNSAT, "the set is satisfiable (%s)",
                  tilesat_backend_name(backends[b]));
     for (size_t drop = 0; drop < n; drop++) {
@@ -83,9 +83,10 @@ static void expect_minimal(const tilesat_map *m, const tilesat_explanation *e,
       for (size_t i = 0; i < n; i++)
         if (i != drop)
           rest[k++] = cs[i];
-      cr_expect_eq(tilesat_constraints_check(m, backends[b], rest, k, &err),
-                   TILESAT_SAT, "still UNSAT without constraint %zu (%s)",
-                   drop + 1, tilesat_backend_name(backends[b]));
+      cr_expect_eq(
+          tilesat_constraints_check(m, SOLVE(backends[b]), rest, k, &err),
+          TILESAT_SAT, "still UNSAT without constraint %zu (%s)", drop + 1,
+          tilesat_backend_name(backends[b]));
       if (brute && b == 0)
         cr_expect(brute_sat(m, rest, k), "brute force: still UNSAT without %zu",
                   drop + 1);
@@ -117,12 +118,12 @@ Test(explain, hard_names_one_middle_cell_and_its_two_pairs) {
   cr_assert(r, "%s", err.msg);
   int sizes[][2] = {{3, 1}, {3, 3}};
   for (int s = 0; s < 2; s++)
-    for (int b = 0; b < 2; b++) {
+    for (int b = 0; b < NBACKENDS; b++) {
       tilesat_map *m =
           map_new(r, sizes[s][0], sizes[s][1], TILESAT_SQUARE, false);
       tilesat_explanation *e = NULL;
-      cr_assert_eq(tilesat_explain(m, backends[b], &e, &err), TILESAT_UNSAT,
-                   "%s", err.msg);
+      cr_assert_eq(tilesat_explain(m, SOLVE(backends[b]), &e, &err),
+                   TILESAT_UNSAT, "%s", err.msg);
       cr_assert_eq(tilesat_explanation_size(e), 3);
       const tilesat_constraint *c = tilesat_explanation_constraint(e, 0);
       int row = c->row;
@@ -161,7 +162,7 @@ static const char *hard_3x1_text =
     "  o-#-o\n";
 
 Test(explain, cli_text_and_json) {
-  for (int b = 0; b < 2; b++) {
+  for (int b = 0; b < NBACKENDS; b++) {
     run_result r = RUN("explain", "rules/hard.rules", "--size", "3x1",
                        "--backend", tilesat_backend_name(backends[b]));
     cr_expect_eq(r.code, 20);
@@ -262,7 +263,7 @@ Test(explain, coast_two_pins_clash_though_each_alone_leaves_five_maps) {
   tilesat_rules *r = tilesat_rules_read_file("rules/coast.rules", &err);
   cr_assert(r, "%s", err.msg);
   const char *pins[] = {"0,0=S", "2,2=L"};
-  for (int b = 0; b < 2; b++) {
+  for (int b = 0; b < NBACKENDS; b++) {
     for (int p = 0; p < 2; p++) {
       tilesat_map *m = map_new(r, 3, 3, TILESAT_SQUARE, false);
       cr_assert_eq(tilesat_map_pin_spec(m, pins[p], &err), 0);
@@ -273,7 +274,8 @@ Test(explain, coast_two_pins_clash_though_each_alone_leaves_five_maps) {
     cr_assert_eq(tilesat_map_pin_spec(m, pins[0], &err), 0);
     cr_assert_eq(tilesat_map_pin_spec(m, pins[1], &err), 0);
     tilesat_explanation *e = NULL;
-    cr_assert_eq(tilesat_explain(m, backends[b], &e, &err), TILESAT_UNSAT);
+    cr_assert_eq(tilesat_explain(m, SOLVE(backends[b]), &e, &err),
+                 TILESAT_UNSAT);
     cr_expect(has(e, TILESAT_PINNED, 0, 0, -1, tilesat_rules_find_tile(r, "S")),
               "pin (0,0)=S missing");
     cr_expect(has(e, TILESAT_PINNED, 2, 2, -1, tilesat_rules_find_tile(r, "L")),
@@ -284,7 +286,7 @@ Test(explain, coast_two_pins_clash_though_each_alone_leaves_five_maps) {
     tilesat_map_free(m);
   }
   tilesat_rules_free(r);
-  for (int b = 0; b < 2; b++) {
+  for (int b = 0; b < NBACKENDS; b++) {
     run_result c =
         RUN("explain", "rules/coast.rules", "--size", "3x3", "--pin", "0,0=S",
             "--pin", "2,2=L", "--backend", tilesat_backend_name(backends[b]));
@@ -301,14 +303,18 @@ Test(explain, coast_64x64_far_pins) {
   tilesat_map *m = map_new(r, 64, 64, TILESAT_SQUARE, false);
   cr_assert_eq(tilesat_map_pin_spec(m, "0,0=S", &err), 0);
   cr_assert_eq(tilesat_map_pin_spec(m, "63,63=L", &err), 0);
-  tilesat_explanation *e = NULL;
-  cr_assert_eq(tilesat_explain(m, TILESAT_PICOSAT, &e, &err), TILESAT_UNSAT);
-  cr_expect(has(e, TILESAT_PINNED, 0, 0, -1, tilesat_rules_find_tile(r, "S")));
-  cr_expect(
-      has(e, TILESAT_PINNED, 63, 63, -1, tilesat_rules_find_tile(r, "L")));
-  cr_expect(tilesat_explanation_by_propagation(e));
-  expect_minimal(m, e, false);
-  tilesat_explanation_free(e);
+  for (int b = 0; b < NBACKENDS; b++) {
+    tilesat_explanation *e = NULL;
+    cr_assert_eq(tilesat_explain(m, SOLVE(backends[b]), &e, &err),
+                 TILESAT_UNSAT, "%s", tilesat_backend_name(backends[b]));
+    cr_expect(
+        has(e, TILESAT_PINNED, 0, 0, -1, tilesat_rules_find_tile(r, "S")));
+    cr_expect(
+        has(e, TILESAT_PINNED, 63, 63, -1, tilesat_rules_find_tile(r, "L")));
+    cr_expect(tilesat_explanation_by_propagation(e));
+    expect_minimal(m, e, false);
+    tilesat_explanation_free(e);
+  }
   tilesat_map_free(m);
   tilesat_rules_free(r);
 }
@@ -346,12 +352,12 @@ Test(explain, random_rules_every_explanation_is_minimal) {
       tilesat_error err;
       cr_assert_eq(tilesat_map_pin_spec(m, pin, &err), 0, "%s", err.msg);
     }
-    for (int b = 0; b < 2; b++) {
+    for (int b = 0; b < NBACKENDS; b++) {
       tilesat_error err;
       tilesat_explanation *e = NULL;
-      int res = tilesat_explain(m, backends[b], &e, &err);
+      int res = tilesat_explain(m, SOLVE(backends[b]), &e, &err);
       cr_assert(res == TILESAT_SAT || res == TILESAT_UNSAT, "%s", err.msg);
-      cr_expect_eq(res, tilesat_check(m, backends[b], NULL, &err));
+      cr_expect_eq(res, tilesat_check(m, SOLVE(backends[b]), NULL, &err));
       if (res == TILESAT_UNSAT) {
         unsat++;
         const int *cells;
@@ -429,9 +435,10 @@ Test(explain, errors) {
                    "rules/hard.rules");
   expect_cli_error("tilesat: --pin: unknown tile 'X'\n", "explain",
                    "rules/hard.rules", "--size", "3x1", "--pin", "0,0=X");
-  expect_cli_error(
-      "tilesat: --backend: 'minisat' is not picosat or cryptominisat\n",
-      "explain", "rules/hard.rules", "--size", "3x1", "--backend", "minisat");
+  expect_cli_error("tilesat: --backend: 'minisat' is not picosat, "
+                   "cryptominisat, cadical or auto\n",
+                   "explain", "rules/hard.rules", "--size", "3x1", "--backend",
+                   "minisat");
   expect_cli_error(
       "tilesat: unknown option '--choose' for 'explain' (see 'tilesat "
       "explain --help')\n",
@@ -443,11 +450,13 @@ Test(explain, constraints_check_rejects_foreign_constraints) {
   tilesat_rules *r = tilesat_rules_read_file("rules/hard.rules", &err);
   tilesat_map *m = map_new(r, 3, 1, TILESAT_SQUARE, false);
   tilesat_constraint c = {TILESAT_ADJACENT, 0, 0, 0, -1, 0, -1, -1};
-  cr_expect_eq(tilesat_constraints_check(m, TILESAT_PICOSAT, &c, 1, &err), -1);
+  cr_expect_eq(
+      tilesat_constraints_check(m, SOLVE(TILESAT_PICOSAT), &c, 1, &err), -1);
   cr_expect_str_eq(err.msg,
                    "constraint: (0,0) has no neighbour (-1,0) in direction 0");
   c = (tilesat_constraint){TILESAT_PINNED, 0, 0, -1, -1, -1, 0, 0};
-  cr_expect_eq(tilesat_constraints_check(m, TILESAT_PICOSAT, &c, 1, &err), -1);
+  cr_expect_eq(
+      tilesat_constraints_check(m, SOLVE(TILESAT_PICOSAT), &c, 1, &err), -1);
   cr_expect_eq(tilesat_constraint_count(m), 5);
   tilesat_map_free(m);
   tilesat_rules_free(r);
@@ -518,7 +527,7 @@ static const char *periodic_text =
     "   . .\n";
 
 Test(explain, hex_and_periodic) {
-  for (int b = 0; b < 2; b++) {
+  for (int b = 0; b < NBACKENDS; b++) {
     const char *be = tilesat_backend_name(backends[b]);
     run_result r = RUN("explain", "rules/coast-hex.rules", "--size", "4x4",
                        "--pin", "0,0=S", "--pin", "3,3=L", "--backend", be);
@@ -541,15 +550,15 @@ Test(explain, ladder_encoding) {
   cr_assert_eq(tilesat_rules_ntiles(r), 9);
   int sizes[][2] = {{4, 3}, {3, 4}, {2, 2}};
   for (int s = 0; s < 3; s++)
-    for (int b = 0; b < 2; b++) {
+    for (int b = 0; b < NBACKENDS; b++) {
       tilesat_map *m =
           map_new(r, sizes[s][0], sizes[s][1], TILESAT_SQUARE, false);
       tilesat_error err;
       if (s == 2)
         cr_assert_eq(tilesat_map_pin_spec(m, "1,1=a", &err), 0);
       tilesat_explanation *e = NULL;
-      cr_assert_eq(tilesat_explain(m, backends[b], &e, &err), TILESAT_UNSAT,
-                   "%s", err.msg);
+      cr_assert_eq(tilesat_explain(m, SOLVE(backends[b]), &e, &err),
+                   TILESAT_UNSAT, "%s", err.msg);
       expect_minimal(m, e, false);
       tilesat_explanation_free(e);
       tilesat_map_free(m);
@@ -557,9 +566,11 @@ Test(explain, ladder_encoding) {
   tilesat_rules_free(r);
 }
 
-/* explain --png frames exactly the cells of the explanation: against the
- * same picture drawn without highlights, only the frames of those cells
- * differ (hard 3x3: a middle-column cell and its two neighbours). */
+/* explain --png marks exactly the cells of the explanation so they stand
+ * out: against the same picture drawn without highlights, those cells keep
+ * their colours inside a red frame two pixels wide, and every other cell is
+ * washed out two thirds of the way to white (hard 3x3: a middle-column cell
+ * and its two neighbours).  A one-pixel frame alone was hard to see. */
 Test(explain_png, frames_the_cells_involved) {
   char *a = temp_path(".png"), *b = temp_path(".png");
   run_result r =
@@ -570,7 +581,8 @@ Test(explain_png, frames_the_cells_involved) {
   tilesat_rules *rules = tilesat_rules_read_file("rules/hard.rules", &err);
   tilesat_map *m = map_new(rules, 3, 3, TILESAT_SQUARE, false);
   tilesat_explanation *e;
-  cr_assert_eq(tilesat_explain(m, TILESAT_PICOSAT, &e, &err), TILESAT_UNSAT);
+  cr_assert_eq(tilesat_explain(m, SOLVE(TILESAT_PICOSAT), &e, &err),
+               TILESAT_UNSAT);
   const int *cells;
   size_t n = tilesat_explanation_cells(e, &cells);
   bool involved[9] = {false};
@@ -589,10 +601,17 @@ Test(explain_png, frames_the_cells_involved) {
   for (int y = 0; y < ha; y++)
     for (int x = 0; x < wa; x++) {
       int cell = (y / th) * 3 + x / tw, dx = x % tw, dy = y % th;
-      bool frame = involved[cell] &&
-                   (dy == 0 || dy == th - 1 || dx == 0 || dx == tw - 1);
-      bool same = !memcmp(pixel_at(pa, wa, x, y), pixel_at(pb, wb, x, y), 4);
-      cr_expect_eq(same, !frame, "pixel (%d,%d)", x, y);
+      bool frame =
+          involved[cell] && (dy < 2 || dy >= th - 2 || dx < 2 || dx >= tw - 2);
+      const uint8_t *got = pixel_at(pa, wa, x, y),
+                    *plain = pixel_at(pb, wb, x, y);
+      uint8_t want[4] = {255, 0, 0, 255};
+      if (!involved[cell])
+        for (int k = 0; k < 4; k++)
+          want[k] = k < 3 ? (uint8_t)((plain[k] + 2 * 255 + 1) / 3) : plain[3];
+      else if (!frame)
+        memcpy(want, plain, 4);
+      cr_expect(!memcmp(got, want, 4), "pixel (%d,%d)", x, y);
     }
   free(pa);
   free(pb);

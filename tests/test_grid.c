@@ -122,3 +122,14 @@ Test(grid, writer_round_trips_both_forms) {
   expect_round_trip(space, 2, 1, t3, true);
   tilesat_rules_free(space);
 }
+
+/* Found by tests/fuzz (fuzz_grid, stored as corpus/grid/bom-tile): a map
+ * whose first tile is U+FEFF was written as a character grid starting with
+ * EF BB BF, which reads back as a byte-order mark and one tile short. */
+Test(grid, writer_never_starts_with_a_byte_order_mark) {
+  tilesat_rules *r =
+      rules_from_sample("c\xEF\xBB\xBF\n", TILESAT_SQUARE, false);
+  int tiles[] = {1, 0, 0};
+  expect_round_trip(r, 3, 1, tiles, true);
+  tilesat_rules_free(r);
+}

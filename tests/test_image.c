@@ -3,6 +3,7 @@
 #include "helpers.h"
 #include "png_helpers.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -72,7 +73,7 @@ Test(image, chess_gives_two_tiles_that_alternate) {
 
 Test(image, chess_periodic_47_unsat_48_sat_with_exactly_two_maps) {
   char *rules = chess_rules();
-  for (int i = 0; i < 2; i++) {
+  for (int i = 0; i < NBACKENDS; i++) {
     const char *be = tilesat_backend_name(backends[i]);
     run_result r =
         RUN("check", rules, "--size", "47x47", "--periodic", "--backend", be);
@@ -205,6 +206,12 @@ Test(image, tile_size_cuts_identical_blocks_into_one_tile) {
            "tiles\n",
            png);
   expect_cli_error(msg, "extract", png, "--tile-size", "4");
+  /* a file that is not there is not there, whatever the options (it was
+   * "--tile-size and --palette are for image samples") */
+  expect_cli_error("tilesat: tests/data/no-such-level.png: cannot open: No "
+                   "such file or directory\n",
+                   "extract", "--tile-size", "16",
+                   "tests/data/no-such-level.png");
   remove(pics);
   remove(png);
   free(pics);
@@ -371,14 +378,50 @@ Test(image, hex_maps_shift_odd_rows_by_half_a_cell) {
   tilesat_rules_free(r);
 }
 
-Test(image, text_tiles_get_stable_distinct_colours) {
-  uint8_t a[4], b[4], a2[4];
-  tilesat_tile_colour("L", a);
-  tilesat_tile_colour("S", b);
-  tilesat_tile_colour("L", a2);
-  cr_expect(!memcmp(a, a2, 4));
-  cr_expect(memcmp(a, b, 3));
-  cr_expect_eq(a[3], 255);
+/* The smallest RGB distance between two of r's tile colours. */
+static double closest_colours(const tilesat_rules *r) {
+  int T = tilesat_rules_ntiles(r);
+  double best = 1e9;
+  for (int i = 0; i < T; i++)
+    for (int j = i + 1; j < T; j++) {
+      uint8_t a[4], b[4];
+      tilesat_tile_colour(r, i, a);
+      tilesat_tile_colour(r, j, b);
+      cr_expect_eq(a[3], 255);
+      double d = 0;
+      for (int k = 0; k < 3; k++)
+        d += (double)(a[k] - b[k]) * (a[k] - b[k]);
+      best = sqrt(d) < best ? sqrt(d) : best;
+    }
+  return best;
+}
+
+/* Colours came from a hash of the name: coast's C and S were both red
+ * (#d9634c and #df4e5d, 27.7 apart), dungeon8 had two tiles 3 apart and
+ * patchwork16 two 5 apart.  Now a palette in tile
+ * order: distinct at a glance, the same in every run. */
+Test(image, text_tiles_get_well_separated_colours) {
+  const char *files[] = {"rules/coast.rules", "rules/hard.rules",
+                         "rules/dungeon8.rules", "rules/patchwork16.rules"};
+  const double least[] = {80, 80, 60, 45};
+  for (int f = 0; f < 4; f++) {
+    tilesat_rules *r = rules_from_file(files[f]);
+    double got = closest_colours(r);
+    cr_expect_geq(got, least[f], "%s: two tiles %.1f apart", files[f], got);
+    tilesat_rules_free(r);
+  }
+  /* a tile named by a colour is drawn in it */
+  tilesat_rules *r = rules_from_text("tilesat-rules 1\ntile #123456 1\n"
+                                     "tile sea 1\nallow sea E sea\n"
+                                     "allow sea W sea\n");
+  uint8_t c[4];
+  tilesat_tile_colour(r, 0, c);
+  cr_expect(!memcmp(c, "\x12\x34\x56\xff", 4));
+  tilesat_rules_free(r);
+}
+
+Test(image, text_tiles_are_drawn_in_their_colours) {
+  tilesat_rules *coast = rules_from_file("rules/coast.rules");
   char *png = temp_path(".png");
   run_result r =
       RUN("check", "rules/coast.rules", "--size", "3x2", "--png", png);
@@ -391,11 +434,14 @@ Test(image, text_tiles_get_stable_distinct_colours) {
   for (int y = 0; y < h; y++)
     for (int x = 0; x < w; x++) {
       uint8_t c[4];
-      tilesat_tile_colour(tilesat_grid_at(g, y / 8, x / 8), c);
+      tilesat_tile_colour(
+          coast,
+          tilesat_rules_find_tile(coast, tilesat_grid_at(g, y / 8, x / 8)), c);
       cr_expect(!memcmp(pixel_at(px, w, x, y), c, 4));
     }
   free(px);
   tilesat_grid_free(g);
+  tilesat_rules_free(coast);
   run_free(&r);
   remove(png);
   free(png);
@@ -434,4 +480,45 @@ Test(image, malformed_pngs_are_errors_naming_the_file) {
     free((char *)files[i]);
   }
   free(whole);
+}
+
+/* Pictures files read like rules and energy files (core/reader.c): the
+ * same header errors, '#' lines are comments (even one that starts with a
+ * colour or holds an open quote), errors at FILE:LINE. */
+static void expect_pictures_error(const char *text, const char *want) {
+  tilesat_error err;
+  tilesat_pictures *p =
+      tilesat_pictures_parse(text, strlen(text), "p.pictures", &err);
+  cr_expect_null(p, "%s", text);
+  if (!p)
+    cr_expect_str_eq(err.msg, want);
+  tilesat_pictures_free(p);
+}
+
+Test(image, pictures_files_read_like_the_other_formats) {
+  expect_pictures_error("size 1 1\n",
+                        "p.pictures:1: not a pictures file: the first line "
+                        "must be 'tilesat-pictures 1'");
+  expect_pictures_error("tilesat-pictures 2\n",
+                        "p.pictures:1: pictures format version 2 is not "
+                        "supported (this tilesat reads version 1)");
+  expect_pictures_error("", "p.pictures: empty pictures file");
+  expect_pictures_error("tilesat-pictures 1\nsize 1 1\n",
+                        "p.pictures: no pictures");
+  expect_pictures_error("tilesat-pictures 1\nsize 1 1\n\npicture L #fffffg\n",
+                        "p.pictures:4: '#fffffg' is not a colour (#rrggbb or "
+                        "#rrggbbaa)");
+  expect_pictures_error("tilesat-pictures 1\nsize 0 1\n",
+                        "p.pictures:2: expected 'size WIDTH HEIGHT' (1 to "
+                        "4096)");
+  const char *text = "# made by hand\ntilesat-pictures 1\nsize 1 1\n"
+                     "#ffffff is white\n  # \"open quote\npicture L #ffffff\n";
+  tilesat_error err;
+  tilesat_pictures *p =
+      tilesat_pictures_parse(text, strlen(text), "p.pictures", &err);
+  cr_assert(p, "%s", err.msg);
+  cr_expect_eq(tilesat_pictures_count(p), 1);
+  const uint8_t *px = tilesat_pictures_get(p, "L");
+  cr_expect(px && px[0] == 255 && px[3] == 255);
+  tilesat_pictures_free(p);
 }

@@ -12,7 +12,7 @@ static const char *coast_sample = "LLLLLLLLLL\nLLLLLLLLLL\nLLLLLLLLLL\n"
 
 static long count(const tilesat_rules *r, int w, int h, const char *pin) {
   long first = -1;
-  for (int i = 0; i < 2; i++) {
+  for (int i = 0; i < NBACKENDS; i++) {
     tilesat_map *m = map_new(r, w, h, tilesat_rules_topology(r), false);
     tilesat_error err;
     if (pin)
@@ -43,11 +43,12 @@ Test(seed, coast_counts) {
 
 Test(seed, hard_2x2_has_exactly_the_sample) {
   tilesat_rules *r = rules_from_sample("KB\nSB\n", TILESAT_SQUARE, false);
-  for (int i = 0; i < 2; i++) {
+  for (int i = 0; i < NBACKENDS; i++) {
     tilesat_map *m = map_new(r, 2, 2, TILESAT_SQUARE, false);
     int tiles[4];
     tilesat_error err;
-    cr_assert_eq(tilesat_check(m, backends[i], tiles, &err), TILESAT_SAT);
+    cr_assert_eq(tilesat_check(m, SOLVE(backends[i]), tiles, &err),
+                 TILESAT_SAT);
     const char *want[] = {"K", "B", "S", "B"};
     for (int c = 0; c < 4; c++)
       cr_expect_str_eq(tilesat_rules_tile_name(r, tiles[c]), want[c]);
@@ -61,11 +62,12 @@ Test(seed, hard_3x3_and_3x1_are_unsat) {
   tilesat_rules *r = rules_from_sample("KB\nSB\n", TILESAT_SQUARE, false);
   int sizes[][2] = {{3, 3}, {3, 1}};
   for (int s = 0; s < 2; s++)
-    for (int i = 0; i < 2; i++) {
+    for (int i = 0; i < NBACKENDS; i++) {
       tilesat_map *m =
           map_new(r, sizes[s][0], sizes[s][1], TILESAT_SQUARE, false);
       tilesat_error err;
-      cr_expect_eq(tilesat_check(m, backends[i], NULL, &err), TILESAT_UNSAT);
+      cr_expect_eq(tilesat_check(m, SOLVE(backends[i]), NULL, &err),
+                   TILESAT_UNSAT);
       cr_expect_eq(enum_count(m, backends[i]), 0);
       tilesat_map_free(m);
     }
@@ -74,13 +76,14 @@ Test(seed, hard_3x3_and_3x1_are_unsat) {
 
 Test(check, witness_is_valid_and_respects_pins) {
   tilesat_rules *r = rules_from_sample(coast_sample, TILESAT_SQUARE, false);
-  for (int i = 0; i < 2; i++) {
+  for (int i = 0; i < NBACKENDS; i++) {
     tilesat_map *m = map_new(r, 12, 9, TILESAT_SQUARE, false);
     tilesat_error err;
     cr_assert_eq(tilesat_map_pin_spec(m, "8,0=S", &err), 0);
     cr_assert_eq(tilesat_map_pin_spec(m, "0,11=L", &err), 0);
     int tiles[12 * 9];
-    cr_assert_eq(tilesat_check(m, backends[i], tiles, &err), TILESAT_SAT);
+    cr_assert_eq(tilesat_check(m, SOLVE(backends[i]), tiles, &err),
+                 TILESAT_SAT);
     char why[256];
     cr_expect(tilesat_map_verify(m, tiles, why, sizeof why), "%s", why);
     cr_expect_str_eq(tilesat_rules_tile_name(r, tiles[8 * 12]), "S");
@@ -115,12 +118,12 @@ Test(enumerate, agrees_with_brute_force) {
     random_case c;
     random_case_new(iter, &c);
     nonzero += c.brute > 0;
-    for (int i = 0; i < 2; i++) {
+    for (int i = 0; i < NBACKENDS; i++) {
       long got = enum_count(c.map, backends[i]);
       cr_expect_eq(got, c.brute, "%s on %s: enum %ld, brute %ld", c.desc,
                    tilesat_backend_name(backends[i]), got, c.brute);
       tilesat_error err;
-      int res = tilesat_check(c.map, backends[i], NULL, &err);
+      int res = tilesat_check(c.map, SOLVE(backends[i]), NULL, &err);
       cr_expect_eq(res, c.brute ? TILESAT_SAT : TILESAT_UNSAT, "%s", c.desc);
     }
     random_case_free(&c);
@@ -152,12 +155,12 @@ Test(enumerate, ladder_encoding_counts_maps_not_models) {
       strcat(text, "\n");
     }
   tilesat_rules *r = rules_from_text(text);
-  for (int i = 0; i < 2; i++) {
+  for (int i = 0; i < NBACKENDS; i++) {
     tilesat_map *m = map_new(r, 2, 1, TILESAT_SQUARE, false);
     long seen[2] = {0, 0};
     tilesat_error err;
-    cr_expect_eq(tilesat_enumerate(m, backends[i], 0, collect, seen, &err),
-                 100);
+    cr_expect_eq(
+        tilesat_enumerate(m, SOLVE(backends[i]), 0, collect, seen, &err), 100);
     cr_expect_eq(seen[0], 100);
     cr_expect_eq(seen[1], 10 * 45); /* each first tile 10 times */
     tilesat_map_free(m);
@@ -169,8 +172,9 @@ Test(enumerate, limit_stops_early) {
   tilesat_rules *r = rules_from_sample(coast_sample, TILESAT_SQUARE, false);
   tilesat_map *m = map_new(r, 3, 3, TILESAT_SQUARE, false);
   tilesat_error err;
-  for (int i = 0; i < 2; i++)
-    cr_expect_eq(tilesat_enumerate(m, backends[i], 7, NULL, NULL, &err), 7);
+  for (int i = 0; i < NBACKENDS; i++)
+    cr_expect_eq(tilesat_enumerate(m, SOLVE(backends[i]), 7, NULL, NULL, &err),
+                 7);
   tilesat_map_free(m);
   tilesat_rules_free(r);
 }

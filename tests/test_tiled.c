@@ -209,6 +209,23 @@ Test(tiled, malformed_maps_are_errors_naming_the_file) {
   free(json);
 }
 
+/* A JSON gid of 2^32 (tests/fuzz/corpus/tmj/huge-gid) was refused as "tile
+ * data must be whole numbers", which it is: the message gives the range. */
+Test(tiled, json_gid_out_of_range_says_the_range) {
+  char *big = temp_file("{\"layers\": [{\"type\": \"tilelayer\", "
+                        "\"width\": 2, \"height\": 1, \"data\": [1, "
+                        "4294967296]}]}\n",
+                        -1);
+  char msg[512];
+  snprintf(msg, sizeof msg,
+           "tilesat: %s: tile data must be whole numbers from 0 to "
+           "4294967295\n",
+           big);
+  expect_cli_error(msg, "extract", big);
+  remove(big);
+  free(big);
+}
+
 /* Rules from a Tiled sample, answers written with that sample's tilesets. */
 Test(tiled, written_with_the_samples_tilesets) {
   char *rules = temp_path(".rules"), *tmx = temp_path(".tmx"),

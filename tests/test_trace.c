@@ -316,8 +316,8 @@ Test(trace, propagation_is_unit_propagation_and_keeps_every_valid_map) {
       /* every tile some valid map uses is still possible */
       seen s = {w * h, calloc((size_t)(w * h * ntiles), 1), ntiles};
       tilesat_error err;
-      cr_assert(tilesat_enumerate(all, TILESAT_PICOSAT, 2000, mark, &s, &err) >=
-                0);
+      cr_assert(tilesat_enumerate(all, SOLVE(backends[round % NBACKENDS]), 2000,
+                                  mark, &s, &err) >= 0);
       for (int cell = 0; cell < w * h; cell++)
         for (int tile = 0; tile < ntiles; tile++)
           if (s.used[cell * ntiles + tile])
@@ -330,8 +330,9 @@ Test(trace, propagation_is_unit_propagation_and_keeps_every_valid_map) {
       /* a contradiction found by propagation: no valid map either */
       tilesat_error err;
       if (status == TILESAT_UNSAT)
-        cr_expect_eq(tilesat_check(all, TILESAT_CRYPTOMINISAT, NULL, &err),
-                     TILESAT_UNSAT);
+        cr_expect_eq(
+            tilesat_check(all, SOLVE(backends[round % NBACKENDS]), NULL, &err),
+            TILESAT_UNSAT);
     }
     free(val);
     free(c.lits);

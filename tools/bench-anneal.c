@@ -9,7 +9,7 @@
  *   bench-anneal counts RULES WxH SEEDS SWEEPS  with a frequency term:
  *                                             largest |count - target|
  * Uses only the public header. */
-#include "../src/tilesat.h"
+#include "tilesat.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -10,8 +10,8 @@
 set -eu
 cd "$(dirname "$0")/.."
 mkdir -p build
-cc -std=c11 -D_POSIX_C_SOURCE=200809L -O2 tools/bench-anneal.c \
-  build/libtilesat.a -lcryptominisat5 -lpicosat -lgmp -lm -o build/bench-anneal
+cc -std=c11 -D_POSIX_C_SOURCE=200809L -O2 -Isrc tools/bench-anneal.c \
+  build/libtilesat.a $(make -s print-libs) -o build/bench-anneal
 # a 4-tile rule set: the coast sample with a deep sea (D) below the sea
 cat > build/anneal4.txt <<'SAMPLE'
 LLLLLLLLLL

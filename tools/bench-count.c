@@ -1,10 +1,11 @@
 /* bench-count.c: dp vs enum vs approx, side by side, timed in-process.
  * usage: bench-count LIMIT_SECONDS RULES WxH [RULES WxH ...]
- * Each method gets LIMIT_SECONDS (SIGALRM sets the library's stop flag);
+ * Each method gets LIMIT_SECONDS (SIGALRM sets a flag the library's
+ * terminate callback reads);
  * a method that runs out prints "-".  The last column is approx's reach:
  * estimates made of those needed, and the XOR rows of the last one (its
  * cost grows with the rows, about log2 of the count). */
-#include "../src/tilesat.h"
+#include "tilesat.h"
 
 #include <signal.h>
 #include <stdlib.h>
@@ -16,6 +17,11 @@ static volatile sig_atomic_t stop;
 static void on_alarm(int sig) {
   (void)sig;
   stop = 1;
+}
+
+static int stopped(void *user) {
+  (void)user;
+  return stop;
 }
 
 static double now(void) {
@@ -38,8 +44,8 @@ static double run(const tilesat_map *m, tilesat_method method, unsigned limit,
   tilesat_count_options o;
   tilesat_count_options_init(&o);
   o.method = method;
-  o.backend = TILESAT_CRYPTOMINISAT;
-  o.stop = &stop;
+  o.solve.backend = TILESAT_CRYPTOMINISAT;
+  o.solve.terminate = stopped;
   o.progress = on_progress;
   last_progress[0] = 0;
   stop = 0;

@@ -12,7 +12,7 @@
 set -eu
 cd "$(dirname "$0")/.."
 LIMIT=${LIMIT:-60}
-cc -std=c11 -D_POSIX_C_SOURCE=200809L -O2 tools/bench-count.c build/libtilesat.a \
+cc -std=c11 -D_POSIX_C_SOURCE=200809L -O2 -Isrc tools/bench-count.c build/libtilesat.a \
   $(make -s print-libs) -o build/bench-count
 # Knots' "Dense" subset: a real WFC tileset of exactly 8 oriented tiles
 build/tilesat import-tileset tests/data/wfc/tilesets/Knots.xml --subset Dense \

@@ -7,9 +7,9 @@ B=${1:-build/tilesat}
 cd "$(dirname "$0")/.."
 echo
 echo "explain: coast NxN, pins (0,0)=S and (N-1,N-1)=L (they clash: sea in a"
-echo "corner forces sea down the diagonal), minimal set checked, both backends:"
+echo "corner forces sea down the diagonal), minimal set checked, each backend:"
 for n in 64 128; do
-  for b in picosat cryptominisat; do
+  for b in picosat cryptominisat cadical; do
     s=$(date +%s.%N)
     out=$("$B" explain rules/coast.rules --size ${n}x$n --pin 0,0=S \
       --pin $((n - 1)),$((n - 1))=L --backend $b) || [ $? -eq 20 ]

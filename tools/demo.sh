@@ -1,5 +1,6 @@
 #!/bin/sh
-# The coast example end to end: sample -> rules -> CNF -> check -> enum.
+# The coast example end to end: sample -> rules -> CNF -> check -> enum;
+# then WFC runs (collapse) on real tilesets.
 set -u
 B=${1:-build/tilesat}
 step() { printf '\n$ %s\n' "$*"; "$@"; echo "(exit $?)"; }
@@ -23,10 +24,23 @@ step "$B" enum rules/hard.rules --size 2x2
 step "$B" check rules/hard.rules --size 3x3 --backend cryptominisat
 echo
 echo "Why not? A minimal set of clashing constraints, in the rules' own terms:"
-step "$B" explain rules/hard.rules --size 3x3
+step "$B" explain rules/hard.rules --size 3x3 --png build/hard-explain.png
 echo
 echo "Two pins that each allow 5 maps but clash together, as WFC would see it:"
 step "$B" trace build/coast.rules --size 3x3 --pin 0,0=S --pin 2,2=L
 echo
-echo "Pictures written: build/coast-samples.png"
+echo "Wave Function Collapse as WFC runs it, on mxgmn's Knots tileset and Castle:"
+step "$B" import-tileset tests/data/wfc/tilesets/Knots.xml -o build/knots.rules
+step "$B" collapse build/knots.rules --size 32x32 --seed 2 --png build/knots-collapse.png
+step "$B" import-tileset tests/data/wfc/tilesets/Castle.xml -o build/castle.rules
+echo "At which size does WFC start to fail on Castle?"
+step "$B" collapse build/castle.rules --sizes 8,16,24 -n 50
+echo "A failed run, and why: its point of no return and a minimal doomed set"
+step "$B" collapse build/castle.rules --size 16x16 --seed 4 --explain
+echo "The same run, guarded by a SAT solver: it never fails"
+step "$B" collapse build/castle.rules --size 16x16 --seed 4 --guard sat --png build/castle-collapse.png
+echo
+echo "Pictures written: build/coast-samples.png (land green, coast sand, sea blue),"
+echo "build/hard-explain.png (the explanation's cells framed in red, the rest faded),"
+echo "build/knots-collapse.png and build/castle-collapse.png (collapsed maps)"
 exit 0

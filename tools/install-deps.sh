@@ -3,7 +3,10 @@
 # something is missing. Idempotent; safe to run on every `make`.
 set -eu
 
-PKGS="build-essential pkg-config clang-format picosat libcryptominisat5-dev libcriterion-dev libgmp-dev libpng-dev libxml2-dev zlib1g-dev libcjson-dev"
+# `install-deps.sh fuzz` (make fuzz) adds clang and its libFuzzer runtime,
+# which Debian's clang only recommends.
+PKGS="build-essential pkg-config clang-format picosat libcryptominisat5-dev libcriterion-dev libgmp-dev libpng-dev libxml2-dev zlib1g-dev libcjson-dev libcadical-dev clang-tidy cppcheck"
+[ "${1:-}" = fuzz ] && PKGS="$PKGS clang libclang-rt-dev"
 
 missing=""
 for p in $PKGS; do

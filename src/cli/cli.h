@@ -1,0 +1,249 @@
+/* cli.h: the command line's own header (the library's are tilesat.h and
+ * tilesat_io.h).  Options come from the table in options.h; each command
+ * lives in its cmd_*.c file and is listed in commands.c. */
+#ifndef TILESAT_CLI_H
+#define TILESAT_CLI_H
+
+#include "options.h"
+#include "tilesat.h"
+#include "tilesat_io.h"
+
+#include <time.h>
+
+#define EXIT_ERROR 1
+
+/* ------------------------------------------------ options (options.c) */
+
+typedef struct string_list {
+  const char **v;
+  int n;
+} string_list;
+typedef struct map_size {
+  int w, h;
+} map_size;
+typedef struct real_span {
+  double lo, hi;
+} real_span;
+
+/* The field type of each kind of option (see options.h). */
+#define TYPE_FLAG bool
+#define TYPE_UINT uint64_t
+#define TYPE_REAL double
+#define TYPE_BYTES size_t
+#define TYPE_CHOICE const char *
+#define TYPE_STRING const char *
+#define TYPE_LIST string_list
+#define TYPE_WXH map_size
+#define TYPE_SPAN real_span
+#define TYPE_TERM const char *
+
+#define OPT(id, ...) OPTION_##id,
+#define ALSO(...)
+enum option_id { OPTIONS NOPTIONS };
+#undef OPT
+#undef ALSO
+
+typedef struct options {
+  const char *command; /* the command's name */
+#define OPT(id, flag, kind, ...) TYPE_##kind id;
+#define ALSO(...)
+  OPTIONS
+#undef OPT
+#undef ALSO
+  bool given[NOPTIONS];  /* on the command line, see GIVEN */
+  string_list args;      /* the arguments that are not options */
+  struct inputs *inputs; /* what a command's samples share (samples.c) */
+} options;
+
+/* Was the option on the command line (rather than its default)? */
+#define GIVEN(o, id) ((o)->given[OPTION_##id])
+
+/* One line of --help: an option for some commands. */
+typedef struct option_row {
+  enum option_id id;
+  const char *metavar; /* NULL for a flag */
+  const char *commands, *help;
+} option_row;
+extern const option_row option_rows[];
+extern const size_t noption_rows;
+const char *option_name(enum option_id id);
+bool option_row_for(const option_row *row, const char *cmd);
+
+/* Fill *o from argv (after the command name); 0 or EXIT_ERROR after
+ * printing why.  With --help the values are not checked.  options_free
+ * in any case. */
+int options_parse(options *o, const char *cmd, int argc, char **argv);
+void options_free(options *o);
+/* The --help lines of a command's options. */
+void options_help(const char *cmd, FILE *out);
+
+/* --------------------------------------------- commands (commands.c) */
+
+typedef struct command {
+  const char *name, *usage, *summary;
+  int (*run)(options *o);
+} command;
+extern const command commands[];
+extern const size_t ncommands;
+const command *command_find(const char *name);
+void usage_main(FILE *out);
+void usage_command(const command *c, FILE *out);
+/* tilesat --man: the man page in roff (man.c); 0 or EXIT_ERROR. */
+int write_man(FILE *out);
+
+/* ----------------------------------------------------------- util.c */
+
+/* "tilesat: " + message on stderr. */
+void fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Print a library error; returns EXIT_ERROR. */
+int fail_err(const tilesat_error *err);
+bool ends_with(const char *s, const char *suffix);
+/* Write rules to -o FILE or stdout; 0 or EXIT_ERROR. */
+int write_rules(const options *o, const tilesat_rules *r);
+/* Read the rules file argument and build the map the options describe. */
+int load_map(options *o, tilesat_rules **rules, tilesat_map **map);
+/* --topology, else `fallback`. */
+tilesat_topology topology_of(const options *o, tilesat_topology fallback);
+/* --backend into so, with the terminate callback of stop.c (the command
+ * then stops on a signal by itself): what every solving command passes on. */
+int parse_backend(const options *o, tilesat_solve_options *so);
+/* After a solving call failed, or stopped early: "COMMAND: interrupted"
+ * when a signal stopped it, else the library's error; returns EXIT_ERROR. */
+int fail_solve(const options *o, const tilesat_error *err);
+
+/* ------------------------------------------- files and stdout (files.c) */
+
+/* A file the command writes, whole or not at all; NULL or "-" is standard
+ * output. */
+typedef struct out_file {
+  tilesat_output *out; /* NULL: standard output */
+  FILE *f;
+} out_file;
+/* 0, or EXIT_ERROR after printing why. */
+int out_open(out_file *of, const char *path);
+/* With ok, put the file in place, or say why not (a write error: the
+ * stream's error flag is enough); without, drop it silently.  The old file
+ * stays unless the new one is put in place.  0 or EXIT_ERROR. */
+int out_close(out_file *of, bool ok);
+/* Has writing to standard output failed?  (Its errno is kept for
+ * stdout_end.) */
+bool stdout_failed(void);
+/* After the command: flush standard output; on a write error say so
+ * ("write error on standard output: REASON") and return EXIT_ERROR, else
+ * rc. */
+int stdout_end(int rc);
+/* Refuse (EXIT_ERROR, after saying why) an output that is an input of the
+ * command, or another of its outputs; before any work. */
+int check_outputs(const options *o);
+
+/* -------------------------------------------- signals (stop.c) */
+
+/* SIGINT and SIGTERM handlers for the command named; from main. */
+void stop_install(const char *name);
+/* Has a signal asked to stop? */
+bool stop_requested(void);
+/* The library's terminate callback: stop_requested. */
+int stop_terminate(void *user);
+/* From now on the command polls stop_requested: a signal only sets it
+ * (until then a signal ends the process at once). */
+void stop_polled(void);
+/* Around what must not be cut (a map being printed, a file renamed): a
+ * signal that would end the process waits for stop_release. */
+void stop_hold(void);
+void stop_release(void);
+/* A temporary file to remove should a signal end the process (NULL:
+ * none). */
+void stop_temp(const char *path);
+/* Say "COMMAND: interrupted" (once); returns EXIT_ERROR. */
+int stop_said(const options *o);
+/* After the command: rc, or EXIT_ERROR (said) if a signal stopped it. */
+int stop_end(const options *o, int rc);
+
+/* -------------------------------- samples for extract (samples.c) */
+
+/* A sample of any kind, recognised by content: PNG image (--tile-size,
+ * --palette), Tiled .tmx/.tmj (--layer, --empty) or text grid. */
+tilesat_grid *load_sample(options *o, const char *path, tilesat_error *err);
+/* After extraction: write the samples' pictures (--pictures FILE, or beside
+ * -o X.rules as X.pictures) when rc is 0, free what load_sample kept.
+ * Returns rc, or EXIT_ERROR if writing failed. */
+int end_samples(options *o, int rc);
+/* A finished map (verify, --pins-from): a text grid or Tiled map as
+ * load_sample reads it, or a PNG cut into tiles by the rules' pictures
+ * (--pictures, or RULES's X.pictures; else a pixel a cell, by colour). */
+tilesat_grid *read_map_file(options *o, const char *path, tilesat_error *err);
+
+/* ------------------------------ pictures files beside rules (pictures.c) */
+
+/* X.rules -> X.pictures (malloc'd), or NULL. */
+char *sidecar(const char *rules_path);
+/* --pictures FILE, else beside -o X.rules; 0 or EXIT_ERROR. */
+int write_pictures(const options *o, const tilesat_pictures *p);
+/* The pictures for drawing the map commands' results: --pictures, else
+ * the rules file's X.pictures when there is one.  0 or EXIT_ERROR. */
+int load_pictures(const options *o, tilesat_pictures **pics);
+/* A --pictures file the command reads: refused (EXIT_ERROR, said) before
+ * any work when it cannot be read, not after the answer is printed. */
+int check_pictures(const options *o);
+
+/* ------------------------- --png, --tmx, --tmj of maps (outputs.c) */
+
+/* --png for explain / trace: each cell a blend of the tiles still possible
+ * there (every tile, or what `t` leaves), cells in `mark` framed; 0 or
+ * EXIT_ERROR. */
+int domains_png(options *o, const tilesat_map *m, const tilesat_trace *t,
+                const bool *mark);
+/* --png / --tmx / --tmj for one filled map; 0 or EXIT_ERROR. */
+int map_outputs(options *o, const tilesat_map *m, const int *tiles);
+/* enum --png / --tmx / --tmj: a contact sheet, or a Tiled map with a layer
+ * per map, of the first 256 maps. */
+typedef struct sheet sheet;
+sheet *sheet_new(options *o, const tilesat_map *m);
+void sheet_add(sheet *s, const int *tiles);
+/* Write the sheet (if any) and free it; 0 or EXIT_ERROR. */
+int sheet_end(sheet *s);
+/* Print each map of enum or sample (blank line after each) and add it to
+ * the --png / --tmx / --tmj sheet, if any; asks to stop after a signal or
+ * a write error on standard output. */
+typedef struct map_sink {
+  const tilesat_map *m;
+  sheet *sheet;
+} map_sink;
+int map_sink_print(void *user, const int *tiles);
+
+/* ------------------------- count and sample's shared setup (counting.c) */
+
+/* Progress on stderr: first after a second, then at most once a second,
+ * "tilesat: [COMMAND: ]LINE (N s)". */
+typedef struct count_progress {
+  struct timespec start, last;
+  bool printed;
+  const char *command; /* a prefix, or NULL */
+} count_progress;
+/* Start the clock of p (its lines prefixed with "PREFIX: ", or not). */
+void progress_start(count_progress *p, const char *prefix);
+/* A tilesat_progress_fn: user is a count_progress. */
+void progress_report(void *user, const char *line);
+/* The map, and the options in the library's terms, progress on stderr and
+ * Ctrl-C wired to co->solve.terminate.  *pr must live as long as co.  0 or
+ * EXIT_ERROR. */
+int counting_setup(options *o, tilesat_rules **r, tilesat_map **m,
+                   tilesat_count_options *co, count_progress *pr);
+
+/* ------------------------------------------------ commands (cmd_*.c) */
+
+int cmd_extract(options *o);
+int cmd_import_tileset(options *o);
+int cmd_encode(options *o);
+int cmd_check(options *o);
+int cmd_enum(options *o);
+int cmd_count(options *o);
+int cmd_sample(options *o);
+int cmd_explain(options *o);
+int cmd_trace(options *o);
+int cmd_analyze(options *o);
+int cmd_anneal(options *o);
+int cmd_collapse(options *o);
+int cmd_verify(options *o);
+
+#endif

@@ -1,0 +1,165 @@
+/* cmd_anneal.c: tilesat anneal RULES --size WxH [...]: a low-energy map.
+ *
+ * Standard output: the best map as a text grid, then
+ *   energy: E
+ *   violations: V
+ *   count T: n (target t)       one line per tile
+ * Standard error: progress (sweep, beta, energy, violations), what the SAT
+ * repair changed, and the QUBO's offset.  Exit 0, or 20 when violations
+ * remain because no valid map exists with these pins, 1 on error. */
+#include "cli.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void progress(void *user, int restart, long sweep, double beta,
+                     double energy, long violations) {
+  const options *o = user;
+  if (GIVEN(o, restarts))
+    fprintf(stderr, "restart %d ", restart + 1);
+  fprintf(stderr, "sweep %ld beta %.4g energy %.10g violations %ld\n", sweep,
+          beta, energy, violations);
+}
+
+/* The energy terms the options give, in order: file, then options. */
+static int load_energy(const options *o, tilesat_energy *e) {
+  tilesat_error err;
+  if (o->energy && tilesat_energy_read_file(e, o->energy, &err))
+    return fail_err(&err);
+  const struct {
+    const char *opt, *kw, *val;
+  } lines[] = {{"--hard-weight", "hard", o->hard_weight},
+               {"--frequency", "frequency", o->frequency},
+               {"--coherence", "coherence", o->coherence},
+               {"--palindrome", "palindrome", o->palindrome}};
+  for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++) {
+    if (!lines[i].val)
+      continue;
+    char buf[512]; /* a TERM is one word of under 256 bytes */
+    snprintf(buf, sizeof buf, "%s %s", lines[i].kw, lines[i].val);
+    if (tilesat_energy_option(e, lines[i].opt, buf, &err))
+      return fail_err(&err);
+  }
+  if (tilesat_energy_prepare(e, &err))
+    return fail_err(&err);
+  return 0;
+}
+
+static int parse_run_options(const options *o, tilesat_anneal_opts *ao) {
+  tilesat_anneal_defaults(ao);
+  ao->sweeps = (long)o->sweeps;
+  ao->restarts = (int)o->restarts;
+  ao->replicas = (int)o->replicas;
+  ao->seed = o->seed;
+  if (GIVEN(o, beta)) {
+    ao->beta_lo = o->beta.lo;
+    ao->beta_hi = o->beta.hi;
+  }
+  return parse_backend(o, &ao->solve);
+}
+
+static int write_qubo(const options *o, const tilesat_energy *e) {
+  tilesat_error err;
+  out_file of;
+  if (out_open(&of, o->qubo_out))
+    return EXIT_ERROR;
+  double offset;
+  if (tilesat_energy_write_qubo(e, of.f, &offset, &err)) {
+    if (ferror(of.f)) { /* a write error: out_close says which */
+      out_close(&of, true);
+      return EXIT_ERROR;
+    }
+    out_close(&of, false); /* refused: nothing left behind */
+    return fail_err(&err);
+  }
+  if (out_close(&of, true))
+    return EXIT_ERROR;
+  fprintf(stderr, "qubo: %s: energy = qubo + %.17g\n", o->qubo_out, offset);
+  return 0;
+}
+
+/* What the repair changed, cell by cell (the first 20). */
+static void report_repair(const tilesat_map *m, const tilesat_anneal_stats *s,
+                          const int *before, const int *after) {
+  const tilesat_rules *r = tilesat_map_rules(m);
+  int w = tilesat_map_width(m), n = w * tilesat_map_height(m), shown = 0;
+  fprintf(stderr,
+          "repair: %ld violation%s after annealing; %ld cell%s changed in %d "
+          "region%s (%s)\n",
+          s->violations_annealed, s->violations_annealed == 1 ? "" : "s",
+          s->repaired_cells, s->repaired_cells == 1 ? "" : "s",
+          s->repair_regions, s->repair_regions == 1 ? "" : "s",
+          s->repair_result != TILESAT_UNSAT ? "the map is valid"
+          : tilesat_map_npins(m) ? "no valid map exists with these pins"
+                                 : "no valid map exists");
+  for (int c = 0; c < n; c++)
+    if (before[c] != after[c] && shown++ < 20)
+      fprintf(stderr, "repair: (%d,%d) %s -> %s\n", c / w, c % w,
+              tilesat_rules_tile_name(r, before[c]),
+              tilesat_rules_tile_name(r, after[c]));
+  if (shown > 20)
+    fprintf(stderr, "repair: ... and %d more cells\n", shown - 20);
+}
+
+int cmd_anneal(options *o) {
+  tilesat_rules *r = NULL;
+  tilesat_map *m = NULL;
+  tilesat_energy *e = NULL;
+  int *tiles = NULL, *before = NULL;
+  tilesat_anneal_opts ao;
+  int rc = load_map(o, &r, &m);
+  if (!rc)
+    rc = parse_run_options(o, &ao);
+  if (!rc) {
+    e = tilesat_energy_new(m);
+    rc = load_energy(o, e);
+  }
+  if (!rc && o->qubo_out)
+    rc = write_qubo(o, e);
+  if (!rc) {
+    size_t n = (size_t)tilesat_map_width(m) * (size_t)tilesat_map_height(m);
+    tiles = malloc(n * sizeof *tiles);
+    before = malloc(n * sizeof *before);
+    if (!tiles || !before) {
+      fail("out of memory");
+      rc = EXIT_ERROR;
+    }
+  }
+  if (!rc) {
+    tilesat_error err;
+    tilesat_anneal_stats st;
+    ao.progress = progress;
+    ao.progress_user = o;
+    ao.annealed = before;
+    if (tilesat_anneal(e, &ao, tiles, &st, &err)) {
+      rc = fail_solve(o, &err);
+    } else {
+      if (st.repair_regions)
+        report_repair(m, &st, before, tiles);
+      stop_hold(); /* the map and its report whole */
+      tilesat_map_write(m, tiles, stdout);
+      printf("energy: %.10g\nviolations: %ld\n", st.energy, st.violations);
+      size_t n = (size_t)tilesat_map_width(m) * (size_t)tilesat_map_height(m);
+      int T = tilesat_rules_ntiles(r);
+      for (int t = 0; t < T; t++) {
+        long count = 0;
+        for (size_t c = 0; c < n; c++)
+          count += tiles[c] == t;
+        printf("count %s: %ld (target %" PRId64 ")\n",
+               tilesat_rules_tile_name(r, t), count,
+               tilesat_energy_target(e, t));
+      }
+      stop_release();
+      rc = st.violations ? TILESAT_UNSAT : 0;
+      if (map_outputs(o, m, tiles))
+        rc = EXIT_ERROR;
+    }
+  }
+  free(tiles);
+  free(before);
+  tilesat_energy_free(e);
+  tilesat_map_free(m);
+  tilesat_rules_free(r);
+  return rc;
+}

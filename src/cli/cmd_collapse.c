@@ -1,0 +1,354 @@
+/* cmd_collapse.c: tilesat collapse RULES --size WxH: Wave Function Collapse
+ * as WFC runs it.  One run: SAT and the map (exit 10), or where it hit a
+ * contradiction (exit 0: a failed run proves nothing about the rules).
+ * -n RUNS: seeds S, S+1, ...: successes, contradictions with a 95%
+ * interval, the median time of a run, and with --png a heat map of where
+ * the contradictions happened. */
+#include "cli.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static double seconds(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static int cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+/* Wilson's score interval for k successes in n trials, 95%. */
+static void wilson(long k, long n, double *lo, double *hi) {
+  const double z = 1.959964;
+  double p = (double)k / (double)n, z2n = z * z / (double)n;
+  double centre = (p + z2n / 2) / (1 + z2n);
+  double half =
+      z * sqrt(p * (1 - p) / (double)n + z2n / (4 * (double)n)) / (1 + z2n);
+  *lo = centre - half > 0 ? centre - half : 0;
+  *hi = centre + half < 1 ? centre + half : 1;
+}
+
+/* Where the contradictions happened: each cell 8x8 pixels, white (never)
+ * to red (most often); cells drawn in a square grid, hex maps too. */
+static int heat_map(const options *o, const tilesat_map *m, const long *hits) {
+  int w = tilesat_map_width(m), h = tilesat_map_height(m);
+  long most = 1;
+  for (int c = 0; c < w * h; c++)
+    most = hits[c] > most ? hits[c] : most;
+  tilesat_image *img = tilesat_image_new(8 * w, 8 * h);
+  for (int y = 0; y < 8 * h; y++)
+    for (int x = 0; x < 8 * w; x++) {
+      int cell = (y / 8) * w + x / 8;
+      double f = (double)hits[cell] / (double)most;
+      uint8_t *px =
+          img->rgba + 4 * ((size_t)y * (size_t)img->width + (size_t)x);
+      px[0] = 255;
+      px[1] = px[2] = (uint8_t)lround(255 * (1 - f));
+      px[3] = 255;
+    }
+  tilesat_error err;
+  int rc = tilesat_image_write_png(img, o->png, &err) ? fail_err(&err) : 0;
+  tilesat_image_free(img);
+  return rc;
+}
+
+/* Choice i (0-based) as `choice N: (ROW,COL) = "TILE"`. */
+static void print_choice(const tilesat_map *m, const tilesat_collapse *c,
+                         size_t i) {
+  int cell, tile, w = tilesat_map_width(m);
+  tilesat_collapse_choices(c, i, &cell, &tile);
+  printf("choice %zu: (%d,%d) = \"%s\"", i + 1, cell / w, cell % w,
+         tilesat_rules_tile_name(tilesat_map_rules(m), tile));
+}
+
+/* Steps from cell a to cell b through neighbours (wrapping on periodic
+ * maps, hex too): a breadth-first search. */
+static int cells_apart(const options *o, const tilesat_map *m, int a, int b) {
+  int w = tilesat_map_width(m), h = tilesat_map_height(m), n = w * h;
+  tilesat_topology topo =
+      topology_of(o, tilesat_rules_topology(tilesat_map_rules(m)));
+  int *dist = malloc((size_t)n * sizeof *dist),
+      *queue = malloc((size_t)n * sizeof *queue);
+  int found = -1, head = 0, tail = 0;
+  for (int c = 0; dist && queue && c < n; c++)
+    dist[c] = -1;
+  if (dist && queue) {
+    dist[a] = 0;
+    queue[tail++] = a;
+  }
+  while (head < tail && found < 0) {
+    int c = queue[head++];
+    if (c == b)
+      found = dist[c];
+    for (int d = 0; d < tilesat_topology_ndirs(topo); d++) {
+      int nr, nc;
+      if (tilesat_neighbor(topo, w, h, o->periodic, c / w, c % w, d, &nr,
+                           &nc) &&
+          dist[nr * w + nc] < 0) {
+        dist[nr * w + nc] = dist[c] + 1;
+        queue[tail++] = nr * w + nc;
+      }
+    }
+  }
+  free(dist);
+  free(queue);
+  return found;
+}
+
+/* --explain: where the failed run was doomed, and by which choices. */
+static int explain_failure(options *o, const tilesat_map *m,
+                           tilesat_collapse *c,
+                           const tilesat_solve_options *so) {
+  tilesat_error err;
+  if (tilesat_collapse_explain(c, so, &err))
+    return fail_solve(o, &err);
+  long nr = tilesat_collapse_no_return(c);
+  if (nr < 0) {
+    printf("no valid map exists with these rules and pins (see explain)\n");
+    return 0;
+  }
+  int cell, tile;
+  size_t k = tilesat_collapse_choices(c, (size_t)nr, &cell, &tile);
+  int bad = tilesat_collapse_contradiction(c);
+  int dist = cells_apart(o, m, cell, bad);
+  printf("point of no return: ");
+  print_choice(m, c, (size_t)nr);
+  printf("\n  no valid map exists after it; %zu more choices before the "
+         "contradiction, %d %s away from it\n",
+         k - 1 - (size_t)nr, dist, dist == 1 ? "cell" : "cells");
+  const size_t *doomed;
+  size_t n = tilesat_collapse_doomed(c, &doomed);
+  printf("doomed set: %zu choices that together leave no valid map (drop any "
+         "one and a map exists)\n",
+         n);
+  for (size_t i = 0; i < n; i++) {
+    printf("  ");
+    print_choice(m, c, doomed[i]);
+    printf("\n");
+  }
+  return 0;
+}
+
+static int one_run(options *o, const tilesat_map *m, tilesat_collapse *c,
+                   const tilesat_collapse_options *co, int *tiles) {
+  tilesat_error err;
+  int res = tilesat_collapse_run(c, co, tiles, &err);
+  if (res < 0)
+    return fail_solve(o, &err);
+  if (co->guard)
+    fprintf(stderr, "tilesat: collapse: %ld choices banned, %ld solver calls\n",
+            tilesat_collapse_banned(c), tilesat_collapse_solver_calls(c));
+  if (res == TILESAT_UNSAT) {
+    printf("UNSAT\n");
+    return TILESAT_UNSAT;
+  }
+  int cell, tile;
+  size_t k = tilesat_collapse_choices(c, 0, &cell, &tile);
+  if (res == TILESAT_SAT) {
+    stop_hold(); /* the map whole */
+    printf("SAT\n");
+    tilesat_map_write(m, tiles, stdout);
+    stop_release();
+    return map_outputs(o, m, tiles) ? EXIT_ERROR : TILESAT_SAT;
+  }
+  int w = tilesat_map_width(m), bad = tilesat_collapse_contradiction(c);
+  printf("contradiction at (%d,%d) after %zu choices (seed %" PRIu64 ")\n",
+         bad / w, bad % w, k, o->seed);
+  return o->explain ? explain_failure(o, m, c, &co->solve) : 0;
+}
+
+/* What -n RUNS found. */
+typedef struct stats {
+  long n, ok, unsat, banned;
+  double median, lo, hi; /* seconds; the failure rate's interval */
+  long *hits;            /* per cell: contradictions there */
+} stats;
+
+/* Runs seeds S .. S+n-1 of c; 0 or EXIT_ERROR (said). */
+static int run_many(options *o, const tilesat_map *m, tilesat_collapse *c,
+                    tilesat_collapse_options *co, long n, stats *st) {
+  size_t cells = (size_t)tilesat_map_width(m) * (size_t)tilesat_map_height(m);
+  memset(st, 0, sizeof *st);
+  st->n = n;
+  st->hits = calloc(cells, sizeof *st->hits);
+  double *times = malloc((size_t)n * sizeof *times);
+  int *tiles = malloc(cells * sizeof *tiles);
+  tilesat_error err;
+  int rc = st->hits && times && tiles ? 0 : EXIT_ERROR;
+  for (long done = 0; done < n && !rc; done++) {
+    if (co->solve.terminate(co->solve.terminate_user)) {
+      snprintf(err.msg, sizeof err.msg, "collapse: interrupted");
+      rc = fail_solve(o, &err);
+      break;
+    }
+    double t0 = seconds();
+    co->seed = o->seed + (uint64_t)done;
+    int res = tilesat_collapse_run(c, co, tiles, &err);
+    times[done] = seconds() - t0;
+    st->banned += tilesat_collapse_banned(c);
+    if (res < 0)
+      rc = fail_solve(o, &err);
+    else if (res == TILESAT_SAT)
+      st->ok++;
+    else if (res == TILESAT_UNSAT)
+      st->unsat++;
+    else
+      st->hits[tilesat_collapse_contradiction(c)]++;
+  }
+  if (!rc) {
+    wilson(n - st->ok - st->unsat, n, &st->lo, &st->hi);
+    qsort(times, (size_t)n, sizeof *times, cmp_double);
+    st->median = n % 2 ? times[n / 2] : (times[n / 2 - 1] + times[n / 2]) / 2;
+  }
+  free(times);
+  free(tiles);
+  return rc;
+}
+
+static int many_runs(options *o, const tilesat_map *m, tilesat_collapse *c,
+                     tilesat_collapse_options *co) {
+  stats st;
+  long n = (long)o->nsamples;
+  int rc = run_many(o, m, c, co, n, &st);
+  if (!rc) {
+    long bad = n - st.ok - st.unsat;
+    uint64_t last = o->seed + (uint64_t)(n - 1);
+    stop_hold(); /* the report whole */
+    printf("runs: %ld (seeds %" PRIu64 " to %" PRIu64 ")\n", n, o->seed, last);
+    printf("successes: %ld\n", st.ok);
+    printf("contradictions: %ld (%.1f%%, 95%% interval %.1f%% to %.1f%%)\n",
+           bad, 100.0 * (double)bad / (double)n, 100 * st.lo, 100 * st.hi);
+    printf("median time per run: %.3f ms\n", 1000 * st.median);
+    if (co->guard)
+      printf("banned choices: %ld\n", st.banned);
+    stop_release();
+    if (o->png && heat_map(o, m, st.hits))
+      rc = EXIT_ERROR;
+    else
+      rc = st.ok ? TILESAT_SAT : st.unsat ? TILESAT_UNSAT : 0;
+  }
+  free(st.hits);
+  return rc;
+}
+
+/* The sizes of --sizes ("N" is NxN), all checked before any run: a
+ * malloc'd array of *n, or NULL (said). */
+static map_size *parse_sizes(const char *list, int *n) {
+  char *copy = strdup(list), *save = NULL;
+  map_size *v = calloc(strlen(list) / 2 + 1, sizeof *v);
+  *n = 0;
+  for (char *tok = strtok_r(copy, ",", &save); tok && v;
+       tok = strtok_r(NULL, ",", &save)) {
+    char spec[64];
+    snprintf(spec, sizeof spec, strchr(tok, 'x') ? "%s" : "%sx%s", tok, tok);
+    tilesat_error err;
+    if (tilesat_parse_size(spec, &v[*n].w, &v[*n].h, &err)) {
+      fail("--sizes: '%s' is not a size (N or WxH)", tok);
+      free(v);
+      v = NULL;
+    } else {
+      ++*n;
+    }
+  }
+  free(copy);
+  return v;
+}
+
+/* One row of the --sizes table. */
+static int size_row(options *o, tilesat_collapse_options *co, long n,
+                    bool *any) {
+  tilesat_rules *r = NULL;
+  tilesat_map *m = NULL;
+  tilesat_collapse *c = NULL;
+  tilesat_error err;
+  stats st = {0};
+  int rc = load_map(o, &r, &m);
+  if (!rc && !(c = tilesat_collapse_new(m, &err)))
+    rc = fail_err(&err);
+  if (!rc)
+    rc = run_many(o, m, c, co, n, &st);
+  if (!rc) {
+    long bad = n - st.ok - st.unsat;
+    char size[32], iv[32];
+    snprintf(size, sizeof size, "%dx%d", o->size.w, o->size.h);
+    snprintf(iv, sizeof iv, "%.1f%% to %.1f%%", 100 * st.lo, 100 * st.hi);
+    stop_hold(); /* the row whole */
+    printf("%-11s %6ld %8ld %6.1f%%  %-17s %.3f\n", size, n, bad,
+           100.0 * (double)bad / (double)n, iv, 1000 * st.median);
+    stop_release();
+    *any |= st.ok > 0;
+  }
+  free(st.hits);
+  tilesat_collapse_free(c);
+  tilesat_map_free(m);
+  tilesat_rules_free(r);
+  return rc;
+}
+
+/* --sizes: one -n RUNS experiment per size, a table row each. */
+static int sizes_table(options *o, tilesat_collapse_options *co) {
+  long n = GIVEN(o, nsamples) ? (long)o->nsamples : 100;
+  int nsizes;
+  map_size *sizes = parse_sizes(o->sizes, &nsizes);
+  if (!sizes)
+    return EXIT_ERROR;
+  printf("%-11s %6s %8s %7s  %-17s %s\n", "size", "runs", "failures", "rate",
+         "95% interval", "median ms");
+  int rc = 0;
+  bool any = false;
+  for (int i = 0; i < nsizes && !rc; i++) {
+    o->size = sizes[i];
+    o->given[OPTION_size] = true;
+    rc = size_row(o, co, n, &any);
+  }
+  free(sizes);
+  return rc ? rc : any ? TILESAT_SAT : 0;
+}
+
+int cmd_collapse(options *o) {
+  tilesat_collapse_options co;
+  tilesat_collapse_options_init(&co);
+  if (parse_backend(o, &co.solve)) /* the guard's, and Ctrl-C */
+    return EXIT_ERROR;
+  if (o->heuristic) /* one of the table's choices */
+    tilesat_heuristic_parse(o->heuristic, &co.heuristic);
+  co.seed = o->seed;
+  co.guard = o->guard && !strcmp(o->guard, "sat");
+  bool many = o->nsamples > 1 || o->sizes;
+  if (many && (o->tmx || o->tmj || o->explain)) {
+    fail("--tmx, --tmj and --explain are for one run, not -n or --sizes");
+    return EXIT_ERROR;
+  }
+  if (o->sizes) {
+    if (GIVEN(o, size) || o->png) {
+      fail("--sizes runs its own sizes: no --size or --png with it");
+      return EXIT_ERROR;
+    }
+    return sizes_table(o, &co);
+  }
+  tilesat_rules *r = NULL;
+  tilesat_map *m = NULL;
+  tilesat_collapse *c = NULL;
+  tilesat_error err;
+  int rc = load_map(o, &r, &m);
+  if (!rc && !(c = tilesat_collapse_new(m, &err)))
+    rc = fail_err(&err);
+  if (!rc && many) {
+    rc = many_runs(o, m, c, &co);
+  } else if (!rc) {
+    size_t n = (size_t)tilesat_map_width(m) * (size_t)tilesat_map_height(m);
+    int *tiles = malloc(n * sizeof *tiles);
+    rc = tiles ? one_run(o, m, c, &co, tiles) : EXIT_ERROR;
+    free(tiles);
+  }
+  tilesat_collapse_free(c);
+  tilesat_map_free(m);
+  tilesat_rules_free(r);
+  return rc;
+}

@@ -1,0 +1,24 @@
+/* cmd_encode.c: tilesat encode RULES --size WxH: the map as CNF, DIMACS
+ * with named variables or readable propositions. */
+#include "cli.h"
+
+#include <string.h>
+
+int cmd_encode(options *o) {
+  tilesat_rules *r = NULL;
+  tilesat_map *m = NULL;
+  int rc = load_map(o, &r, &m);
+  if (!rc) {
+    bool props = o->format && !strcmp(o->format, "props");
+    out_file of;
+    rc = out_open(&of, o->output);
+    if (!rc) {
+      /* a write error: out_close says it (stdout_end for standard output) */
+      props ? tilesat_encode_props(m, of.f) : tilesat_encode_dimacs(m, of.f);
+      rc = out_close(&of, true);
+    }
+  }
+  tilesat_map_free(m);
+  tilesat_rules_free(r);
+  return rc;
+}

@@ -1,0 +1,42 @@
+/* cmd_sample.c: tilesat sample RULES --size WxH: valid maps drawn
+ * uniformly at random (dp: exactly; approx: within a tolerance). */
+#include "cli.h"
+
+int cmd_sample(options *o) {
+  tilesat_rules *r = NULL;
+  tilesat_map *m = NULL;
+  tilesat_count_options co;
+  count_progress pr = {0};
+  int rc = counting_setup(o, &r, &m, &co, &pr);
+  if (!rc && co.method == TILESAT_METHOD_ENUM) {
+    fail("--method: sample takes auto, dp or approx");
+    rc = EXIT_ERROR;
+  }
+  if (!rc && GIVEN(o, epsilon)) {
+    if (co.epsilon < 1.71) {
+      fail("--epsilon: sampling needs a tolerance of at least 1.71, not %g",
+           o->epsilon);
+      rc = EXIT_ERROR;
+    }
+    co.tolerance = co.epsilon;
+  }
+  if (!rc) {
+    tilesat_error err;
+    map_sink sink = {m, sheet_new(o, m)};
+    int got =
+        tilesat_sample(m, &co, (int)o->nsamples, map_sink_print, &sink, &err);
+    if (got < 0 || stop_requested()) {
+      rc = fail_solve(o, &err);
+    } else if (got == 0) {
+      printf("UNSAT\n");
+      rc = 20;
+    } else {
+      rc = 10;
+    }
+    if (sheet_end(sink.sheet))
+      rc = EXIT_ERROR;
+  }
+  tilesat_map_free(m);
+  tilesat_rules_free(r);
+  return rc;
+}

@@ -1,0 +1,74 @@
+/* cmd_trace.c: tilesat trace RULES --size WxH: WFC propagation with its
+ * reasons, after the pins and each --choose; on a contradiction, its
+ * chain (exit 20). */
+#include "cli.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* The cells left with no tile, framed in --png. */
+static int draw_empty(options *o, const tilesat_map *m,
+                      const tilesat_trace *t) {
+  int w = tilesat_map_width(m), h = tilesat_map_height(m);
+  int T = tilesat_rules_ntiles(tilesat_map_rules(m));
+  bool *empty = calloc((size_t)w * (size_t)h, sizeof *empty);
+  for (int c = 0; empty && c < w * h; c++) {
+    empty[c] = true;
+    for (int k = 0; k < T && empty[c]; k++)
+      empty[c] = !tilesat_trace_possible(t, c / w, c % w, k);
+  }
+  int rc = domains_png(o, m, t, empty);
+  free(empty);
+  return rc;
+}
+
+/* --choose ROW,COL=TILE, as (row, col, tile) triples; NULL after an
+ * error. */
+static int *parse_choices(const options *o, const tilesat_map *m) {
+  int *choice = calloc(3 * (size_t)o->chooses.n + 1, sizeof *choice);
+  if (!choice) {
+    fail("out of memory");
+    return NULL;
+  }
+  for (int i = 0; i < o->chooses.n; i++) {
+    tilesat_error err;
+    int *c = choice + (size_t)3 * (size_t)i; /* row, column, tile */
+    if (tilesat_map_parse_cell(m, o->chooses.v[i], "--choose", &c[0], &c[1],
+                               &c[2], &err)) {
+      fail_err(&err);
+      free(choice);
+      return NULL;
+    }
+  }
+  return choice;
+}
+
+int cmd_trace(options *o) {
+  tilesat_rules *r = NULL;
+  tilesat_map *m = NULL;
+  bool json = o->format && !strcmp(o->format, "json");
+  int *choice = NULL;
+  int rc = load_map(o, &r, &m);
+  if (!rc && !(choice = parse_choices(o, m)))
+    rc = EXIT_ERROR;
+  if (!rc) {
+    tilesat_trace *t = tilesat_trace_new(m);
+    for (int i = 0; i < o->chooses.n; i++) {
+      const int *c = choice + (size_t)3 * (size_t)i;
+      if (tilesat_trace_choose(t, c[0], c[1], c[2]))
+        break;
+    }
+    stop_hold(); /* the trace whole */
+    json ? tilesat_trace_write_json(t, stdout) : tilesat_trace_write(t, stdout);
+    stop_release();
+    int status = tilesat_trace_status(t);
+    rc = status == TILESAT_UNKNOWN ? 0 : status;
+    if (draw_empty(o, m, t))
+      rc = EXIT_ERROR;
+    tilesat_trace_free(t);
+  }
+  free(choice);
+  tilesat_map_free(m);
+  tilesat_rules_free(r);
+  return rc;
+}

@@ -1,0 +1,75 @@
+/* commands.c: the table of commands (name, usage, summary, what runs it)
+ * and the usage texts made from it and the option table. */
+#include "cli.h"
+
+#include <string.h>
+
+const command commands[] = {
+    {"extract", "SAMPLE...",
+     "ESTM rules (tiles, weights, allowed pairs) "
+     "from sample maps",
+     cmd_extract},
+    {"encode", "RULES --size WxH",
+     "a map as CNF: DIMACS with named variables, or propositions", cmd_encode},
+    {"check", "RULES --size WxH",
+     "is there a valid map? SAT and a witness (exit 10) or UNSAT (exit 20)",
+     cmd_check},
+    {"enum", "RULES --size WxH",
+     "every valid map, then 'maps: N' (exit 10 if any, 20 if none)", cmd_enum},
+    {"count", "RULES --size WxH",
+     "the number of valid maps, exact or approximate (last line)", cmd_count},
+    {"sample", "RULES --size WxH",
+     "valid maps drawn uniformly at random (dp: exactly; approx: by XOR "
+     "hashing)",
+     cmd_sample},
+    {"import-tileset", "TILESET.xml",
+     "rules from a WFC simple-tiled tileset (oriented tiles, pairs, weights)",
+     cmd_import_tileset},
+    {"explain", "RULES --size WxH",
+     "why no map exists: a minimal set of clashing constraints (exit 20)",
+     cmd_explain},
+    {"trace", "RULES --size WxH",
+     "WFC propagation with reasons; on a contradiction, its chain (20)",
+     cmd_trace},
+    {"analyze", "RULES",
+     "a report on a rule set: border-only and unused tiles, sizes that work",
+     cmd_analyze},
+    {"anneal", "RULES --size WxH",
+     "a low-energy map by annealing soft terms, hard rules repaired by SAT",
+     cmd_anneal},
+    {"collapse", "RULES --size WxH",
+     "run Wave Function Collapse as WFC does: a map (exit 10), or where it "
+     "contradicted",
+     cmd_collapse},
+    {"verify", "RULES MAP",
+     "does a finished map keep the rules? VALID (exit 10), or every pair of "
+     "cells that breaks them (20)",
+     cmd_verify},
+};
+const size_t ncommands = sizeof commands / sizeof commands[0];
+
+const command *command_find(const char *name) {
+  for (size_t i = 0; i < ncommands; i++)
+    if (!strcmp(commands[i].name, name))
+      return &commands[i];
+  return NULL;
+}
+
+void usage_main(FILE *out) {
+  fprintf(out,
+          "tilesat %s: a SAT-based model checker for tiled-map rules (WFC / "
+          "ESTM)\n\n"
+          "usage: tilesat COMMAND [ARGS] [OPTIONS]\n\ncommands:\n",
+          TILESAT_VERSION);
+  for (size_t i = 0; i < ncommands; i++)
+    fprintf(out, "  %-14s %s\n", commands[i].name, commands[i].summary);
+  fprintf(out, "\n'tilesat COMMAND --help' lists a command's options.\n"
+               "Exit codes: 10 satisfiable, 20 unsatisfiable, 0 other "
+               "success, 1 error.\n");
+}
+
+void usage_command(const command *c, FILE *out) {
+  fprintf(out, "usage: tilesat %s %s [OPTIONS]\n%s\n\noptions:\n", c->name,
+          c->usage, c->summary);
+  options_help(c->name, out);
+}

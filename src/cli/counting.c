@@ -1,0 +1,76 @@
+/* counting.c: what count and sample share: the count options in the
+ * library's terms and progress on stderr. */
+#include "cli.h"
+
+/* Progress: first after a second, then at most once a second; a change of
+ * method (notice) is always said, since it changes what the output
+ * means. */
+static double since(const struct timespec *t) {
+  struct timespec now;
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  return (double)(now.tv_sec - t->tv_sec) +
+         1e-9 * (double)(now.tv_nsec - t->tv_nsec);
+}
+
+static void notice(void *user, const char *line) {
+  count_progress *p = user;
+  fprintf(stderr, "tilesat: %s%s%s (%.0f s)\n", p->command ? p->command : "",
+          p->command ? ": " : "", line, since(&p->start));
+  clock_gettime(CLOCK_MONOTONIC, &p->last);
+  p->printed = true;
+}
+
+void progress_report(void *user, const char *line) {
+  count_progress *p = user;
+  if (since(&p->start) >= 1 && (!p->printed || since(&p->last) >= 1))
+    notice(user, line);
+}
+
+void progress_start(count_progress *p, const char *prefix) {
+  clock_gettime(CLOCK_MONOTONIC, &p->start);
+  p->printed = false;
+  p->command = prefix;
+}
+
+int counting_setup(options *o, tilesat_rules **r, tilesat_map **m,
+                   tilesat_count_options *co, count_progress *pr) {
+  int rc = load_map(o, r, m);
+  if (rc)
+    return rc;
+  tilesat_count_options_init(co);
+  if (parse_backend(o, &co->solve))
+    return EXIT_ERROR;
+  if (o->method) /* one of the table's choices */
+    tilesat_method_parse(o->method, &co->method);
+  if (GIVEN(o, epsilon))
+    co->epsilon = o->epsilon;
+  if (GIVEN(o, delta))
+    co->delta = o->delta;
+  if (o->backend && co->method != TILESAT_METHOD_ENUM) {
+    fail("--backend goes with --method enum (approx always uses "
+         "cryptominisat's XORs, dp no solver)");
+    return EXIT_ERROR;
+  }
+  if ((GIVEN(o, epsilon) || GIVEN(o, delta)) &&
+      co->method != TILESAT_METHOD_APPROX &&
+      co->method != TILESAT_METHOD_AUTO) {
+    fail("--epsilon and --delta go with --method approx");
+    return EXIT_ERROR;
+  }
+  co->seed = o->seed;
+  if (GIVEN(o, max_memory)) {
+    co->max_memory = o->max_memory;
+    /* the dp takes the smaller of its bound and the map's (by default half
+     * of physical memory): a larger bound given here raises the map's too */
+    if (o->max_memory > tilesat_map_max_memory(*m))
+      tilesat_map_set_max_memory(*m, o->max_memory);
+  }
+  progress_start(pr, NULL);
+  co->progress = progress_report;
+  co->notice = notice;
+  co->progress_user = pr;
+  /* the solvers' lines (enum, approx) through the same clock */
+  co->solve.progress = progress_report;
+  co->solve.progress_user = pr;
+  return 0;
+}

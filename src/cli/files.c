@@ -1,0 +1,212 @@
+/* files.c: the files a command writes, and its standard output.
+ *
+ * A file output is written whole or not at all (tilesat_output: a
+ * temporary beside it, renamed at the end), and a signal that ends the
+ * process removes the temporary (stop.c).  An output that is also an input
+ * of the same command is refused before any work, and a write error on
+ * standard output is an error of every command. */
+#include "cli.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+int out_open(out_file *of, const char *path) {
+  of->out = NULL;
+  of->f = stdout;
+  if (!path || !strcmp(path, "-"))
+    return 0;
+  tilesat_error err;
+  if (!(of->out = tilesat_output_open(path, &err)))
+    return fail_err(&err);
+  of->f = tilesat_output_file(of->out);
+  stop_temp(tilesat_output_temp(of->out));
+  return 0;
+}
+
+int out_close(out_file *of, bool ok) {
+  if (!of->out)
+    return ok ? 0 : EXIT_ERROR; /* standard output: stdout_end checks it */
+  tilesat_error err;
+  int rc = 0;
+  stop_hold(); /* the rename is not cut, nor its temporary left behind */
+  stop_temp(NULL);
+  if (!ok)
+    tilesat_output_discard(of->out);
+  else if (tilesat_output_commit(of->out, &err))
+    rc = fail_err(&err);
+  of->out = NULL;
+  stop_release();
+  return ok ? rc : EXIT_ERROR;
+}
+
+/* ------------------------------------------------------- standard output */
+
+static int stdout_errno;
+
+bool stdout_failed(void) {
+  if (!ferror(stdout))
+    return false;
+  if (!stdout_errno)
+    stdout_errno = errno ? errno : EIO;
+  return true;
+}
+
+int stdout_end(int rc) {
+  errno = 0;
+  int e = fflush(stdout) ? errno : 0;
+  if (!e && stdout_failed())
+    e = stdout_errno;
+  if (!e)
+    return rc;
+  fail("write error on standard output: %s", strerror(e));
+  return EXIT_ERROR;
+}
+
+/* ------------------------------------------------- outputs that are inputs */
+
+/* A file by the option that names it ("" for an argument); owned: the
+ * path when it was made here (a sidecar), malloc'd. */
+typedef struct named_file {
+  const char *option, *path;
+  char *owned;
+} named_file;
+
+typedef struct file_list {
+  named_file *v;
+  int n, cap;
+} file_list;
+
+/* A list holds every file the command names, however many: past its
+ * slots it grows (an input it dropped would escape the check). */
+static void push(file_list *l, named_file f) {
+  if (l->n == l->cap) {
+    l->cap = l->cap ? 2 * l->cap : 16;
+    named_file *v = realloc(l->v, (size_t)l->cap * sizeof *v);
+    if (!v) {
+      fail("out of memory");
+      exit(EXIT_ERROR);
+    }
+    l->v = v;
+  }
+  l->v[l->n++] = f;
+}
+
+static void add(file_list *l, const char *option, const char *path) {
+  if (path && strcmp(path, "-"))
+    push(l, (named_file){option, path, NULL});
+}
+
+/* A sidecar (malloc'd, or NULL), which the list then owns. */
+static void add_owned(file_list *l, const char *option, char *path) {
+  if (path)
+    push(l, (named_file){option, path, path});
+}
+
+/* X.tmx -> X-tiles.png, the tileset picture tilesat writes beside a map. */
+static char *tiles_png(const char *map) {
+  const char *slash = strrchr(map, '/'), *dot = strrchr(map, '.');
+  size_t stem =
+      dot && (!slash || dot > slash) ? (size_t)(dot - map) : strlen(map);
+  char *p = malloc(stem + sizeof "-tiles.png");
+  if (p)
+    snprintf(p, stem + sizeof "-tiles.png", "%.*s-tiles.png", (int)stem, map);
+  return p;
+}
+
+/* What the command writes and what it reads, by option. */
+static void list_files(const options *o, file_list *in, file_list *out) {
+  bool makes_rules =
+      !strcmp(o->command, "extract") || !strcmp(o->command, "import-tileset");
+  for (int i = 0; i < o->args.n; i++)
+    add(in, "", o->args.v[i]);
+  add(in, "--energy", o->energy);
+  add(in, "--palette", o->palette);
+  add(in, "--tilesets-from", o->tilesets_from);
+  add(out, "-o", o->output);
+  add(out, "--png", o->png);
+  add(out, "--tmx", o->tmx);
+  add(out, "--tmj", o->tmj);
+  add(out, "--qubo-out", o->qubo_out);
+  if (!o->tilesets_from) {
+    add_owned(out, "--tmx", o->tmx ? tiles_png(o->tmx) : NULL);
+    add_owned(out, "--tmj", o->tmj ? tiles_png(o->tmj) : NULL);
+  }
+  if (makes_rules) {
+    add(out, "--pictures", o->pictures);
+    add_owned(out, "-o", o->pictures ? NULL : sidecar(o->output));
+    return;
+  }
+  add(in, "--pictures", o->pictures);
+  /* the rules file's X.pictures, read when it exists */
+  char *side = o->pictures || !o->args.n ? NULL : sidecar(o->args.v[0]);
+  struct stat st;
+  if (side && stat(side, &st)) {
+    free(side);
+    side = NULL;
+  }
+  add_owned(in, "", side);
+}
+
+/* The folder a path names its file in: stat'd into *st; false if it
+ * cannot be. */
+static bool folder_of(const char *path, struct stat *st, const char **base) {
+  const char *slash = strrchr(path, '/');
+  *base = slash ? slash + 1 : path;
+  char dir[4096];
+  int n = slash ? (int)(slash - path) : 1;
+  if (n >= (int)sizeof dir)
+    return false;
+  snprintf(dir, sizeof dir, "%.*s", n ? n : 1, slash ? path : ".");
+  return !stat(dir, st);
+}
+
+/* Do a and b name one file, by any spelling?  A file that does not exist
+ * yet (a new output) is the same as another when both name it in the same
+ * folder. */
+static bool same_file(const char *a, const char *b) {
+  struct stat sa, sb;
+  if (!stat(a, &sa) && !stat(b, &sb))
+    return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino &&
+           S_ISREG(sa.st_mode);
+  const char *ba, *bb;
+  if (folder_of(a, &sa, &ba) && folder_of(b, &sb, &bb))
+    return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino && !strcmp(ba, bb);
+  return !strcmp(a, b);
+}
+
+static int refuse(const named_file *w, const named_file *r, bool input) {
+  if (!input)
+    fail("%s: %s is also written by %s", w->option, w->path, r->option);
+  else if (r->option[0])
+    fail("%s: %s is also the %s file; refusing to overwrite an input",
+         w->option, w->path, r->option);
+  else
+    fail("%s: %s is also an input of this command; refusing to overwrite it",
+         w->option, w->path);
+  return EXIT_ERROR;
+}
+
+int check_outputs(const options *o) {
+  file_list in = {.n = 0}, out = {.n = 0};
+  list_files(o, &in, &out);
+  int rc = 0;
+  for (int i = 0; i < out.n && !rc; i++) {
+    const char *p = out.v[i].path;
+    for (int k = 0; k < in.n && !rc; k++)
+      if (same_file(p, in.v[k].path))
+        rc = refuse(&out.v[i], &in.v[k], true);
+    /* (X.tmx and X.tmj both write the same X-tiles.png, alike) */
+    for (int k = 0; k < i && !rc; k++)
+      if (!(out.v[i].owned && out.v[k].owned) && same_file(p, out.v[k].path))
+        rc = refuse(&out.v[i], &out.v[k], false);
+  }
+  for (int i = 0; i < in.n; i++)
+    free(in.v[i].owned);
+  for (int i = 0; i < out.n; i++)
+    free(out.v[i].owned);
+  free(in.v);
+  free(out.v);
+  return rc;
+}

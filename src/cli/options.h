@@ -1,0 +1,175 @@
+/* options.h: every command-line option, once (Kissat's options.h is the
+ * model).  The table generates the typed fields of `options` (cli.h), the
+ * parsing of `--name VALUE` and `--name=VALUE`, the range checks with one
+ * error format ("tilesat: OPTION: 'VALUE' is not WHAT", WHAT from the kind
+ * and range), the `--help` lines and the man page (options.c, man.c).
+ *
+ *   OPT(ident, "--flag", KIND, default, low, high, "METAVAR", " commands ",
+ *       "help")
+ *   ALSO(ident, "METAVAR", " commands ", "help")
+ *
+ * ALSO is the same option (same field, kind and range) for other commands
+ * with other words: --png draws a witness for check but domains for
+ * explain.  Rows print in this order in --help.  Commands are listed each
+ * wrapped in spaces.
+ *
+ * Kinds and their field types:
+ *   FLAG    bool, no value
+ *   UINT    uint64_t, decimal digits only, in [low, high]
+ *   REAL    double, finite, strictly between low and high
+ *   BYTES   size_t, digits with an optional K, M or G, 1 to SIZE_MAX
+ *   CHOICE  const char *, one of the METAVAR's words "a|b|c"
+ *   STRING  const char *, a file or a name, taken as it is
+ *   LIST    string_list, repeatable, in order (parsed later against the
+ *           map: --pin and --choose name tiles)
+ *   WXH     map_size, WIDTHxHEIGHT by tilesat_parse_size
+ *   SPAN    real_span, LO:HI, each a REAL, low < LO <= HI
+ *   TERM    const char *, a weight of the energy file format: the energy
+ *           file's reader parses it, so an option and a file line accept
+ *           exactly the same numbers (only one word is checked here)
+ *
+ * default is the field's value when the option is not given; the "default"
+ * in a help text is what the command does then (for REAL and BYTES options
+ * the library's, which differs between commands: hence 0 here). */
+#ifndef TILESAT_CLI_OPTIONS_H
+#define TILESAT_CLI_OPTIONS_H
+
+#define TS_MAPS " encode check enum count sample explain trace anneal collapse "
+#define TS_DRAW " check enum sample anneal collapse "
+
+#define OPTIONS                                                                \
+  OPT(size, "--size", WXH, {0}, 0, 0, "WxH", TS_MAPS,                          \
+      "map size, WIDTHxHEIGHT (1x2: one column, two rows)")                    \
+  OPT(topology, "--topology", CHOICE, NULL, 0, 0, "square|hex",                \
+      " extract encode check enum count sample explain trace analyze anneal "  \
+      "collapse verify ",                                                      \
+      "grid topology (map commands: default, the rules file's)")               \
+  OPT(periodic, "--periodic", FLAG, false, 0, 0, NULL,                         \
+      " encode check enum count sample explain trace analyze anneal "          \
+      "collapse verify ",                                                      \
+      "wrap the map around both axes")                                         \
+  OPT(pins, "--pin", LIST, {0}, 0, 0, "ROW,COL=TILE", TS_MAPS,                 \
+      "pin a tile to a cell (repeatable)")                                     \
+  OPT(pins_from, "--pins-from", STRING, NULL, 0, 0, "MAP", TS_MAPS,            \
+      "pin every painted cell of a map of the same size (text, PNG, Tiled); "  \
+      "--free-tile cells and Tiled's empty cells stay free")                   \
+  OPT(free_tile, "--free-tile", STRING, ".", 0, 0, "NAME", TS_MAPS,            \
+      "with --pins-from: the tile that marks a free cell (default .)")         \
+  OPT(periodic_input, "--periodic-input", FLAG, false, 0, 0, NULL,             \
+      " extract ", "samples wrap around both axes")                            \
+  OPT(backend, "--backend", CHOICE, NULL, 0, 0,                                \
+      "picosat|cryptominisat|cadical|auto",                                    \
+      " check enum count explain analyze anneal collapse ",                    \
+      "SAT backend (default picosat; anneal: of the repair; collapse: of the " \
+      "guard)")                                                                \
+  OPT(method, "--method", CHOICE, NULL, 0, 0, "auto|dp|enum|approx",           \
+      " count sample ",                                                        \
+      "method (default auto: dp, approx if dp outgrows memory; sample: no "    \
+      "enum)")                                                                 \
+  OPT(epsilon, "--epsilon", REAL, 0, 0, INFINITY, "E", " count sample ",       \
+      "approx: within a factor 1+E of the count (default 0.8); sample: of "    \
+      "uniform (default 6, at least 1.71)")                                    \
+  OPT(delta, "--delta", REAL, 0, 0, 1, "D", " count ",                         \
+      "approx: with probability at least 1-D (default 0.2)")                   \
+  OPT(seed, "--seed", UINT, 1, 0, UINT64_MAX, "S",                             \
+      " count sample anneal collapse ",                                        \
+      "random seed (default 1): same seed, same result")                       \
+  OPT(max_memory, "--max-memory", BYTES, 0, 0, 0, "SIZE", TS_MAPS,             \
+      "memory bound, e.g. 512M, 4G (default: half of physical memory; count, " \
+      "sample: of the dp, default 4G)")                                        \
+  OPT(nsamples, "-n", UINT, 1, 1, 1000000000, "N", " sample ",                 \
+      "number of maps to draw (default 1)")                                    \
+  ALSO(nsamples, "RUNS", " collapse ",                                         \
+       "run seeds S, S+1, ...: successes, contradictions, time (default 1)")   \
+  OPT(guard, "--guard", CHOICE, NULL, 0, 0, "none|sat", " collapse ",          \
+      "sat: never fail: a tile no valid map has there is banned and the cell " \
+      "draws again (default none: WFC as it is)")                              \
+  OPT(sizes, "--sizes", STRING, NULL, 0, 0, "N,N,...", " collapse ",           \
+      "a failure-rate table: -n RUNS (default 100) at each size (N is NxN, "   \
+      "or WxH)")                                                               \
+  OPT(explain, "--explain", FLAG, false, 0, 0, NULL, " collapse ",             \
+      "a failed run: its point of no return and a minimal doomed set of "      \
+      "choices")                                                               \
+  OPT(heuristic, "--heuristic", CHOICE, NULL, 0, 0, "entropy|mrv|scanline",    \
+      " collapse ",                                                            \
+      "the cell to observe: lowest entropy (default, as WFC), fewest tiles, "  \
+      "or reading order")                                                      \
+  OPT(limit, "--limit", UINT, 0, 1, INT64_MAX, "N", " enum ",                  \
+      "stop after N maps (default: all)")                                      \
+  OPT(format, "--format", CHOICE, NULL, 0, 0, "dimacs|props", " encode ",      \
+      "DIMACS CNF (default) or readable propositions")                         \
+  OPT(output, "-o", STRING, NULL, 0, 0, "FILE",                                \
+      " extract encode import-tileset ",                                       \
+      "write to FILE instead of standard output")                              \
+  OPT(tile_size, "--tile-size", UINT, 1, 1, 4096, "N", " extract ",            \
+      "image samples: cut into NxN-pixel tiles (default 1: a pixel a tile)")   \
+  OPT(pattern, "--pattern", UINT, 0, 1, 8, "N", " extract ",                   \
+      "image samples: WFC overlapping model, NxN patterns")                    \
+  OPT(symmetry, "--symmetry", UINT, 1, 1, 8, "1..8", " extract ",              \
+      "with --pattern: add rotated/reflected windows (default 1)")             \
+  OPT(palette, "--palette", STRING, NULL, 0, 0, "FILE", " extract ",           \
+      "image samples: tile names for colours/tile images (pictures file)")     \
+  OPT(empty, "--empty", CHOICE, NULL, 0, 0, "tile|exclude",                    \
+      " extract verify ",                                                      \
+      "Tiled samples: empty cells are tile \"0\" (default) or left out")       \
+  OPT(layer, "--layer", STRING, NULL, 0, 0, "NAME", " extract verify ",        \
+      "Tiled samples: the tile layer to read (default: the first)")            \
+  OPT(pictures, "--pictures", STRING, NULL, 0, 0, "FILE",                      \
+      " extract import-tileset ",                                              \
+      "write the tiles' pictures (default beside -o X.rules: X.pictures)")     \
+  ALSO(pictures, "FILE", " check enum sample explain trace anneal collapse ",  \
+       "draw tiles with these pictures (default: RULES's X.pictures if any)")  \
+  ALSO(pictures, "FILE", " verify ",                                           \
+       "a PNG map: tiles cut and named by these pictures (default: RULES's "   \
+       "X.pictures if any; else a pixel a cell, named by colour)")             \
+  OPT(subset, "--subset", STRING, NULL, 0, 0, "NAME", " import-tileset ",      \
+      "only the tiles of this subset")                                         \
+  OPT(png, "--png", STRING, NULL, 0, 0, "FILE", " check enum sample anneal ",  \
+      "draw the witness (check) or a contact sheet of the maps")               \
+  ALSO(png, "FILE", " collapse ",                                              \
+       "draw the map; with -n, where the contradictions happened (heat map)")  \
+  ALSO(png, "FILE", " explain trace ",                                         \
+       "draw the map: cells as blends of their possible tiles, the cells "     \
+       "involved (explain) or left empty (trace) framed")                      \
+  OPT(tmx, "--tmx", STRING, NULL, 0, 0, "FILE", " check anneal collapse ",     \
+      "write the witness as a Tiled map (XML), with its tileset image")        \
+  OPT(tmj, "--tmj", STRING, NULL, 0, 0, "FILE", " check anneal collapse ",     \
+      "write the witness as a Tiled map (JSON), with its tileset image")       \
+  ALSO(tmx, "FILE", " enum sample ",                                           \
+       "write the maps as one Tiled map (XML), a layer each")                  \
+  ALSO(tmj, "FILE", " enum sample ",                                           \
+       "write the maps as one Tiled map (JSON), a layer each")                 \
+  OPT(tilesets_from, "--tilesets-from", STRING, NULL, 0, 0, "MAP", TS_DRAW,    \
+      "--tmx/--tmj: use this Tiled map's tilesets (tiles named by gid)")       \
+  OPT(chooses, "--choose", LIST, {0}, 0, 0, "ROW,COL=TILE", " trace ",         \
+      "after the pins, choose a tile for a cell (repeatable, in order)")       \
+  OPT(max, "--max", UINT, 8, 1, 64, "N", " analyze ",                          \
+      "sizes from 1x1 to NxN (default 8, at most 64)")                         \
+  ALSO(format, "text|json", " explain trace ",                                 \
+       "readable text (default) or a JSON document")                           \
+  OPT(help, "--help", FLAG, false, 0, 0, NULL,                                 \
+      " extract import-tileset encode check enum count sample explain trace "  \
+      "analyze anneal collapse verify ",                                       \
+      "this help")                                                             \
+  OPT(energy, "--energy", STRING, NULL, 0, 0, "FILE", " anneal ",              \
+      "soft terms from an energy file (rules/README.md)")                      \
+  OPT(hard_weight, "--hard-weight", TERM, NULL, 0, 0, "W", " anneal ",         \
+      "cost of a disallowed adjacent pair (default: more than any gain)")      \
+  OPT(frequency, "--frequency", TERM, NULL, 0, 0, "W", " anneal ",             \
+      "weight of (n_k - target_k)^2 (targets: rule weights scaled)")           \
+  OPT(coherence, "--coherence", TERM, NULL, 0, 0, "J", " anneal ",             \
+      "-J per adjacent pair of equal tiles (every tile)")                      \
+  OPT(palindrome, "--palindrome", TERM, NULL, 0, 0, "W", " anneal ",           \
+      "minus W times the palindrome score of rows and columns")                \
+  OPT(sweeps, "--sweeps", UINT, 1000, 1, 1000000000, "N", " anneal ",          \
+      "sweeps per restart (default 1000)")                                     \
+  OPT(beta, "--beta", SPAN, {0}, 0, INFINITY, "LO:HI", " anneal ",             \
+      "geometric schedule (default: from the energy scale)")                   \
+  OPT(restarts, "--restarts", UINT, 1, 1, 1000000, "R", " anneal ",            \
+      "independent runs, the best kept (default 1)")                           \
+  OPT(replicas, "--replicas", UINT, 1, 1, 64, "K", " anneal ",                 \
+      "replica exchange with K replicas (default 1: off)")                     \
+  OPT(qubo_out, "--qubo-out", STRING, NULL, 0, 0, "FILE", " anneal ",          \
+      "also write the energy as a qbsolv .qubo file")
+
+#endif

@@ -1,0 +1,147 @@
+/* samples.c: the samples extract reads, of every kind: text grids, PNG
+ * images cut into tiles, and Tiled maps. */
+#include "cli.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct inputs {
+  tilesat_pictures *palette; /* --palette */
+  tilesat_pictures *pics;    /* pictures of the image samples' tiles */
+};
+
+typedef enum kind { TEXT, PNG, TILED, UNREADABLE } kind;
+
+/* What a sample file holds, by its first bytes (the extension only breaks
+ * the tie for text that happens to start like XML or JSON). */
+static kind sample_kind(const char *path) {
+  if (!strcmp(path, "-"))
+    return TEXT;
+  FILE *f = fopen(path, "rb");
+  if (!f)
+    return UNREADABLE;
+  unsigned char head[64];
+  size_t n = fread(head, 1, sizeof head, f);
+  fclose(f);
+  if (tilesat_is_png(head, n))
+    return PNG;
+  if (ends_with(path, ".png"))
+    return PNG; /* not a PNG inside: the PNG reader says so */
+  if (ends_with(path, ".tmx") || ends_with(path, ".tmj"))
+    return TILED;
+  size_t i = n >= 3 && !memcmp(head, "\xEF\xBB\xBF", 3) ? 3 : 0;
+  while (i < n && (head[i] == ' ' || head[i] == '\n' || head[i] == '\r' ||
+                   head[i] == '\t'))
+    i++;
+  bool xml = n - i >= 4 &&
+             (!memcmp(head + i, "<?xm", 4) || !memcmp(head + i, "<map", 4));
+  bool json = i < n && head[i] == '{';
+  if ((xml || json) && !ends_with(path, ".txt"))
+    return TILED;
+  return TEXT;
+}
+
+static struct inputs *inputs_of(options *o) {
+  if (!o->inputs) {
+    o->inputs = calloc(1, sizeof *o->inputs);
+    if (!o->inputs) {
+      fail("out of memory");
+      abort();
+    }
+  }
+  return o->inputs;
+}
+
+static tilesat_grid *load_image(options *o, const char *path,
+                                tilesat_error *err) {
+  struct inputs *in = inputs_of(o);
+  int tile_size = (int)o->tile_size;
+  if (!in->pics) {
+    if (o->palette &&
+        !(in->palette = tilesat_pictures_read_file(o->palette, err)))
+      return NULL;
+    in->pics = tilesat_pictures_new(tile_size, tile_size, 0);
+  }
+  tilesat_image *img = tilesat_image_read_png(path, err);
+  if (!img)
+    return NULL;
+  tilesat_grid *g =
+      tilesat_grid_from_image(img, path, tile_size, in->palette, in->pics, err);
+  tilesat_image_free(img);
+  return g;
+}
+
+tilesat_grid *load_sample(options *o, const char *path, tilesat_error *err) {
+  kind k = sample_kind(path);
+  if (GIVEN(o, symmetry)) {
+    snprintf(err->msg, sizeof err->msg, "--symmetry needs --pattern N");
+    return NULL;
+  }
+  if (k == UNREADABLE) /* the text reader says why it cannot open it */
+    return tilesat_grid_read_file(path, err);
+  if (k != PNG && (GIVEN(o, tile_size) || o->palette)) {
+    snprintf(err->msg, sizeof err->msg,
+             "%s: --tile-size and --palette are for image samples", path);
+    return NULL;
+  }
+  if (k == TEXT)
+    return tilesat_grid_read_file(path, err);
+  if (k == TILED) {
+    bool exclude = o->empty && !strcmp(o->empty, "exclude");
+    return tilesat_tiled_read(
+        path, o->layer, exclude ? TILESAT_EMPTY_EXCLUDE : TILESAT_EMPTY_TILE,
+        err);
+  }
+  return load_image(o, path, err);
+}
+
+int end_samples(options *o, int rc) {
+  struct inputs *in = o->inputs;
+  if (!in)
+    return rc;
+  if (!rc && in->pics && tilesat_pictures_count(in->pics))
+    rc = write_pictures(o, in->pics);
+  tilesat_pictures_free(in->palette);
+  tilesat_pictures_free(in->pics);
+  free(in);
+  o->inputs = NULL;
+  return rc;
+}
+
+static bool is_png_file(const char *path) {
+  unsigned char head[8];
+  FILE *f = fopen(path, "rb");
+  size_t n = f ? fread(head, 1, sizeof head, f) : 0;
+  if (f)
+    fclose(f);
+  return tilesat_is_png(head, n);
+}
+
+/* A finished map as a grid (verify, --pins-from).  A PNG is cut into tiles the
+ * size of the rules' pictures (--pictures, or RULES's X.pictures) and named by
+ * them; without pictures every pixel is a cell named by its colour, as extract
+ * does. */
+tilesat_grid *read_map_file(options *o, const char *path, tilesat_error *err) {
+  if (!is_png_file(path))
+    return load_sample(o, path, err);
+  tilesat_pictures *pics = NULL;
+  if (load_pictures(o, &pics))
+    return NULL;
+  if (pics && tilesat_pictures_overlap(pics) > 0) {
+    snprintf(err->msg, sizeof err->msg,
+             "%s: a map of overlapping patterns cannot be read back from "
+             "its picture: give it as a text grid",
+             path);
+    tilesat_pictures_free(pics);
+    return NULL;
+  }
+  tilesat_image *img = tilesat_image_read_png(path, err);
+  tilesat_grid *g = NULL;
+  if (img) {
+    int size = pics ? tilesat_pictures_width(pics) : 1;
+    g = tilesat_grid_from_image(img, path, size, pics, NULL, err);
+  }
+  tilesat_image_free(img);
+  tilesat_pictures_free(pics);
+  return g;
+}

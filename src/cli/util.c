@@ -1,0 +1,127 @@
+/* util.c: what every command shares: errors, outputs, loading a map. */
+#include "cli.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+void fail(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  fputs("tilesat: ", stderr);
+  vfprintf(stderr, fmt, ap);
+  fputc('\n', stderr);
+  va_end(ap);
+}
+
+int fail_err(const tilesat_error *err) {
+  fail("%s", err->msg);
+  return EXIT_ERROR;
+}
+
+bool ends_with(const char *s, const char *suffix) {
+  size_t n = strlen(s), k = strlen(suffix);
+  return n >= k && !strcmp(s + n - k, suffix);
+}
+
+int write_rules(const options *o, const tilesat_rules *r) {
+  out_file of;
+  if (out_open(&of, o->output))
+    return EXIT_ERROR;
+  tilesat_rules_write(r, of.f); /* a write error: out_close says it */
+  return out_close(&of, true);
+}
+
+/* Read the rules and build the map the options describe. */
+/* --pins-from: every painted cell of a map of the same size is a pin;
+ * cells holding --free-tile (default ".") and Tiled's empty cells stay
+ * free.  0 or EXIT_ERROR (said). */
+static int pins_from(options *o, tilesat_map *m) {
+  tilesat_error err;
+  bool empty_given = GIVEN(o, empty);
+  if (!empty_given)
+    o->empty = "exclude"; /* a Tiled map's empty cells are free */
+  tilesat_grid *g = read_map_file(o, o->pins_from, &err);
+  if (!empty_given)
+    o->empty = NULL;
+  if (!g)
+    return fail_err(&err);
+  int w = tilesat_map_width(m), h = tilesat_map_height(m), rc = 0;
+  if (tilesat_grid_width(g) != w || tilesat_grid_height(g) != h) {
+    fail("--pins-from: %s is %dx%d, the map %dx%d", o->pins_from,
+         tilesat_grid_width(g), tilesat_grid_height(g), w, h);
+    rc = EXIT_ERROR;
+  }
+  for (int c = 0; c < w * h && !rc; c++) {
+    const char *name = tilesat_grid_at(g, c / w, c % w);
+    if (name && strcmp(name, o->free_tile) &&
+        tilesat_map_pin(m, c / w, c % w, name, &err)) {
+      const char *why = strncmp(err.msg, "--pin: ", 7) ? err.msg : err.msg + 7;
+      fail("--pins-from: %s: (%d,%d): %s", o->pins_from, c / w, c % w, why);
+      rc = EXIT_ERROR;
+    }
+  }
+  tilesat_grid_free(g);
+  return rc;
+}
+
+int load_map(options *o, tilesat_rules **rules, tilesat_map **map) {
+  tilesat_error err;
+  if (o->args.n != 1) {
+    fail("%s takes one rules file (see 'tilesat %s --help')", o->command,
+         o->command);
+    return EXIT_ERROR;
+  }
+  if (!GIVEN(o, size)) {
+    fail("%s: missing --size WxH", o->command);
+    return EXIT_ERROR;
+  }
+  *rules = tilesat_rules_read_file(o->args.v[0], &err);
+  if (!*rules)
+    return fail_err(&err);
+  tilesat_topology topo = topology_of(o, tilesat_rules_topology(*rules));
+  *map = tilesat_map_new(*rules, o->size.w, o->size.h, topo, o->periodic, &err);
+  if (!*map)
+    return fail_err(&err);
+  /* count and sample: the dp's bound (counting.c), which auto falls back
+   * from; approx and enum keep the default bound */
+  if (GIVEN(o, max_memory) && strcmp(o->command, "count") &&
+      strcmp(o->command, "sample"))
+    tilesat_map_set_max_memory(*map, o->max_memory);
+  for (int i = 0; i < o->pins.n; i++)
+    if (tilesat_map_pin_spec(*map, o->pins.v[i], &err))
+      return fail_err(&err);
+  if (o->pins_from)
+    return pins_from(o, *map);
+  return 0;
+}
+
+tilesat_topology topology_of(const options *o, tilesat_topology fallback) {
+  tilesat_topology t = fallback;
+  if (o->topology) /* one of square|hex: the option table checked it */
+    tilesat_topology_parse(o->topology, &t);
+  return t;
+}
+
+/* --backend (checked against the option table's choices), and signals. */
+int parse_backend(const options *o, tilesat_solve_options *so) {
+  so->backend = TILESAT_PICOSAT;
+  if (o->backend && tilesat_backend_parse(o->backend, &so->backend)) {
+    fail("--backend: '%s' is not a backend of this build", o->backend);
+    return EXIT_ERROR;
+  }
+  so->terminate = stop_terminate;
+  so->terminate_user = NULL;
+  stop_polled();
+  /* one clock per run: the command solves once parse_backend was called */
+  static count_progress solving;
+  progress_start(&solving, o->command);
+  so->progress = progress_report;
+  so->progress_user = &solving;
+  return 0;
+}
+
+int fail_solve(const options *o, const tilesat_error *err) {
+  return stop_requested() ? stop_said(o) : fail_err(err);
+}

@@ -1,0 +1,203 @@
+/* core/core.h: what every stage of libtilesat shares: memory, errors, text,
+ * name tables, rules and maps.  Not installed; the CLI never sees it. */
+#ifndef TILESAT_CORE_H
+#define TILESAT_CORE_H
+
+#include "tilesat.h"
+
+#include <stdarg.h>
+
+/* ---------------------------------------------------------------- memory */
+
+/* Out of memory is fatal, in one place. */
+void *ts_malloc(size_t n);
+void *ts_calloc(size_t n, size_t size);
+void *ts_realloc(void *p, size_t n);
+char *ts_strdup(const char *s);
+char *ts_strndup(const char *s, size_t n);
+/* API misuse: abort naming the caller. */
+_Noreturn void ts_misuse(const char *func, const char *what);
+
+/* A growable array: `struct { T *v; size_t n, cap; }`. */
+#define TS_VEC(T)                                                              \
+  struct {                                                                     \
+    T *v;                                                                      \
+    size_t n, cap;                                                             \
+  }
+/* Room for one more element: v grown (doubled) when n has reached *cap. */
+static inline void *ts_vec_fit(void *v, size_t n, size_t *cap, size_t size) {
+  if (n < *cap)
+    return v;
+  *cap = *cap ? 2 * *cap : 16;
+  return ts_realloc(v, *cap * size);
+}
+/* An expression, without branches of its own, so that a loop that pushes
+ * reads (and is measured) as the loop it is. */
+#define TS_PUSH(vec, x)                                                        \
+  ((vec).v = ts_vec_fit((vec).v, (vec).n, &(vec).cap, sizeof *(vec).v),        \
+   (void)((vec).v[(vec).n++] = (x)))
+
+typedef TS_VEC(int) ts_ints;
+
+/* ---------------------------------------------------------------- errors */
+
+/* Fill `err` (if not NULL) with "FILE:LINE: message" (line 0: "FILE: ..."). */
+void ts_error(tilesat_error *err, const char *file, long line, const char *fmt,
+              ...) __attribute__((format(printf, 4, 5)));
+
+/* ------------------------------------------------------------------ text */
+
+/* Flush an output (see tilesat_output): 0, or -1 after a write error,
+ * whose errno the output keeps for tilesat_output_commit's message. */
+int ts_output_flush(tilesat_output *o);
+/* Read a whole file; NULL and an error on failure. */
+char *ts_read_file(const char *path, size_t *len, tilesat_error *err);
+/* Check that text is valid UTF-8 with no NUL byte; on failure returns false
+ * with the line number and a message.  Also rejects ASCII control
+ * characters other than tab, CR and LF. */
+bool ts_utf8_check(const char *text, size_t len, long *line, char *msg,
+                   size_t msglen);
+/* 3 if text starts with a UTF-8 byte-order mark (which every text reader
+ * skips), else 0. */
+size_t ts_bom_len(const char *text, size_t len);
+/* Length in bytes of the UTF-8 sequence starting at s (text already valid). */
+int ts_utf8_len(unsigned char c);
+
+/* Split a line (no newline in it) into whitespace-separated tokens; "..."
+ * quotes a token, with \" and \\ inside.  Tokens are malloc'd.  Returns the
+ * number of tokens, or -1 with a message (unterminated quote, bad escape). */
+int ts_tokenize(const char *line, size_t len, char ***tokens, const char **msg);
+void ts_tokens_free(char **tokens, int n);
+/* Write a name as a token: quoted when it needs to be. */
+void ts_write_token(FILE *out, const char *name);
+/* Does this name need quotes as a token? */
+bool ts_token_needs_quotes(const char *name);
+
+/* Iterate over the lines of a text: returns false at the end. */
+typedef struct ts_lines {
+  const char *p, *end;
+  long lineno;
+} ts_lines;
+bool ts_next_line(ts_lines *it, const char **line, size_t *len);
+
+/* The text formats built alike (rules, energy, pictures): a first line
+ * `tilesat-KIND VERSION`, then one keyword line after another, tokens as
+ * ts_tokenize splits them, '#' lines and blank lines skipped, every error
+ * "FILE:LINE: message" (reader.c).  A parser walks the lines with
+ * ts_reader_next and hands each keyword to its handler. */
+typedef struct ts_reader {
+  const char *file;
+  tilesat_error *err;
+  const char *text;
+  size_t len;
+  ts_lines it;
+  bool no_lines; /* errors name no line: the text is an option's value */
+  char **tok;    /* the current line's tokens, tok[0] its keyword */
+  int nt;
+} ts_reader;
+/* Check that a text file is UTF-8 (ts_utf8_check); false with the error
+ * reported at its line (or at none, with no_lines). */
+bool ts_text_check(const char *text, size_t len, const char *file,
+                   bool no_lines, tilesat_error *err);
+/* Start at the first line; false if the text is not UTF-8. */
+bool ts_reader_open(ts_reader *rd, const char *text, size_t len,
+                    const char *file, bool no_lines, tilesat_error *err);
+/* The next line that is neither blank nor a comment, tokenized: 1; 0 at the
+ * end; -1 with the error reported (a bad quote). */
+int ts_reader_next(ts_reader *rd);
+/* Back to the first line, for a second pass. */
+void ts_reader_rewind(ts_reader *rd);
+void ts_reader_close(ts_reader *rd);
+/* Report "FILE:LINE: message" at the current line; returns -1. */
+int ts_reader_error(ts_reader *rd, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* The current line is the header `HEADER VERSION` (HEADER "tilesat-KIND"):
+ * 0, or -1 with "not a KIND file" or "KIND format version N is not
+ * supported" reported. */
+int ts_reader_header(ts_reader *rd, const char *header, int version);
+
+/* A whole number in decimal digits (no sign), at most max. */
+bool ts_parse_whole(const char *s, uint64_t max, uint64_t *out);
+/* A finite decimal number of size at most maxabs. */
+bool ts_parse_decimal(const char *s, double maxabs, double *out);
+
+/* A string -> index map over names owned elsewhere (open addressing). */
+typedef struct ts_names {
+  TS_VEC(char *) v; /* owned names, by index */
+  int *slot;        /* hash slots: index + 1, 0 = empty */
+  size_t nslots;
+} ts_names;
+/* Index of name, or -1. */
+int ts_names_find(const ts_names *t, const char *name);
+/* Index of name, adding a copy if new. */
+int ts_names_intern(ts_names *t, const char *name, size_t len);
+void ts_names_free(ts_names *t);
+
+/* ------------------------------------------------------------------ maps */
+
+struct tilesat_rules {
+  tilesat_topology topo;
+  int ntiles, ndirs;
+  int words;        /* uint64_t words per tile bitset */
+  ts_names names;   /* tile names, by index */
+  uint64_t *weight; /* ntiles */
+  uint64_t *allow;  /* [tile][dir][words]: who may stand in dir of tile */
+};
+
+static inline const uint64_t *ts_allowed(const tilesat_rules *r, int a, int d) {
+  return r->allow +
+         ((size_t)a * (size_t)r->ndirs + (size_t)d) * (size_t)r->words;
+}
+static inline bool ts_bit(const uint64_t *set, int i) {
+  return (set[i >> 6] >> (i & 63)) & 1u;
+}
+/* The table of allowed pairs is dense, a bit for each pair of tiles in each
+ * direction (every stage reads it as bitsets), so its size grows with the
+ * square of the tiles: rule sets whose table would pass TS_MAX_PAIR_BYTES
+ * are refused before anything that large is allocated. */
+#define TS_MAX_PAIR_BYTES ((uint64_t)1 << 30)
+/* Bytes of the table for ntiles tiles in ndirs directions. */
+uint64_t ts_rules_table_bytes(uint64_t ntiles, int ndirs);
+/* True, with "too many tiles: ..." in msg (how much the table would need
+ * and the most tiles allowed), if ntiles tiles are more than fit. */
+bool ts_rules_too_many(uint64_t ntiles, tilesat_topology topo, char *msg,
+                       size_t msglen);
+/* A rule set with no allowed pair over the given tiles (taken over, and
+ * not too many: ts_rules_too_many). */
+tilesat_rules *ts_rules_new(tilesat_topology topo, ts_names *names);
+void ts_rules_allow(tilesat_rules *r, int a, int d, int b);
+
+typedef struct ts_pin {
+  int cell, tile;
+} ts_pin;
+
+struct tilesat_map {
+  const tilesat_rules *rules;
+  tilesat_topology topo;
+  bool periodic;
+  int width, height, ncells;
+  TS_VEC(ts_pin) pins;
+  size_t max_memory; /* bytes (tilesat_map_set_max_memory) */
+};
+
+/* Neighbour cell of `cell` in direction d, or -1. */
+int ts_map_neighbor(const tilesat_map *m, int cell, int d);
+
+/* Each edge of a map once: from a cell in a forward direction (square: E S;
+ * hex: E SE SW).  Constraint groups, explanations, energies, annealing and
+ * QUBO all number edges this way. */
+#define TS_MAX_FORWARD 3
+bool ts_dir_forward(tilesat_topology topo, int d);
+/* The forward directions, in increasing order; returns how many. */
+int ts_forward_dirs(tilesat_topology topo, int out[TS_MAX_FORWARD]);
+/* The edge from `cell` in direction d (a neighbour exists) as an index
+ * cell * ndirs + d of its forward end; < ncells * ndirs. */
+int ts_edge_index(const tilesat_map *m, int cell, int d);
+
+/* A grid over the given names (taken over) and width*height cells (taken
+ * over); a cell of -1 is excluded from the sample (tilesat_grid_at gives
+ * NULL, extraction sees neither it nor pairs with it). */
+tilesat_grid *ts_grid_new(const char *filename, int width, int height,
+                          ts_names *names, int *cells);
+
+#endif

@@ -1,0 +1,201 @@
+/* map.c: a map to fill (rules, size, topology, pins) and the independent
+ * checker of filled maps.  The checker reads the rules and the topology
+ * directly, never the CNF encoder, so a witness the solver returns is
+ * checked by a second, much simpler, piece of code. */
+#include "core/core.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+tilesat_map *tilesat_map_new(const tilesat_rules *r, int width, int height,
+                             tilesat_topology topo, bool periodic,
+                             tilesat_error *err) {
+  if (!r)
+    ts_misuse(__func__, "NULL rules");
+  if (width <= 0 || height <= 0) {
+    ts_error(err, "--size", 0, "width and height must be positive");
+    return NULL;
+  }
+  if (tilesat_topology_ndirs(topo) != r->ndirs) {
+    ts_error(err, "--topology", 0,
+             "the rules are for a %s grid and cannot be used on a %s grid",
+             tilesat_topology_name(r->topo), tilesat_topology_name(topo));
+    return NULL;
+  }
+  if ((uint64_t)width * (uint64_t)height * (uint64_t)r->ntiles >
+      TILESAT_MAX_CELL_TILES) {
+    ts_error(err, "--size", 0,
+             "%dx%d with %d tiles is too large (at most %d cells times tiles)",
+             width, height, r->ntiles, TILESAT_MAX_CELL_TILES);
+    return NULL;
+  }
+  if (topo == TILESAT_HEX && periodic && height % 2) {
+    ts_error(err, "--periodic", 0,
+             "a periodic hex map needs an even height (odd-r rows "
+             "alternate), not %d",
+             height);
+    return NULL;
+  }
+  tilesat_map *m = ts_calloc(1, sizeof *m);
+  m->rules = r;
+  m->topo = topo;
+  m->periodic = periodic;
+  m->width = width;
+  m->height = height;
+  m->ncells = width * height;
+  m->max_memory = tilesat_default_max_memory();
+  return m;
+}
+
+size_t tilesat_default_max_memory(void) {
+  long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+  if (pages <= 0 || page <= 0)
+    return (size_t)4 << 30;
+  uint64_t half = (uint64_t)pages * (uint64_t)page / 2;
+  return half > SIZE_MAX / 2 ? SIZE_MAX / 2 : (size_t)half;
+}
+
+void tilesat_map_set_max_memory(tilesat_map *m, size_t bytes) {
+  m->max_memory = bytes;
+}
+
+size_t tilesat_map_max_memory(const tilesat_map *m) { return m->max_memory; }
+
+void tilesat_map_free(tilesat_map *m) {
+  if (!m)
+    return;
+  free(m->pins.v);
+  free(m);
+}
+
+int tilesat_map_width(const tilesat_map *m) { return m->width; }
+int tilesat_map_npins(const tilesat_map *m) { return (int)m->pins.n; }
+int tilesat_map_height(const tilesat_map *m) { return m->height; }
+const tilesat_rules *tilesat_map_rules(const tilesat_map *m) {
+  return m->rules;
+}
+
+int tilesat_map_pin(tilesat_map *m, int row, int col, const char *tile,
+                    tilesat_error *err) {
+  if (row < 0 || row >= m->height || col < 0 || col >= m->width) {
+    ts_error(err, "--pin", 0, "cell (%d,%d) is outside the %dx%d map", row, col,
+             m->width, m->height);
+    return -1;
+  }
+  int t = tilesat_rules_find_tile(m->rules, tile);
+  if (t < 0) {
+    ts_error(err, "--pin", 0, "unknown tile '%s'", tile);
+    return -1;
+  }
+  ts_pin p = {row * m->width + col, t};
+  TS_PUSH(m->pins, p);
+  return 0;
+}
+
+/* A whole decimal number in [0, INT_MAX]; *end after its digits. */
+static bool parse_int(const char *s, const char **end, int *out) {
+  if (*s < '0' || *s > '9')
+    return false;
+  errno = 0;
+  char *e;
+  long v = strtol(s, &e, 10);
+  if (errno == ERANGE || v > INT_MAX)
+    return false;
+  *out = (int)v;
+  *end = e;
+  return true;
+}
+
+int tilesat_parse_size(const char *s, int *width, int *height,
+                       tilesat_error *err) {
+  const char *p;
+  if (!parse_int(s, &p, width) || *p != 'x' || !parse_int(p + 1, &p, height) ||
+      *p) {
+    ts_error(err, "--size", 0,
+             "'%s' is not WIDTHxHEIGHT with whole numbers that fit an int "
+             "(e.g. 10x8)",
+             s);
+    return -1;
+  }
+  if (*width == 0 || *height == 0) {
+    ts_error(err, "--size", 0, "'%s': width and height must be positive", s);
+    return -1;
+  }
+  return 0;
+}
+
+int tilesat_map_parse_cell(const tilesat_map *m, const char *spec,
+                           const char *what, int *row, int *col, int *tile,
+                           tilesat_error *err) {
+  const char *p;
+  if (!parse_int(spec, &p, row) || *p != ',' || !parse_int(p + 1, &p, col) ||
+      *p != '=' || !p[1]) {
+    ts_error(err, what, 0, "'%s' is not ROW,COL=TILE", spec);
+    return -1;
+  }
+  if (*row >= m->height || *col >= m->width) {
+    ts_error(err, what, 0, "cell (%d,%d) is outside the %dx%d map", *row, *col,
+             m->width, m->height);
+    return -1;
+  }
+  *tile = tilesat_rules_find_tile(m->rules, p + 1);
+  if (*tile < 0) {
+    ts_error(err, what, 0, "unknown tile '%s'", p + 1);
+    return -1;
+  }
+  return 0;
+}
+
+int tilesat_map_pin_spec(tilesat_map *m, const char *spec, tilesat_error *err) {
+  int row, col, tile;
+  if (tilesat_map_parse_cell(m, spec, "--pin", &row, &col, &tile, err))
+    return -1;
+  ts_pin p = {row * m->width + col, tile};
+  TS_PUSH(m->pins, p);
+  return 0;
+}
+
+bool tilesat_map_verify(const tilesat_map *m, const int *tiles, char *why,
+                        size_t whylen) {
+  const tilesat_rules *r = m->rules;
+  char dummy[1];
+  if (!why) {
+    why = dummy;
+    whylen = sizeof dummy;
+  }
+  for (int cell = 0; cell < m->ncells; cell++)
+    if (tiles[cell] < 0 || tiles[cell] >= r->ntiles) {
+      snprintf(why, whylen, "cell (%d,%d) holds no tile", cell / m->width,
+               cell % m->width);
+      return false;
+    }
+  for (size_t i = 0; i < m->pins.n; i++) {
+    ts_pin p = m->pins.v[i];
+    if (tiles[p.cell] != p.tile) {
+      snprintf(why, whylen, "cell (%d,%d) holds %s but is pinned to %s",
+               p.cell / m->width, p.cell % m->width,
+               r->names.v.v[tiles[p.cell]], r->names.v.v[p.tile]);
+      return false;
+    }
+  }
+  for (int row = 0; row < m->height; row++)
+    for (int col = 0; col < m->width; col++)
+      for (int d = 0; d < r->ndirs; d++) {
+        int nr, nc;
+        if (!tilesat_neighbor(m->topo, m->width, m->height, m->periodic, row,
+                              col, d, &nr, &nc))
+          continue;
+        int a = tiles[row * m->width + col], b = tiles[nr * m->width + nc];
+        if (!tilesat_rules_allows(r, a, d, b)) {
+          snprintf(why, whylen,
+                   "%s at (%d,%d) does not allow %s to its %s at (%d,%d)",
+                   r->names.v.v[a], row, col, r->names.v.v[b],
+                   tilesat_dir_name(m->topo, d), nr, nc);
+          return false;
+        }
+      }
+  return true;
+}

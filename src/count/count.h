@@ -1,0 +1,20 @@
+/* count/count.h: counting and sampling methods behind tilesat_count and
+ * tilesat_sample. */
+#ifndef TILESAT_COUNT_H
+#define TILESAT_COUNT_H
+
+#include "sat/sat.h"
+
+#include <gmp.h>
+
+/* Frontier DP (dp.c): exact count, and exact uniform samples. */
+int ts_dp_count(const tilesat_map *m, const tilesat_count_options *o,
+                mpz_t count, tilesat_error *err);
+int ts_dp_sample(const tilesat_map *m, const tilesat_count_options *o, int n,
+                 tilesat_map_fn fn, void *user, tilesat_error *err);
+/* ApproxMC counts and UniGen samples on CryptoMiniSat (approx.c). */
+int ts_xor_sample(const tilesat_map *m, const tilesat_count_options *o, int n,
+                  tilesat_map_fn fn, void *user, tilesat_error *err);
+int ts_approx_count(const tilesat_map *m, const tilesat_count_options *o,
+                    mpz_t count, tilesat_error *err);
+#endif

@@ -1,0 +1,1025 @@
+/* explain.c: why a map has no valid filling.
+ *
+ * Every clause of the encoding belongs to a human-level constraint group (a
+ * cell's one-tile constraint, a pin, the pair of two neighbouring cells).
+ * Each group gets a selector variable s, its clauses become (clause | -s),
+ * and solving under the assumptions "every s" is solving the map; under a
+ * subset of them it is solving with the other constraints dropped.  The
+ * failed assumptions of an UNSAT answer are a core; deletion shrinks a core
+ * to a minimal one (a MUS): drop a group, and if the rest is still UNSAT it
+ * was not needed.
+ *
+ * A MUS is minimal, not minimum, and which one deletion finds depends on
+ * the order it tries groups in.  Designers want small, local answers, so:
+ * pick a few centre cells (where propagation runs dry, pins, the middle of
+ * the cores found), find the smallest square window around each that is
+ * already UNSAT, and shrink from it trying the groups farthest from the
+ * centre first.  The result with the fewest cells wins.  Then the winner is
+ * checked on a fresh solver: UNSAT as a whole, SAT with any one dropped.
+ *
+ * Propagation (propagate.c) restricted to the winner's constraints then
+ * tells, step by step, which tiles each constraint rules out and why. */
+#include "explain/explain.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct tilesat_explanation {
+  const tilesat_map *m;
+  int total;
+  TS_VEC(tilesat_constraint) cs;
+  ts_ints groups; /* group of each constraint */
+  ts_ints cells;  /* cells involved, sorted */
+  bool by_prop;
+};
+
+/* ------------------------------------------------------ groups, constraints */
+
+int tilesat_constraint_count(const tilesat_map *m) {
+  int n = m->ncells + (int)m->pins.n;
+  for (int c = 0; c < m->ncells; c++)
+    for (int d = 0; d < m->rules->ndirs; d++)
+      n += ts_dir_forward(m->topo, d) && ts_map_neighbor(m, c, d) >= 0;
+  return n;
+}
+
+/* The cells a group touches (1 or 2); returns how many. */
+static int group_cells(const tilesat_map *m, int g, int *cells) {
+  int cell, k;
+  ts_group_kind kind = ts_group_decode(m, g, &cell, &k);
+  cells[0] = cell;
+  if (kind != TS_GROUP_ADJ)
+    return 1;
+  cells[1] = ts_map_neighbor(m, cell, k);
+  return 2;
+}
+
+/* The constraint of group g; adjacencies are seen from the side that is a
+ * "focus" (a cell whose one-tile constraint or pin is in the set). */
+static tilesat_constraint constraint_of(const tilesat_map *m, int g,
+                                        const uint8_t *focus) {
+  tilesat_constraint c = {0};
+  int cell, k;
+  ts_group_kind kind = ts_group_decode(m, g, &cell, &k);
+  c.dir = c.nrow = c.ncol = c.pin = c.tile = -1;
+  if (kind == TS_GROUP_CELL) {
+    c.kind = TILESAT_ONE_TILE;
+  } else if (kind == TS_GROUP_PIN) {
+    c.kind = TILESAT_PINNED;
+    c.pin = k;
+    c.tile = m->pins.v[k].tile;
+  } else {
+    c.kind = TILESAT_ADJACENT;
+    int n = ts_map_neighbor(m, cell, k);
+    if (focus && focus[n] && !focus[cell]) {
+      int t = cell;
+      cell = n;
+      n = t;
+      k = tilesat_dir_opposite(m->topo, k);
+    }
+    c.dir = k;
+    c.nrow = n / m->width;
+    c.ncol = n % m->width;
+  }
+  c.row = cell / m->width;
+  c.col = cell % m->width;
+  return c;
+}
+
+static int group_of(const tilesat_map *m, const tilesat_constraint *c,
+                    tilesat_error *err) {
+  if (c->row < 0 || c->row >= m->height || c->col < 0 || c->col >= m->width) {
+    ts_error(err, NULL, 0, "constraint: cell (%d,%d) is outside the map",
+             c->row, c->col);
+    return -1;
+  }
+  int cell = c->row * m->width + c->col;
+  switch (c->kind) {
+  case TILESAT_ONE_TILE:
+    return cell;
+  case TILESAT_PINNED:
+    if (c->pin < 0 || c->pin >= (int)m->pins.n ||
+        m->pins.v[c->pin].cell != cell) {
+      ts_error(err, NULL, 0, "constraint: (%d,%d) has no pin %d", c->row,
+               c->col, c->pin);
+      return -1;
+    }
+    return m->ncells + c->pin;
+  case TILESAT_ADJACENT: {
+    int n = c->dir >= 0 && c->dir < m->rules->ndirs
+                ? ts_map_neighbor(m, cell, c->dir)
+                : -1;
+    if (n < 0 || n != c->nrow * m->width + c->ncol) {
+      ts_error(err, NULL, 0,
+               "constraint: (%d,%d) has no neighbour (%d,%d) in direction %d",
+               c->row, c->col, c->nrow, c->ncol, c->dir);
+      return -1;
+    }
+    return ts_edge_group(m, cell, c->dir);
+  }
+  }
+  ts_error(err, NULL, 0, "constraint: unknown kind %d", (int)c->kind);
+  return -1;
+}
+
+/* --------------------------------------------------------- selector solver */
+
+/* A solver holding the clauses of some groups, each guarded by its group's
+ * selector; variables renumbered densely so that a small subproblem is a
+ * small CNF. */
+typedef struct sub {
+  ts_solver *s;
+  int *sel; /* group -> selector variable, 0 when the group has no clause */
+  ts_ints failed;
+  long calls; /* solves so far: the search's budget is counted in them */
+} sub;
+
+static void sub_init(sub *x, const ts_cnf *cnf, int ngroups,
+                     const uint8_t *include, const tilesat_solve_options *so) {
+  memset(x, 0, sizeof *x);
+  x->s = ts_solver_new(NULL, so);
+  x->sel = ts_calloc((size_t)ngroups, sizeof *x->sel);
+  int *var = ts_calloc((size_t)cnf->nvars + 1, sizeof *var);
+  int next = 0;
+  ts_ints buf = {0};
+  for (size_t i = 0; i < cnf->start.n; i++) {
+    int g = cnf->group.v[i];
+    if (include && !include[g])
+      continue;
+    if (!x->sel[g])
+      x->sel[g] = ++next;
+    buf.n = 0;
+    for (const int *l = cnf->lits.v + cnf->start.v[i]; *l; l++) {
+      int v = abs(*l);
+      if (!var[v])
+        var[v] = ++next;
+      TS_PUSH(buf, *l > 0 ? var[v] : -var[v]);
+    }
+    TS_PUSH(buf, -x->sel[g]);
+    ts_solver_add_clause(x->s, buf.v, buf.n);
+  }
+  free(var);
+  free(buf.v);
+}
+
+static void sub_free(sub *x) {
+  ts_solver_free(x->s);
+  free(x->sel);
+  free(x->failed.v);
+}
+
+/* Solve with the groups of `set` except `skip` (-1: none); on UNSAT the
+ * failed groups are in x->failed. */
+static int sub_solve(sub *x, const ts_ints *set, int skip) {
+  for (size_t i = 0; i < set->n; i++)
+    if (set->v[i] != skip && x->sel[set->v[i]])
+      ts_solver_assume(x->s, x->sel[set->v[i]]);
+  int res = ts_solver_solve(x->s);
+  x->calls++;
+  x->failed.n = 0;
+  if (res == TILESAT_UNSAT)
+    for (size_t i = 0; i < set->n; i++)
+      if (set->v[i] != skip && x->sel[set->v[i]] &&
+          ts_solver_failed(x->s, x->sel[set->v[i]]))
+        TS_PUSH(x->failed, set->v[i]);
+  return res;
+}
+
+/* The CNF is kept beside a solver that has it with a selector variable per
+ * group (one more literal per clause). */
+static int explain_fits(const tilesat_map *m, const tilesat_solve_options *so,
+                        tilesat_error *err) {
+  ts_cnf_size z = ts_cnf_measure(m);
+  double extra = ts_cnf_bytes(z) + 16.0 * z.nlits + 400.0 * ts_group_count(m);
+  return ts_memory_check(m, so, extra, "explain", err);
+}
+
+int tilesat_constraints_check(const tilesat_map *m,
+                              const tilesat_solve_options *options,
+                              const tilesat_constraint *cs, size_t n,
+                              tilesat_error *err) {
+  tilesat_solve_options so_for_m = ts_solve_for(m, options);
+  const tilesat_solve_options *so = &so_for_m;
+  int G = ts_group_count(m);
+  uint8_t *inc = ts_calloc((size_t)G, 1);
+  ts_ints set = {0};
+  int res = 0;
+  for (size_t i = 0; i < n && res >= 0; i++) {
+    int g = group_of(m, &cs[i], err);
+    if (g < 0)
+      res = -1;
+    else if (!inc[g]) {
+      inc[g] = 1;
+      TS_PUSH(set, g);
+    }
+  }
+  if (res >= 0 && explain_fits(m, so, err))
+    res = -1;
+  if (res >= 0) {
+    ts_cnf cnf;
+    ts_encode(m, &cnf);
+    sub x;
+    sub_init(&x, &cnf, G, inc, so);
+    res = sub_solve(&x, &set, -1);
+    if (res == TILESAT_UNKNOWN)
+      res = ts_no_answer(so, "explain", err);
+    sub_free(&x);
+    ts_cnf_free(&cnf);
+  }
+  free(inc);
+  free(set.v);
+  return res;
+}
+
+/* ---------------------------------------------------------------- geometry */
+
+static int axis_dist(int a, int b, int n, bool periodic) {
+  int d = abs(a - b);
+  return periodic && n - d < d ? n - d : d;
+}
+
+static int cell_dist(const tilesat_map *m, int a, int b, bool manhattan) {
+  int dr = axis_dist(a / m->width, b / m->width, m->height, m->periodic);
+  int dc = axis_dist(a % m->width, b % m->width, m->width, m->periodic);
+  return manhattan ? dr + dc : (dr > dc ? dr : dc);
+}
+
+/* Twice the distance of a group from a cell, adjacencies counted half a
+ * step closer than their nearer end. */
+static int group_dist2(const tilesat_map *m, int g, int centre) {
+  int cells[2], n = group_cells(m, g, cells);
+  int d = cell_dist(m, cells[0], centre, true);
+  if (n == 1)
+    return 2 * d;
+  int d2 = cell_dist(m, cells[1], centre, true);
+  return 2 * (d < d2 ? d : d2) + 1;
+}
+
+/* -------------------------------------------------------------- shrinking */
+
+typedef struct order_key {
+  int dist, g;
+} order_key;
+
+static int cmp_far_first(const void *a, const void *b) {
+  const order_key *x = a, *y = b;
+  if (x->dist != y->dist)
+    return y->dist - x->dist;
+  return x->g - y->g;
+}
+
+/* A progress line, when the caller wants them (it throttles). */
+static void say(const tilesat_solve_options *so, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static void say(const tilesat_solve_options *so, const char *fmt, ...) {
+  if (!so->progress)
+    return;
+  char line[160];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(line, sizeof line, fmt, ap);
+  va_end(ap);
+  so->progress(so->progress_user, line);
+}
+
+/* Deletion-based MUS from `core` (UNSAT), trying the groups farthest from
+ * `centre` first.  With `refine`, an UNSAT answer also drops every group
+ * outside its failed set (fast on large cores, less steerable). */
+static int shrink(const tilesat_map *m, const ts_cnf *cnf,
+                  const tilesat_solve_options *so, const ts_ints *core,
+                  int centre, bool refine, ts_ints *mus, long *calls) {
+  int G = ts_group_count(m);
+  uint8_t *in = ts_calloc((size_t)G, 1);
+  for (size_t i = 0; i < core->n; i++)
+    in[core->v[i]] = 1;
+  sub x;
+  sub_init(&x, cnf, G, in, so);
+  order_key *ord = ts_malloc(core->n * sizeof *ord);
+  for (size_t i = 0; i < core->n; i++)
+    ord[i] = (order_key){group_dist2(m, core->v[i], centre), core->v[i]};
+  qsort(ord, core->n, sizeof *ord, cmp_far_first);
+  ts_ints cur = {0};
+  for (size_t i = 0; i < core->n; i++)
+    TS_PUSH(cur, core->v[i]);
+  int res = 0;
+  for (size_t i = 0; i < core->n; i++) {
+    int g = ord[i].g;
+    if (!in[g])
+      continue;
+    say(so, "shrinking around (%d,%d): %zu of %zu constraints tried, %zu left",
+        centre / m->width, centre % m->width, i, core->n, cur.n);
+    int r = sub_solve(&x, &cur, g);
+    if (r == TILESAT_UNKNOWN) {
+      res = -1;
+      break;
+    }
+    if (r == TILESAT_SAT)
+      continue; /* needed */
+    in[g] = 0;
+    if (refine) {
+      memset(in, 0, (size_t)G);
+      for (size_t k = 0; k < x.failed.n; k++)
+        in[x.failed.v[k]] = 1;
+    }
+    size_t k = 0;
+    for (size_t j = 0; j < cur.n; j++)
+      if (in[cur.v[j]])
+        cur.v[k++] = cur.v[j];
+    cur.n = k;
+  }
+  mus->n = 0;
+  for (size_t j = 0; j < cur.n; j++)
+    TS_PUSH(*mus, cur.v[j]);
+  free(cur.v);
+  free(ord);
+  free(in);
+  *calls += x.calls;
+  sub_free(&x);
+  return res;
+}
+
+/* Smaller is better: cells involved, then constraints, then how far the
+ * adjacencies stray from the cells the story is about. */
+typedef struct score {
+  long cells, size, spread;
+} score;
+
+static score score_of(const tilesat_map *m, const ts_ints *mus) {
+  uint8_t *touch = ts_calloc((size_t)m->ncells, 1);
+  ts_ints focus = {0};
+  score s = {0, (long)mus->n, 0};
+  for (size_t i = 0; i < mus->n; i++) {
+    int cells[2], n = group_cells(m, mus->v[i], cells);
+    for (int k = 0; k < n; k++)
+      if (!touch[cells[k]]) {
+        touch[cells[k]] = 1;
+        s.cells++;
+      }
+    if (n == 1)
+      TS_PUSH(focus, cells[0]);
+  }
+  for (size_t i = 0; i < mus->n && focus.n; i++) {
+    int cells[2];
+    if (group_cells(m, mus->v[i], cells) != 2)
+      continue;
+    int best = -1;
+    for (size_t f = 0; f < focus.n; f++)
+      for (int k = 0; k < 2; k++) {
+        int d = cell_dist(m, cells[k], focus.v[f], true);
+        if (best < 0 || d < best)
+          best = d;
+      }
+    s.spread += best;
+  }
+  free(touch);
+  free(focus.v);
+  return s;
+}
+
+static bool better(score a, score b) {
+  if (a.cells != b.cells)
+    return a.cells < b.cells;
+  if (a.size != b.size)
+    return a.size < b.size;
+  return a.spread < b.spread;
+}
+
+/* Groups with clauses within Chebyshev distance r of centre. */
+static void window(const tilesat_map *m, const uint8_t *has, int centre, int r,
+                   ts_ints *out) {
+  int G = ts_group_count(m);
+  out->n = 0;
+  for (int g = 0; g < G; g++) {
+    if (!has[g])
+      continue;
+    int cells[2], n = group_cells(m, g, cells);
+    bool inside = true;
+    for (int k = 0; k < n; k++)
+      inside = inside && cell_dist(m, cells[k], centre, false) <= r;
+    if (inside)
+      TS_PUSH(*out, g);
+  }
+}
+
+static void add_centre(ts_ints *centres, int cell) {
+  for (size_t i = 0; i < centres->n; i++)
+    if (centres->v[i] == cell)
+      return;
+  TS_PUSH(*centres, cell);
+}
+
+/* The cell nearest the mean position of a set's cells. */
+static int centroid(const tilesat_map *m, const ts_ints *set) {
+  long sr = 0, sc = 0, n = 0;
+  for (size_t i = 0; i < set->n; i++) {
+    int cells[2], k = group_cells(m, set->v[i], cells);
+    for (int j = 0; j < k; j++, n++) {
+      sr += cells[j] / m->width;
+      sc += cells[j] % m->width;
+    }
+  }
+  if (!n)
+    return 0;
+  return (int)((sr + n / 2) / n) * m->width + (int)((sc + n / 2) / n);
+}
+
+/* Groups a propagation contradiction rests on: a core. */
+static void prop_core(const tilesat_map *m, const ts_prop *p, ts_ints *out) {
+  uint8_t *on = ts_malloc(p->steps.n + 1);
+  uint8_t *seen = ts_calloc((size_t)ts_group_count(m), 1);
+  ts_prop_chain(p, on);
+  out->n = 0;
+  for (size_t i = 0; i < p->steps.n; i++) {
+    if (!on[i])
+      continue;
+    const ts_step *s = &p->steps.v[i];
+    int gs[2] = {s->group, -1};
+    if (s->kind == TS_STEP_PIN) /* keeping one tile is the cell's AMO */
+      for (int w = 0; w < p->words; w++)
+        if (p->sets.v[s->lost + (size_t)w])
+          gs[1] = s->cell;
+    for (int k = 0; k < 2; k++)
+      if (gs[k] >= 0 && !seen[gs[k]]) {
+        seen[gs[k]] = 1;
+        TS_PUSH(*out, gs[k]);
+      }
+  }
+  free(on);
+  free(seen);
+}
+
+#define SMALL_CORE 300 /* shrink without refinement up to this size */
+/* Solver calls to spend looking for smaller answers once there is one:
+ * counted, not timed, so that answers do not depend on the machine. */
+#define CALL_BUDGET 20000
+
+static void copy_ints(ts_ints *to, const ts_ints *from) {
+  to->n = 0;
+  for (size_t i = 0; i < from->n; i++)
+    TS_PUSH(*to, from->v[i]);
+}
+
+/* The core to start from (the solver's failed groups, or propagation's
+ * conflict when smaller) and the cells to grow windows around: the
+ * conflict, the first pins, the centroids, a few cells spread over it. */
+static void core_and_centres(const tilesat_map *m, const ts_ints *failed,
+                             ts_ints *base, ts_ints *centres) {
+  copy_ints(base, failed);
+  ts_prop p;
+  bool ok = ts_prop_init(&p, m, NULL, false) && ts_prop_pins(&p);
+  if (!ok) {
+    ts_ints acore = {0};
+    prop_core(m, &p, &acore);
+    add_centre(centres, p.steps.v[p.conflict].cell);
+    add_centre(centres, centroid(m, &acore));
+    if (acore.n < base->n)
+      copy_ints(base, &acore);
+    free(acore.v);
+  }
+  ts_prop_free(&p);
+  for (size_t i = 0, k = 0; i < base->n && k < 3; i++) {
+    int cell, pin;
+    if (ts_group_decode(m, base->v[i], &cell, &pin) == TS_GROUP_PIN) {
+      add_centre(centres, cell);
+      k++;
+    }
+  }
+  add_centre(centres, centroid(m, base));
+  for (int part = 0; part < 4 && base->n; part++) {
+    int cells[2];
+    group_cells(m, base->v[base->n * (size_t)part / 4], cells);
+    add_centre(centres, cells[0]);
+  }
+}
+
+/* Into *core, the smallest window around cell c that is UNSAT by itself
+ * (its solver's failed groups when large), or nothing if none is; -1 if
+ * the backend gave no answer. */
+static int unsat_window(const tilesat_map *m, const ts_cnf *cnf,
+                        const tilesat_solve_options *so, const uint8_t *has,
+                        int c, uint8_t *inwin, ts_ints *core, long *calls) {
+  int reach = m->width > m->height ? m->width : m->height;
+  int G = ts_group_count(m);
+  core->n = 0;
+  for (int r = 1, prev = 0; r < reach; prev = r, r = r + prev + 1) {
+    window(m, has, c, r, core);
+    /* a solver of the window alone: small windows solve fast */
+    for (size_t i = 0; i < core->n; i++)
+      inwin[core->v[i]] = 1;
+    sub wx;
+    sub_init(&wx, cnf, G, inwin, so);
+    int w = sub_solve(&wx, core, -1);
+    *calls += wx.calls;
+    for (size_t i = 0; i < core->n; i++)
+      inwin[core->v[i]] = 0;
+    if (w == TILESAT_UNSAT && core->n > SMALL_CORE)
+      copy_ints(core, &wx.failed);
+    sub_free(&wx);
+    if (w == TILESAT_UNKNOWN)
+      return -1;
+    if (w != TILESAT_SAT)
+      return 0;
+    core->n = 0;
+  }
+  return 0;
+}
+
+static int find_mus(const tilesat_map *m, const ts_cnf *cnf,
+                    const tilesat_solve_options *so, const uint8_t *has,
+                    sub *full, const ts_ints *failed, ts_ints *best,
+                    tilesat_error *err) {
+  ts_ints base = {0}, core = {0}, mus = {0}, centres = {0};
+  core_and_centres(m, failed, &base, &centres);
+  size_t maxcentres = base.n > (size_t)4 * SMALL_CORE ? 2 : centres.n;
+  score bs = {0, 0, 0};
+  int res = 0;
+  long calls = 0;
+  uint8_t *inwin = ts_calloc((size_t)ts_group_count(m), 1);
+  for (size_t ci = 0; ci < centres.n && ci < maxcentres && res == 0; ci++) {
+    if (best->n && full->calls + calls > CALL_BUDGET)
+      break;
+    int c = centres.v[ci];
+    res = unsat_window(m, cnf, so, has, c, inwin, &core, &calls);
+    if (res < 0)
+      break;
+    if (!core.n)
+      copy_ints(&core, &base);
+    if (shrink(m, cnf, so, &core, c, core.n > SMALL_CORE, &mus, &calls) < 0) {
+      res = -1;
+      break;
+    }
+    score s = score_of(m, &mus);
+    if (!best->n || better(s, bs)) {
+      bs = s;
+      copy_ints(best, &mus);
+    }
+  }
+  if (res < 0)
+    ts_no_answer(so, "explain", err);
+  free(inwin);
+  free(base.v);
+  free(core.v);
+  free(mus.v);
+  free(centres.v);
+  return res;
+}
+
+/* UNSAT as a whole, SAT with any one group dropped, on a fresh solver. */
+static int verify_minimal(const tilesat_map *m, const ts_cnf *cnf,
+                          const tilesat_solve_options *so, const ts_ints *mus,
+                          tilesat_error *err) {
+  int G = ts_group_count(m);
+  uint8_t *in = ts_calloc((size_t)G, 1);
+  for (size_t i = 0; i < mus->n; i++)
+    in[mus->v[i]] = 1;
+  sub x;
+  sub_init(&x, cnf, G, in, so);
+  int res = 0;
+  if (sub_solve(&x, mus, -1) != TILESAT_UNSAT) {
+    ts_error(err, NULL, 0,
+             "internal error: the explanation found is satisfiable");
+    res = -1;
+  }
+  for (size_t i = 0; i < mus->n && !res; i++) {
+    say(so, "checking that the %zu constraints are minimal: %zu done", mus->n,
+        i);
+    if (sub_solve(&x, mus, mus->v[i]) != TILESAT_SAT) {
+      ts_error(err, NULL, 0,
+               "internal error: the explanation found is not minimal");
+      res = -1;
+    }
+  }
+  sub_free(&x);
+  free(in);
+  return res;
+}
+
+static int cmp_constraint(const void *a, const void *b) {
+  const tilesat_constraint *x = a, *y = b;
+  if (x->row != y->row)
+    return x->row - y->row;
+  if (x->col != y->col)
+    return x->col - y->col;
+  if (x->kind != y->kind)
+    return (int)x->kind - (int)y->kind;
+  if (x->pin != y->pin)
+    return x->pin - y->pin;
+  return x->dir - y->dir;
+}
+
+static int cmp_int(const void *a, const void *b) {
+  int x = *(const int *)a, y = *(const int *)b;
+  return (x > y) - (x < y);
+}
+
+static tilesat_explanation *build(const tilesat_map *m, const ts_ints *mus) {
+  tilesat_explanation *e = ts_calloc(1, sizeof *e);
+  e->m = m;
+  e->total = tilesat_constraint_count(m);
+  uint8_t *focus = ts_calloc((size_t)m->ncells, 1);
+  uint8_t *touch = ts_calloc((size_t)m->ncells, 1);
+  for (size_t i = 0; i < mus->n; i++) {
+    int cells[2], n = group_cells(m, mus->v[i], cells);
+    if (n == 1)
+      focus[cells[0]] = 1;
+    for (int k = 0; k < n; k++)
+      touch[cells[k]] = 1;
+  }
+  for (size_t i = 0; i < mus->n; i++)
+    TS_PUSH(e->cs, constraint_of(m, mus->v[i], focus));
+  qsort(e->cs.v, e->cs.n, sizeof *e->cs.v, cmp_constraint);
+  for (size_t i = 0; i < e->cs.n; i++)
+    TS_PUSH(e->groups, group_of(m, &e->cs.v[i], NULL));
+  for (int c = 0; c < m->ncells; c++)
+    if (touch[c])
+      TS_PUSH(e->cells, c);
+  qsort(e->cells.v, e->cells.n, sizeof *e->cells.v, cmp_int);
+  free(focus);
+  free(touch);
+  return e;
+}
+
+int tilesat_explain(const tilesat_map *m, const tilesat_solve_options *options,
+                    tilesat_explanation **out, tilesat_error *err) {
+  if (!m || !out)
+    ts_misuse(__func__, "NULL map or result");
+  tilesat_solve_options so_for_m = ts_solve_for(m, options);
+  const tilesat_solve_options *so = &so_for_m;
+  *out = NULL;
+  if (explain_fits(m, so, err))
+    return -1;
+  int G = ts_group_count(m);
+  ts_cnf cnf;
+  ts_encode(m, &cnf);
+  uint8_t *has = ts_calloc((size_t)G, 1);
+  ts_ints all = {0}, best = {0};
+  for (size_t i = 0; i < cnf.group.n; i++)
+    has[cnf.group.v[i]] = 1;
+  for (int g = 0; g < G; g++)
+    if (has[g])
+      TS_PUSH(all, g);
+  sub full;
+  sub_init(&full, &cnf, G, NULL, so);
+  int res = sub_solve(&full, &all, -1);
+  if (res == TILESAT_UNKNOWN) {
+    res = ts_no_answer(so, "explain", err);
+  } else if (res == TILESAT_UNSAT) {
+    ts_ints failed = {0};
+    for (size_t i = 0; i < full.failed.n; i++)
+      TS_PUSH(failed, full.failed.v[i]);
+    if (find_mus(m, &cnf, so, has, &full, &failed, &best, err) < 0 ||
+        verify_minimal(m, &cnf, so, &best, err) < 0)
+      res = -1;
+    else
+      *out = build(m, &best);
+    free(failed.v);
+  }
+  sub_free(&full);
+  ts_cnf_free(&cnf);
+  free(has);
+  free(all.v);
+  free(best.v);
+  if (*out) {
+    /* how far propagation alone gets on these constraints */
+    uint8_t *en = ts_calloc((size_t)G, 1);
+    for (size_t i = 0; i < (*out)->groups.n; i++)
+      en[(*out)->groups.v[i]] = 1;
+    ts_prop p;
+    (*out)->by_prop = !(ts_prop_init(&p, m, en, true) && ts_prop_pins(&p));
+    ts_prop_free(&p);
+    free(en);
+  }
+  return res;
+}
+
+void tilesat_explanation_free(tilesat_explanation *e) {
+  if (!e)
+    return;
+  free(e->cs.v);
+  free(e->groups.v);
+  free(e->cells.v);
+  free(e);
+}
+
+size_t tilesat_explanation_size(const tilesat_explanation *e) {
+  return e->cs.n;
+}
+
+const tilesat_constraint *
+tilesat_explanation_constraint(const tilesat_explanation *e, size_t i) {
+  if (i >= e->cs.n)
+    ts_misuse(__func__, "index out of range");
+  return &e->cs.v[i];
+}
+
+size_t tilesat_explanation_cells(const tilesat_explanation *e,
+                                 const int **cells) {
+  *cells = e->cells.v;
+  return e->cells.n;
+}
+
+bool tilesat_explanation_by_propagation(const tilesat_explanation *e) {
+  return e->by_prop;
+}
+
+/* ----------------------------------------------------------------- writing */
+
+static void write_constraint(const tilesat_map *m, const tilesat_constraint *c,
+                             FILE *out) {
+  fprintf(out, "(%d,%d) ", c->row, c->col);
+  if (c->kind == TILESAT_ONE_TILE) {
+    fputs("holds exactly one tile", out);
+  } else if (c->kind == TILESAT_PINNED) {
+    fputs("is pinned to ", out);
+    ts_write_token(out, m->rules->names.v.v[c->tile]);
+  } else {
+    fprintf(out, "and its %s neighbour (%d,%d) hold an allowed pair",
+            ts_dir_words(m->topo, c->dir), c->nrow, c->ncol);
+  }
+}
+
+/* Propagation on the explanation's constraints alone: the steps that lead
+ * to the contradiction (all steps if there is none), and for each step the
+ * constraints it uses. */
+typedef struct story {
+  ts_prop p;
+  uint8_t *en, *show;
+  int *cid; /* group -> constraint number (1-based), 0 if not in e */
+} story;
+
+static void story_init(story *st, const tilesat_explanation *e) {
+  const tilesat_map *m = e->m;
+  int G = ts_group_count(m);
+  st->en = ts_calloc((size_t)G, 1);
+  st->cid = ts_calloc((size_t)G, sizeof *st->cid);
+  for (size_t i = 0; i < e->groups.n; i++) {
+    st->en[e->groups.v[i]] = 1;
+    st->cid[e->groups.v[i]] = (int)i + 1;
+  }
+  if (ts_prop_init(&st->p, m, st->en, true))
+    ts_prop_pins(&st->p);
+  st->show = ts_malloc(st->p.steps.n + 1);
+  if (st->p.conflict >= 0)
+    ts_prop_chain(&st->p, st->show);
+  else
+    memset(st->show, 1, st->p.steps.n);
+  /* steps that remove nothing (a pin without its cell's constraint) */
+  for (size_t i = 0; i < st->p.steps.n; i++) {
+    const ts_step *s = &st->p.steps.v[i];
+    if (s->kind == TS_STEP_PIN && s->choice < 0) {
+      bool any = false;
+      for (int w = 0; w < st->p.words; w++)
+        any |= st->p.sets.v[s->lost + (size_t)w] != 0;
+      if (!any && st->p.conflict < 0)
+        st->show[i] = 0;
+    }
+  }
+}
+
+static void story_free(story *st) {
+  ts_prop_free(&st->p);
+  free(st->en);
+  free(st->show);
+  free(st->cid);
+}
+
+/* The constraint numbers a step uses, in ascending order; returns count. */
+static int step_constraints(const story *st, int i, int ids[2]) {
+  const ts_step *s = &st->p.steps.v[i];
+  int n = 0;
+  if (s->group >= 0 && st->cid[s->group])
+    ids[n++] = st->cid[s->group];
+  if (s->kind == TS_STEP_PIN) {
+    bool any = false;
+    for (int w = 0; w < st->p.words; w++)
+      any |= st->p.sets.v[s->lost + (size_t)w] != 0;
+    if (any && st->cid[s->cell])
+      ids[n++] = st->cid[s->cell];
+  }
+  if (n == 2 && ids[0] > ids[1]) {
+    int t = ids[0];
+    ids[0] = ids[1];
+    ids[1] = t;
+  }
+  return n;
+}
+
+static char cell_mark(const uint8_t *kind, int cell) {
+  return (char)(kind[cell] & 2   ? 'P'
+                : kind[cell] & 1 ? '#'
+                : kind[cell] & 4 ? 'o'
+                                 : '.');
+}
+
+/* A line of | under the cells whose south pair is a constraint (trailing
+ * blanks trimmed). */
+static void vertical_line(const char *lead, const uint8_t *south, int w,
+                          FILE *out) {
+  int last = -1;
+  for (int c = 0; c < w; c++)
+    if (south[c])
+      last = c;
+  fputs(last < 0 ? "" : lead, out);
+  for (int c = 0; c <= last; c++)
+    fprintf(out, "%c%s", south[c] ? '|' : ' ', c < last ? " " : "");
+  fputc('\n', out);
+}
+
+/* Per cell: kind (1 must hold one tile, 2 pinned, 4 in an adjacency) and,
+ * on square maps, whether its east and south pairs are constraints. */
+static void mark_cells(const tilesat_explanation *e, uint8_t *kind,
+                       uint8_t *east, uint8_t *south) {
+  const tilesat_map *m = e->m;
+  int W = m->width;
+  bool square = m->topo == TILESAT_SQUARE;
+  for (size_t i = 0; i < e->cs.n; i++) {
+    const tilesat_constraint *c = &e->cs.v[i];
+    int cell = c->row * W + c->col;
+    if (c->kind == TILESAT_ONE_TILE)
+      kind[cell] |= 1;
+    else if (c->kind == TILESAT_PINNED)
+      kind[cell] |= 2;
+    else {
+      int n = c->nrow * W + c->ncol;
+      kind[cell] |= 4;
+      kind[n] |= 4;
+      if (square) {
+        /* N and W are the S and E pairs of the neighbour */
+        if (c->dir == 1)
+          east[cell] = 1;
+        else if (c->dir == 3)
+          east[n] = 1;
+        else if (c->dir == 2)
+          south[cell] = 1;
+        else
+          south[n] = 1;
+      }
+    }
+  }
+}
+
+/* Row r of a square map, - between cells whose east pair is a constraint
+ * (on the margin for a wrap-around pair). */
+static void square_row(const tilesat_map *m, const uint8_t *kind,
+                       const uint8_t *east, int r, bool wrap, FILE *out) {
+  int W = m->width;
+  bool wrapped = wrap && east[r * W + W - 1];
+  fputs(wrap ? (wrapped ? "  -" : "   ") : "  ", out);
+  for (int c = 0; c < W; c++) {
+    fputc(cell_mark(kind, r * W + c), out);
+    if (c + 1 < W)
+      fputc(east[r * W + c] ? '-' : ' ', out);
+  }
+  fputs(wrapped ? "-\n" : "\n", out);
+}
+
+/* The map with the cells involved marked; on square maps the adjacency
+ * constraints are drawn as - and | between cells (on the margin for the
+ * wrap-around pairs of a periodic map). */
+static void write_picture(const tilesat_explanation *e, FILE *out) {
+  const tilesat_map *m = e->m;
+  int W = m->width, H = m->height;
+  uint8_t *kind = ts_calloc((size_t)m->ncells, 1);
+  uint8_t *east = ts_calloc((size_t)m->ncells, 1);
+  uint8_t *south = ts_calloc((size_t)m->ncells, 1);
+  bool square = m->topo == TILESAT_SQUARE;
+  mark_cells(e, kind, east, south);
+  fputs("\nThe map (# a cell that must hold one tile, P a pin, o a cell "
+        "only in an\nadjacency, . not involved",
+        out);
+  fputs(square ? "; - and | adjacency constraints):\n"
+               : "; hex rows, odd rows shifted right):\n",
+        out);
+  bool wrap = m->periodic && square;
+  const char *lead = wrap ? "   " : "  ";
+  bool wrap_south = false; /* the last row's south pairs wrap to the top */
+  for (int c = 0; wrap && c < W; c++)
+    wrap_south |= south[(H - 1) * W + c];
+  if (wrap_south)
+    vertical_line(lead, south + (size_t)(H - 1) * (size_t)W, W, out);
+  for (int r = 0; r < H; r++) {
+    if (!square) {
+      fputs(r & 1 ? "   " : "  ", out);
+      for (int c = 0; c < W; c++)
+        fprintf(out, "%s%c", c ? " " : "", cell_mark(kind, r * W + c));
+      fputc('\n', out);
+      continue;
+    }
+    square_row(m, kind, east, r, wrap, out);
+    if (r + 1 < H)
+      vertical_line(lead, south + (size_t)r * (size_t)W, W, out);
+  }
+  if (wrap_south)
+    vertical_line(lead, south + (size_t)(H - 1) * (size_t)W, W, out);
+  free(kind);
+  free(east);
+  free(south);
+}
+
+int tilesat_explanation_write(const tilesat_explanation *e, FILE *out) {
+  const tilesat_map *m = e->m;
+  fprintf(out, "UNSAT: no valid %dx%d map.\n", m->width, m->height);
+  fprintf(out,
+          "These %zu constraints (of %d in the map) cannot all hold, and "
+          "dropping any one\nof them leaves a satisfiable set (checked):\n",
+          e->cs.n, e->total);
+  for (size_t i = 0; i < e->cs.n; i++) {
+    fprintf(out, "  [%zu] ", i + 1);
+    write_constraint(m, &e->cs.v[i], out);
+    fputc('\n', out);
+  }
+  story st;
+  story_init(&st, e);
+  fputs("\nWhy (propagation on these constraints alone; [n] the constraints "
+        "used):\n",
+        out);
+  for (size_t i = 0; i < st.p.steps.n; i++) {
+    if (!st.show[i])
+      continue;
+    int ids[2], n = step_constraints(&st, (int)i, ids);
+    char tag[32];
+    if (n == 2)
+      snprintf(tag, sizeof tag, "[%d,%d]", ids[0], ids[1]);
+    else if (n == 1)
+      snprintf(tag, sizeof tag, "[%d]", ids[0]);
+    else
+      tag[0] = 0;
+    fprintf(out, "  %-7s ", tag);
+    ts_prop_write_step(&st.p, (int)i, out);
+    fputc('\n', out);
+  }
+  if (st.p.conflict < 0)
+    fputs("  Propagation stops here without a contradiction; the SAT "
+          "solver's search\n  shows that no filling satisfies all of these "
+          "constraints together.\n",
+          out);
+  story_free(&st);
+  write_picture(e, out);
+  return ferror(out) ? -1 : 0;
+}
+
+static void json_map(const tilesat_map *m, FILE *out) {
+  fprintf(out,
+          "  \"map\": {\"width\": %d, \"height\": %d, \"topology\": \"%s\", "
+          "\"periodic\": %s},\n",
+          m->width, m->height, tilesat_topology_name(m->topo),
+          m->periodic ? "true" : "false");
+}
+
+int tilesat_explain_write_sat_json(const tilesat_map *m, FILE *out) {
+  fputs("{\n  \"result\": \"SAT\",\n", out);
+  json_map(m, out);
+  fprintf(out, "  \"total_constraints\": %d\n}\n", tilesat_constraint_count(m));
+  return ferror(out) ? -1 : 0;
+}
+
+int tilesat_explanation_write_json(const tilesat_explanation *e, FILE *out) {
+  const tilesat_map *m = e->m;
+  static const char *const kinds[] = {"one_tile", "pin", "adjacent"};
+  fputs("{\n  \"result\": \"UNSAT\",\n", out);
+  json_map(m, out);
+  fprintf(out, "  \"total_constraints\": %d,\n  \"minimal\": true,\n",
+          e->total);
+  fputs("  \"constraints\": [", out);
+  for (size_t i = 0; i < e->cs.n; i++) {
+    const tilesat_constraint *c = &e->cs.v[i];
+    fprintf(out, "%s\n    {\"id\": %zu, \"kind\": \"%s\", \"cell\": [%d, %d]",
+            i ? "," : "", i + 1, kinds[c->kind], c->row, c->col);
+    if (c->kind == TILESAT_PINNED) {
+      fputs(", \"tile\": ", out);
+      ts_json_string(out, m->rules->names.v.v[c->tile]);
+    } else if (c->kind == TILESAT_ADJACENT) {
+      fputs(", \"direction\": ", out);
+      ts_json_string(out, tilesat_dir_name(m->topo, c->dir));
+      fprintf(out, ", \"neighbor\": [%d, %d]", c->nrow, c->ncol);
+    }
+    fputc('}', out);
+  }
+  fputs("\n  ],\n  \"cells\": [", out);
+  for (size_t i = 0; i < e->cells.n; i++)
+    fprintf(out, "%s[%d, %d]", i ? ", " : "", e->cells.v[i] / m->width,
+            e->cells.v[i] % m->width);
+  story st;
+  story_init(&st, e);
+  fprintf(out, "],\n  \"propagation_refutes\": %s,\n  \"steps\": [",
+          st.p.conflict >= 0 ? "true" : "false");
+  int *number = ts_calloc(st.p.steps.n + 1, sizeof *number);
+  int k = 0;
+  for (size_t i = 0; i < st.p.steps.n; i++)
+    if (st.show[i])
+      number[i] = ++k;
+  bool first = true;
+  for (size_t i = 0; i < st.p.steps.n; i++) {
+    if (!st.show[i])
+      continue;
+    int ids[2], n = step_constraints(&st, (int)i, ids);
+    fputs(first ? "\n    " : ",\n    ", out);
+    ts_prop_write_step_json(&st.p, (int)i, number, ids, n, out);
+    first = false;
+  }
+  fputs("\n  ]\n}\n", out);
+  free(number);
+  story_free(&st);
+  return ferror(out) ? -1 : 0;
+}

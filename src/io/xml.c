@@ -1,0 +1,61 @@
+/* xml.c: reading XML files through libxml2, with errors that name the file
+ * and line, no network access and nothing printed. */
+#include "io/io.h"
+
+#include <libxml/parser.h>
+#include <libxml/tree.h>
+#include <stdlib.h>
+#include <string.h>
+
+xmlDoc *ts_xml_parse(const char *text, size_t len, const char *path,
+                     tilesat_error *err) {
+  if (len > INT32_MAX) {
+    ts_error(err, path, 0, "file too large");
+    return NULL;
+  }
+  xmlParserCtxt *ctxt = xmlNewParserCtxt();
+  if (!ctxt) {
+    ts_error(err, path, 0, "cannot make an XML parser");
+    return NULL;
+  }
+  xmlDoc *doc = xmlCtxtReadMemory(ctxt, text, (int)len, path, NULL,
+                                  XML_PARSE_NONET | XML_PARSE_NOERROR |
+                                      XML_PARSE_NOWARNING);
+  if (!doc || !xmlDocGetRootElement(doc)) {
+    const xmlError *e = xmlCtxtGetLastError(ctxt);
+    char msg[256] = "no root element";
+    long line = 0;
+    if (e && e->message) {
+      snprintf(msg, sizeof msg, "%s", e->message);
+      /* one line: libxml2 adds a second ("Bytes: 0xFF ...") to some */
+      msg[strcspn(msg, "\n")] = 0;
+      size_t n = strlen(msg);
+      while (n && (msg[n - 1] == '\n' || msg[n - 1] == ' '))
+        msg[--n] = 0;
+      line = e->line;
+      int depth;
+      /* libxml2 advises an option only a program can give */
+      if (sscanf(msg, "Excessive depth in document: %d", &depth) == 1)
+        snprintf(msg, sizeof msg,
+                 "elements nested more than %d deep, which the XML reader "
+                 "refuses (Tiled maps and WFC tilesets nest a few levels: is "
+                 "the file damaged or generated wrong?)",
+                 depth);
+    }
+    ts_error(err, path, line, "bad XML: %s", msg);
+    xmlFreeDoc(doc);
+    doc = NULL;
+  }
+  xmlFreeParserCtxt(ctxt);
+  return doc;
+}
+
+xmlDoc *ts_xml_read(const char *path, tilesat_error *err) {
+  size_t len;
+  char *text = ts_read_file(path, &len, err);
+  if (!text)
+    return NULL;
+  xmlDoc *doc = ts_xml_parse(text, len, path, err);
+  free(text);
+  return doc;
+}

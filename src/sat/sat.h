@@ -1,0 +1,162 @@
+/* sat/sat.h: the map as CNF, the solver interface, check and enumerate. */
+#ifndef TILESAT_SAT_H
+#define TILESAT_SAT_H
+
+#include "core/core.h"
+
+/* ------------------------------------------------------------------- CNF */
+
+/* What a clause stands for, at the level a designer thinks in; explanations
+ * select and report these groups. */
+typedef enum ts_group_kind {
+  TS_GROUP_CELL, /* the cell holds exactly one tile */
+  TS_GROUP_PIN,  /* a pinned tile */
+  TS_GROUP_ADJ,  /* two neighbouring cells hold an allowed pair */
+} ts_group_kind;
+
+typedef struct ts_cnf {
+  int nvars;            /* tile variables first, then auxiliaries */
+  int ntilevars;        /* ncells * ntiles */
+  TS_VEC(int) lits;     /* clauses, each ended by 0 */
+  TS_VEC(size_t) start; /* offset of each clause in lits */
+  TS_VEC(int) group;    /* group id of each clause */
+} ts_cnf;
+
+/* Group ids: cells 0..ncells-1, then pins, then one per cell and direction
+ * (the edge seen from that cell; both clauses of an edge share the id of the
+ * edge's "forward" side). */
+int ts_group_count(const tilesat_map *m);
+/* Group id of the edge from `cell` in direction d (a neighbour exists). */
+int ts_edge_group(const tilesat_map *m, int cell, int d);
+ts_group_kind ts_group_decode(const tilesat_map *m, int group, int *cell,
+                              int *dir_or_pin);
+
+/* Up to this many tiles at-most-one is pairwise, beyond it a ladder. */
+#define TS_PAIRWISE_MAX 8
+
+/* Each clause of m's CNF in turn, with its group, to fn: the encoder
+ * itself, which stores nothing (ts_encode stores them in a ts_cnf). */
+typedef void (*ts_clause_fn)(void *user, int group, const int *lits, size_t n);
+void ts_encode_each(const tilesat_map *m, ts_clause_fn fn, void *user);
+int ts_encode_nvars(const tilesat_map *m);
+void ts_encode(const tilesat_map *m, ts_cnf *cnf);
+void ts_cnf_free(ts_cnf *cnf);
+static inline int ts_var(const tilesat_map *m, int cell, int tile) {
+  return cell * m->rules->ntiles + tile + 1;
+}
+
+/* ---------------------------------------------------------------- solver */
+
+/* A backend: one adapter per SAT library (backend_*.c), IPASIR-shaped, with
+ * DIMACS literals; each adapter translates to its library.  solver.c
+ * dispatches through these, so no other file knows which library runs. */
+typedef struct ts_backend_ops {
+  const char *name;
+  void *(*init)(void);
+  void (*release)(void *impl);
+  void (*reserve)(void *impl, int nvars); /* may be NULL */
+  void (*add)(void *impl, int lit);       /* 0 ends the clause */
+  void (*assume)(void *impl, int lit);
+  int (*solve)(void *impl); /* TILESAT_SAT / _UNSAT / _UNKNOWN */
+  bool (*value)(void *impl, int var);
+  bool (*failed)(void *impl, int lit);
+  /* Poll fn(user) during search; a nonzero answer ends solve, UNKNOWN. */
+  void (*set_terminate)(void *impl, int (*fn)(void *), void *user);
+  /* The next solve only: give up (UNKNOWN) after about `conflicts`
+   * conflicts' worth of search. */
+  void (*limit)(void *impl, int conflicts);
+  /* Optional (NULL when the library has none): */
+  void (*prefer)(void *impl, int lit); /* a polarity hint */
+  void (*set_counting)(void *impl);    /* ApproxMC's settings */
+  void (*add_xor)(void *impl, const int *vars, size_t n, bool rhs);
+} ts_backend_ops;
+
+extern const ts_backend_ops ts_picosat_ops, ts_cryptominisat_ops,
+    ts_cadical_ops;
+
+typedef struct ts_solver ts_solver;
+/* A solver of the backend so->backend stands for on map m (m is only read
+ * to resolve TILESAT_BACKEND_AUTO; so may be NULL: the defaults), polling
+ * so->terminate. */
+ts_solver *ts_solver_new(const tilesat_map *m, const tilesat_solve_options *so);
+void ts_solver_free(ts_solver *s);
+void ts_solver_add_clause(ts_solver *s, const int *lits, size_t n);
+void ts_solver_assume(ts_solver *s, int lit);
+/* TILESAT_SAT / TILESAT_UNSAT / TILESAT_UNKNOWN; assumptions are cleared. */
+int ts_solver_solve(ts_solver *s);
+/* Bound the next solve (only that one) to about `conflicts` conflicts; it
+ * then answers TILESAT_UNKNOWN (ts_terminated tells it from a stop).
+ * CaDiCaL counts conflicts; PicoSAT, which limits only propagations, and
+ * CryptoMiniSat, whose C API limits only CPU time, get what that many
+ * conflicts take on a map of a few hundred cells (backend_*.c).  Used
+ * where "no answer soon" is an answer: a hard piece of an anneal repair. */
+void ts_solver_limit(ts_solver *s, int conflicts);
+/* After SAT: true if the variable is true in the model. */
+bool ts_solver_value(ts_solver *s, int var);
+/* After UNSAT under assumptions: was assumption `lit` part of the reason? */
+bool ts_solver_failed(ts_solver *s, int lit);
+void ts_solver_load(ts_solver *s, const ts_cnf *cnf);
+/* Tell the backend how many variables are coming (before the clauses). */
+void ts_solver_reserve(ts_solver *s, int nvars);
+/* About `lits` literals (with the 0s) in `clauses` clauses are coming
+ * through ts_solver_add_clause: progress says how far it is. */
+void ts_solver_expect(ts_solver *s, size_t lits, size_t clauses);
+/* After solve gave TILESAT_UNKNOWN: "WHAT: interrupted" when terminate
+ * asked for it, else "the NAME backend gave no answer"; returns -1. */
+int ts_solver_unknown(const ts_solver *s, const char *what, tilesat_error *err);
+int ts_no_answer(const tilesat_solve_options *so, const char *what,
+                 tilesat_error *err);
+/* so (NULL: the defaults) with its backend chosen for m, for functions
+ * that make several solvers for one map. */
+tilesat_solve_options ts_solve_for(const tilesat_map *m,
+                                   const tilesat_solve_options *so);
+/* Has so's terminate asked to stop?  (so may be NULL.) */
+bool ts_terminated(const tilesat_solve_options *so);
+
+/* A preferred polarity for the next solves: a hint, not a constraint; a
+ * no-op on backends without per-variable phases (CryptoMiniSat, CaDiCaL's
+ * C API). */
+void ts_solver_prefer(ts_solver *s, int lit);
+/* CryptoMiniSat only (ts_misuse elsewhere): its ApproxMC settings, on a new
+ * solver; only the values of an independent support can be read from its
+ * models. */
+void ts_solver_set_counting(ts_solver *s);
+/* CryptoMiniSat only (ts_misuse elsewhere): a native XOR constraint. */
+void ts_solver_add_xor(ts_solver *s, const int *vars, size_t n, bool rhs);
+/* Encode m and load it into a new solver. */
+ts_solver *ts_solver_for_map(const tilesat_map *m,
+                             const tilesat_solve_options *so);
+/* Check m (not periodic) a band of `rows` rows at a time, the last
+ * `overlap` rows of each solved again with the next (solve.c, "strips"):
+ * TILESAT_SAT (tiles verified), TILESAT_UNSAT (proved by the first band),
+ * TILESAT_UNKNOWN (a later band met a dead end), or -1 with err. */
+int ts_check_strips(const tilesat_map *m, const tilesat_solve_options *so,
+                    int rows, int overlap, int *tiles, tilesat_error *err);
+/* Read the model's map into tiles and verify it (solve.c). */
+int ts_read_map(const tilesat_map *m, ts_solver *s, int *tiles,
+                tilesat_error *err);
+
+/* ---------------------------------------------------------------- memory */
+
+/* What m's CNF holds, counted without building it (an upper bound: as if
+ * every cell had every neighbour). */
+typedef struct ts_cnf_size {
+  double nvars, nclauses, nbinary, nlits; /* nlits: without the 0s */
+} ts_cnf_size;
+ts_cnf_size ts_cnf_measure(const tilesat_map *m);
+/* Bytes a solver of backend b (not AUTO) holding that CNF needs at most
+ * (tools/bench-memory.sh measures the ratio to the real peak). */
+double ts_solver_bytes(tilesat_backend b, ts_cnf_size z);
+/* Bytes of a ts_cnf holding it. */
+double ts_cnf_bytes(ts_cnf_size z);
+/* Refuse, up front, what would need more than m's max_memory: `need`
+ * bytes; "WHAT: a WxH map of T tiles needs about N, more than
+ * --max-memory M".  Returns 0, or -1 with err. */
+int ts_memory_refuse(const tilesat_map *m, double need, const char *what,
+                     tilesat_error *err);
+/* The same for a solver of so's backend on m's CNF, plus `extra` bytes
+ * (a ts_cnf kept beside it, per-cell arrays). */
+int ts_memory_check(const tilesat_map *m, const tilesat_solve_options *so,
+                    double extra, const char *what, tilesat_error *err);
+
+#endif

@@ -1,0 +1,221 @@
+/*
+ * tilesat_io.h: the public header of libtilesat-io: PNG images, image
+ * samples, WFC's overlapping model and simple-tiled tilesets, Tiled maps,
+ * tile pictures and rendering.  It links libpng, libxml2, zlib and cJSON;
+ * libtilesat (tilesat.h) needs none of them.  The conventions of tilesat.h
+ * hold here too.
+ */
+#ifndef TILESAT_IO_H
+#define TILESAT_IO_H
+
+#include "tilesat.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------- images and tile pictures */
+
+/* An RGBA picture, 8 bits per channel, rows top to bottom, 4 bytes a pixel. */
+typedef struct tilesat_image {
+  int width, height;
+  uint8_t *rgba; /* width * height * 4 bytes */
+} tilesat_image;
+
+/* A transparent black width x height image (both positive). */
+tilesat_image *tilesat_image_new(int width, int height);
+void tilesat_image_free(tilesat_image *img);
+/* Do these bytes start with the PNG signature?  Inputs are recognised by
+ * their content, not their file name. */
+bool tilesat_is_png(const void *data, size_t len);
+/* Decode a PNG (any colour type and depth, through libpng) to RGBA.  A
+ * truncated or corrupt file is an error naming it. */
+tilesat_image *tilesat_image_read_png(const char *path, tilesat_error *err);
+tilesat_image *tilesat_image_parse_png(const void *data, size_t len,
+                                       const char *filename,
+                                       tilesat_error *err);
+/* Write a PNG file whole or not at all (see tilesat_output): on failure the
+ * file that was there is untouched.  0, or -1 with err. */
+int tilesat_image_write_png(const tilesat_image *img, const char *path,
+                            tilesat_error *err);
+
+/* Tile pictures: for each tile name a width x height RGBA picture, all of
+ * one size.  With `overlap` N > 0 the tiles are N x N patterns of the
+ * overlapping model: neighbouring cells share pixels, so a map of patterns is
+ * drawn one pixel per cell (see tilesat_render).  A pictures file, written
+ * and read by the functions below, is text (format in README.md): "size W
+ * H" of every picture, "overlap N" (the pattern size, or 0), then a
+ * "picture NAME COLOUR..." line per tile, W*H colours row by row:
+ *
+ *   tilesat-pictures 1
+ *   size 2 2
+ *   overlap 0
+ *   picture "corner 0" #ff0000 #00ff00 #0000ff #000000
+ *
+ * A palette is a pictures file of size 1 1: it names colours. */
+typedef struct tilesat_pictures tilesat_pictures;
+
+tilesat_pictures *tilesat_pictures_new(int width, int height, int overlap);
+void tilesat_pictures_free(tilesat_pictures *p);
+int tilesat_pictures_width(const tilesat_pictures *p);
+int tilesat_pictures_height(const tilesat_pictures *p);
+int tilesat_pictures_overlap(const tilesat_pictures *p);
+int tilesat_pictures_count(const tilesat_pictures *p);
+const char *tilesat_pictures_name(const tilesat_pictures *p, int i);
+/* Add (or replace) the picture of `name`: width*height*4 RGBA bytes, copied.
+ * Returns its index. */
+int tilesat_pictures_set(tilesat_pictures *p, const char *name,
+                         const uint8_t *rgba);
+/* The picture of a tile name (width*height*4 bytes), or NULL. */
+const uint8_t *tilesat_pictures_get(const tilesat_pictures *p,
+                                    const char *name);
+/* The name of the first picture with exactly these pixels, or NULL. */
+const char *tilesat_pictures_find_pixels(const tilesat_pictures *p,
+                                         const uint8_t *rgba);
+tilesat_pictures *tilesat_pictures_parse(const char *text, size_t len,
+                                         const char *filename,
+                                         tilesat_error *err);
+tilesat_pictures *tilesat_pictures_read_file(const char *path,
+                                             tilesat_error *err);
+int tilesat_pictures_write(const tilesat_pictures *p, FILE *out);
+
+/* The colour tile `tile` of r is drawn in when it has no picture: a name
+ * "#rrggbb" (or "#rrggbbaa") is that colour; any other tile gets the colour
+ * of its index from a fixed palette of well-separated colours (Kelly's 22,
+ * then hues a golden angle apart), so that neighbouring tiles of a small
+ * set never look alike.  rgba: 4 bytes. */
+void tilesat_tile_colour(const tilesat_rules *r, int tile, uint8_t rgba[4]);
+
+/* ------------------------------------------------------- samples as images */
+
+/* A sample grid from an image.  With tile_size 1 every pixel is a cell; with
+ * tile_size N the image (whose sides must be multiples of N) is cut into
+ * N x N tiles, identical tile images being one tile.  A tile is named by
+ * `known` when one of its pictures has exactly its pixels (a palette, or the
+ * pictures of an earlier sample), else "#rrggbb" when it is one colour
+ * ("#rrggbbaa" when not opaque), else "tK" (K counting the new tiles of
+ * `pics`).  When `pics` is not NULL each new tile's picture is added to it,
+ * so several samples share names; its size must be tile_size. */
+tilesat_grid *tilesat_grid_from_image(const tilesat_image *img,
+                                      const char *filename, int tile_size,
+                                      const tilesat_pictures *known,
+                                      tilesat_pictures *pics,
+                                      tilesat_error *err);
+
+/* WFC's overlapping model: every N x N window of each image (wrapping with
+ * `periodic_input`, else only windows inside the image) is a tile, named
+ * "pK" in order of first appearance and weighted by its count; with
+ * `symmetry` S in 1..8 the first S of the window's 8 rotations/reflections
+ * (WFC's order: p, reflect p, rotate p, ...) count too.  Pattern b may stand
+ * in direction d of a iff they agree where they overlap when b is shifted one
+ * pixel in direction d.  Square topology.  *pics (if not NULL) receives the
+ * patterns' pictures, with overlap N. */
+tilesat_rules *tilesat_extract_patterns(const tilesat_image *const *images,
+                                        size_t nimages, int n,
+                                        bool periodic_input, int symmetry,
+                                        tilesat_pictures **pics,
+                                        tilesat_error *err);
+
+/* --------------------------------------------------------- WFC tilesets */
+
+/* Import one of mxgmn's simple-tiled-model tilesets (XML: <set> with
+ * <tiles>, <neighbors>, <subsets>).  Each tile is expanded into its oriented
+ * variants by its symmetry class (X: 1, I and \: 2, T and L: 4, F: 8), named
+ * "NAME K"; every <neighbor left= right=> is expanded into its rotated and
+ * reflected pairs in all four directions exactly as the reference
+ * SimpleTiledModel does.  `subset` (or NULL) keeps only that subset's tiles.
+ * Weights (decimal numbers) are scaled to whole numbers by one common power
+ * of ten.  When `pics` is not NULL the tile images (NAME.png beside the XML in
+ * a folder named after it, or "NAME K.png" for unique="True" sets) are loaded,
+ * rotated and reflected into *pics. */
+tilesat_rules *tilesat_import_tileset(const char *path, const char *subset,
+                                      tilesat_pictures **pics,
+                                      tilesat_error *err);
+
+/* ----------------------------------------------------------- Tiled maps */
+
+/* How a Tiled map's empty cells (global id 0) are read. */
+typedef enum tilesat_empty {
+  TILESAT_EMPTY_TILE = 0,    /* a tile of its own, named "0" */
+  TILESAT_EMPTY_EXCLUDE = 1, /* not part of the sample: no tile, no pairs */
+} tilesat_empty;
+
+/* Read the first tile layer (or the one named `layer`) of a Tiled map,
+ * .tmx (XML: csv, base64, base64+zlib/gzip data, or <tile> elements) or
+ * .tmj (JSON), recognised by content, as a sample grid.  A cell's tile is
+ * named by its tileset tile's "tilesat" property when it has one (maps
+ * written by tilesat do), else by its global id in decimal; flip bits add a
+ * suffix ":" + letters of h (horizontal), v (vertical), d (diagonal), x (hex
+ * 120 degrees), e.g. "12:hd".  Excluded cells read as NULL names from
+ * tilesat_grid_at. */
+tilesat_grid *tilesat_tiled_read(const char *path, const char *layer,
+                                 tilesat_empty empty, tilesat_error *err);
+/* Write a filled map as a Tiled map, .tmj (JSON) when `path` ends in
+ * ".tmj" or ".json", else .tmx (XML, CSV data).  Tile k is global id k+1 of
+ * one tileset whose image, PATH without extension + "-tiles.png", is written
+ * too (the pictures, or tilesat_tile_colour squares), and whose tiles carry
+ * their names as the "tilesat" property, so tilesat_tiled_read gives back the
+ * same grid.  Hex maps are written as staggered, odd-r, pointy-top. */
+int tilesat_tiled_write(const tilesat_map *m, const int *tiles,
+                        const tilesat_pictures *pics, const char *path,
+                        tilesat_error *err);
+/* Write a filled map as a Tiled map using the tilesets of the Tiled map
+ * `like` (typically the sample the rules came from), so it shows the same
+ * tile images: each tile must be named by a global id with optional flip
+ * suffix ("12", "12:hd", "0" for empty) or by a "tilesat" property of one
+ * of like's tiles.  The map takes like's tile size and orientation; its
+ * tilesets are copied (external sources re-pointed from the new file's
+ * folder; embedded ones only between files of one format).  No image is
+ * written. */
+int tilesat_tiled_write_like(const tilesat_map *m, const int *tiles,
+                             const char *like, const char *path,
+                             tilesat_error *err);
+/* Several filled maps (nmaps > 0) as the layers of one Tiled map, "map 1"
+ * to "map N" (only the first visible), with our own tileset (like NULL) or
+ * like's, as above.  One map is the same as the functions above. */
+int tilesat_tiled_write_maps(const tilesat_map *m, const int *const *maps,
+                             size_t nmaps, const tilesat_pictures *pics,
+                             const char *like, const char *path,
+                             tilesat_error *err);
+
+/* -------------------------------------------------------------- rendering */
+
+/* Draw a map.  Each cell shows, in this order of preference:
+ *  - `tiles` (width*height indices, or NULL): that tile;
+ *  - else `domains` (per cell, (ntiles+63)/64 words of a tile bitset, cell
+ *    after cell): the average of its tiles' pictures weighted by the tiles'
+ *    weights, as WFC draws its wave (a blend; an empty domain is black);
+ * with `highlight` (per cell, or NULL) drawing a red frame inside marked
+ * cells (two pixels wide on pictures of 8 or more, one below; pictures
+ * under 3 pixels are tinted red instead) and washing every other cell out
+ * two thirds of the way to white, so the marked ones stand out.
+ * Pictures come from `pics` (may be NULL) by tile name, else
+ * tilesat_tile_colour: one pixel per cell when every tile name is a colour
+ * and the map is square, 8 x 8 squares otherwise.  A square map is W*tw x H*th
+ * pixels; a hex map is tw/2 wider, odd rows shifted right by tw/2.  Overlapping
+ * patterns (overlap N) draw cell (r, c)'s top-left pixel at (r, c); a map that
+ * does not wrap is N-1 pixels larger, its last row and column of cells drawing
+ * their whole pattern, as WFC does.  Returns NULL when the image would be
+ * larger than 2^26 pixels, as large as tilesat reads a PNG
+ * (tilesat_render_png then reports an error). */
+tilesat_image *tilesat_render(const tilesat_map *m,
+                              const tilesat_pictures *pics, const int *tiles,
+                              const uint64_t *domains, const bool *highlight);
+int tilesat_render_png(const tilesat_map *m, const tilesat_pictures *pics,
+                       const int *tiles, const uint64_t *domains,
+                       const bool *highlight, const char *path,
+                       tilesat_error *err);
+/* A contact sheet of nmaps filled maps: ceil(sqrt(nmaps)) maps a row, map k
+ * at column k % cols and row k / cols, each rendered as above, separated by
+ * TILESAT_SHEET_GAP pixels of grey (#808080).  NULL when the sheet would
+ * be larger than 32768 pixels a side or 2^26 pixels in all. */
+#define TILESAT_SHEET_GAP 2
+tilesat_image *tilesat_render_sheet(const tilesat_map *m,
+                                    const tilesat_pictures *pics,
+                                    const int *const *maps, size_t nmaps);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,376 @@
+/* Inputs of every size and shape (issue 12, items 4 and 5): many tiles are
+ * loaded in time linear in the file, or refused with what they would need;
+ * line ends, byte-order marks, awkward names, tileset names, deep XML and
+ * energy files get what a user can act on.  Each test failed before its
+ * fix. */
+#include "helpers.h"
+#include "png_helpers.h"
+
+#include <stdarg.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+/* A growing text. */
+typedef struct text {
+  char *s;
+  size_t n, cap;
+} text;
+
+static void add(text *t, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static void add(text *t, const char *fmt, ...) {
+  for (;;) {
+    va_list ap;
+    va_start(ap, fmt);
+    int k = vsnprintf(t->s + t->n, t->cap - t->n, fmt, ap);
+    va_end(ap);
+    cr_assert(k >= 0);
+    if (t->n + (size_t)k < t->cap) {
+      t->n += (size_t)k;
+      return;
+    }
+    t->cap = 2 * (t->n + (size_t)k + 1);
+    t->s = realloc(t->s, t->cap);
+    cr_assert(t->s);
+  }
+}
+
+/* n tiles t0..t(n-1) in a ring: each beside itself and its two neighbours
+ * east-west, above itself; declared first, then `allow` lines unless
+ * tiles_only. */
+static char *ring_rules(long n, bool tiles_only) {
+  text t = {0};
+  add(&t, "tilesat-rules 1\ntopology square\n");
+  for (long i = 0; i < n; i++)
+    add(&t, "tile t%ld\n", i);
+  for (long i = 0; i < n && !tiles_only; i++)
+    add(&t,
+        "allow t%ld N t%ld\nallow t%ld S t%ld\nallow t%ld E t%ld t%ld\n"
+        "allow t%ld W t%ld t%ld\n",
+        i, i, i, i, i, i, (i + 1) % n, i, i, (i + n - 1) % n);
+  return t.s;
+}
+
+static const char *too_many(long n) {
+  static char msg[512];
+  double gib = (double)n * 4 * (double)((n + 63) / 64) * 8 / (1 << 30);
+  snprintf(msg, sizeof msg,
+           "too many tiles: %ld tiles need %.2f GiB for the table of allowed "
+           "pairs (a bit for each pair of tiles in each of 4 directions), "
+           "more than its limit of 1 GiB (at most 46336 tiles on a square "
+           "map)",
+           n, gib);
+  return msg;
+}
+
+/* 5000 tiles: the symmetry check walked all 5000^2 pairs of each
+ * direction; now the allow lines, and the rules read and write back. */
+Test(many_tiles, a_ring_of_5000_tiles_loads_and_round_trips) {
+  char *s = ring_rules(5000, false);
+  tilesat_rules *r = rules_from_text(s);
+  cr_assert_eq(tilesat_rules_ntiles(r), 5000);
+  int e = tilesat_dir_find(TILESAT_SQUARE, "E");
+  cr_expect(tilesat_rules_allows(r, 4999, e, 0));
+  cr_expect(!tilesat_rules_allows(r, 0, e, 4999));
+  char *buf;
+  size_t len;
+  FILE *f = open_memstream(&buf, &len);
+  cr_assert_eq(tilesat_rules_write(r, f), 0);
+  fclose(f);
+  tilesat_error err;
+  tilesat_rules *back = tilesat_rules_parse(buf, len, "back.rules", &err);
+  cr_assert_not_null(back, "%s", err.msg);
+  cr_expect_eq(tilesat_rules_ntiles(back), 5000);
+  cr_expect(tilesat_rules_allows(back, 4999, e, 0));
+  tilesat_rules_free(back);
+  tilesat_rules_free(r);
+  free(buf);
+  free(s);
+}
+
+/* 2^20 tiles, which the parser admitted, aborted allocating 512 GiB (and
+ * 50000 tiles took minutes): now refused at the first tile too many,
+ * saying what the whole file would need. */
+Test(many_tiles, too_many_are_refused_with_what_they_need) {
+  long counts[] = {50000, 1L << 20};
+  for (int i = 0; i < 2; i++) {
+    char *s = ring_rules(counts[i], counts[i] > 50000);
+    tilesat_error err;
+    tilesat_rules *r = tilesat_rules_parse(s, strlen(s), "many.rules", &err);
+    cr_expect_null(r);
+    char want[600];
+    snprintf(want, sizeof want, "many.rules:46339: %s", too_many(counts[i]));
+    cr_expect_str_eq(err.msg, want);
+    tilesat_rules_free(r);
+    free(s);
+  }
+}
+
+/* An image of w x w distinct colours. */
+static tilesat_image *distinct_colours(int w) {
+  tilesat_image *img = tilesat_image_new(w, w);
+  for (int k = 0; k < w * w; k++) {
+    img->rgba[4 * k] = (uint8_t)(k >> 16);
+    img->rgba[4 * k + 1] = (uint8_t)(k >> 8);
+    img->rgba[4 * k + 2] = (uint8_t)k;
+    img->rgba[4 * k + 3] = 255;
+  }
+  return img;
+}
+
+static tilesat_rules *extract_image(const tilesat_image *img,
+                                    tilesat_error *err) {
+  tilesat_pictures *pics = tilesat_pictures_new(1, 1, 0);
+  tilesat_grid *g = tilesat_grid_from_image(img, "d.png", 1, NULL, pics, err);
+  cr_assert_not_null(g, "%s", err->msg);
+  tilesat_rules *r = tilesat_extract((const tilesat_grid *const[]){g}, 1,
+                                     TILESAT_SQUARE, false, err);
+  tilesat_grid_free(g);
+  tilesat_pictures_free(pics);
+  return r;
+}
+
+/* Every new colour was looked up in every picture so far, and the rules
+ * writer tested every pair: 256x256 distinct colours took 38 s; now each
+ * lookup is hashed, and 65536 tiles are refused up front. */
+Test(many_tiles, distinct_colours_extract_or_are_refused) {
+  tilesat_error err;
+  tilesat_image *img = distinct_colours(64);
+  tilesat_rules *r = extract_image(img, &err);
+  cr_assert_not_null(r, "%s", err.msg);
+  cr_expect_eq(tilesat_rules_ntiles(r), 4096);
+  cr_expect_str_eq(tilesat_rules_tile_name(r, 4095), "#000fff");
+  tilesat_rules_free(r);
+  tilesat_image_free(img);
+  img = distinct_colours(256);
+  r = extract_image(img, &err);
+  cr_expect_null(r);
+  char want[600];
+  snprintf(want, sizeof want, "d.png: %s", too_many(65536));
+  cr_expect_str_eq(err.msg, want);
+  tilesat_rules_free(r);
+  tilesat_image_free(img);
+}
+
+/* ------------------------------------------------------------ line ends */
+
+static tilesat_grid *grid_of(const char *s) {
+  tilesat_error err;
+  tilesat_grid *g = tilesat_grid_parse(s, strlen(s), "g.txt", &err);
+  cr_assert_not_null(g, "%s", err.msg);
+  return g;
+}
+
+/* A lone CR was a tile ("a\rb" one row of three), which the rules writer
+ * wrote bare, so that its own file did not read back. */
+Test(line_ends, a_lone_cr_ends_a_line) {
+  tilesat_grid *g = grid_of("a\rb");
+  cr_expect_eq(tilesat_grid_width(g), 1);
+  cr_expect_eq(tilesat_grid_height(g), 2);
+  cr_expect_str_eq(tilesat_grid_at(g, 1, 0), "b");
+  tilesat_grid_free(g);
+  g = grid_of("ab\rcd\r"); /* old Mac line ends */
+  cr_expect_eq(tilesat_grid_width(g), 2);
+  cr_expect_eq(tilesat_grid_height(g), 2);
+  tilesat_grid_free(g);
+  g = grid_of("ab\r\ncd\r\n\r\n"); /* CRLF still one line end */
+  cr_expect_eq(tilesat_grid_height(g), 2);
+  tilesat_grid_free(g);
+  /* line numbers count lone CRs too */
+  tilesat_error err;
+  const char *bad = "tilesat-rules 1\rtile A\rallow A N B\r";
+  cr_expect_null(tilesat_rules_parse(bad, strlen(bad), "r.rules", &err));
+  cr_expect_str_eq(err.msg, "r.rules:3: unknown tile 'B'");
+  /* the smallest case, end to end: the rules extract writes read back */
+  char *sample = temp_file("a\rb", -1), *rules = temp_file("", 0);
+  run_result run = RUN("extract", sample, "-o", rules);
+  cr_expect_eq(run.code, 0, "%s", run.err);
+  run_free(&run);
+  run = RUN("check", rules, "--size", "1x2");
+  cr_expect_eq(run.code, 10, "%s", run.err);
+  cr_expect_str_eq(run.out, "SAT\na\nb\n");
+  run_free(&run);
+  remove(sample);
+  remove(rules);
+  free(sample);
+  free(rules);
+}
+
+static char *write_rules_text(const tilesat_rules *r, size_t *len) {
+  char *buf;
+  FILE *f = open_memstream(&buf, len);
+  cr_assert_eq(tilesat_rules_write(r, f), 0);
+  fclose(f);
+  return buf;
+}
+
+/* Names that would not read back bare are quoted, with escapes for what
+ * quotes alone cannot carry (line ends, control characters, bytes that are
+ * not UTF-8); rules files and name grids read them back the same. */
+Test(line_ends, every_name_reads_back_as_written) {
+  static const char *const names[] = {
+      "a b",         "say \"hi\"", "back\\slash", "cr\rhere",
+      "lf\nhere",    "tab\t",      "#",           "\"lead",
+      "ctl\x01x",    "bad\xff",    "\xc3",        "x",
+      "caf\xc3\xa9", "\\",         "end\"",       "\xef\xbb\xbf"};
+  /* the same names as a rules file spells them */
+  static const char *const spelt[] = {"\"a b\"",
+                                      "\"say \\\"hi\\\"\"",
+                                      "\"back\\\\slash\"",
+                                      "\"cr\\rhere\"",
+                                      "\"lf\\nhere\"",
+                                      "\"tab\\t\"",
+                                      "#",
+                                      "\"\\\"lead\"",
+                                      "\"ctl\\x01x\"",
+                                      "\"bad\\xff\"",
+                                      "\"\\xc3\"",
+                                      "x",
+                                      "caf\xc3\xa9",
+                                      "\"\\\\\"",
+                                      "\"end\\\"\"",
+                                      "\xef\xbb\xbf"};
+  int n = (int)(sizeof names / sizeof *names);
+  text t = {0};
+  add(&t, "tilesat-rules 1\n");
+  for (int i = 0; i < n; i++)
+    add(&t, "tile %s\nallow %s E %s\nallow %s W %s\n", spelt[i], spelt[i],
+        spelt[(i + 1) % n], spelt[(i + 1) % n], spelt[i]);
+  tilesat_error err;
+  tilesat_rules *r = tilesat_rules_parse(t.s, t.n, "names.rules", &err);
+  cr_assert_not_null(r, "%s", err.msg);
+  cr_assert_eq(tilesat_rules_ntiles(r), n);
+  size_t len;
+  char *out = write_rules_text(r, &len);
+  tilesat_rules *back = tilesat_rules_parse(out, len, "back.rules", &err);
+  cr_assert_not_null(back, "%s\n%s", err.msg, out);
+  for (int i = 0; i < n; i++) {
+    cr_expect_str_eq(tilesat_rules_tile_name(r, i), names[i]);
+    cr_expect_str_eq(tilesat_rules_tile_name(back, i), names[i]);
+  }
+  size_t len2;
+  char *again = write_rules_text(back, &len2);
+  cr_expect_str_eq(again, out);
+  /* a map of every name, written as a name grid and read back */
+  tilesat_map *m = map_new(r, n, 1, TILESAT_SQUARE, false);
+  int *tiles = malloc((size_t)n * sizeof *tiles);
+  for (int i = 0; i < n; i++)
+    tiles[i] = i;
+  char *gridtext;
+  size_t glen;
+  FILE *f = open_memstream(&gridtext, &glen);
+  cr_assert_eq(tilesat_map_write(m, tiles, f), 0);
+  fclose(f);
+  tilesat_grid *g = tilesat_grid_parse(gridtext, glen, "map.txt", &err);
+  cr_assert_not_null(g, "%s", err.msg);
+  cr_assert_eq(tilesat_grid_width(g), n);
+  for (int i = 0; i < n; i++)
+    cr_expect_str_eq(tilesat_grid_at(g, 0, i), names[i]);
+  tilesat_grid_free(g);
+  free(gridtext);
+  free(tiles);
+  tilesat_map_free(m);
+  free(again);
+  free(out);
+  tilesat_rules_free(back);
+  tilesat_rules_free(r);
+  free(t.s);
+}
+
+/* One character per tile: a character grid of a tile that is a CR (or a
+ * byte-order mark) would not read back, so such maps are name grids. */
+Test(line_ends, character_grids_hold_only_characters_that_read_back) {
+  const char *src = "tilesat-rules 1\ntile \"\\r\"\ntile A\n";
+  tilesat_error err;
+  tilesat_rules *r = tilesat_rules_parse(src, strlen(src), "r", &err);
+  cr_assert_not_null(r, "%s", err.msg);
+  tilesat_map *m = map_new(r, 2, 1, TILESAT_SQUARE, false);
+  char *out;
+  size_t len;
+  FILE *f = open_memstream(&out, &len);
+  cr_assert_eq(tilesat_map_write(m, (int[]){0, 1}, f), 0);
+  fclose(f);
+  cr_expect_str_eq(out, "tilesat-grid names\n\"\\r\" A\n");
+  free(out);
+  tilesat_map_free(m);
+  tilesat_rules_free(r);
+}
+
+/* ---------------------------------------------------- byte-order marks */
+
+/* A UTF-8 byte-order mark opened samples but made every tilesat-KIND file
+ * "not a ... file". */
+Test(bom, rules_energy_and_pictures_files_accept_one) {
+  const char *rules = "\xef\xbb\xbftilesat-rules 1\ntile A\nallow A E A\n"
+                      "allow A W A\n";
+  tilesat_error err;
+  tilesat_rules *r = tilesat_rules_parse(rules, strlen(rules), "r", &err);
+  cr_assert_not_null(r, "%s", err.msg);
+  tilesat_map *m = map_new(r, 2, 2, TILESAT_SQUARE, false);
+  tilesat_energy *e = tilesat_energy_new(m);
+  const char *energy = "\xef\xbb\xbftilesat-energy 1\nhard 5\n";
+  cr_expect_eq(tilesat_energy_parse(e, energy, strlen(energy), "e", &err), 0,
+               "%s", err.msg);
+  tilesat_energy_free(e);
+  const char *pics = "\xef\xbb\xbftilesat-pictures 1\nsize 1 1\n"
+                     "picture A #ff0000\n";
+  tilesat_pictures *p = tilesat_pictures_parse(pics, strlen(pics), "p", &err);
+  cr_expect_not_null(p, "%s", err.msg);
+  tilesat_pictures_free(p);
+  tilesat_map_free(m);
+  tilesat_rules_free(r);
+}
+
+/* ------------------------------------------------------------- tilesets */
+
+/* A tile named ../../x read x.png two folders above the tileset's. */
+Test(tileset_names, paths_in_tile_names_are_refused) {
+  static const char *const bad[] = {"../../x", "a/b", "a\\b", ".."};
+  for (int i = 0; i < 4; i++) {
+    char xml[512];
+    snprintf(xml, sizeof xml,
+             "<set>\n<tiles>\n<tile name=\"%s\"/>\n</tiles>\n</set>\n", bad[i]);
+    char *path = temp_file(xml, -1);
+    char want[1024];
+    snprintf(want, sizeof want,
+             "tilesat: %s:3: tile '%s': a tile's name is its image's file "
+             "name in the tileset's folder, so it cannot hold '/', '\\' or "
+             "'..'\n",
+             path, bad[i]);
+    expect_cli_error(want, "import-tileset", path);
+    remove(path);
+    free(path);
+  }
+}
+
+/* ----------------------------------------------------------------- XML */
+
+/* 100000 nested elements got libxml2's advice to use XML_PARSE_HUGE, an
+ * option only a program can give. */
+Test(deep_xml, is_refused_with_a_message_a_user_can_act_on) {
+  text t = {0};
+  add(&t, "<?xml version=\"1.0\"?>\n<map version=\"1.10\" width=\"1\" "
+          "height=\"1\" tilewidth=\"1\" tileheight=\"1\">\n");
+  for (int i = 0; i < 100000; i++)
+    add(&t, "<a>");
+  char *tmx = temp_path(".tmx");
+  FILE *f = fopen(tmx, "w");
+  cr_assert_not_null(f);
+  fputs(t.s, f);
+  fclose(f);
+  char *set = temp_file(t.s, -1);
+  const char *msg = "bad XML: elements nested more than 256 deep, which the "
+                    "XML reader refuses (Tiled maps and WFC tilesets nest a "
+                    "few levels: is the file damaged or generated wrong?)\n";
+  char want[1024];
+  snprintf(want, sizeof want, "tilesat: %s:3: %s", tmx, msg);
+  expect_cli_error(want, "extract", tmx);
+  snprintf(want, sizeof want, "tilesat: %s:3: %s", set, msg);
+  expect_cli_error(want, "import-tileset", set);
+  remove(tmx);
+  remove(set);
+  free(tmx);
+  free(set);
+  free(t.s);
+}

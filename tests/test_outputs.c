@@ -1,0 +1,411 @@
+/* test_outputs.c: outputs are never lost or half-written: files go to a
+ * temporary and are renamed, a failed write leaves the old file (and a
+ * device node) where it was, an output that is an input is refused, and a
+ * write error on standard output is an error of every command. */
+/* POSIX with XSI: mknod (a feature macro, reserved by design) */
+/* NOLINTNEXTLINE(bugprone-reserved-identifier) */
+#define _XOPEN_SOURCE 700
+#include "helpers.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+/* A private "full" device in a new folder, as /dev/full is: every write
+ * fails with ENOSPC.  NULL (the test skipped) where mknod is not allowed. */
+static char *full_node(const char *dir) {
+  char *path = malloc(strlen(dir) + 8);
+  sprintf(path, "%s/full", dir);
+  if (mknod(path, S_IFCHR | 0666, makedev(1, 7))) {
+    free(path);
+    cr_skip_test("mknod: %s (needs root)", strerror(errno));
+  }
+  return path;
+}
+
+static bool is_char_device(const char *path) {
+  struct stat st;
+  return !stat(path, &st) && S_ISCHR(st.st_mode);
+}
+
+static void write_text(const char *path, const char *text) {
+  FILE *f = fopen(path, "w");
+  cr_assert(f, "cannot write %s", path);
+  fputs(text, f);
+  fclose(f);
+}
+
+static char *join(const char *dir, const char *name) {
+  char *p = malloc(strlen(dir) + strlen(name) + 2);
+  sprintf(p, "%s/%s", dir, name);
+  return p;
+}
+
+static bool ends_with(const char *s, const char *tail) {
+  size_t n = strlen(s), k = strlen(tail);
+  return n >= k && !strcmp(s + n - k, tail);
+}
+
+/* ------------------------------------------------------------ the library */
+
+/* libpng's png_image_write_to_file removes the path when a write fails: a
+ * device node, as root.  Now the node stays and the error says why. */
+Test(outputs, failed_png_write_keeps_the_device_node) {
+  char *dir = temp_dir(), *full = full_node(dir);
+  tilesat_image *img = tilesat_image_new(64, 64);
+  tilesat_error err;
+  cr_expect_eq(tilesat_image_write_png(img, full, &err), -1);
+  char want[256];
+  snprintf(want, sizeof want, "%s: write error: No space left on device", full);
+  cr_expect_str_eq(err.msg, want);
+  cr_expect(is_char_device(full), "the device node was removed");
+  cr_expect_eq(dir_entries(dir), 1, "something was left beside it");
+  tilesat_image_free(img);
+  free(full);
+  rm_dir(dir);
+}
+
+/* What a committed output holds replaces the file (its mode kept); a
+ * discarded one leaves it as it was; neither leaves a temporary. */
+Test(outputs, commit_replaces_discard_keeps) {
+  char *dir = temp_dir(), *path = join(dir, "out.txt");
+  write_text(path, "old\n");
+  chmod(path, 0640);
+  tilesat_error err;
+  tilesat_output *o = tilesat_output_open(path, &err);
+  cr_assert(o, "%s", err.msg);
+  cr_expect_neq(tilesat_output_temp(o), NULL);
+  fputs("half", tilesat_output_file(o));
+  tilesat_output_discard(o);
+  char *text = slurp(path);
+  cr_expect_str_eq(text, "old\n");
+  free(text);
+  cr_expect_eq(dir_entries(dir), 1);
+  o = tilesat_output_open(path, &err);
+  cr_assert(o, "%s", err.msg);
+  fputs("new\n", tilesat_output_file(o));
+  cr_expect_eq(tilesat_output_commit(o, &err), 0, "%s", err.msg);
+  text = slurp(path);
+  cr_expect_str_eq(text, "new\n");
+  free(text);
+  struct stat st;
+  cr_assert_eq(stat(path, &st), 0);
+  cr_expect_eq(st.st_mode & 0777, 0640);
+  cr_expect_eq(dir_entries(dir), 1);
+  free(path);
+  rm_dir(dir);
+}
+
+/* ------------------------------------------------------- CLI file outputs */
+
+/* --qubo-out on a full device: the error, and the node still there (it
+ * used to be removed). */
+Test(outputs, failed_qubo_keeps_the_device_node) {
+  char *dir = temp_dir(), *full = full_node(dir);
+  run_result r = RUN("anneal", "rules/coast.rules", "--size", "3x3",
+                     "--qubo-out", full, "--sweeps", "10");
+  char want[256];
+  snprintf(want, sizeof want,
+           "tilesat: %s: write error: No space left on device\n", full);
+  cr_expect_eq(r.code, 1);
+  cr_expect_str_eq(r.err, want);
+  cr_expect(is_char_device(full), "the device node was removed");
+  run_free(&r);
+  free(full);
+  rm_dir(dir);
+}
+
+/* A file size limit makes writes to a regular file fail (EFBIG): every
+ * file output then fails, and leaves the file that was there as it was,
+ * with no temporary beside it. */
+static void small_files(void) {
+  int null = open("/dev/null", O_WRONLY); /* a device has no size limit */
+  dup2(null, 1);
+  signal(SIGXFSZ, SIG_IGN);
+  struct rlimit rl = {200, 200};
+  setrlimit(RLIMIT_FSIZE, &rl);
+}
+
+static void expect_kept(const char *dir, const char *path, const char *want,
+                        int entries, const char *const *args) {
+  run_result r = run_cli_with(args, 0, 0, small_files);
+  cr_expect_eq(r.code, 1, "%s: exit %d", args[0], r.code);
+  cr_expect(strstr(r.err, "write error: File too large\n"), "%s: %s", args[0],
+            r.err);
+  char *text = slurp(path);
+  cr_expect_str_eq(text, want, "%s changed it", args[0]);
+  free(text);
+  cr_expect_eq(dir_entries(dir), entries, "%s left a file behind", args[0]);
+  run_free(&r);
+}
+
+Test(outputs, failed_writes_keep_the_old_file) {
+  char *dir = temp_dir(), *old = join(dir, "old.out");
+  write_text(old, "old\n");
+  const char *const cases[][12] = {
+      {"encode", "rules/coast.rules", "--size", "9x9", "-o", old, NULL},
+      {"check", "rules/coast.rules", "--size", "30x30", "--png", old, NULL},
+      {"extract", "rules/coast.txt", "rules/dungeon8.txt", "-o", old, NULL},
+      {"enum", "rules/coast.rules", "--size", "3x3", "--png", old, NULL},
+      {"anneal", "rules/coast.rules", "--size", "9x9", "--frequency", "1",
+       "--qubo-out", old, "--sweeps", "10", NULL}};
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+    expect_kept(dir, old, "old\n", 1, cases[i]);
+  /* a Tiled map and its tileset picture: both kept */
+  char *tmx = join(dir, "m.tmx"), *tiles = join(dir, "m-tiles.png");
+  write_text(tmx, "old map\n");
+  write_text(tiles, "old tiles\n");
+  const char *const tiled[] = {
+      "check", "rules/coast.rules", "--size", "40x40", "--tmx", tmx, NULL};
+  expect_kept(dir, tmx, "old map\n", 3, tiled);
+  char *text = slurp(tiles);
+  cr_expect_str_eq(text, "old tiles\n");
+  free(text);
+  free(tmx);
+  free(tiles);
+  free(old);
+  rm_dir(dir);
+}
+
+/* An output that is an input of the same command is refused before any
+ * work, whatever name it goes by. */
+Test(outputs, output_that_is_an_input_is_refused) {
+  char *dir = temp_dir(), *sample = join(dir, "s.txt");
+  char *link = join(dir, "same.txt");
+  write_text(sample, "LCS\nCSS\n");
+  cr_assert_eq(symlink(sample, link), 0);
+  char want[512];
+  snprintf(want, sizeof want,
+           "tilesat: -o: %s is also an input of this command; refusing to "
+           "overwrite it\n",
+           link);
+  expect_cli_error(want, "extract", sample, "-o", link);
+  char *text = slurp(sample);
+  cr_expect_str_eq(text, "LCS\nCSS\n");
+  free(text);
+  char *energy = join(dir, "e.energy");
+  write_text(energy, "tilesat-energy 1\nfrequency 1\n");
+  snprintf(want, sizeof want,
+           "tilesat: --png: %s is also the --energy file; refusing to "
+           "overwrite an input\n",
+           energy);
+  expect_cli_error(want, "anneal", "rules/coast.rules", "--size", "3x3",
+                   "--energy", energy, "--png", energy);
+  snprintf(want, sizeof want, "tilesat: --tmx: %s is also written by --png\n",
+           energy);
+  expect_cli_error(want, "check", "rules/coast.rules", "--size", "3x3", "--png",
+                   energy, "--tmx", energy);
+  text = slurp(energy);
+  cr_expect_str_eq(text, "tilesat-energy 1\nfrequency 1\n");
+  free(text);
+  free(energy);
+  free(sample);
+  free(link);
+  rm_dir(dir);
+}
+
+/* ------------------------------------------------ errors on standard output */
+
+static const char *stdout_path;
+
+static void stdout_to(void) {
+  int fd = open(stdout_path, O_WRONLY);
+  dup2(fd, 1);
+  close(fd);
+}
+
+/* Every command, with standard output on a full device: the error, exit 1
+ * (check, enum, sample and explain used to exit 10 or 20 in silence,
+ * encode and extract 1 without a word). */
+Test(outputs, write_error_on_stdout_for_every_command) {
+  char *dir = temp_dir(), *full = full_node(dir);
+  stdout_path = full;
+  const char *const cases[][10] = {
+      {"check", "rules/coast.rules", "--size", "3x3", NULL},
+      {"check", "rules/hard.rules", "--size", "3x3", NULL},
+      {"enum", "rules/coast.rules", "--size", "2x2", NULL},
+      {"count", "rules/coast.rules", "--size", "3x3", NULL},
+      {"sample", "rules/coast.rules", "--size", "3x3", NULL},
+      {"explain", "rules/hard.rules", "--size", "3x3", NULL},
+      {"explain", "rules/coast.rules", "--size", "3x3", NULL},
+      {"encode", "rules/coast.rules", "--size", "3x3", NULL},
+      {"extract", "rules/coast.txt", NULL},
+      {"import-tileset", "tests/data/wfc/tilesets/Knots.xml", NULL},
+      {"trace", "rules/coast.rules", "--size", "3x3", NULL},
+      {"analyze", "rules/coast.rules", NULL},
+      {"anneal", "rules/coast.rules", "--size", "3x3", NULL},
+      {"check", "--help", NULL},
+      {"--version", NULL}};
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    run_result r = run_cli_with(cases[i], 0, 0, stdout_to);
+    cr_expect_eq(r.code, 1, "%s %s: exit %d", cases[i][0], cases[i][1], r.code);
+    cr_expect(ends_with(r.err, "tilesat: write error on standard output: No "
+                               "space left on device\n"),
+              "%s %s: %s", cases[i][0], cases[i][1], r.err);
+    run_free(&r);
+  }
+  cr_expect(is_char_device(full));
+  free(full);
+  rm_dir(dir);
+}
+
+/* With SIGPIPE ignored, a reader that went away stops enum and sample with
+ * an error (enum used to enumerate on for ever, sample to exit 10). */
+static void closed_pipe(void) {
+  struct rlimit cpu = {20, 20}; /* should it run on: killed, not hung */
+  setrlimit(RLIMIT_CPU, &cpu);
+  signal(SIGPIPE, SIG_IGN);
+  int p[2];
+  if (pipe(p))
+    _exit(126);
+  close(p[0]);
+  dup2(p[1], 1);
+  close(p[1]);
+}
+
+Test(outputs, closed_pipe_stops_with_an_error) {
+  const char *const cases[][8] = {
+      {"enum", "rules/coast.rules", "--size", "30x30", NULL},
+      {"sample", "rules/coast.rules", "--size", "30x30", "-n", "100000", NULL}};
+  for (size_t i = 0; i < 2; i++) {
+    run_result r = run_cli_with(cases[i], 0, 0, closed_pipe);
+    cr_expect_eq(r.code, 1, "%s: exit %d", cases[i][0], r.code);
+    cr_expect_str_eq(r.err,
+                     "tilesat: write error on standard output: Broken pipe\n");
+    run_free(&r);
+  }
+}
+
+/* -------------------------------------------------------- --tilesets-from */
+
+/* The image a Tiled map names in `attr="..."`/`"attr": "..."`, resolved
+ * from the map's folder, read back. */
+static tilesat_image *image_named_in(const char *map, const char *dir,
+                                     const char *key) {
+  char *text = slurp(map);
+  const char *p = strstr(text, key);
+  cr_assert(p, "no %s in %s", key, text);
+  p += strlen(key);
+  const char *end = strchr(p, '"');
+  char path[4096];
+  cr_expect_neq(*p, '/', "an absolute path: %.*s", (int)(end - p), p);
+  snprintf(path, sizeof path, "%s/%.*s", dir, (int)(end - p), p);
+  free(text);
+  tilesat_error err;
+  tilesat_image *img = tilesat_image_read_png(path, &err);
+  cr_expect(img, "%s", err.msg);
+  return img;
+}
+
+/* A map written with the tilesets of a map in another folder: its image
+ * paths are relative and resolve from the output's own folder (an embedded
+ * tileset's image used to point nowhere). */
+Test(outputs, tilesets_from_another_folder_resolve) {
+  char *a = temp_dir(), *b = temp_dir();
+  char *tmx = join(a, "m.tmx"), *tmj = join(a, "m.tmj");
+  run_result r = RUN("check", "rules/coast.rules", "--size", "3x2", "--tmx",
+                     tmx, "--tmj", tmj);
+  cr_assert_eq(r.code, 10, "%s", r.err);
+  run_free(&r);
+  char *out_tmx = join(b, "o.tmx"), *out_tmj = join(b, "o.tmj");
+  r = RUN("check", "rules/coast.rules", "--size", "4x3", "--tmx", out_tmx,
+          "--tilesets-from", tmx);
+  cr_assert_eq(r.code, 10, "%s", r.err);
+  run_free(&r);
+  r = RUN("check", "rules/coast.rules", "--size", "4x3", "--tmj", out_tmj,
+          "--tilesets-from", tmj);
+  cr_assert_eq(r.code, 10, "%s", r.err);
+  run_free(&r);
+  char *tiles = join(a, "m-tiles.png");
+  tilesat_error err;
+  tilesat_image *want = tilesat_image_read_png(tiles, &err);
+  cr_assert(want, "%s", err.msg);
+  tilesat_image *got[2] = {image_named_in(out_tmx, b, "<image source=\""),
+                           image_named_in(out_tmj, b, "\"image\":\t\"")};
+  for (int i = 0; i < 2; i++) {
+    cr_assert(got[i]);
+    cr_expect_eq(got[i]->width, want->width);
+    cr_expect_eq(got[i]->height, want->height);
+    cr_expect_eq(memcmp(got[i]->rgba, want->rgba,
+                        (size_t)want->width * (size_t)want->height * 4),
+                 0);
+    tilesat_image_free(got[i]);
+  }
+  tilesat_image_free(want);
+  /* an external tileset (tiled-csv.tmx's terrain.tsx, not in the tree):
+   * relative too, naming the file beside that map */
+  char *rules = join(a, "r.rules"), *ext = join(b, "x.tmx");
+  r = RUN("extract", "tests/data/tiled-gzip.tmx", "-o", rules);
+  cr_assert_eq(r.code, 0, "%s", r.err);
+  run_free(&r);
+  r = RUN("check", rules, "--size", "5x3", "--tmx", ext, "--tilesets-from",
+          "tests/data/tiled-csv.tmx");
+  cr_assert_eq(r.code, 10, "%s", r.err);
+  run_free(&r);
+  char *text = slurp(ext);
+  const char *p = strstr(text, "source=\"");
+  cr_assert(p, "%s", text);
+  p += strlen("source=\"");
+  cr_expect_neq(*p, '/', "%s", text);
+  char tsx[4096];
+  snprintf(tsx, sizeof tsx, "%s/%.*s", b, (int)(strchr(p, '"') - p), p);
+  cr_assert(ends_with(tsx, "/terrain.tsx"), "%s", tsx);
+  tsx[strlen(tsx) - strlen("/terrain.tsx")] = 0;
+  char *got_dir = realpath(tsx, NULL), *want_dir = realpath("tests/data", NULL);
+  cr_expect(got_dir && !strcmp(got_dir, want_dir), "%s is not %s", tsx,
+            want_dir);
+  free(got_dir);
+  free(want_dir);
+  free(text);
+  const char *files[] = {tmx, tmj, out_tmx, out_tmj, tiles, rules, ext};
+  for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
+    free((char *)files[i]);
+  rm_dir(a);
+  rm_dir(b);
+}
+
+/* Found in review: past 16 named files the check let inputs through, and a
+ * new file named two ways by two outputs was not seen as one. */
+Test(outputs, any_number_of_inputs_and_any_spelling) {
+  char *dir = temp_dir();
+  char paths[17][4096];
+  const char *args[24] = {"extract"};
+  int n = 1;
+  for (int i = 0; i < 17; i++) {
+    snprintf(paths[i], sizeof paths[i], "%s/s%d.txt", dir, i);
+    FILE *f = fopen(paths[i], "w");
+    cr_assert(f);
+    fputs("LC\nCS\n", f);
+    fclose(f);
+    args[n++] = paths[i];
+  }
+  args[n++] = "-o";
+  args[n++] = paths[16];
+  args[n] = NULL;
+  run_result r = run_cli(args);
+  cr_expect_eq(r.code, 1);
+  char want[4200];
+  snprintf(want, sizeof want,
+           "tilesat: -o: %s is also an input of this command; refusing to "
+           "overwrite it\n",
+           paths[16]);
+  cr_expect_str_eq(r.err, want);
+  run_free(&r);
+  char *text = slurp(paths[16]);
+  cr_expect_str_eq(text, "LC\nCS\n");
+  free(text);
+  char png[4200], tmx[4200];
+  snprintf(png, sizeof png, "%s/./o-tiles.png", dir);
+  snprintf(tmx, sizeof tmx, "%s/o.tmx", dir);
+  r = RUN("check", "rules/coast.rules", "--size", "2x2", "--png", png, "--tmx",
+          tmx);
+  cr_expect_eq(r.code, 1, "%s", r.err);
+  cr_expect(strstr(r.err, "o-tiles.png is also written by --png"), "%s", r.err);
+  run_free(&r);
+  rm_dir(dir);
+}
