@@ -611,10 +611,11 @@ void tilesat_collapse_free(tilesat_collapse *c);
 typedef struct tilesat_collapse_options {
   uint64_t seed;               /* same seed, same run (default 1) */
   tilesat_heuristic heuristic; /* default: entropy */
-  /* Never fail: before a tile is chosen, make sure a valid map still has
-   * it there (a SAT solver keeps a completion of the choices; a choice it
-   * agrees with needs no call); a tile that would doom the map is banned
-   * and the cell draws again. */
+  /* Never fail: a tile with which no valid map exists, given the choices
+   * before it, is banned and the cell draws again.  Lazily: a run that
+   * contradicts learns the choice that doomed it (proved by SAT in a
+   * window around the contradiction, or on the whole map) and runs again
+   * from its seed, banning what it learnt. */
   bool guard;
   tilesat_solve_options solve; /* the guard's backend and terminate */
 } tilesat_collapse_options;
@@ -630,6 +631,11 @@ int tilesat_collapse_run(tilesat_collapse *c, const tilesat_collapse_options *o,
  * with the choices before, and the solver calls made. */
 long tilesat_collapse_banned(const tilesat_collapse *c);
 long tilesat_collapse_solver_calls(const tilesat_collapse *c);
+/* After a guarded run, with i below tilesat_collapse_banned: the i-th ban,
+ * in the order of the run: drawn as the step-th choice (the choices before
+ * it are the run's first `step`), tile at cell left no valid map. */
+void tilesat_collapse_ban(const tilesat_collapse *c, size_t i, size_t *step,
+                          int *cell, int *tile);
 /* After a run: the cell left with no tile, or -1. */
 int tilesat_collapse_contradiction(const tilesat_collapse *c);
 /* Why the last run (unguarded) hit a contradiction, in its own choices,

@@ -116,6 +116,37 @@ Test(collapse, pins_hold_and_same_seed_same_run) {
   tilesat_rules_free(r);
 }
 
+/* Each ban of a guarded run is a doom: check (on another backend) finds
+ * no map with the run's choices before it and the banned tile pinned, and
+ * finds one with the choices before it alone. */
+static void expect_bans_proved(const tilesat_rules *r, int w, int h,
+                               const tilesat_collapse *c, tilesat_backend b) {
+  tilesat_error err;
+  for (size_t i = 0; i < (size_t)tilesat_collapse_banned(c); i++) {
+    size_t step;
+    int bcell, btile;
+    tilesat_collapse_ban(c, i, &step, &bcell, &btile);
+    for (int with = 0; with < 2; with++) {
+      tilesat_map *m = map_new(r, w, h, TILESAT_SQUARE, false);
+      for (size_t k = 0; k < step; k++) {
+        int cell, tile;
+        tilesat_collapse_choices(c, k, &cell, &tile);
+        cr_assert_eq(tilesat_map_pin(m, cell / w, cell % w,
+                                     tilesat_rules_tile_name(r, tile), &err),
+                     0, "%s", err.msg);
+      }
+      if (with)
+        cr_assert_eq(tilesat_map_pin(m, bcell / w, bcell % w,
+                                     tilesat_rules_tile_name(r, btile), &err),
+                     0, "%s", err.msg);
+      cr_expect_eq(tilesat_check(m, SOLVE(b), NULL, &err),
+                   with ? TILESAT_UNSAT : TILESAT_SAT, "ban %zu, with %d", i,
+                   with);
+      tilesat_map_free(m);
+    }
+  }
+}
+
 /* --guard sat: on Castle 10x10, whose plain runs sometimes fail, every
  * guarded run gives a valid map, on every backend; with no valid map at
  * all the run ends UNSAT. */
@@ -144,6 +175,7 @@ Test(collapse, the_guard_never_fails) {
       cr_expect_eq(tilesat_collapse_contradiction(c), -1);
       banned += tilesat_collapse_banned(c) > 0;
       cr_expect_gt(tilesat_collapse_solver_calls(c), 0);
+      expect_bans_proved(r, 10, 10, c, backends[(b + 1) % NBACKENDS]);
     }
     tilesat_collapse_free(c);
   }
@@ -783,17 +815,39 @@ Test(pins_from, a_painted_level_on_check_explain_collapse) {
   free(fine);
 }
 
-/* The guard's solver keeps to --max-memory, as check does. */
-Test(collapse_cli, the_guard_keeps_to_max_memory) {
-  run_result r = RUN("collapse", "rules/coast.rules", "--size", "400x400",
-                     "--guard", "sat", "--max-memory", "64M");
+/* A checkerboard on a periodic map of odd width: every window of it has
+ * a filling, the whole map none, so only the guard's solver on the whole
+ * map can say so: UNSAT; that solver keeps to --max-memory, as check
+ * does; with an even width the guard never needs it. */
+Test(collapse_cli, a_doom_no_window_sees) {
+  char *rules = temp_file("tilesat-rules 1\ntile A 1\ntile B 1\n"
+                          "allow A N B\nallow A E B\nallow A S B\n"
+                          "allow A W B\nallow B N A\nallow B E A\n"
+                          "allow B S A\nallow B W A\n",
+                          -1);
+  run_result r =
+      RUN("collapse", rules, "--size", "41x40", "--periodic", "--guard", "sat");
+  cr_expect_eq(r.code, 20, "%s", r.err);
+  cr_expect_str_eq(r.out, "UNSAT\n");
+  run_free(&r);
+  r = RUN("collapse", rules, "--size", "41x40", "--periodic", "--guard", "sat",
+          "--max-memory", "1M");
   cr_expect_eq(r.code, 1);
-  cr_expect(strstr(r.err, "tilesat: collapse: a 400x400 map of 3 tiles needs "
+  cr_expect(strstr(r.err, "tilesat: collapse: a 41x40 map of 2 tiles needs "
                           "about "),
             "%s", r.err);
-  cr_expect(strstr(r.err, ", more than --max-memory 64 MiB"), "%s", r.err);
+  cr_expect(strstr(r.err, ", more than --max-memory 1 MiB"), "%s", r.err);
   cr_expect_str_eq(r.out, "");
   run_free(&r);
+  r = RUN("collapse", rules, "--size", "40x40", "--periodic", "--guard", "sat",
+          "--max-memory", "1M");
+  cr_expect_eq(r.code, 10, "%s", r.err);
+  cr_expect(strstr(r.err, "tilesat: collapse: 0 choices banned, 0 solver "
+                          "calls\n"),
+            "%s", r.err);
+  run_free(&r);
+  remove(rules);
+  free(rules);
 }
 
 /* --explain counts the cells between the point of no return and the

@@ -19,18 +19,39 @@
  * sum w over the possible tiles, updated on every ban.  A tile of weight 0
  * is never chosen unless every possible tile has weight 0 (then uniformly).
  *
- * The observation scans every cell, as the reference does: O(cells) a step,
- * so O(cells^2) a run.
+ * The observation takes the top of a binary heap of the undecided cells
+ * keyed on entropy (or count) plus a noise of at most 1e-6, drawn afresh
+ * whenever the cell's key changes: the reference scans every cell with a
+ * fresh noise each step (O(cells) a step, O(cells^2) a run); among cells
+ * of equal entropy both pick one uniformly at random, because the noises of
+ * cells the run has not touched since their last draw are exchangeable.
+ * The noise has its own random stream, so the tile draws are the same
+ * numbers as without it.
  *
- * The guard (--guard sat) keeps a SAT solver on the map's CNF and one
- * completion of the choices made so far (a model).  A choice the model
- * agrees with needs no call: the model completes it.  Any other is solved
- * under all the choices as assumptions: SAT moves the model; UNSAT proves
- * that no valid map has that tile there, so it is banned like a tile that
- * propagation removed, and the cell draws again from what is left.  The
- * model's tiles always stay possible (a valid map never loses support), so
- * a guarded run never hits a contradiction, and a run on rules and pins
- * with no valid map at all ends UNSAT.
+ * The guard (--guard sat) bans, before a choice is committed, a tile with
+ * which no valid map exists given the choices before it, and the cell
+ * draws again.  It is lazy: the run goes on unguarded, since a run that
+ * reaches no contradiction made no dooming choice; when one contradicts,
+ * SAT finds a choice that doomed it (step k: the prefix of choices up to
+ * k leaves no valid map; galloping back from the end, then bisecting, with
+ * the prefixes as assumptions), that (step, cell, tile) is learnt, and the
+ * run starts again from its seed.  A run is a function of its seed and the
+ * dooms it has learnt, so the replay makes the same choices up to step k,
+ * where the drawn tile is now banned (and propagated, like any removal)
+ * and the cell draws again.
+ *
+ * The proof comes first from a window around the contradiction (radius 3,
+ * doubled up to the map's size), a map of its own whose cells lose their
+ * neighbours outside: a relaxation, so what refutes the window refutes the
+ * map, and its CNF is small.  Only when no window does (a doom that is not
+ * local: parity around a torus) the solver on the whole map is made, and
+ * it finds the true point of no return.  The window's doom may lie after
+ * the true point of no return (then another learn follows, at or before
+ * it): the map is that of an eager guard (a solver call before each
+ * choice) whenever the windows find the first doom, always valid, at the
+ * cost of plain runs where WFC does not fail.  A guarded run never ends in
+ * a contradiction; when the rules and pins alone have no valid map a
+ * window or the whole map says so, and the run is UNSAT.
  */
 #include "core/rng.h"
 #include "gen/gen.h"
@@ -42,6 +63,12 @@
 typedef struct pair {
   int cell, tile;
 } pair;
+
+/* A tile proved to doom the run at its step-th choice (at cell). */
+typedef struct doom {
+  size_t step;
+  int cell, tile;
+} doom;
 
 struct tilesat_collapse {
   const tilesat_map *m;
@@ -55,17 +82,25 @@ struct tilesat_collapse {
   int *count;        /* [cell]: possible tiles */
   double *sum_w, *sum_wlogw, *entropy; /* [cell] */
   double *w, *wlogw;                   /* [tile] */
+  /* the observation: a min-heap of the undecided cells (entropy, mrv) */
+  tilesat_heuristic heuristic;
+  double *key; /* [cell]: entropy or count, plus noise */
+  int *heap;   /* [heap_n]: cells */
+  int *pos;    /* [cell]: its place in heap, or -1 */
+  int heap_n;
   TS_VEC(pair) stack;
   TS_VEC(pair) choices;
   int contradiction; /* the cell left empty, or -1 */
   int scan;          /* scanline: no undecided cell before this one */
-  ts_rng rng;
-  /* the guard, made at the first guarded run */
+  ts_rng rng, noise;
+  /* the guard: a solver made at the first contradiction it must explain */
   ts_solver *solver;
-  tilesat_solve_options solve; /* what the solver was made with */
-  int *model;                  /* [cell]: a completion of the choices so far */
-  ts_ints assumed;             /* the choices as literals */
-  long banned, calls;          /* of the last run */
+  tilesat_solve_options solve;      /* what the solver was made with */
+  const tilesat_solve_options *now; /* the options of the solving under way */
+  int map_sat;        /* the rules and pins alone: SAT, UNSAT, -1 */
+  TS_VEC(doom) dooms; /* proved, by step; of the last run */
+  size_t next_doom;   /* the first doom not yet reached */
+  long calls;         /* solver calls of the last run */
   /* why the last run failed (tilesat_collapse_explain) */
   long no_return;
   TS_VEC(size_t) doomed;
@@ -122,6 +157,10 @@ tilesat_collapse *tilesat_collapse_new(const tilesat_map *m,
   c->sum_w = ts_malloc((size_t)N * sizeof *c->sum_w);
   c->sum_wlogw = ts_malloc((size_t)N * sizeof *c->sum_wlogw);
   c->entropy = ts_malloc((size_t)N * sizeof *c->entropy);
+  c->key = ts_malloc((size_t)N * sizeof *c->key);
+  c->heap = ts_malloc((size_t)N * sizeof *c->heap);
+  c->pos = ts_malloc((size_t)N * sizeof *c->pos);
+  c->map_sat = -1;
   c->w = ts_malloc((size_t)T * sizeof *c->w);
   c->wlogw = ts_malloc((size_t)T * sizeof *c->wlogw);
   for (int t = 0; t < T; t++) {
@@ -146,19 +185,106 @@ void tilesat_collapse_free(tilesat_collapse *c) {
   free(c->sum_w);
   free(c->sum_wlogw);
   free(c->entropy);
+  free(c->key);
+  free(c->heap);
+  free(c->pos);
   free(c->w);
   free(c->wlogw);
   free(c->stack.v);
   free(c->choices.v);
   ts_solver_free(c->solver);
-  free(c->model);
-  free(c->assumed.v);
+  free(c->dooms.v);
   free(c->doomed.v);
   free(c);
 }
 
 static double entropy_of(double sum_w, double sum_wlogw) {
   return sum_w > 0 ? log(sum_w) - sum_wlogw / sum_w : 0;
+}
+
+/* ---------------------------------------------------------- the heap */
+
+static void heap_set(tilesat_collapse *c, int i, int cell) {
+  c->heap[i] = cell;
+  c->pos[cell] = i;
+}
+
+static void sift_up(tilesat_collapse *c, int i) {
+  int cell = c->heap[i];
+  double k = c->key[cell];
+  while (i > 0) {
+    int up = (i - 1) / 2;
+    if (c->key[c->heap[up]] <= k)
+      break;
+    heap_set(c, i, c->heap[up]);
+    i = up;
+  }
+  heap_set(c, i, cell);
+}
+
+static void sift_down(tilesat_collapse *c, int i) {
+  int cell = c->heap[i];
+  double k = c->key[cell];
+  for (;;) {
+    int down = 2 * i + 1;
+    if (down >= c->heap_n)
+      break;
+    if (down + 1 < c->heap_n &&
+        c->key[c->heap[down + 1]] < c->key[c->heap[down]])
+      down++;
+    if (c->key[c->heap[down]] >= k)
+      break;
+    heap_set(c, i, c->heap[down]);
+    i = down;
+  }
+  heap_set(c, i, cell);
+}
+
+static double key_of(tilesat_collapse *c, int cell) {
+  double x = c->heuristic == TILESAT_HEURISTIC_MRV ? (double)c->count[cell]
+                                                   : c->entropy[cell];
+  return x + 1e-6 * ts_rng_double(&c->noise);
+}
+
+/* Every cell in the heap, each with a key and a noise of its own. */
+static void heap_build(tilesat_collapse *c) {
+  c->heap_n = 0;
+  memset(c->pos, -1, (size_t)c->N * sizeof *c->pos);
+  if (c->heuristic == TILESAT_HEURISTIC_SCANLINE)
+    return;
+  for (int cell = 0; cell < c->N; cell++) {
+    if (c->count[cell] > 1) {
+      c->key[cell] = key_of(c, cell);
+      heap_set(c, c->heap_n++, cell);
+    }
+  }
+  for (int i = c->heap_n / 2 - 1; i >= 0; i--)
+    sift_down(c, i);
+}
+
+/* cell's entropy or count changed: a new key (and noise), or out of the
+ * heap once decided or empty. */
+static void heap_update(tilesat_collapse *c, int cell) {
+  int i = c->pos[cell];
+  if (i < 0)
+    return;
+  if (c->count[cell] <= 1) {
+    c->pos[cell] = -1;
+    if (--c->heap_n > i) {
+      int moved = c->heap[c->heap_n];
+      heap_set(c, i, moved);
+      sift_up(c, i);
+      if (c->pos[moved] == i)
+        sift_down(c, i);
+    }
+    return;
+  }
+  double old = c->key[cell];
+  c->key[cell] = key_of(c, cell);
+  if (c->key[cell] < old)
+    sift_up(c, i);
+  else
+    sift_down(c, i);
 }
 
 /* Remove tile t from cell; a cell left empty is the contradiction. */
@@ -170,6 +296,7 @@ static void ban(tilesat_collapse *c, int cell, int t) {
   c->sum_w[cell] -= c->w[t];
   c->sum_wlogw[cell] -= c->wlogw[t];
   c->entropy[cell] = entropy_of(c->sum_w[cell], c->sum_wlogw[cell]);
+  heap_update(c, cell);
   if (c->count[cell] == 0 && c->contradiction < 0)
     c->contradiction = cell;
 }
@@ -202,10 +329,12 @@ static void propagate(tilesat_collapse *c) {
 
 /* Every tile possible everywhere, then the tiles with no support where a
  * neighbour exists, then the pins. */
-static void start(tilesat_collapse *c, uint64_t seed) {
+static void start(tilesat_collapse *c, uint64_t seed, tilesat_heuristic h) {
   const tilesat_map *m = c->m;
   const int T = c->T, D = c->D, N = c->N;
   ts_rng_seed(&c->rng, seed, 0x636f6cu);
+  ts_rng_seed(&c->noise, seed, 0x6e6f6973u);
+  c->heuristic = h;
   double sw = 0, swl = 0;
   for (int t = 0; t < T; t++) {
     sw += c->w[t];
@@ -213,7 +342,7 @@ static void start(tilesat_collapse *c, uint64_t seed) {
   }
   memset(c->possible, 1, (size_t)N * (size_t)T);
   c->stack.n = c->choices.n = c->doomed.n = 0;
-  c->banned = c->calls = 0;
+  c->next_doom = 0;
   c->no_return = -1;
   c->contradiction = -1;
   c->scan = 0;
@@ -227,6 +356,7 @@ static void start(tilesat_collapse *c, uint64_t seed) {
         c->support[((size_t)cell * (size_t)T + (size_t)t) * (size_t)D +
                    (size_t)d] = (uint16_t)c->supp_len[d * T + t];
   }
+  heap_build(c);
   for (int cell = 0; cell < N && c->contradiction < 0; cell++)
     for (int t = 0; t < T; t++)
       for (int d = 0; d < D; d++)
@@ -253,23 +383,7 @@ static int next_cell(tilesat_collapse *c, tilesat_heuristic h) {
       c->scan++;
     return c->scan < c->N ? c->scan : -1;
   }
-  /* the reference's tie-break: a fresh noise for each cell that could win */
-  int best = -1;
-  double min = 1e4;
-  for (int cell = 0; cell < c->N; cell++) {
-    if (c->count[cell] <= 1)
-      continue;
-    double x =
-        h == TILESAT_HEURISTIC_MRV ? (double)c->count[cell] : c->entropy[cell];
-    if (x <= min) {
-      double noise = 1e-6 * ts_rng_double(&c->rng);
-      if (x + noise < min) {
-        min = x + noise;
-        best = cell;
-      }
-    }
-  }
-  return best;
+  return c->heap_n ? c->heap[0] : -1;
 }
 
 /* A tile of cell, in proportion to weight (uniformly if all weigh 0). */
@@ -290,18 +404,10 @@ static int choose(tilesat_collapse *c, int cell) {
   return last; /* rounding left r at or above the total */
 }
 
-/* The model of the guard's last SAT answer, as tiles. */
-static void read_model(tilesat_collapse *c) {
-  for (int cell = 0; cell < c->N; cell++)
-    for (int t = 0; t < c->T; t++)
-      if (ts_solver_value(c->solver, ts_var(c->m, cell, t))) {
-        c->model[cell] = t;
-        break;
-      }
-}
+/* ------------------------------------------------------------ the solver */
 
-/* The guard's solver on the whole map, made once, within the map's memory
- * bound (--max-memory).  0, or -1 with err. */
+/* The guard's and the explanation's solver on the whole map, made once,
+ * within the map's memory bound (--max-memory).  0, or -1 with err. */
 static int make_solver(tilesat_collapse *c, const tilesat_solve_options *so,
                        tilesat_error *err) {
   tilesat_solve_options want = ts_solve_for(c->m, so);
@@ -313,70 +419,286 @@ static int make_solver(tilesat_collapse *c, const tilesat_solve_options *so,
       want.progress_user == had->progress_user)
     return 0; /* the same options: the solver (and what it learnt) stays */
   ts_solver_free(c->solver);
-  free(c->model);
   c->solver = NULL;
-  c->model = NULL;
   c->solve = want;
-  double beside = (double)c->N * sizeof *c->model;
-  if (ts_memory_check(c->m, so, beside, "collapse", err))
+  c->map_sat = -1;
+  if (ts_memory_check(c->m, so, 0, "collapse", err))
     return -1;
   c->solver = ts_solver_for_map(c->m, so);
-  c->model = ts_malloc((size_t)c->N * sizeof *c->model);
   return 0;
 }
 
-/* Solve under the choices so far, plus `lit` when not 0: TILESAT_SAT (the
- * model moved), TILESAT_UNSAT, or -1 with err (interrupted, no answer). */
-static int guard_solve(tilesat_collapse *c, int lit, tilesat_error *err) {
-  for (size_t i = 0; i < c->assumed.n; i++)
-    ts_solver_assume(c->solver, c->assumed.v[i]);
-  if (lit)
-    ts_solver_assume(c->solver, lit);
+/* Solve under the choices at idx[0..n) (indexes into c->choices): SAT,
+ * UNSAT, or -1 with err. */
+static int solve_choices(tilesat_collapse *c, const size_t *idx, size_t n,
+                         tilesat_error *err) {
+  for (size_t i = 0; i < n; i++) {
+    pair p = c->choices.v[idx[i]];
+    ts_solver_assume(c->solver, ts_var(c->m, p.cell, p.tile));
+  }
   c->calls++;
   int res = ts_solver_solve(c->solver);
-  if (res == TILESAT_SAT)
-    read_model(c);
-  else if (res != TILESAT_UNSAT)
-    res = ts_solver_unknown(c->solver, "collapse", err);
-  return res;
+  return res == TILESAT_SAT || res == TILESAT_UNSAT
+             ? res
+             : ts_solver_unknown(c->solver, "collapse", err);
 }
 
-/* Before the first choice: a solver on the map (made once), and a first
- * completion.  TILESAT_SAT, TILESAT_UNSAT (no valid map), or -1. */
-static int guard_start(tilesat_collapse *c, const tilesat_solve_options *so,
-                       tilesat_error *err) {
+/* The conflicts a window's solve may take (ts_solver_limit): near the
+ * point of no return a window's prefix can be barely refutable, and an
+ * answer from a larger window or a later prefix is cheaper than a hard
+ * proof. */
+#define WINDOW_CONFLICTS 1000
+
+/* Solve s under the literals lits[0..n), within `budget` conflicts if not
+ * 0: SAT, UNSAT, TILESAT_UNKNOWN (the budget ran out), or -1 with err. */
+static int solve_lits(tilesat_collapse *c, ts_solver *s, const int *lits,
+                      long n, int budget, tilesat_error *err) {
+  for (long i = 0; i < n; i++)
+    ts_solver_assume(s, lits[i]);
+  if (budget)
+    ts_solver_limit(s, budget);
+  c->calls++;
+  int res = ts_solver_solve(s);
+  if (res == TILESAT_SAT || res == TILESAT_UNSAT ||
+      (budget && !ts_terminated(c->now)))
+    return res;
+  return ts_solver_unknown(s, "collapse", err);
+}
+
+/* The first j in (lo, hi] whose prefix lits[0..j] leaves s unsatisfiable,
+ * knowing that prefix lo (-1: none) leaves it satisfiable and prefix hi
+ * not.  Prefixes are monotone (a longer one keeps every constraint of a
+ * shorter), and WFC notices a doom soon after it: gallop back from hi
+ * (hi-1, hi-2, hi-4, ...) to a satisfiable prefix, then bisect.  j, or -2
+ * with err. */
+static long first_unsat(tilesat_collapse *c, ts_solver *s, const int *lits,
+                        long lo, long hi, int budget, tilesat_error *err) {
+  for (long step = 1; hi - lo > 1; step *= 2) {
+    long mid = hi - step > lo ? hi - step : lo + 1;
+    int res = solve_lits(c, s, lits, mid + 1, budget, err);
+    if (res < 0)
+      return -2;
+    if (res != TILESAT_UNSAT) { /* or no answer within the budget */
+      lo = mid;
+      break;
+    }
+    hi = mid;
+  }
+  while (hi - lo > 1) {
+    long mid = lo + (hi - lo) / 2;
+    int res = solve_lits(c, s, lits, mid + 1, budget, err);
+    if (res < 0)
+      return -2;
+    if (res != TILESAT_UNSAT)
+      lo = mid;
+    else
+      hi = mid;
+  }
+  return hi;
+}
+
+/* Do the rules and pins alone leave a valid map?  SAT, UNSAT, or -1. */
+static int map_sat(tilesat_collapse *c, tilesat_error *err) {
+  if (c->map_sat < 0) {
+    int res = solve_lits(c, c->solver, NULL, 0, 0, err);
+    if (res < 0)
+      return -1;
+    c->map_sat = res;
+  }
+  return c->map_sat;
+}
+
+/* The run's point of no return on the whole map: the first choice whose
+ * prefix leaves no valid map (the whole run leaves none).  Its index, -1
+ * when the rules and pins alone leave none, or -2 with err. */
+static long global_no_return(tilesat_collapse *c,
+                             const tilesat_solve_options *so,
+                             tilesat_error *err) {
   if (make_solver(c, so, err))
+    return -2;
+  int res = map_sat(c, err);
+  if (res != TILESAT_SAT)
+    return res < 0 ? -2 : -1;
+  long n = (long)c->choices.n;
+  int *lits = ts_malloc(((size_t)n + 1) * sizeof *lits);
+  for (long i = 0; i < n; i++)
+    lits[i] = ts_var(c->m, c->choices.v[i].cell, c->choices.v[i].tile);
+  long k = first_unsat(c, c->solver, lits, -1, n - 1, 0, err);
+  free(lits);
+  return k;
+}
+
+/* ------------------------------------------------------------- the guard */
+
+/* The run's k-th choice is proved to doom it.  The dooms learnt at later
+ * steps go: they were proved for choices before them that the replay will
+ * not make again (a window can find a doom later than the first).  Each
+ * learn adds one at step k and drops only later ones, so the dooms per
+ * step, read from the first step, grow in lexicographic order: the loop of
+ * learns and replays ends. */
+static void learn(tilesat_collapse *c, size_t k) {
+  while (c->dooms.n && c->dooms.v[c->dooms.n - 1].step > k)
+    c->dooms.n--;
+  pair p = c->choices.v[k];
+  TS_PUSH(c->dooms, ((doom){k, p.cell, p.tile}));
+}
+
+/* A window of the map around its contradiction: rows y0.. and columns
+ * x0.. (modulo the size on a periodic map), h by w, as a map of its own
+ * that does not wrap.  Its cells lose their neighbours outside, so it is
+ * a relaxation: what leaves the window no filling leaves the map none. */
+typedef struct window {
+  tilesat_map m;
+  int x0, y0;
+} window;
+
+/* The window of radius r around cell; false when it would be the whole
+ * map (or wrap a hex map of odd height, whose rows then change parity). */
+static bool window_at(const tilesat_collapse *c, int cell, int r, window *w) {
+  const tilesat_map *m = c->m;
+  int W = m->width, H = m->height, side = 2 * r + 1;
+  bool hex = m->topo == TILESAT_HEX;
+  if (m->periodic ? side >= W || side >= H || (hex && H % 2)
+                  : side >= W && side >= H)
+    return false;
+  int ww = side < W ? side : W, hh = side < H ? side : H;
+  int x0 = cell % W - r, y0 = cell / W - r;
+  if (!m->periodic) {
+    x0 = x0 < 0 ? 0 : x0 > W - ww ? W - ww : x0;
+    y0 = y0 < 0 ? 0 : y0 > H - hh ? H - hh : y0;
+  } else {
+    x0 = (x0 % W + W) % W;
+    y0 = (y0 % H + H) % H;
+  }
+  if (hex && y0 % 2) { /* odd-r rows: keep the window's rows' parity */
+    y0--;
+    if (y0 < 0)
+      y0 += H;
+    if (!m->periodic && hh < H)
+      hh++;
+  }
+  memset(w, 0, sizeof *w);
+  w->m.rules = m->rules;
+  w->m.topo = m->topo;
+  w->m.width = ww;
+  w->m.height = hh;
+  w->m.ncells = ww * hh;
+  w->m.max_memory = m->max_memory;
+  w->x0 = x0;
+  w->y0 = y0;
+  return true;
+}
+
+/* cell's place in the window, or -1. */
+static int window_cell(const tilesat_collapse *c, const window *w, int cell) {
+  int W = c->m->width, H = c->m->height;
+  int dx = cell % W - w->x0, dy = cell / W - w->y0;
+  if (c->m->periodic) {
+    dx = (dx % W + W) % W;
+    dy = (dy % H + H) % H;
+  }
+  if (dx < 0 || dy < 0 || dx >= w->m.width || dy >= w->m.height)
     return -1;
-  c->assumed.n = 0;
-  c->banned = c->calls = 0;
-  return guard_solve(c, 0, err);
+  return dy * w->m.width + dx;
 }
 
-/* May `t` stand at `cell` with the choices so far?  1 yes, 0 no (proved),
- * -1 error. */
-static int guard_allows(tilesat_collapse *c, int cell, int t,
+/* Learn a doom in windows around the contradiction, doubling from radius
+ * 3: in the first window that, with its pins, refutes the run's choices
+ * that fall in it, the first of them whose prefix it refutes.  1 (a doom
+ * learnt), 0 (no window short of the whole map refutes the run),
+ * TILESAT_UNSAT (a window refutes the pins alone: no valid map), or -1
+ * with err. */
+static int window_learn(tilesat_collapse *c, const tilesat_solve_options *so,
                         tilesat_error *err) {
-  if (c->model[cell] == t)
-    return 1;
-  int res = guard_solve(c, ts_var(c->m, cell, t), err);
-  return res < 0 ? -1 : res == TILESAT_SAT;
+  tilesat_solve_options quiet = *so;
+  quiet.progress = NULL;
+  quiet.backend = TILESAT_CADICAL; /* its conflict limit is exact */
+  size_t n = c->choices.n;
+  int *lits = ts_malloc((n + 1) * sizeof *lits);
+  size_t *idx = ts_malloc((n + 1) * sizeof *idx);
+  int rc = 0;
+  window w;
+  for (int r = 3; rc == 0 && window_at(c, c->contradiction, r, &w); r *= 2) {
+    for (size_t i = 0; i < c->m->pins.n; i++) {
+      int lc = window_cell(c, &w, c->m->pins.v[i].cell);
+      if (lc >= 0)
+        TS_PUSH(w.m.pins, ((ts_pin){lc, c->m->pins.v[i].tile}));
+    }
+    long k = 0;
+    for (size_t i = 0; i < n; i++) {
+      int lc = window_cell(c, &w, c->choices.v[i].cell);
+      if (lc >= 0) {
+        lits[k] = ts_var(&w.m, lc, c->choices.v[i].tile);
+        idx[k++] = i;
+      }
+    }
+    ts_solver *s = ts_solver_for_map(&w.m, &quiet);
+    int res = solve_lits(c, s, lits, k, WINDOW_CONFLICTS, err);
+    if (res == TILESAT_UNSAT) {
+      res = solve_lits(c, s, NULL, 0, WINDOW_CONFLICTS, err);
+      if (res == TILESAT_UNSAT)
+        rc = TILESAT_UNSAT;
+      else if (res >= 0) {
+        long j = first_unsat(c, s, lits, -1, k - 1, WINDOW_CONFLICTS, err);
+        if (j < -1)
+          rc = -1;
+        else {
+          learn(c, idx[j]);
+          rc = 1;
+        }
+      }
+    }
+    if (res < 0)
+      rc = -1;
+    ts_solver_free(s);
+    free(w.m.pins.v);
+  }
+  free(lits);
+  free(idx);
+  return rc;
 }
 
-/* Choose a tile for cell; with the guard, draw again after each tile the
- * solver refutes (banned, and propagated: the model's tiles stay).  The
- * tile, or -1 with err. */
-static int decide(tilesat_collapse *c, int cell, bool guarded,
-                  tilesat_error *err) {
+/* A guarded run contradicted: learn a doom (in a window around the
+ * contradiction if one refutes the run, else at the point of no return on
+ * the whole map).  TILESAT_SAT (a doom learnt: run again), TILESAT_UNSAT
+ * (no valid map at all), or -1. */
+static int guard_learn(tilesat_collapse *c, const tilesat_solve_options *so,
+                       tilesat_error *err) {
+  c->now = so;
+  int rc = window_learn(c, so, err);
+  if (rc != 0)
+    return rc == 1 ? TILESAT_SAT : rc;
+  long k = global_no_return(c, so, err);
+  if (k < 0)
+    return k == -1 ? TILESAT_UNSAT : -1;
+  learn(c, (size_t)k);
+  return TILESAT_SAT;
+}
+
+/* Is t at cell, the run's next choice, a doom learnt before? */
+static bool doomed(tilesat_collapse *c, int cell, int t) {
+  size_t step = c->choices.n;
+  while (c->next_doom < c->dooms.n && c->dooms.v[c->next_doom].step < step)
+    c->next_doom++;
+  for (size_t i = c->next_doom; i < c->dooms.n && c->dooms.v[i].step == step;
+       i++)
+    if (c->dooms.v[i].cell == cell && c->dooms.v[i].tile == t)
+      return true;
+  return false;
+}
+
+/* Choose a tile for cell, drawing again after each learnt doom (banned,
+ * and propagated: the valid maps of the choices so far keep their
+ * tiles). */
+static int decide(tilesat_collapse *c, int cell) {
   for (;;) {
     int t = choose(c, cell);
-    if (!guarded)
+    if (!doomed(c, cell, t))
       return t;
-    int ok = guard_allows(c, cell, t, err);
-    if (ok != 0)
-      return ok < 0 ? -1 : t;
-    c->banned++;
     ban(c, cell, t);
     propagate(c);
+    if (c->contradiction >= 0)
+      return -1; /* every tile left dooms: an earlier choice was wrong */
   }
 }
 
@@ -402,47 +724,61 @@ static int finish(tilesat_collapse *c, int *tiles, tilesat_error *err) {
   return TILESAT_SAT;
 }
 
-int tilesat_collapse_run(tilesat_collapse *c, const tilesat_collapse_options *o,
-                         int *tiles, tilesat_error *err) {
-  if (!c || !o || !tiles)
-    ts_misuse(__func__, "NULL argument");
-  start(c, o->seed);
-  if (o->guard) {
-    int res =
-        c->contradiction >= 0 ? TILESAT_UNSAT : guard_start(c, &o->solve, err);
-    if (res != TILESAT_SAT)
-      return res;
-  }
+/* One run from the seed, banning the dooms learnt: the map's cells all
+ * decided, or a contradiction. */
+static void run_once(tilesat_collapse *c, const tilesat_collapse_options *o) {
+  start(c, o->seed, o->heuristic);
   while (c->contradiction < 0) {
     int cell = next_cell(c, o->heuristic);
     if (cell < 0)
       break;
-    int keep = decide(c, cell, o->guard, err);
+    int keep = decide(c, cell);
     if (keep < 0)
-      return -1;
-    if (c->count[cell] == 1)
-      continue; /* the guard's bans left one tile: no choice to make */
+      break;
     TS_PUSH(c->choices, ((pair){cell, keep}));
-    if (o->guard)
-      TS_PUSH(c->assumed, ts_var(c->m, cell, keep));
     for (int t = 0; t < c->T; t++)
       if (t != keep && c->possible[(size_t)cell * (size_t)c->T + (size_t)t])
         ban(c, cell, t);
     propagate(c);
   }
-  if (c->contradiction >= 0) {
-    if (o->guard) {
-      ts_error(err, "collapse", 0,
-               "internal error: a guarded run hit a contradiction");
-      return -1;
-    }
-    return TILESAT_UNKNOWN;
-  }
-  return finish(c, tiles, err);
 }
 
-long tilesat_collapse_banned(const tilesat_collapse *c) { return c->banned; }
+int tilesat_collapse_run(tilesat_collapse *c, const tilesat_collapse_options *o,
+                         int *tiles, tilesat_error *err) {
+  if (!c || !o || !tiles)
+    ts_misuse(__func__, "NULL argument");
+  c->dooms.n = 0;
+  c->calls = 0;
+  for (;;) {
+    run_once(c, o);
+    if (c->contradiction < 0)
+      return finish(c, tiles, err);
+    if (!o->guard)
+      return TILESAT_UNKNOWN;
+    if (c->choices.n == 0) /* the pins alone: propagation refuted them */
+      return TILESAT_UNSAT;
+    if (o->solve.terminate && o->solve.terminate(o->solve.terminate_user)) {
+      ts_error(err, "collapse", 0, "interrupted");
+      return -1;
+    }
+    int res = guard_learn(c, &o->solve, err);
+    if (res != TILESAT_SAT)
+      return res;
+  }
+}
 
+long tilesat_collapse_banned(const tilesat_collapse *c) {
+  return (long)c->dooms.n;
+}
+
+void tilesat_collapse_ban(const tilesat_collapse *c, size_t i, size_t *step,
+                          int *cell, int *tile) {
+  if (i >= c->dooms.n)
+    ts_misuse(__func__, "no such ban");
+  *step = c->dooms.v[i].step;
+  *cell = c->dooms.v[i].cell;
+  *tile = c->dooms.v[i].tile;
+}
 long tilesat_collapse_solver_calls(const tilesat_collapse *c) {
   return c->calls;
 }
@@ -476,41 +812,6 @@ int tilesat_heuristic_parse(const char *name, tilesat_heuristic *out) {
 }
 
 /* ------------------------------------------------------------ explain */
-
-/* Solve under the choices at idx[0..n) (indexes into c->choices): SAT,
- * UNSAT, or -1 with err. */
-static int solve_choices(tilesat_collapse *c, const size_t *idx, size_t n,
-                         tilesat_error *err) {
-  for (size_t i = 0; i < n; i++) {
-    pair p = c->choices.v[idx[i]];
-    ts_solver_assume(c->solver, ts_var(c->m, p.cell, p.tile));
-  }
-  int res = ts_solver_solve(c->solver);
-  return res == TILESAT_SAT || res == TILESAT_UNSAT
-             ? res
-             : ts_solver_unknown(c->solver, "collapse", err);
-}
-
-/* The first choice after which no valid map exists: prefixes are monotone
- * (a longer one keeps every constraint of a shorter), so a binary search
- * between the empty prefix (SAT) and the whole run (UNSAT: propagation
- * emptied a cell) takes log2(choices) solves. */
-static int find_no_return(tilesat_collapse *c, size_t *all,
-                          tilesat_error *err) {
-  long lo = -1, hi = (long)c->choices.n - 1;
-  while (hi - lo > 1) {
-    long mid = lo + (hi - lo) / 2;
-    int res = solve_choices(c, all, (size_t)mid + 1, err);
-    if (res < 0)
-      return -1;
-    if (res == TILESAT_SAT)
-      lo = mid;
-    else
-      hi = mid;
-  }
-  c->no_return = hi;
-  return 0;
-}
 
 /* A minimal set of the choices up to the point of no return that leaves no
  * valid map: deletion, each UNSAT answer cut down to its failed
@@ -557,20 +858,15 @@ int tilesat_collapse_explain(tilesat_collapse *c,
     ts_misuse(__func__, "NULL collapser");
   if (c->contradiction < 0)
     ts_misuse(__func__, "the last run did not fail");
-  if (make_solver(c, so, err))
-    return -1;
   c->no_return = -1;
   c->doomed.n = 0;
-  int res = solve_choices(c, NULL, 0, err);
-  if (res != TILESAT_SAT) /* no valid map at all: nothing to blame */
-    return res < 0 ? -1 : 0;
-  TS_VEC(size_t) all = {0};
-  for (size_t i = 0; i < c->choices.n; i++)
-    TS_PUSH(all, i);
-  int rc = find_no_return(c, all.v, err);
-  free(all.v);
-  if (rc == 0)
-    rc = find_doomed(c, err);
+  long k = global_no_return(c, so, err);
+  if (k < -1)
+    return -1;
+  if (k == -1) /* no valid map at all: nothing to blame */
+    return 0;
+  c->no_return = k;
+  int rc = find_doomed(c, err);
   if (rc == 0)
     qsort(c->doomed.v, c->doomed.n, sizeof *c->doomed.v, cmp_size);
   return rc;
