@@ -12,8 +12,8 @@
  * That is exactly unit propagation on the support clauses of the CNF, i.e.
  * the propagation `trace` shows, at a constant cost per (removal, supported
  * tile).  A cell left with no tile is a contradiction: the run fails, as
- * WFC's does (WFC would restart).  Pins are applied before the first
- * observation.
+ * WFC's does (WFC would restart).  Bans (tilesat_map_ban: WFC's ground)
+ * and pins are applied before the first observation.
  *
  * Entropy, as the reference keeps it per cell: log(sum w) - sum(w log w) /
  * sum w over the possible tiles, updated on every ban.  A tile of weight 0
@@ -201,7 +201,7 @@ static void propagate(tilesat_collapse *c) {
 }
 
 /* Every tile possible everywhere, then the tiles with no support where a
- * neighbour exists, then the pins. */
+ * neighbour exists and the map's bans, then the pins. */
 static void start(tilesat_collapse *c, uint64_t seed) {
   const tilesat_map *m = c->m;
   const int T = c->T, D = c->D, N = c->N;
@@ -236,6 +236,12 @@ static void start(tilesat_collapse *c, uint64_t seed) {
           ban(c, cell, t);
           break;
         }
+  for (size_t i = 0; i < m->bans.n && c->contradiction < 0; i++) {
+    size_t k =
+        (size_t)m->bans.v[i].cell * (size_t)T + (size_t)m->bans.v[i].tile;
+    if (c->possible[k])
+      ban(c, m->bans.v[i].cell, m->bans.v[i].tile);
+  }
   propagate(c);
   for (size_t i = 0; i < m->pins.n && c->contradiction < 0; i++) {
     int cell = m->pins.v[i].cell, keep = m->pins.v[i].tile;
