@@ -632,13 +632,19 @@ typedef struct tilesat_collapse_options {
    * and the cell draws again. */
   bool guard;
   tilesat_solve_options solve; /* the guard's backend and terminate */
+  /* Stop after this many choices (0: never), as the reference's `limit`:
+   * the run ends TILESAT_UNKNOWN with no contradiction, its wave left as
+   * it is (tilesat_collapse_possible). */
+  long limit;
 } tilesat_collapse_options;
 void tilesat_collapse_options_init(tilesat_collapse_options *o);
 
 /* One run.  TILESAT_SAT: `tiles` (width*height) holds the map, checked by
  * tilesat_map_verify; TILESAT_UNKNOWN: an unguarded run hit a contradiction
- * (see below); TILESAT_UNSAT: guarded, and no valid map exists with these
- * rules and pins; -1: error (err), or the guard's solver was stopped. */
+ * (see below), or the run stopped at its limit of choices (then
+ * tilesat_collapse_contradiction is -1); TILESAT_UNSAT: guarded, and no
+ * valid map exists with these rules and pins; -1: error (err), or the
+ * guard's solver was stopped. */
 int tilesat_collapse_run(tilesat_collapse *c, const tilesat_collapse_options *o,
                          int *tiles, tilesat_error *err);
 /* After a guarded run: tiles banned because no valid map had them there
@@ -647,6 +653,10 @@ long tilesat_collapse_banned(const tilesat_collapse *c);
 long tilesat_collapse_solver_calls(const tilesat_collapse *c);
 /* After a run: the cell left with no tile, or -1. */
 int tilesat_collapse_contradiction(const tilesat_collapse *c);
+/* After a run: is `tile` still possible at `cell` (row-major)?  The wave
+ * as the run left it: one tile a cell after a success, more where a run
+ * stopped at its limit, none in a contradiction's cell. */
+bool tilesat_collapse_possible(const tilesat_collapse *c, int cell, int tile);
 /* Why the last run (unguarded) hit a contradiction, in its own choices,
  * found by solving under them as assumptions (so's backend):
  *  - the point of no return: the first choice after which no valid map

@@ -420,6 +420,8 @@ int tilesat_collapse_run(tilesat_collapse *c, const tilesat_collapse_options *o,
       return res;
   }
   while (c->contradiction < 0) {
+    if (o->limit > 0 && c->choices.n >= (size_t)o->limit)
+      return TILESAT_UNKNOWN; /* stopped at the limit: the wave as it is */
     int cell = next_cell(c, o->heuristic);
     if (cell < 0)
       break;
@@ -455,6 +457,12 @@ long tilesat_collapse_solver_calls(const tilesat_collapse *c) {
 
 int tilesat_collapse_contradiction(const tilesat_collapse *c) {
   return c->contradiction;
+}
+
+bool tilesat_collapse_possible(const tilesat_collapse *c, int cell, int tile) {
+  if (!c || cell < 0 || cell >= c->N || tile < 0 || tile >= c->T)
+    ts_misuse(__func__, "NULL collapser, or cell or tile out of range");
+  return c->possible[(size_t)cell * (size_t)c->T + (size_t)tile];
 }
 
 size_t tilesat_collapse_choices(const tilesat_collapse *c, size_t i, int *cell,
