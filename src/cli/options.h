@@ -105,8 +105,9 @@
       "image samples: cut into NxN-pixel tiles (default 1: a pixel a tile)")   \
   OPT(pattern, "--pattern", UINT, 0, 1, 8, "N", " extract ",                   \
       "image samples: WFC overlapping model, NxN patterns")                    \
-  OPT(symmetry, "--symmetry", UINT, 1, 1, 8, "1..8", " extract ",              \
-      "with --pattern: add rotated/reflected windows (default 1)")             \
+  OPT(symmetry, "--symmetry", UINT, 8, 1, 8, "1..8", " extract ",              \
+      "with --pattern: the first S of each window's 8 rotations and "          \
+      "reflections (default 8, as WFC)")                                       \
   OPT(palette, "--palette", STRING, NULL, 0, 0, "FILE", " extract ",           \
       "image samples: tile names for colours/tile images (pictures file)")     \
   OPT(empty, "--empty", CHOICE, NULL, 0, 0, "tile|exclude",                    \
