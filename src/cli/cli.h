@@ -248,5 +248,6 @@ int cmd_analyze(options *o);
 int cmd_anneal(options *o);
 int cmd_collapse(options *o);
 int cmd_verify(options *o);
+int cmd_run_samples(options *o);
 
 #endif
