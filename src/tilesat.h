@@ -172,6 +172,21 @@ void tilesat_map_free(tilesat_map *m);
 /* Pin `tile` (a name) at (row, col). */
 int tilesat_map_pin(tilesat_map *m, int row, int col, const char *tile,
                     tilesat_error *err);
+/* Ban tile `tile` (an index of the map's rules) at (row, col): no valid
+ * map holds it there.  Bans are the general "cell X cannot hold tile T"
+ * (WFC's ground, borders, masks); pins say "holds exactly T".  Every
+ * function on the map honours them: the CNF has a unit clause -x for each,
+ * part of the cell's one-tile constraint (so a cell holds exactly one of
+ * the tiles left to it); check, enumerate, count and sample (every
+ * method), collapse, trace (the banned tiles are gone from the start, with
+ * no step of their own) and tilesat_map_verify keep them.  Functions that
+ * cannot, explain (tilesat_explain, tilesat_constraints_check) and
+ * annealing (tilesat_energy_prepare), refuse a map with bans with an
+ * error.  Returns 0, or -1 with err for a cell outside the map. */
+int tilesat_map_ban(tilesat_map *m, int row, int col, int tile,
+                    tilesat_error *err);
+/* How many bans the map has. */
+int tilesat_map_nbans(const tilesat_map *m);
 /* Parse "WxH" (both positive; the product must fit TILESAT_MAX_CELL_TILES
  * once multiplied by the number of tiles, checked by tilesat_map_new). */
 int tilesat_parse_size(const char *s, int *width, int *height,
@@ -202,9 +217,9 @@ int tilesat_map_height(const tilesat_map *m);
 const tilesat_rules *tilesat_map_rules(const tilesat_map *m);
 
 /* Check a filled map (width*height tile indices) against the rules, the
- * pins and the topology directly, without the CNF encoder.  Returns true if
- * valid; otherwise false and, if `why` is not NULL, a sentence naming the
- * first broken constraint. */
+ * pins, the bans and the topology directly, without the CNF encoder.
+ * Returns true if valid; otherwise false and, if `why` is not NULL, a
+ * sentence naming the first broken constraint. */
 bool tilesat_map_verify(const tilesat_map *m, const int *tiles, char *why,
                         size_t whylen);
 
@@ -618,13 +633,19 @@ typedef struct tilesat_collapse_options {
    * from its seed, banning what it learnt. */
   bool guard;
   tilesat_solve_options solve; /* the guard's backend and terminate */
+  /* Stop after this many choices (0: never), as the reference's `limit`:
+   * the run ends TILESAT_UNKNOWN with no contradiction, its wave left as
+   * it is (tilesat_collapse_possible). */
+  long limit;
 } tilesat_collapse_options;
 void tilesat_collapse_options_init(tilesat_collapse_options *o);
 
 /* One run.  TILESAT_SAT: `tiles` (width*height) holds the map, checked by
  * tilesat_map_verify; TILESAT_UNKNOWN: an unguarded run hit a contradiction
- * (see below); TILESAT_UNSAT: guarded, and no valid map exists with these
- * rules and pins; -1: error (err), or the guard's solver was stopped. */
+ * (see below), or the run stopped at its limit of choices (then
+ * tilesat_collapse_contradiction is -1); TILESAT_UNSAT: guarded, and no
+ * valid map exists with these rules and pins; -1: error (err), or the
+ * guard's solver was stopped. */
 int tilesat_collapse_run(tilesat_collapse *c, const tilesat_collapse_options *o,
                          int *tiles, tilesat_error *err);
 /* After a guarded run: tiles banned because no valid map had them there
@@ -638,6 +659,10 @@ void tilesat_collapse_ban(const tilesat_collapse *c, size_t i, size_t *step,
                           int *cell, int *tile);
 /* After a run: the cell left with no tile, or -1. */
 int tilesat_collapse_contradiction(const tilesat_collapse *c);
+/* After a run: is `tile` still possible at `cell` (row-major)?  The wave
+ * as the run left it: one tile a cell after a success, more where a run
+ * stopped at its limit, none in a contradiction's cell. */
+bool tilesat_collapse_possible(const tilesat_collapse *c, int cell, int tile);
 /* Why the last run (unguarded) hit a contradiction, in its own choices,
  * found by solving under them as assumptions (so's backend):
  *  - the point of no return: the first choice after which no valid map

@@ -132,6 +132,45 @@ tilesat_rules *tilesat_import_tileset(const char *path, const char *subset,
                                       tilesat_pictures **pics,
                                       tilesat_error *err);
 
+/* ------------------------------------------------------- WFC run lists */
+
+/* One entry of mxgmn's samples.xml, the reference program's run list: an
+ * <overlapping> (an image samples/NAME.png) or <simpletiled> (a tileset
+ * tilesets/NAME.xml) element, with its attributes and the defaults of the
+ * reference's Program.cs for those it lacks. */
+typedef struct tilesat_wfc_entry {
+  bool overlapping;            /* <overlapping>, else <simpletiled> */
+  long line;                   /* the element's line in the file */
+  char *name;                  /* name= ("" if missing: then error is set) */
+  char *subset;                /* simpletiled: subset=, or NULL */
+  int n;                       /* overlapping: N= (default 3) */
+  int width, height;           /* width=, height=, else size= (default 48
+                                  overlapping, 24 simpletiled) */
+  bool periodic_input;         /* overlapping: periodicInput= (default True) */
+  bool periodic;               /* periodic= (default False) */
+  int symmetry;                /* overlapping: symmetry= (default 8) */
+  bool ground;                 /* overlapping: ground= (default False) */
+  tilesat_heuristic heuristic; /* heuristic= Entropy (default), MRV,
+                                  Scanline */
+  int screenshots;             /* screenshots=: maps to save (default 2) */
+  long limit;                  /* limit=: at most so many choices, or -1 */
+  long seed;                   /* seed=: the first seed, or -1 (none) */
+  bool text_output;            /* simpletiled: textOutput= (default False) */
+  bool black_background; /* simpletiled: blackBackground= (default False) */
+  /* Why the entry cannot run as written ("FILE:LINE: symmetry '9' is not
+   * a whole number from 1 to 8", an attribute the reference does not read
+   * for this element, a heuristic it does not know), or NULL. */
+  char *error;
+} tilesat_wfc_entry;
+
+/* Read a samples.xml: its entries in order (other elements are skipped, as
+ * the reference skips them), *n of them; an entry's own problems are in
+ * its `error`, so one bad entry does not hide the others.  NULL with err
+ * when the file cannot be read, is not XML or its root is not <samples>. */
+tilesat_wfc_entry *tilesat_wfc_samples_read(const char *path, size_t *n,
+                                            tilesat_error *err);
+void tilesat_wfc_samples_free(tilesat_wfc_entry *entries, size_t n);
+
 /* ----------------------------------------------------------- Tiled maps */
 
 /* How a Tiled map's empty cells (global id 0) are read. */

@@ -98,6 +98,9 @@ void fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Print a library error; returns EXIT_ERROR. */
 int fail_err(const tilesat_error *err);
 bool ends_with(const char *s, const char *suffix);
+/* Wilson's score interval, 95%, for k successes in n trials (n > 0): the
+ * interval collapse and run-samples give failure rates. */
+void wilson95(long k, long n, double *lo, double *hi);
 /* Write rules to -o FILE or stdout; 0 or EXIT_ERROR. */
 int write_rules(const options *o, const tilesat_rules *r);
 /* Read the rules file argument and build the map the options describe. */
@@ -245,5 +248,6 @@ int cmd_analyze(options *o);
 int cmd_anneal(options *o);
 int cmd_collapse(options *o);
 int cmd_verify(options *o);
+int cmd_run_samples(options *o);
 
 #endif

@@ -23,17 +23,6 @@ static int cmp_double(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
-/* Wilson's score interval for k successes in n trials, 95%. */
-static void wilson(long k, long n, double *lo, double *hi) {
-  const double z = 1.959964;
-  double p = (double)k / (double)n, z2n = z * z / (double)n;
-  double centre = (p + z2n / 2) / (1 + z2n);
-  double half =
-      z * sqrt(p * (1 - p) / (double)n + z2n / (4 * (double)n)) / (1 + z2n);
-  *lo = centre - half > 0 ? centre - half : 0;
-  *hi = centre + half < 1 ? centre + half : 1;
-}
-
 /* Where the contradictions happened: each cell 8x8 pixels, white (never)
  * to red (most often); cells drawn in a square grid, hex maps too. */
 static int heat_map(const options *o, const tilesat_map *m, const long *hits) {
@@ -202,7 +191,7 @@ static int run_many(options *o, const tilesat_map *m, tilesat_collapse *c,
       st->hits[tilesat_collapse_contradiction(c)]++;
   }
   if (!rc) {
-    wilson(n - st->ok - st->unsat, n, &st->lo, &st->hi);
+    wilson95(n - st->ok - st->unsat, n, &st->lo, &st->hi);
     qsort(times, (size_t)n, sizeof *times, cmp_double);
     st->median = n % 2 ? times[n / 2] : (times[n / 2 - 1] + times[n / 2]) / 2;
   }

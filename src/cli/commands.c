@@ -45,6 +45,10 @@ const command commands[] = {
      "does a finished map keep the rules? VALID (exit 10), or every pair of "
      "cells that breaks them (20)",
      cmd_verify},
+    {"run-samples", "SAMPLES.xml",
+     "mxgmn's run list through tilesat: per entry, sat or not, WFC's failure "
+     "rate, time, and its maps as PNGs",
+     cmd_run_samples},
 };
 const size_t ncommands = sizeof commands / sizeof commands[0];
 

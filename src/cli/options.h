@@ -59,9 +59,9 @@
       " extract ", "samples wrap around both axes")                            \
   OPT(backend, "--backend", CHOICE, NULL, 0, 0,                                \
       "picosat|cryptominisat|cadical|auto",                                    \
-      " check enum count explain analyze anneal collapse ",                    \
+      " check enum count explain analyze anneal collapse run-samples ",        \
       "SAT backend (default picosat; anneal: of the repair; collapse: of the " \
-      "guard)")                                                                \
+      "guard; run-samples: of the check)")                                     \
   OPT(method, "--method", CHOICE, NULL, 0, 0, "auto|dp|enum|approx",           \
       " count sample ",                                                        \
       "method (default auto: dp, approx if dp outgrows memory; sample: no "    \
@@ -72,15 +72,28 @@
   OPT(delta, "--delta", REAL, 0, 0, 1, "D", " count ",                         \
       "approx: with probability at least 1-D (default 0.2)")                   \
   OPT(seed, "--seed", UINT, 1, 0, UINT64_MAX, "S",                             \
-      " count sample anneal collapse ",                                        \
+      " count sample anneal collapse run-samples ",                            \
       "random seed (default 1): same seed, same result")                       \
-  OPT(max_memory, "--max-memory", BYTES, 0, 0, 0, "SIZE", TS_MAPS,             \
+  OPT(max_memory, "--max-memory", BYTES, 0, 0, 0, "SIZE",                      \
+      TS_MAPS "run-samples ",                                                  \
       "memory bound, e.g. 512M, 4G (default: half of physical memory; count, " \
       "sample: of the dp, default 4G)")                                        \
   OPT(nsamples, "-n", UINT, 1, 1, 1000000000, "N", " sample ",                 \
       "number of maps to draw (default 1)")                                    \
   ALSO(nsamples, "RUNS", " collapse ",                                         \
        "run seeds S, S+1, ...: successes, contradictions, time (default 1)")   \
+  ALSO(nsamples, "RUNS", " run-samples ",                                      \
+       "runs per entry, seeds S, S+1, ...: WFC's failure rate (default 10)")   \
+  OPT(out_dir, "--out-dir", STRING, "output", 0, 0, "DIR", " run-samples ",    \
+      "write the maps there, NN-NAME-SEED.png (default output, as WFC; made "  \
+      "if missing)")                                                           \
+  OPT(only, "--only", LIST, {0}, 0, 0, "NAME", " run-samples ",                \
+      "run only the entries of this name (repeatable)")                        \
+  OPT(max_size, "--max-size", UINT, 0, 1, 65535, "N", " run-samples ",         \
+      "cut every entry's width and height to at most N")                       \
+  OPT(check_time, "--check-time", UINT, 60, 1, 1000000, "SECONDS",             \
+      " run-samples ",                                                         \
+      "stop an entry's SAT check after SECONDS: unknown (default 60)")         \
   OPT(guard, "--guard", CHOICE, NULL, 0, 0, "none|sat", " collapse ",          \
       "sat: never fail: a tile no valid map has there is banned and the cell " \
       "draws again (default none: WFC as it is)")                              \
@@ -105,8 +118,9 @@
       "image samples: cut into NxN-pixel tiles (default 1: a pixel a tile)")   \
   OPT(pattern, "--pattern", UINT, 0, 1, 8, "N", " extract ",                   \
       "image samples: WFC overlapping model, NxN patterns")                    \
-  OPT(symmetry, "--symmetry", UINT, 1, 1, 8, "1..8", " extract ",              \
-      "with --pattern: add rotated/reflected windows (default 1)")             \
+  OPT(symmetry, "--symmetry", UINT, 8, 1, 8, "1..8", " extract ",              \
+      "with --pattern: the first S of each window's 8 rotations and "          \
+      "reflections (default 8, as WFC)")                                       \
   OPT(palette, "--palette", STRING, NULL, 0, 0, "FILE", " extract ",           \
       "image samples: tile names for colours/tile images (pictures file)")     \
   OPT(empty, "--empty", CHOICE, NULL, 0, 0, "tile|exclude",                    \
@@ -149,7 +163,7 @@
        "readable text (default) or a JSON document")                           \
   OPT(help, "--help", FLAG, false, 0, 0, NULL,                                 \
       " extract import-tileset encode check enum count sample explain trace "  \
-      "analyze anneal collapse verify ",                                       \
+      "analyze anneal collapse verify run-samples ",                           \
       "this help")                                                             \
   OPT(energy, "--energy", STRING, NULL, 0, 0, "FILE", " anneal ",              \
       "soft terms from an energy file (rules/README.md)")                      \

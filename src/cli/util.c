@@ -2,6 +2,7 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,16 @@ void fail(const char *fmt, ...) {
 int fail_err(const tilesat_error *err) {
   fail("%s", err->msg);
   return EXIT_ERROR;
+}
+
+void wilson95(long k, long n, double *lo, double *hi) {
+  const double z = 1.959964;
+  double p = (double)k / (double)n, z2n = z * z / (double)n;
+  double centre = (p + z2n / 2) / (1 + z2n);
+  double half =
+      z * sqrt(p * (1 - p) / (double)n + z2n / (4 * (double)n)) / (1 + z2n);
+  *lo = centre - half > 0 ? centre - half : 0;
+  *hi = centre + half < 1 ? centre + half : 1;
 }
 
 bool ends_with(const char *s, const char *suffix) {

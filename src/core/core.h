@@ -177,7 +177,8 @@ struct tilesat_map {
   bool periodic;
   int width, height, ncells;
   TS_VEC(ts_pin) pins;
-  size_t max_memory; /* bytes (tilesat_map_set_max_memory) */
+  TS_VEC(ts_pin) bans; /* (cell, tile) pairs no valid map holds */
+  size_t max_memory;   /* bytes (tilesat_map_set_max_memory) */
 };
 
 /* Neighbour cell of `cell` in direction d, or -1. */

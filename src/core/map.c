@@ -68,6 +68,7 @@ void tilesat_map_free(tilesat_map *m) {
   if (!m)
     return;
   free(m->pins.v);
+  free(m->bans.v);
   free(m);
 }
 
@@ -94,6 +95,22 @@ int tilesat_map_pin(tilesat_map *m, int row, int col, const char *tile,
   TS_PUSH(m->pins, p);
   return 0;
 }
+
+int tilesat_map_ban(tilesat_map *m, int row, int col, int tile,
+                    tilesat_error *err) {
+  if (!m || tile < 0 || tile >= m->rules->ntiles)
+    ts_misuse(__func__, "NULL map, or tile out of range");
+  if (row < 0 || row >= m->height || col < 0 || col >= m->width) {
+    ts_error(err, "ban", 0, "cell (%d,%d) is outside the %dx%d map", row, col,
+             m->width, m->height);
+    return -1;
+  }
+  ts_pin p = {row * m->width + col, tile};
+  TS_PUSH(m->bans, p);
+  return 0;
+}
+
+int tilesat_map_nbans(const tilesat_map *m) { return (int)m->bans.n; }
 
 /* A whole decimal number in [0, INT_MAX]; *end after its digits. */
 static bool parse_int(const char *s, const char **end, int *out) {
@@ -178,6 +195,14 @@ bool tilesat_map_verify(const tilesat_map *m, const int *tiles, char *why,
       snprintf(why, whylen, "cell (%d,%d) holds %s but is pinned to %s",
                p.cell / m->width, p.cell % m->width,
                r->names.v.v[tiles[p.cell]], r->names.v.v[p.tile]);
+      return false;
+    }
+  }
+  for (size_t i = 0; i < m->bans.n; i++) {
+    ts_pin p = m->bans.v[i];
+    if (tiles[p.cell] == p.tile) {
+      snprintf(why, whylen, "cell (%d,%d) holds %s, which is banned there",
+               p.cell / m->width, p.cell % m->width, r->names.v.v[p.tile]);
       return false;
     }
   }

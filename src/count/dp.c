@@ -34,6 +34,7 @@ typedef struct plan {
   int *nb_pos;                      /* the neighbour's position */
   int *anchor_slot;                 /* position -> slot if an anchor, or -1 */
   int *pin;                         /* position -> pinned tile, -1, or -2 */
+  uint64_t *ban; /* position -> (T+63)/64 words of banned tiles, or NULL */
   /* A cell's "pending" set: the directions whose neighbour is not placed
    * yet.  It shrinks as neighbours are placed, and the cell's class (see
    * struct dp) depends on it alone.  place_mask[i]: cell i's pending set
@@ -55,6 +56,7 @@ static void plan_free(plan *p) {
   free(p->nb_pos);
   free(p->anchor_slot);
   free(p->pin);
+  free(p->ban);
   free(p->place_mask);
   free(p->nb_mask);
   free(p->rm_start);
@@ -215,6 +217,13 @@ static void plan_build(const tilesat_map *m, bool column_major, plan *p) {
     int *slot = &p->pin[pos[m->pins.v[k].cell]];
     int t = m->pins.v[k].tile;
     *slot = (*slot == -1 || *slot == t) ? t : -2; /* two pins: no tile */
+  }
+  size_t tw = (size_t)(p->T + 63) / 64;
+  p->ban = m->bans.n ? ts_calloc((size_t)n * tw, sizeof *p->ban) : NULL;
+  for (size_t k = 0; k < m->bans.n; k++) {
+    int t = m->bans.v[k].tile;
+    p->ban[(size_t)pos[m->bans.v[k].cell] * tw + (size_t)(t >> 6)] |=
+        (uint64_t)1 << (t & 63);
   }
   free(pos);
 }
@@ -541,6 +550,9 @@ static void candidates(const dp *s, int i, const unsigned char *key,
     if (p->pin[i] >= 0)
       mask[p->pin[i] >> 6] = (uint64_t)1 << (p->pin[i] & 63);
   }
+  if (p->ban) /* banned tiles never stand here (tilesat_map_ban) */
+    for (int w = 0; w < tw; w++)
+      mask[w] &= ~p->ban[(size_t)i * (size_t)tw + (size_t)w];
   for (int k = p->nb_start[i]; k < p->nb_start[i + 1]; k++) {
     int slot = p->nb_slot[k];
     if (slot < 0)

@@ -195,10 +195,25 @@ static int explain_fits(const tilesat_map *m, const tilesat_solve_options *so,
   return ts_memory_check(m, so, extra, "explain", err);
 }
 
+/* Explanations speak of cells, pins and pairs: a banned tile is none of
+ * those, so a map with bans is refused rather than explained without
+ * them. */
+static int refuse_bans(const tilesat_map *m, tilesat_error *err) {
+  if (!m->bans.n)
+    return 0;
+  ts_error(err, "explain", 0,
+           "the map has %zu banned tiles, which explanations do not know "
+           "yet",
+           m->bans.n);
+  return -1;
+}
+
 int tilesat_constraints_check(const tilesat_map *m,
                               const tilesat_solve_options *options,
                               const tilesat_constraint *cs, size_t n,
                               tilesat_error *err) {
+  if (refuse_bans(m, err))
+    return -1;
   tilesat_solve_options so_for_m = ts_solve_for(m, options);
   const tilesat_solve_options *so = &so_for_m;
   int G = ts_group_count(m);
@@ -647,7 +662,7 @@ int tilesat_explain(const tilesat_map *m, const tilesat_solve_options *options,
   tilesat_solve_options so_for_m = ts_solve_for(m, options);
   const tilesat_solve_options *so = &so_for_m;
   *out = NULL;
-  if (explain_fits(m, so, err))
+  if (refuse_bans(m, err) || explain_fits(m, so, err))
     return -1;
   int G = ts_group_count(m);
   ts_cnf cnf;

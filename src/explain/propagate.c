@@ -302,7 +302,17 @@ bool ts_prop_init(ts_prop *p, const tilesat_map *m, const uint8_t *enabled_,
     p->forced[c] = p->forced_by[c] = -1;
     enqueue(p, (int)c);
   }
-  return propagate(p);
+  /* banned tiles (tilesat_map_ban) are gone from the start, by no step */
+  uint64_t *lost = ts_calloc((size_t)p->words, sizeof *lost);
+  bool ok = true;
+  for (size_t i = 0; ok && i < m->bans.n; i++) {
+    int t = m->bans.v[i].tile;
+    lost[t >> 6] = (uint64_t)1 << (t & 63);
+    ok = remove_tiles(p, -1, m->bans.v[i].cell, lost);
+    lost[t >> 6] = 0;
+  }
+  free(lost);
+  return ok && propagate(p);
 }
 
 void ts_prop_free(ts_prop *p) {

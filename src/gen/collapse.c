@@ -12,8 +12,8 @@
  * That is exactly unit propagation on the support clauses of the CNF, i.e.
  * the propagation `trace` shows, at a constant cost per (removal, supported
  * tile).  A cell left with no tile is a contradiction: the run fails, as
- * WFC's does (WFC would restart).  Pins are applied before the first
- * observation.
+ * WFC's does (WFC would restart).  Bans (tilesat_map_ban: WFC's ground)
+ * and pins are applied before the first observation.
  *
  * Entropy, as the reference keeps it per cell: log(sum w) - sum(w log w) /
  * sum w over the possible tiles, updated on every ban.  A tile of weight 0
@@ -281,7 +281,7 @@ static void propagate(tilesat_collapse *c) {
 }
 
 /* Every tile possible everywhere, then the tiles with no support where a
- * neighbour exists, then the pins. */
+ * neighbour exists and the map's bans, then the pins. */
 static void start(tilesat_collapse *c, uint64_t seed, tilesat_heuristic h) {
   const tilesat_map *m = c->m;
   const int T = c->T, D = c->D, N = c->N;
@@ -319,6 +319,12 @@ static void start(tilesat_collapse *c, uint64_t seed, tilesat_heuristic h) {
           ban(c, cell, t);
           break;
         }
+  for (size_t i = 0; i < m->bans.n && c->contradiction < 0; i++) {
+    size_t k =
+        (size_t)m->bans.v[i].cell * (size_t)T + (size_t)m->bans.v[i].tile;
+    if (c->possible[k])
+      ban(c, m->bans.v[i].cell, m->bans.v[i].tile);
+  }
   propagate(c);
   for (size_t i = 0; i < m->pins.n && c->contradiction < 0; i++) {
     int cell = m->pins.v[i].cell, keep = m->pins.v[i].tile;
@@ -678,10 +684,13 @@ static int finish(tilesat_collapse *c, int *tiles, tilesat_error *err) {
 }
 
 /* One run from the seed, banning the dooms learnt: the map's cells all
- * decided, or a contradiction. */
-static void run_once(tilesat_collapse *c, const tilesat_collapse_options *o) {
+ * decided, or a contradiction; true if it stopped at o->limit choices
+ * instead (the wave as it is). */
+static bool run_once(tilesat_collapse *c, const tilesat_collapse_options *o) {
   start(c, o->seed, o->heuristic);
   while (c->contradiction < 0) {
+    if (o->limit > 0 && c->choices.n >= (size_t)o->limit)
+      return true;
     int cell = next_cell(c, o->heuristic);
     if (cell < 0)
       break;
@@ -694,6 +703,7 @@ static void run_once(tilesat_collapse *c, const tilesat_collapse_options *o) {
         ban(c, cell, t);
     propagate(c);
   }
+  return false;
 }
 
 int tilesat_collapse_run(tilesat_collapse *c, const tilesat_collapse_options *o,
@@ -703,7 +713,8 @@ int tilesat_collapse_run(tilesat_collapse *c, const tilesat_collapse_options *o,
   c->dooms.n = 0;
   c->calls = 0;
   for (;;) {
-    run_once(c, o);
+    if (run_once(c, o))
+      return TILESAT_UNKNOWN;
     if (c->contradiction < 0)
       return finish(c, tiles, err);
     if (!o->guard)
@@ -738,6 +749,12 @@ long tilesat_collapse_solver_calls(const tilesat_collapse *c) {
 
 int tilesat_collapse_contradiction(const tilesat_collapse *c) {
   return c->contradiction;
+}
+
+bool tilesat_collapse_possible(const tilesat_collapse *c, int cell, int tile) {
+  if (!c || cell < 0 || cell >= c->N || tile < 0 || tile >= c->T)
+    ts_misuse(__func__, "NULL collapser, or cell or tile out of range");
+  return c->possible[(size_t)cell * (size_t)c->T + (size_t)tile];
 }
 
 size_t tilesat_collapse_choices(const tilesat_collapse *c, size_t i, int *cell,

@@ -544,6 +544,13 @@ static void default_weights(tilesat_energy *e) {
 
 int tilesat_energy_prepare(tilesat_energy *e, tilesat_error *err) {
   check_prepared(__func__, e, false);
+  if (e->map->bans.n) {
+    ts_error(err, "anneal", 0,
+             "the map has %zu banned tiles, which annealing does not know "
+             "yet",
+             e->map->bans.n);
+    return -1;
+  }
   if (check_fits(e, err) || prepare_pins(e, err) || prepare_targets(e, err) ||
       prepare_regions(e, err))
     return -1;

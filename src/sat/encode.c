@@ -12,7 +12,9 @@
  * satisfies is implied by at-least-one and left out.
  *
  * Every clause carries the id of the human-level constraint it encodes
- * (a cell's one-tile constraint, a pin, an edge), for explanations. */
+ * (a cell's one-tile constraint, a pin, an edge), for explanations.  A
+ * banned tile (tilesat_map_ban) is a unit clause -x in its cell's
+ * constraint: the cell holds exactly one of the tiles left to it. */
 #include "sat/sat.h"
 
 #include <stdlib.h>
@@ -122,6 +124,11 @@ void ts_encode_each(const tilesat_map *m, ts_clause_fn fn, void *user) {
     int lit = ts_var(m, m->pins.v[i].cell, m->pins.v[i].tile);
     add(&k, m->ncells + (int)i, &lit, 1);
   }
+  /* a ban narrows the cell's one tile: part of that cell's constraint */
+  for (size_t i = 0; i < m->bans.n; i++) {
+    int lit = -ts_var(m, m->bans.v[i].cell, m->bans.v[i].tile);
+    add(&k, m->bans.v[i].cell, &lit, 1);
+  }
   free(buf);
 }
 
@@ -183,6 +190,14 @@ int tilesat_encode_dimacs(const tilesat_map *m, FILE *out) {
     ts_pin p = m->pins.v[i];
     fprintf(out, " %d,%d=", p.cell / m->width, p.cell % m->width);
     ts_write_token(out, r->names.v.v[p.tile]);
+  }
+  if (m->bans.n) {
+    fprintf(out, "\nc bans %zu:", m->bans.n);
+    for (size_t i = 0; i < m->bans.n; i++) {
+      ts_pin p = m->bans.v[i];
+      fprintf(out, " %d,%d!=", p.cell / m->width, p.cell % m->width);
+      ts_write_token(out, r->names.v.v[p.tile]);
+    }
   }
   fprintf(out, "\nc var VAR ROW COL TILE: VAR is true iff TILE stands at "
                "(ROW, COL)\n");

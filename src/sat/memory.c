@@ -42,9 +42,10 @@ ts_cnf_size ts_cnf_measure(const tilesat_map *m) {
       }
     }
   z.nvars = ts_encode_nvars(m);
-  z.nclauses = cells * clauses + (double)m->pins.n;
+  double units = (double)m->pins.n + (double)m->bans.n;
+  z.nclauses = cells * clauses + units;
   z.nbinary = cells * binary;
-  z.nlits = cells * lits + (double)m->pins.n;
+  z.nlits = cells * lits + units;
   return z;
 }
 

@@ -114,6 +114,13 @@ static int check_band(const tilesat_map *m, const tilesat_solve_options *so,
       TS_PUSH(band->pins, p);
     }
   }
+  for (size_t i = 0; i < m->bans.n; i++) {
+    ts_pin p = m->bans.v[i];
+    if (p.cell >= r0 * m->width && p.cell < r1 * m->width) {
+      p.cell -= first;
+      TS_PUSH(band->bans, p);
+    }
+  }
   int res = check_whole(band, so, tiles + first, err);
   tilesat_map_free(band);
   return res;
