@@ -66,7 +66,7 @@ CNF_CASES = coast-1x2:coast:1x2 coast-3x3:coast:3x3 \
             coast-3x3-pin:coast:3x3:--pin=2,2=L hard-2x2:hard:2x2 \
             hard-3x3:hard:3x3 coast-hex-3x4:coast-hex:3x4 coast-12x12-periodic:coast:12x12:--periodic
 
-.PHONY: print-libs all deps demo test check-test asan bench cnf format lint lint-tools \
+.PHONY: print-libs all deps demo test check-test asan bench bench-collapse cnf format lint lint-tools \
         lint-tidy lint-cppcheck clean help install uninstall check-install man
 all: $(BIN) $(LIBRARIES)
 
@@ -138,6 +138,7 @@ help:
 	@echo "make test    install deps, build, run every test (plain and ASan/UBSan)"
 	@echo "make fuzz    libFuzzer harnesses, each FUZZ_SECONDS=300 s (-j2: two at a time)"
 	@echo "make bench   encode sizes and check times, both backends"
+	@echo "make bench-collapse  collapse, guarded, check, anneal and a JS WFC side by side"
 	@echo "make cnf     regenerate the reference DIMACS instances in cnf/"
 	@echo "make format  clang-format the sources"
 	@echo "make lint    clang-format, clang-tidy and cppcheck, warnings as errors"
@@ -256,6 +257,14 @@ bench: deps
 	tools/bench-memory.sh $(BIN)
 	tools/bench-anneal.sh
 	tools/bench-count.sh
+	@$(MAKE) --no-print-directory bench-collapse
+
+# The peer column needs node and npm (install-deps.sh bench adds them when
+# missing); the bench runs without them.
+bench-collapse:
+	@tools/install-deps.sh bench || echo "bench-collapse: no node/npm: the peer column is skipped"
+	@$(MAKE) --no-print-directory all
+	tools/bench-collapse.sh $(BIN)
 
 # The link flags, for the bench tools that link libtilesat.a themselves.
 print-libs:

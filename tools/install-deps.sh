@@ -7,6 +7,13 @@ set -eu
 # which Debian's clang only recommends.
 PKGS="build-essential pkg-config clang-format picosat libcryptominisat5-dev libcriterion-dev libgmp-dev libpng-dev libxml2-dev zlib1g-dev libcjson-dev libcadical-dev clang-tidy cppcheck"
 [ "${1:-}" = fuzz ] && PKGS="$PKGS clang libclang-rt-dev"
+# `install-deps.sh bench` (make bench-collapse) adds node and npm for the
+# peer column (a JavaScript WFC from npm), unless node and npm are already
+# there from elsewhere (NodeSource's nodejs bundles npm and conflicts with
+# Debian's npm package).
+if [ "${1:-}" = bench ] && ! { command -v node && command -v npm; } >/dev/null 2>&1; then
+  PKGS="$PKGS nodejs npm"
+fi
 
 missing=""
 for p in $PKGS; do
