@@ -101,6 +101,10 @@ bool ends_with(const char *s, const char *suffix);
 /* Wilson's score interval, 95%, for k successes in n trials (n > 0): the
  * interval collapse and run-samples give failure rates. */
 void wilson95(long k, long n, double *lo, double *hi);
+/* Seconds on the monotonic clock, for timing runs. */
+double mono_seconds(void);
+/* The median of v[0..n) (n > 0), which it sorts. */
+double median_sorted(double *v, int n);
 /* Write rules to -o FILE or stdout; 0 or EXIT_ERROR. */
 int write_rules(const options *o, const tilesat_rules *r);
 /* Read the rules file argument and build the map the options describe. */

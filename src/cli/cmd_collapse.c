@@ -12,17 +12,6 @@
 #include <string.h>
 #include <time.h>
 
-static double seconds(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
-static int cmp_double(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-
 /* Where the contradictions happened: each cell 8x8 pixels, white (never)
  * to red (most often); cells drawn in a square grid, hex maps too. */
 static int heat_map(const options *o, const tilesat_map *m, const long *hits) {
@@ -176,10 +165,10 @@ static int run_many(options *o, const tilesat_map *m, tilesat_collapse *c,
       rc = fail_solve(o, &err);
       break;
     }
-    double t0 = seconds();
+    double t0 = mono_seconds();
     co->seed = o->seed + (uint64_t)done;
     int res = tilesat_collapse_run(c, co, tiles, &err);
-    times[done] = seconds() - t0;
+    times[done] = mono_seconds() - t0;
     st->banned += tilesat_collapse_banned(c);
     if (res < 0)
       rc = fail_solve(o, &err);
@@ -192,8 +181,7 @@ static int run_many(options *o, const tilesat_map *m, tilesat_collapse *c,
   }
   if (!rc) {
     wilson95(n - st->ok - st->unsat, n, &st->lo, &st->hi);
-    qsort(times, (size_t)n, sizeof *times, cmp_double);
-    st->median = n % 2 ? times[n / 2] : (times[n / 2 - 1] + times[n / 2]) / 2;
+    st->median = median_sorted(times, n);
   }
   free(times);
   free(tiles);

@@ -19,17 +19,6 @@
 /* The reference's tries per saved map: for (k = 0; k < 10; k++). */
 #define TRIES_PER_SHOT 10
 
-static double now(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
-static int cmp_double(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-
 /* ------------------------------------------------------------- one entry */
 
 /* What an entry needs and makes. */
@@ -162,7 +151,7 @@ typedef struct deadline {
 
 static int check_terminate(void *user) {
   deadline *d = user;
-  if (!d->passed && now() > d->at)
+  if (!d->passed && mono_seconds() > d->at)
     d->passed = true;
   return d->passed || stop_terminate(NULL);
 }
@@ -171,13 +160,13 @@ static int check_terminate(void *user) {
  * Ctrl-C stopped it. */
 static int sat_check(entry_run *r, const tilesat_solve_options *base) {
   tilesat_solve_options so = *base;
-  deadline d = {now() + (double)r->o->check_time, false};
+  deadline d = {mono_seconds() + (double)r->o->check_time, false};
   so.terminate = check_terminate;
   so.terminate_user = &d;
   tilesat_error err;
-  double t0 = now();
+  double t0 = mono_seconds();
   int res = tilesat_check(r->map, &so, NULL, &err);
-  r->check_seconds = now() - t0;
+  r->check_seconds = mono_seconds() - t0;
   if (res == TILESAT_SAT || res == TILESAT_UNSAT) {
     snprintf(r->check, sizeof r->check, "%s",
              res == TILESAT_SAT ? "sat" : "unsat");
@@ -336,9 +325,9 @@ static int runs(entry_run *r, count_progress *pr) {
     progress_report(pr, line);
     co.seed = seed0 + (uint64_t)k;
     tilesat_error err;
-    double t0 = now();
+    double t0 = mono_seconds();
     int res = tilesat_collapse_run(r->c, &co, r->tiles, &err);
-    double dt = now() - t0;
+    double dt = mono_seconds() - t0;
     if (res < 0) {
       snprintf(r->why, sizeof r->why, "%s", err.msg);
       rc = -1;
@@ -362,8 +351,7 @@ static int runs(entry_run *r, count_progress *pr) {
     }
   }
   if (!rc && n > 0) {
-    qsort(times, (size_t)n, sizeof *times, cmp_double);
-    r->median = n % 2 ? times[n / 2] : (times[n / 2 - 1] + times[n / 2]) / 2;
+    r->median = median_sorted(times, n);
   }
   free(times);
   return rc;
@@ -450,7 +438,7 @@ static int run_entry(options *o, const char *list, const tilesat_wfc_entry *e,
                      size_t number, const tilesat_solve_options *so,
                      count_progress *pr) {
   entry_run r = {.o = o, .e = e, .number = number};
-  double t0 = now();
+  double t0 = mono_seconds();
   uint64_t cut = GIVEN(o, max_size) ? o->max_size : 65535;
   r.width = e->width > (int)cut ? (int)cut : e->width;
   r.height = e->height > (int)cut ? (int)cut : e->height;
@@ -469,7 +457,7 @@ static int run_entry(options *o, const char *list, const tilesat_wfc_entry *e,
     rc = -1;
   }
   if (!stopped)
-    print_line(&r, !rc, now() - t0);
+    print_line(&r, !rc, mono_seconds() - t0);
   entry_free(&r);
   return stopped ? -1 : !rc;
 }
@@ -521,7 +509,7 @@ int cmd_run_samples(options *o) {
   count_progress pr;
   progress_start(&pr, "run-samples");
   size_t failed = 0, done = 0;
-  double t0 = now();
+  double t0 = mono_seconds();
   for (size_t i = 0; i < n && !rc; i++) {
     if (!wanted(o, &v[i]))
       continue;
@@ -533,7 +521,7 @@ int cmd_run_samples(options *o) {
   }
   if (!rc)
     printf("entries: %zu, ran: %zu, could not run: %zu, %.1f s\n", done,
-           done - failed, failed, now() - t0);
+           done - failed, failed, mono_seconds() - t0);
   if (!rc && failed) {
     fail("%s: %zu of %zu entries could not run (see above)", list, failed,
          done);

@@ -387,21 +387,6 @@ static int make_solver(tilesat_collapse *c, const tilesat_solve_options *so,
   return 0;
 }
 
-/* Solve under the choices at idx[0..n) (indexes into c->choices): SAT,
- * UNSAT, or -1 with err. */
-static int solve_choices(tilesat_collapse *c, const size_t *idx, size_t n,
-                         tilesat_error *err) {
-  for (size_t i = 0; i < n; i++) {
-    pair p = c->choices.v[idx[i]];
-    ts_solver_assume(c->solver, ts_var(c->m, p.cell, p.tile));
-  }
-  c->calls++;
-  int res = ts_solver_solve(c->solver);
-  return res == TILESAT_SAT || res == TILESAT_UNSAT
-             ? res
-             : ts_solver_unknown(c->solver, "collapse", err);
-}
-
 /* The conflicts a window's solve may take (ts_solver_limit): near the
  * point of no return a window's prefix can be barely refutable, and an
  * answer from a larger window or a later prefix is cheaper than a hard
@@ -422,6 +407,17 @@ static int solve_lits(tilesat_collapse *c, ts_solver *s, const int *lits,
       (budget && !ts_terminated(c->now)))
     return res;
   return ts_solver_unknown(s, "collapse", err);
+}
+
+/* Solve under the choices at idx[0..n) (indexes into c->choices): SAT,
+ * UNSAT, or -1 with err. */
+static int solve_choices(tilesat_collapse *c, const size_t *idx, size_t n,
+                         tilesat_error *err) {
+  for (size_t i = 0; i < n; i++) {
+    pair p = c->choices.v[idx[i]];
+    ts_solver_assume(c->solver, ts_var(c->m, p.cell, p.tile));
+  }
+  return solve_lits(c, c->solver, NULL, 0, 0, err);
 }
 
 /* The first j in (lo, hi] whose prefix lits[0..j] leaves s unsatisfiable,
