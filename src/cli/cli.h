@@ -104,7 +104,7 @@ void wilson95(long k, long n, double *lo, double *hi);
 /* Seconds on the monotonic clock, for timing runs. */
 double mono_seconds(void);
 /* The median of v[0..n) (n > 0), which it sorts. */
-double median_sorted(double *v, int n);
+double median_sorted(double *v, size_t n);
 /* Write rules to -o FILE or stdout; 0 or EXIT_ERROR. */
 int write_rules(const options *o, const tilesat_rules *r);
 /* Read the rules file argument and build the map the options describe. */

@@ -181,7 +181,7 @@ static int run_many(options *o, const tilesat_map *m, tilesat_collapse *c,
   }
   if (!rc) {
     wilson95(n - st->ok - st->unsat, n, &st->lo, &st->hi);
-    st->median = median_sorted(times, n);
+    st->median = median_sorted(times, (size_t)n);
   }
   free(times);
   free(tiles);

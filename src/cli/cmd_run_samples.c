@@ -351,7 +351,7 @@ static int runs(entry_run *r, count_progress *pr) {
     }
   }
   if (!rc && n > 0) {
-    r->median = median_sorted(times, n);
+    r->median = median_sorted(times, (size_t)n);
   }
   free(times);
   return rc;

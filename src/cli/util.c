@@ -43,8 +43,8 @@ static int cmp_double(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
-double median_sorted(double *v, int n) {
-  qsort(v, (size_t)n, sizeof *v, cmp_double);
+double median_sorted(double *v, size_t n) {
+  qsort(v, n, sizeof *v, cmp_double);
   return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
