@@ -73,7 +73,12 @@ all: $(BIN) $(LIBRARIES)
 deps:
 	@tools/install-deps.sh
 
+# io and the command line (collapse's JSON) read libxml2's and cJSON's headers
 $(BUILD)/obj/io/%.o: src/io/%.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(IO_CFLAGS) $(CFLAGS) -c $< -o $@
+
+$(BUILD)/obj/cli/%.o: src/cli/%.c
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(IO_CFLAGS) $(CFLAGS) -c $< -o $@
 

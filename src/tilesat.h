@@ -435,6 +435,11 @@ void tilesat_trace_free(tilesat_trace *t);
 /* Choose `tile` at (row, col) and propagate.  Returns TILESAT_UNSAT on a
  * contradiction (now or earlier: nothing more is done), else 0. */
 int tilesat_trace_choose(tilesat_trace *t, int row, int col, int tile);
+/* The same, the choice named "choice NUMBER" in what the trace writes
+ * (tilesat_trace_choose numbers them 1, 2, ...): a subset of a run's
+ * choices keeps the run's numbers. */
+int tilesat_trace_choose_as(tilesat_trace *t, int row, int col, int tile,
+                            int number);
 /* TILESAT_UNSAT after a contradiction, TILESAT_SAT if every cell holds one
  * tile, else TILESAT_UNKNOWN. */
 int tilesat_trace_status(const tilesat_trace *t);

@@ -324,3 +324,21 @@ void random_case_free(random_case *c) {
   tilesat_map_free(c->map);
   tilesat_rules_free(c->rules);
 }
+
+tilesat_rules *tileset(const char *name) {
+  char path[128];
+  snprintf(path, sizeof path, "tests/data/wfc/tilesets/%s.xml", name);
+  tilesat_error err;
+  tilesat_rules *r = tilesat_import_tileset(path, NULL, NULL, &err);
+  cr_assert(r, "%s", err.msg);
+  return r;
+}
+
+char *rules_file(const tilesat_rules *r) {
+  char *path = temp_file("", 0);
+  FILE *f = fopen(path, "w");
+  cr_assert(f);
+  cr_assert_eq(tilesat_rules_write(r, f), 0);
+  cr_assert_eq(fclose(f), 0);
+  return path;
+}

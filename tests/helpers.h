@@ -81,6 +81,11 @@ char *temp_file(const char *text, long len);
 char *slurp(const char *path);
 
 tilesat_rules *rules_from_text(const char *text);
+/* One of the bundled WFC tilesets, tests/data/wfc/tilesets/NAME.xml. */
+tilesat_rules *tileset(const char *name);
+/* r written to a fresh temporary rules file, for the command line (the
+ * path is malloc'd; remove it and free it). */
+char *rules_file(const tilesat_rules *r);
 tilesat_rules *rules_from_file(const char *path);
 tilesat_rules *rules_from_sample(const char *grid, tilesat_topology topo,
                                  bool periodic);

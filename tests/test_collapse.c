@@ -9,25 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static tilesat_rules *tileset(const char *name) {
-  char path[128];
-  snprintf(path, sizeof path, "tests/data/wfc/tilesets/%s.xml", name);
-  tilesat_error err;
-  tilesat_rules *r = tilesat_import_tileset(path, NULL, NULL, &err);
-  cr_assert(r, "%s", err.msg);
-  return r;
-}
-
-/* r written to a fresh temporary rules file, for the command line. */
-static char *rules_file(const tilesat_rules *r) {
-  char *path = temp_file("", 0);
-  FILE *f = fopen(path, "w");
-  cr_assert(f);
-  cr_assert_eq(tilesat_rules_write(r, f), 0);
-  cr_assert_eq(fclose(f), 0);
-  return path;
-}
-
 /* Runs seeds 1..runs: every success verified, every failure names a
  * contradiction cell; returns the number of successes. */
 static int run_seeds(const tilesat_map *m, int runs, tilesat_heuristic h) {

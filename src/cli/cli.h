@@ -195,11 +195,39 @@ int check_pictures(const options *o);
 
 /* ------------------------- --png, --tmx, --tmj of maps (outputs.c) */
 
-/* --png for explain / trace: each cell a blend of the tiles still possible
- * there (every tile, or what `t` leaves), cells in `mark` framed; 0 or
- * EXIT_ERROR. */
-int domains_png(options *o, const tilesat_map *m, const tilesat_trace *t,
-                const bool *mark);
+/* Is `tile` still possible at `cell` (row-major) in `user`'s state? */
+typedef bool (*cell_has)(const void *user, int cell, int tile);
+/* --png for explain / trace / collapse: each cell a blend of the tiles
+ * still possible there (every tile when `has` is NULL), cells in `mark`
+ * framed; 0 or EXIT_ERROR. */
+int domains_png(options *o, const tilesat_map *m, cell_has has,
+                const void *user, const bool *mark);
+/* ------------------------------- collapse's reports (collapse_report.c) */
+
+struct cJSON;
+/* --explain of a failed run: the point of no return, a minimal doomed set
+ * and the propagation chain, printed, or added to `doc` as "explain"; with
+ * --png the wave it left, those cells framed.  0 or EXIT_ERROR (said). */
+int collapse_explain(options *o, const tilesat_map *m, tilesat_collapse *c,
+                     const tilesat_solve_options *so, struct cJSON *doc);
+/* --png of a failed run: the wave it left, the contradiction framed. */
+int collapse_failure_png(options *o, const tilesat_map *m,
+                         const tilesat_collapse *c);
+/* -n --explain: the tiles and neighbouring pairs in the doomed sets of up
+ * to `runs` explained failed runs (tilesat_collapse_explain done). */
+typedef struct doom_summary doom_summary;
+doom_summary *doom_summary_new(const options *o, const tilesat_map *m,
+                               long runs);
+void doom_summary_free(doom_summary *s);
+void doom_summary_add(doom_summary *s, const options *o,
+                      const tilesat_collapse *c);
+/* Printed, or added to `doc` as "doomed". */
+void doom_summary_report(doom_summary *s, struct cJSON *doc);
+/* --format json: a map as rows of tile names; print and free a document
+ * (0 or EXIT_ERROR). */
+struct cJSON *collapse_json_map(const tilesat_map *m, const int *tiles);
+int collapse_json_print(struct cJSON *doc);
+
 /* --png / --tmx / --tmj for one filled map; 0 or EXIT_ERROR. */
 int map_outputs(options *o, const tilesat_map *m, const int *tiles);
 /* enum --png / --tmx / --tmj: a contact sheet, or a Tiled map with a layer

@@ -6,6 +6,7 @@
  * the contradictions happened. */
 #include "cli.h"
 
+#include <cJSON.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
@@ -36,83 +37,11 @@ static int heat_map(const options *o, const tilesat_map *m, const long *hits) {
   return rc;
 }
 
-/* Choice i (0-based) as `choice N: (ROW,COL) = "TILE"`. */
-static void print_choice(const tilesat_map *m, const tilesat_collapse *c,
-                         size_t i) {
-  int cell, tile, w = tilesat_map_width(m);
-  tilesat_collapse_choices(c, i, &cell, &tile);
-  printf("choice %zu: (%d,%d) = \"%s\"", i + 1, cell / w, cell % w,
-         tilesat_rules_tile_name(tilesat_map_rules(m), tile));
+static bool json_output(const options *o) {
+  return o->format && !strcmp(o->format, "json");
 }
 
-/* Steps from cell a to cell b through neighbours (wrapping on periodic
- * maps, hex too): a breadth-first search. */
-static int cells_apart(const options *o, const tilesat_map *m, int a, int b) {
-  int w = tilesat_map_width(m), h = tilesat_map_height(m), n = w * h;
-  tilesat_topology topo =
-      topology_of(o, tilesat_rules_topology(tilesat_map_rules(m)));
-  int *dist = malloc((size_t)n * sizeof *dist),
-      *queue = malloc((size_t)n * sizeof *queue);
-  int found = -1, head = 0, tail = 0;
-  for (int c = 0; dist && queue && c < n; c++)
-    dist[c] = -1;
-  if (dist && queue) {
-    dist[a] = 0;
-    queue[tail++] = a;
-  }
-  while (head < tail && found < 0) {
-    int c = queue[head++];
-    if (c == b)
-      found = dist[c];
-    for (int d = 0; d < tilesat_topology_ndirs(topo); d++) {
-      int nr, nc;
-      if (tilesat_neighbor(topo, w, h, o->periodic, c / w, c % w, d, &nr,
-                           &nc) &&
-          dist[nr * w + nc] < 0) {
-        dist[nr * w + nc] = dist[c] + 1;
-        queue[tail++] = nr * w + nc;
-      }
-    }
-  }
-  free(dist);
-  free(queue);
-  return found;
-}
-
-/* --explain: where the failed run was doomed, and by which choices. */
-static int explain_failure(options *o, const tilesat_map *m,
-                           tilesat_collapse *c,
-                           const tilesat_solve_options *so) {
-  tilesat_error err;
-  if (tilesat_collapse_explain(c, so, &err))
-    return fail_solve(o, &err);
-  long nr = tilesat_collapse_no_return(c);
-  if (nr < 0) {
-    printf("no valid map exists with these rules and pins (see explain)\n");
-    return 0;
-  }
-  int cell, tile;
-  size_t k = tilesat_collapse_choices(c, (size_t)nr, &cell, &tile);
-  int bad = tilesat_collapse_contradiction(c);
-  int dist = cells_apart(o, m, cell, bad);
-  printf("point of no return: ");
-  print_choice(m, c, (size_t)nr);
-  printf("\n  no valid map exists after it; %zu more choices before the "
-         "contradiction, %d %s away from it\n",
-         k - 1 - (size_t)nr, dist, dist == 1 ? "cell" : "cells");
-  const size_t *doomed;
-  size_t n = tilesat_collapse_doomed(c, &doomed);
-  printf("doomed set: %zu choices that together leave no valid map (drop any "
-         "one and a map exists)\n",
-         n);
-  for (size_t i = 0; i < n; i++) {
-    printf("  ");
-    print_choice(m, c, doomed[i]);
-    printf("\n");
-  }
-  return 0;
-}
-
+/* One run: the map, UNSAT, or where it contradicted (and --explain). */
 static int one_run(options *o, const tilesat_map *m, tilesat_collapse *c,
                    const tilesat_collapse_options *co, int *tiles) {
   tilesat_error err;
@@ -122,23 +51,57 @@ static int one_run(options *o, const tilesat_map *m, tilesat_collapse *c,
   if (co->guard)
     fprintf(stderr, "tilesat: collapse: %ld choices banned, %ld solver calls\n",
             tilesat_collapse_banned(c), tilesat_collapse_solver_calls(c));
-  if (res == TILESAT_UNSAT) {
-    printf("UNSAT\n");
-    return TILESAT_UNSAT;
-  }
-  int cell, tile;
+  int cell, tile, w = tilesat_map_width(m);
   size_t k = tilesat_collapse_choices(c, 0, &cell, &tile);
-  if (res == TILESAT_SAT) {
+  int bad = tilesat_collapse_contradiction(c);
+  cJSON *doc = json_output(o) ? cJSON_CreateObject() : NULL;
+  int rc = res == TILESAT_SAT     ? TILESAT_SAT
+           : res == TILESAT_UNSAT ? TILESAT_UNSAT
+                                  : 0;
+  if (doc) {
+    cJSON_AddStringToObject(doc, "result",
+                            res == TILESAT_SAT     ? "SAT"
+                            : res == TILESAT_UNSAT ? "UNSAT"
+                                                   : "contradiction");
+    cJSON_AddNumberToObject(doc, "seed", (double)o->seed);
+    cJSON_AddNumberToObject(doc, "choices", (double)k);
+    if (co->guard) {
+      cJSON_AddNumberToObject(doc, "banned",
+                              (double)tilesat_collapse_banned(c));
+      cJSON_AddNumberToObject(doc, "solver_calls",
+                              (double)tilesat_collapse_solver_calls(c));
+    }
+    if (res == TILESAT_SAT)
+      cJSON_AddItemToObject(doc, "map", collapse_json_map(m, tiles));
+    if (bad >= 0) {
+      cJSON *at = cJSON_AddObjectToObject(doc, "contradiction");
+      int row = bad / w, col = bad % w;
+      cJSON_AddNumberToObject(at, "row", row);
+      cJSON_AddNumberToObject(at, "col", col);
+    }
+  } else if (res == TILESAT_SAT) {
     stop_hold(); /* the map whole */
     printf("SAT\n");
     tilesat_map_write(m, tiles, stdout);
     stop_release();
-    return map_outputs(o, m, tiles) ? EXIT_ERROR : TILESAT_SAT;
+  } else if (res == TILESAT_UNSAT) {
+    printf("UNSAT\n");
+  } else {
+    printf("contradiction at (%d,%d) after %zu choices (seed %" PRIu64 ")\n",
+           bad / w, bad % w, k, o->seed);
   }
-  int w = tilesat_map_width(m), bad = tilesat_collapse_contradiction(c);
-  printf("contradiction at (%d,%d) after %zu choices (seed %" PRIu64 ")\n",
-         bad / w, bad % w, k, o->seed);
-  return o->explain ? explain_failure(o, m, c, &co->solve) : 0;
+  int out = 0;
+  if (res == TILESAT_SAT)
+    out = map_outputs(o, m, tiles);
+  else if (bad >= 0 && o->explain)
+    out = collapse_explain(o, m, c, &co->solve, doc);
+  else if (bad >= 0 && o->png)
+    out = collapse_failure_png(o, m, c);
+  if (doc && !out)
+    out = collapse_json_print(doc);
+  else
+    cJSON_Delete(doc);
+  return out ? EXIT_ERROR : rc;
 }
 
 /* What -n RUNS found. */
@@ -146,6 +109,7 @@ typedef struct stats {
   long n, ok, unsat, banned;
   double median, lo, hi; /* seconds; the failure rate's interval */
   long *hits;            /* per cell: contradictions there */
+  doom_summary *doomed;  /* -n --explain: the failed runs' doomed sets */
 } stats;
 
 /* Runs seeds S .. S+n-1 of c; 0 or EXIT_ERROR (said). */
@@ -158,7 +122,13 @@ static int run_many(options *o, const tilesat_map *m, tilesat_collapse *c,
   double *times = malloc((size_t)n * sizeof *times);
   int *tiles = malloc(cells * sizeof *tiles);
   tilesat_error err;
-  int rc = st->hits && times && tiles ? 0 : EXIT_ERROR;
+  if (o->explain)
+    st->doomed = doom_summary_new(o, m, n);
+  int rc = st->hits && times && tiles && (st->doomed || !o->explain)
+               ? 0
+               : EXIT_ERROR;
+  if (rc)
+    fail("out of memory");
   for (long done = 0; done < n && !rc; done++) {
     if (co->solve.terminate(co->solve.terminate_user)) {
       snprintf(err.msg, sizeof err.msg, "collapse: interrupted");
@@ -176,8 +146,13 @@ static int run_many(options *o, const tilesat_map *m, tilesat_collapse *c,
       st->ok++;
     else if (res == TILESAT_UNSAT)
       st->unsat++;
-    else
+    else if (tilesat_collapse_contradiction(c) >= 0) {
       st->hits[tilesat_collapse_contradiction(c)]++;
+      if (st->doomed && tilesat_collapse_explain(c, &co->solve, &err))
+        rc = fail_solve(o, &err);
+      else if (st->doomed)
+        doom_summary_add(st->doomed, o, c);
+    }
   }
   if (!rc) {
     wilson95(n - st->ok - st->unsat, n, &st->lo, &st->hi);
@@ -188,12 +163,34 @@ static int run_many(options *o, const tilesat_map *m, tilesat_collapse *c,
   return rc;
 }
 
+/* The -n report as JSON: an object of `doc`. */
+static void stats_json(cJSON *doc, const stats *st, uint64_t seed, bool guard) {
+  long bad = st->n - st->ok - st->unsat;
+  cJSON_AddNumberToObject(doc, "runs", (double)st->n);
+  cJSON_AddNumberToObject(doc, "first_seed", (double)seed);
+  cJSON_AddNumberToObject(doc, "successes", (double)st->ok);
+  cJSON_AddNumberToObject(doc, "contradictions", (double)bad);
+  cJSON_AddNumberToObject(doc, "rate", (double)bad / (double)st->n);
+  cJSON *iv = cJSON_AddArrayToObject(doc, "interval95");
+  cJSON_AddItemToArray(iv, cJSON_CreateNumber(st->lo));
+  cJSON_AddItemToArray(iv, cJSON_CreateNumber(st->hi));
+  cJSON_AddNumberToObject(doc, "median_ms", 1000 * st->median);
+  if (guard)
+    cJSON_AddNumberToObject(doc, "banned", (double)st->banned);
+}
+
 static int many_runs(options *o, const tilesat_map *m, tilesat_collapse *c,
                      tilesat_collapse_options *co) {
   stats st;
   long n = (long)o->nsamples;
   int rc = run_many(o, m, c, co, n, &st);
-  if (!rc) {
+  if (!rc && json_output(o)) {
+    cJSON *doc = cJSON_CreateObject();
+    stats_json(doc, &st, o->seed, co->guard);
+    if (st.doomed)
+      doom_summary_report(st.doomed, doc);
+    rc = collapse_json_print(doc);
+  } else if (!rc) {
     long bad = n - st.ok - st.unsat;
     uint64_t last = o->seed + (uint64_t)(n - 1);
     stop_hold(); /* the report whole */
@@ -204,13 +201,16 @@ static int many_runs(options *o, const tilesat_map *m, tilesat_collapse *c,
     printf("median time per run: %.3f ms\n", 1000 * st.median);
     if (co->guard)
       printf("banned choices: %ld\n", st.banned);
+    if (st.doomed)
+      doom_summary_report(st.doomed, NULL);
     stop_release();
-    if (o->png && heat_map(o, m, st.hits))
-      rc = EXIT_ERROR;
-    else
-      rc = st.ok ? TILESAT_SAT : st.unsat ? TILESAT_UNSAT : 0;
   }
+  if (!rc && o->png && heat_map(o, m, st.hits))
+    rc = EXIT_ERROR;
+  else if (!rc)
+    rc = st.ok ? TILESAT_SAT : st.unsat ? TILESAT_UNSAT : 0;
   free(st.hits);
+  doom_summary_free(st.doomed);
   return rc;
 }
 
@@ -238,8 +238,8 @@ static map_size *parse_sizes(const char *list, int *n) {
 }
 
 /* One row of the --sizes table. */
-static int size_row(options *o, tilesat_collapse_options *co, long n,
-                    bool *any) {
+static int size_row(options *o, tilesat_collapse_options *co, long n, bool *any,
+                    cJSON *rows) {
   tilesat_rules *r = NULL;
   tilesat_map *m = NULL;
   tilesat_collapse *c = NULL;
@@ -250,10 +250,17 @@ static int size_row(options *o, tilesat_collapse_options *co, long n,
     rc = fail_err(&err);
   if (!rc)
     rc = run_many(o, m, c, co, n, &st);
-  if (!rc) {
+  char size[32];
+  snprintf(size, sizeof size, "%dx%d", o->size.w, o->size.h);
+  if (!rc && rows) {
+    cJSON *row = cJSON_CreateObject();
+    cJSON_AddStringToObject(row, "size", size);
+    stats_json(row, &st, o->seed, co->guard);
+    cJSON_AddItemToArray(rows, row);
+    *any |= st.ok > 0;
+  } else if (!rc) {
     long bad = n - st.ok - st.unsat;
-    char size[32], iv[32];
-    snprintf(size, sizeof size, "%dx%d", o->size.w, o->size.h);
+    char iv[32];
     snprintf(iv, sizeof iv, "%.1f%% to %.1f%%", 100 * st.lo, 100 * st.hi);
     stop_hold(); /* the row whole */
     printf("%-11s %6ld %8ld %6.1f%%  %-17s %.3f\n", size, n, bad,
@@ -275,16 +282,23 @@ static int sizes_table(options *o, tilesat_collapse_options *co) {
   map_size *sizes = parse_sizes(o->sizes, &nsizes);
   if (!sizes)
     return EXIT_ERROR;
-  printf("%-11s %6s %8s %7s  %-17s %s\n", "size", "runs", "failures", "rate",
-         "95% interval", "median ms");
+  cJSON *doc = json_output(o) ? cJSON_CreateObject() : NULL;
+  cJSON *rows = doc ? cJSON_AddArrayToObject(doc, "sizes") : NULL;
+  if (!doc)
+    printf("%-11s %6s %8s %7s  %-17s %s\n", "size", "runs", "failures", "rate",
+           "95% interval", "median ms");
   int rc = 0;
   bool any = false;
   for (int i = 0; i < nsizes && !rc; i++) {
     o->size = sizes[i];
     o->given[OPTION_size] = true;
-    rc = size_row(o, co, n, &any);
+    rc = size_row(o, co, n, &any, rows);
   }
   free(sizes);
+  if (doc && !rc)
+    rc = collapse_json_print(doc);
+  else
+    cJSON_Delete(doc);
   return rc ? rc : any ? TILESAT_SAT : 0;
 }
 
@@ -298,13 +312,14 @@ int cmd_collapse(options *o) {
   co.seed = o->seed;
   co.guard = o->guard && !strcmp(o->guard, "sat");
   bool many = o->nsamples > 1 || o->sizes;
-  if (many && (o->tmx || o->tmj || o->explain)) {
-    fail("--tmx, --tmj and --explain are for one run, not -n or --sizes");
+  if (many && (o->tmx || o->tmj)) {
+    fail("--tmx and --tmj are for one run, not -n or --sizes");
     return EXIT_ERROR;
   }
   if (o->sizes) {
-    if (GIVEN(o, size) || o->png) {
-      fail("--sizes runs its own sizes: no --size or --png with it");
+    if (GIVEN(o, size) || o->png || o->explain) {
+      fail("--sizes runs its own sizes: no --size, --png or --explain with "
+           "it");
       return EXIT_ERROR;
     }
     return sizes_table(o, &co);

@@ -14,7 +14,7 @@ static int draw_cells(options *o, const tilesat_map *m,
   bool *mark = calloc(ncells, sizeof *mark);
   for (size_t i = 0; mark && i < n; i++)
     mark[cells[i]] = true;
-  int rc = domains_png(o, m, NULL, mark);
+  int rc = domains_png(o, m, NULL, NULL, mark);
   free(mark);
   return rc;
 }

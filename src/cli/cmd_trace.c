@@ -6,6 +6,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+typedef struct traced {
+  const tilesat_trace *t;
+  int w;
+} traced;
+
+static bool trace_has(const void *user, int cell, int tile) {
+  const traced *x = user;
+  return tilesat_trace_possible(x->t, cell / x->w, cell % x->w, tile);
+}
+
 /* The cells left with no tile, framed in --png. */
 static int draw_empty(options *o, const tilesat_map *m,
                       const tilesat_trace *t) {
@@ -17,7 +27,8 @@ static int draw_empty(options *o, const tilesat_map *m,
     for (int k = 0; k < T && empty[c]; k++)
       empty[c] = !tilesat_trace_possible(t, c / w, c % w, k);
   }
-  int rc = domains_png(o, m, t, empty);
+  traced x = {t, w};
+  int rc = domains_png(o, m, trace_has, &x, empty);
   free(empty);
   return rc;
 }

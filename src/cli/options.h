@@ -101,8 +101,9 @@
       "a failure-rate table: -n RUNS (default 100) at each size (N is NxN, "   \
       "or WxH)")                                                               \
   OPT(explain, "--explain", FLAG, false, 0, 0, NULL, " collapse ",             \
-      "a failed run: its point of no return and a minimal doomed set of "      \
-      "choices")                                                               \
+      "a failed run: its point of no return, a minimal doomed set of "         \
+      "choices and the propagation to the contradiction; with -n, the tiles "  \
+      "and pairs that doom runs most often")                                   \
   OPT(heuristic, "--heuristic", CHOICE, NULL, 0, 0, "entropy|mrv|scanline",    \
       " collapse ",                                                            \
       "the cell to observe: lowest entropy (default, as WFC), fewest tiles, "  \
@@ -141,7 +142,9 @@
   OPT(png, "--png", STRING, NULL, 0, 0, "FILE", " check enum sample anneal ",  \
       "draw the witness (check) or a contact sheet of the maps")               \
   ALSO(png, "FILE", " collapse ",                                              \
-       "draw the map; with -n, where the contradictions happened (heat map)")  \
+       "draw the map (a failed run: the wave it left, the contradiction and "  \
+       "the doomed set framed); with -n, where the contradictions happened "   \
+       "(heat map)")                                                           \
   ALSO(png, "FILE", " explain trace ",                                         \
        "draw the map: cells as blends of their possible tiles, the cells "     \
        "involved (explain) or left empty (trace) framed")                      \
@@ -159,7 +162,7 @@
       "after the pins, choose a tile for a cell (repeatable, in order)")       \
   OPT(max, "--max", UINT, 8, 1, 64, "N", " analyze ",                          \
       "sizes from 1x1 to NxN (default 8, at most 64)")                         \
-  ALSO(format, "text|json", " explain trace ",                                 \
+  ALSO(format, "text|json", " explain trace collapse ",                        \
        "readable text (default) or a JSON document")                           \
   OPT(help, "--help", FLAG, false, 0, 0, NULL,                                 \
       " extract import-tileset encode check enum count sample explain trace "  \

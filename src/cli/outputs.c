@@ -29,8 +29,8 @@ int map_outputs(options *o, const tilesat_map *m, const int *tiles) {
   return rc;
 }
 
-int domains_png(options *o, const tilesat_map *m, const tilesat_trace *t,
-                const bool *mark) {
+int domains_png(options *o, const tilesat_map *m, cell_has has,
+                const void *user, const bool *mark) {
   if (!o->png)
     return 0;
   int w = tilesat_map_width(m), h = tilesat_map_height(m);
@@ -43,7 +43,7 @@ int domains_png(options *o, const tilesat_map *m, const tilesat_trace *t,
   }
   for (int c = 0; c < w * h; c++)
     for (int k = 0; k < T; k++)
-      if (!t || tilesat_trace_possible(t, c / w, c % w, k))
+      if (!has || has(user, c, k))
         dom[(size_t)c * (size_t)words + (size_t)(k / 64)] |= (uint64_t)1
                                                              << (k % 64);
   tilesat_error err;

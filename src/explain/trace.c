@@ -29,11 +29,19 @@ void tilesat_trace_free(tilesat_trace *t) {
 }
 
 int tilesat_trace_choose(tilesat_trace *t, int row, int col, int tile) {
+  return tilesat_trace_choose_as(t, row, col, tile, t->nchoices + 1);
+}
+
+int tilesat_trace_choose_as(tilesat_trace *t, int row, int col, int tile,
+                            int number) {
   const tilesat_map *m = t->m;
   if (row < 0 || row >= m->height || col < 0 || col >= m->width || tile < 0 ||
       tile >= m->rules->ntiles)
     ts_misuse(__func__, "cell or tile out of range");
-  int choice = t->nchoices++;
+  if (number < 1)
+    ts_misuse(__func__, "choice numbers start at 1");
+  int choice = number - 1;
+  t->nchoices++;
   if (t->p.conflict >= 0)
     return TILESAT_UNSAT;
   return ts_prop_pin(&t->p, row * m->width + col, tile, -1, choice)

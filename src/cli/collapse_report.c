@@ -1,0 +1,488 @@
+/* collapse_report.c: what `collapse` says about failed runs.  One run
+ * (--explain): the point of no return, a minimal doomed set, the
+ * propagation chain to the contradiction (trace's), and with --png the
+ * wave it left with those cells framed.  Many runs (-n --explain): which
+ * tiles and neighbouring pairs doomed the failed runs most often.  Text,
+ * or JSON (cJSON) with --format json. */
+#include "cli.h"
+
+#include <cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* --------------------------------------------------------------- choices */
+
+static const char *tile_name(const tilesat_map *m, int tile) {
+  return tilesat_rules_tile_name(tilesat_map_rules(m), tile);
+}
+
+/* `choice N: (ROW,COL) = "TILE"` for choice i (0-based). */
+static void print_choice(const tilesat_map *m, const tilesat_collapse *c,
+                         size_t i) {
+  int cell, tile, w = tilesat_map_width(m);
+  tilesat_collapse_choices(c, i, &cell, &tile);
+  printf("choice %zu: (%d,%d) = \"%s\"", i + 1, cell / w, cell % w,
+         tile_name(m, tile));
+}
+
+/* Choice i as {"step": i+1, "row", "col", "tile"}. */
+static cJSON *json_choice(const tilesat_map *m, const tilesat_collapse *c,
+                          size_t i) {
+  int cell, tile, w = tilesat_map_width(m);
+  tilesat_collapse_choices(c, i, &cell, &tile);
+  int row = cell / w, col = cell % w;
+  cJSON *j = cJSON_CreateObject();
+  cJSON_AddNumberToObject(j, "step", (double)(i + 1));
+  cJSON_AddNumberToObject(j, "row", row);
+  cJSON_AddNumberToObject(j, "col", col);
+  cJSON_AddStringToObject(j, "tile", tile_name(m, tile));
+  return j;
+}
+
+/* Steps from cell a to cell b through neighbours (wrapping on periodic
+ * maps, hex too): a breadth-first search. */
+static int cells_apart(const options *o, const tilesat_map *m, int a, int b) {
+  int w = tilesat_map_width(m), h = tilesat_map_height(m), n = w * h;
+  tilesat_topology topo =
+      topology_of(o, tilesat_rules_topology(tilesat_map_rules(m)));
+  int *dist = malloc((size_t)n * sizeof *dist),
+      *queue = malloc((size_t)n * sizeof *queue);
+  int found = -1, head = 0, tail = 0;
+  for (int c = 0; dist && queue && c < n; c++)
+    dist[c] = -1;
+  if (dist && queue) {
+    dist[a] = 0;
+    queue[tail++] = a;
+  }
+  while (head < tail && found < 0) {
+    int c = queue[head++];
+    if (c == b)
+      found = dist[c];
+    for (int d = 0; d < tilesat_topology_ndirs(topo); d++) {
+      int nr, nc;
+      if (tilesat_neighbor(topo, w, h, o->periodic, c / w, c % w, d, &nr,
+                           &nc) &&
+          dist[nr * w + nc] < 0) {
+        dist[nr * w + nc] = dist[c] + 1;
+        queue[tail++] = nr * w + nc;
+      }
+    }
+  }
+  free(dist);
+  free(queue);
+  return found;
+}
+
+/* ------------------------------------------------------ one failed run */
+
+/* The doomed set's choices alone, in the run's order, through trace's
+ * propagation (the one collapse runs): often they reach a contradiction
+ * by themselves, and trace keeps the steps that lead to it.  NULL when
+ * out of memory. */
+static tilesat_trace *chain_of(const tilesat_map *m,
+                               const tilesat_collapse *c) {
+  tilesat_trace *t = tilesat_trace_new(m);
+  const size_t *doomed;
+  size_t n = tilesat_collapse_doomed(c, &doomed);
+  int w = tilesat_map_width(m), cell, tile;
+  for (size_t i = 0; i < n && t; i++) {
+    tilesat_collapse_choices(c, doomed[i], &cell, &tile);
+    if (tilesat_trace_choose_as(t, cell / w, cell % w, tile,
+                                (int)doomed[i] + 1) == TILESAT_UNSAT)
+      break;
+  }
+  return t;
+}
+
+/* The steps of the trace's JSON document (its own writer, read back). */
+static cJSON *json_chain(const tilesat_trace *t) {
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *mem = open_memstream(&buf, &len);
+  if (!mem)
+    return cJSON_CreateNull();
+  int rc = tilesat_trace_write_json(t, mem);
+  fclose(mem);
+  cJSON *doc = rc ? NULL : cJSON_Parse(buf);
+  free(buf);
+  cJSON *steps = cJSON_DetachItemFromObject(doc, "steps");
+  cJSON_Delete(doc);
+  return steps ? steps : cJSON_CreateNull();
+}
+
+/* --png of a failed run: the wave it left (decided cells as their tile,
+ * others as blends, the empty cell black), the contradiction and the
+ * doomed set framed. */
+static bool wave_has(const void *c, int cell, int tile) {
+  return tilesat_collapse_possible(c, cell, tile);
+}
+
+static int wave_png(options *o, const tilesat_map *m, const tilesat_collapse *c,
+                    const size_t *doomed, size_t n) {
+  size_t cells = (size_t)tilesat_map_width(m) * (size_t)tilesat_map_height(m);
+  bool *mark = calloc(cells, sizeof *mark);
+  if (!mark) {
+    fail("out of memory");
+    return EXIT_ERROR;
+  }
+  mark[tilesat_collapse_contradiction(c)] = true;
+  for (size_t i = 0; i < n; i++) {
+    int cell, tile;
+    tilesat_collapse_choices(c, doomed[i], &cell, &tile);
+    mark[cell] = true;
+  }
+  int rc = domains_png(o, m, wave_has, c, mark);
+  free(mark);
+  return rc;
+}
+
+int collapse_failure_png(options *o, const tilesat_map *m,
+                         const tilesat_collapse *c) {
+  return wave_png(o, m, c, NULL, 0);
+}
+
+/* The explanation's text. */
+static void explain_text(options *o, const tilesat_map *m,
+                         const tilesat_collapse *c, const tilesat_trace *t) {
+  long nr = tilesat_collapse_no_return(c);
+  int cell, tile;
+  size_t k = tilesat_collapse_choices(c, (size_t)nr, &cell, &tile);
+  int bad = tilesat_collapse_contradiction(c);
+  int dist = cells_apart(o, m, cell, bad);
+  printf("point of no return: ");
+  print_choice(m, c, (size_t)nr);
+  printf("\n  no valid map exists after it; %zu more choices before the "
+         "contradiction, %d %s away from it\n",
+         k - 1 - (size_t)nr, dist, dist == 1 ? "cell" : "cells");
+  const size_t *doomed;
+  size_t n = tilesat_collapse_doomed(c, &doomed);
+  printf("doomed set: %zu choices that together leave no valid map (drop any "
+         "one and a map exists)\n",
+         n);
+  for (size_t i = 0; i < n; i++) {
+    printf("  ");
+    print_choice(m, c, doomed[i]);
+    printf("\n");
+  }
+  if (tilesat_trace_status(t) != TILESAT_UNSAT) {
+    printf("propagation from the doomed set alone reaches no contradiction: "
+           "only search proves that no map completes it\n");
+    return;
+  }
+  printf("how propagation from the doomed set alone reaches a "
+         "contradiction (as trace shows it):\n");
+  fflush(stdout);
+  tilesat_trace_write(t, stdout);
+}
+
+static cJSON *explain_json(options *o, const tilesat_map *m,
+                           const tilesat_collapse *c, const tilesat_trace *t) {
+  cJSON *j = cJSON_CreateObject();
+  long nr = tilesat_collapse_no_return(c);
+  int cell, tile;
+  size_t k = tilesat_collapse_choices(c, (size_t)nr, &cell, &tile);
+  cJSON_AddItemToObject(j, "point_of_no_return", json_choice(m, c, (size_t)nr));
+  cJSON_AddNumberToObject(j, "choices_after", (double)(k - 1 - (size_t)nr));
+  cJSON_AddNumberToObject(
+      j, "cells_from_contradiction",
+      cells_apart(o, m, cell, tilesat_collapse_contradiction(c)));
+  const size_t *doomed;
+  size_t n = tilesat_collapse_doomed(c, &doomed);
+  cJSON *d = cJSON_AddArrayToObject(j, "doomed_set");
+  for (size_t i = 0; i < n; i++)
+    cJSON_AddItemToArray(d, json_choice(m, c, doomed[i]));
+  cJSON_AddItemToObject(j, "chain",
+                        tilesat_trace_status(t) == TILESAT_UNSAT
+                            ? json_chain(t)
+                            : cJSON_CreateNull());
+  return j;
+}
+
+int collapse_explain(options *o, const tilesat_map *m, tilesat_collapse *c,
+                     const tilesat_solve_options *so, cJSON *doc) {
+  tilesat_error err;
+  if (tilesat_collapse_explain(c, so, &err))
+    return fail_solve(o, &err);
+  if (tilesat_collapse_no_return(c) < 0) {
+    if (doc)
+      cJSON_AddStringToObject(doc, "explain",
+                              "no valid map exists with these rules and pins");
+    else
+      printf("no valid map exists with these rules and pins (see explain)\n");
+    return 0;
+  }
+  tilesat_trace *t = chain_of(m, c);
+  if (!t) {
+    fail("out of memory");
+    return EXIT_ERROR;
+  }
+  if (doc)
+    cJSON_AddItemToObject(doc, "explain", explain_json(o, m, c, t));
+  else
+    explain_text(o, m, c, t);
+  tilesat_trace_free(t);
+  const size_t *doomed;
+  size_t n = tilesat_collapse_doomed(c, &doomed);
+  return o->png ? wave_png(o, m, c, doomed, n) : 0;
+}
+
+/* ------------------------------------------------------ many failed runs */
+
+/* Which tiles, and which neighbouring pairs of tiles, doomed the failed
+ * runs: each counted once a run whose doomed set has it. */
+struct doom_summary {
+  const tilesat_map *m;
+  tilesat_topology topo;
+  int T, D;
+  long runs;         /* explained failed runs */
+  long nomap;        /* of which the rules and pins alone have no map */
+  long *tile_runs;   /* [tile] */
+  long *border_runs; /* [tile]: with the tile on the map's border */
+  long *pair_runs;   /* [a][dir][b]: b in direction dir of a */
+  double *sizes, *after, *apart; /* [explained runs]: of each */
+  size_t nsized, cap;
+  uint8_t *seen; /* scratch: [T + T*D*T] */
+};
+
+doom_summary *doom_summary_new(const options *o, const tilesat_map *m,
+                               long runs) {
+  doom_summary *s = calloc(1, sizeof *s);
+  if (!s)
+    return NULL;
+  s->cap = (size_t)runs;
+  s->sizes = calloc(s->cap + 1, sizeof *s->sizes);
+  s->after = calloc(s->cap + 1, sizeof *s->after);
+  s->apart = calloc(s->cap + 1, sizeof *s->apart);
+  s->m = m;
+  s->T = tilesat_rules_ntiles(tilesat_map_rules(m));
+  s->topo = topology_of(o, tilesat_rules_topology(tilesat_map_rules(m)));
+  s->D = tilesat_topology_ndirs(s->topo);
+  size_t T = (size_t)s->T, pairs = T * (size_t)s->D * T;
+  s->tile_runs = calloc(T, sizeof *s->tile_runs);
+  s->border_runs = calloc(T, sizeof *s->border_runs);
+  s->pair_runs = calloc(pairs, sizeof *s->pair_runs);
+  s->seen = calloc(T + pairs, 1);
+  if (!s->tile_runs || !s->border_runs || !s->pair_runs || !s->seen ||
+      !s->sizes || !s->after || !s->apart) {
+    doom_summary_free(s);
+    return NULL;
+  }
+  return s;
+}
+
+void doom_summary_free(doom_summary *s) {
+  if (!s)
+    return;
+  free(s->tile_runs);
+  free(s->border_runs);
+  free(s->pair_runs);
+  free(s->seen);
+  free(s->sizes);
+  free(s->after);
+  free(s->apart);
+  free(s);
+}
+
+static bool on_border(const options *o, const tilesat_map *m, int cell) {
+  int w = tilesat_map_width(m), h = tilesat_map_height(m);
+  int r = cell / w, col = cell % w;
+  return !o->periodic && (r == 0 || col == 0 || r == h - 1 || col == w - 1);
+}
+
+void doom_summary_add(doom_summary *s, const options *o,
+                      const tilesat_collapse *c) {
+  const tilesat_map *m = s->m;
+  int w = tilesat_map_width(m), h = tilesat_map_height(m);
+  tilesat_topology topo = s->topo;
+  s->runs++;
+  if (s->nsized == s->cap)
+    return; /* more runs than said: not counted */
+  long nr = tilesat_collapse_no_return(c);
+  if (nr < 0) {
+    s->nomap++;
+    return;
+  }
+  const size_t *d;
+  size_t n = tilesat_collapse_doomed(c, &d);
+  int cell, tile;
+  size_t k = tilesat_collapse_choices(c, (size_t)nr, &cell, &tile);
+  s->sizes[s->nsized] = (double)n;
+  s->after[s->nsized] = (double)(k - 1 - (size_t)nr);
+  s->apart[s->nsized++] =
+      (double)cells_apart(o, m, cell, tilesat_collapse_contradiction(c));
+  size_t T = (size_t)s->T, D = (size_t)s->D;
+  memset(s->seen, 0, T + T * D * T);
+  uint8_t *pair_seen = s->seen + T;
+  for (size_t i = 0; i < n; i++) {
+    int a, ta;
+    tilesat_collapse_choices(c, d[i], &a, &ta);
+    if (!(s->seen[ta] & 1)) {
+      s->seen[ta] |= 1;
+      s->tile_runs[ta]++;
+    }
+    if (on_border(o, m, a) && !(s->seen[ta] & 2)) {
+      s->seen[ta] |= 2;
+      s->border_runs[ta]++;
+    }
+    for (size_t j = 0; j < n; j++) {
+      int b, tb;
+      tilesat_collapse_choices(c, d[j], &b, &tb);
+      for (int dir = 0; dir < s->D; dir++) {
+        int nr_, nc;
+        if (!tilesat_neighbor(topo, w, h, o->periodic, a / w, a % w, dir, &nr_,
+                              &nc) ||
+            nr_ * w + nc != b)
+          continue;
+        /* each unordered pair once: from the lower tile (or direction) */
+        int odir = tilesat_dir_opposite(topo, dir);
+        if (ta > tb || (ta == tb && dir > odir))
+          continue;
+        size_t key = ((size_t)ta * D + (size_t)dir) * T + (size_t)tb;
+        if (!pair_seen[key]) {
+          pair_seen[key] = 1;
+          s->pair_runs[key]++;
+        }
+      }
+    }
+  }
+}
+
+/* The indexes of the top `most` nonzero entries of v[0..n), largest first
+ * (ties by index); returns how many. */
+static size_t top(const long *v, size_t n, size_t *idx, size_t most) {
+  size_t k = 0;
+  for (size_t i = 0; i < n; i++) {
+    if (!v[i] || (k == most && v[idx[k - 1]] >= v[i]))
+      continue;
+    size_t j = k < most ? k++ : most - 1;
+    for (; j > 0 && v[idx[j - 1]] < v[i]; j--)
+      idx[j] = idx[j - 1];
+    idx[j] = i;
+  }
+  return k;
+}
+
+#define TOP 10
+
+static double median_of(double *v, size_t n) {
+  return n ? median_sorted(v, n) : 0;
+}
+
+static void summary_text(const doom_summary *s, const size_t *idx, size_t nt,
+                         const size_t *pidx, size_t np, double msize,
+                         double mafter, double mapart) {
+  long ex = s->runs - s->nomap;
+  printf("doomed sets of %ld failed runs (each minimal, found by SAT):\n",
+         s->runs);
+  if (s->nomap)
+    printf("  %ld runs: no valid map exists with these rules and pins\n",
+           s->nomap);
+  if (!ex)
+    return;
+  printf("  median size %.0f choices; the point of no return: median %.0f "
+         "choices before the contradiction, %.0f cells from it\n",
+         msize, mafter, mapart);
+  printf("  tiles most often in a doomed set (%% of these runs):\n");
+  for (size_t i = 0; i < nt; i++) {
+    long r = s->tile_runs[idx[i]], b = s->border_runs[idx[i]];
+    printf("    %5.1f%%  \"%s\" (%ld runs", 100.0 * (double)r / (double)ex,
+           tile_name(s->m, (int)idx[i]), r);
+    if (b)
+      printf("; on the border in %ld", b);
+    printf(")\n");
+  }
+  if (!np)
+    return;
+  printf("  neighbouring pairs most often in a doomed set:\n");
+  tilesat_topology topo = s->topo;
+  for (size_t i = 0; i < np; i++) {
+    size_t key = pidx[i], T = (size_t)s->T;
+    int ta = (int)(key / T / (size_t)s->D), tb = (int)(key % T);
+    int dir = (int)(key / T % (size_t)s->D);
+    printf("    %5.1f%%  \"%s\" with \"%s\" to its %s (%ld runs)\n",
+           100.0 * (double)s->pair_runs[key] / (double)ex, tile_name(s->m, ta),
+           tile_name(s->m, tb), tilesat_dir_name(topo, dir), s->pair_runs[key]);
+  }
+}
+
+static cJSON *summary_json(const doom_summary *s, const size_t *idx, size_t nt,
+                           const size_t *pidx, size_t np, double msize,
+                           double mafter, double mapart) {
+  cJSON *j = cJSON_CreateObject();
+  cJSON_AddNumberToObject(j, "failed_runs", (double)s->runs);
+  cJSON_AddNumberToObject(j, "no_map", (double)s->nomap);
+  cJSON_AddNumberToObject(j, "median_size", msize);
+  cJSON_AddNumberToObject(j, "median_choices_after", mafter);
+  cJSON_AddNumberToObject(j, "median_cells_from_contradiction", mapart);
+  cJSON *tiles = cJSON_AddArrayToObject(j, "tiles");
+  for (size_t i = 0; i < nt; i++) {
+    cJSON *t = cJSON_CreateObject();
+    cJSON_AddStringToObject(t, "tile", tile_name(s->m, (int)idx[i]));
+    cJSON_AddNumberToObject(t, "runs", (double)s->tile_runs[idx[i]]);
+    cJSON_AddNumberToObject(t, "on_border", (double)s->border_runs[idx[i]]);
+    cJSON_AddItemToArray(tiles, t);
+  }
+  cJSON *pairs = cJSON_AddArrayToObject(j, "pairs");
+  tilesat_topology topo = s->topo;
+  for (size_t i = 0; i < np; i++) {
+    size_t key = pidx[i], T = (size_t)s->T;
+    cJSON *p = cJSON_CreateObject();
+    cJSON_AddStringToObject(p, "tile",
+                            tile_name(s->m, (int)(key / T / (size_t)s->D)));
+    cJSON_AddStringToObject(
+        p, "dir", tilesat_dir_name(topo, (int)(key / T % (size_t)s->D)));
+    cJSON_AddStringToObject(p, "neighbour", tile_name(s->m, (int)(key % T)));
+    cJSON_AddNumberToObject(p, "runs", (double)s->pair_runs[key]);
+    cJSON_AddItemToArray(pairs, p);
+  }
+  return j;
+}
+
+void doom_summary_report(doom_summary *s, cJSON *doc) {
+  size_t idx[TOP], pidx[TOP];
+  size_t T = (size_t)s->T;
+  size_t nt = top(s->tile_runs, T, idx, TOP);
+  size_t np = top(s->pair_runs, T * (size_t)s->D * T, pidx, TOP);
+  double msize = median_of(s->sizes, s->nsized),
+         mafter = median_of(s->after, s->nsized),
+         mapart = median_of(s->apart, s->nsized);
+  if (doc)
+    cJSON_AddItemToObject(
+        doc, "doomed",
+        summary_json(s, idx, nt, pidx, np, msize, mafter, mapart));
+  else
+    summary_text(s, idx, nt, pidx, np, msize, mafter, mapart);
+}
+
+/* ------------------------------------------------------------------ JSON */
+
+cJSON *collapse_json_map(const tilesat_map *m, const int *tiles) {
+  int w = tilesat_map_width(m), h = tilesat_map_height(m);
+  cJSON *rows = cJSON_CreateArray();
+  for (int r = 0; r < h; r++) {
+    cJSON *row = cJSON_CreateArray();
+    for (int c = 0; c < w; c++)
+      cJSON_AddItemToArray(row,
+                           cJSON_CreateString(tile_name(m, tiles[r * w + c])));
+    cJSON_AddItemToArray(rows, row);
+  }
+  return rows;
+}
+
+int collapse_json_print(cJSON *doc) {
+  char *text = cJSON_Print(doc);
+  int rc = 0;
+  if (!text) {
+    fail("out of memory");
+    rc = EXIT_ERROR;
+  } else {
+    stop_hold(); /* the document whole */
+    fputs(text, stdout);
+    fputc('\n', stdout);
+    stop_release();
+  }
+  free(text);
+  cJSON_Delete(doc);
+  return rc;
+}

@@ -1,0 +1,273 @@
+/* collapse's reports: --explain in JSON says what the library finds, its
+ * propagation chain starts from the doomed set and ends in an empty cell,
+ * --png frames exactly the doomed cells and the contradiction; -n
+ * --explain counts the tiles of the doomed sets as the library's runs do;
+ * a rule set where WFC fails often (Castle 24x24) reports its rate and the
+ * guard makes 200 maps of 200. */
+#include "helpers.h"
+#include "png_helpers.h"
+
+#include <cJSON.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int num(const cJSON *o, const char *key) {
+  const cJSON *j = cJSON_GetObjectItemCaseSensitive(o, key);
+  cr_assert(cJSON_IsNumber(j), "no number '%s'", key);
+  return j->valueint;
+}
+
+static const char *str(const cJSON *o, const char *key) {
+  const cJSON *j = cJSON_GetObjectItemCaseSensitive(o, key);
+  cr_assert(cJSON_IsString(j), "no string '%s'", key);
+  return j->valuestring;
+}
+
+/* A JSON choice is the library's choice i. */
+static void expect_choice(const cJSON *j, const tilesat_collapse *c,
+                          const tilesat_rules *r, size_t i) {
+  int cell, tile;
+  tilesat_collapse_choices(c, i, &cell, &tile);
+  cr_expect_eq(num(j, "step"), (int)i + 1);
+  cr_expect_eq(num(j, "row"), cell / 16);
+  cr_expect_eq(num(j, "col"), cell % 16);
+  cr_expect_str_eq(str(j, "tile"), tilesat_rules_tile_name(r, tile));
+}
+
+/* Castle 16x16, the first three failed seeds: the JSON document and the
+ * picture against the library's own explanation. */
+Test(collapse_report, explain_json_and_picture_are_the_librarys) {
+  tilesat_rules *r = tileset("Castle");
+  char *rules = rules_file(r);
+  tilesat_map *m = map_new(r, 16, 16, TILESAT_SQUARE, false);
+  tilesat_error err;
+  tilesat_collapse *c = tilesat_collapse_new(m, &err);
+  tilesat_collapse_options o;
+  tilesat_collapse_options_init(&o);
+  int tiles[256], found = 0, chains = 0;
+  char *png = temp_path(".png");
+  for (uint64_t s = 1; s < 100 && found < 3; s++) {
+    o.seed = s;
+    if (tilesat_collapse_run(c, &o, tiles, &err) != TILESAT_UNKNOWN)
+      continue;
+    found++;
+    cr_assert_eq(tilesat_collapse_explain(c, NULL, &err), 0, "%s", err.msg);
+    char seed[24];
+    snprintf(seed, sizeof seed, "%llu", (unsigned long long)s);
+    run_result x = RUN("collapse", rules, "--size", "16x16", "--seed", seed,
+                       "--explain", "--format", "json", "--png", png);
+    cr_assert_eq(x.code, 0, "%s", x.err);
+    cJSON *doc = cJSON_Parse(x.out);
+    cr_assert(doc, "not JSON:\n%s", x.out);
+    int cell, tile, bad = tilesat_collapse_contradiction(c);
+    size_t k = tilesat_collapse_choices(c, 0, &cell, &tile);
+    cr_expect_str_eq(str(doc, "result"), "contradiction");
+    cr_expect_eq(num(doc, "seed"), (int)s);
+    cr_expect_eq(num(doc, "choices"), (int)k);
+    const cJSON *at = cJSON_GetObjectItem(doc, "contradiction");
+    cr_expect_eq(num(at, "row"), bad / 16);
+    cr_expect_eq(num(at, "col"), bad % 16);
+    const cJSON *ex = cJSON_GetObjectItem(doc, "explain");
+    long nr = tilesat_collapse_no_return(c);
+    expect_choice(cJSON_GetObjectItem(ex, "point_of_no_return"), c, r,
+                  (size_t)nr);
+    cr_expect_eq(num(ex, "choices_after"), (int)(k - 1 - (size_t)nr));
+    const size_t *d;
+    size_t nd = tilesat_collapse_doomed(c, &d);
+    const cJSON *ds = cJSON_GetObjectItem(ex, "doomed_set");
+    cr_assert_eq(cJSON_GetArraySize(ds), (int)nd);
+    bool mark[256] = {false};
+    mark[bad] = true;
+    for (size_t i = 0; i < nd; i++) {
+      expect_choice(cJSON_GetArrayItem(ds, (int)i), c, r, d[i]);
+      tilesat_collapse_choices(c, d[i], &cell, &tile);
+      mark[cell] = true;
+    }
+    /* the chain: from the doomed set's choices (numbered as in the run)
+     * to a cell with no tile */
+    const cJSON *chain = cJSON_GetObjectItem(ex, "chain");
+    if (cJSON_IsArray(chain)) {
+      chains++;
+      int n = cJSON_GetArraySize(chain);
+      cr_assert_gt(n, 0);
+      cr_expect_str_eq(str(cJSON_GetArrayItem(chain, n - 1), "kind"), "empty");
+      const cJSON *step;
+      cJSON_ArrayForEach(step, chain) {
+        if (strcmp(str(step, "kind"), "choice"))
+          continue;
+        int number = num(step, "choice");
+        bool in = false;
+        for (size_t i = 0; i < nd; i++)
+          in |= number == (int)d[i] + 1;
+        cr_expect(in, "seed %s: choice %d is not in the doomed set", seed,
+                  number);
+      }
+    } else {
+      cr_expect(cJSON_IsNull(chain));
+    }
+    /* the picture: 8x8 squares, a red frame on exactly the marked cells */
+    int w, h;
+    uint8_t *rgba = decode_png(png, &w, &h);
+    cr_assert_eq(w, 128);
+    cr_assert_eq(h, 128);
+    for (int cl = 0; cl < 256; cl++)
+      cr_expect_eq(
+          pixel_is(pixel_at(rgba, w, 8 * (cl % 16), 8 * (cl / 16)), "#ff0000"),
+          mark[cl], "seed %s: cell (%d,%d)", seed, cl / 16, cl % 16);
+    free(rgba);
+    cJSON_Delete(doc);
+    run_free(&x);
+  }
+  cr_expect_eq(found, 3);
+  cr_expect_gt(chains, 0, "no doomed set propagated to its contradiction");
+  remove(png);
+  free(png);
+  remove(rules);
+  free(rules);
+  tilesat_collapse_free(c);
+  tilesat_map_free(m);
+  tilesat_rules_free(r);
+}
+
+/* -n 60 --explain on Castle 16x16: the tiles most often in a doomed set,
+ * counted here from the library's runs and explanations. */
+Test(collapse_report, doomed_tiles_over_many_runs) {
+  tilesat_rules *r = tileset("Castle");
+  char *rules = rules_file(r);
+  tilesat_map *m = map_new(r, 16, 16, TILESAT_SQUARE, false);
+  tilesat_error err;
+  tilesat_collapse *c = tilesat_collapse_new(m, &err);
+  tilesat_collapse_options o;
+  tilesat_collapse_options_init(&o);
+  int T = tilesat_rules_ntiles(r), tiles[256];
+  long *runs = calloc((size_t)T, sizeof *runs), failed = 0;
+  for (uint64_t s = 1; s <= 60; s++) {
+    o.seed = s;
+    if (tilesat_collapse_run(c, &o, tiles, &err) != TILESAT_UNKNOWN)
+      continue;
+    failed++;
+    cr_assert_eq(tilesat_collapse_explain(c, NULL, &err), 0, "%s", err.msg);
+    const size_t *d;
+    size_t nd = tilesat_collapse_doomed(c, &d);
+    bool *seen = calloc((size_t)T, sizeof *seen);
+    for (size_t i = 0; i < nd; i++) {
+      int cell, tile;
+      tilesat_collapse_choices(c, d[i], &cell, &tile);
+      if (!seen[tile])
+        runs[tile]++;
+      seen[tile] = true;
+    }
+    free(seen);
+  }
+  cr_assert_gt(failed, 0);
+  run_result x =
+      RUN("collapse", rules, "--size", "16x16", "-n", "60", "--explain");
+  cr_assert_eq(x.code, 10, "%s", x.err);
+  char head[96];
+  snprintf(head, sizeof head,
+           "doomed sets of %ld failed runs (each minimal, found by SAT):\n",
+           failed);
+  cr_expect(strstr(x.out, head), "want '%s' in\n%s", head, x.out);
+  /* every tile line the report prints has the library's count */
+  const char *at = strstr(x.out, "tiles most often in a doomed set");
+  cr_assert(at, "%s", x.out);
+  int lines = 0;
+  for (int t = 0; t < T; t++) {
+    char line[128];
+    snprintf(line, sizeof line, "%%  \"%s\" (%ld runs",
+             tilesat_rules_tile_name(r, t), runs[t]);
+    lines += strstr(at, line) != NULL;
+  }
+  cr_expect_gt(lines, 0, "no tile line with the library's count in\n%s", at);
+  /* the first tile line is a tile with the most runs */
+  long most = 0;
+  for (int t = 0; t < T; t++)
+    most = runs[t] > most ? runs[t] : most;
+  const char *first = strchr(strchr(at, '\n') + 1, '"');
+  const char *open = strstr(first, " (");
+  cr_assert(first && open);
+  cr_expect_eq(strtol(open + 2, NULL, 10), most, "%s", at);
+  run_free(&x);
+  free(runs);
+  remove(rules);
+  free(rules);
+  tilesat_collapse_free(c);
+  tilesat_map_free(m);
+  tilesat_rules_free(r);
+}
+
+/* The rule set where WFC fails often though maps exist (README): Castle
+ * 24x24.  -n 200 reports the library's failures with their interval;
+ * --guard sat makes 200 maps of 200 and says how many choices it banned. */
+Test(collapse_report, fails_often_and_the_guard_never) {
+  tilesat_rules *r = tileset("Castle");
+  char *rules = rules_file(r);
+  tilesat_map *m = map_new(r, 24, 24, TILESAT_SQUARE, false);
+  tilesat_error err;
+  tilesat_collapse *c = tilesat_collapse_new(m, &err);
+  tilesat_collapse_options o;
+  tilesat_collapse_options_init(&o);
+  int tiles[576];
+  long failed = 0;
+  for (uint64_t s = 1; s <= 200; s++) {
+    o.seed = s;
+    failed += tilesat_collapse_run(c, &o, tiles, &err) == TILESAT_UNKNOWN;
+  }
+  cr_expect_gt(failed, 40, "WFC fails in %ld of 200 runs only", failed);
+  run_result x = RUN("collapse", rules, "--size", "24x24", "-n", "200");
+  cr_expect_eq(x.code, 10, "%s", x.err);
+  char want[64];
+  snprintf(want, sizeof want, "\ncontradictions: %ld (", failed);
+  cr_expect(strstr(x.out, want), "want '%s' in\n%s", want + 1, x.out);
+  cr_expect(strstr(x.out, "%, 95% interval "), "%s", x.out);
+  run_free(&x);
+  x = RUN("collapse", rules, "--size", "24x24", "-n", "200", "--guard", "sat",
+          "--format", "json");
+  cr_expect_eq(x.code, 10, "%s", x.err);
+  cJSON *doc = cJSON_Parse(x.out);
+  cr_assert(doc, "not JSON:\n%s", x.out);
+  cr_expect_eq(num(doc, "runs"), 200);
+  cr_expect_eq(num(doc, "successes"), 200);
+  cr_expect_eq(num(doc, "contradictions"), 0);
+  long banned = 0;
+  o.guard = true;
+  for (uint64_t s = 1; s <= 200; s++) {
+    o.seed = s;
+    cr_assert_eq(tilesat_collapse_run(c, &o, tiles, &err), TILESAT_SAT);
+    banned += tilesat_collapse_banned(c);
+  }
+  cr_expect_gt(banned, 0);
+  cr_expect_eq(num(doc, "banned"), banned);
+  cJSON_Delete(doc);
+  run_free(&x);
+  remove(rules);
+  free(rules);
+  tilesat_collapse_free(c);
+  tilesat_map_free(m);
+  tilesat_rules_free(r);
+}
+
+/* One successful run in JSON: the map's rows are the text output's. */
+Test(collapse_report, a_map_in_json) {
+  run_result t =
+      RUN("collapse", "rules/coast.rules", "--size", "7x4", "--seed", "2");
+  run_result j = RUN("collapse", "rules/coast.rules", "--size", "7x4", "--seed",
+                     "2", "--format", "json");
+  cr_assert_eq(t.code, 10, "%s", t.err);
+  cr_assert_eq(j.code, 10, "%s", j.err);
+  cJSON *doc = cJSON_Parse(j.out);
+  cr_assert(doc, "not JSON:\n%s", j.out);
+  cr_expect_str_eq(str(doc, "result"), "SAT");
+  const cJSON *rows = cJSON_GetObjectItem(doc, "map");
+  cr_assert_eq(cJSON_GetArraySize(rows), 4);
+  char text[64] = "SAT\n";
+  const cJSON *row, *cell;
+  cJSON_ArrayForEach(row, rows) {
+    cJSON_ArrayForEach(cell, row) strcat(text, cell->valuestring);
+    strcat(text, "\n");
+  }
+  cr_expect_str_eq(t.out, text);
+  cJSON_Delete(doc);
+  run_free(&t);
+  run_free(&j);
+}
