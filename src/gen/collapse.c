@@ -56,6 +56,7 @@
 #include "gen/collapse_internal.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -148,6 +149,15 @@ void tilesat_collapse_free(tilesat_collapse *c) {
   ts_solver_free(c->solver);
   free(c->dooms.v);
   free(c->doomed.v);
+  free(c->snap.support);
+  free(c->snap.possible);
+  free(c->snap.count);
+  free(c->snap.heap);
+  free(c->snap.pos);
+  free(c->snap.sum_w);
+  free(c->snap.sum_wlogw);
+  free(c->snap.entropy);
+  free(c->snap.key);
   free(c);
 }
 
@@ -679,14 +689,64 @@ static int finish(tilesat_collapse *c, int *tiles, tilesat_error *err) {
   return TILESAT_SAT;
 }
 
+/* The state at the start of this step into the snapshot (allocated the
+ * first time), or back from it.  Copying is the same either way. */
+#define SNAP_FIELDS(X)                                                         \
+  X(support, (size_t)c->N *(size_t)c->T *(size_t)c->D)                         \
+  X(possible, (size_t)c->N *(size_t)c->T)                                      \
+  X(count, (size_t)c->N)                                                       \
+  X(heap, (size_t)c->N)                                                        \
+  X(pos, (size_t)c->N)                                                         \
+  X(sum_w, (size_t)c->N)                                                       \
+  X(sum_wlogw, (size_t)c->N)                                                   \
+  X(entropy, (size_t)c->N)                                                     \
+  X(key, (size_t)c->N)
+
+static void snap_save(tilesat_collapse *c) {
+  snapshot *s = &c->snap;
+#define SAVE(f, n)                                                             \
+  if (!s->f)                                                                   \
+    s->f = ts_malloc((n) * sizeof *s->f);                                      \
+  memcpy(s->f, c->f, (n) * sizeof *s->f);
+  SNAP_FIELDS(SAVE)
+#undef SAVE
+  s->heap_n = c->heap_n;
+  s->scan = c->scan;
+  s->rng = c->rng;
+  s->noise = c->noise;
+  s->step = c->choices.n;
+}
+
+static void snap_restore(tilesat_collapse *c) {
+  const snapshot *s = &c->snap;
+#define RESTORE(f, n) memcpy(c->f, s->f, (n) * sizeof *s->f);
+  SNAP_FIELDS(RESTORE)
+#undef RESTORE
+  c->heap_n = s->heap_n;
+  c->scan = s->scan;
+  c->rng = s->rng;
+  c->noise = s->noise;
+  c->choices.n = s->step;
+  c->stack.n = c->doomed.n = 0;
+  c->next_doom = 0;
+  c->no_return = -1;
+  c->contradiction = -1;
+}
+
 /* One run from the seed, banning the dooms learnt: the map's cells all
  * decided, or a contradiction; true if it stopped at o->limit choices
  * instead (the wave as it is). */
-static bool run_once(tilesat_collapse *c, const tilesat_collapse_options *o) {
-  start(c, o->seed, o->heuristic);
+static bool run_once(tilesat_collapse *c, const tilesat_collapse_options *o,
+                     bool resume) {
+  if (resume)
+    snap_restore(c);
+  else
+    start(c, o->seed, o->heuristic);
   while (c->contradiction < 0) {
     if (o->limit > 0 && c->choices.n >= (size_t)o->limit)
       return true;
+    if (c->choices.n == c->snap_want && c->snap.step != c->snap_want)
+      snap_save(c);
     int cell = next_cell(c, o->heuristic);
     if (cell < 0)
       break;
@@ -708,8 +768,9 @@ int tilesat_collapse_run(tilesat_collapse *c, const tilesat_collapse_options *o,
     ts_misuse(__func__, "NULL argument");
   c->dooms.n = 0;
   c->calls = 0;
-  for (;;) {
-    if (run_once(c, o))
+  c->snap.step = c->snap_want = SIZE_MAX;
+  for (bool resume = false;;) {
+    if (run_once(c, o, resume))
       return TILESAT_UNKNOWN;
     if (c->contradiction < 0)
       return finish(c, tiles, err);
@@ -724,6 +785,11 @@ int tilesat_collapse_run(tilesat_collapse *c, const tilesat_collapse_options *o,
     int res = guard_learn(c, &o->solve, err);
     if (res != TILESAT_SAT)
       return res;
+    /* The run up to the new doom's step is the same again (the dooms
+     * before it are): resume from the state saved at a step no later, or
+     * replay from the seed and save it there this time. */
+    c->snap_want = c->dooms.v[c->dooms.n - 1].step;
+    resume = c->snap.step <= c->snap_want;
   }
 }
 

@@ -16,6 +16,18 @@ typedef struct doom {
   int cell, tile;
 } doom;
 
+/* The run's state at the start of a step (the guard's: a replay resumes
+ * there instead of at the seed). */
+typedef struct snapshot {
+  size_t step; /* SIZE_MAX: none taken */
+  uint16_t *support;
+  uint8_t *possible;
+  int *count, *heap, *pos;
+  double *sum_w, *sum_wlogw, *entropy, *key;
+  int heap_n, scan;
+  ts_rng rng, noise;
+} snapshot;
+
 struct tilesat_collapse {
   const tilesat_map *m;
   int T, D, N;
@@ -47,6 +59,8 @@ struct tilesat_collapse {
   TS_VEC(doom) dooms; /* proved, by step; of the last run */
   size_t next_doom;   /* the first doom not yet reached */
   long calls;         /* solver calls of the last run */
+  snapshot snap;      /* the state at the newest doom's step */
+  size_t snap_want;   /* the step to take it at, or SIZE_MAX */
   /* why the last run failed (tilesat_collapse_explain) */
   long no_return;
   TS_VEC(size_t) doomed;
