@@ -430,12 +430,24 @@ static int solve_choices(tilesat_collapse *c, const size_t *idx, size_t n,
   return solve_lits(c, c->solver, NULL, 0, 0, err);
 }
 
+/* After an UNSAT answer under the prefix lits[0..j]: the last literal of
+ * the prefix the refutation used (its failed assumptions), so that the
+ * prefix up to it is unsatisfiable too. */
+static long last_failed(ts_solver *s, const int *lits, long j) {
+  while (j > 0 && !ts_solver_failed(s, lits[j]))
+    j--;
+  return j;
+}
+
 /* The first j in (lo, hi] whose prefix lits[0..j] leaves s unsatisfiable,
  * knowing that prefix lo (-1: none) leaves it satisfiable and prefix hi
  * not.  Prefixes are monotone (a longer one keeps every constraint of a
  * shorter), and WFC notices a doom soon after it: gallop back from hi
- * (hi-1, hi-2, hi-4, ...) to a satisfiable prefix, then bisect.  j, or -2
- * with err. */
+ * (hi-1, hi-2, hi-4, ...) to a satisfiable prefix, then bisect; every
+ * UNSAT answer moves hi down to the last choice its refutation used (a
+ * non-local doom can lie thousands of choices back).  With a budget, a
+ * prefix with no answer within it counts as satisfiable: hi is still a
+ * refuted prefix, not always the first.  j, or -2 with err. */
 static long first_unsat(tilesat_collapse *c, ts_solver *s, const int *lits,
                         long lo, long hi, int budget, tilesat_error *err) {
   for (long step = 1; hi - lo > 1; step *= 2) {
@@ -447,7 +459,7 @@ static long first_unsat(tilesat_collapse *c, ts_solver *s, const int *lits,
       lo = mid;
       break;
     }
-    hi = mid;
+    hi = last_failed(s, lits, mid);
   }
   while (hi - lo > 1) {
     long mid = lo + (hi - lo) / 2;
@@ -457,7 +469,7 @@ static long first_unsat(tilesat_collapse *c, ts_solver *s, const int *lits,
     if (res != TILESAT_UNSAT)
       lo = mid;
     else
-      hi = mid;
+      hi = last_failed(s, lits, mid);
   }
   return hi;
 }
