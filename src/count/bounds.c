@@ -61,6 +61,7 @@ struct ts_bounds {
   tilesat_count_options dpo; /* o with bounds' terminate and progress */
   double start, deadline;    /* deadline: of the dp calls, 0 none */
   bool out_of_time;          /* the last dp call ran past the deadline */
+  const char *prefix;        /* of progress lines: "bounds: " */
   char phase[96];            /* what is being counted, for progress */
   /* pins and bans of each cell: [start[c], start[c+1]) */
   int *pin_start, *pin_tile, *ban_start, *ban_tile;
@@ -95,8 +96,8 @@ static void say(ts_bounds *b, const char *line) {
   if (!b->o->progress)
     return;
   char full[384];
-  snprintf(full, sizeof full, "bounds: %s%s%s", b->phase, *line ? ": " : "",
-           line);
+  snprintf(full, sizeof full, "%s%s%s%s", b->prefix, b->phase,
+           *line ? ": " : "", line);
   b->o->progress(b->o->progress_user, full);
 }
 
@@ -136,6 +137,7 @@ ts_bounds *ts_bounds_new(const tilesat_map *m, const tilesat_count_options *o) {
   b->dpo.progress = dp_progress;
   b->dpo.progress_user = b;
   b->start = now();
+  b->prefix = "bounds: ";
   index_pairs(m->pins.v, m->pins.n, m->ncells, &b->pin_start, &b->pin_tile);
   index_pairs(m->bans.v, m->bans.n, m->ncells, &b->ban_start, &b->ban_tile);
   for (int k = 0; k <= TS_BOUNDS_MAX_WIDTH; k++)
@@ -269,8 +271,11 @@ static outcome dp(ts_bounds *b, const tilesat_map *map, mpz_t out,
     ts_error(err, "count", 0, "interrupted");
     return FAILED;
   }
-  snprintf(b->why_not, sizeof b->why_not, "%s",
-           b->out_of_time ? "out of time" : dperr.msg);
+  if (b->out_of_time)
+    snprintf(b->why_not, sizeof b->why_not,
+             "count: bounds: a strip or piece took longer than the time left");
+  else
+    snprintf(b->why_not, sizeof b->why_not, "%s", dperr.msg);
   return TOO_HARD;
 }
 
@@ -369,8 +374,9 @@ static outcome upper_bound(ts_bounds *b, int axis, int k, mpz_t upper,
     else
       snprintf(why, whylen,
                "proved: %d strips of at most %d %s, each counted exactly, "
-               "the constraints across the %d cuts%s dropped",
+               "the constraints across %d %s%s dropped",
                n, k, line_name(axis, k), m->periodic ? n : n - 1,
+               (m->periodic ? n : n - 1) == 1 ? "cut" : "cuts",
                m->periodic ? " and around the wrap" : "");
   }
   return rc;
@@ -640,10 +646,12 @@ static outcome lower_bound(ts_bounds *b, int axis, int k, mpz_t lower,
         snprintf(why, whylen, "exact: the map counted whole");
       else
         snprintf(why, whylen,
-                 "proved: the maps with %s (%d cut %s%s), the %d pieces "
+                 "proved: the maps with %s (%d cut %s%s), the %d %s "
                  "between counted exactly",
-                 line, ncuts - (m->periodic ? 1 : 0), line_name(axis, 2),
-                 m->periodic ? " and the first line across" : "", np);
+                 line, ncuts - (m->periodic ? 1 : 0),
+                 line_name(axis, ncuts - (m->periodic ? 1 : 0)),
+                 m->periodic ? " and the first line across" : "", np,
+                 np == 1 ? "piece" : "pieces");
     }
   }
   mpz_clear(z);
@@ -867,11 +875,14 @@ int ts_bounds_predict(ts_bounds *b, double *seconds, char *why, size_t len,
   int axis = choose_axis(m), W = along(m, axis);
   b->axis = axis;
   int max_k = W < TS_BOUNDS_MAX_WIDTH ? W : TS_BOUNDS_MAX_WIDTH;
+  b->prefix = "auto: timing the dp on strips: ";
   outcome rc = probe_widths(b, axis, max_k, 0.3, err);
+  b->prefix = "bounds: ";
   if (rc == FAILED)
     return -1;
   if (rc == TOO_HARD) {
-    ts_error(err, "count", 0, "%s", b->why_not);
+    if (err)
+      snprintf(err->msg, sizeof err->msg, "%s", b->why_not);
     return -1;
   }
   int k = b->probed;
@@ -930,8 +941,8 @@ int ts_bounds_compute(ts_bounds *b, ts_bounds_result *res, tilesat_error *err) {
   if (rc == FAILED)
     return -1;
   if (rc == TOO_HARD) {
-    ts_error(err, "count", 0, "bounds: not even a strip of one %s: %s",
-             line_name(axis, 1), b->why_not);
+    if (err)
+      snprintf(err->msg, sizeof err->msg, "%s", b->why_not);
     return -1;
   }
   int k = b->probed;
@@ -963,8 +974,8 @@ int ts_bounds_compute(ts_bounds *b, ts_bounds_result *res, tilesat_error *err) {
     b->deadline = timed ? now() + budget / 2 : 0;
   }
   if (rc != COUNTED) {
-    if (rc == TOO_HARD)
-      ts_error(err, "count", 0, "bounds: %s", b->why_not);
+    if (rc == TOO_HARD && err)
+      snprintf(err->msg, sizeof err->msg, "%s", b->why_not);
     b->deadline = 0;
     return -1;
   }
