@@ -57,10 +57,10 @@ static void expect_contained(const tilesat_map *m, const mpz_t want,
   for (int k = 1; k <= most; k++) {
     tilesat_count_result res;
     bounds(m, k, lo, hi, &res);
-    cr_expect_leq(mpz_cmp(lo, want), 0, "%s, width %d: lower %s above %s",
-                  desc, k, res.lower, mpz_get_str(NULL, 10, want));
-    cr_expect_geq(mpz_cmp(hi, want), 0, "%s, width %d: upper %s below %s",
-                  desc, k, res.upper, mpz_get_str(NULL, 10, want));
+    cr_expect_leq(mpz_cmp(lo, want), 0, "%s, width %d: lower %s above %s", desc,
+                  k, res.lower, mpz_get_str(NULL, 10, want));
+    cr_expect_geq(mpz_cmp(hi, want), 0, "%s, width %d: upper %s below %s", desc,
+                  k, res.upper, mpz_get_str(NULL, 10, want));
     if (!mpz_cmp(lo, hi)) {
       cr_expect(res.count, "%s, width %d", desc, k);
     } else {
@@ -100,8 +100,8 @@ Test(bounds, contain_the_count_on_random_maps) {
                    0, "%s", err.msg);
     for (int i = 0; banned && i < 3; i++)
       cr_assert_eq(tilesat_map_ban(m, (int)rnd((unsigned)h),
-                                   (int)rnd((unsigned)w),
-                                   (int)rnd((unsigned)T), &err),
+                                   (int)rnd((unsigned)w), (int)rnd((unsigned)T),
+                                   &err),
                    0, "%s", err.msg);
     exact(m, want);
     if (w * h <= 9 && !banned && !pinned) /* and the dp against brute force */
@@ -153,16 +153,16 @@ Test(bounds, contain_the_count_on_wfc_tilesets) {
   mpz_init(want);
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     tilesat_rules *r = tileset(cases[i].set, NULL);
-    tilesat_map *m = map_new(r, cases[i].w, cases[i].h, TILESAT_SQUARE,
-                             cases[i].periodic);
+    tilesat_map *m =
+        map_new(r, cases[i].w, cases[i].h, TILESAT_SQUARE, cases[i].periodic);
     tilesat_error err;
     if (cases[i].pin)
       cr_assert_eq(tilesat_map_pin_spec(m, cases[i].pin, &err), 0, "%s",
                    err.msg);
     for (int c = 0; cases[i].ban && c < cases[i].w; c++) /* a border */
-      cr_assert_eq(tilesat_map_ban(m, 0, c, tilesat_rules_find_tile(r, "empty 0"),
-                                   &err),
-                   0, "%s", err.msg);
+      cr_assert_eq(
+          tilesat_map_ban(m, 0, c, tilesat_rules_find_tile(r, "empty 0"), &err),
+          0, "%s", err.msg);
     exact(m, want);
     cr_assert_gt(mpz_sgn(want), 0, "%s", cases[i].set);
     char desc[96];
@@ -253,8 +253,8 @@ Test(bounds, meet_when_the_map_is_one_block) {
     const char *pin;
     bool ban;
   } cases[] = {
-      {3, 9, false, NULL, false}, {9, 3, false, "1,4=C", false},
-      {4, 6, true, NULL, false},  {5, 5, false, NULL, true},
+      {3, 9, false, NULL, false},  {9, 3, false, "1,4=C", false},
+      {4, 6, true, NULL, false},   {5, 5, false, NULL, true},
       {4, 4, true, "0,0=L", true},
   };
   mpz_t want, lo, hi;
@@ -378,8 +378,8 @@ Test(bounds_cli, prints_both_bounds_and_what_they_guarantee) {
   const char *last = strstr(r.out, "\nbetween ");
   cr_assert(last++, "%s", r.out);
   double a, b, c, d;
-  cr_assert_eq(sscanf(last, "between 10^%lf and 10^%lf (2^%lf and 2^%lf)\n",
-                      &a, &b, &c, &d),
+  cr_assert_eq(sscanf(last, "between 10^%lf and 10^%lf (2^%lf and 2^%lf)\n", &a,
+                      &b, &c, &d),
                4, "%s", last);
   cr_expect(a <= l10 && l10 <= b, "10^%.3f outside [%g, %g]", l10, a, b);
   cr_expect(c <= l2 && l2 <= d, "2^%.3f outside [%g, %g]", l2, c, d);

@@ -650,8 +650,8 @@ Test(count, fall_back_is_a_notice) {
         tilesat_count_result res;
         cr_assert_eq(tilesat_count(m, &o, &res, &err), 0, "%s", err.msg);
         cr_expect_eq(res.approximate, mode == 2);
-        cr_expect_eq(res.method, mode == 1 ? TILESAT_METHOD_BOUNDS
-                                           : TILESAT_METHOD_APPROX);
+        cr_expect_eq(res.method,
+                     mode == 1 ? TILESAT_METHOD_BOUNDS : TILESAT_METHOD_APPROX);
         if (mode == 1) { /* 1436 maps */
           cr_expect_leq(atol(res.lower), 1436);
           cr_expect_geq(atol(res.upper), 1436);

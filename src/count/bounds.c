@@ -75,9 +75,11 @@ struct ts_bounds {
   bool tried_witness; /* wmap was looked for */
 };
 
+/* Seconds of CPU: the budget is the process's own time, so that a busy
+ * machine does not narrow the strips. */
 static double now(void) {
   struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
   return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
@@ -339,6 +341,8 @@ static rect band(const tilesat_map *m, int axis, int at, int width) {
   return axis ? (rect){at, 0, width, m->width}
               : (rect){0, at, m->height, width};
 }
+
+static int imin(int a, int b) { return a < b ? a : b; }
 
 /* n parts of len, as equal as possible. */
 static int part(int len, int n, int i) { return len / n + (i < len % n); }
@@ -874,7 +878,7 @@ int ts_bounds_predict(ts_bounds *b, double *seconds, char *why, size_t len,
   const tilesat_map *m = b->m;
   int axis = choose_axis(m), W = along(m, axis);
   b->axis = axis;
-  int max_k = W < TS_BOUNDS_MAX_WIDTH ? W : TS_BOUNDS_MAX_WIDTH;
+  int max_k = imin(W, TS_BOUNDS_MAX_WIDTH);
   b->prefix = "auto: timing the dp on strips: ";
   outcome rc = probe_widths(b, axis, max_k, 0.3, err);
   b->prefix = "bounds: ";
@@ -916,11 +920,96 @@ static void exact(ts_bounds_result *res, const char *why) {
   snprintf(res->lower_why, sizeof res->lower_why, "%s", res->upper_why);
 }
 
+/* The dp could not count (b->why_not says why): -1 with that. */
+static int too_hard(const ts_bounds *b, tilesat_error *err) {
+  if (err)
+    snprintf(err->msg, sizeof err->msg, "%s", b->why_not);
+  return -1;
+}
+
+/* The strips' width: free strips probed up to the widest that leaves time
+ * for the rest, measured at about 6 strips' time: the other strips (one of
+ * each width, or all when pins or bans make them differ) and the pieces of
+ * the two best cut lines (the first, the middle ones, the last); or up to
+ * o->bounds_width. */
+static outcome plan(ts_bounds *b, int axis, double budget, tilesat_error *err) {
+  const tilesat_map *m = b->m;
+  int W = along(m, axis);
+  int max_k = imin(W, TS_BOUNDS_MAX_WIDTH);
+  if (b->o->bounds_width > 0)
+    return probe_widths(b, axis, imin(b->o->bounds_width, max_k), INFINITY,
+                        err);
+  int n = (W + max_k - 1) / max_k;
+  double per = budget / (m->pins.n || m->bans.n ? 3.0 * n + 1 : 7);
+  return probe_widths(b, axis, max_k, per, err);
+}
+
+/* The map is one strip: count it whole (the strip probed, when it is the
+ * map itself). */
+static outcome one_strip(ts_bounds *b, ts_bounds_result *res,
+                         tilesat_error *err) {
+  const tilesat_map *m = b->m;
+  outcome rc = COUNTED;
+  if (!m->periodic && !m->pins.n && !m->bans.n) {
+    mpz_set(res->upper, b->strip[b->probed]);
+  } else {
+    snprintf(b->phase, sizeof b->phase, "the whole map");
+    say(b, "");
+    rc = dp(b, m, res->upper, err);
+  }
+  if (rc == COUNTED)
+    exact(res, "exact: the map counted whole");
+  return rc;
+}
+
+/* The upper bound at width *k, narrower while out of time or memory. */
+static outcome upper_narrowing(ts_bounds *b, int axis, int *k,
+                               ts_bounds_result *res, double budget,
+                               tilesat_error *err) {
+  bool timed = b->o->bounds_width <= 0;
+  for (;;) {
+    outcome rc = upper_bound(b, axis, *k, res->upper, res->upper_why,
+                             sizeof res->upper_why, err);
+    if (rc != TOO_HARD || *k == 1)
+      return rc;
+    --*k;
+    b->deadline = timed ? now() + budget / 2 : 0;
+  }
+}
+
+/* The lower bound at width k, narrower while nothing is found in time. */
+static outcome lower_narrowing(ts_bounds *b, int axis, int k,
+                               ts_bounds_result *res, double budget,
+                               tilesat_error *err) {
+  bool timed = b->o->bounds_width <= 0;
+  for (;;) {
+    outcome rc = lower_bound(b, axis, k, res->lower, res->lower_why,
+                             sizeof res->lower_why, err);
+    if (rc != TOO_HARD || mpz_sgn(res->lower) || k == 1)
+      return rc;
+    k = (k + 1) / 2;
+    b->deadline = timed ? now() + budget / 4 : 0;
+  }
+}
+
+/* The reflection bound, when it applies and beats the cut lines. */
+static void lower_by_reflection(ts_bounds *b, int axis, ts_bounds_result *res) {
+  if (!reflection_applies(b->m, axis))
+    return;
+  mpz_t z;
+  mpz_init(z);
+  char why[sizeof res->lower_why];
+  reflection_bound(b, axis, z, why, sizeof why);
+  if (mpz_cmp(z, res->lower) > 0) {
+    mpz_set(res->lower, z);
+    snprintf(res->lower_why, sizeof res->lower_why, "%s", why);
+  }
+  mpz_clear(z);
+}
+
 int ts_bounds_compute(ts_bounds *b, ts_bounds_result *res, tilesat_error *err) {
   const tilesat_map *m = b->m;
-  const tilesat_count_options *o = b->o;
-  bool timed = o->bounds_width <= 0;
-  double budget = o->bounds_seconds > 0 ? o->bounds_seconds : 20;
+  double budget = b->o->bounds_seconds > 0 ? b->o->bounds_seconds : 20;
   int axis = choose_axis(m), W = along(m, axis);
   if (b->probed && b->axis != axis)
     ts_misuse(__func__, "probed across another axis");
@@ -929,83 +1018,31 @@ int ts_bounds_compute(ts_bounds *b, ts_bounds_result *res, tilesat_error *err) {
   res->have_upper = false;
   snprintf(res->lower_why, sizeof res->lower_why,
            "trivial: no cut lines that keep the rules were found");
-  int max_k = W < TS_BOUNDS_MAX_WIDTH ? W : TS_BOUNDS_MAX_WIDTH;
-  if (!timed && o->bounds_width < max_k)
-    max_k = o->bounds_width;
-  /* the widest strips that leave time for the rest: the strips (one of
-   * each width, or all when pins or bans make them differ) and the lower
-   * bound's pieces, a few for each of two cut lines */
-  int n = (W + max_k - 1) / max_k;
-  double per = budget / (2.0 * (m->pins.n || m->bans.n ? n : 3) + 4);
-  outcome rc = probe_widths(b, axis, max_k, timed ? per : INFINITY, err);
-  if (rc == FAILED)
-    return -1;
-  if (rc == TOO_HARD) {
-    if (err)
-      snprintf(err->msg, sizeof err->msg, "%s", b->why_not);
-    return -1;
-  }
+  outcome rc = plan(b, axis, budget, err);
+  if (rc != COUNTED)
+    return rc == FAILED ? -1 : too_hard(b, err);
   int k = b->probed;
-  b->deadline = timed ? b->start + budget : 0;
-  if (k == W) { /* the whole map in one strip: exact */
-    if (!m->periodic && !m->pins.n && !m->bans.n) {
-      mpz_set(res->upper, b->strip[k]);
-      rc = COUNTED;
-    } else {
-      snprintf(b->phase, sizeof b->phase, "the whole map");
-      say(b, "");
-      rc = dp(b, m, res->upper, err);
-    }
+  b->deadline = b->o->bounds_width <= 0 ? b->start + budget : 0;
+  if (k == W) {
+    rc = one_strip(b, res, err);
     if (rc != TOO_HARD) {
       b->deadline = 0;
-      if (rc == COUNTED)
-        exact(res, "exact: the map counted whole");
       return rc == FAILED ? -1 : 0;
     }
     k = W > 1 ? W - 1 : 1;
   }
-  /* the upper bound, narrower when out of time or memory */
-  for (;;) {
-    rc = upper_bound(b, axis, k, res->upper, res->upper_why,
-                     sizeof res->upper_why, err);
-    if (rc != TOO_HARD || k == 1)
-      break;
-    k--;
-    b->deadline = timed ? now() + budget / 2 : 0;
-  }
-  if (rc != COUNTED) {
-    if (rc == TOO_HARD && err)
-      snprintf(err->msg, sizeof err->msg, "%s", b->why_not);
-    b->deadline = 0;
-    return -1;
-  }
-  res->have_upper = true;
-  if (!mpz_sgn(res->upper)) { /* no valid map: exactly 0 */
-    exact(res, res->upper_why);
-    b->deadline = 0;
-    return 0;
-  }
-  /* the lower bound, narrower when nothing was found in time */
-  for (int kl = k;; kl = (kl + 1) / 2) {
-    rc = lower_bound(b, axis, kl, res->lower, res->lower_why,
-                     sizeof res->lower_why, err);
-    if (rc == FAILED || rc == COUNTED || mpz_sgn(res->lower) || kl == 1)
-      break;
-    b->deadline = timed ? now() + budget / 4 : 0;
+  rc = upper_narrowing(b, axis, &k, res, budget, err);
+  if (rc == COUNTED) {
+    res->have_upper = true;
+    if (!mpz_sgn(res->upper)) /* no valid map: exactly 0 */
+      exact(res, res->upper_why);
+    else
+      rc = lower_narrowing(b, axis, k, res, budget, err);
   }
   b->deadline = 0;
-  if (rc == FAILED)
-    return -1;
-  if (reflection_applies(m, axis)) {
-    mpz_t z;
-    mpz_init(z);
-    char why[sizeof res->lower_why];
-    reflection_bound(b, axis, z, why, sizeof why);
-    if (mpz_cmp(z, res->lower) > 0) {
-      mpz_set(res->lower, z);
-      snprintf(res->lower_why, sizeof res->lower_why, "%s", why);
-    }
-    mpz_clear(z);
-  }
+  if (rc == FAILED || !res->have_upper)
+    return rc == FAILED ? -1 : too_hard(b, err);
+  if (mpz_cmp(res->lower, res->upper) < 0)
+    lower_by_reflection(b, axis, res);
   return 0;
 }
