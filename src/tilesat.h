@@ -305,10 +305,15 @@ int64_t tilesat_enumerate(const tilesat_map *m, const tilesat_solve_options *so,
 /* ------------------------------------------------- counting and sampling */
 
 typedef enum tilesat_method {
-  TILESAT_METHOD_AUTO = 0, /* dp; approx when the frontier outgrows memory */
+  TILESAT_METHOD_AUTO = 0, /* count: dp when it is predicted to finish within
+                              a minute (and memory), else bounds; approx
+                              when not even bounds can count.  sample: dp,
+                              approx when the frontier outgrows memory */
   TILESAT_METHOD_DP,       /* exact: frontier dynamic programme (GMP) */
   TILESAT_METHOD_ENUM,     /* exact: enumeration with blocking clauses */
   TILESAT_METHOD_APPROX,   /* ApproxMC: (epsilon, delta) guarantee */
+  TILESAT_METHOD_BOUNDS,   /* count only: proved lower and upper bounds,
+                              products of exact counts of strips and pieces */
 } tilesat_method;
 
 const char *tilesat_method_name(tilesat_method m);
@@ -330,16 +335,31 @@ typedef struct tilesat_count_options {
    * back from the dp to approx: a line not to throttle, since it changes
    * what the output means.  NULL: such lines go to progress. */
   tilesat_progress_fn notice;
+  /* bounds: the seconds to aim at (0: 20), unless bounds_width > 0 fixes
+   * the strips' width in lines (then nothing depends on time) */
+  double bounds_seconds;
+  int bounds_width;
 } tilesat_count_options;
 
 /* Defaults: auto, picosat, epsilon 0.8, delta 0.2, tolerance 6, seed 1,
- * 4 GiB. */
+ * 4 GiB, bounds as wide as 20 s allow. */
 void tilesat_count_options_init(tilesat_count_options *o);
 
 typedef struct tilesat_count_result {
-  char *count;           /* decimal; malloc'd, freed by _result_free */
+  char *count;           /* decimal; malloc'd, freed by _result_free; NULL
+                            when only bounds are known */
   bool approximate;      /* from approx: within the stated guarantee */
   tilesat_method method; /* the method that produced it */
+  /* Bounds (method BOUNDS): lower <= the count <= upper, both proved;
+   * decimal, malloc'd; count is set too when they meet.  Their log2, and
+   * what each guarantees. */
+  char *lower, *upper;
+  double lower_log2, upper_log2;
+  char lower_why[256], upper_why[256];
+  /* A point estimate with its 95% error bar, in log10 (set by the
+   * estimate beside the bounds; false until then). */
+  bool estimated;
+  double estimate_log10, estimate_halfwidth;
 } tilesat_count_result;
 
 /* Count the valid maps.  Returns 0, or -1 with err (memory bound exceeded

@@ -610,48 +610,57 @@ Test(sample, approx_is_near_uniform) {
 
 typedef struct lines {
   int progress, notice, fell_back_in_progress, fell_back_in_notice;
+  const char *expect; /* what the change of method says */
 } lines;
 
 static void on_progress(void *user, const char *line) {
   lines *l = user;
   l->progress++;
-  l->fell_back_in_progress += strstr(line, "falling back to approx") != NULL;
+  l->fell_back_in_progress += strstr(line, l->expect) != NULL;
 }
 
 static void on_notice(void *user, const char *line) {
   lines *l = user;
   l->notice++;
-  l->fell_back_in_notice += strstr(line, "falling back to approx") != NULL;
+  l->fell_back_in_notice += strstr(line, l->expect) != NULL;
 }
 
-/* auto's fall-back from the dp to approx is said once through notice, not
- * progress, for count and for sample; without a notice callback it goes
- * to progress. */
+/* auto's change of method is said once through notice, not progress:
+ * count's from the dp to bounds (the dp outgrows 1 KiB, strips do not) and
+ * to approx (not even a strip of one line fits in 1 byte), sample's from
+ * the dp to approx; without a notice callback it goes to progress. */
 Test(count, fall_back_is_a_notice) {
   tilesat_rules *r = coast();
   tilesat_map *m = case_map(r, 6, 6, false, NULL);
   for (int with_notice = 0; with_notice < 2; with_notice++)
-    for (int sample = 0; sample < 2; sample++) {
+    for (int mode = 0; mode < 3; mode++) {
       tilesat_count_options o;
       tilesat_count_options_init(&o);
-      o.max_memory = 1024;
-      lines l = {0};
+      o.max_memory = mode == 2 ? 1 : 1024;
+      lines l = {.expect = mode == 1 ? "proved bounds instead"
+                                     : "falling back to approx"};
       o.progress = on_progress;
       o.notice = with_notice ? on_notice : NULL;
       o.progress_user = &l;
       tilesat_error err;
-      if (sample) {
+      if (mode == 0) {
         cr_assert_eq(tilesat_sample(m, &o, 1, NULL, NULL, &err), 1, "%s",
                      err.msg);
       } else {
         tilesat_count_result res;
         cr_assert_eq(tilesat_count(m, &o, &res, &err), 0, "%s", err.msg);
-        cr_expect(res.approximate);
+        cr_expect_eq(res.approximate, mode == 2);
+        cr_expect_eq(res.method,
+                     mode == 1 ? TILESAT_METHOD_BOUNDS : TILESAT_METHOD_APPROX);
+        if (mode == 1) { /* 1436 maps */
+          cr_expect_leq(atol(res.lower), 1436);
+          cr_expect_geq(atol(res.upper), 1436);
+        }
         tilesat_count_result_free(&res);
       }
-      cr_expect_eq(l.fell_back_in_notice, with_notice, "sample %d", sample);
-      cr_expect_eq(l.fell_back_in_progress, !with_notice, "sample %d", sample);
-      cr_expect_eq(l.notice, with_notice, "sample %d", sample);
+      cr_expect_eq(l.fell_back_in_notice, with_notice, "mode %d", mode);
+      cr_expect_eq(l.fell_back_in_progress, !with_notice, "mode %d", mode);
+      cr_expect_eq(l.notice, with_notice, "mode %d", mode);
     }
   tilesat_map_free(m);
   tilesat_rules_free(r);
@@ -720,7 +729,8 @@ Test(count_cli, memory_bound_and_errors) {
     const char *opt, *val, *msg;
   } bad[] = {
       {"--method", "magic",
-       "tilesat: --method: 'magic' is not auto, dp, enum or approx\n"},
+       "tilesat: --method: 'magic' is not auto, dp, enum, approx or "
+       "bounds\n"},
       {"--epsilon", "-1", "tilesat: --epsilon: '-1' is not a number above 0\n"},
       {"--delta", "1.5",
        "tilesat: --delta: '1.5' is not a number between 0 and 1\n"},

@@ -1,6 +1,55 @@
 /* cmd_count.c: tilesat count RULES --size WxH: the number of valid maps,
- * exact, or approximate with its (epsilon, delta), as the last line. */
+ * exact, approximate with its (epsilon, delta), or between proved bounds,
+ * as the last line. */
 #include "cli.h"
+
+#include <math.h>
+#include <string.h>
+
+/* Bounds this short are printed whole. */
+#define WHOLE_DIGITS 30
+
+/* x rounded to a tenth, down or up, never to the wrong side of x (the
+ * margin covers the error of x itself). */
+static double tenth(double x, bool up) {
+  return up ? ceil((x + 1e-9) * 10) / 10 : floor((x - 1e-9) * 10) / 10;
+}
+
+/* A bound as 10^x.y (and 2^x.y, with `both`), rounded away from the
+ * count; whole when short. */
+static void numeral(char *out, size_t len, const char *dec, double log2v,
+                    bool up, bool both) {
+  if (!strcmp(dec, "0"))
+    snprintf(out, len, "0");
+  else if (strlen(dec) <= WHOLE_DIGITS && !both)
+    snprintf(out, len, "%s", dec);
+  else if (strlen(dec) <= WHOLE_DIGITS)
+    snprintf(out, len, "%s (10^%.1f, 2^%.1f)", dec,
+             tenth(log2v * log10(2.0), up), tenth(log2v, up));
+  else if (both)
+    snprintf(out, len, "10^%.1f (2^%.1f)", tenth(log2v * log10(2.0), up),
+             tenth(log2v, up));
+  else
+    snprintf(out, len, "10^%.1f", tenth(log2v * log10(2.0), up));
+}
+
+static void print_bounds(const tilesat_count_result *res) {
+  char lo[96], hi[96];
+  numeral(lo, sizeof lo, res->lower, res->lower_log2, false, true);
+  numeral(hi, sizeof hi, res->upper, res->upper_log2, true, true);
+  printf("lower: %s: %s\nupper: %s: %s\n", lo, res->lower_why, hi,
+         res->upper_why);
+  numeral(lo, sizeof lo, res->lower, res->lower_log2, false, false);
+  numeral(hi, sizeof hi, res->upper, res->upper_log2, true, false);
+  printf("between %s and %s", lo, hi);
+  if (strlen(res->upper) > WHOLE_DIGITS && strcmp(res->lower, "0"))
+    printf(" (2^%.1f and 2^%.1f)", tenth(res->lower_log2, false),
+           tenth(res->upper_log2, true));
+  if (res->estimated)
+    printf("; estimate 10^%.1f +- %.1f (95%%)", res->estimate_log10,
+           res->estimate_halfwidth);
+  printf("\n");
+}
 
 int cmd_count(options *o) {
   tilesat_rules *r = NULL;
@@ -17,8 +66,10 @@ int cmd_count(options *o) {
       if (res.approximate)
         printf("approx: %s (epsilon %g, delta %g)\n", res.count, co.epsilon,
                co.delta);
-      else
+      else if (res.count)
         printf("%s\n", res.count);
+      else
+        print_bounds(&res);
       tilesat_count_result_free(&res);
     }
   }

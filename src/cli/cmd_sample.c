@@ -8,7 +8,8 @@ int cmd_sample(options *o) {
   tilesat_count_options co;
   count_progress pr = {0};
   int rc = counting_setup(o, &r, &m, &co, &pr);
-  if (!rc && co.method == TILESAT_METHOD_ENUM) {
+  if (!rc && (co.method == TILESAT_METHOD_ENUM ||
+              co.method == TILESAT_METHOD_BOUNDS)) {
     fail("--method: sample takes auto, dp or approx");
     rc = EXIT_ERROR;
   }

@@ -57,6 +57,12 @@ int counting_setup(options *o, tilesat_rules **r, tilesat_map **m,
     fail("--epsilon and --delta go with --method approx");
     return EXIT_ERROR;
   }
+  if (GIVEN(o, strip_width) && co->method != TILESAT_METHOD_BOUNDS &&
+      co->method != TILESAT_METHOD_AUTO) {
+    fail("--strip-width goes with --method bounds");
+    return EXIT_ERROR;
+  }
+  co->bounds_width = (int)o->strip_width;
   co->seed = o->seed;
   if (GIVEN(o, max_memory)) {
     co->max_memory = o->max_memory;

@@ -62,10 +62,14 @@
       " check enum count explain analyze anneal collapse run-samples ",        \
       "SAT backend (default picosat; anneal: of the repair; collapse: of the " \
       "guard; run-samples: of the check)")                                     \
-  OPT(method, "--method", CHOICE, NULL, 0, 0, "auto|dp|enum|approx",           \
+  OPT(method, "--method", CHOICE, NULL, 0, 0, "auto|dp|enum|approx|bounds",    \
       " count sample ",                                                        \
-      "method (default auto: dp, approx if dp outgrows memory; sample: no "    \
-      "enum)")                                                                 \
+      "method (default auto: dp if it is predicted to finish in a minute, "    \
+      "else proved bounds; sample: dp, approx if dp outgrows memory; no enum " \
+      "or bounds)")                                                            \
+  OPT(strip_width, "--strip-width", UINT, 0, 1, 64, "N", " count ",            \
+      "bounds: strips and pieces N lines wide (default: as wide as 20 s "      \
+      "allow)")                                                                \
   OPT(epsilon, "--epsilon", REAL, 0, 0, INFINITY, "E", " count sample ",       \
       "approx: within a factor 1+E of the count (default 0.8); sample: of "    \
       "uniform (default 6, at least 1.71)")                                    \

@@ -1,15 +1,17 @@
 /* count.c: counting and sampling, whichever method fits. */
 #include "count/count.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const method_names[] = {"auto", "dp", "enum", "approx"};
+static const char *const method_names[] = {"auto", "dp", "enum", "approx",
+                                           "bounds"};
 
 const char *tilesat_method_name(tilesat_method m) { return method_names[m]; }
 
 int tilesat_method_parse(const char *name, tilesat_method *out) {
-  for (int i = 0; i < 4; i++)
+  for (int i = 0; i < (int)(sizeof method_names / sizeof *method_names); i++)
     if (!strcmp(name, method_names[i])) {
       *out = (tilesat_method)i;
       return 0;
@@ -26,17 +28,22 @@ void tilesat_count_options_init(tilesat_count_options *o) {
   o->tolerance = 6;
   o->seed = 1;
   o->max_memory = (size_t)4 << 30;
+  o->bounds_seconds = 20;
+}
+
+/* A change of method, said to the caller: a notice, not throttled. */
+static void tell(const tilesat_count_options *o, const char *line) {
+  tilesat_progress_fn fn = o->notice ? o->notice : o->progress;
+  if (fn)
+    fn(o->progress_user, line);
 }
 
 /* auto: the dp failed (dperr) and approx takes over; said to the caller. */
 static void fall_back(const tilesat_count_options *o,
                       const tilesat_error *dperr) {
-  tilesat_progress_fn fn = o->notice ? o->notice : o->progress;
-  if (!fn)
-    return;
   char line[sizeof dperr->msg + 64];
   snprintf(line, sizeof line, "%s; falling back to approx", dperr->msg);
-  fn(o->progress_user, line);
+  tell(o, line);
 }
 
 /* approx keeps the CNF beside a CryptoMiniSat solver that has it. */
@@ -46,6 +53,111 @@ static int approx_fits(const tilesat_map *m, const char *what,
   return ts_memory_check(m, &cms, ts_cnf_bytes(ts_cnf_measure(m)), what, err);
 }
 
+/* auto's dp is predicted to take at most this long; beyond, bounds. */
+#define AUTO_DP_SECONDS 60
+
+/* The dp's progress lines under auto say why it runs. */
+typedef struct why_dp {
+  const tilesat_count_options *o;
+  char why[160];
+} why_dp;
+
+static void dp_progress(void *user, const char *line) {
+  const why_dp *w = user;
+  char full[384];
+  snprintf(full, sizeof full, "%s; %s", w->why, line);
+  w->o->progress(w->o->progress_user, full);
+}
+
+static void say_seconds(double s, char *out, size_t len) {
+  if (s < 120)
+    snprintf(out, len, "%.2g s", s);
+  else if (s < 7200)
+    snprintf(out, len, "%.0f min", s / 60);
+  else if (s < 2 * 86400)
+    snprintf(out, len, "%.0f h", s / 3600);
+  else if (s < 1e3 * 365 * 86400)
+    snprintf(out, len, "%.0f days", s / 86400);
+  else
+    snprintf(out, len, "10^%.0f years", log10(s / (365 * 86400)));
+}
+
+/* auto: the exact dp if it is predicted to finish soon (or has finished:
+ * a map narrow enough is one of the strips probed), else bounds, else
+ * approx.  Returns the method chosen; with DP, n holds the count. */
+static tilesat_method auto_choose(const tilesat_map *m,
+                                  const tilesat_count_options *o, ts_bounds *b,
+                                  mpz_t n, int *rc, tilesat_error *err) {
+  double seconds;
+  char why[160], line[sizeof(tilesat_error){0}.msg + 64], when[48];
+  tilesat_error perr;
+  *rc = 0;
+  if (ts_bounds_predict(b, &seconds, why, sizeof why, &perr)) {
+    if (ts_terminated(&o->solve)) {
+      *rc = -1;
+      if (err)
+        *err = perr;
+      return TILESAT_METHOD_DP;
+    }
+    fall_back(o, &perr);
+    return TILESAT_METHOD_APPROX;
+  }
+  if (ts_bounds_whole(b, n))
+    return TILESAT_METHOD_DP;
+  say_seconds(seconds, when, sizeof when);
+  if (seconds > AUTO_DP_SECONDS) {
+    snprintf(line, sizeof line,
+             "auto: the exact dp would take about %s (%s): proved bounds "
+             "instead",
+             when, why);
+    tell(o, line);
+    return TILESAT_METHOD_BOUNDS;
+  }
+  tilesat_count_options dpo = *o;
+  why_dp w = {o, ""};
+  snprintf(w.why, sizeof w.why, "auto: the exact dp, predicted %s", when);
+  if (o->progress) {
+    dpo.progress = dp_progress;
+    dpo.progress_user = &w;
+  }
+  tilesat_error dperr;
+  if (!ts_dp_count(m, &dpo, n, &dperr))
+    return TILESAT_METHOD_DP;
+  if (ts_terminated(&o->solve)) {
+    *rc = -1;
+    if (err)
+      *err = dperr;
+    return TILESAT_METHOD_DP;
+  }
+  snprintf(line, sizeof line, "%s; proved bounds instead", dperr.msg);
+  tell(o, line);
+  return TILESAT_METHOD_BOUNDS;
+}
+
+static char *decimal(const mpz_t z) { return mpz_get_str(NULL, 10, z); }
+
+static int count_bounds(ts_bounds *b, tilesat_count_result *res,
+                        tilesat_error *err) {
+  ts_bounds_result br;
+  mpz_inits(br.lower, br.upper, NULL);
+  int rc = ts_bounds_compute(b, &br, err);
+  if (!rc) {
+    res->lower = decimal(br.lower);
+    res->upper = decimal(br.upper);
+    res->lower_log2 = ts_log2(br.lower);
+    res->upper_log2 = ts_log2(br.upper);
+    snprintf(res->lower_why, sizeof res->lower_why, "%s", br.lower_why);
+    snprintf(res->upper_why, sizeof res->upper_why, "%s", br.upper_why);
+    if (!mpz_cmp(br.lower, br.upper))
+      res->count = decimal(br.upper);
+    /* The estimate (a point and its 95% error bar, by sampling) joins
+     * here, beside the bounds: res->estimated, estimate_log10,
+     * estimate_halfwidth. */
+  }
+  mpz_clears(br.lower, br.upper, NULL);
+  return rc;
+}
+
 int tilesat_count(const tilesat_map *m, const tilesat_count_options *o,
                   tilesat_count_result *res, tilesat_error *err) {
   memset(res, 0, sizeof *res);
@@ -53,16 +165,19 @@ int tilesat_count(const tilesat_map *m, const tilesat_count_options *o,
   mpz_init(n);
   int rc = -1;
   tilesat_method method = o->method;
-  if (method == TILESAT_METHOD_AUTO || method == TILESAT_METHOD_DP) {
-    tilesat_error dperr;
-    rc = ts_dp_count(m, o, n, &dperr);
-    method = TILESAT_METHOD_DP;
-    if (rc && o->method == TILESAT_METHOD_AUTO && !ts_terminated(&o->solve)) {
-      fall_back(o, &dperr);
-      method = TILESAT_METHOD_APPROX;
-    } else if (rc && err) {
-      *err = dperr;
-    }
+  ts_bounds *b = NULL;
+  if (method == TILESAT_METHOD_AUTO || method == TILESAT_METHOD_BOUNDS)
+    b = ts_bounds_new(m, o);
+  if (method == TILESAT_METHOD_AUTO) {
+    method = auto_choose(m, o, b, n, &rc, err);
+    if (rc)
+      method = TILESAT_METHOD_AUTO; /* interrupted: nothing more */
+    else if (method == TILESAT_METHOD_DP)
+      res->count = decimal(n);
+  } else if (method == TILESAT_METHOD_DP) {
+    rc = ts_dp_count(m, o, n, err);
+    if (!rc)
+      res->count = decimal(n);
   }
   if (method == TILESAT_METHOD_ENUM) {
     int64_t k = tilesat_enumerate(m, &o->solve, 0, NULL, NULL, err);
@@ -71,18 +186,25 @@ int tilesat_count(const tilesat_map *m, const tilesat_count_options *o,
       ts_error(err, "count", 0, "interrupted");
       rc = -1;
     }
-    if (!rc)
+    if (!rc) {
       mpz_set_si(n, (long)k);
+      res->count = decimal(n);
+    }
   }
   if (method == TILESAT_METHOD_APPROX) {
     rc = approx_fits(m, "count", err) ? -1 : ts_approx_count(m, o, n, err);
     res->approximate = true;
+    if (!rc)
+      res->count = decimal(n);
   }
-  if (!rc) {
-    res->count = mpz_get_str(NULL, 10, n);
-    res->method = method;
-  }
+  if (method == TILESAT_METHOD_BOUNDS)
+    rc = count_bounds(b, res, err);
+  ts_bounds_free(b);
   mpz_clear(n);
+  if (rc)
+    tilesat_count_result_free(res);
+  else
+    res->method = method;
   return rc;
 }
 
@@ -91,7 +213,9 @@ void tilesat_count_result_free(tilesat_count_result *res) {
     return;
   /* mpz_get_str allocates with GMP's allocator, the default being malloc */
   free(res->count);
-  res->count = NULL;
+  free(res->lower);
+  free(res->upper);
+  res->count = res->lower = res->upper = NULL;
 }
 
 /* Counts the maps handed on, so that auto falls back only when none were. */
@@ -117,6 +241,7 @@ int tilesat_sample(const tilesat_map *m, const tilesat_count_options *o, int n,
                ? -1
                : ts_xor_sample(m, o, n, fn, user, err);
   case TILESAT_METHOD_ENUM:
+  case TILESAT_METHOD_BOUNDS:
     ts_error(err, "sample", 0, "sample takes --method auto, dp or approx");
     return -1;
   case TILESAT_METHOD_AUTO:

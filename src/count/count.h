@@ -17,4 +17,31 @@ int ts_xor_sample(const tilesat_map *m, const tilesat_count_options *o, int n,
                   tilesat_map_fn fn, void *user, tilesat_error *err);
 int ts_approx_count(const tilesat_map *m, const tilesat_count_options *o,
                     mpz_t count, tilesat_error *err);
+
+/* Proved bounds beyond the exact dp (bounds.c): exact counts of strips and
+ * of the pieces between fixed cut lines, multiplied.  One ts_bounds per
+ * map keeps the counts it made (the prediction's strips serve the bounds). */
+#define TS_BOUNDS_MAX_WIDTH 64
+typedef struct ts_bounds ts_bounds;
+typedef struct ts_bounds_result {
+  mpz_t lower, upper; /* lower <= count <= upper, both proved */
+  bool have_upper;
+  char lower_why[256], upper_why[256]; /* what each guarantees */
+} ts_bounds_result;
+ts_bounds *ts_bounds_new(const tilesat_map *m, const tilesat_count_options *o);
+void ts_bounds_free(ts_bounds *b);
+/* How long the exact dp on the whole map would take (seconds), from strips
+ * across its shorter side; why: from what.  -1 with err when not even a
+ * strip of one line can be counted (too many tiles, memory). */
+int ts_bounds_predict(ts_bounds *b, double *seconds, char *why, size_t len,
+                      tilesat_error *err);
+/* Did the prediction count the whole map (a strip as wide as the map)?
+ * Then count holds its count. */
+bool ts_bounds_whole(const ts_bounds *b, mpz_t count);
+/* Both bounds (res's mpz_t initialised by the caller), within
+ * o->bounds_seconds, or with strips of o->bounds_width lines.  0, or -1
+ * with err (interrupted; not even one line countable). */
+int ts_bounds_compute(ts_bounds *b, ts_bounds_result *res, tilesat_error *err);
+/* log2 of z (-inf for 0). */
+double ts_log2(const mpz_t z);
 #endif

@@ -1,0 +1,1048 @@
+/* bounds.c: proved lower and upper bounds on the number of valid maps, for
+ * maps the exact dp cannot count whole.  Every number here is an exact
+ * count of a smaller map (ts_dp_count on a sub-map), and the bounds are
+ * products (or powers) of such counts, so they are integers that provably
+ * enclose the count; nothing is estimated.
+ *
+ * Upper bound: cut the map into strips k lines wide (columns or rows) and
+ * drop every constraint that crosses a cut (and, on a periodic map, the
+ * wrap-around edges).  A valid map restricted to a strip is a valid map of
+ * the strip (the strip's edges, pins and bans are the map's own), and the
+ * map is the union of its strips, so count <= product of the strips'
+ * counts.
+ *
+ * Lower bound: fix every cell of a few cut lines (every k+1-th column, or
+ * row; on a periodic map also the first line across, so nothing wraps) to
+ * one assignment that keeps the constraints among cut cells, pins and bans:
+ * a line of one tile, or the lines of a valid map (a guarded collapse).
+ * The cuts separate the rest into pieces, each a sub-map with its
+ * neighbouring cut cells pinned; any choice of one valid map per piece
+ * makes a valid map (every edge lies inside a piece or between cut cells),
+ * and different choices make different maps, so count >= product of the
+ * pieces' counts.  The best line tried is kept.
+ *
+ * Reflection lower bound (Knots-like rule sets): when the rules have a
+ * mirror (a tile involution s with a E b <=> s(b) E s(a), the other axis
+ * kept) and the kernel K(t,u) = [t E s(u)] is positive semidefinite (checked
+ * exactly), a map without pins, bans or wrap-around of width a+b counts
+ * Z(a+b) = <u_a, u_b>_K, where u_a counts the strips of width a by their
+ * last column (the right part, mirrored, is a left part).  Cauchy-Schwarz
+ * gives Z(a+b)^2 <= Z(2a) Z(2b): log Z(2m) is convex in m, so
+ * Z(W) >= Z(k) (Z(k) / Z(k-2))^((W-k)/2) for even W >= k >= 4, and
+ * Z(W) >= Z(W+1) / Z(1) for odd W.  It is nearly exact where it applies.
+ *
+ * Every sub-map is checked against the map before it is counted: the
+ * strips' edges must be the map's edges (the relaxation), and every edge of
+ * a piece's cell must be an edge of its sub-map (the lower bound's
+ * covering); a failure is an internal error, never a wrong bound. */
+#include "count/count.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* A rectangle of the map in unrolled coordinates: rows r0..r0+h-1 and
+ * columns c0..c0+w-1, which may run one line past a periodic map's end
+ * (that line is its first again). */
+typedef struct rect {
+  int r0, c0, h, w;
+} rect;
+
+typedef struct cached {
+  uint64_t hash;
+  ts_ints sig;
+  mpz_t count;
+} cached;
+
+struct ts_bounds {
+  const tilesat_map *m;
+  const tilesat_count_options *o;
+  tilesat_count_options dpo; /* o with bounds' terminate and progress */
+  double start, deadline;    /* deadline: of the dp calls, 0 none */
+  bool out_of_time;          /* the last dp call ran past the deadline */
+  const char *prefix;        /* of progress lines: "bounds: " */
+  char phase[96];            /* what is being counted, for progress */
+  /* pins and bans of each cell: [start[c], start[c+1]) */
+  int *pin_start, *pin_tile, *ban_start, *ban_tile;
+  TS_VEC(cached) cache;
+  /* free strips probed across the axis: seconds[k], count[k] (k lines) */
+  int axis, probed;
+  double seconds[TS_BOUNDS_MAX_WIDTH + 1];
+  mpz_t strip[TS_BOUNDS_MAX_WIDTH + 1];
+  char why_not[sizeof(((tilesat_error *)0)->msg)]; /* the last dp failure */
+  int *wmap;          /* a valid map, for cut lines */
+  bool tried_witness; /* wmap was looked for */
+};
+
+/* Seconds of CPU: the budget is the process's own time, so that a busy
+ * machine does not narrow the strips. */
+static double now(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static int bounds_terminate(void *user) {
+  ts_bounds *b = user;
+  if (ts_terminated(&b->o->solve))
+    return 1;
+  if (b->deadline > 0 && now() > b->deadline) {
+    b->out_of_time = true;
+    return 1;
+  }
+  return 0;
+}
+
+static void say(ts_bounds *b, const char *line) {
+  if (!b->o->progress)
+    return;
+  char full[384];
+  snprintf(full, sizeof full, "%s%s%s%s", b->prefix, b->phase,
+           *line ? ": " : "", line);
+  b->o->progress(b->o->progress_user, full);
+}
+
+static void dp_progress(void *user, const char *line) { say(user, line); }
+
+double ts_log2(const mpz_t z) {
+  if (!mpz_sgn(z))
+    return -INFINITY;
+  long e;
+  double d = mpz_get_d_2exp(&e, z);
+  return log2(d) + (double)e;
+}
+
+/* CSR index of (cell, tile) pairs. */
+static void index_pairs(const ts_pin *v, size_t n, int ncells, int **start,
+                        int **tile) {
+  *start = ts_calloc((size_t)ncells + 1, sizeof **start);
+  *tile = ts_malloc((n ? n : 1) * sizeof **tile);
+  for (size_t i = 0; i < n; i++)
+    (*start)[v[i].cell + 1]++;
+  for (int c = 0; c < ncells; c++)
+    (*start)[c + 1] += (*start)[c];
+  int *fill = ts_malloc((size_t)ncells * sizeof *fill);
+  memcpy(fill, *start, (size_t)ncells * sizeof *fill);
+  for (size_t i = 0; i < n; i++)
+    (*tile)[fill[v[i].cell]++] = v[i].tile;
+  free(fill);
+}
+
+ts_bounds *ts_bounds_new(const tilesat_map *m, const tilesat_count_options *o) {
+  ts_bounds *b = ts_calloc(1, sizeof *b);
+  b->m = m;
+  b->o = o;
+  b->dpo = *o;
+  b->dpo.solve.terminate = bounds_terminate;
+  b->dpo.solve.terminate_user = b;
+  b->dpo.progress = dp_progress;
+  b->dpo.progress_user = b;
+  b->start = now();
+  b->prefix = "bounds: ";
+  index_pairs(m->pins.v, m->pins.n, m->ncells, &b->pin_start, &b->pin_tile);
+  index_pairs(m->bans.v, m->bans.n, m->ncells, &b->ban_start, &b->ban_tile);
+  for (int k = 0; k <= TS_BOUNDS_MAX_WIDTH; k++)
+    mpz_init(b->strip[k]);
+  return b;
+}
+
+void ts_bounds_free(ts_bounds *b) {
+  if (!b)
+    return;
+  for (size_t i = 0; i < b->cache.n; i++) {
+    free(b->cache.v[i].sig.v);
+    mpz_clear(b->cache.v[i].count);
+  }
+  free(b->cache.v);
+  for (int k = 0; k <= TS_BOUNDS_MAX_WIDTH; k++)
+    mpz_clear(b->strip[k]);
+  free(b->pin_start);
+  free(b->pin_tile);
+  free(b->ban_start);
+  free(b->ban_tile);
+  free(b->wmap);
+  free(b);
+}
+
+/* ------------------------------------------------------------ sub-maps */
+
+static int cell_at(const tilesat_map *m, int r, int c) {
+  return (r % m->height) * m->width + c % m->width;
+}
+
+/* The cell of the map under cell s of a sub-map laid on rectangle R. */
+static int under(const tilesat_map *m, rect R, int s) {
+  return cell_at(m, R.r0 + s / R.w, R.c0 + s % R.w);
+}
+
+/* The sub-map on R: the map's pins and bans, or, for a cell of a cut
+ * (cut[cell] >= 0), that tile pinned; with `bare`, no pins or bans at all.
+ * Its description (size, then each cell's pins and bans) goes to sig, for
+ * the cache. */
+static tilesat_map *rect_map(const ts_bounds *b, rect R, const int *cut,
+                             bool bare, ts_ints *sig, tilesat_error *err) {
+  const tilesat_map *m = b->m;
+  tilesat_map *sub = tilesat_map_new(m->rules, R.w, R.h, m->topo, false, err);
+  if (!sub)
+    return NULL;
+  tilesat_map_set_max_memory(sub, m->max_memory);
+  sig->n = 0;
+  TS_PUSH(*sig, R.h);
+  TS_PUSH(*sig, R.w);
+  for (int s = 0; s < R.h * R.w; s++) {
+    int u = under(m, R, s);
+    if (cut && cut[u] >= 0) {
+      ts_pin p = {s, cut[u]};
+      TS_PUSH(sub->pins, p);
+      TS_PUSH(*sig, -1 - cut[u]);
+      continue;
+    }
+    if (bare) {
+      TS_PUSH(*sig, 0);
+      continue;
+    }
+    TS_PUSH(*sig, b->pin_start[u + 1] - b->pin_start[u]);
+    for (int i = b->pin_start[u]; i < b->pin_start[u + 1]; i++) {
+      ts_pin p = {s, b->pin_tile[i]};
+      TS_PUSH(sub->pins, p);
+      TS_PUSH(*sig, p.tile);
+    }
+    TS_PUSH(*sig, b->ban_start[u + 1] - b->ban_start[u]);
+    for (int i = b->ban_start[u]; i < b->ban_start[u + 1]; i++) {
+      ts_pin p = {s, b->ban_tile[i]};
+      TS_PUSH(sub->bans, p);
+      TS_PUSH(*sig, p.tile);
+    }
+  }
+  return sub;
+}
+
+/* Upper bound: every edge of the sub-map is an edge of the map, in the
+ * same direction. */
+static bool relaxes(const tilesat_map *m, const tilesat_map *sub, rect R) {
+  for (int s = 0; s < sub->ncells; s++)
+    for (int d = 0; d < m->rules->ndirs; d++) {
+      int t = ts_map_neighbor(sub, s, d);
+      if (t >= 0 && under(m, R, t) != ts_map_neighbor(m, under(m, R, s), d))
+        return false;
+    }
+  return true;
+}
+
+/* Lower bound: every edge of a cell that is not cut (the piece's own) is an
+ * edge of the sub-map; each such cell belongs to one piece (owner). */
+static bool covers(const tilesat_map *m, const tilesat_map *sub, rect R,
+                   const int *cut, char *owner) {
+  for (int s = 0; s < sub->ncells; s++) {
+    int u = under(m, R, s);
+    if (cut[u] >= 0)
+      continue;
+    if (owner[u])
+      return false;
+    owner[u] = 1;
+    for (int d = 0; d < m->rules->ndirs; d++) {
+      int v = ts_map_neighbor(m, u, d), t = ts_map_neighbor(sub, s, d);
+      if (v >= 0 && (t < 0 || under(m, R, t) != v))
+        return false;
+    }
+  }
+  return true;
+}
+
+static uint64_t hash_ints(const ts_ints *v) {
+  uint64_t h = 0xcbf29ce484222325u;
+  for (size_t i = 0; i < v->n; i++) {
+    h ^= (uint64_t)(uint32_t)v->v[i];
+    h *= 0x100000001b3u;
+  }
+  return h;
+}
+
+typedef enum { COUNTED, TOO_HARD, FAILED } outcome;
+
+/* The dp on a (sub-)map.  TOO_HARD: it ran past the deadline or outgrew
+ * memory (b->why_not says which); FAILED: interrupted (err). */
+static outcome dp(ts_bounds *b, const tilesat_map *map, mpz_t out,
+                  tilesat_error *err) {
+  b->out_of_time = false;
+  tilesat_error dperr;
+  if (!ts_dp_count(map, &b->dpo, out, &dperr))
+    return COUNTED;
+  if (ts_terminated(&b->o->solve)) {
+    ts_error(err, "count", 0, "interrupted");
+    return FAILED;
+  }
+  if (b->out_of_time)
+    snprintf(b->why_not, sizeof b->why_not,
+             "count: bounds: a strip or piece took longer than the time left");
+  else
+    snprintf(b->why_not, sizeof b->why_not, "%s", dperr.msg);
+  return TOO_HARD;
+}
+
+/* The exact count of a sub-map, from the cache or the dp.  TOO_HARD: the
+ * dp ran past the deadline or outgrew memory (b->why_not says which);
+ * FAILED: interrupted or an error (err). */
+static outcome sub_count(ts_bounds *b, tilesat_map *sub, const ts_ints *sig,
+                         mpz_t out, tilesat_error *err) {
+  uint64_t h = hash_ints(sig);
+  for (size_t i = 0; i < b->cache.n; i++) {
+    const cached *c = &b->cache.v[i];
+    if (c->hash == h && c->sig.n == sig->n &&
+        !memcmp(c->sig.v, sig->v, sig->n * sizeof *sig->v)) {
+      mpz_set(out, c->count);
+      return COUNTED;
+    }
+  }
+  outcome rc = dp(b, sub, out, err);
+  if (rc != COUNTED)
+    return rc;
+  cached c = {.hash = h};
+  c.sig.v = ts_malloc(sig->n * sizeof *sig->v);
+  c.sig.n = c.sig.cap = sig->n;
+  memcpy(c.sig.v, sig->v, sig->n * sizeof *sig->v);
+  mpz_init_set(c.count, out);
+  TS_PUSH(b->cache, c);
+  return COUNTED;
+}
+
+/* Count the sub-map on R (see rect_map), checked first (relaxes when cut
+ * is NULL, covers otherwise). */
+static outcome rect_count(ts_bounds *b, rect R, const int *cut, bool bare,
+                          char *owner, mpz_t out, tilesat_error *err) {
+  ts_ints sig = {0};
+  tilesat_map *sub = rect_map(b, R, cut, bare, &sig, err);
+  outcome rc = FAILED;
+  if (sub) {
+    bool ok = cut ? covers(b->m, sub, R, cut, owner) : relaxes(b->m, sub, R);
+    if (!ok)
+      ts_error(err, NULL, 0,
+               "internal error: the bounds' %dx%d block at (%d,%d) does not "
+               "match the map",
+               R.w, R.h, R.r0, R.c0);
+    else
+      rc = sub_count(b, sub, &sig, out, err);
+  }
+  tilesat_map_free(sub);
+  free(sig.v);
+  return rc;
+}
+
+/* -------------------------------------------------------------- layout */
+
+/* Along the axis: columns (axis 0: strips of columns, cut columns) or rows
+ * (axis 1). */
+static int along(const tilesat_map *m, int axis) {
+  return axis ? m->height : m->width;
+}
+
+static rect band(const tilesat_map *m, int axis, int at, int width) {
+  return axis ? (rect){at, 0, width, m->width}
+              : (rect){0, at, m->height, width};
+}
+
+static int imin(int a, int b) { return a < b ? a : b; }
+
+/* n parts of len, as equal as possible. */
+static int part(int len, int n, int i) { return len / n + (i < len % n); }
+
+static const char *line_name(int axis, int n) {
+  return axis ? (n == 1 ? "row" : "rows") : (n == 1 ? "column" : "columns");
+}
+
+/* ----------------------------------------------------------- the upper */
+
+/* The product of the exact counts of ceil(L/k) strips of at most k lines. */
+static outcome upper_bound(ts_bounds *b, int axis, int k, mpz_t upper,
+                           char *why, size_t whylen, tilesat_error *err) {
+  const tilesat_map *m = b->m;
+  int L = along(m, axis), n = (L + k - 1) / k, at = 0;
+  mpz_t z;
+  mpz_init(z);
+  mpz_set_ui(upper, 1);
+  outcome rc = COUNTED;
+  for (int i = 0; i < n && rc == COUNTED && mpz_sgn(upper); i++) {
+    int w = part(L, n, i);
+    snprintf(b->phase, sizeof b->phase, "upper bound, strip %d of %d", i + 1,
+             n);
+    say(b, "");
+    rc = rect_count(b, band(m, axis, at, w), NULL, false, NULL, z, err);
+    mpz_mul(upper, upper, z);
+    at += w;
+  }
+  mpz_clear(z);
+  if (rc == COUNTED) {
+    if (n == 1 && !m->periodic)
+      snprintf(why, whylen, "exact: the map counted whole");
+    else
+      snprintf(why, whylen,
+               "proved: %d strips of at most %d %s, each counted exactly, "
+               "the constraints across %d %s%s dropped",
+               n, k, line_name(axis, k), m->periodic ? n : n - 1,
+               (m->periodic ? n : n - 1) == 1 ? "cut" : "cuts",
+               m->periodic ? " and around the wrap" : "");
+  }
+  return rc;
+}
+
+/* ----------------------------------------------------------- the lower */
+
+/* The cut lines for pieces of at most k lines: cut[cell] = 1 on them, 0
+ * elsewhere; returns how many pieces there are and fills their first line
+ * and width (at most L of each). */
+static int cut_layout(const tilesat_map *m, int axis, int k, char *oncut,
+                      int *first, int *width, int *ncut_lines) {
+  int L = along(m, axis), n, ncuts;
+  if (m->periodic) { /* a cut at line 0, then after each piece */
+    n = (L + k) / (k + 1);
+    ncuts = n;
+  } else {
+    n = (L + 1 + k) / (k + 1);
+    ncuts = n - 1;
+  }
+  *ncut_lines = ncuts + (m->periodic ? 1 : 0);
+  memset(oncut, 0, (size_t)m->ncells);
+  int at = m->periodic ? 1 : 0, np = 0;
+  for (int i = 0; i < n; i++) {
+    int w = part(L - ncuts, n, i);
+    if (w > 0) {
+      first[np] = at;
+      width[np++] = w;
+    }
+    at += w;
+    if (at < L) /* the cut after piece i (the periodic one is line 0) */
+      for (int j = 0; j < along(m, !axis); j++)
+        oncut[axis ? cell_at(m, at, j) : cell_at(m, j, at)] = 1;
+    at++;
+  }
+  if (m->periodic) /* line 0 of this axis, and of the other one */
+    for (int a = 0; a < 2; a++)
+      for (int j = 0; j < along(m, !a); j++)
+        oncut[a ? cell_at(m, 0, j) : cell_at(m, j, 0)] = 1;
+  return np;
+}
+
+/* The piece of lines first..first+w-1 with the cut lines around it. */
+static rect piece_rect(const tilesat_map *m, int axis, int first, int w) {
+  int L = along(m, axis), lo = first, hi = first + w; /* [lo, hi) */
+  if (lo > 0)
+    lo--;
+  if (hi < L || m->periodic)
+    hi++;
+  rect R = band(m, axis, lo, hi - lo);
+  if (m->periodic) { /* across: the cut line 0, twice */
+    if (axis)
+      R.w = m->width + 1;
+    else
+      R.h = m->height + 1;
+  }
+  return R;
+}
+
+/* Does the assignment of the cut cells keep the pins, the bans and every
+ * edge between two cut cells? */
+static bool cut_valid(const ts_bounds *b, const int *cut) {
+  const tilesat_map *m = b->m;
+  for (int u = 0; u < m->ncells; u++) {
+    if (cut[u] < 0)
+      continue;
+    for (int i = b->pin_start[u]; i < b->pin_start[u + 1]; i++)
+      if (b->pin_tile[i] != cut[u])
+        return false;
+    for (int i = b->ban_start[u]; i < b->ban_start[u + 1]; i++)
+      if (b->ban_tile[i] == cut[u])
+        return false;
+    for (int d = 0; d < m->rules->ndirs; d++) {
+      int v = ts_map_neighbor(m, u, d);
+      if (v >= 0 && cut[v] >= 0 &&
+          !ts_bit(ts_allowed(m->rules, cut[u], d), cut[v]))
+        return false;
+    }
+  }
+  return true;
+}
+
+/* The product of the pieces' counts, the cut cells as `cut` says. */
+static outcome pieces_product(ts_bounds *b, int axis, int np, const int *first,
+                              const int *width, const int *cut, mpz_t lower,
+                              tilesat_error *err) {
+  const tilesat_map *m = b->m;
+  char *owner = ts_calloc((size_t)m->ncells, 1);
+  mpz_t z;
+  mpz_init(z);
+  mpz_set_ui(lower, 1);
+  outcome rc = COUNTED;
+  for (int i = 0; i < np && rc == COUNTED && mpz_sgn(lower); i++) {
+    rc = rect_count(b, piece_rect(m, axis, first[i], width[i]), cut, false,
+                    owner, z, err);
+    mpz_mul(lower, lower, z);
+  }
+  /* every cell is cut or in a piece (unless a piece was 0: the bound is) */
+  for (int u = 0; rc == COUNTED && mpz_sgn(lower) && u < m->ncells; u++)
+    if (cut[u] < 0 && !owner[u]) {
+      ts_error(err, NULL, 0,
+               "internal error: cell %d is in no piece of the lower bound", u);
+      rc = FAILED;
+    }
+  mpz_clear(z);
+  free(owner);
+  return rc;
+}
+
+/* A candidate for the cut cells: one tile everywhere (tile >= 0) or the
+ * cells of a valid map. */
+typedef struct candidate {
+  int tile;
+  const int *map;
+} candidate;
+
+static void fill_cut(const tilesat_map *m, const char *oncut, candidate c,
+                     int *cut) {
+  for (int u = 0; u < m->ncells; u++)
+    cut[u] = !oncut[u] ? -1 : c.tile >= 0 ? c.tile : c.map[u];
+}
+
+static void describe(const tilesat_map *m, candidate c, char *out, size_t len) {
+  if (c.tile >= 0)
+    snprintf(out, len, "\"%s\" on every cut cell",
+             tilesat_rules_tile_name(m->rules, c.tile));
+  else
+    snprintf(out, len, "the cut cells of a valid map (a guarded collapse)");
+}
+
+/* A valid map to take cut lines from: a guarded collapse, within a few
+ * seconds, or NULL. */
+static int *witness(ts_bounds *b, double seconds) {
+  tilesat_error err;
+  tilesat_collapse *c = tilesat_collapse_new(b->m, &err);
+  if (!c)
+    return NULL;
+  tilesat_collapse_options co;
+  tilesat_collapse_options_init(&co);
+  co.guard = true;
+  co.seed = b->o->seed;
+  co.solve = b->dpo.solve;
+  co.solve.backend = TILESAT_CADICAL;
+  int *tiles = ts_malloc((size_t)b->m->ncells * sizeof *tiles);
+  snprintf(b->phase, sizeof b->phase, "lower bound: a valid map to cut");
+  say(b, "guarded collapse");
+  double saved = b->deadline;
+  b->deadline = now() + seconds;
+  if (saved > 0 && saved < b->deadline)
+    b->deadline = saved;
+  int rc = tilesat_collapse_run(c, &co, tiles, &err);
+  b->deadline = saved;
+  tilesat_collapse_free(c);
+  if (rc != TILESAT_SAT) {
+    free(tiles);
+    return NULL;
+  }
+  return tiles;
+}
+
+/* How many candidates are counted at full width after the ranking. */
+#define LOWER_FINALISTS 2
+
+/* The cut assignments worth trying: one tile on every cut cell, for each
+ * tile that keeps the rules there, and the cells of a valid map (when the
+ * map has pins, bans or wraps around, or no tile fits). */
+static int candidates(ts_bounds *b, const char *oncut, int *cut,
+                      candidate *cand) {
+  const tilesat_map *m = b->m;
+  int nc = 0;
+  for (int t = 0; t < m->rules->ntiles; t++) {
+    candidate c = {t, NULL};
+    fill_cut(m, oncut, c, cut);
+    if (cut_valid(b, cut))
+      cand[nc++] = c;
+  }
+  if (!b->tried_witness && (!nc || m->pins.n || m->bans.n || m->periodic)) {
+    b->tried_witness = true;
+    b->wmap = witness(b, 2);
+  }
+  if (b->wmap) {
+    candidate c = {-1, b->wmap};
+    fill_cut(m, oncut, c, cut);
+    if (cut_valid(b, cut))
+      cand[nc++] = c;
+  }
+  return nc;
+}
+
+/* Rank the candidates on pieces of one line (cheap), best first (ties keep
+ * their order), and keep the best few. */
+static outcome rank(ts_bounds *b, int axis, candidate *cand, int *nc,
+                    tilesat_error *err) {
+  const tilesat_map *m = b->m;
+  int L = along(m, axis), n = *nc, ncuts;
+  char *oncut = ts_malloc((size_t)m->ncells);
+  int *cut = ts_malloc((size_t)m->ncells * sizeof *cut);
+  int *first = ts_malloc((size_t)(L + 1) * sizeof *first);
+  int *width = ts_malloc((size_t)(L + 1) * sizeof *width);
+  double *score = ts_malloc((size_t)n * sizeof *score);
+  int np = cut_layout(m, axis, 1, oncut, first, width, &ncuts);
+  mpz_t z;
+  mpz_init(z);
+  outcome rc = COUNTED;
+  for (int i = 0; i < n && rc != FAILED; i++) {
+    fill_cut(m, oncut, cand[i], cut);
+    snprintf(b->phase, sizeof b->phase,
+             "lower bound, ranking cut lines: %d of %d", i + 1, n);
+    say(b, "");
+    score[i] = -INFINITY;
+    if (!cut_valid(b, cut))
+      continue;
+    rc = pieces_product(b, axis, np, first, width, cut, z, err);
+    if (rc == COUNTED && mpz_sgn(z))
+      score[i] = ts_log2(z);
+  }
+  for (int i = 0; i < LOWER_FINALISTS && i < n; i++)
+    for (int j = i + 1; j < n; j++)
+      if (score[j] > score[i]) {
+        candidate tc = cand[i];
+        cand[i] = cand[j];
+        cand[j] = tc;
+        double ts = score[i];
+        score[i] = score[j];
+        score[j] = ts;
+      }
+  if (*nc > LOWER_FINALISTS)
+    *nc = LOWER_FINALISTS;
+  mpz_clear(z);
+  free(oncut);
+  free(cut);
+  free(first);
+  free(width);
+  free(score);
+  return rc == FAILED ? rc : COUNTED;
+}
+
+/* The best lower bound from cut lines every k+1 lines (at least what
+ * `lower` holds already). */
+static outcome lower_bound(ts_bounds *b, int axis, int k, mpz_t lower,
+                           char *why, size_t whylen, tilesat_error *err) {
+  const tilesat_map *m = b->m;
+  int L = along(m, axis), ncuts;
+  char *oncut = ts_malloc((size_t)m->ncells);
+  int *cut = ts_malloc((size_t)m->ncells * sizeof *cut);
+  int *first = ts_malloc((size_t)(L + 1) * sizeof *first);
+  int *width = ts_malloc((size_t)(L + 1) * sizeof *width);
+  candidate *cand = ts_malloc((size_t)(m->rules->ntiles + 1) * sizeof *cand);
+  int np = cut_layout(m, axis, k, oncut, first, width, &ncuts);
+  int nc = candidates(b, oncut, cut, cand);
+  outcome rc = COUNTED;
+  if (nc > LOWER_FINALISTS && k > 1)
+    rc = rank(b, axis, cand, &nc, err);
+  mpz_t z;
+  mpz_init(z);
+  for (int i = 0; i < nc && rc != FAILED; i++) {
+    fill_cut(m, oncut, cand[i], cut);
+    snprintf(b->phase, sizeof b->phase, "lower bound, cut lines %d of %d",
+             i + 1, nc);
+    say(b, "");
+    rc = pieces_product(b, axis, np, first, width, cut, z, err);
+    if (rc == COUNTED && mpz_cmp(z, lower) > 0) {
+      mpz_set(lower, z);
+      char line[96];
+      describe(m, cand[i], line, sizeof line);
+      if (!ncuts)
+        snprintf(why, whylen, "exact: the map counted whole");
+      else
+        snprintf(why, whylen,
+                 "proved: the maps with %s (%d cut %s%s), the %d %s "
+                 "between counted exactly",
+                 line, ncuts - (m->periodic ? 1 : 0),
+                 line_name(axis, ncuts - (m->periodic ? 1 : 0)),
+                 m->periodic ? " and the first line across" : "", np,
+                 np == 1 ? "piece" : "pieces");
+    }
+  }
+  mpz_clear(z);
+  free(oncut);
+  free(cut);
+  free(first);
+  free(width);
+  free(cand);
+  return rc;
+}
+
+/* ------------------------------------------------------ the reflection */
+
+/* Directions (square): N E S W = 0 1 2 3.  Across axis 0 the cuts are
+ * between columns (E), the lines kept are columns (N); axis 1: S and E. */
+static void axis_dirs(int axis, int *across, int *keep) {
+  *across = axis ? 2 : 1;
+  *keep = axis ? 1 : 0;
+}
+
+static bool al(const tilesat_rules *r, int a, int d, int b) {
+  return ts_bit(ts_allowed(r, a, d), b);
+}
+
+/* Is tile a's image s[a] consistent with every tile already mapped? */
+static bool mirror_fits(const tilesat_rules *r, int across, int keep,
+                        const int *s, int a) {
+  for (int b = 0; b < r->ntiles; b++) {
+    if (s[b] < 0)
+      continue;
+    if (al(r, a, across, b) != al(r, s[b], across, s[a]) ||
+        al(r, b, across, a) != al(r, s[a], across, s[b]) ||
+        al(r, a, keep, b) != al(r, s[a], keep, s[b]) ||
+        al(r, b, keep, a) != al(r, s[b], keep, s[a]))
+      return false;
+  }
+  return true;
+}
+
+/* Backtracking for an involution s with a X b <=> s(b) X s(a) across and
+ * a Y b <=> s(a) Y s(b) along the kept lines; at most *budget steps. */
+static bool mirror_search(const tilesat_rules *r, int across, int keep, int *s,
+                          int a, long *budget) {
+  int T = r->ntiles;
+  while (a < T && s[a] >= 0)
+    a++;
+  if (a == T)
+    return true;
+  for (int t = a; t < T; t++) {
+    if (s[t] >= 0 || --*budget < 0)
+      continue;
+    s[a] = t;
+    s[t] = a;
+    if (mirror_fits(r, across, keep, s, a) &&
+        mirror_fits(r, across, keep, s, t) &&
+        mirror_search(r, across, keep, s, a + 1, budget))
+      return true;
+    s[a] = s[t] = -1;
+  }
+  return false;
+}
+
+/* Is the symmetric 0/1 matrix k (n x n) positive semidefinite?  Exactly:
+ * symmetric elimination over the rationals. */
+static bool psd(const char *k, int n) {
+  mpq_t *a = ts_malloc((size_t)n * (size_t)n * sizeof *a), f, p;
+  for (int i = 0; i < n * n; i++)
+    mpq_init(a[i]), mpq_set_ui(a[i], (unsigned long)k[i], 1);
+  mpq_init(f);
+  mpq_init(p);
+  bool ok = true;
+  for (int i = 0; i < n && ok; i++) {
+    mpq_set(p, a[i * n + i]);
+    if (mpq_sgn(p) < 0) {
+      ok = false;
+    } else if (!mpq_sgn(p)) { /* a zero pivot needs a zero row */
+      for (int j = i + 1; j < n; j++)
+        ok = ok && !mpq_sgn(a[i * n + j]);
+    } else {
+      for (int j = i + 1; j < n; j++) {
+        mpq_div(f, a[j * n + i], p);
+        for (int l = i; l < n; l++) {
+          mpq_t t;
+          mpq_init(t);
+          mpq_mul(t, f, a[i * n + l]);
+          mpq_sub(a[j * n + l], a[j * n + l], t);
+          mpq_clear(t);
+        }
+      }
+    }
+  }
+  for (int i = 0; i < n * n; i++)
+    mpq_clear(a[i]);
+  free(a);
+  mpq_clear(f);
+  mpq_clear(p);
+  return ok;
+}
+
+/* Does the reflection bound hold across this axis (see the top)? */
+static bool reflection_applies(const tilesat_map *m, int axis) {
+  const tilesat_rules *r = m->rules;
+  if (m->topo != TILESAT_SQUARE || m->periodic || m->pins.n || m->bans.n)
+    return false;
+  int T = r->ntiles, across, keep;
+  axis_dirs(axis, &across, &keep);
+  int *s = ts_malloc((size_t)T * sizeof *s);
+  for (int t = 0; t < T; t++)
+    s[t] = -1;
+  long budget = 1000000;
+  bool found = mirror_search(r, across, keep, s, 0, &budget);
+  /* K(t,u) = [t across s(u)], one row per distinct row (a repeated row and
+   * column leaves the semidefiniteness as it is) */
+  char *k = NULL;
+  int n = 0;
+  if (found) {
+    k = ts_malloc((size_t)T * (size_t)T);
+    int *rep = ts_malloc((size_t)T * sizeof *rep);
+    for (int t = 0; t < T; t++) {
+      bool seen = false;
+      for (int i = 0; i < n && !seen; i++) {
+        seen = true;
+        for (int u = 0; u < T && seen; u++)
+          seen = al(r, t, across, s[u]) == al(r, rep[i], across, s[u]);
+      }
+      if (!seen)
+        rep[n++] = t;
+    }
+    for (int i = 0; i < n; i++)
+      for (int j = 0; j < n; j++)
+        k[i * n + j] = (char)al(r, rep[i], across, s[rep[j]]);
+    free(rep);
+  }
+  bool ok = found && psd(k, n);
+  free(k);
+  free(s);
+  return ok;
+}
+
+/* The reflection bound from the free strips counted across the axis
+ * (b->strip[1..probed]); 0 if they are too few. */
+static void reflection_bound(ts_bounds *b, int axis, mpz_t lower, char *why,
+                             size_t whylen) {
+  const tilesat_map *m = b->m;
+  int W = along(m, axis), even = W % 2 ? W + 1 : W;
+  int k = b->probed < even ? b->probed : even;
+  k -= k % 2;
+  mpz_set_ui(lower, 0);
+  if (k < 4 || !mpz_sgn(b->strip[k - 2]))
+    return;
+  /* Z(even) >= ceil(Z(k)^(j+1) / Z(k-2)^j), j = (even - k) / 2 */
+  unsigned long j = (unsigned long)(even - k) / 2;
+  mpz_t num, den;
+  mpz_inits(num, den, NULL);
+  mpz_pow_ui(num, b->strip[k], j + 1);
+  mpz_pow_ui(den, b->strip[k - 2], j);
+  mpz_cdiv_q(lower, num, den);
+  if (even != W) /* Z(W) >= Z(W+1) / Z(1) */
+    mpz_cdiv_q(lower, lower, b->strip[1]);
+  mpz_clears(num, den, NULL);
+  snprintf(why, whylen,
+           "proved: reflection (the rules' mirror has a positive "
+           "semidefinite kernel, so log Z is convex in the %s): from the "
+           "exact counts of strips of %d and %d %s%s",
+           axis ? "height" : "width", k - 2, k, line_name(axis, 2),
+           even != W ? " and of one" : "");
+}
+
+/* ------------------------------------------------------------ planning */
+
+/* The free strip (no pins or bans) of k lines across the axis, counted
+ * and timed: b->strip[k], b->seconds[k]. */
+static outcome probe(ts_bounds *b, int axis, int k, tilesat_error *err) {
+  snprintf(b->phase, sizeof b->phase, "a strip of %d %s", k,
+           line_name(axis, k));
+  say(b, "");
+  double t0 = now();
+  outcome rc =
+      rect_count(b, band(b->m, axis, 0, k), NULL, true, NULL, b->strip[k], err);
+  b->seconds[k] = now() - t0;
+  if (rc == COUNTED)
+    b->probed = k;
+  return rc;
+}
+
+/* Across which axis: the strips' width is counted along the map's shorter
+ * side (a map that narrow is one strip), columns on hex maps (a strip of
+ * rows must start on an even row). */
+static int choose_axis(const tilesat_map *m) {
+  return m->topo == TILESAT_SQUARE && m->height < m->width;
+}
+
+/* Probe strips 1, 2, ... across the axis while the next one is predicted
+ * to take at most `seconds` (and no wider than max_k): the widest counted
+ * is b->probed.  TOO_HARD only when not even one line could be counted. */
+static outcome probe_widths(ts_bounds *b, int axis, int max_k, double seconds,
+                            tilesat_error *err) {
+  for (int k = b->probed + 1; k <= max_k; k++) {
+    if (k >= 2 && b->seconds[k - 1] > 0.002) {
+      double g = b->seconds[k - 1] / fmax(b->seconds[k - 2], 0.002);
+      if (b->seconds[k - 1] * fmax(g, 1.5) > seconds)
+        break;
+    }
+    b->deadline = now() + seconds;
+    outcome rc = probe(b, axis, k, err);
+    b->deadline = 0;
+    if (rc == FAILED)
+      return rc;
+    if (rc == TOO_HARD)
+      break;
+  }
+  return b->probed ? COUNTED : TOO_HARD;
+}
+
+/* How long the dp on the whole map would take, extrapolated from the
+ * strips across the shorter side (their time grows about geometrically
+ * with their width); the strips counted on the way are kept. */
+int ts_bounds_predict(ts_bounds *b, double *seconds, char *why, size_t len,
+                      tilesat_error *err) {
+  const tilesat_map *m = b->m;
+  int axis = choose_axis(m), W = along(m, axis);
+  b->axis = axis;
+  int max_k = imin(W, TS_BOUNDS_MAX_WIDTH);
+  b->prefix = "auto: timing the dp on strips: ";
+  outcome rc = probe_widths(b, axis, max_k, 0.3, err);
+  b->prefix = "bounds: ";
+  if (rc == FAILED)
+    return -1;
+  if (rc == TOO_HARD) {
+    if (err)
+      snprintf(err->msg, sizeof err->msg, "%s", b->why_not);
+    return -1;
+  }
+  int k = b->probed;
+  double g = k >= 2 ? b->seconds[k] / fmax(b->seconds[k - 1], 0.002) : 2;
+  g = fmax(g, 1.2);
+  /* a periodic map's dp keeps its first line too: about twice as wide */
+  int width = m->periodic ? 2 * W : W;
+  double exp_ = width - k;
+  *seconds = b->seconds[k] * pow(g, exp_);
+  snprintf(why, len,
+           "strips of 1 to %d %s took up to %.2g s, %.1fx more a line", k,
+           line_name(axis, 2), b->seconds[k], g);
+  return 0;
+}
+
+bool ts_bounds_whole(const ts_bounds *b, mpz_t count) {
+  const tilesat_map *m = b->m;
+  if (!b->probed || b->probed != along(m, b->axis) || m->periodic ||
+      m->pins.n || m->bans.n)
+    return false;
+  mpz_set(count, b->strip[b->probed]);
+  return true;
+}
+
+/* The upper bound is the count itself: so is the lower. */
+static void exact(ts_bounds_result *res, const char *why) {
+  mpz_set(res->lower, res->upper);
+  res->have_upper = true;
+  if (why != res->upper_why)
+    snprintf(res->upper_why, sizeof res->upper_why, "%s", why);
+  snprintf(res->lower_why, sizeof res->lower_why, "%s", res->upper_why);
+}
+
+/* The dp could not count (b->why_not says why): -1 with that. */
+static int too_hard(const ts_bounds *b, tilesat_error *err) {
+  if (err)
+    snprintf(err->msg, sizeof err->msg, "%s", b->why_not);
+  return -1;
+}
+
+/* The strips' width: free strips probed up to the widest that leaves time
+ * for the rest, measured at about 6 strips' time: the other strips (one of
+ * each width, or all when pins or bans make them differ) and the pieces of
+ * the two best cut lines (the first, the middle ones, the last); or up to
+ * o->bounds_width. */
+static outcome plan(ts_bounds *b, int axis, double budget, tilesat_error *err) {
+  const tilesat_map *m = b->m;
+  int W = along(m, axis);
+  int max_k = imin(W, TS_BOUNDS_MAX_WIDTH);
+  if (b->o->bounds_width > 0)
+    return probe_widths(b, axis, imin(b->o->bounds_width, max_k), INFINITY,
+                        err);
+  int n = (W + max_k - 1) / max_k;
+  double per = budget / (m->pins.n || m->bans.n ? 3.0 * n + 1 : 7);
+  return probe_widths(b, axis, max_k, per, err);
+}
+
+/* The map is one strip: count it whole (the strip probed, when it is the
+ * map itself). */
+static outcome one_strip(ts_bounds *b, ts_bounds_result *res,
+                         tilesat_error *err) {
+  const tilesat_map *m = b->m;
+  outcome rc = COUNTED;
+  if (!m->periodic && !m->pins.n && !m->bans.n) {
+    mpz_set(res->upper, b->strip[b->probed]);
+  } else {
+    snprintf(b->phase, sizeof b->phase, "the whole map");
+    say(b, "");
+    rc = dp(b, m, res->upper, err);
+  }
+  if (rc == COUNTED)
+    exact(res, "exact: the map counted whole");
+  return rc;
+}
+
+/* The upper bound at width *k, narrower while out of time or memory. */
+static outcome upper_narrowing(ts_bounds *b, int axis, int *k,
+                               ts_bounds_result *res, double budget,
+                               tilesat_error *err) {
+  bool timed = b->o->bounds_width <= 0;
+  for (;;) {
+    outcome rc = upper_bound(b, axis, *k, res->upper, res->upper_why,
+                             sizeof res->upper_why, err);
+    if (rc != TOO_HARD || *k == 1)
+      return rc;
+    --*k;
+    b->deadline = timed ? now() + budget / 2 : 0;
+  }
+}
+
+/* The lower bound at width k, narrower while nothing is found in time. */
+static outcome lower_narrowing(ts_bounds *b, int axis, int k,
+                               ts_bounds_result *res, double budget,
+                               tilesat_error *err) {
+  bool timed = b->o->bounds_width <= 0;
+  for (;;) {
+    outcome rc = lower_bound(b, axis, k, res->lower, res->lower_why,
+                             sizeof res->lower_why, err);
+    if (rc != TOO_HARD || mpz_sgn(res->lower) || k == 1)
+      return rc;
+    k = (k + 1) / 2;
+    b->deadline = timed ? now() + budget / 4 : 0;
+  }
+}
+
+/* The reflection bound, when it applies and beats the cut lines. */
+static void lower_by_reflection(ts_bounds *b, int axis, ts_bounds_result *res) {
+  if (!reflection_applies(b->m, axis))
+    return;
+  mpz_t z;
+  mpz_init(z);
+  char why[sizeof res->lower_why];
+  reflection_bound(b, axis, z, why, sizeof why);
+  if (mpz_cmp(z, res->lower) > 0) {
+    mpz_set(res->lower, z);
+    snprintf(res->lower_why, sizeof res->lower_why, "%s", why);
+  }
+  mpz_clear(z);
+}
+
+int ts_bounds_compute(ts_bounds *b, ts_bounds_result *res, tilesat_error *err) {
+  const tilesat_map *m = b->m;
+  double budget = b->o->bounds_seconds > 0 ? b->o->bounds_seconds : 20;
+  int axis = choose_axis(m), W = along(m, axis);
+  if (b->probed && b->axis != axis)
+    ts_misuse(__func__, "probed across another axis");
+  b->axis = axis;
+  mpz_set_ui(res->lower, 0);
+  res->have_upper = false;
+  snprintf(res->lower_why, sizeof res->lower_why,
+           "trivial: no cut lines that keep the rules were found");
+  outcome rc = plan(b, axis, budget, err);
+  if (rc != COUNTED)
+    return rc == FAILED ? -1 : too_hard(b, err);
+  int k = b->probed;
+  b->deadline = b->o->bounds_width <= 0 ? b->start + budget : 0;
+  if (k == W) {
+    rc = one_strip(b, res, err);
+    if (rc != TOO_HARD) {
+      b->deadline = 0;
+      return rc == FAILED ? -1 : 0;
+    }
+    k = W > 1 ? W - 1 : 1;
+  }
+  rc = upper_narrowing(b, axis, &k, res, budget, err);
+  if (rc == COUNTED) {
+    res->have_upper = true;
+    if (!mpz_sgn(res->upper)) /* no valid map: exactly 0 */
+      exact(res, res->upper_why);
+    else
+      rc = lower_narrowing(b, axis, k, res, budget, err);
+  }
+  b->deadline = 0;
+  if (rc == FAILED || !res->have_upper)
+    return rc == FAILED ? -1 : too_hard(b, err);
+  if (mpz_cmp(res->lower, res->upper) < 0)
+    lower_by_reflection(b, axis, res);
+  return 0;
+}
