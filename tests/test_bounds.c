@@ -121,14 +121,6 @@ Test(bounds, contain_the_count_on_random_maps) {
                t.strict, t.cases);
 }
 
-static tilesat_rules *tileset(const char *set, const char *subset) {
-  char path[256];
-  snprintf(path, sizeof path, "tests/data/wfc/tilesets/%s.xml", set);
-  tilesat_error err;
-  tilesat_rules *r = tilesat_import_tileset(path, subset, NULL, &err);
-  cr_assert(r, "%s", err.msg);
-  return r;
-}
 
 /* The four WFC tilesets of the issue, on maps the dp counts: open,
  * periodic, pinned, banned; Knots' mirror gives the reflection bound. */
@@ -152,7 +144,7 @@ Test(bounds, contain_the_count_on_wfc_tilesets) {
   mpz_t want;
   mpz_init(want);
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-    tilesat_rules *r = tileset(cases[i].set, NULL);
+    tilesat_rules *r = tileset(cases[i].set);
     tilesat_map *m =
         map_new(r, cases[i].w, cases[i].h, TILESAT_SQUARE, cases[i].periodic);
     tilesat_error err;
@@ -322,7 +314,7 @@ Test(bounds, auto_says_which_method_and_why) {
   tilesat_map_free(m);
   tilesat_rules_free(coast);
 
-  tilesat_rules *knots = tileset("Knots", NULL);
+  tilesat_rules *knots = tileset("Knots");
   m = map_new(knots, 32, 32, TILESAT_SQUARE, false);
   o.bounds_width = 3;
   cr_assert_eq(tilesat_count(m, &o, &res, &err), 0, "%s", err.msg);
