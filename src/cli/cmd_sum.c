@@ -64,8 +64,8 @@ static int add_part(sum *s, place p, int k, int n, const char *id,
     return EXIT_ERROR;
   }
   if (!*count || strspn(count, "0123456789") != strlen(count)) {
-    fail("%s:%ld: not a count after part %d/%d: '%s'", p.file, p.line + 1, k,
-         n, count);
+    fail("%s:%ld: not a count after part %d/%d: '%s'", p.file, p.line + 1, k, n,
+         count);
     return EXIT_ERROR;
   }
   mpz_t c;
@@ -137,9 +137,9 @@ static int missing(const sum *s) {
     if (s->at[k].file)
       continue;
     named++;
-    const char *sep = named == 1                        ? ""
-                      : named == gone && gone <= 10     ? " and "
-                                                        : ", ";
+    const char *sep = named == 1                    ? ""
+                      : named == gone && gone <= 10 ? " and "
+                                                    : ", ";
     len += (size_t)snprintf(list + len, sizeof list - len, "%s%d", sep, k + 1);
   }
   if (gone > 10)

@@ -66,12 +66,12 @@
       " count sample ",                                                        \
       "method (default auto: dp, approx if dp outgrows memory; sample: no "    \
       "enum)")                                                                 \
-  OPT(part, "--part", STRING, NULL, 0, 0, "K/N", " count enum ",             \
+  OPT(part, "--part", STRING, NULL, 0, 0, "K/N", " count enum ",               \
       "only part K of N disjoint parts, cut alike on every machine; count "    \
       "prints 'part K/N of problem ID' and its count, for 'tilesat sum'")      \
   OPT(part_split, "--part-split", UINT, 0, 1, TILESAT_MAX_PARTS, "N",          \
       " sample ",                                                              \
-      "draw through N parts: a part with probability its count over the "     \
+      "draw through N parts: a part with probability its count over the "      \
       "total, then a map in it (dp; exactly uniform)")                         \
   OPT(epsilon, "--epsilon", REAL, 0, 0, INFINITY, "E", " count sample ",       \
       "approx: within a factor 1+E of the count (default 0.8); sample: of "    \

@@ -47,6 +47,8 @@ typedef struct cut {
   uint64_t *ok;    /* [position in line][words]: tiles the cell may hold */
   uint64_t *pairs; /* [words]: scratch */
   mpz_t *from, *to, *side, *weight; /* [T] */
+  int *heavy, *light, *share;       /* [T]: scratch of cut_node */
+  uint64_t *keep;                   /* [words] */
 } cut;
 
 static int pin_cmp(const void *a, const void *b) {
@@ -108,6 +110,10 @@ static void cut_init(cut *c, const tilesat_map *m) {
   c->line = ts_malloc((size_t)most * sizeof *c->line);
   c->ok = ts_calloc((size_t)most * (size_t)c->words, sizeof *c->ok);
   c->pairs = ts_malloc((size_t)c->words * sizeof *c->pairs);
+  c->keep = ts_malloc((size_t)c->words * sizeof *c->keep);
+  c->heavy = ts_malloc((size_t)c->T * sizeof *c->heavy);
+  c->light = ts_malloc((size_t)c->T * sizeof *c->light);
+  c->share = ts_malloc((size_t)c->T * sizeof *c->share);
   mpz_t **vecs[] = {&c->from, &c->to, &c->side, &c->weight};
   for (int v = 0; v < 4; v++) {
     *vecs[v] = ts_malloc((size_t)c->T * sizeof(mpz_t));
@@ -129,6 +135,10 @@ static void cut_free(cut *c) {
   free(c->line);
   free(c->ok);
   free(c->pairs);
+  free(c->keep);
+  free(c->heavy);
+  free(c->light);
+  free(c->share);
 }
 
 /* set &= allowed[a][d] */
@@ -337,83 +347,84 @@ static tilesat_map *part_map(const cut *c, int j, const uint64_t *keep) {
   return p;
 }
 
+/* The tiles of position j's weights (c->weight) sorted for n parts: the
+ * heavy ones, weighing more than a part's fair share (total / n), and the
+ * light ones; returns g, how many parts the light ones get (their share,
+ * rounded down, one at least, one tile a group at most), or -1 when no
+ * tile has weight. */
+static int sort_tiles(cut *c, int n, int *nheavy, int *nlight) {
+  mpz_t total, light, x;
+  mpz_inits(total, light, x, NULL);
+  for (int t = 0; t < c->T; t++)
+    mpz_add(total, total, c->weight[t]);
+  *nheavy = *nlight = 0;
+  for (int t = 0; t < c->T && mpz_sgn(total); t++) {
+    mpz_mul_ui(x, c->weight[t], (unsigned long)n);
+    if (mpz_cmp(x, total) > 0) {
+      c->heavy[(*nheavy)++] = t;
+    } else if (mpz_sgn(c->weight[t])) {
+      c->light[(*nlight)++] = t;
+      mpz_add(light, light, c->weight[t]);
+    }
+  }
+  int g = mpz_sgn(total) ? 0 : -1;
+  if (*nlight) {
+    mpz_mul_ui(x, light, (unsigned long)n);
+    mpz_fdiv_q(x, x, total);
+    g = (int)mpz_get_ui(x);
+    g = g < 1 ? 1 : g > *nlight ? *nlight : g;
+  }
+  mpz_clears(total, light, x, NULL);
+  return g;
+}
+
+/* The node of the cut whose prefix is j cells long, shared among *n parts
+ * of which part *k is wanted: 1 when that part ends here (*part: its map,
+ * or NULL when it is empty), or 0 with position j fixed to the heavy tile
+ * whose parts hold it (*k and *n then count within them). */
+static int cut_node(cut *c, int j, int *k, int *n, tilesat_map **part) {
+  if (*n == 1 || j == c->m->ncells) { /* a whole map is one part */
+    *part = *k == 1 ? part_map(c, j, NULL) : NULL;
+    return 1;
+  }
+  weigh(c, j);
+  int nheavy, nlight, g = sort_tiles(c, *n, &nheavy, &nlight);
+  if (g < 0) /* no valid map starts with this prefix */
+    return 1;
+  int *share = c->share;
+  if (*k <= g) { /* one group of light tiles: cell j holds one of them */
+    share_groups(c, c->light, nlight, g, share);
+    memset(c->keep, 0, (size_t)c->words * sizeof *c->keep);
+    for (int i = 0; i < nlight; i++)
+      if (share[i] == *k - 1)
+        c->keep[c->light[i] >> 6] |= (uint64_t)1 << (c->light[i] & 63);
+    *part = part_map(c, j, c->keep);
+    return 1;
+  }
+  *k -= g;
+  share_seats(c, c->heavy, nheavy, *n - g, share);
+  int i = 0;
+  while (*k > share[i])
+    *k -= share[i++];
+  *n = share[i];
+  c->fixed[cell_at(c, j)] = c->heavy[i];
+  return 0;
+}
+
 int tilesat_map_part(const tilesat_map *m, int k, int n, tilesat_map **part,
                      tilesat_error *err) {
   if (!m || !part)
     ts_misuse(__func__, "NULL map or part");
   *part = NULL;
   if (n < 1 || n > TILESAT_MAX_PARTS || k < 1 || k > n) {
-    ts_error(err, "--part", 0,
-             "part %d of %d: K/N needs 1 <= K <= N <= %d", k, n,
-             TILESAT_MAX_PARTS);
+    ts_error(err, "--part", 0, "part %d of %d: K/N needs 1 <= K <= N <= %d", k,
+             n, TILESAT_MAX_PARTS);
     return -1;
   }
   cut c;
   cut_init(&c, m);
-  int *heavy = ts_malloc((size_t)c.T * sizeof *heavy);
-  int *lights = ts_malloc((size_t)c.T * sizeof *lights);
-  int *share = ts_malloc((size_t)c.T * sizeof *share);
-  mpz_t total, light, share_w;
-  mpz_inits(total, light, share_w, NULL);
-  uint64_t *keep = ts_malloc((size_t)c.words * sizeof *keep);
-  for (int j = 0;; j++) {
-    if (n == 1) {
-      *part = part_map(&c, j, NULL);
-      break;
-    }
-    if (j == m->ncells) { /* a whole map, shared among n parts */
-      *part = k == 1 ? part_map(&c, j, NULL) : NULL;
-      break;
-    }
-    /* the tiles that weigh more than a part's fair share (heavy) get
-     * parts of their own in proportion, the cut going on in each; the
-     * others (light) are shared into g groups, a part each */
-    weigh(&c, j);
-    mpz_set_ui(total, 0);
-    mpz_set_ui(light, 0);
-    for (int t = 0; t < c.T; t++)
-      mpz_add(total, total, c.weight[t]);
-    if (!mpz_sgn(total)) /* no valid map starts with this prefix */
-      break;
-    int nheavy = 0, nlight = 0;
-    for (int t = 0; t < c.T; t++) {
-      mpz_mul_ui(share_w, c.weight[t], (unsigned long)n);
-      if (mpz_cmp(share_w, total) > 0)
-        heavy[nheavy++] = t;
-      else if (mpz_sgn(c.weight[t])) {
-        lights[nlight++] = t;
-        mpz_add(light, light, c.weight[t]);
-      }
-    }
-    int g = 0;
-    if (nlight) { /* max(1, floor(n light / total)), at most nlight */
-      mpz_mul_ui(share_w, light, (unsigned long)n);
-      mpz_fdiv_q(share_w, share_w, total);
-      g = (int)mpz_get_ui(share_w);
-      g = g < 1 ? 1 : g > nlight ? nlight : g;
-    }
-    if (k <= g) {
-      share_groups(&c, lights, nlight, g, share);
-      memset(keep, 0, (size_t)c.words * sizeof *keep);
-      for (int i = 0; i < nlight; i++)
-        if (share[i] == k - 1)
-          keep[lights[i] >> 6] |= (uint64_t)1 << (lights[i] & 63);
-      *part = part_map(&c, j, keep);
-      break;
-    }
-    k -= g;
-    share_seats(&c, heavy, nheavy, n - g, share);
-    int i = 0;
-    while (k > share[i])
-      k -= share[i++];
-    n = share[i];
-    c.fixed[cell_at(&c, j)] = heavy[i];
-  }
-  free(heavy);
-  free(lights);
-  free(share);
-  free(keep);
-  mpz_clears(total, light, share_w, NULL);
+  for (int j = 0; !cut_node(&c, j, &k, &n, part); j++)
+    ;
   cut_free(&c);
   return 0;
 }
@@ -500,10 +511,82 @@ int tilesat_count_part(const tilesat_map *m, int k, int n,
   return rc;
 }
 
+/* The parts of a problem with their counts: upto[k], the count of parts
+ * 0..k (cumulative). */
+typedef struct split {
+  int n;
+  tilesat_map **parts; /* NULL: empty */
+  mpz_t *upto;
+} split;
+
+/* Cut m into n parts and count each by po's method; 0 or -1 with err. */
+static int split_count(split *s, const tilesat_map *m, int n,
+                       const tilesat_count_options *po, tilesat_error *err) {
+  s->n = n;
+  s->parts = ts_calloc((size_t)n, sizeof(tilesat_map *));
+  s->upto = ts_malloc((size_t)n * sizeof(mpz_t));
+  int rc = 0;
+  for (int k = 0; k < n; k++) {
+    mpz_init(s->upto[k]);
+    if (k)
+      mpz_set(s->upto[k], s->upto[k - 1]);
+    tilesat_count_result res;
+    if (rc || tilesat_map_part(m, k + 1, n, &s->parts[k], err) ||
+        (s->parts[k] && tilesat_count(s->parts[k], po, &res, err))) {
+      rc = -1;
+    } else if (s->parts[k]) {
+      mpz_t c;
+      mpz_init_set_str(c, res.count, 10);
+      mpz_add(s->upto[k], s->upto[k], c);
+      mpz_clear(c);
+      tilesat_count_result_free(&res);
+    }
+  }
+  return rc;
+}
+
+static void split_free(split *s) {
+  for (int k = 0; k < s->n; k++) {
+    tilesat_map_free(s->parts[k]);
+    mpz_clear(s->upto[k]);
+  }
+  free(s->parts);
+  free(s->upto);
+}
+
+/* n draws of a part, part k with probability count(k) / total: the first
+ * part whose cumulative count passes a uniform r in [0, total) (GMP's
+ * Mersenne Twister, seeded from the seed). */
+static void draw_parts(const split *s, uint64_t seed, int n, int *draw) {
+  gmp_randstate_t st;
+  gmp_randinit_mt(st);
+  mpz_t r;
+  mpz_init(r);
+  uint64_t x = seed ^ 0x7061727473u; /* "parts" */
+  mpz_set_ui(r, (unsigned long)(ts_splitmix64(&x) >> 32));
+  mpz_mul_2exp(r, r, 32);
+  mpz_add_ui(r, r, (unsigned long)(ts_splitmix64(&x) >> 32));
+  gmp_randseed(st, r);
+  for (int i = 0; i < n; i++) {
+    mpz_urandomm(r, st, s->upto[s->n - 1]); /* the total */
+    int lo = 0, hi = s->n - 1;
+    while (lo < hi) {
+      int mid = lo + (hi - lo) / 2;
+      if (mpz_cmp(s->upto[mid], r) > 0)
+        hi = mid;
+      else
+        lo = mid + 1;
+    }
+    draw[i] = lo;
+  }
+  mpz_clear(r);
+  gmp_randclear(st);
+}
+
 /* Where the maps of one part go: the draws' slots of that part, in order. */
 typedef struct slots {
-  int *maps;         /* [draws][ncells] */
-  const int *draw;   /* [draws]: the part of each draw */
+  int *maps;       /* [draws][ncells] */
+  const int *draw; /* [draws]: the part of each draw */
   int ndraws, ncells, part, next;
 } slots;
 
@@ -513,6 +596,26 @@ static int to_slot(void *user, const int *tiles) {
     s->next++;
   memcpy(s->maps + (size_t)s->next++ * (size_t)s->ncells, tiles,
          (size_t)s->ncells * sizeof *tiles);
+  return 0;
+}
+
+/* For each part, as many maps as draws of it, by the dp's exact sampler
+ * (a seed of its own), each into its draw's slot of maps; 0 or -1. */
+static int sample_drawn(const split *s, const tilesat_count_options *po,
+                        const int *draw, int n, int *maps, tilesat_error *err) {
+  int ncells = s->parts[draw[0]]->ncells;
+  for (int k = 0; k < s->n; k++) {
+    int want = 0;
+    for (int i = 0; i < n; i++)
+      want += draw[i] == k;
+    slots sl = {maps, draw, n, ncells, k, 0};
+    tilesat_count_options so = *po;
+    uint64_t y = po->seed ^ ((uint64_t)k << 32);
+    so.seed = ts_splitmix64(&y);
+    if (want &&
+        tilesat_sample(s->parts[k], &so, want, to_slot, &sl, err) != want)
+      return -1;
+  }
   return 0;
 }
 
@@ -528,89 +631,29 @@ int tilesat_sample_parts(const tilesat_map *m, const tilesat_count_options *o,
     return -1;
   }
   if (nparts < 1 || nparts > TILESAT_MAX_PARTS) {
-    ts_error(err, "--part-split", 0, "%d parts: at least 1, at most %d",
-             nparts, TILESAT_MAX_PARTS);
+    ts_error(err, "--part-split", 0, "%d parts: at least 1, at most %d", nparts,
+             TILESAT_MAX_PARTS);
     return -1;
   }
-  if (n <= 0)
-    return 0;
   /* the maps are drawn part by part and handed on in the order drawn */
-  if (ts_memory_refuse(m, (double)n * m->ncells * sizeof(int), "sample", err))
-    return -1;
-  tilesat_map **parts = ts_calloc((size_t)nparts, sizeof *parts);
-  mpz_t *upto = ts_malloc((size_t)nparts * sizeof(mpz_t)); /* cumulative */
-  mpz_t total, r;
-  mpz_inits(total, r, NULL);
-  int rc = 0;
-  for (int k = 0; k < nparts; k++) {
-    mpz_init(upto[k]);
-    if (rc || tilesat_map_part(m, k + 1, nparts, &parts[k], err)) {
-      rc = -1;
-      continue;
-    }
-    tilesat_count_result res;
-    if (parts[k] && tilesat_count(parts[k], &po, &res, err))
-      rc = -1;
-    else if (parts[k]) {
-      mpz_set_str(r, res.count, 10);
-      mpz_add(total, total, r);
-      tilesat_count_result_free(&res);
-    }
-    mpz_set(upto[k], total);
-  }
-  int *draw = NULL, *maps = NULL, got = 0;
-  if (!rc && mpz_sgn(total) > 0) {
-    /* part k with probability count(k) / total: the first k whose
-     * cumulative count passes a uniform r in [0, total) */
-    gmp_randstate_t st;
-    gmp_randinit_mt(st);
-    uint64_t x = o->seed ^ 0x7061727473u; /* "parts" */
-    mpz_set_ui(r, (unsigned long)(ts_splitmix64(&x) >> 32));
-    mpz_mul_2exp(r, r, 32);
-    mpz_add_ui(r, r, (unsigned long)(ts_splitmix64(&x) >> 32));
-    gmp_randseed(st, r);
-    draw = ts_malloc((size_t)n * sizeof *draw);
-    for (int i = 0; i < n; i++) {
-      mpz_urandomm(r, st, total);
-      int lo = 0, hi = nparts - 1;
-      while (lo < hi) {
-        int mid = lo + (hi - lo) / 2;
-        if (mpz_cmp(upto[mid], r) > 0)
-          hi = mid;
-        else
-          lo = mid + 1;
-      }
-      draw[i] = lo;
-    }
-    gmp_randclear(st);
-    maps = ts_malloc((size_t)n * (size_t)m->ncells * sizeof *maps);
-    for (int k = 0; k < nparts && !rc; k++) {
-      int want = 0;
-      for (int i = 0; i < n; i++)
-        want += draw[i] == k;
-      if (!want)
-        continue;
-      slots s = {maps, draw, n, m->ncells, k, 0};
-      tilesat_count_options so = po;
-      uint64_t y = o->seed ^ ((uint64_t)k << 32);
-      so.seed = ts_splitmix64(&y);
-      if (tilesat_sample(parts[k], &so, want, to_slot, &s, err) != want)
-        rc = -1;
-    }
+  if (n <= 0 ||
+      ts_memory_refuse(m, (double)n * m->ncells * sizeof(int), "sample", err))
+    return n <= 0 ? 0 : -1;
+  split s;
+  int rc = split_count(&s, m, nparts, &po, err), got = 0;
+  if (!rc && mpz_sgn(s.upto[nparts - 1]) > 0) {
+    int *draw = ts_malloc((size_t)n * sizeof *draw);
+    int *maps = ts_malloc((size_t)n * (size_t)m->ncells * sizeof *maps);
+    draw_parts(&s, o->seed, n, draw);
+    rc = sample_drawn(&s, &po, draw, n, maps, err);
     for (int i = 0; i < n && !rc; i++) {
       got++;
       if (fn && fn(user, maps + (size_t)i * (size_t)m->ncells))
         break;
     }
+    free(draw);
+    free(maps);
   }
-  for (int k = 0; k < nparts; k++) {
-    tilesat_map_free(parts[k]);
-    mpz_clear(upto[k]);
-  }
-  free(parts);
-  free(upto);
-  free(draw);
-  free(maps);
-  mpz_clears(total, r, NULL);
+  split_free(&s);
   return rc ? -1 : got;
 }
