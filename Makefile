@@ -41,6 +41,9 @@ CORE_OBJ = $(CORE_SRC:src/%.c=$(BUILD)/obj/%.o)
 IO_OBJ   = $(IO_SRC:src/%.c=$(BUILD)/obj/%.o)
 CLI_OBJ  = $(CLI_SRC:src/%.c=$(BUILD)/obj/%.o)
 LIB_OBJ  = $(CORE_OBJ) $(IO_OBJ)
+# the command line's objects but main: what the MPI driver and the cli
+# fuzzing harness link
+CLI_LIB_OBJ = $(filter-out %/main.o,$(CLI_OBJ))
 TEST_SRC = $(wildcard tests/*.c)
 TEST_OBJ = $(TEST_SRC:tests/%.c=$(BUILD)/tobj/%.o)
 LIBA     = $(BUILD)/libtilesat.a
@@ -66,9 +69,14 @@ CNF_CASES = coast-1x2:coast:1x2 coast-3x3:coast:3x3 \
             coast-3x3-pin:coast:3x3:--pin=2,2=L hard-2x2:hard:2x2 \
             hard-3x3:hard:3x3 coast-hex-3x4:coast-hex:3x4 coast-12x12-periodic:coast:12x12:--periodic
 
-.PHONY: print-libs all deps demo test check-test asan bench bench-collapse cnf format lint lint-tools \
+# The MPI driver (src/mpi/, README "Beyond one machine"), built with Open
+# MPI's mpicc when it is there (tools/install-deps.sh installs it).
+MPICC   ?= mpicc
+MPI_BIN  = $(if $(shell command -v $(MPICC) 2>/dev/null),$(BUILD)/tilesat-mpi)
+
+.PHONY: print-libs all deps demo test check-test check-mpi asan bench bench-collapse cnf format lint lint-tools \
         lint-tidy lint-cppcheck clean help install uninstall check-install man
-all: $(BIN) $(LIBRARIES)
+all: $(BIN) $(LIBRARIES) $(MPI_BIN)
 
 deps:
 	@tools/install-deps.sh
@@ -85,6 +93,13 @@ $(BUILD)/obj/cli/%.o: src/cli/%.c
 $(BUILD)/obj/%.o: src/%.c
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
+
+$(BUILD)/obj/mpi/%.o: src/mpi/%.c
+	@mkdir -p $(@D)
+	$(MPICC) $(CPPFLAGS) $(IO_CFLAGS) $(CFLAGS) -c $< -o $@
+
+$(BUILD)/tilesat-mpi: $(BUILD)/obj/mpi/tilesat_mpi.o $(CLI_LIB_OBJ) $(IOLIBA) $(LIBA)
+	$(MPICC) $(CFLAGS) $^ $(LIBS) -o $@
 
 $(BUILD)/tobj/%.o: tests/%.c
 	@mkdir -p $(@D)
@@ -156,6 +171,7 @@ demo: deps
 # The suite, then the same suite under AddressSanitizer + UBSan.
 test: deps
 	@$(MAKE) --no-print-directory check-test
+	@$(MAKE) --no-print-directory check-mpi
 	@$(MAKE) --no-print-directory BUILD=build-asan \
 	  OPT="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
 	  check-test
@@ -165,6 +181,10 @@ test: deps
 check-test: $(BIN) $(TESTBIN) fuzz-replay-bins
 	TILESAT_BIN=$(BIN) ASAN_OPTIONS=detect_leaks=1 $(TESTBIN) --jobs 2
 	@$(MAKE) --no-print-directory fuzz-replay
+
+# The MPI driver on this one machine, 3 ranks, against `tilesat count`.
+check-mpi: $(BIN) $(BUILD)/tilesat-mpi
+	tools/test-mpi.sh $(BIN) $(BUILD)/tilesat-mpi
 
 # ------------------------------------------------------------------ fuzzing
 # tests/fuzz/: a libFuzzer harness per parser and the command line
@@ -181,7 +201,7 @@ FUZZ_OPT     = -O1 -g -fsanitize=fuzzer-no-link,address,undefined \
                -Wno-missing-field-initializers
 FUZZ_DIR     = $(BUILD)/fuzz
 FUZZ_SRC     = $(wildcard tests/fuzz/*.c)
-FUZZ_CLI_OBJ = $(filter-out %/main.o,$(CLI_OBJ))
+FUZZ_CLI_OBJ = $(CLI_LIB_OBJ)
 FUZZ_REPLAY  = $(FUZZ_NAMES:%=$(FUZZ_DIR)/replay-%)
 FUZZ_BINS    = $(FUZZ_NAMES:%=$(FUZZ_DIR)/fuzz-%)
 # the repository's files each harness starts from (and its stored corpus)
@@ -379,4 +399,4 @@ check-install: all $(MAN)
 clean:
 	rm -rf build build-asan build-fuzz
 
--include $(LIB_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(FUZZ_SRC:tests/fuzz/%.c=$(FUZZ_DIR)/%.d)
+-include $(LIB_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(BUILD)/obj/mpi/tilesat_mpi.d $(FUZZ_SRC:tests/fuzz/%.c=$(FUZZ_DIR)/%.d)

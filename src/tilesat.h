@@ -377,6 +377,40 @@ void tilesat_count_result_free(tilesat_count_result *res);
 int tilesat_sample(const tilesat_map *m, const tilesat_count_options *o, int n,
                    tilesat_map_fn fn, void *user, tilesat_error *err);
 
+/* -------------------------------------------- parts: beyond one machine */
+
+/* A problem (a map: its rules, size, topology, wrap, pins and bans) cut
+ * into n disjoint parts whose union is all its valid maps: the same cut on
+ * every machine and for every method, so parts counted anywhere add up to
+ * the count (README, "Beyond one machine").  The cut fixes the first cells
+ * (row by row; column by column when the map is wider than tall), sharing
+ * their tiles among the parts by an exact count of the rest of the line. */
+#define TILESAT_MAX_PARTS 1000000
+/* 16 hex digits naming the problem (not the tiles' weights nor the memory
+ * bound) and the version of the cut: problems with the same fingerprint
+ * have the same parts. */
+void tilesat_map_fingerprint(const tilesat_map *m, char out[17]);
+/* Part k of n (1 <= k <= n <= TILESAT_MAX_PARTS): *part gets a new map,
+ * m with the part's cells pinned and tiles banned (the caller frees it),
+ * or NULL when the part is empty (no valid map is in it).  Returns 0, or
+ * -1 with err when k or n is out of range. */
+int tilesat_map_part(const tilesat_map *m, int k, int n, tilesat_map **part,
+                     tilesat_error *err);
+/* The exact number of valid maps in part k of n, by o's method: dp or enum
+ * (auto is the dp, never an estimate; approx is refused). */
+int tilesat_count_part(const tilesat_map *m, int k, int n,
+                       const tilesat_count_options *o,
+                       tilesat_count_result *res, tilesat_error *err);
+/* Draw n maps exactly uniformly through nparts parts: each part counted by
+ * the dp, each draw a part with probability count(part) / total and then a
+ * map of that part by the dp's exact sampler; handed to fn in the order
+ * drawn (all n are kept until then: the map's memory bound applies).
+ * The same seed gives the same maps.  Returns how many were drawn (0 when
+ * there is no valid map), or -1 with err. */
+int tilesat_sample_parts(const tilesat_map *m, const tilesat_count_options *o,
+                         int nparts, int n, tilesat_map_fn fn, void *user,
+                         tilesat_error *err);
+
 /* ------------------------------------------------------------ explanations */
 
 /* The constraints a map is made of, at the level a designer thinks in: each

@@ -265,6 +265,12 @@ void progress_report(void *user, const char *line);
 int counting_setup(options *o, tilesat_rules **r, tilesat_map **m,
                    tilesat_count_options *co, count_progress *pr);
 
+/* --part K/N (count, enum): 0 with *k and *n, or EXIT_ERROR (said). */
+int parse_part(const options *o, int *k, int *n);
+/* The line count --part prints before the part's count, and tilesat sum
+ * reads back: "part K/N of problem ID" (ID: tilesat_map_fingerprint). */
+#define PART_LINE "part %d/%d of problem %16s"
+
 /* ------------------------------------------------ commands (cmd_*.c) */
 
 int cmd_extract(options *o);
@@ -281,5 +287,6 @@ int cmd_anneal(options *o);
 int cmd_collapse(options *o);
 int cmd_verify(options *o);
 int cmd_run_samples(options *o);
+int cmd_sum(options *o);
 
 #endif

@@ -1,6 +1,7 @@
 /* cmd_count.c: tilesat count RULES --size WxH: the number of valid maps,
  * exact, approximate with its (epsilon, delta), or between proved bounds,
- * as the last line. */
+ * as the last line; with --part K/N, the exact count of one part after a
+ * line naming it. */
 #include "cli.h"
 
 #include <math.h>
@@ -60,9 +61,18 @@ int cmd_count(options *o) {
   if (!rc) {
     tilesat_error err;
     tilesat_count_result res;
-    if (tilesat_count(m, &co, &res, &err)) {
+    int k = 0, n = 0;
+    if (o->part && parse_part(o, &k, &n)) {
+      rc = EXIT_ERROR;
+    } else if (k ? tilesat_count_part(m, k, n, &co, &res, &err)
+                 : tilesat_count(m, &co, &res, &err)) {
       rc = fail_solve(o, &err);
     } else {
+      if (k) { /* for tilesat sum */
+        char id[17];
+        tilesat_map_fingerprint(m, id);
+        printf(PART_LINE "\n", k, n, id);
+      }
       if (res.approximate)
         printf("approx: %s (epsilon %g, delta %g)\n", res.count, co.epsilon,
                co.delta);

@@ -1,5 +1,6 @@
 /* cmd_sample.c: tilesat sample RULES --size WxH: valid maps drawn
- * uniformly at random (dp: exactly; approx: within a tolerance). */
+ * uniformly at random (dp: exactly; approx: within a tolerance; with
+ * --part-split N, exactly, a part at a time). */
 #include "cli.h"
 
 int cmd_sample(options *o) {
@@ -24,8 +25,11 @@ int cmd_sample(options *o) {
   if (!rc) {
     tilesat_error err;
     map_sink sink = {m, sheet_new(o, m)};
-    int got =
-        tilesat_sample(m, &co, (int)o->nsamples, map_sink_print, &sink, &err);
+    int got = o->part_split ? tilesat_sample_parts(m, &co, (int)o->part_split,
+                                                   (int)o->nsamples,
+                                                   map_sink_print, &sink, &err)
+                            : tilesat_sample(m, &co, (int)o->nsamples,
+                                             map_sink_print, &sink, &err);
     if (got < 0 || stop_requested()) {
       rc = fail_solve(o, &err);
     } else if (got == 0) {

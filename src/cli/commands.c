@@ -22,6 +22,10 @@ const command commands[] = {
      "valid maps drawn uniformly at random (dp: exactly; approx: by XOR "
      "hashing)",
      cmd_sample},
+    {"sum", "FILE...",
+     "the exact total of the parts 'count --part K/N' counted (refuses a "
+     "part missing or twice, or parts of different problems)",
+     cmd_sum},
     {"import-tileset", "TILESET.xml",
      "rules from a WFC simple-tiled tileset (oriented tiles, pairs, weights)",
      cmd_import_tileset},

@@ -1,6 +1,9 @@
 /* counting.c: what count and sample share: the count options in the
- * library's terms and progress on stderr. */
+ * library's terms and progress on stderr; and --part K/N (count, enum). */
 #include "cli.h"
+
+#include <stdlib.h>
+#include <string.h>
 
 /* Progress: first after a second, then at most once a second; a change of
  * method (notice) is always said, since it changes what the output
@@ -78,5 +81,22 @@ int counting_setup(options *o, tilesat_rules **r, tilesat_map **m,
   /* the solvers' lines (enum, approx) through the same clock */
   co->solve.progress = progress_report;
   co->solve.progress_user = pr;
+  return 0;
+}
+
+int parse_part(const options *o, int *k, int *n) {
+  const char *s = o->part, *slash = strchr(s, '/');
+  size_t a = strspn(s, "0123456789");
+  char *end;
+  long K = strtol(s, &end, 10), N = slash ? strtol(slash + 1, &end, 10) : 0;
+  if (a == 0 || s + a != slash || strspn(slash + 1, "0123456789") == 0 ||
+      *end || a > 7 || strlen(slash + 1) > 7 || K < 1 || K > N ||
+      N > TILESAT_MAX_PARTS) {
+    fail("--part: '%s' is not K/N with 1 <= K <= N <= %d", s,
+         TILESAT_MAX_PARTS);
+    return EXIT_ERROR;
+  }
+  *k = (int)K;
+  *n = (int)N;
   return 0;
 }

@@ -70,6 +70,13 @@
   OPT(strip_width, "--strip-width", UINT, 0, 1, 64, "N", " count ",            \
       "bounds: strips and pieces N lines wide (default: as wide as 20 s "      \
       "allow)")                                                                \
+  OPT(part, "--part", STRING, NULL, 0, 0, "K/N", " count enum ",               \
+      "only part K of N disjoint parts, cut alike on every machine; count "    \
+      "prints 'part K/N of problem ID' and its count, for 'tilesat sum'")      \
+  OPT(part_split, "--part-split", UINT, 0, 1, TILESAT_MAX_PARTS, "N",          \
+      " sample ",                                                              \
+      "draw through N parts: a part with probability its count over the "      \
+      "total, then a map in it (dp; exactly uniform)")                         \
   OPT(epsilon, "--epsilon", REAL, 0, 0, INFINITY, "E", " count sample ",       \
       "approx: within a factor 1+E of the count (default 0.8); sample: of "    \
       "uniform (default 6, at least 1.71)")                                    \
@@ -170,7 +177,7 @@
        "readable text (default) or a JSON document")                           \
   OPT(help, "--help", FLAG, false, 0, 0, NULL,                                 \
       " extract import-tileset encode check enum count sample explain trace "  \
-      "analyze anneal collapse verify run-samples ",                           \
+      "analyze anneal collapse verify run-samples sum ",                       \
       "this help")                                                             \
   OPT(energy, "--energy", STRING, NULL, 0, 0, "FILE", " anneal ",              \
       "soft terms from an energy file (rules/README.md)")                      \

@@ -1,0 +1,217 @@
+/* tilesat_mpi.c: tilesat-mpi, `tilesat count` over MPI ranks, for parts
+ * of uneven cost.
+ *
+ *   mpirun -np P tilesat-mpi [--parts N] RULES --size WxH [count's options]
+ *
+ * The problem is cut into N parts (default 8 per worker) as `count --part
+ * K/N` cuts it; rank 0 hands the parts out one at a time to the other
+ * ranks as they come back, each worker counts its part through the library
+ * (tilesat_count_part) and sends the count back as a decimal string, and
+ * rank 0 adds them up (GMP) and prints what `count` prints: the number of
+ * valid maps as the last line.  With one rank, rank 0 counts every part
+ * itself.  Every rank reads the rules and map options itself (a shared
+ * file system, or the same files on every host).  Exit 0, or 1 after an
+ * error (said once, by rank 0). */
+#include "cli/cli.h"
+
+#include <gmp.h>
+#include <mpi.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+enum { TAG_WORK = 1, TAG_DONE = 2 };
+
+/* Rank 0's count of done parts on stderr, at most once a second. */
+static void report(count_progress *pr, int done, int n) {
+  char line[96];
+  snprintf(line, sizeof line, "%d of %d parts counted", done, n);
+  progress_report(pr, line);
+}
+
+/* Count part k: "COUNT" or "!ERROR" (malloc'd). */
+static char *count_part(const tilesat_map *m, int k, int n,
+                        const tilesat_count_options *co) {
+  tilesat_count_result res;
+  tilesat_error err;
+  if (tilesat_count_part(m, k, n, co, &res, &err)) {
+    size_t len = strlen(err.msg) + 2;
+    char *msg = malloc(len);
+    if (msg)
+      snprintf(msg, len, "!%s", err.msg);
+    return msg;
+  }
+  return res.count;
+}
+
+/* Receive one string with tag from any rank; *from its rank.  Rank 0
+ * waits by polling every millisecond rather than in MPI_Probe, which
+ * spins: on a machine with as many cores as workers it would take one from
+ * them. */
+static char *receive(int tag, int *from) {
+  MPI_Status st;
+  int len, flag = 0;
+  for (;;) {
+    MPI_Iprobe(MPI_ANY_SOURCE, tag, MPI_COMM_WORLD, &flag, &st);
+    if (flag)
+      break;
+    nanosleep(&(struct timespec){0, 1000000}, NULL);
+  }
+  MPI_Get_count(&st, MPI_CHAR, &len);
+  char *s = malloc((size_t)len + 1);
+  if (!s)
+    MPI_Abort(MPI_COMM_WORLD, 1);
+  MPI_Recv(s, len, MPI_CHAR, st.MPI_SOURCE, tag, MPI_COMM_WORLD,
+           MPI_STATUS_IGNORE);
+  s[len] = 0;
+  *from = st.MPI_SOURCE;
+  return s;
+}
+
+static void send_part(int to, int k) {
+  MPI_Send(&k, 1, MPI_INT, to, TAG_WORK, MPI_COMM_WORLD);
+}
+
+/* Rank 0: hand out parts 1..n to ranks 1..size-1 (or count them itself),
+ * add up what comes back.  0, or EXIT_ERROR after saying why. */
+static int master(const tilesat_map *m, int n, int size,
+                  const tilesat_count_options *co, count_progress *pr) {
+  mpz_t total, c;
+  mpz_inits(total, c, NULL);
+  int rc = 0, next = 1, done = 0, busy = 0;
+  for (int w = 1; w < size; w++) { /* a part each, or stop */
+    send_part(w, next <= n ? next : 0);
+    if (next <= n) {
+      next++;
+      busy++;
+    }
+  }
+  while (size == 1 ? next <= n && !rc : busy > 0) {
+    int from = 0, k = next;
+    char *got = NULL;
+    if (size == 1) {
+      got = count_part(m, next++, n, co);
+    } else {
+      char *msg = receive(TAG_DONE, &from);
+      busy--;
+      char *space = strchr(msg, ' ');
+      k = atoi(msg);
+      got = strdup(space ? space + 1 : "!garbled answer");
+      free(msg);
+    }
+    if (!got || got[0] == '!') {
+      if (!rc) /* the first error only; the other workers finish theirs */
+        fail("part %d/%d: %s", k, n, got ? got + 1 : "out of memory");
+      rc = EXIT_ERROR;
+    } else {
+      mpz_set_str(c, got, 10);
+      mpz_add(total, total, c);
+      report(pr, ++done, n);
+    }
+    free(got);
+    if (size > 1) {
+      bool more = next <= n && !rc;
+      send_part(from, more ? next++ : 0);
+      busy += more;
+    }
+  }
+  if (!rc)
+    gmp_printf("%Zd\n", total);
+  mpz_clears(total, c, NULL);
+  return rc;
+}
+
+/* Ranks 1..: count the parts rank 0 sends until it sends 0. */
+static void worker(const tilesat_map *m, int n,
+                   const tilesat_count_options *co) {
+  for (;;) {
+    int k;
+    MPI_Recv(&k, 1, MPI_INT, 0, TAG_WORK, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    if (!k)
+      return;
+    char *count = count_part(m, k, n, co);
+    size_t len = (count ? strlen(count) : 0) + 16;
+    char *msg = malloc(len);
+    if (!msg)
+      MPI_Abort(MPI_COMM_WORLD, 1);
+    snprintf(msg, len, "%d %s", k, count ? count : "!out of memory");
+    MPI_Send(msg, (int)strlen(msg), MPI_CHAR, 0, TAG_DONE, MPI_COMM_WORLD);
+    free(msg);
+    free(count);
+  }
+}
+
+/* --parts N in front of count's arguments: 0 with *n (0: not given) and
+ * the arguments after it, or EXIT_ERROR. */
+static int parse_parts(int *argc, char ***argv, int *n) {
+  *n = 0;
+  if (*argc >= 2 && !strcmp((*argv)[1], "--parts")) {
+    char *end;
+    long v = *argc >= 3 ? strtol((*argv)[2], &end, 10) : 0;
+    if (*argc < 3 || *end || v < 1 || v > TILESAT_MAX_PARTS ||
+        (*argv)[2][0] < '0' || (*argv)[2][0] > '9') {
+      fail("--parts: '%s' is not a whole number from 1 to %d",
+           *argc >= 3 ? (*argv)[2] : "", TILESAT_MAX_PARTS);
+      return EXIT_ERROR;
+    }
+    *n = (int)v;
+    *argc -= 2;
+    *argv += 2;
+  }
+  return 0;
+}
+
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  int rank, size;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  int n = 0;
+  options o = {0};
+  tilesat_rules *r = NULL;
+  tilesat_map *m = NULL;
+  tilesat_count_options co;
+  count_progress pr = {0};
+  /* rank 0 first, so that a bad argument is said once; then the others */
+  int rc = 0;
+  for (int turn = 0; turn < 2; turn++) {
+    if ((rank == 0) == (turn == 0)) {
+      rc = parse_parts(&argc, &argv, &n);
+      if (!rc)
+        rc = options_parse(&o, "count", argc - 1, argv + 1);
+      if (!rc && (o.help || o.part)) {
+        fail("usage: mpirun -np P tilesat-mpi [--parts N] RULES --size WxH "
+             "[count's options but --part]");
+        rc = EXIT_ERROR;
+      }
+      if (!rc)
+        rc = counting_setup(&o, &r, &m, &co, &pr);
+      if (!rc && co.method != TILESAT_METHOD_AUTO &&
+          co.method != TILESAT_METHOD_DP && co.method != TILESAT_METHOD_ENUM) {
+        fail("--method: the parts' counts must be exact: dp or enum, not %s",
+             o.method);
+        rc = EXIT_ERROR;
+      }
+    }
+    int any;
+    MPI_Allreduce(&rc, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    if ((rc = any))
+      break;
+  }
+  if (!rc) {
+    if (!n)
+      n = 8 * (size > 1 ? size - 1 : 1);
+    if (rank == 0) {
+      rc = master(m, n, size, &co, &pr);
+    } else {
+      co.progress = co.notice = co.solve.progress = NULL;
+      worker(m, n, &co);
+    }
+  }
+  tilesat_map_free(m);
+  tilesat_rules_free(r);
+  options_free(&o);
+  fflush(stdout);
+  MPI_Finalize();
+  return rc;
+}

@@ -1,0 +1,52 @@
+#!/bin/sh
+# tools/test-mpi.sh TILESAT TILESAT_MPI: the MPI driver on this one machine
+# (make check-mpi, run by make test): 3 ranks (a master, two workers), more
+# parts than workers, each total against `tilesat count` of the same map in
+# one process; and a bad argument said once, exit 1.
+set -eu
+bin=$1
+mpi=$2
+# Open MPI refuses root without these, and more ranks than cores without
+# --oversubscribe (the test machine has 2 cores).
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+run() { mpirun -np 3 --oversubscribe "$mpi" "$@"; }
+
+fails=0
+check() { # check NAME PARTS ARGS...: the driver's total is count's
+  name=$1
+  parts=$2
+  shift 2
+  want=$("$bin" count "$@" | tail -n 1)
+  if [ "$parts" = default ]; then
+    got=$(run "$@" 2>/dev/null | tail -n 1) || got="exit $?"
+  else
+    got=$(run --parts "$parts" "$@" 2>/dev/null | tail -n 1) || got="exit $?"
+  fi
+  if [ "$got" = "$want" ]; then
+    echo "mpi: $name: $got, as count"
+  else
+    echo "mpi: $name: FAILED: $got, count says $want"
+    fails=$((fails + 1))
+  fi
+}
+
+check "coast 12x12 pinned, 16 parts" default rules/coast.rules --size 12x12 \
+  --pin 3,3=C
+check "dungeon8 5x4 periodic, 40 parts" 40 rules/dungeon8.rules --size 5x4 \
+  --periodic
+check "coast-hex 5x4 by enum, 24 parts" 24 rules/coast-hex.rules --size 5x4 \
+  --method enum
+
+# a bad argument: exit 1, said once (by rank 0), nothing on stdout
+out=$(run --parts 0 rules/coast.rules --size 3x3 2>/tmp/test-mpi.$$) && rc=0 || rc=$?
+said=$(grep -c '^tilesat: ' /tmp/test-mpi.$$ || true)
+msg=$(grep '^tilesat: ' /tmp/test-mpi.$$ || true)
+rm -f /tmp/test-mpi.$$
+if [ "$rc" -ne 0 ] && [ "$said" -eq 1 ] && [ -z "$out" ] &&
+  [ "$msg" = "tilesat: --parts: '0' is not a whole number from 1 to 1000000" ]; then
+  echo "mpi: a bad argument: exit $rc, said once"
+else
+  echo "mpi: a bad argument: FAILED: exit $rc, said $said times: $msg"
+  fails=$((fails + 1))
+fi
+[ "$fails" -eq 0 ]
