@@ -77,10 +77,21 @@ Test(part, counts_add_up_on_square_hex_periodic_and_pinned_maps) {
     tilesat_map_free(m);
     tilesat_rules_free(r);
   }
+  /* bans (the library's "cell X cannot hold tile T") */
+  map_case banned = {"rules/coast.rules", 5, 4, false, "2,2=C"};
+  tilesat_rules *r;
+  tilesat_map *b = case_open(&banned, &r);
+  tilesat_error err;
+  for (int c = 0; c < 5; c++)
+    cr_assert_eq(tilesat_map_ban(b, 0, c, 2, &err), 0); /* no sea on top */
+  cr_assert_eq(tilesat_map_ban(b, 3, 4, 0, &err), 0);
+  expect_parts_sum(b, 7, TILESAT_METHOD_DP, "coast 5x4 with bans");
+  expect_parts_sum(b, 7, TILESAT_METHOD_ENUM, "coast 5x4 with bans");
+  tilesat_map_free(b);
+  tilesat_rules_free(r);
   /* a WFC tileset, with a pin */
   tilesat_rules *knots = tileset("Knots");
   tilesat_map *m = map_new(knots, 7, 7, TILESAT_SQUARE, false);
-  tilesat_error err;
   cr_assert_eq(tilesat_map_pin(m, 3, 3, "cross 1", &err), 0, "%s", err.msg);
   expect_parts_sum(m, 8, TILESAT_METHOD_DP, "Knots 7x7");
   expect_parts_sum(m, 40, TILESAT_METHOD_DP, "Knots 7x7");
