@@ -927,7 +927,8 @@ static double strips_worth(const ts_bounds *b, int axis, int k) {
   const tilesat_map *m = b->m;
   if (!m->pins.n && !m->bans.n)
     return 8;
-  return 3.0 * ((along(m, axis) + k - 1) / k) + 2;
+  int n = (along(m, axis) + k - 1) / k; /* strips */
+  return 3.0 * n + 2;
 }
 
 /* Probe strips 1, 2, ... across the axis (no wider than max_k) while the
