@@ -13,14 +13,15 @@
  *
  * Lower bound: fix every cell of a few cut lines (every k+1-th column, or
  * row; on a periodic map also the first line across, so nothing wraps) to
- * one assignment that keeps the constraints among cut cells, pins and bans:
- * a line of one tile, or the lines of a valid map (a guarded collapse).
- * The cuts separate the rest into pieces, each a sub-map whose cells next
- * to a cut cell lose the tiles it does not allow; any choice of one valid
- * map per piece
- * makes a valid map (every edge lies inside a piece or between cut cells),
+ * one assignment that keeps the rules, pins and bans among cut cells: one
+ * tile on every cut cell (pinned cells keep their pin), a line where it
+ * cannot stand taken from a valid map (a guarded collapse), or all lines
+ * from that map.  The cuts separate the rest into pieces, each a sub-map
+ * whose cells beside a cut cell lose the tiles it does not allow.  Any
+ * choice of one valid map per piece makes a valid map (every edge lies
+ * inside a piece, between a piece and a cut cell, or between cut cells),
  * and different choices make different maps, so count >= product of the
- * pieces' counts.  The best line tried is kept.
+ * pieces' counts.  The best assignment tried is kept.
  *
  * Reflection lower bound (Knots-like rule sets): when the rules have a
  * mirror (a tile involution s with a E b <=> s(b) E s(a), the other axis
@@ -34,8 +35,9 @@
  *
  * Every sub-map is checked against the map before it is counted: the
  * strips' edges must be the map's edges (the relaxation), and every edge of
- * a piece's cell must be an edge of its sub-map (the lower bound's
- * covering); a failure is an internal error, never a wrong bound. */
+ * a piece's cell must be an edge of its sub-map or lead to a cut cell (the
+ * lower bound's covering); a failure is an internal error, never a wrong
+ * bound. */
 #include "count/count.h"
 
 #include <math.h>
@@ -43,9 +45,7 @@
 #include <string.h>
 #include <time.h>
 
-/* A rectangle of the map in unrolled coordinates: rows r0..r0+h-1 and
- * columns c0..c0+w-1, which may run one line past a periodic map's end
- * (that line is its first again). */
+/* A rectangle of the map: rows r0..r0+h-1, columns c0..c0+w-1. */
 typedef struct rect {
   int r0, c0, h, w;
 } rect;
@@ -67,7 +67,7 @@ struct ts_bounds {
   /* pins and bans of each cell: [start[c], start[c+1]) */
   int *pin_start, *pin_tile, *ban_start, *ban_tile;
   TS_VEC(cached) cache;
-  /* free strips probed across the axis: seconds[k], count[k] (k lines) */
+  /* free strips probed across the axis: seconds[k], strip[k] (k lines) */
   int axis, probed;
   double seconds[TS_BOUNDS_MAX_WIDTH + 1];
   mpz_t strip[TS_BOUNDS_MAX_WIDTH + 1];
@@ -198,7 +198,8 @@ static tilesat_map *rect_map(const ts_bounds *b, rect R, const int *cut,
   char *ok = ts_malloc((size_t)T);
   for (int s = 0; s < R.h * R.w; s++) {
     int u = under(m, R, s);
-    if (bare) {
+    if (bare) { /* no pins, no bans: as a cell of a map without them */
+      TS_PUSH(*sig, 0);
       TS_PUSH(*sig, 0);
       continue;
     }
