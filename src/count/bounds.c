@@ -920,16 +920,18 @@ static int choose_axis(const tilesat_map *m) {
 }
 
 /* How many strips' time the bounds at width k take in all, measured: the
- * strips (one of each width, or all when pins or bans make them differ),
- * the ranking of the cut lines (on pieces half as wide: little) and the
- * pieces of the two best (the first, the middle ones, the last; each about
- * a strip's time). */
+ * strips (the probes, then one of each width, or all of them when pins or
+ * bans make them differ), the ranking of the cut lines (on pieces half as
+ * wide: little) and the pieces of the two best (the first, the middle
+ * ones, the last: their cells beside the cuts keep few tiles, so together
+ * they take about a strip's time; when they take longer, the deadline
+ * narrows them). */
 static double strips_worth(const ts_bounds *b, int axis, int k) {
   const tilesat_map *m = b->m;
   if (!m->pins.n && !m->bans.n)
-    return 8;
+    return 3;
   int n = (along(m, axis) + k - 1) / k; /* strips */
-  return 3.0 * n + 2;
+  return n + 2.0;
 }
 
 /* Probe strips 1, 2, ... across the axis (no wider than max_k) while the
