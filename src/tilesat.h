@@ -355,7 +355,7 @@ typedef struct tilesat_count_result {
    * what each guarantees. */
   char *lower, *upper;
   double lower_log2, upper_log2;
-  char lower_why[256], upper_why[256];
+  char lower_why[384], upper_why[384];
   /* A point estimate with its 95% error bar, in log10 (set by the
    * estimate beside the bounds; false until then). */
   bool estimated;

@@ -45,8 +45,8 @@ static int cuts(const char *why) {
   const char *p = strstr(why, "across ");
   if (p && sscanf(p, "across %d cut", &n) == 1)
     return n;
-  p = strstr(why, " (");
-  if (p && sscanf(p, " (%d cut", &n) == 1)
+  p = strstr(why, "with ");
+  if (p && sscanf(p, "with %d cut", &n) == 1)
     return n;
   return 0;
 }

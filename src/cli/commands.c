@@ -17,7 +17,9 @@ const command commands[] = {
     {"enum", "RULES --size WxH",
      "every valid map, then 'maps: N' (exit 10 if any, 20 if none)", cmd_enum},
     {"count", "RULES --size WxH",
-     "the number of valid maps, exact or approximate (last line)", cmd_count},
+     "the number of valid maps, exact, approximate or between proved bounds "
+     "(last line)",
+     cmd_count},
     {"sample", "RULES --size WxH",
      "valid maps drawn uniformly at random (dp: exactly; approx: by XOR "
      "hashing)",

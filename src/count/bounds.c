@@ -13,13 +13,15 @@
  *
  * Lower bound: fix every cell of a few cut lines (every k+1-th column, or
  * row; on a periodic map also the first line across, so nothing wraps) to
- * one assignment that keeps the constraints among cut cells, pins and bans:
- * a line of one tile, or the lines of a valid map (a guarded collapse).
- * The cuts separate the rest into pieces, each a sub-map with its
- * neighbouring cut cells pinned; any choice of one valid map per piece
- * makes a valid map (every edge lies inside a piece or between cut cells),
+ * one assignment that keeps the rules, pins and bans among cut cells: one
+ * tile on every cut cell (pinned cells keep their pin), a line where it
+ * cannot stand taken from a valid map (a guarded collapse), or all lines
+ * from that map.  The cuts separate the rest into pieces, each a sub-map
+ * whose cells beside a cut cell lose the tiles it does not allow.  Any
+ * choice of one valid map per piece makes a valid map (every edge lies
+ * inside a piece, between a piece and a cut cell, or between cut cells),
  * and different choices make different maps, so count >= product of the
- * pieces' counts.  The best line tried is kept.
+ * pieces' counts.  The best assignment tried is kept.
  *
  * Reflection lower bound (Knots-like rule sets): when the rules have a
  * mirror (a tile involution s with a E b <=> s(b) E s(a), the other axis
@@ -33,8 +35,9 @@
  *
  * Every sub-map is checked against the map before it is counted: the
  * strips' edges must be the map's edges (the relaxation), and every edge of
- * a piece's cell must be an edge of its sub-map (the lower bound's
- * covering); a failure is an internal error, never a wrong bound. */
+ * a piece's cell must be an edge of its sub-map or lead to a cut cell (the
+ * lower bound's covering); a failure is an internal error, never a wrong
+ * bound. */
 #include "count/count.h"
 
 #include <math.h>
@@ -42,9 +45,7 @@
 #include <string.h>
 #include <time.h>
 
-/* A rectangle of the map in unrolled coordinates: rows r0..r0+h-1 and
- * columns c0..c0+w-1, which may run one line past a periodic map's end
- * (that line is its first again). */
+/* A rectangle of the map: rows r0..r0+h-1, columns c0..c0+w-1. */
 typedef struct rect {
   int r0, c0, h, w;
 } rect;
@@ -66,11 +67,12 @@ struct ts_bounds {
   /* pins and bans of each cell: [start[c], start[c+1]) */
   int *pin_start, *pin_tile, *ban_start, *ban_tile;
   TS_VEC(cached) cache;
-  /* free strips probed across the axis: seconds[k], count[k] (k lines) */
+  /* free strips probed across the axis: seconds[k], strip[k] (k lines) */
   int axis, probed;
   double seconds[TS_BOUNDS_MAX_WIDTH + 1];
   mpz_t strip[TS_BOUNDS_MAX_WIDTH + 1];
   char why_not[sizeof(((tilesat_error *)0)->msg)]; /* the last dp failure */
+  double budget;      /* seconds of CPU for the bounds, 0: no limit */
   int *wmap;          /* a valid map, for cut lines */
   bool tried_witness; /* wmap was looked for */
 };
@@ -176,13 +178,16 @@ static int under(const tilesat_map *m, rect R, int s) {
   return cell_at(m, R.r0 + s / R.w, R.c0 + s % R.w);
 }
 
-/* The sub-map on R: the map's pins and bans, or, for a cell of a cut
- * (cut[cell] >= 0), that tile pinned; with `bare`, no pins or bans at all.
- * Its description (size, then each cell's pins and bans) goes to sig, for
- * the cache. */
+/* The sub-map on R: the map's pins and bans, and with `cut`, the cut
+ * cells' tiles pinned and, on each other cell, the tiles its cut
+ * neighbours do not allow banned (the constraints across the pieces'
+ * borders, without the border in the sub-map); with `bare`, no pins or
+ * bans at all.  Its description (size, then each cell's pins and bans)
+ * goes to sig, for the cache. */
 static tilesat_map *rect_map(const ts_bounds *b, rect R, const int *cut,
                              bool bare, ts_ints *sig, tilesat_error *err) {
   const tilesat_map *m = b->m;
+  int T = m->rules->ntiles;
   tilesat_map *sub = tilesat_map_new(m->rules, R.w, R.h, m->topo, false, err);
   if (!sub)
     return NULL;
@@ -190,16 +195,18 @@ static tilesat_map *rect_map(const ts_bounds *b, rect R, const int *cut,
   sig->n = 0;
   TS_PUSH(*sig, R.h);
   TS_PUSH(*sig, R.w);
+  char *ok = ts_malloc((size_t)T);
   for (int s = 0; s < R.h * R.w; s++) {
     int u = under(m, R, s);
+    if (bare) { /* no pins, no bans: as a cell of a map without them */
+      TS_PUSH(*sig, 0);
+      TS_PUSH(*sig, 0);
+      continue;
+    }
     if (cut && cut[u] >= 0) {
       ts_pin p = {s, cut[u]};
       TS_PUSH(sub->pins, p);
       TS_PUSH(*sig, -1 - cut[u]);
-      continue;
-    }
-    if (bare) {
-      TS_PUSH(*sig, 0);
       continue;
     }
     TS_PUSH(*sig, b->pin_start[u + 1] - b->pin_start[u]);
@@ -208,13 +215,26 @@ static tilesat_map *rect_map(const ts_bounds *b, rect R, const int *cut,
       TS_PUSH(sub->pins, p);
       TS_PUSH(*sig, p.tile);
     }
-    TS_PUSH(*sig, b->ban_start[u + 1] - b->ban_start[u]);
-    for (int i = b->ban_start[u]; i < b->ban_start[u + 1]; i++) {
-      ts_pin p = {s, b->ban_tile[i]};
-      TS_PUSH(sub->bans, p);
-      TS_PUSH(*sig, p.tile);
+    memset(ok, 1, (size_t)T);
+    for (int i = b->ban_start[u]; i < b->ban_start[u + 1]; i++)
+      ok[b->ban_tile[i]] = 0;
+    for (int d = 0; cut && d < m->rules->ndirs; d++) {
+      int v = ts_map_neighbor(m, u, d);
+      for (int t = 0; v >= 0 && cut[v] >= 0 && t < T; t++)
+        if (!ts_bit(ts_allowed(m->rules, t, d), cut[v]))
+          ok[t] = 0;
     }
+    size_t at = sig->n;
+    TS_PUSH(*sig, 0);
+    for (int t = 0; t < T; t++)
+      if (!ok[t]) {
+        ts_pin p = {s, t};
+        TS_PUSH(sub->bans, p);
+        TS_PUSH(*sig, t);
+        sig->v[at]++;
+      }
   }
+  free(ok);
   return sub;
 }
 
@@ -243,7 +263,7 @@ static bool covers(const tilesat_map *m, const tilesat_map *sub, rect R,
     owner[u] = 1;
     for (int d = 0; d < m->rules->ndirs; d++) {
       int v = ts_map_neighbor(m, u, d), t = ts_map_neighbor(sub, s, d);
-      if (v >= 0 && (t < 0 || under(m, R, t) != v))
+      if (v >= 0 && cut[v] < 0 && (t < 0 || under(m, R, t) != v))
         return false;
     }
   }
@@ -423,43 +443,44 @@ static int cut_layout(const tilesat_map *m, int axis, int k, char *oncut,
   return np;
 }
 
-/* The piece of lines first..first+w-1 with the cut lines around it. */
+/* The piece of lines first..first+w-1, without the cut lines around it
+ * (they enter its sub-map as bans on its cells beside them). */
 static rect piece_rect(const tilesat_map *m, int axis, int first, int w) {
-  int L = along(m, axis), lo = first, hi = first + w; /* [lo, hi) */
-  if (lo > 0)
-    lo--;
-  if (hi < L || m->periodic)
-    hi++;
-  rect R = band(m, axis, lo, hi - lo);
-  if (m->periodic) { /* across: the cut line 0, twice */
+  rect R = band(m, axis, first, w);
+  /* across a periodic map: after the cut line 0, but a hex map keeps its
+   * rows' parity (odd rows are shifted), so there the cut row is in */
+  if (m->periodic && !(axis == 0 && m->topo == TILESAT_HEX)) {
     if (axis)
-      R.w = m->width + 1;
+      R.c0 = 1, R.w--;
     else
-      R.h = m->height + 1;
+      R.r0 = 1, R.h--;
   }
   return R;
 }
 
 /* Does the assignment of the cut cells keep the pins, the bans and every
  * edge between two cut cells? */
-static bool cut_valid(const ts_bounds *b, const int *cut) {
+static bool cell_valid(const ts_bounds *b, const int *cut, int u) {
   const tilesat_map *m = b->m;
-  for (int u = 0; u < m->ncells; u++) {
-    if (cut[u] < 0)
-      continue;
-    for (int i = b->pin_start[u]; i < b->pin_start[u + 1]; i++)
-      if (b->pin_tile[i] != cut[u])
-        return false;
-    for (int i = b->ban_start[u]; i < b->ban_start[u + 1]; i++)
-      if (b->ban_tile[i] == cut[u])
-        return false;
-    for (int d = 0; d < m->rules->ndirs; d++) {
-      int v = ts_map_neighbor(m, u, d);
-      if (v >= 0 && cut[v] >= 0 &&
-          !ts_bit(ts_allowed(m->rules, cut[u], d), cut[v]))
-        return false;
-    }
+  for (int i = b->pin_start[u]; i < b->pin_start[u + 1]; i++)
+    if (b->pin_tile[i] != cut[u])
+      return false;
+  for (int i = b->ban_start[u]; i < b->ban_start[u + 1]; i++)
+    if (b->ban_tile[i] == cut[u])
+      return false;
+  for (int d = 0; d < m->rules->ndirs; d++) {
+    int v = ts_map_neighbor(m, u, d);
+    if (v >= 0 && cut[v] >= 0 &&
+        !ts_bit(ts_allowed(m->rules, cut[u], d), cut[v]))
+      return false;
   }
+  return true;
+}
+
+static bool cut_valid(const ts_bounds *b, const int *cut) {
+  for (int u = 0; u < b->m->ncells; u++)
+    if (cut[u] >= 0 && !cell_valid(b, cut, u))
+      return false;
   return true;
 }
 
@@ -474,8 +495,10 @@ static outcome pieces_product(ts_bounds *b, int axis, int np, const int *first,
   mpz_set_ui(lower, 1);
   outcome rc = COUNTED;
   for (int i = 0; i < np && rc == COUNTED && mpz_sgn(lower); i++) {
-    rc = rect_count(b, piece_rect(m, axis, first[i], width[i]), cut, false,
-                    owner, z, err);
+    rect R = piece_rect(m, axis, first[i], width[i]);
+    if (R.w < 1 || R.h < 1)
+      continue;
+    rc = rect_count(b, R, cut, false, owner, z, err);
     mpz_mul(lower, lower, z);
   }
   /* every cell is cut or in a piece (unless a piece was 0: the bound is) */
@@ -490,25 +513,59 @@ static outcome pieces_product(ts_bounds *b, int axis, int np, const int *first,
   return rc;
 }
 
-/* A candidate for the cut cells: one tile everywhere (tile >= 0) or the
- * cells of a valid map. */
+/* A candidate for the cut cells: one tile everywhere (tile >= 0), the
+ * cells of a valid map, or (with both) the tile, and the valid map's cells
+ * on the lines where the tile cannot stand (next to a pin, say). */
 typedef struct candidate {
   int tile;
   const int *map;
 } candidate;
 
-static void fill_cut(const tilesat_map *m, const char *oncut, candidate c,
-                     int *cut) {
+/* The cut cells' tiles for a candidate (a pinned cell keeps its pin);
+ * returns how many lines come from the valid map instead of the tile.  On
+ * a map that does not wrap, cut lines never touch, so a line can be
+ * replaced alone. */
+static int fill_cut(const ts_bounds *b, int axis, const char *oncut,
+                    candidate c, int *cut) {
+  const tilesat_map *m = b->m;
   for (int u = 0; u < m->ncells; u++)
-    cut[u] = !oncut[u] ? -1 : c.tile >= 0 ? c.tile : c.map[u];
+    cut[u] = !oncut[u] ? -1
+             : b->pin_start[u] < b->pin_start[u + 1]
+                 ? b->pin_tile[b->pin_start[u]]
+             : c.tile >= 0 ? c.tile
+                           : c.map[u];
+  if (c.tile < 0 || !c.map || m->periodic)
+    return 0;
+  int patched = 0;
+  for (int j = 0; j < along(m, axis); j++) {
+    int n = along(m, !axis);
+    bool bad = false;
+    for (int i = 0; i < n && !bad; i++) {
+      int u = axis ? cell_at(m, j, i) : cell_at(m, i, j);
+      bad = oncut[u] && !cell_valid(b, cut, u);
+    }
+    for (int i = 0; i < n && bad; i++) {
+      int u = axis ? cell_at(m, j, i) : cell_at(m, i, j);
+      cut[u] = c.map[u];
+    }
+    patched += bad;
+  }
+  return patched;
 }
 
-static void describe(const tilesat_map *m, candidate c, char *out, size_t len) {
-  if (c.tile >= 0)
-    snprintf(out, len, "\"%s\" on every cut cell",
-             tilesat_rules_tile_name(m->rules, c.tile));
-  else
-    snprintf(out, len, "the cut cells of a valid map (a guarded collapse)");
+static void describe(const tilesat_map *m, candidate c, int patched, int axis,
+                     char *out, size_t len) {
+  if (c.tile < 0) {
+    snprintf(out, len, "as in a valid map from a guarded collapse");
+    return;
+  }
+  int n = snprintf(out, len, "\"%s\" on every cut cell%s",
+                   tilesat_rules_tile_name(m->rules, c.tile),
+                   m->pins.n ? " not pinned" : "");
+  if (patched && n > 0 && (size_t)n < len)
+    snprintf(out + n, len - (size_t)n,
+             ", %d %s as in a valid map from a guarded collapse", patched,
+             line_name(axis, patched));
 }
 
 /* A valid map to take cut lines from: a guarded collapse, within a few
@@ -547,32 +604,38 @@ static int *witness(ts_bounds *b, double seconds) {
 /* The cut assignments worth trying: one tile on every cut cell, for each
  * tile that keeps the rules there, and the cells of a valid map (when the
  * map has pins, bans or wraps around, or no tile fits). */
-static int candidates(ts_bounds *b, const char *oncut, int *cut,
+static int candidates(ts_bounds *b, int axis, const char *oncut, int *cut,
                       candidate *cand) {
   const tilesat_map *m = b->m;
   int nc = 0;
+  if (!b->tried_witness && (m->pins.n || m->bans.n || m->periodic)) {
+    b->tried_witness = true;
+    b->wmap = witness(b, 2);
+  }
   for (int t = 0; t < m->rules->ntiles; t++) {
-    candidate c = {t, NULL};
-    fill_cut(m, oncut, c, cut);
+    candidate c = {t, b->wmap};
+    fill_cut(b, axis, oncut, c, cut);
     if (cut_valid(b, cut))
       cand[nc++] = c;
   }
-  if (!b->tried_witness && (!nc || m->pins.n || m->bans.n || m->periodic)) {
+  if (!b->tried_witness && !nc) {
     b->tried_witness = true;
     b->wmap = witness(b, 2);
   }
   if (b->wmap) {
     candidate c = {-1, b->wmap};
-    fill_cut(m, oncut, c, cut);
+    fill_cut(b, axis, oncut, c, cut);
     if (cut_valid(b, cut))
       cand[nc++] = c;
   }
   return nc;
 }
 
-/* Rank the candidates on pieces of one line (cheap), best first (ties keep
+/* Rank the candidates on pieces half as wide (cheap: the dp's time grows
+ * geometrically with the width; narrower, the ranking favoured the valid
+ * map's lines, which fit between themselves), best first (ties keep
  * their order), and keep the best few. */
-static outcome rank(ts_bounds *b, int axis, candidate *cand, int *nc,
+static outcome rank(ts_bounds *b, int axis, int k, candidate *cand, int *nc,
                     tilesat_error *err) {
   const tilesat_map *m = b->m;
   int L = along(m, axis), n = *nc, ncuts;
@@ -581,12 +644,19 @@ static outcome rank(ts_bounds *b, int axis, candidate *cand, int *nc,
   int *first = ts_malloc((size_t)(L + 1) * sizeof *first);
   int *width = ts_malloc((size_t)(L + 1) * sizeof *width);
   double *score = ts_malloc((size_t)n * sizeof *score);
-  int np = cut_layout(m, axis, 1, oncut, first, width, &ncuts);
+  int np = cut_layout(m, axis, (k + 1) / 2, oncut, first, width, &ncuts);
   mpz_t z;
   mpz_init(z);
   outcome rc = COUNTED;
+  /* a fifth of the budget at most: the candidates not reached rank last */
+  double saved = b->deadline;
+  if (b->budget > 0) {
+    b->deadline = now() + b->budget / 5;
+    if (saved > 0 && saved < b->deadline)
+      b->deadline = saved;
+  }
   for (int i = 0; i < n && rc != FAILED; i++) {
-    fill_cut(m, oncut, cand[i], cut);
+    fill_cut(b, axis, oncut, cand[i], cut);
     snprintf(b->phase, sizeof b->phase,
              "lower bound, ranking cut lines: %d of %d", i + 1, n);
     say(b, "");
@@ -597,6 +667,7 @@ static outcome rank(ts_bounds *b, int axis, candidate *cand, int *nc,
     if (rc == COUNTED && mpz_sgn(z))
       score[i] = ts_log2(z);
   }
+  b->deadline = saved;
   for (int i = 0; i < LOWER_FINALISTS && i < n; i++)
     for (int j = i + 1; j < n; j++)
       if (score[j] > score[i]) {
@@ -630,31 +701,31 @@ static outcome lower_bound(ts_bounds *b, int axis, int k, mpz_t lower,
   int *width = ts_malloc((size_t)(L + 1) * sizeof *width);
   candidate *cand = ts_malloc((size_t)(m->rules->ntiles + 1) * sizeof *cand);
   int np = cut_layout(m, axis, k, oncut, first, width, &ncuts);
-  int nc = candidates(b, oncut, cut, cand);
+  int nc = candidates(b, axis, oncut, cut, cand);
   outcome rc = COUNTED;
   if (nc > LOWER_FINALISTS && k > 1)
-    rc = rank(b, axis, cand, &nc, err);
+    rc = rank(b, axis, k, cand, &nc, err);
   mpz_t z;
   mpz_init(z);
   for (int i = 0; i < nc && rc != FAILED; i++) {
-    fill_cut(m, oncut, cand[i], cut);
+    int patched = fill_cut(b, axis, oncut, cand[i], cut);
     snprintf(b->phase, sizeof b->phase, "lower bound, cut lines %d of %d",
              i + 1, nc);
     say(b, "");
     rc = pieces_product(b, axis, np, first, width, cut, z, err);
     if (rc == COUNTED && mpz_cmp(z, lower) > 0) {
       mpz_set(lower, z);
-      char line[96];
-      describe(m, cand[i], line, sizeof line);
+      char line[160];
+      describe(m, cand[i], patched, axis, line, sizeof line);
       if (!ncuts)
         snprintf(why, whylen, "exact: the map counted whole");
       else
         snprintf(why, whylen,
-                 "proved: the maps with %s (%d cut %s%s), the %d %s "
+                 "proved: the maps with %d cut %s%s fixed (%s), the %d %s "
                  "between counted exactly",
-                 line, ncuts - (m->periodic ? 1 : 0),
+                 ncuts - (m->periodic ? 1 : 0),
                  line_name(axis, ncuts - (m->periodic ? 1 : 0)),
-                 m->periodic ? " and the first line across" : "", np,
+                 m->periodic ? " and the first line across" : "", line, np,
                  np == 1 ? "piece" : "pieces");
     }
   }
@@ -848,18 +919,35 @@ static int choose_axis(const tilesat_map *m) {
   return m->topo == TILESAT_SQUARE && m->height < m->width;
 }
 
-/* Probe strips 1, 2, ... across the axis while the next one is predicted
- * to take at most `seconds` (and no wider than max_k): the widest counted
- * is b->probed.  TOO_HARD only when not even one line could be counted. */
+/* How many strips' time the bounds at width k take in all, measured: the
+ * strips (the probes, then one of each width, or all of them when pins or
+ * bans make them differ), the ranking of the cut lines (on pieces half as
+ * wide: little) and the pieces of the two best (the first, the middle
+ * ones, the last: their cells beside the cuts keep few tiles, so together
+ * they take about a strip's time; when they take longer, the deadline
+ * narrows them). */
+static double strips_worth(const ts_bounds *b, int axis, int k) {
+  const tilesat_map *m = b->m;
+  if (!m->pins.n && !m->bans.n)
+    return 3;
+  int n = (along(m, axis) + k - 1) / k; /* strips */
+  return n + 2.0;
+}
+
+/* Probe strips 1, 2, ... across the axis (no wider than max_k) while the
+ * next one is predicted to take at most `seconds` (with `all`: all the
+ * bounds at its width, strips_worth times it): the widest counted is
+ * b->probed.  TOO_HARD only when not even one line could be counted. */
 static outcome probe_widths(ts_bounds *b, int axis, int max_k, double seconds,
-                            tilesat_error *err) {
+                            bool all, tilesat_error *err) {
   for (int k = b->probed + 1; k <= max_k; k++) {
+    double share = all ? seconds / strips_worth(b, axis, k) : seconds;
     if (k >= 2 && b->seconds[k - 1] > 0.002) {
       double g = b->seconds[k - 1] / fmax(b->seconds[k - 2], 0.002);
-      if (b->seconds[k - 1] * fmax(g, 1.5) > seconds)
+      if (b->seconds[k - 1] * fmax(g, 1.5) > share)
         break;
     }
-    b->deadline = now() + seconds;
+    b->deadline = now() + share;
     outcome rc = probe(b, axis, k, err);
     b->deadline = 0;
     if (rc == FAILED)
@@ -880,7 +968,7 @@ int ts_bounds_predict(ts_bounds *b, double *seconds, char *why, size_t len,
   b->axis = axis;
   int max_k = imin(W, TS_BOUNDS_MAX_WIDTH);
   b->prefix = "auto: timing the dp on strips: ";
-  outcome rc = probe_widths(b, axis, max_k, 0.3, err);
+  outcome rc = probe_widths(b, axis, max_k, 0.3, false, err);
   b->prefix = "bounds: ";
   if (rc == FAILED)
     return -1;
@@ -928,20 +1016,13 @@ static int too_hard(const ts_bounds *b, tilesat_error *err) {
 }
 
 /* The strips' width: free strips probed up to the widest that leaves time
- * for the rest, measured at about 6 strips' time: the other strips (one of
- * each width, or all when pins or bans make them differ) and the pieces of
- * the two best cut lines (the first, the middle ones, the last); or up to
- * o->bounds_width. */
-static outcome plan(ts_bounds *b, int axis, double budget, tilesat_error *err) {
-  const tilesat_map *m = b->m;
-  int W = along(m, axis);
-  int max_k = imin(W, TS_BOUNDS_MAX_WIDTH);
+ * for the rest, or up to o->bounds_width. */
+static outcome plan(ts_bounds *b, int axis, tilesat_error *err) {
+  int max_k = imin(along(b->m, axis), TS_BOUNDS_MAX_WIDTH);
   if (b->o->bounds_width > 0)
     return probe_widths(b, axis, imin(b->o->bounds_width, max_k), INFINITY,
-                        err);
-  int n = (W + max_k - 1) / max_k;
-  double per = budget / (m->pins.n || m->bans.n ? 3.0 * n + 1 : 7);
-  return probe_widths(b, axis, max_k, per, err);
+                        false, err);
+  return probe_widths(b, axis, max_k, b->budget, true, err);
 }
 
 /* The map is one strip: count it whole (the strip probed, when it is the
@@ -1010,6 +1091,7 @@ static void lower_by_reflection(ts_bounds *b, int axis, ts_bounds_result *res) {
 int ts_bounds_compute(ts_bounds *b, ts_bounds_result *res, tilesat_error *err) {
   const tilesat_map *m = b->m;
   double budget = b->o->bounds_seconds > 0 ? b->o->bounds_seconds : 20;
+  b->budget = b->o->bounds_width > 0 ? 0 : budget;
   int axis = choose_axis(m), W = along(m, axis);
   if (b->probed && b->axis != axis)
     ts_misuse(__func__, "probed across another axis");
@@ -1018,7 +1100,7 @@ int ts_bounds_compute(ts_bounds *b, ts_bounds_result *res, tilesat_error *err) {
   res->have_upper = false;
   snprintf(res->lower_why, sizeof res->lower_why,
            "trivial: no cut lines that keep the rules were found");
-  outcome rc = plan(b, axis, budget, err);
+  outcome rc = plan(b, axis, err);
   if (rc != COUNTED)
     return rc == FAILED ? -1 : too_hard(b, err);
   int k = b->probed;

@@ -26,7 +26,7 @@ typedef struct ts_bounds ts_bounds;
 typedef struct ts_bounds_result {
   mpz_t lower, upper; /* lower <= count <= upper, both proved */
   bool have_upper;
-  char lower_why[256], upper_why[256]; /* what each guarantees */
+  char lower_why[384], upper_why[384]; /* what each guarantees */
 } ts_bounds_result;
 ts_bounds *ts_bounds_new(const tilesat_map *m, const tilesat_count_options *o);
 void ts_bounds_free(ts_bounds *b);
