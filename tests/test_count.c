@@ -615,18 +615,18 @@ typedef struct lines {
 static void on_progress(void *user, const char *line) {
   lines *l = user;
   l->progress++;
-  l->fell_back_in_progress += strstr(line, "falling back to approx") != NULL;
+  l->fell_back_in_progress += strstr(line, "falling back to") != NULL;
 }
 
 static void on_notice(void *user, const char *line) {
   lines *l = user;
   l->notice++;
-  l->fell_back_in_notice += strstr(line, "falling back to approx") != NULL;
+  l->fell_back_in_notice += strstr(line, "falling back to") != NULL;
 }
 
-/* auto's fall-back from the dp to approx is said once through notice, not
- * progress, for count and for sample; without a notice callback it goes
- * to progress. */
+/* auto's fall-back from the dp (to the estimate for count, the chain for
+ * sample) is said once through notice, not progress; without a notice
+ * callback it goes to progress.  The chain's report is a notice too. */
 Test(count, fall_back_is_a_notice) {
   tilesat_rules *r = coast();
   tilesat_map *m = case_map(r, 6, 6, false, NULL);
@@ -646,22 +646,23 @@ Test(count, fall_back_is_a_notice) {
       } else {
         tilesat_count_result res;
         cr_assert_eq(tilesat_count(m, &o, &res, &err), 0, "%s", err.msg);
-        cr_expect(res.approximate);
+        cr_expect(res.estimated);
+        cr_expect_eq(res.method, TILESAT_METHOD_ESTIMATE);
         tilesat_count_result_free(&res);
       }
       cr_expect_eq(l.fell_back_in_notice, with_notice, "sample %d", sample);
       cr_expect_eq(l.fell_back_in_progress, !with_notice, "sample %d", sample);
-      cr_expect_eq(l.notice, with_notice, "sample %d", sample);
+      cr_expect_eq(l.notice, with_notice * (1 + sample), "sample %d", sample);
     }
   tilesat_map_free(m);
   tilesat_rules_free(r);
 }
 
-Test(sample_cli, falls_back_to_approx_and_checks_its_options) {
+Test(sample_cli, falls_back_to_the_chain_and_checks_its_options) {
   run_result r = RUN("sample", "rules/coast.rules", "--size", "6x6",
                      "--max-memory", "1K", "-n", "2");
   cr_expect_eq(r.code, 10);
-  cr_expect(strstr(r.err, "falling back to approx"), "%s", r.err);
+  cr_expect(strstr(r.err, "falling back to chain"), "%s", r.err);
   cr_expect_eq(strlen(r.out), 2 * (6 * 7 + 1), "%s", r.out);
   run_free(&r);
   expect_cli_error("tilesat: sample: the frontier outgrew --max-memory 1 MiB "
@@ -669,7 +670,8 @@ Test(sample_cli, falls_back_to_approx_and_checks_its_options) {
                    "--max-memory or use --method approx\n",
                    "sample", "rules/patchwork16.rules", "--size", "40x40",
                    "--method", "dp", "--max-memory", "1M");
-  expect_cli_error("tilesat: --method: sample takes auto, dp or approx\n",
+  expect_cli_error("tilesat: --method: sample takes auto, dp, approx or "
+                   "chain\n",
                    "sample", "rules/coast.rules", "--size", "3x3", "--method",
                    "enum");
   expect_cli_error("tilesat: --epsilon: sampling needs a tolerance of "
@@ -720,7 +722,8 @@ Test(count_cli, memory_bound_and_errors) {
     const char *opt, *val, *msg;
   } bad[] = {
       {"--method", "magic",
-       "tilesat: --method: 'magic' is not auto, dp, enum or approx\n"},
+       "tilesat: --method: 'magic' is not auto, dp, enum, approx, chain or "
+       "estimate\n"},
       {"--epsilon", "-1", "tilesat: --epsilon: '-1' is not a number above 0\n"},
       {"--delta", "1.5",
        "tilesat: --delta: '1.5' is not a number between 0 and 1\n"},

@@ -4,12 +4,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const method_names[] = {"auto", "dp", "enum", "approx"};
+static const char *const method_names[] = {"auto",   "dp",    "enum",
+                                           "approx", "chain", "estimate"};
 
 const char *tilesat_method_name(tilesat_method m) { return method_names[m]; }
 
 int tilesat_method_parse(const char *name, tilesat_method *out) {
-  for (int i = 0; i < 4; i++)
+  for (int i = 0; i < (int)(sizeof method_names / sizeof *method_names); i++)
     if (!strcmp(name, method_names[i])) {
       *out = (tilesat_method)i;
       return 0;
@@ -26,16 +27,19 @@ void tilesat_count_options_init(tilesat_count_options *o) {
   o->tolerance = 6;
   o->seed = 1;
   o->max_memory = (size_t)4 << 30;
+  o->burn_in = 20;
+  o->sweeps = 2;
 }
 
-/* auto: the dp failed (dperr) and approx takes over; said to the caller. */
+/* auto: the dp failed (dperr) and `method` takes over; said to the
+ * caller. */
 static void fall_back(const tilesat_count_options *o,
-                      const tilesat_error *dperr) {
+                      const tilesat_error *dperr, const char *method) {
   tilesat_progress_fn fn = o->notice ? o->notice : o->progress;
   if (!fn)
     return;
-  char line[sizeof dperr->msg + 64];
-  snprintf(line, sizeof line, "%s; falling back to approx", dperr->msg);
+  char line[sizeof dperr->msg + 96];
+  snprintf(line, sizeof line, "%s; falling back to %s", dperr->msg, method);
   fn(o->progress_user, line);
 }
 
@@ -58,12 +62,15 @@ int tilesat_count(const tilesat_map *m, const tilesat_count_options *o,
     rc = ts_dp_count(m, o, n, &dperr);
     method = TILESAT_METHOD_DP;
     if (rc && o->method == TILESAT_METHOD_AUTO && !ts_terminated(&o->solve)) {
-      fall_back(o, &dperr);
-      method = TILESAT_METHOD_APPROX;
+      fall_back(o, &dperr, "estimate (sequential Monte Carlo)");
+      method = TILESAT_METHOD_ESTIMATE;
     } else if (rc && err) {
       *err = dperr;
     }
   }
+  if (method == TILESAT_METHOD_CHAIN)
+    ts_error(err, "count", 0,
+             "count takes --method auto, dp, enum, approx or estimate");
   if (method == TILESAT_METHOD_ENUM) {
     int64_t k = tilesat_enumerate(m, &o->solve, 0, NULL, NULL, err);
     rc = k < 0 ? -1 : 0;
@@ -74,12 +81,20 @@ int tilesat_count(const tilesat_map *m, const tilesat_count_options *o,
     if (!rc)
       mpz_set_si(n, (long)k);
   }
+  if (method == TILESAT_METHOD_ESTIMATE) {
+    ts_estimate e;
+    rc = ts_estimate_count(m, o, &e, err);
+    res->estimated = true;
+    res->log10 = e.log10;
+    res->half_width = e.half_width;
+  }
   if (method == TILESAT_METHOD_APPROX) {
     rc = approx_fits(m, "count", err) ? -1 : ts_approx_count(m, o, n, err);
     res->approximate = true;
   }
   if (!rc) {
-    res->count = mpz_get_str(NULL, 10, n);
+    if (!res->estimated)
+      res->count = mpz_get_str(NULL, 10, n);
     res->method = method;
   }
   mpz_clear(n);
@@ -116,8 +131,12 @@ int tilesat_sample(const tilesat_map *m, const tilesat_count_options *o, int n,
     return approx_fits(m, "sample", err)
                ? -1
                : ts_xor_sample(m, o, n, fn, user, err);
+  case TILESAT_METHOD_CHAIN:
+    return ts_chain_sample(m, o, n, fn, user, err);
   case TILESAT_METHOD_ENUM:
-    ts_error(err, "sample", 0, "sample takes --method auto, dp or approx");
+  case TILESAT_METHOD_ESTIMATE:
+    ts_error(err, "sample", 0,
+             "sample takes --method auto, dp, approx or chain");
     return -1;
   case TILESAT_METHOD_AUTO:
     break;
@@ -132,7 +151,6 @@ int tilesat_sample(const tilesat_map *m, const tilesat_count_options *o, int n,
       *err = dperr;
     return got;
   }
-  fall_back(o, &dperr);
-  return approx_fits(m, "sample", err) ? -1
-                                       : ts_xor_sample(m, o, n, fn, user, err);
+  fall_back(o, &dperr, "chain (block Markov chain)");
+  return ts_chain_sample(m, o, n, fn, user, err);
 }
