@@ -345,8 +345,9 @@ Test(estimate_cli, prints_log10_and_log2) {
                4, "%s", r.out);
   cr_expect_leq(fabs(l10 - exact), h10 + 0.05, "%s against 10^%.3f", r.out,
                 exact);
-  cr_expect_lt(fabs(l2 - l10 / log10(2.0)), 0.1, "%s", r.out);
-  cr_expect_lt(fabs(h2 - h10 / log10(2.0)), 0.1, "%s", r.out);
+  /* the same, in base 2 (each printed to a tenth) */
+  cr_expect_lt(fabs(l2 - l10 / log10(2.0)), 0.25, "%s", r.out);
+  cr_expect_lt(fabs(h2 - h10 / log10(2.0)), 0.25, "%s", r.out);
   run_free(&r);
   r = RUN("count", "rules/hard.rules", "--size", "3x3", "--method", "estimate");
   cr_expect_eq(r.code, 0);
