@@ -306,14 +306,19 @@ int64_t tilesat_enumerate(const tilesat_map *m, const tilesat_solve_options *so,
 
 typedef enum tilesat_method {
   TILESAT_METHOD_AUTO = 0, /* count: dp when it is predicted to finish within
-                              a minute (and memory), else bounds; approx
-                              when not even bounds can count.  sample: dp,
-                              approx when the frontier outgrows memory */
+                              a minute (and memory), else bounds and the
+                              estimate; approx when not even bounds can
+                              count.  sample: dp, chain when the frontier
+                              outgrows memory */
   TILESAT_METHOD_DP,       /* exact: frontier dynamic programme (GMP) */
   TILESAT_METHOD_ENUM,     /* exact: enumeration with blocking clauses */
   TILESAT_METHOD_APPROX,   /* ApproxMC: (epsilon, delta) guarantee */
   TILESAT_METHOD_BOUNDS,   /* count only: proved lower and upper bounds,
                               products of exact counts of strips and pieces */
+  TILESAT_METHOD_CHAIN,    /* sample: block Markov chain, uniform in the
+                              limit (any size) */
+  TILESAT_METHOD_ESTIMATE, /* count: sequential Monte Carlo estimate with a
+                              95% error bar (any size) */
 } tilesat_method;
 
 const char *tilesat_method_name(tilesat_method m);
@@ -329,6 +334,14 @@ typedef struct tilesat_count_options {
                             factor 1+tolerance of uniform (>= 1.71) */
   uint64_t seed;         /* approx hashes and samples */
   size_t max_memory;     /* bytes the DP may use */
+  /* chain: burn_in sweeps, then a map every `sweeps` sweeps (defaults 20
+   * and 2); blocks of block_width x block_height cells (0: strips 3 cells
+   * thick across the map) */
+  long burn_in, sweeps;
+  int block_width, block_height;
+  /* estimate: particles a replicate (0: about 2^26 / cells, from 1000 to
+   * 65536) and independent replicates (0: 8) */
+  int particles, replicates;
   tilesat_progress_fn progress;
   void *progress_user;
   /* Called (with progress_user) when the method changes, i.e. auto falls
@@ -356,14 +369,18 @@ typedef struct tilesat_count_result {
   char *lower, *upper;
   double lower_log2, upper_log2;
   char lower_why[384], upper_why[384];
-  /* A point estimate with its 95% error bar, in log10 (set by the
-   * estimate beside the bounds; false until then). */
+  /* A point estimate with its 95% error bar, in log10 (method ESTIMATE,
+   * or AUTO beside its bounds; false otherwise). */
   bool estimated;
   double estimate_log10, estimate_halfwidth;
 } tilesat_count_result;
 
-/* Count the valid maps.  Returns 0, or -1 with err (memory bound exceeded
- * for dp, interrupted, backend failure). */
+/* Count the valid maps.  estimate: log10 of the count and the half width
+ * of a 95% interval, by sequential Monte Carlo (README, "Counting and
+ * sampling"); 0 maps (log10 -INFINITY) when every particle died, which
+ * may also happen, rarely, when maps exist.  auto: dp, or estimate when
+ * the DP outgrows its memory bound.  Returns 0, or -1 with err (memory
+ * bound exceeded for dp, interrupted, backend failure). */
 int tilesat_count(const tilesat_map *m, const tilesat_count_options *o,
                   tilesat_count_result *res, tilesat_error *err);
 void tilesat_count_result_free(tilesat_count_result *res);
@@ -371,9 +388,12 @@ void tilesat_count_result_free(tilesat_count_result *res);
 /* Draw n valid maps at random, calling fn with each; the same seed gives
  * the same maps.  dp: exactly uniform, from the DP counts (its memory bound
  * applies).  approx: near-uniform by XOR hashing (UniGen): each map's
- * probability is within a factor 1+tolerance of uniform.  auto: dp, or
- * approx when the DP outgrows its memory bound.  enum is refused.  Returns
- * how many were drawn (0 when there is no valid map), or -1 with err. */
+ * probability is within a factor 1+tolerance of uniform.  chain: the maps
+ * of a block Markov chain, whose distribution tends to uniform when its
+ * moves connect the valid maps (README); it says on notice how far the
+ * maps moved.  auto: dp, or chain when the DP outgrows its memory bound.
+ * enum and estimate are refused.  Returns how many were drawn (0 when
+ * there is no valid map), or -1 with err. */
 int tilesat_sample(const tilesat_map *m, const tilesat_count_options *o, int n,
                    tilesat_map_fn fn, void *user, tilesat_error *err);
 

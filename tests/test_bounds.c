@@ -121,7 +121,6 @@ Test(bounds, contain_the_count_on_random_maps) {
                t.strict, t.cases);
 }
 
-
 /* The four WFC tilesets of the issue, on maps the dp counts: open,
  * periodic, pinned, banned; Knots' mirror gives the reflection bound. */
 Test(bounds, contain_the_count_on_wfc_tilesets) {
@@ -386,7 +385,7 @@ Test(bounds_cli, prints_both_bounds_and_what_they_guarantee) {
   expect_cli_error("tilesat: --strip-width goes with --method bounds\n",
                    "count", "rules/coast.rules", "--size", "3x3", "--method",
                    "dp", "--strip-width", "2");
-  expect_cli_error("tilesat: --method: sample takes auto, dp or approx\n",
-                   "sample", "rules/coast.rules", "--size", "3x3", "--method",
-                   "bounds");
+  expect_cli_error(
+      "tilesat: --method: sample takes auto, dp, approx or chain\n", "sample",
+      "rules/coast.rules", "--size", "3x3", "--method", "bounds");
 }

@@ -628,7 +628,8 @@ static void on_notice(void *user, const char *line) {
 /* auto's change of method is said once through notice, not progress:
  * count's from the dp to bounds (the dp outgrows 1 KiB, strips do not) and
  * to approx (not even a strip of one line fits in 1 byte), sample's from
- * the dp to approx; without a notice callback it goes to progress. */
+ * the dp to the chain (whose report is a notice too); without a notice
+ * callback it goes to progress. */
 Test(count, fall_back_is_a_notice) {
   tilesat_rules *r = coast();
   tilesat_map *m = case_map(r, 6, 6, false, NULL);
@@ -637,8 +638,9 @@ Test(count, fall_back_is_a_notice) {
       tilesat_count_options o;
       tilesat_count_options_init(&o);
       o.max_memory = mode == 2 ? 1 : 1024;
-      lines l = {.expect = mode == 1 ? "proved bounds instead"
-                                     : "falling back to approx"};
+      lines l = {.expect = mode == 0   ? "falling back to chain"
+                           : mode == 1 ? "proved bounds instead"
+                                       : "falling back to approx"};
       o.progress = on_progress;
       o.notice = with_notice ? on_notice : NULL;
       o.progress_user = &l;
@@ -660,17 +662,19 @@ Test(count, fall_back_is_a_notice) {
       }
       cr_expect_eq(l.fell_back_in_notice, with_notice, "mode %d", mode);
       cr_expect_eq(l.fell_back_in_progress, !with_notice, "mode %d", mode);
-      cr_expect_eq(l.notice, with_notice, "mode %d", mode);
+      if (mode != 1) /* the estimate beside the bounds may say more */
+        cr_expect_eq(l.notice, with_notice * (mode == 0 ? 2 : 1), "mode %d",
+                     mode);
     }
   tilesat_map_free(m);
   tilesat_rules_free(r);
 }
 
-Test(sample_cli, falls_back_to_approx_and_checks_its_options) {
+Test(sample_cli, falls_back_to_the_chain_and_checks_its_options) {
   run_result r = RUN("sample", "rules/coast.rules", "--size", "6x6",
                      "--max-memory", "1K", "-n", "2");
   cr_expect_eq(r.code, 10);
-  cr_expect(strstr(r.err, "falling back to approx"), "%s", r.err);
+  cr_expect(strstr(r.err, "falling back to chain"), "%s", r.err);
   cr_expect_eq(strlen(r.out), 2 * (6 * 7 + 1), "%s", r.out);
   run_free(&r);
   expect_cli_error("tilesat: sample: the frontier outgrew --max-memory 1 MiB "
@@ -678,7 +682,8 @@ Test(sample_cli, falls_back_to_approx_and_checks_its_options) {
                    "--max-memory or use --method approx\n",
                    "sample", "rules/patchwork16.rules", "--size", "40x40",
                    "--method", "dp", "--max-memory", "1M");
-  expect_cli_error("tilesat: --method: sample takes auto, dp or approx\n",
+  expect_cli_error("tilesat: --method: sample takes auto, dp, approx or "
+                   "chain\n",
                    "sample", "rules/coast.rules", "--size", "3x3", "--method",
                    "enum");
   expect_cli_error("tilesat: --epsilon: sampling needs a tolerance of "
@@ -729,8 +734,8 @@ Test(count_cli, memory_bound_and_errors) {
     const char *opt, *val, *msg;
   } bad[] = {
       {"--method", "magic",
-       "tilesat: --method: 'magic' is not auto, dp, enum, approx or "
-       "bounds\n"},
+       "tilesat: --method: 'magic' is not auto, dp, enum, approx, "
+       "bounds, chain or estimate\n"},
       {"--epsilon", "-1", "tilesat: --epsilon: '-1' is not a number above 0\n"},
       {"--delta", "1.5",
        "tilesat: --delta: '1.5' is not a number between 0 and 1\n"},

@@ -52,12 +52,26 @@ static void print_bounds(const tilesat_count_result *res) {
   printf("\n");
 }
 
+/* "estimate 10^L +- H (95%); 2^L2 +- H2": the count in both bases. */
+static void print_estimate(double l10, double half) {
+  double l2 = l10 / log10(2.0), h2 = half / log10(2.0);
+  if (l10 == -INFINITY)
+    printf("estimate 0 (every particle died: no valid map found)\n");
+  else
+    printf("estimate 10^%.1f +- %.1f (95%%); 2^%.1f +- %.1f\n", l10, half, l2,
+           h2);
+}
+
 int cmd_count(options *o) {
   tilesat_rules *r = NULL;
   tilesat_map *m = NULL;
   tilesat_count_options co;
   count_progress pr = {0};
   int rc = counting_setup(o, &r, &m, &co, &pr);
+  if (!rc && co.method == TILESAT_METHOD_CHAIN) {
+    fail("--method: count takes auto, dp, enum, approx, bounds or estimate");
+    rc = EXIT_ERROR;
+  }
   if (!rc) {
     tilesat_error err;
     tilesat_count_result res;
@@ -78,8 +92,10 @@ int cmd_count(options *o) {
                co.delta);
       else if (res.count)
         printf("%s\n", res.count);
-      else
+      else if (res.lower)
         print_bounds(&res);
+      else
+        print_estimate(res.estimate_log10, res.estimate_halfwidth);
       tilesat_count_result_free(&res);
     }
   }

@@ -9,9 +9,10 @@ int cmd_sample(options *o) {
   tilesat_count_options co;
   count_progress pr = {0};
   int rc = counting_setup(o, &r, &m, &co, &pr);
-  if (!rc && (co.method == TILESAT_METHOD_ENUM ||
-              co.method == TILESAT_METHOD_BOUNDS)) {
-    fail("--method: sample takes auto, dp or approx");
+  if (!rc &&
+      (co.method == TILESAT_METHOD_ENUM || co.method == TILESAT_METHOD_BOUNDS ||
+       co.method == TILESAT_METHOD_ESTIMATE)) {
+    fail("--method: sample takes auto, dp, approx or chain");
     rc = EXIT_ERROR;
   }
   if (!rc && GIVEN(o, epsilon)) {

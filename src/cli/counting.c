@@ -35,6 +35,25 @@ void progress_start(count_progress *p, const char *prefix) {
   p->command = prefix;
 }
 
+/* --block, --burn-in, --sweeps: the chain's, so only with it (or auto,
+ * which may fall back to it). */
+static int chain_options(const options *o, tilesat_count_options *co) {
+  if ((GIVEN(o, block) || GIVEN(o, burn_in) || GIVEN(o, sweeps)) &&
+      co->method != TILESAT_METHOD_CHAIN && co->method != TILESAT_METHOD_AUTO) {
+    fail("--block, --burn-in and --sweeps go with --method chain");
+    return -1;
+  }
+  if (GIVEN(o, block)) {
+    co->block_width = o->block.w;
+    co->block_height = o->block.h;
+  }
+  if (GIVEN(o, burn_in))
+    co->burn_in = (long)o->burn_in;
+  if (GIVEN(o, sweeps))
+    co->sweeps = (long)o->sweeps;
+  return 0;
+}
+
 int counting_setup(options *o, tilesat_rules **r, tilesat_map **m,
                    tilesat_count_options *co, count_progress *pr) {
   int rc = load_map(o, r, m);
@@ -67,6 +86,12 @@ int counting_setup(options *o, tilesat_rules **r, tilesat_map **m,
   }
   co->bounds_width = (int)o->strip_width;
   co->seed = o->seed;
+  if (GIVEN(o, particles))
+    co->particles = (int)o->particles;
+  if (GIVEN(o, replicates))
+    co->replicates = (int)o->replicates;
+  if (chain_options(o, co))
+    return EXIT_ERROR;
   if (GIVEN(o, max_memory)) {
     co->max_memory = o->max_memory;
     /* the dp takes the smaller of its bound and the map's (by default half

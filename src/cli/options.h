@@ -62,11 +62,11 @@
       " check enum count explain analyze anneal collapse run-samples ",        \
       "SAT backend (default picosat; anneal: of the repair; collapse: of the " \
       "guard; run-samples: of the check)")                                     \
-  OPT(method, "--method", CHOICE, NULL, 0, 0, "auto|dp|enum|approx|bounds",    \
-      " count sample ",                                                        \
-      "method (default auto: dp if it is predicted to finish in a minute, "    \
-      "else proved bounds; sample: dp, approx if dp outgrows memory; no enum " \
-      "or bounds)")                                                            \
+  OPT(method, "--method", CHOICE, NULL, 0, 0,                                  \
+      "auto|dp|enum|approx|bounds|chain|estimate", " count sample ",           \
+      "method (default auto: count: dp if it is predicted to finish in a "     \
+      "minute, else proved bounds and the estimate; sample: dp, chain where "  \
+      "dp outgrows memory; bounds and estimate count, chain samples)")         \
   OPT(strip_width, "--strip-width", UINT, 0, 1, 64, "N", " count ",            \
       "bounds: strips and pieces N lines wide (default: as wide as 20 s "      \
       "allow)")                                                                \
@@ -82,6 +82,12 @@
       "uniform (default 6, at least 1.71)")                                    \
   OPT(delta, "--delta", REAL, 0, 0, 1, "D", " count ",                         \
       "approx: with probability at least 1-D (default 0.2)")                   \
+  OPT(particles, "--particles", UINT, 0, 1, 10000000, "N", " count ",          \
+      "estimate: particles a replicate (default: 2^26 / cells, 1000 to "       \
+      "65536)")                                                                \
+  OPT(replicates, "--replicates", UINT, 8, 2, 10000, "R", " count ",           \
+      "estimate: independent replicates, whose spread makes the error bar "    \
+      "(default 8)")                                                           \
   OPT(seed, "--seed", UINT, 1, 0, UINT64_MAX, "S",                             \
       " count sample anneal collapse run-samples ",                            \
       "random seed (default 1): same seed, same result")                       \
@@ -91,6 +97,11 @@
       "sample: of the dp, default 4G)")                                        \
   OPT(nsamples, "-n", UINT, 1, 1, 1000000000, "N", " sample ",                 \
       "number of maps to draw (default 1)")                                    \
+  OPT(block, "--block", WXH, {0}, 0, 0, "WxH", " sample ",                     \
+      "chain: blocks of WxH cells (and HxW every other sweep) re-drawn by "    \
+      "the dp (default: strips 3 cells thick across the map)")                 \
+  OPT(burn_in, "--burn-in", UINT, 20, 0, 1000000000, "N", " sample ",          \
+      "chain: sweeps before the first map (default 20)")                       \
   ALSO(nsamples, "RUNS", " collapse ",                                         \
        "run seeds S, S+1, ...: successes, contradictions, time (default 1)")   \
   ALSO(nsamples, "RUNS", " run-samples ",                                      \
@@ -191,6 +202,7 @@
       "minus W times the palindrome score of rows and columns")                \
   OPT(sweeps, "--sweeps", UINT, 1000, 1, 1000000000, "N", " anneal ",          \
       "sweeps per restart (default 1000)")                                     \
+  ALSO(sweeps, "N", " sample ", "chain: sweeps between maps (default 2)")      \
   OPT(beta, "--beta", SPAN, {0}, 0, INFINITY, "LO:HI", " anneal ",             \
       "geometric schedule (default: from the energy scale)")                   \
   OPT(restarts, "--restarts", UINT, 1, 1, 1000000, "R", " anneal ",            \

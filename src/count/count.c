@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const method_names[] = {"auto", "dp", "enum", "approx",
-                                           "bounds"};
+static const char *const method_names[] = {
+    "auto", "dp", "enum", "approx", "bounds", "chain", "estimate"};
 
 const char *tilesat_method_name(tilesat_method m) { return method_names[m]; }
 
@@ -29,6 +29,8 @@ void tilesat_count_options_init(tilesat_count_options *o) {
   o->seed = 1;
   o->max_memory = (size_t)4 << 30;
   o->bounds_seconds = 20;
+  o->burn_in = 20;
+  o->sweeps = 2;
 }
 
 /* A change of method, said to the caller: a notice, not throttled. */
@@ -38,11 +40,12 @@ static void tell(const tilesat_count_options *o, const char *line) {
     fn(o->progress_user, line);
 }
 
-/* auto: the dp failed (dperr) and approx takes over; said to the caller. */
+/* auto: the dp failed (dperr) and `method` takes over; said to the
+ * caller. */
 static void fall_back(const tilesat_count_options *o,
-                      const tilesat_error *dperr) {
-  char line[sizeof dperr->msg + 64];
-  snprintf(line, sizeof line, "%s; falling back to approx", dperr->msg);
+                      const tilesat_error *dperr, const char *method) {
+  char line[sizeof dperr->msg + 96];
+  snprintf(line, sizeof line, "%s; falling back to %s", dperr->msg, method);
   tell(o, line);
 }
 
@@ -99,7 +102,7 @@ static tilesat_method auto_choose(const tilesat_map *m,
         *err = perr;
       return TILESAT_METHOD_DP;
     }
-    fall_back(o, &perr);
+    fall_back(o, &perr, "approx");
     return TILESAT_METHOD_APPROX;
   }
   if (ts_bounds_whole(b, n))
@@ -179,6 +182,10 @@ int tilesat_count(const tilesat_map *m, const tilesat_count_options *o,
     if (!rc)
       res->count = decimal(n);
   }
+  if (method == TILESAT_METHOD_CHAIN)
+    ts_error(err, "count", 0,
+             "count takes --method auto, dp, enum, approx, bounds or "
+             "estimate");
   if (method == TILESAT_METHOD_ENUM) {
     int64_t k = tilesat_enumerate(m, &o->solve, 0, NULL, NULL, err);
     rc = k < 0 ? -1 : 0;
@@ -191,6 +198,13 @@ int tilesat_count(const tilesat_map *m, const tilesat_count_options *o,
       res->count = decimal(n);
     }
   }
+  if (method == TILESAT_METHOD_ESTIMATE) {
+    ts_estimate e;
+    rc = ts_estimate_count(m, o, &e, err);
+    res->estimated = true;
+    res->estimate_log10 = e.log10;
+    res->estimate_halfwidth = e.half_width;
+  }
   if (method == TILESAT_METHOD_APPROX) {
     rc = approx_fits(m, "count", err) ? -1 : ts_approx_count(m, o, n, err);
     res->approximate = true;
@@ -200,6 +214,25 @@ int tilesat_count(const tilesat_map *m, const tilesat_count_options *o,
   if (method == TILESAT_METHOD_BOUNDS)
     rc = count_bounds(b, res, err);
   ts_bounds_free(b);
+  /* auto, beyond the dp: the estimate beside the proved bounds */
+  if (!rc && method == TILESAT_METHOD_BOUNDS &&
+      o->method == TILESAT_METHOD_AUTO && !res->count) {
+    ts_estimate e;
+    tilesat_error eerr;
+    if (!ts_estimate_count(m, o, &e, &eerr)) {
+      res->estimated = true;
+      res->estimate_log10 = e.log10;
+      res->estimate_halfwidth = e.half_width;
+    } else if (ts_terminated(&o->solve)) {
+      rc = -1;
+      if (err)
+        *err = eerr;
+    } else {
+      char line[sizeof eerr.msg + 32];
+      snprintf(line, sizeof line, "%s; no estimate", eerr.msg);
+      tell(o, line);
+    }
+  }
   mpz_clear(n);
   if (rc)
     tilesat_count_result_free(res);
@@ -240,9 +273,13 @@ int tilesat_sample(const tilesat_map *m, const tilesat_count_options *o, int n,
     return approx_fits(m, "sample", err)
                ? -1
                : ts_xor_sample(m, o, n, fn, user, err);
+  case TILESAT_METHOD_CHAIN:
+    return ts_chain_sample(m, o, n, fn, user, err);
   case TILESAT_METHOD_ENUM:
   case TILESAT_METHOD_BOUNDS:
-    ts_error(err, "sample", 0, "sample takes --method auto, dp or approx");
+  case TILESAT_METHOD_ESTIMATE:
+    ts_error(err, "sample", 0,
+             "sample takes --method auto, dp, approx or chain");
     return -1;
   case TILESAT_METHOD_AUTO:
     break;
@@ -257,7 +294,6 @@ int tilesat_sample(const tilesat_map *m, const tilesat_count_options *o, int n,
       *err = dperr;
     return got;
   }
-  fall_back(o, &dperr);
-  return approx_fits(m, "sample", err) ? -1
-                                       : ts_xor_sample(m, o, n, fn, user, err);
+  fall_back(o, &dperr, "chain (block Markov chain)");
+  return ts_chain_sample(m, o, n, fn, user, err);
 }

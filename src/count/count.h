@@ -44,4 +44,17 @@ bool ts_bounds_whole(const ts_bounds *b, mpz_t count);
 int ts_bounds_compute(ts_bounds *b, ts_bounds_result *res, tilesat_error *err);
 /* log2 of z (-inf for 0). */
 double ts_log2(const mpz_t z);
+/* Sequential Monte Carlo estimate of the count (estimate.c). */
+typedef struct ts_estimate {
+  double log10, half_width; /* log10 of the count, 95% half width */
+  double drift; /* log10: how much the estimate grew from the pilot's */
+  double alpha; /* the twist chosen */
+  int replicates, particles;
+  int dead; /* replicates whose particles all died */
+} ts_estimate;
+int ts_estimate_count(const tilesat_map *m, const tilesat_count_options *o,
+                      ts_estimate *out, tilesat_error *err);
+/* Block Markov chain (chain.c): maps of any size, uniform in the limit. */
+int ts_chain_sample(const tilesat_map *m, const tilesat_count_options *o, int n,
+                    tilesat_map_fn fn, void *user, tilesat_error *err);
 #endif

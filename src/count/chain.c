@@ -1,0 +1,421 @@
+/* chain.c: sampling at any size, by a Markov chain on valid maps whose
+ * moves re-draw a whole block uniformly given its surroundings.
+ *
+ * The chain starts from a valid map, a guarded collapse (it never fails,
+ * and its runs are random, so chains of other seeds start elsewhere), and
+ * sweeps: a sweep cuts the map into blocks of bw x bh cells at a random
+ * offset (transposed every other sweep, so that strips run both ways) and
+ * visits them in a random order.  A move fixes every cell outside its
+ * block and draws the block's filling uniformly among those that fit: a
+ * map of the block alone whose edge cells are banned the tiles that their
+ * outside neighbours do not allow (through the wrap on periodic maps, by
+ * the topology's own adjacency on hex maps, whose blocks start on even
+ * rows), with the map's pins and bans, sampled exactly by the frontier dp
+ * (ts_dp_sample).  A block the dp cannot draw within BLOCK_MEMORY is cut in
+ * two along its longer side and each half is a move of its own.
+ *
+ * Such a heat-bath move is reversible with respect to the uniform
+ * distribution on valid maps: it leaves the outside as it is and draws
+ * the inside from the uniform distribution given the outside.  Which
+ * block is moved depends only on the sweep's random offset and order and
+ * on the outside (a block is cut when the dp fails on it, which depends on
+ * its bans), so every move, and every sweep, keeps the uniform
+ * distribution.  When the moves connect every pair of valid maps, the
+ * chain converges to it; whether they do depends on the rules and on the
+ * block: a structure that no block can change on its own (one larger than
+ * the blocks, frozen by its surroundings) is never left, and nothing here
+ * proves that there is none.  The chain reports instead how many cells a
+ * sweep changes and the autocorrelation of the tile counts from one sweep
+ * to the next. */
+#include "core/rng.h"
+#include "count/count.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The dp's memory bound for one block: a block that needs more is cut. */
+#define BLOCK_MEMORY ((size_t)128 << 20)
+
+typedef struct chain {
+  const tilesat_map *m;
+  const tilesat_count_options *o;
+  int W, H, T, D, words;
+  int *tiles;       /* the current map */
+  int *pin;         /* cell -> pinned tile, or -1 */
+  uint64_t *mapban; /* per cell: the map's bans (words), or NULL */
+  int *stamp;       /* cell -> the last move whose block held it */
+  int move;
+  int *cells;       /* block cell -> map cell */
+  uint64_t *banned; /* per block cell: the tiles banned there (words) */
+  ts_rng rng;
+  long changed; /* cells the moves changed, since last reset */
+} chain;
+
+/* The block's cells, rows r0.. and columns c0.., through the wrap. */
+static void block_cells(chain *c, int r0, int c0, int bw, int bh) {
+  c->move++;
+  for (int i = 0; i < bh; i++)
+    for (int j = 0; j < bw; j++) {
+      int cell = ((r0 + i) % c->H) * c->W + (c0 + j) % c->W;
+      c->cells[i * bw + j] = cell;
+      c->stamp[cell] = c->move;
+    }
+}
+
+/* The tiles banned on block cell k: the map's own, and those that an
+ * outside neighbour does not allow.  False if the block's own grid does
+ * not have exactly the map's edges between its cells (a bug in the
+ * block's shape). */
+static bool block_bans(chain *c, const tilesat_map *sub, int k) {
+  uint64_t *ban = c->banned + (size_t)k * (size_t)c->words;
+  size_t bytes = (size_t)c->words * sizeof *ban;
+  int cell = c->cells[k];
+  if (c->mapban)
+    memcpy(ban, c->mapban + (size_t)cell * (size_t)c->words, bytes);
+  else
+    memset(ban, 0, bytes);
+  for (int d = 0; d < c->D; d++) {
+    int nb = ts_map_neighbor(c->m, cell, d);
+    int inner = ts_map_neighbor(sub, k, d);
+    if (inner >= 0 || nb < 0) {
+      if (inner >= 0 ? nb != c->cells[inner] : false)
+        return false;
+      continue;
+    }
+    if (c->stamp[nb] == c->move)
+      return false; /* a neighbour in the block, not in the block's grid */
+    for (int t = 0; t < c->T; t++)
+      if (!ts_bit(ts_allowed(c->m->rules, t, d), c->tiles[nb]))
+        ban[t >> 6] |= (uint64_t)1 << (t & 63);
+  }
+  return true;
+}
+
+/* The block as a map of its own: bans and pins. */
+static tilesat_map *block_map(chain *c, int bw, int bh, tilesat_error *err) {
+  const tilesat_rules *r = c->m->rules;
+  tilesat_map *sub = tilesat_map_new(r, bw, bh, c->m->topo, false, err);
+  if (!sub)
+    return NULL;
+  size_t bound = tilesat_map_max_memory(c->m);
+  tilesat_map_set_max_memory(sub, bound < BLOCK_MEMORY ? bound : BLOCK_MEMORY);
+  for (int k = 0; k < bw * bh; k++) {
+    if (!block_bans(c, sub, k)) {
+      ts_error(err, NULL, 0,
+               "internal error: a %dx%d block does not keep the map's edges",
+               bw, bh);
+      tilesat_map_free(sub);
+      return NULL;
+    }
+    const uint64_t *ban = c->banned + (size_t)k * (size_t)c->words;
+    for (int t = 0; t < c->T; t++)
+      if (ts_bit(ban, t))
+        tilesat_map_ban(sub, k / bw, k % bw, t, NULL);
+    int pin = c->pin[c->cells[k]];
+    if (pin >= 0)
+      tilesat_map_pin(sub, k / bw, k % bw, tilesat_rules_tile_name(r, pin),
+                      NULL);
+  }
+  return sub;
+}
+
+typedef struct drawn {
+  chain *c;
+  int n;
+} drawn;
+
+static int take_block(void *user, const int *tiles) {
+  drawn *d = user;
+  for (int k = 0; k < d->n; k++) {
+    int cell = d->c->cells[k];
+    d->c->changed += d->c->tiles[cell] != tiles[k];
+    d->c->tiles[cell] = tiles[k];
+  }
+  return 1;
+}
+
+/* One move: the block at (r0, c0), bw x bh, drawn again; cut in two when
+ * the dp cannot draw it within its bound. */
+static int block_move(chain *c, int r0, int c0, int bw, int bh,
+                      tilesat_error *err) {
+  block_cells(c, r0, c0, bw, bh);
+  tilesat_map *sub = block_map(c, bw, bh, err);
+  if (!sub)
+    return -1;
+  tilesat_count_options so = *c->o;
+  so.progress = NULL;
+  so.notice = NULL;
+  so.max_memory = tilesat_map_max_memory(sub);
+  so.seed = ts_rng_next(&c->rng);
+  drawn d = {c, bw * bh};
+  tilesat_error dperr;
+  int got = ts_dp_sample(sub, &so, 1, take_block, &d, &dperr);
+  tilesat_map_free(sub);
+  if (got == 1)
+    return 0;
+  if (got == 0) {
+    ts_error(err, NULL, 0,
+             "internal error: a block of a valid map has no filling");
+    return -1;
+  }
+  if (ts_terminated(&c->o->solve) || bw * bh == 1) {
+    *err = dperr;
+    return -1;
+  }
+  /* cut along the longer side (hex: the rows of the second half start on
+   * the parity of the first's, unless the halves are single rows) */
+  if (bw >= bh) {
+    int w1 = bw / 2;
+    return block_move(c, r0, c0, w1, bh, err) ||
+           block_move(c, r0, (c0 + w1) % c->W, bw - w1, bh, err);
+  }
+  int h1 = bh / 2;
+  if (c->m->topo == TILESAT_HEX && bh > 2)
+    h1 += h1 % 2;
+  return block_move(c, r0, c0, bw, h1, err) ||
+         block_move(c, (r0 + h1) % c->H, c0, bw, bh - h1, err);
+}
+
+/* A line of n cells cut into pieces of b cells at offset off in [0, b):
+ * an open line's pieces are [0, off) and [off + j b, off + (j+1) b)
+ * clipped to the line; a periodic line's go round once from off. */
+typedef struct cut {
+  int n, b, off;
+  bool periodic;
+} cut;
+
+/* Piece i's first cell and its length; -1 past the last piece. */
+static int piece(const cut *k, int i, int *len) {
+  if (k->periodic) {
+    *len = k->n - i * k->b < k->b ? k->n - i * k->b : k->b;
+    return *len > 0 ? (k->off + i * k->b) % k->n : -1;
+  }
+  int head = k->off < k->n ? k->off : k->n;
+  if (head > 0 && i == 0) {
+    *len = head;
+    return 0;
+  }
+  int start = k->off + (i - (head > 0)) * k->b;
+  *len = k->n - start < k->b ? k->n - start : k->b;
+  return *len > 0 ? start : -1;
+}
+
+static int npieces(const cut *k) {
+  int n = 0, len;
+  while (piece(k, n, &len) >= 0)
+    n++;
+  return n;
+}
+
+/* A block's side on a line of n cells: at most n, and on a periodic line
+ * at most n - step (a block round the whole line would need a wrap of its
+ * own); a multiple of step (hex blocks span pairs of rows). */
+static int side(int want, int n, bool periodic, int step) {
+  int max = periodic ? n - step : n;
+  int b = want < max ? want : max;
+  b -= b % step;
+  return b > 0 ? b : step;
+}
+
+static void shuffle(int *v, int n, ts_rng *rng) {
+  for (int i = n - 1; i > 0; i--) {
+    int j = (int)ts_rng_below(rng, (uint32_t)i + 1), t = v[i];
+    v[i] = v[j];
+    v[j] = t;
+  }
+}
+
+/* One sweep: blocks of bw x bh at a random offset, in a random order. */
+static int sweep(chain *c, int bw, int bh, tilesat_error *err) {
+  bool hex = c->m->topo == TILESAT_HEX, per = c->m->periodic;
+  int step = hex ? 2 : 1;
+  bh = side(bh, c->H, per, step);
+  bw = side(bw, c->W, per, 1);
+  cut rows = {c->H, bh, 0, per}, cols = {c->W, bw, 0, per};
+  rows.off = (int)ts_rng_below(&c->rng, (uint32_t)(bh / step)) * step;
+  cols.off = (int)ts_rng_below(&c->rng, (uint32_t)bw);
+  int nr = npieces(&rows), nc = npieces(&cols), nb = nr * nc;
+  int *order = ts_malloc((size_t)nb * sizeof *order);
+  for (int i = 0; i < nb; i++)
+    order[i] = i;
+  shuffle(order, nb, &c->rng);
+  int rc = 0;
+  for (int i = 0; i < nb && !rc; i++) {
+    int h, w;
+    int r0 = piece(&rows, order[i] / nc, &h);
+    int c0 = piece(&cols, order[i] % nc, &w);
+    rc = block_move(c, r0, c0, w, h, err);
+  }
+  free(order);
+  return rc;
+}
+
+/* The start: a guarded collapse.  0, TILESAT_UNSAT or -1. */
+static int start_map(chain *c, tilesat_error *err) {
+  tilesat_collapse *col = tilesat_collapse_new(c->m, err);
+  if (!col)
+    return -1;
+  tilesat_collapse_options co;
+  tilesat_collapse_options_init(&co);
+  co.seed = c->o->seed;
+  co.guard = true;
+  co.solve = c->o->solve;
+  co.solve.backend = TILESAT_BACKEND_AUTO;
+  int rc = tilesat_collapse_run(col, &co, c->tiles, err);
+  tilesat_collapse_free(col);
+  return rc == TILESAT_SAT ? 0 : rc == TILESAT_UNSAT ? TILESAT_UNSAT : -1;
+}
+
+/* The map's tile counts, as fractions of its cells, into x[T]. */
+static void tile_counts(const chain *c, double *x) {
+  int n = c->W * c->H;
+  for (int t = 0; t < c->T; t++)
+    x[t] = 0;
+  for (int i = 0; i < n; i++)
+    x[c->tiles[i]] += 1.0 / n;
+}
+
+/* The lag-1 autocorrelation of the tile counts over s sweeps (x: s rows
+ * of T), pooled over the tiles; NAN with fewer than 3 sweeps or none
+ * varying. */
+static double autocorrelation(const double *x, int s, int T) {
+  double num = 0, den = 0;
+  for (int t = 0; t < T; t++) {
+    double mean = 0;
+    for (int i = 0; i < s; i++)
+      mean += x[(size_t)i * (size_t)T + (size_t)t] / s;
+    for (int i = 0; i < s; i++) {
+      double a = x[(size_t)i * (size_t)T + (size_t)t] - mean;
+      den += a * a;
+      if (i + 1 < s)
+        num += a * (x[(size_t)(i + 1) * (size_t)T + (size_t)t] - mean);
+    }
+  }
+  return s >= 3 && den > 0 ? num / den : NAN;
+}
+
+static void chain_free(chain *c) {
+  free(c->tiles);
+  free(c->pin);
+  free(c->mapban);
+  free(c->stamp);
+  free(c->cells);
+  free(c->banned);
+}
+
+static void chain_setup(chain *c, const tilesat_map *m,
+                        const tilesat_count_options *o, int bw, int bh) {
+  memset(c, 0, sizeof *c);
+  c->m = m;
+  c->o = o;
+  c->W = m->width;
+  c->H = m->height;
+  c->T = m->rules->ntiles;
+  c->D = m->rules->ndirs;
+  c->words = (c->T + 63) / 64;
+  int n = m->ncells;
+  c->tiles = ts_malloc((size_t)n * sizeof *c->tiles);
+  c->pin = ts_malloc((size_t)n * sizeof *c->pin);
+  c->stamp = ts_calloc((size_t)n, sizeof *c->stamp);
+  for (int i = 0; i < n; i++)
+    c->pin[i] = -1;
+  for (size_t k = 0; k < m->pins.n; k++)
+    c->pin[m->pins.v[k].cell] = m->pins.v[k].tile;
+  if (m->bans.n)
+    c->mapban = ts_calloc((size_t)n * (size_t)c->words, sizeof *c->mapban);
+  for (size_t k = 0; k < m->bans.n; k++) {
+    int t = m->bans.v[k].tile;
+    c->mapban[(size_t)m->bans.v[k].cell * (size_t)c->words +
+              (size_t)(t >> 6)] |= (uint64_t)1 << (t & 63);
+  }
+  size_t most = (size_t)bw * (size_t)bh;
+  c->cells = ts_malloc(most * sizeof *c->cells);
+  c->banned = ts_malloc(most * (size_t)c->words * sizeof *c->banned);
+  ts_rng_seed(&c->rng, o->seed, 0x636861696eu);
+}
+
+/* The chain's line: sweeps, blocks, and the mixing diagnostic. */
+static void report(const chain *c, const tilesat_count_options *o, long done,
+                   int bw, int bh, long changed, const double *x) {
+  tilesat_progress_fn fn = o->notice ? o->notice : o->progress;
+  if (!fn)
+    return;
+  long after = done - o->burn_in;
+  double rho = after >= 3
+                   ? autocorrelation(x + (size_t)o->burn_in * (size_t)c->T,
+                                     (int)after, c->T)
+                   : NAN;
+  char line[320], corr[64] = "n/a (fewer than 3 sweeps)";
+  if (!isnan(rho))
+    snprintf(corr, sizeof corr, "%.2f", rho);
+  snprintf(line, sizeof line,
+           "chain: %ld sweeps of %dx%d blocks from a guarded collapse (%ld "
+           "burn-in); after the burn-in, %.1f%% of the cells changed a "
+           "sweep, and the tile counts' autocorrelation from one sweep to "
+           "the next is %s",
+           done, bw, bh, o->burn_in,
+           after > 0 ? 100.0 * (double)changed / ((double)after * c->W * c->H)
+                     : 0.0,
+           corr);
+  fn(o->progress_user, line);
+}
+
+int ts_chain_sample(const tilesat_map *m, const tilesat_count_options *o, int n,
+                    tilesat_map_fn fn, void *user, tilesat_error *err) {
+  /* blocks: as given, or strips 3 cells thick across the map */
+  int bw = o->block_width, bh = o->block_height;
+  if (bw <= 0 || bh <= 0) {
+    bw = m->width > m->height ? m->width : m->height;
+    bh = 3;
+  }
+  chain c;
+  int big = bw > bh ? bw : bh;
+  chain_setup(&c, m, o, big, big);
+  /* map i (from 1) after burn_in + i * every sweeps */
+  long every = o->sweeps > 0 ? o->sweeps : 1;
+  long total = o->burn_in + (long)n * every;
+  double *x = ts_malloc(((size_t)total + 1) * (size_t)c.T * sizeof *x);
+  int produced = 0, rc = start_map(&c, err);
+  if (rc == TILESAT_UNSAT) { /* no valid map: nothing to draw */
+    rc = 0;
+    n = 0;
+  }
+  long done = 0, changed = 0;
+  while (!rc && produced < n) {
+    if (ts_terminated(&o->solve)) {
+      ts_error(err, "sample", 0, "interrupted");
+      rc = -1;
+      break;
+    }
+    c.changed = 0;
+    bool flip = done % 2;
+    rc = sweep(&c, flip ? bh : bw, flip ? bw : bh, err);
+    if (rc)
+      break;
+    tile_counts(&c, x + (size_t)done * (size_t)c.T);
+    if (++done > o->burn_in)
+      changed += c.changed;
+    if (o->progress) {
+      char line[96];
+      snprintf(line, sizeof line, "chain: sweep %ld of %ld", done, total);
+      o->progress(o->progress_user, line);
+    }
+    if (done <= o->burn_in || (done - o->burn_in) % every)
+      continue;
+    char why[256];
+    if (!tilesat_map_verify(m, c.tiles, why, sizeof why)) {
+      ts_error(err, NULL, 0, "internal error: chain map is not valid: %s", why);
+      rc = -1;
+      break;
+    }
+    produced++;
+    if (fn && fn(user, c.tiles))
+      break;
+  }
+  if (!rc && produced > 0)
+    report(&c, o, done, bw, bh, changed, x);
+  free(x);
+  chain_free(&c);
+  return rc ? -1 : produced;
+}
