@@ -233,8 +233,11 @@ static int sweep(chain *c, int bw, int bh, tilesat_error *err) {
   bh = side(bh, c->H, per, step);
   bw = side(bw, c->W, per, 1);
   cut rows = {c->H, bh, 0, per}, cols = {c->W, bw, 0, per};
-  rows.off = (int)ts_rng_below(&c->rng, (uint32_t)(bh / step)) * step;
-  cols.off = (int)ts_rng_below(&c->rng, (uint32_t)bw);
+  /* a block across a whole open line starts at its first cell */
+  if (bh < c->H || per)
+    rows.off = (int)ts_rng_below(&c->rng, (uint32_t)(bh / step)) * step;
+  if (bw < c->W || per)
+    cols.off = (int)ts_rng_below(&c->rng, (uint32_t)bw);
   int nr = npieces(&rows), nc = npieces(&cols), nb = nr * nc;
   int *order = ts_malloc((size_t)nb * sizeof *order);
   for (int i = 0; i < nb; i++)

@@ -218,47 +218,55 @@ static void smc_plan(smc *s, const tilesat_map *m) {
  * direction's messages are divided by their largest and kept at least
  * 1e-6, so that no tile some map needs is ruled out (the twist must not
  * vanish where a valid map goes). */
+/* One damped round of belief propagation on msg (D x T); returns the
+ * largest change.  upd and out: D x T scratch. */
+static double bp_round(const tilesat_rules *r, double *msg, double *upd,
+                       double *out) {
+  int D = r->ndirs, T = r->ntiles;
+  /* out[back][v]: the messages into v from all directions but back */
+  for (int back = 0; back < D; back++)
+    for (int v = 0; v < T; v++) {
+      double prod = 1;
+      for (int e = 0; e < D; e++)
+        if (e != back)
+          prod *= msg[(size_t)e * (size_t)T + (size_t)v];
+      out[(size_t)back * (size_t)T + (size_t)v] = prod;
+    }
+  for (int d = 0; d < D; d++) {
+    const double *o =
+        out + (size_t)tilesat_dir_opposite(r->topo, d) * (size_t)T;
+    double *u = upd + (size_t)d * (size_t)T, total = 0;
+    for (int t = 0; t < T; t++) {
+      const uint64_t *allowed = ts_allowed(r, t, d);
+      double sum = 0;
+      for (int w = 0; w < r->words; w++)
+        for (uint64_t b = allowed[w]; b; b &= b - 1)
+          sum += o[w * 64 + __builtin_ctzll(b)];
+      u[t] = sum;
+      total += sum;
+    }
+    for (int t = 0; t < T; t++)
+      u[t] = total > 0 ? u[t] / total : 1.0 / T;
+  }
+  double change = 0;
+  for (size_t i = 0; i < (size_t)D * (size_t)T; i++) {
+    double v = 0.5 * (msg[i] + upd[i]);
+    change = fmax(change, fabs(v - msg[i]));
+    msg[i] = v;
+  }
+  return change;
+}
+
 static double *bp_messages(const tilesat_rules *r) {
   int D = r->ndirs, T = r->ntiles;
   size_t n = (size_t)D * (size_t)T;
   double *msg = ts_malloc(n * sizeof *msg), *upd = ts_malloc(n * sizeof *upd);
-  double *out = ts_malloc(n * sizeof *out); /* [back][v]: all but back */
+  double *out = ts_malloc(n * sizeof *out);
   for (size_t i = 0; i < n; i++)
     msg[i] = 1.0 / T;
-  for (int round = 0; round < 500; round++) {
-    for (int back = 0; back < D; back++)
-      for (int v = 0; v < T; v++) {
-        double prod = 1;
-        for (int e = 0; e < D; e++)
-          if (e != back)
-            prod *= msg[(size_t)e * (size_t)T + (size_t)v];
-        out[(size_t)back * (size_t)T + (size_t)v] = prod;
-      }
-    for (int d = 0; d < D; d++) {
-      const double *o =
-          out + (size_t)tilesat_dir_opposite(r->topo, d) * (size_t)T;
-      double *u = upd + (size_t)d * (size_t)T, total = 0;
-      for (int t = 0; t < T; t++) {
-        const uint64_t *allowed = ts_allowed(r, t, d);
-        double sum = 0;
-        for (int w = 0; w < r->words; w++)
-          for (uint64_t b = allowed[w]; b; b &= b - 1)
-            sum += o[w * 64 + __builtin_ctzll(b)];
-        u[t] = sum;
-        total += sum;
-      }
-      for (int t = 0; t < T; t++)
-        u[t] = total > 0 ? u[t] / total : 1.0 / T;
-    }
-    double change = 0;
-    for (size_t i = 0; i < n; i++) {
-      double v = 0.5 * (msg[i] + upd[i]);
-      change = fmax(change, fabs(v - msg[i]));
-      msg[i] = v;
-    }
-    if (change < 1e-12)
+  for (int round = 0; round < 500; round++)
+    if (bp_round(r, msg, upd, out) < 1e-12)
       break;
-  }
   for (int d = 0; d < D; d++) {
     double top = 0, *m = msg + (size_t)d * (size_t)T;
     for (int t = 0; t < T; t++)
@@ -709,6 +717,60 @@ static int default_particles(int cells) {
   return n < 1000 ? 1000 : n > 65536 ? 65536 : (int)n;
 }
 
+/* The pilots: plain counting, unless its estimate is not yet precise
+ * (half width over PLAIN_ENOUGH); then, among plain and the twists whose
+ * estimate is not below plain's, the one whose interval reaches highest
+ * at its lower end.  Sets the twist; *pilot gets its estimate (ln). */
+static int choose_twist(smc *s, const double *msg,
+                        const tilesat_count_options *o, int n, double *pilot,
+                        tilesat_error *err) {
+  static const double alphas[] = {0, 0.5};
+  double best_alpha = 0, best_low = -INFINITY, plain = 0, lnz, half;
+  int rc = 0, dead;
+  *pilot = -INFINITY;
+  for (int a = 0; a < 2 && !rc; a++) {
+    smc_set_twist(s, msg, alphas[a]);
+    rc = replicates(s, o, n, 3, 0x70696c6f74u + 16 * (uint64_t)a, "pilot", &lnz,
+                    &half, &dead, err);
+    if (rc || (a > 0 && lnz < plain))
+      continue;
+    if (a == 0)
+      plain = lnz;
+    if (lnz - half > best_low) {
+      *pilot = lnz;
+      best_low = lnz - half;
+      best_alpha = alphas[a];
+    }
+    if (a == 0 && half <= PLAIN_ENOUGH)
+      break;
+  }
+  smc_set_twist(s, msg, best_alpha);
+  return rc;
+}
+
+/* The estimate's line for notice: how it was made. */
+static void say(const tilesat_count_options *o, const ts_estimate *e) {
+  tilesat_progress_fn fn = o->notice ? o->notice : o->progress;
+  if (!fn)
+    return;
+  char line[320], twist[64] = "plain counting";
+  if (e->alpha > 0)
+    snprintf(twist, sizeof twist, "twist %g (plain pilots too uneven)",
+             e->alpha);
+  int n =
+      snprintf(line, sizeof line, "estimate: %d replicates of %d particles, %s",
+               e->replicates, e->particles, twist);
+  if (e->drift >= 0.005)
+    n += snprintf(line + n, sizeof line - (size_t)n,
+                  "; 10^%.2f above its pilot with a quarter of the particles, "
+                  "added to the error bar",
+                  e->drift);
+  if (e->dead)
+    snprintf(line + n, sizeof line - (size_t)n,
+             "; every particle died in %d replicates", e->dead);
+  fn(o->progress_user, line);
+}
+
 int ts_estimate_count(const tilesat_map *m, const tilesat_count_options *o,
                       ts_estimate *out, tilesat_error *err) {
   memset(out, 0, sizeof *out);
@@ -723,39 +785,15 @@ int ts_estimate_count(const tilesat_map *m, const tilesat_count_options *o,
   double *msg = bp_messages(m->rules);
   int R = o->replicates > 1 ? o->replicates : 8;
   int n = o->particles > 0 ? o->particles : default_particles(m->ncells);
-  int pn = n / 4 > 100 ? n / 4 : 100, dead = 0;
-  /* pilots: plain counting, unless its estimate is not yet precise (half
-   * width over PLAIN_ENOUGH); then, among plain and the twists whose
-   * estimate is not below plain's, the one whose interval reaches
-   * highest at its lower end */
-  static const double alphas[] = {0, 0.5};
-  double best = -INFINITY, best_alpha = 0, best_low = -INFINITY, plain = 0;
-  double lnz = 0, half = 0;
-  int rc = 0;
-  for (int a = 0; a < 2 && !rc; a++) {
-    smc_set_twist(&s, msg, alphas[a]);
-    rc = replicates(&s, o, pn, 3, 0x70696c6f74u + 16 * (uint64_t)a, "pilot",
-                    &lnz, &half, &dead, err);
-    if (rc || (a > 0 && lnz < plain))
-      continue;
-    if (a == 0)
-      plain = lnz;
-    if (lnz - half > best_low) {
-      best = lnz;
-      best_low = lnz - half;
-      best_alpha = alphas[a];
-    }
-    if (a == 0 && half <= PLAIN_ENOUGH)
-      break;
-  }
-  if (!rc) {
-    smc_set_twist(&s, msg, best_alpha);
+  double pilot, lnz, half;
+  int dead,
+      rc = choose_twist(&s, msg, o, n / 4 > 100 ? n / 4 : 100, &pilot, err);
+  if (!rc)
     rc = replicates(&s, o, n, R, 0x736d63u, "replicate", &lnz, &half, &dead,
                     err);
-  }
   if (!rc) {
     /* still growing with the particles: the pilot's shortfall is added */
-    double drift = best > -INFINITY && lnz > best ? lnz - best : 0;
+    double drift = pilot > -INFINITY && lnz > pilot ? lnz - pilot : 0;
     double ln10 = log(10.0);
     out->log10 = lnz / ln10;
     out->half_width = (half + drift) / ln10;
@@ -763,7 +801,8 @@ int ts_estimate_count(const tilesat_map *m, const tilesat_count_options *o,
     out->replicates = R;
     out->particles = n;
     out->dead = dead;
-    out->alpha = best_alpha;
+    out->alpha = s.alpha;
+    say(o, out);
   }
   free(msg);
   smc_free(&s);

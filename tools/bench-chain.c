@@ -1,0 +1,246 @@
+/* bench-chain.c: sampling and counting beyond the exact dp (issue 14,
+ * items 2 and 3's estimate), timed in-process, CPU time of this process.
+ *
+ *   bench-chain chain RULES WxH N SWEEPS_MEASURED
+ *       the block chain's defaults (burn-in 20, a map every 2 sweeps,
+ *       strips 3 cells thick): CPU time of a guarded collapse (the start),
+ *       of SWEEPS_MEASURED sweeps, and the time N maps take (measured when
+ *       SWEEPS_MEASURED is 0, else extrapolated from the sweeps); then
+ *       where a sweep's time goes: one strip of the map drawn by the dp
+ *       (tilesat_sample, tiles) and counted by it (tilesat_count, classes)
+ *   bench-chain estimate RULES WxH [RULES WxH ...]
+ *       count --method estimate at its defaults: the estimate, its half
+ *       width as a share of log10 of the count, and CPU time
+ *   bench-chain calibrate SEEDS RULES WxH[p] [PIN] ...
+ *       how many of SEEDS estimates hold the dp's count in their interval
+ *       (WxHp: periodic; PIN: ROW,COL=TILE or -) */
+#include "tilesat.h"
+#include "tilesat_io.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static double cpu(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static char chain_line[512];
+static void on_notice(void *user, const char *line) {
+  (void)user;
+  if (!strncmp(line, "chain:", 6))
+    snprintf(chain_line, sizeof chain_line, "%s", line);
+}
+
+/* RULES: a rules file, or a WFC tileset (.xml) imported whole. */
+static tilesat_rules *load(const char *path) {
+  tilesat_error err;
+  size_t n = strlen(path);
+  tilesat_rules *r = n > 4 && !strcmp(path + n - 4, ".xml")
+                         ? tilesat_import_tileset(path, NULL, NULL, &err)
+                         : tilesat_rules_read_file(path, &err);
+  if (!r)
+    fprintf(stderr, "bench-chain: %s\n", err.msg);
+  return r;
+}
+
+static tilesat_map *map_of(const tilesat_rules *r, const char *size,
+                           const char *pin) {
+  tilesat_error err;
+  int w, h;
+  char s[32];
+  snprintf(s, sizeof s, "%s", size);
+  bool periodic = s[strlen(s) - 1] == 'p';
+  if (periodic)
+    s[strlen(s) - 1] = 0;
+  if (tilesat_parse_size(s, &w, &h, &err))
+    return NULL;
+  tilesat_map *m =
+      tilesat_map_new(r, w, h, tilesat_rules_topology(r), periodic, &err);
+  if (m && pin && strcmp(pin, "-") && tilesat_map_pin_spec(m, pin, &err)) {
+    fprintf(stderr, "bench-chain: %s\n", err.msg);
+    tilesat_map_free(m);
+    return NULL;
+  }
+  return m;
+}
+
+/* One strip of `rows` rows across a map of collapse's, the rows above and
+ * below as bans, drawn and counted by the dp. */
+static void strip_costs(const tilesat_rules *r, int w, int h, int rows) {
+  tilesat_error err;
+  tilesat_map *m =
+      tilesat_map_new(r, w, h, tilesat_rules_topology(r), false, &err);
+  tilesat_collapse *c = tilesat_collapse_new(m, &err);
+  tilesat_collapse_options co;
+  tilesat_collapse_options_init(&co);
+  co.guard = true;
+  int *tiles = malloc((size_t)w * (size_t)h * sizeof *tiles);
+  if (tilesat_collapse_run(c, &co, tiles, &err) != TILESAT_SAT) {
+    printf("  (no start map: %s)\n", err.msg);
+    return;
+  }
+  int r0 = h / 2, T = tilesat_rules_ntiles(r);
+  tilesat_map *strip =
+      tilesat_map_new(r, w, rows, tilesat_rules_topology(r), false, &err);
+  for (int j = 0; j < w; j++)
+    for (int t = 0; t < T; t++) {
+      /* square rules: N is 0, S is 2 */
+      if (!tilesat_rules_allows(r, t, 0, tiles[(r0 - 1) * w + j]))
+        tilesat_map_ban(strip, 0, j, t, NULL);
+      if (!tilesat_rules_allows(r, t, 2, tiles[(r0 + rows) * w + j]))
+        tilesat_map_ban(strip, rows - 1, j, t, NULL);
+    }
+  tilesat_count_options o;
+  tilesat_count_options_init(&o);
+  o.method = TILESAT_METHOD_DP;
+  double t0 = cpu();
+  int got = tilesat_sample(strip, &o, 1, NULL, NULL, &err);
+  double ts = cpu() - t0;
+  t0 = cpu();
+  tilesat_count_result res;
+  int rc = tilesat_count(strip, &o, &res, &err);
+  double tc = cpu() - t0;
+  printf("  a %dx%d strip of it (bans above and below): dp sample %.3f s%s, "
+         "dp count %.3f s (%s)\n",
+         w, rows, ts, got == 1 ? "" : " (failed)", tc,
+         rc ? err.msg : "counted");
+  if (!rc)
+    tilesat_count_result_free(&res);
+  tilesat_map_free(strip);
+  free(tiles);
+  tilesat_collapse_free(c);
+  tilesat_map_free(m);
+}
+
+static int chain(const char *rules, const char *size, int n, int sweeps) {
+  tilesat_rules *r = load(rules);
+  tilesat_map *m = r ? map_of(r, size, NULL) : NULL;
+  if (!m)
+    return 1;
+  tilesat_error err;
+  tilesat_count_options o;
+  tilesat_count_options_init(&o);
+  o.method = TILESAT_METHOD_CHAIN;
+  o.notice = on_notice;
+  /* the start alone: the chain with no sweep is a collapse */
+  tilesat_collapse *c = tilesat_collapse_new(m, &err);
+  tilesat_collapse_options co;
+  tilesat_collapse_options_init(&co);
+  co.guard = true;
+  int w = tilesat_map_width(m), h = tilesat_map_height(m);
+  int *tiles = malloc((size_t)w * (size_t)h * sizeof *tiles);
+  double t0 = cpu();
+  tilesat_collapse_run(c, &co, tiles, &err);
+  double start = cpu() - t0;
+  free(tiles);
+  tilesat_collapse_free(c);
+  long total = o.burn_in + (long)n * o.sweeps;
+  if (sweeps > 0) {
+    o.burn_in = 0;
+    o.sweeps = sweeps;
+    n = 1;
+  }
+  t0 = cpu();
+  int got = tilesat_sample(m, &o, n, NULL, NULL, &err);
+  double t = cpu() - t0;
+  if (got < 0) {
+    printf("%s %s: %s\n", rules, size, err.msg);
+    return 1;
+  }
+  double per = (t - start) / (sweeps > 0 ? sweeps : (double)total);
+  printf("%s %s: start (guarded collapse) %.2f s; %.2f s a sweep; %d maps "
+         "(%ld sweeps) %s %.1f s\n  %s\n",
+         rules, size, start, per, sweeps > 0 ? 10 : n, total,
+         sweeps > 0 ? "extrapolated:" : "measured:",
+         sweeps > 0 ? start + per * (double)total : t, chain_line);
+  strip_costs(r, w, h, 3);
+  tilesat_map_free(m);
+  tilesat_rules_free(r);
+  return 0;
+}
+
+static int estimate(int argc, char **argv) {
+  printf("%-44s %-8s | %-22s %8s %8s\n", "rules", "size", "estimate", "share",
+         "cpu");
+  for (int i = 0; i + 1 < argc; i += 2) {
+    tilesat_rules *r = load(argv[i]);
+    tilesat_map *m = r ? map_of(r, argv[i + 1], NULL) : NULL;
+    if (!m)
+      return 1;
+    tilesat_count_options o;
+    tilesat_count_options_init(&o);
+    o.method = TILESAT_METHOD_ESTIMATE;
+    tilesat_count_result res;
+    tilesat_error err;
+    double t0 = cpu();
+    int rc = tilesat_count(m, &o, &res, &err);
+    double t = cpu() - t0;
+    if (rc)
+      printf("%-44s %-8s | %s\n", argv[i], argv[i + 1], err.msg);
+    else
+      printf("%-44s %-8s | 10^%-10.1f +- %-6.1f %7.2f%% %7.1fs\n", argv[i],
+             argv[i + 1], res.log10, res.half_width,
+             100 * res.half_width / res.log10, t);
+    fflush(stdout);
+    tilesat_map_free(m);
+    tilesat_rules_free(r);
+  }
+  return 0;
+}
+
+static int calibrate(int seeds, int argc, char **argv) {
+  for (int i = 0; i + 2 < argc; i += 3) {
+    tilesat_rules *r = load(argv[i]);
+    tilesat_map *m = r ? map_of(r, argv[i + 1], argv[i + 2]) : NULL;
+    if (!m)
+      return 1;
+    tilesat_count_options o;
+    tilesat_count_options_init(&o);
+    o.method = TILESAT_METHOD_DP;
+    tilesat_count_result res;
+    tilesat_error err;
+    if (tilesat_count(m, &o, &res, &err)) {
+      printf("%s %s: dp: %s\n", argv[i], argv[i + 1], err.msg);
+      return 1;
+    }
+    size_t digits = strlen(res.count);
+    char head[17] = {0};
+    memcpy(head, res.count, digits < 16 ? digits : 16);
+    double exact =
+        log10(atof(head)) + (double)(digits > 16 ? digits - 16 : 0);
+    tilesat_count_result_free(&res);
+    int inside = 0;
+    double t0 = cpu(), widest = 0;
+    for (int s = 1; s <= seeds; s++) {
+      o.method = TILESAT_METHOD_ESTIMATE;
+      o.seed = (uint64_t)s;
+      if (tilesat_count(m, &o, &res, &err))
+        return 1;
+      inside += fabs(res.log10 - exact) <= res.half_width;
+      widest = fmax(widest, res.half_width);
+    }
+    printf("%-44s %-8s %-14s exact 10^%-9.3f %2d of %d within, widest +- "
+           "%.3f, %.2f s a run\n",
+           argv[i], argv[i + 1], argv[i + 2], exact, inside, seeds, widest,
+           (cpu() - t0) / seeds);
+    fflush(stdout);
+    tilesat_map_free(m);
+    tilesat_rules_free(r);
+  }
+  return 0;
+}
+
+int main(int argc, char **argv) {
+  if (argc >= 6 && !strcmp(argv[1], "chain"))
+    return chain(argv[2], argv[3], atoi(argv[4]), atoi(argv[5]));
+  if (argc >= 4 && !strcmp(argv[1], "estimate"))
+    return estimate(argc - 2, argv + 2);
+  if (argc >= 6 && !strcmp(argv[1], "calibrate"))
+    return calibrate(atoi(argv[2]), argc - 3, argv + 3);
+  fprintf(stderr, "usage: see tools/bench-chain.c\n");
+  return 1;
+}
