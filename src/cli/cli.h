@@ -117,6 +117,10 @@ int parse_backend(const options *o, tilesat_solve_options *so);
 /* After a solving call failed, or stopped early: "COMMAND: interrupted"
  * when a signal stopped it, else the library's error; returns EXIT_ERROR. */
 int fail_solve(const options *o, const tilesat_error *err);
+/* On a map with connected or path constraints, what keeping them took
+ * (stderr): "COMMAND: S solves, R cut rounds, C cuts". */
+void cut_report(const options *o, const tilesat_map *m,
+                const tilesat_solve_stats *stats);
 
 /* ------------------------------------------- files and stdout (files.c) */
 

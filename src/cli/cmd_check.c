@@ -16,7 +16,10 @@ int cmd_check(options *o) {
     tilesat_error err;
     size_t n = (size_t)tilesat_map_width(m) * (size_t)tilesat_map_height(m);
     tiles = malloc(n * sizeof *tiles);
+    tilesat_solve_stats stats = {0};
+    so.stats = &stats;
     rc = tiles ? tilesat_check(m, &so, tiles, &err) : -1;
+    cut_report(o, m, &stats);
     if (rc == TILESAT_SAT) {
       stop_hold(); /* the witness whole */
       printf("SAT\n");

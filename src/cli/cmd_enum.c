@@ -12,8 +12,11 @@ int cmd_enum(options *o) {
   if (!rc) {
     tilesat_error err;
     map_sink ctx = {m, sheet_new(o, m)};
+    tilesat_solve_stats stats = {0};
+    so.stats = &stats;
     int64_t n = tilesat_enumerate(m, &so, (int64_t)o->limit, map_sink_print,
                                   &ctx, &err);
+    cut_report(o, m, &stats);
     if (n < 0 || stop_requested()) {
       rc = fail_solve(o, &err);
     } else {

@@ -69,6 +69,7 @@ void tilesat_map_free(tilesat_map *m) {
     return;
   free(m->pins.v);
   free(m->bans.v);
+  ts_globals_free(m);
   free(m);
 }
 
@@ -222,5 +223,5 @@ bool tilesat_map_verify(const tilesat_map *m, const int *tiles, char *why,
           return false;
         }
       }
-  return true;
+  return ts_globals_verify(m, tiles, why, whylen);
 }
