@@ -121,6 +121,10 @@ int fail_solve(const options *o, const tilesat_error *err);
  * (stderr): "COMMAND: S solves, R cut rounds, C cuts". */
 void cut_report(const options *o, const tilesat_map *m,
                 const tilesat_solve_stats *stats);
+/* Without --backend, a map with connected or path constraints goes to
+ * the backend auto picks for it, CaDiCaL (README, "Global constraints"). */
+void lazy_backend(const options *o, const tilesat_map *m,
+                  tilesat_solve_options *so);
 
 /* ------------------------------------------- files and stdout (files.c) */
 

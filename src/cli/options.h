@@ -72,8 +72,9 @@
   OPT(backend, "--backend", CHOICE, NULL, 0, 0,                                \
       "picosat|cryptominisat|cadical|auto",                                    \
       " check enum count explain analyze anneal collapse run-samples ",        \
-      "SAT backend (default picosat; anneal: of the repair; collapse: of the " \
-      "guard; run-samples: of the check)")                                     \
+      "SAT backend (default picosat, and cadical on maps with connected or "   \
+      "path constraints; anneal: of the repair; collapse: of the guard; "      \
+      "run-samples: of the check)")                                            \
   OPT(method, "--method", CHOICE, NULL, 0, 0, "auto|dp|enum|approx",           \
       " count sample ",                                                        \
       "method (default auto: dp, approx if dp outgrows memory; sample: no "    \

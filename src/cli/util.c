@@ -175,14 +175,24 @@ int fail_solve(const options *o, const tilesat_error *err) {
   return stop_requested() ? stop_said(o) : fail_err(err);
 }
 
-void cut_report(const options *o, const tilesat_map *m,
-                const tilesat_solve_stats *stats) {
+static bool has_lazy(const tilesat_map *m) {
   for (int i = 0; i < tilesat_map_nglobals(m); i++) {
     tilesat_global_kind k = tilesat_map_global_kind(m, i);
-    if (k == TILESAT_GLOBAL_CONNECTED || k == TILESAT_GLOBAL_PATH) {
-      fprintf(stderr, "tilesat: %s: %ld solves, %ld cut rounds, %ld cuts\n",
-              o->command, stats->solves, stats->cut_rounds, stats->cuts);
-      return;
-    }
+    if (k == TILESAT_GLOBAL_CONNECTED || k == TILESAT_GLOBAL_PATH)
+      return true;
   }
+  return false;
+}
+
+void cut_report(const options *o, const tilesat_map *m,
+                const tilesat_solve_stats *stats) {
+  if (has_lazy(m))
+    fprintf(stderr, "tilesat: %s: %ld solves, %ld cut rounds, %ld cuts\n",
+            o->command, stats->solves, stats->cut_rounds, stats->cuts);
+}
+
+void lazy_backend(const options *o, const tilesat_map *m,
+                  tilesat_solve_options *so) {
+  if (!o->backend && has_lazy(m))
+    so->backend = TILESAT_BACKEND_AUTO; /* CaDiCaL, for these */
 }

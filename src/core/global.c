@@ -263,9 +263,30 @@ static void write_cell(const tilesat_map *m, int cell, FILE *out) {
   fprintf(out, "(%d,%d)", cell / m->width, cell % m->width);
 }
 
+/* " on the north and south sides", " on every side". */
+static void write_sides(unsigned sides, FILE *out) {
+  static const char *const side[] = {"north", "east", "south", "west"};
+  int n = 0, k = 0;
+  for (int i = 0; i < 4; i++)
+    n += (int)((sides >> i) & 1);
+  if (n == 4) {
+    fputs(" on every side", out);
+    return;
+  }
+  for (int i = 0; i < 4; i++)
+    if ((sides >> i) & 1) {
+      k++;
+      fprintf(out, "%s%s",
+              k == 1   ? " on the "
+              : k == n ? " and "
+                       : ", ",
+              side[i]);
+    }
+  fputs(n > 1 ? " sides" : " side", out);
+}
+
 static void describe(const tilesat_map *m, ts_global *g, const char *word) {
   static const char *const cmp[] = {"at most", "at least", "exactly"};
-  static const char *const side[] = {"north", "east", "south", "west"};
   char *buf = NULL;
   size_t len = 0;
   FILE *out = open_memstream(&buf, &len);
@@ -300,29 +321,11 @@ static void describe(const tilesat_map *m, ts_global *g, const char *word) {
       write_cell(m, g->cells.v[i], out);
     }
     break;
-  case TILESAT_GLOBAL_BORDER: {
+  case TILESAT_GLOBAL_BORDER:
     fputs("only ", out);
     write_name(m, g, word, true, out);
-    int n = 0, k = 0;
-    for (int i = 0; i < 4; i++)
-      n += (g->sides >> i) & 1;
-    if (n == 4)
-      fputs(" on every side", out);
-    for (int i = 0; i < 4 && n < 4; i++)
-      if ((g->sides >> i) & 1) {
-        k++;
-        fprintf(out, "%s%s",
-                k == 1   ? " on the "
-                : k == n ? " and "
-                         : ", ",
-                side[i]);
-      }
-    if (n > 1 && n < 4)
-      fputs(" sides", out);
-    else if (n == 1)
-      fputs(" side", out);
+    write_sides(g->sides, out);
     break;
-  }
   }
   fclose(out);
   g->text = buf;
