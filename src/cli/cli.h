@@ -109,6 +109,9 @@ double median_sorted(double *v, size_t n);
 int write_rules(const options *o, const tilesat_rules *r);
 /* Read the rules file argument and build the map the options describe. */
 int load_map(options *o, tilesat_rules **rules, tilesat_map **map);
+/* --constraints FILE, then the shortcuts (which may name its classes), into
+ * m; 0 or EXIT_ERROR (said). */
+int load_constraints(const options *o, tilesat_map *m);
 /* --topology, else `fallback`. */
 tilesat_topology topology_of(const options *o, tilesat_topology fallback);
 /* --backend into so, with the terminate callback of stop.c (the command

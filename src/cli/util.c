@@ -94,8 +94,7 @@ static int pins_from(options *o, tilesat_map *m) {
   return rc;
 }
 
-/* --constraints FILE, then the shortcuts (which may name its classes). */
-static int load_constraints(const options *o, tilesat_map *m) {
+int load_constraints(const options *o, tilesat_map *m) {
   tilesat_error err;
   if (o->constraints &&
       tilesat_map_constraints_read_file(m, o->constraints, &err))
