@@ -10,8 +10,8 @@
 
 typedef struct spec {
   tilesat_global_kind kind;
-  bool in[8]; /* the class */
-  int cmp, k; /* count: 0 at most, 1 at least, 2 exactly */
+  bool in[16]; /* the class */
+  int cmp, k;  /* count: 0 at most, 1 at least, 2 exactly */
   int r0, c0, r1, c1;
   bool nonempty;
   int at; /* connected: a cell in the region, or -1 */
@@ -252,7 +252,7 @@ static spec floor_spec(const tilesat_rules *r, int w, int h, bool periodic) {
   const char *floor[] = {".", "+", ",", "="};
   for (int i = 0; i < 4; i++) {
     int t = tilesat_rules_find_tile(r, floor[i]);
-    cr_assert(t >= 0 && t < 8);
+    cr_assert(t >= 0 && t < 16);
     s.in[t] = true;
   }
   return s;

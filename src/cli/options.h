@@ -56,16 +56,18 @@
       "--free-tile cells and Tiled's empty cells stay free")                   \
   OPT(free_tile, "--free-tile", STRING, ".", 0, 0, "NAME", TS_MAPS,            \
       "with --pins-from: the tile that marks a free cell (default .)")         \
-  OPT(constraints, "--constraints", STRING, NULL, 0, 0, "FILE", TS_MAPS_VERIFY,       \
+  OPT(constraints, "--constraints", STRING, NULL, 0, 0, "FILE",                \
+      TS_MAPS_VERIFY,                                                          \
       "global constraints from a constraints file: count, connected, path, "   \
       "border (rules/README.md); a command that cannot keep one refuses it")   \
-  OPT(connected, "--connected", LIST, {0}, 0, 0, "T1,T2,...", TS_MAPS_VERIFY,         \
+  OPT(connected, "--connected", LIST, {0}, 0, 0, "T1,T2,...", TS_MAPS_VERIFY,  \
       "the cells holding these tiles form one region (repeatable)")            \
-  OPT(path, "--path", LIST, {0}, 0, 0, "R1,C1:R2,C2=T1,T2,...", TS_MAPS_VERIFY,       \
+  OPT(path, "--path", LIST, {0}, 0, 0, "R1,C1:R2,C2=T1,T2,...",                \
+      TS_MAPS_VERIFY,                                                          \
       "the cells are joined through cells holding these tiles (repeatable)")   \
-  OPT(count_of, "--count", LIST, {0}, 0, 0, "T1,T2,...=K", TS_MAPS_VERIFY,            \
+  OPT(count_of, "--count", LIST, {0}, 0, 0, "T1,T2,...=K", TS_MAPS_VERIFY,     \
       "exactly K cells hold these tiles (also <=K, >=K; repeatable)")          \
-  OPT(border, "--border", LIST, {0}, 0, 0, "SIDES=T1,T2,...", TS_MAPS_VERIFY,         \
+  OPT(border, "--border", LIST, {0}, 0, 0, "SIDES=T1,T2,...", TS_MAPS_VERIFY,  \
       "only these tiles on those sides: letters of nesw, or all "              \
       "(repeatable)")                                                          \
   OPT(periodic_input, "--periodic-input", FLAG, false, 0, 0, NULL,             \

@@ -756,7 +756,8 @@ static tilesat_explanation *build(const tilesat_map *m, const ts_ints *mus) {
   for (int c = 0; c < m->ncells; c++)
     if (touch[c])
       TS_PUSH(e->cells, c);
-  qsort(e->cells.v, e->cells.n, sizeof *e->cells.v, cmp_int);
+  if (e->cells.n) /* none: a global constraint alone */
+    qsort(e->cells.v, e->cells.n, sizeof *e->cells.v, cmp_int);
   free(focus);
   free(touch);
   return e;

@@ -26,6 +26,7 @@
  * that constraint's clauses. */
 #include "sat/sat.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -244,6 +245,7 @@ int ts_solve_cut(ts_solver *s, ts_cuts *c, tilesat_solve_stats *stats) {
    * class cells anyway, takes 3). */
   for (size_t i = 0; c && i < (size_t)c->nlazy * (size_t)c->N; i++)
     ts_solver_prefer(s, c->ylit[i]);
+  long rounds = 0, cuts = 0;
   for (;;) {
     int res = ts_solver_solve(s);
     if (stats)
@@ -253,9 +255,15 @@ int ts_solve_cut(ts_solver *s, ts_cuts *c, tilesat_solve_stats *stats) {
     long n = ts_cuts_find(c, solver_value, s, NULL, solver_clause, s);
     if (!n)
       return res;
+    rounds++;
+    cuts += n;
     if (stats) {
       stats->cut_rounds++;
       stats->cuts += n;
     }
+    char line[96];
+    snprintf(line, sizeof line, "connectivity: %ld rounds of cuts, %ld cuts",
+             rounds, cuts);
+    ts_solver_say(s, line);
   }
 }

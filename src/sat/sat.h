@@ -102,6 +102,9 @@ int ts_solver_solve(ts_solver *s);
  * conflicts take on a map of a few hundred cells (backend_*.c).  Used
  * where "no answer soon" is an answer: a hard piece of an anneal repair. */
 void ts_solver_limit(ts_solver *s, int conflicts);
+/* A progress line to the caller of the solver's options (if it wants
+ * them). */
+void ts_solver_say(const ts_solver *s, const char *line);
 /* After SAT: true if the variable is true in the model. */
 bool ts_solver_value(ts_solver *s, int var);
 /* After UNSAT under assumptions: was assumption `lit` part of the reason? */

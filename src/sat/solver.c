@@ -174,6 +174,11 @@ int ts_solver_solve(ts_solver *s) {
 
 void ts_solver_limit(ts_solver *s, int conflicts) { s->limit = conflicts; }
 
+void ts_solver_say(const ts_solver *s, const char *line) {
+  if (s->so.progress)
+    s->so.progress(s->so.progress_user, line);
+}
+
 bool ts_solver_value(ts_solver *s, int var) {
   return s->ops->value(s->impl, var);
 }
