@@ -12,9 +12,8 @@ int cmd_check(options *o) {
   int rc = load_map(o, &r, &m);
   if (!rc)
     rc = parse_backend(o, &so);
-  if (!rc)
-    lazy_backend(o, m, &so);
   if (!rc) {
+    lazy_backend(o, m, &so);
     tilesat_error err;
     size_t n = (size_t)tilesat_map_width(m) * (size_t)tilesat_map_height(m);
     tiles = malloc(n * sizeof *tiles);

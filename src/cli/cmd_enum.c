@@ -9,9 +9,8 @@ int cmd_enum(options *o) {
   int rc = load_map(o, &r, &m);
   if (!rc)
     rc = parse_backend(o, &so);
-  if (!rc)
-    lazy_backend(o, m, &so);
   if (!rc) {
+    lazy_backend(o, m, &so);
     tilesat_error err;
     map_sink ctx = {m, sheet_new(o, m)};
     tilesat_solve_stats stats = {0};

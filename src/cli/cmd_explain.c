@@ -27,9 +27,8 @@ int cmd_explain(options *o) {
   int rc = load_map(o, &r, &m);
   if (!rc)
     rc = parse_backend(o, &so);
-  if (!rc)
-    lazy_backend(o, m, &so);
   if (!rc) {
+    lazy_backend(o, m, &so);
     tilesat_error err;
     tilesat_explanation *e = NULL;
     rc = tilesat_explain(m, &so, &e, &err);
