@@ -187,6 +187,18 @@ int tilesat_map_ban(tilesat_map *m, int row, int col, int tile,
                     tilesat_error *err);
 /* How many bans the map has. */
 int tilesat_map_nbans(const tilesat_map *m);
+/* Mask (row, col): the cell is not part of the map (irregular shapes).  It
+ * holds no tile (TILESAT_NO_TILE in a filled map) and has no neighbours:
+ * the map's adjacency, and every region of a connected or path
+ * constraint, stops at it.  check, enumerate, explain, encode and
+ * tilesat_map_verify keep masks, and count's enum method; count and
+ * sample by dp and approx, trace, collapse and annealing refuse a masked
+ * map (see tilesat_map_refuse_globals).  -1 with err for a cell outside
+ * the map or pinned (tilesat_map_pin refuses a masked cell in turn). */
+#define TILESAT_NO_TILE (-1)
+int tilesat_map_mask(tilesat_map *m, int row, int col, tilesat_error *err);
+int tilesat_map_nmasked(const tilesat_map *m);
+bool tilesat_map_masked(const tilesat_map *m, int row, int col);
 /* Parse "WxH" (both positive; the product must fit TILESAT_MAX_CELL_TILES
  * once multiplied by the number of tiles, checked by tilesat_map_new). */
 int tilesat_parse_size(const char *s, int *width, int *height,
@@ -279,8 +291,11 @@ tilesat_global_kind tilesat_map_global_kind(const tilesat_map *m, int i);
 const char *tilesat_map_global_text(const tilesat_map *m, int i);
 const char *tilesat_map_global_origin(const tilesat_map *m, int i);
 /* For what cannot keep some kinds: 0 when every global constraint of m is
- * of the kinds in `kinds` (a mask of 1 << kind), else -1 with "WHAT cannot
- * keep KIND constraints yet (ORIGIN: TEXT)HINT" (hint may be NULL). */
+ * of the kinds in `kinds` (a mask of 1 << kind) and, unless `kinds` has
+ * TILESAT_KEEPS_MASK, no cell is masked; else -1 with "WHAT cannot keep
+ * KIND constraints yet (ORIGIN: TEXT)HINT" or "WHAT cannot keep masked
+ * cells yet (N of the map's cells are masked)HINT" (hint may be NULL). */
+#define TILESAT_KEEPS_MASK (1u << 16)
 int tilesat_map_refuse_globals(const tilesat_map *m, unsigned kinds,
                                const char *what, const char *hint,
                                tilesat_error *err);

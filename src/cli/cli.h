@@ -190,6 +190,10 @@ int end_samples(options *o, int rc);
  * load_sample reads it, or a PNG cut into tiles by the rules' pictures
  * (--pictures, or RULES's X.pictures; else a pixel a cell, by colour). */
 tilesat_grid *read_map_file(options *o, const char *path, tilesat_error *err);
+/* --mask FILE into m: a text grid of the map's size ('.' a cell of the map,
+ * any other character masked) or a PNG (a pixel a cell, transparent or
+ * black ones masked); 0 or EXIT_ERROR (said). */
+int load_mask(const options *o, tilesat_map *m);
 
 /* ------------------------------ pictures files beside rules (pictures.c) */
 

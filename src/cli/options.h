@@ -70,6 +70,10 @@
   OPT(border, "--border", LIST, {0}, 0, 0, "SIDES=T1,T2,...", TS_MAPS_VERIFY,  \
       "only these tiles on those sides: letters of nesw, or all "              \
       "(repeatable)")                                                          \
+  OPT(mask, "--mask", STRING, NULL, 0, 0, "FILE", TS_MAPS,                     \
+      "cells not part of the map: a text grid of the map's size (. a cell "    \
+      "of the map, any other character not) or a PNG (transparent or black "   \
+      "pixels not); the adjacency stops at them")                              \
   OPT(periodic_input, "--periodic-input", FLAG, false, 0, 0, NULL,             \
       " extract ", "samples wrap around both axes")                            \
   OPT(backend, "--backend", CHOICE, NULL, 0, 0,                                \

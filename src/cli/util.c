@@ -137,6 +137,8 @@ int load_map(options *o, tilesat_rules **rules, tilesat_map **map) {
   if (GIVEN(o, max_memory) && strcmp(o->command, "count") &&
       strcmp(o->command, "sample"))
     tilesat_map_set_max_memory(*map, o->max_memory);
+  if (o->mask && load_mask(o, *map)) /* before the pins, which it refuses */
+    return EXIT_ERROR;
   for (int i = 0; i < o->pins.n; i++)
     if (tilesat_map_pin_spec(*map, o->pins.v[i], &err))
       return fail_err(&err);

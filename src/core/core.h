@@ -207,7 +207,13 @@ struct tilesat_map {
   size_t max_memory;   /* bytes (tilesat_map_set_max_memory) */
   TS_VEC(ts_global) globals;
   TS_VEC(ts_class) classes;
+  uint8_t *masked; /* per cell: not part of the map (NULL: none is) */
+  int nmasked;
 };
+
+static inline bool ts_masked(const tilesat_map *m, int cell) {
+  return m->masked && m->masked[cell];
+}
 
 /* Is the cell one of g's: in a COUNT's rectangle, on a BORDER's sides? */
 bool ts_global_covers(const tilesat_map *m, const ts_global *g, int cell);
@@ -232,7 +238,8 @@ bool ts_globals_verify(const tilesat_map *m, const int *tiles, char *why,
                        size_t whylen);
 void ts_globals_free(tilesat_map *m);
 
-/* Neighbour cell of `cell` in direction d, or -1. */
+/* Neighbour cell of `cell` in direction d, or -1 (where the map ends,
+ * and at a masked cell on either side). */
 int ts_map_neighbor(const tilesat_map *m, int cell, int d);
 
 /* Each edge of a map once: from a cell in a forward direction (square: E S;

@@ -701,6 +701,13 @@ static const char *const kind_names[] = {"count", "connected", "path",
 int tilesat_map_refuse_globals(const tilesat_map *m, unsigned kinds,
                                const char *what, const char *hint,
                                tilesat_error *err) {
+  if (m->nmasked && !(kinds & TILESAT_KEEPS_MASK)) {
+    ts_error(err, NULL, 0,
+             "%s cannot keep masked cells yet (%d of the map's cells are "
+             "masked)%s",
+             what, m->nmasked, hint ? hint : "");
+    return -1;
+  }
   for (size_t i = 0; i < m->globals.n; i++) {
     const ts_global *g = &m->globals.v[i];
     if (kinds & (1u << g->kind))
@@ -726,6 +733,11 @@ tilesat_map *ts_map_lowered(const tilesat_map *m) {
   low->height = m->height;
   low->ncells = m->ncells;
   low->max_memory = m->max_memory;
+  if (m->masked) {
+    low->masked = ts_malloc((size_t)m->ncells);
+    memcpy(low->masked, m->masked, (size_t)m->ncells);
+    low->nmasked = m->nmasked;
+  }
   for (size_t i = 0; i < m->pins.n; i++)
     TS_PUSH(low->pins, m->pins.v[i]);
   for (size_t i = 0; i < m->bans.n; i++)
@@ -735,7 +747,9 @@ tilesat_map *ts_map_lowered(const tilesat_map *m) {
     if (g->kind != TILESAT_GLOBAL_BORDER)
       continue;
     for (int c = 0; c < m->ncells; c++)
-      for (int t = 0; t < m->rules->ntiles && ts_global_covers(m, g, c); t++)
+      for (int t = 0; t < m->rules->ntiles && ts_global_covers(m, g, c) &&
+                      !ts_masked(m, c);
+           t++)
         if (!ts_bit(g->class, t))
           TS_PUSH(low->bans, ((ts_pin){c, t}));
   }
@@ -744,18 +758,27 @@ tilesat_map *ts_map_lowered(const tilesat_map *m) {
 
 /* ----------------------------------------------------------- checking */
 
+/* What a cell holds, in words. */
+static const char *held(const tilesat_map *m, int tile) {
+  return tile < 0 ? "no tile (it is masked)" : m->rules->names.v.v[tile];
+}
+
+/* A tile of the class (a masked cell's TILESAT_NO_TILE is none). */
+static bool in_class(const ts_global *g, int tile) {
+  return tile >= 0 && ts_bit(g->class, tile);
+}
+
 static int count_cells(const tilesat_map *m, const ts_global *g,
                        const int *tiles) {
   int n = 0;
   for (int c = 0; c < m->ncells; c++)
-    n += ts_global_covers(m, g, c) && ts_bit(g->class, tiles[c]);
+    n += ts_global_covers(m, g, c) && in_class(g, tiles[c]);
   return n;
 }
 
 /* Why a filled map breaks g, into why; false if it keeps it. */
 static bool broken(const tilesat_map *m, const ts_global *g, const int *tiles,
                    char *why, size_t whylen) {
-  const char *const *names = (const char *const *)m->rules->names.v.v;
   int W = m->width;
   if (g->kind == TILESAT_GLOBAL_COUNT) {
     int n = count_cells(m, g, tiles);
@@ -768,9 +791,10 @@ static bool broken(const tilesat_map *m, const ts_global *g, const int *tiles,
   }
   if (g->kind == TILESAT_GLOBAL_BORDER) {
     for (int c = 0; c < m->ncells; c++)
-      if (ts_global_covers(m, g, c) && !ts_bit(g->class, tiles[c])) {
+      if (ts_global_covers(m, g, c) && !in_class(g, tiles[c]) &&
+          !ts_masked(m, c)) {
         snprintf(why, whylen, "(%d,%d) holds %s", c / W, c % W,
-                 names[tiles[c]]);
+                 held(m, tiles[c]));
         return true;
       }
     return false;
@@ -779,7 +803,7 @@ static bool broken(const tilesat_map *m, const ts_global *g, const int *tiles,
   int *comp = ts_malloc((size_t)m->ncells * sizeof *comp);
   int *queue = ts_malloc((size_t)m->ncells * sizeof *queue);
   for (int c = 0; c < m->ncells; c++)
-    in[c] = ts_bit(g->class, tiles[c]);
+    in[c] = in_class(g, tiles[c]);
   int n = ts_regions(m, NULL, in, comp, queue);
   bool bad = false;
   if (g->kind == TILESAT_GLOBAL_CONNECTED) {
@@ -792,7 +816,7 @@ static bool broken(const tilesat_map *m, const ts_global *g, const int *tiles,
     }
     if (g->at >= 0 && !in[g->at]) {
       snprintf(why, whylen, "(%d,%d) holds %s", g->at / W, g->at % W,
-               names[tiles[g->at]]);
+               held(m, tiles[g->at]));
       bad = true;
     } else if (g->nonempty && n == 0) {
       snprintf(why, whylen, "no cell holds one");
@@ -806,7 +830,8 @@ static bool broken(const tilesat_map *m, const ts_global *g, const int *tiles,
   for (size_t i = 0; i < g->cells.n && !bad; i++) {
     int c = g->cells.v[i];
     if (!in[c]) {
-      snprintf(why, whylen, "(%d,%d) holds %s", c / W, c % W, names[tiles[c]]);
+      snprintf(why, whylen, "(%d,%d) holds %s", c / W, c % W,
+               held(m, tiles[c]));
       bad = true;
     } else if (comp[c] != comp[g->cells.v[0]]) {
       snprintf(why, whylen, "(%d,%d) and (%d,%d) are not joined",

@@ -856,7 +856,9 @@ static void write_constraint(const tilesat_map *m, const tilesat_constraint *c,
     return;
   }
   fprintf(out, "(%d,%d) ", c->row, c->col);
-  if (c->kind == TILESAT_ONE_TILE) {
+  if (c->kind == TILESAT_ONE_TILE && ts_masked(m, c->row * m->width + c->col)) {
+    fputs("is masked: not part of the map, it holds no tile", out);
+  } else if (c->kind == TILESAT_ONE_TILE) {
     fputs("holds exactly one tile", out);
   } else if (c->kind == TILESAT_PINNED) {
     fputs("is pinned to ", out);

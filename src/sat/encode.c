@@ -75,6 +75,13 @@ static void add2(const sink *k, int group, int a, int b) {
 static void encode_cell(const tilesat_map *m, const sink *k, int cell,
                         int *buf) {
   int T = m->rules->ntiles;
+  if (ts_masked(m, cell)) { /* not part of the map: it holds no tile */
+    for (int t = 0; t < T; t++) {
+      int l = -ts_var(m, cell, t);
+      add(k, cell, &l, 1);
+    }
+    return;
+  }
   for (int t = 0; t < T; t++)
     buf[t] = ts_var(m, cell, t);
   add(k, cell, buf, (size_t)T);
@@ -415,6 +422,12 @@ int tilesat_encode_dimacs(const tilesat_map *m, FILE *out) {
       ts_write_token(out, r->names.v.v[p.tile]);
     }
   }
+  if (m->nmasked) {
+    fprintf(out, "\nc masked %d:", m->nmasked);
+    for (int c = 0; c < m->ncells; c++)
+      if (ts_masked(m, c))
+        fprintf(out, " %d,%d", c / m->width, c % m->width);
+  }
   fprintf(out, "\nc var VAR ROW COL TILE: VAR is true iff TILE stands at "
                "(ROW, COL)\n");
   for (int cell = 0; cell < m->ncells; cell++)
@@ -495,6 +508,8 @@ static void write_group(const tilesat_map *m, int g, FILE *out) {
   int row = cell / m->width, col = cell % m->width;
   if (kind == TS_GROUP_GLOBAL) {
     fprintf(out, "\n# %s: %s\n", m->globals.v[k].origin, m->globals.v[k].text);
+  } else if (kind == TS_GROUP_CELL && ts_masked(m, cell)) {
+    fprintf(out, "\n# (%d,%d) is masked: it holds no tile\n", row, col);
   } else if (kind == TS_GROUP_CELL) {
     fprintf(out, "\n# (%d,%d) holds exactly one tile\n", row, col);
   } else if (kind == TS_GROUP_PIN) {

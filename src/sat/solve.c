@@ -173,8 +173,10 @@ int tilesat_check(const tilesat_map *m, const tilesat_solve_options *options,
   tilesat_solve_options so = ts_solve_for(m, options);
   double need = ts_solver_bytes(so.backend, ts_cnf_measure(m)) + cell_bytes(m);
   bool whole = need <= STRIP_ABOVE && need <= (double)m->max_memory;
-  /* a band knows the pins and bans in it, not the global constraints */
-  int rows = whole || m->periodic || m->globals.n ? 0 : band_rows(m, &so);
+  /* a band knows the pins and bans in it, not global constraints or masks */
+  int rows = whole || m->periodic || m->globals.n || m->nmasked
+                 ? 0
+                 : band_rows(m, &so);
   if (rows == 0)
     return ts_memory_refuse(m, need, "check", err)
                ? -1
@@ -218,10 +220,13 @@ int64_t tilesat_enumerate(const tilesat_map *m, const tilesat_solve_options *so,
     count++;
     if (fn && fn(user, tiles))
       break;
-    /* exactly one tile per cell, so one literal per cell blocks this map */
+    /* exactly one tile per cell, so one literal per cell blocks this map
+     * (a masked cell holds none) */
+    size_t n = 0;
     for (int cell = 0; cell < m->ncells; cell++)
-      block[cell] = -ts_var(m, cell, tiles[cell]);
-    ts_solver_add_clause(s, block, (size_t)m->ncells);
+      if (tiles[cell] >= 0)
+        block[n++] = -ts_var(m, cell, tiles[cell]);
+    ts_solver_add_clause(s, block, n);
   }
   free(tiles);
   free(block);
