@@ -284,6 +284,7 @@ bench: deps
 	tools/bench-count.sh
 	tools/bench-bounds.sh
 	tools/bench-chain.sh
+	tools/bench-global.sh
 	@$(MAKE) --no-print-directory bench-collapse
 
 # The peer column needs node and npm (install-deps.sh bench adds them when

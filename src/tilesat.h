@@ -187,6 +187,18 @@ int tilesat_map_ban(tilesat_map *m, int row, int col, int tile,
                     tilesat_error *err);
 /* How many bans the map has. */
 int tilesat_map_nbans(const tilesat_map *m);
+/* Mask (row, col): the cell is not part of the map (irregular shapes).  It
+ * holds no tile (TILESAT_NO_TILE in a filled map) and has no neighbours:
+ * the map's adjacency, and every region of a connected or path
+ * constraint, stops at it.  check, enumerate, explain, encode and
+ * tilesat_map_verify keep masks, and count's enum method; count and
+ * sample by dp and approx, trace, collapse and annealing refuse a masked
+ * map (see tilesat_map_refuse_globals).  -1 with err for a cell outside
+ * the map or pinned (tilesat_map_pin refuses a masked cell in turn). */
+#define TILESAT_NO_TILE (-1)
+int tilesat_map_mask(tilesat_map *m, int row, int col, tilesat_error *err);
+int tilesat_map_nmasked(const tilesat_map *m);
+bool tilesat_map_masked(const tilesat_map *m, int row, int col);
 /* Parse "WxH" (both positive; the product must fit TILESAT_MAX_CELL_TILES
  * once multiplied by the number of tiles, checked by tilesat_map_new). */
 int tilesat_parse_size(const char *s, int *width, int *height,
@@ -217,7 +229,8 @@ int tilesat_map_height(const tilesat_map *m);
 const tilesat_rules *tilesat_map_rules(const tilesat_map *m);
 
 /* Check a filled map (width*height tile indices) against the rules, the
- * pins, the bans and the topology directly, without the CNF encoder.
+ * pins, the bans, the global constraints (below) and the topology
+ * directly, without the CNF encoder.
  * Returns true if valid; otherwise false and, if `why` is not NULL, a
  * sentence naming the first broken constraint. */
 bool tilesat_map_verify(const tilesat_map *m, const int *tiles, char *why,
@@ -227,6 +240,65 @@ bool tilesat_map_verify(const tilesat_map *m, const int *tiles, char *why,
  * character grid when every tile name is one printable code point, a name
  * grid otherwise. */
 int tilesat_map_write(const tilesat_map *m, const int *tiles, FILE *out);
+
+/* ------------------------------------------------------ global constraints */
+
+/* Constraints on the whole map, beyond its adjacent pairs (the constraints
+ * file format and the command-line shortcuts: rules/README.md,
+ * "Constraints files").  Each is about a class of tiles: the cells holding
+ * a tile of the class.
+ *  - COUNT: at most / at least / exactly k cells of the class, in the map
+ *    or a rectangle.
+ *  - CONNECTED: the class's cells form one region (neighbours as the
+ *    topology has them, across the wrap on periodic maps); optionally at
+ *    least one such cell, or a given cell among them.
+ *  - PATH: two or more cells hold class tiles and one region of the class
+ *    joins them.
+ *  - BORDER: the cells on the chosen sides (north: row 0, south: the last
+ *    row, west: column 0, east: the last column, on hex maps too) hold only
+ *    class tiles.
+ * check, enumerate, explain and tilesat_map_verify honour every kind, and
+ * so does the enum method of count; count and sample by dp and approx,
+ * trace and collapse honour BORDER (as bans) and refuse the others with an
+ * error (tilesat_trace_new, which takes none, must not be given them), and
+ * annealing refuses them all. */
+typedef enum tilesat_global_kind {
+  TILESAT_GLOBAL_COUNT = 0,
+  TILESAT_GLOBAL_CONNECTED = 1,
+  TILESAT_GLOBAL_PATH = 2,
+  TILESAT_GLOBAL_BORDER = 3,
+} tilesat_global_kind;
+
+/* Add the constraints of a constraints file's text to m (which they must
+ * fit: cells inside it, no border on a periodic map); errors
+ * "FILE:LINE: message".  Classes it names ("class floor . + ,") stay
+ * known to later files and options of the same map. */
+int tilesat_map_constraints_parse(tilesat_map *m, const char *text, size_t len,
+                                  const char *filename, tilesat_error *err);
+int tilesat_map_constraints_read_file(tilesat_map *m, const char *path,
+                                      tilesat_error *err);
+/* A command-line shortcut: option "--connected" (CLASS), "--path"
+ * (R1,C1:R2,C2...=CLASS), "--count" (CLASS=K, CLASS<=K, CLASS>=K) or
+ * "--border" (SIDES=CLASS) with its value; errors "OPTION: message".  A
+ * CLASS is T1,T2,... (tile names), or a class a constraints file named. */
+int tilesat_map_constraint_option(tilesat_map *m, const char *option,
+                                  const char *value, tilesat_error *err);
+int tilesat_map_nglobals(const tilesat_map *m);
+tilesat_global_kind tilesat_map_global_kind(const tilesat_map *m, int i);
+/* The i-th constraint in words ("floor connected: the cells holding . + ,
+ * = form one region"), and where it came from ("FILE:LINE" or the
+ * option); both live as long as the map. */
+const char *tilesat_map_global_text(const tilesat_map *m, int i);
+const char *tilesat_map_global_origin(const tilesat_map *m, int i);
+/* For what cannot keep some kinds: 0 when every global constraint of m is
+ * of the kinds in `kinds` (a mask of 1 << kind) and, unless `kinds` has
+ * TILESAT_KEEPS_MASK, no cell is masked; else -1 with "WHAT cannot keep
+ * KIND constraints yet (ORIGIN: TEXT)HINT" or "WHAT cannot keep masked
+ * cells yet (N of the map's cells are masked)HINT" (hint may be NULL). */
+#define TILESAT_KEEPS_MASK (1u << 16)
+int tilesat_map_refuse_globals(const tilesat_map *m, unsigned kinds,
+                               const char *what, const char *hint,
+                               tilesat_error *err);
 
 /* ---------------------------------------------------------------- encoding */
 
@@ -273,6 +345,14 @@ tilesat_backend tilesat_backend_choose(const tilesat_map *m, tilesat_backend b);
 /* Called with a one-line progress report (often: the caller throttles). */
 typedef void (*tilesat_progress_fn)(void *user, const char *line);
 
+/* What check and enumerate did, for callers that want to know. */
+typedef struct tilesat_solve_stats {
+  long solves;     /* SAT solver calls */
+  long cut_rounds; /* models that broke a connected or path constraint */
+  long cuts;       /* cut clauses added for them (see README, "Global
+                      constraints") */
+} tilesat_solve_stats;
+
 typedef struct tilesat_solve_options {
   tilesat_backend backend;
   int (*terminate)(void *user);
@@ -284,6 +364,8 @@ typedef struct tilesat_solve_options {
    * read state and print. */
   tilesat_progress_fn progress;
   void *progress_user;
+  /* When not NULL, check and enumerate add what they did to it. */
+  tilesat_solve_stats *stats;
 } tilesat_solve_options;
 
 /* Is there a valid map?  On TILESAT_SAT, `tiles` (width*height ints, may be
@@ -442,6 +524,8 @@ typedef enum tilesat_constraint_kind {
   TILESAT_PINNED = 1,   /* (row, col) holds its pinned tile */
   TILESAT_ADJACENT = 2, /* (row, col) and its neighbour in direction `dir`,
                            (nrow, ncol), hold an allowed pair */
+  TILESAT_GLOBAL = 3,   /* the map's global constraint number `global`
+                           (row and col -1) */
 } tilesat_constraint_kind;
 
 typedef struct tilesat_constraint {
@@ -451,9 +535,11 @@ typedef struct tilesat_constraint {
   int nrow, ncol; /* ADJACENT: the neighbour; otherwise -1 */
   int pin;        /* PINNED: index of the pin, in the order pinned; else -1 */
   int tile;       /* PINNED: the pinned tile; otherwise -1 */
+  int global;     /* GLOBAL: its index (tilesat_map_global_text) */
 } tilesat_constraint;
 
-/* How many constraints the map has: cells + pins + neighbouring pairs. */
+/* How many constraints the map has: cells + pins + neighbouring pairs +
+ * global constraints. */
 int tilesat_constraint_count(const tilesat_map *m);
 
 /* Is this set of the map's constraints satisfiable on its own, with every

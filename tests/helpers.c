@@ -178,8 +178,8 @@ tilesat_map *map_new(const tilesat_rules *r, int w, int h,
  * offset -> axial (q, r), step, back (Red Blob Games' conversions). */
 static int floor_div2(int x) { return x >= 0 ? x / 2 : -((-x + 1) / 2); }
 
-static bool brute_neighbor(tilesat_topology topo, int w, int h, bool periodic,
-                           int row, int col, int dir, int *nr, int *nc) {
+bool brute_neighbor(tilesat_topology topo, int w, int h, bool periodic, int row,
+                    int col, int dir, int *nr, int *nc) {
   int r2, c2;
   if (topo == TILESAT_SQUARE) {
     static const int dr[] = {-1, 0, 1, 0}, dc[] = {0, 1, 0, -1}; /* N E S W */
@@ -210,6 +210,12 @@ static bool brute_neighbor(tilesat_topology topo, int w, int h, bool periodic,
 
 long brute_count(const tilesat_rules *r, int w, int h, tilesat_topology topo,
                  bool periodic, const int *pins, int npins) {
+  return brute_count_if(r, w, h, topo, periodic, pins, npins, NULL, NULL);
+}
+
+long brute_count_if(const tilesat_rules *r, int w, int h, tilesat_topology topo,
+                    bool periodic, const int *pins, int npins,
+                    bool (*keep)(void *user, const int *tiles), void *user) {
   int T = tilesat_rules_ntiles(r), n = w * h;
   int ndirs = topo == TILESAT_HEX ? 6 : 4;
   int *tiles = calloc((size_t)n, sizeof *tiles);
@@ -224,7 +230,7 @@ long brute_count(const tilesat_rules *r, int w, int h, tilesat_topology topo,
         if (brute_neighbor(topo, w, h, periodic, c / w, c % w, d, &nr, &nc))
           ok = tilesat_rules_allows(r, tiles[c], d, tiles[nr * w + nc]);
       }
-    count += ok;
+    count += ok && (!keep || keep(user, tiles));
     int k = 0;
     while (k < n && ++tiles[k] == T)
       tiles[k++] = 0;

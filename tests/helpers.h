@@ -97,6 +97,15 @@ tilesat_map *map_new(const tilesat_rules *r, int w, int h,
  * library's topology and encoder.  pins: npins (row, col, tile) triples. */
 long brute_count(const tilesat_rules *r, int w, int h, tilesat_topology topo,
                  bool periodic, const int *pins, int npins);
+/* The same, counting only the maps `keep` keeps (a filter written in the
+ * test: global constraints checked by the test's own code). */
+long brute_count_if(const tilesat_rules *r, int w, int h, tilesat_topology topo,
+                    bool periodic, const int *pins, int npins,
+                    bool (*keep)(void *user, const int *tiles), void *user);
+/* brute_count's own neighbour geometry: the neighbour of (row, col) in
+ * direction dir (the library's numbering), false where the map ends. */
+bool brute_neighbor(tilesat_topology topo, int w, int h, bool periodic, int row,
+                    int col, int dir, int *nr, int *nc);
 
 /* A map to solve or count: rules file, size, wrap, optional pin. */
 typedef struct map_case {

@@ -276,13 +276,14 @@ Test(bounds, meet_when_the_map_is_one_block) {
 }
 
 typedef struct heard {
-  char notice[1024];
+  char notice[4096];
   int auto_dp; /* progress lines of auto choosing and running the dp */
 } heard;
 
-static void hear_notice(void *user, const char *line) {
+static void hear_notice(void *user, const char *line) { /* every notice */
   heard *h = user;
-  snprintf(h->notice, sizeof h->notice, "%s", line);
+  size_t at = strlen(h->notice);
+  snprintf(h->notice + at, sizeof h->notice - at, "%s\n", line);
 }
 
 static void hear_progress(void *user, const char *line) {
@@ -316,9 +317,19 @@ Test(bounds, auto_says_which_method_and_why) {
   tilesat_rules *knots = tileset("Knots");
   m = map_new(knots, 32, 32, TILESAT_SQUARE, false);
   o.bounds_width = 3;
+  o.particles = 1000; /* the estimate beside the bounds, kept cheap */
+  o.replicates = 3;
   cr_assert_eq(tilesat_count(m, &o, &res, &err), 0, "%s", err.msg);
   cr_expect_eq(res.method, TILESAT_METHOD_BOUNDS);
   cr_expect_null(res.count);
+  cr_expect(res.estimated, "auto gives no estimate beside its bounds");
+  /* the estimate's interval meets the proved one */
+  cr_expect(res.estimate_log10 + res.estimate_halfwidth >=
+                    res.lower_log2 * log10(2.0) &&
+                res.estimate_log10 - res.estimate_halfwidth <=
+                    res.upper_log2 * log10(2.0),
+            "estimate 10^%.1f +- %.1f outside the bounds", res.estimate_log10,
+            res.estimate_halfwidth);
   cr_expect(strstr(h.notice, "auto: the exact dp would take about "), "%s",
             h.notice);
   cr_expect(strstr(h.notice, "proved bounds instead"), "%s", h.notice);

@@ -449,12 +449,12 @@ Test(explain, constraints_check_rejects_foreign_constraints) {
   tilesat_error err;
   tilesat_rules *r = tilesat_rules_read_file("rules/hard.rules", &err);
   tilesat_map *m = map_new(r, 3, 1, TILESAT_SQUARE, false);
-  tilesat_constraint c = {TILESAT_ADJACENT, 0, 0, 0, -1, 0, -1, -1};
+  tilesat_constraint c = {TILESAT_ADJACENT, 0, 0, 0, -1, 0, -1, -1, -1};
   cr_expect_eq(
       tilesat_constraints_check(m, SOLVE(TILESAT_PICOSAT), &c, 1, &err), -1);
   cr_expect_str_eq(err.msg,
                    "constraint: (0,0) has no neighbour (-1,0) in direction 0");
-  c = (tilesat_constraint){TILESAT_PINNED, 0, 0, -1, -1, -1, 0, 0};
+  c = (tilesat_constraint){TILESAT_PINNED, 0, 0, -1, -1, -1, 0, 0, -1};
   cr_expect_eq(
       tilesat_constraints_check(m, SOLVE(TILESAT_PICOSAT), &c, 1, &err), -1);
   cr_expect_eq(tilesat_constraint_count(m), 5);

@@ -203,7 +203,7 @@ Test(run_samples, explain_and_anneal_refuse_bans) {
   cr_expect_str_eq(err.msg, "explain: the map has 32 banned tiles, which "
                             "explanations do not know yet");
   cr_expect_null(e);
-  tilesat_constraint one = {TILESAT_ONE_TILE, 0, 0, -1, -1, -1, -1, -1};
+  tilesat_constraint one = {TILESAT_ONE_TILE, 0, 0, -1, -1, -1, -1, -1, -1};
   cr_expect_eq(tilesat_constraints_check(m, NULL, &one, 1, &err), -1);
   tilesat_energy *en = tilesat_energy_new(m);
   cr_expect_eq(tilesat_energy_prepare(en, &err), -1);

@@ -109,6 +109,9 @@ double median_sorted(double *v, size_t n);
 int write_rules(const options *o, const tilesat_rules *r);
 /* Read the rules file argument and build the map the options describe. */
 int load_map(options *o, tilesat_rules **rules, tilesat_map **map);
+/* --constraints FILE, then the shortcuts (which may name its classes), into
+ * m; 0 or EXIT_ERROR (said). */
+int load_constraints(const options *o, tilesat_map *m);
 /* --topology, else `fallback`. */
 tilesat_topology topology_of(const options *o, tilesat_topology fallback);
 /* --backend into so, with the terminate callback of stop.c (the command
@@ -117,6 +120,14 @@ int parse_backend(const options *o, tilesat_solve_options *so);
 /* After a solving call failed, or stopped early: "COMMAND: interrupted"
  * when a signal stopped it, else the library's error; returns EXIT_ERROR. */
 int fail_solve(const options *o, const tilesat_error *err);
+/* On a map with connected or path constraints, what keeping them took
+ * (stderr): "COMMAND: S solves, R cut rounds, C cuts". */
+void cut_report(const options *o, const tilesat_map *m,
+                const tilesat_solve_stats *stats);
+/* Without --backend, a map with connected or path constraints goes to
+ * the backend auto picks for it, CaDiCaL (README, "Global constraints"). */
+void lazy_backend(const options *o, const tilesat_map *m,
+                  tilesat_solve_options *so);
 
 /* ------------------------------------------- files and stdout (files.c) */
 
@@ -179,6 +190,10 @@ int end_samples(options *o, int rc);
  * load_sample reads it, or a PNG cut into tiles by the rules' pictures
  * (--pictures, or RULES's X.pictures; else a pixel a cell, by colour). */
 tilesat_grid *read_map_file(options *o, const char *path, tilesat_error *err);
+/* --mask FILE into m: a text grid of the map's size ('.' a cell of the map,
+ * any other character masked) or a PNG (a pixel a cell, transparent or
+ * black ones masked); 0 or EXIT_ERROR (said). */
+int load_mask(const options *o, tilesat_map *m);
 
 /* ------------------------------ pictures files beside rules (pictures.c) */
 

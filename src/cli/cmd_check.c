@@ -13,10 +13,14 @@ int cmd_check(options *o) {
   if (!rc)
     rc = parse_backend(o, &so);
   if (!rc) {
+    lazy_backend(o, m, &so);
     tilesat_error err;
     size_t n = (size_t)tilesat_map_width(m) * (size_t)tilesat_map_height(m);
     tiles = malloc(n * sizeof *tiles);
+    tilesat_solve_stats stats = {0};
+    so.stats = &stats;
     rc = tiles ? tilesat_check(m, &so, tiles, &err) : -1;
+    cut_report(o, m, &stats);
     if (rc == TILESAT_SAT) {
       stop_hold(); /* the witness whole */
       printf("SAT\n");

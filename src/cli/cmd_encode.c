@@ -8,6 +8,16 @@ int cmd_encode(options *o) {
   tilesat_rules *r = NULL;
   tilesat_map *m = NULL;
   int rc = load_map(o, &r, &m);
+  tilesat_error err;
+  if (!rc && tilesat_map_refuse_globals(
+                 m,
+                 1u << TILESAT_GLOBAL_COUNT | 1u << TILESAT_GLOBAL_BORDER |
+                     TILESAT_KEEPS_MASK,
+                 "encode",
+                 "; they are kept by cuts added as models break them, which "
+                 "no CNF written beforehand holds",
+                 &err))
+    rc = fail_err(&err);
   if (!rc) {
     bool props = o->format && !strcmp(o->format, "props");
     out_file of;

@@ -15,11 +15,15 @@ int cmd_enum(options *o) {
       (parse_part(o, &k, &n) || tilesat_map_part(m, k, n, &part, &err)))
     rc = EXIT_ERROR; /* parse_part says why; the part is in range */
   if (!rc) {
+    lazy_backend(o, m, &so);
     map_sink ctx = {m, sheet_new(o, m)};
+    tilesat_solve_stats stats = {0};
+    so.stats = &stats;
     int64_t found =
         k && !part ? 0 /* an empty part */
                    : tilesat_enumerate(k ? part : m, &so, (int64_t)o->limit,
                                        map_sink_print, &ctx, &err);
+    cut_report(o, m, &stats);
     if (found < 0 || stop_requested()) {
       rc = fail_solve(o, &err);
     } else {

@@ -28,6 +28,7 @@ int cmd_explain(options *o) {
   if (!rc)
     rc = parse_backend(o, &so);
   if (!rc) {
+    lazy_backend(o, m, &so);
     tilesat_error err;
     tilesat_explanation *e = NULL;
     rc = tilesat_explain(m, &so, &e, &err);

@@ -60,6 +60,10 @@ int cmd_trace(options *o) {
   bool json = o->format && !strcmp(o->format, "json");
   int *choice = NULL;
   int rc = load_map(o, &r, &m);
+  tilesat_error err;
+  if (!rc && tilesat_map_refuse_globals(m, 1u << TILESAT_GLOBAL_BORDER, "trace",
+                                        NULL, &err))
+    rc = fail_err(&err);
   if (!rc && !(choice = parse_choices(o, m)))
     rc = EXIT_ERROR;
   if (!rc) {

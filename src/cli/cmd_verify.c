@@ -1,7 +1,8 @@
 /* cmd_verify.c: tilesat verify RULES MAP: does a finished map (a text
  * grid, a Tiled map, or a PNG drawn with the rules' pictures) keep the
- * rules?  VALID (exit 10), or INVALID and every pair of neighbouring cells
- * that breaks them (exit 20). */
+ * rules, and the global constraints given?  VALID (exit 10), or INVALID
+ * and every pair of neighbouring cells that breaks them, or the first
+ * global constraint it breaks (exit 20). */
 #include "cli.h"
 
 #include <stdlib.h>
@@ -67,6 +68,24 @@ static long report(const tilesat_rules *r, tilesat_topology topo, bool per,
   return bad;
 }
 
+/* The global constraints (--constraints and the shortcuts) on the map:
+ * the first one it breaks into why (left empty when it keeps them all).
+ * 0, or EXIT_ERROR (said) for constraints that do not fit the map. */
+static int global_broken(const options *o, const tilesat_rules *r,
+                         tilesat_topology topo, int w, int h, const int *tiles,
+                         char *why, size_t whylen) {
+  if (!o->constraints && !o->connected.n && !o->path.n && !o->count_of.n &&
+      !o->border.n)
+    return 0;
+  tilesat_error err;
+  tilesat_map *m = tilesat_map_new(r, w, h, topo, o->periodic, &err);
+  int rc = m ? load_constraints(o, m) : fail_err(&err);
+  if (!rc && tilesat_map_verify(m, tiles, why, whylen))
+    why[0] = 0;
+  tilesat_map_free(m);
+  return rc;
+}
+
 int cmd_verify(options *o) {
   if (o->args.n != 2) {
     fail("verify takes a rules file and a map (see 'tilesat verify --help')");
@@ -85,15 +104,22 @@ int cmd_verify(options *o) {
     tilesat_topology topo = topology_of(o, tilesat_rules_topology(r));
     int w = tilesat_grid_width(g), h = tilesat_grid_height(g);
     long bad = report(r, topo, o->periodic, w, h, tiles, false);
-    stop_hold(); /* the report whole */
-    if (bad)
-      printf("INVALID: %ld %s of neighbouring cells %s the rules\n", bad,
-             bad == 1 ? "pair" : "pairs", bad == 1 ? "breaks" : "break");
-    else
-      printf("VALID\n");
-    report(r, topo, o->periodic, w, h, tiles, true);
-    stop_release();
-    rc = bad ? TILESAT_UNSAT : TILESAT_SAT;
+    char why[1024] = "";
+    if (!bad)
+      rc = global_broken(o, r, topo, w, h, tiles, why, sizeof why);
+    if (!rc) {
+      stop_hold(); /* the report whole */
+      if (bad)
+        printf("INVALID: %ld %s of neighbouring cells %s the rules\n", bad,
+               bad == 1 ? "pair" : "pairs", bad == 1 ? "breaks" : "break");
+      else if (why[0])
+        printf("INVALID: %s\n", why);
+      else
+        printf("VALID\n");
+      report(r, topo, o->periodic, w, h, tiles, true);
+      stop_release();
+      rc = bad || why[0] ? TILESAT_UNSAT : TILESAT_SAT;
+    }
   }
   free(tiles);
   tilesat_grid_free(g);

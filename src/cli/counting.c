@@ -62,6 +62,7 @@ int counting_setup(options *o, tilesat_rules **r, tilesat_map **m,
   tilesat_count_options_init(co);
   if (parse_backend(o, &co->solve))
     return EXIT_ERROR;
+  lazy_backend(o, *m, &co->solve);
   if (o->method) /* one of the table's choices */
     tilesat_method_parse(o->method, &co->method);
   if (GIVEN(o, epsilon))

@@ -36,6 +36,7 @@
 
 #define TS_MAPS " encode check enum count sample explain trace anneal collapse "
 #define TS_DRAW " check enum sample anneal collapse "
+#define TS_MAPS_VERIFY TS_MAPS "verify "
 
 #define OPTIONS                                                                \
   OPT(size, "--size", WXH, {0}, 0, 0, "WxH", TS_MAPS,                          \
@@ -55,13 +56,32 @@
       "--free-tile cells and Tiled's empty cells stay free")                   \
   OPT(free_tile, "--free-tile", STRING, ".", 0, 0, "NAME", TS_MAPS,            \
       "with --pins-from: the tile that marks a free cell (default .)")         \
+  OPT(constraints, "--constraints", STRING, NULL, 0, 0, "FILE",                \
+      TS_MAPS_VERIFY,                                                          \
+      "global constraints from a constraints file: count, connected, path, "   \
+      "border (rules/README.md); a command that cannot keep one refuses it")   \
+  OPT(connected, "--connected", LIST, {0}, 0, 0, "T1,T2,...", TS_MAPS_VERIFY,  \
+      "the cells holding these tiles form one region (repeatable)")            \
+  OPT(path, "--path", LIST, {0}, 0, 0, "R1,C1:R2,C2=T1,T2,...",                \
+      TS_MAPS_VERIFY,                                                          \
+      "the cells are joined through cells holding these tiles (repeatable)")   \
+  OPT(count_of, "--count", LIST, {0}, 0, 0, "T1,T2,...=K", TS_MAPS_VERIFY,     \
+      "exactly K cells hold these tiles (also <=K, >=K; repeatable)")          \
+  OPT(border, "--border", LIST, {0}, 0, 0, "SIDES=T1,T2,...", TS_MAPS_VERIFY,  \
+      "only these tiles on those sides: letters of nesw, or all "              \
+      "(repeatable)")                                                          \
+  OPT(mask, "--mask", STRING, NULL, 0, 0, "FILE", TS_MAPS,                     \
+      "cells not part of the map: a text grid of the map's size (. a cell "    \
+      "of the map, any other character not) or a PNG (transparent or black "   \
+      "pixels not); the adjacency stops at them")                              \
   OPT(periodic_input, "--periodic-input", FLAG, false, 0, 0, NULL,             \
       " extract ", "samples wrap around both axes")                            \
   OPT(backend, "--backend", CHOICE, NULL, 0, 0,                                \
       "picosat|cryptominisat|cadical|auto",                                    \
       " check enum count explain analyze anneal collapse run-samples ",        \
-      "SAT backend (default picosat; anneal: of the repair; collapse: of the " \
-      "guard; run-samples: of the check)")                                     \
+      "SAT backend (default picosat, and cadical on maps with connected or "   \
+      "path constraints; anneal: of the repair; collapse: of the guard; "      \
+      "run-samples: of the check)")                                            \
   OPT(method, "--method", CHOICE, NULL, 0, 0,                                  \
       "auto|dp|enum|approx|bounds|chain|estimate", " count sample ",           \
       "method (default auto: count: dp if it is predicted to finish in a "     \

@@ -145,3 +145,46 @@ tilesat_grid *read_map_file(options *o, const char *path, tilesat_error *err) {
   tilesat_pictures_free(pics);
   return g;
 }
+
+/* --mask FILE: a text grid of the map's size, '.' a cell of the map and
+ * any other character a cell that is not; or a PNG, a pixel a cell,
+ * transparent or black pixels not part of the map. */
+int load_mask(const options *o, tilesat_map *m) {
+  tilesat_error err;
+  int w = tilesat_map_width(m), h = tilesat_map_height(m), gw, gh;
+  tilesat_image *img = NULL;
+  tilesat_grid *g = NULL;
+  if (is_png_file(o->mask)) {
+    img = tilesat_image_read_png(o->mask, &err);
+    if (!img)
+      return fail_err(&err);
+    gw = img->width;
+    gh = img->height;
+  } else {
+    g = tilesat_grid_read_file(o->mask, &err);
+    if (!g)
+      return fail_err(&err);
+    gw = tilesat_grid_width(g);
+    gh = tilesat_grid_height(g);
+  }
+  int rc = 0;
+  if (gw != w || gh != h) {
+    fail("--mask: %s is %dx%d, the map %dx%d", o->mask, gw, gh, w, h);
+    rc = EXIT_ERROR;
+  }
+  for (int c = 0; c < w * h && !rc; c++) {
+    bool out;
+    if (img) {
+      const uint8_t *px = img->rgba + 4 * (size_t)c;
+      out = px[3] == 0 || (px[0] == 0 && px[1] == 0 && px[2] == 0);
+    } else {
+      const char *name = tilesat_grid_at(g, c / w, c % w);
+      out = !name || strcmp(name, ".");
+    }
+    if (out && tilesat_map_mask(m, c / w, c % w, &err))
+      rc = fail_err(&err);
+  }
+  tilesat_image_free(img);
+  tilesat_grid_free(g);
+  return rc;
+}

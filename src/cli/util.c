@@ -94,6 +94,26 @@ static int pins_from(options *o, tilesat_map *m) {
   return rc;
 }
 
+int load_constraints(const options *o, tilesat_map *m) {
+  tilesat_error err;
+  if (o->constraints &&
+      tilesat_map_constraints_read_file(m, o->constraints, &err))
+    return fail_err(&err);
+  const struct {
+    enum option_id id;
+    const string_list *values;
+  } shortcuts[] = {{OPTION_connected, &o->connected},
+                   {OPTION_path, &o->path},
+                   {OPTION_count_of, &o->count_of},
+                   {OPTION_border, &o->border}};
+  for (size_t i = 0; i < sizeof shortcuts / sizeof *shortcuts; i++)
+    for (int k = 0; k < shortcuts[i].values->n; k++)
+      if (tilesat_map_constraint_option(m, option_name(shortcuts[i].id),
+                                        shortcuts[i].values->v[k], &err))
+        return fail_err(&err);
+  return 0;
+}
+
 int load_map(options *o, tilesat_rules **rules, tilesat_map **map) {
   tilesat_error err;
   if (o->args.n != 1) {
@@ -117,12 +137,14 @@ int load_map(options *o, tilesat_rules **rules, tilesat_map **map) {
   if (GIVEN(o, max_memory) && strcmp(o->command, "count") &&
       strcmp(o->command, "sample"))
     tilesat_map_set_max_memory(*map, o->max_memory);
+  if (o->mask && load_mask(o, *map)) /* before the pins, which it refuses */
+    return EXIT_ERROR;
   for (int i = 0; i < o->pins.n; i++)
     if (tilesat_map_pin_spec(*map, o->pins.v[i], &err))
       return fail_err(&err);
-  if (o->pins_from)
-    return pins_from(o, *map);
-  return 0;
+  if (o->pins_from && pins_from(o, *map))
+    return EXIT_ERROR;
+  return load_constraints(o, *map);
 }
 
 tilesat_topology topology_of(const options *o, tilesat_topology fallback) {
@@ -152,4 +174,26 @@ int parse_backend(const options *o, tilesat_solve_options *so) {
 
 int fail_solve(const options *o, const tilesat_error *err) {
   return stop_requested() ? stop_said(o) : fail_err(err);
+}
+
+static bool has_lazy(const tilesat_map *m) {
+  for (int i = 0; i < tilesat_map_nglobals(m); i++) {
+    tilesat_global_kind k = tilesat_map_global_kind(m, i);
+    if (k == TILESAT_GLOBAL_CONNECTED || k == TILESAT_GLOBAL_PATH)
+      return true;
+  }
+  return false;
+}
+
+void cut_report(const options *o, const tilesat_map *m,
+                const tilesat_solve_stats *stats) {
+  if (has_lazy(m))
+    fprintf(stderr, "tilesat: %s: %ld solves, %ld cut rounds, %ld cuts\n",
+            o->command, stats->solves, stats->cut_rounds, stats->cuts);
+}
+
+void lazy_backend(const options *o, const tilesat_map *m,
+                  tilesat_solve_options *so) {
+  if (!o->backend && has_lazy(m))
+    so->backend = TILESAT_BACKEND_AUTO; /* CaDiCaL, for these */
 }

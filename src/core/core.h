@@ -171,6 +171,32 @@ typedef struct ts_pin {
   int cell, tile;
 } ts_pin;
 
+/* A global constraint (tilesat.h, "global constraints"; global.c). */
+enum { TS_SIDE_N = 1, TS_SIDE_E = 2, TS_SIDE_S = 4, TS_SIDE_W = 8 };
+typedef enum ts_cmp { TS_AT_MOST, TS_AT_LEAST, TS_EXACTLY } ts_cmp;
+
+typedef struct ts_global {
+  tilesat_global_kind kind;
+  uint64_t *class; /* its tiles, a bitset of the rules' words */
+  int ntiles;      /* how many */
+  int tile;        /* the one tile, when ntiles is 1 */
+  char *text;      /* in words (tilesat_map_global_text) */
+  char *origin;    /* "FILE:LINE" or the option */
+  ts_cmp cmp;      /* COUNT: at most, at least, exactly k */
+  int k;
+  int r0, c0, r1, c1; /* COUNT: its cells, corners inclusive (all: the map) */
+  bool nonempty;      /* CONNECTED: at least one class cell */
+  int at;             /* CONNECTED: a cell in the region, or -1 */
+  ts_ints cells;      /* PATH: the cells joined, two or more */
+  unsigned sides;     /* BORDER: TS_SIDE_* */
+} ts_global;
+
+/* A named class of tiles ("class floor . + ,"). */
+typedef struct ts_class {
+  char *name;
+  uint64_t *tiles;
+} ts_class;
+
 struct tilesat_map {
   const tilesat_rules *rules;
   tilesat_topology topo;
@@ -179,9 +205,41 @@ struct tilesat_map {
   TS_VEC(ts_pin) pins;
   TS_VEC(ts_pin) bans; /* (cell, tile) pairs no valid map holds */
   size_t max_memory;   /* bytes (tilesat_map_set_max_memory) */
+  TS_VEC(ts_global) globals;
+  TS_VEC(ts_class) classes;
+  uint8_t *masked; /* per cell: not part of the map (NULL: none is) */
+  int nmasked;
 };
 
-/* Neighbour cell of `cell` in direction d, or -1. */
+static inline bool ts_masked(const tilesat_map *m, int cell) {
+  return m->masked && m->masked[cell];
+}
+
+/* Is the cell one of g's: in a COUNT's rectangle, on a BORDER's sides? */
+bool ts_global_covers(const tilesat_map *m, const ts_global *g, int cell);
+/* CONNECTED and PATH: enforced by cuts as models break them (sat/cuts.c). */
+static inline bool ts_global_lazy(const ts_global *g) {
+  return g->kind == TILESAT_GLOBAL_CONNECTED || g->kind == TILESAT_GLOBAL_PATH;
+}
+/* Does the map have a lazily enforced constraint? */
+bool ts_map_has_lazy(const tilesat_map *m);
+/* The regions of the cells with in[cell] set: comp[cell] their number
+ * (0, 1, ...) or -1, with queue (ncells ints) as scratch; neighbours from
+ * nbr (ncells * ndirs, -1 where the map ends) or, when NULL, the map's.
+ * Returns how many regions. */
+int ts_regions(const tilesat_map *m, const int *nbr, const uint8_t *in,
+               int *comp, int *queue);
+/* For engines that honour bans but not borders: a copy of m (pins, bans,
+ * memory bound) with every BORDER as bans and no global constraint; NULL
+ * when m has no BORDER. */
+tilesat_map *ts_map_lowered(const tilesat_map *m);
+/* Does the filled map keep the global constraints?  false with why. */
+bool ts_globals_verify(const tilesat_map *m, const int *tiles, char *why,
+                       size_t whylen);
+void ts_globals_free(tilesat_map *m);
+
+/* Neighbour cell of `cell` in direction d, or -1 (where the map ends,
+ * and at a masked cell on either side). */
 int ts_map_neighbor(const tilesat_map *m, int cell, int d);
 
 /* Each edge of a map once: from a cell in a forward direction (square: E S;

@@ -180,14 +180,17 @@ int tilesat_map_write(const tilesat_map *m, const int *tiles, FILE *out) {
   if (chars && m->width == (int)strlen(NAMES_HEADER)) {
     bool same = true;
     for (int c = 0; c < m->width && same; c++)
-      same = !strcmp(r->names.v.v[tiles[c]], (char[]){NAMES_HEADER[c], 0});
+      same = tiles[c] >= 0 &&
+             !strcmp(r->names.v.v[tiles[c]], (char[]){NAMES_HEADER[c], 0});
     chars = !same;
   }
   if (!chars)
     fprintf(out, "%s\n", NAMES_HEADER);
   for (int row = 0; row < m->height; row++) {
     for (int c = 0; c < m->width; c++) {
-      const char *name = r->names.v.v[tiles[row * m->width + c]];
+      int t = tiles[row * m->width + c];
+      /* a masked cell: a blank (a name grid's "") */
+      const char *name = t < 0 ? (chars ? " " : "") : r->names.v.v[t];
       if (chars) {
         fputs(name, out);
         continue;

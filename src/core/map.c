@@ -69,6 +69,8 @@ void tilesat_map_free(tilesat_map *m) {
     return;
   free(m->pins.v);
   free(m->bans.v);
+  free(m->masked);
+  ts_globals_free(m);
   free(m);
 }
 
@@ -77,6 +79,18 @@ int tilesat_map_npins(const tilesat_map *m) { return (int)m->pins.n; }
 int tilesat_map_height(const tilesat_map *m) { return m->height; }
 const tilesat_rules *tilesat_map_rules(const tilesat_map *m) {
   return m->rules;
+}
+
+/* A pin of a cell that is part of the map. */
+static int push_pin(tilesat_map *m, int cell, int tile, tilesat_error *err) {
+  if (ts_masked(m, cell)) {
+    ts_error(err, "--pin", 0, "cell (%d,%d) is masked: not part of the map",
+             cell / m->width, cell % m->width);
+    return -1;
+  }
+  ts_pin p = {cell, tile};
+  TS_PUSH(m->pins, p);
+  return 0;
 }
 
 int tilesat_map_pin(tilesat_map *m, int row, int col, const char *tile,
@@ -91,9 +105,35 @@ int tilesat_map_pin(tilesat_map *m, int row, int col, const char *tile,
     ts_error(err, "--pin", 0, "unknown tile '%s'", tile);
     return -1;
   }
-  ts_pin p = {row * m->width + col, t};
-  TS_PUSH(m->pins, p);
+  return push_pin(m, row * m->width + col, t, err);
+}
+
+int tilesat_map_mask(tilesat_map *m, int row, int col, tilesat_error *err) {
+  if (row < 0 || row >= m->height || col < 0 || col >= m->width) {
+    ts_error(err, "--mask", 0, "cell (%d,%d) is outside the %dx%d map", row,
+             col, m->width, m->height);
+    return -1;
+  }
+  int cell = row * m->width + col;
+  for (size_t i = 0; i < m->pins.n; i++)
+    if (m->pins.v[i].cell == cell) {
+      ts_error(err, "--mask", 0,
+               "cell (%d,%d) is pinned: it is part of the map", row, col);
+      return -1;
+    }
+  if (!m->masked)
+    m->masked = ts_calloc((size_t)m->ncells, 1);
+  m->nmasked += !m->masked[cell];
+  m->masked[cell] = 1;
   return 0;
+}
+
+int tilesat_map_nmasked(const tilesat_map *m) { return m->nmasked; }
+
+bool tilesat_map_masked(const tilesat_map *m, int row, int col) {
+  if (row < 0 || row >= m->height || col < 0 || col >= m->width)
+    ts_misuse(__func__, "cell outside the map");
+  return ts_masked(m, row * m->width + col);
 }
 
 int tilesat_map_ban(tilesat_map *m, int row, int col, int tile,
@@ -170,9 +210,7 @@ int tilesat_map_pin_spec(tilesat_map *m, const char *spec, tilesat_error *err) {
   int row, col, tile;
   if (tilesat_map_parse_cell(m, spec, "--pin", &row, &col, &tile, err))
     return -1;
-  ts_pin p = {row * m->width + col, tile};
-  TS_PUSH(m->pins, p);
-  return 0;
+  return push_pin(m, row * m->width + col, tile, err);
 }
 
 bool tilesat_map_verify(const tilesat_map *m, const int *tiles, char *why,
@@ -184,9 +222,12 @@ bool tilesat_map_verify(const tilesat_map *m, const int *tiles, char *why,
     whylen = sizeof dummy;
   }
   for (int cell = 0; cell < m->ncells; cell++)
-    if (tiles[cell] < 0 || tiles[cell] >= r->ntiles) {
-      snprintf(why, whylen, "cell (%d,%d) holds no tile", cell / m->width,
-               cell % m->width);
+    if (ts_masked(m, cell) ? tiles[cell] != TILESAT_NO_TILE
+                           : tiles[cell] < 0 || tiles[cell] >= r->ntiles) {
+      snprintf(why, whylen,
+               ts_masked(m, cell) ? "cell (%d,%d) is masked but holds a tile"
+                                  : "cell (%d,%d) holds no tile",
+               cell / m->width, cell % m->width);
       return false;
     }
   for (size_t i = 0; i < m->pins.n; i++) {
@@ -209,9 +250,11 @@ bool tilesat_map_verify(const tilesat_map *m, const int *tiles, char *why,
   for (int row = 0; row < m->height; row++)
     for (int col = 0; col < m->width; col++)
       for (int d = 0; d < r->ndirs; d++) {
-        int nr, nc;
-        if (!tilesat_neighbor(m->topo, m->width, m->height, m->periodic, row,
-                              col, d, &nr, &nc))
+        int nr, nc; /* the adjacency stops at masked cells */
+        if (ts_masked(m, row * m->width + col) ||
+            !tilesat_neighbor(m->topo, m->width, m->height, m->periodic, row,
+                              col, d, &nr, &nc) ||
+            ts_masked(m, nr * m->width + nc))
           continue;
         int a = tiles[row * m->width + col], b = tiles[nr * m->width + nc];
         if (!tilesat_rules_allows(r, a, d, b)) {
@@ -222,5 +265,5 @@ bool tilesat_map_verify(const tilesat_map *m, const int *tiles, char *why,
           return false;
         }
       }
-  return true;
+  return ts_globals_verify(m, tiles, why, whylen);
 }

@@ -84,8 +84,10 @@ bool tilesat_neighbor(tilesat_topology topo, int width, int height,
 
 int ts_map_neighbor(const tilesat_map *m, int cell, int d) {
   int r, c;
-  if (!tilesat_neighbor(m->topo, m->width, m->height, m->periodic,
-                        cell / m->width, cell % m->width, d, &r, &c))
+  if (ts_masked(m, cell) ||
+      !tilesat_neighbor(m->topo, m->width, m->height, m->periodic,
+                        cell / m->width, cell % m->width, d, &r, &c) ||
+      ts_masked(m, r * m->width + c))
     return -1;
   return r * m->width + c;
 }

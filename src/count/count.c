@@ -161,8 +161,8 @@ static int count_bounds(ts_bounds *b, tilesat_count_result *res,
   return rc;
 }
 
-int tilesat_count(const tilesat_map *m, const tilesat_count_options *o,
-                  tilesat_count_result *res, tilesat_error *err) {
+static int count_map(const tilesat_map *m, const tilesat_count_options *o,
+                     tilesat_count_result *res, tilesat_error *err) {
   memset(res, 0, sizeof *res);
   mpz_t n;
   mpz_init(n);
@@ -264,8 +264,9 @@ static int relay_map(void *user, const int *tiles) {
   return r->fn ? r->fn(r->user, tiles) : 0;
 }
 
-int tilesat_sample(const tilesat_map *m, const tilesat_count_options *o, int n,
-                   tilesat_map_fn fn, void *user, tilesat_error *err) {
+static int sample_map(const tilesat_map *m, const tilesat_count_options *o,
+                      int n, tilesat_map_fn fn, void *user,
+                      tilesat_error *err) {
   switch (o->method) {
   case TILESAT_METHOD_DP:
     return ts_dp_sample(m, o, n, fn, user, err);
@@ -296,4 +297,33 @@ int tilesat_sample(const tilesat_map *m, const tilesat_count_options *o, int n,
   }
   fall_back(o, &dperr, "chain (block Markov chain)");
   return ts_chain_sample(m, o, n, fn, user, err);
+}
+
+/* Global constraints: enumeration keeps every kind; the dp and approx keep
+ * borders, as bans (ts_map_lowered), and refuse the rest. */
+#define BORDERS (1u << TILESAT_GLOBAL_BORDER)
+
+int tilesat_count(const tilesat_map *m, const tilesat_count_options *o,
+                  tilesat_count_result *res, tilesat_error *err) {
+  if (o->method == TILESAT_METHOD_ENUM)
+    return count_map(m, o, res, err);
+  memset(res, 0, sizeof *res);
+  if (tilesat_map_refuse_globals(
+          m, BORDERS, "count with the dp, bounds, the estimate or approx",
+          "; count --method enum can", err))
+    return -1;
+  tilesat_map *low = ts_map_lowered(m);
+  int rc = count_map(low ? low : m, o, res, err);
+  tilesat_map_free(low);
+  return rc;
+}
+
+int tilesat_sample(const tilesat_map *m, const tilesat_count_options *o, int n,
+                   tilesat_map_fn fn, void *user, tilesat_error *err) {
+  if (tilesat_map_refuse_globals(m, BORDERS, "sample", NULL, err))
+    return -1;
+  tilesat_map *low = ts_map_lowered(m);
+  int rc = sample_map(low ? low : m, o, n, fn, user, err);
+  tilesat_map_free(low);
+  return rc;
 }

@@ -37,18 +37,21 @@ struct tilesat_explanation {
 /* ------------------------------------------------------ groups, constraints */
 
 int tilesat_constraint_count(const tilesat_map *m) {
-  int n = m->ncells + (int)m->pins.n;
+  int n = m->ncells + (int)m->pins.n + (int)m->globals.n;
   for (int c = 0; c < m->ncells; c++)
     for (int d = 0; d < m->rules->ndirs; d++)
       n += ts_dir_forward(m->topo, d) && ts_map_neighbor(m, c, d) >= 0;
   return n;
 }
 
-/* The cells a group touches (1 or 2); returns how many. */
+/* The cells a group touches (1 or 2; none for a global constraint, which
+ * is about the whole map); returns how many. */
 static int group_cells(const tilesat_map *m, int g, int *cells) {
   int cell, k;
   ts_group_kind kind = ts_group_decode(m, g, &cell, &k);
   cells[0] = cell;
+  if (kind == TS_GROUP_GLOBAL)
+    return 0;
   if (kind != TS_GROUP_ADJ)
     return 1;
   cells[1] = ts_map_neighbor(m, cell, k);
@@ -62,7 +65,13 @@ static tilesat_constraint constraint_of(const tilesat_map *m, int g,
   tilesat_constraint c = {0};
   int cell, k;
   ts_group_kind kind = ts_group_decode(m, g, &cell, &k);
-  c.dir = c.nrow = c.ncol = c.pin = c.tile = -1;
+  c.dir = c.nrow = c.ncol = c.pin = c.tile = c.global = -1;
+  if (kind == TS_GROUP_GLOBAL) {
+    c.kind = TILESAT_GLOBAL;
+    c.global = k;
+    c.row = c.col = -1;
+    return c;
+  }
   if (kind == TS_GROUP_CELL) {
     c.kind = TILESAT_ONE_TILE;
   } else if (kind == TS_GROUP_PIN) {
@@ -89,6 +98,14 @@ static tilesat_constraint constraint_of(const tilesat_map *m, int g,
 
 static int group_of(const tilesat_map *m, const tilesat_constraint *c,
                     tilesat_error *err) {
+  if (c->kind == TILESAT_GLOBAL) {
+    if (c->global < 0 || (size_t)c->global >= m->globals.n) {
+      ts_error(err, NULL, 0, "constraint: the map has no global constraint %d",
+               c->global);
+      return -1;
+    }
+    return ts_global_group(m, c->global);
+  }
   if (c->row < 0 || c->row >= m->height || c->col < 0 || c->col >= m->width) {
     ts_error(err, NULL, 0, "constraint: cell (%d,%d) is outside the map",
              c->row, c->col);
@@ -118,6 +135,8 @@ static int group_of(const tilesat_map *m, const tilesat_constraint *c,
     }
     return ts_edge_group(m, cell, c->dir);
   }
+  case TILESAT_GLOBAL:
+    break;
   }
   ts_error(err, NULL, 0, "constraint: unknown kind %d", (int)c->kind);
   return -1;
@@ -125,58 +144,144 @@ static int group_of(const tilesat_map *m, const tilesat_constraint *c,
 
 /* --------------------------------------------------------- selector solver */
 
+/* The map's CNF, and the cuts of its connected and path constraints found
+ * so far, appended to it in their constraints' groups (cuts.c): every
+ * solver made later starts with them. */
+typedef struct xcnf {
+  const tilesat_map *m;
+  ts_cnf cnf;
+  ts_cuts *lazy; /* NULL: no connected or path constraint */
+} xcnf;
+
+static void xcnf_init(xcnf *x, const tilesat_map *m) {
+  x->m = m;
+  ts_encode(m, &x->cnf);
+  x->lazy = ts_cuts_new(m);
+}
+
+static void xcnf_free(xcnf *x) {
+  ts_cnf_free(&x->cnf);
+  ts_cuts_free(x->lazy);
+}
+
 /* A solver holding the clauses of some groups, each guarded by its group's
  * selector; variables renumbered densely so that a small subproblem is a
  * small CNF. */
 typedef struct sub {
   ts_solver *s;
+  xcnf *src;
   int *sel; /* group -> selector variable, 0 when the group has no clause */
-  ts_ints failed;
-  long calls; /* solves so far: the search's budget is counted in them */
+  int *var; /* the CNF's variable -> the solver's, 0 when not there */
+  int next; /* the solver's last variable */
+  ts_ints failed, buf;
+  uint8_t *active; /* per global constraint: assumed in this solve */
+  long calls;      /* solves so far: the search's budget is counted in them */
 } sub;
 
-static void sub_init(sub *x, const ts_cnf *cnf, int ngroups,
-                     const uint8_t *include, const tilesat_solve_options *so) {
+static int sub_var(sub *x, int v) {
+  if (!x->var[v])
+    x->var[v] = ++x->next;
+  return x->var[v];
+}
+
+/* A clause of the CNF's group g, guarded by g's selector. */
+static void sub_add(sub *x, int g, const int *lits, size_t n) {
+  if (!x->sel[g])
+    x->sel[g] = ++x->next;
+  x->buf.n = 0;
+  for (size_t i = 0; i < n; i++) {
+    int v = sub_var(x, abs(lits[i]));
+    TS_PUSH(x->buf, lits[i] > 0 ? v : -v);
+  }
+  TS_PUSH(x->buf, -x->sel[g]);
+  ts_solver_add_clause(x->s, x->buf.v, x->buf.n);
+}
+
+static void sub_init(sub *x, xcnf *cnf, int ngroups, const uint8_t *include,
+                     const tilesat_solve_options *so) {
   memset(x, 0, sizeof *x);
+  x->src = cnf;
   x->s = ts_solver_new(NULL, so);
   x->sel = ts_calloc((size_t)ngroups, sizeof *x->sel);
-  int *var = ts_calloc((size_t)cnf->nvars + 1, sizeof *var);
-  int next = 0;
-  ts_ints buf = {0};
-  for (size_t i = 0; i < cnf->start.n; i++) {
-    int g = cnf->group.v[i];
+  x->var = ts_calloc((size_t)cnf->cnf.nvars + 1, sizeof *x->var);
+  x->active = ts_calloc(cnf->m->globals.n + 1, 1);
+  const ts_cnf *f = &cnf->cnf;
+  for (size_t i = 0; i < f->start.n; i++) {
+    int g = f->group.v[i];
     if (include && !include[g])
       continue;
-    if (!x->sel[g])
-      x->sel[g] = ++next;
-    buf.n = 0;
-    for (const int *l = cnf->lits.v + cnf->start.v[i]; *l; l++) {
-      int v = abs(*l);
-      if (!var[v])
-        var[v] = ++next;
-      TS_PUSH(buf, *l > 0 ? var[v] : -var[v]);
-    }
-    TS_PUSH(buf, -x->sel[g]);
-    ts_solver_add_clause(x->s, buf.v, buf.n);
+    const int *l = f->lits.v + f->start.v[i], *e = l;
+    while (*e)
+      e++;
+    sub_add(x, g, l, (size_t)(e - l));
   }
-  free(var);
-  free(buf.v);
 }
 
 static void sub_free(sub *x) {
   ts_solver_free(x->s);
   free(x->sel);
+  free(x->var);
+  free(x->active);
   free(x->failed.v);
+  free(x->buf.v);
 }
 
-/* Solve with the groups of `set` except `skip` (-1: none); on UNSAT the
- * failed groups are in x->failed. */
-static int sub_solve(sub *x, const ts_ints *set, int skip) {
+static bool sub_value(void *user, int v) {
+  sub *x = user;
+  return x->var[v] && ts_solver_value(x->s, x->var[v]);
+}
+
+/* A cut: into the CNF (for later solvers) and into this solver. */
+static void sub_cut(void *user, int g, const int *lits, size_t n) {
+  sub *x = user;
+  ts_cnf *f = &x->src->cnf;
+  TS_PUSH(f->start, f->lits.n);
+  TS_PUSH(f->group, g);
+  for (size_t i = 0; i < n; i++)
+    TS_PUSH(f->lits, lits[i]);
+  TS_PUSH(f->lits, 0);
+  sub_add(x, g, lits, n);
+}
+
+static void sub_assume(sub *x, const ts_ints *set, int skip) {
   for (size_t i = 0; i < set->n; i++)
     if (set->v[i] != skip && x->sel[set->v[i]])
       ts_solver_assume(x->s, x->sel[set->v[i]]);
-  int res = ts_solver_solve(x->s);
-  x->calls++;
+}
+
+/* Which connected and path constraints this solve assumes. */
+static bool sub_lazy(sub *x, const ts_ints *set, int skip) {
+  const tilesat_map *m = x->src->m;
+  if (!x->src->lazy)
+    return false;
+  bool any = false;
+  memset(x->active, 0, m->globals.n);
+  for (size_t i = 0; i < set->n; i++) {
+    int cell, k, g = set->v[i];
+    if (g != skip && x->sel[g] &&
+        ts_group_decode(m, g, &cell, &k) == TS_GROUP_GLOBAL &&
+        ts_global_lazy(&m->globals.v[k])) {
+      x->active[k] = 1;
+      any = true;
+    }
+  }
+  return any;
+}
+
+/* Solve with the groups of `set` except `skip` (-1: none), cutting the
+ * models that break an assumed connected or path constraint; on UNSAT the
+ * failed groups are in x->failed. */
+static int sub_solve(sub *x, const ts_ints *set, int skip) {
+  bool lazy = sub_lazy(x, set, skip);
+  int res;
+  for (;;) {
+    sub_assume(x, set, skip);
+    res = ts_solver_solve(x->s);
+    x->calls++;
+    if (res != TILESAT_SAT || !lazy ||
+        !ts_cuts_find(x->src->lazy, sub_value, x, x->active, sub_cut, x))
+      break;
+  }
   x->failed.n = 0;
   if (res == TILESAT_UNSAT)
     for (size_t i = 0; i < set->n; i++)
@@ -232,15 +337,15 @@ int tilesat_constraints_check(const tilesat_map *m,
   if (res >= 0 && explain_fits(m, so, err))
     res = -1;
   if (res >= 0) {
-    ts_cnf cnf;
-    ts_encode(m, &cnf);
+    xcnf cnf;
+    xcnf_init(&cnf, m);
     sub x;
     sub_init(&x, &cnf, G, inc, so);
     res = sub_solve(&x, &set, -1);
     if (res == TILESAT_UNKNOWN)
       res = ts_no_answer(so, "explain", err);
     sub_free(&x);
-    ts_cnf_free(&cnf);
+    xcnf_free(&cnf);
   }
   free(inc);
   free(set.v);
@@ -264,6 +369,8 @@ static int cell_dist(const tilesat_map *m, int a, int b, bool manhattan) {
  * step closer than their nearer end. */
 static int group_dist2(const tilesat_map *m, int g, int centre) {
   int cells[2], n = group_cells(m, g, cells);
+  if (n == 0) /* the whole map's: tried last */
+    return 0;
   int d = cell_dist(m, cells[0], centre, true);
   if (n == 1)
     return 2 * d;
@@ -301,7 +408,7 @@ static void say(const tilesat_solve_options *so, const char *fmt, ...) {
 /* Deletion-based MUS from `core` (UNSAT), trying the groups farthest from
  * `centre` first.  With `refine`, an UNSAT answer also drops every group
  * outside its failed set (fast on large cores, less steerable). */
-static int shrink(const tilesat_map *m, const ts_cnf *cnf,
+static int shrink(const tilesat_map *m, xcnf *cnf,
                   const tilesat_solve_options *so, const ts_ints *core,
                   int centre, bool refine, ts_ints *mus, long *calls) {
   int G = ts_group_count(m);
@@ -503,15 +610,15 @@ static void core_and_centres(const tilesat_map *m, const ts_ints *failed,
   add_centre(centres, centroid(m, base));
   for (int part = 0; part < 4 && base->n; part++) {
     int cells[2];
-    group_cells(m, base->v[base->n * (size_t)part / 4], cells);
-    add_centre(centres, cells[0]);
+    if (group_cells(m, base->v[base->n * (size_t)part / 4], cells))
+      add_centre(centres, cells[0]);
   }
 }
 
 /* Into *core, the smallest window around cell c that is UNSAT by itself
  * (its solver's failed groups when large), or nothing if none is; -1 if
  * the backend gave no answer. */
-static int unsat_window(const tilesat_map *m, const ts_cnf *cnf,
+static int unsat_window(const tilesat_map *m, xcnf *cnf,
                         const tilesat_solve_options *so, const uint8_t *has,
                         int c, uint8_t *inwin, ts_ints *core, long *calls) {
   int reach = m->width > m->height ? m->width : m->height;
@@ -540,7 +647,7 @@ static int unsat_window(const tilesat_map *m, const ts_cnf *cnf,
   return 0;
 }
 
-static int find_mus(const tilesat_map *m, const ts_cnf *cnf,
+static int find_mus(const tilesat_map *m, xcnf *cnf,
                     const tilesat_solve_options *so, const uint8_t *has,
                     sub *full, const ts_ints *failed, ts_ints *best,
                     tilesat_error *err) {
@@ -581,7 +688,7 @@ static int find_mus(const tilesat_map *m, const ts_cnf *cnf,
 }
 
 /* UNSAT as a whole, SAT with any one group dropped, on a fresh solver. */
-static int verify_minimal(const tilesat_map *m, const ts_cnf *cnf,
+static int verify_minimal(const tilesat_map *m, xcnf *cnf,
                           const tilesat_solve_options *so, const ts_ints *mus,
                           tilesat_error *err) {
   int G = ts_group_count(m);
@@ -649,7 +756,8 @@ static tilesat_explanation *build(const tilesat_map *m, const ts_ints *mus) {
   for (int c = 0; c < m->ncells; c++)
     if (touch[c])
       TS_PUSH(e->cells, c);
-  qsort(e->cells.v, e->cells.n, sizeof *e->cells.v, cmp_int);
+  if (e->cells.n) /* none: a global constraint alone */
+    qsort(e->cells.v, e->cells.n, sizeof *e->cells.v, cmp_int);
   free(focus);
   free(touch);
   return e;
@@ -665,12 +773,12 @@ int tilesat_explain(const tilesat_map *m, const tilesat_solve_options *options,
   if (refuse_bans(m, err) || explain_fits(m, so, err))
     return -1;
   int G = ts_group_count(m);
-  ts_cnf cnf;
-  ts_encode(m, &cnf);
+  xcnf cnf;
+  xcnf_init(&cnf, m);
   uint8_t *has = ts_calloc((size_t)G, 1);
   ts_ints all = {0}, best = {0};
-  for (size_t i = 0; i < cnf.group.n; i++)
-    has[cnf.group.v[i]] = 1;
+  for (size_t i = 0; i < cnf.cnf.group.n; i++)
+    has[cnf.cnf.group.v[i]] = 1;
   for (int g = 0; g < G; g++)
     if (has[g])
       TS_PUSH(all, g);
@@ -691,7 +799,7 @@ int tilesat_explain(const tilesat_map *m, const tilesat_solve_options *options,
     free(failed.v);
   }
   sub_free(&full);
-  ts_cnf_free(&cnf);
+  xcnf_free(&cnf);
   free(has);
   free(all.v);
   free(best.v);
@@ -742,8 +850,15 @@ bool tilesat_explanation_by_propagation(const tilesat_explanation *e) {
 
 static void write_constraint(const tilesat_map *m, const tilesat_constraint *c,
                              FILE *out) {
+  if (c->kind == TILESAT_GLOBAL) {
+    fprintf(out, "%s (%s)", m->globals.v[c->global].text,
+            m->globals.v[c->global].origin);
+    return;
+  }
   fprintf(out, "(%d,%d) ", c->row, c->col);
-  if (c->kind == TILESAT_ONE_TILE) {
+  if (c->kind == TILESAT_ONE_TILE && ts_masked(m, c->row * m->width + c->col)) {
+    fputs("is masked: not part of the map, it holds no tile", out);
+  } else if (c->kind == TILESAT_ONE_TILE) {
     fputs("holds exactly one tile", out);
   } else if (c->kind == TILESAT_PINNED) {
     fputs("is pinned to ", out);
@@ -851,6 +966,8 @@ static void mark_cells(const tilesat_explanation *e, uint8_t *kind,
   for (size_t i = 0; i < e->cs.n; i++) {
     const tilesat_constraint *c = &e->cs.v[i];
     int cell = c->row * W + c->col;
+    if (c->kind == TILESAT_GLOBAL)
+      continue; /* the whole map's */
     if (c->kind == TILESAT_ONE_TILE)
       kind[cell] |= 1;
     else if (c->kind == TILESAT_PINNED)
@@ -991,7 +1108,7 @@ int tilesat_explain_write_sat_json(const tilesat_map *m, FILE *out) {
 
 int tilesat_explanation_write_json(const tilesat_explanation *e, FILE *out) {
   const tilesat_map *m = e->m;
-  static const char *const kinds[] = {"one_tile", "pin", "adjacent"};
+  static const char *const kinds[] = {"one_tile", "pin", "adjacent", "global"};
   fputs("{\n  \"result\": \"UNSAT\",\n", out);
   json_map(m, out);
   fprintf(out, "  \"total_constraints\": %d,\n  \"minimal\": true,\n",
@@ -999,8 +1116,20 @@ int tilesat_explanation_write_json(const tilesat_explanation *e, FILE *out) {
   fputs("  \"constraints\": [", out);
   for (size_t i = 0; i < e->cs.n; i++) {
     const tilesat_constraint *c = &e->cs.v[i];
-    fprintf(out, "%s\n    {\"id\": %zu, \"kind\": \"%s\", \"cell\": [%d, %d]",
-            i ? "," : "", i + 1, kinds[c->kind], c->row, c->col);
+    fprintf(out, "%s\n    {\"id\": %zu, \"kind\": \"%s\"", i ? "," : "", i + 1,
+            kinds[c->kind]);
+    if (c->kind == TILESAT_GLOBAL) {
+      const ts_global *g = &m->globals.v[c->global];
+      static const char *const gk[] = {"count", "connected", "path", "border"};
+      fprintf(out, ", \"global\": %d, \"type\": \"%s\", \"text\": ", c->global,
+              gk[g->kind]);
+      ts_json_string(out, g->text);
+      fputs(", \"origin\": ", out);
+      ts_json_string(out, g->origin);
+      fputc('}', out);
+      continue;
+    }
+    fprintf(out, ", \"cell\": [%d, %d]", c->row, c->col);
     if (c->kind == TILESAT_PINNED) {
       fputs(", \"tile\": ", out);
       ts_json_string(out, m->rules->names.v.v[c->tile]);

@@ -295,17 +295,22 @@ bool ts_prop_init(ts_prop *p, const tilesat_map *m, const uint8_t *enabled_,
   for (size_t c = 0; c < n; c++)
     p->must_by[c] = -1;
   for (size_t c = 0; c < n; c++) {
+    /* a masked cell holds nothing from the start, and has no neighbour */
     for (int t = 0; t < T; t++) {
-      dom_of(p, (int)c)[t >> 6] |= (uint64_t)1 << (t & 63);
+      if (!ts_masked(m, (int)c))
+        dom_of(p, (int)c)[t >> 6] |= (uint64_t)1 << (t & 63);
       p->removed_by[c * (size_t)T + (size_t)t] = -1;
     }
     p->forced[c] = p->forced_by[c] = -1;
-    enqueue(p, (int)c);
+    if (!ts_masked(m, (int)c))
+      enqueue(p, (int)c);
   }
   /* banned tiles (tilesat_map_ban) are gone from the start, by no step */
   uint64_t *lost = ts_calloc((size_t)p->words, sizeof *lost);
   bool ok = true;
   for (size_t i = 0; ok && i < m->bans.n; i++) {
+    if (ts_masked(m, m->bans.v[i].cell))
+      continue; /* it holds nothing already */
     int t = m->bans.v[i].tile;
     lost[t >> 6] = (uint64_t)1 << (t & 63);
     ok = remove_tiles(p, -1, m->bans.v[i].cell, lost);

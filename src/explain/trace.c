@@ -7,6 +7,7 @@
 
 struct tilesat_trace {
   const tilesat_map *m;
+  tilesat_map *own; /* the map with its borders as bans, or NULL */
   ts_prop p;
   int nchoices;
 };
@@ -14,8 +15,12 @@ struct tilesat_trace {
 tilesat_trace *tilesat_trace_new(const tilesat_map *m) {
   if (!m)
     ts_misuse(__func__, "NULL map");
+  if (tilesat_map_refuse_globals(m, 1u << TILESAT_GLOBAL_BORDER, "trace", NULL,
+                                 NULL))
+    ts_misuse(__func__, "a map with count, connected or path constraints");
   tilesat_trace *t = ts_calloc(1, sizeof *t);
-  t->m = m;
+  t->own = ts_map_lowered(m); /* borders as bans, which it starts without */
+  t->m = m = t->own ? t->own : m;
   if (ts_prop_init(&t->p, m, NULL, false))
     ts_prop_pins(&t->p);
   return t;
@@ -25,6 +30,7 @@ void tilesat_trace_free(tilesat_trace *t) {
   if (!t)
     return;
   ts_prop_free(&t->p);
+  tilesat_map_free(t->own);
   free(t);
 }
 

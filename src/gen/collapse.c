@@ -90,8 +90,14 @@ tilesat_collapse *tilesat_collapse_new(const tilesat_map *m,
     ts_error(err, "collapse", 0, "at most 65535 tiles, not %d", T);
     return NULL;
   }
+  /* WFC's propagation keeps borders (as bans); counts and connectivity it
+   * cannot see, and a guard that proves dooms in windows cannot either */
+  if (tilesat_map_refuse_globals(m, 1u << TILESAT_GLOBAL_BORDER, "collapse",
+                                 "; check and enum can", err))
+    return NULL;
   tilesat_collapse *c = ts_calloc(1, sizeof *c);
-  c->m = m;
+  c->own = ts_map_lowered(m);
+  c->m = m = c->own ? c->own : m;
   c->T = T;
   c->D = D;
   c->N = N;
@@ -127,6 +133,7 @@ tilesat_collapse *tilesat_collapse_new(const tilesat_map *m,
 void tilesat_collapse_free(tilesat_collapse *c) {
   if (!c)
     return;
+  tilesat_map_free(c->own);
   for (size_t k = 0; k < (size_t)c->D * (size_t)c->T; k++)
     free(c->supp_list[k]);
   free(c->supp_list);

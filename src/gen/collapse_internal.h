@@ -29,7 +29,8 @@ typedef struct snapshot {
 } snapshot;
 
 struct tilesat_collapse {
-  const tilesat_map *m;
+  const tilesat_map *m; /* the caller's, or own */
+  tilesat_map *own;     /* the caller's with its borders as bans, or NULL */
   int T, D, N;
   int *nbr;          /* [cell][dir]: neighbour or -1 */
   int *opp;          /* [dir]: the opposite direction */

@@ -551,6 +551,8 @@ int tilesat_energy_prepare(tilesat_energy *e, tilesat_error *err) {
              e->map->bans.n);
     return -1;
   }
+  if (tilesat_map_refuse_globals(e->map, 0, "anneal", NULL, err))
+    return -1;
   if (check_fits(e, err) || prepare_pins(e, err) || prepare_targets(e, err) ||
       prepare_regions(e, err))
     return -1;

@@ -89,6 +89,10 @@ static void cell_pixel(const painter *p, const int *tiles,
                        const uint64_t *domains, int cell, int dy, int dx,
                        uint8_t out[4]) {
   size_t off = ((size_t)dy * (size_t)p->tw + (size_t)dx) * 4;
+  if (tiles && tiles[cell] < 0) { /* masked: not part of the map */
+    memset(out, 0, 4);
+    return;
+  }
   if (tiles) {
     memcpy(out, p->pix[tiles[cell]] + off, 4);
     return;

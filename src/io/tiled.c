@@ -670,6 +670,8 @@ typedef struct layers_in {
 } layers_in;
 
 static unsigned long gid_of(const layers_in *l, int t) {
+  if (t < 0) /* a masked cell: empty */
+    return 0;
   return l->gid ? (unsigned long)l->gid[t] : (unsigned long)t + 1;
 }
 

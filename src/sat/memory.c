@@ -46,6 +46,7 @@ ts_cnf_size ts_cnf_measure(const tilesat_map *m) {
   z.nclauses = cells * clauses + units;
   z.nbinary = cells * binary;
   z.nlits = cells * lits + units;
+  ts_globals_measure(m, &z);
   return z;
 }
 

@@ -9,9 +9,10 @@
 /* What a clause stands for, at the level a designer thinks in; explanations
  * select and report these groups. */
 typedef enum ts_group_kind {
-  TS_GROUP_CELL, /* the cell holds exactly one tile */
-  TS_GROUP_PIN,  /* a pinned tile */
-  TS_GROUP_ADJ,  /* two neighbouring cells hold an allowed pair */
+  TS_GROUP_CELL,   /* the cell holds exactly one tile */
+  TS_GROUP_PIN,    /* a pinned tile */
+  TS_GROUP_ADJ,    /* two neighbouring cells hold an allowed pair */
+  TS_GROUP_GLOBAL, /* a global constraint: count, connected, path, border */
 } ts_group_kind;
 
 typedef struct ts_cnf {
@@ -24,10 +25,13 @@ typedef struct ts_cnf {
 
 /* Group ids: cells 0..ncells-1, then pins, then one per cell and direction
  * (the edge seen from that cell; both clauses of an edge share the id of the
- * edge's "forward" side). */
+ * edge's "forward" side), then one per global constraint. */
 int ts_group_count(const tilesat_map *m);
 /* Group id of the edge from `cell` in direction d (a neighbour exists). */
 int ts_edge_group(const tilesat_map *m, int cell, int d);
+/* Group id of the map's i-th global constraint. */
+int ts_global_group(const tilesat_map *m, int i);
+/* A global group: cell -1, dir_or_pin the constraint's index. */
 ts_group_kind ts_group_decode(const tilesat_map *m, int group, int *cell,
                               int *dir_or_pin);
 
@@ -40,6 +44,13 @@ typedef void (*ts_clause_fn)(void *user, int group, const int *lits, size_t n);
 void ts_encode_each(const tilesat_map *m, ts_clause_fn fn, void *user);
 int ts_encode_nvars(const tilesat_map *m);
 void ts_encode(const tilesat_map *m, ts_cnf *cnf);
+/* The last variable before the auxiliaries of global constraint i (of
+ * every one when i is the number of them). */
+int ts_global_var0(const tilesat_map *m, int i);
+/* The literal "the cell holds a tile of the class" of global i at each
+ * cell it covers into ylit (ncells ints, 0 elsewhere); var0 is
+ * ts_global_var0(m, i). */
+void ts_global_ylits(const tilesat_map *m, int i, int var0, int *ylit);
 void ts_cnf_free(ts_cnf *cnf);
 static inline int ts_var(const tilesat_map *m, int cell, int tile) {
   return cell * m->rules->ntiles + tile + 1;
@@ -91,6 +102,9 @@ int ts_solver_solve(ts_solver *s);
  * conflicts take on a map of a few hundred cells (backend_*.c).  Used
  * where "no answer soon" is an answer: a hard piece of an anneal repair. */
 void ts_solver_limit(ts_solver *s, int conflicts);
+/* A progress line to the caller of the solver's options (if it wants
+ * them). */
+void ts_solver_say(const ts_solver *s, const char *line);
 /* After SAT: true if the variable is true in the model. */
 bool ts_solver_value(ts_solver *s, int var);
 /* After UNSAT under assumptions: was assumption `lit` part of the reason? */
@@ -136,6 +150,28 @@ int ts_check_strips(const tilesat_map *m, const tilesat_solve_options *so,
 int ts_read_map(const tilesat_map *m, ts_solver *s, int *tiles,
                 tilesat_error *err);
 
+/* ------------------------------------------------------------------ cuts */
+
+/* Connected and path constraints, kept lazily (cuts.c): after a model,
+ * the regions of each class are found; a region that should meet another
+ * but does not gets cuts "-y_u | -y_v | OR y_b" for u in it, v in the
+ * other and B a ring of cells around it that every way from u to v
+ * crosses, in the constraint's group; the solver is run again. */
+typedef struct ts_cuts ts_cuts;
+/* NULL when m has no connected or path constraint. */
+ts_cuts *ts_cuts_new(const tilesat_map *m);
+void ts_cuts_free(ts_cuts *c);
+typedef bool (*ts_value_fn)(void *user, int var);
+/* Read the model (value(vuser, var)), and give fn the cuts of every
+ * constraint it breaks, among those with active[i] (NULL: all); returns
+ * how many (0: the model keeps them). */
+long ts_cuts_find(ts_cuts *c, ts_value_fn value, void *vuser,
+                  const uint8_t *active, ts_clause_fn fn, void *user);
+/* Solve s (which holds m's CNF) until its model keeps m's connected and
+ * path constraints, adding cuts (c may be NULL: none): SAT, UNSAT or
+ * UNKNOWN, as ts_solver_solve; counts go to stats (may be NULL). */
+int ts_solve_cut(ts_solver *s, ts_cuts *c, tilesat_solve_stats *stats);
+
 /* ---------------------------------------------------------------- memory */
 
 /* What m's CNF holds, counted without building it (an upper bound: as if
@@ -144,6 +180,9 @@ typedef struct ts_cnf_size {
   double nvars, nclauses, nbinary, nlits; /* nlits: without the 0s */
 } ts_cnf_size;
 ts_cnf_size ts_cnf_measure(const tilesat_map *m);
+/* Add the clauses of m's global constraints to z (encode.c: counted as the
+ * encoder makes them, a totalizer's are not a formula). */
+void ts_globals_measure(const tilesat_map *m, ts_cnf_size *z);
 /* Bytes a solver of backend b (not AUTO) holding that CNF needs at most
  * (tools/bench-memory.sh measures the ratio to the real peak). */
 double ts_solver_bytes(tilesat_backend b, ts_cnf_size z);

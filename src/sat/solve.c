@@ -57,7 +57,9 @@ static double cell_bytes(const tilesat_map *m) {
 static int check_whole(const tilesat_map *m, const tilesat_solve_options *so,
                        int *tiles, tilesat_error *err) {
   ts_solver *s = ts_solver_for_map(m, so);
-  int res = ts_solver_solve(s);
+  ts_cuts *cuts = ts_cuts_new(m);
+  int res = ts_solve_cut(s, cuts, so->stats);
+  ts_cuts_free(cuts);
   if (res == TILESAT_SAT) {
     int *own = tiles ? tiles : ts_malloc((size_t)m->ncells * sizeof *own);
     if (ts_read_map(m, s, own, err) < 0)
@@ -171,7 +173,10 @@ int tilesat_check(const tilesat_map *m, const tilesat_solve_options *options,
   tilesat_solve_options so = ts_solve_for(m, options);
   double need = ts_solver_bytes(so.backend, ts_cnf_measure(m)) + cell_bytes(m);
   bool whole = need <= STRIP_ABOVE && need <= (double)m->max_memory;
-  int rows = whole || m->periodic ? 0 : band_rows(m, &so);
+  /* a band knows the pins and bans in it, not global constraints or masks */
+  int rows = whole || m->periodic || m->globals.n || m->nmasked
+                 ? 0
+                 : band_rows(m, &so);
   if (rows == 0)
     return ts_memory_refuse(m, need, "check", err)
                ? -1
@@ -193,13 +198,14 @@ int64_t tilesat_enumerate(const tilesat_map *m, const tilesat_solve_options *so,
   if (ts_memory_check(m, so, 3 * cell_bytes(m), "enumerate", err))
     return -1;
   ts_solver *s = ts_solver_for_map(m, so);
+  ts_cuts *cuts = ts_cuts_new(m); /* only maps that keep them are found */
   int *tiles = ts_malloc((size_t)m->ncells * sizeof *tiles);
   int *block = ts_malloc((size_t)m->ncells * sizeof *block);
   int64_t count = 0;
   for (;;) {
     if (limit > 0 && count >= limit)
       break;
-    int res = ts_solver_solve(s);
+    int res = ts_solve_cut(s, cuts, so ? so->stats : NULL);
     if (res == TILESAT_UNSAT)
       break;
     if (res != TILESAT_SAT) {
@@ -214,13 +220,17 @@ int64_t tilesat_enumerate(const tilesat_map *m, const tilesat_solve_options *so,
     count++;
     if (fn && fn(user, tiles))
       break;
-    /* exactly one tile per cell, so one literal per cell blocks this map */
+    /* exactly one tile per cell, so one literal per cell blocks this map
+     * (a masked cell holds none) */
+    size_t n = 0;
     for (int cell = 0; cell < m->ncells; cell++)
-      block[cell] = -ts_var(m, cell, tiles[cell]);
-    ts_solver_add_clause(s, block, (size_t)m->ncells);
+      if (tiles[cell] >= 0)
+        block[n++] = -ts_var(m, cell, tiles[cell]);
+    ts_solver_add_clause(s, block, n);
   }
   free(tiles);
   free(block);
+  ts_cuts_free(cuts);
   ts_solver_free(s);
   return count;
 }

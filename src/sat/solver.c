@@ -49,13 +49,13 @@ int tilesat_backend_parse(const char *name, tilesat_backend *out) {
 }
 
 /* The rule behind `--backend auto`, from tools/bench.sh (README,
- * "Backends").  Below a quarter of a million tile variables every backend
- * checks a map in a few tens of milliseconds and PicoSAT sets up fastest.
- * Above it, with many tiles, CaDiCaL took the least CPU time (Knots
- * 300x300: 2.7 s against PicoSAT's 4.7 s and CryptoMiniSat's 6.3 s;
- * patchwork16 200x200: 1.1 s against 1.3 s) and it is the one that
- * finishes hard instances (Castle 300x300 periodic: 12.6 s, PicoSAT over
- * 60 s); with few tiles the three are even and PicoSAT stays. */
+ * "Backends"; and "Global constraints" for connectivity).  Below a quarter of a
+ * million tile variables every backend checks a map in a few tens of
+ * milliseconds and PicoSAT sets up fastest. Above it, with many tiles, CaDiCaL
+ * took the least CPU time (Knots 300x300: 2.7 s against PicoSAT's 4.7 s and
+ * CryptoMiniSat's 6.3 s; patchwork16 200x200: 1.1 s against 1.3 s) and it is
+ * the one that finishes hard instances (Castle 300x300 periodic: 12.6 s,
+ * PicoSAT over 60 s); with few tiles the three are even and PicoSAT stays. */
 #define AUTO_MIN_VARS 250000
 #define AUTO_MIN_TILES 8
 
@@ -65,6 +65,11 @@ tilesat_backend tilesat_backend_choose(const tilesat_map *m,
     return b;
   if (m && m->rules->ntiles >= AUTO_MIN_TILES &&
       (long long)m->ncells * m->rules->ntiles >= AUTO_MIN_VARS)
+    return TILESAT_CADICAL;
+  /* connected and path constraints: CaDiCaL needed 3 rounds of cuts where
+   * PicoSAT needed 34 and CryptoMiniSat thousands (a 64x64 dungeon,
+   * tools/bench-global.sh) */
+  if (m && ts_map_has_lazy(m))
     return TILESAT_CADICAL;
   return TILESAT_PICOSAT;
 }
@@ -168,6 +173,11 @@ int ts_solver_solve(ts_solver *s) {
 }
 
 void ts_solver_limit(ts_solver *s, int conflicts) { s->limit = conflicts; }
+
+void ts_solver_say(const ts_solver *s, const char *line) {
+  if (s->so.progress)
+    s->so.progress(s->so.progress_user, line);
+}
 
 bool ts_solver_value(ts_solver *s, int var) {
   return s->ops->value(s->impl, var);

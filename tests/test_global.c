@@ -1,0 +1,836 @@
+/* test_global.c: global constraints (count, connected, path, border).
+ * Every count is checked against the test's own reading of the
+ * constraint: its own flood fill over brute_count's own neighbour
+ * geometry, its own counting, never the library's encoder or checker. */
+#include "helpers.h"
+
+#include <stdlib.h>
+
+/* ------------------------------------------------- the test's own check */
+
+typedef struct spec {
+  tilesat_global_kind kind;
+  bool in[16]; /* the class */
+  int cmp, k;  /* count: 0 at most, 1 at least, 2 exactly */
+  int r0, c0, r1, c1;
+  bool nonempty;
+  int at; /* connected: a cell in the region, or -1 */
+  int cells[3], ncells;
+  bool side[4]; /* n e s w */
+  tilesat_topology topo;
+  int w, h;
+  bool periodic;
+} spec;
+
+/* The test's flood fill: regions of the class cells; comp[c] the region
+ * or -1; returns how many. */
+static int own_regions(const spec *s, const int *tiles, int *comp) {
+  int n = s->w * s->h, nd = s->topo == TILESAT_HEX ? 6 : 4, R = 0;
+  int *stack = malloc((size_t)n * sizeof *stack);
+  for (int c = 0; c < n; c++)
+    comp[c] = -1;
+  for (int c = 0; c < n; c++) {
+    if (!s->in[tiles[c]] || comp[c] >= 0)
+      continue;
+    int top = 0;
+    stack[top++] = c;
+    comp[c] = R;
+    while (top) {
+      int u = stack[--top];
+      for (int d = 0; d < nd; d++) {
+        int nr, nc;
+        if (!brute_neighbor(s->topo, s->w, s->h, s->periodic, u / s->w,
+                            u % s->w, d, &nr, &nc))
+          continue;
+        int v = nr * s->w + nc;
+        if (s->in[tiles[v]] && comp[v] < 0) {
+          comp[v] = R;
+          stack[top++] = v;
+        }
+      }
+    }
+    R++;
+  }
+  free(stack);
+  return R;
+}
+
+static bool keeps(void *user, const int *tiles) {
+  const spec *s = user;
+  int n = s->w * s->h;
+  if (s->kind == TILESAT_GLOBAL_COUNT) {
+    int k = 0;
+    for (int c = 0; c < n; c++) {
+      int r = c / s->w, col = c % s->w;
+      k += r >= s->r0 && r <= s->r1 && col >= s->c0 && col <= s->c1 &&
+           s->in[tiles[c]];
+    }
+    return s->cmp == 0 ? k <= s->k : s->cmp == 1 ? k >= s->k : k == s->k;
+  }
+  if (s->kind == TILESAT_GLOBAL_BORDER) {
+    for (int c = 0; c < n; c++) {
+      int r = c / s->w, col = c % s->w;
+      bool on = (s->side[0] && r == 0) || (s->side[2] && r == s->h - 1) ||
+                (s->side[3] && col == 0) || (s->side[1] && col == s->w - 1);
+      if (on && !s->in[tiles[c]])
+        return false;
+    }
+    return true;
+  }
+  int *comp = malloc((size_t)n * sizeof *comp);
+  int R = own_regions(s, tiles, comp);
+  bool ok = true;
+  if (s->kind == TILESAT_GLOBAL_CONNECTED) {
+    ok = R <= 1 && !(s->nonempty && R == 0) && !(s->at >= 0 && comp[s->at] < 0);
+  } else {
+    for (int i = 0; i < s->ncells; i++)
+      ok = ok && comp[s->cells[i]] >= 0 &&
+           comp[s->cells[i]] == comp[s->cells[0]];
+  }
+  free(comp);
+  return ok;
+}
+
+/* -------------------------------------------------------- random cases */
+
+/* The class as the file writes it: "a,c". */
+static void class_word(const spec *s, int T, char *out) {
+  int n = 0;
+  for (int t = 0; t < T; t++)
+    if (s->in[t]) {
+      if (n)
+        out[n++] = ',';
+      out[n++] = (char)('a' + t);
+    }
+  out[n] = 0;
+}
+
+/* A random constraint over T tiles and the constraints-file line for it. */
+static void random_spec(spec *s, int T, char *line, size_t size) {
+  char cls[32];
+  bool any = false;
+  for (int t = 0; t < T; t++)
+    any |= s->in[t] = rnd(2);
+  if (!any)
+    s->in[rnd((unsigned)T)] = true;
+  class_word(s, T, cls);
+  int kinds = s->periodic ? 3 : 4; /* no border on a periodic map */
+  s->kind = (tilesat_global_kind)rnd((unsigned)kinds);
+  s->at = -1;
+  int n = s->w * s->h;
+  static const char *const cmps[] = {"<=", ">=", "="};
+  if (s->kind == TILESAT_GLOBAL_COUNT) {
+    s->cmp = (int)rnd(3);
+    s->r0 = (int)rnd((unsigned)s->h);
+    s->c0 = (int)rnd((unsigned)s->w);
+    s->r1 = s->r0 + (int)rnd((unsigned)(s->h - s->r0));
+    s->c1 = s->c0 + (int)rnd((unsigned)(s->w - s->c0));
+    int cells = (s->r1 - s->r0 + 1) * (s->c1 - s->c0 + 1);
+    s->k = (int)rnd((unsigned)cells + 2);
+    snprintf(line, size, "count %s %s %d rect %d,%d:%d,%d", cls, cmps[s->cmp],
+             s->k, s->r0, s->c0, s->r1, s->c1);
+  } else if (s->kind == TILESAT_GLOBAL_CONNECTED) {
+    int mode = (int)rnd(3);
+    s->nonempty = mode == 1;
+    s->at = mode == 2 ? (int)rnd((unsigned)n) : -1;
+    if (mode == 2)
+      snprintf(line, size, "connected %s at %d,%d", cls, s->at / s->w,
+               s->at % s->w);
+    else
+      snprintf(line, size, "connected %s%s", cls, mode ? " nonempty" : "");
+  } else if (s->kind == TILESAT_GLOBAL_PATH) {
+    s->ncells = 2 + (int)rnd(2);
+    int k = snprintf(line, size, "path %s", cls);
+    for (int i = 0; i < s->ncells; i++) {
+      s->cells[i] = (int)rnd((unsigned)n);
+      k += snprintf(line + k, size - (size_t)k, " %d,%d", s->cells[i] / s->w,
+                    s->cells[i] % s->w);
+    }
+  } else {
+    static const char letters[] = "nesw";
+    char sides[8];
+    int k = 0;
+    for (int i = 0; i < 4; i++)
+      if ((s->side[i] = rnd(2)))
+        sides[k++] = letters[i];
+    if (!k)
+      s->side[0] = true, sides[k++] = 'n';
+    sides[k] = 0;
+    snprintf(line, size, "border %s %s", sides, cls);
+  }
+}
+
+static void add_constraints(tilesat_map *m, const char *lines) {
+  char text[512];
+  snprintf(text, sizeof text, "tilesat-constraints 1\n%s\n", lines);
+  tilesat_error err;
+  cr_assert_eq(
+      tilesat_map_constraints_parse(m, text, strlen(text), "test", &err), 0,
+      "%s: %s", lines, err.msg);
+}
+
+static long count_by(const tilesat_map *m, tilesat_method method,
+                     tilesat_backend b) {
+  tilesat_count_options o;
+  tilesat_count_options_init(&o);
+  o.method = method;
+  o.solve.backend = b;
+  tilesat_count_result res;
+  tilesat_error err;
+  cr_assert_eq(tilesat_count(m, &o, &res, &err), 0, "%s", err.msg);
+  long n = atol(res.count);
+  tilesat_count_result_free(&res);
+  return n;
+}
+
+/* Random rules, sizes and constraints: enumeration with the constraints
+ * (every backend), the dp on borders, and check, against brute force
+ * filtered by the test's own reading. */
+Test(global, random_constraints_counted_as_brute_force_counts) {
+  test_rng = 15;
+  long kept = 0, zero = 0, lazy = 0;
+  for (int iter = 0; iter < 160; iter++) {
+    spec s = {0};
+    s.topo = iter % 2 ? TILESAT_HEX : TILESAT_SQUARE;
+    s.periodic = (iter / 2) % 3 == 0;
+    int T = 2 + (int)rnd(2);
+    s.w = 1 + (int)rnd(3);
+    s.h = 1 + (int)rnd(3);
+    if (s.periodic && s.topo == TILESAT_HEX && s.h % 2)
+      s.h = s.h == 3 ? 2 : s.h + 1;
+    tilesat_rules *r = random_rules(T, s.topo, 4 + (int)rnd(4));
+    char line[128];
+    random_spec(&s, T, line, sizeof line);
+    long want =
+        brute_count_if(r, s.w, s.h, s.topo, s.periodic, NULL, 0, keeps, &s);
+    tilesat_map *m = map_new(r, s.w, s.h, s.topo, s.periodic);
+    add_constraints(m, line);
+    for (int b = 0; b < NBACKENDS; b++)
+      cr_expect_eq(count_by(m, TILESAT_METHOD_ENUM, backends[b]), want,
+                   "iter %d %s %dx%d%s: %s on %s", iter,
+                   tilesat_topology_name(s.topo), s.w, s.h,
+                   s.periodic ? " periodic" : "", line,
+                   tilesat_backend_name(backends[b]));
+    if (s.kind == TILESAT_GLOBAL_BORDER)
+      cr_expect_eq(count_by(m, TILESAT_METHOD_DP, TILESAT_PICOSAT), want,
+                   "iter %d: %s by the dp", iter, line);
+    int *tiles = malloc((size_t)(s.w * s.h) * sizeof *tiles);
+    tilesat_error err;
+    int res = tilesat_check(m, SOLVE(TILESAT_PICOSAT), tiles, &err);
+    cr_expect_eq(res, want ? TILESAT_SAT : TILESAT_UNSAT, "iter %d: %s", iter,
+                 line);
+    if (res == TILESAT_SAT)
+      cr_expect(keeps(&s, tiles), "iter %d: the witness breaks %s", iter, line);
+    free(tiles);
+    kept += want > 0;
+    zero += want == 0;
+    lazy += s.kind == TILESAT_GLOBAL_CONNECTED || s.kind == TILESAT_GLOBAL_PATH;
+    tilesat_map_free(m);
+    tilesat_rules_free(r);
+  }
+  /* the cases are not all trivial one way or the other */
+  cr_expect(kept > 40 && zero > 10 && lazy > 40, "kept %ld, none %ld, lazy %ld",
+            kept, zero, lazy);
+}
+
+/* --------------------------------------------------------- the dungeon */
+
+static tilesat_map *dungeon(const tilesat_rules *r, int w, int h,
+                            bool periodic) {
+  tilesat_map *m = map_new(r, w, h, tilesat_rules_topology(r), periodic);
+  tilesat_error err;
+  cr_assert_eq(
+      tilesat_map_constraints_read_file(m, "rules/dungeon8.constraints", &err),
+      0, "%s", err.msg);
+  return m;
+}
+
+static spec floor_spec(const tilesat_rules *r, int w, int h, bool periodic) {
+  spec s = {.kind = TILESAT_GLOBAL_CONNECTED, .at = -1, .w = w, .h = h};
+  s.topo = tilesat_rules_topology(r);
+  s.periodic = periodic;
+  const char *floor[] = {".", "+", ",", "="};
+  for (int i = 0; i < 4; i++) {
+    int t = tilesat_rules_find_tile(r, floor[i]);
+    cr_assert(t >= 0 && t < 16);
+    s.in[t] = true;
+  }
+  return s;
+}
+
+typedef struct filtered {
+  spec *s;
+  long kept;
+} filtered;
+
+static int filter_map(void *user, const int *tiles) {
+  filtered *f = user;
+  f->kept += keeps(f->s, tiles);
+  return 0;
+}
+
+/* "floor connected": enumeration with cuts (every backend) against every
+ * map enumerated without the constraint, filtered by the test's flood
+ * fill; square, hex (dungeon8.txt extracted as hex) and periodic. */
+Test(global, dungeon_floor_connected_counted_as_filtered_enumeration) {
+  tilesat_rules *square = rules_from_file("rules/dungeon8.rules");
+  char *grid = slurp("rules/dungeon8.txt");
+  tilesat_rules *hex = rules_from_sample(grid, TILESAT_HEX, false);
+  free(grid);
+  struct {
+    tilesat_rules *r;
+    int w, h;
+    bool periodic;
+  } cases[] = {{square, 3, 3, false},
+               {hex, 3, 3, false},
+               {square, 4, 2, true},
+               {hex, 3, 2, true}};
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    tilesat_rules *r = cases[i].r;
+    int w = cases[i].w, h = cases[i].h;
+    spec s = floor_spec(r, w, h, cases[i].periodic);
+    tilesat_map *plain = map_new(r, w, h, s.topo, s.periodic);
+    filtered f = {&s, 0};
+    tilesat_error err;
+    int64_t all = tilesat_enumerate(plain, SOLVE(TILESAT_CADICAL), 0,
+                                    filter_map, &f, &err);
+    cr_assert(all > 0, "%s", err.msg);
+    cr_expect(f.kept > 0 && f.kept < all, "case %zu: %ld of %lld", i, f.kept,
+              (long long)all);
+    tilesat_map *m = dungeon(r, w, h, s.periodic);
+    for (int b = 0; b < NBACKENDS; b++)
+      cr_expect_eq(
+          count_by(m, TILESAT_METHOD_ENUM, backends[b]), f.kept,
+          "case %zu (%s %dx%d%s) on %s", i, tilesat_topology_name(s.topo), w, h,
+          s.periodic ? " periodic" : "", tilesat_backend_name(backends[b]));
+    tilesat_map_free(m);
+    tilesat_map_free(plain);
+  }
+  tilesat_rules_free(square);
+  tilesat_rules_free(hex);
+}
+
+/* A 16x16 dungeon with floor pinned in three corners and the middle: the
+ * witness of every backend has one region of floor, by the test's flood
+ * fill, and keeps the pins. */
+Test(global, dungeon_witness_is_connected) {
+  tilesat_rules *r = rules_from_file("rules/dungeon8.rules");
+  const char *pins[] = {"0,0=.", "15,15=.", "0,15=.", "8,8=."};
+  spec s = floor_spec(r, 16, 16, false);
+  int *tiles = malloc(256 * sizeof *tiles), *comp = malloc(256 * sizeof *comp);
+  for (int b = 0; b < NBACKENDS; b++) {
+    tilesat_map *m = dungeon(r, 16, 16, false);
+    tilesat_error err;
+    for (int i = 0; i < 4; i++)
+      cr_assert_eq(tilesat_map_pin_spec(m, pins[i], &err), 0, "%s", err.msg);
+    tilesat_solve_stats stats = {0};
+    tilesat_solve_options so = {.backend = backends[b], .stats = &stats};
+    cr_assert_eq(tilesat_check(m, &so, tiles, &err), TILESAT_SAT, "%s",
+                 err.msg);
+    int floor = tilesat_rules_find_tile(r, ".");
+    cr_expect(tiles[0] == floor && tiles[255] == floor && tiles[15] == floor &&
+              tiles[8 * 16 + 8] == floor);
+    cr_expect_eq(own_regions(&s, tiles, comp), 1, "on %s",
+                 tilesat_backend_name(backends[b]));
+    cr_expect_eq(stats.solves, stats.cut_rounds + 1);
+    tilesat_map_free(m);
+  }
+  free(tiles);
+  free(comp);
+  tilesat_rules_free(r);
+}
+
+/* A row "." "#" "." can hold no connected floor: the explanation names
+ * the connectivity constraint, the three pins and the wall cell's
+ * one-tile constraint (without it the cell could hold floor too). */
+Test(global, explain_names_floor_connected) {
+  tilesat_rules *r = rules_from_file("rules/dungeon8.rules");
+  tilesat_map *m = dungeon(r, 3, 1, false);
+  tilesat_error err;
+  const char *pins[] = {"0,0=.", "0,1=#", "0,2=."};
+  for (int i = 0; i < 3; i++)
+    cr_assert_eq(tilesat_map_pin_spec(m, pins[i], &err), 0, "%s", err.msg);
+  for (int b = 0; b < NBACKENDS; b++) {
+    tilesat_explanation *e;
+    cr_assert_eq(tilesat_explain(m, SOLVE(backends[b]), &e, &err),
+                 TILESAT_UNSAT, "%s", err.msg);
+    cr_assert_eq(tilesat_explanation_size(e), 5);
+    const tilesat_constraint *c = tilesat_explanation_constraint(e, 0);
+    cr_expect_eq(c->kind, TILESAT_GLOBAL);
+    cr_expect_eq(c->global, 0);
+    int pinned = 0, one = 0;
+    for (size_t i = 1; i < 5; i++) {
+      c = tilesat_explanation_constraint(e, i);
+      pinned += c->kind == TILESAT_PINNED;
+      one += c->kind == TILESAT_ONE_TILE && c->row == 0 && c->col == 1;
+    }
+    cr_expect(pinned == 3 && one == 1);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    tilesat_explanation_write(e, f);
+    fclose(f);
+    cr_expect(strstr(text, "  [1] floor connected: the cells holding . + , = "
+                           "form one region (rules/dungeon8.constraints:6)\n"),
+              "%s", text);
+    free(text);
+    /* the set alone is UNSAT, without the global constraint SAT */
+    tilesat_constraint cs[5];
+    for (size_t i = 0; i < 5; i++)
+      cs[i] = *tilesat_explanation_constraint(e, i);
+    cr_expect_eq(tilesat_constraints_check(m, NULL, cs, 5, &err),
+                 TILESAT_UNSAT);
+    cr_expect_eq(tilesat_constraints_check(m, NULL, cs + 1, 4, &err),
+                 TILESAT_SAT);
+    tilesat_explanation_free(e);
+  }
+  tilesat_map_free(m);
+  tilesat_rules_free(r);
+}
+
+/* Wall pinned down a column of a 5x4 dungeon, floor on both sides: the
+ * cut of the connectivity constraint is part of a minimal set with the
+ * column's pins. */
+Test(global, explain_a_wall_that_splits_the_floor) {
+  tilesat_rules *r = rules_from_file("rules/dungeon8.rules");
+  tilesat_map *m = dungeon(r, 5, 4, false);
+  tilesat_error err;
+  char pin[32];
+  for (int row = 0; row < 4; row++) {
+    snprintf(pin, sizeof pin, "%d,2=#", row);
+    cr_assert_eq(tilesat_map_pin_spec(m, pin, &err), 0, "%s", err.msg);
+  }
+  cr_assert_eq(tilesat_map_pin_spec(m, "1,0=.", &err), 0);
+  cr_assert_eq(tilesat_map_pin_spec(m, "2,4=.", &err), 0);
+  tilesat_explanation *e;
+  cr_assert_eq(tilesat_explain(m, NULL, &e, &err), TILESAT_UNSAT, "%s",
+               err.msg);
+  size_t n = tilesat_explanation_size(e), global = 0, wall = 0;
+  for (size_t i = 0; i < n; i++) {
+    const tilesat_constraint *c = tilesat_explanation_constraint(e, i);
+    global += c->kind == TILESAT_GLOBAL;
+    wall += c->kind == TILESAT_PINNED && c->col == 2;
+  }
+  cr_expect_eq(global, 1);
+  cr_expect_eq(wall, 4, "the four wall pins, in %zu constraints", n);
+  tilesat_explanation_free(e);
+  tilesat_map_free(m);
+  tilesat_rules_free(r);
+}
+
+/* --------------------------------------------------------------- counts */
+
+/* Seed 002's board: 7 colours, exactly 7 of each, no adjacency rules. */
+Test(global, entropy_board_has_seven_of_each_colour) {
+  tilesat_rules *r = rules_from_file("rules/entropy7.rules");
+  for (int b = 0; b < NBACKENDS; b++) {
+    tilesat_map *m = map_new(r, 7, 7, TILESAT_SQUARE, false);
+    tilesat_error err;
+    cr_assert_eq(tilesat_map_constraints_read_file(
+                     m, "rules/entropy7.constraints", &err),
+                 0, "%s", err.msg);
+    cr_assert_eq(tilesat_map_nglobals(m), 7);
+    int tiles[49], n[7] = {0};
+    cr_assert_eq(tilesat_check(m, SOLVE(backends[b]), tiles, &err), TILESAT_SAT,
+                 "%s", err.msg);
+    for (int c = 0; c < 49; c++)
+      n[tiles[c]]++;
+    for (int t = 0; t < 7; t++)
+      cr_expect_eq(n[t], 7, "%s: %d of %s", tilesat_backend_name(backends[b]),
+                   n[t], tilesat_rules_tile_name(r, t));
+    tilesat_map_free(m);
+  }
+  tilesat_rules_free(r);
+}
+
+/* "at least 5 of 4 cells" cannot hold by itself: the explanation is that
+ * count alone.  "none of S" with a pin of S: the count and the pin. */
+Test(global, explain_names_a_count) {
+  tilesat_rules *r = rules_from_file("rules/coast.rules");
+  tilesat_map *m = map_new(r, 2, 2, TILESAT_SQUARE, false);
+  tilesat_error err;
+  cr_assert_eq(tilesat_map_constraint_option(m, "--count", "S>=5", &err), 0);
+  tilesat_explanation *e;
+  cr_assert_eq(tilesat_explain(m, NULL, &e, &err), TILESAT_UNSAT, "%s",
+               err.msg);
+  cr_expect_eq(tilesat_explanation_size(e), 1);
+  cr_expect_eq(tilesat_explanation_constraint(e, 0)->kind, TILESAT_GLOBAL);
+  tilesat_explanation_free(e);
+  tilesat_map_free(m);
+  m = map_new(r, 3, 3, TILESAT_SQUARE, false);
+  cr_assert_eq(tilesat_map_constraint_option(m, "--count", "S<=0", &err), 0);
+  cr_assert_eq(tilesat_map_pin_spec(m, "1,1=S", &err), 0);
+  cr_assert_eq(tilesat_explain(m, NULL, &e, &err), TILESAT_UNSAT, "%s",
+               err.msg);
+  cr_expect_eq(tilesat_explanation_size(e), 2);
+  cr_expect_eq(tilesat_explanation_constraint(e, 0)->kind, TILESAT_GLOBAL);
+  cr_expect_eq(tilesat_explanation_constraint(e, 1)->kind, TILESAT_PINNED);
+  tilesat_explanation_free(e);
+  tilesat_map_free(m);
+  tilesat_rules_free(r);
+}
+
+/* The independent checker names the constraint a map breaks. */
+Test(global, verify_names_the_broken_constraint) {
+  tilesat_rules *r = rules_from_file("rules/coast.rules");
+  tilesat_map *m = map_new(r, 3, 3, TILESAT_SQUARE, false);
+  tilesat_error err;
+  cr_assert_eq(tilesat_map_constraint_option(m, "--count", "S<=2", &err), 0);
+  int L = 0, C = 1, S = 2;
+  int tiles[9] = {L, L, L, C, C, C, S, S, S};
+  char why[512];
+  cr_expect_not(tilesat_map_verify(m, tiles, why, sizeof why));
+  cr_expect_str_eq(why, "--count: the count of S is at most 2, but 3 cells "
+                        "hold them");
+  tilesat_map_free(m);
+  m = map_new(r, 3, 3, TILESAT_SQUARE, false);
+  cr_assert_eq(tilesat_map_constraint_option(m, "--connected", "L,C", &err), 0);
+  cr_expect(tilesat_map_verify(m, tiles, why, sizeof why), "%s", why);
+  cr_assert_eq(tilesat_map_constraint_option(m, "--path", "0,0:2,2=L,C", &err),
+               0);
+  cr_expect_not(tilesat_map_verify(m, tiles, why, sizeof why));
+  cr_expect_str_eq(why, "--path: a path of {L C} joins (0,0) and (2,2), but "
+                        "(2,2) holds S");
+  tilesat_map_free(m);
+  m = map_new(r, 3, 3, TILESAT_SQUARE, false);
+  cr_assert_eq(tilesat_map_constraint_option(m, "--border", "w=L", &err), 0);
+  cr_expect_not(tilesat_map_verify(m, tiles, why, sizeof why));
+  cr_expect_str_eq(why, "--border: only L on the west side, but (1,0) holds C");
+  tilesat_map_free(m);
+  tilesat_rules_free(r);
+}
+
+/* ------------------------------------------------------------ the files */
+
+static const char *parse_error(const char *text) {
+  static tilesat_error err;
+  tilesat_rules *r = rules_from_file("rules/dungeon8.rules");
+  tilesat_map *m = map_new(r, 4, 3, TILESAT_SQUARE, false);
+  int rc = tilesat_map_constraints_parse(m, text, strlen(text), "c.cons", &err);
+  tilesat_map_free(m);
+  tilesat_rules_free(r);
+  return rc ? err.msg : "accepted";
+}
+
+Test(global, file_errors_name_the_line) {
+  struct {
+    const char *text, *msg;
+  } cases[] = {
+      {"", "c.cons: empty constraints file (the first line must be "
+           "'tilesat-constraints 1')"},
+      {"tilesat-rules 1\n", "c.cons:1: not a constraints file: the first line "
+                            "must be 'tilesat-constraints 1'"},
+      {"tilesat-constraints 1\nconnect .\n",
+       "c.cons:2: unknown constraint 'connect' (class, count, connected, path, "
+       "border)"},
+      {"tilesat-constraints 1\n# c\ncount X = 3\n",
+       "c.cons:3: unknown tile or class 'X'"},
+      {"tilesat-constraints 1\ncount . == 3\n",
+       "c.cons:2: '==' is not =, <= or >="},
+      {"tilesat-constraints 1\ncount . = -3\n",
+       "c.cons:2: '-3' is not a count (a whole number)"},
+      {"tilesat-constraints 1\ncount . = 3 rect 0,0:9,9\n",
+       "c.cons:2: cell (9,9) is outside the 4x3 map"},
+      {"tilesat-constraints 1\ncount . = 3 rect 2,2:0,0\n",
+       "c.cons:2: rect 2,2:0,0: the first corner is not above and left of the "
+       "second"},
+      {"tilesat-constraints 1\nconnected . # here\n",
+       "c.cons:2: expected 'nonempty' or 'at R,C' after the class, not '#'"},
+      {"tilesat-constraints 1\nconnected . at 0,0 here\n",
+       "c.cons:2: unexpected word 'here' after '0,0'"},
+      {"tilesat-constraints 1\npath . 0,0\n",
+       "c.cons:2: expected 'path CLASS R,C R,C...' (two cells or more)"},
+      {"tilesat-constraints 1\npath . 0,0 1;1\n",
+       "c.cons:2: '1;1' is not a cell ROW,COL"},
+      {"tilesat-constraints 1\nborder nn #\n",
+       "c.cons:2: 'nn' is not sides: n, e, s and w (each once), or all"},
+      {"tilesat-constraints 1\nclass # . +\n",
+       "c.cons:2: class '#': a tile has that name"},
+      {"tilesat-constraints 1\nclass f . +\nclass f ,\n",
+       "c.cons:3: class 'f' is already named"},
+      {"tilesat-constraints 1\nclass floor . + , =\nconnected floor at 2,3\n"
+       "count floor >= 3\npath .,+ 0,0 2,3\nborder ns,w #\n",
+       "accepted"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
+    cr_expect_str_eq(parse_error(cases[i].text), cases[i].msg, "case %zu", i);
+}
+
+/* A tile whose name holds a comma is found when only one reading fits:
+ * dungeon8 has a tile ",". */
+Test(global, classes_of_tiles_joined_by_commas) {
+  tilesat_rules *r = rules_from_file("rules/dungeon8.rules");
+  tilesat_map *m = map_new(r, 4, 3, TILESAT_SQUARE, false);
+  tilesat_error err;
+  cr_assert_eq(tilesat_map_constraint_option(m, "--count", ".,+,,,=<=4", &err),
+               0, "%s", err.msg);
+  cr_expect_str_eq(tilesat_map_global_text(m, 0),
+                   "the count of {. + , =} is at most 4");
+  cr_assert_eq(tilesat_map_constraint_option(m, "--count", ",>=1", &err), 0);
+  cr_expect_str_eq(tilesat_map_global_text(m, 1),
+                   "the count of , is at least 1");
+  cr_assert_eq(tilesat_map_constraint_option(m, "--count", "==2", &err), 0);
+  cr_expect_str_eq(tilesat_map_global_text(m, 2),
+                   "the count of = is exactly 2");
+  cr_assert_eq(tilesat_map_constraint_option(m, "--border", "all=#,%", &err),
+               0);
+  cr_expect_str_eq(tilesat_map_global_text(m, 3), "only {# %} on every side");
+  cr_assert_eq(
+      tilesat_map_constraint_option(m, "--path", "0,0:2,3:1,1=.", &err), 0);
+  cr_expect_str_eq(tilesat_map_global_text(m, 4),
+                   "a path of . joins (0,0), (2,3) and (1,1)");
+  cr_expect_neq(tilesat_map_constraint_option(m, "--count", ".,X=1", &err), 0);
+  cr_expect_str_eq(err.msg, "--count: '.,X' is not tiles joined by commas (an "
+                            "unknown tile)");
+  cr_expect_neq(tilesat_map_constraint_option(m, "--count", ".", &err), 0);
+  cr_expect_str_eq(err.msg,
+                   "--count: '.' is not CLASS=K, CLASS<=K or CLASS>=K");
+  cr_expect_neq(tilesat_map_constraint_option(m, "--path", "0,0=.", &err), 0);
+  cr_expect_str_eq(err.msg, "--path: a path joins two cells or more");
+  cr_expect_neq(tilesat_map_constraint_option(m, "--border", "x=.", &err), 0);
+  cr_expect_str_eq(err.msg,
+                   "--border: 'x' is not sides: n, e, s and w (each once), or "
+                   "all");
+  tilesat_map_free(m);
+  tilesat_rules_free(r);
+}
+
+/* ------------------------------------------------------- command line */
+
+Test(global_cli, what_cannot_keep_a_constraint_refuses_it) {
+  expect_cli_error(
+      "tilesat: count with the dp, bounds, the estimate or approx cannot keep "
+      "connected "
+      "constraints yet (--connected: S connected: the cells holding S form "
+      "one region); count --method enum can\n",
+      "count", "rules/coast.rules", "--size", "3x3", "--connected", "S");
+  expect_cli_error("tilesat: sample cannot keep count constraints yet "
+                   "(--count: the count of S is exactly 2)\n",
+                   "sample", "rules/coast.rules", "--size", "3x3", "--count",
+                   "S=2");
+  expect_cli_error("tilesat: trace cannot keep path constraints yet (--path: "
+                   "a path of S joins (0,0) and (2,2))\n",
+                   "trace", "rules/coast.rules", "--size", "3x3", "--path",
+                   "0,0:2,2=S");
+  expect_cli_error("tilesat: collapse cannot keep count constraints yet "
+                   "(--count: the count of S is at least 1); check and enum "
+                   "can\n",
+                   "collapse", "rules/coast.rules", "--size", "3x3", "--count",
+                   "S>=1");
+  expect_cli_error("tilesat: anneal cannot keep border constraints yet "
+                   "(--border: only L on the north side)\n",
+                   "anneal", "rules/coast.rules", "--size", "3x3", "--border",
+                   "n=L");
+  expect_cli_error(
+      "tilesat: encode cannot keep connected constraints yet "
+      "(rules/dungeon8.constraints:6: floor connected: the cells holding . + "
+      ", = form one region); they are kept by cuts added as models break "
+      "them, which no CNF written beforehand holds\n",
+      "encode", "rules/dungeon8.rules", "--size", "3x3", "--constraints",
+      "rules/dungeon8.constraints");
+  expect_cli_error("tilesat: --border: a periodic map has no sides to "
+                   "border\n",
+                   "check", "rules/coast.rules", "--size", "3x3", "--periodic",
+                   "--border", "n=L");
+  expect_cli_error("tilesat: nothing.cons: cannot open: No such file or "
+                   "directory\n",
+                   "check", "rules/coast.rules", "--size", "3x3",
+                   "--constraints", "nothing.cons");
+}
+
+/* enum lists only the maps that keep the constraints, as many as count
+ * --method enum finds; check names its cut rounds on stderr. */
+Test(global_cli, enum_and_check_keep_the_constraints) {
+  run_result e =
+      RUN("enum", "rules/dungeon8.rules", "--size", "3x2", "--constraints",
+          "rules/dungeon8.constraints", "--count", "#>=2");
+  run_result c =
+      RUN("count", "rules/dungeon8.rules", "--size", "3x2", "--constraints",
+          "rules/dungeon8.constraints", "--count", "#>=2", "--method", "enum");
+  cr_assert_eq(e.code, 10, "%s", e.err);
+  cr_assert_eq(c.code, 0, "%s", c.err);
+  char want[64];
+  snprintf(want, sizeof want, "maps: %ld\n", atol(c.out));
+  cr_expect(atol(c.out) > 0);
+  const char *last = strstr(e.out, "maps: ");
+  cr_expect(last && !strcmp(last, want), "%s vs %s", last, want);
+  run_free(&e);
+  run_free(&c);
+  run_result k =
+      RUN("check", "rules/dungeon8.rules", "--size", "8x8", "--pin", "0,0=.",
+          "--pin", "7,7=.", "--connected", ".,+,,,=", "--backend", "cadical");
+  cr_expect_eq(k.code, 10);
+  cr_expect(!strncmp(k.err, "tilesat: check: ", 16) &&
+                strstr(k.err, " cut rounds, "),
+            "%s", k.err);
+  run_free(&k);
+}
+
+/* collapse and the dp keep a border as bans: every map they make has the
+ * border's tiles on its sides. */
+Test(global_cli, collapse_and_sample_keep_borders) {
+  const char *cmds[][12] = {
+      {"collapse", "rules/coast.rules", "--size", "6x4", "--border", "n=L",
+       "--border", "s=S", "--seed", "3", NULL},
+      {"sample", "rules/coast.rules", "--size", "6x4", "--border", "n=L",
+       "--border", "s=S", "-n", "1", NULL},
+  };
+  for (size_t i = 0; i < 2; i++) {
+    run_result r = run_cli(cmds[i]);
+    cr_expect_eq(r.code, 10, "%s: %s", cmds[i][0], r.err);
+    /* collapse prints SAT first, sample the map alone */
+    const char *map = i == 0 ? strchr(r.out, '\n') + 1 : r.out;
+    cr_expect(!strncmp(map, "LLLLLL\n", 7), "%s", r.out);
+    cr_expect(strstr(map, "\nSSSSSS\n"), "%s", r.out);
+    run_free(&r);
+  }
+}
+
+/* ---------------------------------------------------------------- masks */
+
+/* keeps() with a masked cell (TILESAT_NO_TILE) in no class (tile 15), but
+ * on a border no cell of the map: it keeps the border whatever its class
+ * (a tile of the class stands in for it). */
+static bool keeps_masked(void *user, const int *tiles) {
+  spec *s = user;
+  int n = s->w * s->h, some = 0;
+  while (!s->in[some])
+    some++;
+  int *t = malloc((size_t)n * sizeof *t);
+  for (int c = 0; c < n; c++)
+    t[c] = tiles[c] >= 0                      ? tiles[c]
+           : s->kind == TILESAT_GLOBAL_BORDER ? some
+                                              : 15;
+  bool ok = keeps(s, t);
+  free(t);
+  return ok;
+}
+
+/* Brute force over the cells that are not masked (a masked cell holds
+ * TILESAT_NO_TILE), with the test's own neighbours: a pair counts only
+ * when both cells are part of the map; extra, when not NULL, filters. */
+static long brute_masked(const tilesat_rules *r, const spec *s,
+                         const bool *masked, spec *extra) {
+  int n = s->w * s->h, T = tilesat_rules_ntiles(r);
+  int nd = s->topo == TILESAT_HEX ? 6 : 4;
+  int *tiles = malloc((size_t)n * sizeof *tiles);
+  for (int c = 0; c < n; c++)
+    tiles[c] = masked[c] ? -1 : 0;
+  long count = 0;
+  for (;;) {
+    bool ok = true;
+    for (int c = 0; c < n && ok; c++)
+      for (int d = 0; d < nd && ok && !masked[c]; d++) {
+        int nr, nc;
+        if (brute_neighbor(s->topo, s->w, s->h, s->periodic, c / s->w, c % s->w,
+                           d, &nr, &nc) &&
+            !masked[nr * s->w + nc])
+          ok = tilesat_rules_allows(r, tiles[c], d, tiles[nr * s->w + nc]);
+      }
+    count += ok && (!extra || keeps_masked(extra, tiles));
+    int k = 0;
+    while (k < n && (masked[k] || ++tiles[k] == T)) {
+      if (!masked[k])
+        tiles[k] = 0;
+      k++;
+    }
+    if (k == n)
+      break;
+  }
+  free(tiles);
+  return count;
+}
+
+/* Random masks, with and without a connected or count constraint:
+ * enumeration on every backend against brute force; the witness holds no
+ * tile on the masked cells. */
+Test(global, masked_maps_counted_as_brute_force_counts) {
+  test_rng = 77;
+  long nonzero = 0;
+  for (int iter = 0; iter < 80; iter++) {
+    spec s = {0};
+    s.topo = iter % 2 ? TILESAT_HEX : TILESAT_SQUARE;
+    s.periodic = (iter / 2) % 3 == 0;
+    int T = 2 + (int)rnd(2);
+    s.w = 2 + (int)rnd(2);
+    s.h = 2 + (int)rnd(2);
+    if (s.periodic && s.topo == TILESAT_HEX && s.h % 2)
+      s.h = 2;
+    tilesat_rules *r = random_rules(T, s.topo, 4 + (int)rnd(4));
+    tilesat_map *m = map_new(r, s.w, s.h, s.topo, s.periodic);
+    bool masked[9] = {false};
+    tilesat_error err;
+    for (int c = 0; c < s.w * s.h; c++)
+      if (rnd(3) == 0) {
+        masked[c] = true;
+        cr_assert_eq(tilesat_map_mask(m, c / s.w, c % s.w, &err), 0);
+      }
+    spec g = s, *extra = NULL;
+    char line[128];
+    if (iter % 3) {
+      random_spec(&g, T, line, sizeof line);
+      add_constraints(m, line);
+      extra = &g;
+    }
+    long want = brute_masked(r, &s, masked, extra);
+    for (int b = 0; b < NBACKENDS; b++)
+      cr_expect_eq(count_by(m, TILESAT_METHOD_ENUM, backends[b]), want,
+                   "iter %d on %s", iter, tilesat_backend_name(backends[b]));
+    int tiles[9];
+    int res = tilesat_check(m, NULL, tiles, &err);
+    cr_expect_eq(res, want ? TILESAT_SAT : TILESAT_UNSAT, "iter %d", iter);
+    for (int c = 0; res == TILESAT_SAT && c < s.w * s.h; c++)
+      cr_expect_eq(tiles[c] < 0, masked[c], "iter %d cell %d", iter, c);
+    nonzero += want > 0;
+    tilesat_map_free(m);
+    tilesat_rules_free(r);
+  }
+  cr_expect_gt(nonzero, 30);
+}
+
+/* A masked cell is transparent in the PNG of the witness, blank in the
+ * text, and empty (gid 0) in a Tiled map. */
+Test(global_cli, masked_map_drawn_with_its_mask) {
+  char *dir = temp_dir();
+  char mask[512], png[512], tmj[512];
+  snprintf(mask, sizeof mask, "%s/mask.txt", dir);
+  snprintf(png, sizeof png, "%s/map.png", dir);
+  snprintf(tmj, sizeof tmj, "%s/map.tmj", dir);
+  FILE *f = fopen(mask, "w");
+  fputs("....\n.xx.\n....\n", f);
+  fclose(f);
+  run_result r = RUN("check", "rules/coast.rules", "--size", "4x3", "--mask",
+                     mask, "--png", png, "--tmj", tmj);
+  cr_assert_eq(r.code, 10, "%s", r.err);
+  const char *row1 = strchr(r.out + 4, '\n') + 1;
+  cr_expect(row1[1] == ' ' && row1[2] == ' ', "%s", r.out);
+  tilesat_error err;
+  tilesat_image *img = tilesat_image_read_png(png, &err);
+  cr_assert(img, "%s", err.msg);
+  int px = img->width / 4; /* pixels a cell */
+  cr_expect_eq(img->height, 3 * px);
+  size_t masked = (size_t)(px + px / 2) * (size_t)img->width + (size_t)px;
+  cr_expect_eq(img->rgba[4 * masked + 3], 0, "masked: transparent");
+  cr_expect_eq(img->rgba[3], 255, "a tile: opaque");
+  tilesat_image_free(img);
+  char *json = slurp(tmj);
+  cr_expect(strstr(json, "0, 0"), "two empty cells side by side: %s", json);
+  free(json);
+  run_free(&r);
+  expect_cli_error("tilesat: --pin: cell (1,1) is masked: not part of the "
+                   "map\n",
+                   "check", "rules/coast.rules", "--size", "4x3", "--mask",
+                   mask, "--pin", "1,1=L");
+  char want[1024];
+  snprintf(want, sizeof want, "tilesat: --mask: %s is 4x3, the map 5x3\n",
+           mask);
+  expect_cli_error(want, "check", "rules/coast.rules", "--size", "5x3",
+                   "--mask", mask);
+  expect_cli_error("tilesat: count with the dp, bounds, the estimate or approx "
+                   "cannot keep masked "
+                   "cells yet (2 of the map's cells are masked); count "
+                   "--method enum can\n",
+                   "count", "rules/coast.rules", "--size", "4x3", "--mask",
+                   mask);
+  rm_dir(dir);
+}
