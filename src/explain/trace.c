@@ -17,7 +17,8 @@ tilesat_trace *tilesat_trace_new(const tilesat_map *m) {
     ts_misuse(__func__, "NULL map");
   if (tilesat_map_refuse_globals(m, 1u << TILESAT_GLOBAL_BORDER, "trace", NULL,
                                  NULL))
-    ts_misuse(__func__, "a map with count, connected or path constraints");
+    ts_misuse(__func__,
+              "a masked map, or count, connected or path constraints");
   tilesat_trace *t = ts_calloc(1, sizeof *t);
   t->own = ts_map_lowered(m); /* borders as bans, which it starts without */
   t->m = m = t->own ? t->own : m;
