@@ -895,7 +895,7 @@ Test(sample_cli, falls_back_to_approx_and_checks_its_options) {
   cr_expect_eq(strlen(r.out), 2 * (6 * 7 + 1), "%s", r.out);
   run_free(&r);
   expect_cli_error("tilesat: sample: the frontier outgrew --max-memory 1 MiB "
-                   "(8192 states at a frontier of 40 cells): raise "
+                   "(5727 states at a frontier of 40 cells): raise "
                    "--max-memory or use --method approx\n",
                    "sample", "rules/patchwork16.rules", "--size", "40x40",
                    "--method", "dp", "--max-memory", "1M");

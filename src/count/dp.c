@@ -15,10 +15,12 @@
  * fixed-width natural number (GMP mpn limbs, wide enough for T^cells), so
  * no allocation happens per state.  Counting keeps two layers; sampling
  * (dp_sample.c) keeps a few more. */
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
 #include "count/dp.h"
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 static void plan_free(plan *p) {
   free(p->cell);
@@ -38,15 +40,14 @@ static void plan_free(plan *p) {
   free(p->rm_from);
   free(p->rm_to);
   free(p->rm_pos);
+  free(p->nbr);
 }
 
-int pending_mask(const tilesat_map *m, const int *pos, int cell, int after) {
+int pending(const plan *p, int q, int after) {
   int mask = 0;
-  for (int d = 0; d < m->rules->ndirs; d++) {
-    int nb = ts_map_neighbor(m, cell, d);
-    if (nb >= 0 && pos[nb] > after)
+  for (int d = 0; d < p->ndirs; d++)
+    if (p->nbr[q * p->ndirs + d] > after)
       mask |= 1 << d;
-  }
   return mask;
 }
 
@@ -133,22 +134,21 @@ static void push_removal(ts_ints rm[5], int wslot, int aslot, int from, int to,
  * once, its window and anchor slots (rm[0], rm[1]), its pending mask
  * before and after (rm[2], rm[3]) and its position (rm[4]); and the
  * neighbours' masks before it. */
-static void removals_at(const tilesat_map *m, const int *pos, int i, plan *p,
-                        ts_ints rm[5]) {
+static void removals_at(int i, plan *p, ts_ints rm[5]) {
   int K = p->K;
   for (int k = p->nb_start[i]; k < p->nb_start[i + 1]; k++) {
     int j = p->nb_pos[k];
-    p->nb_mask[k] = pending_mask(m, pos, p->cell[j], i - 1);
+    p->nb_mask[k] = pending(p, j, i - 1);
     if (j == i || seen_before(p, i, k))
       continue;      /* the cell itself is not in the key yet */
     int gap = i - j; /* j's window slot after the shift: K - 1 - gap */
     int wslot = gap <= K - 1 ? K - 1 - gap : -1;
-    push_removal(rm, wslot, p->anchor_slot[j], p->nb_mask[k],
-                 pending_mask(m, pos, p->cell[j], i), j);
+    push_removal(rm, wslot, p->anchor_slot[j], p->nb_mask[k], pending(p, j, i),
+                 j);
   }
 }
 
-static void plan_masks(const tilesat_map *m, const int *pos, plan *p) {
+static void plan_masks(plan *p) {
   int n = p->ncells;
   size_t nslots = (size_t)p->nb_start[n];
   p->place_mask = ts_malloc((size_t)n * sizeof *p->place_mask);
@@ -156,9 +156,9 @@ static void plan_masks(const tilesat_map *m, const int *pos, plan *p) {
   p->rm_start = ts_malloc((size_t)(n + 1) * sizeof *p->rm_start);
   ts_ints rm[5] = {{0}, {0}, {0}, {0}, {0}};
   for (int i = 0; i < n; i++) {
-    p->place_mask[i] = pending_mask(m, pos, p->cell[i], i);
+    p->place_mask[i] = pending(p, i, i);
     p->rm_start[i] = (int)rm[0].n;
-    removals_at(m, pos, i, p, rm);
+    removals_at(i, p, rm);
   }
   p->rm_start[n] = (int)rm[0].n;
   p->rm_wslot = rm[0].v;
@@ -181,11 +181,18 @@ static void plan_build(const tilesat_map *m, bool column_major, plan *p) {
     p->cell[i] = cell;
     pos[cell] = i;
   }
+  p->ndirs = m->rules->ndirs;
+  p->nbr = ts_malloc((size_t)n * (size_t)p->ndirs * sizeof *p->nbr);
+  for (int i = 0; i < n; i++)
+    for (int d = 0; d < p->ndirs; d++) {
+      int nb = ts_map_neighbor(m, p->cell[i], d);
+      p->nbr[i * p->ndirs + d] = nb >= 0 ? pos[nb] : -1;
+    }
   int stride = column_major ? H : W;
   p->stride = stride;
   plan_window(m, pos, stride, p);
   plan_neighbours(m, pos, stride, p);
-  plan_masks(m, pos, p);
+  plan_masks(p);
   p->pin = ts_malloc((size_t)n * sizeof *p->pin);
   for (int i = 0; i < n; i++)
     p->pin[i] = -1;
@@ -216,6 +223,17 @@ static inline uint64_t slot_of(uint64_t h, size_t e) {
 static inline size_t slot_entry(uint64_t slot) {
   return (size_t)(slot & 0xffffffffu) - 1;
 }
+
+/* Where the search for hash h starts in an index of `cap` slots (any size:
+ * the hash's low half scaled, so the index can be sized to the layer). */
+static inline size_t home(uint64_t h, size_t cap) {
+  return cap >> 32 ? (size_t)(h % cap)
+                   : (size_t)(((h & 0xffffffffu) * (uint64_t)cap) >> 32);
+}
+
+/* Index slots for n states: a load of 5/8, grown by half past 3/4. */
+static size_t index_slots(size_t n) { return n + n / 2 + n / 8 + 16; }
+#define OVERLOADED(l) (4 * ((l)->n + 1) > 3 * (l)->cap)
 
 /* A cheap multiply-xor hash.  A full finalizer (fmix64) was measured 1.5-3x
  * slower here: similar keys then land far apart and every insert misses the
@@ -250,57 +268,151 @@ bool reserve(dp *s, size_t bytes, size_t states, tilesat_error *err) {
   return true;
 }
 
-static size_t layer_bytes(const layer *l) {
-  return l->cap * sizeof *l->index + l->room * l->entry;
+/* Layer memory.  Blocks of a MiB or more are mapped from the system, so
+ * that freeing one hands it back at once: malloc keeps freed blocks for
+ * reuse, and layers that grow and shrink a line at a time then leave a
+ * process far larger than its layers. */
+#define BIG_BLOCK ((size_t)1 << 20)
+
+static void *block_alloc(size_t bytes) { /* zeroed; NULL if none */
+  if (bytes < BIG_BLOCK)
+    return calloc(1, bytes ? bytes : 1);
+  void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
+                 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  return p == MAP_FAILED ? NULL : p;
+}
+
+static void block_free(void *p, size_t bytes) {
+  if (p && bytes < BIG_BLOCK)
+    free(p);
+  else if (p)
+    munmap(p, bytes);
+}
+
+/* p (`old` bytes) with room for `bytes`, its contents kept; NULL if none
+ * (p is then still there). */
+static void *block_resize(void *p, size_t old, size_t keep, size_t bytes) {
+  if (p && old < BIG_BLOCK && bytes < BIG_BLOCK)
+    return realloc(p, bytes ? bytes : 1);
+  void *q = block_alloc(bytes);
+  if (q && p)
+    memcpy(q, p, keep);
+  if (q)
+    block_free(p, old);
+  return q;
+}
+
+/* What a layer takes: its index, and the entries written so far (pages of
+ * the room never written take no memory). */
+size_t layer_bytes(const layer *l) {
+  return l->cap * sizeof *l->index + l->touched * l->entry;
 }
 
 void layer_release(dp *s, layer *l) {
   s->used_memory -= layer_bytes(l);
-  free(l->index);
-  free(l->mem);
+  block_free(l->index, l->cap * sizeof *l->index);
+  block_free(l->mem, l->room * l->entry);
   memset(l, 0, sizeof *l);
 }
 
-/* An empty layer with `cap` index slots, reusing l's memory when it fits. */
-static bool layer_prepare(dp *s, layer *l, size_t cap, int nlimbs,
+/* l's index with `cap` slots, empty (states: for the message if that
+ * outgrows the memory bound). */
+static bool index_prepare(dp *s, layer *l, size_t cap, size_t states,
                           tilesat_error *err) {
-  if (l->index && l->nlimbs == nlimbs && l->cap >= cap && l->cap <= 4 * cap) {
-    memset(l->index, 0, l->cap * sizeof *l->index);
-    l->n = 0;
+  if (l->cap == cap) {
+    memset(l->index, 0, cap * sizeof *l->index);
     return true;
   }
-  size_t states = l->n;
-  layer_release(s, l);
-  size_t room = cap / 2 < MAX_ENTRIES ? cap / 2 : MAX_ENTRIES;
-  size_t entry = entry_bytes(s, nlimbs);
-  if (!reserve(s, cap * sizeof *l->index + room * entry, states, err))
+  s->used_memory -= l->cap * sizeof *l->index;
+  block_free(l->index, l->cap * sizeof *l->index);
+  l->index = NULL;
+  l->cap = 0;
+  if (!reserve(s, cap * sizeof *l->index, states, err))
     return false;
+  if (!(l->index = block_alloc(cap * sizeof *l->index))) {
+    s->used_memory -= cap * sizeof *l->index;
+    ts_error(err, s->what, 0, "out of memory for %zu frontier states", cap);
+    return false;
+  }
   l->cap = cap;
-  l->room = room;
-  l->entry = entry;
-  l->nlimbs = nlimbs;
-  l->index = calloc(cap, sizeof *l->index);
-  l->mem = malloc(room * entry);
-  if (!l->index || !l->mem) {
+  return true;
+}
+
+/* l's entries with room for `room` of `entry` bytes, the l->n there kept
+ * (and written again: they are all the new block's touched ones). */
+static bool entries_resize(dp *s, layer *l, size_t room, size_t entry,
+                           tilesat_error *err) {
+  unsigned char *mem =
+      block_resize(l->mem, l->room * l->entry, l->n * l->entry, room * entry);
+  if (!mem) {
     ts_error(err, s->what, 0, "out of memory for %zu frontier states", room);
     return false;
   }
+  s->used_memory -= l->touched * l->entry;
+  s->used_memory += l->n * entry;
+  l->touched = l->n;
+  l->mem = mem;
+  l->room = room;
+  l->entry = entry;
   return true;
+}
+
+/* Account for the entries written past those counted, a few at a time. */
+static bool touch(dp *s, layer *l, tilesat_error *err) {
+  size_t more = l->touched / 8 + 4096 / l->entry + 1;
+  more = l->touched + more < l->room ? more : l->room - l->touched;
+  if (!reserve(s, more * l->entry, l->n, err))
+    return false;
+  l->touched += more;
+  return true;
+}
+
+/* An empty layer with `cap` index slots and room for `room` entries,
+ * reusing l's memory when it fits; built from a layer of `states`. */
+static bool layer_prepare(dp *s, layer *l, size_t cap, size_t room, int nlimbs,
+                          size_t states, tilesat_error *err) {
+  size_t entry = entry_bytes(s, nlimbs);
+  room = room < MAX_ENTRIES ? room : MAX_ENTRIES;
+  l->n = 0;
+  l->nlimbs = nlimbs;
+  if (!(l->mem && l->entry == entry && l->room >= room &&
+        l->room <= room + room / 4) &&
+      !entries_resize(s, l, room, entry, err))
+    return false; /* (with nothing to keep, no copy) */
+  return index_prepare(s, l, cap, states, err);
+}
+
+/* A layer being read needs no index: the working layer built next takes
+ * it over (one index between the two). */
+static void layer_pass_index(layer *from, layer *to) {
+  uint64_t *index = to->index;
+  size_t cap = to->cap;
+  to->index = from->index;
+  to->cap = from->cap;
+  from->index = index;
+  from->cap = cap;
 }
 
 /* The index slot of key in l: the matching entry's, or the empty one to
  * fill. */
+static inline bool same_key(const uint64_t *a, const uint64_t *b, int words) {
+  for (int w = 0; w < words; w++)
+    if (a[w] != b[w])
+      return false;
+  return true;
+}
+
 static uint64_t *layer_find(const layer *l, const uint64_t *key, int words,
                             uint64_t h) {
-  size_t mask = l->cap - 1, i = (size_t)h & mask;
+  size_t i = home(h, l->cap);
   uint64_t tag = h >> 32;
   for (;;) {
     uint64_t slot = l->index[i];
-    if (slot == 0 ||
-        ((slot >> 32) == tag &&
-         !memcmp(entry_key(l, slot_entry(slot)), key, (size_t)words * 8)))
+    if (slot == 0 || ((slot >> 32) == tag &&
+                      same_key(entry_key(l, slot_entry(slot)), key, words)))
       return &l->index[i];
-    i = (i + 1) & mask;
+    if (++i == l->cap)
+      i = 0;
   }
 }
 
@@ -310,23 +422,14 @@ long layer_lookup(const layer *l, const uint64_t *key, int words) {
   return slot ? (long)slot_entry(slot) : -1;
 }
 
-/* Double the index (keeping load under 1/2), or the entries' room. */
+/* Grow the index by half (keeping load under 3/4), or the entries'
+ * room. */
 static bool layer_grow(dp *s, layer *l, tilesat_error *err) {
   int words = s->p.keywords;
-  if (2 * (l->n + 1) > l->cap) {
-    size_t cap = 2 * l->cap;
-    uint64_t *index = calloc(cap, sizeof *index);
-    if (!reserve(s, l->cap * sizeof *index, l->n, err)) {
-      free(index);
+  if (OVERLOADED(l)) {
+    size_t cap = l->cap + l->cap / 2;
+    if (!index_prepare(s, l, cap, l->n, err))
       return false;
-    }
-    if (!index) {
-      ts_error(err, s->what, 0, "out of memory for %zu frontier states", l->n);
-      return false;
-    }
-    free(l->index);
-    l->index = index;
-    l->cap = cap;
     for (size_t e = 0; e < l->n; e++) {
       const uint64_t *key = entry_key(l, e);
       uint64_t h = hash_key(key, words);
@@ -341,16 +444,10 @@ static bool layer_grow(dp *s, layer *l, tilesat_error *err) {
                (size_t)MAX_ENTRIES, s->p.L);
       return false;
     }
-    size_t room = 2 * l->room < MAX_ENTRIES ? 2 * l->room : MAX_ENTRIES;
-    if (!reserve(s, l->room * l->entry, l->n, err))
+    size_t room = l->room + l->room / 2 + 16;
+    if (!entries_resize(s, l, room < MAX_ENTRIES ? room : MAX_ENTRIES, l->entry,
+                        err))
       return false;
-    unsigned char *mem = realloc(l->mem, room * l->entry);
-    if (!mem) {
-      ts_error(err, s->what, 0, "out of memory for %zu frontier states", room);
-      return false;
-    }
-    l->mem = mem;
-    l->room = room;
   }
   return true;
 }
@@ -361,7 +458,7 @@ static bool layer_grow(dp *s, layer *l, tilesat_error *err) {
 static bool layer_add_hashed(dp *s, layer *l, const uint64_t *key, uint64_t h,
                              const mp_limb_t *add, int n, mp_limb_t mult,
                              tilesat_error *err) {
-  if ((2 * (l->n + 1) > l->cap || l->n == l->room) && !layer_grow(s, l, err))
+  if ((OVERLOADED(l) || l->n == l->room) && !layer_grow(s, l, err))
     return false;
   /* A layer's total can drop well below the one before's (dead ends), so
    * this layer may be narrower than the one `add` comes from: add's high
@@ -378,6 +475,8 @@ static bool layer_add_hashed(dp *s, layer *l, const uint64_t *key, uint64_t h,
   int top = l->nlimbs - n;
   if (!*slot) {
     size_t e = l->n++;
+    if (l->n > l->touched && !touch(s, l, err))
+      return false;
     *slot = slot_of(h, e);
     memcpy(entry_key(l, e), key, (size_t)words * 8);
     c = entry_count(s, l, e);
@@ -414,25 +513,33 @@ bool layer_store(dp *s, const layer *l, layer *out, tilesat_error *err) {
     s->stored_memory -= bytes;
     return false;
   }
-  out->n = out->room = l->n;
+  out->n = out->room = out->touched = l->n;
   out->entry = l->entry;
   out->nlimbs = l->nlimbs;
-  out->mem = ts_malloc(bytes ? bytes : 1);
+  if (!(out->mem = block_alloc(bytes))) {
+    s->stored_memory -= bytes;
+    layer_release(s, out);
+    ts_error(err, s->what, 0, "out of memory for %zu frontier states", l->n);
+    return false;
+  }
   memcpy(out->mem, l->mem, bytes);
   return true;
 }
 
 bool layer_index(dp *s, layer *l, tilesat_error *err) {
-  size_t cap = 16;
-  while (cap < 2 * l->n)
-    cap *= 2;
+  size_t cap = index_slots(l->n);
   s->stored_memory += cap * sizeof *l->index;
   if (!reserve(s, cap * sizeof *l->index, l->n, err)) {
     s->stored_memory -= cap * sizeof *l->index;
     return false;
   }
+  if (!(l->index = block_alloc(cap * sizeof *l->index))) {
+    s->stored_memory -= cap * sizeof *l->index;
+    s->used_memory -= cap * sizeof *l->index;
+    ts_error(err, s->what, 0, "out of memory for %zu frontier states", l->n);
+    return false;
+  }
   l->cap = cap;
-  l->index = ts_calloc(cap, sizeof *l->index);
   int words = s->p.keywords;
   for (size_t e = 0; e < l->n; e++) {
     const uint64_t *key = entry_key(l, e);
@@ -445,7 +552,7 @@ bool layer_index(dp *s, layer *l, tilesat_error *err) {
 void layer_unindex(dp *s, layer *l) {
   s->used_memory -= l->cap * sizeof *l->index;
   s->stored_memory -= l->cap * sizeof *l->index;
-  free(l->index);
+  block_free(l->index, l->cap * sizeof *l->index);
   l->index = NULL;
   l->cap = 0;
 }
@@ -465,9 +572,8 @@ typedef struct batch {
 } batch;
 
 static bool batch_flush(dp *s, layer *l, batch *b, tilesat_error *err) {
-  size_t mask = l->cap - 1;
   for (int j = 0; j < b->n; j++) {
-    uint64_t slot = l->index[b->h[j] & mask];
+    uint64_t slot = l->index[home(b->h[j], l->cap)];
     if (slot && (slot >> 32) == b->h[j] >> 32)
       __builtin_prefetch(entry_key(l, slot_entry(slot)));
   }
@@ -488,7 +594,7 @@ static uint64_t *batch_key(const dp *s, batch *b) {
 static bool batch_push(dp *s, layer *l, batch *b, const mp_limb_t *add,
                        int nlimbs, mp_limb_t mult, tilesat_error *err) {
   uint64_t h = hash_key(batch_key(s, b), s->p.keywords);
-  __builtin_prefetch(&l->index[h & (l->cap - 1)]);
+  __builtin_prefetch(&l->index[home(h, l->cap)]);
   b->h[b->n] = h;
   b->add[b->n] = add;
   b->nlimbs[b->n] = nlimbs;
@@ -505,6 +611,7 @@ void dp_free(dp *s) {
   free(s->cls);
   free(s->rep);
   free(s->nclasses);
+  free(s->sizes);
   plan_free(&s->p);
 }
 
@@ -547,18 +654,16 @@ bool self_ok(const dp *s, int i, int t) {
   return true;
 }
 
-void next_key(const dp *s, int i, const unsigned char *key, int t,
-              unsigned char *out) {
+/* The state after position i as far as it does not depend on the tile
+ * placed: the window shifted, and the earlier neighbours coarsened (they
+ * have one pending direction less). */
+static void next_base(const dp *s, int i, const unsigned char *key,
+                      unsigned char *out) {
   const plan *p = &s->p;
   memset(out, 0, (size_t)p->keywords * 8);
   size_t T = (size_t)p->T;
-  unsigned char c = s->cls[(size_t)p->place_mask[i] * T + (size_t)t];
   memcpy(out, key + 1, (size_t)p->K - 1);
-  out[p->K - 1] = c;
   memcpy(out + p->K, key + p->K, (size_t)p->nanchor);
-  if (p->anchor_slot[i] >= 0)
-    out[p->anchor_slot[i]] = c;
-  /* earlier neighbours now have one pending direction less: coarsen */
   for (int r = p->rm_start[i]; r < p->rm_start[i + 1]; r++) {
     const unsigned char *to = s->cls + (size_t)p->rm_to[r] * T;
     const int *from = s->rep + (size_t)p->rm_from[r] * T;
@@ -567,6 +672,20 @@ void next_key(const dp *s, int i, const unsigned char *key, int t,
     if (p->rm_aslot[r] >= 0)
       out[p->rm_aslot[r]] = to[from[out[p->rm_aslot[r]]]];
   }
+}
+
+/* The placed cell's class c into the state after position i. */
+static inline void place_class(const plan *p, int i, unsigned char c,
+                               unsigned char *out) {
+  out[p->K - 1] = c;
+  if (p->anchor_slot[i] >= 0)
+    out[p->anchor_slot[i]] = c;
+}
+
+void next_key(const dp *s, int i, const unsigned char *key, int t,
+              unsigned char *out) {
+  next_base(s, i, key, out);
+  place_class(&s->p, i, s->cls[(size_t)s->p.place_mask[i] * s->p.T + t], out);
 }
 
 /* Tile classes for every pending set (see struct dp). */
@@ -628,6 +747,7 @@ static void dp_setup(dp *s, const tilesat_map *m,
           s->compat[((size_t)d * (size_t)T + (size_t)u) * (size_t)s->twords +
                     (size_t)(t >> 6)] |= (uint64_t)1 << (t & 63);
   make_classes(s);
+  s->sizes = ts_calloc((size_t)m->ncells + 1, sizeof *s->sizes);
 }
 
 /* dp_run's buffers for one position, reused from one to the next. */
@@ -637,6 +757,8 @@ typedef struct run_scratch {
   mpz_t total;
   uint64_t *mask;   /* candidate tiles of the state at hand */
   uint64_t *selfok; /* tiles the position's own wrap-around edges allow */
+  uint64_t *base;   /* next_base of the state at hand */
+  bool filtered;    /* s->keep may refuse states of the layer being built */
   batch b;
   /* per state: the candidate tiles of each class, and the classes met */
   mp_limb_t *mult;
@@ -663,14 +785,17 @@ static bool extend_state(dp *s, int i, const unsigned char *cls,
         w->first[c] = t;
       }
     }
+  if (nclasses)
+    next_base(s, i, k, (unsigned char *)w->base);
   for (int j = 0; j < nclasses; j++) {
     int c = w->used[j];
     extensions += w->mult[c];
     unsigned char *key = (unsigned char *)batch_key(s, &w->b);
-    next_key(s, i, k, w->first[c], key);
+    memcpy(key, w->base, (size_t)s->p.keywords * 8);
+    place_class(&s->p, i, (unsigned char)c, key);
     mp_limb_t mult = w->mult[c];
     w->mult[c] = 0;
-    if (s->keep && !s->keep(s->keep_user, i + 1, key))
+    if (w->filtered && !s->keep(s->keep_user, i + 1, key))
       continue;
     if (!batch_push(s, next, &w->b, count, cur->nlimbs, mult, err))
       return false;
@@ -684,14 +809,19 @@ static bool extend_state(dp *s, int i, const unsigned char *cls,
 static bool dp_step(dp *s, int i, const layer *cur, layer *next, run_scratch *w,
                     tilesat_error *err) {
   const plan *p = &s->p;
-  /* room for as many states as now at load 1/2: layers rarely shrink or
-   * grow much from one cell to the next, so few rehashes */
-  size_t want = 16;
-  while (want < 2 * cur->n && !s->keep)
-    want *= 2; /* a filtered layer is much smaller: it grows as needed */
+  /* Room for as many states as the layer had when built before, else as
+   * now or as a line before if more (layers grow and shrink the same way
+   * along each line), so few rehashes; a filtered layer grows from
+   * nothing. */
+  w->filtered = s->keep && s->cuts(s->keep_user, i + 1);
+  size_t n = s->sizes[i + 1] ? s->sizes[i + 1] : cur->n;
+  if (!s->sizes[i + 1] && i + 1 >= p->stride && s->sizes[i + 1 - p->stride] > n)
+    n = s->sizes[i + 1 - p->stride];
+  n = w->filtered ? 0 : n;
   size_t width = mpz_sizeinbase(w->total, 2) + (size_t)s->lgT;
   int nlimbs = (int)((width + GMP_NUMB_BITS - 1) / GMP_NUMB_BITS);
-  if (!layer_prepare(s, next, want, nlimbs, err))
+  if (!layer_prepare(s, next, index_slots(n), n + n / 8 + 16, nlimbs, cur->n,
+                     err))
     return false;
   mpz_set_ui(w->total, 0);
   const unsigned char *cls = s->cls + (size_t)p->place_mask[i] * (size_t)p->T;
@@ -714,8 +844,8 @@ static bool dp_step(dp *s, int i, const layer *cur, layer *next, run_scratch *w,
 bool dp_start(dp *s, layer *l, tilesat_error *err) {
   uint64_t *key = ts_calloc((size_t)s->p.keywords, 8);
   mp_limb_t one = 1;
-  bool ok =
-      layer_prepare(s, l, 16, 1, err) && layer_add(s, l, key, &one, 1, 1, err);
+  bool ok = layer_prepare(s, l, 16, 16, 1, 1, err) &&
+            layer_add(s, l, key, &one, 1, 1, err);
   free(key);
   return ok;
 }
@@ -726,6 +856,7 @@ const layer *dp_run(dp *s, const layer *start, int from, int to,
   run_scratch w = {
       .mask = ts_malloc((size_t)s->twords * sizeof *w.mask),
       .selfok = ts_malloc((size_t)s->twords * sizeof *w.selfok),
+      .base = ts_calloc((size_t)p->keywords, 8),
       .b = {.keys = ts_calloc(BATCH * (size_t)p->keywords, 8)},
       .mult = ts_calloc((size_t)p->T, sizeof *w.mult),
       .used = ts_malloc((size_t)p->T * sizeof *w.used),
@@ -736,6 +867,8 @@ const layer *dp_run(dp *s, const layer *start, int from, int to,
   const layer *cur = start;
   for (int i = from; i < to && cur; i++) {
     layer *next = &s->layers[(i + 1) % 2];
+    if (cur == &s->layers[i % 2])
+      layer_pass_index(&s->layers[i % 2], next);
     if (ts_terminated(s->solve)) {
       ts_error(err, s->what, 0, "interrupted");
       cur = NULL;
@@ -745,6 +878,8 @@ const layer *dp_run(dp *s, const layer *start, int from, int to,
     } else {
       cur = next;
       s->last_states = cur->n;
+      if (!w.filtered)
+        s->sizes[i + 1] = cur->n;
       if (s->progress) {
         char line[128];
         snprintf(line, sizeof line, "dp: cell %d of %d, %zu states, %zu MiB",
@@ -756,6 +891,7 @@ const layer *dp_run(dp *s, const layer *start, int from, int to,
   mpz_clear(w.total);
   free(w.mask);
   free(w.selfok);
+  free(w.base);
   free(w.b.keys);
   free(w.mult);
   free(w.used);

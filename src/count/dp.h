@@ -12,9 +12,10 @@
 typedef struct plan {
   int ncells, T, K, nanchor, L; /* L: key bytes = K + nanchor */
   int stride;                   /* cells in a line of the order */
-  int keywords;                 /* L rounded up to 8-byte words */
-  int *cell;                    /* position -> cell */
-  int *pos;                     /* cell -> position */
+  int ndirs, *nbr; /* [q * ndirs + d]: position of q's neighbour, or -1 */
+  int keywords;    /* L rounded up to 8-byte words */
+  int *cell;       /* position -> cell */
+  int *pos;        /* cell -> position */
   /* earlier neighbours of each position: [nb_start[p], nb_start[p+1]) */
   int *nb_start, *nb_slot, *nb_dir; /* key slot (-1: the cell itself) */
   int *nb_pos;                      /* the neighbour's position */
@@ -45,6 +46,7 @@ typedef struct layer {
   size_t cap;      /* index slots, a power of two; 0: no index */
   size_t n;        /* entries */
   size_t room;     /* entries allocated */
+  size_t touched;  /* entries counted in the memory used (written) */
   size_t entry;    /* bytes per entry */
   int nlimbs;      /* width of the counts: enough for the layer's total */
   uint64_t *index; /* tag << 32 | (entry + 1), or 0 when empty */
@@ -65,8 +67,10 @@ struct dp {
    * can be rebuilt (true when it freed some). */
   bool (*make_room)(dp *s);
   /* When not NULL, a state at position `pos` (the layer it enters) that
-   * keep(keep_user, pos, key) refuses is not added: the sampler's cone. */
+   * keep(keep_user, pos, key) refuses is not added: the sampler's cone;
+   * cuts(keep_user, pos) says whether keep may refuse any there. */
   bool (*keep)(void *keep_user, int pos, const unsigned char *key);
+  bool (*cuts)(void *keep_user, int pos);
   void *keep_user;
   /* When not NULL, called with each layer dp_run builds. */
   bool (*built)(dp *s, int pos, const layer *l, tilesat_error *err);
@@ -90,6 +94,7 @@ struct dp {
   layer layers[2];    /* the working layers */
   const char *what;   /* "count" or "sample", for messages */
   size_t last_states; /* states in the last layer built */
+  size_t *sizes;      /* states of each layer built unfiltered */
 };
 
 static inline uint64_t *entry_key(const layer *l, size_t i) {
@@ -117,6 +122,8 @@ const layer *dp_run(dp *s, const layer *start, int from, int to,
  * make_room if need be), or say that the frontier outgrew it. */
 bool reserve(dp *s, size_t bytes, size_t states, tilesat_error *err);
 void layer_release(dp *s, layer *l);
+/* The memory l takes (as counted against the bound). */
+size_t layer_bytes(const layer *l);
 /* A copy of l's entries only (a stored layer). */
 bool layer_store(dp *s, const layer *l, layer *out, tilesat_error *err);
 /* Give a stored layer an index, to be looked up; layer_unindex drops it. */
@@ -133,7 +140,8 @@ bool self_ok(const dp *s, int i, int t);
 /* The state after placing tile t at position i. */
 void next_key(const dp *s, int i, const unsigned char *key, int t,
               unsigned char *out);
-/* The directions of `cell` whose neighbour comes after position `after`. */
-int pending_mask(const tilesat_map *m, const int *pos, int cell, int after);
+/* The directions of position q whose neighbour comes after position
+ * `after`: its pending set then. */
+int pending(const plan *p, int q, int after);
 
 #endif

@@ -97,7 +97,7 @@ typedef struct sampler {
 /* ---------------------------------------------------------------- stores */
 
 static void stored_release(sampler *S, layer *l) {
-  S->s.stored_memory -= l->cap * sizeof *l->index + l->room * l->entry;
+  S->s.stored_memory -= layer_bytes(l);
   layer_release(&S->s, l);
 }
 
@@ -232,12 +232,12 @@ static void cone_cell(sampler *S, int pos, int q, int sx) {
   const plan *p = &S->s.p;
   int b = S->at, K = p->K;
   int sy = q >= b - K ? q - (b - K) : p->anchor_slot[q];
-  int my = pending_mask(S->s.map, p->pos, p->cell[q], b - 1);
+  int my = pending(p, q, b - 1);
   if (sy < 0 || !my)
     return;
   S->sx[S->nshared] = sx;
   S->sy[S->nshared] = sy;
-  S->mx[S->nshared] = pending_mask(S->s.map, p->pos, p->cell[q], pos - 1);
+  S->mx[S->nshared] = pending(p, q, pos - 1);
   S->my[S->nshared++] = my;
 }
 
@@ -265,14 +265,22 @@ static void cone_build(sampler *S, int pos) {
   S->cone_pos = pos;
 }
 
-/* dp_run's filter: whether a state entering layer pos can lead to a
- * walker (a hash collision only keeps a state too many). */
+/* Whether the cone cuts layer pos: does it share cells with the
+ * walkers'? */
+static bool cone_cuts(void *user, int pos) {
+  sampler *S = user;
+  if (pos != S->cone_pos)
+    cone_build(S, pos);
+  return S->nshared > 0;
+}
+
+/* dp_run's filter: whether a state entering layer pos (where the cone
+ * cuts) can lead to a walker (a hash collision only keeps a state too
+ * many). */
 static bool in_cone(void *user, int pos, const unsigned char *key) {
   sampler *S = user;
   if (pos != S->cone_pos)
     cone_build(S, pos);
-  if (!S->nshared)
-    return true;
   const dp *s = &S->s;
   size_t T = (size_t)s->p.T;
   uint64_t h = 0xcbf29ce484222325u;
@@ -329,7 +337,7 @@ static int choices_of(sampler *S, int i, const unsigned char *y,
   const plan *p = &S->s.p;
   int K = p->K, n = 1;
   S->values.n = 0;
-  int drop = i >= K ? pending_mask(S->s.map, p->pos, p->cell[i - K], i - 1)
+  int drop = i >= K ? pending(p, i - K, i - 1)
                     : 0; /* before position K, slot 0 is empty */
   ch[0] = preimages(S, drop, 0, 0, 0, -1);
   for (int r = p->rm_start[i]; r < p->rm_start[i + 1]; r++) {
@@ -483,10 +491,16 @@ static int walk_back(sampler *S, stored *base, int b, tilesat_error *err) {
       base->use = HELD;
       b = ok ? a : -1;
     } else {
-      store inner = {.origin = a, .every = 1, .end = b - 1};
+      /* a stretch longer than the frontier is rebuilt whole (no cone
+       * yet) and walked from its line ends, the smallest layers; within
+       * a line, every layer is worth keeping */
+      int line = s->p.stride,
+          every = b - a > s->p.K && a % line == 0 ? line : 1;
+      store inner = {.origin = a, .every = every, .end = b - 1};
       TS_PUSH(S->stores, &inner);
       S->cone_pos = -1;
       s->keep = in_cone;
+      s->cuts = cone_cuts;
       s->keep_user = S;
       const layer *last = rebuild(S, base, &inner, err);
       s->keep = NULL;
