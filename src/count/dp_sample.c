@@ -52,8 +52,11 @@ typedef struct store {
 /* Memory for stored layers, in multiples of the most the two working
  * layers took: for the line ends kept while counting, and for everything
  * (the line ends and what a walk rebuilds). */
-#define KEEP_LINE_ENDS 1.5
-#define KEEP_ALL 2.0
+#define KEEP_LINE_ENDS 1.25
+#define KEEP_ALL 1.75
+/* ... but at least this much (a quarter of the bound at most): layers of a
+ * few states, rebuilt, cost their steps' fixed costs again. */
+#define KEEP_AT_LEAST ((size_t)4 << 20)
 /* Walkers drawn together: their tiles take at most this much. */
 #define BATCH_BYTES ((size_t)32 << 20)
 /* A predecessor has at most one choice for the dropped cell and one for
@@ -168,7 +171,10 @@ static size_t keep_bound(const sampler *S) {
   if (S->keep_bytes)
     return S->keep_bytes;
   double share = S->line_ends ? KEEP_LINE_ENDS : KEEP_ALL;
-  return (size_t)(share * (double)S->s.working_peak);
+  size_t bound = (size_t)(share * (double)S->s.working_peak);
+  size_t floor =
+      KEEP_AT_LEAST < S->s.max_memory / 4 ? KEEP_AT_LEAST : S->s.max_memory / 4;
+  return bound > floor ? bound : floor;
 }
 
 /* Store layer l (at pos) if the store takes that position, dropping others
@@ -507,9 +513,10 @@ static int walk_back(sampler *S, stored *base, int b, tilesat_error *err) {
       b = last && step_all(S, last, b - 1, err) ? b - 1 : -1;
       for (stored *e; b >= 0 && (e = store_below(&inner, b));) {
         b = walk_back(S, e, b, err);
-        for (size_t k = 0; k < inner.v.n; k++)
-          if (inner.v.v[k] == e)
-            store_remove(S, &inner, k);
+        size_t k = 0;
+        while (inner.v.v[k] != e)
+          k++;
+        store_remove(S, &inner, k);
       }
       store_free(S, &inner);
       S->stores.n--;
