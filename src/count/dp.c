@@ -15,7 +15,9 @@
  * fixed-width natural number (GMP mpn limbs, wide enough for T^cells), so
  * no allocation happens per state.  Counting keeps two layers; sampling
  * (dp_sample.c) keeps a few more. */
-#define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
+/* MAP_ANONYMOUS (a feature macro, reserved by design) */
+/* NOLINTNEXTLINE(bugprone-reserved-identifier) */
+#define _DEFAULT_SOURCE
 #include "count/dp.h"
 
 #include <stdlib.h>
@@ -279,7 +281,9 @@ static void *block_alloc(size_t bytes) { /* zeroed; NULL if none */
     return calloc(1, bytes ? bytes : 1);
   void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
                  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  return p == MAP_FAILED ? NULL : p;
+  if (p == MAP_FAILED)
+    return NULL;
+  return p;
 }
 
 static void block_free(void *p, size_t bytes) {

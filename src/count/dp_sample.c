@@ -40,13 +40,16 @@ enum { FREE, HELD, PINNED };
 typedef struct stored {
   int pos, use;
   layer l;
+  struct stored *prev, *next;
 } stored;
 
-/* Stored layers, ascending, at positions origin + k * every, before `end`;
- * the origin is never dropped. */
+/* Stored layers, a list by position, at positions origin + k * every,
+ * before `end`; the origin is never dropped.  Stores nest (a walk's within
+ * a stretch of the one outside it). */
 typedef struct store {
-  TS_VEC(stored *) v;
+  stored *first, *last;
   int origin, every, end;
+  struct store *outer;
 } store;
 
 /* Memory for stored layers, in multiples of the most the two working
@@ -66,9 +69,9 @@ typedef struct store {
 typedef struct sampler {
   dp s;              /* first: make_room finds the sampler from its dp */
   size_t keep_bytes; /* test hook: the bound on stored layers, or 0 */
-  /* the stores, outermost (the line ends') first: the last one is the
-   * one dp_run fills; make_room drops layers from the innermost first */
-  TS_VEC(store *) stores;
+  /* the innermost store, which dp_run fills (make_room drops layers from
+   * it first, then from those outside it) */
+  store *inner;
   bool line_ends; /* while the count pass fills the line ends' store */
   stored *base;   /* the layer dp_run starts from */
   uint64_t seed;
@@ -104,47 +107,52 @@ static void stored_release(sampler *S, layer *l) {
   layer_release(&S->s, l);
 }
 
-static void store_remove(sampler *S, store *st, size_t k) {
-  stored_release(S, &st->v.v[k]->l);
-  free(st->v.v[k]);
-  memmove(&st->v.v[k], &st->v.v[k + 1], (st->v.n - k - 1) * sizeof *st->v.v);
-  st->v.n--;
+static void store_remove(sampler *S, store *st, stored *e) {
+  stored_release(S, &e->l);
+  *(e->prev ? &e->prev->next : &st->first) = e->next;
+  *(e->next ? &e->next->prev : &st->last) = e->prev;
+  free(e);
 }
 
 static void store_free(sampler *S, store *st) {
-  while (st->v.n)
-    store_remove(S, st, st->v.n - 1);
-  free(st->v.v);
+  while (st->last)
+    store_remove(S, st, st->last);
+}
+
+static void store_push(store *st, stored *e) {
+  e->prev = st->last;
+  e->next = NULL;
+  *(st->last ? &st->last->next : &st->first) = e;
+  st->last = e;
 }
 
 /* The stored layer before position b (whose entries are there), or
  * NULL. */
 static stored *store_below(const store *st, int b) {
-  for (size_t k = st->v.n; k-- > 0;)
-    if (st->v.v[k]->pos < b && st->v.v[k]->l.mem)
-      return st->v.v[k];
+  for (stored *e = st->last; e; e = e->prev)
+    if (e->pos < b && e->l.mem)
+      return e;
   return NULL;
 }
 
 /* Drop the free stored layer whose neighbours are closest together, so
  * that those left stay evenly spread; false when there is none. */
 static bool store_drop(sampler *S, store *st) {
-  size_t best = st->v.n;
+  stored *best = NULL;
   int best_gap = 0;
-  for (size_t k = 0; k < st->v.n; k++) {
-    if (st->v.v[k]->pos == st->origin || st->v.v[k]->use != FREE)
+  for (stored *e = st->first; e; e = e->next) {
+    if (e->pos == st->origin || e->use != FREE)
       continue;
-    int before = k ? st->v.v[k - 1]->pos : st->origin;
-    int after = k + 1 < st->v.n ? st->v.v[k + 1]->pos : st->end;
-    if (best == st->v.n || after - before < best_gap) {
-      best = k;
+    int before = e->prev ? e->prev->pos : st->origin;
+    int after = e->next ? e->next->pos : st->end;
+    if (!best || after - before < best_gap) {
+      best = e;
       best_gap = after - before;
     }
   }
-  if (best == st->v.n)
-    return false;
-  store_remove(S, st, best);
-  return true;
+  if (best)
+    store_remove(S, st, best);
+  return best != NULL;
 }
 
 /* At the memory bound: drop a free stored layer, the innermost store's
@@ -152,18 +160,15 @@ static bool store_drop(sampler *S, store *st) {
  * only slower). */
 static bool make_room(dp *s) {
   sampler *S = (sampler *)s;
-  for (size_t k = S->stores.n; k-- > 0;)
-    if (store_drop(S, S->stores.v[k]))
+  for (store *st = S->inner; st; st = st->outer)
+    if (store_drop(S, st))
       return true;
-  for (size_t k = S->stores.n; k-- > 0;) {
-    store *st = S->stores.v[k];
-    for (size_t j = st->v.n; j-- > 0;)
-      if (st->v.v[j]->use == HELD && st->v.v[j]->l.mem &&
-          st->v.v[j]->pos != st->origin) {
-        stored_release(S, &st->v.v[j]->l);
+  for (store *st = S->inner; st; st = st->outer)
+    for (stored *e = st->last; e; e = e->prev)
+      if (e->use == HELD && e->l.mem && e->pos != st->origin) {
+        stored_release(S, &e->l);
         return true;
       }
-  }
   return false;
 }
 
@@ -193,7 +198,7 @@ static bool store_offer(sampler *S, store *st, int pos, const layer *l,
     free(e);
     return false;
   }
-  TS_PUSH(st->v, e);
+  store_push(st, e);
   return true;
 }
 
@@ -201,7 +206,7 @@ static bool store_offer(sampler *S, store *st, int pos, const layer *l,
  * store. */
 static bool offer_built(dp *s, int pos, const layer *l, tilesat_error *err) {
   sampler *S = (sampler *)s;
-  store *st = S->stores.v[S->stores.n - 1];
+  store *st = S->inner;
   if (S->base && S->base->use == PINNED)
     S->base->use = HELD; /* read: its entries may go now */
   return pos >= st->end || store_offer(S, st, pos, l, err);
@@ -358,20 +363,35 @@ static int choices_of(sampler *S, int i, const unsigned char *y,
   return n;
 }
 
-/* Walker w from layer i + 1 to layer i (`before`, indexed): a predecessor
- * and a tile, with probability count(predecessor) / count(state). */
-static bool walk_step(sampler *S, const layer *before, int i, int w,
-                      tilesat_error *err) {
+/* The predecessor's tiles at position i that lead to state y: of y's
+ * class, keeping their own edges (S->members), and candidates of pk
+ * (S->mask); returns how many, and the first in *first. */
+static unsigned long tiles_to(sampler *S, int i, const unsigned char *pk,
+                              int *first) {
+  unsigned long ntiles = 0;
+  candidates(&S->s, i, pk, S->mask);
+  *first = -1;
+  for (int k = 0; k < S->s.twords; k++) {
+    S->mask[k] &= S->members[k];
+    ntiles += (unsigned long)__builtin_popcountll(S->mask[k]);
+    if (*first < 0 && S->mask[k])
+      *first = k * 64 + __builtin_ctzll(S->mask[k]);
+  }
+  return ntiles;
+}
+
+/* The predecessors of y (walker w's state, layer i + 1) in layer i
+ * (`before`, indexed): every combination of choices found there that leads
+ * to y, into S->found, their weights summed into S->total. */
+static void predecessors(sampler *S, const layer *before, int i,
+                         const unsigned char *y) {
   dp *s = &S->s;
   const plan *p = &s->p;
-  int kw = p->keywords, tw = s->twords, T = p->T;
-  uint64_t *key = S->keys + (size_t)w * (size_t)kw;
-  const unsigned char *y = (const unsigned char *)key;
+  int kw = p->keywords;
   unsigned char *pk = (unsigned char *)S->pred;
-  /* the tiles of the placed cell's class that keep their own edges */
-  const unsigned char *cls = s->cls + (size_t)p->place_mask[i] * (size_t)T;
-  memset(S->members, 0, (size_t)tw * sizeof *S->members);
-  for (int t = 0; t < T; t++)
+  const unsigned char *cls = s->cls + (size_t)p->place_mask[i] * (size_t)p->T;
+  memset(S->members, 0, (size_t)s->twords * sizeof *S->members);
+  for (int t = 0; t < p->T; t++)
     if (cls[t] == y[p->K - 1] && self_ok(s, i, t))
       S->members[t >> 6] |= (uint64_t)1 << (t & 63);
   /* the predecessor as far as y tells it */
@@ -383,7 +403,6 @@ static bool walk_step(sampler *S, const layer *before, int i, int w,
   choice ch[MAX_CHOICES];
   int nch = choices_of(S, i, y, ch);
   size_t at[MAX_CHOICES] = {0};
-  /* every combination of choices found in the layer, with its weight */
   S->found.n = 0;
   mpz_set_ui(S->total, 0);
   bool more = true;
@@ -397,26 +416,15 @@ static bool walk_step(sampler *S, const layer *before, int i, int w,
         pk[ch[k].slot2] = v;
     }
     long e = layer_lookup(before, S->pred, kw);
-    if (e >= 0) {
-      candidates(s, i, pk, S->mask);
-      unsigned long ntiles = 0;
-      int first = -1;
-      for (int k = 0; k < tw; k++) {
-        S->mask[k] &= S->members[k];
-        ntiles += (unsigned long)__builtin_popcountll(S->mask[k]);
-        if (first < 0 && S->mask[k])
-          first = k * 64 + __builtin_ctzll(S->mask[k]);
-      }
-      if (ntiles) {
-        next_key(s, i, pk, first, (unsigned char *)S->after);
-        if (!memcmp(S->after, key, (size_t)kw * 8)) {
-          mpz_t c;
-          mpz_addmul_ui(S->total,
-                        mpz_roinit_n(c, entry_count(s, before, (size_t)e),
-                                     before->nlimbs),
-                        ntiles);
-          TS_PUSH(S->found, (size_t)e);
-        }
+    int first;
+    unsigned long ntiles = e >= 0 ? tiles_to(S, i, pk, &first) : 0;
+    if (ntiles) {
+      next_key(s, i, pk, first, (unsigned char *)S->after);
+      if (!memcmp(S->after, y, (size_t)kw * 8)) {
+        mpz_t c;
+        mpz_roinit_n(c, entry_count(s, before, (size_t)e), before->nlimbs);
+        mpz_addmul_ui(S->total, c, ntiles);
+        TS_PUSH(S->found, (size_t)e);
       }
     }
     more = false; /* the next combination, odometer-wise */
@@ -426,6 +434,33 @@ static bool walk_step(sampler *S, const layer *before, int i, int w,
         at[k] = 0;
     }
   }
+}
+
+/* The j-th tile (from 0, in order) of a set of tiles. */
+static int nth_tile(const uint64_t *set, int words, unsigned long j) {
+  for (int k = 0; k < words; k++) {
+    unsigned long here = (unsigned long)__builtin_popcountll(set[k]);
+    if (j >= here) {
+      j -= here;
+      continue;
+    }
+    uint64_t bits = set[k];
+    for (; j; j--)
+      bits &= bits - 1;
+    return k * 64 + __builtin_ctzll(bits);
+  }
+  return -1;
+}
+
+/* Walker w from layer i + 1 to layer i (`before`, indexed): a predecessor
+ * and a tile, with probability count(predecessor) / count(state). */
+static bool walk_step(sampler *S, const layer *before, int i, int w,
+                      tilesat_error *err) {
+  dp *s = &S->s;
+  const plan *p = &s->p;
+  int kw = p->keywords;
+  uint64_t *key = S->keys + (size_t)w * (size_t)kw;
+  predecessors(S, before, i, (const unsigned char *)key);
   if (mpz_cmp(S->total, S->counts[w]) || !S->found.n) {
     ts_error(err, NULL, 0,
              "internal error: the predecessors of a DP state at cell %d do "
@@ -438,21 +473,22 @@ static bool walk_step(sampler *S, const layer *before, int i, int w,
   for (size_t k = 0;; k++) {
     size_t e = S->found.v[k];
     const uint64_t *ek = entry_key(before, e);
-    candidates(s, i, (const unsigned char *)ek, S->mask);
+    int first;
+    unsigned long ntiles = tiles_to(S, i, (const unsigned char *)ek, &first);
     mpz_t c;
     mpz_roinit_n(c, entry_count(s, before, e), before->nlimbs);
-    /* the tiles of this predecessor, in order, each weighing c */
-    for (int t = 0; t < T; t++) {
-      if (!((S->mask[t >> 6] & S->members[t >> 6]) >> (t & 63) & 1))
-        continue;
-      mpz_add(S->acc, S->acc, c);
-      if (mpz_cmp(S->acc, S->r) > 0) {
-        S->tiles[(size_t)w * (size_t)p->ncells + (size_t)p->cell[i]] = t;
-        mpz_set(S->counts[w], c);
-        memcpy(key, ek, (size_t)kw * 8);
-        return true;
-      }
-    }
+    mpz_addmul_ui(S->acc, c, ntiles);
+    if (mpz_cmp(S->acc, S->r) <= 0)
+      continue;
+    /* r falls among this predecessor's tiles (S->mask), each weighing c:
+     * the j-th, j = ntiles - ceil((acc - r) / c) */
+    mpz_sub(S->acc, S->acc, S->r);
+    mpz_cdiv_q(S->acc, S->acc, c);
+    int t = nth_tile(S->mask, s->twords, ntiles - mpz_get_ui(S->acc));
+    S->tiles[(size_t)w * (size_t)p->ncells + (size_t)p->cell[i]] = t;
+    mpz_set(S->counts[w], c);
+    memcpy(key, ek, (size_t)kw * 8);
+    return true;
   }
 }
 
@@ -503,7 +539,8 @@ static int walk_back(sampler *S, stored *base, int b, tilesat_error *err) {
       int line = s->p.stride,
           every = b - a > s->p.K && a % line == 0 ? line : 1;
       store inner = {.origin = a, .every = every, .end = b - 1};
-      TS_PUSH(S->stores, &inner);
+      inner.outer = S->inner;
+      S->inner = &inner;
       S->cone_pos = -1;
       s->keep = in_cone;
       s->cuts = cone_cuts;
@@ -513,13 +550,10 @@ static int walk_back(sampler *S, stored *base, int b, tilesat_error *err) {
       b = last && step_all(S, last, b - 1, err) ? b - 1 : -1;
       for (stored *e; b >= 0 && (e = store_below(&inner, b));) {
         b = walk_back(S, e, b, err);
-        size_t k = 0;
-        while (inner.v.v[k] != e)
-          k++;
-        store_remove(S, &inner, k);
+        store_remove(S, &inner, e);
       }
       store_free(S, &inner);
-      S->stores.n--;
+      S->inner = inner.outer;
     }
   }
   base->use = FREE;
@@ -610,7 +644,7 @@ static bool count_pass(sampler *S, store *top, layer *last,
                        tilesat_error *err) {
   dp *s = &S->s;
   stored *e = ts_calloc(1, sizeof *e);
-  TS_PUSH(top->v, e);
+  store_push(top, e);
   if (!dp_start(s, &s->layers[0], err) ||
       !layer_store(s, &s->layers[0], &e->l, err))
     return false;
@@ -646,7 +680,7 @@ int ts_dp_sample_with(const tilesat_map *m, const tilesat_count_options *o,
   }
   walkers_alloc(&S, batch);
   store top = {.origin = 0, .every = p->stride, .end = p->ncells};
-  TS_PUSH(S.stores, &top);
+  S.inner = &top;
   layer last = {0};
   int produced = -1;
   mpz_t total;
@@ -686,7 +720,6 @@ done:
   walkers_free(&S);
   mpz_clear(total);
   store_free(&S, &top);
-  free(S.stores.v);
   stored_release(&S, &last);
   free(S.anchors);
   dp_free(s);
