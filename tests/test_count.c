@@ -490,30 +490,260 @@ static int record(void *user, const int *tiles) {
   return 0;
 }
 
-/* Exactly uniform: a chi-square test over coast 3x3's 35 maps, and over a
- * pinned hex case.  With fixed seeds this is deterministic; the critical
- * values are the chi-square 0.999 quantiles. */
-Test(sample, is_uniform) {
-  tilesat_rules *r = coast();
-  tilesat_map *m = map_new(r, 3, 3, TILESAT_SQUARE, false);
+/* Every map of a case, listed by enumeration (PicoSAT) as strings of
+ * tiles, sorted; draws are tallied against them. */
+typedef struct census {
+  const tilesat_map *map;
+  TS_VEC(char *) maps;
+  long *hits, draws, strangers;
+} census;
+
+static char *map_string(const tilesat_map *m, const int *tiles) {
+  char *s = malloc((size_t)m->ncells + 1);
+  for (int c = 0; c < m->ncells; c++)
+    s[c] = (char)('A' + tiles[c]);
+  s[m->ncells] = 0;
+  return s;
+}
+
+static int census_list(void *user, const int *tiles) {
+  census *c = user;
+  TS_PUSH(c->maps, map_string(c->map, tiles));
+  return 0;
+}
+
+static int cmp_string(const void *a, const void *b) {
+  return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void census_new(census *c, const tilesat_map *m) {
+  memset(c, 0, sizeof *c);
+  c->map = m;
+  tilesat_error err;
+  cr_assert_geq(
+      tilesat_enumerate(m, SOLVE(TILESAT_PICOSAT), 0, census_list, c, &err), 0,
+      "%s", err.msg);
+  qsort(c->maps.v, c->maps.n, sizeof *c->maps.v, cmp_string);
+  c->hits = calloc(c->maps.n, sizeof *c->hits);
+}
+
+static int census_draw(void *user, const int *tiles) {
+  census *c = user;
+  char *s = map_string(c->map, tiles);
+  char **at = bsearch(&s, c->maps.v, c->maps.n, sizeof *c->maps.v, cmp_string);
+  if (at)
+    c->hits[at - c->maps.v]++;
+  else
+    c->strangers++;
+  c->draws++;
+  free(s);
+  return 0;
+}
+
+/* Pearson's chi-square of the draws against the uniform distribution. */
+static double census_chi_square(const census *c) {
+  double chi = 0, expect = (double)c->draws / (double)c->maps.n;
+  for (size_t i = 0; i < c->maps.n; i++)
+    chi +=
+        ((double)c->hits[i] - expect) * ((double)c->hits[i] - expect) / expect;
+  return chi;
+}
+
+/* The chi-square distribution's 0.999 quantile for k degrees of freedom
+ * (Wilson and Hilferty's approximation, within 0.5% from k = 30 up). */
+static double chi_square_999(double k) {
+  double v = 2 / (9 * k), z = 3.0902;
+  return k * pow(1 - v + z * sqrt(v), 3);
+}
+
+static void census_free(census *c) {
+  for (size_t i = 0; i < c->maps.n; i++)
+    free(c->maps.v[i]);
+  free(c->maps.v);
+  free(c->hits);
+}
+
+/* Exactly uniform, however little the sampler may keep: a chi-square test
+ * of 20 draws a map against every map listed by enumeration, on square,
+ * hex, periodic and pinned maps and on WFC tilesets (whose frontier keeps
+ * tile classes, the walk choosing the tile), with the sampler's own memory
+ * share, with nothing stored (every walk rebuilds from layer 0), and with
+ * room for a few layers (several stretches, stored as they fit).  With
+ * fixed seeds this is deterministic. */
+Test(sample, is_uniform_whatever_it_stores) {
+  map_case cases[] = {
+      {"rules/coast.rules", 3, 3, false, NULL},
+      {"rules/coast.rules", 6, 2, false, NULL},
+      {"rules/coast-hex.rules", 3, 6, false, "0,2=L"},
+      {"rules/dungeon8.rules", 3, 2, true, NULL},
+      {"Knots.xml", 2, 2, false, NULL},
+      {"Circuit.xml", 2, 2, true, NULL},
+  };
+  size_t keeps[] = {0, 1, 200};
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    tilesat_rules *r;
+    tilesat_map *m;
+    tilesat_error err;
+    if (strstr(cases[i].rules, ".xml")) {
+      char path[256];
+      snprintf(path, sizeof path, "tests/data/wfc/tilesets/%s", cases[i].rules);
+      r = tilesat_import_tileset(path, strstr(path, "Knots") ? "Dense" : NULL,
+                                 NULL, &err);
+      cr_assert(r, "%s", err.msg);
+      m = case_map(r, cases[i].w, cases[i].h, cases[i].periodic, NULL);
+    } else {
+      m = case_open(&cases[i], &r);
+    }
+    census c;
+    census_new(&c, m);
+    cr_assert_gt(c.maps.n, 30, "case %zu: %zu maps", i, c.maps.n);
+    for (size_t k = 0; k < sizeof keeps / sizeof keeps[0]; k++) {
+      tilesat_count_options o;
+      tilesat_count_options_init(&o);
+      o.seed = 100 + k;
+      memset(c.hits, 0, c.maps.n * sizeof *c.hits);
+      c.draws = c.strangers = 0;
+      int draws = 20 * (int)c.maps.n;
+      cr_assert_eq(
+          ts_dp_sample_with(m, &o, draws, keeps[k], 97, census_draw, &c, &err),
+          draws, "%s", err.msg);
+      cr_expect_eq(c.strangers, 0, "case %zu: maps enumeration does not list",
+                   i);
+      long missed = 0;
+      for (size_t j = 0; j < c.maps.n; j++)
+        missed += !c.hits[j];
+      cr_expect_eq(missed, 0, "case %zu keep %zu: %ld maps never drawn", i,
+                   keeps[k], missed);
+      double chi = census_chi_square(&c),
+             limit = chi_square_999((double)c.maps.n - 1);
+      cr_expect_lt(chi, limit,
+                   "case %zu keep %zu: chi-square %.1f over %zu maps (0.999 "
+                   "quantile %.1f)",
+                   i, keeps[k], chi, c.maps.n, limit);
+    }
+    census_free(&c);
+    tilesat_map_free(m);
+    tilesat_rules_free(r);
+  }
+}
+
+/* Maps as drawn, in order. */
+typedef struct drawn {
+  const tilesat_map *map;
+  TS_VEC(int) tiles;
+  int n, invalid;
+} drawn;
+
+static int keep_draw(void *user, const int *tiles) {
+  drawn *d = user;
+  for (int c = 0; c < d->map->ncells; c++)
+    TS_PUSH(d->tiles, tiles[c]);
+  d->invalid += !tilesat_map_verify(d->map, tiles, NULL, 0);
+  d->n++;
+  return 0;
+}
+
+static bool same_draws(const drawn *a, const drawn *b) {
+  return a->n == b->n && (!a->n || !memcmp(a->tiles.v, b->tiles.v,
+                                           a->tiles.n * sizeof *a->tiles.v));
+}
+
+/* n maps drawn with seed 7 and the sampler's memory and batch forced. */
+static drawn draw_with(const tilesat_map *m, int n, size_t keep, int batch) {
   tilesat_count_options o;
   tilesat_count_options_init(&o);
-  o.seed = 99;
-  tally t = {m, 3, 3, 0, calloc(64, sizeof(char *)), calloc(64, sizeof(int)),
-             0};
-  int draws = 35 * 300;
+  o.seed = 7;
+  drawn d = {m, {0}, 0, 0};
   tilesat_error err;
-  cr_assert_eq(tilesat_sample(m, &o, draws, record, &t, &err), draws, "%s",
-               err.msg);
-  cr_expect_eq(t.nseen, 35, "every map is drawn");
-  double chi = 0, expect = (double)draws / 35;
-  for (int i = 0; i < t.nseen; i++)
-    chi += (t.hits[i] - expect) * (t.hits[i] - expect) / expect;
-  cr_expect_lt(chi, 65.25, "chi-square %.1f over 34 degrees of freedom", chi);
-  for (int i = 0; i < t.nseen; i++)
-    free(t.seen[i]);
-  free(t.seen);
-  free(t.hits);
+  int got = ts_dp_sample_with(m, &o, n, keep, batch, keep_draw, &d, &err);
+  cr_assert_geq(got, 0, "%s", err.msg);
+  cr_assert_eq(got, d.n);
+  return d;
+}
+
+/* What the sampler stores, and how many walkers go together, change how
+ * often layers are rebuilt, never the maps: each map depends on the seed
+ * and its number alone.  Random rule sets (square and hex, open and
+ * periodic, pinned or not) and larger fixed cases, with nothing stored,
+ * a few layers, and the default; one walker at a time, a few, and all. */
+Test(sample, same_maps_whatever_it_stores) {
+  test_rng = 77;
+  for (int iter = 0; iter < 48; iter++) {
+    random_case c;
+    random_case_new(iter, &c);
+    drawn ref = draw_with(c.map, 12, 0, 0);
+    cr_expect_eq(ref.n, c.brute ? 12 : 0, "%s: %d maps", c.desc, ref.n);
+    cr_expect_eq(ref.invalid, 0, "%s", c.desc);
+    size_t keeps[] = {1, 40, 300};
+    int batches[] = {1, 5, 0};
+    for (int k = 0; k < 3; k++) {
+      drawn d = draw_with(c.map, 12, keeps[k], batches[k]);
+      cr_expect(same_draws(&d, &ref), "%s: keep %zu, batch %d: other maps",
+                c.desc, keeps[k], batches[k]);
+      free(d.tiles.v);
+    }
+    free(ref.tiles.v);
+    random_case_free(&c);
+  }
+  map_case cases[] = {
+      {"rules/coast.rules", 9, 7, false, "3,4=L"},
+      {"rules/coast.rules", 4, 11, true, NULL},
+      {"rules/coast-hex.rules", 7, 6, true, NULL},
+      {"rules/dungeon8.rules", 5, 4, true, "2,2=#"},
+      {"rules/dungeon8.rules", 6, 5, false, NULL},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    tilesat_rules *r;
+    tilesat_map *m = case_open(&cases[i], &r);
+    drawn ref = draw_with(m, 20, 0, 0);
+    cr_expect_eq(ref.invalid, 0, "case %zu", i);
+    size_t keeps[] = {1, 2000, 20000};
+    for (int k = 0; k < 3; k++) {
+      drawn d = draw_with(m, 20, keeps[k], k + 1);
+      cr_expect(same_draws(&d, &ref), "case %zu: keep %zu: other maps", i,
+                keeps[k]);
+      free(d.tiles.v);
+    }
+    free(ref.tiles.v);
+    tilesat_map_free(m);
+    tilesat_rules_free(r);
+  }
+}
+
+/* The sampler keeps close to the counter's memory: on Knots "Dense" 10x10
+ * (where keeping every layer took 844 MB at 8x8), with a memory bound 1.5
+ * times the smallest one count needs (found by bisection), sample still
+ * draws its maps, valid and the same as with the default bound. */
+Test(sample, knots_dense_10x10_in_the_memory_count_needs) {
+  tilesat_error err;
+  tilesat_rules *r = tilesat_import_tileset("tests/data/wfc/tilesets/Knots.xml",
+                                            "Dense", NULL, &err);
+  cr_assert(r, "%s", err.msg);
+  tilesat_map *m = map_new(r, 10, 10, TILESAT_SQUARE, false);
+  size_t lo = 1024, hi = (size_t)64 << 20; /* count fails at lo, works at hi */
+  while (hi - lo > 1024) {
+    tilesat_count_options o;
+    tilesat_count_options_init(&o);
+    o.method = TILESAT_METHOD_DP;
+    o.max_memory = lo + (hi - lo) / 2;
+    tilesat_count_result res;
+    if (tilesat_count(m, &o, &res, &err)) {
+      cr_assert(strstr(err.msg, "--max-memory"), "%s", err.msg);
+      lo = o.max_memory;
+    } else {
+      hi = o.max_memory;
+      tilesat_count_result_free(&res);
+    }
+  }
+  drawn ref = draw_with(m, 10, 0, 0);
+  tilesat_map_set_max_memory(m, hi + hi / 2);
+  drawn d = draw_with(m, 10, 0, 0);
+  cr_expect_eq(d.n, 10, "%d maps within %zu bytes (count needs %zu)", d.n,
+               hi + hi / 2, hi);
+  cr_expect_eq(d.invalid, 0);
+  cr_expect(same_draws(&d, &ref), "other maps under the bound");
+  free(d.tiles.v);
+  free(ref.tiles.v);
   tilesat_map_free(m);
   tilesat_rules_free(r);
 }
@@ -678,7 +908,7 @@ Test(sample_cli, falls_back_to_the_chain_and_checks_its_options) {
   cr_expect_eq(strlen(r.out), 2 * (6 * 7 + 1), "%s", r.out);
   run_free(&r);
   expect_cli_error("tilesat: sample: the frontier outgrew --max-memory 1 MiB "
-                   "(8192 states at a frontier of 40 cells): raise "
+                   "(5727 states at a frontier of 40 cells): raise "
                    "--max-memory or use --method approx\n",
                    "sample", "rules/patchwork16.rules", "--size", "40x40",
                    "--method", "dp", "--max-memory", "1M");

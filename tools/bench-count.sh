@@ -1,5 +1,8 @@
 #!/bin/sh
 # Counting (issue 3): dp vs enum vs approx side by side, in-process times.
+# Then (issue 14) count vs sample with the dp, CPU time and peak memory of
+# each in a process of its own, on every case where the dp finishes.
+# Target: sample within 3x the time and 3x the memory of count.
 # Targets: coast 10x10 exact under 10 ms; 100x faster than SharpSAT-TD
 # (1.1 s for coast 10x10, 7.6 s for coast 24x24 on a 2-core machine, as
 # reported in the issue: no generic model counter is packaged in Debian, so
@@ -14,9 +17,14 @@ cd "$(dirname "$0")/.."
 LIMIT=${LIMIT:-60}
 cc -std=c11 -D_POSIX_C_SOURCE=200809L -O2 -Isrc tools/bench-count.c build/libtilesat.a \
   $(make -s print-libs) -o build/bench-count
-# Knots' "Dense" subset: a real WFC tileset of exactly 8 oriented tiles
+# Knots' "Dense" subset: a real WFC tileset of exactly 8 oriented tiles;
+# Circuit (41 oriented tiles) and Castle (29)
 build/tilesat import-tileset tests/data/wfc/tilesets/Knots.xml --subset Dense \
   -o build/knots-dense.rules
+for t in Circuit Castle; do
+  build/tilesat import-tileset tests/data/wfc/tilesets/$t.xml \
+    -o build/$(echo $t | tr A-Z a-z).rules 2> /dev/null
+done
 echo "count bench: $(date -u '+%Y-%m-%d %H:%M'), one core, each method at most ${LIMIT}s"
 build/bench-count "$LIMIT" \
   rules/coast.rules 3x3 rules/coast.rules 6x6 rules/coast.rules 10x10 \
@@ -28,3 +36,12 @@ build/bench-count "$LIMIT" \
   build/knots-dense.rules 8x8 build/knots-dense.rules 12x12 \
   build/knots-dense.rules 16x16 build/knots-dense.rules 12x64 \
   build/knots-dense.rules 32x32
+echo
+echo "count vs sample, dp: $(date -u '+%Y-%m-%d %H:%M'), one core, each run at most ${LIMIT}s"
+build/bench-count --sample "$LIMIT" \
+  rules/coast.rules 24x24 rules/coast.rules 64x64 \
+  rules/dungeon8.rules 8x8 rules/dungeon8.rules 10x10 \
+  build/knots-dense.rules 8x8 build/knots-dense.rules 10x10 \
+  build/knots-dense.rules 16x16 build/knots-dense.rules 12x64 \
+  build/circuit.rules 5x5 build/circuit.rules 6x6 \
+  build/castle.rules 6x6 build/castle.rules 7x7

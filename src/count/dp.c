@@ -1,4 +1,4 @@
-/* dp.c: exact counting and uniform sampling by a frontier dynamic programme.
+/* dp.c: exact counting by a frontier dynamic programme.
  *
  * Cells are processed one at a time in a fixed order (row-major or
  * column-major, whichever keeps the frontier smaller).  When a cell is
@@ -14,42 +14,19 @@
  * table of fixed-size entries: the key (one byte per tile, T <= 255) and a
  * fixed-width natural number (GMP mpn limbs, wide enough for T^cells), so
  * no allocation happens per state.  Counting keeps two layers; sampling
- * keeps them all and walks back from the last, choosing each predecessor
- * with probability count(predecessor) / count(state): exactly uniform. */
-#include "core/rng.h"
-#include "count/count.h"
+ * (dp_sample.c) keeps a few more. */
+/* MAP_ANONYMOUS (a feature macro, reserved by design) */
+/* NOLINTNEXTLINE(bugprone-reserved-identifier) */
+#define _DEFAULT_SOURCE
+#include "count/dp.h"
 
-#include <gmp.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define DP_MAX_TILES 255
-
-typedef struct plan {
-  int ncells, T, K, nanchor, L; /* L: key bytes = K + nanchor */
-  int keywords;                 /* L rounded up to 8-byte words */
-  int *cell;                    /* position -> cell */
-  /* earlier neighbours of each position: [nb_start[p], nb_start[p+1]) */
-  int *nb_start, *nb_slot, *nb_dir; /* key slot (-1: the cell itself) */
-  int *nb_pos;                      /* the neighbour's position */
-  int *anchor_slot;                 /* position -> slot if an anchor, or -1 */
-  int *pin;                         /* position -> pinned tile, -1, or -2 */
-  uint64_t *ban; /* position -> (T+63)/64 words of banned tiles, or NULL */
-  /* A cell's "pending" set: the directions whose neighbour is not placed
-   * yet.  It shrinks as neighbours are placed, and the cell's class (see
-   * struct dp) depends on it alone.  place_mask[i]: cell i's pending set
-   * when it is placed; nb_mask[k]: the neighbour's pending set just before
-   * position i (the class its key byte holds then). */
-  int *place_mask, *nb_mask;
-  /* Earlier cells whose pending set shrinks when position i is placed:
-   * [rm_start[i], rm_start[i+1]), each with the key slots that hold it
-   * after the step (window, anchor; -1 if none) and its sets before and
-   * after. */
-  int *rm_start, *rm_wslot, *rm_aslot, *rm_from, *rm_to;
-} plan;
+#include <sys/mman.h>
 
 static void plan_free(plan *p) {
   free(p->cell);
+  free(p->pos);
   free(p->nb_start);
   free(p->nb_slot);
   free(p->nb_dir);
@@ -64,17 +41,15 @@ static void plan_free(plan *p) {
   free(p->rm_aslot);
   free(p->rm_from);
   free(p->rm_to);
+  free(p->rm_pos);
+  free(p->nbr);
 }
 
-/* The directions of `cell` whose neighbour comes after position `after`. */
-static int pending_mask(const tilesat_map *m, const int *pos, int cell,
-                        int after) {
+int pending(const plan *p, int q, int after) {
   int mask = 0;
-  for (int d = 0; d < m->rules->ndirs; d++) {
-    int nb = ts_map_neighbor(m, cell, d);
-    if (nb >= 0 && pos[nb] > after)
+  for (int d = 0; d < p->ndirs; d++)
+    if (p->nbr[q * p->ndirs + d] > after)
       mask |= 1 << d;
-  }
   return mask;
 }
 
@@ -148,49 +123,51 @@ static bool seen_before(const plan *p, int i, int k) {
   return false;
 }
 
-static void push_removal(ts_ints rm[4], int wslot, int aslot, int from,
-                         int to) {
+static void push_removal(ts_ints rm[5], int wslot, int aslot, int from, int to,
+                         int pos) {
   TS_PUSH(rm[0], wslot);
   TS_PUSH(rm[1], aslot);
   TS_PUSH(rm[2], from);
   TS_PUSH(rm[3], to);
+  TS_PUSH(rm[4], pos);
 }
 
 /* What placing position i takes out of the key: each earlier neighbour
- * once, its window and anchor slots (rm[0], rm[1]) and its pending mask
- * before and after (rm[2], rm[3]); and the neighbours' masks before it. */
-static void removals_at(const tilesat_map *m, const int *pos, int i, plan *p,
-                        ts_ints rm[4]) {
+ * once, its window and anchor slots (rm[0], rm[1]), its pending mask
+ * before and after (rm[2], rm[3]) and its position (rm[4]); and the
+ * neighbours' masks before it. */
+static void removals_at(int i, plan *p, ts_ints rm[5]) {
   int K = p->K;
   for (int k = p->nb_start[i]; k < p->nb_start[i + 1]; k++) {
     int j = p->nb_pos[k];
-    p->nb_mask[k] = pending_mask(m, pos, p->cell[j], i - 1);
+    p->nb_mask[k] = pending(p, j, i - 1);
     if (j == i || seen_before(p, i, k))
       continue;      /* the cell itself is not in the key yet */
     int gap = i - j; /* j's window slot after the shift: K - 1 - gap */
     int wslot = gap <= K - 1 ? K - 1 - gap : -1;
-    push_removal(rm, wslot, p->anchor_slot[j], p->nb_mask[k],
-                 pending_mask(m, pos, p->cell[j], i));
+    push_removal(rm, wslot, p->anchor_slot[j], p->nb_mask[k], pending(p, j, i),
+                 j);
   }
 }
 
-static void plan_masks(const tilesat_map *m, const int *pos, plan *p) {
+static void plan_masks(plan *p) {
   int n = p->ncells;
   size_t nslots = (size_t)p->nb_start[n];
   p->place_mask = ts_malloc((size_t)n * sizeof *p->place_mask);
   p->nb_mask = ts_malloc((nslots + 1) * sizeof *p->nb_mask);
   p->rm_start = ts_malloc((size_t)(n + 1) * sizeof *p->rm_start);
-  ts_ints rm[4] = {{0}, {0}, {0}, {0}};
+  ts_ints rm[5] = {{0}, {0}, {0}, {0}, {0}};
   for (int i = 0; i < n; i++) {
-    p->place_mask[i] = pending_mask(m, pos, p->cell[i], i);
+    p->place_mask[i] = pending(p, i, i);
     p->rm_start[i] = (int)rm[0].n;
-    removals_at(m, pos, i, p, rm);
+    removals_at(i, p, rm);
   }
   p->rm_start[n] = (int)rm[0].n;
   p->rm_wslot = rm[0].v;
   p->rm_aslot = rm[1].v;
   p->rm_from = rm[2].v;
   p->rm_to = rm[3].v;
+  p->rm_pos = rm[4].v;
 }
 
 /* Build the plan for one order (row-major or column-major). */
@@ -206,10 +183,18 @@ static void plan_build(const tilesat_map *m, bool column_major, plan *p) {
     p->cell[i] = cell;
     pos[cell] = i;
   }
+  p->ndirs = m->rules->ndirs;
+  p->nbr = ts_malloc((size_t)n * (size_t)p->ndirs * sizeof *p->nbr);
+  for (int i = 0; i < n; i++)
+    for (int d = 0; d < p->ndirs; d++) {
+      int nb = ts_map_neighbor(m, p->cell[i], d);
+      p->nbr[i * p->ndirs + d] = nb >= 0 ? pos[nb] : -1;
+    }
   int stride = column_major ? H : W;
+  p->stride = stride;
   plan_window(m, pos, stride, p);
   plan_neighbours(m, pos, stride, p);
-  plan_masks(m, pos, p);
+  plan_masks(p);
   p->pin = ts_malloc((size_t)n * sizeof *p->pin);
   for (int i = 0; i < n; i++)
     p->pin[i] = -1;
@@ -225,7 +210,7 @@ static void plan_build(const tilesat_map *m, bool column_major, plan *p) {
     p->ban[(size_t)pos[m->bans.v[k].cell] * tw + (size_t)(t >> 6)] |=
         (uint64_t)1 << (t & 63);
   }
-  free(pos);
+  p->pos = pos;
 }
 
 /* ------------------------------------------------------------ hash layer */
@@ -241,51 +226,16 @@ static inline size_t slot_entry(uint64_t slot) {
   return (size_t)(slot & 0xffffffffu) - 1;
 }
 
-/* A layer is a dense array of entries (key words, then the count's limbs)
- * in insertion order, and an open-addressing index over it: 8 bytes a slot,
- * the hash's high half as a tag and the entry's number.  Probing touches
- * only the index, which is a few times smaller than the entries and mostly
- * stays in cache; an entry is read only when its tag matches. */
-typedef struct layer {
-  size_t cap;      /* index slots, a power of two */
-  size_t n;        /* entries */
-  size_t room;     /* entries allocated */
-  size_t entry;    /* bytes per entry */
-  int nlimbs;      /* width of the counts: enough for the layer's total */
-  uint64_t *index; /* tag << 32 | (entry + 1), or 0 when empty */
-  unsigned char *mem;
-} layer;
-
-typedef struct dp {
-  const tilesat_map *map;
-  plan p;
-  int lgT; /* ceil(log2 T): a partial map extends in at most 2^lgT ways */
-  size_t max_memory, used_memory;
-  uint64_t *compat; /* [dir][u][words]: tiles t with t allowing u in dir */
-  /* A placed tile is kept in the key as its class: tiles with the same
-   * allowed sets in every direction that still has a neighbour to come are
-   * interchangeable for the rest of the count, so their states merge.  The
-   * class is coarsened each time one of those neighbours is placed (a cell
-   * with none left is class 0), so the key keeps only what the cells still
-   * to come can tell apart: for edge-matched tilesets, the socket of each
-   * frontier edge rather than the tile.  cls[mask*T + t]: the class of t
-   * for the pending set `mask`; rep[mask*T + c]: a tile of class c.
-   * Sampling must recover tiles: classes are then tiles. */
-  unsigned char *cls;
-  int *rep;
-  int twords;
-  const tilesat_solve_options *solve; /* its terminate */
-  tilesat_progress_fn progress;
-  void *progress_user;
-  layer *layers; /* all layers when sampling, else two */
-  bool keep_all;
-  const char *what;   /* "count" or "sample", for messages */
-  size_t last_states; /* states in the last layer built */
-} dp;
-
-static inline uint64_t *entry_key(const layer *l, size_t i) {
-  return (uint64_t *)(l->mem + i * l->entry);
+/* Where the search for hash h starts in an index of `cap` slots (any size:
+ * the hash's low half scaled, so the index can be sized to the layer). */
+static inline size_t home(uint64_t h, size_t cap) {
+  return cap >> 32 ? (size_t)(h % cap)
+                   : (size_t)(((h & 0xffffffffu) * (uint64_t)cap) >> 32);
 }
+
+/* Index slots for n states: a load of 5/8, grown by half past 3/4. */
+static size_t index_slots(size_t n) { return n + n / 2 + n / 8 + 16; }
+#define OVERLOADED(l) (4 * ((l)->n + 1) > 3 * (l)->cap)
 
 /* A cheap multiply-xor hash.  A full finalizer (fmix64) was measured 1.5-3x
  * slower here: similar keys then land far apart and every insert misses the
@@ -304,94 +254,186 @@ static size_t entry_bytes(const dp *s, int nlimbs) {
   return (size_t)s->p.keywords * 8 + (size_t)nlimbs * sizeof(mp_limb_t);
 }
 
-/* Take `bytes` more of the memory bound, or say that the frontier outgrew
- * it. */
-static bool reserve(dp *s, size_t bytes, size_t states, tilesat_error *err) {
-  if (s->used_memory + bytes > s->max_memory) {
-    ts_error(err, s->what, 0,
-             "the frontier outgrew --max-memory %zu MiB (%zu states at a "
-             "frontier of %d cells): raise --max-memory or use --method "
-             "approx",
-             s->max_memory >> 20, states, s->p.L);
-    return false;
-  }
+bool reserve(dp *s, size_t bytes, size_t states, tilesat_error *err) {
+  while (s->used_memory + bytes > s->max_memory)
+    if (!s->make_room || !s->make_room(s)) {
+      ts_error(err, s->what, 0,
+               "the frontier outgrew --max-memory %zu MiB (%zu states at a "
+               "frontier of %d cells): raise --max-memory or use --method "
+               "approx",
+               s->max_memory >> 20, states, s->p.L);
+      return false;
+    }
   s->used_memory += bytes;
+  if (s->used_memory - s->stored_memory > s->working_peak)
+    s->working_peak = s->used_memory - s->stored_memory;
   return true;
 }
 
-static void layer_release(dp *s, layer *l) {
-  s->used_memory -= l->cap * sizeof *l->index + l->room * l->entry;
-  free(l->index);
-  free(l->mem);
+/* Layer memory.  Blocks of a MiB or more are mapped from the system, so
+ * that freeing one hands it back at once: malloc keeps freed blocks for
+ * reuse, and layers that grow and shrink a line at a time then leave a
+ * process far larger than its layers. */
+#define BIG_BLOCK ((size_t)1 << 20)
+
+static void *block_alloc(size_t bytes) { /* zeroed; NULL if none */
+  if (bytes < BIG_BLOCK)
+    return calloc(1, bytes ? bytes : 1);
+  void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
+                 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (p == MAP_FAILED)
+    return NULL;
+  return p;
+}
+
+static void block_free(void *p, size_t bytes) {
+  if (p && bytes < BIG_BLOCK)
+    free(p);
+  else if (p)
+    munmap(p, bytes);
+}
+
+/* p (`old` bytes) with room for `bytes`, its contents kept; NULL if none
+ * (p is then still there). */
+static void *block_resize(void *p, size_t old, size_t keep, size_t bytes) {
+  if (p && old < BIG_BLOCK && bytes < BIG_BLOCK)
+    return realloc(p, bytes ? bytes : 1);
+  void *q = block_alloc(bytes);
+  if (q && p)
+    memcpy(q, p, keep);
+  if (q)
+    block_free(p, old);
+  return q;
+}
+
+/* What a layer takes: its index, and the entries written so far (pages of
+ * the room never written take no memory). */
+size_t layer_bytes(const layer *l) {
+  return l->cap * sizeof *l->index + l->touched * l->entry;
+}
+
+void layer_release(dp *s, layer *l) {
+  s->used_memory -= layer_bytes(l);
+  block_free(l->index, l->cap * sizeof *l->index);
+  block_free(l->mem, l->room * l->entry);
   memset(l, 0, sizeof *l);
 }
 
-/* An empty layer with `cap` index slots, reusing l's memory when it fits. */
-static bool layer_prepare(dp *s, layer *l, size_t cap, int nlimbs,
+/* l's index with `cap` slots, empty (states: for the message if that
+ * outgrows the memory bound). */
+static bool index_prepare(dp *s, layer *l, size_t cap, size_t states,
                           tilesat_error *err) {
-  if (l->index && l->nlimbs == nlimbs && l->cap >= cap && l->cap <= 4 * cap) {
-    memset(l->index, 0, l->cap * sizeof *l->index);
-    l->n = 0;
+  if (l->cap == cap) {
+    memset(l->index, 0, cap * sizeof *l->index);
     return true;
   }
-  size_t states = l->n;
-  layer_release(s, l);
-  size_t room = cap / 2 < MAX_ENTRIES ? cap / 2 : MAX_ENTRIES;
-  size_t entry = entry_bytes(s, nlimbs);
-  if (!reserve(s, cap * sizeof *l->index + room * entry, states, err))
+  s->used_memory -= l->cap * sizeof *l->index;
+  block_free(l->index, l->cap * sizeof *l->index);
+  l->index = NULL;
+  l->cap = 0;
+  if (!reserve(s, cap * sizeof *l->index, states, err))
     return false;
+  if (!(l->index = block_alloc(cap * sizeof *l->index))) {
+    s->used_memory -= cap * sizeof *l->index;
+    ts_error(err, s->what, 0, "out of memory for %zu frontier states", cap);
+    return false;
+  }
   l->cap = cap;
-  l->room = room;
-  l->entry = entry;
-  l->nlimbs = nlimbs;
-  l->index = calloc(cap, sizeof *l->index);
-  l->mem = malloc(room * entry);
-  if (!l->index || !l->mem) {
+  return true;
+}
+
+/* l's entries with room for `room` of `entry` bytes, the l->n there kept
+ * (and written again: they are all the new block's touched ones). */
+static bool entries_resize(dp *s, layer *l, size_t room, size_t entry,
+                           tilesat_error *err) {
+  unsigned char *mem =
+      block_resize(l->mem, l->room * l->entry, l->n * l->entry, room * entry);
+  if (!mem) {
     ts_error(err, s->what, 0, "out of memory for %zu frontier states", room);
     return false;
   }
+  s->used_memory -= l->touched * l->entry;
+  s->used_memory += l->n * entry;
+  l->touched = l->n;
+  l->mem = mem;
+  l->room = room;
+  l->entry = entry;
   return true;
+}
+
+/* Account for the entries written past those counted, a few at a time. */
+static bool touch(dp *s, layer *l, tilesat_error *err) {
+  size_t more = l->touched / 8 + 4096 / l->entry + 1;
+  more = l->touched + more < l->room ? more : l->room - l->touched;
+  if (!reserve(s, more * l->entry, l->n, err))
+    return false;
+  l->touched += more;
+  return true;
+}
+
+/* An empty layer with `cap` index slots and room for `room` entries,
+ * reusing l's memory when it fits; built from a layer of `states`. */
+static bool layer_prepare(dp *s, layer *l, size_t cap, size_t room, int nlimbs,
+                          size_t states, tilesat_error *err) {
+  size_t entry = entry_bytes(s, nlimbs);
+  room = room < MAX_ENTRIES ? room : MAX_ENTRIES;
+  l->n = 0;
+  l->nlimbs = nlimbs;
+  if (!(l->mem && l->entry == entry && l->room >= room &&
+        l->room <= room + room / 4) &&
+      !entries_resize(s, l, room, entry, err))
+    return false; /* (with nothing to keep, no copy) */
+  return index_prepare(s, l, cap, states, err);
+}
+
+/* A layer being read needs no index: the working layer built next takes
+ * it over (one index between the two). */
+static void layer_pass_index(layer *from, layer *to) {
+  uint64_t *index = to->index;
+  size_t cap = to->cap;
+  to->index = from->index;
+  to->cap = from->cap;
+  from->index = index;
+  from->cap = cap;
 }
 
 /* The index slot of key in l: the matching entry's, or the empty one to
  * fill. */
+static inline bool same_key(const uint64_t *a, const uint64_t *b, int words) {
+  for (int w = 0; w < words; w++)
+    if (a[w] != b[w])
+      return false;
+  return true;
+}
+
 static uint64_t *layer_find(const layer *l, const uint64_t *key, int words,
                             uint64_t h) {
-  size_t mask = l->cap - 1, i = (size_t)h & mask;
+  size_t i = home(h, l->cap);
   uint64_t tag = h >> 32;
   for (;;) {
     uint64_t slot = l->index[i];
-    if (slot == 0 ||
-        ((slot >> 32) == tag &&
-         !memcmp(entry_key(l, slot_entry(slot)), key, (size_t)words * 8)))
+    if (slot == 0 || ((slot >> 32) == tag &&
+                      same_key(entry_key(l, slot_entry(slot)), key, words)))
       return &l->index[i];
-    i = (i + 1) & mask;
+    if (++i == l->cap)
+      i = 0;
   }
 }
 
 /* The entry of key in l, or -1. */
-static long layer_lookup(const layer *l, const uint64_t *key, int words) {
+long layer_lookup(const layer *l, const uint64_t *key, int words) {
   uint64_t slot = *layer_find(l, key, words, hash_key(key, words));
   return slot ? (long)slot_entry(slot) : -1;
 }
 
-/* Double the index (keeping load under 1/2), or the entries' room. */
+/* Grow the index by half (keeping load under 3/4), or the entries'
+ * room. */
 static bool layer_grow(dp *s, layer *l, tilesat_error *err) {
   int words = s->p.keywords;
-  if (2 * (l->n + 1) > l->cap) {
-    size_t cap = 2 * l->cap;
-    uint64_t *index = calloc(cap, sizeof *index);
-    if (!reserve(s, l->cap * sizeof *index, l->n, err)) {
-      free(index);
+  if (OVERLOADED(l)) {
+    size_t cap = l->cap + l->cap / 2;
+    if (!index_prepare(s, l, cap, l->n, err))
       return false;
-    }
-    if (!index) {
-      ts_error(err, s->what, 0, "out of memory for %zu frontier states", l->n);
-      return false;
-    }
-    free(l->index);
-    l->index = index;
-    l->cap = cap;
     for (size_t e = 0; e < l->n; e++) {
       const uint64_t *key = entry_key(l, e);
       uint64_t h = hash_key(key, words);
@@ -406,22 +448,12 @@ static bool layer_grow(dp *s, layer *l, tilesat_error *err) {
                (size_t)MAX_ENTRIES, s->p.L);
       return false;
     }
-    size_t room = 2 * l->room < MAX_ENTRIES ? 2 * l->room : MAX_ENTRIES;
-    if (!reserve(s, l->room * l->entry, l->n, err))
+    size_t room = l->room + l->room / 2 + 16;
+    if (!entries_resize(s, l, room < MAX_ENTRIES ? room : MAX_ENTRIES, l->entry,
+                        err))
       return false;
-    unsigned char *mem = realloc(l->mem, room * l->entry);
-    if (!mem) {
-      ts_error(err, s->what, 0, "out of memory for %zu frontier states", room);
-      return false;
-    }
-    l->mem = mem;
-    l->room = room;
   }
   return true;
-}
-
-static inline mp_limb_t *entry_count(const dp *s, const layer *l, size_t i) {
-  return (mp_limb_t *)(entry_key(l, i) + s->p.keywords);
 }
 
 /* count(key) += add * mult, where add has n limbs and fits l->nlimbs.  The
@@ -430,7 +462,7 @@ static inline mp_limb_t *entry_count(const dp *s, const layer *l, size_t i) {
 static bool layer_add_hashed(dp *s, layer *l, const uint64_t *key, uint64_t h,
                              const mp_limb_t *add, int n, mp_limb_t mult,
                              tilesat_error *err) {
-  if ((2 * (l->n + 1) > l->cap || l->n == l->room) && !layer_grow(s, l, err))
+  if ((OVERLOADED(l) || l->n == l->room) && !layer_grow(s, l, err))
     return false;
   /* A layer's total can drop well below the one before's (dead ends), so
    * this layer may be narrower than the one `add` comes from: add's high
@@ -447,6 +479,8 @@ static bool layer_add_hashed(dp *s, layer *l, const uint64_t *key, uint64_t h,
   int top = l->nlimbs - n;
   if (!*slot) {
     size_t e = l->n++;
+    if (l->n > l->touched && !touch(s, l, err))
+      return false;
     *slot = slot_of(h, e);
     memcpy(entry_key(l, e), key, (size_t)words * 8);
     c = entry_count(s, l, e);
@@ -474,6 +508,59 @@ static bool layer_add(dp *s, layer *l, const uint64_t *key,
                           err);
 }
 
+/* A stored layer: the entries only, exactly as many as there are. */
+bool layer_store(dp *s, const layer *l, layer *out, tilesat_error *err) {
+  memset(out, 0, sizeof *out);
+  size_t bytes = l->n * l->entry;
+  s->stored_memory += bytes;
+  if (!reserve(s, bytes, l->n, err)) {
+    s->stored_memory -= bytes;
+    return false;
+  }
+  out->n = out->room = out->touched = l->n;
+  out->entry = l->entry;
+  out->nlimbs = l->nlimbs;
+  if (!(out->mem = block_alloc(bytes))) {
+    s->stored_memory -= bytes;
+    layer_release(s, out);
+    ts_error(err, s->what, 0, "out of memory for %zu frontier states", l->n);
+    return false;
+  }
+  memcpy(out->mem, l->mem, bytes);
+  return true;
+}
+
+bool layer_index(dp *s, layer *l, tilesat_error *err) {
+  size_t cap = index_slots(l->n);
+  s->stored_memory += cap * sizeof *l->index;
+  if (!reserve(s, cap * sizeof *l->index, l->n, err)) {
+    s->stored_memory -= cap * sizeof *l->index;
+    return false;
+  }
+  if (!(l->index = block_alloc(cap * sizeof *l->index))) {
+    s->stored_memory -= cap * sizeof *l->index;
+    s->used_memory -= cap * sizeof *l->index;
+    ts_error(err, s->what, 0, "out of memory for %zu frontier states", l->n);
+    return false;
+  }
+  l->cap = cap;
+  int words = s->p.keywords;
+  for (size_t e = 0; e < l->n; e++) {
+    const uint64_t *key = entry_key(l, e);
+    uint64_t h = hash_key(key, words);
+    *layer_find(l, key, words, h) = slot_of(h, e);
+  }
+  return true;
+}
+
+void layer_unindex(dp *s, layer *l) {
+  s->used_memory -= l->cap * sizeof *l->index;
+  s->stored_memory -= l->cap * sizeof *l->index;
+  block_free(l->index, l->cap * sizeof *l->index);
+  l->index = NULL;
+  l->cap = 0;
+}
+
 /* Additions are queued and applied in batches: the index slots of a whole
  * batch are prefetched as it is queued, then the entries whose tags match,
  * so the cache misses of a batch overlap instead of following each other. */
@@ -489,9 +576,8 @@ typedef struct batch {
 } batch;
 
 static bool batch_flush(dp *s, layer *l, batch *b, tilesat_error *err) {
-  size_t mask = l->cap - 1;
   for (int j = 0; j < b->n; j++) {
-    uint64_t slot = l->index[b->h[j] & mask];
+    uint64_t slot = l->index[home(b->h[j], l->cap)];
     if (slot && (slot >> 32) == b->h[j] >> 32)
       __builtin_prefetch(entry_key(l, slot_entry(slot)));
   }
@@ -512,7 +598,7 @@ static uint64_t *batch_key(const dp *s, batch *b) {
 static bool batch_push(dp *s, layer *l, batch *b, const mp_limb_t *add,
                        int nlimbs, mp_limb_t mult, tilesat_error *err) {
   uint64_t h = hash_key(batch_key(s, b), s->p.keywords);
-  __builtin_prefetch(&l->index[h & (l->cap - 1)]);
+  __builtin_prefetch(&l->index[home(h, l->cap)]);
   b->h[b->n] = h;
   b->add[b->n] = add;
   b->nlimbs[b->n] = nlimbs;
@@ -522,22 +608,20 @@ static bool batch_push(dp *s, layer *l, batch *b, const mp_limb_t *add,
 
 /* -------------------------------------------------------------- the DP */
 
-static void dp_free(dp *s) {
-  if (s->layers) {
-    size_t n = s->keep_all ? (size_t)s->p.ncells + 1 : 2;
-    for (size_t i = 0; i < n; i++)
-      layer_release(s, &s->layers[i]);
-  }
-  free(s->layers);
+void dp_free(dp *s) {
+  for (int i = 0; i < 2; i++)
+    layer_release(s, &s->layers[i]);
   free(s->compat);
   free(s->cls);
   free(s->rep);
+  free(s->nclasses);
+  free(s->sizes);
+  plan_free(&s->p);
 }
 
 /* Which tiles may stand at position i given the state's earlier
  * neighbours: an AND of compat masks. */
-static void candidates(const dp *s, int i, const unsigned char *key,
-                       uint64_t *mask) {
+void candidates(const dp *s, int i, const unsigned char *key, uint64_t *mask) {
   const plan *p = &s->p;
   int tw = s->twords;
   for (int w = 0; w < tw; w++)
@@ -566,7 +650,7 @@ static void candidates(const dp *s, int i, const unsigned char *key,
   }
 }
 
-static bool self_ok(const dp *s, int i, int t) {
+bool self_ok(const dp *s, int i, int t) {
   const tilesat_rules *r = s->map->rules;
   for (int k = s->p.nb_start[i]; k < s->p.nb_start[i + 1]; k++)
     if (s->p.nb_slot[k] < 0 && !ts_bit(ts_allowed(r, t, s->p.nb_dir[k]), t))
@@ -574,19 +658,16 @@ static bool self_ok(const dp *s, int i, int t) {
   return true;
 }
 
-/* The state after placing tile t at position i. */
-static void next_key(const dp *s, int i, const unsigned char *key, int t,
-                     unsigned char *out) {
+/* The state after position i as far as it does not depend on the tile
+ * placed: the window shifted, and the earlier neighbours coarsened (they
+ * have one pending direction less). */
+static void next_base(const dp *s, int i, const unsigned char *key,
+                      unsigned char *out) {
   const plan *p = &s->p;
   memset(out, 0, (size_t)p->keywords * 8);
   size_t T = (size_t)p->T;
-  unsigned char c = s->cls[(size_t)p->place_mask[i] * T + (size_t)t];
   memcpy(out, key + 1, (size_t)p->K - 1);
-  out[p->K - 1] = c;
   memcpy(out + p->K, key + p->K, (size_t)p->nanchor);
-  if (p->anchor_slot[i] >= 0)
-    out[p->anchor_slot[i]] = c;
-  /* earlier neighbours now have one pending direction less: coarsen */
   for (int r = p->rm_start[i]; r < p->rm_start[i + 1]; r++) {
     const unsigned char *to = s->cls + (size_t)p->rm_to[r] * T;
     const int *from = s->rep + (size_t)p->rm_from[r] * T;
@@ -597,14 +678,28 @@ static void next_key(const dp *s, int i, const unsigned char *key, int t,
   }
 }
 
-/* Tile classes for every pending set (see struct dp); with merge false,
- * every tile is its own class. */
-static void make_classes(dp *s, bool merge) {
+/* The placed cell's class c into the state after position i. */
+static inline void place_class(const plan *p, int i, unsigned char c,
+                               unsigned char *out) {
+  out[p->K - 1] = c;
+  if (p->anchor_slot[i] >= 0)
+    out[p->anchor_slot[i]] = c;
+}
+
+void next_key(const dp *s, int i, const unsigned char *key, int t,
+              unsigned char *out) {
+  next_base(s, i, key, out);
+  place_class(&s->p, i, s->cls[(size_t)s->p.place_mask[i] * s->p.T + t], out);
+}
+
+/* Tile classes for every pending set (see struct dp). */
+static void make_classes(dp *s) {
   const tilesat_rules *r = s->map->rules;
   int T = s->p.T, nmasks = 1 << r->ndirs;
   size_t words = (size_t)r->words;
   s->cls = ts_malloc((size_t)nmasks * (size_t)T);
   s->rep = ts_malloc((size_t)nmasks * (size_t)T * sizeof *s->rep);
+  s->nclasses = ts_malloc((size_t)nmasks * sizeof *s->nclasses);
 
   for (int mask = 0; mask < nmasks; mask++) {
     unsigned char *cls = s->cls + (size_t)mask * (size_t)T;
@@ -612,7 +707,7 @@ static void make_classes(dp *s, bool merge) {
     int nclasses = 0;
     for (int t = 0; t < T; t++) {
       int c = nclasses;
-      for (int k = 0; merge && k < nclasses && c == nclasses; k++) {
+      for (int k = 0; k < nclasses && c == nclasses; k++) {
         bool same = true;
         for (int d = 0; d < r->ndirs && same; d++)
           same =
@@ -625,18 +720,18 @@ static void make_classes(dp *s, bool merge) {
         rep[nclasses++] = t;
       cls[t] = (unsigned char)c;
     }
+    s->nclasses[mask] = nclasses;
   }
 }
 
-/* A DP over the chosen plan (borrowed: the caller frees it). */
+/* A DP over the plan `chosen` (taken over: dp_free frees it). */
 static void dp_setup(dp *s, const tilesat_map *m,
                      const tilesat_count_options *o, const plan *chosen,
-                     bool keep_all, const char *what) {
+                     const char *what) {
   memset(s, 0, sizeof *s);
   const tilesat_rules *r = m->rules;
   int T = r->ntiles;
   s->map = m;
-  s->keep_all = keep_all;
   s->what = what;
   s->solve = &o->solve;
   s->progress = o->progress;
@@ -655,9 +750,8 @@ static void dp_setup(dp *s, const tilesat_map *m,
         if (ts_bit(ts_allowed(r, t, d), u))
           s->compat[((size_t)d * (size_t)T + (size_t)u) * (size_t)s->twords +
                     (size_t)(t >> 6)] |= (uint64_t)1 << (t & 63);
-  make_classes(s, !keep_all);
-  size_t nlayers = keep_all ? (size_t)m->ncells + 1 : 2;
-  s->layers = ts_calloc(nlayers, sizeof *s->layers);
+  make_classes(s);
+  s->sizes = ts_calloc((size_t)m->ncells + 1, sizeof *s->sizes);
 }
 
 /* dp_run's buffers for one position, reused from one to the next. */
@@ -667,6 +761,8 @@ typedef struct run_scratch {
   mpz_t total;
   uint64_t *mask;   /* candidate tiles of the state at hand */
   uint64_t *selfok; /* tiles the position's own wrap-around edges allow */
+  uint64_t *base;   /* next_base of the state at hand */
+  bool filtered;    /* s->keep may refuse states of the layer being built */
   batch b;
   /* per state: the candidate tiles of each class, and the classes met */
   mp_limb_t *mult;
@@ -693,13 +789,20 @@ static bool extend_state(dp *s, int i, const unsigned char *cls,
         w->first[c] = t;
       }
     }
+  if (nclasses)
+    next_base(s, i, k, (unsigned char *)w->base);
   for (int j = 0; j < nclasses; j++) {
     int c = w->used[j];
     extensions += w->mult[c];
-    next_key(s, i, k, w->first[c], (unsigned char *)batch_key(s, &w->b));
-    if (!batch_push(s, next, &w->b, count, cur->nlimbs, w->mult[c], err))
-      return false;
+    unsigned char *key = (unsigned char *)batch_key(s, &w->b);
+    memcpy(key, w->base, (size_t)s->p.keywords * 8);
+    place_class(&s->p, i, (unsigned char)c, key);
+    mp_limb_t mult = w->mult[c];
     w->mult[c] = 0;
+    if (w->filtered && !s->keep(s->keep_user, i + 1, key))
+      continue;
+    if (!batch_push(s, next, &w->b, count, cur->nlimbs, mult, err))
+      return false;
   }
   mpz_t view;
   mpz_addmul_ui(w->total, mpz_roinit_n(view, count, cur->nlimbs), extensions);
@@ -710,14 +813,19 @@ static bool extend_state(dp *s, int i, const unsigned char *cls,
 static bool dp_step(dp *s, int i, const layer *cur, layer *next, run_scratch *w,
                     tilesat_error *err) {
   const plan *p = &s->p;
-  /* room for as many states as now at load 1/2: layers rarely shrink or
-   * grow much from one cell to the next, so few rehashes */
-  size_t want = 16;
-  while (want < 2 * cur->n)
-    want *= 2;
+  /* Room for as many states as the layer had when built before, else as
+   * now or as a line before if more (layers grow and shrink the same way
+   * along each line), so few rehashes; a filtered layer grows from
+   * nothing. */
+  w->filtered = s->keep && s->cuts(s->keep_user, i + 1);
+  size_t n = s->sizes[i + 1] ? s->sizes[i + 1] : cur->n;
+  if (!s->sizes[i + 1] && i + 1 >= p->stride && s->sizes[i + 1 - p->stride] > n)
+    n = s->sizes[i + 1 - p->stride];
+  n = w->filtered ? 0 : n;
   size_t width = mpz_sizeinbase(w->total, 2) + (size_t)s->lgT;
   int nlimbs = (int)((width + GMP_NUMB_BITS - 1) / GMP_NUMB_BITS);
-  if (!layer_prepare(s, next, want, nlimbs, err))
+  if (!layer_prepare(s, next, index_slots(n), n + n / 8 + 16, nlimbs, cur->n,
+                     err))
     return false;
   mpz_set_ui(w->total, 0);
   const unsigned char *cls = s->cls + (size_t)p->place_mask[i] * (size_t)p->T;
@@ -737,68 +845,65 @@ static bool dp_step(dp *s, int i, const layer *cur, layer *next, run_scratch *w,
   return batch_flush(s, next, &w->b, err);
 }
 
-/* Run the DP over the first `upto` positions, or until a layer holds more
- * than `cap` states (0: no cap; *capped is then set).  Returns 0, or -1
- * with err (memory bound, interrupted). */
-static int dp_run(dp *s, int upto, size_t cap, bool *capped,
-                  tilesat_error *err) {
-  const plan *p = &s->p;
-  int n = upto;
-  uint64_t *key = ts_calloc((size_t)p->keywords, 8);
+bool dp_start(dp *s, layer *l, tilesat_error *err) {
+  uint64_t *key = ts_calloc((size_t)s->p.keywords, 8);
   mp_limb_t one = 1;
+  bool ok = layer_prepare(s, l, 16, 16, 1, 1, err) &&
+            layer_add(s, l, key, &one, 1, 1, err);
+  free(key);
+  return ok;
+}
+
+const layer *dp_run(dp *s, const layer *start, int from, int to,
+                    tilesat_error *err) {
+  const plan *p = &s->p;
   run_scratch w = {
       .mask = ts_malloc((size_t)s->twords * sizeof *w.mask),
       .selfok = ts_malloc((size_t)s->twords * sizeof *w.selfok),
+      .base = ts_calloc((size_t)p->keywords, 8),
       .b = {.keys = ts_calloc(BATCH * (size_t)p->keywords, 8)},
       .mult = ts_calloc((size_t)p->T, sizeof *w.mult),
       .used = ts_malloc((size_t)p->T * sizeof *w.used),
       .first = ts_malloc((size_t)p->T * sizeof *w.first),
   };
-  mpz_init_set_ui(w.total, 1);
-  int rc = -1;
-  layer *cur = &s->layers[0];
-  if (!layer_prepare(s, cur, 16, 1, err) ||
-      !layer_add(s, cur, key, &one, 1, 1, err))
-    goto done;
-  for (int i = 0; i < n; i++) {
+  mpz_init(w.total);
+  layer_total(s, start, w.total);
+  const layer *cur = start;
+  for (int i = from; i < to && cur; i++) {
+    layer *next = &s->layers[(i + 1) % 2];
+    if (cur == &s->layers[i % 2])
+      layer_pass_index(&s->layers[i % 2], next);
     if (ts_terminated(s->solve)) {
       ts_error(err, s->what, 0, "interrupted");
-      goto done;
-    }
-    layer *next = &s->layers[s->keep_all ? i + 1 : (i + 1) % 2];
-    if (!dp_step(s, i, cur, next, &w, err))
-      goto done;
-    cur = next;
-    s->last_states = cur->n;
-    if (cap && cur->n > cap) {
-      *capped = true;
-      break;
-    }
-    if (s->progress) {
-      char line[128];
-      snprintf(line, sizeof line, "dp: cell %d of %d, %zu states, %zu MiB",
-               i + 1, n, cur->n, s->used_memory >> 20);
-      s->progress(s->progress_user, line);
+      cur = NULL;
+    } else if (!dp_step(s, i, cur, next, &w, err) ||
+               (s->built && !s->built(s, i + 1, next, err))) {
+      cur = NULL;
+    } else {
+      cur = next;
+      s->last_states = cur->n;
+      if (!w.filtered)
+        s->sizes[i + 1] = cur->n;
+      if (s->progress) {
+        char line[128];
+        snprintf(line, sizeof line, "dp: cell %d of %d, %zu states, %zu MiB",
+                 i + 1, p->ncells, cur->n, s->used_memory >> 20);
+        s->progress(s->progress_user, line);
+      }
     }
   }
-  rc = 0;
-done:
   mpz_clear(w.total);
-  free(key);
   free(w.mask);
   free(w.selfok);
+  free(w.base);
   free(w.b.keys);
   free(w.mult);
   free(w.used);
   free(w.first);
-  return rc;
+  return cur;
 }
 
-static const layer *final_layer(const dp *s) {
-  return &s->layers[s->keep_all ? s->p.ncells : s->p.ncells % 2];
-}
-
-static void layer_total(const dp *s, const layer *l, mpz_t total) {
+void layer_total(const dp *s, const layer *l, mpz_t total) {
   mpz_set_ui(total, 0);
   for (size_t e = 0; e < l->n; e++) {
     mpz_t c;
@@ -812,6 +917,41 @@ static void layer_total(const dp *s, const layer *l, mpz_t total) {
  * with a state cap and keep the one that grew less. */
 #define PROBE_CAP 20000
 
+/* A probe's dp_run hook: stop (capped) once a layer holds more than
+ * PROBE_CAP states. */
+static bool probe_built(dp *s, int pos, const layer *l, tilesat_error *err) {
+  (void)pos;
+  (void)err;
+  if (l->n <= PROBE_CAP)
+    return true;
+  *(bool *)s->built_user = true;
+  return false;
+}
+
+/* How many states the order `column_major` has after two lines (capped),
+ * or -1 with err; its plan in *pl either way. */
+static int probe(const tilesat_map *m, const tilesat_count_options *o,
+                 bool column_major, const char *what, plan *pl, size_t *states,
+                 bool *capped, tilesat_error *err) {
+  plan_build(m, column_major, pl);
+  int upto = 2 * pl->stride < m->ncells ? 2 * pl->stride : m->ncells;
+  dp s;
+  dp_setup(&s, m, o, pl, what);
+  s.built = probe_built;
+  s.built_user = capped;
+  *capped = false;
+  int rc = dp_start(&s, &s.layers[0], err) &&
+                   (dp_run(&s, &s.layers[0], 0, upto, err) || *capped)
+               ? 0
+               : -1;
+  *states = s.last_states;
+  memset(&s.p, 0, sizeof s.p); /* the plan stays the caller's */
+  dp_free(&s);
+  return rc;
+}
+
+/* Row-major or column-major: fewer states wins; a capped probe loses; ties
+ * go to the shorter key. */
 static int choose_plan(const tilesat_map *m, const tilesat_count_options *o,
                        plan *out, tilesat_error *err, const char *what) {
   if (m->rules->ntiles > DP_MAX_TILES) {
@@ -829,24 +969,13 @@ static int choose_plan(const tilesat_map *m, const tilesat_count_options *o,
   }
   plan pl[2];
   size_t states[2];
-  bool capped[2] = {false, false};
-  for (int i = 0; i < 2; i++) {
-    plan_build(m, i == 1, &pl[i]);
-    int stride = i == 1 ? m->height : m->width;
-    int upto = 2 * stride < m->ncells ? 2 * stride : m->ncells;
-    dp s;
-    dp_setup(&s, m, o, &pl[i], false, what);
-    int rc = dp_run(&s, upto, PROBE_CAP, &capped[i], err);
-    states[i] = s.last_states;
-    dp_free(&s);
-    if (rc) {
-      plan_free(&pl[0]);
-      if (i == 1)
-        plan_free(&pl[1]);
+  bool capped[2];
+  for (int i = 0; i < 2; i++)
+    if (probe(m, o, i == 1, what, &pl[i], &states[i], &capped[i], err)) {
+      for (int j = 0; j <= i; j++)
+        plan_free(&pl[j]);
       return -1;
     }
-  }
-  /* fewer states wins; a capped probe loses; ties go to the shorter key */
   int pick;
   if (capped[0] != capped[1])
     pick = capped[0] ? 1 : 0;
@@ -859,152 +988,25 @@ static int choose_plan(const tilesat_map *m, const tilesat_count_options *o,
   return 0;
 }
 
+int dp_open(dp *s, const tilesat_map *m, const tilesat_count_options *o,
+            const char *what, tilesat_error *err) {
+  plan p;
+  if (choose_plan(m, o, &p, err, what))
+    return -1;
+  dp_setup(s, m, o, &p, what);
+  return 0;
+}
+
 int ts_dp_count(const tilesat_map *m, const tilesat_count_options *o,
                 mpz_t count, tilesat_error *err) {
-  plan p;
-  if (choose_plan(m, o, &p, err, "count"))
-    return -1;
   dp s;
-  dp_setup(&s, m, o, &p, false, "count");
-  bool capped = false;
-  int rc = dp_run(&s, m->ncells, 0, &capped, err);
-  if (!rc)
-    layer_total(&s, final_layer(&s), count);
-  dp_free(&s);
-  plan_free(&p);
-  return rc;
-}
-
-/* r = a uniform number in [0, n), n > 0: random bits of n's length, drawn
- * again while >= n (fewer than two rounds on average). */
-static void draw_below(ts_rng *rng, mpz_t r, const mpz_t n) {
-  size_t bits = mpz_sizeinbase(n, 2), words = (bits + 63) / 64;
-  uint64_t *w = ts_malloc(words * sizeof *w);
-  do {
-    for (size_t i = 0; i < words; i++)
-      w[i] = ts_rng_next(rng);
-    mpz_import(r, words, -1, sizeof *w, 0, 0, w);
-    mpz_fdiv_r_2exp(r, r, bits);
-  } while (mpz_cmp(r, n) >= 0);
-  free(w);
-}
-
-/* The predecessor of `key` (the state after position i, whose placed tile
- * is t) in layer i, chosen with probability count(pred) / count(key); on
- * return `key` holds it.  pass 0 sums the weights, pass 1 draws. */
-static void choose_predecessor(dp *s, int i, int t, uint64_t *key, ts_rng *rng,
-                               mpz_t r, mpz_t acc, uint64_t *probe,
-                               uint64_t *after, uint64_t *mask) {
-  const plan *p = &s->p;
-  const layer *before = &s->layers[i];
-  size_t bytes = (size_t)p->keywords * 8;
-  const unsigned char *k = (const unsigned char *)key;
-  mpz_t c, total;
-  mpz_init(total);
-  for (int pass = 0; pass < 2; pass++) {
-    if (pass == 1)
-      draw_below(rng, r, total);
-    mpz_set_ui(acc, 0);
-    for (int x = 0; x < p->T; x++) {
-      /* shift the window back; the dropped cell held x */
-      unsigned char *pk = (unsigned char *)probe;
-      memset(pk, 0, bytes);
-      pk[0] = (unsigned char)x;
-      memcpy(pk + 1, k, (size_t)p->K - 1);
-      memcpy(pk + p->K, k + p->K, (size_t)p->nanchor);
-      if (p->anchor_slot[i] >= 0)
-        pk[p->anchor_slot[i]] = 0; /* not placed yet before position i */
-      long e = layer_lookup(before, probe, p->keywords);
-      if (e < 0)
-        continue;
-      candidates(s, i, pk, mask);
-      if (!((mask[t >> 6] >> (t & 63)) & 1) || !self_ok(s, i, t))
-        continue;
-      next_key(s, i, pk, t, (unsigned char *)after);
-      if (memcmp(after, key, bytes))
-        continue;
-      mpz_add(
-          acc, acc,
-          mpz_roinit_n(c, entry_count(s, before, (size_t)e), before->nlimbs));
-      if (pass == 1 && mpz_cmp(acc, r) > 0) {
-        memcpy(key, probe, bytes);
-        break;
-      }
-    }
-    if (pass == 0)
-      mpz_set(total, acc);
-  }
-  mpz_clear(total);
-}
-
-int ts_dp_sample(const tilesat_map *m, const tilesat_count_options *o, int n,
-                 tilesat_map_fn fn, void *user, tilesat_error *err) {
-  plan pl;
-  if (choose_plan(m, o, &pl, err, "sample"))
+  if (dp_open(&s, m, o, "count", err))
     return -1;
-  dp s;
-  dp_setup(&s, m, o, &pl, true, "sample");
-  bool capped = false;
-  if (dp_run(&s, m->ncells, 0, &capped, err)) {
-    dp_free(&s);
-    plan_free(&pl);
-    return -1;
-  }
-  const plan *p = &s.p;
-  size_t bytes = (size_t)p->keywords * 8;
-  mpz_t total, r, acc, c;
-  mpz_inits(total, r, acc, NULL);
-  const layer *last = final_layer(&s);
-  layer_total(&s, last, total);
-  ts_rng rng;
-  ts_rng_seed(&rng, o->seed, 0x6470u);
-  int *tiles = ts_malloc((size_t)p->ncells * sizeof *tiles);
-  uint64_t *key = ts_calloc((size_t)p->keywords, 8);
-  uint64_t *probe = ts_calloc((size_t)p->keywords, 8);
-  uint64_t *after = ts_calloc((size_t)p->keywords, 8);
-  uint64_t *mask = ts_malloc((size_t)s.twords * sizeof *mask);
-  int produced = 0;
-  while (mpz_sgn(total) > 0 && produced < n) {
-    if (ts_terminated(s.solve)) {
-      ts_error(err, "sample", 0, "interrupted");
-      produced = -1;
-      break;
-    }
-    /* the last state with probability count / total */
-    draw_below(&rng, r, total);
-    mpz_set_ui(acc, 0);
-    for (size_t e = 0; e < last->n; e++) {
-      mpz_add(acc, acc,
-              mpz_roinit_n(c, entry_count(&s, last, e), last->nlimbs));
-      if (mpz_cmp(acc, r) > 0) {
-        memcpy(key, entry_key(last, e), bytes);
-        break;
-      }
-    }
-    /* walk back; the tile placed at position i is the window's last byte */
-    for (int i = p->ncells - 1; i >= 0; i--) {
-      int t = ((const unsigned char *)key)[p->K - 1];
-      tiles[p->cell[i]] = t;
-      choose_predecessor(&s, i, t, key, &rng, r, acc, probe, after, mask);
-    }
-    char why[256];
-    if (!tilesat_map_verify(m, tiles, why, sizeof why)) {
-      ts_error(err, NULL, 0, "internal error: sampled map is not valid: %s",
-               why);
-      produced = -1;
-      break;
-    }
-    produced++;
-    if (fn && fn(user, tiles))
-      break;
-  }
-  free(tiles);
-  free(key);
-  free(probe);
-  free(after);
-  free(mask);
-  mpz_clears(total, r, acc, NULL);
+  const layer *last = NULL;
+  if (dp_start(&s, &s.layers[0], err))
+    last = dp_run(&s, &s.layers[0], 0, m->ncells, err);
+  if (last)
+    layer_total(&s, last, count);
   dp_free(&s);
-  plan_free(&pl);
-  return produced;
+  return last ? 0 : -1;
 }

@@ -1,0 +1,147 @@
+/* count/dp.h: the frontier DP's insides, shared by the counter (dp.c) and
+ * the sampler (dp_sample.c).  See dp.c for how the frontier works. */
+#ifndef TILESAT_COUNT_DP_H
+#define TILESAT_COUNT_DP_H
+
+#include "count/count.h"
+
+#include <gmp.h>
+
+#define DP_MAX_TILES 255
+
+typedef struct plan {
+  int ncells, T, K, nanchor, L; /* L: key bytes = K + nanchor */
+  int stride;                   /* cells in a line of the order */
+  int ndirs, *nbr; /* [q * ndirs + d]: position of q's neighbour, or -1 */
+  int keywords;    /* L rounded up to 8-byte words */
+  int *cell;       /* position -> cell */
+  int *pos;        /* cell -> position */
+  /* earlier neighbours of each position: [nb_start[p], nb_start[p+1]) */
+  int *nb_start, *nb_slot, *nb_dir; /* key slot (-1: the cell itself) */
+  int *nb_pos;                      /* the neighbour's position */
+  int *anchor_slot;                 /* position -> slot if an anchor, or -1 */
+  int *pin;                         /* position -> pinned tile, -1, or -2 */
+  uint64_t *ban; /* position -> (T+63)/64 words of banned tiles, or NULL */
+  /* A cell's "pending" set: the directions whose neighbour is not placed
+   * yet.  It shrinks as neighbours are placed, and the cell's class (see
+   * struct dp) depends on it alone.  place_mask[i]: cell i's pending set
+   * when it is placed; nb_mask[k]: the neighbour's pending set just before
+   * position i (the class its key byte holds then). */
+  int *place_mask, *nb_mask;
+  /* Earlier cells whose pending set shrinks when position i is placed:
+   * [rm_start[i], rm_start[i+1]), each with the key slots that hold it
+   * after the step (window, anchor; -1 if none) and its sets before and
+   * after, and its position. */
+  int *rm_start, *rm_wslot, *rm_aslot, *rm_from, *rm_to, *rm_pos;
+} plan;
+
+/* A layer is a dense array of entries (key words, then the count's limbs)
+ * in insertion order, and an open-addressing index over it: 8 bytes a slot,
+ * the hash's high half as a tag and the entry's number.  Probing touches
+ * only the index, which is a few times smaller than the entries and mostly
+ * stays in cache; an entry is read only when its tag matches.  A stored
+ * layer (the sampler's) has its entries only, no index and no spare room,
+ * until it is given an index again to be looked up. */
+typedef struct layer {
+  size_t cap;      /* index slots, a power of two; 0: no index */
+  size_t n;        /* entries */
+  size_t room;     /* entries allocated */
+  size_t touched;  /* entries counted in the memory used (written) */
+  size_t entry;    /* bytes per entry */
+  int nlimbs;      /* width of the counts: enough for the layer's total */
+  uint64_t *index; /* tag << 32 | (entry + 1), or 0 when empty */
+  unsigned char *mem;
+} layer;
+
+typedef struct dp dp;
+
+struct dp {
+  const tilesat_map *map;
+  plan p;
+  int lgT; /* ceil(log2 T): a partial map extends in at most 2^lgT ways */
+  size_t max_memory, used_memory;
+  /* The sampler's: bytes of its stored layers (within used_memory), and
+   * the most the two working layers took so far. */
+  size_t stored_memory, working_peak;
+  /* When the memory bound is reached, called to free stored layers that
+   * can be rebuilt (true when it freed some). */
+  bool (*make_room)(dp *s);
+  /* When not NULL, a state at position `pos` (the layer it enters) that
+   * keep(keep_user, pos, key) refuses is not added: the sampler's cone;
+   * cuts(keep_user, pos) says whether keep may refuse any there. */
+  bool (*keep)(void *keep_user, int pos, const unsigned char *key);
+  bool (*cuts)(void *keep_user, int pos);
+  void *keep_user;
+  /* When not NULL, called with each layer dp_run builds. */
+  bool (*built)(dp *s, int pos, const layer *l, tilesat_error *err);
+  void *built_user;
+  uint64_t *compat; /* [dir][u][words]: tiles t with t allowing u in dir */
+  /* A placed tile is kept in the key as its class: tiles with the same
+   * allowed sets in every direction that still has a neighbour to come are
+   * interchangeable for the rest of the count, so their states merge.  The
+   * class is coarsened each time one of those neighbours is placed (a cell
+   * with none left is class 0), so the key keeps only what the cells still
+   * to come can tell apart: for edge-matched tilesets, the socket of each
+   * frontier edge rather than the tile.  cls[mask*T + t]: the class of t
+   * for the pending set `mask`; rep[mask*T + c]: a tile of class c;
+   * nclasses[mask]: how many. */
+  unsigned char *cls;
+  int *rep, *nclasses;
+  int twords;
+  const tilesat_solve_options *solve; /* its terminate */
+  tilesat_progress_fn progress;
+  void *progress_user;
+  layer layers[2];    /* the working layers */
+  const char *what;   /* "count" or "sample", for messages */
+  size_t last_states; /* states in the last layer built */
+  size_t *sizes;      /* states of each layer built unfiltered */
+};
+
+static inline uint64_t *entry_key(const layer *l, size_t i) {
+  return (uint64_t *)(l->mem + i * l->entry);
+}
+
+static inline mp_limb_t *entry_count(const dp *s, const layer *l, size_t i) {
+  return (mp_limb_t *)(entry_key(l, i) + s->p.keywords);
+}
+
+/* Choose the order and set up the DP for m (what: "count" or "sample").
+ * 0, or -1 with err. */
+int dp_open(dp *s, const tilesat_map *m, const tilesat_count_options *o,
+            const char *what, tilesat_error *err);
+void dp_free(dp *s);
+/* Layer 0: the empty map, one state. */
+bool dp_start(dp *s, layer *l, tilesat_error *err);
+/* Build layers from+1 .. to from `start` (layer from) in the working
+ * layers; returns the last one (`start` when from == to), or NULL with err
+ * (memory bound, interrupted). */
+const layer *dp_run(dp *s, const layer *start, int from, int to,
+                    tilesat_error *err);
+
+/* Take `bytes` more of the memory bound (freeing stored layers through
+ * make_room if need be), or say that the frontier outgrew it. */
+bool reserve(dp *s, size_t bytes, size_t states, tilesat_error *err);
+void layer_release(dp *s, layer *l);
+/* The memory l takes (as counted against the bound). */
+size_t layer_bytes(const layer *l);
+/* A copy of l's entries only (a stored layer). */
+bool layer_store(dp *s, const layer *l, layer *out, tilesat_error *err);
+/* Give a stored layer an index, to be looked up; layer_unindex drops it. */
+bool layer_index(dp *s, layer *l, tilesat_error *err);
+void layer_unindex(dp *s, layer *l);
+/* The entry of key in l (which has an index), or -1. */
+long layer_lookup(const layer *l, const uint64_t *key, int words);
+void layer_total(const dp *s, const layer *l, mpz_t total);
+
+/* Which tiles may stand at position i given the state's earlier
+ * neighbours, and whether t keeps its own wrap-around edges. */
+void candidates(const dp *s, int i, const unsigned char *key, uint64_t *mask);
+bool self_ok(const dp *s, int i, int t);
+/* The state after placing tile t at position i. */
+void next_key(const dp *s, int i, const unsigned char *key, int t,
+              unsigned char *out);
+/* The directions of position q whose neighbour comes after position
+ * `after`: its pending set then. */
+int pending(const plan *p, int q, int after);
+
+#endif
