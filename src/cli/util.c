@@ -156,6 +156,7 @@ tilesat_topology topology_of(const options *o, tilesat_topology fallback) {
 
 /* --backend (checked against the option table's choices), and signals. */
 int parse_backend(const options *o, tilesat_solve_options *so) {
+  memset(so, 0, sizeof *so); /* every field the command does not set: none */
   so->backend = TILESAT_PICOSAT;
   if (o->backend && tilesat_backend_parse(o->backend, &so->backend)) {
     fail("--backend: '%s' is not a backend of this build", o->backend);
