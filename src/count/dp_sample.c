@@ -175,11 +175,13 @@ static bool make_room(dp *s) {
 static size_t keep_bound(const sampler *S) {
   if (S->keep_bytes)
     return S->keep_bytes;
-  double share = S->line_ends ? KEEP_LINE_ENDS : KEEP_ALL;
-  size_t bound = (size_t)(share * (double)S->s.working_peak);
-  size_t floor =
-      KEEP_AT_LEAST < S->s.max_memory / 4 ? KEEP_AT_LEAST : S->s.max_memory / 4;
-  return bound > floor ? bound : floor;
+  double all = KEEP_ALL * (double)S->s.working_peak;
+  double floor =
+      (double)(KEEP_AT_LEAST < S->s.max_memory / 4 ? KEEP_AT_LEAST
+                                                   : S->s.max_memory / 4);
+  all = all > floor ? all : floor;
+  /* the line ends leave the walks their part */
+  return (size_t)(S->line_ends ? all * KEEP_LINE_ENDS / KEEP_ALL : all);
 }
 
 /* Store layer l (at pos) if the store takes that position, dropping others
