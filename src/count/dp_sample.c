@@ -694,8 +694,11 @@ int ts_dp_sample_with(const tilesat_map *m, const tilesat_count_options *o,
   s->progress = NULL;
   layer_total(s, &last, total);
   produced = 0;
-  for (int first = 0; first < n && mpz_sgn(total) > 0; first += batch) {
-    S.nwalk = n - first < batch ? n - first : batch;
+  /* batches of 1, 2, 4, ... maps up to `batch`: the first map comes at
+   * once, and many come in few batches */
+  for (int first = 0, size = 1; first < n && mpz_sgn(total) > 0;
+       first += S.nwalk, size = size < batch / 2 ? 2 * size : batch) {
+    S.nwalk = n - first < size ? n - first : size;
     S.first = first;
     if (!walk_batch(&S, &top, &last, first, total, err)) {
       produced = -1;
