@@ -694,10 +694,10 @@ int ts_dp_sample_with(const tilesat_map *m, const tilesat_count_options *o,
   s->progress = NULL;
   layer_total(s, &last, total);
   produced = 0;
-  /* batches of 1, 2, 4, ... maps up to `batch`: the first map comes at
-   * once, and many come in few batches */
+  /* one map first, so that it comes at once, then the others `batch` at
+   * a time (each batch walks back once) */
   for (int first = 0, size = 1; first < n && mpz_sgn(total) > 0;
-       first += S.nwalk, size = size < batch / 2 ? 2 * size : batch) {
+       first += S.nwalk, size = batch) {
     S.nwalk = n - first < size ? n - first : size;
     S.first = first;
     if (!walk_batch(&S, &top, &last, first, total, err)) {
