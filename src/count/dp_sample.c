@@ -175,11 +175,13 @@ static bool make_room(dp *s) {
 static size_t keep_bound(const sampler *S) {
   if (S->keep_bytes)
     return S->keep_bytes;
-  double share = S->line_ends ? KEEP_LINE_ENDS : KEEP_ALL;
-  size_t bound = (size_t)(share * (double)S->s.working_peak);
-  size_t floor =
-      KEEP_AT_LEAST < S->s.max_memory / 4 ? KEEP_AT_LEAST : S->s.max_memory / 4;
-  return bound > floor ? bound : floor;
+  double all = KEEP_ALL * (double)S->s.working_peak;
+  double floor =
+      (double)(KEEP_AT_LEAST < S->s.max_memory / 4 ? KEEP_AT_LEAST
+                                                   : S->s.max_memory / 4);
+  all = all > floor ? all : floor;
+  /* the line ends leave the walks their part */
+  return (size_t)(S->line_ends ? all * KEEP_LINE_ENDS / KEEP_ALL : all);
 }
 
 /* Store layer l (at pos) if the store takes that position, dropping others
@@ -692,8 +694,11 @@ int ts_dp_sample_with(const tilesat_map *m, const tilesat_count_options *o,
   s->progress = NULL;
   layer_total(s, &last, total);
   produced = 0;
-  for (int first = 0; first < n && mpz_sgn(total) > 0; first += batch) {
-    S.nwalk = n - first < batch ? n - first : batch;
+  /* one map first, so that it comes at once, then the others `batch` at
+   * a time (each batch walks back once) */
+  for (int first = 0, size = 1; first < n && mpz_sgn(total) > 0;
+       first += S.nwalk, size = batch) {
+    S.nwalk = n - first < size ? n - first : size;
     S.first = first;
     if (!walk_batch(&S, &top, &last, first, total, err)) {
       produced = -1;
