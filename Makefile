@@ -257,6 +257,7 @@ bench: deps
 	tools/bench-memory.sh $(BIN)
 	tools/bench-anneal.sh
 	tools/bench-count.sh
+	tools/bench-chain.sh
 	@$(MAKE) --no-print-directory bench-collapse
 
 # The peer column needs node and npm (install-deps.sh bench adds them when
