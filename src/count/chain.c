@@ -49,7 +49,8 @@ typedef struct chain {
   int *cells;       /* block cell -> map cell */
   uint64_t *banned; /* per block cell: the tiles banned there (words) */
   ts_rng rng;
-  long changed; /* cells the moves changed, since last reset */
+  long changed;       /* cells the moves changed, since last reset */
+  long sweep, sweeps; /* for progress: sweeps done, and in all */
 } chain;
 
 /* The block's cells, rows r0.. and columns c0.., through the wrap. */
@@ -78,11 +79,13 @@ static bool block_bans(chain *c, const tilesat_map *sub, int k) {
   for (int d = 0; d < c->D; d++) {
     int nb = ts_map_neighbor(c->m, cell, d);
     int inner = ts_map_neighbor(sub, k, d);
-    if (inner >= 0 || nb < 0) {
-      if (inner >= 0 ? nb != c->cells[inner] : false)
+    if (inner >= 0) {
+      if (nb != c->cells[inner])
         return false;
       continue;
     }
+    if (nb < 0)
+      continue;
     if (c->stamp[nb] == c->move)
       return false; /* a neighbour in the block, not in the block's grid */
     for (int t = 0; t < c->T; t++)
@@ -249,6 +252,12 @@ static int sweep(chain *c, int bw, int bh, tilesat_error *err) {
     int r0 = piece(&rows, order[i] / nc, &h);
     int c0 = piece(&cols, order[i] % nc, &w);
     rc = block_move(c, r0, c0, w, h, err);
+    if (c->o->progress) {
+      char line[128];
+      snprintf(line, sizeof line, "chain: sweep %ld of %ld, block %d of %d",
+               c->sweep + 1, c->sweeps, i + 1, nb);
+      c->o->progress(c->o->progress_user, line);
+    }
   }
   free(order);
   return rc;
@@ -392,6 +401,8 @@ int ts_chain_sample(const tilesat_map *m, const tilesat_count_options *o, int n,
       break;
     }
     c.changed = 0;
+    c.sweep = done;
+    c.sweeps = total;
     bool flip = done % 2;
     rc = sweep(&c, flip ? bh : bw, flip ? bw : bh, err);
     if (rc)
@@ -399,11 +410,6 @@ int ts_chain_sample(const tilesat_map *m, const tilesat_count_options *o, int n,
     tile_counts(&c, x + (size_t)done * (size_t)c.T);
     if (++done > o->burn_in)
       changed += c.changed;
-    if (o->progress) {
-      char line[96];
-      snprintf(line, sizeof line, "chain: sweep %ld of %ld", done, total);
-      o->progress(o->progress_user, line);
-    }
     if (done <= o->burn_in || (done - o->burn_in) % every)
       continue;
     char why[256];

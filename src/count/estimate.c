@@ -598,8 +598,8 @@ static void smc_resample(swarm *p, double sum, ts_rng *rng) {
 /* One run of n particles: ln Z-hat, or -INFINITY when every particle
  * died.  -1 when stopped (err). */
 static int smc_run(const smc *s, int n, ts_rng *rng,
-                   const tilesat_solve_options *so, double *lnz,
-                   tilesat_error *err) {
+                   const tilesat_count_options *o, const char *label,
+                   double *lnz, tilesat_error *err) {
   swarm p = {n, (size_t)s->slots, NULL, NULL, NULL, 0};
   p.cur = ts_calloc((size_t)n * p.S, sizeof *p.cur);
   p.next = ts_calloc((size_t)n * p.S, sizeof *p.next);
@@ -610,10 +610,16 @@ static int smc_run(const smc *s, int n, ts_rng *rng,
   double total = 0;
   int rc = 0;
   for (int k = 0; k < s->N; k++) {
-    if ((k & 63) == 0 && ts_terminated(so)) {
+    if ((k & 63) == 0 && ts_terminated(&o->solve)) {
       ts_error(err, "count", 0, "interrupted");
       rc = -1;
       break;
+    }
+    if ((k & 63) == 0 && o->progress) {
+      char line[192];
+      snprintf(line, sizeof line, "estimate: %s: cell %d of %d", label, k,
+               s->N);
+      o->progress(o->progress_user, line);
     }
     double sq, sum = smc_extend(s, &p, k, rng, mask, &sq);
     if (sum == 0) {
@@ -699,14 +705,10 @@ static int replicates(const smc *s, const tilesat_count_options *o, int n,
   for (int r = 0; r < R && !rc; r++) {
     ts_rng rng;
     ts_rng_seed(&rng, o->seed, stream + (uint64_t)r);
-    rc = smc_run(s, n, &rng, &o->solve, &z[r], err);
-    if (!rc && o->progress) {
-      char line[160];
-      snprintf(line, sizeof line,
-               "estimate: %s %d of %d (%d particles, twist %g)", what, r + 1, R,
-               n, s->alpha);
-      o->progress(o->progress_user, line);
-    }
+    char label[96];
+    snprintf(label, sizeof label, "%s %d of %d (%d particles, twist %g)", what,
+             r + 1, R, n, s->alpha);
+    rc = smc_run(s, n, &rng, o, label, &z[r], err);
   }
   if (!rc)
     combine(z, R, out);
