@@ -279,32 +279,41 @@ static int start_map(chain *c, tilesat_error *err) {
   return rc == TILESAT_SAT ? 0 : rc == TILESAT_UNSAT ? TILESAT_UNSAT : -1;
 }
 
-/* The map's tile counts, as fractions of its cells, into x[T]. */
+/* The map's tile counts into x[T] (whole numbers, so that a count that
+ * never changes has exactly its mean and no variance). */
 static void tile_counts(const chain *c, double *x) {
-  int n = c->W * c->H;
   for (int t = 0; t < c->T; t++)
     x[t] = 0;
-  for (int i = 0; i < n; i++)
-    x[c->tiles[i]] += 1.0 / n;
+  for (int i = 0; i < c->W * c->H; i++)
+    x[c->tiles[i]]++;
 }
 
-/* The lag-1 autocorrelation of the tile counts over s sweeps (x: s rows
- * of T), pooled over the tiles; NAN with fewer than 3 sweeps or none
- * varying. */
-static double autocorrelation(const double *x, int s, int T) {
+/* The lag-1 autocorrelation of the tile counts over s >= 3 sweeps (x: s
+ * rows of T): pooled over the tiles (NAN when none varied), and the
+ * largest of a single tile's, into *slowest and *which (-1 if none). */
+static double autocorrelation(const double *x, int s, int T, double *slowest,
+                              int *which) {
   double num = 0, den = 0;
+  *slowest = NAN;
+  *which = -1;
   for (int t = 0; t < T; t++) {
-    double mean = 0;
+    double mean = 0, n1 = 0, d1 = 0;
     for (int i = 0; i < s; i++)
       mean += x[(size_t)i * (size_t)T + (size_t)t] / s;
     for (int i = 0; i < s; i++) {
       double a = x[(size_t)i * (size_t)T + (size_t)t] - mean;
-      den += a * a;
+      d1 += a * a;
       if (i + 1 < s)
-        num += a * (x[(size_t)(i + 1) * (size_t)T + (size_t)t] - mean);
+        n1 += a * (x[(size_t)(i + 1) * (size_t)T + (size_t)t] - mean);
+    }
+    num += n1;
+    den += d1;
+    if (d1 > 0 && (*which < 0 || n1 / d1 > *slowest)) {
+      *slowest = n1 / d1;
+      *which = t;
     }
   }
-  return s >= 3 && den > 0 ? num / den : NAN;
+  return den > 0 ? num / den : NAN;
 }
 
 static void chain_free(chain *c) {
@@ -354,13 +363,19 @@ static void report(const chain *c, const tilesat_count_options *o, long done,
   if (!fn)
     return;
   long after = done - o->burn_in;
+  char corr[192] = "n/a (fewer than 3 sweeps after it)";
+  double slowest;
+  int which;
   double rho = after >= 3
                    ? autocorrelation(x + (size_t)o->burn_in * (size_t)c->T,
-                                     (int)after, c->T)
+                                     (int)after, c->T, &slowest, &which)
                    : NAN;
-  char line[320], corr[64] = "n/a (fewer than 3 sweeps)";
   if (!isnan(rho))
-    snprintf(corr, sizeof corr, "%.2f", rho);
+    snprintf(corr, sizeof corr, "%.2f (the slowest tile's, \"%s\": %.2f)", rho,
+             tilesat_rules_tile_name(c->m->rules, which), slowest);
+  else if (after >= 3)
+    snprintf(corr, sizeof corr, "n/a (no tile count changed)");
+  char line[512];
   snprintf(line, sizeof line,
            "chain: %ld sweeps of %dx%d blocks from a guarded collapse (%ld "
            "burn-in); after the burn-in, %.1f%% of the cells changed a "
