@@ -299,7 +299,8 @@ static double autocorrelation(const double *x, int s, int T, double *slowest,
   for (int t = 0; t < T; t++) {
     double mean = 0, n1 = 0, d1 = 0;
     for (int i = 0; i < s; i++)
-      mean += x[(size_t)i * (size_t)T + (size_t)t] / s;
+      mean += x[(size_t)i * (size_t)T + (size_t)t];
+    mean /= s; /* exact when the count never changed */
     for (int i = 0; i < s; i++) {
       double a = x[(size_t)i * (size_t)T + (size_t)t] - mean;
       d1 += a * a;
