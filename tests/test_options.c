@@ -58,7 +58,7 @@ Test(options, errors_share_one_format) {
       {"anneal", "--beta", "1:", "LO:HI with 0 < LO <= HI"},
       {"anneal", "--coherence", "1 L", "a number"},
       {"check", "--topology", "", "square or hex"},
-      {"count", "--method", "dp2", "auto, dp, enum or approx"},
+      {"count", "--method", "dp2", "auto, dp, enum, approx, chain or estimate"},
       {"encode", "--format", "json", "dimacs or props"},
       {"trace", "--format", "props", "text or json"},
       {"extract", "--empty", "none", "tile or exclude"},
