@@ -421,8 +421,8 @@ typedef struct tilesat_count_options {
    * thick across the map) */
   long burn_in, sweeps;
   int block_width, block_height;
-  /* estimate: particles a replicate (0: about 2^26 / cells, from 1000 to
-   * 65536) and independent replicates (0: 8) */
+  /* estimate: particles a replicate (0: about 10^8 / cells, from 1000 to
+   * 16384) and independent replicates (0: 8) */
   int particles, replicates;
   tilesat_progress_fn progress;
   void *progress_user;

@@ -183,8 +183,8 @@ static int estimate(int argc, char **argv) {
       printf("%-44s %-8s | %s\n", argv[i], argv[i + 1], err.msg);
     else
       printf("%-44s %-8s | 10^%-10.1f +- %-6.1f %7.2f%% %7.1fs\n", argv[i],
-             argv[i + 1], res.log10, res.half_width,
-             100 * res.half_width / res.log10, t);
+             argv[i + 1], res.estimate_log10, res.estimate_halfwidth,
+             100 * res.estimate_halfwidth / res.estimate_log10, t);
     fflush(stdout);
     tilesat_map_free(m);
     tilesat_rules_free(r);
@@ -220,8 +220,8 @@ static int calibrate(int seeds, int argc, char **argv) {
       o.seed = (uint64_t)s;
       if (tilesat_count(m, &o, &res, &err))
         return 1;
-      inside += fabs(res.log10 - exact) <= res.half_width;
-      widest = fmax(widest, res.half_width);
+      inside += fabs(res.estimate_log10 - exact) <= res.estimate_halfwidth;
+      widest = fmax(widest, res.estimate_halfwidth);
     }
     printf("%-44s %-8s %-14s exact 10^%-9.3f %2d of %d within, widest +- "
            "%.3f, %.2f s a run\n",

@@ -103,8 +103,8 @@
   OPT(delta, "--delta", REAL, 0, 0, 1, "D", " count ",                         \
       "approx: with probability at least 1-D (default 0.2)")                   \
   OPT(particles, "--particles", UINT, 0, 1, 10000000, "N", " count ",          \
-      "estimate: particles a replicate (default: 2^26 / cells, 1000 to "       \
-      "65536)")                                                                \
+      "estimate: particles a replicate (default: 10^8 / cells, 1000 to "       \
+      "16384)")                                                                \
   OPT(replicates, "--replicates", UINT, 8, 2, 10000, "R", " count ",           \
       "estimate: independent replicates, whose spread makes the error bar "    \
       "(default 8)")                                                           \

@@ -49,7 +49,8 @@ typedef struct chain {
   int *cells;       /* block cell -> map cell */
   uint64_t *banned; /* per block cell: the tiles banned there (words) */
   ts_rng rng;
-  long changed; /* cells the moves changed, since last reset */
+  long changed;       /* cells the moves changed, since last reset */
+  long sweep, sweeps; /* for progress: sweeps done, and in all */
 } chain;
 
 /* The block's cells, rows r0.. and columns c0.., through the wrap. */
@@ -78,11 +79,13 @@ static bool block_bans(chain *c, const tilesat_map *sub, int k) {
   for (int d = 0; d < c->D; d++) {
     int nb = ts_map_neighbor(c->m, cell, d);
     int inner = ts_map_neighbor(sub, k, d);
-    if (inner >= 0 || nb < 0) {
-      if (inner >= 0 ? nb != c->cells[inner] : false)
+    if (inner >= 0) {
+      if (nb != c->cells[inner])
         return false;
       continue;
     }
+    if (nb < 0)
+      continue;
     if (c->stamp[nb] == c->move)
       return false; /* a neighbour in the block, not in the block's grid */
     for (int t = 0; t < c->T; t++)
@@ -249,6 +252,12 @@ static int sweep(chain *c, int bw, int bh, tilesat_error *err) {
     int r0 = piece(&rows, order[i] / nc, &h);
     int c0 = piece(&cols, order[i] % nc, &w);
     rc = block_move(c, r0, c0, w, h, err);
+    if (c->o->progress) {
+      char line[128];
+      snprintf(line, sizeof line, "chain: sweep %ld of %ld, block %d of %d",
+               c->sweep + 1, c->sweeps, i + 1, nb);
+      c->o->progress(c->o->progress_user, line);
+    }
   }
   free(order);
   return rc;
@@ -270,32 +279,42 @@ static int start_map(chain *c, tilesat_error *err) {
   return rc == TILESAT_SAT ? 0 : rc == TILESAT_UNSAT ? TILESAT_UNSAT : -1;
 }
 
-/* The map's tile counts, as fractions of its cells, into x[T]. */
+/* The map's tile counts into x[T] (whole numbers, so that a count that
+ * never changes has exactly its mean and no variance). */
 static void tile_counts(const chain *c, double *x) {
-  int n = c->W * c->H;
   for (int t = 0; t < c->T; t++)
     x[t] = 0;
-  for (int i = 0; i < n; i++)
-    x[c->tiles[i]] += 1.0 / n;
+  for (int i = 0; i < c->W * c->H; i++)
+    x[c->tiles[i]]++;
 }
 
-/* The lag-1 autocorrelation of the tile counts over s sweeps (x: s rows
- * of T), pooled over the tiles; NAN with fewer than 3 sweeps or none
- * varying. */
-static double autocorrelation(const double *x, int s, int T) {
+/* The lag-1 autocorrelation of the tile counts over s >= 3 sweeps (x: s
+ * rows of T): pooled over the tiles (NAN when none varied), and the
+ * largest of a single tile's, into *slowest and *which (-1 if none). */
+static double autocorrelation(const double *x, int s, int T, double *slowest,
+                              int *which) {
   double num = 0, den = 0;
+  *slowest = NAN;
+  *which = -1;
   for (int t = 0; t < T; t++) {
-    double mean = 0;
+    double mean = 0, n1 = 0, d1 = 0;
     for (int i = 0; i < s; i++)
-      mean += x[(size_t)i * (size_t)T + (size_t)t] / s;
+      mean += x[(size_t)i * (size_t)T + (size_t)t];
+    mean /= s; /* exact when the count never changed */
     for (int i = 0; i < s; i++) {
       double a = x[(size_t)i * (size_t)T + (size_t)t] - mean;
-      den += a * a;
+      d1 += a * a;
       if (i + 1 < s)
-        num += a * (x[(size_t)(i + 1) * (size_t)T + (size_t)t] - mean);
+        n1 += a * (x[(size_t)(i + 1) * (size_t)T + (size_t)t] - mean);
+    }
+    num += n1;
+    den += d1;
+    if (d1 > 0 && (*which < 0 || n1 / d1 > *slowest)) {
+      *slowest = n1 / d1;
+      *which = t;
     }
   }
-  return s >= 3 && den > 0 ? num / den : NAN;
+  return den > 0 ? num / den : NAN;
 }
 
 static void chain_free(chain *c) {
@@ -345,13 +364,19 @@ static void report(const chain *c, const tilesat_count_options *o, long done,
   if (!fn)
     return;
   long after = done - o->burn_in;
+  char corr[192] = "n/a (fewer than 3 sweeps after it)";
+  double slowest;
+  int which;
   double rho = after >= 3
                    ? autocorrelation(x + (size_t)o->burn_in * (size_t)c->T,
-                                     (int)after, c->T)
+                                     (int)after, c->T, &slowest, &which)
                    : NAN;
-  char line[320], corr[64] = "n/a (fewer than 3 sweeps)";
   if (!isnan(rho))
-    snprintf(corr, sizeof corr, "%.2f", rho);
+    snprintf(corr, sizeof corr, "%.2f (the slowest tile's, \"%s\": %.2f)", rho,
+             tilesat_rules_tile_name(c->m->rules, which), slowest);
+  else if (after >= 3)
+    snprintf(corr, sizeof corr, "n/a (no tile count changed)");
+  char line[512];
   snprintf(line, sizeof line,
            "chain: %ld sweeps of %dx%d blocks from a guarded collapse (%ld "
            "burn-in); after the burn-in, %.1f%% of the cells changed a "
@@ -392,6 +417,8 @@ int ts_chain_sample(const tilesat_map *m, const tilesat_count_options *o, int n,
       break;
     }
     c.changed = 0;
+    c.sweep = done;
+    c.sweeps = total;
     bool flip = done % 2;
     rc = sweep(&c, flip ? bh : bw, flip ? bw : bh, err);
     if (rc)
@@ -399,11 +426,6 @@ int ts_chain_sample(const tilesat_map *m, const tilesat_count_options *o, int n,
     tile_counts(&c, x + (size_t)done * (size_t)c.T);
     if (++done > o->burn_in)
       changed += c.changed;
-    if (o->progress) {
-      char line[96];
-      snprintf(line, sizeof line, "chain: sweep %ld of %ld", done, total);
-      o->progress(o->progress_user, line);
-    }
     if (done <= o->burn_in || (done - o->burn_in) % every)
       continue;
     char why[256];

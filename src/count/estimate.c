@@ -44,9 +44,10 @@
  * standard error of the log of a mean of R log-normal values, s / sqrt(R)
  * when s is small, about s when it is large (then one replicate makes the
  * mean).  The pilot of the chosen alpha ran with a quarter of the
- * particles: when its estimate falls short of the main one, the particles
- * are not enough yet (the estimate still grows with them), and that
- * shortfall is added to the half width. */
+ * particles: when the mean of its ln Z-hat falls short of the main runs'
+ * (a mean of logs: unlike the estimate, it does not grow with the number
+ * of replicates), the particles are not enough yet, the logs still grow
+ * with them, and that shortfall is added to the half width. */
 #include "core/rng.h"
 #include "count/count.h"
 
@@ -556,7 +557,8 @@ static double smc_extend(const smc *s, swarm *p, int k, ts_rng *rng,
     }
     sum += p->w[i];
     sum2 += p->w[i] * p->w[i];
-    top = fmax(top, p->w[i]);
+    if (p->w[i] > top)
+      top = p->w[i];
   }
   /* keep the weights in range */
   double scale = top > 0x1p500               ? 0x1p-500
@@ -596,8 +598,8 @@ static void smc_resample(swarm *p, double sum, ts_rng *rng) {
 /* One run of n particles: ln Z-hat, or -INFINITY when every particle
  * died.  -1 when stopped (err). */
 static int smc_run(const smc *s, int n, ts_rng *rng,
-                   const tilesat_solve_options *so, double *lnz,
-                   tilesat_error *err) {
+                   const tilesat_count_options *o, const char *label,
+                   double *lnz, tilesat_error *err) {
   swarm p = {n, (size_t)s->slots, NULL, NULL, NULL, 0};
   p.cur = ts_calloc((size_t)n * p.S, sizeof *p.cur);
   p.next = ts_calloc((size_t)n * p.S, sizeof *p.next);
@@ -608,10 +610,16 @@ static int smc_run(const smc *s, int n, ts_rng *rng,
   double total = 0;
   int rc = 0;
   for (int k = 0; k < s->N; k++) {
-    if ((k & 63) == 0 && ts_terminated(so)) {
+    if ((k & 63) == 0 && ts_terminated(&o->solve)) {
       ts_error(err, "count", 0, "interrupted");
       rc = -1;
       break;
+    }
+    if ((k & 63) == 0 && o->progress) {
+      char line[192];
+      snprintf(line, sizeof line, "estimate: %s: cell %d of %d", label, k,
+               s->N);
+      o->progress(o->progress_user, line);
     }
     double sq, sum = smc_extend(s, &p, k, rng, mask, &sq);
     if (sum == 0) {
@@ -644,64 +652,66 @@ static double t975(int df) {
   return 1.96 + 2.5 / df; /* within 0.003 of the quantile beyond 20 */
 }
 
-/* The replicates' ln Z-hat z[0..R) combined: ln of the mean of exp(z)
- * into *lnz, and the 95% half width (ln) into *half; dead replicates
- * (-INFINITY) count in the mean and not in the spread. */
-static void combine(const double *z, int R, double *lnz, double *half) {
+/* What replicates give (ln): the estimate, ln of the mean of their
+ * Z-hat; its 95% half width; the mean of their ln Z-hat (for the drift);
+ * and how many had every particle die. */
+typedef struct summary {
+  double lnz, half, meanlog;
+  int dead;
+} summary;
+
+/* The replicates' ln Z-hat z[0..R) combined; dead replicates (-INFINITY)
+ * count in the mean and not in the spread. */
+static void combine(const double *z, int R, summary *out) {
   double top = -INFINITY, sum = 0, mean = 0, var = 0;
   int live = 0;
   for (int r = 0; r < R; r++)
     top = fmax(top, z[r]);
-  if (top == -INFINITY) {
-    *lnz = -INFINITY;
-    *half = 0;
+  out->dead = R;
+  out->lnz = out->meanlog = top;
+  out->half = 0;
+  if (top == -INFINITY)
     return;
-  }
   for (int r = 0; r < R; r++)
     if (z[r] > -INFINITY) {
       sum += exp(z[r] - top);
       mean += z[r];
       live++;
     }
-  *lnz = top + log(sum / R);
-  mean /= live;
+  out->dead = R - live;
+  out->lnz = top + log(sum / R);
+  out->meanlog = mean /= live;
   for (int r = 0; r < R; r++)
     if (z[r] > -INFINITY)
       var += (z[r] - mean) * (z[r] - mean);
   if (live < 2) {
-    *half = INFINITY;
+    out->half = INFINITY;
     return;
   }
   var /= live - 1;
   /* ln(1 + (e^var - 1) / R), without overflow */
   double v = var > 30 ? var - log((double)R) + log1p(-exp(-var))
                       : log1p(expm1(var) / R);
-  *half = t975(live - 1) * sqrt(v);
+  out->half = t975(live - 1) * sqrt(v);
 }
 
 /* R replicates of n particles with the current twist; streams from
- * `stream`.  Their estimate and half width (ln); -1 when stopped. */
+ * `stream`.  -1 when stopped. */
 static int replicates(const smc *s, const tilesat_count_options *o, int n,
-                      int R, uint64_t stream, const char *what, double *lnz,
-                      double *half, int *dead, tilesat_error *err) {
+                      int R, uint64_t stream, const char *what, summary *out,
+                      tilesat_error *err) {
   double *z = ts_malloc((size_t)R * sizeof *z);
   int rc = 0;
-  *dead = 0;
   for (int r = 0; r < R && !rc; r++) {
     ts_rng rng;
     ts_rng_seed(&rng, o->seed, stream + (uint64_t)r);
-    rc = smc_run(s, n, &rng, &o->solve, &z[r], err);
-    *dead += z[r] == -INFINITY;
-    if (!rc && o->progress) {
-      char line[160];
-      snprintf(line, sizeof line,
-               "estimate: %s %d of %d (%d particles, twist %g)", what, r + 1, R,
-               n, s->alpha);
-      o->progress(o->progress_user, line);
-    }
+    char label[96];
+    snprintf(label, sizeof label, "%s %d of %d (%d particles, twist %g)", what,
+             r + 1, R, n, s->alpha);
+    rc = smc_run(s, n, &rng, o, label, &z[r], err);
   }
   if (!rc)
-    combine(z, R, lnz, half);
+    combine(z, R, out);
   free(z);
   return rc;
 }
@@ -710,11 +720,11 @@ static int replicates(const smc *s, const tilesat_count_options *o, int n,
  * is for maps where plain counting needs far more particles. */
 #define PLAIN_ENOUGH 1.0
 
-/* Particles a replicate unless told: about 2^26 particle-cells, from
- * 1000 to 65536 particles. */
+/* Particles a replicate unless told: about 10^8 particle-cells (some 20
+ * to 40 s of one core for the whole estimate), from 1000 to 16384. */
 static int default_particles(int cells) {
-  double n = 67108864.0 / cells;
-  return n < 1000 ? 1000 : n > 65536 ? 65536 : (int)n;
+  double n = 1e8 / cells;
+  return n < 1000 ? 1000 : n > 16384 ? 16384 : (int)n;
 }
 
 /* The pilots: plain counting, unless its estimate is not yet precise
@@ -722,26 +732,27 @@ static int default_particles(int cells) {
  * estimate is not below plain's, the one whose interval reaches highest
  * at its lower end.  Sets the twist; *pilot gets its estimate (ln). */
 static int choose_twist(smc *s, const double *msg,
-                        const tilesat_count_options *o, int n, double *pilot,
+                        const tilesat_count_options *o, int n, summary *pilot,
                         tilesat_error *err) {
   static const double alphas[] = {0, 0.5};
-  double best_alpha = 0, best_low = -INFINITY, plain = 0, lnz, half;
-  int rc = 0, dead;
-  *pilot = -INFINITY;
+  double best_alpha = 0, best_low = -INFINITY, plain = 0;
+  int rc = 0;
+  pilot->meanlog = -INFINITY;
   for (int a = 0; a < 2 && !rc; a++) {
+    summary got;
     smc_set_twist(s, msg, alphas[a]);
-    rc = replicates(s, o, n, 3, 0x70696c6f74u + 16 * (uint64_t)a, "pilot", &lnz,
-                    &half, &dead, err);
-    if (rc || (a > 0 && lnz < plain))
+    rc = replicates(s, o, n, 3, 0x70696c6f74u + 16 * (uint64_t)a, "pilot", &got,
+                    err);
+    if (rc || (a > 0 && got.lnz < plain))
       continue;
     if (a == 0)
-      plain = lnz;
-    if (lnz - half > best_low) {
-      *pilot = lnz;
-      best_low = lnz - half;
+      plain = got.lnz;
+    if (got.lnz - got.half > best_low) {
+      *pilot = got;
+      best_low = got.lnz - got.half;
       best_alpha = alphas[a];
     }
-    if (a == 0 && half <= PLAIN_ENOUGH)
+    if (a == 0 && got.half <= PLAIN_ENOUGH)
       break;
   }
   smc_set_twist(s, msg, best_alpha);
@@ -762,8 +773,8 @@ static void say(const tilesat_count_options *o, const ts_estimate *e) {
                e->replicates, e->particles, twist);
   if (e->drift >= 0.005)
     n += snprintf(line + n, sizeof line - (size_t)n,
-                  "; 10^%.2f above its pilot with a quarter of the particles, "
-                  "added to the error bar",
+                  "; its mean log 10^%.2f above its pilot's, with a quarter "
+                  "of the particles: added to the error bar",
                   e->drift);
   if (e->dead)
     snprintf(line + n, sizeof line - (size_t)n,
@@ -785,22 +796,23 @@ int ts_estimate_count(const tilesat_map *m, const tilesat_count_options *o,
   double *msg = bp_messages(m->rules);
   int R = o->replicates > 1 ? o->replicates : 8;
   int n = o->particles > 0 ? o->particles : default_particles(m->ncells);
-  double pilot, lnz, half;
-  int dead,
-      rc = choose_twist(&s, msg, o, n / 4 > 100 ? n / 4 : 100, &pilot, err);
+  summary pilot, main;
+  int rc = choose_twist(&s, msg, o, n / 4 > 100 ? n / 4 : 100, &pilot, err);
   if (!rc)
-    rc = replicates(&s, o, n, R, 0x736d63u, "replicate", &lnz, &half, &dead,
-                    err);
+    rc = replicates(&s, o, n, R, 0x736d63u, "replicate", &main, err);
   if (!rc) {
-    /* still growing with the particles: the pilot's shortfall is added */
-    double drift = pilot > -INFINITY && lnz > pilot ? lnz - pilot : 0;
+    /* the mean ln Z-hat still growing with the particles: how much it grew
+     * from a quarter of them is added to the error bar */
+    double drift = pilot.meanlog > -INFINITY && main.meanlog > pilot.meanlog
+                       ? main.meanlog - pilot.meanlog
+                       : 0;
     double ln10 = log(10.0);
-    out->log10 = lnz / ln10;
-    out->half_width = (half + drift) / ln10;
+    out->log10 = main.lnz / ln10;
+    out->half_width = (main.half + drift) / ln10;
     out->drift = drift / ln10;
     out->replicates = R;
     out->particles = n;
-    out->dead = dead;
+    out->dead = main.dead;
     out->alpha = s.alpha;
     say(o, out);
   }
