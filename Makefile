@@ -374,6 +374,7 @@ PC_SED     = -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(call pcpath,$(LIBDIR))|
 install: all $(MAN)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(PKGCONFIGDIR)
 	install -m 755 $(BIN) $(DESTDIR)$(BINDIR)/tilesat
+	$(if $(MPI_BIN),install -m 755 $(MPI_BIN) $(DESTDIR)$(BINDIR)/tilesat-mpi)
 	install -m 644 $(LIBA) $(IOLIBA) $(DESTDIR)$(LIBDIR)
 	install -m 755 $(SO) $(IOSO) $(DESTDIR)$(LIBDIR)
 	for l in libtilesat libtilesat-io; do \
@@ -388,7 +389,7 @@ install: all $(MAN)
 	install -m 644 $(MAN) $(DESTDIR)$(MANDIR)/man1/tilesat.1
 
 uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/tilesat $(DESTDIR)$(MANDIR)/man1/tilesat.1 \
+	rm -f $(DESTDIR)$(BINDIR)/tilesat $(DESTDIR)$(BINDIR)/tilesat-mpi $(DESTDIR)$(MANDIR)/man1/tilesat.1 \
 	  $(addprefix $(DESTDIR)$(LIBDIR)/,libtilesat.a libtilesat-io.a $(SONAMES)) \
 	  $(addprefix $(DESTDIR)$(INCLUDEDIR)/,tilesat.h tilesat_io.h) \
 	  $(addprefix $(DESTDIR)$(PKGCONFIGDIR)/,tilesat.pc tilesat-io.pc)

@@ -43,6 +43,8 @@ listing() {
 # What `make install` puts under PREFIX, with LIBDIR as $1.
 expected() {
   echo "./bin/tilesat"
+  # the MPI driver, when Open MPI's mpicc built it
+  if command -v mpicc >/dev/null 2>&1; then echo "./bin/tilesat-mpi"; fi
   echo "./include/tilesat.h"
   echo "./include/tilesat_io.h"
   for l in libtilesat libtilesat-io; do
