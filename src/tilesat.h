@@ -467,6 +467,18 @@ int tilesat_count(const tilesat_map *m, const tilesat_count_options *o,
                   tilesat_count_result *res, tilesat_error *err);
 void tilesat_count_result_free(tilesat_count_result *res);
 
+/* count --by-tile: the valid maps by the number of cells holding a tile of
+ * `cls` (a tile, tiles joined by commas, or a class a constraints file
+ * named), by the dp (o's method auto or dp), with m's constraints:
+ * (*dist)[k], decimal, the number of maps with exactly k such cells, for
+ * k = 0 .. width * height ("0" when none); res->count their total.
+ * Returns 0, or -1 with err; free *dist with tilesat_count_by_tile_free. */
+int tilesat_count_by_tile(const tilesat_map *m, const char *cls,
+                          const tilesat_count_options *o,
+                          tilesat_count_result *res, char ***dist,
+                          tilesat_error *err);
+void tilesat_count_by_tile_free(const tilesat_map *m, char **dist);
+
 /* Draw n valid maps at random, calling fn with each; the same seed gives
  * the same maps.  dp: exactly uniform, from the DP counts (its memory bound
  * applies).  approx: near-uniform by XOR hashing (UniGen): each map's
