@@ -46,13 +46,15 @@ static void counter_cells(const dp *s, const ts_global *g, dp_counter *c) {
   }
 }
 
-/* Cell `at` holds a tile of the class: the others are banned there. */
-static void require_class(plan *p, const uint64_t *class, int at) {
+/* Cell `at` holds a tile of the class: the others are banned there (all
+ * of them when it is masked: it holds none). */
+static void require_class(const dp *s, plan *p, const uint64_t *class, int at) {
   size_t tw = (size_t)(p->T + 63) / 64;
+  bool masked = ts_masked(s->map, at);
   if (!p->ban)
     p->ban = ts_calloc((size_t)p->ncells * tw, sizeof *p->ban);
   for (int t = 0; t < p->T; t++)
-    if (!ts_bit(class, t))
+    if (masked || !ts_bit(class, t))
       p->ban[(size_t)p->pos[at] * tw + (size_t)(t >> 6)] |= (uint64_t)1
                                                             << (t & 63);
 }
@@ -122,7 +124,7 @@ int ext_setup(dp *s, const uint64_t *by, tilesat_error *err) {
       c->class = g->class;
       c->nonempty = g->nonempty || g->at >= 0;
       if (g->at >= 0)
-        require_class(p, g->class, g->at);
+        require_class(s, p, g->class, g->at);
     }
   }
   if (by) {
