@@ -976,6 +976,49 @@ Test(global, masked_maps_counted_as_brute_force_counts) {
   cr_expect_gt(nonzero, 30);
 }
 
+/* sample --method dp on masked maps (square, hex, periodic): the draws
+ * are the enumerated maps, TILESAT_NO_TILE on the masked cells, each as
+ * often as uniform draws would be (chi-square at 0.999). */
+Test(global, masked_maps_sampled_uniformly) {
+  struct {
+    const char *rules;
+    int w, h;
+    bool periodic;
+    int masked[3];
+  } cases[] = {{"rules/coast.rules", 3, 3, false, {1, 4, -1}},
+               {"rules/coast-hex.rules", 3, 3, false, {0, 8, -1}},
+               {"rules/coast.rules", 4, 2, true, {2, -1, -1}}};
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    tilesat_rules *r = rules_from_file(cases[i].rules);
+    tilesat_map *m = map_new(r, cases[i].w, cases[i].h,
+                             tilesat_rules_topology(r), cases[i].periodic);
+    tilesat_error err;
+    for (int k = 0; k < 3 && cases[i].masked[k] >= 0; k++)
+      cr_assert_eq(tilesat_map_mask(m, cases[i].masked[k] / cases[i].w,
+                                    cases[i].masked[k] % cases[i].w, &err),
+                   0, "%s", err.msg);
+    atlas a = {cases[i].w * cases[i].h, 0, NULL, NULL, 0};
+    cr_assert_geq(tilesat_enumerate(m, NULL, 0, atlas_add, &a, &err), 2, "%s",
+                  err.msg);
+    tilesat_count_options o;
+    tilesat_count_options_init(&o);
+    o.method = TILESAT_METHOD_DP;
+    int draws = 20 * a.n;
+    cr_assert_eq(tilesat_sample(m, &o, draws, atlas_hit, &a, &err), draws, "%s",
+                 err.msg);
+    cr_expect_eq(a.strays, 0, "case %zu: %d draws are not valid maps", i,
+                 a.strays);
+    double expect = (double)draws / a.n, chi = 0;
+    for (int k = 0; k < a.n; k++)
+      chi += (a.hits[k] - expect) * (a.hits[k] - expect) / expect;
+    cr_expect_lt(chi, chi2_999(a.n - 1), "case %zu: chi-square %g over %d maps",
+                 i, chi, a.n);
+    atlas_free(&a);
+    tilesat_map_free(m);
+    tilesat_rules_free(r);
+  }
+}
+
 /* A masked cell is transparent in the PNG of the witness, blank in the
  * text, and empty (gid 0) in a Tiled map. */
 Test(global_cli, masked_map_drawn_with_its_mask) {
