@@ -754,6 +754,11 @@ Test(global_cli, what_cannot_keep_a_constraint_refuses_it) {
       "holding S form one region); count --method dp or enum can\n",
       "count", "rules/coast.rules", "--size", "3x3", "--connected", "S",
       "--method", "bounds");
+  expect_cli_error("tilesat: parts (--part, --part-split) cannot keep "
+                   "connected constraints yet (--connected: S connected: the "
+                   "cells holding S form one region)\n",
+                   "count", "rules/coast.rules", "--size", "3x3", "--connected",
+                   "S", "--part", "1/2");
   expect_cli_error("tilesat: --by-tile: counts with the dp: --method auto or "
                    "dp\n",
                    "count", "rules/coast.rules", "--size", "3x3", "--by-tile",
