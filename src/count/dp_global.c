@@ -178,31 +178,13 @@ static unsigned char root(unsigned char *par, unsigned char l) {
   return l;
 }
 
-/* Connected constraint c's bytes after placing a tile at position i
- * (member: a tile of its class); false when no map goes on. */
-static bool conn_next(const dp *s, const dp_conn *c, int i,
-                      const unsigned char *key, bool member,
-                      unsigned char *out) {
-  const plan *p = &s->p;
+/* The frontier's labels after position i (tmp, roots of par), before
+ * cells leave: shifted, with the placed cell's `me` (0: not a class
+ * cell). */
+static void conn_shift(const plan *p, int i, const unsigned char *ol,
+                       unsigned char *par, unsigned char me,
+                       unsigned char *tmp) {
   int L = p->L, K = p->K;
-  const unsigned char *ol = key + c->off;
-  unsigned char *nl = out + c->off;
-  bool closed = ol[L];
-  unsigned char par[MAX_LABELLED + 1], tmp[MAX_LABELLED + 1];
-  for (int l = 0; l <= L + 1; l++)
-    par[l] = (unsigned char)l;
-  unsigned char me = 0;
-  if (member) { /* a new label, which the neighbours' components join */
-    if (closed)
-      return false;
-    me = (unsigned char)(L + 1);
-    for (int k = p->nb_start[i]; k < p->nb_start[i + 1]; k++) {
-      int slot = p->nb_slot[k];
-      unsigned char l = slot >= 0 ? root(par, ol[slot]) : 0;
-      if (l && l != me)
-        par[l] = me;
-    }
-  }
   for (int q = 0; q < K - 1; q++)
     tmp[q] = root(par, ol[q + 1]);
   tmp[K - 1] = me;
@@ -210,9 +192,17 @@ static bool conn_next(const dp *s, const dp_conn *c, int i,
     tmp[q] = root(par, ol[q]);
   if (p->anchor_slot[i] >= 0)
     tmp[p->anchor_slot[i]] = me;
-  /* the cells with no neighbour left to come leave the frontier */
-  unsigned char gone[MAX_LABELLED + 1];
-  int ngone = 0;
+}
+
+/* The cells with no neighbour left to come after position i leave the
+ * frontier (tmp): how many components they close off (none of their
+ * cells is left). */
+static int conn_leave(const plan *p, int i, const unsigned char *ol,
+                      unsigned char *par, unsigned char me,
+                      unsigned char *tmp) {
+  int L = p->L;
+  unsigned char gone[MAX_LABELLED + 1], seen[MAX_LABELLED + 2];
+  int ngone = 0, closing = 0;
   for (int r = p->rm_start[i]; r < p->rm_start[i + 1]; r++) {
     if (p->rm_to[r])
       continue;
@@ -227,20 +217,47 @@ static bool conn_next(const dp *s, const dp_conn *c, int i,
       gone[ngone++] = l;
   }
   if (me && !p->place_mask[i]) {
-    tmp[K - 1] = 0;
+    tmp[p->K - 1] = 0;
     gone[ngone++] = me;
   }
-  /* a component whose cells all left is closed off */
-  unsigned char seen[MAX_LABELLED + 2];
   memset(seen, 0, (size_t)L + 2);
   for (int q = 0; q < L; q++)
     seen[tmp[q]] = 1;
-  int closing = 0;
   for (int g = 0; g < ngone; g++)
     if (!seen[gone[g]]) {
       seen[gone[g]] = 1;
       closing++;
     }
+  return closing;
+}
+
+/* Connected constraint c's bytes after placing a tile at position i
+ * (member: a tile of its class); false when no map goes on. */
+static bool conn_next(const dp *s, const dp_conn *c, int i,
+                      const unsigned char *key, bool member,
+                      unsigned char *out) {
+  const plan *p = &s->p;
+  int L = p->L;
+  const unsigned char *ol = key + c->off;
+  unsigned char *nl = out + c->off;
+  bool closed = ol[L];
+  unsigned char par[MAX_LABELLED + 1], tmp[MAX_LABELLED + 1];
+  for (int l = 0; l <= L + 1; l++)
+    par[l] = (unsigned char)l;
+  unsigned char me = 0;
+  if (member) { /* a new label, which the neighbours' components join */
+    if (closed)
+      return false;
+    me = (unsigned char)(L + 1);
+    for (int k = p->nb_start[i]; k < p->nb_start[i + 1]; k++) {
+      unsigned char l = p->nb_slot[k] >= 0 ? root(par, ol[p->nb_slot[k]]) : 0;
+      if (l && l != me)
+        par[l] = me;
+    }
+  }
+  conn_shift(p, i, ol, par, me, tmp);
+  int closing = conn_leave(p, i, ol, par, me, tmp);
+  /* one component closed off: no other may be open, or come */
   if (closing) {
     if (closing > 1 || closed)
       return false;
