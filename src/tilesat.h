@@ -191,9 +191,10 @@ int tilesat_map_nbans(const tilesat_map *m);
  * holds no tile (TILESAT_NO_TILE in a filled map) and has no neighbours:
  * the map's adjacency, and every region of a connected or path
  * constraint, stops at it.  check, enumerate, explain, encode and
- * tilesat_map_verify keep masks, and count's enum method; count and
- * sample by dp and approx, trace, collapse and annealing refuse a masked
- * map (see tilesat_map_refuse_globals).  -1 with err for a cell outside
+ * tilesat_map_verify keep masks, and count and sample by dp (auto takes
+ * it) and count's enum method; the other methods of count and sample,
+ * trace, collapse and annealing refuse a masked map (see
+ * tilesat_map_refuse_globals).  -1 with err for a cell outside
  * the map or pinned (tilesat_map_pin refuses a masked cell in turn). */
 #define TILESAT_NO_TILE (-1)
 int tilesat_map_mask(tilesat_map *m, int row, int col, tilesat_error *err);
@@ -258,9 +259,11 @@ int tilesat_map_write(const tilesat_map *m, const int *tiles, FILE *out);
  *    row, west: column 0, east: the last column, on hex maps too) hold only
  *    class tiles.
  * check, enumerate, explain and tilesat_map_verify honour every kind, and
- * so does the enum method of count; count and sample by dp and approx,
- * trace and collapse honour BORDER (as bans) and refuse the others with an
- * error (tilesat_trace_new, which takes none, must not be given them), and
+ * so does the enum method of count; count by dp honours COUNT, CONNECTED
+ * and BORDER (auto takes the dp for the first two) and refuses PATH;
+ * sample by dp, the other methods of count and sample, trace and collapse
+ * honour BORDER (as bans) and refuse the others with an error
+ * (tilesat_trace_new, which takes none, must not be given them), and
  * annealing refuses them all. */
 typedef enum tilesat_global_kind {
   TILESAT_GLOBAL_COUNT = 0,
@@ -466,6 +469,18 @@ typedef struct tilesat_count_result {
 int tilesat_count(const tilesat_map *m, const tilesat_count_options *o,
                   tilesat_count_result *res, tilesat_error *err);
 void tilesat_count_result_free(tilesat_count_result *res);
+
+/* count --by-tile: the valid maps by the number of cells holding a tile of
+ * `cls` (a tile, tiles joined by commas, or a class a constraints file
+ * named), by the dp (o's method auto or dp), with m's constraints:
+ * (*dist)[k], decimal, the number of maps with exactly k such cells, for
+ * k = 0 .. width * height ("0" when none); res->count their total.
+ * Returns 0, or -1 with err; free *dist with tilesat_count_by_tile_free. */
+int tilesat_count_by_tile(const tilesat_map *m, const char *cls,
+                          const tilesat_count_options *o,
+                          tilesat_count_result *res, char ***dist,
+                          tilesat_error *err);
+void tilesat_count_by_tile_free(const tilesat_map *m, char **dist);
 
 /* Draw n valid maps at random, calling fn with each; the same seed gives
  * the same maps.  dp: exactly uniform, from the DP counts (its memory bound

@@ -144,4 +144,21 @@ typedef struct random_case {
 void random_case_new(int iter, random_case *c);
 void random_case_free(random_case *c);
 
+/* Every valid map of a small case, each with how often it was drawn:
+ * atlas_add (a tilesat_enumerate callback) lists the maps, atlas_hit (a
+ * tilesat_sample callback) counts a draw (strays: draws that are none of
+ * them; a masked cell's TILESAT_NO_TILE is a tile like the others). */
+typedef struct atlas {
+  int cells, n;
+  char **key;
+  int *hits;
+  int strays; /* draws that are none of the maps */
+} atlas;
+int atlas_add(void *user, const int *tiles);
+int atlas_hit(void *user, const int *tiles);
+void atlas_free(atlas *a);
+/* The chi-square quantile of probability 0.999 with k degrees of freedom
+ * (Wilson and Hilferty's approximation, within 1% from k = 10). */
+double chi2_999(int k);
+
 #endif

@@ -7,57 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Every valid map of a small case, each with how often it was drawn. */
-typedef struct atlas {
-  int cells, n;
-  char **key;
-  int *hits;
-  int strays; /* draws that are none of the maps */
-} atlas;
-
-static void key_of(const int *tiles, int cells, char *key) {
-  for (int c = 0; c < cells; c++)
-    key[c] = (char)('A' + tiles[c]);
-  key[cells] = 0;
-}
-
-static int atlas_add(void *user, const int *tiles) {
-  atlas *a = user;
-  a->key = realloc(a->key, (size_t)(a->n + 1) * sizeof *a->key);
-  a->hits = realloc(a->hits, (size_t)(a->n + 1) * sizeof *a->hits);
-  a->key[a->n] = malloc((size_t)a->cells + 1);
-  key_of(tiles, a->cells, a->key[a->n]);
-  a->hits[a->n++] = 0;
-  return 0;
-}
-
-static int atlas_hit(void *user, const int *tiles) {
-  atlas *a = user;
-  char key[256];
-  key_of(tiles, a->cells, key);
-  for (int i = 0; i < a->n; i++)
-    if (!strcmp(a->key[i], key)) {
-      a->hits[i]++;
-      return 0;
-    }
-  a->strays++;
-  return 0;
-}
-
-static void atlas_free(atlas *a) {
-  for (int i = 0; i < a->n; i++)
-    free(a->key[i]);
-  free(a->key);
-  free(a->hits);
-}
-
-/* The chi-square quantile of probability 0.999 with k degrees of freedom
- * (Wilson and Hilferty's approximation, within 1% from k = 10). */
-static double chi2_999(int k) {
-  double a = 2.0 / (9.0 * k), z = 3.0902;
-  return k * pow(1 - a + z * sqrt(a), 3);
-}
-
 typedef struct chain_case {
   const char *what;
   tilesat_map *map;

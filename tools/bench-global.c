@@ -1,7 +1,9 @@
 /* bench-global.c: global constraints (issue 15), in-process: each map
  * checked without and with its constraints, side by side, CPU time
  * (median of RUNS runs), and for connected and path constraints what the
- * cuts took: solves, cut rounds, cuts.  A run that passes LIMIT seconds
+ * cuts took: solves, cut rounds, cuts.  Then the dp's exact counts
+ * without and with count and connected constraints (the connectivity-
+ * tracking frontier), side by side, CPU time, and the counts.  A run that passes LIMIT seconds
  * of wall time is stopped (SIGALRM sets a flag the library's terminate
  * callback reads) and shown as "> LIMIT s".
  * usage: bench-global LIMIT RUNS */
@@ -131,6 +133,94 @@ static void cell(double t, unsigned limit) {
     printf(" %.2f s |", t);
 }
 
+/* A dp case: a WxH map counted without and with its constraints. */
+typedef struct dcase {
+  const char *rules;
+  int w, h;
+  const char *what, *file, *opt[2];
+} dcase;
+
+/* The median CPU seconds of `runs` dp counts (the count in *count,
+ * malloc'd), or -1 past the limit. */
+static double dp_timed(const tilesat_map *m, int runs, unsigned limit,
+                       char **count) {
+  double t[16];
+  int k = 0;
+  *count = NULL;
+  for (; k < runs && k < 16; k++) {
+    tilesat_count_options o;
+    tilesat_count_options_init(&o);
+    o.method = TILESAT_METHOD_DP;
+    o.solve.terminate = stopped;
+    tilesat_count_result res;
+    tilesat_error err;
+    stop = 0;
+    alarm(limit);
+    double t0 = cpu();
+    int rc = tilesat_count(m, &o, &res, &err);
+    t[k] = cpu() - t0;
+    alarm(0);
+    if (rc) {
+      if (!stop)
+        fprintf(stderr, "bench-global: %s\n", err.msg);
+      return -1;
+    }
+    free(*count);
+    *count = strdup(res.count);
+    tilesat_count_result_free(&res);
+  }
+  qsort(t, (size_t)k, sizeof *t, cmp_double);
+  return t[k / 2];
+}
+
+static void dp_table(unsigned limit, int runs) {
+  static const char *D = "rules/dungeon8.rules", *F = "rules/dungeon8.constraints";
+  const dcase cases[] = {
+      {D, 8, 8, "floor connected", F, {0}},
+      {D, 8, 12, "floor connected", F, {0}},
+      {D, 8, 16, "floor connected", F, {0}},
+      {D, 8, 8, "at most 4 T", NULL, {"--count", "T<=4"}},
+      {"rules/entropy7.rules", 7, 7, "7 of each colour",
+       "rules/entropy7.constraints", {0}},
+  };
+  printf("\n| map | constraints | dp unconstrained | dp constrained | "
+         "maps | constrained maps |\n");
+  printf("| --- | --- | --- | --- | --- | --- |\n");
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    const dcase *b = &cases[i];
+    tilesat_error err;
+    tilesat_rules *r = tilesat_rules_read_file(b->rules, &err);
+    tilesat_map *plain = r ? tilesat_map_new(r, b->w, b->h,
+                                             tilesat_rules_topology(r), false,
+                                             &err)
+                           : NULL;
+    tilesat_map *m = plain ? tilesat_map_new(r, b->w, b->h,
+                                             tilesat_rules_topology(r), false,
+                                             &err)
+                           : NULL;
+    if (!m ||
+        (b->file && tilesat_map_constraints_read_file(m, b->file, &err)) ||
+        (b->opt[0] &&
+         tilesat_map_constraint_option(m, b->opt[0], b->opt[1], &err))) {
+      fprintf(stderr, "bench-global: %s\n", err.msg);
+      exit(1);
+    }
+    char *n0, *n1;
+    double t0 = dp_timed(plain, runs, limit, &n0);
+    double t1 = dp_timed(m, runs, limit, &n1);
+    printf("| %s %dx%d | %s |", b->rules + 6, b->w, b->h, b->what);
+    cell(t0, limit);
+    cell(t1, limit);
+    printf(" %s | %s |\n", n0 ? n0 : "-", n1 ? n1 : "-");
+    fflush(stdout);
+    free(n0);
+    free(n1);
+    tilesat_map_free(plain);
+    tilesat_map_free(m);
+    tilesat_rules_free(r);
+  }
+}
+
 int main(int argc, char **argv) {
   if (argc < 3)
     return 1;
@@ -140,6 +230,10 @@ int main(int argc, char **argv) {
   memset(&sa, 0, sizeof sa);
   sa.sa_handler = on_alarm;
   sigaction(SIGALRM, &sa, NULL);
+  if (argc > 3 && !strcmp(argv[3], "dp")) { /* the dp's table alone */
+    dp_table(limit, runs);
+    return 0;
+  }
   static const char *D = "rules/dungeon8.rules", *F = "rules/dungeon8.constraints";
   const bcase cases[] = {
       {"dungeon8 64x64, 4 floor pins", D, 64, 1, "floor connected", F, {0}},
@@ -193,5 +287,6 @@ int main(int argc, char **argv) {
     tilesat_map_free(m);
     tilesat_rules_free(r);
   }
+  dp_table(limit, runs);
   return 0;
 }

@@ -62,6 +62,24 @@ static void print_estimate(double l10, double half) {
            h2);
 }
 
+/* --by-tile: "K N" for each K some map has, then the total. */
+static int count_by_tile(options *o, const tilesat_map *m,
+                         const tilesat_count_options *co) {
+  tilesat_error err;
+  tilesat_count_result res;
+  char **dist;
+  if (tilesat_count_by_tile(m, o->by_tile, co, &res, &dist, &err))
+    return fail_solve(o, &err);
+  int cells = tilesat_map_width(m) * tilesat_map_height(m);
+  for (int k = 0; k <= cells; k++)
+    if (strcmp(dist[k], "0"))
+      printf("%d %s\n", k, dist[k]);
+  printf("%s\n", res.count);
+  tilesat_count_by_tile_free(m, dist);
+  tilesat_count_result_free(&res);
+  return 0;
+}
+
 int cmd_count(options *o) {
   tilesat_rules *r = NULL;
   tilesat_map *m = NULL;
@@ -76,7 +94,12 @@ int cmd_count(options *o) {
     tilesat_error err;
     tilesat_count_result res;
     int k = 0, n = 0;
-    if (o->part && parse_part(o, &k, &n)) {
+    if (o->part && o->by_tile) {
+      fail("--by-tile: counts the whole map, not a --part");
+      rc = EXIT_ERROR;
+    } else if (o->by_tile) {
+      rc = count_by_tile(o, m, &co);
+    } else if (o->part && parse_part(o, &k, &n)) {
       rc = EXIT_ERROR;
     } else if (k ? tilesat_count_part(m, k, n, &co, &res, &err)
                  : tilesat_count(m, &co, &res, &err)) {

@@ -87,6 +87,9 @@
       "method (default auto: count: dp if it is predicted to finish in a "     \
       "minute, else proved bounds and the estimate; sample: dp, chain where "  \
       "dp outgrows memory; bounds and estimate count, chain samples)")         \
+  OPT(by_tile, "--by-tile", STRING, NULL, 0, 0, "T1,T2,...", " count ",        \
+      "by the dp: a line 'K N' for each number K of cells holding these "      \
+      "tiles (N maps have exactly K), then the total")                         \
   OPT(strip_width, "--strip-width", UINT, 0, 1, 64, "N", " count ",            \
       "bounds: strips and pieces N lines wide (default: as wide as 20 s "      \
       "allow)")                                                                \

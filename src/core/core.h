@@ -230,9 +230,14 @@ bool ts_map_has_lazy(const tilesat_map *m);
 int ts_regions(const tilesat_map *m, const int *nbr, const uint8_t *in,
                int *comp, int *queue);
 /* For engines that honour bans but not borders: a copy of m (pins, bans,
- * memory bound) with every BORDER as bans and no global constraint; NULL
- * when m has no BORDER. */
+ * masks, memory bound) with every BORDER as bans and its other global
+ * constraints copied (for the dp, which keeps counts and connectivity;
+ * the other engines refuse them first); NULL when m has no BORDER. */
 tilesat_map *ts_map_lowered(const tilesat_map *m);
+/* A class as a constraint names it (a named class, a tile, tiles joined
+ * by commas): a bitset of the rules' words, or NULL with "OPTION: ...". */
+uint64_t *ts_class_parse(const tilesat_map *m, const char *word,
+                         const char *option, tilesat_error *err);
 /* Does the filled map keep the global constraints?  false with why. */
 bool ts_globals_verify(const tilesat_map *m, const int *tiles, char *why,
                        size_t whylen);

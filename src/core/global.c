@@ -617,6 +617,13 @@ int tilesat_map_constraint_option(tilesat_map *m, const char *option,
   ts_misuse(__func__, "not a constraint option");
 }
 
+uint64_t *ts_class_parse(const tilesat_map *m, const char *word,
+                         const char *option, tilesat_error *err) {
+  /* parse_class only reads the map (its rules and named classes) */
+  src s = {(tilesat_map *)m, NULL, option, err};
+  return parse_class(&s, word);
+}
+
 /* -------------------------------------------------------- accessors */
 
 static const ts_global *global_at(const tilesat_map *m, int i,
@@ -719,6 +726,20 @@ int tilesat_map_refuse_globals(const tilesat_map *m, unsigned kinds,
   return 0;
 }
 
+/* A copy of g (its own class, words and cells) into low's constraints. */
+static void copy_global(const tilesat_map *m, const ts_global *g,
+                        tilesat_map *low) {
+  ts_global c = *g;
+  c.class = new_set(m->rules);
+  memcpy(c.class, g->class, (size_t)m->rules->words * sizeof *c.class);
+  c.text = ts_strdup(g->text);
+  c.origin = ts_strdup(g->origin);
+  memset(&c.cells, 0, sizeof c.cells);
+  for (size_t k = 0; k < g->cells.n; k++)
+    TS_PUSH(c.cells, g->cells.v[k]);
+  TS_PUSH(low->globals, c);
+}
+
 tilesat_map *ts_map_lowered(const tilesat_map *m) {
   bool any = false;
   for (size_t i = 0; i < m->globals.n; i++)
@@ -744,8 +765,10 @@ tilesat_map *ts_map_lowered(const tilesat_map *m) {
     TS_PUSH(low->bans, m->bans.v[i]);
   for (size_t i = 0; i < m->globals.n; i++) {
     const ts_global *g = &m->globals.v[i];
-    if (g->kind != TILESAT_GLOBAL_BORDER)
+    if (g->kind != TILESAT_GLOBAL_BORDER) {
+      copy_global(m, g, low);
       continue;
+    }
     for (int c = 0; c < m->ncells; c++)
       for (int t = 0; t < m->rules->ntiles && ts_global_covers(m, g, c) &&
                       !ts_masked(m, c);

@@ -299,31 +299,112 @@ static int sample_map(const tilesat_map *m, const tilesat_count_options *o,
   return ts_chain_sample(m, o, n, fn, user, err);
 }
 
-/* Global constraints: enumeration keeps every kind; the dp and approx keep
- * borders, as bans (ts_map_lowered), and refuse the rest. */
+/* Global constraints: enumeration keeps every kind; the dp counts with
+ * borders (as bans, ts_map_lowered), counts, connectivity and masks
+ * (dp_global.c) and samples with borders and masks (its walk back
+ * rebuilds a state's predecessors from the state's frontier, which does
+ * not tell a counter's or a component label's value before); bounds, the
+ * estimate, approx and the chain keep borders alone. */
 #define BORDERS (1u << TILESAT_GLOBAL_BORDER)
+#define DP_COUNTS                                                              \
+  (BORDERS | 1u << TILESAT_GLOBAL_COUNT | 1u << TILESAT_GLOBAL_CONNECTED |     \
+   TILESAT_KEEPS_MASK)
+#define DP_SAMPLES (BORDERS | TILESAT_KEEPS_MASK)
+
+/* Refuse what cmd ("count" or "sample") by o's method cannot keep; 0 when
+ * it can, with *method o's, or the dp when auto must take it (it alone
+ * keeps some of m's constraints). */
+static int refuse_for(const tilesat_map *m, const tilesat_count_options *o,
+                      const char *cmd, tilesat_method *method,
+                      tilesat_error *err) {
+  char what[96], hint[64];
+  bool count = !strcmp(cmd, "count");
+  const char *others =
+      count ? "bounds, the estimate or approx" : "approx or the chain";
+  *method = o->method;
+  snprintf(what, sizeof what, "%s with the dp, %s", cmd, others);
+  snprintf(hint, sizeof hint, "; %s --method enum can", cmd);
+  if (tilesat_map_refuse_globals(m, count ? DP_COUNTS : DP_SAMPLES,
+                                 count ? what : cmd, count ? hint : NULL, err))
+    return -1;
+  if (!tilesat_map_refuse_globals(m, BORDERS, "", NULL, NULL))
+    return 0;
+  if (o->method == TILESAT_METHOD_AUTO || o->method == TILESAT_METHOD_DP) {
+    *method = TILESAT_METHOD_DP;
+    return 0;
+  }
+  snprintf(what, sizeof what, "%s with %s", cmd, others);
+  snprintf(hint, sizeof hint, "; %s --method dp%s can", cmd,
+           count ? " or enum" : "");
+  return tilesat_map_refuse_globals(m, BORDERS, what, hint, err);
+}
 
 int tilesat_count(const tilesat_map *m, const tilesat_count_options *o,
                   tilesat_count_result *res, tilesat_error *err) {
   if (o->method == TILESAT_METHOD_ENUM)
     return count_map(m, o, res, err);
   memset(res, 0, sizeof *res);
-  if (tilesat_map_refuse_globals(
-          m, BORDERS, "count with the dp, bounds, the estimate or approx",
-          "; count --method enum can", err))
+  tilesat_count_options co = *o;
+  if (refuse_for(m, o, "count", &co.method, err))
     return -1;
   tilesat_map *low = ts_map_lowered(m);
-  int rc = count_map(low ? low : m, o, res, err);
+  int rc = count_map(low ? low : m, &co, res, err);
   tilesat_map_free(low);
   return rc;
 }
 
-int tilesat_sample(const tilesat_map *m, const tilesat_count_options *o, int n,
-                   tilesat_map_fn fn, void *user, tilesat_error *err) {
-  if (tilesat_map_refuse_globals(m, BORDERS, "sample", NULL, err))
+int tilesat_count_by_tile(const tilesat_map *m, const char *cls,
+                          const tilesat_count_options *o,
+                          tilesat_count_result *res, char ***dist,
+                          tilesat_error *err) {
+  memset(res, 0, sizeof *res);
+  *dist = NULL;
+  tilesat_count_options co = *o;
+  if (o->method != TILESAT_METHOD_AUTO && o->method != TILESAT_METHOD_DP) {
+    ts_error(err, "--by-tile", 0, "counts with the dp: --method auto or dp");
+    return -1;
+  }
+  if (refuse_for(m, &co, "count", &co.method, err))
+    return -1;
+  uint64_t *by = ts_class_parse(m, cls, "--by-tile", err);
+  if (!by)
     return -1;
   tilesat_map *low = ts_map_lowered(m);
-  int rc = sample_map(low ? low : m, o, n, fn, user, err);
+  int n = m->ncells;
+  mpz_t count, *d = ts_malloc((size_t)(n + 1) * sizeof *d);
+  mpz_init(count);
+  for (int k = 0; k <= n; k++)
+    mpz_init(d[k]);
+  int rc = ts_dp_count_by_tile(low ? low : m, &co, by, count, d, err);
+  if (!rc) {
+    res->method = TILESAT_METHOD_DP;
+    res->count = decimal(count);
+    *dist = ts_malloc((size_t)(n + 1) * sizeof **dist);
+    for (int k = 0; k <= n; k++)
+      (*dist)[k] = decimal(d[k]);
+  }
+  for (int k = 0; k <= n; k++)
+    mpz_clear(d[k]);
+  free(d);
+  mpz_clear(count);
+  tilesat_map_free(low);
+  free(by);
+  return rc;
+}
+
+void tilesat_count_by_tile_free(const tilesat_map *m, char **dist) {
+  for (int k = 0; dist && k <= m->ncells; k++)
+    free(dist[k]);
+  free(dist);
+}
+
+int tilesat_sample(const tilesat_map *m, const tilesat_count_options *o, int n,
+                   tilesat_map_fn fn, void *user, tilesat_error *err) {
+  tilesat_count_options so = *o;
+  if (refuse_for(m, o, "sample", &so.method, err))
+    return -1;
+  tilesat_map *low = ts_map_lowered(m);
+  int rc = sample_map(low ? low : m, &so, n, fn, user, err);
   tilesat_map_free(low);
   return rc;
 }

@@ -10,6 +10,11 @@
 /* Frontier DP (dp.c): exact count, and exact uniform samples. */
 int ts_dp_count(const tilesat_map *m, const tilesat_count_options *o,
                 mpz_t count, tilesat_error *err);
+/* The count, and dist[k] for k = 0 .. ncells (initialised by the caller):
+ * the maps with exactly k cells holding a tile of the set `by`. */
+int ts_dp_count_by_tile(const tilesat_map *m, const tilesat_count_options *o,
+                        const uint64_t *by, mpz_t count, mpz_t *dist,
+                        tilesat_error *err);
 int ts_dp_sample(const tilesat_map *m, const tilesat_count_options *o, int n,
                  tilesat_map_fn fn, void *user, tilesat_error *err);
 /* Test hook: ts_dp_sample with the bytes its stored layers may take

@@ -210,6 +210,15 @@ static void plan_build(const tilesat_map *m, bool column_major, plan *p) {
     p->ban[(size_t)pos[m->bans.v[k].cell] * tw + (size_t)(t >> 6)] |=
         (uint64_t)1 << (t & 63);
   }
+  /* A masked cell has no neighbours (ts_map_neighbor) and one way to be
+   * filled: tile 0 stands for its TILESAT_NO_TILE, in no constraint's
+   * class (dp_global.c). */
+  for (int i = 0; i < n; i++)
+    if (ts_masked(m, p->cell[i])) {
+      p->pin[i] = 0;
+      if (p->ban)
+        memset(p->ban + (size_t)i * tw, 0, tw * sizeof *p->ban);
+    }
   p->pos = pos;
 }
 
@@ -616,6 +625,7 @@ void dp_free(dp *s) {
   free(s->rep);
   free(s->nclasses);
   free(s->sizes);
+  ext_free(&s->ext);
   plan_free(&s->p);
 }
 
@@ -724,10 +734,11 @@ static void make_classes(dp *s) {
   }
 }
 
-/* A DP over the plan `chosen` (taken over: dp_free frees it). */
-static void dp_setup(dp *s, const tilesat_map *m,
-                     const tilesat_count_options *o, const plan *chosen,
-                     const char *what) {
+/* A DP over the plan `chosen` (taken over: dp_free frees it), keeping m's
+ * constraints and counting `by` (dp_open).  0, or -1 with err. */
+static int dp_setup(dp *s, const tilesat_map *m, const tilesat_count_options *o,
+                    const plan *chosen, const char *what, const uint64_t *by,
+                    tilesat_error *err) {
   memset(s, 0, sizeof *s);
   const tilesat_rules *r = m->rules;
   int T = r->ntiles;
@@ -752,6 +763,7 @@ static void dp_setup(dp *s, const tilesat_map *m,
                     (size_t)(t >> 6)] |= (uint64_t)1 << (t & 63);
   make_classes(s);
   s->sizes = ts_calloc((size_t)m->ncells + 1, sizeof *s->sizes);
+  return ext_setup(s, by, err);
 }
 
 /* dp_run's buffers for one position, reused from one to the next. */
@@ -771,19 +783,20 @@ typedef struct run_scratch {
 
 /* Extend state e of `cur` by every tile position i takes, into `next`. */
 static bool extend_state(dp *s, int i, const unsigned char *cls,
-                         const layer *cur, size_t e, layer *next,
-                         run_scratch *w, tilesat_error *err) {
+                         const unsigned char *grp, const layer *cur, size_t e,
+                         layer *next, run_scratch *w, tilesat_error *err) {
   const unsigned char *k = (const unsigned char *)entry_key(cur, e);
   candidates(s, i, k, w->mask);
-  /* tiles of one class lead to the same state: add the count once,
-   * times the number of candidate tiles in the class */
+  /* tiles of one group (a class, or with constraints a class and the
+   * same constraint classes) lead to the same state: add the count once,
+   * times the number of candidate tiles in the group */
   const mp_limb_t *count = entry_count(s, cur, e);
   unsigned long extensions = 0;
   int nclasses = 0;
   for (int wd = 0; wd < s->twords; wd++)
     for (uint64_t bits = w->mask[wd] & w->selfok[wd]; bits; bits &= bits - 1) {
       int t = wd * 64 + __builtin_ctzll(bits);
-      int c = cls[t];
+      int c = grp[t];
       if (!w->mult[c]++) {
         w->used[nclasses++] = c;
         w->first[c] = t;
@@ -796,9 +809,11 @@ static bool extend_state(dp *s, int i, const unsigned char *cls,
     extensions += w->mult[c];
     unsigned char *key = (unsigned char *)batch_key(s, &w->b);
     memcpy(key, w->base, (size_t)s->p.keywords * 8);
-    place_class(&s->p, i, (unsigned char)c, key);
+    place_class(&s->p, i, cls[w->first[c]], key);
     mp_limb_t mult = w->mult[c];
     w->mult[c] = 0;
+    if (s->ext.grp && !ext_next(s, i, k, w->first[c], key))
+      continue;
     if (w->filtered && !s->keep(s->keep_user, i + 1, key))
       continue;
     if (!batch_push(s, next, &w->b, count, cur->nlimbs, mult, err))
@@ -829,6 +844,8 @@ static bool dp_step(dp *s, int i, const layer *cur, layer *next, run_scratch *w,
     return false;
   mpz_set_ui(w->total, 0);
   const unsigned char *cls = s->cls + (size_t)p->place_mask[i] * (size_t)p->T;
+  const unsigned char *grp =
+      s->ext.grp ? s->ext.grp + (size_t)p->place_mask[i] * (size_t)p->T : cls;
   for (int wd = 0; wd < s->twords; wd++)
     w->selfok[wd] = 0;
   for (int t = 0; t < p->T; t++)
@@ -839,7 +856,7 @@ static bool dp_step(dp *s, int i, const layer *cur, layer *next, run_scratch *w,
       ts_error(err, s->what, 0, "interrupted");
       return false;
     }
-    if (!extend_state(s, i, cls, cur, e, next, w, err))
+    if (!extend_state(s, i, cls, grp, cur, e, next, w, err))
       return false;
   }
   return batch_flush(s, next, &w->b, err);
@@ -931,20 +948,21 @@ static bool probe_built(dp *s, int pos, const layer *l, tilesat_error *err) {
 /* How many states the order `column_major` has after two lines (capped),
  * or -1 with err; its plan in *pl either way. */
 static int probe(const tilesat_map *m, const tilesat_count_options *o,
-                 bool column_major, const char *what, plan *pl, size_t *states,
-                 bool *capped, tilesat_error *err) {
+                 bool column_major, const char *what, const uint64_t *by,
+                 plan *pl, size_t *states, bool *capped, tilesat_error *err) {
   plan_build(m, column_major, pl);
   int upto = 2 * pl->stride < m->ncells ? 2 * pl->stride : m->ncells;
   dp s;
-  dp_setup(&s, m, o, pl, what);
+  int rc = dp_setup(&s, m, o, pl, what, by, err);
   s.built = probe_built;
   s.built_user = capped;
   *capped = false;
-  int rc = dp_start(&s, &s.layers[0], err) &&
-                   (dp_run(&s, &s.layers[0], 0, upto, err) || *capped)
-               ? 0
-               : -1;
+  rc = !rc && dp_start(&s, &s.layers[0], err) &&
+               (dp_run(&s, &s.layers[0], 0, upto, err) || *capped)
+           ? 0
+           : -1;
   *states = s.last_states;
+  pl->ban = s.p.ban; /* (a connected constraint's cell may add bans) */
   memset(&s.p, 0, sizeof s.p); /* the plan stays the caller's */
   dp_free(&s);
   return rc;
@@ -953,7 +971,8 @@ static int probe(const tilesat_map *m, const tilesat_count_options *o,
 /* Row-major or column-major: fewer states wins; a capped probe loses; ties
  * go to the shorter key. */
 static int choose_plan(const tilesat_map *m, const tilesat_count_options *o,
-                       plan *out, tilesat_error *err, const char *what) {
+                       const uint64_t *by, plan *out, tilesat_error *err,
+                       const char *what) {
   if (m->rules->ntiles > DP_MAX_TILES) {
     if (!strcmp(what, "sample"))
       ts_error(err, what, 0,
@@ -971,7 +990,7 @@ static int choose_plan(const tilesat_map *m, const tilesat_count_options *o,
   size_t states[2];
   bool capped[2];
   for (int i = 0; i < 2; i++)
-    if (probe(m, o, i == 1, what, &pl[i], &states[i], &capped[i], err)) {
+    if (probe(m, o, i == 1, what, by, &pl[i], &states[i], &capped[i], err)) {
       for (int j = 0; j <= i; j++)
         plan_free(&pl[j]);
       return -1;
@@ -989,24 +1008,51 @@ static int choose_plan(const tilesat_map *m, const tilesat_count_options *o,
 }
 
 int dp_open(dp *s, const tilesat_map *m, const tilesat_count_options *o,
-            const char *what, tilesat_error *err) {
+            const char *what, const uint64_t *by, tilesat_error *err) {
   plan p;
-  if (choose_plan(m, o, &p, err, what))
+  if (choose_plan(m, o, by, &p, err, what))
     return -1;
-  dp_setup(s, m, o, &p, what);
-  return 0;
+  if (!dp_setup(s, m, o, &p, what, by, err))
+    return 0;
+  dp_free(s);
+  return -1;
 }
 
-int ts_dp_count(const tilesat_map *m, const tilesat_count_options *o,
-                mpz_t count, tilesat_error *err) {
+/* The count, and with `by` (count --by-tile) dist[k] (ncells + 1 of
+ * them, set here): the maps with k cells holding a tile of by. */
+static int dp_count_by(const tilesat_map *m, const tilesat_count_options *o,
+                       const uint64_t *by, mpz_t count, mpz_t *dist,
+                       tilesat_error *err) {
   dp s;
-  if (dp_open(&s, m, o, "count", err))
+  if (dp_open(&s, m, o, "count", by, err))
     return -1;
   const layer *last = NULL;
   if (dp_start(&s, &s.layers[0], err))
     last = dp_run(&s, &s.layers[0], 0, m->ncells, err);
-  if (last)
-    layer_total(&s, last, count);
+  for (int k = 0; by && k <= m->ncells; k++)
+    mpz_set_ui(dist[k], 0);
+  mpz_set_ui(count, 0);
+  for (size_t e = 0; last && e < last->n; e++) {
+    const unsigned char *key = (const unsigned char *)entry_key(last, e);
+    if (s.ext.grp && !ext_accept(&s, key))
+      continue;
+    mpz_t c;
+    mpz_roinit_n(c, entry_count(&s, last, e), last->nlimbs);
+    mpz_add(count, count, c);
+    if (by)
+      mpz_add(dist[ext_by(&s, key)], dist[ext_by(&s, key)], c);
+  }
   dp_free(&s);
   return last ? 0 : -1;
+}
+
+int ts_dp_count(const tilesat_map *m, const tilesat_count_options *o,
+                mpz_t count, tilesat_error *err) {
+  return dp_count_by(m, o, NULL, count, NULL, err);
+}
+
+int ts_dp_count_by_tile(const tilesat_map *m, const tilesat_count_options *o,
+                        const uint64_t *by, mpz_t count, mpz_t *dist,
+                        tilesat_error *err) {
+  return dp_count_by(m, o, by, count, dist, err);
 }

@@ -55,6 +55,36 @@ typedef struct layer {
 
 typedef struct dp dp;
 
+/* Global constraints the dp keeps (dp_global.c), in key bytes after the
+ * frontier's L: a counter (two bytes) for each count constraint and for
+ * count --by-tile, and for each connected constraint a component label
+ * for every frontier slot (L bytes) and a "closed" byte. */
+typedef struct dp_counter {
+  const uint64_t *class; /* its tiles */
+  int lo, hi;            /* lo <= cells <= hi (hi -1: no upper bound) */
+  int sat;               /* the counter stops growing here */
+  int off;               /* its key bytes */
+  uint8_t *in;           /* position -> one of its cells (rectangle) */
+  int *left;             /* position -> its cells at that position or after */
+} dp_counter;
+
+typedef struct dp_conn {
+  const uint64_t *class;
+  bool nonempty; /* at least one class cell */
+  int off;       /* L labels, then the closed byte */
+} dp_conn;
+
+typedef struct dp_ext {
+  int ncount, nconn, bytes;
+  dp_counter *count;
+  dp_conn *conn;
+  int by; /* the counter of count --by-tile, or -1 */
+  /* grp[mask*T + t]: t's group when placed with pending set mask: tiles
+   * of one class (struct dp) and in the same constraint classes; NULL
+   * without constraints (the groups are the classes). */
+  unsigned char *grp;
+} dp_ext;
+
 struct dp {
   const tilesat_map *map;
   plan p;
@@ -95,6 +125,7 @@ struct dp {
   const char *what;   /* "count" or "sample", for messages */
   size_t last_states; /* states in the last layer built */
   size_t *sizes;      /* states of each layer built unfiltered */
+  dp_ext ext;         /* global constraints */
 };
 
 static inline uint64_t *entry_key(const layer *l, size_t i) {
@@ -105,10 +136,11 @@ static inline mp_limb_t *entry_count(const dp *s, const layer *l, size_t i) {
   return (mp_limb_t *)(entry_key(l, i) + s->p.keywords);
 }
 
-/* Choose the order and set up the DP for m (what: "count" or "sample").
- * 0, or -1 with err. */
+/* Choose the order and set up the DP for m (what: "count" or "sample"),
+ * with m's count and connected constraints and, unless NULL, a counter of
+ * the cells holding a tile of `by` (count --by-tile).  0, or -1 with err. */
 int dp_open(dp *s, const tilesat_map *m, const tilesat_count_options *o,
-            const char *what, tilesat_error *err);
+            const char *what, const uint64_t *by, tilesat_error *err);
 void dp_free(dp *s);
 /* Layer 0: the empty map, one state. */
 bool dp_start(dp *s, layer *l, tilesat_error *err);
@@ -143,5 +175,21 @@ void next_key(const dp *s, int i, const unsigned char *key, int t,
 /* The directions of position q whose neighbour comes after position
  * `after`: its pending set then. */
 int pending(const plan *p, int q, int after);
+
+/* dp_global.c.  Set up s->ext for m's constraints (and `by`); the key
+ * words grow by its bytes.  -1 with err when the frontier is too long for
+ * connectivity labels. */
+int ext_setup(dp *s, const uint64_t *by, tilesat_error *err);
+void ext_free(dp_ext *x);
+/* The constraint bytes of the state after placing t at position i on the
+ * state key, into out (whose frontier bytes are written); false when no
+ * map goes on from it. */
+bool ext_next(const dp *s, int i, const unsigned char *key, int t,
+              unsigned char *out);
+/* Does a state of the last layer keep the constraints (its counters' lower
+ * bounds, its connected classes' "at least one")? */
+bool ext_accept(const dp *s, const unsigned char *key);
+/* The by-tile counter of a state. */
+int ext_by(const dp *s, const unsigned char *key);
 
 #endif

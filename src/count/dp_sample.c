@@ -487,7 +487,8 @@ static bool walk_step(sampler *S, const layer *before, int i, int w,
     mpz_sub(S->acc, S->acc, S->r);
     mpz_cdiv_q(S->acc, S->acc, c);
     int t = nth_tile(S->mask, s->twords, ntiles - mpz_get_ui(S->acc));
-    S->tiles[(size_t)w * (size_t)p->ncells + (size_t)p->cell[i]] = t;
+    S->tiles[(size_t)w * (size_t)p->ncells + (size_t)p->cell[i]] =
+        ts_masked(s->map, p->cell[i]) ? TILESAT_NO_TILE : t;
     mpz_set(S->counts[w], c);
     memcpy(key, ek, (size_t)kw * 8);
     return true;
@@ -662,7 +663,7 @@ int ts_dp_sample_with(const tilesat_map *m, const tilesat_count_options *o,
                       void *user, tilesat_error *err) {
   sampler S;
   memset(&S, 0, sizeof S);
-  if (dp_open(&S.s, m, o, "sample", err))
+  if (dp_open(&S.s, m, o, "sample", NULL, err))
     return -1;
   dp *s = &S.s;
   const plan *p = &s->p;

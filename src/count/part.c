@@ -325,6 +325,11 @@ static tilesat_map *part_map(const cut *c, int j, const uint64_t *keep) {
   *p = *m;
   memset(&p->pins, 0, sizeof p->pins);
   memset(&p->bans, 0, sizeof p->bans);
+  /* (none: tilesat_map_part refuses them; the named classes are m's) */
+  memset(&p->globals, 0, sizeof p->globals);
+  memset(&p->classes, 0, sizeof p->classes);
+  p->masked = NULL;
+  p->nmasked = 0;
   for (size_t i = 0; i < m->pins.n; i++)
     TS_PUSH(p->pins, m->pins.v[i]);
   for (size_t i = 0; i < m->bans.n; i++)
@@ -421,6 +426,10 @@ int tilesat_map_part(const tilesat_map *m, int k, int n, tilesat_map **part,
              n, TILESAT_MAX_PARTS);
     return -1;
   }
+  /* the cut and the fingerprint know pins and bans, not constraints */
+  if (tilesat_map_refuse_globals(m, 0, "parts (--part, --part-split)", NULL,
+                                 err))
+    return -1;
   cut c;
   cut_init(&c, m);
   for (int j = 0; !cut_node(&c, j, &k, &n, part); j++)
