@@ -20,7 +20,8 @@ static void say_checked(const options *o, const tilesat_repairs *reps,
            "exists, and %s none does\n",
            k, what, k > 1 ? "s" : "",
            o->keep_rules ? "without them" : "with them", w, h,
-           o->keep_rules ? "keeping any one of them" : "without any one of them");
+           o->keep_rules ? "keeping any one of them"
+                         : "without any one of them");
     return;
   }
   printf("# %zu minimal repair%s (%s), smallest first; each checked: a valid "

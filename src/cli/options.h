@@ -153,8 +153,8 @@
       "or reading order")                                                      \
   OPT(limit, "--limit", UINT, 0, 1, INT64_MAX, "N", " enum ",                  \
       "stop after N maps (default: all)")                                      \
-  OPT(keep_rules, "--keep-rules", FLAG, false, 0, 0, NULL, " repair ",        \
-      "keep the rules: the fewest pins to drop, printed as the --pin options "  \
+  OPT(keep_rules, "--keep-rules", FLAG, false, 0, 0, NULL, " repair ",         \
+      "keep the rules: the fewest pins to drop, printed as the --pin options " \
       "to leave out")                                                          \
   OPT(all, "--all", FLAG, false, 0, 0, NULL, " repair ",                       \
       "every minimal repair, smallest first, up to --limit")                   \

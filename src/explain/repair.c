@@ -51,16 +51,16 @@ typedef struct rsolver {
   ts_solver *s;
   bool pins;
   int T, next;
-  int fidx[8]; /* direction -> its index among the forward ones, or -1 */
-  int *sel;    /* candidate -> selector (0: an allowed pair) */
-  int *rel;    /* pairs: tile * ndirs + d -> r[a,d] (0: no candidate) */
+  int fidx[8];        /* direction -> its index among the forward ones, or -1 */
+  int *sel;           /* candidate -> selector (0: an allowed pair) */
+  int *rel;           /* pairs: tile * ndirs + d -> r[a,d] (0: no candidate) */
   ts_ints soft, cand; /* the selectors and the candidate of each */
   int bound, *out;    /* the totalizer's outputs */
   ts_cuts *cuts;
   int *tiles;
   ts_ints buf, pend; /* pend: clauses found in a model, to add */
   long solves;
-  ts_ints *found;       /* the changes of the repair being read */
+  ts_ints *found; /* the changes of the repair being read */
 } rsolver;
 
 static void say(const tilesat_solve_options *so, const char *fmt, ...)
@@ -376,8 +376,7 @@ static tilesat_rules *rules_reread(const tilesat_rules *r, tilesat_error *err) {
 
 /* Solve the map changed by repair i, change `skip` undone (-1: none). */
 static int check_changed(const tilesat_repairs *rep, size_t i, int skip,
-                         const tilesat_solve_options *so,
-                         tilesat_error *err) {
+                         const tilesat_solve_options *so, tilesat_error *err) {
   const tilesat_map *m = rep->m;
   tilesat_map mm = *m; /* shallow: its arrays are m's, not freed */
   tilesat_rules *r = NULL;
@@ -524,9 +523,7 @@ size_t tilesat_repairs_count(const tilesat_repairs *r) {
   return r->start.n - 1;
 }
 
-bool tilesat_repairs_complete(const tilesat_repairs *r) {
-  return r->complete;
-}
+bool tilesat_repairs_complete(const tilesat_repairs *r) { return r->complete; }
 
 static void check_index(const char *func, const tilesat_repairs *r, size_t i) {
   if (i + 1 >= r->start.n)
