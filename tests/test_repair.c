@@ -372,9 +372,9 @@ Test(repair, hard_3x3_allow_lines_pasted_make_it_satisfiable) {
     cr_expect_eq(nallow + ncomment, nlines, "every line allow or comment");
     /* one pair, both halves: the fewest, since 3x3 has no map as it is */
     cr_expect_eq(nallow, 2, "%s", r.out);
-    cr_expect(strstr(r.out, "# repair: 1 pair, the fewest; checked: with them "
-                            "a valid 3x3 map exists, and without any one of "
-                            "them none does\n"),
+    cr_expect(strstr(r.out, "# repair: 1 pair, the fewest; checked: with it "
+                            "a valid 3x3 map exists, and without it none "
+                            "does\n"),
               "%s", r.out);
     char *fixed = hard_plus(allow);
     cr_expect_eq(check_code(fixed, "3x3"), 10, "%s", allow);
@@ -459,8 +459,8 @@ Test(repair, coast_keep_rules_drops_one_of_two_clashing_pins) {
     bool first = !strcmp(pins, "--pin 0,0=S\n");
     cr_expect(first || !strcmp(pins, "--pin 2,2=L\n"), "%s", pins);
     cr_expect(strstr(r.out, "# repair: 1 pin, the fewest; checked: without "
-                            "them a valid 3x3 map exists, and keeping any "
-                            "one of them none does\n"),
+                            "it a valid 3x3 map exists, and with it none "
+                            "does\n"),
               "%s", r.out);
     run_result c = RUN("check", "rules/coast.rules", "--size", "3x3", "--pin",
                        first ? "2,2=L" : "0,0=S");

@@ -16,12 +16,13 @@ static void say_checked(const options *o, const tilesat_repairs *reps,
   int w = tilesat_map_width(m), h = tilesat_map_height(m);
   if (!o->all) {
     size_t k = tilesat_repair_size(reps, 0);
-    printf("# repair: %zu %s%s, the fewest; checked: %s a valid %dx%d map "
+    const char *it = k > 1 ? "them" : "it";
+    printf("# repair: %zu %s%s, the fewest; checked: %s %s a valid %dx%d map "
            "exists, and %s none does\n",
-           k, what, k > 1 ? "s" : "",
-           o->keep_rules ? "without them" : "with them", w, h,
-           o->keep_rules ? "keeping any one of them"
-                         : "without any one of them");
+           k, what, k > 1 ? "s" : "", o->keep_rules ? "without" : "with", it, w,
+           h,
+           o->keep_rules ? (k > 1 ? "keeping any one of them" : "with it")
+                         : (k > 1 ? "without any one of them" : "without it"));
     return;
   }
   printf("# %zu minimal repair%s (%s), smallest first; each checked: a valid "

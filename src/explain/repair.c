@@ -412,7 +412,7 @@ static int check_repair(const tilesat_repairs *rep, size_t i,
                         const tilesat_solve_options *so, tilesat_error *err) {
   int n = rep->start.v[i + 1] - rep->start.v[i];
   for (int skip = -1; skip < n; skip++) {
-    say(so, "repair: checking repair %zu: %d of %d", i + 1, skip + 1, n);
+    say(so, "checking repair %zu: %d of %d", i + 1, skip + 1, n);
     int res = check_changed(rep, i, skip, so, err);
     if (res < 0)
       return -1;
@@ -460,10 +460,10 @@ int tilesat_repair(const tilesat_map *m, const tilesat_solve_options *options,
   rep->pins = keep_rules;
   TS_PUSH(rep->start, 0);
   ts_ints cands = {0};
-  say(so, "repair: is the map satisfiable as it is?");
+  say(so, "is the map satisfiable as it is?");
   int res = rs_solve(&x, 0);
   if (res == TILESAT_UNSAT) {
-    say(so, "repair: is there any repair?");
+    say(so, "is there any repair?");
     int any = rs_solve(&x, -1);
     res = any == TILESAT_UNKNOWN ? any : TILESAT_UNSAT;
     rep->complete = any == TILESAT_UNSAT;
@@ -473,8 +473,7 @@ int tilesat_repair(const tilesat_map *m, const tilesat_solve_options *options,
                   k <= (int)x.soft.n && count < limit;
        k++) {
     for (;;) {
-      say(so, "repair: %d found, looking for %d change%s", count, k,
-          k > 1 ? "s" : "");
+      say(so, "%d found, looking for %d change%s", count, k, k > 1 ? "s" : "");
       int r = rs_solve(&x, k);
       if (r == TILESAT_UNKNOWN)
         res = r;
