@@ -619,7 +619,8 @@ const tilesat_change *tilesat_repair_change(const tilesat_repairs *r, size_t i,
 tilesat_rules *tilesat_rules_repaired(const tilesat_repairs *r, size_t i);
 /* Repair i in the rules' own terms, a line per change: "allow A DIR B" and
  * its mirror "allow B DIR' A" (ready to paste into the rules file), or
- * "--pin ROW,COL=TILE", the pin to drop. */
+ * "--pin ROW,COL=TILE", the pin to drop (in single quotes when the
+ * tile's name needs them in a shell). */
 int tilesat_repair_write(const tilesat_repairs *r, size_t i, FILE *out);
 
 /* ------------------------------------------------------------------ traces */

@@ -544,3 +544,25 @@ Test(repair, satisfiable_none_possible_and_misuse) {
   expect_cli_error("tilesat: --limit: only with --all\n", "repair",
                    "rules/hard.rules", "--size", "3x3", "--limit", "3");
 }
+
+/* A pin to drop pastes into a shell: a name with a space or a quote is
+ * quoted. */
+Test(repair, pins_to_drop_are_quoted_for_a_shell) {
+  char *path = temp_file("tilesat-rules 1\ntile \"a'b c\" 1\ntile d 1\n"
+                         "allow \"a'b c\" E \"a'b c\"\n"
+                         "allow \"a'b c\" W \"a'b c\"\n"
+                         "allow d E d\nallow d W d\n",
+                         -1);
+  run_result r = RUN("repair", path, "--size", "2x1", "--pin", "0,0=a'b c",
+                     "--pin", "0,1=d", "--keep-rules", "--all");
+  cr_expect_eq(r.code, 0, "%s", r.err);
+  int n;
+  char *pins = lines_with(r.out, "--pin ", &n);
+  cr_expect_eq(n, 2);
+  cr_expect(strstr(pins, "--pin '0,0=a'\\''b c'\n"), "%s", pins);
+  cr_expect(strstr(pins, "--pin 0,1=d\n"), "%s", pins);
+  free(pins);
+  run_free(&r);
+  remove(path);
+  free(path);
+}

@@ -30,6 +30,7 @@
  * with any one of its changes undone. */
 #include "explain/explain.h"
 
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -548,6 +549,22 @@ tilesat_rules *tilesat_rules_repaired(const tilesat_repairs *r, size_t i) {
   return rules_with(r, i, -1);
 }
 
+/* "--pin ROW,COL=TILE", quoted for a shell when the name needs it. */
+static void write_pin(FILE *out, const tilesat_map *m, const ts_pin *p) {
+  const char *name = m->rules->names.v.v[p->tile];
+  bool quote = false;
+  for (const char *c = name; *c; c++)
+    quote |= !(isalnum((unsigned char)*c) || strchr("_.,=+-:@%/", *c));
+  fprintf(out, "--pin %s%d,%d=", quote ? "'" : "", p->cell / m->width,
+          p->cell % m->width);
+  for (const char *c = name; *c; c++)
+    if (*c == '\'')
+      fputs("'\\''", out); /* ' ends the quote, \' is one, ' goes on */
+    else
+      fputc(*c, out);
+  fputs(quote ? "'\n" : "\n", out);
+}
+
 int tilesat_repair_write(const tilesat_repairs *r, size_t i, FILE *out) {
   const tilesat_map *m = r->m;
   const tilesat_rules *rules = m->rules;
@@ -555,8 +572,7 @@ int tilesat_repair_write(const tilesat_repairs *r, size_t i, FILE *out) {
     const tilesat_change *c = tilesat_repair_change(r, i, j);
     if (r->pins) {
       const ts_pin *p = &m->pins.v[c->pin];
-      fprintf(out, "--pin %d,%d=%s\n", p->cell / m->width, p->cell % m->width,
-              rules->names.v.v[p->tile]);
+      write_pin(out, m, p);
       continue;
     }
     int a[2] = {c->a, c->b}, b[2] = {c->b, c->a};
