@@ -279,6 +279,7 @@ bench: deps
 	@$(MAKE) --no-print-directory all
 	tools/bench.sh $(BIN)
 	tools/bench-explain.sh $(BIN)
+	tools/bench-repair.sh $(BIN)
 	tools/bench-memory.sh $(BIN)
 	tools/bench-anneal.sh
 	tools/bench-count.sh

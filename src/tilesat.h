@@ -595,6 +595,49 @@ int tilesat_explanation_write_json(const tilesat_explanation *e, FILE *out);
 /* The SAT answer of `explain` in JSON ({"result": "SAT", ...}). */
 int tilesat_explain_write_sat_json(const tilesat_map *m, FILE *out);
 
+/* ----------------------------------------------------------------- repairs */
+
+/* What to change so that a map with no valid filling has one (tilesat
+ * repair; not the annealer's SAT clean-up of violations): the fewest pairs
+ * to allow, or with keep_rules the fewest pins to drop.  Each repair is
+ * checked before it is returned: the changed problem solved anew (the
+ * repaired rules written and read back) is satisfiable, and with any one
+ * change undone it is not.  The repairs borrow the map. */
+typedef struct tilesat_change {
+  int a, dir, b; /* a pair: b may stand in direction dir of a (and a in the
+                    opposite direction of b); -1 for a pin */
+  int pin;       /* a pin to drop: its index, in the order pinned; else -1 */
+} tilesat_change;
+typedef struct tilesat_repairs tilesat_repairs;
+
+/* Up to `limit` (>= 1) minimal repairs, smallest first: the first is a
+ * minimum one; each later one is minimal (no change can be left out) and
+ * differs from every earlier one (it is not a superset of one).
+ * TILESAT_SAT (the map has a valid filling as it is; *out is NULL),
+ * TILESAT_UNSAT (*out is set; it holds no repair when none exists: with
+ * every pair allowed, or every pin dropped, there is still no valid map),
+ * or -1 with err. */
+int tilesat_repair(const tilesat_map *m, const tilesat_solve_options *so,
+                   bool keep_rules, int limit, tilesat_repairs **out,
+                   tilesat_error *err);
+void tilesat_repairs_free(tilesat_repairs *r);
+size_t tilesat_repairs_count(const tilesat_repairs *r);
+/* Were all minimal repairs found (fewer than the limit)? */
+bool tilesat_repairs_complete(const tilesat_repairs *r);
+/* The changes of repair i, in a stable order (pairs by direction, then
+ * tiles; pins in the order pinned). */
+size_t tilesat_repair_size(const tilesat_repairs *r, size_t i);
+const tilesat_change *tilesat_repair_change(const tilesat_repairs *r, size_t i,
+                                            size_t j);
+/* A copy of the map's rules with repair i's pairs allowed (a repair of
+ * pairs); the caller frees it. */
+tilesat_rules *tilesat_rules_repaired(const tilesat_repairs *r, size_t i);
+/* Repair i in the rules' own terms, a line per change: "allow A DIR B" and
+ * its mirror "allow B DIR' A" (ready to paste into the rules file), or
+ * "--pin ROW,COL=TILE", the pin to drop (in single quotes when the
+ * tile's name needs them in a shell). */
+int tilesat_repair_write(const tilesat_repairs *r, size_t i, FILE *out);
+
 /* ------------------------------------------------------------------ traces */
 
 /* WFC's propagation made visible: every cell starts with every tile;

@@ -296,6 +296,7 @@ int cmd_enum(options *o);
 int cmd_count(options *o);
 int cmd_sample(options *o);
 int cmd_explain(options *o);
+int cmd_repair(options *o);
 int cmd_trace(options *o);
 int cmd_analyze(options *o);
 int cmd_anneal(options *o);

@@ -34,6 +34,10 @@ const command commands[] = {
     {"explain", "RULES --size WxH",
      "why no map exists: a minimal set of clashing constraints (exit 20)",
      cmd_explain},
+    {"repair", "RULES --size WxH",
+     "for a map with no valid filling: the fewest pairs to allow (allow "
+     "lines), or pins to drop; every minimal repair with --all",
+     cmd_repair},
     {"trace", "RULES --size WxH",
      "WFC propagation with reasons; on a contradiction, its chain (20)",
      cmd_trace},

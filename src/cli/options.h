@@ -34,7 +34,8 @@
 #ifndef TILESAT_CLI_OPTIONS_H
 #define TILESAT_CLI_OPTIONS_H
 
-#define TS_MAPS " encode check enum count sample explain trace anneal collapse "
+#define TS_MAPS                                                                \
+  " encode check enum count sample explain repair trace anneal collapse "
 #define TS_DRAW " check enum sample anneal collapse "
 #define TS_MAPS_VERIFY TS_MAPS "verify "
 
@@ -42,11 +43,11 @@
   OPT(size, "--size", WXH, {0}, 0, 0, "WxH", TS_MAPS,                          \
       "map size, WIDTHxHEIGHT (1x2: one column, two rows)")                    \
   OPT(topology, "--topology", CHOICE, NULL, 0, 0, "square|hex",                \
-      " extract encode check enum count sample explain trace analyze anneal "  \
-      "collapse verify ",                                                      \
+      " extract encode check enum count sample explain repair trace analyze "  \
+      "anneal collapse verify ",                                               \
       "grid topology (map commands: default, the rules file's)")               \
   OPT(periodic, "--periodic", FLAG, false, 0, 0, NULL,                         \
-      " encode check enum count sample explain trace analyze anneal "          \
+      " encode check enum count sample explain repair trace analyze anneal "   \
       "collapse verify ",                                                      \
       "wrap the map around both axes")                                         \
   OPT(pins, "--pin", LIST, {0}, 0, 0, "ROW,COL=TILE", TS_MAPS,                 \
@@ -78,7 +79,7 @@
       " extract ", "samples wrap around both axes")                            \
   OPT(backend, "--backend", CHOICE, NULL, 0, 0,                                \
       "picosat|cryptominisat|cadical|auto",                                    \
-      " check enum count explain analyze anneal collapse run-samples ",        \
+      " check enum count explain repair analyze anneal collapse run-samples ", \
       "SAT backend (default picosat, and cadical on maps with connected or "   \
       "path constraints; anneal: of the repair; collapse: of the guard; "      \
       "run-samples: of the check)")                                            \
@@ -155,6 +156,12 @@
       "or reading order")                                                      \
   OPT(limit, "--limit", UINT, 0, 1, INT64_MAX, "N", " enum ",                  \
       "stop after N maps (default: all)")                                      \
+  OPT(keep_rules, "--keep-rules", FLAG, false, 0, 0, NULL, " repair ",         \
+      "keep the rules: the fewest pins to drop, printed as the --pin options " \
+      "to leave out")                                                          \
+  OPT(all, "--all", FLAG, false, 0, 0, NULL, " repair ",                       \
+      "every minimal repair, smallest first, up to --limit")                   \
+  ALSO(limit, "N", " repair ", "with --all: at most N repairs (default 10)")   \
   OPT(format, "--format", CHOICE, NULL, 0, 0, "dimacs|props", " encode ",      \
       "DIMACS CNF (default) or readable propositions")                         \
   OPT(output, "-o", STRING, NULL, 0, 0, "FILE",                                \
@@ -190,6 +197,8 @@
        "draw the map (a failed run: the wave it left, the contradiction and "  \
        "the doomed set framed); with -n, where the contradictions happened "   \
        "(heat map)")                                                           \
+  ALSO(output, "FILE", " repair ",                                             \
+       "write the rules file with the (first) repair's pairs allowed")         \
   ALSO(png, "FILE", " explain trace ",                                         \
        "draw the map: cells as blends of their possible tiles, the cells "     \
        "involved (explain) or left empty (trace) framed")                      \
@@ -210,8 +219,8 @@
   ALSO(format, "text|json", " explain trace collapse ",                        \
        "readable text (default) or a JSON document")                           \
   OPT(help, "--help", FLAG, false, 0, 0, NULL,                                 \
-      " extract import-tileset encode check enum count sample explain trace "  \
-      "analyze anneal collapse verify run-samples sum ",                       \
+      " extract import-tileset encode check enum count sample explain repair " \
+      "trace analyze anneal collapse verify run-samples sum ",                 \
       "this help")                                                             \
   OPT(energy, "--energy", STRING, NULL, 0, 0, "FILE", " anneal ",              \
       "soft terms from an energy file (rules/README.md)")                      \

@@ -182,6 +182,14 @@ static void totalizer(genc *e, const int *lits, int n, int bound, bool up,
   free(a);
 }
 
+void ts_totalizer_up(const int *lits, int n, int bound, int *next,
+                     ts_clause_fn fn, void *user, int *out) {
+  sink k = {fn, user};
+  genc e = {NULL, &k, 0, *next};
+  totalizer(&e, lits, n, bound, true, out);
+  *next = e.next;
+}
+
 /* At most k (most) or at least k of lits[0..n). */
 static void cardinality(genc *e, int *lits, int n, bool most, int k) {
   if (most ? k >= n : k <= 0)

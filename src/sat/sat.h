@@ -51,6 +51,13 @@ int ts_global_var0(const tilesat_map *m, int i);
  * cell it covers into ylit (ncells ints, 0 elsewhere); var0 is
  * ts_global_var0(m, i). */
 void ts_global_ylits(const tilesat_map *m, int i, int var0, int *ylit);
+/* The totalizer of global COUNT constraints, for other cardinalities (a
+ * MaxSAT's "at most k of the relaxations"): out[i] (i < min(n, bound))
+ * means "at least i+1 of lits[0..n)" (n >= 1), forced by the inputs (only
+ * those clauses: assume -out[k] for "at most k"); its variables follow
+ * *next, which it advances; its clauses go to fn in group 0. */
+void ts_totalizer_up(const int *lits, int n, int bound, int *next,
+                     ts_clause_fn fn, void *user, int *out);
 void ts_cnf_free(ts_cnf *cnf);
 static inline int ts_var(const tilesat_map *m, int cell, int tile) {
   return cell * m->rules->ntiles + tile + 1;

@@ -1,0 +1,123 @@
+/* cmd_repair.c: tilesat repair RULES --size WxH: for a map with no valid
+ * filling, the fewest pairs to allow (allow lines to paste, -o the
+ * repaired rules file) or with --keep-rules the fewest pins to drop; with
+ * --all every minimal repair up to --limit.  Repairs: exit 0; the map
+ * already has a filling: 10; no repair exists: 20. */
+#include "cli.h"
+
+#include <string.h>
+
+#define DEFAULT_LIMIT 10
+
+static void say_checked(const options *o, const tilesat_repairs *reps,
+                        const tilesat_map *m) {
+  size_t n = tilesat_repairs_count(reps);
+  const char *what = o->keep_rules ? "pin" : "pair";
+  int w = tilesat_map_width(m), h = tilesat_map_height(m);
+  if (!o->all) {
+    size_t k = tilesat_repair_size(reps, 0);
+    const char *it = k > 1 ? "them" : "it";
+    printf("# repair: %zu %s%s, the fewest; checked: %s %s a valid %dx%d map "
+           "exists, and %s none does\n",
+           k, what, k > 1 ? "s" : "", o->keep_rules ? "without" : "with", it, w,
+           h,
+           o->keep_rules ? (k > 1 ? "keeping any one of them" : "with it")
+                         : (k > 1 ? "without any one of them" : "without it"));
+    return;
+  }
+  printf("# %zu minimal repair%s (%s), smallest first; each checked: a valid "
+         "%dx%d map exists with it, and none with any one of its changes "
+         "undone\n",
+         n, n > 1 ? "s" : "",
+         tilesat_repairs_complete(reps) ? "all there are" : "the limit", w, h);
+}
+
+static void print_repairs(const options *o, const tilesat_repairs *reps,
+                          const tilesat_map *m) {
+  size_t n = tilesat_repairs_count(reps);
+  const char *what = o->keep_rules ? "pin" : "pair";
+  int w = tilesat_map_width(m), h = tilesat_map_height(m);
+  if (o->keep_rules)
+    printf("# No valid %dx%d map with these pins; %s.\n", w, h,
+           o->all ? "without the pins of any one repair below there is one"
+                  : "without the pins below there is one");
+  else
+    printf("# No valid %dx%d map with these rules; allow the pairs %s (paste "
+           "into %s).\n",
+           w, h, o->all ? "of any one repair below" : "below", o->args.v[0]);
+  for (size_t i = 0; i < n; i++) {
+    size_t k = tilesat_repair_size(reps, i);
+    if (o->all)
+      printf("# repair %zu: %zu %s%s\n", i + 1, k, what, k > 1 ? "s" : "");
+    tilesat_repair_write(reps, i, stdout);
+  }
+  say_checked(o, reps, m);
+}
+
+/* -o: the rules file with the first repair's pairs allowed. */
+static int write_repaired(const options *o, const tilesat_repairs *reps) {
+  if (!o->output)
+    return 0;
+  tilesat_rules *fixed = tilesat_rules_repaired(reps, 0);
+  int rc = write_rules(o, fixed);
+  tilesat_rules_free(fixed);
+  return rc;
+}
+
+static int repair_map(options *o, const tilesat_map *m,
+                      tilesat_solve_options *so) {
+  int limit = !o->all ? 1 : GIVEN(o, limit) ? (int)o->limit : DEFAULT_LIMIT;
+  tilesat_error err;
+  tilesat_repairs *reps = NULL;
+  int rc = tilesat_repair(m, so, o->keep_rules, limit, &reps, &err);
+  int w = tilesat_map_width(m), h = tilesat_map_height(m);
+  if (rc == TILESAT_SAT) {
+    printf("SAT: a valid %dx%d map exists, nothing to repair (see 'tilesat "
+           "check').\n",
+           w, h);
+  } else if (rc == TILESAT_UNSAT && !tilesat_repairs_count(reps)) {
+    if (o->keep_rules)
+      printf("UNSAT: no valid %dx%d map even with every pin dropped (%d "
+             "pin%s): no repair by pins; try without --keep-rules.\n",
+             w, h, tilesat_map_npins(m), tilesat_map_npins(m) == 1 ? "" : "s");
+    else
+      printf("UNSAT: no valid %dx%d map even with every pair allowed: the "
+             "pins, masks or global constraints clash on their own; try "
+             "--keep-rules.\n",
+             w, h);
+  } else if (rc == TILESAT_UNSAT) {
+    stop_hold(); /* the repairs whole */
+    print_repairs(o, reps, m);
+    stop_release();
+    rc = write_repaired(o, reps) ? EXIT_ERROR : 0;
+  } else {
+    rc = fail_solve(o, &err);
+  }
+  tilesat_repairs_free(reps);
+  return rc;
+}
+
+int cmd_repair(options *o) {
+  if (o->keep_rules && o->output) {
+    fail("-o: --keep-rules changes no rules, there is no rules file to "
+         "write");
+    return EXIT_ERROR;
+  }
+  if (GIVEN(o, limit) && !o->all) {
+    fail("--limit: only with --all");
+    return EXIT_ERROR;
+  }
+  tilesat_rules *r = NULL;
+  tilesat_map *m = NULL;
+  tilesat_solve_options so;
+  int rc = load_map(o, &r, &m);
+  if (!rc)
+    rc = parse_backend(o, &so);
+  if (!rc) {
+    lazy_backend(o, m, &so);
+    rc = repair_map(o, m, &so);
+  }
+  tilesat_map_free(m);
+  tilesat_rules_free(r);
+  return rc;
+}
