@@ -152,6 +152,18 @@
       "or reading order")                                                      \
   OPT(limit, "--limit", UINT, 0, 1, INT64_MAX, "N", " enum ",                  \
       "stop after N maps (default: all)")                                      \
+  ALSO(limit, "N", " explain ",                                                \
+       "with --all: at most N explanations (default 10)")                      \
+  OPT(all, "--all", FLAG, false, 0, 0, NULL, " explain ",                      \
+      "every minimal explanation (MARCO): distinct, numbered, smallest "       \
+      "first")                                                                 \
+  OPT(smallest, "--smallest", FLAG, false, 0, 0, NULL, " explain ",            \
+      "an explanation with the fewest constraints there are (a plain "         \
+      "explanation is minimal: none can be dropped, but it may be larger)")    \
+  OPT(prefer, "--prefer", STRING, NULL, 0, 0, "GROUPS", " explain ",           \
+      "blame these groups first, in this order (QuickXplain): a comma list "   \
+      "of pins, cells, rules, borders, counts, connected, paths; the others "  \
+      "after them")                                                            \
   OPT(format, "--format", CHOICE, NULL, 0, 0, "dimacs|props", " encode ",      \
       "DIMACS CNF (default) or readable propositions")                         \
   OPT(output, "-o", STRING, NULL, 0, 0, "FILE",                                \
