@@ -878,11 +878,13 @@ static void remove_int(ts_ints *v, int x) {
   v->n = k;
 }
 
-/* Grow a satisfiable set (`in`, listed in `cur`) to a maximal satisfiable
- * subset of every constraint: take all, then out one failed constraint not
+/* Grow a satisfiable set (`in`, listed in `cur`; the full solver's model
+ * is of it) to a maximal satisfiable subset of every constraint: add what
+ * the model satisfies too, then take all, out one failed constraint not
  * in the set at a time until it is SAT, then put back each taken out that
  * fits after all.  0, or -1 (no answer; err set). */
 static int grow(xctx *x, uint8_t *in, ts_ints *cur, tilesat_error *err) {
+  extend(x, in, cur);
   uint8_t *start = ts_malloc((size_t)x->G);
   memcpy(start, in, (size_t)x->G);
   ts_ints out = {0};
@@ -962,6 +964,22 @@ int tilesat_explain(const tilesat_map *m, const tilesat_solve_options *options,
 
 /* --------------------------------------------------- every explanation */
 
+/* The core of an UNSAT seed to shrink: propagation's on the seed's
+ * constraints when it finds one that the solver confirms (small and local,
+ * so that small explanations come first), else the solver's failed set. */
+static void seed_core(xctx *x, const uint8_t *in, ts_ints *core) {
+  copy_ints(core, &x->full.failed);
+  ts_prop p;
+  if (!(ts_prop_init(&p, x->m, in, true) && ts_prop_pins(&p))) {
+    ts_ints pc = {0};
+    prop_core(x->m, &p, &pc);
+    if (pc.n < core->n && sub_solve(&x->full, &pc, -1) == TILESAT_UNSAT)
+      copy_ints(core, &pc);
+    free(pc.v);
+  }
+  ts_prop_free(&p);
+}
+
 /* MARCO (Liffiton et al., Constraints 2016): a second solver, the map,
  * holds a variable per constraint; its models are the subsets not yet
  * explored.  A subset that is UNSAT shrinks to a new minimal explanation,
@@ -1009,7 +1027,7 @@ static int marco(xctx *x, size_t limit, ts_sets *found,
         if (!in[x->all.v[i]])
           TS_PUSH(clause, idx[x->all.v[i]]);
     } else if (r == TILESAT_UNSAT) {
-      copy_ints(&core, &x->full.failed);
+      seed_core(x, in, &core);
       ts_ints mus = {0};
       if (shrink(m, &x->cnf, x->so, &core, centroid(m, &core),
                  core.n > SMALL_CORE, &mus, &calls) < 0)
