@@ -999,3 +999,110 @@ Test(explain_smallest, matches_brute_force) {
   cr_log_info("--smallest: %d UNSAT cases, the plain explanation larger in %d",
               unsat, larger);
 }
+
+static int count_of(const char *s, const char *what) {
+  int n = 0;
+  for (const char *p = strstr(s, what); p; p = strstr(p + 1, what))
+    n++;
+  return n;
+}
+
+/* The command line's --all: as many explanations as brute force finds,
+ * numbered, in text and JSON; --limit cuts them and says so. */
+Test(explain_all, cli_counts_match_brute_force) {
+  tilesat_error err;
+  tilesat_rules *r = tilesat_rules_read_file("rules/hard.rules", &err);
+  cr_assert(r, "%s", err.msg);
+  tilesat_map *m = map_new(r, 3, 2, TILESAT_SQUARE, false);
+  cs_list a;
+  list_constraints(m, false, NULL, 0, &a);
+  uint64_t muses[256];
+  int nb = brute_muses(m, &a, a.n, muses);
+  cr_assert_gt(nb, 2, "hard 3x2 has several explanations");
+  char head[128];
+  snprintf(head, sizeof head,
+           "%d distinct minimal explanations, smallest first: all there "
+           "are.\n",
+           nb);
+  run_result c = RUN("explain", "rules/hard.rules", "--size", "3x2", "--all",
+                     "--limit", "1000");
+  cr_expect_eq(c.code, 20);
+  cr_expect(!strncmp(c.out, head, strlen(head)), "%s", c.out);
+  cr_expect_eq(count_of(c.out, "=== Explanation "), nb);
+  cr_expect_eq(count_of(c.out, "\nUNSAT: no valid 3x2 map.\n"), nb);
+  run_free(&c);
+  c = RUN("explain", "rules/hard.rules", "--size", "3x2", "--all", "--limit",
+          "1000", "--format", "json");
+  cr_expect_eq(c.code, 20);
+  cr_expect(strstr(c.out, "\"complete\": true,\n  \"explanations\": ["));
+  cr_expect_eq(count_of(c.out, "{\"minimal\": true,"), nb);
+  run_free(&c);
+  c = RUN("explain", "rules/hard.rules", "--size", "3x2", "--all", "--limit",
+          "2");
+  cr_expect_eq(c.code, 20);
+  const char *cut = "2 distinct minimal explanations, smallest first: the "
+                    "limit is reached, there may be more (--limit).\n";
+  cr_expect(!strncmp(c.out, cut, strlen(cut)), "%s", c.out);
+  cr_expect_eq(count_of(c.out, "=== Explanation "), 2);
+  run_free(&c);
+  tilesat_map_free(m);
+  tilesat_rules_free(r);
+}
+
+/* hard.rules 3x3 has no valid map by its rules alone (a middle cell and
+ * its two pairs), and a pin of B in the corner clashes with its east pair
+ * by itself: blaming pins first gives the pin, blaming rules and cells
+ * first gives the rules' own reason. */
+Test(explain_prefer, pins_before_rules) {
+  tilesat_error err;
+  tilesat_rules *r = tilesat_rules_read_file("rules/hard.rules", &err);
+  cr_assert(r, "%s", err.msg);
+  tilesat_map *m = map_new(r, 3, 3, TILESAT_SQUARE, false);
+  cr_assert_eq(tilesat_map_pin_spec(m, "0,0=B", &err), 0);
+  tilesat_blame pins_first[TILESAT_NBLAMES], rules_first[TILESAT_NBLAMES];
+  cr_assert_eq(tilesat_blame_parse("pins", pins_first, &err), 0);
+  cr_assert_eq(tilesat_blame_parse("rules,cells", rules_first, &err), 0);
+  cr_expect_eq(pins_first[1], TILESAT_BLAME_CELLS, "the others follow");
+  cr_expect_eq(rules_first[2], TILESAT_BLAME_PINS);
+  int B = tilesat_rules_find_tile(r, "B");
+  for (int b = 0; b < NBACKENDS; b++) {
+    tilesat_explanation *e = NULL;
+    cr_assert_eq(
+        tilesat_explain_preferred(m, SOLVE(backends[b]), pins_first, &e, &err),
+        TILESAT_UNSAT, "%s", err.msg);
+    cr_expect(has(e, TILESAT_PINNED, 0, 0, -1, B), "the pin is not blamed");
+    cr_expect_eq(tilesat_explanation_size(e), 2, "the pin and its east pair");
+    expect_minimal(m, e, true);
+    tilesat_explanation_free(e);
+    cr_assert_eq(tilesat_explain_preferred(m, SOLVE(backends[b]), rules_first,
+                                           &e, &err),
+                 TILESAT_UNSAT, "%s", err.msg);
+    cr_expect(!has(e, TILESAT_PINNED, 0, 0, -1, B), "the pin is blamed");
+    expect_minimal(m, e, true);
+    tilesat_explanation_free(e);
+  }
+  run_result c = RUN("explain", "rules/hard.rules", "--size", "3x3", "--pin",
+                     "0,0=B", "--prefer", "pins,borders,rules");
+  cr_expect_eq(c.code, 20);
+  cr_expect(strstr(c.out, "These 2 constraints (of 22 in the map)"));
+  cr_expect(strstr(c.out, "  [1] (0,0) is pinned to B\n"));
+  run_free(&c);
+  tilesat_map_free(m);
+  tilesat_rules_free(r);
+}
+
+Test(explain_prefer, bad_options) {
+  expect_cli_error("tilesat: --prefer: 'foo' is not a group of constraints "
+                   "(pins, cells, rules, borders, counts, connected, paths)\n",
+                   "explain", "rules/hard.rules", "--size", "3x3", "--prefer",
+                   "pins,foo");
+  expect_cli_error("tilesat: --prefer: 'pins' is named twice\n", "explain",
+                   "rules/hard.rules", "--size", "3x3", "--prefer",
+                   "pins,rules,pins");
+  expect_cli_error("tilesat: explain: --all, --smallest and --prefer are "
+                   "three ways to explain; give one\n",
+                   "explain", "rules/hard.rules", "--size", "3x3", "--all",
+                   "--smallest");
+  expect_cli_error("tilesat: explain: --limit goes with --all\n", "explain",
+                   "rules/hard.rules", "--size", "3x3", "--limit", "3");
+}
