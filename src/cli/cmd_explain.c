@@ -40,12 +40,15 @@ static int explain_one(const options *o, const tilesat_map *m,
 }
 
 int cmd_explain(options *o) {
-  if (o->all + o->smallest + (o->prefer != NULL) > 1)
-    return fail("explain: --all, --smallest and --prefer are three ways to "
-                "explain; give one"),
-           EXIT_ERROR;
-  if (GIVEN(o, limit) && !o->all)
-    return fail("explain: --limit goes with --all"), EXIT_ERROR;
+  const char *bad = o->all + o->smallest + (o->prefer != NULL) > 1
+                        ? "--all, --smallest and --prefer are three ways to "
+                          "explain; give one"
+                    : GIVEN(o, limit) && !o->all ? "--limit goes with --all"
+                                                 : NULL;
+  if (bad) {
+    fail("explain: %s", bad);
+    return EXIT_ERROR;
+  }
   tilesat_rules *r = NULL;
   tilesat_map *m = NULL;
   tilesat_solve_options so;

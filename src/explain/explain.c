@@ -990,7 +990,11 @@ static void seed_core(xctx *x, const uint8_t *in, ts_ints *core) {
 static int marco(xctx *x, size_t limit, ts_sets *found,
                  bool *complete, tilesat_error *err) {
   const tilesat_map *m = x->m;
-  ts_solver *map = ts_solver_new(NULL, x->so);
+  /* PicoSAT takes the hint to prefer large subsets; the others' C APIs
+   * have none, and their seeds would be small (many satisfiable ones) */
+  tilesat_solve_options mo = *x->so;
+  mo.backend = TILESAT_PICOSAT;
+  ts_solver *map = ts_solver_new(NULL, &mo);
   int *idx = ts_calloc((size_t)x->G, sizeof *idx);
   for (size_t i = 0; i < x->all.n; i++) {
     idx[x->all.v[i]] = (int)i + 1;
