@@ -665,12 +665,12 @@ static void list_constraints(const tilesat_map *m, bool periodic,
   int ndirs = topo == TILESAT_HEX ? 6 : 4;
   a->n = 0;
   for (int c = 0; c < W * H; c++)
-    a->v[a->n++] = (tilesat_constraint){TILESAT_ONE_TILE, c / W, c % W, -1,
-                                        -1, -1, -1, -1, -1};
+    a->v[a->n++] = (tilesat_constraint){
+        TILESAT_ONE_TILE, c / W, c % W, -1, -1, -1, -1, -1, -1};
   for (int p = 0; p < npins; p++)
     a->v[a->n++] = (tilesat_constraint){
-        TILESAT_PINNED, pins[p].row, pins[p].col, -1, -1, -1, p, pins[p].tile,
-        -1};
+        TILESAT_PINNED, pins[p].row, pins[p].col, -1, -1, -1, p,
+        pins[p].tile,   -1};
   for (int c = 0; c < W * H; c++)
     for (int d = 0; d < ndirs; d++) {
       int nr, nc;
@@ -767,7 +767,8 @@ static bool may_be_minimal(const cs_list *a, uint64_t s, int W) {
     for (int i = 0; i < a->n; i++) {
       if (!(s >> i & 1) || a->v[i].kind != TILESAT_ADJACENT)
         continue;
-      int x = a->v[i].row * W + a->v[i].col, y = a->v[i].nrow * W + a->v[i].ncol;
+      int x = a->v[i].row * W + a->v[i].col,
+          y = a->v[i].nrow * W + a->v[i].ncol;
       int lo = comp[x] < comp[y] ? comp[x] : comp[y];
       changed |= comp[x] != lo || comp[y] != lo;
       comp[x] = comp[y] = lo;
@@ -813,9 +814,8 @@ static int brute_smallest(const tilesat_map *m, const cs_list *a) {
 /* A random small case: rules from a random 3x3 sample of 5 tiles (sparse
  * rules), a map w x h, two or three pins on distinct cells: often UNSAT. */
 static tilesat_map *small_random_case(unsigned *seed, int w, int h,
-                                      tilesat_topology topo,
-                                      tilesat_rules **r, pin3 *pins,
-                                      int *npins) {
+                                      tilesat_topology topo, tilesat_rules **r,
+                                      pin3 *pins, int *npins) {
   char sample[16];
   int k = 0;
   for (int i = 0; i < 3; i++) {
@@ -882,14 +882,13 @@ Test(explain_all, two_far_clashes_on_coast_both_listed) {
       if (tilesat_explanation_size(es[i]) <= 6)
         expect_minimal(m, es[i], false);
       for (size_t j = 0; j < i; j++) {
-        bool same = tilesat_explanation_size(es[i]) ==
-                    tilesat_explanation_size(es[j]);
+        bool same =
+            tilesat_explanation_size(es[i]) == tilesat_explanation_size(es[j]);
         for (size_t k = 0; same && k < tilesat_explanation_size(es[i]); k++)
           same = !memcmp(tilesat_explanation_constraint(es[i], k),
                          tilesat_explanation_constraint(es[j], k),
                          sizeof(tilesat_constraint));
-        cr_expect(!same, "explanations %zu and %zu are the same", j + 1,
-                  i + 1);
+        cr_expect(!same, "explanations %zu and %zu are the same", j + 1, i + 1);
       }
     }
     cr_expect(first && second, "not both clashes (%s)",
@@ -935,8 +934,10 @@ Test(explain_all, small_cases_equal_brute_force) {
         bool known = false;
         for (int k = 0; k < nb; k++)
           known |= muses[k] == s;
-        cr_expect(known, "round %d: explanation %zu is not one of brute "
-                         "force's", round, i + 1);
+        cr_expect(known,
+                  "round %d: explanation %zu is not one of brute "
+                  "force's",
+                  round, i + 1);
         if (i)
           cr_expect_neq(s, mask_of(&a, es[i - 1], topo), "a repeat");
       }
@@ -948,8 +949,7 @@ Test(explain_all, small_cases_equal_brute_force) {
     tilesat_rules_free(r);
   }
   cr_expect_geq(unsat, 6, "only %d UNSAT cases", unsat);
-  cr_expect_geq(several, 4, "only %d cases with several explanations",
-                several);
+  cr_expect_geq(several, 4, "only %d cases with several explanations", several);
   cr_log_info("--all: %d UNSAT cases, %d with several explanations", unsat,
               several);
 }
@@ -1074,9 +1074,9 @@ Test(explain_prefer, pins_before_rules) {
     cr_expect_eq(tilesat_explanation_size(e), 2, "the pin and its east pair");
     expect_minimal(m, e, true);
     tilesat_explanation_free(e);
-    cr_assert_eq(tilesat_explain_preferred(m, SOLVE(backends[b]), rules_first,
-                                           &e, &err),
-                 TILESAT_UNSAT, "%s", err.msg);
+    cr_assert_eq(
+        tilesat_explain_preferred(m, SOLVE(backends[b]), rules_first, &e, &err),
+        TILESAT_UNSAT, "%s", err.msg);
     cr_expect(!has(e, TILESAT_PINNED, 0, 0, -1, B), "the pin is blamed");
     expect_minimal(m, e, true);
     tilesat_explanation_free(e);

@@ -27,8 +27,8 @@ static int draw_cells(options *o, const tilesat_map *m,
 
 /* --smallest or --prefer (at most one), or the plain explanation. */
 static int explain_one(const options *o, const tilesat_map *m,
-                       const tilesat_solve_options *so,
-                       tilesat_explanation **e, tilesat_error *err) {
+                       const tilesat_solve_options *so, tilesat_explanation **e,
+                       tilesat_error *err) {
   if (o->smallest)
     return tilesat_explain_smallest(m, so, e, err);
   if (!o->prefer)
@@ -63,8 +63,9 @@ int cmd_explain(options *o) {
     size_t n = 0;
     bool complete = true;
     if (o->all) {
-      rc = tilesat_explain_all(m, &so, GIVEN(o, limit) ? o->limit : DEFAULT_LIMIT,
-                               &es, &n, &complete, &err);
+      rc = tilesat_explain_all(m, &so,
+                               GIVEN(o, limit) ? o->limit : DEFAULT_LIMIT, &es,
+                               &n, &complete, &err);
     } else {
       rc = explain_one(o, m, &so, &one, &err);
       n = one != NULL;

@@ -898,8 +898,8 @@ static int grow(xctx *x, uint8_t *in, ts_ints *cur, tilesat_error *err) {
     int pick = -1;
     for (size_t i = 0; i < x->full.failed.n; i++) {
       int g = x->full.failed.v[i];
-      if (!start[g] && (pick < 0 || take_out_rank(x->m, g) <
-                                        take_out_rank(x->m, pick)))
+      if (!start[g] &&
+          (pick < 0 || take_out_rank(x->m, g) < take_out_rank(x->m, pick)))
         pick = g;
     }
     if (pick < 0) { /* the start was not satisfiable */
@@ -987,8 +987,8 @@ static void seed_core(xctx *x, const uint8_t *in, ts_ints *core) {
  * SAT grows to a maximal satisfiable subset, and the map is told that later
  * subsets have one of the constraints outside it.  The map prefers large
  * subsets: explanations come before the satisfiable sets. */
-static int marco(xctx *x, size_t limit, ts_sets *found,
-                 bool *complete, tilesat_error *err) {
+static int marco(xctx *x, size_t limit, ts_sets *found, bool *complete,
+                 tilesat_error *err) {
   const tilesat_map *m = x->m;
   /* PicoSAT takes the hint to prefer large subsets; the others' C APIs
    * have none, and their seeds would be small (many satisfiable ones) */
@@ -1148,8 +1148,13 @@ static void hitting_search(hitting *h) {
 }
 
 static void min_hitting_set(const ts_sets *sets, int G, ts_ints *out) {
-  hitting h = {sets, ts_calloc((size_t)G, 1), ts_calloc((size_t)G, 1),
-               ts_calloc((size_t)G, 1), {0}, {0}, false};
+  hitting h = {sets,
+               ts_calloc((size_t)G, 1),
+               ts_calloc((size_t)G, 1),
+               ts_calloc((size_t)G, 1),
+               {0},
+               {0},
+               false};
   hitting_search(&h);
   copy_ints(out, &h.best);
   free(h.pick);
@@ -1172,8 +1177,9 @@ static int smallest(xctx *x, ts_ints *best, tilesat_error *err) {
   int res = 0;
   for (;;) {
     min_hitting_set(&mcses, x->G, &h);
-    say(x->so, "smallest explanation: %zu correction sets, at least %zu "
-               "constraints",
+    say(x->so,
+        "smallest explanation: %zu correction sets, at least %zu "
+        "constraints",
         mcses.n, h.n);
     int r = sub_solve(&x->full, &h, -1);
     if (r == TILESAT_UNKNOWN) {
@@ -1204,9 +1210,9 @@ static int smallest(xctx *x, ts_ints *best, tilesat_error *err) {
 /* ------------------------------------------- the preferred explanation */
 
 static const char *const blame_names[TILESAT_NBLAMES] = {
-    [TILESAT_BLAME_PINS] = "pins",       [TILESAT_BLAME_CELLS] = "cells",
-    [TILESAT_BLAME_RULES] = "rules",     [TILESAT_BLAME_BORDERS] = "borders",
-    [TILESAT_BLAME_COUNTS] = "counts",   [TILESAT_BLAME_CONNECTED] = "connected",
+    [TILESAT_BLAME_PINS] = "pins",     [TILESAT_BLAME_CELLS] = "cells",
+    [TILESAT_BLAME_RULES] = "rules",   [TILESAT_BLAME_BORDERS] = "borders",
+    [TILESAT_BLAME_COUNTS] = "counts", [TILESAT_BLAME_CONNECTED] = "connected",
     [TILESAT_BLAME_PATHS] = "paths",
 };
 
@@ -1223,8 +1229,8 @@ int tilesat_blame_parse(const char *list, tilesat_blame *order,
   for (const char *p = list; *p;) {
     size_t len = strcspn(p, ",");
     int b = 0;
-    while (b < TILESAT_NBLAMES && (strlen(blame_names[b]) != len ||
-                                   strncmp(p, blame_names[b], len)))
+    while (b < TILESAT_NBLAMES &&
+           (strlen(blame_names[b]) != len || strncmp(p, blame_names[b], len)))
       b++;
     if (b == TILESAT_NBLAMES) {
       ts_error(err, NULL, 0,
@@ -1271,8 +1277,8 @@ static tilesat_blame blame_of(const tilesat_map *m, int g) {
  * blame first) that, with B, explains; `delta`: B grew since the last
  * check.  Split C: find what the second half must add to B and the whole
  * first half, then what the first half must add to B and that. */
-static int quickxplain(xctx *x, ts_ints *B, bool delta, const int *C,
-                       size_t nc, ts_ints *out) {
+static int quickxplain(xctx *x, ts_ints *B, bool delta, const int *C, size_t nc,
+                       ts_ints *out) {
   if (delta) {
     int r = sub_solve(&x->full, B, -1);
     if (r == TILESAT_UNKNOWN)
@@ -1324,8 +1330,8 @@ static int preferred(xctx *x, const tilesat_blame *order, ts_ints *best,
   int *C = ts_malloc(x->all.n * sizeof *C);
   for (size_t i = 0; i < x->all.n; i++) {
     int g = x->all.v[i];
-    keys[i] = (blame_key){rank[blame_of(x->m, g)],
-                          group_dist2(x->m, g, centre), g};
+    keys[i] =
+        (blame_key){rank[blame_of(x->m, g)], group_dist2(x->m, g, centre), g};
   }
   qsort(keys, x->all.n, sizeof *keys, cmp_blame);
   for (size_t i = 0; i < x->all.n; i++)
@@ -1427,11 +1433,11 @@ int tilesat_explain_all(const tilesat_map *m,
   if (marco(&x, limit, &found, complete, err) < 0) {
     res = -1;
   } else {
-    *out = ts_malloc(found.n * sizeof **out);
+    *out = ts_malloc(found.n * sizeof(tilesat_explanation *));
     for (size_t i = 0; i < found.n; i++)
       (*out)[i] = finish(m, &found.v[i]);
     *n = found.n;
-    qsort(*out, *n, sizeof **out, cmp_explanation);
+    qsort(*out, *n, sizeof(tilesat_explanation *), cmp_explanation);
   }
   xctx_close(&x);
   sets_free(&found);
