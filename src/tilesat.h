@@ -595,6 +595,56 @@ int tilesat_explanation_write_json(const tilesat_explanation *e, FILE *out);
 /* The SAT answer of `explain` in JSON ({"result": "SAT", ...}). */
 int tilesat_explain_write_sat_json(const tilesat_map *m, FILE *out);
 
+/* A minimum-cardinality explanation: no set of fewer constraints is
+ * UNSAT (found through the hitting-set duality with minimal correction
+ * sets); returns as tilesat_explain. */
+int tilesat_explain_smallest(const tilesat_map *m,
+                             const tilesat_solve_options *so,
+                             tilesat_explanation **out, tilesat_error *err);
+
+/* The groups of constraints an explanation may blame. */
+typedef enum tilesat_blame {
+  TILESAT_BLAME_PINS,      /* "pins": the designer's pins */
+  TILESAT_BLAME_CELLS,     /* "cells": a cell holds exactly one tile */
+  TILESAT_BLAME_RULES,     /* "rules": neighbours hold an allowed pair */
+  TILESAT_BLAME_BORDERS,   /* "borders": border global constraints */
+  TILESAT_BLAME_COUNTS,    /* "counts" */
+  TILESAT_BLAME_CONNECTED, /* "connected" */
+  TILESAT_BLAME_PATHS,     /* "paths" */
+  TILESAT_NBLAMES
+} tilesat_blame;
+const char *tilesat_blame_name(tilesat_blame b);
+/* "pins,borders,rules" into order[TILESAT_NBLAMES]: the groups named, then
+ * the others in the enum's order; 0, or -1 with err (an unknown or
+ * repeated name). */
+int tilesat_blame_parse(const char *list, tilesat_blame *order,
+                        tilesat_error *err);
+/* The preferred explanation under an order of blame (QuickXplain): a
+ * constraint of a later group is in it only if the constraints of the
+ * earlier groups, with those of its own group tried before it (nearest
+ * the conflict first), cannot explain without it.  order: all
+ * TILESAT_NBLAMES groups, as tilesat_blame_parse gives.  Returns as
+ * tilesat_explain. */
+int tilesat_explain_preferred(const tilesat_map *m,
+                              const tilesat_solve_options *so,
+                              const tilesat_blame *order,
+                              tilesat_explanation **out, tilesat_error *err);
+
+/* Distinct minimal explanations (MARCO), at most `limit` (at least 1):
+ * *out an array of *n, smallest first (by constraints, then cells);
+ * *complete when they are all the map has.  Returns as tilesat_explain
+ * (TILESAT_SAT: *n is 0). */
+int tilesat_explain_all(const tilesat_map *m, const tilesat_solve_options *so,
+                        size_t limit, tilesat_explanation ***out, size_t *n,
+                        bool *complete, tilesat_error *err);
+void tilesat_explanations_free(tilesat_explanation **es, size_t n);
+/* Numbered, each as tilesat_explanation_write; or one JSON document with
+ * an array "explanations" of their fields. */
+int tilesat_explanations_write(tilesat_explanation *const *es, size_t n,
+                               bool complete, FILE *out);
+int tilesat_explanations_write_json(tilesat_explanation *const *es, size_t n,
+                                    bool complete, FILE *out);
+
 /* ----------------------------------------------------------------- repairs */
 
 /* What to change so that a map with no valid filling has one (tilesat

@@ -643,3 +643,466 @@ Test(trace_png, the_empty_cell_is_black) {
   remove(a);
   free(a);
 }
+
+/* ------------------------------------ every, smallest, preferred (MARCO) */
+
+/* Every constraint of a small map, listed from the test's own geometry
+ * (brute_neighbor): cells, pins (in the order pinned), pairs. */
+typedef struct cs_list {
+  tilesat_constraint v[64];
+  int n;
+} cs_list;
+
+typedef struct pin3 {
+  int row, col, tile;
+} pin3;
+
+static void list_constraints(const tilesat_map *m, bool periodic,
+                             const pin3 *pins, int npins, cs_list *a) {
+  const tilesat_rules *r = tilesat_map_rules(m);
+  tilesat_topology topo = tilesat_rules_topology(r);
+  int W = tilesat_map_width(m), H = tilesat_map_height(m);
+  int ndirs = topo == TILESAT_HEX ? 6 : 4;
+  a->n = 0;
+  for (int c = 0; c < W * H; c++)
+    a->v[a->n++] = (tilesat_constraint){
+        TILESAT_ONE_TILE, c / W, c % W, -1, -1, -1, -1, -1, -1};
+  for (int p = 0; p < npins; p++)
+    a->v[a->n++] = (tilesat_constraint){
+        TILESAT_PINNED, pins[p].row, pins[p].col, -1, -1, -1, p,
+        pins[p].tile,   -1};
+  for (int c = 0; c < W * H; c++)
+    for (int d = 0; d < ndirs; d++) {
+      int nr, nc;
+      if (!brute_neighbor(topo, W, H, periodic, c / W, c % W, d, &nr, &nc))
+        continue;
+      bool seen = false;
+      for (int i = 0; i < a->n; i++)
+        seen |= a->v[i].kind == TILESAT_ADJACENT && a->v[i].row == nr &&
+                a->v[i].col == nc && a->v[i].dir == opposite(topo, d) &&
+                a->v[i].nrow == c / W && a->v[i].ncol == c % W;
+      if (!seen) {
+        cr_assert_lt(a->n, 64);
+        a->v[a->n++] = (tilesat_constraint){
+            TILESAT_ADJACENT, c / W, c % W, d, nr, nc, -1, -1, -1};
+      }
+    }
+  cr_assert_eq(a->n, tilesat_constraint_count(m), "the test lists %d", a->n);
+}
+
+/* The list's index of an explanation's constraint (a pair may be seen from
+ * either side). */
+static int cs_index(const cs_list *a, const tilesat_constraint *c,
+                    tilesat_topology topo) {
+  for (int i = 0; i < a->n; i++) {
+    const tilesat_constraint *v = &a->v[i];
+    if (v->kind != c->kind)
+      continue;
+    if (c->kind == TILESAT_PINNED ? v->pin == c->pin
+        : c->kind == TILESAT_ONE_TILE
+            ? v->row == c->row && v->col == c->col
+            : (v->row == c->row && v->col == c->col && v->dir == c->dir) ||
+                  (v->row == c->nrow && v->col == c->ncol &&
+                   v->dir == opposite(topo, c->dir) && v->nrow == c->row &&
+                   v->ncol == c->col))
+      return i;
+  }
+  cr_assert_fail("a constraint not in the test's list");
+  return -1;
+}
+
+static uint64_t mask_of(const cs_list *a, const tilesat_explanation *e,
+                        tilesat_topology topo) {
+  uint64_t mask = 0;
+  for (size_t i = 0; i < tilesat_explanation_size(e); i++)
+    mask |= 1ull << cs_index(a, tilesat_explanation_constraint(e, i), topo);
+  return mask;
+}
+
+/* The library's constraints check on the subset `mask` of the list. */
+static int check_mask(const tilesat_map *m, const cs_list *a, uint64_t mask) {
+  tilesat_constraint cs[64];
+  size_t k = 0;
+  for (int i = 0; i < a->n; i++)
+    if (mask >> i & 1)
+      cs[k++] = a->v[i];
+  tilesat_error err;
+  int res = tilesat_constraints_check(m, NULL, cs, k, &err);
+  cr_assert(res == TILESAT_SAT || res == TILESAT_UNSAT, "%s", err.msg);
+  return res;
+}
+
+/* The next subset of the same size (Gosper's hack). */
+static uint64_t next_subset(uint64_t x) {
+  uint64_t c = x & -x, r = x + c;
+  return (((r ^ x) >> 2) / c) | r;
+}
+
+/* Can a subset be minimal?  It must be connected (cells joined through
+ * its pairs: else a part alone is UNSAT), and hold a one-tile constraint
+ * or a pin (else every cell empty satisfies it). */
+static bool may_be_minimal(const cs_list *a, uint64_t s, int W) {
+  int comp[64], ncells = 0, cells[64];
+  bool anchor = false;
+  for (int i = 0; i < 64; i++)
+    comp[i] = -1;
+  for (int i = 0; i < a->n; i++) {
+    if (!(s >> i & 1))
+      continue;
+    const tilesat_constraint *c = &a->v[i];
+    anchor |= c->kind != TILESAT_ADJACENT;
+    int x = c->row * W + c->col;
+    if (comp[x] < 0)
+      comp[x] = x, cells[ncells++] = x;
+  }
+  for (int i = 0; i < a->n; i++)
+    if ((s >> i & 1) && a->v[i].kind == TILESAT_ADJACENT) {
+      int y = a->v[i].nrow * W + a->v[i].ncol;
+      if (comp[y] < 0)
+        comp[y] = y, cells[ncells++] = y;
+    }
+  /* join the ends of each pair until nothing changes */
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (int i = 0; i < a->n; i++) {
+      if (!(s >> i & 1) || a->v[i].kind != TILESAT_ADJACENT)
+        continue;
+      int x = a->v[i].row * W + a->v[i].col,
+          y = a->v[i].nrow * W + a->v[i].ncol;
+      int lo = comp[x] < comp[y] ? comp[x] : comp[y];
+      changed |= comp[x] != lo || comp[y] != lo;
+      comp[x] = comp[y] = lo;
+    }
+  }
+  for (int i = 1; i < ncells; i++)
+    if (comp[cells[i]] != comp[cells[0]])
+      return false;
+  return anchor;
+}
+
+/* Every minimal UNSAT subset, by size: a subset that holds no smaller
+ * one found and is UNSAT is minimal.  Sizes up to max_size (all: the
+ * list's size); returns how many (at most 256). */
+static int brute_muses(const tilesat_map *m, const cs_list *a, int max_size,
+                       uint64_t *muses) {
+  int found = 0;
+  for (int k = 1; k <= max_size && k <= a->n; k++)
+    for (uint64_t s = (1ull << k) - 1; s < 1ull << a->n; s = next_subset(s)) {
+      bool covers = false;
+      for (int i = 0; i < found && !covers; i++)
+        covers = (s & muses[i]) == muses[i];
+      if (!covers && may_be_minimal(a, s, tilesat_map_width(m)) &&
+          check_mask(m, a, s) == TILESAT_UNSAT) {
+        cr_assert_lt(found, 256);
+        muses[found++] = s;
+      }
+    }
+  return found;
+}
+
+/* The smallest UNSAT subset's size, by increasing size (the first found
+ * is minimal); 0 if none. */
+static int brute_smallest(const tilesat_map *m, const cs_list *a) {
+  for (int k = 1; k <= a->n; k++)
+    for (uint64_t s = (1ull << k) - 1; s < 1ull << a->n; s = next_subset(s))
+      if (may_be_minimal(a, s, tilesat_map_width(m)) &&
+          check_mask(m, a, s) == TILESAT_UNSAT)
+        return k;
+  return 0;
+}
+
+/* A random small case: rules from a random 3x3 sample of 5 tiles (sparse
+ * rules), a map w x h, two or three pins on distinct cells: often UNSAT. */
+static tilesat_map *small_random_case(unsigned *seed, int w, int h,
+                                      tilesat_topology topo, tilesat_rules **r,
+                                      pin3 *pins, int *npins) {
+  char sample[16];
+  int k = 0;
+  for (int i = 0; i < 3; i++) {
+    for (int j = 0; j < 3; j++)
+      sample[k++] = (char)('a' + lcg(seed) % 5);
+    sample[k++] = '\n';
+  }
+  sample[k] = 0;
+  *r = rules_from_sample(sample, topo, false);
+  tilesat_map *m = map_new(*r, w, h, topo, false);
+  *npins = 0;
+  for (int p = 2 + (int)(lcg(seed) % 2); p > 0; p--) {
+    int row = (int)(lcg(seed) % (unsigned)h),
+        col = (int)(lcg(seed) % (unsigned)w);
+    char name[2] = {sample[lcg(seed) % 3 * 4 + lcg(seed) % 3], 0};
+    bool taken = false;
+    for (int i = 0; i < *npins; i++)
+      taken |= pins[i].row == row && pins[i].col == col;
+    if (taken)
+      continue;
+    tilesat_error err;
+    cr_assert_eq(tilesat_map_pin(m, row, col, name, &err), 0, "%s", err.msg);
+    pins[(*npins)++] = (pin3){row, col, tilesat_rules_find_tile(*r, name)};
+  }
+  return m;
+}
+
+static bool has_pin_at(const tilesat_explanation *e, int row, int col) {
+  for (size_t i = 0; i < tilesat_explanation_size(e); i++) {
+    const tilesat_constraint *c = tilesat_explanation_constraint(e, i);
+    if (c->kind == TILESAT_PINNED && c->row == row && c->col == col)
+      return true;
+  }
+  return false;
+}
+
+/* Two pairs of clashing pins far apart: --all lists the clashes of both,
+ * each explanation minimal, no two alike, smallest first. */
+Test(explain_all, two_far_clashes_on_coast_both_listed) {
+  tilesat_error err;
+  tilesat_rules *r = tilesat_rules_read_file("rules/coast.rules", &err);
+  cr_assert(r, "%s", err.msg);
+  tilesat_map *m = map_new(r, 24, 24, TILESAT_SQUARE, false);
+  const char *pins[] = {"0,0=S", "0,1=L", "18,18=S", "18,19=L"};
+  for (int p = 0; p < 4; p++)
+    cr_assert_eq(tilesat_map_pin_spec(m, pins[p], &err), 0);
+  for (int b = 0; b < NBACKENDS; b++) {
+    tilesat_explanation **es = NULL;
+    size_t n = 0;
+    bool complete = true;
+    cr_assert_eq(tilesat_explain_all(m, SOLVE(backends[b]), 10, &es, &n,
+                                     &complete, &err),
+                 TILESAT_UNSAT, "%s", err.msg);
+    cr_expect_eq(n, 10, "%s", tilesat_backend_name(backends[b]));
+    cr_expect(!complete, "the staircases from one clash to the other are "
+                         "more explanations");
+    bool first = false, second = false;
+    for (size_t i = 0; i < n; i++) {
+      first |= has_pin_at(es[i], 0, 0) && has_pin_at(es[i], 0, 1);
+      second |= has_pin_at(es[i], 18, 18) && has_pin_at(es[i], 18, 19);
+      if (i)
+        cr_expect_leq(tilesat_explanation_size(es[i - 1]),
+                      tilesat_explanation_size(es[i]), "not smallest first");
+      if (tilesat_explanation_size(es[i]) <= 6)
+        expect_minimal(m, es[i], false);
+      for (size_t j = 0; j < i; j++) {
+        bool same =
+            tilesat_explanation_size(es[i]) == tilesat_explanation_size(es[j]);
+        for (size_t k = 0; same && k < tilesat_explanation_size(es[i]); k++)
+          same = !memcmp(tilesat_explanation_constraint(es[i], k),
+                         tilesat_explanation_constraint(es[j], k),
+                         sizeof(tilesat_constraint));
+        cr_expect(!same, "explanations %zu and %zu are the same", j + 1, i + 1);
+      }
+    }
+    cr_expect(first && second, "not both clashes (%s)",
+              tilesat_backend_name(backends[b]));
+    /* the smallest: 4 constraints, the two pins, their pair and one cell */
+    cr_expect_eq(tilesat_explanation_size(es[0]), 4);
+    tilesat_explanations_free(es, n);
+  }
+  tilesat_map_free(m);
+  tilesat_rules_free(r);
+}
+
+/* On small random maps, --all with a high limit is every minimal
+ * explanation there is: the brute-force set over all subsets, checked by
+ * the library's constraints check. */
+Test(explain_all, small_cases_equal_brute_force) {
+  unsigned seed = 11;
+  int unsat = 0, several = 0;
+  for (int round = 0; round < 14; round++) {
+    tilesat_topology topo = round % 5 == 4 ? TILESAT_HEX : TILESAT_SQUARE;
+    int w = 2, h = round % 2 ? 3 : 2;
+    tilesat_rules *r;
+    pin3 pins[3];
+    int npins;
+    tilesat_map *m = small_random_case(&seed, w, h, topo, &r, pins, &npins);
+    cs_list a;
+    list_constraints(m, false, pins, npins, &a);
+    uint64_t muses[256];
+    int nb = brute_muses(m, &a, a.n, muses);
+    tilesat_error err;
+    for (int b = 0; b < NBACKENDS; b++) {
+      tilesat_explanation **es = NULL;
+      size_t n = 0;
+      bool complete = false;
+      int res = tilesat_explain_all(m, SOLVE(backends[b]), 1000, &es, &n,
+                                    &complete, &err);
+      cr_assert_eq(res, nb ? TILESAT_UNSAT : TILESAT_SAT, "%s", err.msg);
+      cr_expect(complete);
+      cr_expect_eq((int)n, nb, "round %d, %s: %zu explanations, brute force %d",
+                   round, tilesat_backend_name(backends[b]), n, nb);
+      for (size_t i = 0; i < n; i++) {
+        uint64_t s = mask_of(&a, es[i], topo);
+        bool known = false;
+        for (int k = 0; k < nb; k++)
+          known |= muses[k] == s;
+        cr_expect(known,
+                  "round %d: explanation %zu is not one of brute "
+                  "force's",
+                  round, i + 1);
+        if (i)
+          cr_expect_neq(s, mask_of(&a, es[i - 1], topo), "a repeat");
+      }
+      tilesat_explanations_free(es, n);
+    }
+    unsat += nb > 0;
+    several += nb > 1;
+    tilesat_map_free(m);
+    tilesat_rules_free(r);
+  }
+  cr_expect_geq(unsat, 6, "only %d UNSAT cases", unsat);
+  cr_expect_geq(several, 4, "only %d cases with several explanations", several);
+  cr_log_info("--all: %d UNSAT cases, %d with several explanations", unsat,
+              several);
+}
+
+/* --smallest against brute force on random 2x2, 2x3 and 3x3 maps, and
+ * cases where the plain explanation is minimal but not the smallest. */
+Test(explain_smallest, matches_brute_force) {
+  unsigned seed = 6;
+  int unsat = 0, larger = 0;
+  int sizes[][2] = {{2, 2}, {2, 3}, {3, 2}, {3, 3}};
+  for (int round = 0; round < 40; round++) {
+    int w = sizes[round % 4][0], h = sizes[round % 4][1];
+    tilesat_rules *r;
+    pin3 pins[3];
+    int npins;
+    tilesat_map *m =
+        small_random_case(&seed, w, h, TILESAT_SQUARE, &r, pins, &npins);
+    cs_list a;
+    list_constraints(m, false, pins, npins, &a);
+    tilesat_error err;
+    tilesat_explanation *plain = NULL;
+    int res = tilesat_explain(m, NULL, &plain, &err);
+    cr_assert(res == TILESAT_SAT || res == TILESAT_UNSAT, "%s", err.msg);
+    if (res == TILESAT_UNSAT) {
+      unsat++;
+      int k = brute_smallest(m, &a);
+      for (int b = 0; b < NBACKENDS; b++) {
+        tilesat_explanation *e = NULL;
+        cr_assert_eq(tilesat_explain_smallest(m, SOLVE(backends[b]), &e, &err),
+                     TILESAT_UNSAT, "%s", err.msg);
+        cr_expect_eq((int)tilesat_explanation_size(e), k,
+                     "round %d (%dx%d, %s): %zu, brute force %d", round, w, h,
+                     tilesat_backend_name(backends[b]),
+                     tilesat_explanation_size(e), k);
+        cr_expect_eq(check_mask(m, &a, mask_of(&a, e, TILESAT_SQUARE)),
+                     TILESAT_UNSAT);
+        tilesat_explanation_free(e);
+      }
+      larger += (int)tilesat_explanation_size(plain) > k;
+    }
+    tilesat_explanation_free(plain);
+    tilesat_map_free(m);
+    tilesat_rules_free(r);
+  }
+  cr_expect_geq(unsat, 20, "only %d UNSAT cases", unsat);
+  cr_expect_geq(larger, 1, "no case where the plain explanation is larger");
+  cr_log_info("--smallest: %d UNSAT cases, the plain explanation larger in %d",
+              unsat, larger);
+}
+
+static int count_of(const char *s, const char *what) {
+  int n = 0;
+  for (const char *p = strstr(s, what); p; p = strstr(p + 1, what))
+    n++;
+  return n;
+}
+
+/* The command line's --all: as many explanations as brute force finds,
+ * numbered, in text and JSON; --limit cuts them and says so. */
+Test(explain_all, cli_counts_match_brute_force) {
+  tilesat_error err;
+  tilesat_rules *r = tilesat_rules_read_file("rules/hard.rules", &err);
+  cr_assert(r, "%s", err.msg);
+  tilesat_map *m = map_new(r, 3, 2, TILESAT_SQUARE, false);
+  cs_list a;
+  list_constraints(m, false, NULL, 0, &a);
+  uint64_t muses[256];
+  int nb = brute_muses(m, &a, a.n, muses);
+  cr_assert_gt(nb, 2, "hard 3x2 has several explanations");
+  char head[128];
+  snprintf(head, sizeof head,
+           "%d distinct minimal explanations, smallest first: all there "
+           "are.\n",
+           nb);
+  run_result c = RUN("explain", "rules/hard.rules", "--size", "3x2", "--all",
+                     "--limit", "1000");
+  cr_expect_eq(c.code, 20);
+  cr_expect(!strncmp(c.out, head, strlen(head)), "%s", c.out);
+  cr_expect_eq(count_of(c.out, "=== Explanation "), nb);
+  cr_expect_eq(count_of(c.out, "\nUNSAT: no valid 3x2 map.\n"), nb);
+  run_free(&c);
+  c = RUN("explain", "rules/hard.rules", "--size", "3x2", "--all", "--limit",
+          "1000", "--format", "json");
+  cr_expect_eq(c.code, 20);
+  cr_expect(strstr(c.out, "\"complete\": true,\n  \"explanations\": ["));
+  cr_expect_eq(count_of(c.out, "{\"minimal\": true,"), nb);
+  run_free(&c);
+  c = RUN("explain", "rules/hard.rules", "--size", "3x2", "--all", "--limit",
+          "2");
+  cr_expect_eq(c.code, 20);
+  const char *cut = "2 distinct minimal explanations, smallest first: the "
+                    "limit is reached, there may be more (--limit).\n";
+  cr_expect(!strncmp(c.out, cut, strlen(cut)), "%s", c.out);
+  cr_expect_eq(count_of(c.out, "=== Explanation "), 2);
+  run_free(&c);
+  tilesat_map_free(m);
+  tilesat_rules_free(r);
+}
+
+/* hard.rules 3x3 has no valid map by its rules alone (a middle cell and
+ * its two pairs), and a pin of B in the corner clashes with its east pair
+ * by itself: blaming pins first gives the pin, blaming rules and cells
+ * first gives the rules' own reason. */
+Test(explain_prefer, pins_before_rules) {
+  tilesat_error err;
+  tilesat_rules *r = tilesat_rules_read_file("rules/hard.rules", &err);
+  cr_assert(r, "%s", err.msg);
+  tilesat_map *m = map_new(r, 3, 3, TILESAT_SQUARE, false);
+  cr_assert_eq(tilesat_map_pin_spec(m, "0,0=B", &err), 0);
+  tilesat_blame pins_first[TILESAT_NBLAMES], rules_first[TILESAT_NBLAMES];
+  cr_assert_eq(tilesat_blame_parse("pins", pins_first, &err), 0);
+  cr_assert_eq(tilesat_blame_parse("rules,cells", rules_first, &err), 0);
+  cr_expect_eq(pins_first[1], TILESAT_BLAME_CELLS, "the others follow");
+  cr_expect_eq(rules_first[2], TILESAT_BLAME_PINS);
+  int B = tilesat_rules_find_tile(r, "B");
+  for (int b = 0; b < NBACKENDS; b++) {
+    tilesat_explanation *e = NULL;
+    cr_assert_eq(
+        tilesat_explain_preferred(m, SOLVE(backends[b]), pins_first, &e, &err),
+        TILESAT_UNSAT, "%s", err.msg);
+    cr_expect(has(e, TILESAT_PINNED, 0, 0, -1, B), "the pin is not blamed");
+    cr_expect_eq(tilesat_explanation_size(e), 2, "the pin and its east pair");
+    expect_minimal(m, e, true);
+    tilesat_explanation_free(e);
+    cr_assert_eq(
+        tilesat_explain_preferred(m, SOLVE(backends[b]), rules_first, &e, &err),
+        TILESAT_UNSAT, "%s", err.msg);
+    cr_expect(!has(e, TILESAT_PINNED, 0, 0, -1, B), "the pin is blamed");
+    expect_minimal(m, e, true);
+    tilesat_explanation_free(e);
+  }
+  run_result c = RUN("explain", "rules/hard.rules", "--size", "3x3", "--pin",
+                     "0,0=B", "--prefer", "pins,borders,rules");
+  cr_expect_eq(c.code, 20);
+  cr_expect(strstr(c.out, "These 2 constraints (of 22 in the map)"));
+  cr_expect(strstr(c.out, "  [1] (0,0) is pinned to B\n"));
+  run_free(&c);
+  tilesat_map_free(m);
+  tilesat_rules_free(r);
+}
+
+Test(explain_prefer, bad_options) {
+  expect_cli_error("tilesat: --prefer: 'foo' is not a group of constraints "
+                   "(pins, cells, rules, borders, counts, connected, paths)\n",
+                   "explain", "rules/hard.rules", "--size", "3x3", "--prefer",
+                   "pins,foo");
+  expect_cli_error("tilesat: --prefer: 'pins' is named twice\n", "explain",
+                   "rules/hard.rules", "--size", "3x3", "--prefer",
+                   "pins,rules,pins");
+  expect_cli_error("tilesat: explain: --all, --smallest and --prefer are "
+                   "three ways to explain; give one\n",
+                   "explain", "rules/hard.rules", "--size", "3x3", "--all",
+                   "--smallest");
+  expect_cli_error("tilesat: explain: --limit goes with --all\n", "explain",
+                   "rules/hard.rules", "--size", "3x3", "--limit", "3");
+}

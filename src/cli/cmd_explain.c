@@ -1,25 +1,54 @@
 /* cmd_explain.c: tilesat explain RULES --size WxH: why no map exists, a
- * minimal set of clashing constraints (exit 20), or SAT (exit 10). */
+ * minimal set of clashing constraints (exit 20), or SAT (exit 10); with
+ * --all every minimal set (up to --limit), with --smallest one of the
+ * fewest constraints, with --prefer the one an order of blame picks. */
 #include "cli.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-/* The cells the explanation names, framed in --png. */
+#define DEFAULT_LIMIT 10 /* --all's */
+
+/* The cells the explanations name, framed in --png. */
 static int draw_cells(options *o, const tilesat_map *m,
-                      const tilesat_explanation *e) {
-  const int *cells;
-  size_t n = tilesat_explanation_cells(e, &cells);
+                      tilesat_explanation *const *es, size_t n) {
   size_t ncells = (size_t)tilesat_map_width(m) * (size_t)tilesat_map_height(m);
   bool *mark = calloc(ncells, sizeof *mark);
-  for (size_t i = 0; mark && i < n; i++)
-    mark[cells[i]] = true;
+  for (size_t k = 0; mark && k < n; k++) {
+    const int *cells;
+    size_t nc = tilesat_explanation_cells(es[k], &cells);
+    for (size_t i = 0; i < nc; i++)
+      mark[cells[i]] = true;
+  }
   int rc = domains_png(o, m, NULL, NULL, mark);
   free(mark);
   return rc;
 }
 
+/* --smallest or --prefer (at most one), or the plain explanation. */
+static int explain_one(const options *o, const tilesat_map *m,
+                       const tilesat_solve_options *so, tilesat_explanation **e,
+                       tilesat_error *err) {
+  if (o->smallest)
+    return tilesat_explain_smallest(m, so, e, err);
+  if (!o->prefer)
+    return tilesat_explain(m, so, e, err);
+  tilesat_blame order[TILESAT_NBLAMES];
+  if (tilesat_blame_parse(o->prefer, order, err))
+    return -1;
+  return tilesat_explain_preferred(m, so, order, e, err);
+}
+
 int cmd_explain(options *o) {
+  const char *bad = o->all + o->smallest + (o->prefer != NULL) > 1
+                        ? "--all, --smallest and --prefer are three ways to "
+                          "explain; give one"
+                    : GIVEN(o, limit) && !o->all ? "--limit goes with --all"
+                                                 : NULL;
+  if (bad) {
+    fail("explain: %s", bad);
+    return EXIT_ERROR;
+  }
   tilesat_rules *r = NULL;
   tilesat_map *m = NULL;
   tilesat_solve_options so;
@@ -30,8 +59,17 @@ int cmd_explain(options *o) {
   if (!rc) {
     lazy_backend(o, m, &so);
     tilesat_error err;
-    tilesat_explanation *e = NULL;
-    rc = tilesat_explain(m, &so, &e, &err);
+    tilesat_explanation *one = NULL, **es = &one;
+    size_t n = 0;
+    bool complete = true;
+    if (o->all) {
+      rc = tilesat_explain_all(m, &so,
+                               GIVEN(o, limit) ? o->limit : DEFAULT_LIMIT, &es,
+                               &n, &complete, &err);
+    } else {
+      rc = explain_one(o, m, &so, &one, &err);
+      n = one != NULL;
+    }
     if (rc == TILESAT_SAT) {
       if (json)
         tilesat_explain_write_sat_json(m, stdout);
@@ -40,16 +78,23 @@ int cmd_explain(options *o) {
                "'tilesat check').\n",
                tilesat_map_width(m), tilesat_map_height(m));
     } else if (rc == TILESAT_UNSAT) {
-      stop_hold(); /* the explanation whole */
-      json ? tilesat_explanation_write_json(e, stdout)
-           : tilesat_explanation_write(e, stdout);
+      stop_hold(); /* the explanations whole */
+      if (o->all)
+        json ? tilesat_explanations_write_json(es, n, complete, stdout)
+             : tilesat_explanations_write(es, n, complete, stdout);
+      else
+        json ? tilesat_explanation_write_json(es[0], stdout)
+             : tilesat_explanation_write(es[0], stdout);
       stop_release();
-      if (draw_cells(o, m, e))
+      if (draw_cells(o, m, es, n))
         rc = EXIT_ERROR;
     } else {
       rc = fail_solve(o, &err);
     }
-    tilesat_explanation_free(e);
+    if (o->all)
+      tilesat_explanations_free(es, n);
+    else
+      tilesat_explanation_free(one);
   }
   tilesat_map_free(m);
   tilesat_rules_free(r);

@@ -162,6 +162,18 @@
   OPT(all, "--all", FLAG, false, 0, 0, NULL, " repair ",                       \
       "every minimal repair, smallest first, up to --limit")                   \
   ALSO(limit, "N", " repair ", "with --all: at most N repairs (default 10)")   \
+  ALSO(all, NULL, " explain ",                                                 \
+       "every minimal explanation (MARCO): distinct, numbered, smallest "      \
+       "first")                                                                \
+  ALSO(limit, "N", " explain ",                                                \
+       "with --all: at most N explanations (default 10)")                      \
+  OPT(smallest, "--smallest", FLAG, false, 0, 0, NULL, " explain ",            \
+      "an explanation with the fewest constraints there are (a plain "         \
+      "explanation is minimal: none can be dropped, but it may be larger)")    \
+  OPT(prefer, "--prefer", STRING, NULL, 0, 0, "GROUPS", " explain ",           \
+      "blame these groups first, in this order (QuickXplain): a comma list "   \
+      "of pins, cells, rules, borders, counts, connected, paths; the others "  \
+      "after them")                                                            \
   OPT(format, "--format", CHOICE, NULL, 0, 0, "dimacs|props", " encode ",      \
       "DIMACS CNF (default) or readable propositions")                         \
   OPT(output, "-o", STRING, NULL, 0, 0, "FILE",                                \

@@ -25,6 +25,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+typedef TS_VEC(ts_ints) ts_sets;
+
 struct tilesat_explanation {
   const tilesat_map *m;
   int total;
@@ -763,57 +765,689 @@ static tilesat_explanation *build(const tilesat_map *m, const ts_ints *mus) {
   return e;
 }
 
-int tilesat_explain(const tilesat_map *m, const tilesat_solve_options *options,
-                    tilesat_explanation **out, tilesat_error *err) {
-  if (!m || !out)
-    ts_misuse(__func__, "NULL map or result");
-  tilesat_solve_options so_for_m = ts_solve_for(m, options);
-  const tilesat_solve_options *so = &so_for_m;
-  *out = NULL;
+/* Does propagation alone, on the explanation's constraints, reach the
+ * contradiction? */
+static tilesat_explanation *finish(const tilesat_map *m, const ts_ints *mus) {
+  tilesat_explanation *e = build(m, mus);
+  uint8_t *en = ts_calloc((size_t)ts_group_count(m), 1);
+  for (size_t i = 0; i < e->groups.n; i++)
+    en[e->groups.v[i]] = 1;
+  ts_prop p;
+  e->by_prop = !(ts_prop_init(&p, m, en, true) && ts_prop_pins(&p));
+  ts_prop_free(&p);
+  free(en);
+  return e;
+}
+
+/* ------------------------------------------------------- the whole problem */
+
+/* The map's constraints that have clauses, and a solver holding them all
+ * (every search below asks it about subsets of them). */
+typedef struct xctx {
+  const tilesat_map *m;
+  const tilesat_solve_options *so;
+  int G;
+  xcnf cnf;
+  uint8_t *has; /* per group: has clauses */
+  ts_ints all;  /* the groups that have */
+  sub full;
+} xctx;
+
+static void xctx_close(xctx *x) {
+  sub_free(&x->full);
+  xcnf_free(&x->cnf);
+  free(x->has);
+  free(x->all.v);
+}
+
+/* Set up, and solve with every constraint: TILESAT_SAT, TILESAT_UNSAT (a
+ * core in x->full.failed), or -1 with err (and nothing left to close). */
+static int xctx_open(xctx *x, const tilesat_map *m,
+                     const tilesat_solve_options *so, tilesat_error *err) {
   if (refuse_bans(m, err) || explain_fits(m, so, err))
     return -1;
-  int G = ts_group_count(m);
-  xcnf cnf;
-  xcnf_init(&cnf, m);
-  uint8_t *has = ts_calloc((size_t)G, 1);
-  ts_ints all = {0}, best = {0};
-  for (size_t i = 0; i < cnf.cnf.group.n; i++)
-    has[cnf.cnf.group.v[i]] = 1;
-  for (int g = 0; g < G; g++)
-    if (has[g])
-      TS_PUSH(all, g);
-  sub full;
-  sub_init(&full, &cnf, G, NULL, so);
-  int res = sub_solve(&full, &all, -1);
+  memset(x, 0, sizeof *x);
+  x->m = m;
+  x->so = so;
+  x->G = ts_group_count(m);
+  xcnf_init(&x->cnf, m);
+  x->has = ts_calloc((size_t)x->G, 1);
+  for (size_t i = 0; i < x->cnf.cnf.group.n; i++)
+    x->has[x->cnf.cnf.group.v[i]] = 1;
+  for (int g = 0; g < x->G; g++)
+    if (x->has[g])
+      TS_PUSH(x->all, g);
+  sub_init(&x->full, &x->cnf, x->G, NULL, so);
+  int res = sub_solve(&x->full, &x->all, -1);
   if (res == TILESAT_UNKNOWN) {
     res = ts_no_answer(so, "explain", err);
-  } else if (res == TILESAT_UNSAT) {
-    ts_ints failed = {0};
-    for (size_t i = 0; i < full.failed.n; i++)
-      TS_PUSH(failed, full.failed.v[i]);
-    if (find_mus(m, &cnf, so, has, &full, &failed, &best, err) < 0 ||
-        verify_minimal(m, &cnf, so, &best, err) < 0)
-      res = -1;
-    else
-      *out = build(m, &best);
-    free(failed.v);
-  }
-  sub_free(&full);
-  xcnf_free(&cnf);
-  free(has);
-  free(all.v);
-  free(best.v);
-  if (*out) {
-    /* how far propagation alone gets on these constraints */
-    uint8_t *en = ts_calloc((size_t)G, 1);
-    for (size_t i = 0; i < (*out)->groups.n; i++)
-      en[(*out)->groups.v[i]] = 1;
-    ts_prop p;
-    (*out)->by_prop = !(ts_prop_init(&p, m, en, true) && ts_prop_pins(&p));
-    ts_prop_free(&p);
-    free(en);
+    xctx_close(x);
   }
   return res;
+}
+
+/* A connected or path constraint: kept by cuts, so a model of its clauses
+ * may still break it. */
+static bool lazy_group(const tilesat_map *m, int g) {
+  int cell, k;
+  return ts_group_decode(m, g, &cell, &k) == TS_GROUP_GLOBAL &&
+         ts_global_lazy(&m->globals.v[k]);
+}
+
+/* Add to `in` and `cur` every other group whose clauses the full solver's
+ * model (of a satisfiable `cur`) satisfies too. */
+static void extend(xctx *x, uint8_t *in, ts_ints *cur) {
+  const ts_cnf *f = &x->cnf.cnf;
+  uint8_t *bad = ts_calloc((size_t)x->G, 1);
+  for (size_t i = 0; i < f->start.n; i++) {
+    int g = f->group.v[i];
+    if (in[g] || bad[g])
+      continue;
+    bool ok = false;
+    for (const int *l = f->lits.v + f->start.v[i]; *l && !ok; l++)
+      ok = sub_value(&x->full, abs(*l)) == (*l > 0);
+    bad[g] = !ok;
+  }
+  for (size_t i = 0; i < x->all.n; i++) {
+    int g = x->all.v[i];
+    if (!in[g] && !bad[g] && !lazy_group(x->m, g)) {
+      in[g] = 1;
+      TS_PUSH(*cur, g);
+    }
+  }
+  free(bad);
+}
+
+/* Which failed group to take out first when growing: pins, then global
+ * constraints, then pairs, then cells (the designer's choices before the
+ * map's structure: small corrections). */
+static int take_out_rank(const tilesat_map *m, int g) {
+  int cell, k;
+  static const int rank[] = {[TS_GROUP_PIN] = 0,
+                             [TS_GROUP_GLOBAL] = 1,
+                             [TS_GROUP_ADJ] = 2,
+                             [TS_GROUP_CELL] = 3};
+  return rank[ts_group_decode(m, g, &cell, &k)];
+}
+
+static void remove_int(ts_ints *v, int x) {
+  size_t k = 0;
+  for (size_t i = 0; i < v->n; i++)
+    if (v->v[i] != x)
+      v->v[k++] = v->v[i];
+  v->n = k;
+}
+
+/* Grow a satisfiable set (`in`, listed in `cur`; the full solver's model
+ * is of it) to a maximal satisfiable subset of every constraint: add what
+ * the model satisfies too, then take all, out one failed constraint not
+ * in the set at a time until it is SAT, then put back each taken out that
+ * fits after all.  0, or -1 (no answer; err set). */
+static int grow(xctx *x, uint8_t *in, ts_ints *cur, tilesat_error *err) {
+  extend(x, in, cur);
+  uint8_t *start = ts_malloc((size_t)x->G);
+  memcpy(start, in, (size_t)x->G);
+  ts_ints out = {0};
+  for (size_t i = 0; i < x->all.n; i++)
+    if (!in[x->all.v[i]]) {
+      in[x->all.v[i]] = 1;
+      TS_PUSH(*cur, x->all.v[i]);
+    }
+  int res = 0, r;
+  while ((r = sub_solve(&x->full, cur, -1)) == TILESAT_UNSAT) {
+    int pick = -1;
+    for (size_t i = 0; i < x->full.failed.n; i++) {
+      int g = x->full.failed.v[i];
+      if (!start[g] &&
+          (pick < 0 || take_out_rank(x->m, g) < take_out_rank(x->m, pick)))
+        pick = g;
+    }
+    if (pick < 0) { /* the start was not satisfiable */
+      r = TILESAT_UNKNOWN;
+      break;
+    }
+    in[pick] = 0;
+    TS_PUSH(out, pick);
+    remove_int(cur, pick);
+  }
+  bool model = r == TILESAT_SAT; /* the solver's model is cur's */
+  for (size_t i = 0; i < out.n && r != TILESAT_UNKNOWN; i++) {
+    if (model)
+      extend(x, in, cur);
+    int g = out.v[i];
+    if (in[g])
+      continue;
+    TS_PUSH(*cur, g);
+    r = sub_solve(&x->full, cur, -1);
+    model = r == TILESAT_SAT;
+    if (model)
+      in[g] = 1;
+    else
+      cur->n--;
+  }
+  if (r == TILESAT_UNKNOWN)
+    res = ts_no_answer(x->so, "explain", err);
+  free(start);
+  free(out.v);
+  return res;
+}
+
+static tilesat_solve_options so_of(const tilesat_map *m,
+                                   const tilesat_solve_options *options) {
+  if (!m)
+    ts_misuse("tilesat_explain", "NULL map or result");
+  return ts_solve_for(m, options);
+}
+
+int tilesat_explain(const tilesat_map *m, const tilesat_solve_options *options,
+                    tilesat_explanation **out, tilesat_error *err) {
+  if (!out)
+    ts_misuse(__func__, "NULL map or result");
+  tilesat_solve_options so = so_of(m, options);
+  *out = NULL;
+  xctx x;
+  int res = xctx_open(&x, m, &so, err);
+  if (res != TILESAT_UNSAT)
+    return res;
+  ts_ints failed = {0}, best = {0};
+  copy_ints(&failed, &x.full.failed);
+  if (find_mus(m, &x.cnf, &so, x.has, &x.full, &failed, &best, err) < 0 ||
+      verify_minimal(m, &x.cnf, &so, &best, err) < 0)
+    res = -1;
+  else
+    *out = finish(m, &best);
+  xctx_close(&x);
+  free(failed.v);
+  free(best.v);
+  return res;
+}
+
+/* --------------------------------------------------- every explanation */
+
+/* The core of an UNSAT seed to shrink: propagation's on the seed's
+ * constraints when it finds one that the solver confirms (small and local,
+ * so that small explanations come first), else the solver's failed set. */
+static void seed_core(xctx *x, const uint8_t *in, ts_ints *core) {
+  copy_ints(core, &x->full.failed);
+  ts_prop p;
+  if (!(ts_prop_init(&p, x->m, in, true) && ts_prop_pins(&p))) {
+    ts_ints pc = {0};
+    prop_core(x->m, &p, &pc);
+    if (pc.n < core->n && sub_solve(&x->full, &pc, -1) == TILESAT_UNSAT)
+      copy_ints(core, &pc);
+    free(pc.v);
+  }
+  ts_prop_free(&p);
+}
+
+/* MARCO (Liffiton et al., Constraints 2016): a second solver, the map,
+ * holds a variable per constraint; its models are the subsets not yet
+ * explored.  A subset that is UNSAT shrinks to a new minimal explanation,
+ * and the map is told that no later subset contains all of it; one that is
+ * SAT grows to a maximal satisfiable subset, and the map is told that later
+ * subsets have one of the constraints outside it.  The map prefers large
+ * subsets: explanations come before the satisfiable sets. */
+static int marco(xctx *x, size_t limit, ts_sets *found, bool *complete,
+                 tilesat_error *err) {
+  const tilesat_map *m = x->m;
+  /* PicoSAT takes the hint to prefer large subsets; the others' C APIs
+   * have none, and their seeds would be small (many satisfiable ones) */
+  tilesat_solve_options mo = *x->so;
+  mo.backend = TILESAT_PICOSAT;
+  ts_solver *map = ts_solver_new(NULL, &mo);
+  int *idx = ts_calloc((size_t)x->G, sizeof *idx);
+  for (size_t i = 0; i < x->all.n; i++) {
+    idx[x->all.v[i]] = (int)i + 1;
+    ts_solver_prefer(map, (int)i + 1);
+  }
+  uint8_t *in = ts_calloc((size_t)x->G, 1);
+  ts_ints cur = {0}, clause = {0}, core = {0};
+  int res = 0;
+  long calls = 0;
+  *complete = false;
+  for (;;) {
+    int r = ts_solver_solve(map);
+    if (r == TILESAT_UNSAT)
+      *complete = true;
+    if (r != TILESAT_SAT || found->n >= limit) {
+      if (r == TILESAT_UNKNOWN)
+        res = ts_solver_unknown(map, "explain", err);
+      break;
+    }
+    say(x->so, "every explanation: %zu found", found->n);
+    cur.n = 0;
+    memset(in, 0, (size_t)x->G);
+    for (size_t i = 0; i < x->all.n; i++)
+      if (ts_solver_value(map, (int)i + 1)) {
+        in[x->all.v[i]] = 1;
+        TS_PUSH(cur, x->all.v[i]);
+      }
+    r = sub_solve(&x->full, &cur, -1);
+    clause.n = 0;
+    if (r == TILESAT_SAT) {
+      if ((res = grow(x, in, &cur, err)) < 0)
+        break;
+      for (size_t i = 0; i < x->all.n; i++)
+        if (!in[x->all.v[i]])
+          TS_PUSH(clause, idx[x->all.v[i]]);
+    } else if (r == TILESAT_UNSAT) {
+      seed_core(x, in, &core);
+      ts_ints mus = {0};
+      if (shrink(m, &x->cnf, x->so, &core, centroid(m, &core),
+                 core.n > SMALL_CORE, &mus, &calls) < 0)
+        res = ts_no_answer(x->so, "explain", err);
+      else
+        res = verify_minimal(m, &x->cnf, x->so, &mus, err);
+      if (res < 0) {
+        free(mus.v);
+        break;
+      }
+      for (size_t i = 0; i < mus.n; i++)
+        TS_PUSH(clause, -idx[mus.v[i]]);
+      TS_PUSH(*found, mus);
+    } else {
+      res = ts_no_answer(x->so, "explain", err);
+      break;
+    }
+    ts_solver_add_clause(map, clause.v, clause.n);
+  }
+  ts_solver_free(map);
+  free(idx);
+  free(in);
+  free(cur.v);
+  free(clause.v);
+  free(core.v);
+  return res;
+}
+static void sets_free(ts_sets *s) {
+  for (size_t i = 0; i < s->n; i++)
+    free(s->v[i].v);
+  free(s->v);
+  s->v = NULL;
+  s->n = s->cap = 0;
+}
+
+/* ---------------------------------------------- the smallest explanation */
+
+/* A minimum hitting set of small sets, by branch and bound: branch on the
+ * unhit set with the fewest elements still allowed (its i-th element in,
+ * the ones before it banned); bound by disjoint unhit sets. */
+typedef struct hitting {
+  const ts_sets *sets;
+  uint8_t *pick, *ban, *mark;
+  ts_ints cur, best;
+  bool have;
+} hitting;
+
+static bool hit(const hitting *h, const ts_ints *set) {
+  for (size_t j = 0; j < set->n; j++)
+    if (h->pick[set->v[j]])
+      return true;
+  return false;
+}
+
+/* Unhit sets that share no element: each needs a pick of its own. */
+static size_t disjoint_unhit(hitting *h) {
+  size_t lb = 0;
+  for (size_t i = 0; i < h->sets->n; i++) {
+    const ts_ints *s = &h->sets->v[i];
+    bool free_ = !hit(h, s);
+    for (size_t j = 0; j < s->n && free_; j++)
+      free_ = !h->mark[s->v[j]];
+    if (!free_)
+      continue;
+    lb++;
+    for (size_t j = 0; j < s->n; j++)
+      h->mark[s->v[j]] = 1;
+  }
+  for (size_t i = 0; i < h->sets->n; i++)
+    for (size_t j = 0; j < h->sets->v[i].n; j++)
+      h->mark[h->sets->v[i].v[j]] = 0;
+  return lb;
+}
+
+static void hitting_search(hitting *h) {
+  const ts_ints *branch = NULL;
+  size_t fewest = SIZE_MAX;
+  for (size_t i = 0; i < h->sets->n; i++) {
+    const ts_ints *s = &h->sets->v[i];
+    if (hit(h, s))
+      continue;
+    size_t allowed = 0;
+    for (size_t j = 0; j < s->n; j++)
+      allowed += !h->ban[s->v[j]];
+    if (!allowed)
+      return;
+    if (allowed < fewest) {
+      fewest = allowed;
+      branch = s;
+    }
+  }
+  if (!branch) {
+    copy_ints(&h->best, &h->cur);
+    h->have = true;
+    return;
+  }
+  if (h->have && h->cur.n + disjoint_unhit(h) >= h->best.n)
+    return;
+  size_t banned = 0;
+  for (size_t j = 0; j < branch->n; j++) {
+    int e = branch->v[j];
+    if (h->ban[e])
+      continue;
+    h->pick[e] = 1;
+    TS_PUSH(h->cur, e);
+    hitting_search(h);
+    h->cur.n--;
+    h->pick[e] = 0;
+    h->ban[e] = 1;
+    banned = j + 1;
+  }
+  for (size_t j = 0; j < banned; j++)
+    h->ban[branch->v[j]] = 0;
+}
+
+static void min_hitting_set(const ts_sets *sets, int G, ts_ints *out) {
+  hitting h = {sets,
+               ts_calloc((size_t)G, 1),
+               ts_calloc((size_t)G, 1),
+               ts_calloc((size_t)G, 1),
+               {0},
+               {0},
+               false};
+  hitting_search(&h);
+  copy_ints(out, &h.best);
+  free(h.pick);
+  free(h.ban);
+  free(h.mark);
+  free(h.cur.v);
+  free(h.best.v);
+}
+
+/* The hitting-set duality (Ignatiev et al., CP 2015): every explanation
+ * meets every minimal correction set (what is outside a maximal
+ * satisfiable subset), so a minimum hitting set of the correction sets
+ * found so far is no larger than the smallest explanation.  If it is
+ * UNSAT it is the smallest explanation; if SAT, it grows to a maximal
+ * satisfiable subset whose correction set it misses: one more set. */
+static int smallest(xctx *x, ts_ints *best, tilesat_error *err) {
+  ts_sets mcses = {0};
+  ts_ints h = {0};
+  uint8_t *in = ts_calloc((size_t)x->G, 1);
+  int res = 0;
+  for (;;) {
+    min_hitting_set(&mcses, x->G, &h);
+    say(x->so,
+        "smallest explanation: %zu correction sets, at least %zu "
+        "constraints",
+        mcses.n, h.n);
+    int r = sub_solve(&x->full, &h, -1);
+    if (r == TILESAT_UNKNOWN) {
+      res = ts_no_answer(x->so, "explain", err);
+      break;
+    }
+    if (r == TILESAT_UNSAT) {
+      copy_ints(best, &h);
+      break;
+    }
+    memset(in, 0, (size_t)x->G);
+    for (size_t i = 0; i < h.n; i++)
+      in[h.v[i]] = 1;
+    if ((res = grow(x, in, &h, err)) < 0)
+      break;
+    ts_ints mcs = {0};
+    for (size_t i = 0; i < x->all.n; i++)
+      if (!in[x->all.v[i]])
+        TS_PUSH(mcs, x->all.v[i]);
+    TS_PUSH(mcses, mcs);
+  }
+  sets_free(&mcses);
+  free(h.v);
+  free(in);
+  return res;
+}
+
+/* ------------------------------------------- the preferred explanation */
+
+static const char *const blame_names[TILESAT_NBLAMES] = {
+    [TILESAT_BLAME_PINS] = "pins",     [TILESAT_BLAME_CELLS] = "cells",
+    [TILESAT_BLAME_RULES] = "rules",   [TILESAT_BLAME_BORDERS] = "borders",
+    [TILESAT_BLAME_COUNTS] = "counts", [TILESAT_BLAME_CONNECTED] = "connected",
+    [TILESAT_BLAME_PATHS] = "paths",
+};
+
+const char *tilesat_blame_name(tilesat_blame b) {
+  if ((unsigned)b >= TILESAT_NBLAMES)
+    ts_misuse(__func__, "no such group of constraints");
+  return blame_names[b];
+}
+
+int tilesat_blame_parse(const char *list, tilesat_blame *order,
+                        tilesat_error *err) {
+  bool seen[TILESAT_NBLAMES] = {false};
+  int n = 0;
+  for (const char *p = list; *p;) {
+    size_t len = strcspn(p, ",");
+    int b = 0;
+    while (b < TILESAT_NBLAMES &&
+           (strlen(blame_names[b]) != len || strncmp(p, blame_names[b], len)))
+      b++;
+    if (b == TILESAT_NBLAMES) {
+      ts_error(err, NULL, 0,
+               "--prefer: '%.*s' is not a group of constraints (pins, cells, "
+               "rules, borders, counts, connected, paths)",
+               (int)len, p);
+      return -1;
+    }
+    if (seen[b]) {
+      ts_error(err, NULL, 0, "--prefer: '%s' is named twice", blame_names[b]);
+      return -1;
+    }
+    seen[b] = true;
+    order[n++] = (tilesat_blame)b;
+    p += len + (p[len] == ',');
+  }
+  for (int b = 0; b < TILESAT_NBLAMES; b++)
+    if (!seen[b])
+      order[n++] = (tilesat_blame)b;
+  return 0;
+}
+
+static tilesat_blame blame_of(const tilesat_map *m, int g) {
+  int cell, k;
+  switch (ts_group_decode(m, g, &cell, &k)) {
+  case TS_GROUP_CELL:
+    return TILESAT_BLAME_CELLS;
+  case TS_GROUP_PIN:
+    return TILESAT_BLAME_PINS;
+  case TS_GROUP_ADJ:
+    return TILESAT_BLAME_RULES;
+  case TS_GROUP_GLOBAL:
+    break;
+  }
+  static const tilesat_blame of_global[] = {
+      [TILESAT_GLOBAL_COUNT] = TILESAT_BLAME_COUNTS,
+      [TILESAT_GLOBAL_CONNECTED] = TILESAT_BLAME_CONNECTED,
+      [TILESAT_GLOBAL_PATH] = TILESAT_BLAME_PATHS,
+      [TILESAT_GLOBAL_BORDER] = TILESAT_BLAME_BORDERS};
+  return of_global[m->globals.v[k].kind];
+}
+
+/* QuickXplain (Junker, AAAI 2004): the part of C (ordered, the first to
+ * blame first) that, with B, explains; `delta`: B grew since the last
+ * check.  Split C: find what the second half must add to B and the whole
+ * first half, then what the first half must add to B and that. */
+static int quickxplain(xctx *x, ts_ints *B, bool delta, const int *C, size_t nc,
+                       ts_ints *out) {
+  if (delta) {
+    int r = sub_solve(&x->full, B, -1);
+    if (r == TILESAT_UNKNOWN)
+      return -1;
+    if (r == TILESAT_UNSAT)
+      return 0;
+  }
+  if (nc == 1) {
+    TS_PUSH(*out, C[0]);
+    return 0;
+  }
+  size_t k = nc / 2, b0 = B->n, o0 = out->n;
+  for (size_t i = 0; i < k; i++)
+    TS_PUSH(*B, C[i]);
+  int res = quickxplain(x, B, k > 0, C + k, nc - k, out);
+  B->n = b0;
+  if (res < 0)
+    return res;
+  for (size_t i = o0; i < out->n; i++)
+    TS_PUSH(*B, out->v[i]);
+  res = quickxplain(x, B, out->n > o0, C, k, out);
+  B->n = b0;
+  return res;
+}
+
+typedef struct blame_key {
+  int rank, dist, g;
+} blame_key;
+
+static int cmp_blame(const void *a, const void *b) {
+  const blame_key *x = a, *y = b;
+  if (x->rank != y->rank)
+    return x->rank - y->rank;
+  if (x->dist != y->dist)
+    return x->dist - y->dist;
+  return x->g - y->g;
+}
+
+/* Every constraint, the groups in `order`, each near the conflict first. */
+static int preferred(xctx *x, const tilesat_blame *order, ts_ints *best,
+                     tilesat_error *err) {
+  int rank[TILESAT_NBLAMES];
+  for (int i = 0; i < TILESAT_NBLAMES; i++)
+    rank[order[i]] = i;
+  ts_ints base = {0}, centres = {0}, B = {0};
+  core_and_centres(x->m, &x->full.failed, &base, &centres);
+  int centre = centres.v[0];
+  blame_key *keys = ts_malloc(x->all.n * sizeof *keys);
+  int *C = ts_malloc(x->all.n * sizeof *C);
+  for (size_t i = 0; i < x->all.n; i++) {
+    int g = x->all.v[i];
+    keys[i] =
+        (blame_key){rank[blame_of(x->m, g)], group_dist2(x->m, g, centre), g};
+  }
+  qsort(keys, x->all.n, sizeof *keys, cmp_blame);
+  for (size_t i = 0; i < x->all.n; i++)
+    C[i] = keys[i].g;
+  best->n = 0;
+  int res = quickxplain(x, &B, false, C, x->all.n, best);
+  if (res < 0)
+    ts_no_answer(x->so, "explain", err);
+  free(keys);
+  free(C);
+  free(base.v);
+  free(centres.v);
+  free(B.v);
+  return res;
+}
+
+/* ---------------------------------------------------------- entry points */
+
+int tilesat_explain_smallest(const tilesat_map *m,
+                             const tilesat_solve_options *options,
+                             tilesat_explanation **out, tilesat_error *err) {
+  if (!out)
+    ts_misuse(__func__, "NULL map or result");
+  tilesat_solve_options so = so_of(m, options);
+  *out = NULL;
+  xctx x;
+  int res = xctx_open(&x, m, &so, err);
+  if (res != TILESAT_UNSAT)
+    return res;
+  ts_ints best = {0};
+  if (smallest(&x, &best, err) < 0 ||
+      verify_minimal(m, &x.cnf, &so, &best, err) < 0)
+    res = -1;
+  else
+    *out = finish(m, &best);
+  xctx_close(&x);
+  free(best.v);
+  return res;
+}
+
+int tilesat_explain_preferred(const tilesat_map *m,
+                              const tilesat_solve_options *options,
+                              const tilesat_blame *order,
+                              tilesat_explanation **out, tilesat_error *err) {
+  if (!out || !order)
+    ts_misuse(__func__, "NULL map, order or result");
+  tilesat_solve_options so = so_of(m, options);
+  *out = NULL;
+  xctx x;
+  int res = xctx_open(&x, m, &so, err);
+  if (res != TILESAT_UNSAT)
+    return res;
+  ts_ints best = {0};
+  if (preferred(&x, order, &best, err) < 0 ||
+      verify_minimal(m, &x.cnf, &so, &best, err) < 0)
+    res = -1;
+  else
+    *out = finish(m, &best);
+  xctx_close(&x);
+  free(best.v);
+  return res;
+}
+
+/* Smaller first: constraints, cells, then the cells and constraints in
+ * order (a stable order for equal sizes). */
+static int cmp_explanation(const void *a, const void *b) {
+  const tilesat_explanation *x = *(tilesat_explanation *const *)a,
+                            *y = *(tilesat_explanation *const *)b;
+  if (x->cs.n != y->cs.n)
+    return x->cs.n < y->cs.n ? -1 : 1;
+  if (x->cells.n != y->cells.n)
+    return x->cells.n < y->cells.n ? -1 : 1;
+  for (size_t i = 0; i < x->cells.n; i++)
+    if (x->cells.v[i] != y->cells.v[i])
+      return x->cells.v[i] - y->cells.v[i];
+  for (size_t i = 0; i < x->cs.n; i++) {
+    int c = cmp_constraint(&x->cs.v[i], &y->cs.v[i]);
+    if (c)
+      return c;
+  }
+  return 0;
+}
+
+int tilesat_explain_all(const tilesat_map *m,
+                        const tilesat_solve_options *options, size_t limit,
+                        tilesat_explanation ***out, size_t *n, bool *complete,
+                        tilesat_error *err) {
+  if (!out || !n || !complete || !limit)
+    ts_misuse(__func__, "NULL map or result, or a limit of 0");
+  tilesat_solve_options so = so_of(m, options);
+  *out = NULL;
+  *n = 0;
+  *complete = true;
+  xctx x;
+  int res = xctx_open(&x, m, &so, err);
+  if (res != TILESAT_UNSAT)
+    return res;
+  ts_sets found = {0};
+  if (marco(&x, limit, &found, complete, err) < 0) {
+    res = -1;
+  } else {
+    *out = ts_malloc(found.n * sizeof(tilesat_explanation *));
+    for (size_t i = 0; i < found.n; i++)
+      (*out)[i] = finish(m, &found.v[i]);
+    *n = found.n;
+    qsort(*out, *n, sizeof(tilesat_explanation *), cmp_explanation);
+  }
+  xctx_close(&x);
+  sets_free(&found);
+  return res;
+}
+
+void tilesat_explanations_free(tilesat_explanation **es, size_t n) {
+  for (size_t i = 0; es && i < n; i++)
+    tilesat_explanation_free(es[i]);
+  free(es);
 }
 
 void tilesat_explanation_free(tilesat_explanation *e) {
@@ -1106,18 +1740,17 @@ int tilesat_explain_write_sat_json(const tilesat_map *m, FILE *out) {
   return ferror(out) ? -1 : 0;
 }
 
-int tilesat_explanation_write_json(const tilesat_explanation *e, FILE *out) {
+/* An explanation's fields in JSON, each line after the first indented by
+ * `ind`. */
+static void json_fields(const tilesat_explanation *e, const char *ind,
+                        FILE *out) {
   const tilesat_map *m = e->m;
   static const char *const kinds[] = {"one_tile", "pin", "adjacent", "global"};
-  fputs("{\n  \"result\": \"UNSAT\",\n", out);
-  json_map(m, out);
-  fprintf(out, "  \"total_constraints\": %d,\n  \"minimal\": true,\n",
-          e->total);
-  fputs("  \"constraints\": [", out);
+  fprintf(out, "\"minimal\": true,\n%s\"constraints\": [", ind);
   for (size_t i = 0; i < e->cs.n; i++) {
     const tilesat_constraint *c = &e->cs.v[i];
-    fprintf(out, "%s\n    {\"id\": %zu, \"kind\": \"%s\"", i ? "," : "", i + 1,
-            kinds[c->kind]);
+    fprintf(out, "%s\n%s  {\"id\": %zu, \"kind\": \"%s\"", i ? "," : "", ind,
+            i + 1, kinds[c->kind]);
     if (c->kind == TILESAT_GLOBAL) {
       const ts_global *g = &m->globals.v[c->global];
       static const char *const gk[] = {"count", "connected", "path", "border"};
@@ -1140,14 +1773,14 @@ int tilesat_explanation_write_json(const tilesat_explanation *e, FILE *out) {
     }
     fputc('}', out);
   }
-  fputs("\n  ],\n  \"cells\": [", out);
+  fprintf(out, "\n%s],\n%s\"cells\": [", ind, ind);
   for (size_t i = 0; i < e->cells.n; i++)
     fprintf(out, "%s[%d, %d]", i ? ", " : "", e->cells.v[i] / m->width,
             e->cells.v[i] % m->width);
   story st;
   story_init(&st, e);
-  fprintf(out, "],\n  \"propagation_refutes\": %s,\n  \"steps\": [",
-          st.p.conflict >= 0 ? "true" : "false");
+  fprintf(out, "],\n%s\"propagation_refutes\": %s,\n%s\"steps\": [", ind,
+          st.p.conflict >= 0 ? "true" : "false", ind);
   int *number = ts_calloc(st.p.steps.n + 1, sizeof *number);
   int k = 0;
   for (size_t i = 0; i < st.p.steps.n; i++)
@@ -1158,12 +1791,56 @@ int tilesat_explanation_write_json(const tilesat_explanation *e, FILE *out) {
     if (!st.show[i])
       continue;
     int ids[2], n = step_constraints(&st, (int)i, ids);
-    fputs(first ? "\n    " : ",\n    ", out);
+    fprintf(out, "%s\n%s  ", first ? "" : ",", ind);
     ts_prop_write_step_json(&st.p, (int)i, number, ids, n, out);
     first = false;
   }
-  fputs("\n  ]\n}\n", out);
+  fprintf(out, "\n%s]", ind);
   free(number);
   story_free(&st);
+}
+
+int tilesat_explanation_write_json(const tilesat_explanation *e, FILE *out) {
+  fputs("{\n  \"result\": \"UNSAT\",\n", out);
+  json_map(e->m, out);
+  fprintf(out, "  \"total_constraints\": %d,\n  ", e->total);
+  json_fields(e, "  ", out);
+  fputs("\n}\n", out);
+  return ferror(out) ? -1 : 0;
+}
+
+int tilesat_explanations_write(tilesat_explanation *const *es, size_t n,
+                               bool complete, FILE *out) {
+  if (!n)
+    ts_misuse(__func__, "no explanation");
+  fprintf(out, "%zu distinct minimal explanation%s, smallest first", n,
+          n == 1 ? "" : "s");
+  fputs(complete ? ": all there are.\n"
+                 : ": the limit is reached, there may be more (--limit).\n",
+        out);
+  for (size_t i = 0; i < n; i++) {
+    fprintf(out, "\n=== Explanation %zu of %zu ===\n", i + 1, n);
+    if (tilesat_explanation_write(es[i], out))
+      return -1;
+  }
+  return ferror(out) ? -1 : 0;
+}
+
+int tilesat_explanations_write_json(tilesat_explanation *const *es, size_t n,
+                                    bool complete, FILE *out) {
+  if (!n)
+    ts_misuse(__func__, "no explanation");
+  fputs("{\n  \"result\": \"UNSAT\",\n", out);
+  json_map(es[0]->m, out);
+  fprintf(out,
+          "  \"total_constraints\": %d,\n  \"complete\": %s,\n"
+          "  \"explanations\": [",
+          es[0]->total, complete ? "true" : "false");
+  for (size_t i = 0; i < n; i++) {
+    fprintf(out, "%s\n    {", i ? "," : "");
+    json_fields(es[i], "     ", out);
+    fputc('}', out);
+  }
+  fputs("\n  ]\n}\n", out);
   return ferror(out) ? -1 : 0;
 }
