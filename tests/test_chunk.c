@@ -2,6 +2,7 @@
  * by a filling?", against brute force: every valid ring listed by the
  * test's own geometry, each filled (or not) by the test's own search. */
 #include "helpers.h"
+#include "png_helpers.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -227,4 +228,163 @@ Test(chunk, knots_against_brute_force) {
   tilesat_rules *r = tileset("Knots");
   cross_check(r, 1, "Knots");
   tilesat_rules_free(r);
+}
+
+/* The first line the CLI prints for a border with no filling. */
+static void not_complete_line(char *buf, size_t len, int k, long n,
+                              const char *free_name) {
+  snprintf(buf, len,
+           "not complete at %d: no filling completes this border of a %dx%d "
+           "chunk (%ld refutation%s before it; %s marks the chunk):\n",
+           k, k, k, n, n == 1 ? "" : "s", free_name);
+}
+
+/* The library's answer at k, as the CLI should print it. */
+static char *expected_text(const tilesat_rules *r, int k, int *answer) {
+  tilesat_error err;
+  int nn = (k + 2) * (k + 2);
+  int *border = malloc((size_t)nn * sizeof *border);
+  long n = 0;
+  *answer = tilesat_chunk_check(r, k, TILESAT_SQUARE, NULL, border, &n, &err);
+  cr_assert_geq(*answer, 0, "%s", err.msg);
+  char *text = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&text, &len);
+  if (*answer) {
+    fprintf(f,
+            "complete at %d: every valid border of a %dx%d chunk has a "
+            "filling (%ld refutation%s%s)\n",
+            k, k, k, n, n == 1 ? "" : "s",
+            n ? "" : ": the rules allow no border at all");
+  } else {
+    char line[256];
+    not_complete_line(line, sizeof line, k, n, tilesat_chunk_free_name(r));
+    fputs(line, f);
+    tilesat_map *frame = tilesat_chunk_frame(r, k, TILESAT_SQUARE, &err);
+    tilesat_chunk_write(frame, border, f);
+    tilesat_map_free(frame);
+  }
+  fclose(f);
+  free(border);
+  return text;
+}
+
+/* The border the CLI printed (after its first line), written to a file
+ * and given back to check with --pins-from: UNSAT, exit 20. */
+static void expect_border_unsat(const char *rules, const char *out, int k,
+                                const char *free_name) {
+  const char *grid = strchr(out, '\n');
+  cr_assert(grid);
+  char *dir = temp_dir();
+  char path[512], size[32];
+  snprintf(path, sizeof path, "%s/border.txt", dir);
+  FILE *f = fopen(path, "w");
+  fputs(grid + 1, f);
+  fclose(f);
+  snprintf(size, sizeof size, "%dx%d", k + 2, k + 2);
+  run_result c = RUN("check", rules, "--size", size, "--pins-from", path,
+                     "--free-tile", free_name);
+  cr_expect_eq(c.code, 20, "check of the border: exit %d: %s", c.code, c.err);
+  cr_expect_str_eq(c.out, "UNSAT\n");
+  run_free(&c);
+  rm_dir(dir);
+}
+
+Test(chunk, cli_counterexample_is_unsat_and_drawn) {
+  tilesat_rules *r = rules_from_file("rules/coast.rules");
+  int answer;
+  char *want = expected_text(r, 2, &answer);
+  cr_assert_eq(answer, 0, "coast at 2x2 was expected to have a bad border");
+  char *dir = temp_dir(), png[512];
+  snprintf(png, sizeof png, "%s/border.png", dir);
+  run_result got =
+      RUN("analyze", "rules/coast.rules", "--chunk", "2", "--png", png);
+  cr_expect_eq(got.code, 0, "%s", got.err);
+  cr_expect_str_eq(got.err, "");
+  cr_expect_str_eq(got.out, want);
+  expect_border_unsat("rules/coast.rules", got.out, 2, ".");
+  /* the picture: the 4x4 frame, the chunk's 2x2 cells transparent */
+  int w, h;
+  uint8_t *px = decode_png(png, &w, &h);
+  cr_expect_eq(w % 4, 0);
+  cr_expect_eq(h, w);
+  int cell = w / 4;
+  cr_expect_eq(pixel_at(px, w, cell + cell / 2, cell + cell / 2)[3], 0,
+               "a chunk cell is drawn");
+  cr_expect_eq(pixel_at(px, w, cell / 2, cell / 2)[3], 255,
+               "a border cell is transparent");
+  free(px);
+  rm_dir(dir);
+  run_free(&got);
+  free(want);
+  tilesat_rules_free(r);
+}
+
+/* Tile names of many characters: a name grid, read back by --pins-from. */
+Test(chunk, cli_name_grid_counterexample_reads_back) {
+  tilesat_rules *r = tileset("Circuit");
+  char *file = rules_file(r);
+  int answer;
+  char *want = expected_text(r, 3, &answer);
+  cr_assert_eq(answer, 0, "Circuit at 3x3 was expected to have a bad border");
+  run_result got = RUN("analyze", file, "--chunk", "3");
+  cr_expect_eq(got.code, 0, "%s", got.err);
+  cr_expect_str_eq(got.out, want);
+  cr_expect(strstr(got.out, "\ntilesat-grid names\n"), "%s", got.out);
+  expect_border_unsat(file, got.out, 3, tilesat_chunk_free_name(r));
+  run_free(&got);
+  free(want);
+  remove(file);
+  free(file);
+  tilesat_rules_free(r);
+}
+
+Test(chunk, cli_chunk_max_stops_at_the_smallest_complete) {
+  tilesat_rules *r = rules_from_file("rules/entropy7.rules");
+  int answer;
+  char *first = expected_text(r, 1, &answer);
+  cr_assert_eq(answer, 1, "entropy7 at 1x1 was expected to be complete");
+  char want[1024];
+  snprintf(want, sizeof want, "%ssmallest complete chunk: 1x1\n", first);
+  run_result got = RUN("analyze", "rules/entropy7.rules", "--chunk", "1",
+                       "--chunk-max", "4");
+  cr_expect_eq(got.code, 0, "%s", got.err);
+  cr_expect_str_eq(got.out, want);
+  run_free(&got);
+  free(first);
+  tilesat_rules_free(r);
+
+  r = rules_from_file("rules/coast.rules");
+  char *a = expected_text(r, 1, &answer);
+  cr_assert_eq(answer, 0);
+  char *b = expected_text(r, 2, &answer);
+  cr_assert_eq(answer, 0);
+  snprintf(want, sizeof want, "%s%sno chunk size from 1 to 2 is complete\n", a,
+           b);
+  got = RUN("analyze", "rules/coast.rules", "--chunk", "1", "--chunk-max", "2");
+  cr_expect_eq(got.code, 0, "%s", got.err);
+  cr_expect_str_eq(got.out, want);
+  run_free(&got);
+  free(a);
+  free(b);
+  tilesat_rules_free(r);
+}
+
+Test(chunk, cli_refuses) {
+  expect_cli_error("tilesat: --chunk: hex chunks are not supported yet "
+                   "(square topology only)\n",
+                   "analyze", "rules/coast-hex.rules", "--chunk", "2");
+  expect_cli_error("tilesat: --chunk-max: 2 is less than --chunk 3\n",
+                   "analyze", "rules/coast.rules", "--chunk", "3",
+                   "--chunk-max", "2");
+  expect_cli_error("tilesat: --png: only with --chunk K\n", "analyze",
+                   "rules/coast.rules", "--png", "x.png");
+  expect_cli_error("tilesat: --chunk-max: only with --chunk K\n", "analyze",
+                   "rules/coast.rules", "--chunk-max", "4");
+  expect_cli_error("tilesat: --periodic: not with --chunk (a chunk is not a "
+                   "map of its own)\n",
+                   "analyze", "rules/coast.rules", "--chunk", "2",
+                   "--periodic");
+  expect_cli_error("tilesat: --chunk: '0' is not a whole number from 1 to 64\n",
+                   "analyze", "rules/coast.rules", "--chunk", "0");
 }

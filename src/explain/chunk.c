@@ -128,6 +128,10 @@ int tilesat_chunk_check(const tilesat_rules *r, int k, tilesat_topology topo,
   ts_ints cl = {0};
   long refuted = 0;
   for (;;) {
+    if (ts_terminated(&o)) { /* between solves too short to poll */
+      ts_error(err, "analyze", 0, "interrupted");
+      break;
+    }
     int g = ts_solver_solve(guess);
     if (g == TILESAT_UNSAT) { /* no valid border is left unrefuted */
       res = 1;
