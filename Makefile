@@ -74,7 +74,7 @@ CNF_CASES = coast-1x2:coast:1x2 coast-3x3:coast:3x3 \
 MPICC   ?= mpicc
 MPI_BIN  = $(if $(shell command -v $(MPICC) 2>/dev/null),$(BUILD)/tilesat-mpi)
 
-.PHONY: print-libs all deps demo test check-test check-mpi asan bench bench-collapse cnf format lint lint-tools \
+.PHONY: print-libs all deps demo test check-test check-mpi asan bench bench-collapse bench-chunk cnf format lint lint-tools \
         lint-tidy lint-cppcheck clean help install uninstall check-install man
 all: $(BIN) $(LIBRARIES) $(MPI_BIN)
 
@@ -158,6 +158,7 @@ help:
 	@echo "make test    install deps, build, run every test (plain and ASan/UBSan)"
 	@echo "make fuzz    libFuzzer harnesses, each FUZZ_SECONDS=300 s (-j2: two at a time)"
 	@echo "make bench   encode sizes and check times, both backends"
+	@echo "make bench-chunk     analyze --chunk K at K = 3..8, rule sets and tilesets"
 	@echo "make bench-collapse  collapse, guarded, check, anneal and a JS WFC side by side"
 	@echo "make cnf     regenerate the reference DIMACS instances in cnf/"
 	@echo "make format  clang-format the sources"
@@ -286,7 +287,13 @@ bench: deps
 	tools/bench-bounds.sh
 	tools/bench-chain.sh
 	tools/bench-global.sh
+	tools/bench-chunk.sh $(BIN)
 	@$(MAKE) --no-print-directory bench-collapse
+
+# analyze --chunk K at K = 3..8, the text rule sets and the four tilesets.
+bench-chunk:
+	@$(MAKE) --no-print-directory all
+	tools/bench-chunk.sh $(BIN)
 
 # The peer column needs node and npm (install-deps.sh bench adds them when
 # missing); the bench runs without them.

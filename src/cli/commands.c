@@ -42,7 +42,8 @@ const command commands[] = {
      "WFC propagation with reasons; on a contradiction, its chain (20)",
      cmd_trace},
     {"analyze", "RULES",
-     "a report on a rule set: border-only and unused tiles, sizes that work",
+     "a report on a rule set: border-only and unused tiles, sizes that work; "
+     "--chunk K: whether every valid border of a KxK chunk has a filling",
      cmd_analyze},
     {"anneal", "RULES --size WxH",
      "a low-energy map by annealing soft terms, hard rules repaired by SAT",

@@ -196,7 +196,8 @@
   OPT(pictures, "--pictures", STRING, NULL, 0, 0, "FILE",                      \
       " extract import-tileset ",                                              \
       "write the tiles' pictures (default beside -o X.rules: X.pictures)")     \
-  ALSO(pictures, "FILE", " check enum sample explain trace anneal collapse ",  \
+  ALSO(pictures, "FILE",                                                       \
+       " check enum sample explain trace analyze anneal collapse ",            \
        "draw tiles with these pictures (default: RULES's X.pictures if any)")  \
   ALSO(pictures, "FILE", " verify ",                                           \
        "a PNG map: tiles cut and named by these pictures (default: RULES's "   \
@@ -211,6 +212,9 @@
        "(heat map)")                                                           \
   ALSO(output, "FILE", " repair ",                                             \
        "write the rules file with the (first) repair's pairs allowed")         \
+  ALSO(png, "FILE", " analyze ",                                               \
+       "with --chunk: draw the border that has no filling (the chunk "         \
+       "transparent)")                                                         \
   ALSO(png, "FILE", " explain trace ",                                         \
        "draw the map: cells as blends of their possible tiles, the cells "     \
        "involved (explain) or left empty (trace) framed")                      \
@@ -228,6 +232,12 @@
       "after the pins, choose a tile for a cell (repeatable, in order)")       \
   OPT(max, "--max", UINT, 8, 1, 64, "N", " analyze ",                          \
       "sizes from 1x1 to NxN (default 8, at most 64)")                         \
+  OPT(chunk, "--chunk", UINT, 0, 1, 64, "K", " analyze ",                      \
+      "instead: is every valid border of a KxK chunk completed by a filling "  \
+      "inside? 'complete at K', or a border with no filling")                  \
+  OPT(chunk_max, "--chunk-max", UINT, 0, 1, 64, "M", " analyze ",              \
+      "with --chunk K: each size from K to M until one is complete; the "      \
+      "smallest complete size")                                                \
   ALSO(format, "text|json", " explain trace collapse ",                        \
        "readable text (default) or a JSON document")                           \
   OPT(help, "--help", FLAG, false, 0, 0, NULL,                                 \

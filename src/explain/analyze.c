@@ -226,14 +226,6 @@ static void heights_text(const tilesat_analysis *a, int w, char *buf,
   }
 }
 
-static bool allows_nothing(const tilesat_rules *r, int t, int d) {
-  const uint64_t *al = ts_allowed(r, t, d);
-  for (int w = 0; w < r->words; w++)
-    if (al[w])
-      return false;
-  return true;
-}
-
 /* "  T: nothing may stand to its left, top or right" for each such tile;
  * whether there was one. */
 static bool write_border_tiles(const tilesat_analysis *a, FILE *out) {
@@ -242,7 +234,7 @@ static bool write_border_tiles(const tilesat_analysis *a, FILE *out) {
   for (int t = 0; t < r->ntiles; t++) {
     bool first = true;
     for (int d = 0; d < r->ndirs; d++) {
-      if (!allows_nothing(r, t, d))
+      if (!ts_allows_nothing(r, t, d))
         continue;
       if (first) {
         fputs("  ", out);
@@ -251,7 +243,7 @@ static bool write_border_tiles(const tilesat_analysis *a, FILE *out) {
       }
       int more = 0; /* directions after this one that also have nothing */
       for (int d2 = d + 1; d2 < r->ndirs; d2++)
-        more += allows_nothing(r, t, d2);
+        more += ts_allows_nothing(r, t, d2);
       fprintf(out, "%s%s",
               first  ? ""
               : more ? ", "

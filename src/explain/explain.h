@@ -92,4 +92,16 @@ void ts_json_tileset(const tilesat_rules *r, const uint64_t *set, FILE *out);
 void ts_prop_write_step_json(const ts_prop *p, int step, const int *number,
                              const int *ids, int nids, FILE *out);
 
+/* ------------------------------------------------------------- analysis */
+
+/* Does tile t allow no tile at all in direction d (so it can only stand on
+ * that border of a map)? */
+static inline bool ts_allows_nothing(const tilesat_rules *r, int t, int d) {
+  const uint64_t *al = ts_allowed(r, t, d);
+  for (int w = 0; w < r->words; w++)
+    if (al[w])
+      return false;
+  return true;
+}
+
 #endif

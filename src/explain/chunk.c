@@ -1,0 +1,219 @@
+/* chunk.c: chunks that never fail (analyze --chunk K).  Chunked and
+ * endless worlds are generated a K x K chunk at a time, inside a border of
+ * cells the neighbouring chunks already hold.  Is every border the rules
+ * allow completed by some filling of the chunk?  Then chunked generation at
+ * size K never contradicts for lack of an inner filling.
+ *
+ * The border is the ring of cells around the chunk: the outermost cells of
+ * the (K+2) x (K+2) frame, its corners included.  A corner touches no cell
+ * of the chunk, but it is a cell the neighbouring chunks hold, beside two
+ * border cells: the rules must allow it next to both, so two sides whose
+ * ends no tile can join never meet around a real chunk and are not asked
+ * about.  The border is valid when every two neighbouring ring cells hold
+ * an allowed pair and every ring tile has some tile it allows on its
+ * outer side (the chunk sits inside an endless world: a tile that can only
+ * stand on a map's border cannot be around it).
+ *
+ * "For every valid border there is a filling" is a 2QBF, answered by a
+ * counterexample-guided loop of two solvers, never by listing borders:
+ *  - the guesser holds the ring (the frame with the chunk masked, outer-
+ *    side bans) and proposes a valid border no filling found so far fits;
+ *  - the checker holds the whole frame and, the border's tiles assumed,
+ *    looks for a filling.  None: that border is the counterexample.  One
+ *    (F): every border F fits is refuted at once.  F fits a border iff
+ *    each ring cell's tile allows F's tiles on its neighbouring chunk cells,
+ *    so the guesser learns the clause "some ring cell holds a tile outside
+ *    A_r", A_r the tiles that allow F's neighbours of r (corners, with no
+ *    chunk neighbour, have every tile in A_r and add nothing).  An empty
+ *    clause: F fits every border, the chunk is complete.
+ * The guesser running out of borders proves completeness. */
+#include "explain/explain.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define CHUNK_MAX 64
+
+static bool on_ring(const tilesat_map *frame, int cell) {
+  int row = cell / frame->width, col = cell % frame->width;
+  return row == 0 || col == 0 || row == frame->height - 1 ||
+         col == frame->width - 1;
+}
+
+tilesat_map *tilesat_chunk_frame(const tilesat_rules *r, int k,
+                                 tilesat_topology topo, tilesat_error *err) {
+  if (!r)
+    ts_misuse(__func__, "NULL rules");
+  if (topo == TILESAT_HEX) {
+    ts_error(err, "--chunk", 0,
+             "hex chunks are not supported yet (square topology only)");
+    return NULL;
+  }
+  if (k < 1 || k > CHUNK_MAX) {
+    ts_error(err, "--chunk", 0, "%d is not from 1 to %d", k, CHUNK_MAX);
+    return NULL;
+  }
+  return tilesat_map_new(r, k + 2, k + 2, topo, false, err);
+}
+
+/* The guesser's map: the frame with the chunk masked, so that its CNF says
+ * "a valid ring", and each ring tile banned that allows nothing on one of
+ * the cell's outer sides. */
+static tilesat_map *ring_map(const tilesat_map *frame, tilesat_error *err) {
+  const tilesat_rules *r = frame->rules;
+  tilesat_map *g =
+      tilesat_map_new(r, frame->width, frame->height, frame->topo, false, err);
+  for (int c = 0; g && c < frame->ncells; c++) {
+    int row = c / frame->width, col = c % frame->width;
+    if (!on_ring(frame, c)) {
+      tilesat_map_mask(g, row, col, NULL);
+      continue;
+    }
+    for (int t = 0; t < r->ntiles; t++)
+      for (int d = 0; d < r->ndirs; d++)
+        if (ts_map_neighbor(frame, c, d) < 0 && ts_allows_nothing(r, t, d)) {
+          tilesat_map_ban(g, row, col, t, NULL);
+          break;
+        }
+  }
+  return g;
+}
+
+/* Does tile t at ring cell c allow the filling's tiles next to it? */
+static bool fits(const tilesat_map *frame, const int *filling, int c, int t) {
+  const tilesat_rules *r = frame->rules;
+  for (int d = 0; d < r->ndirs; d++) {
+    int n = ts_map_neighbor(frame, c, d);
+    if (n >= 0 && !on_ring(frame, n) &&
+        !ts_bit(ts_allowed(r, t, d), filling[n]))
+      return false;
+  }
+  return true;
+}
+
+/* Progress, when the caller wants it (it throttles). */
+static void report(const tilesat_solve_options *so, int k, long refuted) {
+  if (!so->progress)
+    return;
+  char line[96];
+  snprintf(line, sizeof line, "chunk %dx%d: %ld borders refuted by fillings", k,
+           k, refuted);
+  so->progress(so->progress_user, line);
+}
+
+/* The refutation of every border `filling` fits, into cl: the ring
+ * literals "holds a tile the filling does not fit". */
+static void refutation(const tilesat_map *frame, const int *filling,
+                       ts_ints *cl) {
+  cl->n = 0;
+  for (int c = 0; c < frame->ncells; c++)
+    for (int t = 0; on_ring(frame, c) && t < frame->rules->ntiles; t++)
+      if (!fits(frame, filling, c, t))
+        TS_PUSH(*cl, ts_var(frame, c, t));
+}
+
+int tilesat_chunk_check(const tilesat_rules *r, int k, tilesat_topology topo,
+                        const tilesat_solve_options *so, int *border,
+                        long *refutations, tilesat_error *err) {
+  tilesat_map *frame = tilesat_chunk_frame(r, k, topo, err);
+  if (!frame)
+    return -1;
+  tilesat_map *ring = ring_map(frame, err);
+  tilesat_solve_options o = ts_solve_for(frame, so);
+  ts_solver *guess = ts_solver_for_map(ring, &o);
+  ts_solver *fill = ts_solver_for_map(frame, &o);
+  int n = frame->ncells, res = -1;
+  int *bt = ts_malloc((size_t)n * sizeof *bt);
+  int *ft = ts_malloc((size_t)n * sizeof *ft);
+  ts_ints cl = {0};
+  long refuted = 0;
+  for (;;) {
+    if (ts_terminated(&o)) { /* between solves too short to poll */
+      ts_error(err, "analyze", 0, "interrupted");
+      break;
+    }
+    int g = ts_solver_solve(guess);
+    if (g == TILESAT_UNSAT) { /* no valid border is left unrefuted */
+      res = 1;
+      break;
+    }
+    if (g != TILESAT_SAT) {
+      ts_solver_unknown(guess, "analyze", err);
+      break;
+    }
+    if (ts_read_map(ring, guess, bt, err) < 0)
+      break;
+    for (int c = 0; c < n; c++)
+      if (on_ring(frame, c))
+        ts_solver_assume(fill, ts_var(frame, c, bt[c]));
+    int f = ts_solver_solve(fill);
+    if (f == TILESAT_UNSAT) { /* a counterexample */
+      if (border)
+        memcpy(border, bt, (size_t)n * sizeof *bt);
+      res = 0;
+      break;
+    }
+    if (f != TILESAT_SAT) {
+      ts_solver_unknown(fill, "analyze", err);
+      break;
+    }
+    if (ts_read_map(frame, fill, ft, err) < 0)
+      break;
+    refutation(frame, ft, &cl);
+    refuted++;
+    report(&o, k, refuted);
+    if (!cl.n) { /* this filling fits every border */
+      res = 1;
+      break;
+    }
+    ts_solver_add_clause(guess, cl.v, cl.n);
+  }
+  if (refutations)
+    *refutations = refuted;
+  free(cl.v);
+  free(ft);
+  free(bt);
+  ts_solver_free(fill);
+  ts_solver_free(guess);
+  tilesat_map_free(ring);
+  tilesat_map_free(frame);
+  return res;
+}
+
+const char *tilesat_chunk_free_name(const tilesat_rules *r) {
+  static const char *const marks[] = {".", "?", "_", "*", "~"};
+  for (size_t i = 0; i < sizeof marks / sizeof *marks; i++)
+    if (tilesat_rules_find_tile(r, marks[i]) < 0)
+      return marks[i];
+  return "(chunk)"; /* a name grid's token */
+}
+
+int tilesat_chunk_write(const tilesat_map *frame, const int *border,
+                        FILE *out) {
+  const tilesat_rules *r = frame->rules;
+  const char *free_name = tilesat_chunk_free_name(r);
+  bool chars = strlen(free_name) == 1;
+  for (int t = 0; t < r->ntiles && chars; t++) {
+    const char *name = r->names.v.v[t];
+    chars =
+        name[0] && (size_t)ts_utf8_len((unsigned char)name[0]) == strlen(name);
+  }
+  if (!chars)
+    fputs("tilesat-grid names\n", out);
+  for (int row = 0; row < frame->height; row++) {
+    for (int col = 0; col < frame->width; col++) {
+      int c = row * frame->width + col;
+      const char *name =
+          on_ring(frame, c) ? r->names.v.v[border[c]] : free_name;
+      if (chars) {
+        fputs(name, out);
+        continue;
+      }
+      if (col)
+        fputc(' ', out);
+      ts_write_token(out, name);
+    }
+    fputc('\n', out);
+  }
+  return ferror(out) ? -1 : 0;
+}
