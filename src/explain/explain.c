@@ -800,8 +800,9 @@ static void xctx_close(xctx *x) {
   free(x->all.v);
 }
 
-/* Set up, and solve with every constraint: TILESAT_SAT, TILESAT_UNSAT (a
- * core in x->full.failed), or -1 with err (and nothing left to close). */
+/* Set up, and solve with every constraint: TILESAT_UNSAT (a core in
+ * x->full.failed; close x after), or TILESAT_SAT or -1 with err (nothing
+ * left to close). */
 static int xctx_open(xctx *x, const tilesat_map *m,
                      const tilesat_solve_options *so, tilesat_error *err) {
   if (refuse_bans(m, err) || explain_fits(m, so, err))
@@ -819,10 +820,10 @@ static int xctx_open(xctx *x, const tilesat_map *m,
       TS_PUSH(x->all, g);
   sub_init(&x->full, &x->cnf, x->G, NULL, so);
   int res = sub_solve(&x->full, &x->all, -1);
-  if (res == TILESAT_UNKNOWN) {
+  if (res == TILESAT_UNKNOWN)
     res = ts_no_answer(so, "explain", err);
+  if (res != TILESAT_UNSAT)
     xctx_close(x);
-  }
   return res;
 }
 
