@@ -259,9 +259,9 @@ int tilesat_map_write(const tilesat_map *m, const int *tiles, FILE *out);
  *    row, west: column 0, east: the last column, on hex maps too) hold only
  *    class tiles.
  * check, enumerate, explain and tilesat_map_verify honour every kind, and
- * so does the enum method of count; count by dp honours COUNT, CONNECTED
- * and BORDER (auto takes the dp for the first two) and refuses PATH;
- * sample by dp, the other methods of count and sample, trace and collapse
+ * so does the enum method of count; count and sample by dp honour COUNT,
+ * CONNECTED and BORDER (auto takes the dp for the first two) and refuse
+ * PATH; the other methods of count and sample, trace and collapse
  * honour BORDER (as bans) and refuse the others with an error
  * (tilesat_trace_new, which takes none, must not be given them), and
  * annealing refuses them all. */

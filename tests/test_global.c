@@ -763,10 +763,15 @@ Test(global_cli, what_cannot_keep_a_constraint_refuses_it) {
                    "dp\n",
                    "count", "rules/coast.rules", "--size", "3x3", "--by-tile",
                    "S", "--method", "enum");
-  expect_cli_error("tilesat: sample cannot keep count constraints yet "
-                   "(--count: the count of S is exactly 2)\n",
+  expect_cli_error("tilesat: sample cannot keep path constraints yet "
+                   "(--path: a path of S joins (0,0) and (2,2))\n",
+                   "sample", "rules/coast.rules", "--size", "3x3", "--path",
+                   "0,0:2,2=S");
+  expect_cli_error("tilesat: sample with approx or the chain cannot keep "
+                   "count constraints yet (--count: the count of S is exactly "
+                   "2); sample --method dp can\n",
                    "sample", "rules/coast.rules", "--size", "3x3", "--count",
-                   "S=2");
+                   "S=2", "--method", "chain");
   expect_cli_error("tilesat: trace cannot keep path constraints yet (--path: "
                    "a path of S joins (0,0) and (2,2))\n",
                    "trace", "rules/coast.rules", "--size", "3x3", "--path",
@@ -981,18 +986,36 @@ Test(global, masked_maps_counted_as_brute_force_counts) {
   cr_expect_gt(nonzero, 30);
 }
 
-/* sample --method dp on masked maps (square, hex, periodic): the draws
- * are the enumerated maps, TILESAT_NO_TILE on the masked cells, each as
- * often as uniform draws would be (chi-square at 0.999). */
-Test(global, masked_maps_sampled_uniformly) {
+/* sample --method dp under masks, counts and connectivity (square, hex,
+ * periodic): the draws are the enumerated maps (TILESAT_NO_TILE on the
+ * masked cells), each as often as uniform draws would be (chi-square at
+ * 0.999). */
+Test(global, constrained_maps_sampled_uniformly) {
   struct {
     const char *rules;
     int w, h;
     bool periodic;
     int masked[3];
-  } cases[] = {{"rules/coast.rules", 3, 3, false, {1, 4, -1}},
-               {"rules/coast-hex.rules", 3, 3, false, {0, 8, -1}},
-               {"rules/coast.rules", 4, 2, true, {2, -1, -1}}};
+    const char *lines;
+  } cases[] = {
+      {"rules/coast.rules", 3, 3, false, {1, 4, -1}, NULL},
+      {"rules/coast-hex.rules", 3, 3, false, {0, 8, -1}, NULL},
+      {"rules/coast.rules", 4, 2, true, {2, -1, -1}, NULL},
+      {"rules/coast.rules", 3, 3, false, {-1}, "connected L nonempty"},
+      {"rules/coast-hex.rules",
+       3,
+       3,
+       false,
+       {-1},
+       "connected S\ncount C <= 2 rect 0,0:1,2"},
+      {"rules/dungeon8.rules",
+       3,
+       2,
+       true,
+       {-1},
+       "class floor . + , =\nconnected floor\ncount # >= 2"},
+      {"rules/coast.rules", 3, 3, false, {4, -1}, "connected L,C at 0,0"},
+  };
   for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
     tilesat_rules *r = rules_from_file(cases[i].rules);
     tilesat_map *m = map_new(r, cases[i].w, cases[i].h,
@@ -1002,15 +1025,18 @@ Test(global, masked_maps_sampled_uniformly) {
       cr_assert_eq(tilesat_map_mask(m, cases[i].masked[k] / cases[i].w,
                                     cases[i].masked[k] % cases[i].w, &err),
                    0, "%s", err.msg);
+    if (cases[i].lines)
+      add_constraints(m, cases[i].lines);
     atlas a = {cases[i].w * cases[i].h, 0, NULL, NULL, 0};
-    cr_assert_geq(tilesat_enumerate(m, NULL, 0, atlas_add, &a, &err), 2, "%s",
-                  err.msg);
+    cr_assert_geq(
+        tilesat_enumerate(m, SOLVE(TILESAT_CADICAL), 0, atlas_add, &a, &err), 2,
+        "case %zu: %s", i, err.msg);
     tilesat_count_options o;
     tilesat_count_options_init(&o);
     o.method = TILESAT_METHOD_DP;
     int draws = 20 * a.n;
-    cr_assert_eq(tilesat_sample(m, &o, draws, atlas_hit, &a, &err), draws, "%s",
-                 err.msg);
+    cr_assert_eq(tilesat_sample(m, &o, draws, atlas_hit, &a, &err), draws,
+                 "case %zu: %s", i, err.msg);
     cr_expect_eq(a.strays, 0, "case %zu: %d draws are not valid maps", i,
                  a.strays);
     double expect = (double)draws / a.n, chi = 0;

@@ -299,17 +299,14 @@ static int sample_map(const tilesat_map *m, const tilesat_count_options *o,
   return ts_chain_sample(m, o, n, fn, user, err);
 }
 
-/* Global constraints: enumeration keeps every kind; the dp counts with
- * borders (as bans, ts_map_lowered), counts, connectivity and masks
- * (dp_global.c) and samples with borders and masks (its walk back
- * rebuilds a state's predecessors from the state's frontier, which does
- * not tell a counter's or a component label's value before); bounds, the
- * estimate, approx and the chain keep borders alone. */
+/* Global constraints: enumeration keeps every kind; the dp counts and
+ * samples with borders (as bans, ts_map_lowered), counts, connectivity
+ * and masks (dp_global.c); bounds, the estimate, approx and the chain
+ * keep borders alone. */
 #define BORDERS (1u << TILESAT_GLOBAL_BORDER)
 #define DP_COUNTS                                                              \
   (BORDERS | 1u << TILESAT_GLOBAL_COUNT | 1u << TILESAT_GLOBAL_CONNECTED |     \
    TILESAT_KEEPS_MASK)
-#define DP_SAMPLES (BORDERS | TILESAT_KEEPS_MASK)
 
 /* Refuse what cmd ("count" or "sample") by o's method cannot keep; 0 when
  * it can, with *method o's, or the dp when auto must take it (it alone
@@ -324,8 +321,8 @@ static int refuse_for(const tilesat_map *m, const tilesat_count_options *o,
   *method = o->method;
   snprintf(what, sizeof what, "%s with the dp, %s", cmd, others);
   snprintf(hint, sizeof hint, "; %s --method enum can", cmd);
-  if (tilesat_map_refuse_globals(m, count ? DP_COUNTS : DP_SAMPLES,
-                                 count ? what : cmd, count ? hint : NULL, err))
+  if (tilesat_map_refuse_globals(m, DP_COUNTS, count ? what : cmd,
+                                 count ? hint : NULL, err))
     return -1;
   if (!tilesat_map_refuse_globals(m, BORDERS, "", NULL, NULL))
     return 0;

@@ -928,6 +928,15 @@ void layer_total(const dp *s, const layer *l, mpz_t total) {
   }
 }
 
+void layer_total_kept(const dp *s, const layer *l, mpz_t total) {
+  mpz_set_ui(total, 0);
+  for (size_t e = 0; e < l->n; e++) {
+    mpz_t c;
+    if (!s->ext.grp || ext_accept(s, (const unsigned char *)entry_key(l, e)))
+      mpz_add(total, total, mpz_roinit_n(c, entry_count(s, l, e), l->nlimbs));
+  }
+}
+
 /* Row-major or column-major?  The frontier's length is not the whole
  * story: coast rows are nearly free (about 2.4^W states) while its columns
  * are only L* C? S*.  So when both are possible, run each for two lines
@@ -1032,14 +1041,13 @@ static int dp_count_by(const tilesat_map *m, const tilesat_count_options *o,
   for (int k = 0; by && k <= m->ncells; k++)
     mpz_set_ui(dist[k], 0);
   mpz_set_ui(count, 0);
-  for (size_t e = 0; last && e < last->n; e++) {
+  if (last)
+    layer_total_kept(&s, last, count);
+  for (size_t e = 0; last && by && e < last->n; e++) {
     const unsigned char *key = (const unsigned char *)entry_key(last, e);
-    if (s.ext.grp && !ext_accept(&s, key))
-      continue;
     mpz_t c;
     mpz_roinit_n(c, entry_count(&s, last, e), last->nlimbs);
-    mpz_add(count, count, c);
-    if (by)
+    if (ext_accept(&s, key))
       mpz_add(dist[ext_by(&s, key)], dist[ext_by(&s, key)], c);
   }
   dp_free(&s);

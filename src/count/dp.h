@@ -75,7 +75,9 @@ typedef struct dp_conn {
 } dp_conn;
 
 typedef struct dp_ext {
-  int ncount, nconn, bytes;
+  int ncount, nconn;
+  int start, bytes; /* where they start (a word after the frontier's), and
+                       how many */
   dp_counter *count;
   dp_conn *conn;
   int by; /* the counter of count --by-tile, or -1 */
@@ -189,6 +191,8 @@ bool ext_next(const dp *s, int i, const unsigned char *key, int t,
 /* Does a state of the last layer keep the constraints (its counters' lower
  * bounds, its connected classes' "at least one")? */
 bool ext_accept(const dp *s, const unsigned char *key);
+/* The sum of the counts of l's states that keep the constraints. */
+void layer_total_kept(const dp *s, const layer *l, mpz_t total);
 /* The by-tile counter of a state. */
 int ext_by(const dp *s, const unsigned char *key);
 

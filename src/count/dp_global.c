@@ -150,11 +150,13 @@ int ext_setup(dp *s, const uint64_t *by, tilesat_error *err) {
              MAX_LABELLED - 1, p->L);
     return -1;
   }
+  off = (off + 7) / 8 * 8; /* the frontier's words alone (the sampler) */
+  x->start = off;
   for (int j = 0; j < x->ncount; j++, off += 2)
     x->count[j].off = off;
   for (int j = 0; j < x->nconn; j++, off += p->L + 1)
     x->conn[j].off = off;
-  x->bytes = off - p->L;
+  x->bytes = off - x->start;
   p->keywords = (off + 7) / 8;
   if (x->ncount || x->nconn)
     make_groups(s);

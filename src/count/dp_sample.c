@@ -93,8 +93,16 @@ typedef struct sampler {
   int *sx, *sy, *mx, *my;
   uint64_t *hashes;
   size_t nhashes;
+  /* With global constraints (dp_global.c), a state's predecessors are not
+   * told by its frontier alone: the layer being walked back to gets a
+   * second index, by the frontier's words (fw of them) alone, each slot
+   * the first of a chain of entries (fnext) with that frontier; 0 empty,
+   * else entry + 1. */
+  int fw;
+  size_t fcap;
+  uint32_t *fhead, *fnext;
   /* a step's scratch */
-  uint64_t *pred, *after, *mask, *members;
+  uint64_t *pred, *after, *mask, *members, *ext_after;
   TS_VEC(size_t) found;
   TS_VEC(int) values;
   mpz_t total, r, acc;
@@ -366,20 +374,121 @@ static int choices_of(sampler *S, int i, const unsigned char *y,
 }
 
 /* The predecessor's tiles at position i that lead to state y: of y's
- * class, keeping their own edges (S->members), and candidates of pk
- * (S->mask); returns how many, and the first in *first. */
+ * class, keeping their own edges (S->members), candidates of pk, and with
+ * constraints those that take pk's constraint bytes to y's (S->mask);
+ * returns how many, and the first in *first. */
 static unsigned long tiles_to(sampler *S, int i, const unsigned char *pk,
-                              int *first) {
+                              const unsigned char *y, int *first) {
+  const dp *s = &S->s;
   unsigned long ntiles = 0;
-  candidates(&S->s, i, pk, S->mask);
+  candidates(s, i, pk, S->mask);
   *first = -1;
-  for (int k = 0; k < S->s.twords; k++) {
+  for (int k = 0; k < s->twords; k++) {
     S->mask[k] &= S->members[k];
+    for (uint64_t bits = s->ext.grp ? S->mask[k] : 0; bits; bits &= bits - 1) {
+      int t = k * 64 + __builtin_ctzll(bits);
+      unsigned char *after = (unsigned char *)S->ext_after;
+      if (!ext_next(s, i, pk, t, after) ||
+          memcmp(after + s->ext.start, y + s->ext.start, (size_t)s->ext.bytes))
+        S->mask[k] &= ~((uint64_t)1 << (t & 63));
+    }
     ntiles += (unsigned long)__builtin_popcountll(S->mask[k]);
     if (*first < 0 && S->mask[k])
       *first = k * 64 + __builtin_ctzll(S->mask[k]);
   }
   return ntiles;
+}
+
+/* ------------------------------------------------- the frontier index */
+
+static uint64_t front_hash(const uint64_t *key, int words) {
+  uint64_t h = 0xcbf29ce484222325u;
+  for (int w = 0; w < words; w++)
+    h = (h ^ key[w]) * 0x100000001b3u, h ^= h >> 29;
+  return h;
+}
+
+/* The slot of frontier `key` in the index of l: its chain's, or the empty
+ * one it would take. */
+static size_t front_slot(const sampler *S, const layer *l,
+                         const uint64_t *key) {
+  size_t i = front_hash(key, S->fw) % S->fcap;
+  while (S->fhead[i] &&
+         memcmp(entry_key(l, S->fhead[i] - 1), key, (size_t)S->fw * 8))
+    i = i + 1 == S->fcap ? 0 : i + 1;
+  return i;
+}
+
+/* Counters alone are looked up (each counter v or v - 1 before), up to
+ * this many; beyond, or with connectivity, predecessors are found by
+ * their frontier. */
+#define LOOKED_UP_COUNTERS 8
+
+/* Index l by frontier (with connectivity or many counters only). */
+static bool front_index(sampler *S, const layer *l, tilesat_error *err) {
+  const dp_ext *x = &S->s.ext;
+  if (!x->grp || (!x->nconn && x->ncount <= LOOKED_UP_COUNTERS))
+    return true;
+  S->fw = (S->s.p.L + 7) / 8;
+  S->fcap = 2 * l->n + 16;
+  size_t bytes = S->fcap * sizeof *S->fhead + l->n * sizeof *S->fnext;
+  if (!reserve(&S->s, bytes, l->n, err))
+    return false;
+  S->fhead = ts_calloc(S->fcap, sizeof *S->fhead);
+  S->fnext = ts_malloc((l->n ? l->n : 1) * sizeof *S->fnext);
+  for (size_t e = 0; e < l->n; e++) {
+    size_t i = front_slot(S, l, entry_key(l, e));
+    S->fnext[e] = S->fhead[i];
+    S->fhead[i] = (uint32_t)(e + 1);
+  }
+  return true;
+}
+
+static void front_unindex(sampler *S, const layer *l) {
+  if (!S->fhead)
+    return;
+  S->s.used_memory -= S->fcap * sizeof *S->fhead + l->n * sizeof *S->fnext;
+  free(S->fhead);
+  free(S->fnext);
+  S->fhead = S->fnext = NULL;
+}
+
+/* Entry e of `before` (if e >= 0), if it leads to y at position i: into
+ * S->found, its weight into S->total. */
+static void consider(sampler *S, const layer *before, int i,
+                     const unsigned char *y, long e) {
+  const dp *s = &S->s;
+  if (e < 0)
+    return;
+  const unsigned char *x = (const unsigned char *)entry_key(before, e);
+  int first;
+  unsigned long ntiles = tiles_to(S, i, x, y, &first);
+  if (!ntiles)
+    return;
+  next_key(s, i, x, first, (unsigned char *)S->after);
+  int words = s->ext.grp ? (s->p.L + 7) / 8 : s->p.keywords;
+  if (memcmp(S->after, y, (size_t)words * 8))
+    return;
+  mpz_t c;
+  mpz_roinit_n(c, entry_count(s, before, (size_t)e), before->nlimbs);
+  mpz_addmul_ui(S->total, c, ntiles);
+  TS_PUSH(S->found, (size_t)e);
+}
+
+/* y's counters less `bits` (a bit a counter) into pk: the counters of a
+ * predecessor, which counted the tile placed or not; false if one would
+ * be negative. */
+static bool counters_before(const dp *s, const unsigned char *y, int bits,
+                            unsigned char *pk) {
+  for (int j = 0; j < s->ext.ncount; j++) {
+    int off = s->ext.count[j].off,
+        v = (y[off] | y[off + 1] << 8) - (bits >> j & 1);
+    if (v < 0)
+      return false;
+    pk[off] = (unsigned char)(v & 0xff);
+    pk[off + 1] = (unsigned char)(v >> 8);
+  }
+  return true;
 }
 
 /* The predecessors of y (walker w's state, layer i + 1) in layer i
@@ -417,17 +526,16 @@ static void predecessors(sampler *S, const layer *before, int i,
       if (ch[k].slot2 >= 0)
         pk[ch[k].slot2] = v;
     }
-    long e = layer_lookup(before, S->pred, kw);
-    int first;
-    unsigned long ntiles = e >= 0 ? tiles_to(S, i, pk, &first) : 0;
-    if (ntiles) {
-      next_key(s, i, pk, first, (unsigned char *)S->after);
-      if (!memcmp(S->after, y, (size_t)kw * 8)) {
-        mpz_t c;
-        mpz_roinit_n(c, entry_count(s, before, (size_t)e), before->nlimbs);
-        mpz_addmul_ui(S->total, c, ntiles);
-        TS_PUSH(S->found, (size_t)e);
-      }
+    if (S->fhead) { /* every entry with this frontier */
+      for (long e = (long)S->fhead[front_slot(S, before, S->pred)] - 1; e >= 0;
+           e = (long)S->fnext[e] - 1)
+        consider(S, before, i, y, e);
+    } else if (s->ext.grp) { /* counters alone, few: each v or v - 1 */
+      for (int bits = 0; bits < 1 << s->ext.ncount; bits++)
+        if (counters_before(s, y, bits, pk))
+          consider(S, before, i, y, layer_lookup(before, S->pred, kw));
+    } else { /* without constraints the frontier is the key */
+      consider(S, before, i, y, layer_lookup(before, S->pred, kw));
     }
     more = false; /* the next combination, odometer-wise */
     for (int k = 0; k < nch && !more; k++) {
@@ -476,7 +584,8 @@ static bool walk_step(sampler *S, const layer *before, int i, int w,
     size_t e = S->found.v[k];
     const uint64_t *ek = entry_key(before, e);
     int first;
-    unsigned long ntiles = tiles_to(S, i, (const unsigned char *)ek, &first);
+    unsigned long ntiles = tiles_to(S, i, (const unsigned char *)ek,
+                                    (const unsigned char *)key, &first);
     mpz_t c;
     mpz_roinit_n(c, entry_count(s, before, e), before->nlimbs);
     mpz_addmul_ui(S->acc, c, ntiles);
@@ -498,14 +607,18 @@ static bool walk_step(sampler *S, const layer *before, int i, int w,
 /* Every walker from layer i + 1 to layer i (`before`, indexed). */
 static bool step_all(sampler *S, const layer *before, int i,
                      tilesat_error *err) {
+  if (!front_index(S, before, err))
+    return false;
   for (int w = 0; w < S->nwalk; w++) {
-    if ((w & 0xff) == 0xff && ts_terminated(S->s.solve)) {
+    bool stop = (w & 0xff) == 0xff && ts_terminated(S->s.solve);
+    if (stop)
       ts_error(err, S->s.what, 0, "interrupted");
+    if (stop || !walk_step(S, before, i, w, err)) {
+      front_unindex(S, before);
       return false;
     }
-    if (!walk_step(S, before, i, w, err))
-      return false;
   }
+  front_unindex(S, before);
   S->at = i;
   if (S->progress) {
     char line[128];
@@ -585,6 +698,7 @@ static void walkers_alloc(sampler *S, int batch) {
   S->my = ts_malloc((size_t)L * sizeof *S->my);
   S->pred = ts_calloc((size_t)p->keywords, 8);
   S->after = ts_calloc((size_t)p->keywords, 8);
+  S->ext_after = ts_calloc((size_t)p->keywords, 8);
   S->mask = ts_malloc((size_t)S->s.twords * sizeof *S->mask);
   S->members = ts_malloc((size_t)S->s.twords * sizeof *S->members);
   mpz_inits(S->total, S->r, S->acc, NULL);
@@ -605,6 +719,7 @@ static void walkers_free(sampler *S) {
   free(S->my);
   free(S->pred);
   free(S->after);
+  free(S->ext_after);
   free(S->mask);
   free(S->members);
   free(S->found.v);
@@ -624,6 +739,9 @@ static bool walk_batch(sampler *S, store *top, const layer *last, int first,
     mpz_set_ui(S->acc, 0);
     for (size_t e = 0;; e++) {
       mpz_t c;
+      if (S->s.ext.grp &&
+          !ext_accept(&S->s, (const unsigned char *)entry_key(last, e)))
+        continue; /* (not counted in total) */
       mpz_roinit_n(c, entry_count(&S->s, last, e), last->nlimbs);
       mpz_add(S->acc, S->acc, c);
       if (mpz_cmp(S->acc, S->r) > 0) {
@@ -693,7 +811,7 @@ int ts_dp_sample_with(const tilesat_map *m, const tilesat_count_options *o,
   /* from here on, progress says how far the walks have got */
   S.progress = s->progress;
   s->progress = NULL;
-  layer_total(s, &last, total);
+  layer_total_kept(s, &last, total);
   produced = 0;
   /* one map first, so that it comes at once, then the others `batch` at
    * a time (each batch walks back once) */
