@@ -209,19 +209,24 @@ Test(chunk, text_rules_against_brute_force) {
 
 Test(chunk, random_rules_against_brute_force) {
   test_rng = 16;
-  int answers[3] = {0, 0, 0};
+  int answers[3] = {0, 0, 0}, wide_complete = 0;
   for (int iter = 0; iter < 60; iter++) {
     int T = 2 + (int)rnd(3);
     tilesat_rules *r = random_rules(T, TILESAT_SQUARE, 3 + (int)rnd(5));
     char what[64];
     snprintf(what, sizeof what, "random case %d (%d tiles)", iter, T);
-    for (int k = 1; k <= (T == 2 ? 3 : 2); k++)
-      answers[cross_check(r, k, what)]++;
+    /* 3x3 and up widen fillings (chunk.c): 3 tiles at 3x3 check that */
+    for (int k = 1; k <= (T <= 3 ? 3 : 2) + (T == 2); k++) {
+      int a = cross_check(r, k, what);
+      answers[a]++;
+      wide_complete += k >= 3 && a == 1;
+    }
     tilesat_rules_free(r);
   }
   /* every answer comes up: the cross-check is not vacuous */
   for (int a = 0; a < 3; a++)
     cr_expect_gt(answers[a], 0, "answer %d never came up", a);
+  cr_expect_gt(wide_complete, 0, "no complete answer with widening");
 }
 
 Test(chunk, knots_against_brute_force) {

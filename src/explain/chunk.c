@@ -24,8 +24,10 @@
  *    each ring cell's tile allows F's tiles on its neighbouring chunk cells,
  *    so the guesser learns the clause "some ring cell holds a tile outside
  *    A_r", A_r the tiles that allow F's neighbours of r (corners, with no
- *    chunk neighbour, have every tile in A_r and add nothing).  An empty
- *    clause: F fits every border, the chunk is complete.
+ *    chunk neighbour, have every tile in A_r and add nothing).  F is first
+ *    widened (see widen): some of its cells may hold several tiles, and A_r
+ *    grows to what any of them allows.  An empty clause: F fits every
+ *    border, the chunk is complete.
  * The guesser running out of borders proves completeness. */
 #include "explain/explain.h"
 
@@ -79,13 +81,59 @@ static tilesat_map *ring_map(const tilesat_map *frame, tilesat_error *err) {
   return g;
 }
 
-/* Does tile t at ring cell c allow the filling's tiles next to it? */
-static bool fits(const tilesat_map *frame, const int *filling, int c, int t) {
+/* The filling widened: a chunk cell next to exactly one ring cell, and to
+ * no chunk cell widened before it, may hold any tile its chunk neighbours'
+ * tiles allow (alt, a bitset of words per cell, wide[cell] set).  No two
+ * widened cells are neighbours, so any choice for each, the other cells
+ * kept, is still a filling: one refutation covers every border that some
+ * such choice fits.  (Tiles that match edge to edge exactly, as Knots',
+ * make a plain filling fit one interface only: widening every other cell of
+ * a side covers 2^(cells widened) interfaces at once.) */
+static void widen(const tilesat_map *frame, const int *filling, uint64_t *alt,
+                  uint8_t *wide) {
+  const tilesat_rules *r = frame->rules;
+  int W = r->words;
+  memset(wide, 0, (size_t)frame->ncells);
+  for (int n = 0; n < frame->ncells; n++) {
+    if (on_ring(frame, n))
+      continue;
+    uint64_t *a = alt + (size_t)n * (size_t)W;
+    int rings = 0, count = 0;
+    bool beside_wide = false;
+    memset(a, 0xff, (size_t)W * sizeof *a);
+    for (int d = 0; d < r->ndirs; d++) {
+      int m = ts_map_neighbor(frame, n, d);
+      if (m < 0)
+        continue;
+      if (on_ring(frame, m)) {
+        rings++;
+        continue;
+      }
+      beside_wide = beside_wide || wide[m];
+      const uint64_t *al =
+          ts_allowed(r, filling[m], tilesat_dir_opposite(frame->topo, d));
+      for (int w = 0; w < W; w++)
+        a[w] &= al[w];
+    }
+    for (int t = 0; t < r->ntiles; t++)
+      count += ts_bit(a, t);
+    wide[n] = rings == 1 && !beside_wide && count > 1;
+  }
+}
+
+/* Does tile t at ring cell c allow the (widened) filling next to it? */
+static bool fits(const tilesat_map *frame, const int *filling,
+                 const uint64_t *alt, const uint8_t *wide, int c, int t) {
   const tilesat_rules *r = frame->rules;
   for (int d = 0; d < r->ndirs; d++) {
     int n = ts_map_neighbor(frame, c, d);
-    if (n >= 0 && !on_ring(frame, n) &&
-        !ts_bit(ts_allowed(r, t, d), filling[n]))
+    if (n < 0 || on_ring(frame, n))
+      continue;
+    const uint64_t *al = ts_allowed(r, t, d);
+    bool ok = !wide[n] && ts_bit(al, filling[n]);
+    for (int w = 0; w < r->words && wide[n] && !ok; w++)
+      ok = (al[w] & alt[(size_t)n * (size_t)r->words + (size_t)w]) != 0;
+    if (!ok)
       return false;
   }
   return true;
@@ -101,14 +149,14 @@ static void report(const tilesat_solve_options *so, int k, long refuted) {
   so->progress(so->progress_user, line);
 }
 
-/* The refutation of every border `filling` fits, into cl: the ring
- * literals "holds a tile the filling does not fit". */
+/* The refutation of every border the widened filling fits, into cl: the
+ * ring literals "holds a tile the filling does not fit". */
 static void refutation(const tilesat_map *frame, const int *filling,
-                       ts_ints *cl) {
+                       const uint64_t *alt, const uint8_t *wide, ts_ints *cl) {
   cl->n = 0;
   for (int c = 0; c < frame->ncells; c++)
     for (int t = 0; on_ring(frame, c) && t < frame->rules->ntiles; t++)
-      if (!fits(frame, filling, c, t))
+      if (!fits(frame, filling, alt, wide, c, t))
         TS_PUSH(*cl, ts_var(frame, c, t));
 }
 
@@ -125,6 +173,8 @@ int tilesat_chunk_check(const tilesat_rules *r, int k, tilesat_topology topo,
   int n = frame->ncells, res = -1;
   int *bt = ts_malloc((size_t)n * sizeof *bt);
   int *ft = ts_malloc((size_t)n * sizeof *ft);
+  uint64_t *alt = ts_malloc((size_t)n * (size_t)r->words * sizeof *alt);
+  uint8_t *wide = ts_malloc((size_t)n);
   ts_ints cl = {0};
   long refuted = 0;
   for (;;) {
@@ -159,7 +209,8 @@ int tilesat_chunk_check(const tilesat_rules *r, int k, tilesat_topology topo,
     }
     if (ts_read_map(frame, fill, ft, err) < 0)
       break;
-    refutation(frame, ft, &cl);
+    widen(frame, ft, alt, wide);
+    refutation(frame, ft, alt, wide, &cl);
     refuted++;
     report(&o, k, refuted);
     if (!cl.n) { /* this filling fits every border */
@@ -171,6 +222,8 @@ int tilesat_chunk_check(const tilesat_rules *r, int k, tilesat_topology topo,
   if (refutations)
     *refutations = refuted;
   free(cl.v);
+  free(wide);
+  free(alt);
   free(ft);
   free(bt);
   ts_solver_free(fill);
