@@ -722,13 +722,13 @@ typedef struct tilesat_anneal_opts {
   double beta_hi;    /* chosen from the energy scale (see anneal.c) */
   int restarts;      /* independent runs, the best kept (default 1) */
   int replicas;      /* replica exchange: replicas per run (default 1: off) */
-  bool repair;       /* repair violations with the SAT backend (default on) */
+  bool cleanup;      /* clean up violations by SAT (default on) */
   bool stop_at_zero; /* stop a run when it reaches zero violations and the
                         energy has no soft term (default on) */
-  tilesat_solve_options solve; /* the repair's backend, and when to stop it */
+  tilesat_solve_options solve; /* the clean-up's backend, and when to stop it */
   tilesat_anneal_progress_fn progress; /* may be NULL */
   void *progress_user;
-  int *annealed; /* if not NULL (width*height): the map before the repair */
+  int *annealed; /* if not NULL (width*height): the map before the clean-up */
 } tilesat_anneal_opts;
 
 void tilesat_anneal_defaults(tilesat_anneal_opts *o);
@@ -742,20 +742,20 @@ typedef struct tilesat_anneal_stats {
   double site_updates;      /* single-site updates and swap attempts */
   long zero_sweep;          /* first sweep with zero violations, or -1 */
   double zero_seconds;      /* wall time to it, or -1 */
-  double seconds;           /* annealing time (without repair) */
-  long violations_annealed; /* before the repair */
-  long repaired_cells;      /* cells the repair changed */
-  int repair_regions;       /* regions handed to the SAT backend */
-  int repair_result;        /* TILESAT_SAT, TILESAT_UNSAT (no valid map exists
-                               around the pins), 0 when no repair ran */
+  double seconds;           /* annealing time (without clean-up) */
+  long violations_annealed; /* before the clean-up */
+  long cleaned_cells;       /* cells the clean-up changed */
+  int cleanup_regions;      /* regions handed to the SAT backend */
+  int cleanup_result;       /* TILESAT_SAT, TILESAT_UNSAT (no valid map exists
+                              around the pins), 0 when no clean-up ran */
 } tilesat_anneal_stats;
 
 /* Anneal a prepared energy; `tiles` (width*height) receives the best map
- * found.  When violations remain and opts->repair is set, the violating
+ * found.  When violations remain and opts->cleanup is set, the violating
  * cells and a margin around them (2 cells, doubled until the backend finds
  * a map, up to the whole map) are re-solved with every other cell pinned,
  * keeping as many annealed tiles as the backend allows; with soft terms
- * (and counts not exact) a tenth of the sweeps then polish the repaired map
+ * (and counts not exact) a tenth of the sweeps then polish the cleaned-up map
  * at the coldest beta, where no violation can come back.
  * Returns 0, or -1 on error. */
 int tilesat_anneal(const tilesat_energy *e, const tilesat_anneal_opts *opts,

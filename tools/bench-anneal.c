@@ -5,7 +5,7 @@
  *   bench-anneal zero RULES WxH SEEDS SWEEPS  time to zero violations over
  *                                             seeds: median, worst, how many
  *                                             reached zero by annealing
- *                                             alone and after the repair
+ *                                             alone and after the clean-up
  *   bench-anneal counts RULES WxH SEEDS SWEEPS  with a frequency term:
  *                                             largest |count - target|
  * Uses only the public header. */
@@ -68,7 +68,7 @@ int main(int argc, char **argv) {
   if (!strcmp(argv[1], "rate")) {
     o.sweeps = atol(argv[4]);
     o.beta_lo = o.beta_hi = 2.0 / tilesat_energy_hard_weight(e);
-    o.repair = false;
+    o.cleanup = false;
     o.stop_at_zero = false;
     if (tilesat_anneal(e, &o, tiles, &st, &err)) {
       fprintf(stderr, "bench-anneal: %s\n", err.msg);
@@ -98,9 +98,9 @@ int main(int argc, char **argv) {
         long d = labs(c - (long)tilesat_energy_target(e, t));
         worst = d > worst ? d : worst;
       }
-      printf(" %ld%s", worst, st.repair_regions ? "r" : "");
+      printf(" %ld%s", worst, st.cleanup_regions ? "r" : "");
     }
-    printf("  (r: after a SAT repair)\n");
+    printf("  (r: after a SAT clean-up)\n");
   } else {
     int seeds = atoi(argv[4]);
     o.sweeps = argc > 5 ? atol(argv[5]) : 1000;
@@ -120,7 +120,7 @@ int main(int argc, char **argv) {
       left += st.violations_annealed;
       after += st.violations == 0;
       /* time to zero: annealing until the first zero-violation sweep, or
-       * the whole call (set-up, annealing, SAT repair) */
+       * the whole call (set-up, annealing, SAT clean-up) */
       t[s] = st.violations_annealed == 0 && st.zero_seconds >= 0
                  ? st.zero_seconds
                  : c1 - c0;
@@ -128,9 +128,9 @@ int main(int argc, char **argv) {
     }
     qsort(t, (size_t)seeds, sizeof *t, cmp);
     printf("  %-24s %-9s %2d tiles  zero violations: %d/%d by annealing, "
-           "%d/%d after repair; time to zero median %.0f ms, worst %.0f ms "
+           "%d/%d after clean-up; time to zero median %.0f ms, worst %.0f ms "
            "(%ld sweeps; annealing %.0f ms a seed, %ld violations left to "
-           "repair in all)\n",
+           "clean-up in all)\n",
            argv[2], argv[3], tilesat_rules_ntiles(r), alone, seeds, after,
            seeds, 1e3 * t[seeds / 2], 1e3 * t[seeds - 1], o.sweeps,
            1e3 * total / seeds, left);

@@ -34,9 +34,9 @@ echo "site updates per second (heat-bath, fixed beta, 256x256, 50 sweeps):"
 $B rate rules/coast.rules 256x256 50
 $B rate build/anneal4.rules 256x256 50
 $B rate rules/patchwork16.rules 256x256 50
-echo "time to zero violations (hard rules only, $SEEDS seeds; the SAT repair"
+echo "time to zero violations (hard rules only, $SEEDS seeds; the SAT clean-up"
 echo "counted for seeds that annealing alone left with violations):"
-# few sweeps plus a small repair, or 100-150 sweeps that mostly reach zero
+# few sweeps plus a small clean-up, or 100-150 sweeps that mostly reach zero
 # by annealing alone; 1000 is the command's default
 $B zero rules/coast.rules 100x100 $SEEDS 100
 $B zero rules/coast.rules 100x100 $SEEDS 1000

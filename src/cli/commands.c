@@ -41,7 +41,7 @@ const command commands[] = {
      "a report on a rule set: border-only and unused tiles, sizes that work",
      cmd_analyze},
     {"anneal", "RULES --size WxH",
-     "a low-energy map by annealing soft terms, hard rules repaired by SAT",
+     "a low-energy map by annealing soft terms, hard rules restored by SAT",
      cmd_anneal},
     {"collapse", "RULES --size WxH",
      "run Wave Function Collapse as WFC does: a map (exit 10), or where it "

@@ -32,7 +32,8 @@
  * hard weight and soft terms, the hard weight itself is annealed too
  * (hard_start): it starts near the soft terms' scale and reaches its real
  * value for the last 10% of the sweeps.  Violations left at the end are
- * repaired by SAT (repair.c), and the repaired map polished by cold sweeps.
+ * cleaned up by SAT (cleanup.c), and the cleaned-up map polished by cold
+ * sweeps.
  *
  * Energies in the hot loop are floats; the running total is a double and
  * the returned map is evaluated again from scratch (tilesat_energy_eval).
@@ -1140,7 +1141,7 @@ static void auto_schedule(const tables *tb, double hard, double *lo,
  * change near the targets), where hard and soft trade off, holds it for
  * 60% of the sweeps and then raises it geometrically to the real weight by
  * 90%: the last 10%, and the energy reported, use the real weight.  What
- * violations are left then go to the SAT repair. */
+ * violations are left then go to the SAT clean-up. */
 #define LEVELS 100 /* distinct temperatures (and hard weights) in a run */
 #define RAMP_START 0.6
 #define RAMP_END 0.9
@@ -1180,7 +1181,7 @@ static double now(void) {
   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-/* After a repair: the SAT backend fills what it re-solves without regard
+/* After a clean-up: the SAT backend fills what it re-solves without regard
  * to the soft terms (with a frequency term the counts drift by hundreds on
  * a 100x100 map).  A few
  * cold sweeps at the real hard weight (no violation can come back: at the
@@ -1216,7 +1217,7 @@ void tilesat_anneal_defaults(tilesat_anneal_opts *o) {
   o->sweeps = 1000;
   o->restarts = 1;
   o->replicas = 1;
-  o->repair = true;
+  o->cleanup = true;
   o->stop_at_zero = true;
   o->solve.backend = TILESAT_PICOSAT;
 }
@@ -1420,10 +1421,10 @@ int tilesat_anneal(const tilesat_energy *e, const tilesat_anneal_opts *opts,
   s->violations_annealed = tilesat_energy_violations(e, tiles);
   if (opts->annealed)
     memcpy(opts->annealed, tiles, (size_t)N * sizeof *tiles);
-  if (s->violations_annealed > 0 && opts->repair) {
-    if (ts_repair(e, &opts->solve, tiles, s, err) < 0)
+  if (s->violations_annealed > 0 && opts->cleanup) {
+    if (ts_anneal_cleanup(e, &opts->solve, tiles, s, err) < 0)
       return -1;
-    if (s->repaired_cells > 0 && e->soft_scale > 0 && !e->exact)
+    if (s->cleaned_cells > 0 && e->soft_scale > 0 && !e->exact)
       polish(e, tiles, opts->seed, sweeps / 10 + 1, bhi);
   }
   s->energy = tilesat_energy_eval(e, tiles);

@@ -1,4 +1,4 @@
-/* gen/gen.h: energies, annealing, SAT repair of annealed maps, QUBO. */
+/* gen/gen.h: energies, annealing, SAT clean-up of annealed maps, QUBO. */
 #ifndef TILESAT_GEN_H
 #define TILESAT_GEN_H
 
@@ -70,10 +70,10 @@ static inline double ts_pair_cost(const tilesat_energy *e, int a, int d,
 long ts_line_score(const tilesat_energy *e, const int *tiles, int line,
                    int *buf);
 
-/* Repair the violations of a filled map with the SAT backend (repair.c):
+/* Clean up the violations of a filled map with the SAT backend (cleanup.c):
  * the violating cells and a margin around them, every other cell pinned;
- * fills the repair fields of `st`.  Returns 0 or -1 on error. */
-int ts_repair(const tilesat_energy *e, const tilesat_solve_options *so,
-              int *tiles, tilesat_anneal_stats *st, tilesat_error *err);
+ * fills the clean-up fields of `st`.  Returns 0 or -1 on error. */
+int ts_anneal_cleanup(const tilesat_energy *e, const tilesat_solve_options *so,
+                      int *tiles, tilesat_anneal_stats *st, tilesat_error *err);
 
 #endif

@@ -100,7 +100,7 @@ int ts_solver_solve(ts_solver *s);
  * CaDiCaL counts conflicts; PicoSAT, which limits only propagations, and
  * CryptoMiniSat, whose C API limits only CPU time, get what that many
  * conflicts take on a map of a few hundred cells (backend_*.c).  Used
- * where "no answer soon" is an answer: a hard piece of an anneal repair. */
+ * where "no answer soon" is an answer: a hard piece of an anneal clean-up. */
 void ts_solver_limit(ts_solver *s, int conflicts);
 /* A progress line to the caller of the solver's options (if it wants
  * them). */

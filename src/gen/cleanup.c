@@ -1,4 +1,4 @@
-/* repair.c: keep hard rules hard.  When annealing ends with disallowed
+/* cleanup.c: keep hard rules hard.  When annealing ends with disallowed
  * pairs, the cells at both ends of every such pair, grown by a margin, are
  * handed to the SAT backend with every other cell pinned.  Each connected
  * piece of that region is solved on its own small map: its bounding box
@@ -151,7 +151,7 @@ static int fill(const tilesat_map *sub, const tilesat_solve_options *so,
   } else if (res == TILESAT_SAT &&
              !tilesat_map_verify(sub, sol, why, sizeof why)) {
     ts_error(err, NULL, 0,
-             "internal error: the repaired region is not valid: %s", why);
+             "internal error: the cleaned-up region is not valid: %s", why);
     res = -1;
   }
   free(lit);
@@ -218,8 +218,9 @@ static int solve_piece(const tilesat_energy *e, const tilesat_solve_options *so,
   return res;
 }
 
-int ts_repair(const tilesat_energy *e, const tilesat_solve_options *options,
-              int *tiles, tilesat_anneal_stats *st, tilesat_error *err) {
+int ts_anneal_cleanup(const tilesat_energy *e,
+                      const tilesat_solve_options *options, int *tiles,
+                      tilesat_anneal_stats *st, tilesat_error *err) {
   const tilesat_map *m = e->map;
   /* auto chooses for the whole map, not for each small region */
   tilesat_solve_options so = ts_solve_for(m, options);
@@ -233,7 +234,7 @@ int ts_repair(const tilesat_energy *e, const tilesat_solve_options *options,
   int *queue = ts_malloc((size_t)N * sizeof *queue);
   int *piece = ts_malloc((size_t)N * sizeof *piece);
   int rc = 0;
-  st->repair_result = TILESAT_SAT;
+  st->cleanup_result = TILESAT_SAT;
   for (int margin = 2;; margin *= 2) {
     if (!mark_bad(m, tiles, in))
       break;
@@ -259,7 +260,7 @@ int ts_repair(const tilesat_energy *e, const tilesat_solve_options *options,
           }
         }
       }
-      st->repair_regions++;
+      st->cleanup_regions++;
       /* the whole map with only the user's pins: the plain check */
       int budget = nin == N ? 0 : PIECE_CONFLICTS;
       int res = solve_piece(e, &so, tiles, piece, n, budget, err);
@@ -271,13 +272,13 @@ int ts_repair(const tilesat_energy *e, const tilesat_solve_options *options,
     if (rc < 0 || !failed)
       break;
     if (nin == N) { /* the whole map, only the user's pins: no valid map */
-      st->repair_result = TILESAT_UNSAT;
+      st->cleanup_result = TILESAT_UNSAT;
       break;
     }
   }
-  st->repaired_cells = 0;
+  st->cleaned_cells = 0;
   for (int c = 0; c < N; c++)
-    st->repaired_cells += tiles[c] != before[c];
+    st->cleaned_cells += tiles[c] != before[c];
   free(before);
   free(in);
   free(seen);
