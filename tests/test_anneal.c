@@ -782,9 +782,10 @@ Test(anneal_cli, energy_file_errors) {
   energy_file_error("# nothing\n",
                     ": empty energy file (the first line must be "
                     "'tilesat-energy 1')");
-  energy_file_error("tilesat-energy 1\n\nfoo 1\n",
-                    ":3: unknown term 'foo' (hard, frequency, target, "
-                    "counts, coherence, bias, palindrome, onehot)");
+  energy_file_error(
+      "tilesat-energy 1\n\nfoo 1\n",
+      ":3: unknown term 'foo' (hard, frequency, target, "
+      "counts, coherence, bias, palindrome, onehot, connectivity)");
   energy_file_error("tilesat-energy 1\nhard 0\n",
                     ":2: the hard weight must be positive, not 0");
   energy_file_error("tilesat-energy 1\nfrequency -1\n",

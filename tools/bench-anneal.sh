@@ -6,6 +6,10 @@
 #   1024x1024, 16 tiles: zero violations under 10 s;
 #   coast and 16 tiles at 100x100: zero violations on 99 of 100 seeds;
 #   counts within 1 of their targets with a frequency term.
+# Then global constraints (issue 15): the rate with none, with a count that
+# always holds (the kernel that keeps counts and checks them per move) and
+# with "floor connected" (that kernel plus the incremental regions), and
+# the time to a valid connected dungeon and an exact Entropy board.
 # QUICK=1 runs 10 seeds instead of 100 and skips 1024x1024.
 set -eu
 cd "$(dirname "$0")/.."
@@ -52,3 +56,11 @@ echo "tile counts with a frequency term (1000 sweeps):"
 $B counts rules/patchwork16.rules 20x20 10 1000
 $B counts rules/patchwork16.rules 30x30 10 1000
 $B counts rules/patchwork16.rules 100x100 3 1000
+echo "global constraints (dungeon8: 9 tiles; rate at 256x256, 50 sweeps):"
+printf 'tilesat-constraints 1\ncount # >= 0\n' > build/anneal-anycount.constraints
+$B rate rules/dungeon8.rules 256x256 50
+$B rate rules/dungeon8.rules 256x256 50 build/anneal-anycount.constraints
+$B rate rules/dungeon8.rules 256x256 50 rules/dungeon8.constraints
+$B zero rules/dungeon8.rules 64x64 10 1000 rules/dungeon8.constraints
+$B zero rules/dungeon8.rules 128x128 3 1000 rules/dungeon8.constraints
+$B zero rules/entropy7.rules 7x7 10 1000 rules/entropy7.constraints

@@ -171,6 +171,11 @@ long ts_cuts_find(ts_cuts *c, ts_value_fn value, void *vuser,
  * path constraints, adding cuts (c may be NULL: none): SAT, UNSAT or
  * UNKNOWN, as ts_solver_solve; counts go to stats (may be NULL). */
 int ts_solve_cut(ts_solver *s, ts_cuts *c, tilesat_solve_stats *stats);
+/* The same under the assumptions lits[0..n) at every solve, each solve
+ * within `conflicts` (0: no bound; see ts_solver_limit), without the hint
+ * for class cells (the caller gives its own). */
+int ts_solve_cut_assuming(ts_solver *s, ts_cuts *c, const int *lits, int n,
+                          int conflicts, tilesat_solve_stats *stats);
 
 /* ---------------------------------------------------------------- memory */
 
