@@ -84,7 +84,7 @@ Test(anneal_global, dungeon_floor_is_one_region) {
   int w = 24, h = 16, split = 0;
   char grid[24 * 16];
   for (int seed = 1; seed <= 3; seed++) {
-    char s[8];
+    char s[16];
     snprintf(s, sizeof s, "%d", seed);
     run_result r = RUN("anneal", "rules/dungeon8.rules", "--size", "24x16",
                        "--connected", ".,+,,,=", "--seed", s);
@@ -151,7 +151,7 @@ Test(anneal_global, entropy_board_has_seven_of_each_colour) {
                          "count G = 7\ncount A = 3 rect 0,0:2,2\n",
                          -1);
   for (int run = 0; run < 6; run++) {
-    char s[8], grid[49];
+    char s[16], grid[49];
     snprintf(s, sizeof s, "%d", run / 3 + 1);
     const char *file = run % 3 == 2 ? cons : "rules/entropy7.constraints";
     run_result r = run % 3 == 1
@@ -271,4 +271,41 @@ Test(anneal_global, what_anneal_cannot_keep_is_refused) {
                    "anneal", "rules/coast.rules", "--size", "3x3", "--border",
                    "n=L", "--pin", "0,0=S");
   rm_dir(dir);
+}
+
+/* A count and connectivity at once (the swaps that keep the count move
+ * the regions too), square and periodic: exactly 20 rooms, one floor. */
+Test(anneal_global, count_and_connected_together) {
+  char grid[16 * 8];
+  for (int run = 0; run < 4; run++) {
+    char s[16];
+    snprintf(s, sizeof s, "%d", run / 2 + 1);
+    bool periodic = run % 2;
+    run_result r = periodic
+                       ? RUN("anneal", "rules/dungeon8.rules", "--size", "16x8",
+                             "--constraints", "rules/dungeon8.constraints",
+                             "--count", ".=20", "--seed", s, "--periodic")
+                       : RUN("anneal", "rules/dungeon8.rules", "--size", "16x8",
+                             "--constraints", "rules/dungeon8.constraints",
+                             "--count", ".=20", "--seed", s);
+    cr_assert_eq(r.code, 0, "%s", r.err);
+    read_grid(r.out, 16, 8, grid);
+    cr_expect_eq(count_of(grid, 16 * 8, '.'), 20, "%s", r.out);
+    if (!periodic) /* the test's flood fill does not wrap */
+      cr_expect_eq(regions(grid, 16, 8, FLOOR), 1, "%s", r.out);
+    run_result v;
+    const char *end = r.out;
+    for (int row = 0; row < 8; row++)
+      end = strchr(end, '\n') + 1;
+    char *map = temp_file(r.out, end - r.out);
+    v = periodic
+            ? RUN("verify", "rules/dungeon8.rules", map, "--constraints",
+                  "rules/dungeon8.constraints", "--count", ".=20", "--periodic")
+            : RUN("verify", "rules/dungeon8.rules", map, "--constraints",
+                  "rules/dungeon8.constraints", "--count", ".=20");
+    cr_expect_eq(v.code, 10, "%s%s", v.out, v.err);
+    run_free(&v);
+    free(map);
+    run_free(&r);
+  }
 }

@@ -1137,12 +1137,12 @@ static void sweep_swaps(const tables *tb, state *st, float bs) {
     set_tile(tb, st, a, tb_, tb->nd);
     float d2 = cell_cost(tb, st, b, ta) - cell_cost(tb, st, b, tb_);
     set_tile(tb, st, b, ta, tb->nd);
-    double dg = 0;
+    double dg = 0, w = tb->cratio * tb->hard;
     bool kept = true;
     if (tb->ag) {
       long dm = ts_ag_change(tb->ag, st->ag, a, ta, tb_) +
                 ts_ag_change(tb->ag, st->ag, b, tb_, ta);
-      dg = tb->cratio * tb->hard * (double)dm;
+      dg = w * (double)dm;
       kept = !tb->counts || ts_ag_counts_ok(tb->ag, st->ag);
     }
     float dE = d1 + d2 + (float)dg, x = dE * bs;
@@ -1155,9 +1155,10 @@ static void sweep_swaps(const tables *tb, state *st, float bs) {
       set_tile(tb, st, b, tb_, tb->nd);
       set_tile(tb, st, a, ta, tb->nd);
       st->V = v0;
-      if (tb->ag) {
-        ts_ag_change(tb->ag, st->ag, b, ta, tb_);
-        ts_ag_change(tb->ag, st->ag, a, tb_, ta);
+      if (tb->ag) { /* not quite undone where the labels await settling */
+        long back = ts_ag_change(tb->ag, st->ag, b, ta, tb_) +
+                    ts_ag_change(tb->ag, st->ag, a, tb_, ta);
+        st->E += dg + w * (double)back;
       }
     }
   }
