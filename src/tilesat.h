@@ -191,9 +191,9 @@ int tilesat_map_nbans(const tilesat_map *m);
  * holds no tile (TILESAT_NO_TILE in a filled map) and has no neighbours:
  * the map's adjacency, and every region of a connected or path
  * constraint, stops at it.  check, enumerate, explain, encode and
- * tilesat_map_verify keep masks, and count's enum method; count and
- * sample by dp and approx, trace, collapse and annealing refuse a masked
- * map (see tilesat_map_refuse_globals).  -1 with err for a cell outside
+ * tilesat_map_verify keep masks, and so do annealing and count's enum
+ * method; count and sample by dp and approx, trace and collapse refuse a
+ * masked map (see tilesat_map_refuse_globals).  -1 with err for a cell outside
  * the map or pinned (tilesat_map_pin refuses a masked cell in turn). */
 #define TILESAT_NO_TILE (-1)
 int tilesat_map_mask(tilesat_map *m, int row, int col, tilesat_error *err);
@@ -260,8 +260,10 @@ int tilesat_map_write(const tilesat_map *m, const int *tiles, FILE *out);
  * check, enumerate, explain and tilesat_map_verify honour every kind, and
  * so does the enum method of count; count and sample by dp and approx,
  * trace and collapse honour BORDER (as bans) and refuse the others with an
- * error (tilesat_trace_new, which takes none, must not be given them), and
- * annealing refuses them all. */
+ * error (tilesat_trace_new, which takes none, must not be given them).
+ * Annealing keeps counts hard, BORDER (and a PATH's cells) as bans, and
+ * CONNECTED and PATH as a penalty per missing join (the energy's
+ * connectivity weight), which its SAT clean-up then makes hard. */
 typedef enum tilesat_global_kind {
   TILESAT_GLOBAL_COUNT = 0,
   TILESAT_GLOBAL_CONNECTED = 1,
@@ -688,8 +690,10 @@ int64_t tilesat_energy_target(const tilesat_energy *e, int tile);
 bool tilesat_energy_exact(const tilesat_energy *e);
 /* Does the energy have a term that is not quadratic (the line score)? */
 bool tilesat_energy_has_line_term(const tilesat_energy *e);
-/* The energy of a filled map (every cell a tile; pins are not checked), from
- * scratch, independent of the sampler's incremental bookkeeping. */
+/* The energy of a filled map (every cell a tile, a masked one
+ * TILESAT_NO_TILE; pins are not checked), from scratch, independent of the
+ * sampler's incremental bookkeeping: the terms, plus the connectivity
+ * weight per missing join of a connected or path constraint. */
 double tilesat_energy_eval(const tilesat_energy *e, const int *tiles);
 /* Disallowed adjacent pairs in a filled map (each edge once). */
 long tilesat_energy_violations(const tilesat_energy *e, const int *tiles);

@@ -405,7 +405,8 @@ static void state_sync(const tables *tb, state *st, int *scratch) {
 
 /* A tile global constraints allow at cell c, uniformly. */
 static int random_allowed(const tables *tb, state *st, int c) {
-  const uint8_t *ban = tb->e->region_ban + tb->e->region[c] * tb->T;
+  const uint8_t *ban =
+      tb->e->region_ban + (size_t)tb->e->region[c] * (size_t)tb->T;
   for (int i = 0; i < 4 * tb->T; i++) {
     int t = (int)ts_rng_below(&st->r, (uint32_t)tb->T);
     if (!ban[t])
@@ -436,6 +437,44 @@ static void deal_bans(const tables *tb, state *st) {
   }
 }
 
+/* The missing tiles of every target dealt out in random order. */
+static void start_dealt(const tables *tb, state *st, int *scratch) {
+  const tilesat_energy *e = tb->e;
+  int k = 0;
+  for (int t = 0; t < tb->T; t++)
+    for (int64_t i = e->pinned[t]; i < e->target[t]; i++)
+      scratch[k++] = t;
+  for (int i = k - 1; i > 0; i--) {
+    int j = (int)ts_rng_below(&st->r, (uint32_t)i + 1), x = scratch[i];
+    scratch[i] = scratch[j];
+    scratch[j] = x;
+  }
+  /* the free cells in reading order get the shuffled tiles */
+  k = 0;
+  for (int c = 0; c < tb->N; c++)
+    if (!e->pin_of[c])
+      st->tile[c] = (uint16_t)scratch[k++];
+  deal_bans(tb, st);
+}
+
+/* Each free cell drawn in proportion to the targets. */
+static void start_near_targets(const tables *tb, state *st) {
+  const tilesat_energy *e = tb->e;
+  int T = tb->T;
+  int64_t total = 0;
+  for (int t = 0; t < T; t++)
+    total += e->target[t];
+  for (int c = 0; c < tb->N; c++) {
+    if (e->pin_of[c])
+      continue;
+    int64_t u = (int64_t)ts_rng_below(&st->r, (uint32_t)total);
+    int t = 0;
+    while (t < T - 1 && (u -= e->target[t]) >= 0)
+      t++;
+    st->tile[c] = (uint16_t)(banned(tb, c, t) ? random_allowed(tb, st, c) : t);
+  }
+}
+
 /* A random start: pins in place, free cells uniform, or with exact counts
  * the missing tiles of every target dealt out in random order; no tile a
  * global constraint bans; then the counts of global constraints met.
@@ -448,35 +487,9 @@ static int state_start(const tables *tb, state *st, int *scratch) {
     if (e->pin_of[c])
       st->tile[c] = (uint16_t)(e->pin_tile[c] < 0 ? T : e->pin_tile[c]);
   if (tb->swaps) {
-    int k = 0;
-    for (int t = 0; t < T; t++)
-      for (int64_t i = e->pinned[t]; i < e->target[t]; i++)
-        scratch[k++] = t;
-    for (int i = k - 1; i > 0; i--) {
-      int j = (int)ts_rng_below(&st->r, (uint32_t)i + 1), x = scratch[i];
-      scratch[i] = scratch[j];
-      scratch[j] = x;
-    }
-    /* the free cells in reading order get the shuffled tiles */
-    k = 0;
-    for (int c = 0; c < tb->N; c++)
-      if (!e->pin_of[c])
-        st->tile[c] = (uint16_t)scratch[k++];
-    deal_bans(tb, st);
+    start_dealt(tb, st, scratch);
   } else if (tb->wf > 0) { /* counts near the targets from the start */
-    int64_t total = 0;
-    for (int t = 0; t < T; t++)
-      total += e->target[t];
-    for (int c = 0; c < tb->N; c++) {
-      if (e->pin_of[c])
-        continue;
-      int64_t u = (int64_t)ts_rng_below(&st->r, (uint32_t)total);
-      int t = 0;
-      while (t < T - 1 && (u -= e->target[t]) >= 0)
-        t++;
-      st->tile[c] =
-          (uint16_t)(banned(tb, c, t) ? random_allowed(tb, st, c) : t);
-    }
+    start_near_targets(tb, st);
   } else {
     for (int c = 0; c < tb->N; c++)
       if (!e->pin_of[c])

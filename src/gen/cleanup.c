@@ -281,6 +281,46 @@ static int solve_piece(const tilesat_energy *e, const tilesat_solve_options *so,
   return res;
 }
 
+/* The connected piece of marked cells (in) around s, into piece; seen
+ * marks them.  Returns how many. */
+static int gather(const tilesat_map *m, const uint8_t *in, uint8_t *seen, int s,
+                  int *piece) {
+  int n = 0, head = 0;
+  piece[n++] = s;
+  seen[s] = 1;
+  while (head < n) {
+    int c = piece[head++];
+    for (int d = 0; d < m->rules->ndirs; d++) {
+      int nb = ts_map_neighbor(m, c, d);
+      if (nb >= 0 && in[nb] && !seen[nb]) {
+        seen[nb] = 1;
+        piece[n++] = nb;
+      }
+    }
+  }
+  return n;
+}
+
+/* Connectivity the pieces did not mend: the whole map, with its
+ * constraints and cuts, keeping what it can of the map (cells: scratch). */
+static int whole_map(const tilesat_energy *e, const tilesat_solve_options *so,
+                     int *tiles, int *cells, tilesat_anneal_stats *st,
+                     tilesat_error *err) {
+  const tilesat_map *m = e->map;
+  int N = m->ncells, n = 0;
+  for (int c = 0; c < N; c++)
+    if (!e->pin_of[c])
+      cells[n++] = c;
+  st->cleanup_regions++;
+  int *sol = ts_malloc((size_t)N * sizeof *sol);
+  int res = fill(m, so, tiles, m->width, 0, 0, cells, n, 0, sol, err);
+  if (res == TILESAT_SAT)
+    memcpy(tiles, sol, (size_t)N * sizeof *tiles);
+  st->cleanup_result = res == TILESAT_UNSAT ? TILESAT_UNSAT : TILESAT_SAT;
+  free(sol);
+  return res < 0 ? -1 : 0;
+}
+
 int ts_anneal_cleanup(const tilesat_energy *e,
                       const tilesat_solve_options *options, int *tiles,
                       tilesat_anneal_stats *st, tilesat_error *err) {
@@ -310,19 +350,7 @@ int ts_anneal_cleanup(const tilesat_energy *e,
     for (int s = 0; s < N && !failed && rc == 0; s++) {
       if (!in[s] || seen[s])
         continue;
-      int n = 0, head = 0;
-      piece[n++] = s;
-      seen[s] = 1;
-      while (head < n) {
-        int c = piece[head++];
-        for (int d = 0; d < m->rules->ndirs; d++) {
-          int nb = ts_map_neighbor(m, c, d);
-          if (nb >= 0 && in[nb] && !seen[nb]) {
-            seen[nb] = 1;
-            piece[n++] = nb;
-          }
-        }
-      }
+      int n = gather(m, in, seen, s, piece);
       st->cleanup_regions++;
       /* the whole map with only the user's pins: the plain check */
       int budget = nin == N ? 0 : PIECE_CONFLICTS;
@@ -341,21 +369,8 @@ int ts_anneal_cleanup(const tilesat_energy *e,
   }
   char why[8];
   if (rc == 0 && st->cleanup_result == TILESAT_SAT &&
-      ts_globals_broken(m, tiles, why, sizeof why)) {
-    /* connectivity: the whole map, its constraints and cuts */
-    int n = 0;
-    for (int c = 0; c < N; c++)
-      if (!e->pin_of[c])
-        piece[n++] = c;
-    st->cleanup_regions++;
-    int *sol = ts_malloc((size_t)N * sizeof *sol);
-    int res = fill(m, &so, tiles, m->width, 0, 0, piece, n, 0, sol, err);
-    if (res == TILESAT_SAT)
-      memcpy(tiles, sol, (size_t)N * sizeof *tiles);
-    rc = res < 0 ? -1 : 0;
-    st->cleanup_result = res == TILESAT_UNSAT ? TILESAT_UNSAT : TILESAT_SAT;
-    free(sol);
-  }
+      ts_globals_broken(m, tiles, why, sizeof why))
+    rc = whole_map(e, &so, tiles, piece, st, err);
   st->cleaned_cells = 0;
   for (int c = 0; c < N; c++)
     st->cleaned_cells += tiles[c] != before[c];

@@ -420,7 +420,8 @@ static int prepare_pins(tilesat_energy *e, tilesat_error *err) {
   e->pinned = ts_calloc((size_t)e->ntiles, sizeof *e->pinned);
   for (int c = 0; c < N; c++) {
     e->pin_tile[c] = -1;
-    e->pin_of[c] = ts_masked(m, c); /* masked: held, with no tile */
+    e->pin_of[c] =
+        (int8_t)(ts_masked(m, c) ? 1 : 0); /* masked: held, with no tile */
   }
   for (size_t i = 0; i < m->pins.n; i++) {
     ts_pin p = m->pins.v[i];
