@@ -61,6 +61,7 @@ printf 'tilesat-constraints 1\ncount # >= 0\n' > build/anneal-anycount.constrain
 $B rate rules/dungeon8.rules 256x256 50
 $B rate rules/dungeon8.rules 256x256 50 build/anneal-anycount.constraints
 $B rate rules/dungeon8.rules 256x256 50 rules/dungeon8.constraints
+$B zero rules/dungeon8.rules 64x64 10 300 rules/dungeon8.constraints
 $B zero rules/dungeon8.rules 64x64 10 1000 rules/dungeon8.constraints
 $B zero rules/dungeon8.rules 128x128 3 1000 rules/dungeon8.constraints
 $B zero rules/entropy7.rules 7x7 10 1000 rules/entropy7.constraints
