@@ -191,9 +191,9 @@ int tilesat_map_nbans(const tilesat_map *m);
  * holds no tile (TILESAT_NO_TILE in a filled map) and has no neighbours:
  * the map's adjacency, and every region of a connected or path
  * constraint, stops at it.  check, enumerate, explain, encode and
- * tilesat_map_verify keep masks, and count and sample by dp (auto takes
- * it) and count's enum method; the other methods of count and sample,
- * trace, collapse and annealing refuse a masked map (see
+ * tilesat_map_verify keep masks, and so do count and sample by dp (auto
+ * takes it), count's enum method and annealing; the other methods of count
+ * and sample, trace and collapse refuse a masked map (see
  * tilesat_map_refuse_globals).  -1 with err for a cell outside
  * the map or pinned (tilesat_map_pin refuses a masked cell in turn). */
 #define TILESAT_NO_TILE (-1)
@@ -263,8 +263,10 @@ int tilesat_map_write(const tilesat_map *m, const int *tiles, FILE *out);
  * CONNECTED and BORDER (auto takes the dp for the first two) and refuse
  * PATH; the other methods of count and sample, trace and collapse
  * honour BORDER (as bans) and refuse the others with an error
- * (tilesat_trace_new, which takes none, must not be given them), and
- * annealing refuses them all. */
+ * (tilesat_trace_new, which takes none, must not be given them).
+ * Annealing keeps counts hard, BORDER (and a PATH's cells) as bans, and
+ * CONNECTED and PATH as a penalty per missing join (the energy's
+ * connectivity weight), which its SAT clean-up then makes hard. */
 typedef enum tilesat_global_kind {
   TILESAT_GLOBAL_COUNT = 0,
   TILESAT_GLOBAL_CONNECTED = 1,
@@ -831,8 +833,10 @@ int64_t tilesat_energy_target(const tilesat_energy *e, int tile);
 bool tilesat_energy_exact(const tilesat_energy *e);
 /* Does the energy have a term that is not quadratic (the line score)? */
 bool tilesat_energy_has_line_term(const tilesat_energy *e);
-/* The energy of a filled map (every cell a tile; pins are not checked), from
- * scratch, independent of the sampler's incremental bookkeeping. */
+/* The energy of a filled map (every cell a tile, a masked one
+ * TILESAT_NO_TILE; pins are not checked), from scratch, independent of the
+ * sampler's incremental bookkeeping: the terms, plus the connectivity
+ * weight per missing join of a connected or path constraint. */
 double tilesat_energy_eval(const tilesat_energy *e, const int *tiles);
 /* Disallowed adjacent pairs in a filled map (each edge once). */
 long tilesat_energy_violations(const tilesat_energy *e, const int *tiles);
@@ -865,13 +869,13 @@ typedef struct tilesat_anneal_opts {
   double beta_hi;    /* chosen from the energy scale (see anneal.c) */
   int restarts;      /* independent runs, the best kept (default 1) */
   int replicas;      /* replica exchange: replicas per run (default 1: off) */
-  bool repair;       /* repair violations with the SAT backend (default on) */
+  bool cleanup;      /* clean up violations by SAT (default on) */
   bool stop_at_zero; /* stop a run when it reaches zero violations and the
                         energy has no soft term (default on) */
-  tilesat_solve_options solve; /* the repair's backend, and when to stop it */
+  tilesat_solve_options solve; /* the clean-up's backend, and when to stop it */
   tilesat_anneal_progress_fn progress; /* may be NULL */
   void *progress_user;
-  int *annealed; /* if not NULL (width*height): the map before the repair */
+  int *annealed; /* if not NULL (width*height): the map before the clean-up */
 } tilesat_anneal_opts;
 
 void tilesat_anneal_defaults(tilesat_anneal_opts *o);
@@ -885,20 +889,20 @@ typedef struct tilesat_anneal_stats {
   double site_updates;      /* single-site updates and swap attempts */
   long zero_sweep;          /* first sweep with zero violations, or -1 */
   double zero_seconds;      /* wall time to it, or -1 */
-  double seconds;           /* annealing time (without repair) */
-  long violations_annealed; /* before the repair */
-  long repaired_cells;      /* cells the repair changed */
-  int repair_regions;       /* regions handed to the SAT backend */
-  int repair_result;        /* TILESAT_SAT, TILESAT_UNSAT (no valid map exists
-                               around the pins), 0 when no repair ran */
+  double seconds;           /* annealing time (without clean-up) */
+  long violations_annealed; /* before the clean-up */
+  long cleaned_cells;       /* cells the clean-up changed */
+  int cleanup_regions;      /* regions handed to the SAT backend */
+  int cleanup_result;       /* TILESAT_SAT, TILESAT_UNSAT (no valid map exists
+                              around the pins), 0 when no clean-up ran */
 } tilesat_anneal_stats;
 
 /* Anneal a prepared energy; `tiles` (width*height) receives the best map
- * found.  When violations remain and opts->repair is set, the violating
+ * found.  When violations remain and opts->cleanup is set, the violating
  * cells and a margin around them (2 cells, doubled until the backend finds
  * a map, up to the whole map) are re-solved with every other cell pinned,
  * keeping as many annealed tiles as the backend allows; with soft terms
- * (and counts not exact) a tenth of the sweeps then polish the repaired map
+ * (and counts not exact) a tenth of the sweeps then polish the cleaned-up map
  * at the coldest beta, where no violation can come back.
  * Returns 0, or -1 on error. */
 int tilesat_anneal(const tilesat_energy *e, const tilesat_anneal_opts *opts,

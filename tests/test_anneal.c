@@ -1,5 +1,5 @@
 /* Soft constraints: the energy evaluator on hand-computed maps, the QUBO
- * against the evaluator, the annealer (determinism, pins, counts, repair,
+ * against the evaluator, the annealer (determinism, pins, counts, clean-up,
  * the Entropy board) and the anneal command's outputs and errors. */
 #include "helpers.h"
 #include "png_helpers.h"
@@ -262,10 +262,10 @@ static void dirty_stack(void) {
 }
 
 /* Found by the cli fuzzer (tests/fuzz/corpus/cli/anneal-polish): after a
- * repair, the polish sweeps of an energy the fast kernel does not take (a
+ * clean-up, the polish sweeps of an energy the fast kernel does not take (a
  * frequency term) freed that kernel's tables, which it never allocated:
  * pointers left as whatever the stack held (ASan: bad-free). */
-Test(anneal, polish_after_repair_frees_only_what_it_made) {
+Test(anneal, polish_after_cleanup_frees_only_what_it_made) {
   tilesat_rules *r = rules_from_file("rules/coast.rules");
   tilesat_map *m = map_new(r, 4, 7, TILESAT_SQUARE, false);
   tilesat_energy *e = energy(
@@ -273,8 +273,8 @@ Test(anneal, polish_after_repair_frees_only_what_it_made) {
   int tiles[28];
   dirty_stack();
   tilesat_anneal_stats st = anneal(e, 1, 6, tiles);
-  cr_expect_gt(st.repaired_cells, 0, "no repair, so no polish: %ld",
-               st.repaired_cells);
+  cr_expect_gt(st.cleaned_cells, 0, "no clean-up, so no polish: %ld",
+               st.cleaned_cells);
   tilesat_energy_free(e);
   tilesat_map_free(m);
   tilesat_rules_free(r);
@@ -338,8 +338,8 @@ Test(anneal, avx2_and_portable_kernels_agree) {
 }
 
 /* The small version of tools/bench-anneal's 99-of-100 check: 10 seeds on a
- * smaller map reach zero violations by annealing alone (no repair). */
-Test(anneal, patchwork16_reaches_zero_violations_without_repair) {
+ * smaller map reach zero violations by annealing alone (no clean-up). */
+Test(anneal, patchwork16_reaches_zero_violations_without_cleanup) {
   tilesat_rules *r = rules_from_file("rules/patchwork16.rules");
   tilesat_map *m = map_new(r, 30, 30, TILESAT_SQUARE, false);
   tilesat_energy *e = energy(m, "tilesat-energy 1\n");
@@ -347,7 +347,7 @@ Test(anneal, patchwork16_reaches_zero_violations_without_repair) {
   for (uint64_t seed = 1; seed <= 10; seed++) {
     tilesat_anneal_stats st = anneal(e, seed, 300, tiles);
     cr_expect_eq(st.violations_annealed, 0, "seed %d", (int)seed);
-    cr_expect_eq(st.repair_regions, 0);
+    cr_expect_eq(st.cleanup_regions, 0);
     cr_expect(tilesat_map_verify(m, tiles, NULL, 0));
   }
   free(tiles);
@@ -379,7 +379,7 @@ Test(anneal, counts_within_one_of_targets) {
   tilesat_energy *e = energy(m, "tilesat-energy 1\nfrequency 1\n");
   int tiles[400];
   for (uint64_t seed = 1; seed <= 3; seed++) {
-    /* a run that ends with violations is repaired by SAT, which moves
+    /* a run that ends with violations is cleaned up by SAT, which moves
      * counts; of 4 restarts the best (no violation) is kept */
     tilesat_anneal_opts o;
     tilesat_anneal_defaults(&o);
@@ -388,7 +388,7 @@ Test(anneal, counts_within_one_of_targets) {
     tilesat_anneal_stats st;
     tilesat_error err;
     cr_assert_eq(tilesat_anneal(e, &o, tiles, &st, &err), 0, "%s", err.msg);
-    cr_expect_eq(st.repair_regions, 0);
+    cr_expect_eq(st.cleanup_regions, 0);
     cr_expect_eq(st.violations, 0);
     expect_counts_near_targets(e, tiles, 400, seed);
   }
@@ -397,21 +397,21 @@ Test(anneal, counts_within_one_of_targets) {
   tilesat_rules_free(r);
 }
 
-/* One run a seed: what annealing leaves is repaired by SAT, which ignores
+/* One run a seed: what annealing leaves is cleaned up by SAT, which ignores
  * the counts; the polish that follows brings them back. */
-Test(anneal, counts_within_one_after_repair_and_polish) {
+Test(anneal, counts_within_one_after_cleanup_and_polish) {
   tilesat_rules *r = rules_from_file("rules/patchwork16.rules");
   tilesat_map *m = map_new(r, 30, 30, TILESAT_SQUARE, false);
   tilesat_energy *e = energy(m, "tilesat-energy 1\nfrequency 1\n");
   int *tiles = malloc(900 * sizeof *tiles);
-  int repaired = 0;
+  int cleaned = 0;
   for (uint64_t seed = 1; seed <= 5; seed++) {
     tilesat_anneal_stats st = anneal(e, seed, 1000, tiles);
     cr_expect_eq(st.violations, 0);
-    repaired += st.repair_regions > 0;
+    cleaned += st.cleanup_regions > 0;
     expect_counts_near_targets(e, tiles, 900, seed);
   }
-  cr_expect_gt(repaired, 0, "no seed exercised the repair and polish");
+  cr_expect_gt(cleaned, 0, "no seed exercised the clean-up and polish");
   free(tiles);
   tilesat_energy_free(e);
   tilesat_map_free(m);
@@ -439,7 +439,7 @@ Test(anneal, hex_periodic_and_replicas) {
   tilesat_rules_free(r);
 }
 
-Test(anneal, repair_fixes_what_annealing_left) {
+Test(anneal, cleanup_fixes_what_annealing_left) {
   tilesat_rules *r = rules_from_file("rules/coast.rules");
   tilesat_map *m = map_new(r, 16, 12, TILESAT_SQUARE, false);
   tilesat_error err;
@@ -458,12 +458,12 @@ Test(anneal, repair_fixes_what_annealing_left) {
     cr_expect_gt(st.violations_annealed, 10);
     cr_expect_eq(tilesat_energy_violations(e, before), st.violations_annealed);
     cr_expect_eq(st.violations, 0);
-    cr_expect_eq(st.repair_result, TILESAT_SAT);
+    cr_expect_eq(st.cleanup_result, TILESAT_SAT);
     cr_expect(tilesat_map_verify(m, tiles, NULL, 0));
     long changed = 0;
     for (int c = 0; c < 192; c++)
       changed += tiles[c] != before[c];
-    cr_expect_eq(changed, st.repaired_cells);
+    cr_expect_eq(changed, st.cleaned_cells);
     cr_expect_eq(tiles[11 * 16], tilesat_rules_find_tile(r, "S"));
   }
   tilesat_energy_free(e);
@@ -471,13 +471,13 @@ Test(anneal, repair_fixes_what_annealing_left) {
   tilesat_rules_free(r);
 }
 
-/* Castle (import-tileset, 29 oriented tiles) left the repair stuck in one
+/* Castle (import-tileset, 29 oriented tiles) left the clean-up stuck in one
  * solve for minutes, on every backend: a 162-cell piece whose ring of
  * annealed context was pinned took CDCL forever under the assumptions that
  * keep the annealed tiles (seeds 5 and 6 at 200 sweeps hung on PicoSAT and
  * CryptoMiniSat, 5 on CaDiCaL).  Each piece solve now has a conflict
  * budget; the timeout only keeps a regression from hanging the suite. */
-Test(anneal, repair_of_castle_ends_with_a_valid_map) {
+Test(anneal, cleanup_of_castle_ends_with_a_valid_map) {
   tilesat_error err;
   tilesat_rules *r = tilesat_import_tileset(
       "tests/data/wfc/tilesets/Castle.xml", NULL, NULL, &err);
@@ -497,7 +497,7 @@ Test(anneal, repair_of_castle_ends_with_a_valid_map) {
       cr_expect_gt(st.violations_annealed, 0);
       cr_expect_eq(st.violations, 0, "%s seed %d",
                    tilesat_backend_name(backends[b]), (int)seed);
-      cr_expect_eq(st.repair_result, TILESAT_SAT);
+      cr_expect_eq(st.cleanup_result, TILESAT_SAT);
       cr_expect(tilesat_map_verify(m, tiles, NULL, 0));
     }
   tilesat_energy_free(e);
@@ -526,7 +526,7 @@ Test(anneal, many_tiles_never_draw_a_padding_tile) {
   tilesat_anneal_opts o;
   tilesat_anneal_defaults(&o);
   o.sweeps = 300;
-  o.repair = false;
+  o.cleanup = false;
   for (uint64_t seed = 1; seed <= 2; seed++) {
     o.seed = seed;
     tilesat_anneal_stats st;
@@ -617,14 +617,14 @@ Test(anneal_cli, the_entropy_board) {
   run_free(&r);
 }
 
-Test(anneal_cli, repair_is_reported) {
+Test(anneal_cli, cleanup_is_reported) {
   run_result r = RUN("anneal", "rules/coast.rules", "--size", "12x8",
                      "--sweeps", "1", "--beta", "0.01:0.01");
   cr_assert_eq(r.code, 0, "%s", r.err);
   cr_expect(strstr(r.out, "\nviolations: 0\n"), "%s", r.out);
   cr_expect(strstr(r.err, "violations after annealing; "), "%s", r.err);
   cr_expect(strstr(r.err, "(the map is valid)\n"), "%s", r.err);
-  cr_expect(strstr(r.err, "repair: (") && strstr(r.err, " -> "), "%s", r.err);
+  cr_expect(strstr(r.err, "cleanup: (") && strstr(r.err, " -> "), "%s", r.err);
   run_free(&r);
   /* no valid map at all: the best map is printed, exit 20 */
   r = RUN("anneal", "rules/hard.rules", "--size", "3x3", "--sweeps", "50");
@@ -782,9 +782,10 @@ Test(anneal_cli, energy_file_errors) {
   energy_file_error("# nothing\n",
                     ": empty energy file (the first line must be "
                     "'tilesat-energy 1')");
-  energy_file_error("tilesat-energy 1\n\nfoo 1\n",
-                    ":3: unknown term 'foo' (hard, frequency, target, "
-                    "counts, coherence, bias, palindrome, onehot)");
+  energy_file_error(
+      "tilesat-energy 1\n\nfoo 1\n",
+      ":3: unknown term 'foo' (hard, frequency, target, "
+      "counts, coherence, bias, palindrome, onehot, connectivity)");
   energy_file_error("tilesat-energy 1\nhard 0\n",
                     ":2: the hard weight must be positive, not 0");
   energy_file_error("tilesat-energy 1\nfrequency -1\n",

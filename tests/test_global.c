@@ -781,10 +781,6 @@ Test(global_cli, what_cannot_keep_a_constraint_refuses_it) {
                    "can\n",
                    "collapse", "rules/coast.rules", "--size", "3x3", "--count",
                    "S>=1");
-  expect_cli_error("tilesat: anneal cannot keep border constraints yet "
-                   "(--border: only L on the north side)\n",
-                   "anneal", "rules/coast.rules", "--size", "3x3", "--border",
-                   "n=L");
   expect_cli_error(
       "tilesat: encode cannot keep connected constraints yet "
       "(rules/dungeon8.constraints:6: floor connected: the cells holding . + "

@@ -1,14 +1,15 @@
 /* bench-anneal.c: the annealer's speed and reliability (issue 5 targets).
  *
- *   bench-anneal rate RULES WxH SWEEPS        site updates per second at a
+ *   bench-anneal rate RULES WxH SWEEPS [C]    site updates per second at a
  *                                             fixed beta (one core)
- *   bench-anneal zero RULES WxH SEEDS SWEEPS  time to zero violations over
+ *   bench-anneal zero RULES WxH SEEDS SWEEPS [C]  time to zero violations over
  *                                             seeds: median, worst, how many
  *                                             reached zero by annealing
- *                                             alone and after the repair
+ *                                             alone and after the clean-up
  *   bench-anneal counts RULES WxH SEEDS SWEEPS  with a frequency term:
  *                                             largest |count - target|
- * Uses only the public header. */
+ * C: a constraints file (global constraints: counts, connectivity; zero
+ * then means a map that keeps them too).  Uses only the public header. */
 #include "tilesat.h"
 
 #include <stdlib.h>
@@ -28,15 +29,16 @@ static int cmp(const void *a, const void *b) {
 }
 
 static tilesat_energy *load(const char *rules, const char *size,
-                            const char *terms, tilesat_rules **r,
-                            tilesat_map **m) {
+                            const char *terms, const char *constraints,
+                            tilesat_rules **r, tilesat_map **m) {
   tilesat_error err;
   int w, h;
   *r = tilesat_rules_read_file(rules, &err);
   if (!*r || tilesat_parse_size(size, &w, &h, &err))
     goto fail;
   *m = tilesat_map_new(*r, w, h, tilesat_rules_topology(*r), false, &err);
-  if (!*m)
+  if (!*m || (constraints &&
+              tilesat_map_constraints_read_file(*m, constraints, &err)))
     goto fail;
   tilesat_energy *e = tilesat_energy_new(*m);
   if ((terms && tilesat_energy_option(e, "bench", terms, &err)) ||
@@ -58,7 +60,11 @@ int main(int argc, char **argv) {
   tilesat_map *m;
   bool counts = !strcmp(argv[1], "counts");
   tilesat_energy *e =
-      load(argv[2], argv[3], counts ? "frequency 1" : NULL, &r, &m);
+      load(argv[2], argv[3], counts ? "frequency 1" : NULL,
+           argc > (!strcmp(argv[1], "rate") ? 5 : 6)
+               ? argv[!strcmp(argv[1], "rate") ? 5 : 6]
+               : NULL,
+           &r, &m);
   int n = tilesat_map_width(m) * tilesat_map_height(m);
   int *tiles = malloc((size_t)n * sizeof *tiles);
   tilesat_anneal_opts o;
@@ -68,15 +74,15 @@ int main(int argc, char **argv) {
   if (!strcmp(argv[1], "rate")) {
     o.sweeps = atol(argv[4]);
     o.beta_lo = o.beta_hi = 2.0 / tilesat_energy_hard_weight(e);
-    o.repair = false;
+    o.cleanup = false;
     o.stop_at_zero = false;
     if (tilesat_anneal(e, &o, tiles, &st, &err)) {
       fprintf(stderr, "bench-anneal: %s\n", err.msg);
       return 1;
     }
-    printf("  %-24s %-9s %2d tiles  %6.1f M site updates/s  (%.0f updates "
-           "in %.2f s)\n",
-           argv[2], argv[3], tilesat_rules_ntiles(r),
+    printf("  %-24s %-9s %2d tiles %-28s %6.1f M site updates/s  (%.0f "
+           "updates in %.2f s)\n",
+           argv[2], argv[3], tilesat_rules_ntiles(r), argc > 5 ? argv[5] : "",
            st.site_updates / st.seconds / 1e6, st.site_updates, st.seconds);
   } else if (counts) {
     int seeds = atoi(argv[4]), T = tilesat_rules_ntiles(r);
@@ -98,9 +104,9 @@ int main(int argc, char **argv) {
         long d = labs(c - (long)tilesat_energy_target(e, t));
         worst = d > worst ? d : worst;
       }
-      printf(" %ld%s", worst, st.repair_regions ? "r" : "");
+      printf(" %ld%s", worst, st.cleanup_regions ? "r" : "");
     }
-    printf("  (r: after a SAT repair)\n");
+    printf("  (r: after a SAT clean-up)\n");
   } else {
     int seeds = atoi(argv[4]);
     o.sweeps = argc > 5 ? atol(argv[5]) : 1000;
@@ -120,18 +126,19 @@ int main(int argc, char **argv) {
       left += st.violations_annealed;
       after += st.violations == 0;
       /* time to zero: annealing until the first zero-violation sweep, or
-       * the whole call (set-up, annealing, SAT repair) */
+       * the whole call (set-up, annealing, SAT clean-up) */
       t[s] = st.violations_annealed == 0 && st.zero_seconds >= 0
                  ? st.zero_seconds
                  : c1 - c0;
       total += st.seconds;
     }
     qsort(t, (size_t)seeds, sizeof *t, cmp);
-    printf("  %-24s %-9s %2d tiles  zero violations: %d/%d by annealing, "
-           "%d/%d after repair; time to zero median %.0f ms, worst %.0f ms "
+    printf("  %-24s %-9s %2d tiles %s zero violations: %d/%d by annealing, "
+           "%d/%d after clean-up; time to zero median %.0f ms, worst %.0f ms "
            "(%ld sweeps; annealing %.0f ms a seed, %ld violations left to "
-           "repair in all)\n",
-           argv[2], argv[3], tilesat_rules_ntiles(r), alone, seeds, after,
+           "clean-up in all)\n",
+           argv[2], argv[3], tilesat_rules_ntiles(r), argc > 6 ? argv[6] : "",
+           alone, seeds, after,
            seeds, 1e3 * t[seeds / 2], 1e3 * t[seeds - 1], o.sweeps,
            1e3 * total / seeds, left);
     free(t);

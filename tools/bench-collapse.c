@@ -6,7 +6,7 @@
  *   bench-collapse MODE RULES WxH[:periodic] RUNS BUDGET MAX_MEMORY BACKEND
  *
  * MODE is plain (collapse), guard (collapse --guard sat), check or anneal
- * (the command's defaults: 1000 sweeps, SAT repair).  Runs seeds 1..RUNS
+ * (the command's defaults: 1000 sweeps, SAT clean-up).  Runs seeds 1..RUNS
  * (check: once), and stops starting runs once BUDGET CPU seconds are
  * spent; prints one line per run as it ends, so that the script can cap a
  * cell with timeout and still read the runs that finished:
@@ -114,7 +114,7 @@ static int anneal(const tilesat_map *m, long runs, double budget,
       rc = error(&err);
     else
       say(st.violations == 0                  ? "ok"
-          : st.repair_result == TILESAT_UNSAT ? "unsat"
+          : st.cleanup_result == TILESAT_UNSAT ? "unsat"
                                               : "fail",
           t, -1);
   }

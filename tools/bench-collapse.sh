@@ -11,8 +11,8 @@
 # ("> CAP s").  Targets: plain 128x128 Circuit under 0.3 s a map (the
 # JavaScript port needs about 1.3 s); guarded never more than 3x plain;
 # 512x512 guarded under 10 s.
-#   CAP=20 MAXMEM=4096 (MiB: check's, the guard's and the repair's bound)
-#   BACKEND=auto (check, the guard's whole-map solver, anneal's repair)
+#   CAP=20 MAXMEM=4096 (MiB: check's, the guard's and the clean-up's bound)
+#   BACKEND=auto (check, the guard's whole-map solver, anneal's clean-up)
 #   SIZES="48 128 512" (N: NxN); PEER=0: no peer column
 #   QUICK=1: 8x8 and 16x16, 5 runs a cell (a smoke test)
 set -eu

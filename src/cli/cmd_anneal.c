@@ -5,7 +5,7 @@
  *   violations: V
  *   count T: n (target t)       one line per tile
  * Standard error: progress (sweep, beta, energy, violations), what the SAT
- * repair changed, and the QUBO's offset.  Exit 0, or 20 when violations
+ * clean-up changed, and the QUBO's offset.  Exit 0, or 20 when violations
  * remain because no valid map exists with these pins, 1 on error. */
 #include "cli.h"
 
@@ -79,27 +79,27 @@ static int write_qubo(const options *o, const tilesat_energy *e) {
   return 0;
 }
 
-/* What the repair changed, cell by cell (the first 20). */
-static void report_repair(const tilesat_map *m, const tilesat_anneal_stats *s,
-                          const int *before, const int *after) {
+/* What the clean-up changed, cell by cell (the first 20). */
+static void report_cleanup(const tilesat_map *m, const tilesat_anneal_stats *s,
+                           const int *before, const int *after) {
   const tilesat_rules *r = tilesat_map_rules(m);
   int w = tilesat_map_width(m), n = w * tilesat_map_height(m), shown = 0;
   fprintf(stderr,
-          "repair: %ld violation%s after annealing; %ld cell%s changed in %d "
+          "cleanup: %ld violation%s after annealing; %ld cell%s changed in %d "
           "region%s (%s)\n",
           s->violations_annealed, s->violations_annealed == 1 ? "" : "s",
-          s->repaired_cells, s->repaired_cells == 1 ? "" : "s",
-          s->repair_regions, s->repair_regions == 1 ? "" : "s",
-          s->repair_result != TILESAT_UNSAT ? "the map is valid"
+          s->cleaned_cells, s->cleaned_cells == 1 ? "" : "s",
+          s->cleanup_regions, s->cleanup_regions == 1 ? "" : "s",
+          s->cleanup_result != TILESAT_UNSAT ? "the map is valid"
           : tilesat_map_npins(m) ? "no valid map exists with these pins"
                                  : "no valid map exists");
   for (int c = 0; c < n; c++)
     if (before[c] != after[c] && shown++ < 20)
-      fprintf(stderr, "repair: (%d,%d) %s -> %s\n", c / w, c % w,
+      fprintf(stderr, "cleanup: (%d,%d) %s -> %s\n", c / w, c % w,
               tilesat_rules_tile_name(r, before[c]),
               tilesat_rules_tile_name(r, after[c]));
   if (shown > 20)
-    fprintf(stderr, "repair: ... and %d more cells\n", shown - 20);
+    fprintf(stderr, "cleanup: ... and %d more cells\n", shown - 20);
 }
 
 int cmd_anneal(options *o) {
@@ -135,8 +135,8 @@ int cmd_anneal(options *o) {
     if (tilesat_anneal(e, &ao, tiles, &st, &err)) {
       rc = fail_solve(o, &err);
     } else {
-      if (st.repair_regions)
-        report_repair(m, &st, before, tiles);
+      if (st.cleanup_regions)
+        report_cleanup(m, &st, before, tiles);
       stop_hold(); /* the map and its report whole */
       tilesat_map_write(m, tiles, stdout);
       printf("energy: %.10g\nviolations: %ld\n", st.energy, st.violations);

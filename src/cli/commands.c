@@ -46,7 +46,7 @@ const command commands[] = {
      "--chunk K: whether every valid border of a KxK chunk has a filling",
      cmd_analyze},
     {"anneal", "RULES --size WxH",
-     "a low-energy map by annealing soft terms, hard rules repaired by SAT",
+     "a low-energy map by annealing soft terms, hard rules restored by SAT",
      cmd_anneal},
     {"collapse", "RULES --size WxH",
      "run Wave Function Collapse as WFC does: a map (exit 10), or where it "

@@ -81,7 +81,7 @@
       "picosat|cryptominisat|cadical|auto",                                    \
       " check enum count explain repair analyze anneal collapse run-samples ", \
       "SAT backend (default picosat, and cadical on maps with connected or "   \
-      "path constraints; anneal: of the repair; collapse: of the guard; "      \
+      "path constraints; anneal: of the clean-up; collapse: of the guard; "    \
       "run-samples: of the check)")                                            \
   OPT(method, "--method", CHOICE, NULL, 0, 0,                                  \
       "auto|dp|enum|approx|bounds|chain|estimate", " count sample ",           \

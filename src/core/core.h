@@ -241,6 +241,9 @@ uint64_t *ts_class_parse(const tilesat_map *m, const char *word,
 /* Does the filled map keep the global constraints?  false with why. */
 bool ts_globals_verify(const tilesat_map *m, const int *tiles, char *why,
                        size_t whylen);
+/* How many global constraints the filled map breaks; the first in why. */
+int ts_globals_broken(const tilesat_map *m, const int *tiles, char *why,
+                      size_t whylen);
 void ts_globals_free(tilesat_map *m);
 
 /* Neighbour cell of `cell` in direction d, or -1 (where the map ends,

@@ -868,15 +868,19 @@ static bool broken(const tilesat_map *m, const ts_global *g, const int *tiles,
   return bad;
 }
 
-bool ts_globals_verify(const tilesat_map *m, const int *tiles, char *why,
-                       size_t whylen) {
+int ts_globals_broken(const tilesat_map *m, const int *tiles, char *why,
+                      size_t whylen) {
   char what[256];
+  int n = 0;
   for (size_t i = 0; i < m->globals.n; i++) {
     const ts_global *g = &m->globals.v[i];
-    if (broken(m, g, tiles, what, sizeof what)) {
+    if (broken(m, g, tiles, what, sizeof what) && !n++)
       snprintf(why, whylen, "%s: %s, but %s", g->origin, g->text, what);
-      return false;
-    }
   }
-  return true;
+  return n;
+}
+
+bool ts_globals_verify(const tilesat_map *m, const int *tiles, char *why,
+                       size_t whylen) {
+  return !ts_globals_broken(m, tiles, why, whylen);
 }

@@ -32,7 +32,8 @@
  * hard weight and soft terms, the hard weight itself is annealed too
  * (hard_start): it starts near the soft terms' scale and reaches its real
  * value for the last 10% of the sweeps.  Violations left at the end are
- * repaired by SAT (repair.c), and the repaired map polished by cold sweeps.
+ * cleaned up by SAT (cleanup.c), and the cleaned-up map polished by cold
+ * sweeps.
  *
  * Energies in the hot loop are floats; the running total is a double and
  * the returned map is evaluated again from scratch (tilesat_energy_eval).
@@ -41,6 +42,7 @@
 #include "core/rng.h"
 #include "gen/gen.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -86,6 +88,10 @@ typedef struct tables {
   float *fpair;   /* pair */
   uint8_t *violp; /* viol */
   float exptab[EXP_N];
+  /* global constraints: counts kept, missing joins at cratio * hard each */
+  ts_ag *ag;
+  bool counts, joins;
+  double cratio;
 } tables;
 
 static void tables_set_hard(tables *tb, double hard);
@@ -218,8 +224,12 @@ static void tables_kernel(tables *tb) {
   for (int i = 0; i < e->nregions * T; i++)
     bias |= e->region_bias[i] != 0;
   tb->soft = coherence || bias || tb->wf != 0 || tb->line;
-  tb->fast =
-      !tb->swaps && tb->wf == 0 && !tb->line && T <= 16 && (nd == 4 || nd == 6);
+  tb->ag = ts_ag_new(e, tb->nbr, nd);
+  tb->counts = ts_ag_has_counts(tb->ag);
+  tb->joins = ts_ag_has_joins(tb->ag);
+  tb->cratio = e->connectivity / e->hard;
+  tb->fast = !tb->swaps && tb->wf == 0 && !tb->line && T <= 16 &&
+             (nd == 4 || nd == 6) && !tb->ag && !tb->m->nmasked;
 #if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
   __builtin_cpu_init();
   /* TILESAT_NO_AVX2 forces the portable kernel: the tests check that both
@@ -273,7 +283,9 @@ static void tables_set_hard(tables *tb, double hard) {
       for (int f = 0; f < e->nforward; f++)
         if (tb->self_loop[e->forward[f]])
           b += (tb->selfviol_dir[f * T + t] ? hard : 0) - e->coherence[t];
-      tb->bias[(size_t)k * Tp + t] = (float)b;
+      /* a tile a global constraint bans there is never drawn */
+      tb->bias[(size_t)k * Tp + t] =
+          e->region_ban[k * T + t] ? 1e30f : (float)b;
     }
   tb->nobias = true;
   for (int k = 0; k < e->nregions; k++)
@@ -292,6 +304,7 @@ static void tables_free(tables *tb) {
   free(tb->bias);
   free(tb->selfviol);
   free(tb->order);
+  ts_ag_free(tb->ag);
 }
 
 /* ---------------------------------------------------------------- state */
@@ -310,6 +323,7 @@ typedef struct state {
   float *ubuf;          /* norder + 1: its uniforms for a sweep */
   float *fac01, *fac23; /* square: [T + 1][T + 1][Tp], products of the rows
                          * of directions 0 and 1, and 2 and 3 */
+  ts_ag_state *ag;      /* counts and regions of the global constraints */
   bool fac_valid;       /* ... at fac_bs and fac_hard */
   float fac_bs;
   double fac_hard;
@@ -319,7 +333,9 @@ static void state_init(state *st, const tables *tb) {
   *st = (state){0}; /* the fast kernel's tables stay NULL without it */
   int mx = tb->m->width > tb->m->height ? tb->m->width : tb->m->height;
   st->tile = ts_malloc(((size_t)tb->N + 1) * sizeof *st->tile);
-  st->count = ts_calloc((size_t)tb->T, sizeof *st->count);
+  st->count = ts_calloc((size_t)tb->T + 1, sizeof *st->count);
+  if (tb->ag)
+    st->ag = ts_ag_state_new(tb->ag);
   st->fq = aligned_floats((size_t)tb->Tp);
   st->loc = aligned_floats((size_t)tb->Tp);
   st->w = aligned_floats((size_t)tb->Tp);
@@ -351,11 +367,19 @@ static void state_free(state *st) {
   free(st->ubuf);
   free(st->fac01);
   free(st->fac23);
+  ts_ag_state_free(st->ag);
 }
 
 static void to_ints(const tables *tb, const state *st, int *out) {
   for (int c = 0; c < tb->N; c++)
-    out[c] = st->tile[c];
+    out[c] = st->tile[c] < tb->T ? st->tile[c] : TILESAT_NO_TILE;
+}
+
+/* Missing joins times their share of the hard weight plus violations: what
+ * the energy gains per unit of hard weight. */
+static double hard_units(const tables *tb, const state *st) {
+  return (double)st->V +
+         (st->ag ? tb->cratio * (double)ts_ag_missing(st->ag) : 0);
 }
 
 /* Counts, fq, E and V from the tiles. */
@@ -368,6 +392,8 @@ static void state_sync(const tables *tb, state *st, int *scratch) {
     st->count[st->tile[c]]++;
   for (int t = 0; t < tb->T; t++)
     st->fq[t] = tb->wf * (float)(2 * (st->count[t] - e->target[t]) + 1);
+  if (st->ag)
+    ts_ag_sync(tb->ag, st->ag, st->tile);
   if (tb->fast) { /* what every sweep does (the same sums, cheaper) */
     fast_resync(tb, st);
     return;
@@ -377,46 +403,106 @@ static void state_sync(const tables *tb, state *st, int *scratch) {
   st->V = tilesat_energy_violations(e, scratch);
 }
 
+/* A tile global constraints allow at cell c, uniformly. */
+static int random_allowed(const tables *tb, state *st, int c) {
+  const uint8_t *ban =
+      tb->e->region_ban + (size_t)tb->e->region[c] * (size_t)tb->T;
+  for (int i = 0; i < 4 * tb->T; i++) {
+    int t = (int)ts_rng_below(&st->r, (uint32_t)tb->T);
+    if (!ban[t])
+      return t;
+  }
+  int t = 0;
+  while (t < tb->T - 1 && ban[t])
+    t++;
+  return t;
+}
+
+static bool banned(const tables *tb, int c, int t) {
+  return tb->e->region_ban[tb->e->region[c] * tb->T + t];
+}
+
+/* Dealt tiles on cells that ban them: swapped with a free cell where both
+ * are allowed (the counts stay). */
+static void deal_bans(const tables *tb, state *st) {
+  for (int i = 0; i < tb->norder; i++) {
+    int a = tb->order[i];
+    for (int j = 0; j < tb->norder && banned(tb, a, st->tile[a]); j++) {
+      int b = tb->order[j], ta = st->tile[a], tb_ = st->tile[b];
+      if (!banned(tb, a, tb_) && !banned(tb, b, ta)) {
+        st->tile[a] = (uint16_t)tb_;
+        st->tile[b] = (uint16_t)ta;
+      }
+    }
+  }
+}
+
+/* The missing tiles of every target dealt out in random order. */
+static void start_dealt(const tables *tb, state *st, int *scratch) {
+  const tilesat_energy *e = tb->e;
+  int k = 0;
+  for (int t = 0; t < tb->T; t++)
+    for (int64_t i = e->pinned[t]; i < e->target[t]; i++)
+      scratch[k++] = t;
+  for (int i = k - 1; i > 0; i--) {
+    int j = (int)ts_rng_below(&st->r, (uint32_t)i + 1), x = scratch[i];
+    scratch[i] = scratch[j];
+    scratch[j] = x;
+  }
+  /* the free cells in reading order get the shuffled tiles */
+  k = 0;
+  for (int c = 0; c < tb->N; c++)
+    if (!e->pin_of[c])
+      st->tile[c] = (uint16_t)scratch[k++];
+  deal_bans(tb, st);
+}
+
+/* Each free cell drawn in proportion to the targets. */
+static void start_near_targets(const tables *tb, state *st) {
+  const tilesat_energy *e = tb->e;
+  int T = tb->T;
+  int64_t total = 0;
+  for (int t = 0; t < T; t++)
+    total += e->target[t];
+  for (int c = 0; c < tb->N; c++) {
+    if (e->pin_of[c])
+      continue;
+    int64_t u = (int64_t)ts_rng_below(&st->r, (uint32_t)total);
+    int t = 0;
+    while (t < T - 1 && (u -= e->target[t]) >= 0)
+      t++;
+    st->tile[c] = (uint16_t)(banned(tb, c, t) ? random_allowed(tb, st, c) : t);
+  }
+}
+
 /* A random start: pins in place, free cells uniform, or with exact counts
- * the missing tiles of every target dealt out in random order. */
-static void state_start(const tables *tb, state *st, int *scratch) {
+ * the missing tiles of every target dealt out in random order; no tile a
+ * global constraint bans; then the counts of global constraints met.
+ * -1 when no start meets them. */
+static int state_start(const tables *tb, state *st, int *scratch) {
   const tilesat_energy *e = tb->e;
   int T = tb->T;
   st->tile[tb->N] = (uint16_t)T;
   for (int c = 0; c < tb->N; c++)
     if (e->pin_of[c])
-      st->tile[c] = (uint16_t)e->pin_tile[c];
+      st->tile[c] = (uint16_t)(e->pin_tile[c] < 0 ? T : e->pin_tile[c]);
   if (tb->swaps) {
-    int k = 0;
-    for (int t = 0; t < T; t++)
-      for (int64_t i = e->pinned[t]; i < e->target[t]; i++)
-        scratch[k++] = t;
-    for (int i = k - 1; i > 0; i--) {
-      int j = (int)ts_rng_below(&st->r, (uint32_t)i + 1), x = scratch[i];
-      scratch[i] = scratch[j];
-      scratch[j] = x;
-    }
-    /* the free cells in reading order get the shuffled tiles */
-    k = 0;
-    for (int c = 0; c < tb->N; c++)
-      if (!e->pin_of[c])
-        st->tile[c] = (uint16_t)scratch[k++];
+    start_dealt(tb, st, scratch);
   } else if (tb->wf > 0) { /* counts near the targets from the start */
-    for (int c = 0; c < tb->N; c++) {
-      if (e->pin_of[c])
-        continue;
-      int64_t u = (int64_t)ts_rng_below(&st->r, (uint32_t)tb->N);
-      int t = 0;
-      while (t < T - 1 && (u -= e->target[t]) >= 0)
-        t++;
-      st->tile[c] = (uint16_t)t;
-    }
+    start_near_targets(tb, st);
   } else {
     for (int c = 0; c < tb->N; c++)
       if (!e->pin_of[c])
-        st->tile[c] = (uint16_t)ts_rng_below(&st->r, (uint32_t)T);
+        st->tile[c] = (uint16_t)random_allowed(tb, st, c);
+  }
+  if (tb->counts) {
+    ts_ag_sync(tb->ag, st->ag, st->tile);
+    if (ts_ag_meet_counts(tb->ag, st->ag, st->tile, tb->order, tb->norder,
+                          &st->r))
+      return -1;
   }
   state_sync(tb, st, scratch);
+  return 0;
 }
 
 /* -------------------------------------------------------------- moves */
@@ -486,6 +572,8 @@ static inline void set_tile(const tables *tb, state *st, int c, int t,
   st->tile[c] = (uint16_t)t;
 }
 
+#define SEARCH_BUDGET 32 /* cells a split's searches visit when hot */
+
 /* One heat-bath update of cell c at inverse temperature beta * EXP_SCALE.
  * The padding tiles T..Tp-1 have a huge bias, so their weight is 0. */
 static inline __attribute__((always_inline)) void
@@ -494,6 +582,8 @@ heat_bath(const tables *tb, state *st, int c, float bs, const int nd,
   float *restrict loc = st->loc, *restrict w = st->w;
   int *restrict idx = st->idx;
   local_energies(tb, st, c, nd, Tp, loc);
+  if (tb->counts)
+    ts_ag_mask(tb->ag, st->ag, c, st->tile[c], loc);
   float m8[8];
   for (int i = 0; i < 8; i++)
     m8[i] = loc[i];
@@ -532,10 +622,25 @@ heat_bath(const tables *tb, state *st, int c, float bs, const int nd,
   int pick = g, last = g + 3 < tb->T - 1 ? g + 3 : tb->T - 1;
   while (pick < last && (u -= w[pick]) >= 0)
     pick++;
-  if (pick != old) {
-    st->E += (double)loc[pick] - (double)loc[old];
-    set_tile(tb, st, c, pick, nd);
+  if (pick == old)
+    return;
+  double dg = 0; /* the missing joins' change, by Metropolis */
+  if (tb->ag) {
+    /* hot (a missing join accepted with probability over 2%), a search
+     * for a split stops after a few cells: the regions are tangled and the
+     * searches far from meeting, and the split counts after the sweep */
+    float xw = (float)(tb->cratio * tb->hard) * bs;
+    long dm = ts_ag_propose(tb->ag, st->ag, c, old, pick,
+                            xw > 4 * EXP_SCALE ? LONG_MAX : SEARCH_BUDGET);
+    dg = tb->cratio * tb->hard * (double)dm;
+    float x = (float)dg * bs;
+    if (dg > 0 &&
+        !(x < (float)(EXP_N - 1) && ts_rng_float(&st->r) < tb->exptab[(int)x]))
+      return;
+    ts_ag_commit(tb->ag, st->ag);
   }
+  st->E += (double)loc[pick] - (double)loc[old] + dg;
+  set_tile(tb, st, c, pick, nd);
 }
 
 #define SWEEP(ND, TP)                                                          \
@@ -1045,15 +1150,29 @@ static void sweep_swaps(const tables *tb, state *st, float bs) {
     set_tile(tb, st, a, tb_, tb->nd);
     float d2 = cell_cost(tb, st, b, ta) - cell_cost(tb, st, b, tb_);
     set_tile(tb, st, b, ta, tb->nd);
-    float dE = d1 + d2, x = dE * bs;
-    bool accept = dE <= 0 || (x < (float)(EXP_N - 1) &&
-                              ts_rng_float(&st->r) < tb->exptab[(int)x]);
+    double dg = 0, w = tb->cratio * tb->hard;
+    bool kept = true;
+    if (tb->ag) {
+      long dm = ts_ag_change(tb->ag, st->ag, a, ta, tb_) +
+                ts_ag_change(tb->ag, st->ag, b, tb_, ta);
+      dg = w * (double)dm;
+      kept = !tb->counts || ts_ag_counts_ok(tb->ag, st->ag);
+    }
+    float dE = d1 + d2 + (float)dg, x = dE * bs;
+    bool accept =
+        kept && (dE <= 0 || (x < (float)(EXP_N - 1) &&
+                             ts_rng_float(&st->r) < tb->exptab[(int)x]));
     if (accept) {
-      st->E += (double)dE;
+      st->E += (double)(d1 + d2) + dg;
     } else {
       set_tile(tb, st, b, tb_, tb->nd);
       set_tile(tb, st, a, ta, tb->nd);
       st->V = v0;
+      if (tb->ag) { /* not quite undone where the labels await settling */
+        long back = ts_ag_change(tb->ag, st->ag, b, ta, tb_) +
+                    ts_ag_change(tb->ag, st->ag, a, tb_, ta);
+        st->E += dg + w * (double)back;
+      }
     }
   }
 }
@@ -1064,6 +1183,10 @@ static void sweep(const tables *tb, state *st, double beta) {
     sweep_swaps(tb, st, bs);
   else
     sweep_heat_bath(tb, st, bs);
+  if (tb->counts && !tb->swaps) /* counts at their bounds: only swaps move */
+    sweep_swaps(tb, st, bs);
+  if (tb->joins) /* the splits a search gave up on */
+    st->E += tb->cratio * tb->hard * (double)ts_ag_settle(tb->ag, st->ag);
 }
 
 /* The running energy and violation count against a fresh evaluation:
@@ -1140,7 +1263,7 @@ static void auto_schedule(const tables *tb, double hard, double *lo,
  * change near the targets), where hard and soft trade off, holds it for
  * 60% of the sweeps and then raises it geometrically to the real weight by
  * 90%: the last 10%, and the energy reported, use the real weight.  What
- * violations are left then go to the SAT repair. */
+ * violations are left then go to the SAT clean-up. */
 #define LEVELS 100 /* distinct temperatures (and hard weights) in a run */
 #define RAMP_START 0.6
 #define RAMP_END 0.9
@@ -1166,7 +1289,7 @@ static void set_hard(tables *tb, state *reps, int K, double hard) {
   if (hard == tb->hard)
     return;
   for (int k = 0; k < K; k++)
-    reps[k].E += (hard - tb->hard) * (double)reps[k].V;
+    reps[k].E += (hard - tb->hard) * hard_units(tb, &reps[k]);
   tables_set_hard(tb, hard);
 }
 
@@ -1180,7 +1303,14 @@ static double now(void) {
   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-/* After a repair: the SAT backend fills what it re-solves without regard
+/* Violated adjacencies plus broken global constraints. */
+static long violations(const tilesat_energy *e, const int *tiles) {
+  char why[8];
+  return tilesat_energy_violations(e, tiles) +
+         ts_globals_broken(e->map, tiles, why, sizeof why);
+}
+
+/* After a clean-up: the SAT backend fills what it re-solves without regard
  * to the soft terms (with a frequency term the counts drift by hundreds on
  * a 100x100 map).  A few
  * cold sweeps at the real hard weight (no violation can come back: at the
@@ -1196,14 +1326,13 @@ static void polish(const tilesat_energy *e, int *tiles, uint64_t seed,
   int *scratch = ts_malloc((size_t)tb.N * sizeof *scratch);
   st.tile[tb.N] = (uint16_t)tb.T;
   for (int c = 0; c < tb.N; c++)
-    st.tile[c] = (uint16_t)tiles[c];
+    st.tile[c] = (uint16_t)(tiles[c] < 0 ? tb.T : tiles[c]);
   state_sync(&tb, &st, scratch);
   double E0 = st.E;
   for (long sw = 0; sw < sweeps; sw++)
     sweep(&tb, &st, beta);
   to_ints(&tb, &st, scratch);
-  if (tilesat_energy_violations(e, scratch) == 0 &&
-      tilesat_energy_eval(e, scratch) < E0)
+  if (violations(e, scratch) == 0 && tilesat_energy_eval(e, scratch) < E0)
     memcpy(tiles, scratch, (size_t)tb.N * sizeof *tiles);
   free(scratch);
   state_free(&st);
@@ -1216,7 +1345,7 @@ void tilesat_anneal_defaults(tilesat_anneal_opts *o) {
   o->sweeps = 1000;
   o->restarts = 1;
   o->replicas = 1;
-  o->repair = true;
+  o->cleanup = true;
   o->stop_at_zero = true;
   o->solve.backend = TILESAT_PICOSAT;
 }
@@ -1312,17 +1441,18 @@ static bool keep_best(annealer *a) {
   bool stop = false;
   for (int k = 0; k < a->K; k++) {
     const state *r = &a->reps[k];
-    if (r->V == 0 && s->zero_sweep < 0) {
+    bool zero = r->V == 0 && (!r->ag || ts_ag_missing(r->ag) == 0);
+    if (zero && s->zero_sweep < 0) {
       s->zero_sweep = s->sweeps_done;
       s->zero_seconds = now() - a->t0;
     }
     /* judged at the real hard weight */
-    double Et = r->E + (e->hard - a->tb.hard) * (double)r->V;
+    double Et = r->E + (e->hard - a->tb.hard) * hard_units(&a->tb, r);
     if (Et < a->bestE) {
       a->bestE = Et;
       memcpy(a->best, r->tile, (size_t)a->tb.N * sizeof *a->best);
     }
-    if (r->V == 0 && !a->tb.soft && a->opts->stop_at_zero)
+    if (zero && !a->tb.soft && a->opts->stop_at_zero)
       stop = true;
   }
   return stop;
@@ -1344,29 +1474,34 @@ static bool anneal_sweep(annealer *a, int run, long sw) {
   for (int k = 0; k < a->K; k++)
     sweep(&a->tb, &a->reps[k], beta * pow(LADDER, k));
   a->s->sweeps_done++;
-  a->s->site_updates += (double)a->tb.norder * a->K;
+  /* with counts, a sweep of swaps after each heat-bath sweep */
+  a->s->site_updates +=
+      (double)a->tb.norder * a->K * (a->tb.counts && !a->tb.swaps ? 2 : 1);
   exchange(a, beta);
   bool stop = keep_best(a);
   long report = sweeps / 20 > 0 ? sweeps / 20 : 1;
   const state *r0 = &a->reps[0];
   if (opts->progress && ((sw + 1) % report == 0 || stop))
     opts->progress(opts->progress_user, run, sw + 1, beta,
-                   r0->E + (e->hard - a->tb.hard) * (double)r0->V, r0->V);
+                   r0->E + (e->hard - a->tb.hard) * hard_units(&a->tb, r0),
+                   r0->V);
   return stop;
 }
 
 /* Every restart from its own seed stream; false if a replica's running
  * bookkeeping disagrees with a fresh evaluation.  The terminate of the
  * solve options (Ctrl-C) ends the sweeps too: *interrupted. */
-static bool anneal_runs(annealer *a, bool *interrupted) {
+static bool anneal_runs(annealer *a, bool *interrupted, bool *nostart) {
   bool bad = false;
-  *interrupted = false;
-  for (int run = 0; run < a->restarts && !*interrupted; run++) {
-    for (int k = 0; k < a->K; k++) {
+  *interrupted = *nostart = false;
+  for (int run = 0; run < a->restarts && !*interrupted && !*nostart; run++) {
+    for (int k = 0; k < a->K && !*nostart; k++) {
       ts_rng_seed(&a->reps[k].r, a->opts->seed,
                   (uint64_t)run * 64 + (uint64_t)k);
-      state_start(&a->tb, &a->reps[k], a->scratch);
+      *nostart = state_start(&a->tb, &a->reps[k], a->scratch) < 0;
     }
+    if (*nostart)
+      break;
     bool stop = false;
     for (long sw = 0; sw < a->sweeps && !stop; sw++) {
       if (ts_terminated(&a->opts->solve)) {
@@ -1398,17 +1533,24 @@ int tilesat_anneal(const tilesat_energy *e, const tilesat_anneal_opts *opts,
     return -1;
   annealer a;
   annealer_init(&a, e, opts, s);
-  bool interrupted;
-  bool ok = anneal_runs(&a, &interrupted);
+  bool interrupted, nostart;
+  bool ok = anneal_runs(&a, &interrupted, &nostart);
   s->seconds = now() - a.t0;
   int N = a.tb.N;
   for (int c = 0; c < N; c++)
-    tiles[c] = a.best[c];
+    tiles[c] = a.best[c] < a.tb.T ? a.best[c] : TILESAT_NO_TILE;
   long sweeps = a.sweeps;
   double bhi = a.bhi;
   annealer_free(&a);
   if (interrupted) {
     ts_error(err, "anneal", 0, "interrupted");
+    return -1;
+  }
+  if (nostart) {
+    ts_error(err, "anneal", 0,
+             "found no start that meets the counts of the global constraints "
+             "(changing one cell at a time); check can say whether a map "
+             "meets them");
     return -1;
   }
   if (!ok) {
@@ -1417,16 +1559,16 @@ int tilesat_anneal(const tilesat_energy *e, const tilesat_anneal_opts *opts,
              "count disagrees with a fresh evaluation");
     return -1;
   }
-  s->violations_annealed = tilesat_energy_violations(e, tiles);
+  s->violations_annealed = violations(e, tiles);
   if (opts->annealed)
     memcpy(opts->annealed, tiles, (size_t)N * sizeof *tiles);
-  if (s->violations_annealed > 0 && opts->repair) {
-    if (ts_repair(e, &opts->solve, tiles, s, err) < 0)
+  if (s->violations_annealed > 0 && opts->cleanup) {
+    if (ts_anneal_cleanup(e, &opts->solve, tiles, s, err) < 0)
       return -1;
-    if (s->repaired_cells > 0 && e->soft_scale > 0 && !e->exact)
+    if (s->cleaned_cells > 0 && e->soft_scale > 0 && !e->exact)
       polish(e, tiles, opts->seed, sweeps / 10 + 1, bhi);
   }
   s->energy = tilesat_energy_eval(e, tiles);
-  s->violations = tilesat_energy_violations(e, tiles);
+  s->violations = violations(e, tiles);
   return 0;
 }

@@ -10,6 +10,8 @@
  *   bias S -2 border             # S costs -2 on border cells
  *   palindrome 1                 # minus the line score of rows and columns
  *   onehot 5000                  # one-hot penalty of the QUBO
+ *   connectivity 100             # per missing join of a connected or path
+ *                                # constraint (default: the hard weight)
  *
  * The evaluator reads the rules and the map directly, so the sampler's
  * incremental bookkeeping and the QUBO writer are both checked against it. */
@@ -32,6 +34,7 @@ tilesat_energy *tilesat_energy_new(const tilesat_map *m) {
   e->ndirs = m->rules->ndirs;
   e->hard = -1;
   e->onehot = -1;
+  e->connectivity = -1;
   e->coherence = ts_calloc((size_t)e->ntiles, sizeof *e->coherence);
   e->explicit_target = ts_malloc((size_t)e->ntiles * sizeof(int64_t));
   for (int t = 0; t < e->ntiles; t++)
@@ -54,6 +57,7 @@ void tilesat_energy_free(tilesat_energy *e) {
   free(e->region_bias);
   free(e->pin_of);
   free(e->pin_tile);
+  free(e->region_ban);
   free(e);
 }
 
@@ -124,6 +128,8 @@ static double *weight_of(tilesat_energy *e, const char *kw) {
     return &e->hard;
   if (!strcmp(kw, "frequency"))
     return &e->frequency;
+  if (!strcmp(kw, "connectivity"))
+    return &e->connectivity;
   return !strcmp(kw, "palindrome") ? &e->palindrome : &e->onehot;
 }
 
@@ -136,7 +142,8 @@ static int weight_term(tilesat_energy *e, ts_reader *rd) {
   if (rd->nt != 2 || !parse_real(rd->tok[1], &w))
     return ts_reader_error(
         rd, "expected '%s WEIGHT' with a number of size at most 1e6", kw);
-  bool positive = !strcmp(kw, "hard") || !strcmp(kw, "onehot");
+  bool positive = !strcmp(kw, "hard") || !strcmp(kw, "onehot") ||
+                  !strcmp(kw, "connectivity");
   if (positive ? w <= 0 : w < 0)
     return ts_reader_error(rd, "the %s weight must be %s, not %s", kw,
                            positive ? "positive" : "zero or positive",
@@ -253,6 +260,7 @@ static const struct term {
     {"target", target_term},       {"counts", counts_term},
     {"coherence", coherence_term}, {"bias", bias_term},
     {"palindrome", weight_term},   {"onehot", weight_term},
+    {"connectivity", weight_term},
 };
 
 static int read_term(tilesat_energy *e, ts_reader *rd) {
@@ -261,7 +269,7 @@ static int read_term(tilesat_energy *e, ts_reader *rd) {
       return terms[i].read(e, rd);
   return ts_reader_error(rd,
                          "unknown term '%s' (hard, frequency, target, counts, "
-                         "coherence, bias, palindrome, onehot)",
+                         "coherence, bias, palindrome, onehot, connectivity)",
                          rd->tok[0]);
 }
 
@@ -410,8 +418,11 @@ static int prepare_pins(tilesat_energy *e, tilesat_error *err) {
   e->pin_of = ts_calloc((size_t)N, sizeof *e->pin_of);
   e->pin_tile = ts_malloc((size_t)N * sizeof *e->pin_tile);
   e->pinned = ts_calloc((size_t)e->ntiles, sizeof *e->pinned);
-  for (int c = 0; c < N; c++)
+  for (int c = 0; c < N; c++) {
     e->pin_tile[c] = -1;
+    e->pin_of[c] =
+        (int8_t)(ts_masked(m, c) ? 1 : 0); /* masked: held, with no tile */
+  }
   for (size_t i = 0; i < m->pins.n; i++) {
     ts_pin p = m->pins.v[i];
     if (e->pin_of[p.cell] && e->pin_tile[p.cell] != p.tile) {
@@ -433,7 +444,7 @@ static int prepare_pins(tilesat_energy *e, tilesat_error *err) {
  * with exact counts they must add up and leave room for the pins. */
 static int prepare_targets(tilesat_energy *e, tilesat_error *err) {
   const tilesat_rules *r = e->map->rules;
-  int T = e->ntiles, N = e->map->ncells;
+  int T = e->ntiles, N = e->map->ncells - e->map->nmasked;
   e->target = ts_calloc((size_t)T, sizeof *e->target);
   bool *want = ts_calloc((size_t)T, sizeof *want);
   int64_t fixed = 0;
@@ -478,40 +489,89 @@ static int prepare_targets(tilesat_energy *e, tilesat_error *err) {
   return 0;
 }
 
-/* Bias regions: cells with the same set of bias lines share a region. */
+/* The tiles a global constraint bans at a cell, into ban (T bytes): a
+ * border's cells, a path's cells and a connected region's given cell hold
+ * only tiles of the class.  Annealing never draws a banned tile. */
+static void cell_bans(const tilesat_map *m, int c, uint8_t *ban) {
+  int T = m->rules->ntiles;
+  memset(ban, 0, (size_t)T);
+  for (size_t i = 0; i < m->globals.n; i++) {
+    const ts_global *g = &m->globals.v[i];
+    bool on = g->kind == TILESAT_GLOBAL_BORDER      ? ts_global_covers(m, g, c)
+              : g->kind == TILESAT_GLOBAL_CONNECTED ? g->at == c
+                                                    : false;
+    for (size_t k = 0; g->kind == TILESAT_GLOBAL_PATH && k < g->cells.n; k++)
+      on |= g->cells.v[k] == c;
+    for (int t = 0; on && t < T; t++)
+      ban[t] |= !ts_bit(g->class, t);
+  }
+}
+
+/* A pin on a tile a global constraint bans: no map keeps both. */
+static int check_pin_bans(const tilesat_energy *e, tilesat_error *err) {
+  const tilesat_map *m = e->map;
+  int T = e->ntiles;
+  for (int c = 0; c < m->ncells; c++) {
+    int t = e->pin_tile[c];
+    if (t >= 0 && e->region_ban[e->region[c] * T + t]) {
+      ts_error(err, "--pin", 0,
+               "cell (%d,%d) is pinned to %s, which a global constraint "
+               "forbids there",
+               c / m->width, c % m->width, m->rules->names.v.v[t]);
+      return -1;
+    }
+  }
+  return 0;
+}
+
+/* Bias regions: cells with the same set of bias lines and the same banned
+ * tiles share a region. */
 static int prepare_regions(tilesat_energy *e, tilesat_error *err) {
   const tilesat_map *m = e->map;
   int T = e->ntiles, N = m->ncells, nb = (int)e->biases.n;
   e->region = ts_calloc((size_t)N, 1);
   uint64_t masks[TS_MAX_REGIONS];
+  uint8_t *bans = ts_calloc((size_t)TS_MAX_REGIONS * (size_t)T, 1);
+  uint8_t *ban = ts_calloc((size_t)T, 1);
   e->nregions = 1;
   masks[0] = 0;
-  for (int c = 0; c < N && nb; c++) {
+  for (int c = 0; c < N && (nb || m->globals.n); c++) {
     uint64_t mask = 0;
     for (int i = 0; i < nb; i++)
       if (in_region(m, &e->biases.v[i], c / m->width, c % m->width))
         mask |= (uint64_t)1 << i;
+    cell_bans(m, c, ban);
     int k = 0;
-    while (k < e->nregions && masks[k] != mask)
+    while (k < e->nregions &&
+           (masks[k] != mask || memcmp(bans + (size_t)k * T, ban, (size_t)T)))
       k++;
     if (k == e->nregions) {
       if (k == TS_MAX_REGIONS) {
-        ts_error(err, e->biases.v[nb - 1].at.file, e->biases.v[nb - 1].at.line,
-                 "the bias lines cut the map into more than %d regions",
-                 TS_MAX_REGIONS);
+        free(bans);
+        free(ban);
+        ts_error(err, nb ? e->biases.v[nb - 1].at.file : NULL,
+                 nb ? e->biases.v[nb - 1].at.line : 0,
+                 "the bias lines%s cut the map into more than %d regions",
+                 m->globals.n ? " and global constraints" : "", TS_MAX_REGIONS);
         return -1;
       }
-      masks[e->nregions++] = mask;
+      masks[e->nregions] = mask;
+      memcpy(bans + (size_t)k * T, ban, (size_t)T);
+      e->nregions++;
     }
     e->region[c] = (uint8_t)k;
   }
+  free(ban);
+  e->region_ban = ts_malloc((size_t)e->nregions * (size_t)T);
+  memcpy(e->region_ban, bans, (size_t)e->nregions * (size_t)T);
+  free(bans);
   e->region_bias =
       ts_calloc((size_t)e->nregions * (size_t)T, sizeof *e->region_bias);
   for (int k = 0; k < e->nregions; k++)
     for (int i = 0; i < nb; i++)
       if (masks[k] >> i & 1)
         e->region_bias[k * T + e->biases.v[i].tile] += e->biases.v[i].weight;
-  return 0;
+  return check_pin_bans(e, err);
 }
 
 /* The soft scale, and the default hard weight: more than any single cell
@@ -542,8 +602,9 @@ static void default_weights(tilesat_energy *e) {
     e->onehot = (e->ndirs + 1) * e->hard;
 }
 
-int tilesat_energy_prepare(tilesat_energy *e, tilesat_error *err) {
-  check_prepared(__func__, e, false);
+/* What annealing cannot keep: bans (from collapse's guard), the palindrome
+ * line score across masked cells. */
+static int check_map(const tilesat_energy *e, tilesat_error *err) {
   if (e->map->bans.n) {
     ts_error(err, "anneal", 0,
              "the map has %zu banned tiles, which annealing does not know "
@@ -551,13 +612,26 @@ int tilesat_energy_prepare(tilesat_energy *e, tilesat_error *err) {
              e->map->bans.n);
     return -1;
   }
-  if (tilesat_map_refuse_globals(e->map, 0, "anneal", NULL, err))
+  if (e->map->nmasked && e->palindrome != 0) {
+    ts_error(err, e->palindrome_at.file, e->palindrome_at.line,
+             "the palindrome line score needs whole rows and columns, and "
+             "the map has masked cells");
+    return -1;
+  }
+  return 0;
+}
+
+int tilesat_energy_prepare(tilesat_energy *e, tilesat_error *err) {
+  check_prepared(__func__, e, false);
+  if (check_map(e, err))
     return -1;
   if (check_fits(e, err) || prepare_pins(e, err) || prepare_targets(e, err) ||
       prepare_regions(e, err))
     return -1;
   e->nforward = ts_forward_dirs(e->map->topo, e->forward);
   default_weights(e);
+  if (e->connectivity < 0)
+    e->connectivity = e->hard;
   e->prepared = true;
   return 0;
 }
@@ -614,8 +688,37 @@ static void check_tiles(const char *func, const tilesat_energy *e,
   if (!tiles)
     ts_misuse(func, "NULL tiles");
   for (int c = 0; c < e->map->ncells; c++)
-    if (tiles[c] < 0 || tiles[c] >= e->ntiles)
-      ts_misuse(func, "a cell holds no tile");
+    if (ts_masked(e->map, c) ? tiles[c] != TILESAT_NO_TILE
+                             : tiles[c] < 0 || tiles[c] >= e->ntiles)
+      ts_misuse(func, "a cell holds no tile, or a masked cell holds one");
+}
+
+long ts_missing_joins(const tilesat_map *m, const ts_global *g,
+                      const int *tiles) {
+  if (!ts_global_lazy(g))
+    return 0;
+  int N = m->ncells;
+  uint8_t *in = ts_malloc((size_t)N);
+  int *comp = ts_malloc((size_t)N * sizeof *comp);
+  int *queue = ts_malloc((size_t)N * sizeof *queue);
+  for (int c = 0; c < N; c++)
+    in[c] = tiles[c] >= 0 && ts_bit(g->class, tiles[c]);
+  int n = ts_regions(m, NULL, in, comp, queue);
+  long missing = 0;
+  if (g->kind == TILESAT_GLOBAL_CONNECTED) {
+    missing = n > 1 ? n - 1 : g->nonempty && n == 0;
+  } else { /* the regions the path's cells are in (queue: seen marks) */
+    memset(queue, 0, (size_t)N * sizeof *queue);
+    for (size_t i = 0; i < g->cells.n; i++) {
+      int c = g->cells.v[i];
+      missing += comp[c] < 0 || !queue[comp[c]]++;
+    }
+    missing--;
+  }
+  free(in);
+  free(comp);
+  free(queue);
+  return missing;
 }
 
 long tilesat_energy_violations(const tilesat_energy *e, const int *tiles) {
@@ -637,6 +740,8 @@ double tilesat_energy_eval(const tilesat_energy *e, const int *tiles) {
   int T = e->ntiles;
   double E = 0;
   for (int c = 0; c < m->ncells; c++) {
+    if (tiles[c] < 0) /* masked */
+      continue;
     E += e->region_bias[e->region[c] * T + tiles[c]];
     for (int f = 0; f < e->nforward; f++) {
       int d = e->forward[f], n = ts_map_neighbor(m, c, d);
@@ -645,9 +750,9 @@ double tilesat_energy_eval(const tilesat_energy *e, const int *tiles) {
     }
   }
   if (e->frequency != 0) {
-    int64_t *count = ts_calloc((size_t)T, sizeof *count);
+    int64_t *count = ts_calloc((size_t)T + 1, sizeof *count);
     for (int c = 0; c < m->ncells; c++)
-      count[tiles[c]]++;
+      count[tiles[c] < 0 ? T : tiles[c]]++;
     for (int t = 0; t < T; t++) {
       double x = (double)(count[t] - e->target[t]);
       E += e->frequency * x * x;
@@ -663,5 +768,7 @@ double tilesat_energy_eval(const tilesat_energy *e, const int *tiles) {
     free(buf);
     E -= e->palindrome * (double)s;
   }
+  for (size_t i = 0; i < m->globals.n; i++)
+    E += e->connectivity * (double)ts_missing_joins(m, &m->globals.v[i], tiles);
   return E;
 }

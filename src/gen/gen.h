@@ -1,7 +1,8 @@
-/* gen/gen.h: energies, annealing, SAT repair of annealed maps, QUBO. */
+/* gen/gen.h: energies, annealing, SAT clean-up of annealed maps, QUBO. */
 #ifndef TILESAT_GEN_H
 #define TILESAT_GEN_H
 
+#include "core/rng.h"
 #include "sat/sat.h"
 
 /* ---------------------------------------------------------------- energy */
@@ -37,6 +38,7 @@ struct tilesat_energy {
   bool prepared;
   /* weights as given; hard < 0 means "the default" until prepared */
   double hard, frequency, palindrome, onehot;
+  double connectivity;      /* per missing join (connected, path); -1: hard */
   double *coherence;        /* J per tile */
   int64_t *explicit_target; /* -1: from the weights */
   bool exact;
@@ -49,8 +51,10 @@ struct tilesat_energy {
   uint8_t *region; /* per cell: index into region_bias */
   int nregions;
   double *region_bias; /* [nregions][ntiles] */
-  int8_t *pin_of;      /* per cell: 1 if pinned */
-  int *pin_tile;       /* per cell: the pinned tile or -1 */
+  uint8_t *region_ban; /* [nregions][ntiles]: tiles a global constraint
+                        * forbids there (border, path cells, at R,C) */
+  int8_t *pin_of;      /* per cell: 1 if pinned or masked */
+  int *pin_tile;       /* per cell: the pinned tile or -1 (masked) */
   bool hard_default;   /* the hard weight is the default (not given) */
   double soft_scale;   /* largest single-cell soft change near the targets */
   int nforward;        /* forward directions (ts_forward_dirs) */
@@ -70,10 +74,58 @@ static inline double ts_pair_cost(const tilesat_energy *e, int a, int d,
 long ts_line_score(const tilesat_energy *e, const int *tiles, int line,
                    int *buf);
 
-/* Repair the violations of a filled map with the SAT backend (repair.c):
+/* Clean up the violations of a filled map with the SAT backend (cleanup.c):
  * the violating cells and a margin around them, every other cell pinned;
- * fills the repair fields of `st`.  Returns 0 or -1 on error. */
-int ts_repair(const tilesat_energy *e, const tilesat_solve_options *so,
-              int *tiles, tilesat_anneal_stats *st, tilesat_error *err);
+ * fills the clean-up fields of `st`.  Returns 0 or -1 on error. */
+int ts_anneal_cleanup(const tilesat_energy *e, const tilesat_solve_options *so,
+                      int *tiles, tilesat_anneal_stats *st, tilesat_error *err);
+
+/* The joins a filled map misses for a connected or path constraint (0 for
+ * other kinds; see anneal_globals.c), by a flood fill of its own. */
+long ts_missing_joins(const tilesat_map *m, const ts_global *g,
+                      const int *tiles);
+
+/* ------------------------------------------ global constraints, annealed */
+
+/* Counts, kept hard, and connected and path constraints, a penalty per
+ * missing join, as the sampler keeps them (anneal_globals.c).  Tiles are
+ * the sampler's: 0..T-1, T the sentinel (masked, or off the map). */
+typedef struct ts_ag ts_ag;             /* shared by every replica */
+typedef struct ts_ag_state ts_ag_state; /* one replica's */
+/* NULL when the map has no count, connected or path constraint; nbr: the
+ * sampler's neighbour table ([N][nd], N where none), borrowed. */
+ts_ag *ts_ag_new(const tilesat_energy *e, const int32_t *nbr, int nd);
+void ts_ag_free(ts_ag *g);
+bool ts_ag_has_counts(const ts_ag *g);
+bool ts_ag_has_joins(const ts_ag *g);
+ts_ag_state *ts_ag_state_new(const ts_ag *g);
+void ts_ag_state_free(ts_ag_state *s);
+/* Counts and regions of the map `tile` from scratch. */
+void ts_ag_sync(const ts_ag *g, ts_ag_state *s, const uint16_t *tile);
+/* Missing joins over every connected and path constraint. */
+long ts_ag_missing(const ts_ag_state *s);
+/* Propose that cell c change from tile a to tile b: the change of the
+ * missing joins it would make (nothing changes yet).  A split's searches
+ * visit at most `budget` cells: beyond it the split is taken as none, and
+ * the labels are made right by ts_ag_settle. */
+long ts_ag_propose(const ts_ag *g, ts_ag_state *s, int c, int a, int b,
+                   long budget);
+/* Make the change last proposed: counts and regions follow. */
+void ts_ag_commit(const ts_ag *g, ts_ag_state *s);
+/* Make the regions right where a split's search gave up; returns the
+ * change of the missing joins. */
+long ts_ag_settle(const ts_ag *g, ts_ag_state *s);
+/* Propose and commit; returns the change of the missing joins. */
+long ts_ag_change(const ts_ag *g, ts_ag_state *s, int c, int a, int b);
+/* Are all counts within their bounds? */
+bool ts_ag_counts_ok(const ts_ag *g, const ts_ag_state *s);
+/* Set loc[t] to 1e30 for each tile t that would take a count out of its
+ * bounds if cell c (now holding old) took it. */
+void ts_ag_mask(const ts_ag *g, const ts_ag_state *s, int c, int old,
+                float *loc);
+/* Change free cells (order[0..norder)) of the synced map `tile` until the
+ * counts are within their bounds; 0, or -1 when no single change helps. */
+int ts_ag_meet_counts(const ts_ag *g, ts_ag_state *s, uint16_t *tile,
+                      const int32_t *order, int norder, ts_rng *rng);
 
 #endif

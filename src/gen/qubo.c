@@ -175,6 +175,10 @@ int tilesat_energy_write_qubo(const tilesat_energy *e, FILE *out,
     return -1;
   }
   const tilesat_map *m = e->map;
+  if (tilesat_map_refuse_globals(
+          m, 0, "--qubo-out",
+          "; a QUBO holds no global constraint, anneal keeps them", err))
+    return -1;
   int T = e->ntiles;
   double free_cells = 0;
   for (int c = 0; c < m->ncells; c++)

@@ -134,7 +134,7 @@ static int solve(void *impl) {
 }
 
 /* The C API limits only CPU time: a conflict's worth of it, as measured
- * on the pieces of an anneal repair (Castle, a few hundred cells). */
+ * on the pieces of an anneal clean-up (Castle, a few hundred cells). */
 #define SECONDS_PER_CONFLICT 1e-4
 
 static void limit(void *impl, int conflicts) {

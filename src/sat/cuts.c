@@ -236,6 +236,35 @@ static void solver_clause(void *user, int group, const int *lits, size_t n) {
   ts_solver_add_clause(user, lits, n);
 }
 
+int ts_solve_cut_assuming(ts_solver *s, ts_cuts *c, const int *lits, int n,
+                          int conflicts, tilesat_solve_stats *stats) {
+  long rounds = 0, cuts = 0;
+  for (;;) {
+    for (int i = 0; i < n; i++)
+      ts_solver_assume(s, lits[i]);
+    if (conflicts > 0)
+      ts_solver_limit(s, conflicts);
+    int res = ts_solver_solve(s);
+    if (stats)
+      stats->solves++;
+    if (res != TILESAT_SAT || !c)
+      return res;
+    long k = ts_cuts_find(c, solver_value, s, NULL, solver_clause, s);
+    if (!k)
+      return res;
+    rounds++;
+    cuts += k;
+    if (stats) {
+      stats->cut_rounds++;
+      stats->cuts += k;
+    }
+    char line[96];
+    snprintf(line, sizeof line, "connectivity: %ld rounds of cuts, %ld cuts",
+             rounds, cuts);
+    ts_solver_say(s, line);
+  }
+}
+
 int ts_solve_cut(ts_solver *s, ts_cuts *c, tilesat_solve_stats *stats) {
   /* Class cells first, a hint to the backends that take one: a large
    * region is connected as it is, while a model with few class cells
@@ -245,25 +274,5 @@ int ts_solve_cut(ts_solver *s, ts_cuts *c, tilesat_solve_stats *stats) {
    * class cells anyway, takes 3). */
   for (size_t i = 0; c && i < (size_t)c->nlazy * (size_t)c->N; i++)
     ts_solver_prefer(s, c->ylit[i]);
-  long rounds = 0, cuts = 0;
-  for (;;) {
-    int res = ts_solver_solve(s);
-    if (stats)
-      stats->solves++;
-    if (res != TILESAT_SAT || !c)
-      return res;
-    long n = ts_cuts_find(c, solver_value, s, NULL, solver_clause, s);
-    if (!n)
-      return res;
-    rounds++;
-    cuts += n;
-    if (stats) {
-      stats->cut_rounds++;
-      stats->cuts += n;
-    }
-    char line[96];
-    snprintf(line, sizeof line, "connectivity: %ld rounds of cuts, %ld cuts",
-             rounds, cuts);
-    ts_solver_say(s, line);
-  }
+  return ts_solve_cut_assuming(s, c, NULL, 0, 0, stats);
 }

@@ -107,7 +107,7 @@ int ts_solver_solve(ts_solver *s);
  * CaDiCaL counts conflicts; PicoSAT, which limits only propagations, and
  * CryptoMiniSat, whose C API limits only CPU time, get what that many
  * conflicts take on a map of a few hundred cells (backend_*.c).  Used
- * where "no answer soon" is an answer: a hard piece of an anneal repair. */
+ * where "no answer soon" is an answer: a hard piece of an anneal clean-up. */
 void ts_solver_limit(ts_solver *s, int conflicts);
 /* A progress line to the caller of the solver's options (if it wants
  * them). */
@@ -178,6 +178,11 @@ long ts_cuts_find(ts_cuts *c, ts_value_fn value, void *vuser,
  * path constraints, adding cuts (c may be NULL: none): SAT, UNSAT or
  * UNKNOWN, as ts_solver_solve; counts go to stats (may be NULL). */
 int ts_solve_cut(ts_solver *s, ts_cuts *c, tilesat_solve_stats *stats);
+/* The same under the assumptions lits[0..n) at every solve, each solve
+ * within `conflicts` (0: no bound; see ts_solver_limit), without the hint
+ * for class cells (the caller gives its own). */
+int ts_solve_cut_assuming(ts_solver *s, ts_cuts *c, const int *lits, int n,
+                          int conflicts, tilesat_solve_stats *stats);
 
 /* ---------------------------------------------------------------- memory */
 

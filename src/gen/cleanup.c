@@ -1,4 +1,4 @@
-/* repair.c: keep hard rules hard.  When annealing ends with disallowed
+/* cleanup.c: keep hard rules hard.  When annealing ends with disallowed
  * pairs, the cells at both ends of every such pair, grown by a margin, are
  * handed to the SAT backend with every other cell pinned.  Each connected
  * piece of that region is solved on its own small map: its bounding box
@@ -6,7 +6,14 @@
  * even row, so odd-r offsets stay the same).  A piece the backend cannot
  * fill doubles the margin, up to the whole map, where UNSAT means no valid
  * map exists with these pins at all.  On a periodic map a piece is solved
- * on the whole (periodic) map, every cell outside it pinned. */
+ * on the whole (periodic) map, every cell outside it pinned.
+ *
+ * Global constraints are kept: a piece's small map has the map's masked
+ * cells, bans for the tiles a border (or a path's cell) forbids, and each
+ * count with the cells outside its box taken off the bound.  Connected and
+ * path constraints are not local: when the map still breaks one after the
+ * pieces, the whole map is solved with them (the encoder's CNF and lazy
+ * cuts, sat/cuts.c), keeping as many annealed tiles as it can. */
 #include "gen/gen.h"
 
 #include <stdlib.h>
@@ -76,13 +83,10 @@ static void read_solution(const tilesat_map *sub, ts_solver *s, int *sol) {
 
 /* Solve with the assumptions lit[0..kept-1], within budget when it is
  * positive.  UNKNOWN is an error only if the user asked to stop. */
-static int solve_within(ts_solver *s, const tilesat_solve_options *so,
-                        const int *lit, int kept, int budget) {
-  for (int i = 0; i < kept; i++)
-    ts_solver_assume(s, lit[i]);
-  if (budget > 0)
-    ts_solver_limit(s, budget);
-  int res = ts_solver_solve(s);
+static int solve_within(ts_solver *s, ts_cuts *cuts,
+                        const tilesat_solve_options *so, const int *lit,
+                        int kept, int budget) {
+  int res = ts_solve_cut_assuming(s, cuts, lit, kept, budget, NULL);
   return res == TILESAT_UNKNOWN && ts_terminated(so) ? -1 : res;
 }
 
@@ -95,12 +99,12 @@ static int solve_within(ts_solver *s, const tilesat_solve_options *so,
  * stays when no round finds one.  Without this
  * a SAT solver fills the region with whatever its first model holds, and
  * the tile counts the annealer balanced are lost. */
-static int keep_most(const tilesat_map *sub, ts_solver *s,
+static int keep_most(const tilesat_map *sub, ts_solver *s, ts_cuts *cuts,
                      const tilesat_solve_options *so, int *lit, int n,
                      int *sol) {
   int kept = n;
   for (int rounds = 0; rounds < MAX_ROUNDS && kept > 0; rounds++) {
-    int res = solve_within(s, so, lit, kept, PIECE_CONFLICTS);
+    int res = solve_within(s, cuts, so, lit, kept, PIECE_CONFLICTS);
     if (res == TILESAT_SAT)
       read_solution(sub, s, sol);
     if (res == TILESAT_SAT || res < 0)
@@ -130,6 +134,7 @@ static int fill(const tilesat_map *sub, const tilesat_solve_options *so,
   ts_solver *s = ts_solver_new(sub, so);
   ts_solver_load(s, &cnf);
   ts_cnf_free(&cnf);
+  ts_cuts *cuts = ts_cuts_new(sub); /* the whole map's connectivity */
   int *lit = ts_malloc((size_t)n * sizeof *lit);
   for (int i = 0; i < n; i++) {
     int r = piece[i] / width - r0, c = piece[i] % width - c0;
@@ -138,12 +143,12 @@ static int fill(const tilesat_map *sub, const tilesat_solve_options *so,
      * assumptions get dropped */
     ts_solver_prefer(s, lit[i]);
   }
-  int res = solve_within(s, so, lit, 0, budget);
+  int res = solve_within(s, cuts, so, lit, 0, budget);
   if (res == TILESAT_UNKNOWN) /* out of budget: as good as no fill */
     res = budget > 0 ? TILESAT_UNSAT : -1;
   if (res == TILESAT_SAT) {
     read_solution(sub, s, sol);
-    res = keep_most(sub, s, so, lit, n, sol) < 0 ? -1 : res;
+    res = keep_most(sub, s, cuts, so, lit, n, sol) < 0 ? -1 : res;
   }
   char why[512];
   if (res < 0) {
@@ -151,12 +156,66 @@ static int fill(const tilesat_map *sub, const tilesat_solve_options *so,
   } else if (res == TILESAT_SAT &&
              !tilesat_map_verify(sub, sol, why, sizeof why)) {
     ts_error(err, NULL, 0,
-             "internal error: the repaired region is not valid: %s", why);
+             "internal error: the cleaned-up region is not valid: %s", why);
     res = -1;
   }
   free(lit);
+  ts_cuts_free(cuts);
   ts_solver_free(s);
   return res;
+}
+
+/* The map's masks, bans and counts on the small map `sub`, its box from
+ * (r0, c0) (its pins are set: the cells outside the piece); nonzero when a
+ * count cannot be met whatever the piece holds. */
+static int piece_globals(const tilesat_energy *e, const int *tiles,
+                         tilesat_map *sub, int r0, int c0) {
+  const tilesat_map *m = e->map;
+  int T = e->ntiles, bw = sub->width, bh = sub->height;
+  for (int l = 0; l < sub->ncells; l++) {
+    int cell = (r0 + l / bw) * m->width + c0 + l % bw;
+    if (ts_masked(m, cell)) {
+      if (!sub->masked)
+        sub->masked = ts_calloc((size_t)sub->ncells, 1);
+      sub->masked[l] = 1;
+      sub->nmasked++;
+    }
+    for (int t = 0; t < T && !ts_masked(m, cell); t++)
+      if (e->region_ban[e->region[cell] * T + t])
+        TS_PUSH(sub->bans, ((ts_pin){l, t}));
+  }
+  for (size_t i = 0; i < m->globals.n; i++) {
+    const ts_global *g = &m->globals.v[i];
+    if (g->kind != TILESAT_GLOBAL_COUNT)
+      continue;
+    int k = g->k, inside = 0;
+    for (int c = 0; c < m->ncells; c++) {
+      int r = c / m->width, q = c % m->width;
+      bool in = r >= r0 && r < r0 + bh && q >= c0 && q < c0 + bw;
+      if (!ts_global_covers(m, g, c))
+        continue;
+      inside += in && !ts_masked(m, c);
+      k -= !in && tiles[c] >= 0 && ts_bit(g->class, tiles[c]);
+    }
+    if (!inside) /* the piece does not change it */
+      continue;
+    if ((g->cmp != TS_AT_LEAST && k < 0) ||
+        (g->cmp != TS_AT_MOST && k > inside))
+      return -1;
+    ts_global lg = *g;
+    lg.class = ts_malloc((size_t)m->rules->words * sizeof *lg.class);
+    memcpy(lg.class, g->class, (size_t)m->rules->words * sizeof *lg.class);
+    lg.text = ts_strdup(g->text);
+    lg.origin = ts_strdup(g->origin);
+    lg.cells = (ts_ints){0};
+    lg.k = k < 0 ? 0 : k;
+    lg.r0 = (g->r0 > r0 ? g->r0 : r0) - r0;
+    lg.c0 = (g->c0 > c0 ? g->c0 : c0) - c0;
+    lg.r1 = (g->r1 < r0 + bh - 1 ? g->r1 : r0 + bh - 1) - r0;
+    lg.c1 = (g->c1 < c0 + bw - 1 ? g->c1 : c0 + bw - 1) - c0;
+    TS_PUSH(sub->globals, lg);
+  }
+  return 0;
 }
 
 /* Solve one connected piece (cells piece[0..n-1], all marked in `in`)
@@ -200,13 +259,17 @@ static int solve_piece(const tilesat_energy *e, const tilesat_solve_options *so,
   for (int r = r0; r <= r1; r++)
     for (int c = c0; c <= c1; c++) {
       int cell = r * m->width + c, local = (r - r0) * bw + (c - c0);
+      if (ts_masked(m, cell))
+        continue;
       if (!mine[cell] || e->pin_of[cell]) {
         ts_pin p = {local, mine[cell] ? e->pin_tile[cell] : tiles[cell]};
         TS_PUSH(sub->pins, p);
       }
     }
+  int res = piece_globals(e, tiles, sub, r0, c0) ? TILESAT_UNSAT : 0;
   int *sol = ts_malloc((size_t)bw * (size_t)bh * sizeof *sol);
-  int res = fill(sub, so, tiles, m->width, r0, c0, piece, n, budget, sol, err);
+  if (!res)
+    res = fill(sub, so, tiles, m->width, r0, c0, piece, n, budget, sol, err);
   if (res == TILESAT_SAT)
     for (int i = 0; i < n; i++) {
       int r = piece[i] / m->width, c = piece[i] % m->width;
@@ -218,8 +281,49 @@ static int solve_piece(const tilesat_energy *e, const tilesat_solve_options *so,
   return res;
 }
 
-int ts_repair(const tilesat_energy *e, const tilesat_solve_options *options,
-              int *tiles, tilesat_anneal_stats *st, tilesat_error *err) {
+/* The connected piece of marked cells (in) around s, into piece; seen
+ * marks them.  Returns how many. */
+static int gather(const tilesat_map *m, const uint8_t *in, uint8_t *seen, int s,
+                  int *piece) {
+  int n = 0, head = 0;
+  piece[n++] = s;
+  seen[s] = 1;
+  while (head < n) {
+    int c = piece[head++];
+    for (int d = 0; d < m->rules->ndirs; d++) {
+      int nb = ts_map_neighbor(m, c, d);
+      if (nb >= 0 && in[nb] && !seen[nb]) {
+        seen[nb] = 1;
+        piece[n++] = nb;
+      }
+    }
+  }
+  return n;
+}
+
+/* Connectivity the pieces did not mend: the whole map, with its
+ * constraints and cuts, keeping what it can of the map (cells: scratch). */
+static int whole_map(const tilesat_energy *e, const tilesat_solve_options *so,
+                     int *tiles, int *cells, tilesat_anneal_stats *st,
+                     tilesat_error *err) {
+  const tilesat_map *m = e->map;
+  int N = m->ncells, n = 0;
+  for (int c = 0; c < N; c++)
+    if (!e->pin_of[c])
+      cells[n++] = c;
+  st->cleanup_regions++;
+  int *sol = ts_malloc((size_t)N * sizeof *sol);
+  int res = fill(m, so, tiles, m->width, 0, 0, cells, n, 0, sol, err);
+  if (res == TILESAT_SAT)
+    memcpy(tiles, sol, (size_t)N * sizeof *tiles);
+  st->cleanup_result = res == TILESAT_UNSAT ? TILESAT_UNSAT : TILESAT_SAT;
+  free(sol);
+  return res < 0 ? -1 : 0;
+}
+
+int ts_anneal_cleanup(const tilesat_energy *e,
+                      const tilesat_solve_options *options, int *tiles,
+                      tilesat_anneal_stats *st, tilesat_error *err) {
   const tilesat_map *m = e->map;
   /* auto chooses for the whole map, not for each small region */
   tilesat_solve_options so = ts_solve_for(m, options);
@@ -233,7 +337,7 @@ int ts_repair(const tilesat_energy *e, const tilesat_solve_options *options,
   int *queue = ts_malloc((size_t)N * sizeof *queue);
   int *piece = ts_malloc((size_t)N * sizeof *piece);
   int rc = 0;
-  st->repair_result = TILESAT_SAT;
+  st->cleanup_result = TILESAT_SAT;
   for (int margin = 2;; margin *= 2) {
     if (!mark_bad(m, tiles, in))
       break;
@@ -246,20 +350,8 @@ int ts_repair(const tilesat_energy *e, const tilesat_solve_options *options,
     for (int s = 0; s < N && !failed && rc == 0; s++) {
       if (!in[s] || seen[s])
         continue;
-      int n = 0, head = 0;
-      piece[n++] = s;
-      seen[s] = 1;
-      while (head < n) {
-        int c = piece[head++];
-        for (int d = 0; d < m->rules->ndirs; d++) {
-          int nb = ts_map_neighbor(m, c, d);
-          if (nb >= 0 && in[nb] && !seen[nb]) {
-            seen[nb] = 1;
-            piece[n++] = nb;
-          }
-        }
-      }
-      st->repair_regions++;
+      int n = gather(m, in, seen, s, piece);
+      st->cleanup_regions++;
       /* the whole map with only the user's pins: the plain check */
       int budget = nin == N ? 0 : PIECE_CONFLICTS;
       int res = solve_piece(e, &so, tiles, piece, n, budget, err);
@@ -271,13 +363,17 @@ int ts_repair(const tilesat_energy *e, const tilesat_solve_options *options,
     if (rc < 0 || !failed)
       break;
     if (nin == N) { /* the whole map, only the user's pins: no valid map */
-      st->repair_result = TILESAT_UNSAT;
+      st->cleanup_result = TILESAT_UNSAT;
       break;
     }
   }
-  st->repaired_cells = 0;
+  char why[8];
+  if (rc == 0 && st->cleanup_result == TILESAT_SAT &&
+      ts_globals_broken(m, tiles, why, sizeof why))
+    rc = whole_map(e, &so, tiles, piece, st, err);
+  st->cleaned_cells = 0;
   for (int c = 0; c < N; c++)
-    st->repaired_cells += tiles[c] != before[c];
+    st->cleaned_cells += tiles[c] != before[c];
   free(before);
   free(in);
   free(seen);
