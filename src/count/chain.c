@@ -153,7 +153,11 @@ static int block_move(chain *c, int r0, int c0, int bw, int bh,
   so.seed = ts_rng_next(&c->rng);
   drawn d = {c, bw * bh};
   tilesat_error dperr;
-  int got = ts_dp_sample(sub, &so, 1, take_block, &d, &dperr);
+  /* across the block's shorter side (no probe), unless it is near square */
+  ts_dp_order order = bw >= 2 * bh   ? TS_DP_COLUMNS
+                      : bh >= 2 * bw ? TS_DP_ROWS
+                                     : TS_DP_PROBE;
+  int got = ts_dp_sample_ordered(sub, &so, order, 1, take_block, &d, &dperr);
   tilesat_map_free(sub);
   if (got == 1)
     return 0;

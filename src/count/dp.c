@@ -953,7 +953,8 @@ static int probe(const tilesat_map *m, const tilesat_count_options *o,
 /* Row-major or column-major: fewer states wins; a capped probe loses; ties
  * go to the shorter key. */
 static int choose_plan(const tilesat_map *m, const tilesat_count_options *o,
-                       plan *out, tilesat_error *err, const char *what) {
+                       ts_dp_order order, plan *out, tilesat_error *err,
+                       const char *what) {
   if (m->rules->ntiles > DP_MAX_TILES) {
     if (!strcmp(what, "sample"))
       ts_error(err, what, 0,
@@ -966,6 +967,10 @@ static int choose_plan(const tilesat_map *m, const tilesat_count_options *o,
                "--method enum or approx",
                DP_MAX_TILES, m->rules->ntiles);
     return -1;
+  }
+  if (order != TS_DP_PROBE) {
+    plan_build(m, order == TS_DP_COLUMNS, out);
+    return 0;
   }
   plan pl[2];
   size_t states[2];
@@ -989,9 +994,9 @@ static int choose_plan(const tilesat_map *m, const tilesat_count_options *o,
 }
 
 int dp_open(dp *s, const tilesat_map *m, const tilesat_count_options *o,
-            const char *what, tilesat_error *err) {
+            ts_dp_order order, const char *what, tilesat_error *err) {
   plan p;
-  if (choose_plan(m, o, &p, err, what))
+  if (choose_plan(m, o, order, &p, err, what))
     return -1;
   dp_setup(s, m, o, &p, what);
   return 0;
@@ -1000,7 +1005,7 @@ int dp_open(dp *s, const tilesat_map *m, const tilesat_count_options *o,
 int ts_dp_count(const tilesat_map *m, const tilesat_count_options *o,
                 mpz_t count, tilesat_error *err) {
   dp s;
-  if (dp_open(&s, m, o, "count", err))
+  if (dp_open(&s, m, o, TS_DP_PROBE, "count", err))
     return -1;
   const layer *last = NULL;
   if (dp_start(&s, &s.layers[0], err))
