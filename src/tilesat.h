@@ -416,7 +416,7 @@ typedef struct tilesat_count_options {
                             factor 1+tolerance of uniform (>= 1.71) */
   uint64_t seed;         /* approx hashes and samples */
   size_t max_memory;     /* bytes the DP may use */
-  /* chain: burn_in sweeps, then a map every `sweeps` sweeps (defaults 20
+  /* chain: burn_in sweeps, then a map every `sweeps` sweeps (defaults 4
    * and 2); blocks of block_width x block_height cells (0: strips 3 cells
    * thick across the map) */
   long burn_in, sweeps;

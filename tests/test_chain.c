@@ -324,8 +324,20 @@ Test(chain_cli, samples_and_reports) {
           "-n", "3", "--block", "4x3", "--burn-in", "4", "--sweeps", "3");
   cr_expect_eq(r.code, 10, "%s", r.err);
   cr_expect_eq(strlen(r.out), 3 * (6 * 9 + 1), "%s", r.out);
-  cr_expect(strstr(r.err, "tilesat: chain: 13 sweeps of 4x3 blocks from a "
-                          "guarded collapse (4 burn-in)"),
+  cr_expect(strstr(r.err, "tilesat: chain: 13 sweeps of 4x3 blocks from "
+                          "strips drawn in turn (4 burn-in)"),
+            "%s", r.err);
+  run_free(&r);
+  /* a dead end in the start (seed 1: the strips above the pin put sea or
+   * coast in its column, where only land leads down to it): a guarded
+   * collapse instead, and the maps keep the pin */
+  r = RUN("sample", "rules/coast.rules", "--size", "3x9", "--pin", "8,1=L",
+          "--method", "chain", "--seed", "1", "-n", "2");
+  cr_expect_eq(r.code, 10, "%s", r.err);
+  cr_assert_eq(strlen(r.out), 2 * (9 * 4 + 1), "%s", r.out);
+  cr_expect_eq(r.out[8 * 4 + 1], 'L', "%s", r.out);
+  cr_expect_eq(r.out[9 * 4 + 1 + 8 * 4 + 1], 'L', "%s", r.out);
+  cr_expect(strstr(r.err, "sweeps of 9x3 blocks from a guarded collapse"),
             "%s", r.err);
   run_free(&r);
   r = RUN("sample", "rules/hard.rules", "--size", "3x3", "--method", "chain");

@@ -120,8 +120,8 @@
   OPT(block, "--block", WXH, {0}, 0, 0, "WxH", " sample ",                     \
       "chain: blocks of WxH cells (and HxW every other sweep) re-drawn by "    \
       "the dp (default: strips 3 cells thick across the map)")                 \
-  OPT(burn_in, "--burn-in", UINT, 20, 0, 1000000000, "N", " sample ",          \
-      "chain: sweeps before the first map (default 20)")                       \
+  OPT(burn_in, "--burn-in", UINT, 4, 0, 1000000000, "N", " sample ",           \
+      "chain: sweeps before the first map (default 4)")                        \
   ALSO(nsamples, "RUNS", " collapse ",                                         \
        "run seeds S, S+1, ...: successes, contradictions, time (default 1)")   \
   ALSO(nsamples, "RUNS", " run-samples ",                                      \
