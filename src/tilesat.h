@@ -421,6 +421,9 @@ typedef struct tilesat_count_options {
    * thick across the map) */
   long burn_in, sweeps;
   int block_width, block_height;
+  /* chain: threads that draw blocks together (0: 2; the maps are the same
+   * whatever the number) */
+  int threads;
   /* estimate: particles a replicate (0: about 10^8 / cells, from 1000 to
    * 16384) and independent replicates (0: 8) */
   int particles, replicates;

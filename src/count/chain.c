@@ -32,37 +32,55 @@
 #include "count/count.h"
 
 #include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* The dp's memory bound for one block: a block that needs more is cut. */
 #define BLOCK_MEMORY ((size_t)128 << 20)
 
-typedef struct chain {
+/* Threads that draw blocks of one colour together (see sweep). */
+#define MAX_THREADS 2
+
+typedef struct chain chain;
+
+/* What one thread needs to move blocks: its scratch, its random stream
+ * (seeded for each block, so a block's draw does not depend on the thread
+ * that makes it) and what it changed. */
+typedef struct mover {
+  chain *c;
+  int *stamp; /* cell -> the last move of this mover whose block held it */
+  int move;
+  int *cells;       /* block cell -> map cell */
+  uint64_t *banned; /* per block cell: the tiles banned there (words) */
+  ts_rng rng;
+  long changed; /* cells the moves changed, since last reset */
+} mover;
+
+struct chain {
   const tilesat_map *m;
   const tilesat_count_options *o;
   int W, H, T, D, words;
   int *tiles;       /* the current map */
   int *pin;         /* cell -> pinned tile, or -1 */
   uint64_t *mapban; /* per cell: the map's bans (words), or NULL */
-  int *stamp;       /* cell -> the last move whose block held it */
-  int move;
-  int *cells;       /* block cell -> map cell */
-  uint64_t *banned; /* per block cell: the tiles banned there (words) */
-  ts_rng rng;
-  long changed;       /* cells the moves changed, since last reset */
+  ts_rng rng;       /* the sweeps' offsets and orders, the blocks' seeds */
+  int nmovers;
+  mover movers[MAX_THREADS];
   long sweep, sweeps; /* for progress: sweeps done, and in all */
   const char *start;  /* how the chain started, for the report */
-} chain;
+};
 
 /* The block's cells, rows r0.. and columns c0.., through the wrap. */
-static void block_cells(chain *c, int r0, int c0, int bw, int bh) {
-  c->move++;
+static void block_cells(mover *w, int r0, int c0, int bw, int bh) {
+  const chain *c = w->c;
+  w->move++;
   for (int i = 0; i < bh; i++)
     for (int j = 0; j < bw; j++) {
       int cell = ((r0 + i) % c->H) * c->W + (c0 + j) % c->W;
-      c->cells[i * bw + j] = cell;
-      c->stamp[cell] = c->move;
+      w->cells[i * bw + j] = cell;
+      w->stamp[cell] = w->move;
     }
 }
 
@@ -70,10 +88,11 @@ static void block_cells(chain *c, int r0, int c0, int bw, int bh) {
  * outside neighbour does not allow.  False if the block's own grid does
  * not have exactly the map's edges between its cells (a bug in the
  * block's shape). */
-static bool block_bans(chain *c, const tilesat_map *sub, int k) {
-  uint64_t *ban = c->banned + (size_t)k * (size_t)c->words;
+static bool block_bans(mover *w, const tilesat_map *sub, int k) {
+  const chain *c = w->c;
+  uint64_t *ban = w->banned + (size_t)k * (size_t)c->words;
   size_t bytes = (size_t)c->words * sizeof *ban;
-  int cell = c->cells[k];
+  int cell = w->cells[k];
   if (c->mapban)
     memcpy(ban, c->mapban + (size_t)cell * (size_t)c->words, bytes);
   else
@@ -82,13 +101,13 @@ static bool block_bans(chain *c, const tilesat_map *sub, int k) {
     int nb = ts_map_neighbor(c->m, cell, d);
     int inner = ts_map_neighbor(sub, k, d);
     if (inner >= 0) {
-      if (nb != c->cells[inner])
+      if (nb != w->cells[inner])
         return false;
       continue;
     }
     if (nb < 0)
       continue;
-    if (c->stamp[nb] == c->move)
+    if (w->stamp[nb] == w->move)
       return false; /* a neighbour in the block, not in the block's grid */
     if (c->tiles[nb] < 0)
       continue; /* not placed yet (the start) */
@@ -100,7 +119,8 @@ static bool block_bans(chain *c, const tilesat_map *sub, int k) {
 }
 
 /* The block as a map of its own: bans and pins. */
-static tilesat_map *block_map(chain *c, int bw, int bh, tilesat_error *err) {
+static tilesat_map *block_map(mover *w, int bw, int bh, tilesat_error *err) {
+  const chain *c = w->c;
   const tilesat_rules *r = c->m->rules;
   tilesat_map *sub = tilesat_map_new(r, bw, bh, c->m->topo, false, err);
   if (!sub)
@@ -108,18 +128,18 @@ static tilesat_map *block_map(chain *c, int bw, int bh, tilesat_error *err) {
   size_t bound = tilesat_map_max_memory(c->m);
   tilesat_map_set_max_memory(sub, bound < BLOCK_MEMORY ? bound : BLOCK_MEMORY);
   for (int k = 0; k < bw * bh; k++) {
-    if (!block_bans(c, sub, k)) {
+    if (!block_bans(w, sub, k)) {
       ts_error(err, NULL, 0,
                "internal error: a %dx%d block does not keep the map's edges",
                bw, bh);
       tilesat_map_free(sub);
       return NULL;
     }
-    const uint64_t *ban = c->banned + (size_t)k * (size_t)c->words;
+    const uint64_t *ban = w->banned + (size_t)k * (size_t)c->words;
     for (int t = 0; t < c->T; t++)
       if (ts_bit(ban, t))
         tilesat_map_ban(sub, k / bw, k % bw, t, NULL);
-    int pin = c->pin[c->cells[k]];
+    int pin = c->pin[w->cells[k]];
     if (pin >= 0)
       tilesat_map_pin(sub, k / bw, k % bw, tilesat_rules_tile_name(r, pin),
                       NULL);
@@ -128,16 +148,17 @@ static tilesat_map *block_map(chain *c, int bw, int bh, tilesat_error *err) {
 }
 
 typedef struct drawn {
-  chain *c;
+  mover *w;
   int n;
 } drawn;
 
 static int take_block(void *user, const int *tiles) {
   drawn *d = user;
+  int *map = d->w->c->tiles;
   for (int k = 0; k < d->n; k++) {
-    int cell = d->c->cells[k];
-    d->c->changed += d->c->tiles[cell] >= 0 && d->c->tiles[cell] != tiles[k];
-    d->c->tiles[cell] = tiles[k];
+    int cell = d->w->cells[k];
+    d->w->changed += map[cell] >= 0 && map[cell] != tiles[k];
+    map[cell] = tiles[k];
   }
   return 1;
 }
@@ -145,18 +166,19 @@ static int take_block(void *user, const int *tiles) {
 /* One move: the block at (r0, c0), bw x bh, drawn again; cut in two when
  * the dp cannot draw it within its bound.  0, 1 when the block has no
  * filling (a bug in the chain, or a dead end in the start), -1 with err. */
-static int block_move(chain *c, int r0, int c0, int bw, int bh,
+static int block_move(mover *w, int r0, int c0, int bw, int bh,
                       tilesat_error *err) {
-  block_cells(c, r0, c0, bw, bh);
-  tilesat_map *sub = block_map(c, bw, bh, err);
+  const chain *c = w->c;
+  block_cells(w, r0, c0, bw, bh);
+  tilesat_map *sub = block_map(w, bw, bh, err);
   if (!sub)
     return -1;
   tilesat_count_options so = *c->o;
   so.progress = NULL;
   so.notice = NULL;
   so.max_memory = tilesat_map_max_memory(sub);
-  so.seed = ts_rng_next(&c->rng);
-  drawn d = {c, bw * bh};
+  so.seed = ts_rng_next(&w->rng);
+  drawn d = {w, bw * bh};
   tilesat_error dperr;
   /* across the block's shorter side (no probe), unless it is near square */
   ts_dp_order order = bw >= 2 * bh   ? TS_DP_COLUMNS
@@ -177,14 +199,14 @@ static int block_move(chain *c, int r0, int c0, int bw, int bh,
   int rc;
   if (bw >= bh) {
     int w1 = bw / 2;
-    rc = block_move(c, r0, c0, w1, bh, err);
-    return rc ? rc : block_move(c, r0, (c0 + w1) % c->W, bw - w1, bh, err);
+    rc = block_move(w, r0, c0, w1, bh, err);
+    return rc ? rc : block_move(w, r0, (c0 + w1) % c->W, bw - w1, bh, err);
   }
   int h1 = bh / 2;
   if (c->m->topo == TILESAT_HEX && bh > 2)
     h1 += h1 % 2;
-  rc = block_move(c, r0, c0, bw, h1, err);
-  return rc ? rc : block_move(c, (r0 + h1) % c->H, c0, bw, bh - h1, err);
+  rc = block_move(w, r0, c0, bw, h1, err);
+  return rc ? rc : block_move(w, (r0 + h1) % c->H, c0, bw, bh - h1, err);
 }
 
 /* A line of n cells cut into pieces of b cells at offset off in [0, b):
@@ -244,7 +266,94 @@ static void block_cuts(const chain *c, int bw, int bh, cut *rows, cut *cols) {
   *cols = (cut){c->W, side(bw, c->W, per, 1), 0, per};
 }
 
-/* One sweep: blocks of bw x bh at a random offset, in a random order. */
+/* A block to move: its place, its size and its seed. */
+typedef struct job {
+  int r0, c0, w, h;
+  uint64_t seed;
+} job;
+
+/* One block: the mover's stream seeded by the job, so that the draw does
+ * not depend on which mover makes it.  0, 1 (no filling), -1 with err. */
+static int move_job(mover *w, const job *j, tilesat_error *err) {
+  ts_rng_seed(&w->rng, j->seed, 0x626c6f636bu);
+  return block_move(w, j->r0, j->c0, j->w, j->h, err);
+}
+
+/* Blocks that touch neither each other nor the same cells, moved
+ * together: each mover takes the next block not taken. */
+typedef struct batch_run {
+  chain *c;
+  const job *jobs;
+  int n, before, total; /* for progress: blocks of the sweep before these,
+                           and in all */
+  atomic_int next, done, stop;
+  int rc[MAX_THREADS];
+  tilesat_error err[MAX_THREADS];
+} batch_run;
+
+static void run_mover(batch_run *b, int k) {
+  chain *c = b->c;
+  while (!atomic_load(&b->stop)) {
+    int i = atomic_fetch_add(&b->next, 1);
+    if (i >= b->n)
+      break;
+    b->rc[k] = move_job(&c->movers[k], &b->jobs[i], &b->err[k]);
+    if (b->rc[k]) {
+      atomic_store(&b->stop, 1);
+      break;
+    }
+    int done = atomic_fetch_add(&b->done, 1) + 1;
+    if (k == 0 && c->o->progress) { /* the caller's thread only */
+      char line[128];
+      snprintf(line, sizeof line, "chain: sweep %ld of %ld, block %d of %d",
+               c->sweep + 1, c->sweeps, b->before + done, b->total);
+      c->o->progress(c->o->progress_user, line);
+    }
+  }
+}
+
+static void *helper(void *arg) {
+  run_mover(arg, 1);
+  return NULL;
+}
+
+/* Move jobs[0 .. n), which do not touch each other, on the chain's
+ * movers.  0, 1 (a block with no filling), -1 with err. */
+static int run_batch(chain *c, const job *jobs, int n, int before, int total,
+                     tilesat_error *err) {
+  batch_run b = {.c = c, .jobs = jobs, .n = n, .before = before,
+                 .total = total};
+  atomic_init(&b.next, 0);
+  atomic_init(&b.done, 0);
+  atomic_init(&b.stop, 0);
+  pthread_t t;
+  bool two = c->nmovers > 1 && n > 1 && !pthread_create(&t, NULL, helper, &b);
+  run_mover(&b, 0);
+  if (two)
+    pthread_join(t, NULL);
+  for (int k = 0; k < MAX_THREADS; k++)
+    if (b.rc[k]) {
+      *err = b.err[k];
+      return b.rc[k];
+    }
+  return 0;
+}
+
+/* A piece's colour along a line of np pieces: alternating, and on a
+ * periodic line of an odd number a third for the last (it touches the
+ * first through the wrap). */
+static int colour(int i, int np, bool periodic) {
+  return periodic && np % 2 && np > 1 && i == np - 1 ? 2 : i % 2;
+}
+
+/* One sweep: blocks of bw x bh at a random offset, in a random order.
+ * Blocks of one colour (their rows' pieces alike in colour, and their
+ * columns') touch neither each other nor a common cell, so given the rest
+ * of the map they are independent: the sweep moves the colours one after
+ * another in a random order, the blocks of each in a random order, and
+ * blocks of one colour together on the chain's threads.  Each block
+ * draws from its own seed, so the maps depend on the seed alone, not on
+ * the threads. */
 static int sweep(chain *c, int bw, int bh, tilesat_error *err) {
   int step = c->m->topo == TILESAT_HEX ? 2 : 1;
   cut rows, cols;
@@ -259,35 +368,45 @@ static int sweep(chain *c, int bw, int bh, tilesat_error *err) {
   for (int i = 0; i < nb; i++)
     order[i] = i;
   shuffle(order, nb, &c->rng);
-  int rc = 0;
-  for (int i = 0; i < nb && !rc; i++) {
-    int h, w;
-    int r0 = piece(&rows, order[i] / nc, &h);
-    int c0 = piece(&cols, order[i] % nc, &w);
-    rc = block_move(c, r0, c0, w, h, err);
-    if (rc == 1) {
-      ts_error(err, NULL, 0,
-               "internal error: a block of a valid map has no filling");
-      rc = -1;
+  int colours[9];
+  for (int i = 0; i < 9; i++)
+    colours[i] = i;
+  shuffle(colours, 9, &c->rng);
+  job *jobs = ts_malloc((size_t)nb * sizeof *jobs);
+  int rc = 0, n = 0;
+  for (int k = 0; k < 9 && !rc; k++) {
+    int first = n;
+    for (int i = 0; i < nb; i++) {
+      int ri = order[i] / nc, ci = order[i] % nc;
+      if (colour(ri, nr, rows.periodic) * 3 + colour(ci, nc, cols.periodic) !=
+          colours[k])
+        continue;
+      job *j = &jobs[n++];
+      j->r0 = piece(&rows, ri, &j->h);
+      j->c0 = piece(&cols, ci, &j->w);
+      j->seed = ts_rng_next(&c->rng);
     }
-    if (c->o->progress) {
-      char line[128];
-      snprintf(line, sizeof line, "chain: sweep %ld of %ld, block %d of %d",
-               c->sweep + 1, c->sweeps, i + 1, nb);
-      c->o->progress(c->o->progress_user, line);
-    }
+    if (n > first)
+      rc = run_batch(c, jobs + first, n - first, first, nb, err);
   }
+  if (rc == 1) {
+    ts_error(err, NULL, 0,
+             "internal error: a block of a valid map has no filling");
+    rc = -1;
+  }
+  free(jobs);
   free(order);
   return rc;
 }
 
-/* The start, strip by strip: the blocks of a sweep at offset 0, in
+/* The start, strip by strip: the blocks of bw x bh at offset 0, in
  * reading order, each drawn uniformly given those before it (the cells
  * after it free).  Each strip is as a uniform map's would be given the
  * strips before, but for the constraints the later ones put on it, so the
- * start is close to the uniform distribution where a collapse's is not
- * (on Circuit a collapse puts 7% of the cells in chips, which the chain
- * takes about 12 sweeps to dissolve).  0, 1 at a dead end (a strip with
+ * start is close to the uniform distribution where a collapse's is not:
+ * on Circuit 64x64 a collapse puts 7% of the cells in chips, which the
+ * chain takes about 12 sweeps to dissolve, and its tile counts need about
+ * 9 sweeps to settle; from rows drawn in turn they settle in 2.  0, 1 at a dead end (a strip with
  * no filling given those before), -1 with err. */
 static int start_strips(chain *c, int bw, int bh, tilesat_error *err) {
   for (int i = 0; i < c->W * c->H; i++)
@@ -296,10 +415,11 @@ static int start_strips(chain *c, int bw, int bh, tilesat_error *err) {
   block_cuts(c, bw, bh, &rows, &cols);
   int nr = npieces(&rows), nc = npieces(&cols), rc = 0;
   for (int i = 0; i < nr * nc && !rc; i++) {
-    int h, w;
-    int r0 = piece(&rows, i / nc, &h);
-    int c0 = piece(&cols, i % nc, &w);
-    rc = block_move(c, r0, c0, w, h, err);
+    job j = {0};
+    j.r0 = piece(&rows, i / nc, &j.h);
+    j.c0 = piece(&cols, i % nc, &j.w);
+    j.seed = ts_rng_next(&c->rng);
+    rc = move_job(&c->movers[0], &j, err);
     if (c->o->progress) {
       char line[128];
       snprintf(line, sizeof line, "chain: the start, block %d of %d", i + 1,
@@ -310,12 +430,13 @@ static int start_strips(chain *c, int bw, int bh, tilesat_error *err) {
   return rc;
 }
 
-/* The start: strip by strip, or at a dead end a guarded collapse.  0,
- * TILESAT_UNSAT or -1. */
-static int start_map(chain *c, int bw, int bh, tilesat_error *err) {
-  int rc = start_strips(c, bw, bh, err);
+/* The start: row by row (strips one cell thick, two on hex maps: as close
+ * to uniform after a sweep as strips of three, and far cheaper), or at a
+ * dead end a guarded collapse.  0, TILESAT_UNSAT or -1. */
+static int start_map(chain *c, int bw, tilesat_error *err) {
+  int rc = start_strips(c, bw, 1, err);
   if (rc <= 0) {
-    c->start = "strips drawn in turn";
+    c->start = "rows drawn in turn";
     return rc;
   }
   c->start = "a guarded collapse";
@@ -375,9 +496,11 @@ static void chain_free(chain *c) {
   free(c->tiles);
   free(c->pin);
   free(c->mapban);
-  free(c->stamp);
-  free(c->cells);
-  free(c->banned);
+  for (int k = 0; k < c->nmovers; k++) {
+    free(c->movers[k].stamp);
+    free(c->movers[k].cells);
+    free(c->movers[k].banned);
+  }
 }
 
 static void chain_setup(chain *c, const tilesat_map *m,
@@ -393,7 +516,6 @@ static void chain_setup(chain *c, const tilesat_map *m,
   int n = m->ncells;
   c->tiles = ts_malloc((size_t)n * sizeof *c->tiles);
   c->pin = ts_malloc((size_t)n * sizeof *c->pin);
-  c->stamp = ts_calloc((size_t)n, sizeof *c->stamp);
   for (int i = 0; i < n; i++)
     c->pin[i] = -1;
   for (size_t k = 0; k < m->pins.n; k++)
@@ -406,8 +528,15 @@ static void chain_setup(chain *c, const tilesat_map *m,
               (size_t)(t >> 6)] |= (uint64_t)1 << (t & 63);
   }
   size_t most = (size_t)bw * (size_t)bh;
-  c->cells = ts_malloc(most * sizeof *c->cells);
-  c->banned = ts_malloc(most * (size_t)c->words * sizeof *c->banned);
+  c->nmovers = o->threads > 0 && o->threads < MAX_THREADS ? o->threads
+                                                          : MAX_THREADS;
+  for (int k = 0; k < c->nmovers; k++) {
+    mover *w = &c->movers[k];
+    w->c = c;
+    w->stamp = ts_calloc((size_t)n, sizeof *w->stamp);
+    w->cells = ts_malloc(most * sizeof *w->cells);
+    w->banned = ts_malloc(most * (size_t)c->words * sizeof *w->banned);
+  }
   ts_rng_seed(&c->rng, o->seed, 0x636861696eu);
 }
 
@@ -457,7 +586,7 @@ int ts_chain_sample(const tilesat_map *m, const tilesat_count_options *o, int n,
   long every = o->sweeps > 0 ? o->sweeps : 1;
   long total = o->burn_in + (long)n * every;
   double *x = ts_malloc(((size_t)total + 1) * (size_t)c.T * sizeof *x);
-  int produced = 0, rc = start_map(&c, bw, bh, err);
+  int produced = 0, rc = start_map(&c, bw, err);
   if (rc == TILESAT_UNSAT) { /* no valid map: nothing to draw */
     rc = 0;
     n = 0;
@@ -469,7 +598,8 @@ int ts_chain_sample(const tilesat_map *m, const tilesat_count_options *o, int n,
       rc = -1;
       break;
     }
-    c.changed = 0;
+    for (int k = 0; k < c.nmovers; k++)
+      c.movers[k].changed = 0;
     c.sweep = done;
     c.sweeps = total;
     bool flip = done % 2;
@@ -478,7 +608,8 @@ int ts_chain_sample(const tilesat_map *m, const tilesat_count_options *o, int n,
       break;
     tile_counts(&c, x + (size_t)done * (size_t)c.T);
     if (++done > o->burn_in)
-      changed += c.changed;
+      for (int k = 0; k < c.nmovers; k++)
+        changed += c.movers[k].changed;
     if (done <= o->burn_in || (done - o->burn_in) % every)
       continue;
     char why[256];
