@@ -380,6 +380,13 @@ Test(chain_cli, samples_and_reports) {
   cr_expect(strstr(r.err, "tilesat: chain: 13 sweeps of 4x3 blocks from "
                           "rows drawn in turn (4 burn-in)"),
             "%s", r.err);
+  run_result one =
+      RUN("sample", "rules/coast.rules", "--size", "8x6", "--method", "chain",
+          "-n", "3", "--block", "4x3", "--burn-in", "4", "--sweeps", "3",
+          "--threads", "1");
+  cr_expect_eq(one.code, 10, "%s", one.err);
+  cr_expect_str_eq(one.out, r.out);
+  run_free(&one);
   run_free(&r);
   /* a dead end in the start (seed 1: the strips above the pin put sea or
    * coast in its column, where only land leads down to it): a guarded
@@ -397,10 +404,17 @@ Test(chain_cli, samples_and_reports) {
   cr_expect_eq(r.code, 20);
   cr_expect_str_eq(r.out, "UNSAT\n");
   run_free(&r);
-  expect_cli_error("tilesat: --block, --burn-in and --sweeps go with --method "
-                   "chain\n",
+  expect_cli_error("tilesat: --block, --burn-in, --sweeps and --threads go "
+                   "with --method chain\n",
                    "sample", "rules/coast.rules", "--size", "3x3", "--method",
                    "dp", "--block", "2x2");
+  expect_cli_error("tilesat: --block, --burn-in, --sweeps and --threads go "
+                   "with --method chain\n",
+                   "sample", "rules/coast.rules", "--size", "3x3", "--method",
+                   "dp", "--threads", "1");
+  expect_cli_error("tilesat: --threads: '3' is not a whole number from 1 to 2\n",
+                   "sample", "rules/coast.rules", "--size", "3x3", "--method",
+                   "chain", "--threads", "3");
   expect_cli_error(
       "tilesat: --method: count takes auto, dp, enum, approx, bounds or "
       "estimate\n",

@@ -29,6 +29,20 @@ static double cpu(void) {
   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+/* CPU time of the calling thread: with the chain's blocks drawn on 2
+ * threads, about its wall time on 2 free cores. */
+static double thread_cpu(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static double wall(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
 static char chain_line[512];
 static void on_notice(void *user, const char *line) {
   (void)user;
@@ -74,7 +88,7 @@ static tilesat_map *map_of(const tilesat_rules *r, const char *size,
  * dp as the chain draws it (across the strip, no order probe) and
  * counted (tilesat_count). */
 static void strip_cost(const tilesat_rules *r, const int *tiles, int w, int h,
-                       int r0, int rows, const char *where) {
+                       int r0, int rows, size_t keep, const char *where) {
   tilesat_error err;
   int T = tilesat_rules_ntiles(r);
   tilesat_map *strip =
@@ -92,7 +106,8 @@ static void strip_cost(const tilesat_rules *r, const int *tiles, int w, int h,
   tilesat_count_options_init(&o);
   o.method = TILESAT_METHOD_DP;
   double t0 = cpu();
-  int got = ts_dp_sample_ordered(strip, &o, TS_DP_COLUMNS, 1, NULL, NULL, &err);
+  int got = ts_dp_sample_ordered(strip, &o, TS_DP_COLUMNS, keep, 1, NULL, NULL,
+                                 &err);
   double ts = cpu() - t0;
   t0 = cpu();
   tilesat_count_result res;
@@ -145,21 +160,30 @@ static int chain(const char *rules, const char *size, int n, int sweeps) {
   first_sweep = -1;
   last_cells = (size_t)w * (size_t)h;
   last_map = malloc(last_cells * sizeof *last_map);
-  double t0 = cpu();
+  double t0 = cpu(), th0 = thread_cpu(), w0 = wall();
   int got = tilesat_sample(m, &o, n, keep_map, NULL, &err);
   double t = cpu() - t0, start = first_sweep - t0;
+  double th = thread_cpu() - th0, wl = wall() - w0;
   if (got < 0) {
     printf("%s %s: %s\n", rules, size, err.msg);
     return 1;
   }
   double per = (t - start) / (sweeps > 0 ? sweeps : (double)total);
+  double scale = sweeps > 0 ? (start + per * (double)total) / t : 1;
   printf("%s %s: start %.2f s; %.2f s a sweep; %d maps (%ld sweeps) %s "
-         "%.1f s\n  %s\n",
+         "%.1f s of CPU, %.1f s of it on the calling thread (wall %.1f s on "
+         "this machine as loaded)\n  %s\n",
          rules, size, start, per, sweeps > 0 ? 10 : n, total,
-         sweeps > 0 ? "extrapolated:" : "measured:",
-         sweeps > 0 ? start + per * (double)total : t, chain_line);
-  strip_cost(r, last_map, w, h, h / 2, 3, "in mid-map, bans above and below");
-  strip_cost(r, last_map, w, h, 0, 3, "on the map's edge, bans below");
+         sweeps > 0 ? "extrapolated:" : "measured:", t * scale, th * scale,
+         wl * scale, chain_line);
+  /* as the chain draws it (stored layers within 32 MiB), and within the
+   * sampler's own share */
+  size_t keep = (size_t)32 << 20;
+  strip_cost(r, last_map, w, h, h / 2, 3, keep,
+             "in mid-map, bans above and below");
+  strip_cost(r, last_map, w, h, h / 2, 3, 0,
+             "in mid-map, the sampler's own share of memory");
+  strip_cost(r, last_map, w, h, 0, 3, keep, "on the map's edge, bans below");
   free(last_map);
   tilesat_map_free(m);
   tilesat_rules_free(r);

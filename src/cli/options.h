@@ -122,6 +122,9 @@
       "the dp (default: strips 3 cells thick across the map)")                 \
   OPT(burn_in, "--burn-in", UINT, 4, 0, 1000000000, "N", " sample ",           \
       "chain: sweeps before the first map (default 4)")                        \
+  OPT(threads, "--threads", UINT, 2, 1, 2, "N", " sample ",                    \
+      "chain: threads that draw blocks together, 1 or 2 (default 2; the "      \
+      "maps are the same)")                                                    \
   ALSO(nsamples, "RUNS", " collapse ",                                         \
        "run seeds S, S+1, ...: successes, contradictions, time (default 1)")   \
   ALSO(nsamples, "RUNS", " run-samples ",                                      \
