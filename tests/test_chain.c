@@ -195,8 +195,8 @@ Test(chain, same_maps_on_one_thread_and_two) {
       o.block_height = cases[i].bh;
       o.threads = threads;
       maps *m = &got[threads - 1];
-      m->cells = tilesat_map_width(cases[i].map) *
-                 tilesat_map_height(cases[i].map);
+      m->cells =
+          tilesat_map_width(cases[i].map) * tilesat_map_height(cases[i].map);
       m->n = 0;
       tilesat_error err;
       cr_assert_eq(tilesat_sample(cases[i].map, &o, 4, keep_maps, m, &err), 4,
@@ -380,10 +380,9 @@ Test(chain_cli, samples_and_reports) {
   cr_expect(strstr(r.err, "tilesat: chain: 13 sweeps of 4x3 blocks from "
                           "rows drawn in turn (4 burn-in)"),
             "%s", r.err);
-  run_result one =
-      RUN("sample", "rules/coast.rules", "--size", "8x6", "--method", "chain",
-          "-n", "3", "--block", "4x3", "--burn-in", "4", "--sweeps", "3",
-          "--threads", "1");
+  run_result one = RUN("sample", "rules/coast.rules", "--size", "8x6",
+                       "--method", "chain", "-n", "3", "--block", "4x3",
+                       "--burn-in", "4", "--sweeps", "3", "--threads", "1");
   cr_expect_eq(one.code, 10, "%s", one.err);
   cr_expect_str_eq(one.out, r.out);
   run_free(&one);
@@ -397,8 +396,8 @@ Test(chain_cli, samples_and_reports) {
   cr_assert_eq(strlen(r.out), 2 * (9 * 4 + 1), "%s", r.out);
   cr_expect_eq(r.out[8 * 4 + 1], 'L', "%s", r.out);
   cr_expect_eq(r.out[9 * 4 + 1 + 8 * 4 + 1], 'L', "%s", r.out);
-  cr_expect(strstr(r.err, "sweeps of 9x3 blocks from a guarded collapse"),
-            "%s", r.err);
+  cr_expect(strstr(r.err, "sweeps of 9x3 blocks from a guarded collapse"), "%s",
+            r.err);
   run_free(&r);
   r = RUN("sample", "rules/hard.rules", "--size", "3x3", "--method", "chain");
   cr_expect_eq(r.code, 20);
@@ -412,9 +411,10 @@ Test(chain_cli, samples_and_reports) {
                    "with --method chain\n",
                    "sample", "rules/coast.rules", "--size", "3x3", "--method",
                    "dp", "--threads", "1");
-  expect_cli_error("tilesat: --threads: '3' is not a whole number from 1 to 2\n",
-                   "sample", "rules/coast.rules", "--size", "3x3", "--method",
-                   "chain", "--threads", "3");
+  expect_cli_error(
+      "tilesat: --threads: '3' is not a whole number from 1 to 2\n", "sample",
+      "rules/coast.rules", "--size", "3x3", "--method", "chain", "--threads",
+      "3");
   expect_cli_error(
       "tilesat: --method: count takes auto, dp, enum, approx, bounds or "
       "estimate\n",

@@ -4,16 +4,16 @@
  * The chain starts from a valid map drawn strip by strip, each strip
  * uniformly given those before it (or, at a dead end, a guarded collapse,
  * which never fails; both are random, so chains of other seeds start
- * elsewhere), and sweeps: a sweep cuts the map into blocks of bw x bh cells at a random
- * offset (transposed every other sweep, so that strips run both ways) and
- * visits them in a random order.  A move fixes every cell outside its
- * block and draws the block's filling uniformly among those that fit: a
- * map of the block alone whose edge cells are banned the tiles that their
- * outside neighbours do not allow (through the wrap on periodic maps, by
- * the topology's own adjacency on hex maps, whose blocks start on even
- * rows), with the map's pins and bans, sampled exactly by the frontier dp
- * (ts_dp_sample).  A block the dp cannot draw within BLOCK_MEMORY is cut in
- * two along its longer side and each half is a move of its own.
+ * elsewhere), and sweeps: a sweep cuts the map into blocks of bw x bh cells at
+ * a random offset (transposed every other sweep, so that strips run both ways)
+ * and visits them in a random order.  A move fixes every cell outside its block
+ * and draws the block's filling uniformly among those that fit: a map of the
+ * block alone whose edge cells are banned the tiles that their outside
+ * neighbours do not allow (through the wrap on periodic maps, by the topology's
+ * own adjacency on hex maps, whose blocks start on even rows), with the map's
+ * pins and bans, sampled exactly by the frontier dp (ts_dp_sample).  A block
+ * the dp cannot draw within BLOCK_MEMORY is cut in two along its longer side
+ * and each half is a move of its own.
  *
  * Such a heat-bath move is reversible with respect to the uniform
  * distribution on valid maps: it leaves the outside as it is and draws
@@ -190,8 +190,8 @@ static int block_move(mover *w, int r0, int c0, int bw, int bh,
   ts_dp_order order = bw >= 2 * bh   ? TS_DP_COLUMNS
                       : bh >= 2 * bw ? TS_DP_ROWS
                                      : TS_DP_PROBE;
-  int got = ts_dp_sample_ordered(sub, &so, order, BLOCK_KEEP, 1, take_block,
-                                 &d, &dperr);
+  int got = ts_dp_sample_ordered(sub, &so, order, BLOCK_KEEP, 1, take_block, &d,
+                                 &dperr);
   tilesat_map_free(sub);
   if (got == 1)
     return 0;
@@ -328,8 +328,8 @@ static void *helper(void *arg) {
  * movers.  0, 1 (a block with no filling), -1 with err. */
 static int run_batch(chain *c, const job *jobs, int n, int before, int total,
                      tilesat_error *err) {
-  batch_run b = {.c = c, .jobs = jobs, .n = n, .before = before,
-                 .total = total};
+  batch_run b = {
+      .c = c, .jobs = jobs, .n = n, .before = before, .total = total};
   atomic_init(&b.next, 0);
   atomic_init(&b.done, 0);
   atomic_init(&b.stop, 0);
@@ -413,8 +413,8 @@ static int sweep(chain *c, int bw, int bh, tilesat_error *err) {
  * start is close to the uniform distribution where a collapse's is not:
  * on Circuit 64x64 a collapse puts 7% of the cells in chips, which the
  * chain takes about 12 sweeps to dissolve, and its tile counts need about
- * 9 sweeps to settle; from rows drawn in turn they settle in 2.  0, 1 at a dead end (a strip with
- * no filling given those before), -1 with err. */
+ * 9 sweeps to settle; from rows drawn in turn they settle in 2.  0, 1 at a dead
+ * end (a strip with no filling given those before), -1 with err. */
 static int start_strips(chain *c, int bw, int bh, tilesat_error *err) {
   for (int i = 0; i < c->W * c->H; i++)
     c->tiles[i] = -1;
@@ -535,8 +535,8 @@ static void chain_setup(chain *c, const tilesat_map *m,
               (size_t)(t >> 6)] |= (uint64_t)1 << (t & 63);
   }
   size_t most = (size_t)bw * (size_t)bh;
-  c->nmovers = o->threads > 0 && o->threads < MAX_THREADS ? o->threads
-                                                          : MAX_THREADS;
+  c->nmovers =
+      o->threads > 0 && o->threads < MAX_THREADS ? o->threads : MAX_THREADS;
   for (int k = 0; k < c->nmovers; k++) {
     mover *w = &c->movers[k];
     w->c = c;
