@@ -39,6 +39,11 @@
 
 /* The dp's memory bound for one block: a block that needs more is cut. */
 #define BLOCK_MEMORY ((size_t)128 << 20)
+/* The default strips' longest side: the dp's counts grow a limb every 64
+ * cells or so (on Circuit), so the time a cell of a strip takes grows with
+ * its length; on Circuit 512x512, strips of 64x3 draw cells about twice
+ * as fast as strips across the map. */
+#define MAX_STRIP 64
 /* ... of which its stored layers may take this much (a quarter): on
  * Circuit every line end of a strip 3 cells thick and 64 long, so that
  * walking back rebuilds one line at a time (the sampler's own share, less
@@ -438,10 +443,12 @@ static int start_strips(chain *c, int bw, int bh, tilesat_error *err) {
 }
 
 /* The start: row by row (strips one cell thick, two on hex maps: as close
- * to uniform after a sweep as strips of three, and far cheaper), or at a
- * dead end a guarded collapse.  0, TILESAT_UNSAT or -1. */
-static int start_map(chain *c, int bw, tilesat_error *err) {
-  int rc = start_strips(c, bw, 1, err);
+ * to uniform after a sweep as strips of three, and far cheaper), whole
+ * rows (pieces of rows, drawn given the piece on their left too, may have
+ * no filling: on Circuit they do), or at a dead end a guarded collapse.
+ * 0, TILESAT_UNSAT or -1. */
+static int start_map(chain *c, tilesat_error *err) {
+  int rc = start_strips(c, c->W, 1, err);
   if (rc <= 0) {
     c->start = "rows drawn in turn";
     return rc;
@@ -510,8 +517,9 @@ static void chain_free(chain *c) {
   }
 }
 
+/* most: the cells of the largest block. */
 static void chain_setup(chain *c, const tilesat_map *m,
-                        const tilesat_count_options *o, int bw, int bh) {
+                        const tilesat_count_options *o, size_t most) {
   memset(c, 0, sizeof *c);
   c->m = m;
   c->o = o;
@@ -534,7 +542,6 @@ static void chain_setup(chain *c, const tilesat_map *m,
     c->mapban[(size_t)m->bans.v[k].cell * (size_t)c->words +
               (size_t)(t >> 6)] |= (uint64_t)1 << (t & 63);
   }
-  size_t most = (size_t)bw * (size_t)bh;
   c->nmovers =
       o->threads > 0 && o->threads < MAX_THREADS ? o->threads : MAX_THREADS;
   for (int k = 0; k < c->nmovers; k++) {
@@ -580,20 +587,23 @@ static void report(const chain *c, const tilesat_count_options *o, long done,
 
 int ts_chain_sample(const tilesat_map *m, const tilesat_count_options *o, int n,
                     tilesat_map_fn fn, void *user, tilesat_error *err) {
-  /* blocks: as given, or strips 3 cells thick across the map */
+  /* blocks: as given, or strips 3 cells thick across the map, at most
+   * MAX_STRIP long */
   int bw = o->block_width, bh = o->block_height;
   if (bw <= 0 || bh <= 0) {
     bw = m->width > m->height ? m->width : m->height;
+    bw = bw < MAX_STRIP ? bw : MAX_STRIP;
     bh = 3;
   }
   chain c;
-  int big = bw > bh ? bw : bh;
-  chain_setup(&c, m, o, big, big);
+  size_t big = (size_t)(bw > bh ? bw : bh);
+  chain_setup(&c, m, o, big * big > 2 * (size_t)m->width ? big * big
+                                                         : 2 * (size_t)m->width);
   /* map i (from 1) after burn_in + i * every sweeps */
   long every = o->sweeps > 0 ? o->sweeps : 1;
   long total = o->burn_in + (long)n * every;
   double *x = ts_malloc(((size_t)total + 1) * (size_t)c.T * sizeof *x);
-  int produced = 0, rc = start_map(&c, bw, err);
+  int produced = 0, rc = start_map(&c, err);
   if (rc == TILESAT_UNSAT) { /* no valid map: nothing to draw */
     rc = 0;
     n = 0;
