@@ -418,7 +418,7 @@ typedef struct tilesat_count_options {
   size_t max_memory;     /* bytes the DP may use */
   /* chain: burn_in sweeps, then a map every `sweeps` sweeps (defaults 4
    * and 2); blocks of block_width x block_height cells (0: strips 3 cells
-   * thick across the map) */
+   * thick across the map, at most 64 long) */
   long burn_in, sweeps;
   int block_width, block_height;
   /* chain: threads that draw blocks together (0: 2; the maps are the same

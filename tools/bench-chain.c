@@ -83,17 +83,22 @@ static tilesat_map *map_of(const tilesat_rules *r, const char *size,
   return m;
 }
 
-/* One strip of `rows` rows across the chain's last map at row r0, the
- * rows above and below as bans (none past the map's edge), drawn by the
- * dp as the chain draws it (across the strip, no order probe) and
- * counted (tilesat_count). */
+/* One strip of `rows` rows and `len` columns (from the first) of the
+ * chain's last map at row r0, its neighbours above, below and on its
+ * right as bans (none past the map's edge), drawn by the dp as the chain
+ * draws it (across the strip, no order probe) and counted
+ * (tilesat_count). */
 static void strip_cost(const tilesat_rules *r, const int *tiles, int w, int h,
-                       int r0, int rows, size_t keep, const char *where) {
+                       int r0, int len, int rows, const char *where) {
   tilesat_error err;
   int T = tilesat_rules_ntiles(r);
   tilesat_map *strip =
-      tilesat_map_new(r, w, rows, tilesat_rules_topology(r), false, &err);
-  for (int j = 0; j < w; j++)
+      tilesat_map_new(r, len, rows, tilesat_rules_topology(r), false, &err);
+  for (int i = 0; i < rows && len < w; i++) /* the piece on its right */
+    for (int t = 0; t < T; t++)
+      if (!tilesat_rules_allows(r, t, 1, tiles[(r0 + i) * w + len]))
+        tilesat_map_ban(strip, i, len - 1, t, NULL);
+  for (int j = 0; j < len; j++)
     for (int t = 0; t < T; t++) {
       /* square rules: N is 0, S is 2 */
       if (r0 > 0 && !tilesat_rules_allows(r, t, 0, tiles[(r0 - 1) * w + j]))
@@ -106,14 +111,13 @@ static void strip_cost(const tilesat_rules *r, const int *tiles, int w, int h,
   tilesat_count_options_init(&o);
   o.method = TILESAT_METHOD_DP;
   double t0 = cpu();
-  int got = ts_dp_sample_ordered(strip, &o, TS_DP_COLUMNS, keep, 1, NULL, NULL,
-                                 &err);
+  int got = ts_dp_sample_ordered(strip, &o, TS_DP_COLUMNS, 1, NULL, NULL, &err);
   double ts = cpu() - t0;
   t0 = cpu();
   tilesat_count_result res;
   int rc = tilesat_count(strip, &o, &res, &err);
   double tc = cpu() - t0;
-  printf("  a %dx%d strip %s: dp sample %.3f s%s, dp count %.3f s (%s)\n", w,
+  printf("  a %dx%d strip %s: dp sample %.3f s%s, dp count %.3f s (%s)\n", len,
          rows, where, ts, got == 1 ? "" : " (failed)", tc,
          rc ? err.msg : "counted");
   if (!rc)
@@ -176,14 +180,10 @@ static int chain(const char *rules, const char *size, int n, int sweeps) {
          rules, size, start, per, sweeps > 0 ? 10 : n, total,
          sweeps > 0 ? "extrapolated:" : "measured:", t * scale, th * scale,
          wl * scale, chain_line);
-  /* as the chain draws it (stored layers within 32 MiB), and within the
-   * sampler's own share */
-  size_t keep = (size_t)32 << 20;
-  strip_cost(r, last_map, w, h, h / 2, 3, keep,
+  int len = w < 64 ? w : 64; /* the chain's strips */
+  strip_cost(r, last_map, w, h, h / 2, len, 3,
              "in mid-map, bans above and below");
-  strip_cost(r, last_map, w, h, h / 2, 3, 0,
-             "in mid-map, the sampler's own share of memory");
-  strip_cost(r, last_map, w, h, 0, 3, keep, "on the map's edge, bans below");
+  strip_cost(r, last_map, w, h, 0, len, 3, "on the map's edge, bans below");
   free(last_map);
   tilesat_map_free(m);
   tilesat_rules_free(r);

@@ -119,7 +119,8 @@
       "number of maps to draw (default 1)")                                    \
   OPT(block, "--block", WXH, {0}, 0, 0, "WxH", " sample ",                     \
       "chain: blocks of WxH cells (and HxW every other sweep) re-drawn by "    \
-      "the dp (default: strips 3 cells thick across the map)")                 \
+      "the dp (default: strips 3 cells thick across the map, at most 64 "      \
+      "long)")                                                                 \
   OPT(burn_in, "--burn-in", UINT, 4, 0, 1000000000, "N", " sample ",           \
       "chain: sweeps before the first map (default 4)")                        \
   OPT(threads, "--threads", UINT, 2, 1, 2, "N", " sample ",                    \

@@ -44,12 +44,6 @@
  * its length; on Circuit 512x512, strips of 64x3 draw cells about twice
  * as fast as strips across the map. */
 #define MAX_STRIP 64
-/* ... of which its stored layers may take this much (a quarter): on
- * Circuit every line end of a strip 3 cells thick and 64 long, so that
- * walking back rebuilds one line at a time (the sampler's own share, less
- * than twice its working layers, keeps a few and rebuilds long stretches
- * from them) */
-#define BLOCK_KEEP (BLOCK_MEMORY / 4)
 
 /* Threads that draw blocks of one colour together (see sweep). */
 #define MAX_THREADS 2
@@ -195,8 +189,7 @@ static int block_move(mover *w, int r0, int c0, int bw, int bh,
   ts_dp_order order = bw >= 2 * bh   ? TS_DP_COLUMNS
                       : bh >= 2 * bw ? TS_DP_ROWS
                                      : TS_DP_PROBE;
-  int got = ts_dp_sample_ordered(sub, &so, order, BLOCK_KEEP, 1, take_block, &d,
-                                 &dperr);
+  int got = ts_dp_sample_ordered(sub, &so, order, 1, take_block, &d, &dperr);
   tilesat_map_free(sub);
   if (got == 1)
     return 0;

@@ -24,11 +24,10 @@ int ts_dp_sample(const tilesat_map *m, const tilesat_count_options *o, int n,
 int ts_dp_sample_with(const tilesat_map *m, const tilesat_count_options *o,
                       int n, size_t keep_bytes, int batch, tilesat_map_fn fn,
                       void *user, tilesat_error *err);
-/* ts_dp_sample in a given order, its stored layers within keep_bytes (0:
- * its own share). */
+/* ts_dp_sample in a given order. */
 int ts_dp_sample_ordered(const tilesat_map *m, const tilesat_count_options *o,
-                         ts_dp_order order, size_t keep_bytes, int n,
-                         tilesat_map_fn fn, void *user, tilesat_error *err);
+                         ts_dp_order order, int n, tilesat_map_fn fn,
+                         void *user, tilesat_error *err);
 /* ApproxMC counts and UniGen samples on CryptoMiniSat (approx.c). */
 int ts_xor_sample(const tilesat_map *m, const tilesat_count_options *o, int n,
                   tilesat_map_fn fn, void *user, tilesat_error *err);

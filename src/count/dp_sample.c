@@ -738,9 +738,9 @@ int ts_dp_sample_with(const tilesat_map *m, const tilesat_count_options *o,
 }
 
 int ts_dp_sample_ordered(const tilesat_map *m, const tilesat_count_options *o,
-                         ts_dp_order order, size_t keep_bytes, int n,
-                         tilesat_map_fn fn, void *user, tilesat_error *err) {
-  return sample_run(m, o, order, n, keep_bytes, 0, fn, user, err);
+                         ts_dp_order order, int n, tilesat_map_fn fn,
+                         void *user, tilesat_error *err) {
+  return sample_run(m, o, order, n, 0, 0, fn, user, err);
 }
 
 int ts_dp_sample(const tilesat_map *m, const tilesat_count_options *o, int n,
