@@ -590,8 +590,9 @@ int ts_chain_sample(const tilesat_map *m, const tilesat_count_options *o, int n,
   }
   chain c;
   size_t big = (size_t)(bw > bh ? bw : bh);
-  chain_setup(&c, m, o, big * big > 2 * (size_t)m->width ? big * big
-                                                         : 2 * (size_t)m->width);
+  chain_setup(&c, m, o,
+              big * big > 2 * (size_t)m->width ? big * big
+                                               : 2 * (size_t)m->width);
   /* map i (from 1) after burn_in + i * every sweeps */
   long every = o->sweeps > 0 ? o->sweeps : 1;
   long total = o->burn_in + (long)n * every;
