@@ -15,13 +15,13 @@ CPPFLAGS += -Isrc
 # of the binary's dynamic table, which would otherwise bind CryptoMiniSat's
 # calls to it in turn: each library keeps its own PicoSAT
 # (tests/test_backends.c checks).  CaDiCaL comes only as a static C++
-# library, hence -lstdc++.
+# library, hence -lstdc++. The block chain draws on two threads: -pthread.
 # The shared libtilesat cannot take libpicosat.a (not position-independent):
 # it names the shared libpicosat before libcryptominisat5 instead, so that
 # picosat_* resolve to Debian's PicoSAT first (breadth-first lookup), and
 # CryptoMiniSat's own calls then reach the same library.
 SYSLIBDIR = /usr/lib/$(or $(shell $(CC) -print-multiarch 2>/dev/null),x86_64-linux-gnu)
-SOLVER_LIBS = $(SYSLIBDIR)/libcadical.a -lcryptominisat5 -lgmp -lstdc++ -lm
+SOLVER_LIBS = $(SYSLIBDIR)/libcadical.a -lcryptominisat5 -lgmp -lstdc++ -lm -pthread
 CORE_LIBS = -Wl,--exclude-libs,libpicosat.a $(SYSLIBDIR)/libpicosat.a $(SOLVER_LIBS)
 CORE_SO_LIBS = -lpicosat $(SOLVER_LIBS)
 # libtilesat-io: images, Tiled maps, tilesets (libpng, libxml2, zlib, cJSON).

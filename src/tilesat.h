@@ -421,11 +421,14 @@ typedef struct tilesat_count_options {
                             factor 1+tolerance of uniform (>= 1.71) */
   uint64_t seed;         /* approx hashes and samples */
   size_t max_memory;     /* bytes the DP may use */
-  /* chain: burn_in sweeps, then a map every `sweeps` sweeps (defaults 20
+  /* chain: burn_in sweeps, then a map every `sweeps` sweeps (defaults 4
    * and 2); blocks of block_width x block_height cells (0: strips 3 cells
-   * thick across the map) */
+   * thick across the map, at most 64 long) */
   long burn_in, sweeps;
   int block_width, block_height;
+  /* chain: threads that draw blocks together (0: 2; the maps are the same
+   * whatever the number) */
+  int threads;
   /* estimate: particles a replicate (0: about 10^8 / cells, from 1000 to
    * 16384) and independent replicates (0: 8) */
   int particles, replicates;

@@ -109,6 +109,59 @@ Test(chain, matches_the_exact_distribution) {
   tilesat_rules_free(hchex);
 }
 
+typedef struct maps {
+  int cells, n;
+  int tiles[4][16 * 12];
+} maps;
+
+static int keep_maps(void *user, const int *tiles) {
+  maps *m = user;
+  memcpy(m->tiles[m->n++], tiles, (size_t)m->cells * sizeof *tiles);
+  return 0;
+}
+
+/* Blocks of one colour drawn together on two threads give the very maps
+ * of one thread: square and hex, open and periodic, blocks in both
+ * directions (4 colours, and a third for odd periodic lines). */
+Test(chain, same_maps_on_one_thread_and_two) {
+  tilesat_rules *coast = rules_from_file("rules/coast.rules");
+  tilesat_rules *hchex = hard_core("hex");
+  chain_case cases[] = {
+      {"coast 16x12, 5x3 blocks", map_new(coast, 16, 12, TILESAT_SQUARE, false),
+       5, 3},
+      {"hard-core hex 15x10 periodic, 4x2 blocks",
+       map_new(hchex, 15, 10, TILESAT_HEX, true), 4, 2},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    maps got[2];
+    memset(got, 0, sizeof got);
+    for (int threads = 1; threads <= 2; threads++) {
+      tilesat_count_options o;
+      tilesat_count_options_init(&o);
+      o.method = TILESAT_METHOD_CHAIN;
+      o.seed = 7;
+      o.block_width = cases[i].bw;
+      o.block_height = cases[i].bh;
+      o.threads = threads;
+      maps *m = &got[threads - 1];
+      m->cells =
+          tilesat_map_width(cases[i].map) * tilesat_map_height(cases[i].map);
+      m->n = 0;
+      tilesat_error err;
+      cr_assert_eq(tilesat_sample(cases[i].map, &o, 4, keep_maps, m, &err), 4,
+                   "%s: %s", cases[i].what, err.msg);
+    }
+    cr_expect(!memcmp(got[0].tiles, got[1].tiles, sizeof got[0].tiles),
+              "%s: other maps on two threads", cases[i].what);
+    cr_expect(memcmp(got[0].tiles[0], got[0].tiles[3],
+                     (size_t)got[0].cells * sizeof(int)),
+              "%s: the chain did not move", cases[i].what);
+    tilesat_map_free(cases[i].map);
+  }
+  tilesat_rules_free(coast);
+  tilesat_rules_free(hchex);
+}
+
 /* log10 of a decimal count (> 0), up to its end or a newline. */
 static double log10_decimal(const char *s) {
   size_t n = strspn(s, "0123456789");
@@ -273,18 +326,44 @@ Test(chain_cli, samples_and_reports) {
           "-n", "3", "--block", "4x3", "--burn-in", "4", "--sweeps", "3");
   cr_expect_eq(r.code, 10, "%s", r.err);
   cr_expect_eq(strlen(r.out), 3 * (6 * 9 + 1), "%s", r.out);
-  cr_expect(strstr(r.err, "tilesat: chain: 13 sweeps of 4x3 blocks from a "
-                          "guarded collapse (4 burn-in)"),
+  cr_expect(strstr(r.err, "tilesat: chain: 13 sweeps of 4x3 blocks from "
+                          "rows drawn in turn (4 burn-in)"),
             "%s", r.err);
+  run_result one = RUN("sample", "rules/coast.rules", "--size", "8x6",
+                       "--method", "chain", "-n", "3", "--block", "4x3",
+                       "--burn-in", "4", "--sweeps", "3", "--threads", "1");
+  cr_expect_eq(one.code, 10, "%s", one.err);
+  cr_expect_str_eq(one.out, r.out);
+  run_free(&one);
+  run_free(&r);
+  /* a dead end in the start (seed 1: the strips above the pin put sea or
+   * coast in its column, where only land leads down to it): a guarded
+   * collapse instead, and the maps keep the pin */
+  r = RUN("sample", "rules/coast.rules", "--size", "3x9", "--pin", "8,1=L",
+          "--method", "chain", "--seed", "1", "-n", "2");
+  cr_expect_eq(r.code, 10, "%s", r.err);
+  cr_assert_eq(strlen(r.out), 2 * (9 * 4 + 1), "%s", r.out);
+  cr_expect_eq(r.out[8 * 4 + 1], 'L', "%s", r.out);
+  cr_expect_eq(r.out[9 * 4 + 1 + 8 * 4 + 1], 'L', "%s", r.out);
+  cr_expect(strstr(r.err, "sweeps of 9x3 blocks from a guarded collapse"), "%s",
+            r.err);
   run_free(&r);
   r = RUN("sample", "rules/hard.rules", "--size", "3x3", "--method", "chain");
   cr_expect_eq(r.code, 20);
   cr_expect_str_eq(r.out, "UNSAT\n");
   run_free(&r);
-  expect_cli_error("tilesat: --block, --burn-in and --sweeps go with --method "
-                   "chain\n",
+  expect_cli_error("tilesat: --block, --burn-in, --sweeps and --threads go "
+                   "with --method chain\n",
                    "sample", "rules/coast.rules", "--size", "3x3", "--method",
                    "dp", "--block", "2x2");
+  expect_cli_error("tilesat: --block, --burn-in, --sweeps and --threads go "
+                   "with --method chain\n",
+                   "sample", "rules/coast.rules", "--size", "3x3", "--method",
+                   "dp", "--threads", "1");
+  expect_cli_error(
+      "tilesat: --threads: '3' is not a whole number from 1 to 2\n", "sample",
+      "rules/coast.rules", "--size", "3x3", "--method", "chain", "--threads",
+      "3");
   expect_cli_error(
       "tilesat: --method: count takes auto, dp, enum, approx, bounds or "
       "estimate\n",

@@ -2,9 +2,9 @@
  * items 2 and 3's estimate), timed in-process, CPU time of this process.
  *
  *   bench-chain chain RULES WxH N SWEEPS_MEASURED
- *       the block chain's defaults (burn-in 20, a map every 2 sweeps,
- *       strips 3 cells thick): CPU time of a guarded collapse (the start),
- *       of SWEEPS_MEASURED sweeps, and the time N maps take (measured when
+ *       the block chain's defaults (burn-in 4, a map every 2 sweeps,
+ *       strips 3 cells thick): CPU time of the start (to the first
+ *       sweep's first block), of SWEEPS_MEASURED sweeps, and the time N maps take (measured when
  *       SWEEPS_MEASURED is 0, else extrapolated from the sweeps); then
  *       where a sweep's time goes: one strip of the map drawn by the dp
  *       (tilesat_sample, tiles) and counted by it (tilesat_count, classes)
@@ -14,6 +14,7 @@
  *   bench-chain calibrate SEEDS RULES WxH[p] [PIN] ...
  *       how many of SEEDS estimates hold the dp's count in their interval
  *       (WxHp: periodic; PIN: ROW,COL=TILE or -) */
+#include "count/count.h" /* ts_dp_sample_ordered: the chain's strips */
 #include "tilesat.h"
 #include "tilesat_io.h"
 
@@ -25,6 +26,20 @@
 static double cpu(void) {
   struct timespec ts;
   clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* CPU time of the calling thread: with the chain's blocks drawn on 2
+ * threads, about its wall time on 2 free cores. */
+static double thread_cpu(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static double wall(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
@@ -68,52 +83,64 @@ static tilesat_map *map_of(const tilesat_rules *r, const char *size,
   return m;
 }
 
-/* One strip of `rows` rows across a map of collapse's, the rows above and
- * below as bans, drawn and counted by the dp. */
-static void strip_costs(const tilesat_rules *r, int w, int h, int rows) {
+/* One strip of `rows` rows and `len` columns (from the first) of the
+ * chain's last map at row r0, its neighbours above, below and on its
+ * right as bans (none past the map's edge), drawn by the dp as the chain
+ * draws it (across the strip, no order probe) and counted
+ * (tilesat_count). */
+static void strip_cost(const tilesat_rules *r, const int *tiles, int w, int h,
+                       int r0, int len, int rows, const char *where) {
   tilesat_error err;
-  tilesat_map *m =
-      tilesat_map_new(r, w, h, tilesat_rules_topology(r), false, &err);
-  tilesat_collapse *c = tilesat_collapse_new(m, &err);
-  tilesat_collapse_options co;
-  tilesat_collapse_options_init(&co);
-  co.guard = true;
-  int *tiles = malloc((size_t)w * (size_t)h * sizeof *tiles);
-  if (tilesat_collapse_run(c, &co, tiles, &err) != TILESAT_SAT) {
-    printf("  (no start map: %s)\n", err.msg);
-    return;
-  }
-  int r0 = h / 2, T = tilesat_rules_ntiles(r);
+  int T = tilesat_rules_ntiles(r);
   tilesat_map *strip =
-      tilesat_map_new(r, w, rows, tilesat_rules_topology(r), false, &err);
-  for (int j = 0; j < w; j++)
+      tilesat_map_new(r, len, rows, tilesat_rules_topology(r), false, &err);
+  for (int i = 0; i < rows && len < w; i++) /* the piece on its right */
+    for (int t = 0; t < T; t++)
+      if (!tilesat_rules_allows(r, t, 1, tiles[(r0 + i) * w + len]))
+        tilesat_map_ban(strip, i, len - 1, t, NULL);
+  for (int j = 0; j < len; j++)
     for (int t = 0; t < T; t++) {
       /* square rules: N is 0, S is 2 */
-      if (!tilesat_rules_allows(r, t, 0, tiles[(r0 - 1) * w + j]))
+      if (r0 > 0 && !tilesat_rules_allows(r, t, 0, tiles[(r0 - 1) * w + j]))
         tilesat_map_ban(strip, 0, j, t, NULL);
-      if (!tilesat_rules_allows(r, t, 2, tiles[(r0 + rows) * w + j]))
+      if (r0 + rows < h &&
+          !tilesat_rules_allows(r, t, 2, tiles[(r0 + rows) * w + j]))
         tilesat_map_ban(strip, rows - 1, j, t, NULL);
     }
   tilesat_count_options o;
   tilesat_count_options_init(&o);
   o.method = TILESAT_METHOD_DP;
   double t0 = cpu();
-  int got = tilesat_sample(strip, &o, 1, NULL, NULL, &err);
+  int got = ts_dp_sample_ordered(strip, &o, TS_DP_COLUMNS, 1, NULL, NULL, &err);
   double ts = cpu() - t0;
   t0 = cpu();
   tilesat_count_result res;
   int rc = tilesat_count(strip, &o, &res, &err);
   double tc = cpu() - t0;
-  printf("  a %dx%d strip of it (bans above and below): dp sample %.3f s%s, "
-         "dp count %.3f s (%s)\n",
-         w, rows, ts, got == 1 ? "" : " (failed)", tc,
+  printf("  a %dx%d strip %s: dp sample %.3f s%s, dp count %.3f s (%s)\n", len,
+         rows, where, ts, got == 1 ? "" : " (failed)", tc,
          rc ? err.msg : "counted");
   if (!rc)
     tilesat_count_result_free(&res);
   tilesat_map_free(strip);
-  free(tiles);
-  tilesat_collapse_free(c);
-  tilesat_map_free(m);
+}
+
+/* CPU time when the first sweep began (its first block done): the
+ * start's. */
+static double first_sweep = -1;
+static void on_progress(void *user, const char *line) {
+  (void)user;
+  if (first_sweep < 0 && !strncmp(line, "chain: sweep 1 of", 17))
+    first_sweep = cpu();
+}
+
+/* The chain's last map. */
+static int *last_map;
+static size_t last_cells;
+static int keep_map(void *user, const int *tiles) {
+  (void)user;
+  memcpy(last_map, tiles, last_cells * sizeof *tiles);
+  return 0;
 }
 
 static int chain(const char *rules, const char *size, int n, int sweeps) {
@@ -126,38 +153,38 @@ static int chain(const char *rules, const char *size, int n, int sweeps) {
   tilesat_count_options_init(&o);
   o.method = TILESAT_METHOD_CHAIN;
   o.notice = on_notice;
-  /* the start alone: the chain with no sweep is a collapse */
-  tilesat_collapse *c = tilesat_collapse_new(m, &err);
-  tilesat_collapse_options co;
-  tilesat_collapse_options_init(&co);
-  co.guard = true;
+  o.progress = on_progress;
   int w = tilesat_map_width(m), h = tilesat_map_height(m);
-  int *tiles = malloc((size_t)w * (size_t)h * sizeof *tiles);
-  double t0 = cpu();
-  tilesat_collapse_run(c, &co, tiles, &err);
-  double start = cpu() - t0;
-  free(tiles);
-  tilesat_collapse_free(c);
   long total = o.burn_in + (long)n * o.sweeps;
   if (sweeps > 0) {
     o.burn_in = 0;
     o.sweeps = sweeps;
     n = 1;
   }
-  t0 = cpu();
-  int got = tilesat_sample(m, &o, n, NULL, NULL, &err);
-  double t = cpu() - t0;
+  first_sweep = -1;
+  last_cells = (size_t)w * (size_t)h;
+  last_map = malloc(last_cells * sizeof *last_map);
+  double t0 = cpu(), th0 = thread_cpu(), w0 = wall();
+  int got = tilesat_sample(m, &o, n, keep_map, NULL, &err);
+  double t = cpu() - t0, start = first_sweep - t0;
+  double th = thread_cpu() - th0, wl = wall() - w0;
   if (got < 0) {
     printf("%s %s: %s\n", rules, size, err.msg);
     return 1;
   }
   double per = (t - start) / (sweeps > 0 ? sweeps : (double)total);
-  printf("%s %s: start (guarded collapse) %.2f s; %.2f s a sweep; %d maps "
-         "(%ld sweeps) %s %.1f s\n  %s\n",
+  double scale = sweeps > 0 ? (start + per * (double)total) / t : 1;
+  printf("%s %s: start %.2f s; %.2f s a sweep; %d maps (%ld sweeps) %s "
+         "%.1f s of CPU, %.1f s of it on the calling thread (wall %.1f s on "
+         "this machine as loaded)\n  %s\n",
          rules, size, start, per, sweeps > 0 ? 10 : n, total,
-         sweeps > 0 ? "extrapolated:" : "measured:",
-         sweeps > 0 ? start + per * (double)total : t, chain_line);
-  strip_costs(r, w, h, 3);
+         sweeps > 0 ? "extrapolated:" : "measured:", t * scale, th * scale,
+         wl * scale, chain_line);
+  int len = w < 64 ? w : 64; /* the chain's strips */
+  strip_cost(r, last_map, w, h, h / 2, len, 3,
+             "in mid-map, bans above and below");
+  strip_cost(r, last_map, w, h, 0, len, 3, "on the map's edge, bans below");
+  free(last_map);
   tilesat_map_free(m);
   tilesat_rules_free(r);
   return 0;

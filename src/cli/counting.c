@@ -35,12 +35,13 @@ void progress_start(count_progress *p, const char *prefix) {
   p->command = prefix;
 }
 
-/* --block, --burn-in, --sweeps: the chain's, so only with it (or auto,
- * which may fall back to it). */
+/* --block, --burn-in, --sweeps, --threads: the chain's, so only with it
+ * (or auto, which may fall back to it). */
 static int chain_options(const options *o, tilesat_count_options *co) {
-  if ((GIVEN(o, block) || GIVEN(o, burn_in) || GIVEN(o, sweeps)) &&
+  if ((GIVEN(o, block) || GIVEN(o, burn_in) || GIVEN(o, sweeps) ||
+       GIVEN(o, threads)) &&
       co->method != TILESAT_METHOD_CHAIN && co->method != TILESAT_METHOD_AUTO) {
-    fail("--block, --burn-in and --sweeps go with --method chain");
+    fail("--block, --burn-in, --sweeps and --threads go with --method chain");
     return -1;
   }
   if (GIVEN(o, block)) {
@@ -51,6 +52,8 @@ static int chain_options(const options *o, tilesat_count_options *co) {
     co->burn_in = (long)o->burn_in;
   if (GIVEN(o, sweeps))
     co->sweeps = (long)o->sweeps;
+  if (GIVEN(o, threads))
+    co->threads = (int)o->threads;
   return 0;
 }
 

@@ -123,9 +123,13 @@
       "number of maps to draw (default 1)")                                    \
   OPT(block, "--block", WXH, {0}, 0, 0, "WxH", " sample ",                     \
       "chain: blocks of WxH cells (and HxW every other sweep) re-drawn by "    \
-      "the dp (default: strips 3 cells thick across the map)")                 \
-  OPT(burn_in, "--burn-in", UINT, 20, 0, 1000000000, "N", " sample ",          \
-      "chain: sweeps before the first map (default 20)")                       \
+      "the dp (default: strips 3 cells thick across the map, at most 64 "      \
+      "long)")                                                                 \
+  OPT(burn_in, "--burn-in", UINT, 4, 0, 1000000000, "N", " sample ",           \
+      "chain: sweeps before the first map (default 4)")                        \
+  OPT(threads, "--threads", UINT, 2, 1, 2, "N", " sample ",                    \
+      "chain: threads that draw blocks together, 1 or 2 (default 2; the "      \
+      "maps are the same)")                                                    \
   ALSO(nsamples, "RUNS", " collapse ",                                         \
        "run seeds S, S+1, ...: successes, contradictions, time (default 1)")   \
   ALSO(nsamples, "RUNS", " run-samples ",                                      \

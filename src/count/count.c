@@ -29,7 +29,7 @@ void tilesat_count_options_init(tilesat_count_options *o) {
   o->seed = 1;
   o->max_memory = (size_t)4 << 30;
   o->bounds_seconds = 20;
-  o->burn_in = 20;
+  o->burn_in = 4;
   o->sweeps = 2;
 }
 

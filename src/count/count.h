@@ -8,6 +8,10 @@
 #include <gmp.h>
 
 /* Frontier DP (dp.c): exact count, and exact uniform samples. */
+/* The order of the cells: probed (each order run for two lines, the one
+ * with fewer states kept), or forced (a caller that knows, such as the
+ * chain on strips, saves the probe). */
+typedef enum ts_dp_order { TS_DP_PROBE, TS_DP_ROWS, TS_DP_COLUMNS } ts_dp_order;
 int ts_dp_count(const tilesat_map *m, const tilesat_count_options *o,
                 mpz_t count, tilesat_error *err);
 /* The count, and dist[k] for k = 0 .. ncells (initialised by the caller):
@@ -25,6 +29,10 @@ int ts_dp_sample(const tilesat_map *m, const tilesat_count_options *o, int n,
 int ts_dp_sample_with(const tilesat_map *m, const tilesat_count_options *o,
                       int n, size_t keep_bytes, int batch, tilesat_map_fn fn,
                       void *user, tilesat_error *err);
+/* ts_dp_sample in a given order. */
+int ts_dp_sample_ordered(const tilesat_map *m, const tilesat_count_options *o,
+                         ts_dp_order order, int n, tilesat_map_fn fn,
+                         void *user, tilesat_error *err);
 /* ApproxMC counts and UniGen samples on CryptoMiniSat (approx.c). */
 int ts_xor_sample(const tilesat_map *m, const tilesat_count_options *o, int n,
                   tilesat_map_fn fn, void *user, tilesat_error *err);

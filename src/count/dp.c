@@ -980,7 +980,8 @@ static int probe(const tilesat_map *m, const tilesat_count_options *o,
 /* Row-major or column-major: fewer states wins; a capped probe loses; ties
  * go to the shorter key. */
 static int choose_plan(const tilesat_map *m, const tilesat_count_options *o,
-                       const uint64_t *by, plan *out, tilesat_error *err,
+                       ts_dp_order order, const uint64_t *by, plan *out,
+                       tilesat_error *err,
                        const char *what) {
   if (m->rules->ntiles > DP_MAX_TILES) {
     if (!strcmp(what, "sample"))
@@ -994,6 +995,10 @@ static int choose_plan(const tilesat_map *m, const tilesat_count_options *o,
                "--method enum or approx",
                DP_MAX_TILES, m->rules->ntiles);
     return -1;
+  }
+  if (order != TS_DP_PROBE) {
+    plan_build(m, order == TS_DP_COLUMNS, out);
+    return 0;
   }
   plan pl[2];
   size_t states[2];
@@ -1017,9 +1022,10 @@ static int choose_plan(const tilesat_map *m, const tilesat_count_options *o,
 }
 
 int dp_open(dp *s, const tilesat_map *m, const tilesat_count_options *o,
-            const char *what, const uint64_t *by, tilesat_error *err) {
+            ts_dp_order order, const char *what, const uint64_t *by,
+            tilesat_error *err) {
   plan p;
-  if (choose_plan(m, o, by, &p, err, what))
+  if (choose_plan(m, o, order, by, &p, err, what))
     return -1;
   if (!dp_setup(s, m, o, &p, what, by, err))
     return 0;
@@ -1033,7 +1039,7 @@ static int dp_count_by(const tilesat_map *m, const tilesat_count_options *o,
                        const uint64_t *by, mpz_t count, mpz_t *dist,
                        tilesat_error *err) {
   dp s;
-  if (dp_open(&s, m, o, "count", by, err))
+  if (dp_open(&s, m, o, TS_DP_PROBE, "count", by, err))
     return -1;
   const layer *last = NULL;
   if (dp_start(&s, &s.layers[0], err))

@@ -138,11 +138,13 @@ static inline mp_limb_t *entry_count(const dp *s, const layer *l, size_t i) {
   return (mp_limb_t *)(entry_key(l, i) + s->p.keywords);
 }
 
-/* Choose the order and set up the DP for m (what: "count" or "sample"),
- * with m's count and connected constraints and, unless NULL, a counter of
- * the cells holding a tile of `by` (count --by-tile).  0, or -1 with err. */
+/* Choose the order (or take `order`) and set up the DP for m (what:
+ * "count" or "sample"), with m's count and connected constraints and,
+ * unless NULL, a counter of the cells holding a tile of `by` (count
+ * --by-tile).  0, or -1 with err. */
 int dp_open(dp *s, const tilesat_map *m, const tilesat_count_options *o,
-            const char *what, const uint64_t *by, tilesat_error *err);
+            ts_dp_order order, const char *what, const uint64_t *by,
+            tilesat_error *err);
 void dp_free(dp *s);
 /* Layer 0: the empty map, one state. */
 bool dp_start(dp *s, layer *l, tilesat_error *err);

@@ -776,12 +776,12 @@ static bool count_pass(sampler *S, store *top, layer *last,
   return l && layer_store(s, l, last, err);
 }
 
-int ts_dp_sample_with(const tilesat_map *m, const tilesat_count_options *o,
-                      int n, size_t keep_bytes, int batch, tilesat_map_fn fn,
-                      void *user, tilesat_error *err) {
+static int sample_run(const tilesat_map *m, const tilesat_count_options *o,
+                      ts_dp_order order, int n, size_t keep_bytes, int batch,
+                      tilesat_map_fn fn, void *user, tilesat_error *err) {
   sampler S;
   memset(&S, 0, sizeof S);
-  if (dp_open(&S.s, m, o, "sample", NULL, err))
+  if (dp_open(&S.s, m, o, order, "sample", NULL, err))
     return -1;
   dp *s = &S.s;
   const plan *p = &s->p;
@@ -850,7 +850,19 @@ done:
   return produced;
 }
 
+int ts_dp_sample_with(const tilesat_map *m, const tilesat_count_options *o,
+                      int n, size_t keep_bytes, int batch, tilesat_map_fn fn,
+                      void *user, tilesat_error *err) {
+  return sample_run(m, o, TS_DP_PROBE, n, keep_bytes, batch, fn, user, err);
+}
+
+int ts_dp_sample_ordered(const tilesat_map *m, const tilesat_count_options *o,
+                         ts_dp_order order, int n, tilesat_map_fn fn,
+                         void *user, tilesat_error *err) {
+  return sample_run(m, o, order, n, 0, 0, fn, user, err);
+}
+
 int ts_dp_sample(const tilesat_map *m, const tilesat_count_options *o, int n,
                  tilesat_map_fn fn, void *user, tilesat_error *err) {
-  return ts_dp_sample_with(m, o, n, 0, 0, fn, user, err);
+  return sample_run(m, o, TS_DP_PROBE, n, 0, 0, fn, user, err);
 }
