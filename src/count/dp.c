@@ -981,8 +981,7 @@ static int probe(const tilesat_map *m, const tilesat_count_options *o,
  * go to the shorter key. */
 static int choose_plan(const tilesat_map *m, const tilesat_count_options *o,
                        ts_dp_order order, const uint64_t *by, plan *out,
-                       tilesat_error *err,
-                       const char *what) {
+                       tilesat_error *err, const char *what) {
   if (m->rules->ntiles > DP_MAX_TILES) {
     if (!strcmp(what, "sample"))
       ts_error(err, what, 0,
