@@ -774,6 +774,12 @@ tilesat_map *tilesat_chunk_frame(const tilesat_rules *r, int k,
 int tilesat_chunk_check(const tilesat_rules *r, int k, tilesat_topology topo,
                         const tilesat_solve_options *so, int *border,
                         long *refutations, tilesat_error *err);
+/* How many of the 8 symmetries of the square (rotations, reflections) the
+ * rules keep, the identity included: those with a permutation of the tiles
+ * that keeps every allowed pair.  tilesat_chunk_check learns each
+ * refutation's images under them.  -1 on error (hex rules). */
+int tilesat_chunk_symmetries(const tilesat_rules *r, tilesat_error *err);
+
 /* The name that marks the chunk's cells in a written border: ".", or the
  * first of "?", "_", "*", "~" that names no tile, else "(chunk)" (read it
  * back with --pins-from FILE --free-tile NAME). */

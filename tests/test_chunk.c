@@ -235,6 +235,106 @@ Test(chunk, knots_against_brute_force) {
   tilesat_rules_free(r);
 }
 
+/* How many of the 8 symmetries of the square the rules keep, by the test's
+ * own search: every direction map (quarter turns, then a mirror), every
+ * permutation of the (at most 5) tiles. */
+static int brute_symmetries(const tilesat_rules *r) {
+  frame_geo g;
+  geo_init(&g, 1);
+  int T = tilesat_rules_ntiles(r), count = 0;
+  int turn[4] = {g.dN, g.dE, g.dS, g.dW}; /* clockwise */
+  for (int s = 0; s < 8; s++) {
+    int gd[4]; /* by the library's numbers */
+    for (int i = 0; i < 4; i++) {
+      int j = (i + (s & 3)) % 4, d = turn[j];
+      if (s & 4)
+        d = d == g.dE ? g.dW : d == g.dW ? g.dE : d;
+      gd[turn[i]] = d;
+    }
+    int p[5] = {0, 1, 2, 3, 4}, total = 1;
+    for (int i = 2; i <= T; i++)
+      total *= i;
+    bool found = false;
+    for (int n = 0; n < total && !found; n++) {
+      int rest[5] = {0, 1, 2, 3, 4}, left = T, x = n;
+      for (int i = 0; i < T; i++) { /* the n-th permutation */
+        int pick = x % left;
+        x /= left;
+        p[i] = rest[pick];
+        rest[pick] = rest[--left];
+      }
+      found = true;
+      for (int a = 0; a < T && found; a++)
+        for (int d = 0; d < 4 && found; d++)
+          for (int b = 0; b < T && found; b++)
+            found = tilesat_rules_allows(r, a, d, b) ==
+                    tilesat_rules_allows(r, p[a], gd[d], p[b]);
+    }
+    count += found;
+  }
+  return count;
+}
+
+/* Random rules with a symmetry planted: the same symmetric relation on
+ * every side (all 8), or on east-west only (a mirror at least). */
+static tilesat_rules *symmetric_rules(int T, bool all_sides, int p) {
+  bool ew[5][5], ns[5][5];
+  for (int a = 0; a < T; a++)
+    for (int b = 0; b <= a; b++) {
+      ew[a][b] = ew[b][a] = rnd(8) < (unsigned)p;
+      ns[a][b] = rnd(8) < (unsigned)p;
+      ns[b][a] = all_sides ? ns[a][b] : rnd(8) < (unsigned)p;
+    }
+  char *text = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&text, &len);
+  fprintf(f, "tilesat-rules 1\ntopology square\n");
+  for (int t = 0; t < T; t++)
+    fprintf(f, "tile %c\n", 'a' + t);
+  for (int a = 0; a < T; a++) {
+    const char *dirs[4] = {"N", "S", "E", "W"};
+    for (int d = 0; d < 4; d++) {
+      fprintf(f, "allow %c %s", 'a' + a, dirs[d]);
+      for (int b = 0; b < T; b++)
+        if (d >= 2 || all_sides ? ew[a][b] : d == 0 ? ns[a][b] : ns[b][a])
+          fprintf(f, " %c", 'a' + b);
+      fputc('\n', f);
+    }
+  }
+  fclose(f);
+  tilesat_rules *r = rules_from_text(text);
+  free(text);
+  return r;
+}
+
+/* The refutations' symmetric images are learned only under symmetries the
+ * rules keep: the count matches the test's own search, and the answers
+ * still match brute force, with and without symmetry. */
+Test(chunk, symmetric_rules_against_brute_force) {
+  test_rng = 61;
+  int seen[9] = {0};
+  tilesat_error err;
+  for (int iter = 0; iter < 48; iter++) {
+    int T = 2 + (int)rnd(3);
+    tilesat_rules *r = iter % 3 == 2
+                           ? random_rules(T, TILESAT_SQUARE, 3 + (int)rnd(5))
+                           : symmetric_rules(T, iter % 3 == 0, 3 + (int)rnd(5));
+    int n = tilesat_chunk_symmetries(r, &err);
+    cr_expect_eq(n, brute_symmetries(r), "case %d: %d symmetries", iter, n);
+    seen[n < 0 ? 0 : n]++;
+    char what[64];
+    snprintf(what, sizeof what, "symmetric case %d (%d tiles, %d)", iter, T, n);
+    for (int k = 1; k <= (T <= 3 ? 3 : 2); k++)
+      cross_check(r, k, what);
+    tilesat_rules_free(r);
+  }
+  cr_expect_gt(seen[1], 0, "no rules without symmetry");
+  cr_expect_gt(seen[8], 0, "no rules with every symmetry");
+  tilesat_rules *knots = tileset("Knots");
+  cr_expect_eq(tilesat_chunk_symmetries(knots, &err), 8);
+  tilesat_rules_free(knots);
+}
+
 /* The first line the CLI prints for a border with no filling. */
 static void not_complete_line(char *buf, size_t len, int k, long n,
                               const char *free_name) {

@@ -139,6 +139,126 @@ static bool fits(const tilesat_map *frame, const int *filling,
   return true;
 }
 
+/* The symmetries of the square the rules keep.  A rotation or reflection
+ * g of the frame, with a permutation p of the tiles such that a allows b
+ * in direction d iff p(a) allows p(b) in direction g(d), maps fillings to
+ * fillings and valid borders to valid borders (the outer-side bans follow
+ * the pairs).  So the borders with a filling are a set g keeps, and the
+ * image of a refutation clause (ring cell c holding t -> g(c) holding p(t))
+ * refutes only borders with a filling too: the guesser learns every image.
+ * The permutation is searched for exactly, from the allowed pairs. */
+#define SYM_NODES 1000000 /* give a symmetry up beyond this: still sound */
+
+typedef struct chunk_sym {
+  int nsym;     /* symmetries kept, the identity first */
+  int *cell[8]; /* frame cell -> its image */
+  int *tile[8]; /* tile -> its image */
+} chunk_sym;
+
+/* Frame cell c under symmetry s: s & 3 quarter turns, then a mirror. */
+static int sym_cell(const tilesat_map *frame, int s, int c) {
+  int n = frame->width, row = c / n, col = c % n;
+  for (int i = 0; i < (s & 3); i++) {
+    int t = row;
+    row = col;
+    col = n - 1 - t;
+  }
+  if (s & 4)
+    col = n - 1 - col;
+  return row * n + col;
+}
+
+/* Does p (tiles 0..t assigned) keep every pair among them under gd? */
+static bool sym_keeps(const tilesat_rules *r, const int *gd, const int *p,
+                      int t) {
+  for (int u = 0; u <= t; u++)
+    for (int d = 0; d < r->ndirs; d++)
+      if (ts_bit(ts_allowed(r, t, d), u) !=
+              ts_bit(ts_allowed(r, p[t], gd[d]), p[u]) ||
+          ts_bit(ts_allowed(r, u, d), t) !=
+              ts_bit(ts_allowed(r, p[u], gd[d]), p[t]))
+        return false;
+  return true;
+}
+
+static int sym_degree(const tilesat_rules *r, int t, int d) {
+  int n = 0;
+  for (int u = 0; u < r->ntiles; u++)
+    n += ts_bit(ts_allowed(r, t, d), u);
+  return n;
+}
+
+/* A permutation p of the tiles for direction map gd, by backtracking from
+ * tile t on; false when there is none (or the search gave up). */
+static bool sym_search(const tilesat_rules *r, const int *gd, int *p,
+                       bool *used, int t, long *nodes) {
+  if (t == r->ntiles)
+    return true;
+  for (int u = 0; u < r->ntiles; u++) {
+    if (used[u] || ++*nodes > SYM_NODES)
+      continue;
+    bool ok = true;
+    for (int d = 0; d < r->ndirs && ok; d++)
+      ok = sym_degree(r, t, d) == sym_degree(r, u, gd[d]);
+    p[t] = u;
+    if (!ok || !sym_keeps(r, gd, p, t))
+      continue;
+    used[u] = true;
+    if (sym_search(r, gd, p, used, t + 1, nodes))
+      return true;
+    used[u] = false;
+  }
+  return false;
+}
+
+static void sym_find(const tilesat_map *frame, chunk_sym *sy) {
+  const tilesat_rules *r = frame->rules;
+  int n = frame->width, centre = n + 1; /* (1,1): every neighbour there */
+  sy->nsym = 0;
+  bool *used = ts_malloc((size_t)r->ntiles * sizeof *used);
+  for (int s = 0; s < 8; s++) {
+    int gd[8], gc = sym_cell(frame, s, centre);
+    for (int d = 0; d < r->ndirs; d++) {
+      int m = sym_cell(frame, s, ts_map_neighbor(frame, centre, d));
+      for (int e = 0; e < r->ndirs; e++)
+        if (ts_map_neighbor(frame, gc, e) == m)
+          gd[d] = e;
+    }
+    int *p = ts_malloc((size_t)r->ntiles * sizeof *p);
+    long nodes = 0;
+    memset(used, 0, (size_t)r->ntiles * sizeof *used);
+    if (!sym_search(r, gd, p, used, 0, &nodes)) {
+      free(p);
+      continue;
+    }
+    int *cells = ts_malloc((size_t)frame->ncells * sizeof *cells);
+    for (int c = 0; c < frame->ncells; c++)
+      cells[c] = sym_cell(frame, s, c);
+    sy->cell[sy->nsym] = cells;
+    sy->tile[sy->nsym++] = p;
+  }
+  free(used);
+}
+
+static void sym_free(chunk_sym *sy) {
+  for (int i = 0; i < sy->nsym; i++) {
+    free(sy->cell[i]);
+    free(sy->tile[i]);
+  }
+}
+
+int tilesat_chunk_symmetries(const tilesat_rules *r, tilesat_error *err) {
+  tilesat_map *frame = tilesat_chunk_frame(r, 1, TILESAT_SQUARE, err);
+  if (!frame)
+    return -1;
+  chunk_sym sy;
+  sym_find(frame, &sy);
+  int n = sy.nsym;
+  sym_free(&sy);
+  tilesat_map_free(frame);
+  return n;
+}
+
 /* Progress, when the caller wants it (it throttles). */
 static void report(const tilesat_solve_options *so, int k, long refuted) {
   if (!so->progress)
@@ -149,15 +269,24 @@ static void report(const tilesat_solve_options *so, int k, long refuted) {
   so->progress(so->progress_user, line);
 }
 
-/* The refutation of every border the widened filling fits, into cl: the
- * ring literals "holds a tile the filling does not fit". */
-static void refutation(const tilesat_map *frame, const int *filling,
-                       const uint64_t *alt, const uint8_t *wide, ts_ints *cl) {
-  cl->n = 0;
-  for (int c = 0; c < frame->ncells; c++)
-    for (int t = 0; on_ring(frame, c) && t < frame->rules->ntiles; t++)
-      if (!fits(frame, filling, alt, wide, c, t))
-        TS_PUSH(*cl, ts_var(frame, c, t));
+/* The refutation of every border the widened filling fits, and its images
+ * under the rules' symmetries, into the guesser: the ring literals "holds
+ * a tile the filling does not fit".  False when the filling fits every
+ * border (an empty clause). */
+static bool refute(const tilesat_map *frame, const int *filling,
+                   const uint64_t *alt, const uint8_t *wide,
+                   const chunk_sym *sy, ts_solver *guess, ts_ints *cl) {
+  for (int s = 0; s < sy->nsym; s++) {
+    cl->n = 0;
+    for (int c = 0; c < frame->ncells; c++)
+      for (int t = 0; on_ring(frame, c) && t < frame->rules->ntiles; t++)
+        if (!fits(frame, filling, alt, wide, c, t))
+          TS_PUSH(*cl, ts_var(frame, sy->cell[s][c], sy->tile[s][t]));
+    if (!cl->n)
+      return false;
+    ts_solver_add_clause(guess, cl->v, cl->n);
+  }
+  return true;
 }
 
 int tilesat_chunk_check(const tilesat_rules *r, int k, tilesat_topology topo,
@@ -177,6 +306,8 @@ int tilesat_chunk_check(const tilesat_rules *r, int k, tilesat_topology topo,
   uint8_t *wide = ts_malloc((size_t)n);
   ts_ints cl = {0};
   long refuted = 0;
+  chunk_sym sy;
+  sym_find(frame, &sy);
   for (;;) {
     if (ts_terminated(&o)) { /* between solves too short to poll */
       ts_error(err, "analyze", 0, "interrupted");
@@ -210,17 +341,16 @@ int tilesat_chunk_check(const tilesat_rules *r, int k, tilesat_topology topo,
     if (ts_read_map(frame, fill, ft, err) < 0)
       break;
     widen(frame, ft, alt, wide);
-    refutation(frame, ft, alt, wide, &cl);
     refuted++;
     report(&o, k, refuted);
-    if (!cl.n) { /* this filling fits every border */
-      res = 1;
+    if (!refute(frame, ft, alt, wide, &sy, guess, &cl)) {
+      res = 1; /* this filling fits every border */
       break;
     }
-    ts_solver_add_clause(guess, cl.v, cl.n);
   }
   if (refutations)
     *refutations = refuted;
+  sym_free(&sy);
   free(cl.v);
   free(wide);
   free(alt);
