@@ -259,16 +259,6 @@ int tilesat_chunk_symmetries(const tilesat_rules *r, tilesat_error *err) {
   return n;
 }
 
-/* Progress, when the caller wants it (it throttles). */
-static void report(const tilesat_solve_options *so, int k, long refuted) {
-  if (!so->progress)
-    return;
-  char line[96];
-  snprintf(line, sizeof line, "chunk %dx%d: %ld borders refuted by fillings", k,
-           k, refuted);
-  so->progress(so->progress_user, line);
-}
-
 /* The refutation of every border the widened filling fits, and its images
  * under the rules' symmetries, into the guesser: the ring literals "holds
  * a tile the filling does not fit".  False when the filling fits every
@@ -342,7 +332,7 @@ int tilesat_chunk_check(const tilesat_rules *r, int k, tilesat_topology topo,
       break;
     widen(frame, ft, alt, wide);
     refuted++;
-    report(&o, k, refuted);
+    ts_say(&o, "chunk %dx%d: %ld borders refuted by fillings", k, k, refuted);
     if (!refute(frame, ft, alt, wide, &sy, guess, &cl)) {
       res = 1; /* this filling fits every border */
       break;

@@ -217,6 +217,16 @@ static void sub_init(sub *x, xcnf *cnf, int ngroups, const uint8_t *include,
       e++;
     sub_add(x, g, l, (size_t)(e - l));
   }
+  /* A connected or path constraint may have no clause yet (one tile's
+   * class, no cell it must hold): it is kept by cuts all the same, so it
+   * gets its selector, and a solve that assumes it cuts. */
+  const tilesat_map *m = cnf->m;
+  for (size_t k = 0; k < m->globals.n; k++) {
+    int g = ts_global_group(m, (int)k);
+    if (ts_global_lazy(&m->globals.v[k]) && !x->sel[g] &&
+        (!include || include[g]))
+      x->sel[g] = ++x->next;
+  }
 }
 
 static void sub_free(sub *x) {
@@ -394,9 +404,7 @@ static int cmp_far_first(const void *a, const void *b) {
 }
 
 /* A progress line, when the caller wants them (it throttles). */
-static void say(const tilesat_solve_options *so, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-static void say(const tilesat_solve_options *so, const char *fmt, ...) {
+void ts_say(const tilesat_solve_options *so, const char *fmt, ...) {
   if (!so->progress)
     return;
   char line[160];
@@ -431,8 +439,9 @@ static int shrink(const tilesat_map *m, xcnf *cnf,
     int g = ord[i].g;
     if (!in[g])
       continue;
-    say(so, "shrinking around (%d,%d): %zu of %zu constraints tried, %zu left",
-        centre / m->width, centre % m->width, i, core->n, cur.n);
+    ts_say(so,
+           "shrinking around (%d,%d): %zu of %zu constraints tried, %zu left",
+           centre / m->width, centre % m->width, i, core->n, cur.n);
     int r = sub_solve(&x, &cur, g);
     if (r == TILESAT_UNKNOWN) {
       res = -1;
@@ -509,7 +518,7 @@ static bool better(score a, score b) {
   return a.spread < b.spread;
 }
 
-/* Groups with clauses within Chebyshev distance r of centre. */
+/* Groups (with clauses, or kept by cuts) within Chebyshev distance r of centre. */
 static void window(const tilesat_map *m, const uint8_t *has, int centre, int r,
                    ts_ints *out) {
   int G = ts_group_count(m);
@@ -706,8 +715,8 @@ static int verify_minimal(const tilesat_map *m, xcnf *cnf,
     res = -1;
   }
   for (size_t i = 0; i < mus->n && !res; i++) {
-    say(so, "checking that the %zu constraints are minimal: %zu done", mus->n,
-        i);
+    ts_say(so, "checking that the %zu constraints are minimal: %zu done",
+           mus->n, i);
     if (sub_solve(&x, mus, mus->v[i]) != TILESAT_SAT) {
       ts_error(err, NULL, 0,
                "internal error: the explanation found is not minimal");
@@ -788,7 +797,7 @@ typedef struct xctx {
   const tilesat_solve_options *so;
   int G;
   xcnf cnf;
-  uint8_t *has; /* per group: has clauses */
+  uint8_t *has; /* per group: has clauses or is kept by cuts */
   ts_ints all;  /* the groups that have */
   sub full;
 } xctx;
@@ -815,6 +824,9 @@ static int xctx_open(xctx *x, const tilesat_map *m,
   x->has = ts_calloc((size_t)x->G, 1);
   for (size_t i = 0; i < x->cnf.cnf.group.n; i++)
     x->has[x->cnf.cnf.group.v[i]] = 1;
+  for (size_t k = 0; k < m->globals.n; k++) /* kept by cuts, if no clause */
+    if (ts_global_lazy(&m->globals.v[k]))
+      x->has[ts_global_group(m, (int)k)] = 1;
   for (int g = 0; g < x->G; g++)
     if (x->has[g])
       TS_PUSH(x->all, g);
@@ -1015,7 +1027,7 @@ static int marco(xctx *x, size_t limit, ts_sets *found, bool *complete,
         res = ts_solver_unknown(map, "explain", err);
       break;
     }
-    say(x->so, "every explanation: %zu found", found->n);
+    ts_say(x->so, "every explanation: %zu found", found->n);
     cur.n = 0;
     memset(in, 0, (size_t)x->G);
     for (size_t i = 0; i < x->all.n; i++)
@@ -1178,10 +1190,10 @@ static int smallest(xctx *x, ts_ints *best, tilesat_error *err) {
   int res = 0;
   for (;;) {
     min_hitting_set(&mcses, x->G, &h);
-    say(x->so,
-        "smallest explanation: %zu correction sets, at least %zu "
-        "constraints",
-        mcses.n, h.n);
+    ts_say(x->so,
+           "smallest explanation: %zu correction sets, at least %zu "
+           "constraints",
+           mcses.n, h.n);
     int r = sub_solve(&x->full, &h, -1);
     if (r == TILESAT_UNKNOWN) {
       res = ts_no_answer(x->so, "explain", err);

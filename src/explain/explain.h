@@ -84,6 +84,10 @@ void ts_prop_write_step(const ts_prop *p, int step, FILE *out);
 void ts_write_tileset(const tilesat_rules *r, const uint64_t *set, FILE *out);
 /* "north", "south-east", ...: a direction in words. */
 const char *ts_dir_words(tilesat_topology topo, int dir);
+/* A progress line through so->progress, when the caller wants them (the
+ * caller throttles). */
+void ts_say(const tilesat_solve_options *so, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 /* JSON string with escapes. */
 void ts_json_string(FILE *out, const char *s);
 void ts_json_tileset(const tilesat_rules *r, const uint64_t *set, FILE *out);

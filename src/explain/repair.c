@@ -31,7 +31,6 @@
 #include "explain/explain.h"
 
 #include <ctype.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -63,19 +62,6 @@ typedef struct rsolver {
   long solves;
   ts_ints *found; /* the changes of the repair being read */
 } rsolver;
-
-static void say(const tilesat_solve_options *so, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-static void say(const tilesat_solve_options *so, const char *fmt, ...) {
-  if (!so->progress)
-    return;
-  char line[160];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(line, sizeof line, fmt, ap);
-  va_end(ap);
-  so->progress(so->progress_user, line);
-}
 
 /* The candidate of pair (a, d, b): seen from a forward direction. */
 static size_t pair_index(const rsolver *x, int a, int d, int b) {
@@ -413,7 +399,7 @@ static int check_repair(const tilesat_repairs *rep, size_t i,
                         const tilesat_solve_options *so, tilesat_error *err) {
   int n = rep->start.v[i + 1] - rep->start.v[i];
   for (int skip = -1; skip < n; skip++) {
-    say(so, "checking repair %zu: %d of %d", i + 1, skip + 1, n);
+    ts_say(so, "checking repair %zu: %d of %d", i + 1, skip + 1, n);
     int res = check_changed(rep, i, skip, so, err);
     if (res < 0)
       return -1;
@@ -461,10 +447,10 @@ int tilesat_repair(const tilesat_map *m, const tilesat_solve_options *options,
   rep->pins = keep_rules;
   TS_PUSH(rep->start, 0);
   ts_ints cands = {0};
-  say(so, "is the map satisfiable as it is?");
+  ts_say(so, "is the map satisfiable as it is?");
   int res = rs_solve(&x, 0);
   if (res == TILESAT_UNSAT) {
-    say(so, "is there any repair?");
+    ts_say(so, "is there any repair?");
     int any = rs_solve(&x, -1);
     res = any == TILESAT_UNKNOWN ? any : TILESAT_UNSAT;
     rep->complete = any == TILESAT_UNSAT;
@@ -474,7 +460,8 @@ int tilesat_repair(const tilesat_map *m, const tilesat_solve_options *options,
                   k <= (int)x.soft.n && count < limit;
        k++) {
     for (;;) {
-      say(so, "%d found, looking for %d change%s", count, k, k > 1 ? "s" : "");
+      ts_say(so, "%d found, looking for %d change%s", count, k,
+             k > 1 ? "s" : "");
       int r = rs_solve(&x, k);
       if (r == TILESAT_UNKNOWN)
         res = r;
