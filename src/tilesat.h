@@ -936,6 +936,10 @@ const char *tilesat_heuristic_name(tilesat_heuristic h);
 /* "entropy", "mrv" or "scanline"; -1 if none. */
 int tilesat_heuristic_parse(const char *name, tilesat_heuristic *out);
 
+/* Can the collapse keep everything this map asks for?  (Borders it keeps
+ * as bans; counts, connected and path constraints and masked cells not
+ * yet: tilesat_collapse_new refuses those maps.) */
+bool tilesat_collapse_keeps(const tilesat_map *m);
 /* A collapser for one map: its tables are built once and reused by every
  * run (the map must outlive it).  NULL with err when the map is out of its
  * reach (more than 65535 tiles). */
@@ -958,6 +962,10 @@ typedef struct tilesat_collapse_options {
    * the run ends TILESAT_UNKNOWN with no contradiction, its wave left as
    * it is (tilesat_collapse_possible). */
   long limit;
+  /* With guard: prove dooms in windows only; a contradiction no window
+   * explains ends the run TILESAT_UNKNOWN (its contradiction kept)
+   * instead of calling for the solver on the whole map. */
+  bool windows_only;
 } tilesat_collapse_options;
 void tilesat_collapse_options_init(tilesat_collapse_options *o);
 
@@ -980,6 +988,13 @@ void tilesat_collapse_ban(const tilesat_collapse *c, size_t i, size_t *step,
                           int *cell, int *tile);
 /* After a run: the cell left with no tile, or -1. */
 int tilesat_collapse_contradiction(const tilesat_collapse *c);
+/* After a guarded run that ended TILESAT_UNSAT: true, with its place,
+ * if a window of the map with no filling proved it (rows row0.. and
+ * columns col0.., modulo the size on a periodic map); false when
+ * propagation of the pins (tilesat_collapse_contradiction: the cell it
+ * emptied) or the solver on the whole map did. */
+bool tilesat_collapse_unsat_window(const tilesat_collapse *c, int *row0,
+                                   int *col0, int *rows, int *cols);
 /* After a run: is `tile` still possible at `cell` (row-major)?  The wave
  * as the run left it: one tile a cell after a success, more where a run
  * stopped at its limit, none in a contradiction's cell. */
@@ -1005,6 +1020,69 @@ size_t tilesat_collapse_doomed(const tilesat_collapse *c,
  * choice's cell and tile. */
 size_t tilesat_collapse_choices(const tilesat_collapse *c, size_t i, int *cell,
                                 int *tile);
+
+/* ---------------------------------------------------- check as a portfolio */
+
+/* tilesat_check builds the whole map's CNF; a guarded collapse answers the
+ * same question with the map WFC would make, 30 to 50 times faster where
+ * WFC's dooms are local, and windows around the pins (small maps of their
+ * own whose cells lose their neighbours outside: a relaxation) refute
+ * clashing pins without the whole map. */
+typedef enum tilesat_check_method {
+  TILESAT_CHECK_AUTO = 0,     /* windows around the pins, then a guarded
+                                 collapse (proving dooms in windows only), each
+                                 within its share of a budget of CPU time, then
+                                 the whole CNF */
+  TILESAT_CHECK_CNF = 1,      /* the whole CNF: tilesat_check */
+  TILESAT_CHECK_COLLAPSE = 2, /* the guarded collapse alone (the guard on
+                                 the whole map where no window proves a
+                                 doom), as tilesat_collapse_run makes it */
+} tilesat_check_method;
+const char *tilesat_check_method_name(tilesat_check_method method);
+/* "auto", "cnf" or "collapse"; -1 if none. */
+int tilesat_check_method_parse(const char *name, tilesat_check_method *out);
+
+typedef struct tilesat_check_options {
+  tilesat_check_method method; /* default auto */
+  tilesat_solve_options solve; /* the CNF's and the guard's backend, etc. */
+  uint64_t seed;               /* the collapse's (default 1) */
+  double budget; /* auto: CPU seconds for the windows (a tenth) and the
+                    collapse before the CNF; 0 (default): 5 plus 2e-6 per
+                    cell and tile */
+} tilesat_check_options;
+void tilesat_check_options_init(tilesat_check_options *o);
+
+/* What gave the answer. */
+typedef enum tilesat_check_by {
+  TILESAT_BY_CNF = 0,         /* the whole CNF (tilesat_check) */
+  TILESAT_BY_COLLAPSE = 1,    /* SAT: a guarded collapse's map; UNSAT: its
+                                 guard's solver on the whole map */
+  TILESAT_BY_WINDOW = 2,      /* UNSAT: a window of the map with no filling */
+  TILESAT_BY_PROPAGATION = 3, /* UNSAT: propagating the pins (arc
+                                 consistency) left a cell no tile */
+} tilesat_check_by;
+
+typedef struct tilesat_check_answer {
+  tilesat_check_by by;
+  int row0, col0, rows, cols; /* BY_WINDOW: rows row0.. and columns col0..
+                                 (modulo the size on a periodic map) */
+  int cell;                   /* BY_PROPAGATION: the cell left empty */
+  long banned;                /* the collapse's banned choices */
+} tilesat_check_answer;
+
+/* Is there a valid map, by o->method (NULL `how`: not wanted)?  As
+ * tilesat_check: TILESAT_SAT with `tiles` (may be NULL) a witness that
+ * has passed tilesat_map_verify, TILESAT_UNSAT, or -1 with err.  With
+ * TILESAT_CHECK_CNF exactly tilesat_check. */
+int tilesat_check_portfolio(const tilesat_map *m,
+                            const tilesat_check_options *o, int *tiles,
+                            tilesat_check_answer *how, tilesat_error *err);
+/* The answer in words: "no filling of the 5x5 window at rows 0-4, columns
+ * 0-4", "propagating the pins leaves no tile at (0,1)", "a guarded
+ * collapse (3 choices banned)", "the whole map's CNF". */
+void tilesat_check_answer_text(const tilesat_map *m,
+                               const tilesat_check_answer *a, char *buf,
+                               size_t len);
 
 #ifdef __cplusplus
 }

@@ -1,5 +1,7 @@
 /* cmd_check.c: tilesat check RULES --size WxH: SAT and a witness map
- * (exit 10), or UNSAT (exit 20). */
+ * (exit 10), or UNSAT (exit 20), by --method: auto (windows around the
+ * pins, a guarded collapse, then the whole CNF; gen/portfolio.c), cnf or
+ * collapse.  An UNSAT answer from a window says which on stderr. */
 #include "cli.h"
 
 #include <stdlib.h>
@@ -7,20 +9,26 @@
 int cmd_check(options *o) {
   tilesat_rules *r = NULL;
   tilesat_map *m = NULL;
-  tilesat_solve_options so;
+  tilesat_check_options co;
+  tilesat_check_options_init(&co);
+  if (o->method) /* one of the table's choices */
+    tilesat_check_method_parse(o->method, &co.method);
+  co.seed = o->seed;
   int *tiles = NULL;
   int rc = load_map(o, &r, &m);
   if (!rc)
-    rc = parse_backend(o, &so);
+    rc = parse_backend(o, &co.solve);
   if (!rc) {
-    lazy_backend(o, m, &so);
+    lazy_backend(o, m, &co.solve);
     tilesat_error err;
     size_t n = (size_t)tilesat_map_width(m) * (size_t)tilesat_map_height(m);
     tiles = malloc(n * sizeof *tiles);
     tilesat_solve_stats stats = {0};
-    so.stats = &stats;
-    rc = tiles ? tilesat_check(m, &so, tiles, &err) : -1;
-    cut_report(o, m, &stats);
+    co.solve.stats = &stats;
+    tilesat_check_answer how;
+    rc = tiles ? tilesat_check_portfolio(m, &co, tiles, &how, &err) : -1;
+    if (tiles && how.by == TILESAT_BY_CNF)
+      cut_report(o, m, &stats);
     if (rc == TILESAT_SAT) {
       stop_hold(); /* the witness whole */
       printf("SAT\n");
@@ -29,6 +37,11 @@ int cmd_check(options *o) {
       if (map_outputs(o, m, tiles))
         rc = EXIT_ERROR;
     } else if (rc == TILESAT_UNSAT) {
+      if (how.by == TILESAT_BY_WINDOW || how.by == TILESAT_BY_PROPAGATION) {
+        char why[256];
+        tilesat_check_answer_text(m, &how, why, sizeof why);
+        fprintf(stderr, "tilesat: check: UNSAT: %s\n", why);
+      }
       printf("UNSAT\n");
     } else {
       rc = tiles ? fail_solve(o, &err) : EXIT_ERROR;

@@ -88,6 +88,11 @@
       "method (default auto: count: dp if it is predicted to finish in a "     \
       "minute, else proved bounds and the estimate; sample: dp, chain where "  \
       "dp outgrows memory; bounds and estimate count, chain samples)")         \
+  ALSO(method, "auto|cnf|collapse", " check ",                                 \
+       "auto (default): windows around the pins, a guarded collapse (its "     \
+       "map is WFC's), then the whole map's CNF, each in its share of a "      \
+       "budget of CPU time; cnf: the whole map's CNF; collapse: the guarded "  \
+       "collapse alone")                                                       \
   OPT(by_tile, "--by-tile", STRING, NULL, 0, 0, "T1,T2,...", " count ",        \
       "by the dp: a line 'K N' for each number K of cells holding these "      \
       "tiles (N maps have exactly K), then the total")                         \
@@ -113,7 +118,7 @@
       "estimate: independent replicates, whose spread makes the error bar "    \
       "(default 8)")                                                           \
   OPT(seed, "--seed", UINT, 1, 0, UINT64_MAX, "S",                             \
-      " count sample anneal collapse run-samples ",                            \
+      " check count sample anneal collapse run-samples ",                      \
       "random seed (default 1): same seed, same result")                       \
   OPT(max_memory, "--max-memory", BYTES, 0, 0, 0, "SIZE",                      \
       TS_MAPS "run-samples ",                                                  \

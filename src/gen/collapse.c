@@ -81,6 +81,16 @@ static void precompute_pairs(tilesat_collapse *c) {
   free(buf);
 }
 
+/* WFC's propagation keeps borders (as bans); counts and connectivity it
+ * cannot see, and a guard that proves dooms in windows cannot either. */
+#define KEEPS (1u << TILESAT_GLOBAL_BORDER)
+
+bool tilesat_collapse_keeps(const tilesat_map *m) {
+  if (!m)
+    ts_misuse(__func__, "NULL map");
+  return tilesat_map_refuse_globals(m, KEEPS, "collapse", NULL, NULL) == 0;
+}
+
 tilesat_collapse *tilesat_collapse_new(const tilesat_map *m,
                                        tilesat_error *err) {
   if (!m)
@@ -90,10 +100,8 @@ tilesat_collapse *tilesat_collapse_new(const tilesat_map *m,
     ts_error(err, "collapse", 0, "at most 65535 tiles, not %d", T);
     return NULL;
   }
-  /* WFC's propagation keeps borders (as bans); counts and connectivity it
-   * cannot see, and a guard that proves dooms in windows cannot either */
-  if (tilesat_map_refuse_globals(m, 1u << TILESAT_GLOBAL_BORDER, "collapse",
-                                 "; check and enum can", err))
+  if (tilesat_map_refuse_globals(m, KEEPS, "collapse", "; check and enum can",
+                                 err))
     return NULL;
   tilesat_collapse *c = ts_calloc(1, sizeof *c);
   c->own = ts_map_lowered(m);
@@ -527,65 +535,6 @@ static void learn(tilesat_collapse *c, size_t k) {
   TS_PUSH(c->dooms, ((doom){k, p.cell, p.tile}));
 }
 
-/* A window of the map around its contradiction: rows y0.. and columns
- * x0.. (modulo the size on a periodic map), h by w, as a map of its own
- * that does not wrap.  Its cells lose their neighbours outside, so it is
- * a relaxation: what leaves the window no filling leaves the map none. */
-typedef struct window {
-  tilesat_map m;
-  int x0, y0;
-} window;
-
-/* The window of radius r around cell; false when it would be the whole
- * map (or wrap a hex map of odd height, whose rows then change parity). */
-static bool window_at(const tilesat_collapse *c, int cell, int r, window *w) {
-  const tilesat_map *m = c->m;
-  int W = m->width, H = m->height, side = 2 * r + 1;
-  bool hex = m->topo == TILESAT_HEX;
-  if (m->periodic ? side >= W || side >= H || (hex && H % 2)
-                  : side >= W && side >= H)
-    return false;
-  int ww = side < W ? side : W, hh = side < H ? side : H;
-  int x0 = cell % W - r, y0 = cell / W - r;
-  if (!m->periodic) {
-    x0 = x0 < 0 ? 0 : x0 > W - ww ? W - ww : x0;
-    y0 = y0 < 0 ? 0 : y0 > H - hh ? H - hh : y0;
-  } else {
-    x0 = (x0 % W + W) % W;
-    y0 = (y0 % H + H) % H;
-  }
-  if (hex && y0 % 2) { /* odd-r rows: keep the window's rows' parity */
-    y0--;
-    if (y0 < 0)
-      y0 += H;
-    if (!m->periodic && hh < H)
-      hh++;
-  }
-  memset(w, 0, sizeof *w);
-  w->m.rules = m->rules;
-  w->m.topo = m->topo;
-  w->m.width = ww;
-  w->m.height = hh;
-  w->m.ncells = ww * hh;
-  w->m.max_memory = m->max_memory;
-  w->x0 = x0;
-  w->y0 = y0;
-  return true;
-}
-
-/* cell's place in the window, or -1. */
-static int window_cell(const tilesat_collapse *c, const window *w, int cell) {
-  int W = c->m->width, H = c->m->height;
-  int dx = cell % W - w->x0, dy = cell / W - w->y0;
-  if (c->m->periodic) {
-    dx = (dx % W + W) % W;
-    dy = (dy % H + H) % H;
-  }
-  if (dx < 0 || dy < 0 || dx >= w->m.width || dy >= w->m.height)
-    return -1;
-  return dy * w->m.width + dx;
-}
-
 /* Learn a doom in windows around the contradiction, doubling from radius
  * 3: in the first window that, with its pins, refutes the run's choices
  * that fall in it, the first of them whose prefix it refutes.  1 (a doom
@@ -601,16 +550,12 @@ static int window_learn(tilesat_collapse *c, const tilesat_solve_options *so,
   int *lits = ts_malloc((n + 1) * sizeof *lits);
   size_t *idx = ts_malloc((n + 1) * sizeof *idx);
   int rc = 0;
-  window w;
-  for (int r = 3; rc == 0 && window_at(c, c->contradiction, r, &w); r *= 2) {
-    for (size_t i = 0; i < c->m->pins.n; i++) {
-      int lc = window_cell(c, &w, c->m->pins.v[i].cell);
-      if (lc >= 0)
-        TS_PUSH(w.m.pins, ((ts_pin){lc, c->m->pins.v[i].tile}));
-    }
+  ts_window w;
+  for (int r = 3; rc == 0 && ts_window_at(c->m, c->contradiction, r, &w);
+       r *= 2) {
     long k = 0;
     for (size_t i = 0; i < n; i++) {
-      int lc = window_cell(c, &w, c->choices.v[i].cell);
+      int lc = ts_window_cell(c->m, &w, c->choices.v[i].cell);
       if (lc >= 0) {
         lits[k] = ts_var(&w.m, lc, c->choices.v[i].tile);
         idx[k++] = i;
@@ -620,9 +565,13 @@ static int window_learn(tilesat_collapse *c, const tilesat_solve_options *so,
     int res = solve_lits(c, s, lits, k, WINDOW_CONFLICTS, err);
     if (res == TILESAT_UNSAT) {
       res = solve_lits(c, s, NULL, 0, WINDOW_CONFLICTS, err);
-      if (res == TILESAT_UNSAT)
+      if (res == TILESAT_UNSAT) {
         rc = TILESAT_UNSAT;
-      else if (res >= 0) {
+        c->unsat_window =
+            (ts_window){.m = {.width = w.m.width, .height = w.m.height},
+                        .x0 = w.x0,
+                        .y0 = w.y0};
+      } else if (res >= 0) {
         long j = first_unsat(c, s, lits, -1, k - 1, WINDOW_CONFLICTS, err);
         if (j < -1)
           rc = -1;
@@ -635,7 +584,7 @@ static int window_learn(tilesat_collapse *c, const tilesat_solve_options *so,
     if (res < 0)
       rc = -1;
     ts_solver_free(s);
-    free(w.m.pins.v);
+    ts_window_free(&w);
   }
   free(lits);
   free(idx);
@@ -644,14 +593,18 @@ static int window_learn(tilesat_collapse *c, const tilesat_solve_options *so,
 
 /* A guarded run contradicted: learn a doom (in a window around the
  * contradiction if one refutes the run, else at the point of no return on
- * the whole map).  TILESAT_SAT (a doom learnt: run again), TILESAT_UNSAT
- * (no valid map at all), or -1. */
-static int guard_learn(tilesat_collapse *c, const tilesat_solve_options *so,
+ * the whole map, unless o->windows_only).  TILESAT_SAT (a doom learnt: run
+ * again), TILESAT_UNSAT (no valid map at all), TILESAT_UNKNOWN (no window
+ * refutes the run, and windows_only), or -1. */
+static int guard_learn(tilesat_collapse *c, const tilesat_collapse_options *o,
                        tilesat_error *err) {
+  const tilesat_solve_options *so = &o->solve;
   c->now = so;
   int rc = window_learn(c, so, err);
   if (rc != 0)
     return rc == 1 ? TILESAT_SAT : rc;
+  if (o->windows_only)
+    return TILESAT_UNKNOWN;
   long k = global_no_return(c, so, err);
   if (k < 0)
     return k == -1 ? TILESAT_UNSAT : -1;
@@ -752,18 +705,23 @@ static void snap_restore(tilesat_collapse *c) {
   c->contradiction = -1;
 }
 
+/* Choices between two polls of terminate: a few milliseconds. */
+#define POLL_CHOICES 4096
+
 /* One run from the seed, banning the dooms learnt: the map's cells all
- * decided, or a contradiction; true if it stopped at o->limit choices
- * instead (the wave as it is). */
-static bool run_once(tilesat_collapse *c, const tilesat_collapse_options *o,
-                     bool resume) {
+ * decided, or a contradiction (0); 1 if it stopped at o->limit choices
+ * instead (the wave as it is), -1 if o->solve.terminate said stop. */
+static int run_once(tilesat_collapse *c, const tilesat_collapse_options *o,
+                    bool resume) {
   if (resume)
     snap_restore(c);
   else
     start(c, o->seed, o->heuristic);
   while (c->contradiction < 0) {
     if (o->limit > 0 && c->choices.n >= (size_t)o->limit)
-      return true;
+      return 1;
+    if (c->choices.n % POLL_CHOICES == 0 && ts_terminated(&o->solve))
+      return -1;
     if (c->choices.n == c->snap_want && c->snap.step != c->snap_want)
       snap_save(c);
     int cell = next_cell(c, o->heuristic);
@@ -778,7 +736,7 @@ static bool run_once(tilesat_collapse *c, const tilesat_collapse_options *o,
         ban(c, cell, t);
     propagate(c);
   }
-  return false;
+  return 0;
 }
 
 int tilesat_collapse_run(tilesat_collapse *c, const tilesat_collapse_options *o,
@@ -788,20 +746,21 @@ int tilesat_collapse_run(tilesat_collapse *c, const tilesat_collapse_options *o,
   c->dooms.n = 0;
   c->calls = 0;
   c->snap.step = c->snap_want = SIZE_MAX;
+  c->unsat_window.m.width = 0;
   for (bool resume = false;;) {
-    if (run_once(c, o, resume))
-      return TILESAT_UNKNOWN;
+    int stop = run_once(c, o, resume);
+    if (stop)
+      return stop > 0 ? TILESAT_UNKNOWN
+                      : ts_no_answer(&o->solve, "collapse", err);
     if (c->contradiction < 0)
       return finish(c, tiles, err);
     if (!o->guard)
       return TILESAT_UNKNOWN;
     if (c->choices.n == 0) /* the pins alone: propagation refuted them */
       return TILESAT_UNSAT;
-    if (o->solve.terminate && o->solve.terminate(o->solve.terminate_user)) {
-      ts_error(err, "collapse", 0, "interrupted");
-      return -1;
-    }
-    int res = guard_learn(c, &o->solve, err);
+    if (ts_terminated(&o->solve))
+      return ts_no_answer(&o->solve, "collapse", err);
+    int res = guard_learn(c, o, err);
     if (res != TILESAT_SAT)
       return res;
     /* The run up to the new doom's step is the same again (the dooms
@@ -830,6 +789,18 @@ long tilesat_collapse_solver_calls(const tilesat_collapse *c) {
 
 int tilesat_collapse_contradiction(const tilesat_collapse *c) {
   return c->contradiction;
+}
+
+bool tilesat_collapse_unsat_window(const tilesat_collapse *c, int *row0,
+                                   int *col0, int *rows, int *cols) {
+  if (!c || !row0 || !col0 || !rows || !cols)
+    ts_misuse(__func__, "NULL argument");
+  const ts_window *w = &c->unsat_window;
+  *row0 = w->y0;
+  *col0 = w->x0;
+  *rows = w->m.height;
+  *cols = w->m.width;
+  return w->m.width > 0;
 }
 
 bool tilesat_collapse_possible(const tilesat_collapse *c, int cell, int tile) {

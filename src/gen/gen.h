@@ -85,6 +85,21 @@ int ts_anneal_cleanup(const tilesat_energy *e, const tilesat_solve_options *so,
 long ts_missing_joins(const tilesat_map *m, const ts_global *g,
                       const int *tiles);
 
+/* ------------------------------------------ check as a portfolio */
+
+/* The CPU seconds check --method auto gives the windows and the collapse
+ * before the whole CNF (portfolio.c): 5 plus 2e-6 per cell and tile. */
+double ts_check_budget(const tilesat_map *m);
+/* A quick SAT answer before a command builds the whole map's CNF: the
+ * guarded collapse of check's portfolio (seed 1, windows only, within
+ * ts_check_budget), when the map is one it keeps.  TILESAT_SAT (tiles, may
+ * be NULL, holds its map, verified), TILESAT_UNKNOWN (no map from it: the
+ * caller's CNF decides, UNSAT included), or -1 with err (so's terminate
+ * stopped it, or an internal error). */
+int ts_check_collapse_first(const tilesat_map *m,
+                            const tilesat_solve_options *so, int *tiles,
+                            tilesat_error *err);
+
 /* ------------------------------------------ global constraints, annealed */
 
 /* Counts, kept hard, and connected and path constraints, a penalty per

@@ -147,6 +147,25 @@ void ts_solver_add_xor(ts_solver *s, const int *vars, size_t n, bool rhs);
 /* Encode m and load it into a new solver. */
 ts_solver *ts_solver_for_map(const tilesat_map *m,
                              const tilesat_solve_options *so);
+/* A window of a map (window.c): rows y0.. and columns x0.. (modulo the
+ * size on a periodic map) as a map of its own that does not wrap, whose
+ * cells lose their neighbours outside: a relaxation, so what leaves the
+ * window no filling leaves the map none. */
+typedef struct ts_window {
+  tilesat_map m; /* its pins and bans; free with ts_window_free */
+  int x0, y0;
+} ts_window;
+/* The window of radius r around cell (side 2r+1, cut to the map; on a
+ * hex map one more row, so that its rows keep their parity), with m's
+ * pins and bans inside it, and on each side where the map goes on the
+ * tiles that allow nothing there banned; false (nothing to free) when it
+ * would be the whole map, or would wrap a hex map of odd height.  m has
+ * no masked cell; its global constraints are left out. */
+bool ts_window_at(const tilesat_map *m, int cell, int r, ts_window *w);
+void ts_window_free(ts_window *w);
+/* A cell of m in the window's numbering, or -1 when outside; and back. */
+int ts_window_cell(const tilesat_map *m, const ts_window *w, int cell);
+int ts_window_map_cell(const tilesat_map *m, const ts_window *w, int wcell);
 /* Check m (not periodic) a band of `rows` rows at a time, the last
  * `overlap` rows of each solved again with the next (solve.c, "strips"):
  * TILESAT_SAT (tiles verified), TILESAT_UNSAT (proved by the first band),

@@ -1,0 +1,358 @@
+/* portfolio.c: check as a portfolio (check --method auto).  The whole
+ * map's CNF answers every question but grows with the map, and its
+ * witness is whatever the solver's phases make of it (Knots: one tile
+ * everywhere); a guarded collapse makes the map WFC would and is 30 to 50
+ * times faster where WFC's dooms are local.  So, in turn:
+ *
+ *  1. windows around the pins (radius 2, 4, 8, 16, up to a side of
+ *     WINDOW_SIDE and a quarter of the map; a window's cells lose their
+ *     neighbours outside, so a window with no filling refutes the map:
+ *     sat/window.c), each within WINDOW_CONFLICTS, a pin skipped when it
+ *     lies near the centre of a window already tried at that radius, in at
+ *     most a tenth of the budget: UNSAT, naming the window;
+ *  2. a guarded collapse (the guard proving dooms in windows only, within
+ *     the budget, CPU time): SAT and its map, verified; or UNSAT (the
+ *     guard's window, or propagation of the pins, refuted them);
+ *  3. the whole CNF (tilesat_check), when neither answered in its share of
+ *     the time, the collapse met a doom no window proves, its wave would
+ *     not fit the memory bound, or the map asks for what the collapse
+ *     cannot keep (tilesat_collapse_keeps: counts, connected and path
+ *     constraints, masks).
+ *
+ * The budget is CPU time, so that which engine answers depends little on
+ * the machine's load: 5 s plus 2 microseconds per cell and tile, in the
+ * range where the CNF itself takes 30 to 180 microseconds a cell (bench:
+ * tools/bench-scale.sh).  Stage 2 is the one call of the guard
+ * (run_collapse): the guard's kind is chosen there. */
+#include "explain/explain.h"
+#include "gen/gen.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define WINDOW_CONFLICTS 1000 /* the guard's too (collapse.c) */
+#define WINDOW_SIDE 33        /* radius 16 */
+
+static double cpu_seconds(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* The caller's terminate, and the budget's end: terminate for the stages
+ * that have a share of the budget. */
+typedef struct deadline {
+  const tilesat_solve_options *user;
+  double until; /* CPU seconds */
+  bool passed;  /* the budget ran out (not the caller's stop) */
+} deadline;
+
+static int past(void *p) {
+  deadline *d = p;
+  if (ts_terminated(d->user))
+    return 1;
+  if (cpu_seconds() > d->until)
+    d->passed = true;
+  return d->passed;
+}
+
+/* so with the deadline's terminate. */
+static tilesat_solve_options within(const tilesat_solve_options *so,
+                                    deadline *d) {
+  tilesat_solve_options o = *so;
+  o.terminate = past;
+  o.terminate_user = d;
+  o.stats = NULL;
+  return o;
+}
+
+double ts_check_budget(const tilesat_map *m) {
+  return 5 + 2e-6 * (double)m->ncells * (double)m->rules->ntiles;
+}
+
+/* ------------------------------------------------ 1. windows at the pins */
+
+/* Solve the window (CaDiCaL, within WINDOW_CONFLICTS): SAT, UNSAT,
+ * TILESAT_UNKNOWN (no answer within them, or the deadline), or -1. */
+static int solve_window(const ts_window *w, const tilesat_solve_options *so) {
+  tilesat_solve_options quiet = *so;
+  quiet.progress = NULL;
+  quiet.backend = TILESAT_CADICAL; /* its conflict limit is exact */
+  ts_solver *s = ts_solver_for_map(&w->m, &quiet);
+  ts_solver_limit(s, WINDOW_CONFLICTS);
+  int res = ts_solver_solve(s);
+  ts_solver_free(s);
+  return res;
+}
+
+static void window_answer(const ts_window *w, tilesat_check_answer *how) {
+  how->by = TILESAT_BY_WINDOW;
+  how->row0 = w->y0;
+  how->col0 = w->x0;
+  how->rows = w->m.height;
+  how->cols = w->m.width;
+}
+
+/* Is the window of radius r around cell refuted?  UNSAT (how says which
+ * window), 0 (not refuted, or no such window short of the whole map), or
+ * -1 (the deadline or the caller's stop). */
+static int try_window(const tilesat_map *m, int cell, int r,
+                      const tilesat_solve_options *so,
+                      tilesat_check_answer *how) {
+  ts_window w;
+  if (!ts_window_at(m, cell, r, &w))
+    return 0;
+  int res = solve_window(&w, so);
+  if (res == TILESAT_UNSAT)
+    window_answer(&w, how);
+  ts_window_free(&w);
+  if (res == TILESAT_UNKNOWN && ts_terminated(so))
+    return -1;
+  return res == TILESAT_UNSAT ? TILESAT_UNSAT : 0;
+}
+
+/* Mark the cells within d (rows and columns) of cell, modulo the size. */
+static void cover(const tilesat_map *m, int cell, int d, uint8_t *near) {
+  int W = m->width, H = m->height;
+  for (int dy = -d; dy <= d; dy++)
+    for (int dx = -d; dx <= d; dx++) {
+      int y = cell / W + dy, x = cell % W + dx;
+      if (m->periodic) {
+        y = (y % H + H) % H;
+        x = (x % W + W) % W;
+      } else if (y < 0 || x < 0 || y >= H || x >= W) {
+        continue;
+      }
+      near[y * W + x] = 1;
+    }
+}
+
+/* Stage 1 on m (borders as bans): UNSAT (how), 0, or -1 (stopped). */
+static int pin_windows(const tilesat_map *m, const tilesat_solve_options *so,
+                       tilesat_check_answer *how) {
+  ts_ints anchors = {0};
+  for (size_t i = 0; i < m->pins.n; i++)
+    TS_PUSH(anchors, m->pins.v[i].cell);
+  uint8_t *near = ts_malloc((size_t)m->ncells);
+  int rc = 0;
+  for (int r = 2; rc == 0 && 2 * r + 1 <= WINDOW_SIDE &&
+                  (2 * r + 1) * (2 * r + 1) <= m->ncells / 4;
+       r *= 2) {
+    ts_say(so, "windows of %dx%d around the pins", 2 * r + 1, 2 * r + 1);
+    memset(near, 0, (size_t)m->ncells);
+    for (size_t i = 0; i < anchors.n && rc == 0; i++) {
+      if (near[anchors.v[i]])
+        continue; /* near the middle of a window tried */
+      cover(m, anchors.v[i], r / 2, near);
+      rc = try_window(m, anchors.v[i], r, so, how);
+    }
+  }
+  free(near);
+  free(anchors.v);
+  return rc;
+}
+
+/* The collapse's UNSAT came from propagation of the pins, which emptied
+ * cell: a window around it that has no filling, to name; how stays
+ * TILESAT_BY_PROPAGATION when none short of the whole map is refuted. */
+static void name_window(const tilesat_map *m, int cell,
+                        const tilesat_solve_options *so,
+                        tilesat_check_answer *how) {
+  int rc = 0;
+  ts_window w;
+  for (int r = 2; rc == 0 && ts_window_at(m, cell, r, &w); r *= 2) {
+    ts_window_free(&w);
+    rc = try_window(m, cell, r, so, how);
+  }
+}
+
+/* ------------------------------------------------------- 2. the collapse */
+
+/* Bytes of the collapse's wave on m: supports (and their snapshot, taken
+ * by the guard), possible tiles, the per-cell arrays. */
+static double collapse_bytes(const tilesat_map *m) {
+  double N = m->ncells, T = m->rules->ntiles, D = m->rules->ndirs;
+  return 2 * (N * T * D * 2 + N * T + N * 60);
+}
+
+/* The guarded collapse, the portfolio's one call of the guard (switching
+ * to another guard is here).  SAT (tiles), UNSAT, TILESAT_UNKNOWN (a doom
+ * no window proves, with windows_only), or -1 (err; also when so's
+ * terminate stopped it).  *unsat_at: after UNSAT, how. */
+static int run_collapse(const tilesat_map *m, const tilesat_solve_options *so,
+                        uint64_t seed, bool windows_only, int *tiles,
+                        tilesat_check_answer *how, tilesat_error *err) {
+  tilesat_collapse *c = tilesat_collapse_new(m, err);
+  if (!c)
+    return -1;
+  tilesat_collapse_options co;
+  tilesat_collapse_options_init(&co);
+  co.seed = seed;
+  co.guard = true;
+  co.windows_only = windows_only;
+  co.solve = *so;
+  ts_say(so, "a guarded collapse (seed %llu)", (unsigned long long)seed);
+  int res = tilesat_collapse_run(c, &co, tiles, err);
+  how->banned = tilesat_collapse_banned(c);
+  if (res == TILESAT_SAT) {
+    how->by = TILESAT_BY_COLLAPSE;
+  } else if (res == TILESAT_UNSAT) {
+    int row0, col0, rows, cols;
+    how->cell = tilesat_collapse_contradiction(c);
+    if (tilesat_collapse_unsat_window(c, &row0, &col0, &rows, &cols))
+      *how = (tilesat_check_answer){
+          TILESAT_BY_WINDOW, row0, col0, rows, cols, -1, how->banned};
+    else if (tilesat_collapse_choices(c, 0, &row0, &col0) == 0 &&
+             how->cell >= 0)
+      how->by = TILESAT_BY_PROPAGATION; /* the pins alone */
+    else
+      how->by = TILESAT_BY_COLLAPSE; /* the whole map's solver */
+  }
+  tilesat_collapse_free(c);
+  return res;
+}
+
+int ts_check_collapse_first(const tilesat_map *m,
+                            const tilesat_solve_options *so, int *tiles,
+                            tilesat_error *err) {
+  if (!tilesat_collapse_keeps(m) || collapse_bytes(m) > (double)m->max_memory)
+    return TILESAT_UNKNOWN;
+  deadline d = {so, cpu_seconds() + ts_check_budget(m), false};
+  tilesat_solve_options in = within(so, &d);
+  int *own = tiles ? tiles : ts_malloc((size_t)m->ncells * sizeof *own);
+  tilesat_check_answer how;
+  int res = run_collapse(m, &in, 1, true, own, &how, err);
+  if (own != tiles)
+    free(own);
+  if (res < 0 && !ts_terminated(so))
+    return TILESAT_UNKNOWN; /* the budget */
+  return res == TILESAT_SAT || res < 0 ? res : TILESAT_UNKNOWN;
+}
+
+/* ---------------------------------------------------------- the answer */
+
+const char *tilesat_check_method_name(tilesat_check_method method) {
+  return method == TILESAT_CHECK_CNF        ? "cnf"
+         : method == TILESAT_CHECK_COLLAPSE ? "collapse"
+                                            : "auto";
+}
+
+int tilesat_check_method_parse(const char *name, tilesat_check_method *out) {
+  for (int k = 0; k < 3; k++)
+    if (!strcmp(name, tilesat_check_method_name((tilesat_check_method)k))) {
+      *out = (tilesat_check_method)k;
+      return 0;
+    }
+  return -1;
+}
+
+void tilesat_check_options_init(tilesat_check_options *o) {
+  memset(o, 0, sizeof *o);
+  o->method = TILESAT_CHECK_AUTO;
+  o->solve.backend = TILESAT_PICOSAT;
+  o->seed = 1;
+}
+
+/* Stages 1 and 2 of auto, and collapse.  SAT, UNSAT, TILESAT_UNKNOWN (no
+ * answer: the CNF's turn), or -1. */
+static int before_cnf(const tilesat_map *m, const tilesat_check_options *o,
+                      int *tiles, tilesat_check_answer *how,
+                      tilesat_error *err) {
+  bool colonly = o->method == TILESAT_CHECK_COLLAPSE;
+  if (!colonly && collapse_bytes(m) > (double)m->max_memory)
+    return TILESAT_UNKNOWN;
+  double budget = o->budget > 0 ? o->budget : ts_check_budget(m);
+  deadline d = {&o->solve, cpu_seconds() + budget / 10, false};
+  tilesat_solve_options in = colonly ? o->solve : within(&o->solve, &d);
+  tilesat_map *low = ts_map_lowered(m);
+  const tilesat_map *lm = low ? low : m;
+  int res = 0;
+  if (!colonly && pin_windows(lm, &in, how) == TILESAT_UNSAT)
+    res = TILESAT_UNSAT; /* or stopped: a tenth of the budget, or the caller */
+  if (res == 0 && !ts_terminated(&o->solve)) {
+    d.until += budget - budget / 10;
+    d.passed = false;
+    res = run_collapse(m, &in, o->seed, !colonly, tiles, how, err);
+    if (res == TILESAT_UNSAT && how->by == TILESAT_BY_PROPAGATION)
+      name_window(lm, how->cell, &in, how); /* unnamed if stopped */
+    if (res < 0 && d.passed && !ts_terminated(&o->solve))
+      res = TILESAT_UNKNOWN; /* the budget ran out */
+  }
+  if (ts_terminated(&o->solve))
+    res = ts_no_answer(&o->solve, "check", err);
+  tilesat_map_free(low);
+  return res;
+}
+
+int tilesat_check_portfolio(const tilesat_map *m,
+                            const tilesat_check_options *options, int *tiles,
+                            tilesat_check_answer *how, tilesat_error *err) {
+  if (!m || !options)
+    ts_misuse(__func__, "NULL map or options");
+  tilesat_check_answer own_how;
+  how = how ? how : &own_how;
+  memset(how, 0, sizeof *how);
+  how->by = TILESAT_BY_CNF;
+  how->cell = -1;
+  tilesat_check_options o = *options;
+  o.solve = ts_solve_for(m, &options->solve);
+  int res = TILESAT_UNKNOWN;
+  int *own = tiles ? tiles : ts_malloc((size_t)m->ncells * sizeof *own);
+  if (o.method == TILESAT_CHECK_COLLAPSE ||
+      (o.method == TILESAT_CHECK_AUTO && tilesat_collapse_keeps(m)))
+    res = before_cnf(m, &o, own, how, err);
+  if (res == TILESAT_SAT) {
+    char why[512];
+    if (!tilesat_map_verify(m, own, why, sizeof why)) {
+      ts_error(err, "check", 0,
+               "internal error: the collapse's map is not valid: %s", why);
+      res = -1;
+    }
+  } else if (res == TILESAT_UNKNOWN) {
+    ts_say(&o.solve, "no answer from the windows and the collapse: the "
+                     "whole map's CNF");
+    *how = (tilesat_check_answer){.by = TILESAT_BY_CNF, .cell = -1};
+    res = tilesat_check(m, &options->solve, own, err);
+  }
+  if (own != tiles)
+    free(own);
+  return res;
+}
+
+/* "rows 3-7", "row 3", or across the wrap "rows 1022-1023 and 0-2". */
+static int span_text(char *buf, size_t len, const char *what, int first, int n,
+                     int size) {
+  int last = first + n - 1;
+  if (n == 1)
+    return snprintf(buf, len, "%s %d", what, first);
+  if (last < size)
+    return snprintf(buf, len, "%ss %d-%d", what, first, last);
+  return snprintf(buf, len, "%ss %d-%d and 0-%d", what, first, size - 1,
+                  last - size);
+}
+
+void tilesat_check_answer_text(const tilesat_map *m,
+                               const tilesat_check_answer *a, char *buf,
+                               size_t len) {
+  if (!m || !a || !buf)
+    ts_misuse(__func__, "NULL argument");
+  char rows[64], cols[64];
+  switch (a->by) {
+  case TILESAT_BY_WINDOW:
+    span_text(rows, sizeof rows, "row", a->row0, a->rows, m->height);
+    span_text(cols, sizeof cols, "column", a->col0, a->cols, m->width);
+    snprintf(buf, len, "no filling of the %dx%d window at %s, %s", a->cols,
+             a->rows, rows, cols);
+    break;
+  case TILESAT_BY_PROPAGATION:
+    snprintf(buf, len, "propagating the pins leaves no tile at (%d,%d)",
+             a->cell / m->width, a->cell % m->width);
+    break;
+  case TILESAT_BY_COLLAPSE:
+    snprintf(buf, len, "a guarded collapse (%ld choices banned)", a->banned);
+    break;
+  default:
+    snprintf(buf, len, "the whole map's CNF");
+  }
+}
