@@ -20,6 +20,7 @@
  * Propagation (propagate.c) restricted to the winner's constraints then
  * tells, step by step, which tiles each constraint rules out and why. */
 #include "explain/explain.h"
+#include "gen/gen.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
@@ -518,7 +519,8 @@ static bool better(score a, score b) {
   return a.spread < b.spread;
 }
 
-/* Groups (with clauses, or kept by cuts) within Chebyshev distance r of centre. */
+/* Groups (with clauses, or kept by cuts) within Chebyshev distance r of centre.
+ */
 static void window(const tilesat_map *m, const uint8_t *has, int centre, int r,
                    ts_ints *out) {
   int G = ts_group_count(m);
@@ -814,7 +816,12 @@ static void xctx_close(xctx *x) {
  * left to close). */
 static int xctx_open(xctx *x, const tilesat_map *m,
                      const tilesat_solve_options *so, tilesat_error *err) {
-  if (refuse_bans(m, err) || explain_fits(m, so, err))
+  if (refuse_bans(m, err))
+    return -1;
+  int early = ts_check_collapse_first(m, so, "explain", err); /* a map */
+  if (early != TILESAT_UNKNOWN)
+    return early;
+  if (explain_fits(m, so, err))
     return -1;
   memset(x, 0, sizeof *x);
   x->m = m;

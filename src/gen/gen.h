@@ -92,12 +92,12 @@ long ts_missing_joins(const tilesat_map *m, const ts_global *g,
 double ts_check_budget(const tilesat_map *m);
 /* A quick SAT answer before a command builds the whole map's CNF: the
  * guarded collapse of check's portfolio (seed 1, windows only, within
- * ts_check_budget), when the map is one it keeps.  TILESAT_SAT (tiles, may
- * be NULL, holds its map, verified), TILESAT_UNKNOWN (no map from it: the
- * caller's CNF decides, UNSAT included), or -1 with err (so's terminate
- * stopped it, or an internal error). */
+ * ts_check_budget), when the map is one it keeps.  TILESAT_SAT (its map
+ * verified), TILESAT_UNKNOWN (no map from it: the caller's CNF decides,
+ * UNSAT included), or -1 with err ("WHAT: interrupted" when so's
+ * terminate stopped it, or an internal error). */
 int ts_check_collapse_first(const tilesat_map *m,
-                            const tilesat_solve_options *so, int *tiles,
+                            const tilesat_solve_options *so, const char *what,
                             tilesat_error *err);
 
 /* ------------------------------------------ global constraints, annealed */

@@ -214,19 +214,26 @@ static int run_collapse(const tilesat_map *m, const tilesat_solve_options *so,
 }
 
 int ts_check_collapse_first(const tilesat_map *m,
-                            const tilesat_solve_options *so, int *tiles,
+                            const tilesat_solve_options *so, const char *what,
                             tilesat_error *err) {
   if (!tilesat_collapse_keeps(m) || collapse_bytes(m) > (double)m->max_memory)
     return TILESAT_UNKNOWN;
   deadline d = {so, cpu_seconds() + ts_check_budget(m), false};
   tilesat_solve_options in = within(so, &d);
-  int *own = tiles ? tiles : ts_malloc((size_t)m->ncells * sizeof *own);
+  int *tiles = ts_malloc((size_t)m->ncells * sizeof *tiles);
   tilesat_check_answer how;
-  int res = run_collapse(m, &in, 1, true, own, &how, err);
-  if (own != tiles)
-    free(own);
-  if (res < 0 && !ts_terminated(so))
-    return TILESAT_UNKNOWN; /* the budget */
+  int res = run_collapse(m, &in, 1, true, tiles, &how, err);
+  char why[512];
+  if (res == TILESAT_SAT && !tilesat_map_verify(m, tiles, why, sizeof why)) {
+    ts_error(err, what, 0,
+             "internal error: the collapse's map is not valid: %s", why);
+    res = -1;
+  }
+  free(tiles);
+  if (ts_terminated(so))
+    return ts_no_answer(so, what, err);
+  if (res < 0 && d.passed)
+    return TILESAT_UNKNOWN; /* the budget ran out */
   return res == TILESAT_SAT || res < 0 ? res : TILESAT_UNKNOWN;
 }
 
