@@ -7,8 +7,9 @@
 
 Test(cli, check_sat_prints_a_witness_that_reads_back) {
   for (int i = 0; i < NBACKENDS; i++) {
-    run_result r = RUN("check", "rules/hard.rules", "--size", "2x2",
-                       "--backend", tilesat_backend_name(backends[i]));
+    run_result r =
+        RUN("check", "rules/hard.rules", "--size", "2x2", "--backend",
+            tilesat_backend_name(backends[i]), "--method", "cnf");
     cr_expect_eq(r.code, 10);
     cr_expect_str_eq(r.out, "SAT\nKB\nSB\n");
     cr_expect_str_eq(r.err, "");
@@ -31,8 +32,9 @@ Test(cli, check_sat_prints_a_witness_that_reads_back) {
 
 Test(cli, check_unsat) {
   for (int i = 0; i < NBACKENDS; i++) {
-    run_result r = RUN("check", "rules/hard.rules", "--size", "3x3",
-                       "--backend", tilesat_backend_name(backends[i]));
+    run_result r =
+        RUN("check", "rules/hard.rules", "--size", "3x3", "--backend",
+            tilesat_backend_name(backends[i]), "--method", "cnf");
     cr_expect_eq(r.code, 20);
     cr_expect_str_eq(r.out, "UNSAT\n");
     run_free(&r);

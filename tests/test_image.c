@@ -75,12 +75,13 @@ Test(image, chess_periodic_47_unsat_48_sat_with_exactly_two_maps) {
   char *rules = chess_rules();
   for (int i = 0; i < NBACKENDS; i++) {
     const char *be = tilesat_backend_name(backends[i]);
-    run_result r =
-        RUN("check", rules, "--size", "47x47", "--periodic", "--backend", be);
+    run_result r = RUN("check", rules, "--size", "47x47", "--periodic",
+                       "--backend", be, "--method", "cnf");
     cr_expect_eq(r.code, 20);
     cr_expect_str_eq(r.out, "UNSAT\n");
     run_free(&r);
-    r = RUN("check", rules, "--size", "48x48", "--periodic", "--backend", be);
+    r = RUN("check", rules, "--size", "48x48", "--periodic", "--backend", be,
+            "--method", "cnf");
     cr_expect_eq(r.code, 10);
     cr_expect_eq(strncmp(r.out, "SAT\n", 4), 0);
     run_free(&r);

@@ -146,7 +146,8 @@ static void estimate_bounds_peak(const char *rules, const char *size,
   if (SANITIZED)
     cr_skip_test("peak RSS under AddressSanitizer is not the program's");
   const char *name = tilesat_backend_name(b);
-  run_result r = RUN("check", rules, "--size", size, "--backend", name);
+  run_result r =
+      RUN("check", rules, "--size", size, "--backend", name, "--method", "cnf");
   cr_assert_eq(r.code, 10, "%s", r.err);
   run_free(&r);
   struct rusage ru;
@@ -173,12 +174,13 @@ Test(memory, estimate_bounds_cadical) {
 }
 
 /* A map whose whole CNF does not fit the bound but a band does: check
- * fills it in strips, within the bound, and the witness reads back. */
+ * --method cnf fills it in strips, within the bound, and the witness
+ * reads back. */
 Test(memory, check_fills_a_map_in_strips_within_the_bound) {
   for (int i = 0; i < NBACKENDS; i++) {
-    run_result r =
-        RUN("check", "rules/coast.rules", "--size", "300x300", "--backend",
-            tilesat_backend_name(backends[i]), "--max-memory", "150M");
+    run_result r = RUN("check", "rules/coast.rules", "--size", "300x300",
+                       "--backend", tilesat_backend_name(backends[i]),
+                       "--max-memory", "150M", "--method", "cnf");
     cr_expect_eq(r.code, 10, "%s", r.err);
     cr_expect_eq(strncmp(r.out, "SAT\n", 4), 0);
     int lines = 0;
