@@ -1058,7 +1058,7 @@ typedef enum tilesat_check_by {
   TILESAT_BY_COLLAPSE = 1,    /* SAT: a guarded collapse's map; UNSAT: its
                                  guard's solver on the whole map */
   TILESAT_BY_WINDOW = 2,      /* UNSAT: a window of the map with no filling */
-  TILESAT_BY_PROPAGATION = 3, /* UNSAT: propagating the pins (arc
+  TILESAT_BY_PROPAGATION = 3, /* UNSAT: propagating the rules and pins (arc
                                  consistency) left a cell no tile */
 } tilesat_check_by;
 
@@ -1078,7 +1078,7 @@ int tilesat_check_portfolio(const tilesat_map *m,
                             const tilesat_check_options *o, int *tiles,
                             tilesat_check_answer *how, tilesat_error *err);
 /* The answer in words: "no filling of the 5x5 window at rows 0-4, columns
- * 0-4", "propagating the pins leaves no tile at (0,1)", "a guarded
+ * 0-4", "propagating the rules and pins leaves no tile at (0,1)", "a guarded
  * collapse (3 choices banned)", "the whole map's CNF". */
 void tilesat_check_answer_text(const tilesat_map *m,
                                const tilesat_check_answer *a, char *buf,

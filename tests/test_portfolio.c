@@ -346,8 +346,9 @@ Test(portfolio, the_cli) {
   r = RUN("check", "rules/coast.rules", "--size", "3x3", "--pin", "0,0=S",
           "--pin", "1,1=L");
   cr_expect_eq(r.code, 20, "%s", r.err);
-  cr_expect_str_eq(r.err, "tilesat: check: UNSAT: propagating the pins "
-                          "leaves no tile at (1,1)\n");
+  cr_expect_str_eq(r.err,
+                   "tilesat: check: UNSAT: propagating the rules and pins "
+                   "leaves no tile at (1,1)\n");
   run_free(&r);
   expect_cli_error("tilesat: --method: 'dp' is not auto, cnf or collapse\n",
                    "check", "rules/coast.rules", "--size", "3x3", "--method",

@@ -42,9 +42,8 @@
  *
  * The proof comes first from a window around the contradiction (radius 3,
  * doubled up to the map's size), a map of its own whose cells lose their
- * neighbours outside (sat/window.c, shared with check's portfolio): a
- * relaxation, so what refutes the window refutes the map, and its CNF is
- * small.  Only when no window does (a doom that is not
+ * neighbours outside: a relaxation, so what refutes the window refutes the
+ * map, and its CNF is small.  Only when no window does (a doom that is not
  * local: parity around a torus) the solver on the whole map is made, and
  * it finds the true point of no return.  The window's doom may lie after
  * the true point of no return (then another learn follows, at or before

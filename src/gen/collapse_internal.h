@@ -56,17 +56,18 @@ struct tilesat_collapse {
   ts_solver *solver;
   tilesat_solve_options solve;      /* what the solver was made with */
   const tilesat_solve_options *now; /* the options of the solving under way */
-  int map_sat;            /* the rules and pins alone: SAT, UNSAT, -1 */
-  TS_VEC(doom) dooms;     /* proved, by step; of the last run */
-  size_t next_doom;       /* the first doom not yet reached */
-  long calls;             /* solver calls of the last run */
-  snapshot snap;          /* the state at the newest doom's step */
-  size_t snap_want;       /* the step to take it at, or SIZE_MAX */
-  ts_window unsat_window; /* the window that refuted the pins (its size and
-                            place only), or of width 0 */
+  int map_sat;        /* the rules and pins alone: SAT, UNSAT, -1 */
+  TS_VEC(doom) dooms; /* proved, by step; of the last run */
+  size_t next_doom;   /* the first doom not yet reached */
+  long calls;         /* solver calls of the last run */
+  snapshot snap;      /* the state at the newest doom's step */
+  size_t snap_want;   /* the step to take it at, or SIZE_MAX */
   /* why the last run failed (tilesat_collapse_explain) */
   long no_return;
   TS_VEC(size_t) doomed;
+  /* the window that refuted the pins (its size and place only), or one of
+   * width 0 (tilesat_collapse_unsat_window) */
+  ts_window unsat_window;
 };
 
 #endif

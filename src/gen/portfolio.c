@@ -14,10 +14,10 @@
  *     the budget, CPU time): SAT and its map, verified; or UNSAT (the
  *     guard's window, or propagation of the pins, refuted them);
  *  3. the whole CNF (tilesat_check), when neither answered in its share of
- *     the time, the collapse met a doom no window proves, its wave would
- *     not fit the memory bound, or the map asks for what the collapse
- *     cannot keep (tilesat_collapse_keeps: counts, connected and path
- *     constraints, masks).
+ *     the time, the collapse met a doom no window proves, or cannot take
+ *     the map on (collapse_can: what it asks for, tilesat_collapse_keeps:
+ *     counts, connected and path constraints, masks; its wave within the
+ *     memory bound).
  *
  * The budget is CPU time, so that which engine answers depends little on
  * the machine's load: 5 s plus 2 microseconds per cell and tile, in the
@@ -176,6 +176,13 @@ static double collapse_bytes(const tilesat_map *m) {
   return 2 * (N * T * D * 2 + N * T + N * 60);
 }
 
+/* Can the collapse take m on: keep what it asks for, count its tiles in
+ * its 16 bits, hold its wave within the memory bound? */
+static bool collapse_can(const tilesat_map *m) {
+  return tilesat_collapse_keeps(m) && m->rules->ntiles <= 65535 &&
+         collapse_bytes(m) <= (double)m->max_memory;
+}
+
 /* The guarded collapse, the portfolio's one call of the guard (switching
  * to another guard is here).  SAT (tiles), UNSAT, TILESAT_UNKNOWN (a doom
  * no window proves, with windows_only), or -1 (err; also when so's
@@ -216,7 +223,7 @@ static int run_collapse(const tilesat_map *m, const tilesat_solve_options *so,
 int ts_check_collapse_first(const tilesat_map *m,
                             const tilesat_solve_options *so, const char *what,
                             tilesat_error *err) {
-  if (!tilesat_collapse_keeps(m) || collapse_bytes(m) > (double)m->max_memory)
+  if (!collapse_can(m))
     return TILESAT_UNKNOWN;
   deadline d = {so, cpu_seconds() + ts_check_budget(m), false};
   tilesat_solve_options in = within(so, &d);
@@ -267,8 +274,6 @@ static int before_cnf(const tilesat_map *m, const tilesat_check_options *o,
                       int *tiles, tilesat_check_answer *how,
                       tilesat_error *err) {
   bool colonly = o->method == TILESAT_CHECK_COLLAPSE;
-  if (!colonly && collapse_bytes(m) > (double)m->max_memory)
-    return TILESAT_UNKNOWN;
   double budget = o->budget > 0 ? o->budget : ts_check_budget(m);
   deadline d = {&o->solve, cpu_seconds() + budget / 10, false};
   tilesat_solve_options in = colonly ? o->solve : within(&o->solve, &d);
@@ -307,7 +312,7 @@ int tilesat_check_portfolio(const tilesat_map *m,
   int res = TILESAT_UNKNOWN;
   int *own = tiles ? tiles : ts_malloc((size_t)m->ncells * sizeof *own);
   if (o.method == TILESAT_CHECK_COLLAPSE ||
-      (o.method == TILESAT_CHECK_AUTO && tilesat_collapse_keeps(m)))
+      (o.method == TILESAT_CHECK_AUTO && collapse_can(m)))
     res = before_cnf(m, &o, own, how, err);
   if (res == TILESAT_SAT) {
     char why[512];
@@ -353,7 +358,8 @@ void tilesat_check_answer_text(const tilesat_map *m,
              a->rows, rows, cols);
     break;
   case TILESAT_BY_PROPAGATION:
-    snprintf(buf, len, "propagating the pins leaves no tile at (%d,%d)",
+    snprintf(buf, len,
+             "propagating the rules and pins leaves no tile at (%d,%d)",
              a->cell / m->width, a->cell % m->width);
     break;
   case TILESAT_BY_COLLAPSE:
