@@ -44,6 +44,10 @@ run() {
   137 | 152) ans="> $CAP s" cpu="-" mem="-" ;;
   *) ans="error: $(grep -v '%\|([0-9]* s)$' $W/err | head -n 1)" ;;
   esac
+  need=$(sed -n 's/.*needs about \([0-9.]* [GM]iB\).*/\1/p' $W/err | head -n 1)
+  if [ "$rc" = 1 ] && [ -n "$need" ]; then # refused by --max-memory
+    cpu="refused:" mem="needs $need" ans=refused
+  fi
   echo "$cpu|$mem|$ans"
 }
 
@@ -54,7 +58,7 @@ f() { echo "$1" | cut -d'|' -f"$2"; }
 
 echo "bench-scale: $(date -u '+%Y-%m-%d %H:%M') on $(nproc) cores; CPU time" \
   "and peak RSS of one run; cap $CAP s, --max-memory $MAXMEM"
-printf '%-30s | %-20s | %-20s | %-20s | %s\n' case "check --method cnf" \
+printf '%-30s | %-23s | %-20s | %-20s | %s\n' case "check --method cnf" \
   "check (auto)" "collapse --guard sat" "auto's answer"
 # NAME RULES SIZE FLAGS (FLAGS: - for none; pins as --pin=R,C=T)
 ALL="castle-512 castle 512x512 -
@@ -81,11 +85,11 @@ echo "$ALL" | while read -r name rules size flags; do
   else
     guard=$(run "$B" collapse "$r" --size "$size" "$@" --guard sat)
   fi
-  printf '%-30s | %-20s | %-20s | %-20s | %s\n' "$name ($size)" \
+  printf '%-30s | %-23s | %-20s | %-20s | %s\n' "$name ($size)" \
     "$(f "$cnf" 1) $(f "$cnf" 2)" "$(f "$auto" 1) $(f "$auto" 2)" \
     "$(f "$guard" 1) $(f "$guard" 2)" "$(f "$auto" 3)${why:+: $why}"
   for x in "$cnf" "$guard"; do
     a=$(f "$x" 3)
-    case $a in SAT | UNSAT | "> "* | -) ;; *) echo "  $a" ;; esac
+    case $a in SAT | UNSAT | "> "* | - | refused) ;; *) echo "  $a" ;; esac
   done
 done
