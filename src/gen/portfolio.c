@@ -183,10 +183,12 @@ static bool collapse_can(const tilesat_map *m) {
          collapse_bytes(m) <= (double)m->max_memory;
 }
 
-/* The guarded collapse, the portfolio's one call of the guard (switching
- * to another guard is here).  SAT (tiles), UNSAT, TILESAT_UNKNOWN (a doom
- * no window proves, with windows_only), or -1 (err; also when so's
- * terminate stopped it).  *unsat_at: after UNSAT, how. */
+/* The guarded collapse, the portfolio's one call of the guard: switching
+ * to another guard is here (the exact guard, proving dooms in windows only
+ * for auto; a guard that repairs by blocks needs no windows_only).  SAT
+ * (tiles), UNSAT (how says what proved it), TILESAT_UNKNOWN (a doom no
+ * window proves, with windows_only), or -1 (err; also when so's terminate
+ * stopped it). */
 static int run_collapse(const tilesat_map *m, const tilesat_solve_options *so,
                         uint64_t seed, bool windows_only, int *tiles,
                         tilesat_check_answer *how, tilesat_error *err) {
