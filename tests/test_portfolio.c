@@ -134,8 +134,8 @@ Test(portfolio, agrees_with_brute_force_on_small_maps) {
 
 /* Two clashing pins at a corner of a 1024x1024 coast map (S can have only
  * C and S to its east, L only L to its north): a window says so at once,
- * named; the whole CNF of a smaller map agrees, and says nothing on
- * stderr. */
+ * named; two at the ends of a column, propagation; the whole CNF of a
+ * smaller map agrees, and says nothing on stderr. */
 Test(portfolio, the_window_is_named) {
   struct timespec t0, t1;
   clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -155,6 +155,15 @@ Test(portfolio, the_window_is_named) {
   cr_expect_eq(r.code, 20, "%s", r.err);
   cr_expect_str_eq(r.err, "tilesat: check: UNSAT: no filling of the 5x5 "
                           "window at rows 598-602, columns 298-302\n");
+  run_free(&r);
+  /* far apart: below S only S, above L only L, down the whole column;
+   * no window short of it refutes them, propagation does */
+  r = RUN("check", "rules/coast.rules", "--size", "1024x1024", "--pin", "0,0=S",
+          "--pin", "1023,0=L");
+  cr_expect_eq(r.code, 20, "%s", r.err);
+  cr_expect_str_eq(r.out, "UNSAT\n");
+  cr_expect_str_eq(r.err, "tilesat: check: UNSAT: propagating the rules and "
+                          "pins leaves no tile at (1023,0)\n");
   run_free(&r);
   r = RUN("check", "rules/coast.rules", "--size", "40x30", "--periodic",
           "--pin", "29,39=S", "--pin", "0,0=L");

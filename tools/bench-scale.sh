@@ -68,7 +68,8 @@ rooms-512 rooms 512x512 -
 knots-2048 knots 2048x2048 --periodic
 circuit-2048 circuit 2048x2048 --periodic
 coast-1024-clash coast 1024x1024 --pin=0,0=S,--pin=1,1=L
-coast-1024-far coast 1024x1024 --pin=600,300=S,--pin=601,301=L"
+coast-1024-far coast 1024x1024 --pin=600,300=S,--pin=601,301=L
+coast-1024-column coast 1024x1024 --pin=0,0=S,--pin=1023,0=L"
 echo "$ALL" | while read -r name rules size flags; do
   if [ -n "${CASES:-}" ] && ! echo " $CASES " | grep -q " $name "; then
     continue

@@ -154,17 +154,16 @@ static int pin_windows(const tilesat_map *m, const tilesat_solve_options *so,
 }
 
 /* The collapse's UNSAT came from propagation of the pins, which emptied
- * cell: a window around it that has no filling, to name; how stays
- * TILESAT_BY_PROPAGATION when none short of the whole map is refuted. */
+ * cell: a window around it that has no filling (of a side up to
+ * WINDOW_SIDE), to name; how stays TILESAT_BY_PROPAGATION when none is
+ * refuted (propagation can run the length of the map: S over L down a
+ * column of coast). */
 static void name_window(const tilesat_map *m, int cell,
                         const tilesat_solve_options *so,
                         tilesat_check_answer *how) {
-  int rc = 0;
-  ts_window w;
-  for (int r = 2; rc == 0 && ts_window_at(m, cell, r, &w); r *= 2) {
-    ts_window_free(&w);
-    rc = try_window(m, cell, r, so, how);
-  }
+  for (int r = 2; 2 * r + 1 <= WINDOW_SIDE; r *= 2)
+    if (try_window(m, cell, r, so, how))
+      return;
 }
 
 /* ------------------------------------------------------- 2. the collapse */
