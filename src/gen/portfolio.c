@@ -303,11 +303,9 @@ int tilesat_check_portfolio(const tilesat_map *m,
                             tilesat_check_answer *how, tilesat_error *err) {
   if (!m || !options)
     ts_misuse(__func__, "NULL map or options");
-  tilesat_check_answer own_how;
+  tilesat_check_answer own_how = {.by = TILESAT_BY_CNF, .cell = -1};
   how = how ? how : &own_how;
-  memset(how, 0, sizeof *how);
-  how->by = TILESAT_BY_CNF;
-  how->cell = -1;
+  *how = own_how;
   tilesat_check_options o = *options;
   o.solve = ts_solve_for(m, &options->solve);
   int res = TILESAT_UNKNOWN;
