@@ -990,6 +990,18 @@ int ts_bounds_predict(ts_bounds *b, double *seconds, char *why, size_t len,
   return 0;
 }
 
+int ts_bounds_try_dp(ts_bounds *b, double seconds, mpz_t count,
+                     tilesat_error *err) {
+  snprintf(b->phase, sizeof b->phase, "the whole map, for %.2g s", seconds);
+  b->prefix = "auto: trying the exact dp on ";
+  say(b, "");
+  b->deadline = now() + seconds;
+  outcome rc = dp(b, b->m, count, err);
+  b->deadline = 0;
+  b->prefix = "bounds: ";
+  return rc == COUNTED ? 1 : rc == TOO_HARD ? 0 : -1;
+}
+
 bool ts_bounds_whole(const ts_bounds *b, mpz_t count) {
   const tilesat_map *m = b->m;
   if (!b->probed || b->probed != along(m, b->axis) || m->periodic ||
