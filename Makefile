@@ -74,7 +74,7 @@ CNF_CASES = coast-1x2:coast:1x2 coast-3x3:coast:3x3 \
 MPICC   ?= mpicc
 MPI_BIN  = $(if $(shell command -v $(MPICC) 2>/dev/null),$(BUILD)/tilesat-mpi)
 
-.PHONY: print-libs all deps demo test check-test check-mpi asan bench bench-collapse bench-chunk cnf format lint lint-tools \
+.PHONY: print-libs all deps demo test test-long check-test check-mpi asan bench bench-collapse bench-chunk cnf format lint lint-tools \
         lint-tidy lint-cppcheck clean help install uninstall check-install man
 all: $(BIN) $(LIBRARIES) $(MPI_BIN)
 
@@ -156,6 +156,7 @@ man: $(BUILD)/tilesat.1
 help:
 	@echo "make demo    install deps, build, run the coast example end to end"
 	@echo "make test    install deps, build, run every test (plain and ASan/UBSan)"
+	@echo "make test-long  the differential test on 5000 random problems (minutes)"
 	@echo "make fuzz    libFuzzer harnesses, each FUZZ_SECONDS=300 s (-j2: two at a time)"
 	@echo "make bench   encode sizes and check times, both backends"
 	@echo "make bench-chunk     analyze --chunk K at K = 3..8, rule sets and tilesets"
@@ -182,6 +183,12 @@ test: deps
 check-test: $(BIN) $(TESTBIN) fuzz-replay-bins
 	TILESAT_BIN=$(BIN) ASAN_OPTIONS=detect_leaks=1 $(TESTBIN) --jobs 2
 	@$(MAKE) --no-print-directory fuzz-replay
+
+# What must stay large: the differential test (tests/test_agree.c) on
+# 5000 random problems instead of 400.
+test-long: deps
+	@$(MAKE) --no-print-directory $(BIN) $(TESTBIN)
+	TILESAT_BIN=$(BIN) TILESAT_AGREE_CASES=5000 $(TESTBIN) --filter 'agree*/*' --jobs 2
 
 # The MPI driver on this one machine, 3 ranks, against `tilesat count`.
 check-mpi: $(BIN) $(BUILD)/tilesat-mpi
