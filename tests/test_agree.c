@@ -89,6 +89,33 @@ static void problem_new(problem *p, int iter) {
     random_spec(s, p->T, line, sizeof line);
     k += (size_t)snprintf(p->lines + k, sizeof p->lines - k, "%s\n", line);
   }
+  /* a quarter of the problems: one tile connected, the designer's way (a
+   * class of one tile, no "nonempty", no cell named), its tile pinned in
+   * two places: no clause of its own until a cut */
+  if (rnd(4) == 0 && o->nspecs < 3) {
+    spec *s = &o->specs[o->nspecs++];
+    memset(s, 0, sizeof *s);
+    s->kind = TILESAT_GLOBAL_CONNECTED;
+    s->topo = o->topo;
+    s->w = o->w;
+    s->h = o->h;
+    s->periodic = o->periodic;
+    s->at = -1;
+    int t = (int)rnd((unsigned)p->T);
+    s->in[t] = true;
+    k += (size_t)snprintf(p->lines + k, sizeof p->lines - k, "connected %c\n",
+                          'a' + t);
+    for (int i = 0; i < 2; i++) {
+      int c = (int)rnd((unsigned)n);
+      if (o->masked[c] || o->pin[c] >= 0)
+        continue;
+      o->pin[c] = t;
+      p->npins++;
+      cr_assert_eq(tilesat_map_pin(p->m, c / o->w, c % o->w,
+                                   tilesat_rules_tile_name(p->r, t), &err),
+                   0, "%s", err.msg);
+    }
+  }
   if (o->nspecs) {
     char text[600];
     snprintf(text, sizeof text, "tilesat-constraints 1\n%s", p->lines);
