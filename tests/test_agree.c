@@ -2,8 +2,9 @@
  * map exists.  Random small problems from a fixed seed (square and hex,
  * open and periodic, 0-3 pins, masks, each kind of global constraint alone
  * and two together) are answered by check (every backend), count (dp,
- * enum, auto), enum, sample, explain, repair, collapse with its guard and
- * anneal's clean-up; the truth is the test's own count over every filling
+ * enum, auto, parts), enum, sample, explain, repair, collapse with its
+ * guard, anneal's clean-up and verify (on random fillings and near misses
+ * of every valid map); the truth is the test's own count over every filling
  * (own_check.c: its own neighbours, flood fill and counters).  Every
  * witness, enumerated map and drawn map passes the test's own check;
  * every explanation is UNSAT on its own and SAT with any one constraint
@@ -348,6 +349,63 @@ static void agree_anneal(const problem *p) {
   tilesat_energy_free(e);
 }
 
+/* tilesat_map_verify against the test's own check, on random fillings and
+ * on every valid map with one cell changed (near misses). */
+static int verify_near(void *user, const int *tiles) {
+  const problem *p = user;
+  int n = p->o.w * p->o.h, t[OWN_MAX_CELLS];
+  for (int c = 0; c < n; c++) {
+    if (p->o.masked[c])
+      continue;
+    for (int u = 0; u < p->T; u++) {
+      memcpy(t, tiles, (size_t)n * sizeof *t);
+      t[c] = u;
+      char why[256];
+      cr_expect_eq(tilesat_map_verify(p->m, t, why, sizeof why),
+                   own_valid(p->r, &p->o, t),
+                   "%s: verify says %s of a map one cell from a valid one",
+                   p->desc, why);
+    }
+  }
+  return 0;
+}
+
+static void agree_verify(const problem *p) {
+  int n = p->o.w * p->o.h, t[OWN_MAX_CELLS];
+  for (int k = 0; k < 32; k++) {
+    for (int c = 0; c < n; c++)
+      t[c] = p->o.masked[c] ? TILESAT_NO_TILE : (int)rnd((unsigned)p->T);
+    cr_expect_eq(tilesat_map_verify(p->m, t, NULL, 0),
+                 own_valid(p->r, &p->o, t), "%s: verify of a random filling",
+                 p->desc);
+  }
+  tilesat_error err;
+  cr_expect_geq(tilesat_enumerate(p->m, NULL, 0, verify_near, (void *)p, &err),
+                0, "%s", err.msg);
+}
+
+/* Parts: their counts add up to the count, or parts refuse the map. */
+static void agree_parts(const problem *p) {
+  tilesat_count_options o;
+  tilesat_count_options_init(&o);
+  o.method = TILESAT_METHOD_ENUM;
+  long sum = 0;
+  for (int k = 1; k <= 3; k++) {
+    tilesat_count_result res;
+    tilesat_error err;
+    if (tilesat_count_part(p->m, k, 3, &o, &res, &err)) {
+      cr_expect(p->o.nspecs || p->nmasked, "%s: part %d of 3 failed: %s",
+                p->desc, k, err.msg);
+      expect_refusal(p, "count --part", &err);
+      return;
+    }
+    sum += atol(res.count);
+    tilesat_count_result_free(&res);
+  }
+  cr_expect_eq(sum, p->truth, "%s: the parts add up to %ld, %ld maps", p->desc,
+               sum, p->truth);
+}
+
 static int cases(int dflt) {
   const char *s = getenv("TILESAT_AGREE_CASES");
   return s && atoi(s) > 0 ? atoi(s) : dflt;
@@ -370,6 +428,8 @@ Test(agree, every_command_answers_as_the_count_of_all_fillings,
     agree_repair(&p);
     agree_collapse(&p);
     agree_anneal(&p);
+    agree_verify(&p);
+    agree_parts(&p);
     sat += p.truth > 0;
     unsat += p.truth == 0;
     masked += p.nmasked > 0;
