@@ -283,8 +283,12 @@ int counting_setup(options *o, tilesat_rules **r, tilesat_map **m,
 /* --part K/N (count, enum): 0 with *k and *n, or EXIT_ERROR (said). */
 int parse_part(const options *o, int *k, int *n);
 /* The line count --part prints before the part's count, and tilesat sum
- * reads back: "part K/N of problem ID" (ID: tilesat_map_fingerprint). */
-#define PART_LINE "part %d/%d of problem %16s"
+ * reads back: "part K/N of problem ID, check C" (ID:
+ * tilesat_map_fingerprint; C: part_check, 8 hex digits). */
+#define PART_LINE "part %d/%d of problem %s, check %08lx"
+/* The CRC-32 (zlib) of "part K/N of problem ID\nCOUNT": an edited count, or
+ * a part line moved to another count, no longer matches. */
+unsigned long part_check(int k, int n, const char *id, const char *count);
 
 /* ------------------------------------------------ commands (cmd_*.c) */
 
