@@ -150,6 +150,19 @@ bool stdout_failed(void);
  * ("write error on standard output: REASON") and return EXIT_ERROR, else
  * rc. */
 int stdout_end(int rc);
+/* A JSON document for standard output (explain, trace and collapse with
+ * --format json).  Names may hold bytes that are not UTF-8 (rules/README.md)
+ * and the writers copy them: json_end writes each such byte as \u00XX
+ * (only a string can hold one, the rest is ASCII), so what is printed is
+ * valid UTF-8 and valid JSON. */
+typedef struct json_out {
+  FILE *f; /* json_begin's: write the document there */
+  char *buf;
+  size_t len;
+} json_out;
+FILE *json_begin(json_out *j);
+/* The document to standard output, whole (stop_hold), and free it. */
+void json_end(json_out *j);
 /* Refuse (EXIT_ERROR, after saying why) an output that is an input of the
  * command, or another of its outputs; before any work. */
 int check_outputs(const options *o);
