@@ -13,8 +13,9 @@
  * explain.  Rows print in this order in --help.  Commands are listed each
  * wrapped in spaces.
  *
- * Kinds and their field types:
- *   FLAG    bool, no value
+ * Kinds and their field types (every kind but FLAG and LIST takes one
+ * value: given twice, it is an error, "--size given twice"):
+ *   FLAG    bool, no value (given twice, still true)
  *   UINT    uint64_t, decimal digits only, in [low, high]
  *   REAL    double, finite, strictly between low and high
  *   BYTES   size_t, digits with an optional K, M or G, 1 to SIZE_MAX
