@@ -139,6 +139,33 @@ Test(badinput, picture_too_large_is_an_error) {
   free(png);
 }
 
+/* Found by the bad-input audit (issue 20): verify answered maps that check
+ * refuses, square rules on a hex map (--topology hex) and a periodic hex
+ * map of odd height; it refuses them now with check's message. */
+Test(badinput, verify_refuses_what_check_refuses) {
+  char *square = temp_file("LLL\nCCC\nSSS\n", -1);
+  const char *topo =
+      "tilesat: --topology: the rules are for a square grid and cannot be "
+      "used on a hex grid\n";
+  expect_cli_error(topo, "check", "rules/coast.rules", "--size", "3x3",
+                   "--topology", "hex");
+  expect_cli_error(topo, "verify", "rules/coast.rules", square, "--topology",
+                   "hex");
+  char *hex = temp_file("LLL\nLLL\nLLL\n", -1);
+  run_result r = RUN("verify", "rules/coast-hex.rules", hex);
+  cr_expect_eq(r.code, 10, "%s", r.err);
+  run_free(&r);
+  const char *odd = "tilesat: --periodic: a periodic hex map needs an even "
+                    "height (odd-r rows alternate), not 3\n";
+  expect_cli_error(odd, "check", "rules/coast-hex.rules", "--size", "3x3",
+                   "--periodic");
+  expect_cli_error(odd, "verify", "rules/coast-hex.rules", hex, "--periodic");
+  remove(square);
+  remove(hex);
+  free(square);
+  free(hex);
+}
+
 /* Found by the bad-input audit (issue 20): a run-samples seed past the
  * int range said "not a whole number", which it is; --count past the
  * largest count said "is not a count".  Both say the range now. */

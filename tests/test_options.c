@@ -191,6 +191,91 @@ Test(options, a_value_given_twice_is_an_error) {
   run_free(&r);
 }
 
+/* Found by the bad-input audit (issue 20): two --constraints or two
+ * --pins-from kept only the last.  Every constraints file applies, and
+ * the pins of several maps add up (two on one cell: UNSAT, as --pin). */
+Test(options, repeated_constraints_and_pins_from_add_up) {
+  char *no_sea = temp_file("tilesat-constraints 1\ncount S = 0\n", -1);
+  char *no_land = temp_file("tilesat-constraints 1\ncount L = 0\n", -1);
+  char *few_coast = temp_file("tilesat-constraints 1\ncount C <= 9\n", -1);
+  /* each alone has a map; no sea and no land together none (coast needs
+   * land north of it) */
+  const char *one[] = {no_sea, no_land, few_coast};
+  for (int i = 0; i < 3; i++) {
+    run_result r = RUN("check", "rules/coast.rules", "--size", "3x3",
+                       "--constraints", one[i]);
+    cr_expect_eq(r.code, 10, "%s: %s", one[i], r.err);
+    run_free(&r);
+  }
+  run_result r = RUN("check", "rules/coast.rules", "--size", "3x3",
+                     "--constraints", no_sea, "--constraints", no_land);
+  cr_expect_eq(r.code, 20, "%s", r.err);
+  cr_expect_str_eq(r.out, "UNSAT\n");
+  run_free(&r);
+  /* the witness keeps both files, as verify (which takes both too) says */
+  r = RUN("check", "rules/coast.rules", "--size", "3x3", "--constraints",
+          no_sea, "--constraints", few_coast);
+  cr_assert_eq(r.code, 10, "%s", r.err);
+  cr_expect_null(strchr(r.out + 4, 'S'), "%s", r.out);
+  char *map = temp_file(r.out + 4, -1); /* past "SAT\n" */
+  run_free(&r);
+  for (int i = 0; i < 3; i++) {
+    r = RUN("verify", "rules/coast.rules", map, "--constraints", one[i]);
+    cr_expect_eq(r.code, i == 1 ? 20 : 10, "%s: %s", one[i], r.out);
+    run_free(&r);
+  }
+  r = RUN("verify", "rules/coast.rules", map, "--constraints", few_coast,
+          "--constraints", no_land);
+  cr_expect_eq(r.code, 20, "%s", r.out);
+  run_free(&r);
+  /* pins from two half-painted maps: sea at one corner, land at the other
+   * clash (test_collapse.c, pins_from), each alone has a map */
+  char *sea = temp_file("S...\n....\n....\n", -1);
+  char *land = temp_file("....\n....\n...L\n", -1);
+  char *land00 = temp_file("L...\n....\n....\n", -1);
+  const char *painted[] = {sea, land, land00};
+  for (int i = 0; i < 3; i++) {
+    r = RUN("check", "rules/coast.rules", "--size", "4x3", "--pins-from",
+            painted[i]);
+    cr_expect_eq(r.code, 10, "%s: %s", painted[i], r.err);
+    run_free(&r);
+  }
+  r = RUN("check", "rules/coast.rules", "--size", "4x3", "--pins-from", sea,
+          "--pins-from", land);
+  cr_expect_eq(r.code, 20, "%s", r.err);
+  cr_expect_str_eq(r.out, "UNSAT\n");
+  run_free(&r);
+  r = RUN("check", "rules/coast.rules", "--size", "4x3", "--pins-from", sea,
+          "--pins-from", land00); /* (0,0) pinned to S and to L */
+  cr_expect_eq(r.code, 20, "%s", r.err);
+  run_free(&r);
+  r = RUN("check", "rules/coast.rules", "--size", "4x3", "--pins-from", sea,
+          "--pins-from", sea);
+  cr_expect_eq(r.code, 10, "%s", r.err);
+  cr_expect_eq(r.out[4], 'S', "%s", r.out);
+  run_free(&r);
+  /* each is an input: an output over it is refused, as over the rules */
+  char msg[4200];
+  snprintf(msg, sizeof msg,
+           "tilesat: --png: %s is also the --pins-from file; refusing to "
+           "overwrite an input\n",
+           land);
+  expect_cli_error(msg, "check", "rules/coast.rules", "--size", "4x3",
+                   "--pins-from", sea, "--pins-from", land, "--png", land);
+  snprintf(msg, sizeof msg,
+           "tilesat: --png: %s is also the --constraints file; refusing to "
+           "overwrite an input\n",
+           no_land);
+  expect_cli_error(msg, "check", "rules/coast.rules", "--size", "3x3",
+                   "--constraints", no_sea, "--constraints", no_land, "--png",
+                   no_land);
+  char *made[] = {no_sea, no_land, few_coast, map, sea, land, land00};
+  for (int i = 0; i < 7; i++) {
+    remove(made[i]);
+    free(made[i]);
+  }
+}
+
 /* Which error comes first: unknown options and missing values (the words
  * alone) before any value is checked; --help before both values and the
  * command's own checks. */

@@ -199,10 +199,27 @@ tilesat_grid *load_sample(options *o, const char *path, tilesat_error *err);
  * -o X.rules as X.pictures) when rc is 0, free what load_sample kept.
  * Returns rc, or EXIT_ERROR if writing failed. */
 int end_samples(options *o, int rc);
-/* A finished map (verify, --pins-from): a text grid or Tiled map as
- * load_sample reads it, or a PNG cut into tiles by the rules' pictures
- * (--pictures, or RULES's X.pictures; else a pixel a cell, by colour). */
-tilesat_grid *read_map_file(options *o, const char *path, tilesat_error *err);
+/* A finished map read back (verify, --pins-from): a text grid or Tiled map
+ * as load_sample reads it, or a PNG cut into tiles by the rules' pictures
+ * (--pictures, or RULES's X.pictures; else a pixel a cell, by colour).  A
+ * picture several tiles share (rotations of a symmetric tile, identical
+ * images) does not tell them apart: such a cell is "one of these tiles". */
+typedef struct map_in {
+  tilesat_grid *grid;
+  const tilesat_rules *rules;
+  tilesat_pictures *pics; /* a PNG's pictures, else NULL */
+  int *first;   /* with pics, by tile: the first tile with its picture */
+  bool *shared; /* with pics, by tile: another tile has its picture */
+} map_in;
+/* 0, or EXIT_ERROR (said, and *in left empty). */
+int map_in_read(options *o, const char *path, const tilesat_rules *r,
+                map_in *in);
+void map_in_free(map_in *in);
+/* The tiles of the rules cell (row, col) may hold, into tiles (room for
+ * each tile of the rules), in the rules' order; how many: one for a name,
+ * more for a picture several tiles share, 0 for an empty cell or a name
+ * the rules do not have. */
+int map_in_tiles(const map_in *in, int row, int col, int *tiles);
 /* --mask FILE into m: a text grid of the map's size ('.' a cell of the map,
  * any other character masked) or a PNG (a pixel a cell, transparent or
  * black ones masked); 0 or EXIT_ERROR (said). */

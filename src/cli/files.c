@@ -182,6 +182,11 @@ static void list_files(const options *o, file_list *in, file_list *out) {
   add(in, "--energy", o->energy);
   add(in, "--palette", o->palette);
   add(in, "--tilesets-from", o->tilesets_from);
+  add(in, "--mask", o->mask);
+  for (int i = 0; i < o->pins_from.n; i++)
+    add(in, "--pins-from", o->pins_from.v[i]);
+  for (int i = 0; i < o->constraints.n; i++)
+    add(in, "--constraints", o->constraints.v[i]);
   add(out, "-o", o->output);
   add(out, "--png", o->png);
   add(out, "--tmx", o->tmx);
