@@ -62,7 +62,7 @@ static int cells_of(const map_in *in, const tilesat_rules *r, int w, int h,
     n += (size_t)k;
     cs->shared += k > 1;
   }
-  cs->start[w * h] = (int)n;
+  cs->start[(size_t)w * (size_t)h] = (int)n;
   free(buf);
   return rc;
 }
