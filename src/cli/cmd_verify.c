@@ -177,14 +177,13 @@ static int choose(options *o, const tilesat_map *m, const cells *cs, char *why,
   if (parse_backend(o, &so))
     return EXIT_ERROR;
   bool globals = tilesat_map_nglobals(m) > 0, rules_kept = false;
-  int res = TILESAT_SAT;
   /* with the constraints, then (none kept) without: which one fails */
   for (int pass = 0; pass < 1 + globals; pass++) {
     tilesat_map *p = held(o, m, cs, globals && pass == 0);
     if (!p)
       return EXIT_ERROR;
     lazy_backend(o, p, &so);
-    res = tilesat_check(p, &so, NULL, &err);
+    int res = tilesat_check(p, &so, NULL, &err);
     tilesat_map_free(p);
     if (res < 0)
       return fail_solve(o, &err);
