@@ -150,6 +150,19 @@ bool stdout_failed(void);
  * ("write error on standard output: REASON") and return EXIT_ERROR, else
  * rc. */
 int stdout_end(int rc);
+/* A JSON document for standard output (explain, trace and collapse with
+ * --format json).  Names may hold bytes that are not UTF-8 (rules/README.md)
+ * and the writers copy them: json_end writes each such byte as \u00XX
+ * (only a string can hold one, the rest is ASCII), so what is printed is
+ * valid UTF-8 and valid JSON. */
+typedef struct json_out {
+  FILE *f; /* json_begin's: write the document there */
+  char *buf;
+  size_t len;
+} json_out;
+FILE *json_begin(json_out *j);
+/* The document to standard output, whole (stop_hold), and free it. */
+void json_end(json_out *j);
 /* Refuse (EXIT_ERROR, after saying why) an output that is an input of the
  * command, or another of its outputs; before any work. */
 int check_outputs(const options *o);
@@ -186,10 +199,27 @@ tilesat_grid *load_sample(options *o, const char *path, tilesat_error *err);
  * -o X.rules as X.pictures) when rc is 0, free what load_sample kept.
  * Returns rc, or EXIT_ERROR if writing failed. */
 int end_samples(options *o, int rc);
-/* A finished map (verify, --pins-from): a text grid or Tiled map as
- * load_sample reads it, or a PNG cut into tiles by the rules' pictures
- * (--pictures, or RULES's X.pictures; else a pixel a cell, by colour). */
-tilesat_grid *read_map_file(options *o, const char *path, tilesat_error *err);
+/* A finished map read back (verify, --pins-from): a text grid or Tiled map
+ * as load_sample reads it, or a PNG cut into tiles by the rules' pictures
+ * (--pictures, or RULES's X.pictures; else a pixel a cell, by colour).  A
+ * picture several tiles share (rotations of a symmetric tile, identical
+ * images) does not tell them apart: such a cell is "one of these tiles". */
+typedef struct map_in {
+  tilesat_grid *grid;
+  const tilesat_rules *rules;
+  tilesat_pictures *pics; /* a PNG's pictures, else NULL */
+  int *first;   /* with pics, by tile: the first tile with its picture */
+  bool *shared; /* with pics, by tile: another tile has its picture */
+} map_in;
+/* 0, or EXIT_ERROR (said, and *in left empty). */
+int map_in_read(options *o, const char *path, const tilesat_rules *r,
+                map_in *in);
+void map_in_free(map_in *in);
+/* The tiles of the rules cell (row, col) may hold, into tiles (room for
+ * each tile of the rules), in the rules' order; how many: one for a name,
+ * more for a picture several tiles share, 0 for an empty cell or a name
+ * the rules do not have. */
+int map_in_tiles(const map_in *in, int row, int col, int *tiles);
 /* --mask FILE into m: a text grid of the map's size ('.' a cell of the map,
  * any other character masked) or a PNG (a pixel a cell, transparent or
  * black ones masked); 0 or EXIT_ERROR (said). */
@@ -283,8 +313,12 @@ int counting_setup(options *o, tilesat_rules **r, tilesat_map **m,
 /* --part K/N (count, enum): 0 with *k and *n, or EXIT_ERROR (said). */
 int parse_part(const options *o, int *k, int *n);
 /* The line count --part prints before the part's count, and tilesat sum
- * reads back: "part K/N of problem ID" (ID: tilesat_map_fingerprint). */
-#define PART_LINE "part %d/%d of problem %16s"
+ * reads back: "part K/N of problem ID, check C" (ID:
+ * tilesat_map_fingerprint; C: part_check, 8 hex digits). */
+#define PART_LINE "part %d/%d of problem %s, check %08lx"
+/* The CRC-32 (zlib) of "part K/N of problem ID\nCOUNT": an edited count, or
+ * a part line moved to another count, no longer matches. */
+unsigned long part_check(int k, int n, const char *id, const char *count);
 
 /* ------------------------------------------------ commands (cmd_*.c) */
 

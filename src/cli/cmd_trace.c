@@ -73,9 +73,15 @@ int cmd_trace(options *o) {
       if (tilesat_trace_choose(t, c[0], c[1], c[2]))
         break;
     }
-    stop_hold(); /* the trace whole */
-    json ? tilesat_trace_write_json(t, stdout) : tilesat_trace_write(t, stdout);
-    stop_release();
+    if (json) {
+      json_out j;
+      tilesat_trace_write_json(t, json_begin(&j));
+      json_end(&j);
+    } else {
+      stop_hold(); /* the trace whole */
+      tilesat_trace_write(t, stdout);
+      stop_release();
+    }
     int status = tilesat_trace_status(t);
     rc = status == TILESAT_UNKNOWN ? 0 : status;
     if (draw_empty(o, m, t))

@@ -26,7 +26,8 @@ const command commands[] = {
      cmd_sample},
     {"sum", "FILE...",
      "the exact total of the parts 'count --part K/N' counted (refuses a "
-     "part missing or twice, or parts of different problems)",
+     "part missing or twice, parts of different problems, or a count that "
+     "does not match its check)",
      cmd_sum},
     {"import-tileset", "TILESET.xml",
      "rules from a WFC simple-tiled tileset (oriented tiles, pairs, weights)",

@@ -64,6 +64,64 @@ int stdout_end(int rc) {
   return EXIT_ERROR;
 }
 
+/* ------------------------------------------------ JSON on standard output */
+
+/* The length of the UTF-8 character at s (avail bytes; RFC 3629: no
+ * overlong forms, surrogates or code points past U+10FFFF), 0 if none. */
+static size_t utf8_char(const unsigned char *s, size_t avail) {
+  unsigned char c = s[0];
+  size_t n = c < 0x80                 ? 1
+             : c >= 0xC2 && c <= 0xDF ? 2
+             : c >= 0xE0 && c <= 0xEF ? 3
+             : c >= 0xF0 && c <= 0xF4 ? 4
+                                      : 0;
+  if (!n || n > avail)
+    return 0;
+  unsigned char lo = 0x80, hi = 0xBF; /* the second byte's range */
+  if (c == 0xE0)
+    lo = 0xA0;
+  else if (c == 0xED)
+    hi = 0x9F;
+  else if (c == 0xF0)
+    lo = 0x90;
+  else if (c == 0xF4)
+    hi = 0x8F;
+  for (size_t i = 1; i < n; i++)
+    if (s[i] < (i == 1 ? lo : 0x80) || s[i] > (i == 1 ? hi : 0xBF))
+      return 0;
+  return n;
+}
+
+FILE *json_begin(json_out *j) {
+  j->buf = NULL;
+  j->len = 0;
+  j->f = open_memstream(&j->buf, &j->len);
+  if (!j->f) {
+    fail("out of memory");
+    exit(EXIT_ERROR);
+  }
+  return j->f;
+}
+
+void json_end(json_out *j) {
+  if (fclose(j->f)) {
+    fail("out of memory");
+    exit(EXIT_ERROR);
+  }
+  const unsigned char *s = (const unsigned char *)j->buf;
+  stop_hold(); /* the document whole */
+  for (size_t i = 0; i < j->len;) {
+    size_t n = utf8_char(s + i, j->len - i);
+    if (n)
+      fwrite(s + i, 1, n, stdout);
+    else
+      printf("\\u%04x", s[i]); /* only inside a string: the rest is ASCII */
+    i += n ? n : 1;
+  }
+  stop_release();
+  free(j->buf);
+}
+
 /* ------------------------------------------------- outputs that are inputs */
 
 /* A file by the option that names it ("" for an argument); owned: the
@@ -124,6 +182,11 @@ static void list_files(const options *o, file_list *in, file_list *out) {
   add(in, "--energy", o->energy);
   add(in, "--palette", o->palette);
   add(in, "--tilesets-from", o->tilesets_from);
+  add(in, "--mask", o->mask);
+  for (int i = 0; i < o->pins_from.n; i++)
+    add(in, "--pins-from", o->pins_from.v[i]);
+  for (int i = 0; i < o->constraints.n; i++)
+    add(in, "--constraints", o->constraints.v[i]);
   add(out, "-o", o->output);
   add(out, "--png", o->png);
   add(out, "--tmx", o->tmx);

@@ -13,8 +13,9 @@
  * explain.  Rows print in this order in --help.  Commands are listed each
  * wrapped in spaces.
  *
- * Kinds and their field types:
- *   FLAG    bool, no value
+ * Kinds and their field types (every kind but FLAG and LIST takes one
+ * value: given twice, it is an error, "--size given twice"):
+ *   FLAG    bool, no value (given twice, still true)
  *   UINT    uint64_t, decimal digits only, in [low, high]
  *   REAL    double, finite, strictly between low and high
  *   BYTES   size_t, digits with an optional K, M or G, 1 to SIZE_MAX
@@ -52,15 +53,16 @@
       "wrap the map around both axes")                                         \
   OPT(pins, "--pin", LIST, {0}, 0, 0, "ROW,COL=TILE", TS_MAPS,                 \
       "pin a tile to a cell (repeatable)")                                     \
-  OPT(pins_from, "--pins-from", STRING, NULL, 0, 0, "MAP", TS_MAPS,            \
+  OPT(pins_from, "--pins-from", LIST, {0}, 0, 0, "MAP", TS_MAPS,               \
       "pin every painted cell of a map of the same size (text, PNG, Tiled); "  \
-      "--free-tile cells and Tiled's empty cells stay free")                   \
+      "--free-tile cells and Tiled's empty cells stay free; a PNG cell whose " \
+      "picture several tiles share holds one of them (repeatable)")            \
   OPT(free_tile, "--free-tile", STRING, ".", 0, 0, "NAME", TS_MAPS,            \
       "with --pins-from: the tile that marks a free cell (default .)")         \
-  OPT(constraints, "--constraints", STRING, NULL, 0, 0, "FILE",                \
-      TS_MAPS_VERIFY,                                                          \
+  OPT(constraints, "--constraints", LIST, {0}, 0, 0, "FILE", TS_MAPS_VERIFY,   \
       "global constraints from a constraints file: count, connected, path, "   \
-      "border (rules/README.md); a command that cannot keep one refuses it")   \
+      "border (rules/README.md); a command that cannot keep one refuses it "   \
+      "(repeatable: every file applies)")                                      \
   OPT(connected, "--connected", LIST, {0}, 0, 0, "T1,T2,...", TS_MAPS_VERIFY,  \
       "the cells holding these tiles form one region (repeatable)")            \
   OPT(path, "--path", LIST, {0}, 0, 0, "R1,C1:R2,C2=T1,T2,...",                \
@@ -203,9 +205,11 @@
   ALSO(pictures, "FILE",                                                       \
        " check enum sample explain trace analyze anneal collapse ",            \
        "draw tiles with these pictures (default: RULES's X.pictures if any)")  \
-  ALSO(pictures, "FILE", " verify ",                                           \
-       "a PNG map: tiles cut and named by these pictures (default: RULES's "   \
-       "X.pictures if any; else a pixel a cell, named by colour)")             \
+  ALSO(                                                                        \
+      pictures, "FILE", " verify ",                                            \
+      "a PNG map: tiles cut and named by these pictures (default: RULES's "    \
+      "X.pictures if any; else a pixel a cell, named by colour); a picture "   \
+      "several tiles share is any of them: VALID if a choice keeps the rules") \
   OPT(subset, "--subset", STRING, NULL, 0, 0, "NAME", " import-tileset ",      \
       "only the tiles of this subset")                                         \
   OPT(png, "--png", STRING, NULL, 0, 0, "FILE", " check enum sample anneal ",  \

@@ -385,6 +385,37 @@ static bool tmx_gids(const void *layer, uint32_t *gids, size_t n,
   return ok;
 }
 
+/* tilesat's hex maps are Tiled's pointy-top maps staggered on the odd
+ * rows (staggeraxis "y", staggerindex "odd": Tiled's defaults); read as
+ * such, a hexagonal map staggered another way would have other
+ * neighbours.  NULL, or why it is refused. */
+static const char *stagger_refused(const char *orientation, const char *axis,
+                                   const char *index) {
+  if (!orientation || strcmp(orientation, "hexagonal"))
+    return NULL;
+  if (axis && strcmp(axis, "y"))
+    return "a hexagonal map staggered along x (flat-top): tilesat's hex "
+           "maps are pointy-top, their odd rows shifted (staggeraxis \"y\", "
+           "staggerindex \"odd\")";
+  if (index && strcmp(index, "odd"))
+    return "a hexagonal map whose even rows are shifted (staggerindex "
+           "\"even\"): tilesat's hex maps shift their odd rows (staggeraxis "
+           "\"y\", staggerindex \"odd\")";
+  return NULL;
+}
+
+static const char *tmx_stagger_refused(xmlNode *root) {
+  xmlChar *o = xmlGetProp(root, (const xmlChar *)"orientation");
+  xmlChar *a = xmlGetProp(root, (const xmlChar *)"staggeraxis");
+  xmlChar *i = xmlGetProp(root, (const xmlChar *)"staggerindex");
+  const char *why =
+      stagger_refused((const char *)o, (const char *)a, (const char *)i);
+  xmlFree(o);
+  xmlFree(a);
+  xmlFree(i);
+  return why;
+}
+
 static tilesat_grid *read_tmx(const char *path, const char *text, size_t len,
                               const char *want, tilesat_empty empty,
                               tilesat_error *err) {
@@ -403,6 +434,11 @@ static tilesat_grid *read_tmx(const char *path, const char *text, size_t len,
   if (int_attr(root, "infinite", 0) == 1) {
     ts_error(err, path, xmlGetLineNo(root),
              "infinite Tiled maps are not supported (resize to a fixed map)");
+    goto done;
+  }
+  const char *stagger = tmx_stagger_refused(root);
+  if (stagger) {
+    ts_error(err, path, xmlGetLineNo(root), "%s", stagger);
     goto done;
   }
   xmlNode *layer = NULL;
@@ -533,6 +569,13 @@ static tilesat_grid *read_tmj(const char *path, const char *text, size_t len,
   if (cJSON_IsTrue(infinite)) {
     ts_error(err, path, 0,
              "infinite Tiled maps are not supported (resize to a fixed map)");
+    goto done;
+  }
+  const char *stagger = stagger_refused(json_str(root, "orientation"),
+                                        json_str(root, "staggeraxis"),
+                                        json_str(root, "staggerindex"));
+  if (stagger) {
+    ts_error(err, path, 0, "%s", stagger);
     goto done;
   }
   const cJSON *ts, *l, *layer = NULL;
