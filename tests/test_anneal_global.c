@@ -309,3 +309,91 @@ Test(anneal_global, count_and_connected_together) {
     run_free(&r);
   }
 }
+
+/* A swap tries a path's cell at a tile outside the class (the ban makes
+ * the energy refuse it) and puts it back: the cell leaves its region and
+ * joins it again.  The sampler counted the cell that joins as a region of
+ * its own (and one that leaves as still in its region), so after the
+ * swap it saw a missing join the map does not have, and anneal failed
+ * with "internal error: the sampler's running energy ... disagrees".
+ * A count makes every sweep add swaps; no soft term, so the runs go on. */
+Test(anneal_global, a_path_cell_tried_and_put_back_keeps_its_region) {
+  tilesat_rules *r = random_rules(2, TILESAT_SQUARE, 8); /* every pair */
+  static const struct {
+    int w, h;
+    bool periodic;
+    const char *cons;
+  } cases[] = {
+      {3, 1, false, "path b 0,0 0,1\ncount b >= 1\n"},
+      {3, 2, true, "path b 0,1 0,2 0,1\ncount b >= 1 rect 0,2:1,2\n"},
+      {4, 4, false, "path b 0,0 3,3\ncount a >= 3\n"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    tilesat_map *m =
+        map_new(r, cases[i].w, cases[i].h, TILESAT_SQUARE, cases[i].periodic);
+    char full[256];
+    snprintf(full, sizeof full, "tilesat-constraints 1\n%s", cases[i].cons);
+    tilesat_error err;
+    cr_assert_eq(
+        tilesat_map_constraints_parse(m, full, strlen(full), "test", &err), 0,
+        "%s", err.msg);
+    for (uint64_t seed = 1; seed <= 5; seed++) {
+      tilesat_energy *e = tilesat_energy_new(m);
+      cr_assert_eq(tilesat_energy_prepare(e, &err), 0, "%s", err.msg);
+      tilesat_anneal_opts o;
+      tilesat_anneal_defaults(&o);
+      o.seed = seed;
+      o.sweeps = 100;
+      o.stop_at_zero = false;
+      tilesat_anneal_stats st;
+      int tiles[16];
+      cr_expect_eq(tilesat_anneal(e, &o, tiles, &st, &err), 0, "%s seed %d: %s",
+                   cases[i].cons, (int)seed, err.msg);
+      char why[256];
+      cr_expect(tilesat_map_verify(m, tiles, why, sizeof why), "%s: %s",
+                cases[i].cons, why);
+      tilesat_energy_free(e);
+    }
+    tilesat_map_free(m);
+  }
+  tilesat_rules_free(r);
+}
+
+/* `connected a at R,C` on a masked cell: no map holds a there (check says
+ * UNSAT).  The energy counted an empty class as a missing join only for
+ * `nonempty`, the sampler for `at` too: on such a map they disagreed and
+ * anneal failed.  An empty class with `at` misses one join, as with
+ * `nonempty` (the dp counts it so too); anneal says UNSAT. */
+Test(anneal_global, an_empty_class_misses_its_at_cell) {
+  tilesat_rules *r = random_rules(2, TILESAT_SQUARE, 8);
+  tilesat_map *m = map_new(r, 3, 1, TILESAT_SQUARE, false);
+  tilesat_error err;
+  cr_assert_eq(tilesat_map_mask(m, 0, 1, &err), 0, "%s", err.msg);
+  const char *text = "tilesat-constraints 1\nconnected a at 0,1\n";
+  cr_assert_eq(
+      tilesat_map_constraints_parse(m, text, strlen(text), "test", &err), 0,
+      "%s", err.msg);
+  int tiles[3];
+  cr_expect_eq(tilesat_check(m, NULL, tiles, &err), TILESAT_UNSAT);
+  tilesat_energy *e = tilesat_energy_new(m);
+  cr_assert_eq(tilesat_energy_option(e, "--x", "connectivity 7", &err), 0, "%s",
+               err.msg);
+  cr_assert_eq(tilesat_energy_prepare(e, &err), 0, "%s", err.msg);
+  int a = tilesat_rules_find_tile(r, "a"), b = tilesat_rules_find_tile(r, "b");
+  int none[3] = {b, TILESAT_NO_TILE, b}, two[3] = {a, TILESAT_NO_TILE, a};
+  cr_expect_float_eq(tilesat_energy_eval(e, none), 7.0, 1e-9);
+  cr_expect_float_eq(tilesat_energy_eval(e, two), 7.0, 1e-9); /* 2 regions */
+  for (uint64_t seed = 1; seed <= 3; seed++) {
+    tilesat_anneal_opts o;
+    tilesat_anneal_defaults(&o);
+    o.seed = seed;
+    o.sweeps = 50;
+    tilesat_anneal_stats st;
+    cr_assert_eq(tilesat_anneal(e, &o, tiles, &st, &err), 0, "%s", err.msg);
+    cr_expect_eq(st.cleanup_result, TILESAT_UNSAT);
+    cr_expect_gt(st.violations, 0);
+  }
+  tilesat_energy_free(e);
+  tilesat_map_free(m);
+  tilesat_rules_free(r);
+}

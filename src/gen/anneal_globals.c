@@ -255,8 +255,15 @@ static int uf_find(int *uf, int i) {
 }
 
 /* The region a cell will be in after the proposed change (a label, or N
- * plus a search's root for a piece split off). */
+ * plus a search's root for a piece split off, or N + MAX_SEARCH for a
+ * cell that joins alone; -1 outside the class). */
 static int label_after(const ts_ag *g, ag_regions *r, int v) {
+  /* the changing cell itself: a path's cell leaves or joins too (a swap
+   * tries a tile its ban forbids, and puts it back) */
+  if (v == r->pc && r->pend == LEAVE)
+    return -1;
+  if (v == r->pc && r->pend == JOIN)
+    return r->pn ? r->plabs[0] : g->N + MAX_SEARCH;
   int l = r->lab[v];
   if (r->pend == JOIN)
     for (int i = 0; i < r->pn; i++)
@@ -286,7 +293,8 @@ static long missing_after(const ts_ag *g, const ag_conn *k, ag_regions *r,
     } else if (l < g->N) {
       n += s->seen[l] != s->scur;
       s->seen[l] = s->scur;
-    } else { /* a split-off piece: fewer than MAX_SEARCH of them */
+    } else { /* a split-off piece (fewer than MAX_SEARCH), or the
+              * joining cell alone */
       int j = 0;
       while (j < nids && ids[j] != l)
         j++;

@@ -706,7 +706,8 @@ long ts_missing_joins(const tilesat_map *m, const ts_global *g,
   int n = ts_regions(m, NULL, in, comp, queue);
   long missing = 0;
   if (g->kind == TILESAT_GLOBAL_CONNECTED) {
-    missing = n > 1 ? n - 1 : g->nonempty && n == 0;
+    /* `at` a cell: not empty either (the cell may be masked) */
+    missing = n > 1 ? n - 1 : (g->nonempty || g->at >= 0) && n == 0;
   } else { /* the regions the path's cells are in (queue: seen marks) */
     memset(queue, 0, (size_t)N * sizeof *queue);
     for (size_t i = 0; i < g->cells.n; i++) {
