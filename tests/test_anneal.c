@@ -553,7 +553,7 @@ static long field(const char *out, const char *key) {
 Test(anneal_cli, output_format_and_determinism) {
   run_result a = RUN("anneal", "rules/coast.rules", "--size", "6x4", "--seed",
                      "5", "--pin", "0,0=L", "--pin", "3,5=S");
-  cr_assert_eq(a.code, 0, "%s", a.err);
+  cr_assert_eq(a.code, 10, "%s", a.err);
   /* the grid (4 rows of 6), then energy, violations and a count per tile */
   cr_expect_eq(strspn(a.out, "LCS\n"), 4 * 7, "%s", a.out);
   for (int row = 0; row < 4; row++)
@@ -585,7 +585,7 @@ Test(anneal_cli, the_entropy_board) {
   run_result r =
       RUN("anneal", "rules/entropy7.rules", "--size", "7x7", "--energy",
           "rules/entropy7.energy", "--seed", "1", "--sweeps", "2000");
-  cr_assert_eq(r.code, 0, "%s", r.err);
+  cr_assert_eq(r.code, 10, "%s", r.err);
   /* check the board independently: exactly 7 of each, score >= 539 */
   int board[49], counts[7] = {0};
   for (int row = 0; row < 7; row++)
@@ -620,7 +620,7 @@ Test(anneal_cli, the_entropy_board) {
 Test(anneal_cli, cleanup_is_reported) {
   run_result r = RUN("anneal", "rules/coast.rules", "--size", "12x8",
                      "--sweeps", "1", "--beta", "0.01:0.01");
-  cr_assert_eq(r.code, 0, "%s", r.err);
+  cr_assert_eq(r.code, 10, "%s", r.err);
   cr_expect(strstr(r.out, "\nviolations: 0\n"), "%s", r.out);
   cr_expect(strstr(r.err, "violations after annealing; "), "%s", r.err);
   cr_expect(strstr(r.err, "(the map is valid)\n"), "%s", r.err);
@@ -638,7 +638,7 @@ Test(anneal_cli, qubo_out_prints_its_offset) {
   char *q = temp_file("", 0);
   run_result r = RUN("anneal", "rules/coast.rules", "--size", "3x2",
                      "--qubo-out", q, "--frequency", "1", "--sweeps", "10");
-  cr_assert_eq(r.code, 0, "%s", r.err);
+  cr_assert_eq(r.code, 10, "%s", r.err);
   cr_expect(strstr(r.err, "qubo: "), "%s", r.err);
   cr_expect(strstr(r.err, ": energy = qubo + "), "%s", r.err);
   char *text = slurp(q);
@@ -660,7 +660,7 @@ Test(anneal_cli, qubo_of_the_printed_map_is_the_printed_energy) {
   run_result r = RUN("anneal", "rules/coast.rules", "--size", "6x5", "--energy",
                      terms, "--pin", "4,5=S", "--qubo-out", q, "--sweeps",
                      "100", "--beta", "0.01:0.02");
-  cr_assert_eq(r.code, 0, "%s", r.err);
+  cr_assert_eq(r.code, 10, "%s", r.err);
   const char *names = "LCS";
   int x[6 * 5 * 3] = {0};
   for (int row = 0; row < 5; row++)
@@ -925,7 +925,7 @@ Test(anneal_cli, energy_readme_example_loads) {
 Test(anneal_cli, png_is_the_printed_map) {
   char *a = temp_path(".png"), *b = temp_path(".png");
   run_result r = RUN("anneal", "rules/hard.rules", "--size", "2x2", "--png", a);
-  cr_assert_eq(r.code, 0, "%s", r.err);
+  cr_assert_eq(r.code, 10, "%s", r.err);
   cr_expect(strncmp(r.out, "KB\nSB\n", 6) == 0, "%s", r.out);
   run_free(&r);
   r = RUN("check", "rules/hard.rules", "--size", "2x2", "--png", b);

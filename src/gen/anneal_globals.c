@@ -2,9 +2,10 @@
  *
  * Counts are hard: a run starts from a map that meets every count (the
  * sampler's random start, then single-cell changes that bring the counts
- * nearer their bounds, ignoring everything else), and every later move
- * keeps them: a heat-bath update never draws a tile that would take a
- * count out of its bounds (ts_ag_mask), and swaps of two cells, which
+ * nearer their bounds, ignoring everything else; when they get stuck,
+ * the whole map solved by the SAT backend, see anneal.c), and every later
+ * move keeps them: a heat-bath update never draws a tile that would take
+ * a count out of its bounds (ts_ag_mask), and swaps of two cells, which
  * keep every count of the whole map, are refused when they move a count
  * of a rectangle out of bounds.
  *
