@@ -904,6 +904,11 @@ typedef struct tilesat_anneal_stats {
   int cleanup_regions;      /* regions handed to the SAT backend */
   int cleanup_result;       /* TILESAT_SAT, TILESAT_UNSAT (no valid map exists
                               around the pins), 0 when no clean-up ran */
+  int sat_start; /* 0: the runs started from random maps; TILESAT_SAT: no
+                    random start met the global constraints, so they start
+                    from the whole map solved by the SAT backend;
+                    TILESAT_UNSAT: that found no valid map (nothing was
+                    annealed; cleanup_result is TILESAT_UNSAT too) */
 } tilesat_anneal_stats;
 
 /* Anneal a prepared energy; `tiles` (width*height) receives the best map
@@ -912,8 +917,11 @@ typedef struct tilesat_anneal_stats {
  * a map, up to the whole map) are re-solved with every other cell pinned,
  * keeping as many annealed tiles as the backend allows; with soft terms
  * (and counts not exact) a tenth of the sweeps then polish the cleaned-up map
- * at the coldest beta, where no violation can come back.
- * Returns 0, or -1 on error. */
+ * at the coldest beta, where no violation can come back.  When no random
+ * start meets the global constraints (their counts, their bans), the whole
+ * map solved by the SAT backend is the start (stats->sat_start).
+ * Returns 0 (also when no valid map exists: cleanup_result TILESAT_UNSAT),
+ * or -1 on error. */
 int tilesat_anneal(const tilesat_energy *e, const tilesat_anneal_opts *opts,
                    int *tiles, tilesat_anneal_stats *stats, tilesat_error *err);
 

@@ -322,6 +322,18 @@ static int whole_map(const tilesat_energy *e, const tilesat_solve_options *so,
   return res < 0 ? -1 : 0;
 }
 
+int ts_anneal_solve_whole(const tilesat_energy *e,
+                          const tilesat_solve_options *options, int *tiles,
+                          tilesat_error *err) {
+  const tilesat_map *m = e->map;
+  tilesat_solve_options so = ts_solve_for(m, options);
+  tilesat_anneal_stats st = {0};
+  int *cells = ts_malloc((size_t)m->ncells * sizeof *cells);
+  int rc = whole_map(e, &so, tiles, cells, &st, err);
+  free(cells);
+  return rc < 0 ? -1 : st.cleanup_result;
+}
+
 int ts_anneal_cleanup(const tilesat_energy *e,
                       const tilesat_solve_options *options, int *tiles,
                       tilesat_anneal_stats *st, tilesat_error *err) {
