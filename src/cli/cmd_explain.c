@@ -55,6 +55,8 @@ int cmd_explain(options *o) {
   bool json = o->format && !strcmp(o->format, "json");
   int rc = load_map(o, &r, &m);
   if (!rc)
+    rc = outputs_ready(o, m, false);
+  if (!rc)
     rc = parse_backend(o, &so);
   if (!rc) {
     lazy_backend(o, m, &so);
@@ -78,14 +80,12 @@ int cmd_explain(options *o) {
                "'tilesat check').\n",
                tilesat_map_width(m), tilesat_map_height(m));
     } else if (rc == TILESAT_UNSAT) {
-      stop_hold(); /* the explanations whole */
       if (o->all)
         json ? tilesat_explanations_write_json(es, n, complete, stdout)
              : tilesat_explanations_write(es, n, complete, stdout);
       else
         json ? tilesat_explanation_write_json(es[0], stdout)
              : tilesat_explanation_write(es[0], stdout);
-      stop_release();
       if (draw_cells(o, m, es, n))
         rc = EXIT_ERROR;
     } else {
