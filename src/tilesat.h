@@ -57,11 +57,16 @@ typedef struct tilesat_error {
  * was; the target itself is never removed.  A target that exists and is
  * not a regular file (a device such as /dev/null, a FIFO) is written
  * directly, since it cannot be replaced; a symbolic link is followed, so
- * the file it names is replaced. */
+ * the file it names is replaced (a dangling one: made). */
 typedef struct tilesat_output tilesat_output;
 
 /* NULL with "PATH: cannot open for writing: REASON" in err. */
 tilesat_output *tilesat_output_open(const char *path, tilesat_error *err);
+/* Before any work: would tilesat_output_open(path) succeed, as far as can
+ * be told without making anything?  (Its folder exists and is writable, or
+ * the target is a device or FIFO we may write; it is not a folder.)  0, or
+ * -1 with the same message. */
+int tilesat_output_check(const char *path, tilesat_error *err);
 /* The stream to write to (owned by the output). */
 FILE *tilesat_output_file(const tilesat_output *o);
 /* The temporary file's path, NULL when the target is written directly: for

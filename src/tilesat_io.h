@@ -38,6 +38,10 @@ tilesat_image *tilesat_image_parse_png(const void *data, size_t len,
  * file that was there is untouched.  0, or -1 with err. */
 int tilesat_image_write_png(const tilesat_image *img, const char *path,
                             tilesat_error *err);
+/* Encode img as PNG into a stream the caller puts in place (a
+ * tilesat_output's), `name` naming it in errors.  0, or -1 with err. */
+int tilesat_image_write_png_stream(const tilesat_image *img, FILE *f,
+                                   const char *name, tilesat_error *err);
 
 /* Tile pictures: for each tile name a width x height RGBA picture, all of
  * one size.  With `overlap` N > 0 the tiles are N x N patterns of the
@@ -216,6 +220,16 @@ int tilesat_tiled_write_maps(const tilesat_map *m, const int *const *maps,
                              size_t nmaps, const tilesat_pictures *pics,
                              const char *like, const char *path,
                              tilesat_error *err);
+/* The same into streams the caller opened and puts in place (whole or not
+ * at all, as a tilesat_output does): the map into `map`, and with our own
+ * tileset (like NULL) its image into `image`, the picture the map names
+ * (PATH without extension + "-tiles.png"; NULL with like).  `path` is where
+ * the map will be: its references are made from there.  0, or -1 with err
+ * (the streams then hold nothing to keep). */
+int tilesat_tiled_write_maps_to(const tilesat_map *m, const int *const *maps,
+                                size_t nmaps, const tilesat_pictures *pics,
+                                const char *like, const char *path, FILE *map,
+                                FILE *image, tilesat_error *err);
 
 /* -------------------------------------------------------------- rendering */
 
@@ -252,6 +266,12 @@ int tilesat_render_png(const tilesat_map *m, const tilesat_pictures *pics,
 tilesat_image *tilesat_render_sheet(const tilesat_map *m,
                                     const tilesat_pictures *pics,
                                     const int *const *maps, size_t nmaps);
+/* Before any work: does tilesat_render draw m with these pictures, or is
+ * its picture too large?  And the most maps, up to nmaps, whose contact
+ * sheet tilesat_render_sheet draws (0: not even one). */
+bool tilesat_render_fits(const tilesat_map *m, const tilesat_pictures *pics);
+size_t tilesat_render_sheet_fits(const tilesat_map *m,
+                                 const tilesat_pictures *pics, size_t nmaps);
 
 #ifdef __cplusplus
 }

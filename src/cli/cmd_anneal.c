@@ -111,6 +111,8 @@ int cmd_anneal(options *o) {
   tilesat_anneal_opts ao;
   int rc = load_map(o, &r, &m);
   if (!rc)
+    rc = outputs_ready(o, m, false);
+  if (!rc)
     rc = parse_run_options(o, &ao);
   if (!rc) {
     e = tilesat_energy_new(m);

@@ -55,6 +55,8 @@ int cmd_explain(options *o) {
   bool json = o->format && !strcmp(o->format, "json");
   int rc = load_map(o, &r, &m);
   if (!rc)
+    rc = outputs_ready(o, m, false);
+  if (!rc)
     rc = parse_backend(o, &so);
   if (!rc) {
     lazy_backend(o, m, &so);
@@ -81,14 +83,12 @@ int cmd_explain(options *o) {
                tilesat_map_width(m), tilesat_map_height(m));
     } else if (rc == TILESAT_UNSAT) {
       FILE *out = json ? json_begin(&j) : stdout;
-      stop_hold(); /* the explanations whole */
       if (o->all)
         json ? tilesat_explanations_write_json(es, n, complete, out)
              : tilesat_explanations_write(es, n, complete, out);
       else
         json ? tilesat_explanation_write_json(es[0], out)
              : tilesat_explanation_write(es[0], out);
-      stop_release();
       if (json)
         json_end(&j);
       if (draw_cells(o, m, es, n))

@@ -66,6 +66,8 @@ int cmd_trace(options *o) {
     rc = fail_err(&err);
   if (!rc && !(choice = parse_choices(o, m)))
     rc = EXIT_ERROR;
+  if (!rc)
+    rc = outputs_ready(o, m, false);
   if (!rc) {
     tilesat_trace *t = tilesat_trace_new(m);
     for (int i = 0; i < o->chooses.n; i++) {
@@ -78,9 +80,7 @@ int cmd_trace(options *o) {
       tilesat_trace_write_json(t, json_begin(&j));
       json_end(&j);
     } else {
-      stop_hold(); /* the trace whole */
       tilesat_trace_write(t, stdout);
-      stop_release();
     }
     int status = tilesat_trace_status(t);
     rc = status == TILESAT_UNKNOWN ? 0 : status;

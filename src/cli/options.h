@@ -138,7 +138,7 @@
        "runs per entry, seeds S, S+1, ...: WFC's failure rate (default 10)")   \
   OPT(out_dir, "--out-dir", STRING, "output", 0, 0, "DIR", " run-samples ",    \
       "write the maps there, NN-NAME-SEED.png (default output, as WFC; made "  \
-      "if missing)")                                                           \
+      "if missing; never through a symbolic link)")                            \
   OPT(only, "--only", LIST, {0}, 0, 0, "NAME", " run-samples ",                \
       "run only the entries of this name (repeatable)")                        \
   OPT(max_size, "--max-size", UINT, 0, 1, 65535, "N", " run-samples ",         \

@@ -869,29 +869,48 @@ static void write_tmj(FILE *f, const tilesat_map *m, const layers_in *l,
   json_write(f, root);
 }
 
-static int write_own(const tilesat_map *m, const layers_in *l,
-                     const tilesat_pictures *pics, const char *path,
-                     tilesat_error *err) {
-  bool json = ends_with(path, ".tmj") || ends_with(path, ".json");
-  /* the tileset image: PATH without extension + "-tiles.png" */
+/* PATH without extension + "-tiles.png": the tileset image of our own
+ * maps (malloc'd). */
+static char *tiles_png_of(const char *path) {
   const char *slash = strrchr(path, '/'), *dot = strrchr(path, '.');
   size_t stem =
       dot && (!slash || dot > slash) ? (size_t)(dot - path) : strlen(path);
   char *png = ts_malloc(stem + sizeof "-tiles.png");
   snprintf(png, stem + sizeof "-tiles.png", "%.*s-tiles.png", (int)stem, path);
+  return png;
+}
+
+/* Our own tileset: its image into img, the map into f. */
+static int write_own_to(const tilesat_map *m, const layers_in *l,
+                        const tilesat_pictures *pics, const char *path, FILE *f,
+                        FILE *img, tilesat_error *err) {
+  bool json = ends_with(path, ".tmj") || ends_with(path, ".json");
+  char *png = tiles_png_of(path);
   const char *image = strrchr(png, '/') ? strrchr(png, '/') + 1 : png;
   atlas a;
   make_atlas(m->rules, pics, &a);
+  int rc = ts_png_write_stream(a.img, img, png, err);
+  if (!rc && json)
+    write_tmj(f, m, l, &a, image);
+  else if (!rc)
+    write_tmx(f, m, l, &a, image);
+  tilesat_image_free(a.img);
+  free(png);
+  return rc;
+}
+
+static int write_own(const tilesat_map *m, const layers_in *l,
+                     const tilesat_pictures *pics, const char *path,
+                     tilesat_error *err) {
+  char *png = tiles_png_of(path);
   /* both files written before either replaces what was there */
   tilesat_output *img = tilesat_output_open(png, err), *map = NULL;
-  int rc =
-      img ? ts_png_write_stream(a.img, tilesat_output_file(img), png, err) : -1;
+  int rc = img ? 0 : -1;
   if (!rc && !(map = tilesat_output_open(path, err)))
     rc = -1;
-  if (!rc && json)
-    write_tmj(tilesat_output_file(map), m, l, &a, image);
-  else if (!rc)
-    write_tmx(tilesat_output_file(map), m, l, &a, image);
+  if (!rc)
+    rc = write_own_to(m, l, pics, path, tilesat_output_file(map),
+                      tilesat_output_file(img), err);
   /* the map's write error first, which then keeps the old picture too */
   if (!rc && ts_output_flush(map)) {
     tilesat_output_commit(map, err); /* fails, says why, removes it */
@@ -906,7 +925,6 @@ static int write_own(const tilesat_map *m, const layers_in *l,
     rc = tilesat_output_commit(map, err);
   else
     tilesat_output_discard(map);
-  tilesat_image_free(a.img);
   free(png);
   return rc;
 }
@@ -1293,8 +1311,11 @@ static void write_like_tmj(FILE *f, const tilesat_map *m, const layers_in *lin,
   json_write(f, root);
 }
 
-static int write_like(const tilesat_map *m, const layers_in *lin,
-                      const char *like, const char *path, tilesat_error *err) {
+/* A map with like's tilesets into f, or -1 (nothing written) when like
+ * cannot lend them. */
+static int write_like_to(const tilesat_map *m, const layers_in *lin,
+                         const char *like, const char *path, FILE *f,
+                         tilesat_error *err) {
   like_map l;
   if (like_read(like, &l, err)) {
     like_free(&l);
@@ -1305,20 +1326,38 @@ static int write_like(const tilesat_map *m, const layers_in *lin,
   int rc = like_gids(&l, m->rules, like, gid, err);
   if (!rc)
     rc = like_sets_travel(&l, json, like, err);
-  tilesat_output *out = rc ? NULL : tilesat_output_open(path, err);
-  if (!out)
-    rc = -1;
   layers_in with = *lin;
   with.gid = gid;
-  if (out && !json)
-    write_like_tmx(tilesat_output_file(out), m, &with, &l, like, path);
-  else if (out)
-    write_like_tmj(tilesat_output_file(out), m, &with, &l, like, path);
-  if (out)
-    rc = tilesat_output_commit(out, err);
+  if (!rc && !json)
+    write_like_tmx(f, m, &with, &l, like, path);
+  else if (!rc)
+    write_like_tmj(f, m, &with, &l, like, path);
   free(gid);
   like_free(&l);
   return rc;
+}
+
+static int write_like(const tilesat_map *m, const layers_in *lin,
+                      const char *like, const char *path, tilesat_error *err) {
+  tilesat_output *out = tilesat_output_open(path, err);
+  if (!out)
+    return -1;
+  if (write_like_to(m, lin, like, path, tilesat_output_file(out), err)) {
+    tilesat_output_discard(out);
+    return -1;
+  }
+  return tilesat_output_commit(out, err);
+}
+
+int tilesat_tiled_write_maps_to(const tilesat_map *m, const int *const *maps,
+                                size_t nmaps, const tilesat_pictures *pics,
+                                const char *like, const char *path, FILE *map,
+                                FILE *image, tilesat_error *err) {
+  if (nmaps == 0 || !map || (!like && !image))
+    ts_misuse(__func__, nmaps ? "no stream" : "no maps");
+  layers_in l = {maps, nmaps, NULL};
+  return like ? write_like_to(m, &l, like, path, map, err)
+              : write_own_to(m, &l, pics, path, map, image, err);
 }
 
 int tilesat_tiled_write_maps(const tilesat_map *m, const int *const *maps,
