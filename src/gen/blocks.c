@@ -1,0 +1,235 @@
+/* blocks.c: the block guard of collapse (--guard blocks, and auto once the
+ * exact guard runs past its budget), after Merrell's model synthesis,
+ * "modifying in blocks".
+ *
+ * A run that empties a cell is not restarted: the cells of a block around
+ * it (radius 3, a window of the map, wrapping on a torus) are decided
+ * again, with every cell outside as it is.  The block is a map of its own
+ * whose cells keep only the tiles of the map's wave after its pins and
+ * bans (base) that every outside neighbour still allows: a decided
+ * neighbour its tile, an undecided one some tile of its own (an emptied
+ * one, to be repaired in turn, anything).  It is filled the way WFC fills
+ * a map: a few plain runs of a collapser of its own (seeds from the run's
+ * random stream, the rules' weights, WFC's order), and when none makes it,
+ * SAT says whether it has a filling at all, and if so a guarded run (auto)
+ * finds one.  A block with no filling doubles its radius, up to the whole
+ * map, where SAT answers for every cell (UNSAT: no valid map at all).
+ *
+ * The filled cells are then set in the wave, their supports counted
+ * afresh, and their outside neighbours lose the tiles the new tiles do not
+ * allow, propagated as any removal; the run goes on from there, and a
+ * later contradiction is repaired the same way.  A block that was filled
+ * leaves a mark: a contradiction in it or near it (within half its radius)
+ * starts at twice the radius, so that contradictions that keep coming
+ * back to a place get larger blocks, up to the whole map.  Cells outside
+ * the blocks keep what they lost to the cells decided before: a sound
+ * restriction (every tile left in the wave still has a support in each
+ * neighbour), so every map the run ends with is valid (collapse.c checks
+ * it). */
+#include "gen/collapse_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define BLOCK_RADIUS 3 /* the first block: 7x7 */
+#define BLOCK_TRIES 3  /* plain WFC runs in a block */
+
+/* Is t at a cell allowed by a tile still possible at its neighbour n in
+ * direction d? */
+static bool allowed_by(const tilesat_collapse *c, int t, int d, int n) {
+  size_t k = (size_t)d * (size_t)c->T + (size_t)t;
+  const int *list = c->supp_list[k];
+  const uint8_t *poss = c->possible + (size_t)n * (size_t)c->T;
+  for (int i = 0; i < c->supp_len[k]; i++)
+    if (poss[list[i]])
+      return true;
+  return false;
+}
+
+static bool in_block(const tilesat_collapse *c, const window *w, int cell) {
+  return ts_collapse_window_cell(c, w, cell) >= 0;
+}
+
+/* The block's map: window w, each cell banned every tile its base wave
+ * lacks or an outside neighbour (not emptied) does not allow. */
+static void block_bans(const tilesat_collapse *c, window *w) {
+  const int T = c->T, D = c->D;
+  for (int lc = 0; lc < w->m.ncells; lc++) {
+    int mc = ts_collapse_map_cell(c, w, lc);
+    const uint8_t *base = c->base + (size_t)mc * (size_t)T;
+    const int *nbr = c->nbr + (size_t)mc * (size_t)D;
+    for (int t = 0; t < T; t++) {
+      bool ok = base[t];
+      for (int d = 0; d < D && ok; d++)
+        if (nbr[d] >= 0 && c->count[nbr[d]] > 0 && !in_block(c, w, nbr[d]))
+          ok = allowed_by(c, t, d, nbr[d]);
+      if (!ok)
+        TS_PUSH(w->m.bans, ((ts_pin){lc, t}));
+    }
+  }
+}
+
+/* Fill block w (level `level`) the way WFC fills a map (tiles: its
+ * cells'): a few plain runs of a collapser of its own, then a run that
+ * repairs its own contradictions by smaller blocks.  1 (filled), 0 (no
+ * filling found: a larger block), or -1 with err. */
+static int fill_block(tilesat_collapse *c, const tilesat_collapse_options *o,
+                      const window *w, int level, int *tiles,
+                      tilesat_error *err) {
+  tilesat_collapse *sub = tilesat_collapse_new(&w->m, err);
+  if (!sub)
+    return -1;
+  tilesat_collapse_options so = *o;
+  so.solve.progress = NULL;
+  so.limit = 0;
+  so.guard = TILESAT_GUARD_NONE;
+  int res = TILESAT_UNKNOWN;
+  for (int i = 0; i < BLOCK_TRIES && res == TILESAT_UNKNOWN; i++) {
+    so.seed = ts_rng_next(&c->rng);
+    res = tilesat_collapse_run(sub, &so, tiles, err);
+    if (res == TILESAT_UNKNOWN && sub->choices.n == 0)
+      res = TILESAT_UNSAT; /* its bans alone: propagation refuted them */
+  }
+  if (res == TILESAT_UNKNOWN && level > 0) {
+    sub->level_cap = level - 1;
+    so.guard = TILESAT_GUARD_BLOCKS;
+    so.seed = ts_rng_next(&c->rng);
+    res = tilesat_collapse_run(sub, &so, tiles, err);
+    c->calls += tilesat_collapse_solver_calls(sub);
+  }
+  tilesat_collapse_free(sub);
+  return res == TILESAT_SAT ? 1 : res < 0 ? -1 : 0;
+}
+
+/* Set the block's cells to tiles, count their supports afresh, and take
+ * from their outside neighbours the tiles the new ones do not allow
+ * (queued: the caller propagates). */
+static void apply(tilesat_collapse *c, const window *w, const int *tiles) {
+  const int T = c->T, D = c->D;
+  const tilesat_rules *r = c->m->rules;
+  for (int lc = 0; lc < w->m.ncells; lc++)
+    ts_collapse_set(c, ts_collapse_map_cell(c, w, lc), tiles[lc]);
+  /* every support first, then the removals they make */
+  for (int pass = 0; pass < 3; pass++)
+    for (int lc = 0; lc < w->m.ncells; lc++) {
+      int mc = ts_collapse_map_cell(c, w, lc), t = tiles[lc];
+      for (int d = 0; d < D; d++) {
+        int n = c->nbr[(size_t)mc * (size_t)D + (size_t)d];
+        if (n < 0)
+          continue;
+        if (pass == 0) { /* t at mc from n (an emptied n: until repaired) */
+          size_t k = ((size_t)mc * (size_t)T + (size_t)t) * (size_t)D;
+          uint16_t sup = 1;
+          if (c->count[n] > 0) {
+            sup = 0;
+            size_t q = (size_t)d * (size_t)T + (size_t)t;
+            for (int i = 0; i < c->supp_len[q]; i++)
+              sup += c->possible[(size_t)n * (size_t)T +
+                                 (size_t)c->supp_list[q][i]];
+          }
+          c->support[k + (size_t)d] = sup;
+          continue;
+        }
+        if (c->count[n] == 0 || in_block(c, w, n))
+          continue;
+        int e = c->opp[d]; /* from n to mc */
+        for (int u = 0; u < T; u++) {
+          size_t nu = (size_t)n * (size_t)T + (size_t)u;
+          if (!c->possible[nu])
+            continue;
+          uint16_t *s = &c->support[nu * (size_t)D + (size_t)e];
+          if (pass == 1)
+            *s = ts_bit(ts_allowed(r, u, e), t);
+          else if (*s == 0)
+            ts_collapse_ban(c, n, u);
+        }
+      }
+    }
+}
+
+/* Mark the cells within a block of radius r around x, and half that
+ * around it: a contradiction there starts at `level`. */
+static void mark(tilesat_collapse *c, int x, int r, int level) {
+  window w;
+  if (!ts_collapse_window(c, x, r + 1, &w)) {
+    for (int cell = 0; cell < c->N; cell++)
+      c->level[cell] = (uint8_t)(level > c->level[cell] ? level : c->level[cell]);
+    return;
+  }
+  for (int lc = 0; lc < w.m.ncells; lc++) {
+    int mc = ts_collapse_map_cell(c, &w, lc);
+    if (c->level[mc] < level)
+      c->level[mc] = (uint8_t)level;
+  }
+}
+
+/* The whole map as one block: filled by SAT.  0, TILESAT_UNSAT, or -1. */
+static int whole_map(tilesat_collapse *c, const tilesat_collapse_options *o,
+                     tilesat_error *err) {
+  int *tiles = ts_malloc((size_t)c->N * sizeof *tiles);
+  int res = ts_collapse_solve_map(c, &o->solve, tiles, err);
+  if (res == TILESAT_SAT) {
+    window w;
+    memset(&w, 0, sizeof w);
+    w.m = *c->m;
+    w.m.periodic = false;
+    apply(c, &w, tiles);
+    c->repairs++;
+    c->resolved += c->N;
+    mark(c, 0, c->m->width + c->m->height, 255);
+  }
+  free(tiles);
+  return res == TILESAT_SAT ? 0 : res;
+}
+
+int ts_blocks_repair(tilesat_collapse *c, const tilesat_collapse_options *o,
+                     tilesat_error *err) {
+  if (!c->level)
+    c->level = ts_calloc((size_t)c->N, 1);
+  int *tiles = NULL, rc = 0;
+  for (size_t i = 0; i < c->empties.n && !rc; i++) {
+    int x = c->empties.v[i];
+    if (c->count[x] != 0) /* decided again by an earlier block */
+      continue;
+    for (int level = c->level[x];; level++) {
+      if (level > c->level_cap) { /* a block's own collapser gives up */
+        rc = 2;
+        break;
+      }
+      window w;
+      int r = level < 16 ? BLOCK_RADIUS << level : INT32_MAX;
+      if (r > c->m->width + c->m->height || !ts_collapse_window(c, x, r, &w)) {
+        rc = whole_map(c, o, err);
+        break;
+      }
+      block_bans(c, &w);
+      if (getenv("TS_BLOCKS_DEBUG"))
+        fprintf(stderr, "repair at %d,%d level %d r %d (%dx%d) map %d\n", x / c->m->width, x % c->m->width, level, r, w.m.width, w.m.height, c->m->width);
+      tiles = ts_realloc(tiles, (size_t)w.m.ncells * sizeof *tiles);
+      clock_t t0 = clock();
+      int filled = fill_block(c, o, &w, level, tiles, err);
+      if (getenv("TS_BLOCKS_DEBUG"))
+        fprintf(stderr, "  -> %d in %.3f s (map %d)\n", filled, (double)(clock() - t0) / CLOCKS_PER_SEC, c->m->width);
+      if (filled == 1) {
+        apply(c, &w, tiles);
+        c->repairs++;
+        c->resolved += w.m.ncells;
+        mark(c, x, r, level + 1);
+      }
+      free(w.m.bans.v);
+      if (filled != 0) {
+        rc = filled < 0 ? -1 : 0;
+        break;
+      }
+    }
+    if (rc == 0)
+      ts_collapse_propagate(c);
+  }
+  free(tiles);
+  if (rc == 0) {
+    c->empties.n = 0;
+    c->contradiction = -1;
+  }
+  return rc;
+}
