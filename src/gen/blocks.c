@@ -18,10 +18,11 @@
  * The filled cells are then set in the wave, their supports counted
  * afresh, and their outside neighbours lose the tiles the new tiles do not
  * allow, propagated as any removal; the run goes on from there, and a
- * later contradiction is repaired the same way.  A block that was filled
- * leaves a mark: a contradiction in it or near it (within half its radius)
- * starts at twice the radius, so that contradictions that keep coming
- * back to a place get larger blocks, up to the whole map.  Cells outside
+ * later contradiction is repaired the same way.  When the propagation
+ * from filled blocks empties a cell in them or next to them, that cell's
+ * block doubles its radius once for each: a contradiction that keeps
+ * coming back gets ever larger blocks, up to the whole map.  (The run ends: a repair
+ * leaves no cell less decided, and each choice decides one more.)  Cells outside
  * the blocks keep what they lost to the cells decided before: a sound
  * restriction (every tile left in the wave still has a support in each
  * neighbour), so every map the run ends with is valid (collapse.c checks
@@ -34,6 +35,9 @@
 
 #define BLOCK_RADIUS 3 /* the first block: 7x7 */
 #define BLOCK_TRIES 3  /* plain WFC runs in a block */
+#define SAT_LEVEL 2    /* from this level on, SAT when WFC fails */
+#define SAT_CELLS 10000 /* and at most this many cells */
+#define BLOCK_CONFLICTS 20000
 
 /* Is t at a cell allowed by a tile still possible at its neighbour n in
  * direction d? */
@@ -70,6 +74,27 @@ static void block_bans(const tilesat_collapse *c, window *w) {
   }
 }
 
+/* A filling of block w by SAT (CaDiCaL, within BLOCK_CONFLICTS):
+ * TILESAT_SAT (tiles), TILESAT_UNKNOWN (none found), or -1 with err. */
+static int sat_fill(tilesat_collapse *c, const tilesat_solve_options *so,
+                    const window *w, int *tiles, tilesat_error *err) {
+  tilesat_solve_options q = *so;
+  q.backend = TILESAT_CADICAL; /* its conflict limit is exact */
+  ts_solver *s = ts_solver_for_map(&w->m, &q);
+  ts_solver_limit(s, BLOCK_CONFLICTS);
+  c->calls++;
+  int res = ts_solver_solve(s);
+  if (res == TILESAT_UNKNOWN && ts_terminated(so))
+    res = ts_solver_unknown(s, "collapse", err);
+  else if (res == TILESAT_SAT)
+    for (int lc = 0; lc < w->m.ncells; lc++)
+      for (int t = 0; t < c->T; t++)
+        if (ts_solver_value(s, ts_var(&w->m, lc, t)))
+          tiles[lc] = t;
+  ts_solver_free(s);
+  return res == TILESAT_UNSAT ? TILESAT_UNKNOWN : res;
+}
+
 /* Fill block w (level `level`) the way WFC fills a map (tiles: its
  * cells'): a few plain runs of a collapser of its own, then a run that
  * repairs its own contradictions by smaller blocks.  1 (filled), 0 (no
@@ -98,6 +123,9 @@ static int fill_block(tilesat_collapse *c, const tilesat_collapse_options *o,
     res = tilesat_collapse_run(sub, &so, tiles, err);
     c->calls += tilesat_collapse_solver_calls(sub);
   }
+  if (res == TILESAT_UNKNOWN && level >= SAT_LEVEL &&
+      w->m.ncells <= SAT_CELLS)
+    res = sat_fill(c, &so.solve, w, tiles, err);
   tilesat_collapse_free(sub);
   return res == TILESAT_SAT ? 1 : res < 0 ? -1 : 0;
 }
@@ -148,20 +176,76 @@ static void apply(tilesat_collapse *c, const window *w, const int *tiles) {
     }
 }
 
-/* Mark the cells within a block of radius r around x, and half that
- * around it: a contradiction there starts at `level`. */
-static void mark(tilesat_collapse *c, int x, int r, int level) {
-  window w;
-  if (!ts_collapse_window(c, x, r + 1, &w)) {
-    for (int cell = 0; cell < c->N; cell++)
-      c->level[cell] = (uint8_t)(level > c->level[cell] ? level : c->level[cell]);
-    return;
+/* Does the block reach out to cells with a choice left: is at least an
+ * eighth of its outside ring undecided, or does it meet the map's edge?
+ * A block closed in by decided cells keeps the defect WFC made (a river
+ * with an end, a wall that does not close): a filling moves it, at best,
+ * to the next block. */
+static bool open_block(const tilesat_collapse *c, const window *w) {
+  long ring = 0, open = 0;
+  for (int lc = 0; lc < w->m.ncells; lc++) {
+    int mc = ts_collapse_map_cell(c, w, lc);
+    for (int d = 0; d < c->D; d++) {
+      int n = c->nbr[(size_t)mc * (size_t)c->D + (size_t)d];
+      if (n < 0)
+        return true;
+      if (!in_block(c, w, n)) {
+        ring++;
+        open += c->count[n] > 1;
+      }
+    }
   }
-  for (int lc = 0; lc < w.m.ncells; lc++) {
-    int mc = ts_collapse_map_cell(c, &w, lc);
-    if (c->level[mc] < level)
-      c->level[mc] = (uint8_t)level;
+  return 8 * open >= ring;
+}
+
+/* The block of radius r around x stretched to the nearest cell with a
+ * choice left (or to the map's edge) found in rings around x: the
+ * corridor along which WFC's defect can leave.  False when that is the
+ * whole map. */
+static bool corridor(const tilesat_collapse *c, int x, int r, window *w) {
+  const tilesat_map *m = c->m;
+  int W = m->width, H = m->height, cx = x % W, cy = x / W;
+  int far = W > H ? W : H;
+  for (int d = r + 1; d <= far; d++)
+    for (int dy = -d; dy <= d; dy++)
+      for (int dx = -d; dx <= d; dx += (dy == -d || dy == d) ? 1 : 2 * d) {
+        int X = cx + dx, Y = cy + dy;
+        bool off = X < 0 || Y < 0 || X >= W || Y >= H;
+        if (off && !m->periodic) {
+          X = X < 0 ? 0 : X >= W ? W - 1 : X;
+          Y = Y < 0 ? 0 : Y >= H ? H - 1 : Y;
+        } else if (off) {
+          X = (X % W + W) % W;
+          Y = (Y % H + H) % H;
+        }
+        if ((off && !m->periodic) || c->count[Y * W + X] > 1) {
+          int x0 = (dx < 0 ? dx : 0) - r, y0 = (dy < 0 ? dy : 0) - r;
+          int x1 = (dx > 0 ? dx : 0) + r, y1 = (dy > 0 ? dy : 0) + r;
+          return ts_collapse_window_rect(c, cx + x0, cy + y0, x1 - x0 + 1,
+                                         y1 - y0 + 1, w);
+        }
+      }
+  return false;
+}
+
+/* A repair made in this call: a contradiction its propagation leads to
+ * in its block or next to it may be the same one back.  A cell's block
+ * starts one level up for each such repair: one that keeps coming back
+ * gets ever larger blocks. */
+typedef struct repaired {
+  int x, r;
+} repaired;
+
+static int start_level(const tilesat_collapse *c, const repaired *done,
+                       size_t n, int x) {
+  int level = 0;
+  for (size_t i = 0; i < n; i++) {
+    window w;
+    if (!ts_collapse_window(c, done[i].x, done[i].r + 1, &w) ||
+        ts_collapse_window_cell(c, &w, x) >= 0)
+      level++;
   }
+  return level;
 }
 
 /* The whole map as one block: filled by SAT.  0, TILESAT_UNSAT, or -1. */
@@ -177,7 +261,6 @@ static int whole_map(tilesat_collapse *c, const tilesat_collapse_options *o,
     apply(c, &w, tiles);
     c->repairs++;
     c->resolved += c->N;
-    mark(c, 0, c->m->width + c->m->height, 255);
   }
   free(tiles);
   return res == TILESAT_SAT ? 0 : res;
@@ -185,14 +268,13 @@ static int whole_map(tilesat_collapse *c, const tilesat_collapse_options *o,
 
 int ts_blocks_repair(tilesat_collapse *c, const tilesat_collapse_options *o,
                      tilesat_error *err) {
-  if (!c->level)
-    c->level = ts_calloc((size_t)c->N, 1);
   int *tiles = NULL, rc = 0;
+  TS_VEC(repaired) done = {0};
   for (size_t i = 0; i < c->empties.n && !rc; i++) {
     int x = c->empties.v[i];
     if (c->count[x] != 0) /* decided again by an earlier block */
       continue;
-    for (int level = c->level[x];; level++) {
+    for (int level = start_level(c, done.v, done.n, x);; level++) {
       if (level > c->level_cap) { /* a block's own collapser gives up */
         rc = 2;
         break;
@@ -205,7 +287,17 @@ int ts_blocks_repair(tilesat_collapse *c, const tilesat_collapse_options *o,
       }
       block_bans(c, &w);
       if (getenv("TS_BLOCKS_DEBUG"))
-        fprintf(stderr, "repair at %d,%d level %d r %d (%dx%d) map %d\n", x / c->m->width, x % c->m->width, level, r, w.m.width, w.m.height, c->m->width);
+        fprintf(stderr, "repair at %d,%d level %d r %d (%dx%d) map %d open %d\n", x / c->m->width, x % c->m->width, level, r, w.m.width, w.m.height, c->m->width, open_block(c, &w));
+      if (!open_block(c, &w)) { /* a corridor out to cells with a choice */
+        free(w.m.bans.v);
+        if (!corridor(c, x, r, &w)) {
+          rc = whole_map(c, o, err);
+          break;
+        }
+        block_bans(c, &w);
+        if (getenv("TS_BLOCKS_DEBUG"))
+          fprintf(stderr, "  corridor %dx%d at %d,%d\n", w.m.width, w.m.height, w.y0, w.x0);
+      }
       tiles = ts_realloc(tiles, (size_t)w.m.ncells * sizeof *tiles);
       clock_t t0 = clock();
       int filled = fill_block(c, o, &w, level, tiles, err);
@@ -215,7 +307,7 @@ int ts_blocks_repair(tilesat_collapse *c, const tilesat_collapse_options *o,
         apply(c, &w, tiles);
         c->repairs++;
         c->resolved += w.m.ncells;
-        mark(c, x, r, level + 1);
+        TS_PUSH(done, ((repaired){x, r}));
       }
       free(w.m.bans.v);
       if (filled != 0) {
@@ -227,6 +319,7 @@ int ts_blocks_repair(tilesat_collapse *c, const tilesat_collapse_options *o,
       ts_collapse_propagate(c);
   }
   free(tiles);
+  free(done.v);
   if (rc == 0) {
     c->empties.n = 0;
     c->contradiction = -1;

@@ -169,7 +169,6 @@ void tilesat_collapse_free(tilesat_collapse *c) {
   free(c->snap.key);
   free(c->empties.v);
   free(c->base);
-  free(c->level);
   free(c);
 }
 
@@ -618,6 +617,41 @@ bool ts_collapse_window(const tilesat_collapse *c, int cell, int r,
   return true;
 }
 
+bool ts_collapse_window_rect(const tilesat_collapse *c, int x0, int y0,
+                             int ww, int hh, window *w) {
+  const tilesat_map *m = c->m;
+  int W = m->width, H = m->height;
+  bool hex = m->topo == TILESAT_HEX;
+  if (!m->periodic) { /* cut at the map's edges */
+    int x1 = x0 + ww < W ? x0 + ww : W, y1 = y0 + hh < H ? y0 + hh : H;
+    x0 = x0 < 0 ? 0 : x0;
+    y0 = y0 < 0 ? 0 : y0;
+    if (hex && y0 % 2)
+      y0--; /* odd-r rows: keep the window's rows' parity */
+    ww = x1 - x0;
+    hh = y1 - y0;
+    if (ww >= W && hh >= H)
+      return false;
+  } else {
+    if (ww >= W || hh >= H || (hex && H % 2))
+      return false;
+    x0 = (x0 % W + W) % W;
+    y0 = (y0 % H + H) % H;
+    if (hex && y0 % 2)
+      y0 = y0 ? y0 - 1 : H - 1;
+  }
+  memset(w, 0, sizeof *w);
+  w->m.rules = m->rules;
+  w->m.topo = m->topo;
+  w->m.width = ww;
+  w->m.height = hh;
+  w->m.ncells = ww * hh;
+  w->m.max_memory = m->max_memory;
+  w->x0 = x0;
+  w->y0 = y0;
+  return true;
+}
+
 int ts_collapse_window_cell(const tilesat_collapse *c, const window *w,
                             int cell) {
   int W = c->m->width, H = c->m->height;
@@ -854,8 +888,6 @@ static int run_once(tilesat_collapse *c, const tilesat_collapse_options *o,
       c->base = ts_malloc((size_t)c->N * (size_t)c->T);
       memcpy(c->base, c->possible, (size_t)c->N * (size_t)c->T);
     }
-    if (c->level)
-      memset(c->level, 0, (size_t)c->N);
   }
   for (;;) {
     if (c->contradiction >= 0) {

@@ -71,7 +71,6 @@ struct tilesat_collapse {
   bool global_slow;    /* auto: the whole-map proof ran past its budget */
   TS_VEC(int) empties; /* cells emptied, to repair */
   uint8_t *base;       /* [cell][tile]: the wave after the pins and bans */
-  uint8_t *level;      /* [cell]: the level a repair there starts at */
   long repairs, resolved;
   int level_cap; /* a block's own collapser: repairs give up past it */
 };
@@ -90,6 +89,11 @@ typedef struct window {
  * map (or wrap a hex map of odd height, whose rows then change parity). */
 bool ts_collapse_window(const tilesat_collapse *c, int cell, int r,
                         window *w);
+/* The window of rows y0..y0+hh-1 and columns x0..x0+ww-1 (of the map
+ * unwrapped: cut at the edges, or modulo the size on a periodic map);
+ * false when it would be the whole map. */
+bool ts_collapse_window_rect(const tilesat_collapse *c, int x0, int y0,
+                             int ww, int hh, window *w);
 /* cell's place in the window, or -1; the map's cell of window cell lc. */
 int ts_collapse_window_cell(const tilesat_collapse *c, const window *w,
                             int cell);
