@@ -969,8 +969,8 @@ typedef struct tilesat_collapse_options {
   uint64_t seed;               /* same seed, same run (default 1) */
   tilesat_heuristic heuristic; /* default: entropy */
   tilesat_guard guard;         /* default: none (the run may fail) */
-  /* auto: the conflicts each SAT call of the exact guard may take before
-   * the run goes on by blocks (0: the default, 20000) */
+  /* auto: the SAT calls the exact guard may make in a run before the run
+   * goes on by blocks (0: the default, 100) */
   long guard_budget;
   tilesat_solve_options solve; /* the guard's backend and terminate */
   /* Stop after this many choices (0: never), as the reference's `limit`:

@@ -730,13 +730,15 @@ static int window_learn(tilesat_collapse *c, const tilesat_solve_options *so,
   return rc;
 }
 
-/* auto: the exact guard's windows have at most this many cells, its
- * proof on the whole map is tried on maps of at most AUTO_WHOLE_VARS
- * variables (cells times tiles), each of its solves within the budget of
- * conflicts (tilesat_collapse_options.guard_budget). */
+/* auto: the exact guard answers while its solver calls in the run stay
+ * under the budget (tilesat_collapse_options.guard_budget, or AUTO_CALLS);
+ * its windows have at most AUTO_WINDOW_CELLS cells, and its proof on the
+ * whole map is tried on maps of at most AUTO_WHOLE_VARS variables (cells
+ * times tiles), each solve within AUTO_CONFLICTS conflicts. */
+#define AUTO_CALLS 100
 #define AUTO_WINDOW_CELLS 2500
 #define AUTO_WHOLE_VARS (1L << 18)
-#define AUTO_BUDGET 20000
+#define AUTO_CONFLICTS 20000
 
 /* A guarded run contradicted: learn a doom (in a window around the
  * contradiction if one refutes the run, else at the point of no return on
@@ -747,17 +749,16 @@ static int guard_learn(tilesat_collapse *c, const tilesat_collapse_options *o,
                        tilesat_error *err) {
   const tilesat_solve_options *so = &o->solve;
   bool aut = o->guard == TILESAT_GUARD_AUTO;
+  long calls = o->guard_budget > 0 ? o->guard_budget : AUTO_CALLS;
+  if (aut && c->calls >= calls)
+    return TILESAT_UNKNOWN;
   c->now = so;
   int rc = window_learn(c, so, aut ? AUTO_WINDOW_CELLS : LONG_MAX, err);
   if (rc != 0)
     return rc == 1 ? TILESAT_SAT : rc;
   if (aut && (c->global_slow || (long)c->N * c->T > AUTO_WHOLE_VARS))
     return TILESAT_UNKNOWN;
-  int budget = !aut               ? 0
-               : o->guard_budget <= 0 ? AUTO_BUDGET
-               : o->guard_budget > INT_MAX ? INT_MAX
-                                           : (int)o->guard_budget;
-  long k = global_no_return(c, so, budget, err);
+  long k = global_no_return(c, so, aut ? AUTO_CONFLICTS : 0, err);
   if (k == -3) {
     c->global_slow = true; /* not again with this collapser */
     return TILESAT_UNKNOWN;
