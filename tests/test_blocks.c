@@ -57,9 +57,9 @@ static long guarded_runs(const tilesat_map *m, int kind, tilesat_guard guard,
     cr_expect(tilesat_map_verify(m, tiles, why, sizeof why), "seed %d: %s", s,
               why);
     if (kind != HEX)
-      cr_expect(square_map_valid(tilesat_map_rules(m), w, h, kind == TORUS,
-                                 tiles),
-                "seed %d", s);
+      cr_expect(
+          square_map_valid(tilesat_map_rules(m), w, h, kind == TORUS, tiles),
+          "seed %d", s);
     cr_expect_eq(tilesat_collapse_contradiction(c), -1);
     cr_expect_leq(tilesat_collapse_resolved(c),
                   tilesat_collapse_repairs(c) * (long)w * h);
@@ -197,8 +197,7 @@ Test(blocks, no_valid_map_is_unsat) {
       tilesat_collapse_options_init(&o);
       o.guard = (tilesat_guard)g;
       cr_expect_eq(tilesat_collapse_run(c, &o, tiles, &err), TILESAT_UNSAT,
-                   "case %zu, %s: %s", i, tilesat_guard_name(o.guard),
-                   err.msg);
+                   "case %zu, %s: %s", i, tilesat_guard_name(o.guard), err.msg);
       tilesat_collapse_free(c);
     }
     tilesat_map_free(maps[i]);
@@ -253,8 +252,8 @@ Test(blocks, tile_shares_stay_wfc_s) {
               100 * worst, resolved, cells[1]);
   cr_expect_lt(worst, 0.02, "largest difference %.2f points", 100 * worst);
   cr_expect_gt(resolved, 0, "no run was repaired: the test proves nothing");
-  cr_expect_lt(resolved, cells[1] / 10, "%ld cells of %.0f re-solved",
-               resolved, cells[1]);
+  cr_expect_lt(resolved, cells[1] / 10, "%ld cells of %.0f re-solved", resolved,
+               cells[1]);
   free(count[0]);
   free(count[1]);
   tilesat_collapse_free(c);
@@ -265,9 +264,8 @@ Test(blocks, tile_shares_stay_wfc_s) {
 Test(blocks_cli, guard_values) {
   for (int g = 0; g <= TILESAT_GUARD_AUTO; g++) {
     tilesat_guard back = TILESAT_GUARD_NONE;
-    cr_expect_eq(tilesat_guard_parse(tilesat_guard_name((tilesat_guard)g),
-                                     &back),
-                 0);
+    cr_expect_eq(
+        tilesat_guard_parse(tilesat_guard_name((tilesat_guard)g), &back), 0);
     cr_expect_eq(back, g);
   }
   tilesat_guard unused;
@@ -276,8 +274,8 @@ Test(blocks_cli, guard_values) {
       "tilesat: --guard: 'maybe' is not none, sat, blocks or auto\n",
       "collapse", "rules/coast.rules", "--size", "3x3", "--guard", "maybe");
   expect_cli_error("tilesat: --guard: '' is not none, sat, blocks or auto\n",
-                   "collapse", "rules/coast.rules", "--size", "3x3",
-                   "--guard", "");
+                   "collapse", "rules/coast.rules", "--size", "3x3", "--guard",
+                   "");
   tilesat_rules *cr = tileset("Castle");
   char *castle = rules_file(cr);
   tilesat_rules_free(cr);
@@ -290,15 +288,13 @@ Test(blocks_cli, guard_values) {
   cr_expect(strstr(r.err, " block repairs ("), "%s", r.err);
   cr_expect(strstr(r.err, " cells re-solved, "), "%s", r.err);
   run_free(&r);
-  r = RUN("collapse", castle, "--size", "24x24", "-n", "20", "--guard",
-          "auto");
+  r = RUN("collapse", castle, "--size", "24x24", "-n", "20", "--guard", "auto");
   cr_expect_eq(r.code, 10, "%s", r.err);
   cr_expect(strstr(r.out, "successes: 20\ncontradictions: 0 (0.0%"), "%s",
             r.out);
   cr_expect(strstr(r.out, "block repairs: "), "%s", r.out);
   run_free(&r);
-  r = RUN("collapse", "rules/hard.rules", "--size", "3x3", "--guard",
-          "blocks");
+  r = RUN("collapse", "rules/hard.rules", "--size", "3x3", "--guard", "blocks");
   cr_expect_eq(r.code, 20, "%s", r.err);
   cr_expect_str_eq(r.out, "UNSAT\n");
   run_free(&r);

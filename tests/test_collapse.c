@@ -636,9 +636,9 @@ Test(collapse_cli, the_guard_and_its_answers) {
             r.out);
   cr_expect(strstr(r.out, "banned choices: "), "%s", r.out);
   run_free(&r);
-  expect_cli_error("tilesat: --guard: 'maybe' is not none, sat, blocks or auto\n",
-                   "collapse",
-                   "rules/coast.rules", "--size", "3x3", "--guard", "maybe");
+  expect_cli_error(
+      "tilesat: --guard: 'maybe' is not none, sat, blocks or auto\n",
+      "collapse", "rules/coast.rules", "--size", "3x3", "--guard", "maybe");
 }
 
 /* --sizes: a row per size whose failures are the library's over the same

@@ -144,7 +144,7 @@
   OPT(check_time, "--check-time", UINT, 60, 1, 1000000, "SECONDS",             \
       " run-samples ",                                                         \
       "stop an entry's SAT check after SECONDS: unknown (default 60)")         \
-  OPT(guard, "--guard", CHOICE, NULL, 0, 0, "none|sat|blocks|auto",           \
+  OPT(guard, "--guard", CHOICE, NULL, 0, 0, "none|sat|blocks|auto",            \
       " collapse ",                                                            \
       "never fail: sat bans a tile no valid map has there and the cell draws " \
       "again; blocks decides the cells around a contradiction again; auto: "   \

@@ -21,9 +21,9 @@
  * later contradiction is repaired the same way.  When the propagation
  * from filled blocks empties a cell in them or next to them, that cell's
  * block doubles its radius once for each: a contradiction that keeps
- * coming back gets ever larger blocks, up to the whole map.  (The run ends: a repair
- * leaves no cell less decided, and each choice decides one more.)  Cells outside
- * the blocks keep what they lost to the cells decided before: a sound
+ * coming back gets ever larger blocks, up to the whole map.  (The run ends: a
+ * repair leaves no cell less decided, and each choice decides one more.)  Cells
+ * outside the blocks keep what they lost to the cells decided before: a sound
  * restriction (every tile left in the wave still has a support in each
  * neighbour), so every map the run ends with is valid (collapse.c checks
  * it). */
@@ -31,11 +31,10 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
-#define BLOCK_RADIUS 3 /* the first block: 7x7 */
-#define BLOCK_TRIES 3  /* plain WFC runs in a block */
-#define SAT_LEVEL 2    /* from this level on, SAT when WFC fails */
+#define BLOCK_RADIUS 3  /* the first block: 7x7 */
+#define BLOCK_TRIES 3   /* plain WFC runs in a block */
+#define SAT_LEVEL 2     /* from this level on, SAT when WFC fails */
 #define SAT_CELLS 10000 /* and at most this many cells */
 #define BLOCK_CONFLICTS 20000
 
@@ -123,8 +122,7 @@ static int fill_block(tilesat_collapse *c, const tilesat_collapse_options *o,
     res = tilesat_collapse_run(sub, &so, tiles, err);
     c->calls += tilesat_collapse_solver_calls(sub);
   }
-  if (res == TILESAT_UNKNOWN && level >= SAT_LEVEL &&
-      w->m.ncells <= SAT_CELLS)
+  if (res == TILESAT_UNKNOWN && level >= SAT_LEVEL && w->m.ncells <= SAT_CELLS)
     res = sat_fill(c, &so.solve, w, tiles, err);
   tilesat_collapse_free(sub);
   return res == TILESAT_SAT ? 1 : res < 0 ? -1 : 0;
@@ -286,8 +284,6 @@ int ts_blocks_repair(tilesat_collapse *c, const tilesat_collapse_options *o,
         break;
       }
       block_bans(c, &w);
-      if (getenv("TS_BLOCKS_DEBUG"))
-        fprintf(stderr, "repair at %d,%d level %d r %d (%dx%d) map %d open %d\n", x / c->m->width, x % c->m->width, level, r, w.m.width, w.m.height, c->m->width, open_block(c, &w));
       if (!open_block(c, &w)) { /* a corridor out to cells with a choice */
         free(w.m.bans.v);
         if (!corridor(c, x, r, &w)) {
@@ -295,14 +291,9 @@ int ts_blocks_repair(tilesat_collapse *c, const tilesat_collapse_options *o,
           break;
         }
         block_bans(c, &w);
-        if (getenv("TS_BLOCKS_DEBUG"))
-          fprintf(stderr, "  corridor %dx%d at %d,%d\n", w.m.width, w.m.height, w.y0, w.x0);
       }
       tiles = ts_realloc(tiles, (size_t)w.m.ncells * sizeof *tiles);
-      clock_t t0 = clock();
       int filled = fill_block(c, o, &w, level, tiles, err);
-      if (getenv("TS_BLOCKS_DEBUG"))
-        fprintf(stderr, "  -> %d in %.3f s (map %d)\n", filled, (double)(clock() - t0) / CLOCKS_PER_SEC, c->m->width);
       if (filled == 1) {
         apply(c, &w, tiles);
         c->repairs++;

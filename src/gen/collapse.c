@@ -581,8 +581,7 @@ static void learn(tilesat_collapse *c, size_t k) {
 
 /* A window of the map around its contradiction (collapse_internal.h): a
  * relaxation, what leaves the window no filling leaves the map none. */
-bool ts_collapse_window(const tilesat_collapse *c, int cell, int r,
-                        window *w) {
+bool ts_collapse_window(const tilesat_collapse *c, int cell, int r, window *w) {
   const tilesat_map *m = c->m;
   int W = m->width, H = m->height, side = 2 * r + 1;
   bool hex = m->topo == TILESAT_HEX;
@@ -617,8 +616,8 @@ bool ts_collapse_window(const tilesat_collapse *c, int cell, int r,
   return true;
 }
 
-bool ts_collapse_window_rect(const tilesat_collapse *c, int x0, int y0,
-                             int ww, int hh, window *w) {
+bool ts_collapse_window_rect(const tilesat_collapse *c, int x0, int y0, int ww,
+                             int hh, window *w) {
   const tilesat_map *m = c->m;
   int W = m->width, H = m->height;
   bool hex = m->topo == TILESAT_HEX;
@@ -688,7 +687,7 @@ static int window_learn(tilesat_collapse *c, const tilesat_solve_options *so,
   int rc = 0;
   window w;
   for (int r = 3; rc == 0 && ts_collapse_window(c, c->contradiction, r, &w) &&
-                 w.m.ncells <= max_cells;
+                  w.m.ncells <= max_cells;
        r *= 2) {
     for (size_t i = 0; i < c->m->pins.n; i++) {
       int lc = ts_collapse_window_cell(c, &w, c->m->pins.v[i].cell);
@@ -882,7 +881,8 @@ static int run_once(tilesat_collapse *c, const tilesat_collapse_options *o,
   if (how == RUN_RESUME)
     snap_restore(c);
   else if (how == RUN_START) {
-    c->drain = o->guard == TILESAT_GUARD_BLOCKS || o->guard == TILESAT_GUARD_AUTO;
+    c->drain =
+        o->guard == TILESAT_GUARD_BLOCKS || o->guard == TILESAT_GUARD_AUTO;
     c->blocks_on = o->guard == TILESAT_GUARD_BLOCKS;
     start(c, o->seed, o->heuristic);
     if (c->drain && !c->base && c->contradiction < 0) {
