@@ -128,50 +128,64 @@ static int fill_block(tilesat_collapse *c, const tilesat_collapse_options *o,
   return res == TILESAT_SAT ? 1 : res < 0 ? -1 : 0;
 }
 
-/* Set the block's cells to tiles, count their supports afresh, and take
- * from their outside neighbours the tiles the new ones do not allow
- * (queued: the caller propagates). */
-static void apply(tilesat_collapse *c, const window *w, const int *tiles) {
+/* How many tiles still possible at n allow t in direction d of it (an
+ * emptied n: 1, until its own repair counts again). */
+static uint16_t support_of(const tilesat_collapse *c, int t, int d, int n) {
+  if (c->count[n] == 0)
+    return 1;
+  size_t q = (size_t)d * (size_t)c->T + (size_t)t;
+  const uint8_t *poss = c->possible + (size_t)n * (size_t)c->T;
+  uint16_t sup = 0;
+  for (int i = 0; i < c->supp_len[q]; i++)
+    sup += poss[c->supp_list[q][i]];
+  return sup;
+}
+
+/* For each outside neighbour n of the block's cell mc (tile t), in
+ * direction d of it: its tiles' supports from mc counted afresh, or (ban)
+ * the tiles left with none taken. */
+static void ring_of(tilesat_collapse *c, const window *w, int mc, int t,
+                    bool take) {
   const int T = c->T, D = c->D;
   const tilesat_rules *r = c->m->rules;
+  for (int d = 0; d < D; d++) {
+    int n = c->nbr[(size_t)mc * (size_t)D + (size_t)d];
+    if (n < 0 || c->count[n] == 0 || in_block(c, w, n))
+      continue;
+    int e = c->opp[d]; /* from n to mc */
+    for (int u = 0; u < T; u++) {
+      size_t nu = (size_t)n * (size_t)T + (size_t)u;
+      if (!c->possible[nu])
+        continue;
+      uint16_t *s = &c->support[nu * (size_t)D + (size_t)e];
+      if (!take)
+        *s = ts_bit(ts_allowed(r, u, e), t);
+      else if (*s == 0)
+        ts_collapse_ban(c, n, u);
+    }
+  }
+}
+
+/* Set the block's cells to tiles, count their supports afresh, and take
+ * from their outside neighbours the tiles the new ones do not allow
+ * (queued: the caller propagates).  Every support first, then the
+ * removals they make. */
+static void apply(tilesat_collapse *c, const window *w, const int *tiles) {
+  const int T = c->T, D = c->D;
   for (int lc = 0; lc < w->m.ncells; lc++)
     ts_collapse_set(c, ts_collapse_map_cell(c, w, lc), tiles[lc]);
-  /* every support first, then the removals they make */
-  for (int pass = 0; pass < 3; pass++)
-    for (int lc = 0; lc < w->m.ncells; lc++) {
-      int mc = ts_collapse_map_cell(c, w, lc), t = tiles[lc];
-      for (int d = 0; d < D; d++) {
-        int n = c->nbr[(size_t)mc * (size_t)D + (size_t)d];
-        if (n < 0)
-          continue;
-        if (pass == 0) { /* t at mc from n (an emptied n: until repaired) */
-          size_t k = ((size_t)mc * (size_t)T + (size_t)t) * (size_t)D;
-          uint16_t sup = 1;
-          if (c->count[n] > 0) {
-            sup = 0;
-            size_t q = (size_t)d * (size_t)T + (size_t)t;
-            for (int i = 0; i < c->supp_len[q]; i++)
-              sup += c->possible[(size_t)n * (size_t)T +
-                                 (size_t)c->supp_list[q][i]];
-          }
-          c->support[k + (size_t)d] = sup;
-          continue;
-        }
-        if (c->count[n] == 0 || in_block(c, w, n))
-          continue;
-        int e = c->opp[d]; /* from n to mc */
-        for (int u = 0; u < T; u++) {
-          size_t nu = (size_t)n * (size_t)T + (size_t)u;
-          if (!c->possible[nu])
-            continue;
-          uint16_t *s = &c->support[nu * (size_t)D + (size_t)e];
-          if (pass == 1)
-            *s = ts_bit(ts_allowed(r, u, e), t);
-          else if (*s == 0)
-            ts_collapse_ban(c, n, u);
-        }
-      }
+  for (int lc = 0; lc < w->m.ncells; lc++) {
+    int mc = ts_collapse_map_cell(c, w, lc), t = tiles[lc];
+    size_t k = ((size_t)mc * (size_t)T + (size_t)t) * (size_t)D;
+    for (int d = 0; d < D; d++) {
+      int n = c->nbr[(size_t)mc * (size_t)D + (size_t)d];
+      if (n >= 0)
+        c->support[k + (size_t)d] = support_of(c, t, d, n);
     }
+  }
+  for (int take = 0; take < 2; take++)
+    for (int lc = 0; lc < w->m.ncells; lc++)
+      ring_of(c, w, ts_collapse_map_cell(c, w, lc), tiles[lc], take);
 }
 
 /* Does the block reach out to cells with a choice left: is at least an
@@ -196,33 +210,38 @@ static bool open_block(const tilesat_collapse *c, const window *w) {
   return 8 * open >= ring;
 }
 
+/* Is the cell at (X, Y) (the map unwrapped) off the map's edge (not on a
+ * torus) or undecided? */
+static bool way_out(const tilesat_collapse *c, int X, int Y) {
+  const tilesat_map *m = c->m;
+  int W = m->width, H = m->height;
+  bool off = X < 0 || Y < 0 || X >= W || Y >= H;
+  if (off && !m->periodic)
+    return true;
+  X = (X % W + W) % W;
+  Y = (Y % H + H) % H;
+  return c->count[Y * W + X] > 1;
+}
+
 /* The block of radius r around x stretched to the nearest cell with a
  * choice left (or to the map's edge) found in rings around x: the
  * corridor along which WFC's defect can leave.  False when that is the
  * whole map. */
 static bool corridor(const tilesat_collapse *c, int x, int r, window *w) {
-  const tilesat_map *m = c->m;
-  int W = m->width, H = m->height, cx = x % W, cy = x / W;
+  int W = c->m->width, H = c->m->height, cx = x % W, cy = x / W;
   int far = W > H ? W : H;
   for (int d = r + 1; d <= far; d++)
-    for (int dy = -d; dy <= d; dy++)
-      for (int dx = -d; dx <= d; dx += (dy == -d || dy == d) ? 1 : 2 * d) {
-        int X = cx + dx, Y = cy + dy;
-        bool off = X < 0 || Y < 0 || X >= W || Y >= H;
-        if (off && !m->periodic) {
-          X = X < 0 ? 0 : X >= W ? W - 1 : X;
-          Y = Y < 0 ? 0 : Y >= H ? H - 1 : Y;
-        } else if (off) {
-          X = (X % W + W) % W;
-          Y = (Y % H + H) % H;
-        }
-        if ((off && !m->periodic) || c->count[Y * W + X] > 1) {
-          int x0 = (dx < 0 ? dx : 0) - r, y0 = (dy < 0 ? dy : 0) - r;
-          int x1 = (dx > 0 ? dx : 0) + r, y1 = (dy > 0 ? dy : 0) + r;
-          return ts_collapse_window_rect(c, cx + x0, cy + y0, x1 - x0 + 1,
-                                         y1 - y0 + 1, w);
-        }
+    for (int dy = -d; dy <= d; dy++) {
+      int step = dy == -d || dy == d ? 1 : 2 * d; /* the ring only */
+      for (int dx = -d; dx <= d; dx += step) {
+        if (!way_out(c, cx + dx, cy + dy))
+          continue;
+        int x0 = (dx < 0 ? dx : 0) - r, y0 = (dy < 0 ? dy : 0) - r;
+        int x1 = (dx > 0 ? dx : 0) + r, y1 = (dy > 0 ? dy : 0) + r;
+        return ts_collapse_window_rect(c, cx + x0, cy + y0, x1 - x0 + 1,
+                                       y1 - y0 + 1, w);
       }
+    }
   return false;
 }
 
