@@ -52,6 +52,11 @@
  * cost of plain runs where WFC does not fail.  A guarded run never ends in
  * a contradiction; when the rules and pins alone have no valid map a
  * window or the whole map says so, and the run is UNSAT.
+ *
+ * The block guard (--guard blocks, or auto once the exact guard has made
+ * its budget of solver calls) does not replay: propagation goes on past an
+ * emptied cell (whose last tile is not propagated), and blocks.c decides a
+ * block of cells around each emptied cell again; the run goes on.
  */
 #include "gen/collapse_internal.h"
 
