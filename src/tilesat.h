@@ -956,16 +956,35 @@ typedef struct tilesat_collapse tilesat_collapse;
 tilesat_collapse *tilesat_collapse_new(const tilesat_map *m,
                                        tilesat_error *err);
 void tilesat_collapse_free(tilesat_collapse *c);
+/* What a run does at a contradiction (--guard). */
+typedef enum tilesat_guard {
+  TILESAT_GUARD_NONE = 0, /* nothing: the run fails, as WFC's do */
+  /* Exact: a tile with which no valid map exists, given the choices before
+   * it, is banned and the cell draws again (the map an eager guard would
+   * make).  Lazily: a run that contradicts learns the choice that doomed it
+   * (proved by SAT in a window around the contradiction, or on the whole
+   * map) and runs again from its seed, banning what it learnt. */
+  TILESAT_GUARD_SAT = 1,
+  /* Repair by blocks (Merrell's model synthesis): the cells around the
+   * contradiction are decided again, by a short WFC inside the block with
+   * its neighbours outside as they are (SAT proves the block has a filling,
+   * else the block doubles, up to the whole map), and the run goes on. */
+  TILESAT_GUARD_BLOCKS = 2,
+  /* Exact while it answers within guard_budget, then blocks. */
+  TILESAT_GUARD_AUTO = 3,
+} tilesat_guard;
+const char *tilesat_guard_name(tilesat_guard g);
+/* "none", "sat", "blocks" or "auto"; -1 if none. */
+int tilesat_guard_parse(const char *name, tilesat_guard *out);
+
 /* How a run goes. */
 typedef struct tilesat_collapse_options {
   uint64_t seed;               /* same seed, same run (default 1) */
   tilesat_heuristic heuristic; /* default: entropy */
-  /* Never fail: a tile with which no valid map exists, given the choices
-   * before it, is banned and the cell draws again.  Lazily: a run that
-   * contradicts learns the choice that doomed it (proved by SAT in a
-   * window around the contradiction, or on the whole map) and runs again
-   * from its seed, banning what it learnt. */
-  bool guard;
+  tilesat_guard guard;         /* default: none (the run may fail) */
+  /* auto: the SAT calls the exact guard may make in a run before the run
+   * goes on by blocks (0: the default, 100) */
+  long guard_budget;
   tilesat_solve_options solve; /* the guard's backend and terminate */
   /* Stop after this many choices (0: never), as the reference's `limit`:
    * the run ends TILESAT_UNKNOWN with no contradiction, its wave left as
@@ -983,9 +1002,13 @@ void tilesat_collapse_options_init(tilesat_collapse_options *o);
 int tilesat_collapse_run(tilesat_collapse *c, const tilesat_collapse_options *o,
                          int *tiles, tilesat_error *err);
 /* After a guarded run: tiles banned because no valid map had them there
- * with the choices before, and the solver calls made. */
+ * with the choices before (the exact guard), and the solver calls made. */
 long tilesat_collapse_banned(const tilesat_collapse *c);
 long tilesat_collapse_solver_calls(const tilesat_collapse *c);
+/* After a guarded run: the blocks repaired and the cells they decided
+ * again (a cell counts once per repair that covered it). */
+long tilesat_collapse_repairs(const tilesat_collapse *c);
+long tilesat_collapse_resolved(const tilesat_collapse *c);
 /* After a guarded run, with i below tilesat_collapse_banned: the i-th ban,
  * in the order of the run: drawn as the step-th choice (the choices before
  * it are the run's first `step`), tile at cell left no valid map. */

@@ -58,6 +58,18 @@ static void say_no_map(const options *o, int res) {
                                  : "the run contradicted, there is no map");
 }
 
+/* What the guard did in the last run, on stderr. */
+static void say_guard(const tilesat_map *m, const tilesat_collapse *c) {
+  long cells = (long)tilesat_map_width(m) * tilesat_map_height(m);
+  long resolved = tilesat_collapse_resolved(c);
+  fprintf(stderr,
+          "tilesat: collapse: guard: %ld exact bans, %ld block repairs (%ld "
+          "cells re-solved, %.1f%% of the map), %ld solver calls\n",
+          tilesat_collapse_banned(c), tilesat_collapse_repairs(c), resolved,
+          100.0 * (double)resolved / (double)cells,
+          tilesat_collapse_solver_calls(c));
+}
+
 /* One run: the map, UNSAT, or where it contradicted (and --explain). */
 static int one_run(options *o, const tilesat_map *m, tilesat_collapse *c,
                    const tilesat_collapse_options *co, int *tiles) {
@@ -66,8 +78,7 @@ static int one_run(options *o, const tilesat_map *m, tilesat_collapse *c,
   if (res < 0)
     return fail_solve(o, &err);
   if (co->guard)
-    fprintf(stderr, "tilesat: collapse: %ld choices banned, %ld solver calls\n",
-            tilesat_collapse_banned(c), tilesat_collapse_solver_calls(c));
+    say_guard(m, c);
   int cell, tile, w = tilesat_map_width(m);
   size_t k = tilesat_collapse_choices(c, 0, &cell, &tile);
   int bad = tilesat_collapse_contradiction(c);
@@ -87,6 +98,10 @@ static int one_run(options *o, const tilesat_map *m, tilesat_collapse *c,
                               (double)tilesat_collapse_banned(c));
       cJSON_AddNumberToObject(doc, "solver_calls",
                               (double)tilesat_collapse_solver_calls(c));
+      cJSON_AddNumberToObject(doc, "repairs",
+                              (double)tilesat_collapse_repairs(c));
+      cJSON_AddNumberToObject(doc, "resolved",
+                              (double)tilesat_collapse_resolved(c));
     }
     if (res == TILESAT_SAT)
       cJSON_AddItemToObject(doc, "map", collapse_json_map(m, tiles));
@@ -125,7 +140,7 @@ static int one_run(options *o, const tilesat_map *m, tilesat_collapse *c,
 
 /* What -n RUNS found. */
 typedef struct stats {
-  long n, ok, unsat, banned;
+  long n, ok, unsat, banned, repairs, resolved;
   double median, lo, hi; /* seconds; the failure rate's interval */
   long *hits;            /* per cell: contradictions there */
   doom_summary *doomed;  /* -n --explain: the failed runs' doomed sets */
@@ -159,6 +174,8 @@ static int run_many(options *o, const tilesat_map *m, tilesat_collapse *c,
     int res = tilesat_collapse_run(c, co, tiles, &err);
     times[done] = mono_seconds() - t0;
     st->banned += tilesat_collapse_banned(c);
+    st->repairs += tilesat_collapse_repairs(c);
+    st->resolved += tilesat_collapse_resolved(c);
     if (res < 0)
       rc = fail_solve(o, &err);
     else if (res == TILESAT_SAT)
@@ -183,7 +200,8 @@ static int run_many(options *o, const tilesat_map *m, tilesat_collapse *c,
 }
 
 /* The -n report as JSON: an object of `doc`. */
-static void stats_json(cJSON *doc, const stats *st, uint64_t seed, bool guard) {
+static void stats_json(cJSON *doc, const stats *st, uint64_t seed,
+                       tilesat_guard guard) {
   long bad = st->n - st->ok - st->unsat;
   cJSON_AddNumberToObject(doc, "runs", (double)st->n);
   cJSON_AddNumberToObject(doc, "first_seed", (double)seed);
@@ -196,6 +214,10 @@ static void stats_json(cJSON *doc, const stats *st, uint64_t seed, bool guard) {
   cJSON_AddNumberToObject(doc, "median_ms", 1000 * st->median);
   if (guard)
     cJSON_AddNumberToObject(doc, "banned", (double)st->banned);
+  if (guard == TILESAT_GUARD_BLOCKS || guard == TILESAT_GUARD_AUTO) {
+    cJSON_AddNumberToObject(doc, "repairs", (double)st->repairs);
+    cJSON_AddNumberToObject(doc, "resolved", (double)st->resolved);
+  }
 }
 
 static int many_runs(options *o, const tilesat_map *m, tilesat_collapse *c,
@@ -220,6 +242,11 @@ static int many_runs(options *o, const tilesat_map *m, tilesat_collapse *c,
     printf("median time per run: %.3f ms\n", 1000 * st.median);
     if (co->guard)
       printf("banned choices: %ld\n", st.banned);
+    if (co->guard == TILESAT_GUARD_BLOCKS || co->guard == TILESAT_GUARD_AUTO)
+      printf("block repairs: %ld (%ld cells re-solved, %.1f%% of the maps)\n",
+             st.repairs, st.resolved,
+             100.0 * (double)st.resolved /
+                 ((double)n * tilesat_map_width(m) * tilesat_map_height(m)));
     if (st.doomed)
       doom_summary_report(st.doomed, NULL);
     stop_release();
@@ -355,7 +382,8 @@ int cmd_collapse(options *o) {
   if (o->heuristic) /* one of the table's choices */
     tilesat_heuristic_parse(o->heuristic, &co.heuristic);
   co.seed = o->seed;
-  co.guard = o->guard && !strcmp(o->guard, "sat");
+  if (o->guard) /* one of the table's choices */
+    tilesat_guard_parse(o->guard, &co.guard);
   bool many = o->nsamples > 1 || o->sizes;
   if (many && (o->tmx || o->tmj)) {
     fail("--tmx and --tmj are for one run, not -n or --sizes");

@@ -577,7 +577,7 @@ static int *witness(ts_bounds *b, double seconds) {
     return NULL;
   tilesat_collapse_options co;
   tilesat_collapse_options_init(&co);
-  co.guard = true;
+  co.guard = TILESAT_GUARD_SAT;
   co.seed = b->o->seed;
   co.solve = b->dpo.solve;
   co.solve.backend = TILESAT_CADICAL;
