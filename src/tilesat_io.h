@@ -209,6 +209,21 @@ int tilesat_tiled_write(const tilesat_map *m, const int *tiles,
 int tilesat_tiled_write_like(const tilesat_map *m, const int *tiles,
                              const char *like, const char *path,
                              tilesat_error *err);
+/* Write a filled map into a copy of the Tiled map `base` (the painted map
+ * its pins came from): the tile layer `layer` (NULL: the first, depth first
+ * through group layers) gets the map's tiles, in the encoding it had (CSV,
+ * base64, zlib, gzip, <tile> elements; a JSON array or base64); every other
+ * layer, object, property, tileset (an external one stays external) and
+ * attribute is kept as it was.  A .tmx (XML) is copied through libxml2,
+ * byte for byte but the layer's data when written to base's folder; a
+ * .tmj (JSON, when `path` ends in ".tmj" or ".json") through cJSON.  The
+ * paths the map holds (tileset sources, images, templates, file
+ * properties) are re-pointed from path's folder.  Tiles are named as by
+ * tilesat_tiled_write_like: a gid ("12", "12:h") or a "tilesat" property
+ * of one of base's tilesets ("corner", "corner:h"). */
+int tilesat_tiled_write_into(const tilesat_map *m, const int *tiles,
+                             const char *base, const char *layer,
+                             const char *path, tilesat_error *err);
 /* Several filled maps (nmaps > 0) as the layers of one Tiled map, "map 1"
  * to "map N" (only the first visible), with our own tileset (like NULL) or
  * like's, as above.  One map is the same as the functions above. */

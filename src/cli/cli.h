@@ -195,6 +195,12 @@ int stop_end(const options *o, int rc);
 /* A sample of any kind, recognised by content: PNG image (--tile-size,
  * --palette), Tiled .tmx/.tmj (--layer, --empty) or text grid. */
 tilesat_grid *load_sample(options *o, const char *path, tilesat_error *err);
+/* Is this file a Tiled map (.tmx, .tmj), by its content as load_sample
+ * tells? */
+bool is_tiled_map(const char *path);
+/* The first --pins-from map that is a Tiled map, or NULL: --tmx/--tmj
+ * write a copy of it with its --layer filled. */
+const char *tiled_pins(const options *o);
 /* After extraction: write the samples' pictures (--pictures FILE, or beside
  * -o X.rules as X.pictures) when rc is 0, free what load_sample kept.
  * Returns rc, or EXIT_ERROR if writing failed. */

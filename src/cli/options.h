@@ -42,7 +42,8 @@
 
 #define OPTIONS                                                                \
   OPT(size, "--size", WXH, {0}, 0, 0, "WxH", TS_MAPS,                          \
-      "map size, WIDTHxHEIGHT (1x2: one column, two rows)")                    \
+      "map size, WIDTHxHEIGHT (1x2: one column, two rows; default: the size "  \
+      "of the first --pins-from map)")                                         \
   OPT(topology, "--topology", CHOICE, NULL, 0, 0, "square|hex",                \
       " extract encode check enum count sample explain repair trace analyze "  \
       "anneal collapse verify ",                                               \
@@ -54,9 +55,10 @@
   OPT(pins, "--pin", LIST, {0}, 0, 0, "ROW,COL=TILE", TS_MAPS,                 \
       "pin a tile to a cell (repeatable)")                                     \
   OPT(pins_from, "--pins-from", LIST, {0}, 0, 0, "MAP", TS_MAPS,               \
-      "pin every painted cell of a map of the same size (text, PNG, Tiled); "  \
-      "--free-tile cells and Tiled's empty cells stay free; a PNG cell whose " \
-      "picture several tiles share holds one of them (repeatable)")            \
+      "pin every painted cell of a map of the same size (text, PNG, Tiled; "   \
+      "without --size, the map's size); --free-tile cells and Tiled's empty "  \
+      "cells stay free; a PNG cell whose picture several tiles share holds "   \
+      "one of them (repeatable)")                                              \
   OPT(free_tile, "--free-tile", STRING, ".", 0, 0, "NAME", TS_MAPS,            \
       "with --pins-from: the tile that marks a free cell (default .)")         \
   OPT(constraints, "--constraints", LIST, {0}, 0, 0, "FILE", TS_MAPS_VERIFY,   \
@@ -199,6 +201,9 @@
       "Tiled samples: empty cells are tile \"0\" (default) or left out")       \
   OPT(layer, "--layer", STRING, NULL, 0, 0, "NAME", " extract verify ",        \
       "Tiled samples: the tile layer to read (default: the first)")            \
+  ALSO(layer, "NAME", TS_MAPS,                                                 \
+       "a Tiled --pins-from map: the tile layer to read, and to fill in its "  \
+       "copy that --tmx/--tmj write (default: the first)")                     \
   OPT(pictures, "--pictures", STRING, NULL, 0, 0, "FILE",                      \
       " extract import-tileset ",                                              \
       "write the tiles' pictures (default beside -o X.rules: X.pictures)")     \
@@ -227,9 +232,11 @@
        "draw the map: cells as blends of their possible tiles, the cells "     \
        "involved (explain) or left empty (trace) framed")                      \
   OPT(tmx, "--tmx", STRING, NULL, 0, 0, "FILE", " check anneal collapse ",     \
-      "write the witness as a Tiled map (XML), with its tileset image")        \
+      "write the witness as a Tiled map (XML), with its tileset image; with "  \
+      "a Tiled --pins-from map, a copy of that map, its --layer filled")       \
   OPT(tmj, "--tmj", STRING, NULL, 0, 0, "FILE", " check anneal collapse ",     \
-      "write the witness as a Tiled map (JSON), with its tileset image")       \
+      "write the witness as a Tiled map (JSON), with its tileset image; with " \
+      "a Tiled --pins-from map (.tmj), a copy of it, its --layer filled")      \
   ALSO(tmx, "FILE", " enum sample ",                                           \
        "write the maps as one Tiled map (XML), a layer each")                  \
   ALSO(tmj, "FILE", " enum sample ",                                           \

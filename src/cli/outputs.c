@@ -18,11 +18,15 @@ int map_outputs(options *o, const tilesat_map *m, const int *tiles) {
   if (o->png && tilesat_render_png(m, pics, tiles, NULL, NULL, o->png, &err))
     rc = fail_err(&err);
   const char *tiled[2] = {o->tmx, o->tmj};
+  /* a painted Tiled map is written back whole, its layer filled */
+  const char *base = o->tilesets_from ? NULL : tiled_pins(o);
   for (int i = 0; i < 2 && !rc; i++)
-    if (tiled[i] && (o->tilesets_from
-                         ? tilesat_tiled_write_like(m, tiles, o->tilesets_from,
-                                                    tiled[i], &err)
-                         : tilesat_tiled_write(m, tiles, pics, tiled[i], &err)))
+    if (tiled[i] &&
+        (o->tilesets_from ? tilesat_tiled_write_like(m, tiles, o->tilesets_from,
+                                                     tiled[i], &err)
+         : base ? tilesat_tiled_write_into(m, tiles, base, o->layer, tiled[i],
+                                           &err)
+                : tilesat_tiled_write(m, tiles, pics, tiled[i], &err)))
       rc = fail_err(&err);
   stop_release();
   tilesat_pictures_free(pics);

@@ -41,6 +41,15 @@ static kind sample_kind(const char *path) {
   return TEXT;
 }
 
+bool is_tiled_map(const char *path) { return sample_kind(path) == TILED; }
+
+const char *tiled_pins(const options *o) {
+  for (int i = 0; i < o->pins_from.n; i++)
+    if (is_tiled_map(o->pins_from.v[i]))
+      return o->pins_from.v[i];
+  return NULL;
+}
+
 static struct inputs *inputs_of(options *o) {
   if (!o->inputs) {
     o->inputs = calloc(1, sizeof *o->inputs);
