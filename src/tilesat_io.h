@@ -198,6 +198,15 @@ tilesat_grid *tilesat_tiled_read(const char *path, const char *layer,
 int tilesat_tiled_write(const tilesat_map *m, const int *tiles,
                         const tilesat_pictures *pics, const char *path,
                         tilesat_error *err);
+/* Write the rules' tiles as a Tiled tileset to paint maps with: .tsx (XML),
+ * or .tsj (JSON) when `path` ends in ".tsj" or ".json", and its image PATH
+ * without extension + ".png", the tiles drawn as tilesat_tiled_write draws
+ * them (pictures, or tilesat_tile_colour squares, at least 8 pixels a
+ * side), tile k of the rules tile id k, each carrying its name as its
+ * "tilesat" property: a map painted with it reads back by those names. */
+int tilesat_tiled_write_tileset(const tilesat_rules *r,
+                                const tilesat_pictures *pics, const char *path,
+                                tilesat_error *err);
 /* Write a filled map as a Tiled map using the tilesets of the Tiled map
  * `like` (typically the sample the rules came from), so it shows the same
  * tile images: each tile must be named by a global id with optional flip

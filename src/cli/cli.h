@@ -330,6 +330,7 @@ unsigned long part_check(int k, int n, const char *id, const char *count);
 
 int cmd_extract(options *o);
 int cmd_import_tileset(options *o);
+int cmd_export_tileset(options *o);
 int cmd_encode(options *o);
 int cmd_check(options *o);
 int cmd_enum(options *o);

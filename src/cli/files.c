@@ -173,6 +173,17 @@ static char *tiles_png(const char *map) {
   return p;
 }
 
+/* X.tsx -> X.png, export-tileset's picture. */
+static char *tileset_png(const char *set) {
+  const char *slash = strrchr(set, '/'), *dot = strrchr(set, '.');
+  size_t stem =
+      dot && (!slash || dot > slash) ? (size_t)(dot - set) : strlen(set);
+  char *p = malloc(stem + sizeof ".png");
+  if (p)
+    snprintf(p, stem + sizeof ".png", "%.*s.png", (int)stem, set);
+  return p;
+}
+
 /* What the command writes and what it reads, by option. */
 static void list_files(const options *o, file_list *in, file_list *out) {
   bool makes_rules =
@@ -201,6 +212,8 @@ static void list_files(const options *o, file_list *in, file_list *out) {
     add_owned(out, "--tmx", o->tmx ? tiles_png(o->tmx) : NULL);
     add_owned(out, "--tmj", o->tmj ? tiles_png(o->tmj) : NULL);
   }
+  if (!strcmp(o->command, "export-tileset") && o->output)
+    add_owned(out, "-o", tileset_png(o->output));
   if (makes_rules) {
     add(out, "--pictures", o->pictures);
     add_owned(out, "-o", o->pictures ? NULL : sidecar(o->output));

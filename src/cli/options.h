@@ -208,7 +208,8 @@
       " extract import-tileset ",                                              \
       "write the tiles' pictures (default beside -o X.rules: X.pictures)")     \
   ALSO(pictures, "FILE",                                                       \
-       " check enum sample explain trace analyze anneal collapse ",            \
+       " check enum sample explain trace analyze anneal collapse "             \
+       "export-tileset ",                                                      \
        "draw tiles with these pictures (default: RULES's X.pictures if any)")  \
   ALSO(                                                                        \
       pictures, "FILE", " verify ",                                            \
@@ -223,6 +224,8 @@
        "draw the map (a failed run: the wave it left, the contradiction and "  \
        "the doomed set framed); with -n, where the contradictions happened "   \
        "(heat map)")                                                           \
+  ALSO(output, "X.tsx", " export-tileset ",                                    \
+       "write the tileset there (.tsj or .json: JSON), its picture as X.png")  \
   ALSO(output, "FILE", " repair ",                                             \
        "write the rules file with the (first) repair's pairs allowed")         \
   ALSO(png, "FILE", " analyze ",                                               \
@@ -256,8 +259,8 @@
   ALSO(format, "text|json", " explain trace collapse ",                        \
        "readable text (default) or a JSON document")                           \
   OPT(help, "--help", FLAG, false, 0, 0, NULL,                                 \
-      " extract import-tileset encode check enum count sample explain repair " \
-      "trace analyze anneal collapse verify run-samples sum ",                 \
+      " extract import-tileset export-tileset encode check enum count sample " \
+      "explain repair trace analyze anneal collapse verify run-samples sum ",  \
       "this help")                                                             \
   OPT(energy, "--energy", STRING, NULL, 0, 0, "FILE", " anneal ",              \
       "soft terms from an energy file (rules/README.md)")                      \

@@ -906,6 +906,29 @@ static void json_write(FILE *f, cJSON *root) {
   cJSON_free(s);
 }
 
+/* A <tileset>'s attributes after its name, its image and its tiles, each
+ * named in a "tilesat" property, and the closing tag; `ind` indents the
+ * element. */
+static void tsx_body(FILE *f, const tilesat_rules *r, const atlas *a,
+                     const char *image, const char *ind) {
+  fprintf(f,
+          " tilewidth=\"%d\" tileheight=\"%d\" tilecount=\"%d\" "
+          "columns=\"%d\">\n%s <image source=\"",
+          a->tw, a->th, r->ntiles, a->cols, ind);
+  xml_escaped(f, image);
+  fprintf(f, "\" width=\"%d\" height=\"%d\"/>\n", a->img->width,
+          a->img->height);
+  for (int t = 0; t < r->ntiles; t++) {
+    fprintf(f,
+            "%s <tile id=\"%d\">\n%s  <properties>\n%s   <property "
+            "name=\"%s\" value=\"",
+            ind, t, ind, ind, PROPERTY);
+    xml_escaped(f, r->names.v.v[t]);
+    fprintf(f, "\"/>\n%s  </properties>\n%s </tile>\n", ind, ind);
+  }
+  fprintf(f, "%s</tileset>\n", ind);
+}
+
 static void write_tmx(FILE *f, const tilesat_map *m, const layers_in *l,
                       const atlas *a, const char *image) {
   const tilesat_rules *r = m->rules;
@@ -920,26 +943,14 @@ static void write_tmx(FILE *f, const tilesat_map *m, const layers_in *l,
     fprintf(f, " hexsidelength=\"%d\" staggeraxis=\"y\" staggerindex=\"odd\"",
             a->th / 2);
   fprintf(f, " nextlayerid=\"%zu\" nextobjectid=\"1\">\n", l->n + 1);
-  fprintf(f,
-          " <tileset firstgid=\"1\" name=\"tilesat\" tilewidth=\"%d\" "
-          "tileheight=\"%d\" tilecount=\"%d\" columns=\"%d\">\n"
-          "  <image source=\"",
-          a->tw, a->th, r->ntiles, a->cols);
-  xml_escaped(f, image);
-  fprintf(f, "\" width=\"%d\" height=\"%d\"/>\n", a->img->width,
-          a->img->height);
-  for (int t = 0; t < r->ntiles; t++) {
-    fprintf(f,
-            "  <tile id=\"%d\">\n   <properties>\n    <property name=\"%s\" "
-            "value=\"",
-            t, PROPERTY);
-    xml_escaped(f, r->names.v.v[t]);
-    fprintf(f, "\"/>\n   </properties>\n  </tile>\n");
-  }
-  fprintf(f, " </tileset>\n");
+  fprintf(f, " <tileset firstgid=\"1\" name=\"tilesat\"");
+  tsx_body(f, r, a, image, " ");
   tmx_layers(f, m, l);
   fprintf(f, "</map>\n");
 }
+
+static void tmj_tileset_body(cJSON *ts, const tilesat_rules *r,
+                             const atlas *a, const char *image);
 
 static void write_tmj(FILE *f, const tilesat_map *m, const layers_in *l,
                       const atlas *a, const char *image) {
@@ -972,6 +983,13 @@ static void write_tmj(FILE *f, const tilesat_map *m, const layers_in *l,
   cJSON_AddItemToArray(tilesets, ts);
   cJSON_AddNumberToObject(ts, "firstgid", 1);
   cJSON_AddStringToObject(ts, "name", "tilesat");
+  tmj_tileset_body(ts, r, a, image);
+  json_write(f, root);
+}
+
+/* A JSON tileset's fields after its name: sizes, image, named tiles. */
+static void tmj_tileset_body(cJSON *ts, const tilesat_rules *r,
+                             const atlas *a, const char *image) {
   cJSON_AddNumberToObject(ts, "tilewidth", a->tw);
   cJSON_AddNumberToObject(ts, "tileheight", a->th);
   cJSON_AddNumberToObject(ts, "tilecount", r->ntiles);
@@ -992,7 +1010,6 @@ static void write_tmj(FILE *f, const tilesat_map *m, const layers_in *l,
     cJSON_AddItemToArray(props, p);
     cJSON_AddItemToArray(tl, tile);
   }
-  json_write(f, root);
 }
 
 static int write_own(const tilesat_map *m, const layers_in *l,
@@ -1034,6 +1051,62 @@ static int write_own(const tilesat_map *m, const layers_in *l,
     tilesat_output_discard(map);
   tilesat_image_free(a.img);
   free(png);
+  return rc;
+}
+
+int tilesat_tiled_write_tileset(const tilesat_rules *r,
+                                const tilesat_pictures *pics, const char *path,
+                                tilesat_error *err) {
+  bool json = ends_with(path, ".tsj") || ends_with(path, ".json");
+  /* the image: PATH without extension + ".png"; the name: its stem */
+  const char *slash = strrchr(path, '/'), *dot = strrchr(path, '.');
+  const char *base = slash ? slash + 1 : path;
+  size_t stem =
+      dot && (!slash || dot > slash) ? (size_t)(dot - path) : strlen(path);
+  char *png = ts_malloc(stem + sizeof ".png");
+  snprintf(png, stem + sizeof ".png", "%.*s.png", (int)stem, path);
+  char *name = ts_strndup(base, stem - (size_t)(base - path));
+  const char *image = strrchr(png, '/') ? strrchr(png, '/') + 1 : png;
+  atlas a;
+  make_atlas(r, pics, &a);
+  tilesat_output *img = tilesat_output_open(png, err), *set = NULL;
+  int rc =
+      img ? ts_png_write_stream(a.img, tilesat_output_file(img), png, err) : -1;
+  if (!rc && !(set = tilesat_output_open(path, err)))
+    rc = -1;
+  if (!rc && json) {
+    cJSON *ts = cJSON_CreateObject();
+    cJSON_AddStringToObject(ts, "type", "tileset");
+    cJSON_AddStringToObject(ts, "version", "1.8");
+    cJSON_AddStringToObject(ts, "tiledversion", "1.8.2");
+    cJSON_AddStringToObject(ts, "name", name);
+    tmj_tileset_body(ts, r, &a, image);
+    json_write(tilesat_output_file(set), ts);
+  } else if (!rc) {
+    FILE *f = tilesat_output_file(set);
+    fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<tileset "
+               "version=\"1.8\" tiledversion=\"1.8.2\" name=\"");
+    xml_escaped(f, name);
+    fputc('"', f);
+    tsx_body(f, r, &a, image, "");
+  }
+  /* the tileset's write error first, which then keeps the old picture */
+  if (!rc && ts_output_flush(set)) {
+    tilesat_output_commit(set, err);
+    set = NULL;
+    rc = -1;
+  }
+  if (!rc)
+    rc = tilesat_output_commit(img, err);
+  else
+    tilesat_output_discard(img);
+  if (!rc)
+    rc = tilesat_output_commit(set, err);
+  else
+    tilesat_output_discard(set);
+  tilesat_image_free(a.img);
+  free(png);
+  free(name);
   return rc;
 }
 
