@@ -198,6 +198,8 @@ tilesat_grid *load_sample(options *o, const char *path, tilesat_error *err);
 /* Is this file a Tiled map (.tmx, .tmj), by its content as load_sample
  * tells? */
 bool is_tiled_map(const char *path);
+/* Is the Tiled map a .tmj (JSON), by its content? */
+bool tiled_is_json(const char *path);
 /* The first --pins-from map that is a Tiled map, or NULL: --tmx/--tmj
  * write a copy of it with its --layer filled. */
 const char *tiled_pins(const options *o);

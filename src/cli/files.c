@@ -269,7 +269,24 @@ static int refuse(const named_file *w, const named_file *r, bool input) {
   return EXIT_ERROR;
 }
 
+/* A painted Tiled map's copy is written in its own format. */
+static int check_copy_format(const options *o) {
+  const char *base = o->tilesets_from ? NULL : tiled_pins(o);
+  if (!base || !strcmp(o->command, "enum") || !strcmp(o->command, "sample"))
+    return 0;
+  bool json = tiled_is_json(base);
+  const char *other = json ? o->tmx : o->tmj;
+  if (!other)
+    return 0;
+  fail("%s: %s is a %s map: its completed copy is written as %s too (%s)",
+       other, base, json ? ".tmj" : ".tmx", json ? ".tmj" : ".tmx",
+       json ? "--tmj" : "--tmx");
+  return EXIT_ERROR;
+}
+
 int check_outputs(const options *o) {
+  if (check_copy_format(o))
+    return EXIT_ERROR;
   file_list in = {.n = 0}, out = {.n = 0};
   list_files(o, &in, &out);
   int rc = 0;

@@ -43,6 +43,19 @@ static kind sample_kind(const char *path) {
 
 bool is_tiled_map(const char *path) { return sample_kind(path) == TILED; }
 
+bool tiled_is_json(const char *path) {
+  FILE *f = fopen(path, "rb");
+  int c = f ? getc(f) : EOF;
+  if (c == 0xEF) /* a byte order mark */
+    for (int i = 0; i < 3; i++)
+      c = getc(f);
+  while (c == ' ' || c == '\n' || c == '\r' || c == '\t')
+    c = getc(f);
+  if (f)
+    fclose(f);
+  return c == '{';
+}
+
 const char *tiled_pins(const options *o) {
   for (int i = 0; i < o->pins_from.n; i++)
     if (is_tiled_map(o->pins_from.v[i]))
