@@ -241,11 +241,11 @@ Test(tiled_whole, every_encoding_kept) {
     sprintf(rules_text + strlen(rules_text), "tile %s 1\n", names[t]);
   for (int t = 0; t < 5; t++)
     for (int d = 0; d < 4; d++)
-      sprintf(rules_text + strlen(rules_text),
-              "allow %s %c 1 2 3 3:h 3:hd\n", names[t], "NESW"[d]);
+      sprintf(rules_text + strlen(rules_text), "allow %s %c 1 2 3 3:h 3:hd\n",
+              names[t], "NESW"[d]);
   char *rules = put(dir, "all.rules", rules_text);
-  const char *files[] = {"tiled-csv.tmx", "tiled-base64.tmx",
-                         "tiled-zlib.tmx", "tiled-gzip.tmx",
+  const char *files[] = {"tiled-csv.tmx",   "tiled-base64.tmx",
+                         "tiled-zlib.tmx",  "tiled-gzip.tmx",
                          "tiled-array.tmj", "tiled-zlib.tmj"};
   for (int i = 0; i < 6; i++) {
     bool json = strstr(files[i], ".tmj") != NULL;
@@ -400,15 +400,16 @@ Test(tiled_whole, export_tileset_names_and_pictures) {
              "name=\"tilesat\" value=\"%s\"/>",
              t, tilesat_rules_tile_name(k, t));
     cr_expect(strstr(text, tile), "%s", tile);
-    const uint8_t *px = tilesat_pictures_get(pics, tilesat_rules_tile_name(k, t));
+    const uint8_t *px =
+        tilesat_pictures_get(pics, tilesat_rules_tile_name(k, t));
     cr_assert(px);
     for (int y = 0; y < 10; y++)
-      cr_expect(!memcmp(img->rgba + (((size_t)(t / 3 * 10 + y) *
-                                          (size_t)img->width) +
-                                     (size_t)(t % 3 * 10)) *
-                                        4,
-                        px + (size_t)y * 40, 40),
-                "tile %d row %d", t, y);
+      cr_expect(
+          !memcmp(img->rgba + (((size_t)(t / 3 * 10 + y) * (size_t)img->width) +
+                               (size_t)(t % 3 * 10)) *
+                                  4,
+                  px + (size_t)y * 40, 40),
+          "tile %d row %d", t, y);
   }
   tilesat_image_free(img);
   free(text);

@@ -205,9 +205,9 @@ static void list_files(const options *o, file_list *in, file_list *out) {
   add(out, "--qubo-out", o->qubo_out);
   /* the tileset picture, unless the tilesets come from a map (or the map
    * is a painted one's copy: map_outputs) */
-  bool own_set = !o->tilesets_from &&
-                 (!tiled_pins(o) || !strcmp(o->command, "enum") ||
-                  !strcmp(o->command, "sample"));
+  bool own_set =
+      !o->tilesets_from && (!tiled_pins(o) || !strcmp(o->command, "enum") ||
+                            !strcmp(o->command, "sample"));
   if (own_set) {
     add_owned(out, "--tmx", o->tmx ? tiles_png(o->tmx) : NULL);
     add_owned(out, "--tmj", o->tmj ? tiles_png(o->tmj) : NULL);

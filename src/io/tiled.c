@@ -949,8 +949,8 @@ static void write_tmx(FILE *f, const tilesat_map *m, const layers_in *l,
   fprintf(f, "</map>\n");
 }
 
-static void tmj_tileset_body(cJSON *ts, const tilesat_rules *r,
-                             const atlas *a, const char *image);
+static void tmj_tileset_body(cJSON *ts, const tilesat_rules *r, const atlas *a,
+                             const char *image);
 
 static void write_tmj(FILE *f, const tilesat_map *m, const layers_in *l,
                       const atlas *a, const char *image) {
@@ -988,8 +988,8 @@ static void write_tmj(FILE *f, const tilesat_map *m, const layers_in *l,
 }
 
 /* A JSON tileset's fields after its name: sizes, image, named tiles. */
-static void tmj_tileset_body(cJSON *ts, const tilesat_rules *r,
-                             const atlas *a, const char *image) {
+static void tmj_tileset_body(cJSON *ts, const tilesat_rules *r, const atlas *a,
+                             const char *image) {
   cJSON_AddNumberToObject(ts, "tilewidth", a->tw);
   cJSON_AddNumberToObject(ts, "tileheight", a->th);
   cJSON_AddNumberToObject(ts, "tilecount", r->ntiles);
@@ -1284,8 +1284,7 @@ static int like_read(const char *like, like_map *l, tilesat_error *err) {
 /* A tile name as a gid: a "tilesat" property of a tileset's tile, or
  * "ID", either with flip letters after a ':' ("12:hd", "corner:h"), as
  * the readers name a flipped tile. */
-static bool name_gid(const named_gids *named, const char *name,
-                     uint32_t *gid) {
+static bool name_gid(const named_gids *named, const char *name, uint32_t *gid) {
   for (size_t i = 0; i < named->n; i++)
     if (!strcmp(named->v[i].name, name)) {
       *gid = named->v[i].gid;
@@ -1757,8 +1756,7 @@ static void tmj_move_paths(cJSON *node, const char *base, const char *out) {
 }
 
 /* The layer's "data" holds `gids`, as an array or encoded as it was. */
-static const char *tmj_put_gids(cJSON *layer, const uint32_t *gids,
-                                size_t n) {
+static const char *tmj_put_gids(cJSON *layer, const uint32_t *gids, size_t n) {
   const cJSON *data = cJSON_GetObjectItemCaseSensitive(layer, "data");
   cJSON *now;
   if (cJSON_IsString(data)) {
@@ -1867,8 +1865,8 @@ static int into_tmj(const tilesat_map *m, const int *tiles, const char *text,
   json_int(layer, "width", &w);
   json_int(layer, "height", &h);
   if (w != m->width || h != m->height) {
-    ts_error(err, base, 0, "the layer is %ldx%ld, the map written %dx%d", w,
-             h, m->width, m->height);
+    ts_error(err, base, 0, "the layer is %ldx%ld, the map written %dx%d", w, h,
+             m->width, m->height);
     goto done;
   }
   if (!(gids = cell_gids(m, tiles, &named, base, err)))
@@ -1923,8 +1921,8 @@ int tilesat_tiled_write_into(const tilesat_map *m, const int *tiles,
   else if (xml)
     rc = into_tmx(m, tiles, text, len, base, layer, path, &out, &outlen, err);
   else
-    rc = into_tmj(m, tiles, text + i, len - i, base, layer, path, &out,
-                  &outlen, err);
+    rc = into_tmj(m, tiles, text + i, len - i, base, layer, path, &out, &outlen,
+                  err);
   free(text);
   tilesat_output *o = rc ? NULL : tilesat_output_open(path, err);
   if (o) {
