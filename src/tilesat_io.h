@@ -177,6 +177,9 @@ void tilesat_wfc_samples_free(tilesat_wfc_entry *entries, size_t n);
 typedef enum tilesat_empty {
   TILESAT_EMPTY_TILE = 0,    /* a tile of its own, named "0" */
   TILESAT_EMPTY_EXCLUDE = 1, /* not part of the sample: no tile, no pairs */
+  TILESAT_EMPTY_FREE = 2,    /* as EXCLUDE, and a layer with no tile at all
+                                is a map with nothing painted (the pins of
+                                --pins-from), not an error */
 } tilesat_empty;
 
 /* Read the first tile layer (or the one named `layer`) of a Tiled map,

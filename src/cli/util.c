@@ -71,7 +71,7 @@ static int pins_from(options *o, const char *path, tilesat_map *m) {
   const tilesat_rules *r = tilesat_map_rules(m);
   bool empty_given = GIVEN(o, empty);
   if (!empty_given)
-    o->empty = "exclude"; /* a Tiled map's empty cells are free */
+    o->empty = "free"; /* a Tiled map's empty cells are free */
   map_in in;
   int rc = map_in_read(o, path, r, &in);
   if (!empty_given)
@@ -143,7 +143,7 @@ static int pins_from(options *o, const char *path, tilesat_map *m) {
 static int pins_size(options *o, const tilesat_rules *r) {
   bool empty_given = GIVEN(o, empty);
   if (!empty_given)
-    o->empty = "exclude"; /* an empty Tiled map is still a size */
+    o->empty = "free"; /* an empty Tiled map is still a size */
   map_in in;
   int rc = map_in_read(o, o->pins_from.v[0], r, &in);
   if (!empty_given)

@@ -213,7 +213,7 @@ static tilesat_grid *grid_of(const char *path, int w, int h,
   size_t kept = 0;
   for (size_t k = 0; k < (size_t)w * (size_t)h; k++) {
     uint32_t id = gids[k] & ~FLIP_MASK, flips = gids[k] & FLIP_MASK;
-    if (id == 0 && empty == TILESAT_EMPTY_EXCLUDE) {
+    if (id == 0 && empty != TILESAT_EMPTY_TILE) {
       cells[k] = -1;
       continue;
     }
@@ -246,7 +246,7 @@ static tilesat_grid *grid_of(const char *path, int w, int h,
     cells[k] = ts_names_intern(&names, name, strlen(name));
     free(name);
   }
-  if (!kept) {
+  if (!kept && empty != TILESAT_EMPTY_FREE) {
     ts_error(err, path, 0, "the layer has no tiles (every cell is empty)");
     ts_names_free(&names);
     free(cells);
