@@ -124,8 +124,8 @@ static void setup_new(setup *s) {
   cr_assert_eq(r.code, 0, "%s", r.err);
   run_free(&r);
   free(tsx);
-  const char *bin = getenv("TILESAT_BIN") ? getenv("TILESAT_BIN")
-                                          : "build/tilesat";
+  const char *bin =
+      getenv("TILESAT_BIN") ? getenv("TILESAT_BIN") : "build/tilesat";
   char *abs = realpath(bin, NULL);
   cr_assert(abs, "%s", bin);
   *strrchr(abs, '/') = 0;
@@ -457,8 +457,7 @@ Test(tiled_ext, explain_marks_the_clashing_cells) {
     snprintf(line, sizeof line, "  %s\n", want[i][0]);
     cr_expect(strstr(r.out, line), "%s not in %s", want[i][0], r.out);
     cr_expect_str_eq(m[i].name, want[i][0]);
-    snprintf(rect, sizeof rect, "%g %g %g %g", m[i].x, m[i].y, m[i].w,
-             m[i].h);
+    snprintf(rect, sizeof rect, "%g %g %g %g", m[i].x, m[i].y, m[i].w, m[i].h);
     cr_expect_str_eq(rect, want[i][1], "%s", want[i][0]);
     free(m[i].name);
   }
@@ -496,8 +495,7 @@ Test(tiled_ext, verify_marks_broken_pairs_and_heat_map_counts) {
   /* the heat map: Castle on an unpainted 12x12 map, 30 runs */
   char *castle = path_in(s.lvl, "castle.rules");
   char *tsx = path_in(s.lvl, "castle.tsx");
-  r = RUN("import-tileset", "tests/data/wfc/tilesets/Castle.xml", "-o",
-          castle);
+  r = RUN("import-tileset", "tests/data/wfc/tilesets/Castle.xml", "-o", castle);
   cr_assert_eq(r.code, 0, "%s", r.err);
   run_free(&r);
   r = RUN("export-tileset", castle, "-o", tsx);

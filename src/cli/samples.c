@@ -111,8 +111,8 @@ tilesat_grid *load_sample(options *o, const char *path, tilesat_error *err) {
   if (k == TILED) {
     /* "free": --pins-from's own reading (util.c), a layer with nothing
      * painted being a map with no pins */
-    tilesat_empty e = !o->empty                   ? TILESAT_EMPTY_TILE
-                      : !strcmp(o->empty, "free") ? TILESAT_EMPTY_FREE
+    tilesat_empty e = !o->empty                      ? TILESAT_EMPTY_TILE
+                      : !strcmp(o->empty, "free")    ? TILESAT_EMPTY_FREE
                       : !strcmp(o->empty, "exclude") ? TILESAT_EMPTY_EXCLUDE
                                                      : TILESAT_EMPTY_TILE;
     return tilesat_tiled_read(path, o->layer, e, err);
