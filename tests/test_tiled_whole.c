@@ -474,5 +474,16 @@ Test(tiled_whole, external_tileset_that_is_not_one) {
            dir);
   expect_cli_error(msg, "extract", map);
   free(map);
+  /* a device is not read (/dev/zero would never end) */
+  map = put(dir, "d.tmx",
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+            "<map width=\"1\" height=\"1\">\n"
+            " <tileset firstgid=\"1\" source=\"/dev/zero\"/>\n"
+            " <layer name=\"l\" width=\"1\" height=\"1\">\n"
+            "  <data encoding=\"csv\">1</data>\n </layer>\n</map>\n");
+  expect_cli_error("tilesat: /dev/zero: not a Tiled tileset (not a regular "
+                   "file)\n",
+                   "extract", map);
+  free(map);
   rm_dir(dir);
 }

@@ -16,6 +16,7 @@
 #include <libxml/tree.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -575,11 +576,20 @@ static int external_names(const char *map, const char *source, long first,
   }
   int rc = 0;
   size_t len;
-  char *text = access(file, F_OK) ? NULL : ts_read_file(file, &len, err);
-  if (!text) {
-    rc = access(file, F_OK) ? 0 : -1;
+  struct stat st;
+  if (stat(file, &st)) { /* not there */
     free(file);
-    return rc;
+    return 0;
+  }
+  if (!S_ISREG(st.st_mode)) { /* a device or a pipe would never end */
+    ts_error(err, file, 0, "not a Tiled tileset (not a regular file)");
+    free(file);
+    return -1;
+  }
+  char *text = ts_read_file(file, &len, err);
+  if (!text) {
+    free(file);
+    return -1;
   }
   size_t i = len >= 3 && !memcmp(text, "\xEF\xBB\xBF", 3) ? 3 : 0;
   while (i < len && (text[i] == ' ' || text[i] == '\n' || text[i] == '\r' ||
