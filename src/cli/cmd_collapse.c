@@ -194,8 +194,9 @@ static int many_runs(options *o, const tilesat_map *m, tilesat_collapse *c,
       if (st.hits[k]) {
         cJSON *one = cJSON_CreateObject(), *cell;
         cell = cJSON_AddArrayToObject(one, "cell");
-        cJSON_AddItemToArray(cell, cJSON_CreateNumber(k / w));
-        cJSON_AddItemToArray(cell, cJSON_CreateNumber(k % w));
+        int row = k / w, col = k % w;
+        cJSON_AddItemToArray(cell, cJSON_CreateNumber(row));
+        cJSON_AddItemToArray(cell, cJSON_CreateNumber(col));
         cJSON_AddNumberToObject(one, "count", (double)st.hits[k]);
         cJSON_AddItemToArray(where, one);
       }

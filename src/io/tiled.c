@@ -1548,10 +1548,14 @@ static char *base64_encode(const uint8_t *in, size_t n) {
       v |= (uint32_t)in[i + 1] << 8;
     if (i + 2 < n)
       v |= in[i + 2];
-    *o++ = b64chars[v >> 18 & 63];
-    *o++ = b64chars[v >> 12 & 63];
-    *o++ = i + 1 < n ? b64chars[v >> 6 & 63] : '=';
-    *o++ = i + 2 < n ? b64chars[v & 63] : '=';
+    o[0] = b64chars[v >> 18 & 63];
+    o[1] = b64chars[v >> 12 & 63];
+    o[2] = o[3] = '=';
+    if (i + 1 < n)
+      o[2] = b64chars[v >> 6 & 63];
+    if (i + 2 < n)
+      o[3] = b64chars[v & 63];
+    o += 4;
   }
   *o = 0;
   return out;
