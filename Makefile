@@ -380,6 +380,8 @@ BINDIR     ?= $(PREFIX)/bin
 LIBDIR     ?= $(PREFIX)/lib
 INCLUDEDIR ?= $(PREFIX)/include
 MANDIR     ?= $(PREFIX)/share/man
+# the Tiled extension (README, "Using tilesat with Tiled")
+TILEDDIR   ?= $(PREFIX)/share/tilesat/tiled
 PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
 # The man page, generated from the option table (tilesat --man).
 MAN        = $(BUILD)/tilesat.1
@@ -407,9 +409,12 @@ install: all $(MAN)
 	done
 	install -d $(DESTDIR)$(MANDIR)/man1
 	install -m 644 $(MAN) $(DESTDIR)$(MANDIR)/man1/tilesat.1
+	install -d $(DESTDIR)$(TILEDDIR)
+	install -m 644 tools/tiled/tilesat.js $(DESTDIR)$(TILEDDIR)/tilesat.js
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/tilesat $(DESTDIR)$(BINDIR)/tilesat-mpi $(DESTDIR)$(MANDIR)/man1/tilesat.1 \
+	  $(DESTDIR)$(TILEDDIR)/tilesat.js \
 	  $(addprefix $(DESTDIR)$(LIBDIR)/,libtilesat.a libtilesat-io.a $(SONAMES)) \
 	  $(addprefix $(DESTDIR)$(INCLUDEDIR)/,tilesat.h tilesat_io.h) \
 	  $(addprefix $(DESTDIR)$(PKGCONFIGDIR)/,tilesat.pc tilesat-io.pc)

@@ -218,6 +218,14 @@ int stop_end(const options *o, int rc);
 /* A sample of any kind, recognised by content: PNG image (--tile-size,
  * --palette), Tiled .tmx/.tmj (--layer, --empty) or text grid. */
 tilesat_grid *load_sample(options *o, const char *path, tilesat_error *err);
+/* Is this file a Tiled map (.tmx, .tmj), by its content as load_sample
+ * tells? */
+bool is_tiled_map(const char *path);
+/* Is the Tiled map a .tmj (JSON), by its content? */
+bool tiled_is_json(const char *path);
+/* The first --pins-from map that is a Tiled map, or NULL: --tmx/--tmj
+ * write a copy of it with its --layer filled. */
+const char *tiled_pins(const options *o);
 /* After extraction: write the samples' pictures (--pictures FILE, or beside
  * -o X.rules as X.pictures) when rc is 0, free what load_sample kept.
  * Returns rc, or EXIT_ERROR if writing failed. */
@@ -361,6 +369,7 @@ unsigned long part_check(int k, int n, const char *id, const char *count);
 
 int cmd_extract(options *o);
 int cmd_import_tileset(options *o);
+int cmd_export_tileset(options *o);
 int cmd_encode(options *o);
 int cmd_check(options *o);
 int cmd_enum(options *o);

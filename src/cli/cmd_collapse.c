@@ -228,6 +228,19 @@ static int many_runs(options *o, const tilesat_map *m, tilesat_collapse *c,
   if (!rc && json_output(o)) {
     cJSON *doc = cJSON_CreateObject();
     stats_json(doc, &st, o->seed, co->guard);
+    /* the heat map's numbers: where the contradictions happened */
+    cJSON *where = cJSON_AddArrayToObject(doc, "contradiction_cells");
+    int w = tilesat_map_width(m), cells = w * tilesat_map_height(m);
+    for (int k = 0; k < cells; k++)
+      if (st.hits[k]) {
+        cJSON *one = cJSON_CreateObject(), *cell;
+        cell = cJSON_AddArrayToObject(one, "cell");
+        int row = k / w, col = k % w;
+        cJSON_AddItemToArray(cell, cJSON_CreateNumber(row));
+        cJSON_AddItemToArray(cell, cJSON_CreateNumber(col));
+        cJSON_AddNumberToObject(one, "count", (double)st.hits[k]);
+        cJSON_AddItemToArray(where, one);
+      }
     if (st.doomed)
       doom_summary_report(st.doomed, doc);
     rc = collapse_json_print(doc);

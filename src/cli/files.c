@@ -304,6 +304,17 @@ char *tiled_image(const char *map) {
   return p;
 }
 
+/* X.tsx -> X.png, export-tileset's picture. */
+static char *tileset_png(const char *set) {
+  const char *slash = strrchr(set, '/'), *dot = strrchr(set, '.');
+  size_t stem =
+      dot && (!slash || dot > slash) ? (size_t)(dot - set) : strlen(set);
+  char *p = malloc(stem + sizeof ".png");
+  if (p)
+    snprintf(p, stem + sizeof ".png", "%.*s.png", (int)stem, set);
+  return p;
+}
+
 /* What the command writes and what it reads, by option. */
 static void list_files(const options *o, file_list *in, file_list *out) {
   bool makes_rules =
@@ -323,10 +334,17 @@ static void list_files(const options *o, file_list *in, file_list *out) {
   add(out, "--tmx", o->tmx);
   add(out, "--tmj", o->tmj);
   add(out, "--qubo-out", o->qubo_out);
-  if (!o->tilesets_from) {
+  /* the tileset picture, unless the tilesets come from a map (or the map
+   * is a painted one's copy: map_outputs) */
+  bool own_set =
+      !o->tilesets_from && (!tiled_pins(o) || !strcmp(o->command, "enum") ||
+                            !strcmp(o->command, "sample"));
+  if (own_set) {
     add_owned(out, "--tmx", o->tmx ? tiled_image(o->tmx) : NULL);
     add_owned(out, "--tmj", o->tmj ? tiled_image(o->tmj) : NULL);
   }
+  if (!strcmp(o->command, "export-tileset") && o->output)
+    add_owned(out, "-o", tileset_png(o->output));
   if (makes_rules) {
     add(out, "--pictures", o->pictures);
     add_owned(out, "-o", o->pictures ? NULL : sidecar(o->output));
@@ -382,7 +400,24 @@ static int refuse(const named_file *w, const named_file *r, bool input) {
   return EXIT_ERROR;
 }
 
+/* A painted Tiled map's copy is written in its own format. */
+static int check_copy_format(const options *o) {
+  const char *base = o->tilesets_from ? NULL : tiled_pins(o);
+  if (!base || !strcmp(o->command, "enum") || !strcmp(o->command, "sample"))
+    return 0;
+  bool json = tiled_is_json(base);
+  const char *other = json ? o->tmx : o->tmj;
+  if (!other)
+    return 0;
+  fail("%s: %s is a %s map: its completed copy is written as %s too (%s)",
+       other, base, json ? ".tmj" : ".tmx", json ? ".tmj" : ".tmx",
+       json ? "--tmj" : "--tmx");
+  return EXIT_ERROR;
+}
+
 int check_outputs(const options *o) {
+  if (check_copy_format(o))
+    return EXIT_ERROR;
   file_list in = {.n = 0}, out = {.n = 0};
   list_files(o, &in, &out);
   int rc = 0;

@@ -42,7 +42,8 @@
 
 #define OPTIONS                                                                \
   OPT(size, "--size", WXH, {0}, 0, 0, "WxH", TS_MAPS,                          \
-      "map size, WIDTHxHEIGHT (1x2: one column, two rows)")                    \
+      "map size, WIDTHxHEIGHT (1x2: one column, two rows; default: the size "  \
+      "of the first --pins-from map)")                                         \
   OPT(topology, "--topology", CHOICE, NULL, 0, 0, "square|hex",                \
       " extract encode check enum count sample explain repair trace analyze "  \
       "anneal collapse verify ",                                               \
@@ -54,9 +55,10 @@
   OPT(pins, "--pin", LIST, {0}, 0, 0, "ROW,COL=TILE", TS_MAPS,                 \
       "pin a tile to a cell (repeatable)")                                     \
   OPT(pins_from, "--pins-from", LIST, {0}, 0, 0, "MAP", TS_MAPS,               \
-      "pin every painted cell of a map of the same size (text, PNG, Tiled); "  \
-      "--free-tile cells and Tiled's empty cells stay free; a PNG cell whose " \
-      "picture several tiles share holds one of them (repeatable)")            \
+      "pin every painted cell of a map of the same size (text, PNG, Tiled; "   \
+      "without --size, the map's size); --free-tile cells and Tiled's empty "  \
+      "cells stay free; a PNG cell whose picture several tiles share holds "   \
+      "one of them (repeatable)")                                              \
   OPT(free_tile, "--free-tile", STRING, ".", 0, 0, "NAME", TS_MAPS,            \
       "with --pins-from: the tile that marks a free cell (default .)")         \
   OPT(constraints, "--constraints", LIST, {0}, 0, 0, "FILE", TS_MAPS_VERIFY,   \
@@ -201,11 +203,15 @@
       "Tiled samples: empty cells are tile \"0\" (default) or left out")       \
   OPT(layer, "--layer", STRING, NULL, 0, 0, "NAME", " extract verify ",        \
       "Tiled samples: the tile layer to read (default: the first)")            \
+  ALSO(layer, "NAME", TS_MAPS,                                                 \
+       "a Tiled --pins-from map: the tile layer to read, and to fill in its "  \
+       "copy that --tmx/--tmj write (default: the first)")                     \
   OPT(pictures, "--pictures", STRING, NULL, 0, 0, "FILE",                      \
       " extract import-tileset ",                                              \
       "write the tiles' pictures (default beside -o X.rules: X.pictures)")     \
   ALSO(pictures, "FILE",                                                       \
-       " check enum sample explain trace analyze anneal collapse ",            \
+       " check enum sample explain trace analyze anneal collapse "             \
+       "export-tileset ",                                                      \
        "draw tiles with these pictures (default: RULES's X.pictures if any)")  \
   ALSO(                                                                        \
       pictures, "FILE", " verify ",                                            \
@@ -220,6 +226,8 @@
        "draw the map (a failed run: the wave it left, the contradiction and "  \
        "the doomed set framed); with -n, where the contradictions happened "   \
        "(heat map)")                                                           \
+  ALSO(output, "X.tsx", " export-tileset ",                                    \
+       "write the tileset there (.tsj or .json: JSON), its picture as X.png")  \
   ALSO(output, "FILE", " repair ",                                             \
        "write the rules file with the (first) repair's pairs allowed")         \
   ALSO(png, "FILE", " analyze ",                                               \
@@ -229,9 +237,11 @@
        "draw the map: cells as blends of their possible tiles, the cells "     \
        "involved (explain) or left empty (trace) framed")                      \
   OPT(tmx, "--tmx", STRING, NULL, 0, 0, "FILE", " check anneal collapse ",     \
-      "write the witness as a Tiled map (XML), with its tileset image")        \
+      "write the witness as a Tiled map (XML), with its tileset image; with "  \
+      "a Tiled --pins-from map, a copy of that map, its --layer filled")       \
   OPT(tmj, "--tmj", STRING, NULL, 0, 0, "FILE", " check anneal collapse ",     \
-      "write the witness as a Tiled map (JSON), with its tileset image")       \
+      "write the witness as a Tiled map (JSON), with its tileset image; with " \
+      "a Tiled --pins-from map (.tmj), a copy of it, its --layer filled")      \
   ALSO(tmx, "FILE", " enum sample ",                                           \
        "write the maps as one Tiled map (XML), a layer each")                  \
   ALSO(tmj, "FILE", " enum sample ",                                           \
@@ -251,8 +261,8 @@
   ALSO(format, "text|json", " explain trace collapse ",                        \
        "readable text (default) or a JSON document")                           \
   OPT(help, "--help", FLAG, false, 0, 0, NULL,                                 \
-      " extract import-tileset encode check enum count sample explain repair " \
-      "trace analyze anneal collapse verify run-samples sum ",                 \
+      " extract import-tileset export-tileset encode check enum count sample " \
+      "explain repair trace analyze anneal collapse verify run-samples sum ",  \
       "this help")                                                             \
   OPT(energy, "--energy", STRING, NULL, 0, 0, "FILE", " anneal ",              \
       "soft terms from an energy file (rules/README.md)")                      \

@@ -106,6 +106,7 @@ int map_outputs(options *o, const tilesat_map *m, const int *tiles) {
   if (load_pictures(o, &pics))
     return EXIT_ERROR;
   int rc = 0;
+  tilesat_error err;
   if (o->png) {
     tilesat_image *img = tilesat_render(m, pics, tiles, NULL, NULL);
     rc = write_png(o->png, img);
@@ -113,9 +114,14 @@ int map_outputs(options *o, const tilesat_map *m, const int *tiles) {
   }
   const char *tiled[2] = {o->tmx, o->tmj};
   const int *maps[1] = {tiles};
+  /* a painted Tiled map is written back whole, its layer filled */
+  const char *base = o->tilesets_from ? NULL : tiled_pins(o);
   for (int i = 0; i < 2 && !rc; i++)
     if (tiled[i])
-      rc = write_tiled(o, m, maps, 1, pics, tiled[i]);
+      rc = !base ? write_tiled(o, m, maps, 1, pics, tiled[i])
+           : tilesat_tiled_write_into(m, tiles, base, o->layer, tiled[i], &err)
+               ? fail_err(&err)
+               : 0;
   tilesat_pictures_free(pics);
   return rc;
 }

@@ -41,6 +41,28 @@ static kind sample_kind(const char *path) {
   return TEXT;
 }
 
+bool is_tiled_map(const char *path) { return sample_kind(path) == TILED; }
+
+bool tiled_is_json(const char *path) {
+  FILE *f = fopen(path, "rb");
+  int c = f ? getc(f) : EOF;
+  if (c == 0xEF) /* a byte order mark */
+    for (int i = 0; i < 3; i++)
+      c = getc(f);
+  while (c == ' ' || c == '\n' || c == '\r' || c == '\t')
+    c = getc(f);
+  if (f)
+    fclose(f);
+  return c == '{';
+}
+
+const char *tiled_pins(const options *o) {
+  for (int i = 0; i < o->pins_from.n; i++)
+    if (is_tiled_map(o->pins_from.v[i]))
+      return o->pins_from.v[i];
+  return NULL;
+}
+
 static struct inputs *inputs_of(options *o) {
   if (!o->inputs) {
     o->inputs = calloc(1, sizeof *o->inputs);
@@ -87,10 +109,13 @@ tilesat_grid *load_sample(options *o, const char *path, tilesat_error *err) {
   if (k == TEXT)
     return tilesat_grid_read_file(path, err);
   if (k == TILED) {
-    bool exclude = o->empty && !strcmp(o->empty, "exclude");
-    return tilesat_tiled_read(
-        path, o->layer, exclude ? TILESAT_EMPTY_EXCLUDE : TILESAT_EMPTY_TILE,
-        err);
+    /* "free": --pins-from's own reading (util.c), a layer with nothing
+     * painted being a map with no pins */
+    tilesat_empty e = !o->empty                      ? TILESAT_EMPTY_TILE
+                      : !strcmp(o->empty, "free")    ? TILESAT_EMPTY_FREE
+                      : !strcmp(o->empty, "exclude") ? TILESAT_EMPTY_EXCLUDE
+                                                     : TILESAT_EMPTY_TILE;
+    return tilesat_tiled_read(path, o->layer, e, err);
   }
   return load_image(o, path, err);
 }

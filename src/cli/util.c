@@ -71,7 +71,7 @@ static int pins_from(options *o, const char *path, tilesat_map *m) {
   const tilesat_rules *r = tilesat_map_rules(m);
   bool empty_given = GIVEN(o, empty);
   if (!empty_given)
-    o->empty = "exclude"; /* a Tiled map's empty cells are free */
+    o->empty = "free"; /* a Tiled map's empty cells are free */
   map_in in;
   int rc = map_in_read(o, path, r, &in);
   if (!empty_given)
@@ -139,6 +139,23 @@ static int pins_from(options *o, const char *path, tilesat_map *m) {
   return rc;
 }
 
+/* Without --size: the size of the first --pins-from map. */
+static int pins_size(options *o, const tilesat_rules *r) {
+  bool empty_given = GIVEN(o, empty);
+  if (!empty_given)
+    o->empty = "free"; /* an empty Tiled map is still a size */
+  map_in in;
+  int rc = map_in_read(o, o->pins_from.v[0], r, &in);
+  if (!empty_given)
+    o->empty = NULL;
+  if (rc)
+    return rc;
+  o->size.w = tilesat_grid_width(in.grid);
+  o->size.h = tilesat_grid_height(in.grid);
+  map_in_free(&in);
+  return 0;
+}
+
 int load_constraints(const options *o, tilesat_map *m) {
   tilesat_error err;
   for (int i = 0; i < o->constraints.n; i++)
@@ -167,13 +184,20 @@ int load_map(options *o, tilesat_rules **rules, tilesat_map **map) {
          o->command);
     return EXIT_ERROR;
   }
-  if (!GIVEN(o, size)) {
-    fail("%s: missing --size WxH", o->command);
+  if (!GIVEN(o, size) && !o->pins_from.n) {
+    fail("%s: missing --size WxH (or --pins-from MAP, whose size it takes)",
+         o->command);
+    return EXIT_ERROR;
+  }
+  if (GIVEN(o, layer) && !tiled_pins(o)) {
+    fail("--layer: no Tiled map to read it from (--pins-from MAP.tmx)");
     return EXIT_ERROR;
   }
   *rules = tilesat_rules_read_file(o->args.v[0], &err);
   if (!*rules)
     return fail_err(&err);
+  if (!GIVEN(o, size) && pins_size(o, *rules))
+    return EXIT_ERROR;
   tilesat_topology topo = topology_of(o, tilesat_rules_topology(*rules));
   *map = tilesat_map_new(*rules, o->size.w, o->size.h, topo, o->periodic, &err);
   if (!*map)
