@@ -57,11 +57,16 @@ typedef struct tilesat_error {
  * was; the target itself is never removed.  A target that exists and is
  * not a regular file (a device such as /dev/null, a FIFO) is written
  * directly, since it cannot be replaced; a symbolic link is followed, so
- * the file it names is replaced. */
+ * the file it names is replaced (a dangling one: made). */
 typedef struct tilesat_output tilesat_output;
 
 /* NULL with "PATH: cannot open for writing: REASON" in err. */
 tilesat_output *tilesat_output_open(const char *path, tilesat_error *err);
+/* Before any work: would tilesat_output_open(path) succeed, as far as can
+ * be told without making anything?  (Its folder exists and is writable, or
+ * the target is a device or FIFO we may write; it is not a folder.)  0, or
+ * -1 with the same message. */
+int tilesat_output_check(const char *path, tilesat_error *err);
 /* The stream to write to (owned by the output). */
 FILE *tilesat_output_file(const tilesat_output *o);
 /* The temporary file's path, NULL when the target is written directly: for
@@ -904,6 +909,11 @@ typedef struct tilesat_anneal_stats {
   int cleanup_regions;      /* regions handed to the SAT backend */
   int cleanup_result;       /* TILESAT_SAT, TILESAT_UNSAT (no valid map exists
                               around the pins), 0 when no clean-up ran */
+  int sat_start; /* 0: the runs started from random maps; TILESAT_SAT: no
+                    random start met the global constraints, so they start
+                    from the whole map solved by the SAT backend;
+                    TILESAT_UNSAT: that found no valid map (nothing was
+                    annealed; cleanup_result is TILESAT_UNSAT too) */
 } tilesat_anneal_stats;
 
 /* Anneal a prepared energy; `tiles` (width*height) receives the best map
@@ -912,8 +922,11 @@ typedef struct tilesat_anneal_stats {
  * a map, up to the whole map) are re-solved with every other cell pinned,
  * keeping as many annealed tiles as the backend allows; with soft terms
  * (and counts not exact) a tenth of the sweeps then polish the cleaned-up map
- * at the coldest beta, where no violation can come back.
- * Returns 0, or -1 on error. */
+ * at the coldest beta, where no violation can come back.  When no random
+ * start meets the global constraints (their counts, their bans), the whole
+ * map solved by the SAT backend is the start (stats->sat_start).
+ * Returns 0 (also when no valid map exists: cleanup_result TILESAT_UNSAT),
+ * or -1 on error. */
 int tilesat_anneal(const tilesat_energy *e, const tilesat_anneal_opts *opts,
                    int *tiles, tilesat_anneal_stats *stats, tilesat_error *err);
 
@@ -947,25 +960,40 @@ typedef struct tilesat_collapse tilesat_collapse;
 tilesat_collapse *tilesat_collapse_new(const tilesat_map *m,
                                        tilesat_error *err);
 void tilesat_collapse_free(tilesat_collapse *c);
+/* What a run does at a contradiction (--guard). */
+typedef enum tilesat_guard {
+  TILESAT_GUARD_NONE = 0, /* nothing: the run fails, as WFC's do */
+  /* Exact: a tile with which no valid map exists, given the choices before
+   * it, is banned and the cell draws again (the map an eager guard would
+   * make).  Lazily: a run that contradicts learns the choice that doomed it
+   * (proved by SAT in a window around the contradiction, or on the whole
+   * map) and runs again from its seed, banning what it learnt. */
+  TILESAT_GUARD_SAT = 1,
+  /* Repair by blocks (Merrell's model synthesis): the cells around the
+   * contradiction are decided again, by a short WFC inside the block with
+   * its neighbours outside as they are (SAT proves the block has a filling,
+   * else the block doubles, up to the whole map), and the run goes on. */
+  TILESAT_GUARD_BLOCKS = 2,
+  /* Exact while it answers within guard_budget, then blocks. */
+  TILESAT_GUARD_AUTO = 3,
+} tilesat_guard;
+const char *tilesat_guard_name(tilesat_guard g);
+/* "none", "sat", "blocks" or "auto"; -1 if none. */
+int tilesat_guard_parse(const char *name, tilesat_guard *out);
+
 /* How a run goes. */
 typedef struct tilesat_collapse_options {
   uint64_t seed;               /* same seed, same run (default 1) */
   tilesat_heuristic heuristic; /* default: entropy */
-  /* Never fail: a tile with which no valid map exists, given the choices
-   * before it, is banned and the cell draws again.  Lazily: a run that
-   * contradicts learns the choice that doomed it (proved by SAT in a
-   * window around the contradiction, or on the whole map) and runs again
-   * from its seed, banning what it learnt. */
-  bool guard;
+  tilesat_guard guard;         /* default: none (the run may fail) */
+  /* auto: the SAT calls the exact guard may make in a run before the run
+   * goes on by blocks (0: the default, 100) */
+  long guard_budget;
   tilesat_solve_options solve; /* the guard's backend and terminate */
   /* Stop after this many choices (0: never), as the reference's `limit`:
    * the run ends TILESAT_UNKNOWN with no contradiction, its wave left as
    * it is (tilesat_collapse_possible). */
   long limit;
-  /* With guard: prove dooms in windows only; a contradiction no window
-   * explains ends the run TILESAT_UNKNOWN (its contradiction kept)
-   * instead of calling for the solver on the whole map. */
-  bool windows_only;
 } tilesat_collapse_options;
 void tilesat_collapse_options_init(tilesat_collapse_options *o);
 
@@ -978,9 +1006,13 @@ void tilesat_collapse_options_init(tilesat_collapse_options *o);
 int tilesat_collapse_run(tilesat_collapse *c, const tilesat_collapse_options *o,
                          int *tiles, tilesat_error *err);
 /* After a guarded run: tiles banned because no valid map had them there
- * with the choices before, and the solver calls made. */
+ * with the choices before (the exact guard), and the solver calls made. */
 long tilesat_collapse_banned(const tilesat_collapse *c);
 long tilesat_collapse_solver_calls(const tilesat_collapse *c);
+/* After a guarded run: the blocks repaired and the cells they decided
+ * again (a cell counts once per repair that covered it). */
+long tilesat_collapse_repairs(const tilesat_collapse *c);
+long tilesat_collapse_resolved(const tilesat_collapse *c);
 /* After a guarded run, with i below tilesat_collapse_banned: the i-th ban,
  * in the order of the run: drawn as the step-th choice (the choices before
  * it are the run's first `step`), tile at cell left no valid map. */
@@ -1029,14 +1061,13 @@ size_t tilesat_collapse_choices(const tilesat_collapse *c, size_t i, int *cell,
  * own whose cells lose their neighbours outside: a relaxation) refute
  * clashing pins without the whole map. */
 typedef enum tilesat_check_method {
-  TILESAT_CHECK_AUTO = 0,     /* windows around the pins, then a guarded
-                                 collapse (proving dooms in windows only), each
-                                 within its share of a budget of CPU time, then
-                                 the whole CNF */
+  TILESAT_CHECK_AUTO = 0,     /* windows around the pins, then a collapse
+                                 guarded by TILESAT_GUARD_AUTO, each within its
+                                 share of a budget of CPU time, then the whole
+                                 CNF */
   TILESAT_CHECK_CNF = 1,      /* the whole CNF: tilesat_check */
-  TILESAT_CHECK_COLLAPSE = 2, /* the guarded collapse alone (the guard on
-                                 the whole map where no window proves a
-                                 doom), as tilesat_collapse_run makes it */
+  TILESAT_CHECK_COLLAPSE = 2, /* the guarded collapse alone, without a
+                                 budget, as tilesat_collapse_run makes it */
 } tilesat_check_method;
 const char *tilesat_check_method_name(tilesat_check_method method);
 /* "auto", "cnf" or "collapse"; -1 if none. */
@@ -1056,7 +1087,7 @@ void tilesat_check_options_init(tilesat_check_options *o);
 typedef enum tilesat_check_by {
   TILESAT_BY_CNF = 0,         /* the whole CNF (tilesat_check) */
   TILESAT_BY_COLLAPSE = 1,    /* SAT: a guarded collapse's map; UNSAT: its
-                                 guard's solver on the whole map */
+                                 guard on the whole map */
   TILESAT_BY_WINDOW = 2,      /* UNSAT: a window of the map with no filling */
   TILESAT_BY_PROPAGATION = 3, /* UNSAT: propagating the rules and pins (arc
                                  consistency) left a cell no tile */
@@ -1067,7 +1098,8 @@ typedef struct tilesat_check_answer {
   int row0, col0, rows, cols; /* BY_WINDOW: rows row0.. and columns col0..
                                  (modulo the size on a periodic map) */
   int cell;                   /* BY_PROPAGATION: the cell left empty */
-  long banned;                /* the collapse's banned choices */
+  long banned, repairs;       /* the collapse's banned choices and block
+                                 repairs */
 } tilesat_check_answer;
 
 /* Is there a valid map, by o->method (NULL `how`: not wanted)?  As
@@ -1079,7 +1111,7 @@ int tilesat_check_portfolio(const tilesat_map *m,
                             tilesat_check_answer *how, tilesat_error *err);
 /* The answer in words: "no filling of the 5x5 window at rows 0-4, columns
  * 0-4", "propagating the rules and pins leaves no tile at (0,1)", "a guarded
- * collapse (3 choices banned)", "the whole map's CNF". */
+ * collapse (3 choices banned, 2 blocks repaired)", "the whole map's CNF". */
 void tilesat_check_answer_text(const tilesat_map *m,
                                const tilesat_check_answer *a, char *buf,
                                size_t len);

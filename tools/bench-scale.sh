@@ -1,38 +1,122 @@
 #!/bin/sh
-# check at scale (issue 21): `check --method cnf` (the whole map's CNF, as
-# check always was), `check` (--method auto: windows around the pins, a
-# guarded collapse, then the CNF) and the guarded collapse alone
-# (`collapse --guard sat`) side by side, a line per case: CPU time (user +
-# system, one run) and peak RSS, from /usr/bin/time.  Each run is stopped
-# at CAP CPU seconds ("> CAP s") and at --max-memory MAXMEM.  The tilesets
-# with mxgmn's samples.xml settings: Castle (no wrap), Circuit "Turnless"
-# and Knots "Standard" (periodic), Rooms (no wrap).  Targets: check at
-# 512x512 within 2x the guarded collapse; Knots and Circuit 2048x2048
-# within 60 s and 4 GB; coast 1024x1024 with clashing pins UNSAT in 5 s,
-# naming the window.
-#   CAP=300 MAXMEM=4G; CASES="..." to run some only (names below)
+# Guarded collapse at scale (issue 21): the exact guard (--guard sat), the
+# block guard (--guard blocks) and auto side by side, CPU time per map.
+# Castle without wrap at 128, 256, 512 and 1024 (10, 10, 5 and 3 seeds);
+# WFC's Knots (Standard), Circuit (Turnless) and three overlapping samples
+# (Rooms, Knot, Village), periodic as samples.xml runs them, at 1024.
+# Targets (blocks): Castle 128 median <= 0.5 s, 256 <= 2 s, 512 <= 10 s,
+# 1024 <= 60 s, every seed a map; the others 1024 <= 60 s.
+# Each cell: median CPU seconds per run (its runs all made a map, else
+# "> CAP s" or the maps made), maps/runs, block repairs per map and the
+# share of cells they re-solved.  A cell is stopped at CAP CPU seconds a
+# run.
+#   CAP=90 BACKEND=cadical GUARDS="sat blocks auto" SCALE="128 256 512 1024"
+#   QUICK=1: Castle at 64 and 128 only, 3 seeds, CAP=20 (a smoke test)
+# Then check at scale: `check --method cnf` (the whole map's CNF, as check
+# always was), `check` (--method auto: windows around the pins, a collapse
+# guarded by auto, then the CNF) and `collapse --guard auto` side by side,
+# a line per case: CPU time (user + system, one run) and peak RSS from
+# /usr/bin/time, each run stopped at CHECK_CAP CPU seconds and at
+# --max-memory MAXMEM.  The tilesets (Castle no wrap, Circuit "Turnless"
+# and Knots "Standard" periodic, Rooms the tileset, no wrap).  Targets:
+# check at 512x512 within 2x the guarded collapse; Knots and Circuit
+# 2048x2048 within 60 s and 4 GB; coast 1024x1024 with clashing pins
+# UNSAT in 5 s, naming the window.
+#   CHECK_CAP=300 MAXMEM=4G CHECKS="castle-512 ..." (names below; none:
+#   CHECKS=-); QUICK=1: the coast cases only
 set -eu
 B=${1:-build/tilesat}
 cd "$(dirname "$0")/.."
-CAP=${CAP:-300}
-MAXMEM=${MAXMEM:-4G}
-T=tests/data/wfc/tilesets
+CAP=${CAP:-90}
+SCALE=${SCALE:-128 256 512 1024}
+OTHERS=${OTHERS:-1}
+if [ "${QUICK:-0}" = 1 ]; then
+  SCALE="64 128"
+  CAP=20
+  OTHERS=0
+fi
+GUARDS=${GUARDS:-sat blocks auto}
+BACKEND=${BACKEND:-cadical}
 W=build/bench-scale.d
 mkdir -p $W
-"$B" import-tileset $T/Castle.xml -o $W/castle.rules 2>/dev/null
-"$B" import-tileset $T/Circuit.xml --subset Turnless -o $W/circuit.rules \
-  2>/dev/null
-"$B" import-tileset $T/Knots.xml --subset Standard -o $W/knots.rules \
-  2>/dev/null
-"$B" import-tileset $T/Rooms.xml -o $W/rooms.rules 2>/dev/null
+# shellcheck disable=SC2046 # the link flags, one word each
+cc -std=c11 -D_POSIX_C_SOURCE=200809L -O2 -Isrc tools/bench-collapse.c \
+  build/libtilesat.a $(make -s print-libs) -o build/bench-collapse
 
-# One run: "CPU PEAK ANSWER" (ANSWER: SAT, UNSAT, > CAP s, or error).
+T=tests/data/wfc/tilesets
+S=tests/data/wfc/samples
+"$B" import-tileset $T/Castle.xml -o $W/Castle.rules 2>/dev/null
+"$B" import-tileset $T/Knots.xml --subset Standard -o $W/Knots.rules 2>/dev/null
+"$B" import-tileset $T/Circuit.xml --subset Turnless -o $W/Circuit.rules 2>/dev/null
+"$B" extract --pattern 3 --symmetry 8 --periodic-input $S/Rooms.png -o $W/Rooms.rules 2>/dev/null
+"$B" extract --pattern 3 --symmetry 8 --periodic-input $S/Knot.png -o $W/Knot.rules 2>/dev/null
+"$B" extract --pattern 3 --symmetry 2 --periodic-input $S/Village.png -o $W/Village.rules 2>/dev/null
+
+runs() { case $1 in 512) echo 5 ;; 1024) echo 3 ;; *) echo 10 ;; esac; }
+
+# One cell: MODE RULES SIZE[:periodic] RUNS -> "SHOWN|MAPS/RUNS|REPAIRS|SHARE"
+cell() {
+  {
+    (
+      # shellcheck disable=SC3045 # dash and bash have it
+      ulimit -t $((CAP * $4)) 2>/dev/null || true
+      exec timeout $((3 * CAP * $4)) build/bench-collapse "$1" "$2" "$3" "$4" \
+        1000000 4096 "$BACKEND"
+    ) >$W/cell.out 2>$W/cell.err || true
+  } 2>/dev/null
+  cells=$(echo "$3" | sed 's/:.*//; s/x/ /' | awk '{ print $1 * $2 }')
+  sort -k2 -g $W/cell.out | awk -v runs="$4" -v cap="$CAP" -v cells="$cells" '
+    $1 == "ok" || $1 == "fail" || $1 == "unsat" { n++; t[n] = $2 }
+    $1 == "ok" { ok++; rep += $4; res += $5 }
+    END {
+      shown = n == 0 ? "> " cap " s" : sprintf("%.2f s", t[int((n + 1) / 2)])
+      if (ok < runs) shown = shown "*"
+      printf "%s|%d/%d|%s|%s\n", shown, ok, runs,
+        ok ? sprintf("%.1f", rep / ok) : "-",
+        ok ? sprintf("%.1f%%", 100 * res / (ok * cells)) : "-"
+    }'
+}
+
+echo "guarded collapse at scale: $(date -u '+%Y-%m-%d %H:%M') on $(nproc) cores," \
+  "one used; median CPU time per run; cells stopped at $CAP s; backend $BACKEND"
+printf '%-8s %-10s' rules size
+for g in $GUARDS; do printf ' | %-28s' "$g: median maps rep re-solved"; done
+echo
+row() {
+  printf '%-8s %-10s' "$1" "$2"
+  for g in $GUARDS; do
+    c=$(cell "$g" "$W/$1.rules" "$3" "$4")
+    printf ' | %-9s %-6s %-5s %-6s' "$(echo "$c" | cut -d'|' -f1)" \
+      "$(echo "$c" | cut -d'|' -f2)" "$(echo "$c" | cut -d'|' -f3)" \
+      "$(echo "$c" | cut -d'|' -f4)"
+  done
+  echo
+}
+for s in $SCALE; do
+  row Castle "${s}x$s" "${s}x$s" "$(runs "$s")"
+done
+if [ "$OTHERS" = 1 ]; then
+  for name in Knots Circuit Rooms Knot Village; do
+    row "$name" 1024x1024p 1024x1024:periodic 1
+  done
+fi
+echo "*: not every run made a map within the cap (maps/runs); the median is"
+echo "of the runs that ended.  rep: block repairs per map; re-solved: cells"
+echo "re-solved by them, over the cells of the maps."
+
+# ------------------------------------------------------- check at scale
+CHECK_CAP=${CHECK_CAP:-300}
+MAXMEM=${MAXMEM:-4G}
+[ "${QUICK:-0}" = 1 ] && CHECKS=${CHECKS:-coast-1024-clash coast-1024-far}
+"$B" import-tileset $T/Rooms.xml -o $W/RoomsTiles.rules 2>/dev/null
+
+# One run: "CPU|PEAK|ANSWER" (ANSWER: SAT, UNSAT, > CAP s, refused, error).
 run() {
   rc=0
   {
     (
       # shellcheck disable=SC3045 # dash and bash have it
-      ulimit -t "$CAP" 2>/dev/null || true
+      ulimit -t "$CHECK_CAP" 2>/dev/null || true
       exec /usr/bin/time -f '%U %S %M' -o $W/time "$@" --max-memory "$MAXMEM"
     ) >$W/out 2>$W/err || rc=$?
   } 2>/dev/null
@@ -41,7 +125,7 @@ run() {
   case $rc in
   10) ans=SAT ;;
   20) ans=UNSAT ;;
-  137 | 152) ans="> $CAP s" cpu="-" mem="-" ;;
+  137 | 152) ans="> $CHECK_CAP s" cpu="-" mem="-" ;;
   *) ans="error: $(grep -v '%\|([0-9]* s)$' $W/err | head -n 1)" ;;
   esac
   need=$(sed -n 's/.*needs about \([0-9.]* [GM]iB\).*/\1/p' $W/err | head -n 1)
@@ -56,35 +140,37 @@ named() { grep 'UNSAT: ' $W/err | sed 's/^tilesat: check: UNSAT: //' || true; }
 
 f() { echo "$1" | cut -d'|' -f"$2"; }
 
-echo "bench-scale: $(date -u '+%Y-%m-%d %H:%M') on $(nproc) cores; CPU time" \
-  "and peak RSS of one run; cap $CAP s, --max-memory $MAXMEM"
+[ "${CHECKS:-}" = - ] && exit 0
+echo
+echo "check at scale: CPU time and peak RSS of one run; cap $CHECK_CAP s," \
+  "--max-memory $MAXMEM"
 printf '%-30s | %-23s | %-20s | %-20s | %s\n' case "check --method cnf" \
-  "check (auto)" "collapse --guard sat" "auto's answer"
+  "check (auto)" "collapse --guard auto" "auto's answer"
 # NAME RULES SIZE FLAGS (FLAGS: - for none; pins as --pin=R,C=T)
-ALL="castle-512 castle 512x512 -
-circuit-512 circuit 512x512 --periodic
-knots-512 knots 512x512 --periodic
-rooms-512 rooms 512x512 -
-knots-2048 knots 2048x2048 --periodic
-circuit-2048 circuit 2048x2048 --periodic
+ALL="castle-512 Castle 512x512 -
+circuit-512 Circuit 512x512 --periodic
+knots-512 Knots 512x512 --periodic
+rooms-512 RoomsTiles 512x512 -
+knots-2048 Knots 2048x2048 --periodic
+circuit-2048 Circuit 2048x2048 --periodic
 coast-1024-clash coast 1024x1024 --pin=0,0=S,--pin=1,1=L
 coast-1024-far coast 1024x1024 --pin=600,300=S,--pin=601,301=L
 coast-1024-column coast 1024x1024 --pin=0,0=S,--pin=1023,0=L"
 echo "$ALL" | while read -r name rules size flags; do
-  if [ -n "${CASES:-}" ] && ! echo " $CASES " | grep -q " $name "; then
+  if [ -n "${CHECKS:-}" ] && ! echo " $CHECKS " | grep -q " $name "; then
     continue
   fi
   r=$W/$rules.rules
   [ "$rules" = coast ] && r=rules/coast.rules
-  # shellcheck disable=SC2086 # flags: words, commas between them
+  # shellcheck disable=SC2046 # flags: words, commas between them
   set -- $(echo "$flags" | sed 's/^-$//; s/,--/ --/g; s/--pin=/--pin /g')
   cnf=$(run "$B" check "$r" --size "$size" "$@" --method cnf)
   auto=$(run "$B" check "$r" --size "$size" "$@")
   why=$(named)
   if [ "$rules" = coast ]; then
-    guard="-|-|-" # the collapse's guard has no pin windows: not the point
+    guard="-|-|-" # the collapse has no windows at the pins: not the point
   else
-    guard=$(run "$B" collapse "$r" --size "$size" "$@" --guard sat)
+    guard=$(run "$B" collapse "$r" --size "$size" "$@" --guard auto)
   fi
   printf '%-30s | %-23s | %-20s | %-20s | %s\n' "$name ($size)" \
     "$(f "$cnf" 1) $(f "$cnf" 2)" "$(f "$auto" 1) $(f "$auto" 2)" \

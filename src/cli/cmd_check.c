@@ -17,6 +17,8 @@ int cmd_check(options *o) {
   int *tiles = NULL;
   int rc = load_map(o, &r, &m);
   if (!rc)
+    rc = outputs_ready(o, m, false);
+  if (!rc)
     rc = parse_backend(o, &co.solve);
   if (!rc) {
     lazy_backend(o, m, &co.solve);
@@ -30,10 +32,8 @@ int cmd_check(options *o) {
     if (tiles && how.by == TILESAT_BY_CNF)
       cut_report(o, m, &stats);
     if (rc == TILESAT_SAT) {
-      stop_hold(); /* the witness whole */
       printf("SAT\n");
       tilesat_map_write(m, tiles, stdout);
-      stop_release();
       if (map_outputs(o, m, tiles))
         rc = EXIT_ERROR;
     } else if (rc == TILESAT_UNSAT) {

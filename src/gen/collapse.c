@@ -52,9 +52,15 @@
  * cost of plain runs where WFC does not fail.  A guarded run never ends in
  * a contradiction; when the rules and pins alone have no valid map a
  * window or the whole map says so, and the run is UNSAT.
+ *
+ * The block guard (--guard blocks, or auto once the exact guard has made
+ * its budget of solver calls) does not replay: propagation goes on past an
+ * emptied cell (whose last tile is not propagated), and blocks.c decides a
+ * block of cells around each emptied cell again; the run goes on.
  */
 #include "gen/collapse_internal.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -129,6 +135,7 @@ tilesat_collapse *tilesat_collapse_new(const tilesat_map *m,
   c->heap = ts_malloc((size_t)N * sizeof *c->heap);
   c->pos = ts_malloc((size_t)N * sizeof *c->pos);
   c->map_sat = -1;
+  c->level_cap = INT_MAX;
   c->w = ts_malloc((size_t)T * sizeof *c->w);
   c->wlogw = ts_malloc((size_t)T * sizeof *c->wlogw);
   for (int t = 0; t < T; t++) {
@@ -173,6 +180,8 @@ void tilesat_collapse_free(tilesat_collapse *c) {
   free(c->snap.sum_wlogw);
   free(c->snap.entropy);
   free(c->snap.key);
+  free(c->empties.v);
+  free(c->base);
   free(c);
 }
 
@@ -265,18 +274,39 @@ static void heap_update(tilesat_collapse *c, int cell) {
     sift_down(c, i);
 }
 
-/* Remove tile t from cell; a cell left empty is the contradiction. */
+/* Remove tile t from cell; a cell left empty is the contradiction.  The
+ * last tile's removal is not propagated: an empty cell would empty its
+ * neighbours in turn; they go on counting it (a block repair, which
+ * propagates past an empty cell, decides the cell again). */
 static void ban(tilesat_collapse *c, int cell, int t) {
   size_t k = (size_t)cell * (size_t)c->T + (size_t)t;
   c->possible[k] = 0;
-  TS_PUSH(c->stack, ((pair){cell, t}));
   c->count[cell]--;
   c->sum_w[cell] -= c->w[t];
   c->sum_wlogw[cell] -= c->wlogw[t];
   c->entropy[cell] = entropy_of(c->sum_w[cell], c->sum_wlogw[cell]);
   heap_update(c, cell);
-  if (c->count[cell] == 0 && c->contradiction < 0)
+  if (c->count[cell] > 0) {
+    TS_PUSH(c->stack, ((pair){cell, t}));
+    return;
+  }
+  if (c->contradiction < 0)
     c->contradiction = cell;
+  if (c->drain)
+    TS_PUSH(c->empties, cell);
+}
+
+void ts_collapse_ban(tilesat_collapse *c, int cell, int t) { ban(c, cell, t); }
+
+void ts_collapse_set(tilesat_collapse *c, int cell, int t) {
+  uint8_t *poss = c->possible + (size_t)cell * (size_t)c->T;
+  memset(poss, 0, (size_t)c->T);
+  poss[t] = 1;
+  c->count[cell] = 1;
+  c->sum_w[cell] = c->w[t];
+  c->sum_wlogw[cell] = c->wlogw[t];
+  c->entropy[cell] = 0;
+  heap_update(c, cell);
 }
 
 /* Tile u left cell n: the tiles it allowed in n's neighbours lose one
@@ -284,7 +314,7 @@ static void ban(tilesat_collapse *c, int cell, int t) {
  * empty or a cell is empty. */
 static void propagate(tilesat_collapse *c) {
   const int T = c->T, D = c->D;
-  while (c->stack.n && c->contradiction < 0) {
+  while (c->stack.n && (c->contradiction < 0 || c->drain)) {
     pair p = c->stack.v[--c->stack.n];
     for (int d = 0; d < D; d++) {
       int cell = c->nbr[(size_t)p.cell * (size_t)D + (size_t)d];
@@ -305,6 +335,8 @@ static void propagate(tilesat_collapse *c) {
   }
 }
 
+void ts_collapse_propagate(tilesat_collapse *c) { propagate(c); }
+
 /* Every tile possible everywhere, then the tiles with no support where a
  * neighbour exists and the map's bans, then the pins. */
 static void start(tilesat_collapse *c, uint64_t seed, tilesat_heuristic h) {
@@ -319,7 +351,7 @@ static void start(tilesat_collapse *c, uint64_t seed, tilesat_heuristic h) {
     swl += c->wlogw[t];
   }
   memset(c->possible, 1, (size_t)N * (size_t)T);
-  c->stack.n = c->choices.n = c->doomed.n = 0;
+  c->stack.n = c->choices.n = c->doomed.n = c->empties.n = 0;
   c->next_doom = 0;
   c->no_return = -1;
   c->contradiction = -1;
@@ -462,14 +494,18 @@ static long last_failed(ts_solver *s, const int *lits, long j) {
  * UNSAT answer moves hi down to the last choice its refutation used (a
  * non-local doom can lie thousands of choices back).  With a budget, a
  * prefix with no answer within it counts as satisfiable: hi is still a
- * refuted prefix, not always the first.  j, or -2 with err. */
+ * refuted prefix, not always the first; or, `strict`, the search gives up.
+ * j, -3 (gave up), or -2 with err. */
 static long first_unsat(tilesat_collapse *c, ts_solver *s, const int *lits,
-                        long lo, long hi, int budget, tilesat_error *err) {
+                        long lo, long hi, int budget, bool strict,
+                        tilesat_error *err) {
   for (long step = 1; hi - lo > 1; step *= 2) {
     long mid = hi - step > lo ? hi - step : lo + 1;
     int res = solve_lits(c, s, lits, mid + 1, budget, err);
     if (res < 0)
       return -2;
+    if (res == TILESAT_UNKNOWN && strict)
+      return -3;
     if (res != TILESAT_UNSAT) { /* or no answer within the budget */
       lo = mid;
       break;
@@ -481,6 +517,8 @@ static long first_unsat(tilesat_collapse *c, ts_solver *s, const int *lits,
     int res = solve_lits(c, s, lits, mid + 1, budget, err);
     if (res < 0)
       return -2;
+    if (res == TILESAT_UNKNOWN && strict)
+      return -3;
     if (res != TILESAT_UNSAT)
       lo = mid;
     else
@@ -489,12 +527,13 @@ static long first_unsat(tilesat_collapse *c, ts_solver *s, const int *lits,
   return hi;
 }
 
-/* Do the rules and pins alone leave a valid map?  SAT, UNSAT, or -1. */
-static int map_sat(tilesat_collapse *c, tilesat_error *err) {
+/* Do the rules and pins alone leave a valid map?  SAT, UNSAT, UNKNOWN (no
+ * answer within `budget` conflicts, if not 0), or -1. */
+static int map_sat(tilesat_collapse *c, int budget, tilesat_error *err) {
   if (c->map_sat < 0) {
-    int res = solve_lits(c, c->solver, NULL, 0, 0, err);
-    if (res < 0)
-      return -1;
+    int res = solve_lits(c, c->solver, NULL, 0, budget, err);
+    if (res < 0 || res == TILESAT_UNKNOWN)
+      return res;
     c->map_sat = res;
   }
   return c->map_sat;
@@ -502,22 +541,40 @@ static int map_sat(tilesat_collapse *c, tilesat_error *err) {
 
 /* The run's point of no return on the whole map: the first choice whose
  * prefix leaves no valid map (the whole run leaves none).  Its index, -1
- * when the rules and pins alone leave none, or -2 with err. */
+ * when the rules and pins alone leave none, -3 when a solve took more
+ * than `budget` conflicts (if not 0), or -2 with err. */
 static long global_no_return(tilesat_collapse *c,
-                             const tilesat_solve_options *so,
+                             const tilesat_solve_options *so, int budget,
                              tilesat_error *err) {
   if (make_solver(c, so, err))
     return -2;
-  int res = map_sat(c, err);
+  int res = map_sat(c, budget, err);
+  if (res == TILESAT_UNKNOWN)
+    return -3;
   if (res != TILESAT_SAT)
     return res < 0 ? -2 : -1;
   long n = (long)c->choices.n;
   int *lits = ts_malloc(((size_t)n + 1) * sizeof *lits);
   for (long i = 0; i < n; i++)
     lits[i] = ts_var(c->m, c->choices.v[i].cell, c->choices.v[i].tile);
-  long k = first_unsat(c, c->solver, lits, -1, n - 1, 0, err);
+  long k = first_unsat(c, c->solver, lits, -1, n - 1, budget, budget > 0, err);
   free(lits);
   return k;
+}
+
+int ts_collapse_solve_map(tilesat_collapse *c, const tilesat_solve_options *so,
+                          int *tiles, tilesat_error *err) {
+  c->now = so;
+  if (make_solver(c, so, err))
+    return -1;
+  int res = solve_lits(c, c->solver, NULL, 0, 0, err);
+  if (res != TILESAT_SAT)
+    return res;
+  for (int cell = 0; cell < c->N; cell++)
+    for (int t = 0; t < c->T; t++)
+      if (ts_solver_value(c->solver, ts_var(c->m, cell, t)))
+        tiles[cell] = t;
+  return res;
 }
 
 /* ------------------------------------------------------------- the guard */
@@ -535,14 +592,33 @@ static void learn(tilesat_collapse *c, size_t k) {
   TS_PUSH(c->dooms, ((doom){k, p.cell, p.tile}));
 }
 
+/* The block guard's windows (collapse_internal.h): sat/window.c's. */
+bool ts_collapse_window(const tilesat_collapse *c, int cell, int r, window *w) {
+  return ts_window_place(c->m, cell, r, w);
+}
+
+bool ts_collapse_window_rect(const tilesat_collapse *c, int x0, int y0, int ww,
+                             int hh, window *w) {
+  return ts_window_rect(c->m, x0, y0, ww, hh, w);
+}
+
+int ts_collapse_window_cell(const tilesat_collapse *c, const window *w,
+                            int cell) {
+  return ts_window_cell(c->m, w, cell);
+}
+
+int ts_collapse_map_cell(const tilesat_collapse *c, const window *w, int lc) {
+  return ts_window_map_cell(c->m, w, lc);
+}
+
 /* Learn a doom in windows around the contradiction, doubling from radius
  * 3: in the first window that, with its pins, refutes the run's choices
  * that fall in it, the first of them whose prefix it refutes.  1 (a doom
  * learnt), 0 (no window short of the whole map refutes the run),
  * TILESAT_UNSAT (a window refutes the pins alone: no valid map), or -1
- * with err. */
+ * with err.  Windows of at most max_cells cells. */
 static int window_learn(tilesat_collapse *c, const tilesat_solve_options *so,
-                        tilesat_error *err) {
+                        long max_cells, tilesat_error *err) {
   tilesat_solve_options quiet = *so;
   quiet.progress = NULL;
   quiet.backend = TILESAT_CADICAL; /* its conflict limit is exact */
@@ -553,6 +629,10 @@ static int window_learn(tilesat_collapse *c, const tilesat_solve_options *so,
   ts_window w;
   for (int r = 3; rc == 0 && ts_window_at(c->m, c->contradiction, r, &w);
        r *= 2) {
+    if (w.m.ncells > max_cells) {
+      ts_window_free(&w);
+      break;
+    }
     long k = 0;
     for (size_t i = 0; i < n; i++) {
       int lc = ts_window_cell(c->m, &w, c->choices.v[i].cell);
@@ -572,7 +652,8 @@ static int window_learn(tilesat_collapse *c, const tilesat_solve_options *so,
                         .x0 = w.x0,
                         .y0 = w.y0};
       } else if (res >= 0) {
-        long j = first_unsat(c, s, lits, -1, k - 1, WINDOW_CONFLICTS, err);
+        long j =
+            first_unsat(c, s, lits, -1, k - 1, WINDOW_CONFLICTS, false, err);
         if (j < -1)
           rc = -1;
         else {
@@ -591,21 +672,39 @@ static int window_learn(tilesat_collapse *c, const tilesat_solve_options *so,
   return rc;
 }
 
+/* auto: the exact guard answers while its solver calls in the run stay
+ * under the budget (tilesat_collapse_options.guard_budget, or AUTO_CALLS);
+ * its windows have at most AUTO_WINDOW_CELLS cells, and its proof on the
+ * whole map is tried on maps of at most AUTO_WHOLE_VARS variables (cells
+ * times tiles), each solve within AUTO_CONFLICTS conflicts. */
+#define AUTO_CALLS 100
+#define AUTO_WINDOW_CELLS 2500
+#define AUTO_WHOLE_VARS (1L << 18)
+#define AUTO_CONFLICTS 20000
+
 /* A guarded run contradicted: learn a doom (in a window around the
  * contradiction if one refutes the run, else at the point of no return on
- * the whole map, unless o->windows_only).  TILESAT_SAT (a doom learnt: run
- * again), TILESAT_UNSAT (no valid map at all), TILESAT_UNKNOWN (no window
- * refutes the run, and windows_only), or -1. */
+ * the whole map).  TILESAT_SAT (a doom learnt: run again), TILESAT_UNSAT
+ * (no valid map at all), TILESAT_UNKNOWN (auto: no answer within the
+ * budget), or -1. */
 static int guard_learn(tilesat_collapse *c, const tilesat_collapse_options *o,
                        tilesat_error *err) {
   const tilesat_solve_options *so = &o->solve;
+  bool aut = o->guard == TILESAT_GUARD_AUTO;
+  long calls = o->guard_budget > 0 ? o->guard_budget : AUTO_CALLS;
+  if (aut && c->calls >= calls)
+    return TILESAT_UNKNOWN;
   c->now = so;
-  int rc = window_learn(c, so, err);
+  int rc = window_learn(c, so, aut ? AUTO_WINDOW_CELLS : LONG_MAX, err);
   if (rc != 0)
     return rc == 1 ? TILESAT_SAT : rc;
-  if (o->windows_only)
+  if (aut && (c->global_slow || (long)c->N * c->T > AUTO_WHOLE_VARS))
     return TILESAT_UNKNOWN;
-  long k = global_no_return(c, so, err);
+  long k = global_no_return(c, so, aut ? AUTO_CONFLICTS : 0, err);
+  if (k == -3) {
+    c->global_slow = true; /* not again with this collapser */
+    return TILESAT_UNKNOWN;
+  }
   if (k < 0)
     return k == -1 ? TILESAT_UNSAT : -1;
   learn(c, (size_t)k);
@@ -699,7 +798,7 @@ static void snap_restore(tilesat_collapse *c) {
   c->rng = s->rng;
   c->noise = s->noise;
   c->choices.n = s->step;
-  c->stack.n = c->doomed.n = 0;
+  c->stack.n = c->doomed.n = c->empties.n = 0;
   c->next_doom = 0;
   c->no_return = -1;
   c->contradiction = -1;
@@ -708,66 +807,106 @@ static void snap_restore(tilesat_collapse *c) {
 /* Choices between two polls of terminate: a few milliseconds. */
 #define POLL_CHOICES 4096
 
-/* One run from the seed, banning the dooms learnt: the map's cells all
- * decided, or a contradiction (0); 1 if it stopped at o->limit choices
- * instead (the wave as it is), -1 if o->solve.terminate said stop. */
+/* How run_once begins: from the seed, from the snapshot, or on from the
+ * wave as it is (auto, once the exact guard gave up). */
+enum { RUN_START, RUN_RESUME, RUN_ON };
+
+static bool stop_asked(const tilesat_collapse_options *o, tilesat_error *err) {
+  if (!o->solve.terminate || !o->solve.terminate(o->solve.terminate_user))
+    return false;
+  ts_error(err, "collapse", 0, "interrupted");
+  return true;
+}
+
+/* One run from the seed, banning the dooms learnt, and repairing each
+ * contradiction by blocks once they are on: 0 (the map's cells all
+ * decided, or a contradiction), 1 (it stopped at o->limit choices: the
+ * wave as it is), 2, TILESAT_UNSAT or -1 with err (ts_blocks_repair's). */
 static int run_once(tilesat_collapse *c, const tilesat_collapse_options *o,
-                    bool resume) {
-  if (resume)
+                    int how, tilesat_error *err) {
+  if (how == RUN_RESUME)
     snap_restore(c);
-  else
+  else if (how == RUN_START) {
+    c->drain =
+        o->guard == TILESAT_GUARD_BLOCKS || o->guard == TILESAT_GUARD_AUTO;
+    c->blocks_on = o->guard == TILESAT_GUARD_BLOCKS;
     start(c, o->seed, o->heuristic);
-  while (c->contradiction < 0) {
+    if (c->drain && !c->base && c->contradiction < 0) {
+      c->base = ts_malloc((size_t)c->N * (size_t)c->T);
+      memcpy(c->base, c->possible, (size_t)c->N * (size_t)c->T);
+    }
+  }
+  for (;;) {
+    if (c->contradiction >= 0) {
+      /* none left by the pins alone: propagation refuted them */
+      if (!c->blocks_on || c->choices.n == 0)
+        return 0;
+      if (stop_asked(o, err))
+        return -1;
+      int rc = ts_blocks_repair(c, o, err);
+      if (rc)
+        return rc;
+      continue;
+    }
     if (o->limit > 0 && c->choices.n >= (size_t)o->limit)
       return 1;
-    if (c->choices.n % POLL_CHOICES == 0 && ts_terminated(&o->solve))
+    if (c->choices.n % POLL_CHOICES == 0 && stop_asked(o, err))
       return -1;
     if (c->choices.n == c->snap_want && c->snap.step != c->snap_want)
       snap_save(c);
     int cell = next_cell(c, o->heuristic);
     if (cell < 0)
-      break;
+      return 0;
     int keep = decide(c, cell);
     if (keep < 0)
-      break;
+      continue;
     TS_PUSH(c->choices, ((pair){cell, keep}));
     for (int t = 0; t < c->T; t++)
       if (t != keep && c->possible[(size_t)cell * (size_t)c->T + (size_t)t])
         ban(c, cell, t);
     propagate(c);
   }
-  return 0;
 }
 
 int tilesat_collapse_run(tilesat_collapse *c, const tilesat_collapse_options *o,
                          int *tiles, tilesat_error *err) {
   if (!c || !o || !tiles)
     ts_misuse(__func__, "NULL argument");
+  if ((unsigned)o->guard > TILESAT_GUARD_AUTO)
+    ts_misuse(__func__, "no such guard");
   c->dooms.n = 0;
-  c->calls = 0;
+  c->calls = c->repairs = c->resolved = 0;
   c->snap.step = c->snap_want = SIZE_MAX;
   c->unsat_window.m.width = 0;
-  for (bool resume = false;;) {
-    int stop = run_once(c, o, resume);
-    if (stop)
-      return stop > 0 ? TILESAT_UNKNOWN
-                      : ts_no_answer(&o->solve, "collapse", err);
+  for (int how = RUN_START;;) {
+    int st = run_once(c, o, how, err);
+    if (st == 1 || st == 2) /* the limit, or a block's cap */
+      return TILESAT_UNKNOWN;
+    if (st != 0)
+      return st;
     if (c->contradiction < 0)
       return finish(c, tiles, err);
-    if (!o->guard)
+    if (o->guard == TILESAT_GUARD_NONE)
       return TILESAT_UNKNOWN;
     if (c->choices.n == 0) /* the pins alone: propagation refuted them */
       return TILESAT_UNSAT;
-    if (ts_terminated(&o->solve))
-      return ts_no_answer(&o->solve, "collapse", err);
+    if (stop_asked(o, err))
+      return -1;
     int res = guard_learn(c, o, err);
+    if (res == TILESAT_UNKNOWN) { /* auto, past its budget: blocks on */
+      c->blocks_on = true;
+      c->snap_want = SIZE_MAX;
+      c->next_doom = c->dooms.n;
+      how = RUN_ON;
+      continue;
+    }
     if (res != TILESAT_SAT)
       return res;
     /* The run up to the new doom's step is the same again (the dooms
      * before it are): resume from the state saved at a step no later, or
      * replay from the seed and save it there this time. */
     c->snap_want = c->dooms.v[c->dooms.n - 1].step;
-    resume = c->snap.step <= c->snap_want;
+    how = c->snap.step <= c->snap_want ? RUN_RESUME : RUN_START;
   }
 }
 
@@ -785,6 +924,12 @@ void tilesat_collapse_ban(const tilesat_collapse *c, size_t i, size_t *step,
 }
 long tilesat_collapse_solver_calls(const tilesat_collapse *c) {
   return c->calls;
+}
+
+long tilesat_collapse_repairs(const tilesat_collapse *c) { return c->repairs; }
+
+long tilesat_collapse_resolved(const tilesat_collapse *c) {
+  return c->resolved;
 }
 
 int tilesat_collapse_contradiction(const tilesat_collapse *c) {
@@ -816,6 +961,22 @@ size_t tilesat_collapse_choices(const tilesat_collapse *c, size_t i, int *cell,
     *tile = c->choices.v[i].tile;
   }
   return c->choices.n;
+}
+
+const char *tilesat_guard_name(tilesat_guard g) {
+  return g == TILESAT_GUARD_SAT      ? "sat"
+         : g == TILESAT_GUARD_BLOCKS ? "blocks"
+         : g == TILESAT_GUARD_AUTO   ? "auto"
+                                     : "none";
+}
+
+int tilesat_guard_parse(const char *name, tilesat_guard *out) {
+  for (int g = 0; g <= TILESAT_GUARD_AUTO; g++)
+    if (!strcmp(name, tilesat_guard_name((tilesat_guard)g))) {
+      *out = (tilesat_guard)g;
+      return 0;
+    }
+  return -1;
 }
 
 const char *tilesat_heuristic_name(tilesat_heuristic h) {
@@ -882,7 +1043,7 @@ int tilesat_collapse_explain(tilesat_collapse *c,
     ts_misuse(__func__, "the last run did not fail");
   c->no_return = -1;
   c->doomed.n = 0;
-  long k = global_no_return(c, so, err);
+  long k = global_no_return(c, so, 0, err);
   if (k < -1)
     return -1;
   if (k == -1) /* no valid map at all: nothing to blame */

@@ -10,14 +10,14 @@
  *     sat/window.c), each within WINDOW_CONFLICTS, a pin skipped when it
  *     lies near the centre of a window already tried at that radius, in at
  *     most a tenth of the budget: UNSAT, naming the window;
- *  2. a guarded collapse (the guard proving dooms in windows only, within
- *     the budget, CPU time): SAT and its map, verified; or UNSAT (the
- *     guard's window, or propagation of the pins, refuted them);
+ *  2. a guarded collapse (--guard auto: the exact guard while it answers
+ *     soon, then block repairs; within the budget, CPU time): SAT and its
+ *     map, verified; or UNSAT (the guard's window, propagation of the
+ *     pins, or the guard on the whole map refuted them);
  *  3. the whole CNF (tilesat_check), when neither answered in its share of
- *     the time, the collapse met a doom no window proves, or cannot take
- *     the map on (collapse_can: what it asks for, tilesat_collapse_keeps:
- *     counts, connected and path constraints, masks; its wave within the
- *     memory bound).
+ *     the time, or the collapse cannot take the map on (collapse_can: what
+ *     it asks for, tilesat_collapse_keeps: counts, connected and path
+ *     constraints, masks; its wave within the memory bound).
  *
  * The budget is CPU time, so that which engine answers depends little on
  * the machine's load: 5 s plus 2 microseconds per cell and tile, in the
@@ -169,10 +169,11 @@ static void name_window(const tilesat_map *m, int cell,
 /* ------------------------------------------------------- 2. the collapse */
 
 /* Bytes of the collapse's wave on m: supports (and their snapshot, taken
- * by the guard), possible tiles, the per-cell arrays. */
+ * by the exact guard), possible tiles, the per-cell arrays, and the wave
+ * the block guard starts its blocks from. */
 static double collapse_bytes(const tilesat_map *m) {
   double N = m->ncells, T = m->rules->ntiles, D = m->rules->ndirs;
-  return 2 * (N * T * D * 2 + N * T + N * 60);
+  return 2 * (N * T * D * 2 + N * T + N * 60) + N * T;
 }
 
 /* Can the collapse take m on: keep what it asks for, count its tiles in
@@ -182,37 +183,39 @@ static bool collapse_can(const tilesat_map *m) {
          collapse_bytes(m) <= (double)m->max_memory;
 }
 
-/* The guarded collapse, the portfolio's one call of the guard: switching
- * to another guard is here (the exact guard, proving dooms in windows only
- * for auto; a guard that repairs by blocks needs no windows_only).  SAT
- * (tiles), UNSAT (how says what proved it), TILESAT_UNKNOWN (a doom no
- * window proves, with windows_only), or -1 (err; also when so's terminate
- * stopped it). */
+/* The guarded collapse, the portfolio's one call of the guard (the guard
+ * is chosen here): auto, the exact guard while it answers soon, then block
+ * repairs.  SAT (tiles), UNSAT (how says what proved it), TILESAT_UNKNOWN
+ * (a block past its cap), or -1 (err; also when so's terminate stopped
+ * it). */
 static int run_collapse(const tilesat_map *m, const tilesat_solve_options *so,
-                        uint64_t seed, bool windows_only, int *tiles,
-                        tilesat_check_answer *how, tilesat_error *err) {
+                        uint64_t seed, int *tiles, tilesat_check_answer *how,
+                        tilesat_error *err) {
   tilesat_collapse *c = tilesat_collapse_new(m, err);
   if (!c)
     return -1;
   tilesat_collapse_options co;
   tilesat_collapse_options_init(&co);
   co.seed = seed;
-  co.guard = true;
-  co.windows_only = windows_only;
+  co.guard = TILESAT_GUARD_AUTO;
   co.solve = *so;
   ts_say(so, "a guarded collapse (seed %llu)", (unsigned long long)seed);
   int res = tilesat_collapse_run(c, &co, tiles, err);
   how->banned = tilesat_collapse_banned(c);
+  how->repairs = tilesat_collapse_repairs(c);
   if (res == TILESAT_SAT) {
     how->by = TILESAT_BY_COLLAPSE;
   } else if (res == TILESAT_UNSAT) {
     int row0, col0, rows, cols;
     how->cell = tilesat_collapse_contradiction(c);
-    if (tilesat_collapse_unsat_window(c, &row0, &col0, &rows, &cols))
-      *how = (tilesat_check_answer){
-          TILESAT_BY_WINDOW, row0, col0, rows, cols, -1, how->banned};
-    else if (tilesat_collapse_choices(c, 0, &row0, &col0) == 0 &&
-             how->cell >= 0)
+    if (tilesat_collapse_unsat_window(c, &row0, &col0, &rows, &cols)) {
+      how->by = TILESAT_BY_WINDOW;
+      how->row0 = row0;
+      how->col0 = col0;
+      how->rows = rows;
+      how->cols = cols;
+    } else if (tilesat_collapse_choices(c, 0, &row0, &col0) == 0 &&
+               how->cell >= 0)
       how->by = TILESAT_BY_PROPAGATION; /* the pins alone */
     else
       how->by = TILESAT_BY_COLLAPSE; /* the whole map's solver */
@@ -230,7 +233,7 @@ int ts_check_collapse_first(const tilesat_map *m,
   tilesat_solve_options in = within(so, &d);
   int *tiles = ts_malloc((size_t)m->ncells * sizeof *tiles);
   tilesat_check_answer how;
-  int res = run_collapse(m, &in, 1, true, tiles, &how, err);
+  int res = run_collapse(m, &in, 1, tiles, &how, err);
   char why[512];
   if (res == TILESAT_SAT && !tilesat_map_verify(m, tiles, why, sizeof why)) {
     ts_error(err, what, 0,
@@ -286,7 +289,7 @@ static int before_cnf(const tilesat_map *m, const tilesat_check_options *o,
   if (res == 0 && !ts_terminated(&o->solve)) {
     d.until += budget - budget / 10;
     d.passed = false;
-    res = run_collapse(m, &in, o->seed, !colonly, tiles, how, err);
+    res = run_collapse(m, &in, o->seed, tiles, how, err);
     if (res == TILESAT_UNSAT && how->by == TILESAT_BY_PROPAGATION)
       name_window(lm, how->cell, &in, how); /* unnamed if stopped */
     if (res < 0 && d.passed && !ts_terminated(&o->solve))
@@ -362,7 +365,9 @@ void tilesat_check_answer_text(const tilesat_map *m,
              a->cell / m->width, a->cell % m->width);
     break;
   case TILESAT_BY_COLLAPSE:
-    snprintf(buf, len, "a guarded collapse (%ld choices banned)", a->banned);
+    snprintf(buf, len,
+             "a guarded collapse (%ld choices banned, %ld blocks repaired)",
+             a->banned, a->repairs);
     break;
   default:
     snprintf(buf, len, "the whole map's CNF");

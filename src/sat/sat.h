@@ -162,6 +162,13 @@ typedef struct ts_window {
  * would be the whole map, or would wrap a hex map of odd height.  m has
  * no masked cell; its global constraints are left out. */
 bool ts_window_at(const tilesat_map *m, int cell, int r, ts_window *w);
+/* The same window, empty (no pins, no bans): only its place; and the
+ * window of rows y0..y0+hh-1 and columns x0..x0+ww-1 of the map unwrapped
+ * (cut at the edges, or modulo the size on a periodic map), false when it
+ * would be the whole map.  The block guard's blocks (gen/blocks.c). */
+bool ts_window_place(const tilesat_map *m, int cell, int r, ts_window *w);
+bool ts_window_rect(const tilesat_map *m, int x0, int y0, int ww, int hh,
+                    ts_window *w);
 void ts_window_free(ts_window *w);
 /* A cell of m in the window's numbering, or -1 when outside; and back. */
 int ts_window_cell(const tilesat_map *m, const ts_window *w, int cell);

@@ -26,10 +26,21 @@ static bool allows_nothing(const tilesat_rules *r, int t, int d) {
   return true;
 }
 
-/* The window's geometry: rows y0.. and columns x0.. of side 2r+1 (cut to
- * the map) around cell; false when it would be the whole map (or wrap a
- * hex map of odd height, whose rows then change parity). */
-static bool place(const tilesat_map *m, int cell, int r, ts_window *w) {
+/* An empty window of m, h by w, at rows y0.. and columns x0... */
+static void make(const tilesat_map *m, int x0, int y0, int ww, int hh,
+                 ts_window *w) {
+  memset(w, 0, sizeof *w);
+  w->m.rules = m->rules;
+  w->m.topo = m->topo;
+  w->m.width = ww;
+  w->m.height = hh;
+  w->m.ncells = ww * hh;
+  w->m.max_memory = m->max_memory;
+  w->x0 = x0;
+  w->y0 = y0;
+}
+
+bool ts_window_place(const tilesat_map *m, int cell, int r, ts_window *w) {
   int W = m->width, H = m->height, side = 2 * r + 1;
   bool hex = m->topo == TILESAT_HEX;
   if (m->periodic ? side >= W || side >= H || (hex && H % 2)
@@ -51,15 +62,33 @@ static bool place(const tilesat_map *m, int cell, int r, ts_window *w) {
     if (!m->periodic && hh < H)
       hh++;
   }
-  memset(w, 0, sizeof *w);
-  w->m.rules = m->rules;
-  w->m.topo = m->topo;
-  w->m.width = ww;
-  w->m.height = hh;
-  w->m.ncells = ww * hh;
-  w->m.max_memory = m->max_memory;
-  w->x0 = x0;
-  w->y0 = y0;
+  make(m, x0, y0, ww, hh, w);
+  return true;
+}
+
+bool ts_window_rect(const tilesat_map *m, int x0, int y0, int ww, int hh,
+                    ts_window *w) {
+  int W = m->width, H = m->height;
+  bool hex = m->topo == TILESAT_HEX;
+  if (!m->periodic) { /* cut at the map's edges */
+    int x1 = x0 + ww < W ? x0 + ww : W, y1 = y0 + hh < H ? y0 + hh : H;
+    x0 = x0 < 0 ? 0 : x0;
+    y0 = y0 < 0 ? 0 : y0;
+    if (hex && y0 % 2)
+      y0--; /* odd-r rows: keep the window's rows' parity */
+    ww = x1 - x0;
+    hh = y1 - y0;
+    if (ww >= W && hh >= H)
+      return false;
+  } else {
+    if (ww >= W || hh >= H || (hex && H % 2))
+      return false;
+    x0 = (x0 % W + W) % W;
+    y0 = (y0 % H + H) % H;
+    if (hex && y0 % 2)
+      y0 = y0 ? y0 - 1 : H - 1;
+  }
+  make(m, x0, y0, ww, hh, w);
   return true;
 }
 
@@ -84,7 +113,7 @@ int ts_window_map_cell(const tilesat_map *m, const ts_window *w, int wcell) {
 bool ts_window_at(const tilesat_map *m, int cell, int r, ts_window *w) {
   if (m->nmasked)
     ts_misuse(__func__, "a map with masked cells");
-  if (!place(m, cell, r, w))
+  if (!ts_window_place(m, cell, r, w))
     return false;
   for (size_t i = 0; i < m->pins.n; i++) {
     int lc = ts_window_cell(m, w, m->pins.v[i].cell);
