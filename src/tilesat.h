@@ -980,6 +980,13 @@ void tilesat_collapse_ban(const tilesat_collapse *c, size_t i, size_t *step,
                           int *cell, int *tile);
 /* After a run: the cell left with no tile, or -1. */
 int tilesat_collapse_contradiction(const tilesat_collapse *c);
+/* After a run that failed on a global constraint, the constraint and why,
+ * "ORIGIN: TEXT, but WHAT" (valid until the next run): a count its choices
+ * took past a bound (tilesat_collapse_contradiction is the cell where that
+ * showed), or a connected or path constraint the finished map of an
+ * unguarded run breaks (no contradiction cell: the run returned
+ * TILESAT_UNKNOWN with every cell decided).  NULL otherwise. */
+const char *tilesat_collapse_why(const tilesat_collapse *c);
 /* After a run: is `tile` still possible at `cell` (row-major)?  The wave
  * as the run left it: one tile a cell after a success, more where a run
  * stopped at its limit, none in a contradiction's cell. */

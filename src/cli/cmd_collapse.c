@@ -41,6 +41,21 @@ static bool json_output(const options *o) {
   return o->format && !strcmp(o->format, "json");
 }
 
+/* What the map's constraints ask of the run: the guard's solver keeps
+ * connected and path constraints best with CaDiCaL (unless --backend
+ * says otherwise); --explain replays doomed sets through trace, which
+ * keeps borders alone.  0, or EXIT_ERROR (said). */
+static int collapse_map_ok(const options *o, const tilesat_map *m,
+                           tilesat_collapse_options *co) {
+  lazy_backend(o, m, &co->solve);
+  tilesat_error err;
+  if (o->explain &&
+      tilesat_map_refuse_globals(m, 1u << TILESAT_GLOBAL_BORDER,
+                                 "collapse --explain", NULL, &err))
+    return fail_err(&err);
+  return 0;
+}
+
 /* One run: the map, UNSAT, or where it contradicted (and --explain). */
 static int one_run(options *o, const tilesat_map *m, tilesat_collapse *c,
                    const tilesat_collapse_options *co, int *tiles) {
@@ -246,6 +261,8 @@ static int size_row(options *o, tilesat_collapse_options *co, long n, bool *any,
   tilesat_error err;
   stats st = {0};
   int rc = load_map(o, &r, &m);
+  if (!rc)
+    rc = collapse_map_ok(o, m, co);
   if (!rc && !(c = tilesat_collapse_new(m, &err)))
     rc = fail_err(&err);
   if (!rc)
@@ -329,6 +346,8 @@ int cmd_collapse(options *o) {
   tilesat_collapse *c = NULL;
   tilesat_error err;
   int rc = load_map(o, &r, &m);
+  if (!rc)
+    rc = collapse_map_ok(o, m, &co);
   if (!rc && !(c = tilesat_collapse_new(m, &err)))
     rc = fail_err(&err);
   if (!rc && many) {

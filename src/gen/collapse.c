@@ -56,6 +56,7 @@
 #include "gen/collapse_internal.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -90,11 +91,6 @@ tilesat_collapse *tilesat_collapse_new(const tilesat_map *m,
     ts_error(err, "collapse", 0, "at most 65535 tiles, not %d", T);
     return NULL;
   }
-  /* WFC's propagation keeps borders (as bans); counts and connectivity it
-   * cannot see, and a guard that proves dooms in windows cannot either */
-  if (tilesat_map_refuse_globals(m, 1u << TILESAT_GLOBAL_BORDER, "collapse",
-                                 "; check and enum can", err))
-    return NULL;
   tilesat_collapse *c = ts_calloc(1, sizeof *c);
   c->own = ts_map_lowered(m);
   c->m = m = c->own ? c->own : m;
@@ -127,6 +123,8 @@ tilesat_collapse *tilesat_collapse_new(const tilesat_map *m,
     c->w[t] = (double)m->rules->weight[t];
     c->wlogw[t] = c->w[t] > 0 ? c->w[t] * log(c->w[t]) : 0;
   }
+  c->cg = cg_new(c); /* borders are bans (ts_map_lowered); the others */
+  c->failed = -1;
   return c;
 }
 
@@ -154,17 +152,22 @@ void tilesat_collapse_free(tilesat_collapse *c) {
   free(c->stack.v);
   free(c->choices.v);
   ts_solver_free(c->solver);
+  ts_cuts_free(c->cuts);
+  cg_free(c->cg);
   free(c->dooms.v);
   free(c->doomed.v);
-  free(c->snap.support);
-  free(c->snap.possible);
-  free(c->snap.count);
-  free(c->snap.heap);
-  free(c->snap.pos);
-  free(c->snap.sum_w);
-  free(c->snap.sum_wlogw);
-  free(c->snap.entropy);
-  free(c->snap.key);
+  snapshot *snaps[2] = {&c->snap, &c->probe};
+  for (int i = 0; i < 2; i++) {
+    free(snaps[i]->support);
+    free(snaps[i]->possible);
+    free(snaps[i]->count);
+    free(snaps[i]->heap);
+    free(snaps[i]->pos);
+    free(snaps[i]->sum_w);
+    free(snaps[i]->sum_wlogw);
+    free(snaps[i]->entropy);
+    free(snaps[i]->key);
+  }
   free(c);
 }
 
@@ -269,13 +272,19 @@ static void ban(tilesat_collapse *c, int cell, int t) {
   heap_update(c, cell);
   if (c->count[cell] == 0 && c->contradiction < 0)
     c->contradiction = cell;
+  if (c->cg)
+    cg_on_ban(c, cell, t);
 }
+
+void ts_wave_ban(tilesat_collapse *c, int cell, int t) { ban(c, cell, t); }
 
 /* Tile u left cell n: the tiles it allowed in n's neighbours lose one
  * support each; a tile left with none is banned.  Until the stack is
- * empty or a cell is empty. */
+ * empty or a cell is empty; then the global constraints' own bans (counts
+ * at a bound, regions cut off), propagated in turn. */
 static void propagate(tilesat_collapse *c) {
   const int T = c->T, D = c->D;
+again:
   while (c->stack.n && c->contradiction < 0) {
     pair p = c->stack.v[--c->stack.n];
     for (int d = 0; d < D; d++) {
@@ -295,6 +304,8 @@ static void propagate(tilesat_collapse *c) {
       }
     }
   }
+  if (c->cg && c->contradiction < 0 && cg_propagate(c))
+    goto again;
 }
 
 /* Every tile possible everywhere, then the tiles with no support where a
@@ -302,6 +313,8 @@ static void propagate(tilesat_collapse *c) {
 static void start(tilesat_collapse *c, uint64_t seed, tilesat_heuristic h) {
   const tilesat_map *m = c->m;
   const int T = c->T, D = c->D, N = c->N;
+  if (c->cg)
+    cg_stop(c->cg); /* until cg_start, after the start's bans */
   ts_rng_seed(&c->rng, seed, 0x636f6cu);
   ts_rng_seed(&c->noise, seed, 0x6e6f6973u);
   c->heuristic = h;
@@ -314,7 +327,7 @@ static void start(tilesat_collapse *c, uint64_t seed, tilesat_heuristic h) {
   c->stack.n = c->choices.n = c->doomed.n = 0;
   c->next_doom = 0;
   c->no_return = -1;
-  c->contradiction = -1;
+  c->contradiction = c->failed = -1;
   c->scan = 0;
   for (int cell = 0; cell < N; cell++) {
     c->count[cell] = T;
@@ -325,6 +338,11 @@ static void start(tilesat_collapse *c, uint64_t seed, tilesat_heuristic h) {
       for (int d = 0; d < D; d++)
         c->support[((size_t)cell * (size_t)T + (size_t)t) * (size_t)D +
                    (size_t)d] = (uint16_t)c->supp_len[d * T + t];
+    if (ts_masked(m, cell)) { /* not part of the map: no tile, no choice */
+      memset(c->possible + (size_t)cell * (size_t)T, 0, (size_t)T);
+      c->count[cell] = 0;
+      c->sum_w[cell] = c->sum_wlogw[cell] = c->entropy[cell] = 0;
+    }
   }
   heap_build(c);
   for (int cell = 0; cell < N && c->contradiction < 0; cell++)
@@ -342,6 +360,8 @@ static void start(tilesat_collapse *c, uint64_t seed, tilesat_heuristic h) {
     if (c->possible[k])
       ban(c, m->bans.v[i].cell, m->bans.v[i].tile);
   }
+  if (c->cg && c->contradiction < 0)
+    cg_start(c);
   propagate(c);
   for (size_t i = 0; i < m->pins.n && c->contradiction < 0; i++) {
     int cell = m->pins.v[i].cell, keep = m->pins.v[i].tile;
@@ -395,12 +415,14 @@ static int make_solver(tilesat_collapse *c, const tilesat_solve_options *so,
       want.progress_user == had->progress_user)
     return 0; /* the same options: the solver (and what it learnt) stays */
   ts_solver_free(c->solver);
+  ts_cuts_free(c->cuts);
   c->solver = NULL;
   c->solve = want;
   c->map_sat = -1;
   if (ts_memory_check(c->m, so, 0, "collapse", err))
     return -1;
   c->solver = ts_solver_for_map(c->m, so);
+  c->cuts = ts_cuts_new(c->m); /* connected and path, by cuts */
   return 0;
 }
 
@@ -414,12 +436,19 @@ static int make_solver(tilesat_collapse *c, const tilesat_solve_options *so,
  * 0: SAT, UNSAT, TILESAT_UNKNOWN (the budget ran out), or -1 with err. */
 static int solve_lits(tilesat_collapse *c, ts_solver *s, const int *lits,
                       long n, int budget, tilesat_error *err) {
-  for (long i = 0; i < n; i++)
-    ts_solver_assume(s, lits[i]);
-  if (budget)
-    ts_solver_limit(s, budget);
   c->calls++;
-  int res = ts_solver_solve(s);
+  int res;
+  if (s == c->solver && c->cuts) { /* the whole map: its regions too */
+    res = ts_solve_cut_assuming(s, c->cuts, lits, (int)n, budget, NULL);
+  } else if (s == c->wsolver && c->wcut) { /* a window: what holds there */
+    res = cg_window_solve(c->wcut, s, lits, n, budget);
+  } else {
+    for (long i = 0; i < n; i++)
+      ts_solver_assume(s, lits[i]);
+    if (budget)
+      ts_solver_limit(s, budget);
+    res = ts_solver_solve(s);
+  }
   if (res == TILESAT_SAT || res == TILESAT_UNSAT ||
       (budget && !ts_terminated(c->now)))
     return res;
@@ -430,11 +459,14 @@ static int solve_lits(tilesat_collapse *c, ts_solver *s, const int *lits,
  * UNSAT, or -1 with err. */
 static int solve_choices(tilesat_collapse *c, const size_t *idx, size_t n,
                          tilesat_error *err) {
+  int *lits = ts_malloc((n + 1) * sizeof *lits);
   for (size_t i = 0; i < n; i++) {
     pair p = c->choices.v[idx[i]];
-    ts_solver_assume(c->solver, ts_var(c->m, p.cell, p.tile));
+    lits[i] = ts_var(c->m, p.cell, p.tile);
   }
-  return solve_lits(c, c->solver, NULL, 0, 0, err);
+  int res = solve_lits(c, c->solver, lits, (long)n, 0, err);
+  free(lits);
+  return res;
 }
 
 /* After an UNSAT answer under the prefix lits[0..j]: the last literal of
@@ -573,6 +605,9 @@ static bool window_at(const tilesat_collapse *c, int cell, int r, window *w) {
   return true;
 }
 
+/* The map's masked cells that fall in the window, masked there too. */
+static void window_mask(const tilesat_collapse *c, window *w);
+
 /* cell's place in the window, or -1. */
 static int window_cell(const tilesat_collapse *c, const window *w, int cell) {
   int W = c->m->width, H = c->m->height;
@@ -584,6 +619,37 @@ static int window_cell(const tilesat_collapse *c, const window *w, int cell) {
   if (dx < 0 || dy < 0 || dx >= w->m.width || dy >= w->m.height)
     return -1;
   return dy * w->m.width + dx;
+}
+
+static void window_mask(const tilesat_collapse *c, window *w) {
+  if (!c->m->masked)
+    return;
+  w->m.masked = ts_calloc((size_t)w->m.ncells, 1);
+  for (int cell = 0; cell < c->N; cell++) {
+    int lc = ts_masked(c->m, cell) ? window_cell(c, w, cell) : -1;
+    if (lc >= 0 && !w->m.masked[lc]) {
+      w->m.masked[lc] = 1;
+      w->m.nmasked++;
+    }
+  }
+}
+
+/* The map's connected and path constraints as they hold in window w
+ * (collapse_globals.c), or NULL. */
+static cg_window *window_globals(const tilesat_collapse *c, const window *w) {
+  if (!c->cg)
+    return NULL;
+  int *wcell = ts_malloc((size_t)w->m.ncells * sizeof *wcell);
+  for (int lc = 0; lc < w->m.ncells; lc++)
+    wcell[lc] = -1;
+  for (int cell = 0; cell < c->N; cell++) {
+    int lc = window_cell(c, w, cell);
+    if (lc >= 0)
+      wcell[lc] = cell;
+  }
+  cg_window *cw = cg_window_new(c, &w->m, wcell);
+  free(wcell);
+  return cw;
 }
 
 /* Learn a doom in windows around the contradiction, doubling from radius
@@ -603,21 +669,26 @@ static int window_learn(tilesat_collapse *c, const tilesat_solve_options *so,
   int rc = 0;
   window w;
   for (int r = 3; rc == 0 && window_at(c, c->contradiction, r, &w); r *= 2) {
+    window_mask(c, &w);
     for (size_t i = 0; i < c->m->pins.n; i++) {
       int lc = window_cell(c, &w, c->m->pins.v[i].cell);
       if (lc >= 0)
         TS_PUSH(w.m.pins, ((ts_pin){lc, c->m->pins.v[i].tile}));
     }
+    ts_solver *s = ts_solver_for_map(&w.m, &quiet);
+    c->wcut = window_globals(c, &w);
+    c->wsolver = s;
     long k = 0;
     for (size_t i = 0; i < n; i++) {
-      int lc = window_cell(c, &w, c->choices.v[i].cell);
-      if (lc >= 0) {
-        lits[k] = ts_var(&w.m, lc, c->choices.v[i].tile);
+      int lc = window_cell(c, &w, c->choices.v[i].cell), a = 0;
+      if (lc >= 0 || (a = cg_window_outside(c->wcut, c->choices.v[i].tile))) {
+        lits[k] = lc >= 0 ? ts_var(&w.m, lc, c->choices.v[i].tile) : a;
         idx[k++] = i;
       }
     }
-    ts_solver *s = ts_solver_for_map(&w.m, &quiet);
     int res = solve_lits(c, s, lits, k, WINDOW_CONFLICTS, err);
+    if (getenv("CGDBG"))
+      fprintf(stderr, "window r=%d k=%ld res=%d\n", r, k, res);
     if (res == TILESAT_UNSAT) {
       res = solve_lits(c, s, NULL, 0, WINDOW_CONFLICTS, err);
       if (res == TILESAT_UNSAT)
@@ -627,6 +698,8 @@ static int window_learn(tilesat_collapse *c, const tilesat_solve_options *so,
         if (j < -1)
           rc = -1;
         else {
+          if (getenv("CGDBG"))
+            fprintf(stderr, "window r=%d learn k=%zu n=%zu lit=%d\n", r, idx[j], c->choices.n, lits[j]);
           learn(c, idx[j]);
           rc = 1;
         }
@@ -634,27 +707,83 @@ static int window_learn(tilesat_collapse *c, const tilesat_solve_options *so,
     }
     if (res < 0)
       rc = -1;
+    cg_window_free(c->wcut);
+    c->wcut = NULL;
     ts_solver_free(s);
     free(w.m.pins.v);
+    free(w.m.masked);
   }
   free(lits);
   free(idx);
   return rc;
 }
 
+/* Learns by the propagation's proof a run may take back, before the
+ * whole map's solver looks for the point of no return. */
+#define MAX_BACKJUMPS 64
+#define CHEAP_BACKJUMPS 16
+
+static size_t probe_back(tilesat_collapse *c, const tilesat_collapse_options *o,
+                         int x);
+
 /* A guarded run contradicted: learn a doom (in a window around the
  * contradiction if one refutes the run, else at the point of no return on
  * the whole map).  TILESAT_SAT (a doom learnt: run again), TILESAT_UNSAT
  * (no valid map at all), or -1. */
-static int guard_learn(tilesat_collapse *c, const tilesat_solve_options *so,
+static int guard_learn(tilesat_collapse *c, const tilesat_collapse_options *o,
                        tilesat_error *err) {
+  const tilesat_solve_options *so = &o->solve;
   c->now = so;
+  /* With global constraints the propagation (arc consistency, counts,
+   * regions) removes only tiles no valid map holds with the choices made:
+   * its contradiction proves that the last choice dooms the run, and the
+   * cell draws again.  When every tile there is doomed the last choice is
+   * to blame, or one before it: the windows may tell which; else back a
+   * step at a time (a search), and past MAX_BACKJUMPS the whole map. */
+  size_t last = c->choices.n - 1;
+  bool back = c->dooms.n && last < c->dooms.v[c->dooms.n - 1].step;
+  if (c->cg && back) {
+    /* every tile of the cell drawn dooms the run: probe the prefixes */
+    size_t j = probe_back(c, o, c->dooms.v[c->dooms.n - 1].cell);
+    if (getenv("CGDBG"))
+      fprintf(stderr, "probe back: n=%zu j=%zu\n", last + 1, j);
+    if (j == 0)
+      return TILESAT_UNSAT;
+    last = j - 1;
+    back = false;
+  }
+  if (c->cg && (!back || c->backjumps < CHEAP_BACKJUMPS)) {
+    c->backjumps += back;
+    if (getenv("CGDBG"))
+      fprintf(stderr, "learn k=%zu n=%zu cell=%d failed=%d contra=%d bj=%ld %s\n", last, c->choices.n, c->choices.v[last].cell, c->failed, c->contradiction, c->backjumps, c->failed>=0?c->why:"");
+    learn(c, last);
+    return TILESAT_SAT;
+  }
   int rc = window_learn(c, so, err);
   if (rc != 0)
     return rc == 1 ? TILESAT_SAT : rc;
+  if (c->cg && c->backjumps < MAX_BACKJUMPS) {
+    size_t k = last;
+    c->backjumps++;
+    if (getenv("CGMAP") && c->backjumps == 1) {
+      FILE *f = fopen(getenv("CGMAP"), "w");
+      char *g = malloc(c->N);
+      memset(g, '?', c->N);
+      for (size_t i = 0; i + (getenv("CGLESS") ? atoi(getenv("CGLESS")) : 0) < c->choices.n; i++) g[c->choices.v[i].cell] = c->m->rules->names.v.v[c->choices.v[i].tile][0];
+      for (int r = 0; r < c->m->height; r++) { fwrite(g + r * c->m->width, 1, c->m->width, f); fputc('\n', f); }
+      fclose(f); free(g);
+      fprintf(stderr, "dumped %zu choices\n", c->choices.n);
+    }
+    if (getenv("CGDBG"))
+      fprintf(stderr, "learn k=%zu n=%zu cell=%d failed=%d contra=%d bj=%ld %s\n", k, c->choices.n, c->choices.v[k].cell, c->failed, c->contradiction, c->backjumps, c->failed>=0?c->why:"");
+    learn(c, k);
+    return TILESAT_SAT;
+  }
   long k = global_no_return(c, so, err);
   if (k < 0)
     return k == -1 ? TILESAT_UNSAT : -1;
+  if (getenv("CGDBG"))
+    fprintf(stderr, "global learn k=%ld n=%zu cell=%d\n", k, c->choices.n, c->choices.v[k].cell);
   learn(c, (size_t)k);
   return TILESAT_SAT;
 }
@@ -693,13 +822,20 @@ void tilesat_collapse_options_init(tilesat_collapse_options *o) {
   o->solve.backend = TILESAT_PICOSAT;
 }
 
-/* Every cell decided: the map, checked. */
+/* Every cell decided: the map, checked.  An unguarded run's map may break
+ * a connected or path constraint (WFC does not see them): a failed run. */
 static int finish(tilesat_collapse *c, int *tiles, tilesat_error *err) {
   for (int cell = 0; cell < c->N; cell++) {
     const uint8_t *poss = c->possible + (size_t)cell * (size_t)c->T;
-    tiles[cell] = (int)((const uint8_t *)memchr(poss, 1, (size_t)c->T) - poss);
+    const uint8_t *one = memchr(poss, 1, (size_t)c->T);
+    tiles[cell] = one ? (int)(one - poss) : TILESAT_NO_TILE; /* masked */
   }
-  char why[256];
+  if (c->cg && !c->guarded) {
+    c->failed = ts_collapse_globals_broken(c->m, tiles, c->why, sizeof c->why);
+    if (c->failed >= 0)
+      return TILESAT_UNKNOWN;
+  }
+  char why[512];
   if (!tilesat_map_verify(c->m, tiles, why, sizeof why)) {
     ts_error(err, "collapse", 0,
              "internal error: the collapsed map is not valid: %s", why);
@@ -721,8 +857,7 @@ static int finish(tilesat_collapse *c, int *tiles, tilesat_error *err) {
   X(entropy, (size_t)c->N)                                                     \
   X(key, (size_t)c->N)
 
-static void snap_save(tilesat_collapse *c) {
-  snapshot *s = &c->snap;
+static void snap_save_to(tilesat_collapse *c, snapshot *s) {
 #define SAVE(f, n)                                                             \
   if (!s->f)                                                                   \
     s->f = ts_malloc((n) * sizeof *s->f);                                      \
@@ -736,8 +871,9 @@ static void snap_save(tilesat_collapse *c) {
   s->step = c->choices.n;
 }
 
-static void snap_restore(tilesat_collapse *c) {
-  const snapshot *s = &c->snap;
+static void snap_save(tilesat_collapse *c) { snap_save_to(c, &c->snap); }
+
+static void snap_restore_from(tilesat_collapse *c, const snapshot *s) {
 #define RESTORE(f, n) memcpy(c->f, s->f, (n) * sizeof *s->f);
   SNAP_FIELDS(RESTORE)
 #undef RESTORE
@@ -749,8 +885,12 @@ static void snap_restore(tilesat_collapse *c) {
   c->stack.n = c->doomed.n = 0;
   c->next_doom = 0;
   c->no_return = -1;
-  c->contradiction = -1;
+  c->contradiction = c->failed = -1;
+  if (c->cg)
+    cg_rebuild(c);
 }
+
+static void snap_restore(tilesat_collapse *c) { snap_restore_from(c, &c->snap); }
 
 /* One run from the seed, banning the dooms learnt: the map's cells all
  * decided, or a contradiction; true if it stopped at o->limit choices
@@ -781,12 +921,103 @@ static bool run_once(tilesat_collapse *c, const tilesat_collapse_options *o,
   return false;
 }
 
+/* ------------------------------------------------------------ probing */
+
+/* The state after the first j choices of ch (the run's), with the dooms
+ * learnt at steps up to j banned: from the snapshot when it is no later,
+ * else from the seed. */
+static void replay_to(tilesat_collapse *c, const tilesat_collapse_options *o,
+                      const pair *ch, size_t j) {
+  size_t i = 0, d = 0;
+  if (c->snap.step != SIZE_MAX && c->snap.step <= j) {
+    snap_restore(c);
+    i = c->snap.step;
+  } else {
+    start(c, o->seed, o->heuristic);
+  }
+  while (d < c->dooms.n && c->dooms.v[d].step < i)
+    d++; /* their cells are decided */
+  for (; c->contradiction < 0; i++) {
+    for (; d < c->dooms.n && c->dooms.v[d].step == i; d++) {
+      const doom *x = &c->dooms.v[d];
+      if (c->possible[(size_t)x->cell * (size_t)c->T + (size_t)x->tile])
+        ban(c, x->cell, x->tile);
+    }
+    propagate(c);
+    if (i == j || c->contradiction >= 0)
+      break;
+    pair p = ch[i];
+    for (int t = 0; t < c->T; t++)
+      if (t != p.tile && c->possible[(size_t)p.cell * (size_t)c->T + (size_t)t])
+        ban(c, p.cell, t);
+    propagate(c);
+    TS_PUSH(c->choices, p);
+  }
+}
+
+/* Does every tile of cell x lead the propagation to a contradiction? */
+static bool probe_fails(tilesat_collapse *c, int x) {
+  if (c->contradiction >= 0)
+    return true;
+  snap_save_to(c, &c->probe);
+  for (int t = 0; t < c->T; t++) {
+    if (!c->possible[(size_t)x * (size_t)c->T + (size_t)t])
+      continue;
+    for (int u = 0; u < c->T; u++)
+      if (u != t && c->possible[(size_t)x * (size_t)c->T + (size_t)u])
+        ban(c, x, u);
+    propagate(c);
+    bool ok = c->contradiction < 0;
+    snap_restore_from(c, &c->probe);
+    if (ok)
+      return false;
+  }
+  return true;
+}
+
+/* Every tile of cell x, the run's next choice, dooms it: the choices
+ * before are to blame, the last or an earlier one.  The first prefix
+ * after which propagation refutes every tile of x (probing: galloping
+ * back from the whole run, then bisecting; a longer prefix bans more, so
+ * it fails too), found by replaying the run's prefixes.  Its length, 0
+ * when the pins alone fail; the state is left as it is. */
+static size_t probe_back(tilesat_collapse *c, const tilesat_collapse_options *o,
+                         int x) {
+  size_t n = c->choices.n;
+  pair *ch = ts_malloc((n + 1) * sizeof *ch);
+  memcpy(ch, c->choices.v, n * sizeof *ch);
+  long lo = -1, hi = (long)n; /* prefix lo leaves x a tile, prefix hi not */
+  for (long step = 1; hi - lo > 1; step *= 2) {
+    long j = hi - step > lo ? hi - step : lo + 1;
+    replay_to(c, o, ch, (size_t)j);
+    if (!probe_fails(c, x)) {
+      lo = j;
+      break;
+    }
+    hi = j;
+  }
+  while (hi - lo > 1) {
+    long j = lo + (hi - lo) / 2;
+    replay_to(c, o, ch, (size_t)j);
+    if (probe_fails(c, x))
+      hi = j;
+    else
+      lo = j;
+  }
+  c->choices.n = 0;
+  for (size_t i = 0; i < n; i++)
+    TS_PUSH(c->choices, ch[i]);
+  free(ch);
+  return (size_t)hi;
+}
+
 int tilesat_collapse_run(tilesat_collapse *c, const tilesat_collapse_options *o,
                          int *tiles, tilesat_error *err) {
   if (!c || !o || !tiles)
     ts_misuse(__func__, "NULL argument");
   c->dooms.n = 0;
-  c->calls = 0;
+  c->calls = c->backjumps = 0;
+  c->guarded = o->guard;
   c->snap.step = c->snap_want = SIZE_MAX;
   for (bool resume = false;;) {
     if (run_once(c, o, resume))
@@ -801,7 +1032,7 @@ int tilesat_collapse_run(tilesat_collapse *c, const tilesat_collapse_options *o,
       ts_error(err, "collapse", 0, "interrupted");
       return -1;
     }
-    int res = guard_learn(c, &o->solve, err);
+    int res = guard_learn(c, o, err);
     if (res != TILESAT_SAT)
       return res;
     /* The run up to the new doom's step is the same again (the dooms
@@ -830,6 +1061,10 @@ long tilesat_collapse_solver_calls(const tilesat_collapse *c) {
 
 int tilesat_collapse_contradiction(const tilesat_collapse *c) {
   return c->contradiction;
+}
+
+const char *tilesat_collapse_why(const tilesat_collapse *c) {
+  return c->failed >= 0 ? c->why : NULL;
 }
 
 bool tilesat_collapse_possible(const tilesat_collapse *c, int cell, int tile) {
