@@ -63,12 +63,23 @@ static int one_run(options *o, const tilesat_map *m, tilesat_collapse *c,
   int res = tilesat_collapse_run(c, co, tiles, &err);
   if (res < 0)
     return fail_solve(o, &err);
-  if (co->guard)
+  long starts = tilesat_collapse_restarts(c);
+  if (co->guard && starts)
+    fprintf(stderr,
+            "tilesat: collapse: %ld choices banned, %ld solver calls, %ld new "
+            "%s\n",
+            tilesat_collapse_banned(c), tilesat_collapse_solver_calls(c),
+            starts, starts == 1 ? "start" : "starts");
+  else if (co->guard)
     fprintf(stderr, "tilesat: collapse: %ld choices banned, %ld solver calls\n",
             tilesat_collapse_banned(c), tilesat_collapse_solver_calls(c));
   int cell, tile, w = tilesat_map_width(m);
   size_t k = tilesat_collapse_choices(c, 0, &cell, &tile);
   int bad = tilesat_collapse_contradiction(c);
+  /* a global constraint the run could not keep, and a finished map that
+   * breaks one (an unguarded run's connected or path constraint) */
+  const char *why = res == TILESAT_UNKNOWN ? tilesat_collapse_why(c) : NULL;
+  bool broken = why && bad < 0;
   cJSON *doc = json_output(o) ? cJSON_CreateObject() : NULL;
   int rc = res == TILESAT_SAT     ? TILESAT_SAT
            : res == TILESAT_UNSAT ? TILESAT_UNSAT
@@ -77,6 +88,7 @@ static int one_run(options *o, const tilesat_map *m, tilesat_collapse *c,
     cJSON_AddStringToObject(doc, "result",
                             res == TILESAT_SAT     ? "SAT"
                             : res == TILESAT_UNSAT ? "UNSAT"
+                            : broken               ? "broken"
                                                    : "contradiction");
     cJSON_AddNumberToObject(doc, "seed", (double)o->seed);
     cJSON_AddNumberToObject(doc, "choices", (double)k);
@@ -85,9 +97,12 @@ static int one_run(options *o, const tilesat_map *m, tilesat_collapse *c,
                               (double)tilesat_collapse_banned(c));
       cJSON_AddNumberToObject(doc, "solver_calls",
                               (double)tilesat_collapse_solver_calls(c));
+      cJSON_AddNumberToObject(doc, "restarts", (double)starts);
     }
-    if (res == TILESAT_SAT)
+    if (res == TILESAT_SAT || broken)
       cJSON_AddItemToObject(doc, "map", collapse_json_map(m, tiles));
+    if (why)
+      cJSON_AddStringToObject(doc, "why", why);
     if (bad >= 0) {
       cJSON *at = cJSON_AddObjectToObject(doc, "contradiction");
       int row = bad / w, col = bad % w;
@@ -101,12 +116,18 @@ static int one_run(options *o, const tilesat_map *m, tilesat_collapse *c,
     stop_release();
   } else if (res == TILESAT_UNSAT) {
     printf("UNSAT\n");
+  } else if (broken) { /* the map WFC made, and what it breaks */
+    stop_hold();
+    printf("broken after %zu choices (seed %" PRIu64 "): %s\n", k, o->seed,
+           why);
+    tilesat_map_write(m, tiles, stdout);
+    stop_release();
   } else {
-    printf("contradiction at (%d,%d) after %zu choices (seed %" PRIu64 ")\n",
-           bad / w, bad % w, k, o->seed);
+    printf("contradiction at (%d,%d) after %zu choices (seed %" PRIu64 ")%s%s\n",
+           bad / w, bad % w, k, o->seed, why ? ": " : "", why ? why : "");
   }
   int out = 0;
-  if (res == TILESAT_SAT)
+  if (res == TILESAT_SAT || broken)
     out = map_outputs(o, m, tiles);
   else if (bad >= 0 && o->explain)
     out = collapse_explain(o, m, c, &co->solve, doc);
@@ -121,8 +142,9 @@ static int one_run(options *o, const tilesat_map *m, tilesat_collapse *c,
 
 /* What -n RUNS found. */
 typedef struct stats {
-  long n, ok, unsat, banned;
-  double median, lo, hi; /* seconds; the failure rate's interval */
+  long n, ok, unsat, banned, broken;
+  double median, lo, hi; /* seconds; the contradiction rate's interval */
+  double blo, bhi;       /* the broken maps' */
   long *hits;            /* per cell: contradictions there */
   doom_summary *doomed;  /* -n --explain: the failed runs' doomed sets */
 } stats;
@@ -161,6 +183,8 @@ static int run_many(options *o, const tilesat_map *m, tilesat_collapse *c,
       st->ok++;
     else if (res == TILESAT_UNSAT)
       st->unsat++;
+    else if (tilesat_collapse_contradiction(c) < 0 && tilesat_collapse_why(c))
+      st->broken++;
     else if (tilesat_collapse_contradiction(c) >= 0) {
       st->hits[tilesat_collapse_contradiction(c)]++;
       if (st->doomed && tilesat_collapse_explain(c, &co->solve, &err))
@@ -170,7 +194,8 @@ static int run_many(options *o, const tilesat_map *m, tilesat_collapse *c,
     }
   }
   if (!rc) {
-    wilson95(n - st->ok - st->unsat, n, &st->lo, &st->hi);
+    wilson95(n - st->ok - st->unsat - st->broken, n, &st->lo, &st->hi);
+    wilson95(st->broken, n, &st->blo, &st->bhi);
     st->median = median_sorted(times, (size_t)n);
   }
   free(times);
@@ -180,7 +205,7 @@ static int run_many(options *o, const tilesat_map *m, tilesat_collapse *c,
 
 /* The -n report as JSON: an object of `doc`. */
 static void stats_json(cJSON *doc, const stats *st, uint64_t seed, bool guard) {
-  long bad = st->n - st->ok - st->unsat;
+  long bad = st->n - st->ok - st->unsat - st->broken;
   cJSON_AddNumberToObject(doc, "runs", (double)st->n);
   cJSON_AddNumberToObject(doc, "first_seed", (double)seed);
   cJSON_AddNumberToObject(doc, "successes", (double)st->ok);
@@ -189,6 +214,7 @@ static void stats_json(cJSON *doc, const stats *st, uint64_t seed, bool guard) {
   cJSON *iv = cJSON_AddArrayToObject(doc, "interval95");
   cJSON_AddItemToArray(iv, cJSON_CreateNumber(st->lo));
   cJSON_AddItemToArray(iv, cJSON_CreateNumber(st->hi));
+  cJSON_AddNumberToObject(doc, "broken", (double)st->broken);
   cJSON_AddNumberToObject(doc, "median_ms", 1000 * st->median);
   if (guard)
     cJSON_AddNumberToObject(doc, "banned", (double)st->banned);
@@ -206,13 +232,18 @@ static int many_runs(options *o, const tilesat_map *m, tilesat_collapse *c,
       doom_summary_report(st.doomed, doc);
     rc = collapse_json_print(doc);
   } else if (!rc) {
-    long bad = n - st.ok - st.unsat;
+    long bad = n - st.ok - st.unsat - st.broken;
     uint64_t last = o->seed + (uint64_t)(n - 1);
     stop_hold(); /* the report whole */
     printf("runs: %ld (seeds %" PRIu64 " to %" PRIu64 ")\n", n, o->seed, last);
     printf("successes: %ld\n", st.ok);
     printf("contradictions: %ld (%.1f%%, 95%% interval %.1f%% to %.1f%%)\n",
            bad, 100.0 * (double)bad / (double)n, 100 * st.lo, 100 * st.hi);
+    if (st.broken)
+      printf("broken: %ld (%.1f%%, 95%% interval %.1f%% to %.1f%%): finished "
+             "maps that break a connected or path constraint\n",
+             st.broken, 100.0 * (double)st.broken / (double)n, 100 * st.blo,
+             100 * st.bhi);
     printf("median time per run: %.3f ms\n", 1000 * st.median);
     if (co->guard)
       printf("banned choices: %ld\n", st.banned);
@@ -276,9 +307,11 @@ static int size_row(options *o, tilesat_collapse_options *co, long n, bool *any,
     cJSON_AddItemToArray(rows, row);
     *any |= st.ok > 0;
   } else if (!rc) {
-    long bad = n - st.ok - st.unsat;
+    long bad = n - st.ok - st.unsat; /* contradictions and broken maps */
+    double lo, hi;
+    wilson95(bad, n, &lo, &hi);
     char iv[32];
-    snprintf(iv, sizeof iv, "%.1f%% to %.1f%%", 100 * st.lo, 100 * st.hi);
+    snprintf(iv, sizeof iv, "%.1f%% to %.1f%%", 100 * lo, 100 * hi);
     stop_hold(); /* the row whole */
     printf("%-11s %6ld %8ld %6.1f%%  %-17s %.3f\n", size, n, bad,
            100.0 * (double)bad / (double)n, iv, 1000 * st.median);

@@ -56,7 +56,6 @@
 #include "gen/collapse_internal.h"
 
 #include <math.h>
-#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -156,8 +155,8 @@ void tilesat_collapse_free(tilesat_collapse *c) {
   cg_free(c->cg);
   free(c->dooms.v);
   free(c->doomed.v);
-  snapshot *snaps[2] = {&c->snap, &c->probe};
-  for (int i = 0; i < 2; i++) {
+  snapshot *snaps[3] = {&c->snap, &c->old, &c->probe};
+  for (int i = 0; i < 3; i++) {
     free(snaps[i]->support);
     free(snaps[i]->possible);
     free(snaps[i]->count);
@@ -634,6 +633,9 @@ static void window_mask(const tilesat_collapse *c, window *w) {
   }
 }
 
+/* The largest window radius tried on a map with global constraints. */
+#define GLOBAL_WINDOW 12
+
 /* The map's connected and path constraints as they hold in window w
  * (collapse_globals.c), or NULL. */
 static cg_window *window_globals(const tilesat_collapse *c, const window *w) {
@@ -659,7 +661,7 @@ static cg_window *window_globals(const tilesat_collapse *c, const window *w) {
  * TILESAT_UNSAT (a window refutes the pins alone: no valid map), or -1
  * with err. */
 static int window_learn(tilesat_collapse *c, const tilesat_solve_options *so,
-                        tilesat_error *err) {
+                        int rmax, tilesat_error *err) {
   tilesat_solve_options quiet = *so;
   quiet.progress = NULL;
   quiet.backend = TILESAT_CADICAL; /* its conflict limit is exact */
@@ -668,7 +670,9 @@ static int window_learn(tilesat_collapse *c, const tilesat_solve_options *so,
   size_t *idx = ts_malloc((n + 1) * sizeof *idx);
   int rc = 0;
   window w;
-  for (int r = 3; rc == 0 && window_at(c, c->contradiction, r, &w); r *= 2) {
+  for (int r = 3; rc == 0 && (!rmax || r <= rmax) &&
+                  window_at(c, c->contradiction, r, &w);
+       r *= 2) {
     window_mask(c, &w);
     for (size_t i = 0; i < c->m->pins.n; i++) {
       int lc = window_cell(c, &w, c->m->pins.v[i].cell);
@@ -687,8 +691,6 @@ static int window_learn(tilesat_collapse *c, const tilesat_solve_options *so,
       }
     }
     int res = solve_lits(c, s, lits, k, WINDOW_CONFLICTS, err);
-    if (getenv("CGDBG"))
-      fprintf(stderr, "window r=%d k=%ld res=%d\n", r, k, res);
     if (res == TILESAT_UNSAT) {
       res = solve_lits(c, s, NULL, 0, WINDOW_CONFLICTS, err);
       if (res == TILESAT_UNSAT)
@@ -698,8 +700,6 @@ static int window_learn(tilesat_collapse *c, const tilesat_solve_options *so,
         if (j < -1)
           rc = -1;
         else {
-          if (getenv("CGDBG"))
-            fprintf(stderr, "window r=%d learn k=%zu n=%zu lit=%d\n", r, idx[j], c->choices.n, lits[j]);
           learn(c, idx[j]);
           rc = 1;
         }
@@ -718,72 +718,89 @@ static int window_learn(tilesat_collapse *c, const tilesat_solve_options *so,
   return rc;
 }
 
-/* Learns by the propagation's proof a run may take back, before the
- * whole map's solver looks for the point of no return. */
-#define MAX_BACKJUMPS 64
-#define CHEAP_BACKJUMPS 16
+/* With global constraints: the learns that go back a run may take before
+ * it starts over from another seed, and the starts before the whole
+ * map's solver looks for the point of no return instead. */
+#define MAX_BACKS 8
+#define MAX_LEARNS(c) (1024 + (c)->N / 8)
+#define MAX_RESTARTS 32
+#define FREE_RESTARTS 3
 
-static size_t probe_back(tilesat_collapse *c, const tilesat_collapse_options *o,
-                         int x);
+static size_t probe_back(tilesat_collapse *c, int x);
+
+/* A guarded run with global constraints goes back too often: start over
+ * from a seed drawn from its own (from the fourth start on, once the
+ * whole map is known to have a valid map at all).  TILESAT_SAT,
+ * TILESAT_UNSAT, or -1. */
+static int restart(tilesat_collapse *c, const tilesat_solve_options *so,
+                   tilesat_error *err) {
+  if (c->restarts == FREE_RESTARTS) {
+    if (make_solver(c, so, err))
+      return -1;
+    int res = map_sat(c, err);
+    if (res != TILESAT_SAT)
+      return res < 0 ? -1 : TILESAT_UNSAT;
+  }
+  c->restarts++;
+  uint64_t x = c->seed ^ ((uint64_t)c->restarts << 32);
+  c->seed_now = ts_splitmix64(&x);
+  c->dooms.n = 0;
+  c->backs = c->learns = 0;
+  c->snap.step = c->old.step = SIZE_MAX;
+  return TILESAT_SAT;
+}
+
+/* A guarded run with global constraints contradicted.  The propagation
+ * (arc consistency, counts, regions) removes only tiles no valid map
+ * holds with the choices made, so its contradiction proves that the last
+ * choice dooms the run: learnt, and the cell draws again.  A cell left
+ * empty may have been doomed earlier: small windows first.  When every
+ * tile of the cell drawn is doomed, the choices before are to blame:
+ * probing finds the first prefix that dooms it.  Past MAX_BACKS of those
+ * (or MAX_LEARNS learns), a new start.  TILESAT_SAT (run again),
+ * TILESAT_UNSAT, or -1. */
+static int global_learn(tilesat_collapse *c, const tilesat_solve_options *so,
+                        tilesat_error *err) {
+  size_t last = c->choices.n - 1;
+  bool back = c->dooms.n && last < c->dooms.v[c->dooms.n - 1].step;
+  if (c->restarts < MAX_RESTARTS &&
+      (c->learns++ >= MAX_LEARNS(c) || (back && c->backs++ >= MAX_BACKS)))
+    return restart(c, so, err);
+  if (c->failed < 0) {
+    int rc = window_learn(c, so, GLOBAL_WINDOW, err);
+    if (rc != 0)
+      return rc == 1 ? TILESAT_SAT : rc;
+  }
+  if (back && c->restarts < MAX_RESTARTS) {
+    size_t j = probe_back(c, c->dooms.v[c->dooms.n - 1].cell);
+    if (j == 0) /* the pins alone */
+      return TILESAT_UNSAT;
+    last = j - 1;
+  } else if (back) {
+    long k = global_no_return(c, so, err);
+    if (k < 0)
+      return k == -1 ? TILESAT_UNSAT : -1;
+    last = (size_t)k;
+  }
+  learn(c, last);
+  return TILESAT_SAT;
+}
 
 /* A guarded run contradicted: learn a doom (in a window around the
  * contradiction if one refutes the run, else at the point of no return on
  * the whole map).  TILESAT_SAT (a doom learnt: run again), TILESAT_UNSAT
  * (no valid map at all), or -1. */
-static int guard_learn(tilesat_collapse *c, const tilesat_collapse_options *o,
+static int guard_learn(tilesat_collapse *c, const tilesat_solve_options *so,
                        tilesat_error *err) {
-  const tilesat_solve_options *so = &o->solve;
   c->now = so;
-  /* With global constraints the propagation (arc consistency, counts,
-   * regions) removes only tiles no valid map holds with the choices made:
-   * its contradiction proves that the last choice dooms the run, and the
-   * cell draws again.  When every tile there is doomed the last choice is
-   * to blame, or one before it: the windows may tell which; else back a
-   * step at a time (a search), and past MAX_BACKJUMPS the whole map. */
-  size_t last = c->choices.n - 1;
-  bool back = c->dooms.n && last < c->dooms.v[c->dooms.n - 1].step;
-  if (c->cg && back) {
-    /* every tile of the cell drawn dooms the run: probe the prefixes */
-    size_t j = probe_back(c, o, c->dooms.v[c->dooms.n - 1].cell);
-    if (getenv("CGDBG"))
-      fprintf(stderr, "probe back: n=%zu j=%zu\n", last + 1, j);
-    if (j == 0)
-      return TILESAT_UNSAT;
-    last = j - 1;
-    back = false;
-  }
-  if (c->cg && (!back || c->backjumps < CHEAP_BACKJUMPS)) {
-    c->backjumps += back;
-    if (getenv("CGDBG"))
-      fprintf(stderr, "learn k=%zu n=%zu cell=%d failed=%d contra=%d bj=%ld %s\n", last, c->choices.n, c->choices.v[last].cell, c->failed, c->contradiction, c->backjumps, c->failed>=0?c->why:"");
-    learn(c, last);
-    return TILESAT_SAT;
-  }
-  int rc = window_learn(c, so, err);
+  if (c->cg)
+    return global_learn(c, so, err);
+  int rc = window_learn(c, so, 0, err);
   if (rc != 0)
     return rc == 1 ? TILESAT_SAT : rc;
-  if (c->cg && c->backjumps < MAX_BACKJUMPS) {
-    size_t k = last;
-    c->backjumps++;
-    if (getenv("CGMAP") && c->backjumps == 1) {
-      FILE *f = fopen(getenv("CGMAP"), "w");
-      char *g = malloc(c->N);
-      memset(g, '?', c->N);
-      for (size_t i = 0; i + (getenv("CGLESS") ? atoi(getenv("CGLESS")) : 0) < c->choices.n; i++) g[c->choices.v[i].cell] = c->m->rules->names.v.v[c->choices.v[i].tile][0];
-      for (int r = 0; r < c->m->height; r++) { fwrite(g + r * c->m->width, 1, c->m->width, f); fputc('\n', f); }
-      fclose(f); free(g);
-      fprintf(stderr, "dumped %zu choices\n", c->choices.n);
-    }
-    if (getenv("CGDBG"))
-      fprintf(stderr, "learn k=%zu n=%zu cell=%d failed=%d contra=%d bj=%ld %s\n", k, c->choices.n, c->choices.v[k].cell, c->failed, c->contradiction, c->backjumps, c->failed>=0?c->why:"");
-    learn(c, k);
-    return TILESAT_SAT;
-  }
   long k = global_no_return(c, so, err);
   if (k < 0)
     return k == -1 ? TILESAT_UNSAT : -1;
-  if (getenv("CGDBG"))
-    fprintf(stderr, "global learn k=%ld n=%zu cell=%d\n", k, c->choices.n, c->choices.v[k].cell);
   learn(c, (size_t)k);
   return TILESAT_SAT;
 }
@@ -890,7 +907,28 @@ static void snap_restore_from(tilesat_collapse *c, const snapshot *s) {
     cg_rebuild(c);
 }
 
-static void snap_restore(tilesat_collapse *c) { snap_restore_from(c, &c->snap); }
+/* The latest snapshot taken at or before step (NULL: none). */
+static const snapshot *snap_at(const tilesat_collapse *c, size_t step) {
+  const snapshot *s = c->snap.step <= step ? &c->snap : NULL;
+  if (c->old.step <= step && (!s || c->old.step > s->step))
+    s = &c->old;
+  return s;
+}
+
+/* The state at step want saved: the snapshot before it kept as the older
+ * one when it lies OLD_GAP steps back or more (with global constraints,
+ * whose guard goes back a step at a time: a replay from it instead of
+ * the seed). */
+#define OLD_GAP 32
+static void snap_keep(tilesat_collapse *c) {
+  if (c->cg && c->snap.step != SIZE_MAX &&
+      c->snap.step + OLD_GAP <= c->choices.n) {
+    snapshot t = c->old;
+    c->old = c->snap;
+    c->snap = t;
+  }
+  snap_save(c);
+}
 
 /* One run from the seed, banning the dooms learnt: the map's cells all
  * decided, or a contradiction; true if it stopped at o->limit choices
@@ -898,14 +936,15 @@ static void snap_restore(tilesat_collapse *c) { snap_restore_from(c, &c->snap); 
 static bool run_once(tilesat_collapse *c, const tilesat_collapse_options *o,
                      bool resume) {
   if (resume)
-    snap_restore(c);
+    snap_restore_from(c, snap_at(c, c->snap_want));
   else
-    start(c, o->seed, o->heuristic);
+    start(c, c->seed_now, o->heuristic);
   while (c->contradiction < 0) {
     if (o->limit > 0 && c->choices.n >= (size_t)o->limit)
       return true;
-    if (c->choices.n == c->snap_want && c->snap.step != c->snap_want)
-      snap_save(c);
+    if (c->choices.n == c->snap_want && c->snap.step != c->snap_want &&
+        c->old.step != c->snap_want)
+      snap_keep(c);
     int cell = next_cell(c, o->heuristic);
     if (cell < 0)
       break;
@@ -926,14 +965,14 @@ static bool run_once(tilesat_collapse *c, const tilesat_collapse_options *o,
 /* The state after the first j choices of ch (the run's), with the dooms
  * learnt at steps up to j banned: from the snapshot when it is no later,
  * else from the seed. */
-static void replay_to(tilesat_collapse *c, const tilesat_collapse_options *o,
-                      const pair *ch, size_t j) {
+static void replay_to(tilesat_collapse *c, const pair *ch, size_t j) {
   size_t i = 0, d = 0;
-  if (c->snap.step != SIZE_MAX && c->snap.step <= j) {
-    snap_restore(c);
-    i = c->snap.step;
+  const snapshot *s = snap_at(c, j);
+  if (s) {
+    snap_restore_from(c, s);
+    i = s->step;
   } else {
-    start(c, o->seed, o->heuristic);
+    start(c, c->seed_now, c->heuristic);
   }
   while (d < c->dooms.n && c->dooms.v[d].step < i)
     d++; /* their cells are decided */
@@ -981,15 +1020,14 @@ static bool probe_fails(tilesat_collapse *c, int x) {
  * back from the whole run, then bisecting; a longer prefix bans more, so
  * it fails too), found by replaying the run's prefixes.  Its length, 0
  * when the pins alone fail; the state is left as it is. */
-static size_t probe_back(tilesat_collapse *c, const tilesat_collapse_options *o,
-                         int x) {
+static size_t probe_back(tilesat_collapse *c, int x) {
   size_t n = c->choices.n;
   pair *ch = ts_malloc((n + 1) * sizeof *ch);
   memcpy(ch, c->choices.v, n * sizeof *ch);
   long lo = -1, hi = (long)n; /* prefix lo leaves x a tile, prefix hi not */
   for (long step = 1; hi - lo > 1; step *= 2) {
     long j = hi - step > lo ? hi - step : lo + 1;
-    replay_to(c, o, ch, (size_t)j);
+    replay_to(c, ch, (size_t)j);
     if (!probe_fails(c, x)) {
       lo = j;
       break;
@@ -998,7 +1036,7 @@ static size_t probe_back(tilesat_collapse *c, const tilesat_collapse_options *o,
   }
   while (hi - lo > 1) {
     long j = lo + (hi - lo) / 2;
-    replay_to(c, o, ch, (size_t)j);
+    replay_to(c, ch, (size_t)j);
     if (probe_fails(c, x))
       hi = j;
     else
@@ -1016,9 +1054,10 @@ int tilesat_collapse_run(tilesat_collapse *c, const tilesat_collapse_options *o,
   if (!c || !o || !tiles)
     ts_misuse(__func__, "NULL argument");
   c->dooms.n = 0;
-  c->calls = c->backjumps = 0;
+  c->calls = c->backs = c->learns = c->restarts = 0;
+  c->seed = c->seed_now = o->seed;
   c->guarded = o->guard;
-  c->snap.step = c->snap_want = SIZE_MAX;
+  c->snap.step = c->old.step = c->snap_want = SIZE_MAX;
   for (bool resume = false;;) {
     if (run_once(c, o, resume))
       return TILESAT_UNKNOWN;
@@ -1032,14 +1071,23 @@ int tilesat_collapse_run(tilesat_collapse *c, const tilesat_collapse_options *o,
       ts_error(err, "collapse", 0, "interrupted");
       return -1;
     }
-    int res = guard_learn(c, o, err);
+    int res = guard_learn(c, &o->solve, err);
     if (res != TILESAT_SAT)
       return res;
     /* The run up to the new doom's step is the same again (the dooms
      * before it are): resume from the state saved at a step no later, or
      * replay from the seed and save it there this time. */
+    if (!c->dooms.n) { /* a new start */
+      resume = false;
+      c->snap_want = SIZE_MAX;
+      continue;
+    }
     c->snap_want = c->dooms.v[c->dooms.n - 1].step;
-    resume = c->snap.step <= c->snap_want;
+    if (c->snap.step > c->snap_want) /* dooms before it changed */
+      c->snap.step = SIZE_MAX;
+    if (c->old.step > c->snap_want)
+      c->old.step = SIZE_MAX;
+    resume = snap_at(c, c->snap_want) != NULL;
   }
 }
 
@@ -1055,6 +1103,10 @@ void tilesat_collapse_ban(const tilesat_collapse *c, size_t i, size_t *step,
   *cell = c->dooms.v[i].cell;
   *tile = c->dooms.v[i].tile;
 }
+long tilesat_collapse_restarts(const tilesat_collapse *c) {
+  return c->restarts;
+}
+
 long tilesat_collapse_solver_calls(const tilesat_collapse *c) {
   return c->calls;
 }

@@ -71,6 +71,7 @@ typedef struct cg_glob {
   int main; /* the label of the cells that must be in it, or -1 */
   ts_ints dq; /* cells that left, in order, not yet seen to */
   ts_ints cq; /* cells that may have become cut cells */
+  ts_ints seeds; /* cells that must join, with no such neighbour */
   bool cuts; /* cut cells may be anywhere: look at every one */
 } cg_glob;
 
@@ -105,7 +106,10 @@ static void build_rings(cg *G, const int *nbr) {
   int N = G->N, D = G->D;
   G->nring = D == 4 ? 8 : 6;
   for (int i = 0; i < G->nring; i++)
-    G->ringpos[D == 4 ? sq[i][0] : hex[i]] = D == 4 ? i & ~1 : i;
+    if (D != 4)
+      G->ringpos[hex[i]] = i;
+    else if (sq[i][1] < 0)
+      G->ringpos[sq[i][0]] = i;
   G->ring = ts_malloc((size_t)N * (size_t)G->nring * sizeof *G->ring);
   for (int c = 0; c < N; c++) {
     int *r = G->ring + (size_t)c * (size_t)G->nring;
@@ -193,6 +197,7 @@ void cg_free(cg *G) {
     free(k->isrel);
     free(k->dq.v);
     free(k->cq.v);
+    free(k->seeds.v);
   }
   free(G->v);
   free(G->ring);
@@ -312,7 +317,7 @@ static void label_all(tilesat_collapse *c, cg *G, cg_glob *k) {
   }
   k->nwalk = k->nrel = 0;
   k->main = -1;
-  k->dq.n = k->cq.n = 0;
+  k->dq.n = k->cq.n = k->seeds.n = 0;
   k->cuts = false;
   for (int cell = 0; cell < N; cell++) {
     k->lab[cell] = -1;
@@ -374,6 +379,7 @@ static void regions_check(tilesat_collapse *c, cg_glob *k) {
     fail_at(c, 0, k, "no cell can hold one");
   if (k->g->kind == TILESAT_GLOBAL_CONNECTED && k->main >= 0)
     k->pending = true;
+  k->cuts = k->nrel >= 2; /* the cut cells between them */
 }
 
 static int uf_find(int *uf, int i) {
@@ -548,7 +554,6 @@ static void cell_left(tilesat_collapse *c, cg *G, cg_glob *k, int x) {
           len++;
     if (len > MEET_CELLS) {
       k->cuts = true;
-      static long na; if (getenv("CGDBG3") && ++na % 100 == 0) fprintf(stderr, "trigger a %ld\n", na);
       return;
     }
     for (int i = 0; i < G->nmeet; i++)
@@ -608,13 +613,10 @@ static void cell_left(tilesat_collapse *c, cg *G, cg_glob *k, int x) {
   }
 }
 
-/* Ban x's tiles outside the class: it must hold one (a cut cell). */
+/* Ban x's tiles outside the class: it must hold one (a cut cell).  (A
+ * path's cells alone must join: x is not one of them, only on every way
+ * between them; the cells that must join stay a function of the wave.) */
 static void force(tilesat_collapse *c, cg_glob *k, int x) {
-  if (k->g->kind == TILESAT_GLOBAL_PATH) { /* on every way between them */
-    k->isrel[x] = 1;
-    k->rel[k->lab[x]]++;
-    k->nrel++;
-  }
   bool cuts = k->cuts; /* a cut cell forced adds no cut cell elsewhere */
   const uint8_t *poss = c->possible + (size_t)x * (size_t)c->T;
   for (int t = 0; t < c->T; t++)
@@ -724,6 +726,49 @@ static bool force_cuts(tilesat_collapse *c, cg *G, cg_glob *k) {
   return G->cut.n > 0;
 }
 
+/* The cells a search from a new cell that must join looks at for another
+ * one; past them, every cut cell is looked for at once. */
+#define SEED_REACH 256
+
+/* Cell z must join the others, and no neighbour of it must: a cut cell
+ * between z and them did not separate two of them before, so it lies on
+ * every way from z to the nearest one (if x were off one, z would reach
+ * it, and every other one, round x).  The cells on the shortest way are
+ * looked at one by one; when none is near, every cut cell at once. */
+static void seeded(tilesat_collapse *c, cg *G, cg_glob *k, int z) {
+  int l = k->lab[z], D = c->D;
+  if (l < 0 || !k->isrel[z] || k->rel[l] < 2)
+    return;
+  if (G->cur == INT_MAX) {
+    memset(G->stamp, 0, (size_t)G->N * sizeof *G->stamp);
+    G->cur = 0;
+  }
+  int stamp = ++G->cur, head = 0, tail = 0, found = -1;
+  int *q = G->q[0];
+  G->stamp[z] = stamp;
+  G->from[z] = -1;
+  q[tail++] = z;
+  while (head < tail && found < 0 && tail < SEED_REACH) {
+    int u = q[head++];
+    for (int d = 0; d < D && found < 0; d++) {
+      int v = c->nbr[(size_t)u * (size_t)D + (size_t)d];
+      if (v < 0 || k->lab[v] != l || G->stamp[v] == stamp)
+        continue;
+      G->stamp[v] = stamp;
+      G->from[v] = u;
+      q[tail++] = v;
+      if (k->isrel[v])
+        found = v;
+    }
+  }
+  if (found < 0) {
+    k->cuts = true;
+    return;
+  }
+  for (int v = G->from[found]; v != z; v = G->from[v])
+    TS_PUSH(k->cq, v);
+}
+
 /* ------------------------------------------------------------------ hooks */
 
 /* Counters, and for a guarded run the regions, from the wave. */
@@ -821,8 +866,8 @@ void cg_on_ban(tilesat_collapse *c, int cell, int t) {
           TS_PUSH(k->cq, v);
         seed &= v < 0 || !k->isrel[v];
       }
-      k->cuts |= seed && k->nrel > 1;
-      static long nb; if (getenv("CGDBG3") && seed && k->nrel > 1 && ++nb % 100 == 0) fprintf(stderr, "trigger b %ld\n", nb);
+      if (seed && k->nrel > 1)
+        TS_PUSH(k->seeds, cell);
       if (k->main < 0) {
         k->main = l;
         k->pending = true; /* the other regions can hold none */
@@ -852,13 +897,13 @@ bool cg_propagate(tilesat_collapse *c) {
     for (size_t j = 0; j < k->dq.n && c->contradiction < 0; j++)
       cell_left(c, G, k, k->dq.v[j]);
     k->dq.n = 0;
+    for (size_t j = 0; j < k->seeds.n && c->contradiction < 0; j++)
+      seeded(c, G, k, k->seeds.v[j]);
+    k->seeds.n = 0;
     /* cut cells: all at once, or one candidate at a time (a forced one
      * is propagated first) */
-    if (k->cuts && c->contradiction < 0) {
-      static long passes;
-      if (getenv("CGDBG3") && ++passes % 10 == 0) fprintf(stderr, "passes %ld\n", passes);
+    if (k->cuts && c->contradiction < 0)
       force_cuts(c, G, k);
-    }
     size_t j = 0;
     bool forced = false;
     while (j < k->cq.n && !forced && c->contradiction < 0)
@@ -1139,8 +1184,6 @@ int cg_window_solve(cg_window *w, ts_solver *s, const int *lits, long n,
       if (on)
         cuts += window_cuts(w, s, j);
     }
-    if (getenv("CGDBG2"))
-      fprintf(stderr, "  round %d cuts %ld\n", round, cuts);
     if (!cuts)
       return TILESAT_SAT;
     if (round == WINDOW_ROUNDS)

@@ -59,7 +59,9 @@ struct tilesat_collapse {
   bool guarded;      /* the run under way is: connectivity propagated */
   int failed;        /* a global constraint the run could not keep, or -1 */
   char why[512];     /* that, in words */
-  long backjumps;    /* the guard's learns that went back, this run */
+  uint64_t seed, seed_now; /* the run's, and the start's under way */
+  long backs, learns;      /* the guard's learns (that went back) */
+  long restarts;           /* new starts (global constraints) */
   int scan;          /* scanline: no undecided cell before this one */
   ts_rng rng, noise;
   /* the guard: a solver made at the first contradiction it must explain */
@@ -74,6 +76,7 @@ struct tilesat_collapse {
   size_t next_doom;   /* the first doom not yet reached */
   long calls;         /* solver calls of the last run */
   snapshot snap;      /* the state at the newest doom's step */
+  snapshot old;       /* an older one (snap_keep) */
   snapshot probe;     /* a state to come back to, probing a cell */
   size_t snap_want;   /* the step to take it at, or SIZE_MAX */
   /* why the last run failed (tilesat_collapse_explain) */
