@@ -32,8 +32,8 @@ static bool pairs_ok(const want *x, const int *tiles) {
       continue;
     for (int d = 0; d < nd; d++) {
       int nr, nc;
-      if (!brute_neighbor(x->topo, x->w, x->h, x->periodic, c / x->w,
-                          c % x->w, d, &nr, &nc) ||
+      if (!brute_neighbor(x->topo, x->w, x->h, x->periodic, c / x->w, c % x->w,
+                          d, &nr, &nc) ||
           masked_at(x, nr * x->w + nc))
         continue;
       if (!tilesat_rules_allows(x->r, tiles[c], d, tiles[nr * x->w + nc]))
@@ -107,9 +107,8 @@ static tilesat_map *map_with(const want *x, const char *constraints) {
       cr_assert_eq(tilesat_map_mask(m, c / x->w, c % x->w, &err), 0, "%s",
                    err.msg);
   if (constraints)
-    cr_assert_eq(tilesat_map_constraints_parse(m, constraints,
-                                               strlen(constraints), "test",
-                                               &err),
+    cr_assert_eq(tilesat_map_constraints_parse(
+                     m, constraints, strlen(constraints), "test", &err),
                  0, "%s", err.msg);
   return m;
 }
@@ -201,8 +200,7 @@ Test(collapse_global, counts_kept_exactly) {
     failed++;
     cr_expect(!strncmp(why, "test:2: the count of T is exactly 4, but ", 41) ||
                   !strncmp(why, "test:3: ", 8) ||
-                  !strncmp(why, "test:4: ", 8) ||
-                  !strncmp(why, "test:5: ", 8),
+                  !strncmp(why, "test:4: ", 8) || !strncmp(why, "test:5: ", 8),
               "%s", why);
     cr_expect(strstr(why, "cells must hold them") ||
                   strstr(why, "cells can hold them"),
@@ -227,8 +225,7 @@ Test(collapse_global, counts_kept_exactly) {
 
 /* ----------------------------------------------------------- connected */
 
-static void check_connected(const want *x, const int *tiles,
-                            const void *user) {
+static void check_connected(const want *x, const int *tiles, const void *user) {
   cr_expect_leq(nregions(x, user, tiles), 1, "the floor falls apart");
 }
 
@@ -249,11 +246,11 @@ Test(collapse_global, connected_guarded_square_hex_periodic) {
                {hex, TILESAT_HEX, 16, 16, false},
                {hex, TILESAT_HEX, 12, 10, true}};
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-    want x = {cases[i].r, cases[i].w, cases[i].h, cases[i].topo,
-              cases[i].periodic, NULL};
+    want x = {cases[i].r,    cases[i].w,        cases[i].h,
+              cases[i].topo, cases[i].periodic, NULL};
     tilesat_map *m = map_with(&x, floor);
-    cr_expect_eq(runs(&x, m, true, 8, check_connected, ".+,="), 8,
-                 "case %zu", i);
+    cr_expect_eq(runs(&x, m, true, 8, check_connected, ".+,="), 8, "case %zu",
+                 i);
     tilesat_map_free(m);
   }
   free(sample);
@@ -306,18 +303,19 @@ Test(collapse_global, plain_runs_that_break_connectivity_fail) {
   int cell, tile;
   size_t k = tilesat_collapse_choices(c, 0, &cell, &tile);
   char want_line[640], seedarg[16];
-  snprintf(want_line, sizeof want_line, "broken after %zu choices (seed %d): %s\n",
-           k, seed, tilesat_collapse_why(c));
+  snprintf(want_line, sizeof want_line,
+           "broken after %zu choices (seed %d): %s\n", k, seed,
+           tilesat_collapse_why(c));
   snprintf(seedarg, sizeof seedarg, "%d", seed);
-  run_result cli = RUN("collapse", "rules/dungeon8.rules", "--size", "12x8",
-                       "--constraints", "rules/dungeon8.constraints", "--seed",
-                       seedarg);
+  run_result cli =
+      RUN("collapse", "rules/dungeon8.rules", "--size", "12x8", "--constraints",
+          "rules/dungeon8.constraints", "--seed", seedarg);
   cr_expect_eq(cli.code, 0, "%s", cli.err);
   cr_expect_eq(strncmp(cli.out, want_line, strlen(want_line)), 0, "%s",
                cli.out);
-  tilesat_grid *g = tilesat_grid_parse(cli.out + strlen(want_line),
-                                       strlen(cli.out + strlen(want_line)),
-                                       "out", &err);
+  tilesat_grid *g =
+      tilesat_grid_parse(cli.out + strlen(want_line),
+                         strlen(cli.out + strlen(want_line)), "out", &err);
   cr_assert(g, "%s", err.msg);
   for (int q = 0; q < 96; q++)
     cr_expect_eq(tilesat_rules_find_tile(r, tilesat_grid_at(g, q / 12, q % 12)),
@@ -440,15 +438,24 @@ Test(collapse_global, masks_and_borders_as_bans) {
  * propagation sees it at once or search has to. */
 Test(collapse_global, unsat_when_the_constraints_cannot_hold) {
   /* floor on both sides of a wall: no region joins them (propagation) */
-  const char *wall[] = {"rules/dungeon8.rules", "--size", "3x1",
-                        "--connected", ".,+,,,=", "--pin", "0,0=.", "--pin",
-                        "0,1=#", "--pin", "0,2=.", NULL};
+  const char *wall[] = {"rules/dungeon8.rules",
+                        "--size",
+                        "3x1",
+                        "--connected",
+                        ".,+,,,=",
+                        "--pin",
+                        "0,0=.",
+                        "--pin",
+                        "0,1=#",
+                        "--pin",
+                        "0,2=.",
+                        NULL};
   /* a path through pinned water (propagation) */
-  const char *water[] = {"rules/dungeon8.rules", "--size", "1x5", "--path",
-                         "0,0:4,0=.,+,,,=", "--pin", "2,0=~", NULL};
+  const char *water[] = {"rules/dungeon8.rules", "--size", "1x5",   "--path",
+                         "0,0:4,0=.,+,,,=",      "--pin",  "2,0=~", NULL};
   /* more trees than the grass around them allows (search) */
-  const char *trees[] = {"rules/dungeon8.rules", "--size", "12x8", "--count",
-                         "T>=60", NULL};
+  const char *trees[] = {
+      "rules/dungeon8.rules", "--size", "12x8", "--count", "T>=60", NULL};
   const char **cases[] = {wall, water, trees};
   for (size_t i = 0; i < 3; i++) {
     const char *args[16] = {"collapse"};

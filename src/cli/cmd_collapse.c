@@ -123,7 +123,8 @@ static int one_run(options *o, const tilesat_map *m, tilesat_collapse *c,
     tilesat_map_write(m, tiles, stdout);
     stop_release();
   } else {
-    printf("contradiction at (%d,%d) after %zu choices (seed %" PRIu64 ")%s%s\n",
+    printf("contradiction at (%d,%d) after %zu choices (seed %" PRIu64
+           ")%s%s\n",
            bad / w, bad % w, k, o->seed, why ? ": " : "", why ? why : "");
   }
   int out = 0;

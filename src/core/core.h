@@ -243,8 +243,8 @@ bool ts_globals_verify(const tilesat_map *m, const int *tiles, char *why,
                        size_t whylen);
 /* Does the filled map break the map's i-th global constraint?  true with
  * why: "ORIGIN: TEXT, but WHAT". */
-bool ts_global_broken(const tilesat_map *m, int i, const int *tiles,
-                      char *why, size_t whylen);
+bool ts_global_broken(const tilesat_map *m, int i, const int *tiles, char *why,
+                      size_t whylen);
 /* How many global constraints the filled map breaks; the first in why. */
 int ts_globals_broken(const tilesat_map *m, const int *tiles, char *why,
                       size_t whylen);

@@ -868,8 +868,8 @@ static bool broken(const tilesat_map *m, const ts_global *g, const int *tiles,
   return bad;
 }
 
-bool ts_global_broken(const tilesat_map *m, int i, const int *tiles,
-                      char *why, size_t whylen) {
+bool ts_global_broken(const tilesat_map *m, int i, const int *tiles, char *why,
+                      size_t whylen) {
   const ts_global *g = &m->globals.v[i];
   char what[256];
   if (!broken(m, g, tiles, what, sizeof what))
@@ -883,8 +883,8 @@ int ts_globals_broken(const tilesat_map *m, const int *tiles, char *why,
   char first[512];
   int n = 0;
   for (int i = 0; i < (int)m->globals.n; i++)
-    if (ts_global_broken(m, i, tiles, n ? first : why, n ? sizeof first
-                                                         : whylen))
+    if (ts_global_broken(m, i, tiles, n ? first : why,
+                         n ? sizeof first : whylen))
       n++;
   return n;
 }

@@ -52,6 +52,14 @@
  * cost of plain runs where WFC does not fail.  A guarded run never ends in
  * a contradiction; when the rules and pins alone have no valid map a
  * window or the whole map says so, and the run is UNSAT.
+ *
+ * Global constraints (collapse_globals.c): borders are bans, counts and
+ * (guarded) connected and path constraints are propagated with the wave.
+ * Their propagation bans only what no valid map with the choices holds,
+ * so a guarded run's contradiction proves its last choice doomed: the
+ * guard learns it without a solver (global_learn), goes back further by
+ * probing when every tile of a cell is doomed, and starts over from
+ * another seed when it has to go back too often.
  */
 #include "gen/collapse_internal.h"
 
@@ -670,8 +678,8 @@ static int window_learn(tilesat_collapse *c, const tilesat_solve_options *so,
   size_t *idx = ts_malloc((n + 1) * sizeof *idx);
   int rc = 0;
   window w;
-  for (int r = 3; rc == 0 && (!rmax || r <= rmax) &&
-                  window_at(c, c->contradiction, r, &w);
+  for (int r = 3;
+       rc == 0 && (!rmax || r <= rmax) && window_at(c, c->contradiction, r, &w);
        r *= 2) {
     window_mask(c, &w);
     for (size_t i = 0; i < c->m->pins.n; i++) {

@@ -32,14 +32,27 @@
  *    that left);
  *  - connected: once a cell must hold the class, every region without
  *    such a cell can hold none (banned: its cells could not join it);
- *  - nonempty: no walkable cell left is a contradiction.
+ *  - nonempty: no walkable cell left is a contradiction;
+ *  - a cut cell of a region, with cells that must join on two sides of
+ *    it, must hold the class (its other tiles are banned).  A cell that
+ *    leaves makes new cut cells only around it (its ring) when its
+ *    neighbours were joined around it, else on the ways its searches
+ *    found between them; a cell that must join, with no neighbour that
+ *    must, only on the shortest way to the nearest one: those are looked
+ *    at one by one (a search without the cell, given up past CUT_BUDGET
+ *    cells); when the ways are long, a depth-first search finds every cut
+ *    cell at once (Hopcroft and Tarjan's low points).
  * Every such ban holds in every valid map with the run's choices, as a
  * tile propagation removes does, so the guard's bans stay sound; at the
  * end the walkable cells are the class's cells and form one region.
  *
  * What the propagation decides depends on the wave alone, not on the
  * labels' numbers: a replay resumed from a saved wave (cg_rebuild) makes
- * the same bans in the same order as the run from its seed. */
+ * the same bans in the same order as the run from its seed (the guard's
+ * bans are tied to the run's steps, so this is what keeps them right).
+ *
+ * The guard's windows (collapse.c) get the connectivity that holds in a
+ * window (cg_window_*, at the end of this file). */
 #include "gen/collapse_internal.h"
 
 #include <limits.h>
@@ -52,36 +65,36 @@
 
 typedef struct cg_glob {
   const ts_global *g;
-  int idx;       /* among the map's globals */
-  bool lazy;     /* connected or path */
-  uint8_t *in;   /* [T]: a tile of the class */
+  int idx;        /* among the map's globals */
+  bool lazy;      /* connected or path */
+  uint8_t *in;    /* [T]: a tile of the class */
   uint16_t *ncls; /* [N]: possible tiles of the class */
   uint16_t *nnon; /* [N]: possible tiles outside it */
-  bool pending;  /* a count at a bound, or a connected region to keep */
+  bool pending;   /* a count at a bound, or a connected region to keep */
   /* COUNT: its cells' counters and bounds */
   int must, can, lo, hi;
   /* CONNECTED, PATH: the walkable cells' regions */
-  int *lab;     /* [N]: region of a walkable cell, -1 elsewhere */
-  int *size;    /* [N]: cells of each label */
-  int *rel;     /* [N]: cells of each label that must be in the region */
-  int *freel;   /* unused labels */
+  int *lab;   /* [N]: region of a walkable cell, -1 elsewhere */
+  int *size;  /* [N]: cells of each label */
+  int *rel;   /* [N]: cells of each label that must be in the region */
+  int *freel; /* unused labels */
   int nfree;
   uint8_t *isrel; /* [N] */
   int nwalk, nrel;
-  int main; /* the label of the cells that must be in it, or -1 */
-  ts_ints dq; /* cells that left, in order, not yet seen to */
-  ts_ints cq; /* cells that may have become cut cells */
+  int main;      /* the label of the cells that must be in it, or -1 */
+  ts_ints dq;    /* cells that left, in order, not yet seen to */
+  ts_ints cq;    /* cells that may have become cut cells */
   ts_ints seeds; /* cells that must join, with no such neighbour */
-  bool cuts; /* cut cells may be anywhere: look at every one */
+  bool cuts;     /* cut cells may be anywhere: look at every one */
 } cg_glob;
 
 struct cg {
   int N, T, D, W;
   cg_glob *v;
   int n;
-  bool live;  /* the counters follow the bans (after cg_start) */
-  bool conn;  /* connected and path are propagated: a guarded run */
-  int *ring;  /* [N][nring]: the cells around each, in circular order */
+  bool live; /* the counters follow the bans (after cg_start) */
+  bool conn; /* connected and path are propagated: a guarded run */
+  int *ring; /* [N][nring]: the cells around each, in circular order */
   int nring;
   int ringpos[6]; /* [dir]: the neighbour's place in the ring */
   /* the searches of a split (one set, for every region in turn) */
@@ -221,8 +234,7 @@ void cg_free(cg *G) {
 
 /* The run cannot keep k any more: a contradiction at cell, and why. */
 __attribute__((format(printf, 4, 5))) static void
-fail_at(tilesat_collapse *c, int cell, const cg_glob *k, const char *fmt,
-        ...) {
+fail_at(tilesat_collapse *c, int cell, const cg_glob *k, const char *fmt, ...) {
   if (c->contradiction >= 0)
     return;
   c->contradiction = cell;
@@ -297,8 +309,8 @@ static void shut(tilesat_collapse *c, cg_glob *k, int cell) {
 
 /* Every cell of label l shut: cells[0..n), or all the map's when cells is
  * NULL. */
-static void ban_region(tilesat_collapse *c, cg_glob *k, const int *cells,
-                       int n, int l) {
+static void ban_region(tilesat_collapse *c, cg_glob *k, const int *cells, int n,
+                       int l) {
   for (int i = 0; i < (cells ? n : c->N); i++) {
     int cell = cells ? cells[i] : i;
     if (k->lab[cell] == l)
@@ -390,8 +402,8 @@ static int uf_find(int *uf, int i) {
 
 /* The groups of x's walkable neighbours of label l that are joined around
  * x (through its ring): rep[i] one cell of each; returns how many. */
-static int ring_groups(const tilesat_collapse *c, const cg *G,
-                       const cg_glob *k, int x, int l, int *rep) {
+static int ring_groups(const tilesat_collapse *c, const cg *G, const cg_glob *k,
+                       int x, int l, int *rep) {
   const int *ring = G->ring + (size_t)x * (size_t)G->nring;
   int n = G->nring, D = G->D, uf[8], roots[MAX_SEARCH], ngroups = 0;
   for (int i = 0; i < n; i++)
@@ -590,8 +602,10 @@ static void cell_left(tilesat_collapse *c, cg *G, cg_glob *k, int x) {
     if (!k->rel[labs[p]])
       continue;
     if (with >= 0) {
-      fail_at(c, x, k, "its cells either side of (%d,%d) can no longer be "
-              "joined", x / c->m->width, x % c->m->width);
+      fail_at(c, x, k,
+              "its cells either side of (%d,%d) can no longer be "
+              "joined",
+              x / c->m->width, x % c->m->width);
       return;
     }
     with = p;

@@ -62,14 +62,14 @@ struct tilesat_collapse {
   uint64_t seed, seed_now; /* the run's, and the start's under way */
   long backs, learns;      /* the guard's learns (that went back) */
   long restarts;           /* new starts (global constraints) */
-  int scan;          /* scanline: no undecided cell before this one */
+  int scan;                /* scanline: no undecided cell before this one */
   ts_rng rng, noise;
   /* the guard: a solver made at the first contradiction it must explain */
   ts_solver *solver;
-  ts_cuts *cuts; /* its connected and path constraints, or NULL */
-  cg_window *wcut;    /* the window being solved: its cuts, or NULL */
-  ts_solver *wsolver; /* its solver */
-  tilesat_solve_options solve;      /* what the solver was made with */
+  ts_cuts *cuts;               /* its connected and path constraints, or NULL */
+  cg_window *wcut;             /* the window being solved: its cuts, or NULL */
+  ts_solver *wsolver;          /* its solver */
+  tilesat_solve_options solve; /* what the solver was made with */
   const tilesat_solve_options *now; /* the options of the solving under way */
   int map_sat;        /* the rules and pins alone: SAT, UNSAT, -1 */
   TS_VEC(doom) dooms; /* proved, by step; of the last run */
