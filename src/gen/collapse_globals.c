@@ -922,7 +922,8 @@ bool cg_propagate(tilesat_collapse *c) {
     bool forced = false;
     while (j < k->cq.n && !forced && c->contradiction < 0)
       forced = try_force(c, G, k, k->cq.v[j++]);
-    memmove(k->cq.v, k->cq.v + j, (k->cq.n - j) * sizeof *k->cq.v);
+    if (j < k->cq.n)
+      memmove(k->cq.v, k->cq.v + j, (k->cq.n - j) * sizeof *k->cq.v);
     k->cq.n -= j;
     if (k->pending && c->contradiction < 0) {
       k->pending = false;
