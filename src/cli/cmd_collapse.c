@@ -56,88 +56,115 @@ static int collapse_map_ok(const options *o, const tilesat_map *m,
   return 0;
 }
 
-/* One run: the map, UNSAT, or where it contradicted (and --explain). */
-static int one_run(options *o, const tilesat_map *m, tilesat_collapse *c,
-                   const tilesat_collapse_options *co, int *tiles) {
-  tilesat_error err;
-  int res = tilesat_collapse_run(c, co, tiles, &err);
-  if (res < 0)
-    return fail_solve(o, &err);
+/* What the guard did, on stderr. */
+static void guard_report(const tilesat_collapse *c) {
   long starts = tilesat_collapse_restarts(c);
-  if (co->guard && starts)
+  if (starts)
     fprintf(stderr,
             "tilesat: collapse: %ld choices banned, %ld solver calls, %ld new "
             "%s\n",
             tilesat_collapse_banned(c), tilesat_collapse_solver_calls(c),
             starts, starts == 1 ? "start" : "starts");
-  else if (co->guard)
+  else
     fprintf(stderr, "tilesat: collapse: %ld choices banned, %ld solver calls\n",
             tilesat_collapse_banned(c), tilesat_collapse_solver_calls(c));
-  int cell, tile, w = tilesat_map_width(m);
-  size_t k = tilesat_collapse_choices(c, 0, &cell, &tile);
-  int bad = tilesat_collapse_contradiction(c);
-  /* a global constraint the run could not keep, and a finished map that
-   * breaks one (an unguarded run's connected or path constraint) */
-  const char *why = res == TILESAT_UNKNOWN ? tilesat_collapse_why(c) : NULL;
-  bool broken = why && bad < 0;
-  cJSON *doc = json_output(o) ? cJSON_CreateObject() : NULL;
-  int rc = res == TILESAT_SAT     ? TILESAT_SAT
-           : res == TILESAT_UNSAT ? TILESAT_UNSAT
-                                  : 0;
-  if (doc) {
-    cJSON_AddStringToObject(doc, "result",
-                            res == TILESAT_SAT     ? "SAT"
-                            : res == TILESAT_UNSAT ? "UNSAT"
-                            : broken               ? "broken"
-                                                   : "contradiction");
-    cJSON_AddNumberToObject(doc, "seed", (double)o->seed);
-    cJSON_AddNumberToObject(doc, "choices", (double)k);
-    if (co->guard) {
-      cJSON_AddNumberToObject(doc, "banned",
-                              (double)tilesat_collapse_banned(c));
-      cJSON_AddNumberToObject(doc, "solver_calls",
-                              (double)tilesat_collapse_solver_calls(c));
-      cJSON_AddNumberToObject(doc, "restarts", (double)starts);
-    }
-    if (res == TILESAT_SAT || broken)
-      cJSON_AddItemToObject(doc, "map", collapse_json_map(m, tiles));
-    if (why)
-      cJSON_AddStringToObject(doc, "why", why);
-    if (bad >= 0) {
-      cJSON *at = cJSON_AddObjectToObject(doc, "contradiction");
-      int row = bad / w, col = bad % w;
-      cJSON_AddNumberToObject(at, "row", row);
-      cJSON_AddNumberToObject(at, "col", col);
-    }
-  } else if (res == TILESAT_SAT) {
+}
+
+/* How one run ended: its result, and (UNKNOWN) a global constraint it could
+ * not keep, and a finished map that breaks one (an unguarded run's
+ * connected or path constraint). */
+typedef struct run_end {
+  int res, bad; /* bad: the contradiction's cell, or -1 */
+  size_t choices;
+  const char *why;
+  bool broken;
+} run_end;
+
+static cJSON *run_json(const options *o, const tilesat_map *m,
+                       const tilesat_collapse *c,
+                       const tilesat_collapse_options *co, const int *tiles,
+                       const run_end *e) {
+  cJSON *doc = cJSON_CreateObject();
+  cJSON_AddStringToObject(doc, "result",
+                          e->res == TILESAT_SAT     ? "SAT"
+                          : e->res == TILESAT_UNSAT ? "UNSAT"
+                          : e->broken               ? "broken"
+                                                    : "contradiction");
+  cJSON_AddNumberToObject(doc, "seed", (double)o->seed);
+  cJSON_AddNumberToObject(doc, "choices", (double)e->choices);
+  if (co->guard) {
+    cJSON_AddNumberToObject(doc, "banned", (double)tilesat_collapse_banned(c));
+    cJSON_AddNumberToObject(doc, "solver_calls",
+                            (double)tilesat_collapse_solver_calls(c));
+    cJSON_AddNumberToObject(doc, "restarts",
+                            (double)tilesat_collapse_restarts(c));
+  }
+  if (e->res == TILESAT_SAT || e->broken)
+    cJSON_AddItemToObject(doc, "map", collapse_json_map(m, tiles));
+  if (e->why)
+    cJSON_AddStringToObject(doc, "why", e->why);
+  if (e->bad >= 0) {
+    cJSON *at = cJSON_AddObjectToObject(doc, "contradiction");
+    int w = tilesat_map_width(m), row = e->bad / w, col = e->bad % w;
+    cJSON_AddNumberToObject(at, "row", row);
+    cJSON_AddNumberToObject(at, "col", col);
+  }
+  return doc;
+}
+
+static void run_text(const options *o, const tilesat_map *m, const int *tiles,
+                     const run_end *e) {
+  int w = tilesat_map_width(m);
+  if (e->res == TILESAT_SAT) {
     stop_hold(); /* the map whole */
     printf("SAT\n");
     tilesat_map_write(m, tiles, stdout);
     stop_release();
-  } else if (res == TILESAT_UNSAT) {
+  } else if (e->res == TILESAT_UNSAT) {
     printf("UNSAT\n");
-  } else if (broken) { /* the map WFC made, and what it breaks */
+  } else if (e->broken) { /* the map WFC made, and what it breaks */
     stop_hold();
-    printf("broken after %zu choices (seed %" PRIu64 "): %s\n", k, o->seed,
-           why);
+    printf("broken after %zu choices (seed %" PRIu64 "): %s\n", e->choices,
+           o->seed, e->why);
     tilesat_map_write(m, tiles, stdout);
     stop_release();
   } else {
     printf("contradiction at (%d,%d) after %zu choices (seed %" PRIu64
            ")%s%s\n",
-           bad / w, bad % w, k, o->seed, why ? ": " : "", why ? why : "");
+           e->bad / w, e->bad % w, e->choices, o->seed, e->why ? ": " : "",
+           e->why ? e->why : "");
   }
+}
+
+/* One run: the map, UNSAT, or where it contradicted (and --explain). */
+static int one_run(options *o, const tilesat_map *m, tilesat_collapse *c,
+                   const tilesat_collapse_options *co, int *tiles) {
+  tilesat_error err;
+  run_end e = {.res = tilesat_collapse_run(c, co, tiles, &err)};
+  if (e.res < 0)
+    return fail_solve(o, &err);
+  if (co->guard)
+    guard_report(c);
+  int cell, tile;
+  e.choices = tilesat_collapse_choices(c, 0, &cell, &tile);
+  e.bad = tilesat_collapse_contradiction(c);
+  e.why = e.res == TILESAT_UNKNOWN ? tilesat_collapse_why(c) : NULL;
+  e.broken = e.why && e.bad < 0;
+  cJSON *doc = json_output(o) ? run_json(o, m, c, co, tiles, &e) : NULL;
+  if (!doc)
+    run_text(o, m, tiles, &e);
   int out = 0;
-  if (res == TILESAT_SAT || broken)
+  if (e.res == TILESAT_SAT || e.broken)
     out = map_outputs(o, m, tiles);
-  else if (bad >= 0 && o->explain)
+  else if (e.bad >= 0 && o->explain)
     out = collapse_explain(o, m, c, &co->solve, doc);
-  else if (bad >= 0 && o->png)
+  else if (e.bad >= 0 && o->png)
     out = collapse_failure_png(o, m, c);
   if (doc && !out)
     out = collapse_json_print(doc);
   else
     cJSON_Delete(doc);
+  int rc = e.res == TILESAT_SAT || e.res == TILESAT_UNSAT ? e.res : 0;
   return out ? EXIT_ERROR : rc;
 }
 

@@ -542,44 +542,35 @@ static void push_around(cg *G, cg_glob *k, int x) {
  * cut cells; past them, every cell at once. */
 #define MEET_CELLS 64
 
-/* Cell x of label l left: split off the pieces its neighbours fell into,
- * and keep the constraint on them. */
-static void cell_left(tilesat_collapse *c, cg *G, cg_glob *k, int x) {
-  int l = k->lab[x];
-  if (l < 0)
-    return; /* banned with its region */
-  unlabel(k, x);
-  if (!k->size[l])
-    return;
-  int rep[MAX_SEARCH];
-  int n = ring_groups(c, G, k, x, l, rep);
-  if (n <= 1)
-    return; /* nothing went round x: no cell became a cut cell either */
-  push_around(G, k, x);
-  if (search(c, G, k, l, rep, n, 0)) {
-    /* they met, the long way round: a new cut cell lies on every way
-     * between two of them, so on the ways the searches found */
-    int len = 0;
-    for (int i = 0; i < G->nmeet; i++)
-      for (int e = 0; e < 2; e++)
-        for (int v = G->meet[i][e]; v >= 0; v = G->from[v])
-          len++;
-    if (len > MEET_CELLS) {
-      k->cuts = true;
-      return;
-    }
-    for (int i = 0; i < G->nmeet; i++)
-      for (int e = 0; e < 2; e++)
-        for (int v = G->meet[i][e]; v >= 0; v = G->from[v])
-          if (!k->isrel[v])
-            TS_PUSH(k->cq, v);
+/* The searches around a cell that left met (no split), the long way
+ * round: a new cut cell lies on every way between two of them, so on the
+ * ways the searches found: looked at one by one, or when they are long,
+ * every cut cell at once. */
+static void met_round(cg *G, cg_glob *k) {
+  int len = 0;
+  for (int i = 0; i < G->nmeet; i++)
+    for (int e = 0; e < 2; e++)
+      for (int v = G->meet[i][e]; v >= 0; v = G->from[v])
+        len++;
+  if (len > MEET_CELLS) {
+    k->cuts = true;
     return;
   }
-  int roots[MAX_SEARCH], keep = -1;
-  int nr = pieces(G, n, roots, &keep);
-  int labs[MAX_SEARCH]; /* each piece's label */
+  for (int i = 0; i < G->nmeet; i++)
+    for (int e = 0; e < 2; e++)
+      for (int v = G->meet[i][e]; v >= 0; v = G->from[v])
+        if (!k->isrel[v])
+          TS_PUSH(k->cq, v);
+}
+
+/* After a split of label l by n searches: each piece that ended gets a
+ * label of its own (labs[p]), the one kept keeps l.  Returns how many
+ * pieces. */
+static int relabel_pieces(cg *G, cg_glob *k, int l, int n, int *roots,
+                          int *keep, int *labs) {
+  int nr = pieces(G, n, roots, keep);
   for (int p = 0; p < nr; p++) {
-    if (p == keep) {
+    if (p == *keep) {
       labs[p] = l;
       continue;
     }
@@ -597,14 +588,38 @@ static void cell_left(tilesat_collapse *c, cg *G, cg_glob *k, int x) {
     k->size[l] -= k->size[L];
     k->rel[l] -= k->rel[L];
   }
+  return nr;
+}
+
+/* Cell x of label l left: split off the pieces its neighbours fell into,
+ * and keep the constraint on them: cells that must join in two pieces is
+ * a contradiction; for a connected constraint, the pieces without one lose
+ * the class. */
+static void cell_left(tilesat_collapse *c, cg *G, cg_glob *k, int x) {
+  int l = k->lab[x];
+  if (l < 0)
+    return; /* banned with its region */
+  unlabel(k, x);
+  if (!k->size[l])
+    return;
+  int rep[MAX_SEARCH];
+  int n = ring_groups(c, G, k, x, l, rep);
+  if (n <= 1)
+    return; /* nothing went round x: no cell became a cut cell either */
+  push_around(G, k, x);
+  if (search(c, G, k, l, rep, n, 0)) {
+    met_round(G, k);
+    return;
+  }
+  int roots[MAX_SEARCH], keep = -1, labs[MAX_SEARCH];
+  int nr = relabel_pieces(G, k, l, n, roots, &keep, labs);
   int with = -1; /* a piece holding cells that must join */
   for (int p = 0; p < nr; p++) {
     if (!k->rel[labs[p]])
       continue;
     if (with >= 0) {
       fail_at(c, x, k,
-              "its cells either side of (%d,%d) can no longer be "
-              "joined",
+              "its cells either side of (%d,%d) can no longer be joined",
               x / c->m->width, x % c->m->width);
       return;
     }
@@ -841,6 +856,52 @@ void cg_start(tilesat_collapse *c) {
   }
 }
 
+/* A connected constraint's cell now must hold the class. */
+static void must_join(tilesat_collapse *c, cg_glob *k, int cell) {
+  int l = k->lab[cell];
+  if (l < 0)
+    return;
+  k->isrel[cell] = 1;
+  k->rel[l]++;
+  k->nrel++;
+  bool seed = true; /* no neighbour must join: a new place to reach */
+  for (int d = 0; d < c->D; d++) {
+    int v = c->nbr[(size_t)cell * (size_t)c->D + (size_t)d];
+    if (v >= 0 && k->lab[v] >= 0 && !k->isrel[v])
+      TS_PUSH(k->cq, v);
+    seed &= v < 0 || !k->isrel[v];
+  }
+  if (seed && k->nrel > 1)
+    TS_PUSH(k->seeds, cell);
+  if (k->main < 0) {
+    k->main = l;
+    k->pending = true; /* the other regions can hold none */
+  } else if (l != k->main) {
+    fail_at(c, cell, k, "(%d,%d) can no longer join the others",
+            cell / c->m->width, cell % c->m->width);
+  }
+}
+
+/* The cell no longer can (in) or now must (!in) hold k's class. */
+static void changed(tilesat_collapse *c, cg *G, cg_glob *k, int cell, bool in) {
+  if (!k->lazy) {
+    if (!covers(G, k, cell))
+      return;
+    if (in)
+      k->can--;
+    else
+      k->must++;
+    count_check(c, k, cell);
+  } else if (in) { /* the cell can no longer hold the class */
+    TS_PUSH(k->dq, cell);
+    bool nonempty = k->g->nonempty || k->g->at >= 0;
+    if (--k->nwalk == 0 && nonempty)
+      fail_at(c, cell, k, "no cell can hold one");
+  } else if (k->g->kind == TILESAT_GLOBAL_CONNECTED) {
+    must_join(c, k, cell);
+  }
+}
+
 void cg_on_ban(tilesat_collapse *c, int cell, int t) {
   cg *G = c->cg;
   if (!G->live)
@@ -851,45 +912,8 @@ void cg_on_ban(tilesat_collapse *c, int cell, int t) {
       continue;
     bool in = k->in[t];
     int left = in ? --k->ncls[cell] : --k->nnon[cell];
-    if (left || (in ? !k->nnon[cell] : !k->ncls[cell]))
-      continue; /* no change, or the cell is empty: the contradiction */
-    if (!k->lazy) {
-      if (!covers(G, k, cell))
-        continue;
-      if (in)
-        k->can--;
-      else
-        k->must++;
-      count_check(c, k, cell);
-    } else if (in) { /* the cell can no longer hold the class */
-      TS_PUSH(k->dq, cell);
-      bool nonempty = k->g->nonempty || k->g->at >= 0;
-      if (--k->nwalk == 0 && nonempty)
-        fail_at(c, cell, k, "no cell can hold one");
-    } else if (k->g->kind == TILESAT_GLOBAL_CONNECTED) { /* it must */
-      int l = k->lab[cell];
-      if (l < 0)
-        continue;
-      k->isrel[cell] = 1;
-      k->rel[l]++;
-      k->nrel++;
-      bool seed = true; /* no neighbour must join: a new place to reach */
-      for (int d = 0; d < c->D; d++) {
-        int v = c->nbr[(size_t)cell * (size_t)c->D + (size_t)d];
-        if (v >= 0 && k->lab[v] >= 0 && !k->isrel[v])
-          TS_PUSH(k->cq, v);
-        seed &= v < 0 || !k->isrel[v];
-      }
-      if (seed && k->nrel > 1)
-        TS_PUSH(k->seeds, cell);
-      if (k->main < 0) {
-        k->main = l;
-        k->pending = true; /* the other regions can hold none */
-      } else if (l != k->main) {
-        fail_at(c, cell, k, "(%d,%d) can no longer join the others",
-                cell / c->m->width, cell % c->m->width);
-      }
-    }
+    if (!left && (in ? k->nnon[cell] : k->ncls[cell]))
+      changed(c, G, k, cell, in); /* (none left at all: the contradiction) */
   }
 }
 
@@ -967,17 +991,23 @@ struct cg_window {
   const tilesat_map *wm; /* the window as a map */
   int n;                 /* its cells */
   int nlazy;
-  const cg_glob **k; /* [nlazy]: each connected or path constraint */
-  int *alit;         /* [nlazy]: A's variable, 0: unconditional, -1: none */
-  bool *used;        /* [nlazy]: A given out (cg_window_outside) */
-  uint8_t *exit;     /* [n] */
-  uint8_t *must;     /* [nlazy][n]: a path's cells in the window */
-  int *nbr;          /* [n][D] the window's neighbours */
-  int *tile;         /* [n]: the model's tiles (-1: masked) */
-  uint8_t *y;        /* [n]: its class cells */
+  int *gi;       /* [nlazy]: each connected or path constraint */
+  int *alit;     /* [nlazy]: A's variable, 0: unconditional, -1: none */
+  bool *used;    /* [nlazy]: A given out (cg_window_outside) */
+  uint8_t *exit; /* [n] */
+  uint8_t *must; /* [nlazy][n]: a path's cells in the window */
+  int *nbr;      /* [n][D] the window's neighbours */
+  int *tile;     /* [n]: the model's tiles (-1: masked) */
+  uint8_t *y;    /* [n]: its class cells */
   int *comp, *queue, *order, *seen, stamp;
+  int R, *rstart;       /* the model's regions, their cells in order */
+  uint8_t *open, *care; /* [R]: touches an exit; must touch one */
   ts_ints lits, layer, next;
 };
+
+static const cg_glob *wglob(const cg_window *w, int j) {
+  return &w->c->cg->v[w->gi[j]];
+}
 
 cg_window *cg_window_new(const tilesat_collapse *c, const tilesat_map *wm,
                          const int *wcell) {
@@ -991,7 +1021,7 @@ cg_window *cg_window_new(const tilesat_collapse *c, const tilesat_map *wm,
   int n = w->n = wm->ncells, D = c->D, N = c->N;
   w->c = c;
   w->wm = wm;
-  w->k = ts_malloc((size_t)nlazy * sizeof *w->k);
+  w->gi = ts_malloc((size_t)nlazy * sizeof *w->gi);
   w->alit = ts_malloc((size_t)nlazy * sizeof *w->alit);
   w->used = ts_calloc((size_t)nlazy, sizeof *w->used);
   w->must = ts_calloc((size_t)nlazy * (size_t)n, 1);
@@ -1013,7 +1043,7 @@ cg_window *cg_window_new(const tilesat_collapse *c, const tilesat_map *wm,
     if (!k->lazy)
       continue;
     int j = w->nlazy++;
-    w->k[j] = k;
+    w->gi[j] = i;
     w->alit[j] = ++var; /* CONNECTED: once a class cell outside is known */
     const ts_global *g = k->g;
     bool outside = g->at >= 0 && where[g->at] < 0;
@@ -1045,8 +1075,11 @@ cg_window *cg_window_new(const tilesat_collapse *c, const tilesat_map *wm,
 void cg_window_free(cg_window *w) {
   if (!w)
     return;
-  free(w->k);
+  free(w->gi);
   free(w->alit);
+  free(w->rstart);
+  free(w->open);
+  free(w->care);
   free(w->used);
   free(w->exit);
   free(w->must);
@@ -1065,109 +1098,129 @@ void cg_window_free(cg_window *w) {
 
 int cg_window_outside(cg_window *w, int tile) {
   for (int j = 0; w && j < w->nlazy; j++)
-    if (w->alit[j] > 0 && !w->used[j] && w->k[j]->in[tile]) {
+    if (w->alit[j] > 0 && !w->used[j] && wglob(w, j)->in[tile]) {
       w->used[j] = true;
       return w->alit[j];
     }
   return 0;
 }
 
-/* The cuts of constraint j against the model (w->tile): rings around each
- * region that should touch an exit and does not.  How many. */
-static long window_cuts(cg_window *w, ts_solver *s, int j) {
-  const cg_glob *k = w->k[j];
-  int n = w->n, D = w->c->D, T = w->c->T;
+/* The model's regions of constraint j's class (w->tile): their cells in
+ * order by region (from rstart[r]), which touch an exit (open) and which
+ * must (care: all for connected, those with a path's cell for a path). */
+static void window_regions(cg_window *w, int j) {
+  const cg_glob *k = wglob(w, j);
+  int n = w->n;
   const uint8_t *must = w->must + (size_t)j * (size_t)n;
   for (int lc = 0; lc < n; lc++)
     w->y[lc] = w->tile[lc] >= 0 && k->in[w->tile[lc]];
-  int R = ts_regions(w->wm, w->nbr, w->y, w->comp, w->queue);
-  /* each region's cells (order, from rstart[r]), whether it touches an
-   * exit, whether it must */
-  uint8_t *open = ts_calloc((size_t)R + 1, 1);
-  uint8_t *care = ts_calloc((size_t)R + 1, 1);
-  int *rstart = ts_calloc((size_t)R + 2, sizeof *rstart);
+  int R = w->R = ts_regions(w->wm, w->nbr, w->y, w->comp, w->queue);
+  free(w->open);
+  free(w->care);
+  free(w->rstart);
+  w->open = ts_calloc((size_t)R + 1, 1);
+  w->care = ts_calloc((size_t)R + 1, 1);
+  w->rstart = ts_calloc((size_t)R + 2, sizeof *w->rstart);
   for (int lc = 0; lc < n; lc++)
     if (w->comp[lc] >= 0) {
       int r = w->comp[lc];
-      open[r] |= w->exit[lc];
-      care[r] |= k->g->kind == TILESAT_GLOBAL_CONNECTED || must[lc];
-      rstart[r + 2]++;
+      w->open[r] |= w->exit[lc];
+      w->care[r] |= k->g->kind == TILESAT_GLOBAL_CONNECTED || must[lc];
+      w->rstart[r + 2]++;
     }
   for (int r = 0; r < R; r++)
-    rstart[r + 2] += rstart[r + 1];
+    w->rstart[r + 2] += w->rstart[r + 1];
   for (int lc = 0; lc < n; lc++)
     if (w->comp[lc] >= 0)
-      w->order[rstart[w->comp[lc] + 1]++] = lc;
-  long cuts = 0;
-  for (int r = 0; r < R; r++) {
-    if (open[r] || !care[r])
-      continue;
-    if (++w->stamp == INT_MAX) {
-      memset(w->seen, 0, (size_t)n * sizeof *w->seen);
-      w->stamp = 1;
-    }
-    int st = w->stamp, u = -1;
-    w->layer.n = 0; /* the cells whose neighbours are looked at next */
-    for (int i = rstart[r]; i < rstart[r + 1]; i++) {
-      int lc = w->order[i];
-      w->seen[lc] = st;
-      TS_PUSH(w->layer, lc);
-      if (u < 0 || must[lc])
-        u = lc;
-    }
-    for (;;) {
-      /* the ring around what is inside: a closed region met is taken
-       * inside whole (and its neighbours looked at too); a region that
-       * touches an exit, met, ends the rings */
-      bool reached = false, exit = false;
-      w->next.n = 0;
-      for (size_t i = 0; i < w->layer.n; i++) {
-        int a = w->layer.v[i];
-        for (int d = 0; d < D; d++) {
-          int b = w->nbr[(size_t)a * (size_t)D + (size_t)d];
-          if (b < 0 || w->seen[b] == st)
-            continue;
-          int q = w->comp[b];
-          if (q >= 0 && open[q]) {
-            reached = true;
-            continue;
-          }
-          if (q >= 0) {
-            for (int x = rstart[q]; x < rstart[q + 1]; x++) {
-              w->seen[w->order[x]] = st;
-              TS_PUSH(w->layer, w->order[x]);
-            }
-            continue;
-          }
-          w->seen[b] = st;
-          exit |= w->exit[b] != 0;
-          TS_PUSH(w->next, b);
+      w->order[w->rstart[w->comp[lc] + 1]++] = lc;
+}
+
+/* The ring around what is inside (its last layer in w->layer) into
+ * w->next: a closed region met is taken inside whole (and its neighbours
+ * looked at too).  1 if it meets a region that touches an exit (no cut),
+ * else 0, with *exit set when the ring holds an exit. */
+static int next_ring(cg_window *w, int st, bool *exit) {
+  int D = w->c->D;
+  bool reached = false;
+  *exit = false;
+  w->next.n = 0;
+  for (size_t i = 0; i < w->layer.n; i++) {
+    int a = w->layer.v[i];
+    for (int d = 0; d < D; d++) {
+      int b = w->nbr[(size_t)a * (size_t)D + (size_t)d];
+      if (b < 0 || w->seen[b] == st)
+        continue;
+      int q = w->comp[b];
+      if (q >= 0 && w->open[q]) {
+        reached = true;
+      } else if (q >= 0) {
+        for (int x = w->rstart[q]; x < w->rstart[q + 1]; x++) {
+          w->seen[w->order[x]] = st;
+          TS_PUSH(w->layer, w->order[x]);
         }
+      } else {
+        w->seen[b] = st;
+        *exit |= w->exit[b] != 0;
+        TS_PUSH(w->next, b);
       }
-      if (reached)
-        break;
-      /* no class tile on the ring in the model: a cut (an empty ring:
-       * nothing joins the region to an exit at all) */
-      w->lits.n = 0;
-      if (w->alit[j] > 0)
-        TS_PUSH(w->lits, -w->alit[j]);
-      TS_PUSH(w->lits, -ts_var(w->wm, u, w->tile[u]));
-      for (size_t i = 0; i < w->next.n; i++)
-        for (int t = 0; t < T; t++)
-          if (k->in[t])
-            TS_PUSH(w->lits, ts_var(w->wm, w->next.v[i], t));
-      ts_solver_add_clause(s, w->lits.v, w->lits.n);
-      cuts++;
-      if (exit || !w->next.n)
-        break;
-      ts_ints swap = w->layer;
-      w->layer = w->next;
-      w->next = swap;
     }
   }
-  free(open);
-  free(care);
-  free(rstart);
+  return reached;
+}
+
+/* The cuts around region r of constraint j: each ring out to the nearest
+ * exit, or region that touches one, holds no class tile in the model.
+ * How many. */
+static long region_cuts(cg_window *w, ts_solver *s, int j, int r) {
+  const cg_glob *k = wglob(w, j);
+  int n = w->n, T = w->c->T;
+  const uint8_t *must = w->must + (size_t)j * (size_t)n;
+  if (++w->stamp == INT_MAX) {
+    memset(w->seen, 0, (size_t)n * sizeof *w->seen);
+    w->stamp = 1;
+  }
+  int st = w->stamp, u = -1;
+  w->layer.n = 0; /* the cells whose neighbours are looked at next */
+  for (int i = w->rstart[r]; i < w->rstart[r + 1]; i++) {
+    int lc = w->order[i];
+    w->seen[lc] = st;
+    TS_PUSH(w->layer, lc);
+    if (u < 0 || must[lc])
+      u = lc;
+  }
+  long cuts = 0;
+  for (bool exit = false; !exit;) {
+    if (next_ring(w, st, &exit))
+      break;
+    /* no class tile on the ring in the model: a cut (an empty ring:
+     * nothing joins the region to an exit at all) */
+    w->lits.n = 0;
+    if (w->alit[j] > 0)
+      TS_PUSH(w->lits, -w->alit[j]);
+    TS_PUSH(w->lits, -ts_var(w->wm, u, w->tile[u]));
+    for (size_t i = 0; i < w->next.n; i++)
+      for (int t = 0; t < T; t++)
+        if (k->in[t])
+          TS_PUSH(w->lits, ts_var(w->wm, w->next.v[i], t));
+    ts_solver_add_clause(s, w->lits.v, w->lits.n);
+    cuts++;
+    if (!w->next.n)
+      break;
+    ts_ints swap = w->layer;
+    w->layer = w->next;
+    w->next = swap;
+  }
+  return cuts;
+}
+
+/* The cuts of constraint j against the model: around each region that
+ * should touch an exit and does not.  How many. */
+static long window_cuts(cg_window *w, ts_solver *s, int j) {
+  window_regions(w, j);
+  long cuts = 0;
+  for (int r = 0; r < w->R; r++)
+    if (!w->open[r] && w->care[r])
+      cuts += region_cuts(w, s, j, r);
   return cuts;
 }
 
