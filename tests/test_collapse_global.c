@@ -322,6 +322,12 @@ Test(collapse_global, plain_runs_that_break_connectivity_fail) {
                  tiles[q]);
   tilesat_grid_free(g);
   run_free(&cli);
+  cli =
+      RUN("collapse", "rules/dungeon8.rules", "--size", "12x8", "--constraints",
+          "rules/dungeon8.constraints", "--seed", seedarg, "--format", "json");
+  cr_expect(strstr(cli.out, "\"result\":\t\"broken\""), "%s", cli.out);
+  cr_expect(strstr(cli.out, "\"map\":"), "%s", cli.out);
+  run_free(&cli);
   /* -n: the broken runs counted apart, the exit 0 with no success */
   cli = RUN("collapse", "rules/dungeon8.rules", "--size", "12x8",
             "--constraints", "rules/dungeon8.constraints", "-n", "30");
@@ -500,10 +506,15 @@ Test(collapse_global, guard_bans_proved_by_check) {
   tilesat_collapse_options_init(&o);
   o.guard = true;
   o.solve.backend = TILESAT_CADICAL;
-  int tiles[100], proved = 0;
+  int tiles[100], again[100], proved = 0;
   for (int s = 1; s <= 12 && proved < 12; s++) {
     o.seed = (uint64_t)s;
+    /* same seed, same map, on a collapser that ran nothing before */
+    tilesat_collapse *fresh = tilesat_collapse_new(m, &err);
+    cr_assert_eq(tilesat_collapse_run(fresh, &o, again, &err), TILESAT_SAT);
+    tilesat_collapse_free(fresh);
     cr_assert_eq(tilesat_collapse_run(c, &o, tiles, &err), TILESAT_SAT);
+    cr_expect_arr_eq(tiles, again, sizeof tiles, "seed %d", s);
     cr_expect_leq(nregions(&x, ".+,=", tiles), 1);
     cr_expect_leq(count_class(&x, "T", tiles), 3);
     for (long i = 0; i < tilesat_collapse_banned(c) && proved < 12; i++) {

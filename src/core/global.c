@@ -880,12 +880,13 @@ bool ts_global_broken(const tilesat_map *m, int i, const int *tiles, char *why,
 
 int ts_globals_broken(const tilesat_map *m, const int *tiles, char *why,
                       size_t whylen) {
-  char first[512];
+  char later[512] = ""; /* after the first: counted, not said */
   int n = 0;
-  for (int i = 0; i < (int)m->globals.n; i++)
-    if (ts_global_broken(m, i, tiles, n ? first : why,
-                         n ? sizeof first : whylen))
+  for (int i = 0; i < (int)m->globals.n; i++) {
+    char *to = n ? later : why;
+    if (ts_global_broken(m, i, tiles, to, n ? sizeof later : whylen))
       n++;
+  }
   return n;
 }
 
