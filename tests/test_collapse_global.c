@@ -597,3 +597,92 @@ Test(collapse_global_cli, count_failures_explain_json) {
   tilesat_map_free(m);
   tilesat_rules_free(r);
 }
+
+/* ---------------------------------------------------- random cross-check */
+
+/* Random small dungeons (square or hex, open or periodic, masked cells,
+ * pins, a connected, path or count constraint): a guarded run's answer is
+ * check's (SAT or UNSAT), and its map keeps the constraint by the test's
+ * own counting and flood fill. */
+Test(collapse_global, guarded_runs_agree_with_check) {
+  tilesat_rules *sq = rules_from_file("rules/dungeon8.rules");
+  char *sample = slurp("rules/dungeon8.txt");
+  tilesat_rules *hex = rules_from_sample(sample, TILESAT_HEX, false);
+  free(sample);
+  test_rng = 20261127;
+  int sat = 0, unsat = 0;
+  for (int iter = 0; iter < 200; iter++) {
+    bool ishex = iter % 2;
+    want x = {ishex ? hex : sq,
+              2 + (int)rnd(5),
+              2 + (int)rnd(5),
+              ishex ? TILESAT_HEX : TILESAT_SQUARE,
+              false,
+              NULL};
+    x.periodic = rnd(3) == 0 && (!ishex || x.h % 2 == 0);
+    bool masked[36] = {false};
+    for (int c = 0; c < x.w * x.h; c++)
+      masked[c] = rnd(8) == 0;
+    masked[0] = masked[x.w * x.h - 1] = false; /* a path's ends */
+    x.masked = masked;
+    tilesat_map *m = map_with(&x, NULL);
+    tilesat_error err;
+    char val[64];
+    int kind = (int)rnd(4), k = (int)rnd(5);
+    const char *opt = kind == 0   ? "--connected"
+                      : kind == 1 ? "--path"
+                                  : "--count";
+    if (kind == 0)
+      snprintf(val, sizeof val, ".,+,,,=");
+    else if (kind == 1)
+      snprintf(val, sizeof val, "0,0:%d,%d=.,+,,,=", x.h - 1, x.w - 1);
+    else if (kind == 2)
+      snprintf(val, sizeof val, ".,+,,,=>=%d", 2 * k);
+    else
+      snprintf(val, sizeof val, "#=%d", k);
+    cr_assert_eq(tilesat_map_constraint_option(m, opt, val, &err), 0, "%s",
+                 err.msg);
+    for (int p = (int)rnd(3); p > 0; p--) {
+      int c = (int)rnd((unsigned)(x.w * x.h));
+      if (!masked[c])
+        tilesat_map_pin(m, c / x.w, c % x.w,
+                        tilesat_rules_tile_name(x.r, (int)rnd(9)), &err);
+    }
+    int want_res = tilesat_check(m, SOLVE(TILESAT_CADICAL), NULL, &err);
+    tilesat_collapse *c = tilesat_collapse_new(m, &err);
+    tilesat_collapse_options o;
+    tilesat_collapse_options_init(&o);
+    o.guard = true;
+    o.seed = (uint64_t)iter;
+    int tiles[36];
+    int res = tilesat_collapse_run(c, &o, tiles, &err);
+    cr_expect_eq(res, want_res, "iter %d: %s %s on %dx%d%s%s: %s", iter, opt,
+                 val, x.w, x.h, ishex ? " hex" : "",
+                 x.periodic ? " periodic" : "", err.msg);
+    if (res == TILESAT_SAT) {
+      sat++;
+      cr_expect(pairs_ok(&x, tiles), "iter %d", iter);
+      int *comp = malloc(sizeof(int) * 36);
+      int R = regions(&x, ".+,=", tiles, comp);
+      int n = count_class(&x, ".+,=", tiles);
+      if (kind == 0)
+        cr_expect_leq(R, 1, "iter %d", iter);
+      else if (kind == 1)
+        cr_expect(comp[0] >= 0 && comp[0] == comp[x.w * x.h - 1], "iter %d",
+                  iter);
+      else if (kind == 2)
+        cr_expect_geq(n, 2 * k, "iter %d", iter);
+      else
+        cr_expect_eq(count_class(&x, "#", tiles), k, "iter %d", iter);
+      free(comp);
+    } else {
+      unsat++;
+    }
+    tilesat_collapse_free(c);
+    tilesat_map_free(m);
+  }
+  cr_expect_gt(sat, 40, "%d SAT", sat);
+  cr_expect_gt(unsat, 20, "%d UNSAT", unsat);
+  tilesat_rules_free(hex);
+  tilesat_rules_free(sq);
+}
