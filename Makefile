@@ -74,7 +74,7 @@ CNF_CASES = coast-1x2:coast:1x2 coast-3x3:coast:3x3 \
 MPICC   ?= mpicc
 MPI_BIN  = $(if $(shell command -v $(MPICC) 2>/dev/null),$(BUILD)/tilesat-mpi)
 
-.PHONY: print-libs all deps demo test check-test check-mpi asan bench bench-collapse bench-chunk cnf format lint lint-tools \
+.PHONY: print-libs all deps demo test test-long check-test check-mpi asan bench bench-collapse bench-scale bench-chunk cnf format lint lint-tools \
         lint-tidy lint-cppcheck clean help install uninstall check-install man
 all: $(BIN) $(LIBRARIES) $(MPI_BIN)
 
@@ -156,10 +156,12 @@ man: $(BUILD)/tilesat.1
 help:
 	@echo "make demo    install deps, build, run the coast example end to end"
 	@echo "make test    install deps, build, run every test (plain and ASan/UBSan)"
+	@echo "make test-long  the differential test on 5000 random problems (minutes)"
 	@echo "make fuzz    libFuzzer harnesses, each FUZZ_SECONDS=300 s (-j2: two at a time)"
 	@echo "make bench   encode sizes and check times, both backends"
 	@echo "make bench-chunk     analyze --chunk K at K = 3..8, rule sets and tilesets"
 	@echo "make bench-collapse  collapse, guarded, check, anneal and a JS WFC side by side"
+	@echo "make bench-scale     the exact, block and auto guards side by side, 128 to 1024"
 	@echo "make cnf     regenerate the reference DIMACS instances in cnf/"
 	@echo "make format  clang-format the sources"
 	@echo "make lint    clang-format, clang-tidy and cppcheck, warnings as errors"
@@ -182,6 +184,12 @@ test: deps
 check-test: $(BIN) $(TESTBIN) fuzz-replay-bins
 	TILESAT_BIN=$(BIN) ASAN_OPTIONS=detect_leaks=1 $(TESTBIN) --jobs 2
 	@$(MAKE) --no-print-directory fuzz-replay
+
+# What must stay large: the differential test (tests/test_agree.c) on
+# 5000 random problems instead of 400.
+test-long: deps
+	@$(MAKE) --no-print-directory $(BIN) $(TESTBIN)
+	TILESAT_BIN=$(BIN) TILESAT_AGREE_CASES=5000 $(TESTBIN) --filter 'agree*/*' --jobs 2
 
 # The MPI driver on this one machine, 3 ranks, against `tilesat count`.
 check-mpi: $(BIN) $(BUILD)/tilesat-mpi
@@ -302,6 +310,10 @@ bench-collapse:
 	@$(MAKE) --no-print-directory all
 	tools/bench-collapse.sh $(BIN)
 
+bench-scale:
+	@$(MAKE) --no-print-directory $(BIN)
+	tools/bench-scale.sh $(BIN)
+
 # The link flags, for the bench tools that link libtilesat.a themselves.
 print-libs:
 	@echo $(LIBS)
@@ -368,6 +380,8 @@ BINDIR     ?= $(PREFIX)/bin
 LIBDIR     ?= $(PREFIX)/lib
 INCLUDEDIR ?= $(PREFIX)/include
 MANDIR     ?= $(PREFIX)/share/man
+# the Tiled extension (README, "Using tilesat with Tiled")
+TILEDDIR   ?= $(PREFIX)/share/tilesat/tiled
 PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
 # The man page, generated from the option table (tilesat --man).
 MAN        = $(BUILD)/tilesat.1
@@ -395,9 +409,12 @@ install: all $(MAN)
 	done
 	install -d $(DESTDIR)$(MANDIR)/man1
 	install -m 644 $(MAN) $(DESTDIR)$(MANDIR)/man1/tilesat.1
+	install -d $(DESTDIR)$(TILEDDIR)
+	install -m 644 tools/tiled/tilesat.js $(DESTDIR)$(TILEDDIR)/tilesat.js
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/tilesat $(DESTDIR)$(BINDIR)/tilesat-mpi $(DESTDIR)$(MANDIR)/man1/tilesat.1 \
+	  $(DESTDIR)$(TILEDDIR)/tilesat.js \
 	  $(addprefix $(DESTDIR)$(LIBDIR)/,libtilesat.a libtilesat-io.a $(SONAMES)) \
 	  $(addprefix $(DESTDIR)$(INCLUDEDIR)/,tilesat.h tilesat_io.h) \
 	  $(addprefix $(DESTDIR)$(PKGCONFIGDIR)/,tilesat.pc tilesat-io.pc)

@@ -57,11 +57,16 @@ typedef struct tilesat_error {
  * was; the target itself is never removed.  A target that exists and is
  * not a regular file (a device such as /dev/null, a FIFO) is written
  * directly, since it cannot be replaced; a symbolic link is followed, so
- * the file it names is replaced. */
+ * the file it names is replaced (a dangling one: made). */
 typedef struct tilesat_output tilesat_output;
 
 /* NULL with "PATH: cannot open for writing: REASON" in err. */
 tilesat_output *tilesat_output_open(const char *path, tilesat_error *err);
+/* Before any work: would tilesat_output_open(path) succeed, as far as can
+ * be told without making anything?  (Its folder exists and is writable, or
+ * the target is a device or FIFO we may write; it is not a folder.)  0, or
+ * -1 with the same message. */
+int tilesat_output_check(const char *path, tilesat_error *err);
 /* The stream to write to (owned by the output). */
 FILE *tilesat_output_file(const tilesat_output *o);
 /* The temporary file's path, NULL when the target is written directly: for
@@ -906,6 +911,11 @@ typedef struct tilesat_anneal_stats {
   int cleanup_regions;      /* regions handed to the SAT backend */
   int cleanup_result;       /* TILESAT_SAT, TILESAT_UNSAT (no valid map exists
                               around the pins), 0 when no clean-up ran */
+  int sat_start; /* 0: the runs started from random maps; TILESAT_SAT: no
+                    random start met the global constraints, so they start
+                    from the whole map solved by the SAT backend;
+                    TILESAT_UNSAT: that found no valid map (nothing was
+                    annealed; cleanup_result is TILESAT_UNSAT too) */
 } tilesat_anneal_stats;
 
 /* Anneal a prepared energy; `tiles` (width*height) receives the best map
@@ -914,8 +924,11 @@ typedef struct tilesat_anneal_stats {
  * a map, up to the whole map) are re-solved with every other cell pinned,
  * keeping as many annealed tiles as the backend allows; with soft terms
  * (and counts not exact) a tenth of the sweeps then polish the cleaned-up map
- * at the coldest beta, where no violation can come back.
- * Returns 0, or -1 on error. */
+ * at the coldest beta, where no violation can come back.  When no random
+ * start meets the global constraints (their counts, their bans), the whole
+ * map solved by the SAT backend is the start (stats->sat_start).
+ * Returns 0 (also when no valid map exists: cleanup_result TILESAT_UNSAT),
+ * or -1 on error. */
 int tilesat_anneal(const tilesat_energy *e, const tilesat_anneal_opts *opts,
                    int *tiles, tilesat_anneal_stats *stats, tilesat_error *err);
 
@@ -952,16 +965,35 @@ typedef struct tilesat_collapse tilesat_collapse;
 tilesat_collapse *tilesat_collapse_new(const tilesat_map *m,
                                        tilesat_error *err);
 void tilesat_collapse_free(tilesat_collapse *c);
+/* What a run does at a contradiction (--guard). */
+typedef enum tilesat_guard {
+  TILESAT_GUARD_NONE = 0, /* nothing: the run fails, as WFC's do */
+  /* Exact: a tile with which no valid map exists, given the choices before
+   * it, is banned and the cell draws again (the map an eager guard would
+   * make).  Lazily: a run that contradicts learns the choice that doomed it
+   * (proved by SAT in a window around the contradiction, or on the whole
+   * map) and runs again from its seed, banning what it learnt. */
+  TILESAT_GUARD_SAT = 1,
+  /* Repair by blocks (Merrell's model synthesis): the cells around the
+   * contradiction are decided again, by a short WFC inside the block with
+   * its neighbours outside as they are (SAT proves the block has a filling,
+   * else the block doubles, up to the whole map), and the run goes on. */
+  TILESAT_GUARD_BLOCKS = 2,
+  /* Exact while it answers within guard_budget, then blocks. */
+  TILESAT_GUARD_AUTO = 3,
+} tilesat_guard;
+const char *tilesat_guard_name(tilesat_guard g);
+/* "none", "sat", "blocks" or "auto"; -1 if none. */
+int tilesat_guard_parse(const char *name, tilesat_guard *out);
+
 /* How a run goes. */
 typedef struct tilesat_collapse_options {
   uint64_t seed;               /* same seed, same run (default 1) */
   tilesat_heuristic heuristic; /* default: entropy */
-  /* Never fail: a tile with which no valid map exists, given the choices
-   * before it, is banned and the cell draws again.  Lazily: a run that
-   * contradicts learns the choice that doomed it (proved by SAT in a
-   * window around the contradiction, or on the whole map) and runs again
-   * from its seed, banning what it learnt. */
-  bool guard;
+  tilesat_guard guard;         /* default: none (the run may fail) */
+  /* auto: the SAT calls the exact guard may make in a run before the run
+   * goes on by blocks (0: the default, 100) */
+  long guard_budget;
   tilesat_solve_options solve; /* the guard's backend and terminate */
   /* Stop after this many choices (0: never), as the reference's `limit`:
    * the run ends TILESAT_UNKNOWN with no contradiction, its wave left as
@@ -980,9 +1012,13 @@ void tilesat_collapse_options_init(tilesat_collapse_options *o);
 int tilesat_collapse_run(tilesat_collapse *c, const tilesat_collapse_options *o,
                          int *tiles, tilesat_error *err);
 /* After a guarded run: tiles banned because no valid map had them there
- * with the choices before, and the solver calls made. */
+ * with the choices before (the exact guard), and the solver calls made. */
 long tilesat_collapse_banned(const tilesat_collapse *c);
 long tilesat_collapse_solver_calls(const tilesat_collapse *c);
+/* After a guarded run: the blocks repaired and the cells they decided
+ * again (a cell counts once per repair that covered it). */
+long tilesat_collapse_repairs(const tilesat_collapse *c);
+long tilesat_collapse_resolved(const tilesat_collapse *c);
 /* After a guarded run on a map with count, connected or path constraints:
  * how many times it started over (a run that has to go back too often
  * starts again from a seed drawn from its own; the bans are then the last

@@ -38,6 +38,10 @@ tilesat_image *tilesat_image_parse_png(const void *data, size_t len,
  * file that was there is untouched.  0, or -1 with err. */
 int tilesat_image_write_png(const tilesat_image *img, const char *path,
                             tilesat_error *err);
+/* Encode img as PNG into a stream the caller puts in place (a
+ * tilesat_output's), `name` naming it in errors.  0, or -1 with err. */
+int tilesat_image_write_png_stream(const tilesat_image *img, FILE *f,
+                                   const char *name, tilesat_error *err);
 
 /* Tile pictures: for each tile name a width x height RGBA picture, all of
  * one size.  With `overlap` N > 0 the tiles are N x N patterns of the
@@ -177,6 +181,9 @@ void tilesat_wfc_samples_free(tilesat_wfc_entry *entries, size_t n);
 typedef enum tilesat_empty {
   TILESAT_EMPTY_TILE = 0,    /* a tile of its own, named "0" */
   TILESAT_EMPTY_EXCLUDE = 1, /* not part of the sample: no tile, no pairs */
+  TILESAT_EMPTY_FREE = 2,    /* as EXCLUDE, and a layer with no tile at all
+                                is a map with nothing painted (the pins of
+                                --pins-from), not an error */
 } tilesat_empty;
 
 /* Read the first tile layer (or the one named `layer`) of a Tiled map,
@@ -198,6 +205,15 @@ tilesat_grid *tilesat_tiled_read(const char *path, const char *layer,
 int tilesat_tiled_write(const tilesat_map *m, const int *tiles,
                         const tilesat_pictures *pics, const char *path,
                         tilesat_error *err);
+/* Write the rules' tiles as a Tiled tileset to paint maps with: .tsx (XML),
+ * or .tsj (JSON) when `path` ends in ".tsj" or ".json", and its image PATH
+ * without extension + ".png", the tiles drawn as tilesat_tiled_write draws
+ * them (pictures, or tilesat_tile_colour squares, at least 8 pixels a
+ * side), tile k of the rules tile id k, each carrying its name as its
+ * "tilesat" property: a map painted with it reads back by those names. */
+int tilesat_tiled_write_tileset(const tilesat_rules *r,
+                                const tilesat_pictures *pics, const char *path,
+                                tilesat_error *err);
 /* Write a filled map as a Tiled map using the tilesets of the Tiled map
  * `like` (typically the sample the rules came from), so it shows the same
  * tile images: each tile must be named by a global id with optional flip
@@ -209,6 +225,21 @@ int tilesat_tiled_write(const tilesat_map *m, const int *tiles,
 int tilesat_tiled_write_like(const tilesat_map *m, const int *tiles,
                              const char *like, const char *path,
                              tilesat_error *err);
+/* Write a filled map into a copy of the Tiled map `base` (the painted map
+ * its pins came from): the tile layer `layer` (NULL: the first, depth first
+ * through group layers) gets the map's tiles, in the encoding it had (CSV,
+ * base64, zlib, gzip, <tile> elements; a JSON array or base64); every other
+ * layer, object, property, tileset (an external one stays external) and
+ * attribute is kept as it was.  A .tmx (XML) is copied through libxml2,
+ * byte for byte but the layer's data when written to base's folder; a
+ * .tmj (JSON, when `path` ends in ".tmj" or ".json") through cJSON.  The
+ * paths the map holds (tileset sources, images, templates, file
+ * properties) are re-pointed from path's folder.  Tiles are named as by
+ * tilesat_tiled_write_like: a gid ("12", "12:h") or a "tilesat" property
+ * of one of base's tilesets ("corner", "corner:h"). */
+int tilesat_tiled_write_into(const tilesat_map *m, const int *tiles,
+                             const char *base, const char *layer,
+                             const char *path, tilesat_error *err);
 /* Several filled maps (nmaps > 0) as the layers of one Tiled map, "map 1"
  * to "map N" (only the first visible), with our own tileset (like NULL) or
  * like's, as above.  One map is the same as the functions above. */
@@ -216,6 +247,16 @@ int tilesat_tiled_write_maps(const tilesat_map *m, const int *const *maps,
                              size_t nmaps, const tilesat_pictures *pics,
                              const char *like, const char *path,
                              tilesat_error *err);
+/* The same into streams the caller opened and puts in place (whole or not
+ * at all, as a tilesat_output does): the map into `map`, and with our own
+ * tileset (like NULL) its image into `image`, the picture the map names
+ * (PATH without extension + "-tiles.png"; NULL with like).  `path` is where
+ * the map will be: its references are made from there.  0, or -1 with err
+ * (the streams then hold nothing to keep). */
+int tilesat_tiled_write_maps_to(const tilesat_map *m, const int *const *maps,
+                                size_t nmaps, const tilesat_pictures *pics,
+                                const char *like, const char *path, FILE *map,
+                                FILE *image, tilesat_error *err);
 
 /* -------------------------------------------------------------- rendering */
 
@@ -252,6 +293,12 @@ int tilesat_render_png(const tilesat_map *m, const tilesat_pictures *pics,
 tilesat_image *tilesat_render_sheet(const tilesat_map *m,
                                     const tilesat_pictures *pics,
                                     const int *const *maps, size_t nmaps);
+/* Before any work: does tilesat_render draw m with these pictures, or is
+ * its picture too large?  And the most maps, up to nmaps, whose contact
+ * sheet tilesat_render_sheet draws (0: not even one). */
+bool tilesat_render_fits(const tilesat_map *m, const tilesat_pictures *pics);
+size_t tilesat_render_sheet_fits(const tilesat_map *m,
+                                 const tilesat_pictures *pics, size_t nmaps);
 
 #ifdef __cplusplus
 }

@@ -729,8 +729,9 @@ Test(anneal_cli, option_errors) {
       "tilesat: --palindrome: the palindrome line score needs a square map "
       "(rows and columns)\n",
       "anneal", "rules/coast-hex.rules", "--size", "4x4", "--palindrome", "1");
-  expect_cli_error("tilesat: anneal: missing --size WxH\n", "anneal",
-                   "rules/coast.rules");
+  expect_cli_error("tilesat: anneal: missing --size WxH (or "
+                   "--pins-from MAP, whose size it takes)\n",
+                   "anneal", "rules/coast.rules");
 }
 
 Test(anneal_cli, qubo_refuses_what_is_not_quadratic) {

@@ -266,11 +266,147 @@ Test(anneal_global, what_anneal_cannot_keep_is_refused) {
                    "anneal", "rules/coast.rules", "--size", "3x3", "--border",
                    "n=L", "--qubo-out", q);
   cr_expect_eq(dir_entries(dir), 0);
-  expect_cli_error("tilesat: --pin: cell (0,0) is pinned to S, which a global "
-                   "constraint forbids there\n",
-                   "anneal", "rules/coast.rules", "--size", "3x3", "--border",
-                   "n=L", "--pin", "0,0=S");
   rm_dir(dir);
+}
+
+/* ------------------------------------------- starts that must be solved */
+
+/* A map of rules where every pair is allowed, with constraints `text`
+ * (without the first line), through the library. */
+static tilesat_map *free_map(tilesat_rules *r, int w, int h,
+                             tilesat_topology topo, const char *text) {
+  tilesat_map *m = map_new(r, w, h, topo, false);
+  char full[512];
+  snprintf(full, sizeof full, "tilesat-constraints 1\n%s", text);
+  tilesat_error err;
+  cr_assert_eq(
+      tilesat_map_constraints_parse(m, full, strlen(full), "test", &err), 0,
+      "%s", err.msg);
+  return m;
+}
+
+static int anneal_map(const tilesat_map *m, uint64_t seed, int *tiles,
+                      tilesat_anneal_stats *st, tilesat_error *err) {
+  tilesat_energy *e = tilesat_energy_new(m);
+  cr_assert_eq(tilesat_energy_prepare(e, err), 0, "%s", err->msg);
+  tilesat_anneal_opts o;
+  tilesat_anneal_defaults(&o);
+  o.seed = seed;
+  o.sweeps = 50;
+  int rc = tilesat_anneal(e, &o, tiles, st, err);
+  tilesat_energy_free(e);
+  return rc;
+}
+
+/* Two cells, tiles a b c: no c, the first cell no a, one a or c in all:
+ * the only map is b a (enum agrees).  Changing one cell at a time, or
+ * swapping two, gets stuck short of the counts (anneal used to give up:
+ * "found no start that meets the counts"); the start then comes from the
+ * SAT backend, and the runs keep every count from there. */
+static const char STUCK[] = "count a,c = 1 rect 0,0:0,1\n"
+                            "count a <= 0 rect 0,0:0,0\n"
+                            "count c = 0 rect 0,0:0,1\n";
+
+Test(anneal_global, a_start_the_counts_block_is_solved) {
+  tilesat_rules *r = random_rules(3, TILESAT_SQUARE, 8); /* every pair */
+  tilesat_map *m = free_map(r, 2, 1, TILESAT_SQUARE, STUCK);
+  cr_expect_eq(enum_count(m, TILESAT_PICOSAT), 1);
+  int a = tilesat_rules_find_tile(r, "a"), b = tilesat_rules_find_tile(r, "b");
+  int solved = 0;
+  for (uint64_t seed = 1; seed <= 4; seed++) {
+    int tiles[2];
+    tilesat_anneal_stats st;
+    tilesat_error err;
+    cr_assert_eq(anneal_map(m, seed, tiles, &st, &err), 0, "seed %d: %s",
+                 (int)seed, err.msg);
+    cr_expect(tiles[0] == b && tiles[1] == a, "seed %d: %d %d", (int)seed,
+              tiles[0], tiles[1]);
+    cr_expect_eq(st.violations, 0);
+    cr_expect_neq(st.sat_start, TILESAT_UNSAT);
+    solved += st.sat_start == TILESAT_SAT;
+  }
+  cr_expect_gt(solved, 0, "every random start met the counts");
+  /* the command line: the map, exit 0, and a line about the start */
+  char *rules = rules_file(r), *cons = temp_file("", 0);
+  FILE *f = fopen(cons, "w");
+  fprintf(f, "tilesat-constraints 1\n%s", STUCK);
+  fclose(f);
+  run_result c = RUN("anneal", rules, "--size", "2x1", "--constraints", cons,
+                     "--sweeps", "50");
+  cr_expect_eq(c.code, 0, "%s", c.err);
+  cr_expect(strncmp(c.out, "ba\nenergy: ", 11) == 0, "%s", c.out);
+  cr_expect(strstr(c.err, "anneal: no random start meets the global "
+                          "constraints: the runs start from the SAT "
+                          "backend's map\n"),
+            "%s", c.err);
+  run_free(&c);
+  remove(rules);
+  free(rules);
+  free(cons);
+  tilesat_map_free(m);
+  tilesat_rules_free(r);
+}
+
+/* Constraints that leave a cell no tile: two borders with no tile in
+ * common meet at a corner of a 3x1 map; a path and a connected region's
+ * `at` name one cell of a hex map with classes apart.  The sampler drew a
+ * banned tile there, its running energy held the ban's 1e30 and anneal
+ * failed with "internal error: the sampler's running energy ... disagrees
+ * with a fresh evaluation".  No valid map exists (check agrees): the
+ * answer is UNSAT, the CLI exits 20.  A pin on a tile a border forbids is
+ * the same (it used to be an error, exit 1). */
+Test(anneal_global, a_cell_the_bans_leave_no_tile_is_unsat) {
+  static const struct {
+    int T, w, h;
+    tilesat_topology topo;
+    const char *cons, *pin;
+  } cases[] = {
+      {3, 3, 1, TILESAT_SQUARE, "border e b\nborder ns c\n", NULL},
+      {4, 1, 2, TILESAT_HEX, "connected d at 1,0\npath a 1,0 1,0 0,0\n", NULL},
+      {3, 3, 3, TILESAT_SQUARE, "border n a\n", "0,1=b"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    tilesat_rules *r = random_rules(cases[i].T, cases[i].topo, 8);
+    tilesat_map *m =
+        free_map(r, cases[i].w, cases[i].h, cases[i].topo, cases[i].cons);
+    tilesat_error err;
+    if (cases[i].pin)
+      cr_assert_eq(tilesat_map_pin(m, 0, 1, "b", &err), 0, "%s", err.msg);
+    int tiles[9];
+    cr_expect_eq(tilesat_check(m, NULL, tiles, &err), TILESAT_UNSAT);
+    tilesat_anneal_stats st;
+    cr_assert_eq(anneal_map(m, 1, tiles, &st, &err), 0, "%s: %s", cases[i].cons,
+                 err.msg);
+    cr_expect_eq(st.cleanup_result, TILESAT_UNSAT, "%s", cases[i].cons);
+    cr_expect_eq(st.sat_start, TILESAT_UNSAT, "%s", cases[i].cons);
+    cr_expect_gt(st.violations, 0, "%s", cases[i].cons);
+    char *rules = rules_file(r), *cons = temp_file("", 0), size[16];
+    FILE *f = fopen(cons, "w");
+    fprintf(f, "tilesat-constraints 1\n%s", cases[i].cons);
+    fclose(f);
+    snprintf(size, sizeof size, "%dx%d", cases[i].w, cases[i].h);
+    run_result c =
+        cases[i].pin
+            ? RUN("anneal", rules, "--size", size, "--constraints", cons,
+                  "--pin", cases[i].pin)
+            : RUN("anneal", rules, "--size", size, "--constraints", cons);
+    cr_expect_eq(c.code, 20, "%s: %s", cases[i].cons, c.err);
+    char want[200];
+    snprintf(want, sizeof want,
+             "anneal: no random start meets the global constraints, and the "
+             "SAT backend says no valid map exists%s\n",
+             cases[i].pin ? " with these pins" : "");
+    cr_expect_str_eq(c.err, want);
+    cr_expect(strstr(c.out, "\nviolations: ") &&
+                  !strstr(c.out, "\nviolations: 0\n"),
+              "%s", c.out);
+    run_free(&c);
+    remove(rules);
+    free(rules);
+    free(cons);
+    tilesat_map_free(m);
+    tilesat_rules_free(r);
+  }
 }
 
 /* A count and connectivity at once (the swaps that keep the count move
@@ -308,4 +444,92 @@ Test(anneal_global, count_and_connected_together) {
     free(map);
     run_free(&r);
   }
+}
+
+/* A swap tries a path's cell at a tile outside the class (the ban makes
+ * the energy refuse it) and puts it back: the cell leaves its region and
+ * joins it again.  The sampler counted the cell that joins as a region of
+ * its own (and one that leaves as still in its region), so after the
+ * swap it saw a missing join the map does not have, and anneal failed
+ * with "internal error: the sampler's running energy ... disagrees".
+ * A count makes every sweep add swaps; no soft term, so the runs go on. */
+Test(anneal_global, a_path_cell_tried_and_put_back_keeps_its_region) {
+  tilesat_rules *r = random_rules(2, TILESAT_SQUARE, 8); /* every pair */
+  static const struct {
+    int w, h;
+    bool periodic;
+    const char *cons;
+  } cases[] = {
+      {3, 1, false, "path b 0,0 0,1\ncount b >= 1\n"},
+      {3, 2, true, "path b 0,1 0,2 0,1\ncount b >= 1 rect 0,2:1,2\n"},
+      {4, 4, false, "path b 0,0 3,3\ncount a >= 3\n"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    tilesat_map *m =
+        map_new(r, cases[i].w, cases[i].h, TILESAT_SQUARE, cases[i].periodic);
+    char full[256];
+    snprintf(full, sizeof full, "tilesat-constraints 1\n%s", cases[i].cons);
+    tilesat_error err;
+    cr_assert_eq(
+        tilesat_map_constraints_parse(m, full, strlen(full), "test", &err), 0,
+        "%s", err.msg);
+    for (uint64_t seed = 1; seed <= 5; seed++) {
+      tilesat_energy *e = tilesat_energy_new(m);
+      cr_assert_eq(tilesat_energy_prepare(e, &err), 0, "%s", err.msg);
+      tilesat_anneal_opts o;
+      tilesat_anneal_defaults(&o);
+      o.seed = seed;
+      o.sweeps = 100;
+      o.stop_at_zero = false;
+      tilesat_anneal_stats st;
+      int tiles[16];
+      cr_expect_eq(tilesat_anneal(e, &o, tiles, &st, &err), 0, "%s seed %d: %s",
+                   cases[i].cons, (int)seed, err.msg);
+      char why[256];
+      cr_expect(tilesat_map_verify(m, tiles, why, sizeof why), "%s: %s",
+                cases[i].cons, why);
+      tilesat_energy_free(e);
+    }
+    tilesat_map_free(m);
+  }
+  tilesat_rules_free(r);
+}
+
+/* `connected a at R,C` on a masked cell: no map holds a there (check says
+ * UNSAT).  The energy counted an empty class as a missing join only for
+ * `nonempty`, the sampler for `at` too: on such a map they disagreed and
+ * anneal failed.  An empty class with `at` misses one join, as with
+ * `nonempty` (the dp counts it so too); anneal says UNSAT. */
+Test(anneal_global, an_empty_class_misses_its_at_cell) {
+  tilesat_rules *r = random_rules(2, TILESAT_SQUARE, 8);
+  tilesat_map *m = map_new(r, 3, 1, TILESAT_SQUARE, false);
+  tilesat_error err;
+  cr_assert_eq(tilesat_map_mask(m, 0, 1, &err), 0, "%s", err.msg);
+  const char *text = "tilesat-constraints 1\nconnected a at 0,1\n";
+  cr_assert_eq(
+      tilesat_map_constraints_parse(m, text, strlen(text), "test", &err), 0,
+      "%s", err.msg);
+  int tiles[3];
+  cr_expect_eq(tilesat_check(m, NULL, tiles, &err), TILESAT_UNSAT);
+  tilesat_energy *e = tilesat_energy_new(m);
+  cr_assert_eq(tilesat_energy_option(e, "--x", "connectivity 7", &err), 0, "%s",
+               err.msg);
+  cr_assert_eq(tilesat_energy_prepare(e, &err), 0, "%s", err.msg);
+  int a = tilesat_rules_find_tile(r, "a"), b = tilesat_rules_find_tile(r, "b");
+  int none[3] = {b, TILESAT_NO_TILE, b}, two[3] = {a, TILESAT_NO_TILE, a};
+  cr_expect_float_eq(tilesat_energy_eval(e, none), 7.0, 1e-9);
+  cr_expect_float_eq(tilesat_energy_eval(e, two), 7.0, 1e-9); /* 2 regions */
+  for (uint64_t seed = 1; seed <= 3; seed++) {
+    tilesat_anneal_opts o;
+    tilesat_anneal_defaults(&o);
+    o.seed = seed;
+    o.sweeps = 50;
+    tilesat_anneal_stats st;
+    cr_assert_eq(tilesat_anneal(e, &o, tiles, &st, &err), 0, "%s", err.msg);
+    cr_expect_eq(st.cleanup_result, TILESAT_UNSAT);
+    cr_expect_gt(st.violations, 0);
+  }
+  tilesat_energy_free(e);
+  tilesat_map_free(m);
+  tilesat_rules_free(r);
 }

@@ -138,3 +138,57 @@ Test(badinput, picture_too_large_is_an_error) {
   free(pics);
   free(png);
 }
+
+/* Found by the bad-input audit (issue 20): verify answered maps that check
+ * refuses, square rules on a hex map (--topology hex) and a periodic hex
+ * map of odd height; it refuses them now with check's message. */
+Test(badinput, verify_refuses_what_check_refuses) {
+  char *square = temp_file("LLL\nCCC\nSSS\n", -1);
+  const char *topo =
+      "tilesat: --topology: the rules are for a square grid and cannot be "
+      "used on a hex grid\n";
+  expect_cli_error(topo, "check", "rules/coast.rules", "--size", "3x3",
+                   "--topology", "hex");
+  expect_cli_error(topo, "verify", "rules/coast.rules", square, "--topology",
+                   "hex");
+  char *hex = temp_file("LLL\nLLL\nLLL\n", -1);
+  run_result r = RUN("verify", "rules/coast-hex.rules", hex);
+  cr_expect_eq(r.code, 10, "%s", r.err);
+  run_free(&r);
+  const char *odd = "tilesat: --periodic: a periodic hex map needs an even "
+                    "height (odd-r rows alternate), not 3\n";
+  expect_cli_error(odd, "check", "rules/coast-hex.rules", "--size", "3x3",
+                   "--periodic");
+  expect_cli_error(odd, "verify", "rules/coast-hex.rules", hex, "--periodic");
+  remove(square);
+  remove(hex);
+  free(square);
+  free(hex);
+}
+
+/* Found by the bad-input audit (issue 20): a run-samples seed past the
+ * int range said "not a whole number", which it is; --count past the
+ * largest count said "is not a count".  Both say the range now. */
+Test(badinput, numbers_out_of_range_say_the_range) {
+  char *xml = temp_file("<samples>\n<simpletiled name=\"Knots\" size=\"4\" "
+                        "seed=\"2147483648\"/>\n</samples>\n",
+                        -1);
+  char *dir = temp_dir();
+  run_result r = RUN("run-samples", xml, "--out-dir", dir);
+  cr_expect_eq(r.code, 1, "%s", r.err);
+  char line[4200];
+  snprintf(line, sizeof line,
+           "01 Knots (simpletiled 4x4): cannot run: %s:2: seed '2147483648' "
+           "is not a whole number from -2147483648 to 2147483647 (below 0: "
+           "none)\n",
+           xml);
+  cr_expect(strstr(r.out, line), "%s", r.out);
+  run_free(&r);
+  rm_dir(dir);
+  expect_cli_error("tilesat: --count: '2000000000' is too large a count: at "
+                   "most 1073741824 (the map has 9 cells)\n",
+                   "check", "rules/coast.rules", "--size", "3x3", "--count",
+                   "L<=2000000000");
+  remove(xml);
+  free(xml);
+}

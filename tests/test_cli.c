@@ -167,8 +167,9 @@ Test(cli, errors) {
       "tilesat: --size: 65536x65536 with 3 tiles is too large (at most "
       "268435456 cells times tiles)\n",
       "encode", "rules/coast.rules", "--size", "65536x65536");
-  expect_cli_error("tilesat: check: missing --size WxH\n", "check",
-                   "rules/coast.rules");
+  expect_cli_error("tilesat: check: missing --size WxH (or "
+                   "--pins-from MAP, whose size it takes)\n",
+                   "check", "rules/coast.rules");
   expect_cli_error(
       "tilesat: unknown option '--sise' for 'check' (see 'tilesat check "
       "--help')\n",

@@ -143,11 +143,11 @@ Test(collapse, the_guard_never_fails) {
     tilesat_collapse *c = tilesat_collapse_new(m, &err);
     for (uint64_t s = 1; s <= 40; s++) {
       o.seed = s;
-      o.guard = false;
+      o.guard = TILESAT_GUARD_NONE;
       if (tilesat_collapse_run(plain, &o, tiles, &err) == TILESAT_SAT)
         continue;
       failed++;
-      o.guard = true;
+      o.guard = TILESAT_GUARD_SAT;
       o.solve.backend = backends[b];
       cr_assert_eq(tilesat_collapse_run(c, &o, tiles, &err), TILESAT_SAT,
                    "seed %llu on %s: %s", (unsigned long long)s,
@@ -173,7 +173,7 @@ Test(collapse, the_guard_never_fails) {
   cr_assert_eq(tilesat_map_pin_spec(c3, "0,0=S", &err), 0);
   cr_assert_eq(tilesat_map_pin_spec(c3, "2,2=L", &err), 0);
   tilesat_map *maps[] = {h3, c3};
-  o.guard = true;
+  o.guard = TILESAT_GUARD_SAT;
   for (int i = 0; i < 2; i++) {
     tilesat_collapse *c = tilesat_collapse_new(maps[i], &err);
     cr_expect_eq(tilesat_collapse_run(c, &o, tiles, &err), TILESAT_UNSAT,
@@ -625,7 +625,9 @@ Test(collapse_cli, the_guard_and_its_answers) {
           "--backend", "cadical", "--seed", "9");
   cr_expect_eq(r.code, 10, "%s", r.err);
   cr_expect_eq(strncmp(r.out, "SAT\n", 4), 0, "%s", r.out);
-  cr_expect(strstr(r.err, " choices banned, "), "%s", r.err);
+  cr_expect(strstr(r.err, " exact bans, 0 block repairs (0 cells re-solved, "
+                          "0.0% of the map), "),
+            "%s", r.err);
   run_free(&r);
   r = RUN("collapse", "rules/coast.rules", "--size", "6x5", "--guard", "sat",
           "-n", "5");
@@ -634,8 +636,9 @@ Test(collapse_cli, the_guard_and_its_answers) {
             r.out);
   cr_expect(strstr(r.out, "banned choices: "), "%s", r.out);
   run_free(&r);
-  expect_cli_error("tilesat: --guard: 'maybe' is not none or sat\n", "collapse",
-                   "rules/coast.rules", "--size", "3x3", "--guard", "maybe");
+  expect_cli_error(
+      "tilesat: --guard: 'maybe' is not none, sat, blocks or auto\n",
+      "collapse", "rules/coast.rules", "--size", "3x3", "--guard", "maybe");
 }
 
 /* --sizes: a row per size whose failures are the library's over the same
@@ -823,8 +826,9 @@ Test(collapse_cli, a_doom_no_window_sees) {
   r = RUN("collapse", rules, "--size", "40x40", "--periodic", "--guard", "sat",
           "--max-memory", "1M");
   cr_expect_eq(r.code, 10, "%s", r.err);
-  cr_expect(strstr(r.err, "tilesat: collapse: 0 choices banned, 0 solver "
-                          "calls\n"),
+  cr_expect(strstr(r.err, "tilesat: collapse: guard: 0 exact bans, 0 block "
+                          "repairs (0 cells re-solved, 0.0% of the map), 0 "
+                          "solver calls\n"),
             "%s", r.err);
   run_free(&r);
   remove(rules);

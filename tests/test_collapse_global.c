@@ -126,7 +126,7 @@ static int runs(const want *x, tilesat_map *m, bool guard, int nruns,
     tilesat_collapse_options o;
     tilesat_collapse_options_init(&o);
     o.seed = (uint64_t)s;
-    o.guard = guard;
+    o.guard = guard ? TILESAT_GUARD_SAT : TILESAT_GUARD_NONE;
     o.solve.backend = TILESAT_CADICAL;
     int res = tilesat_collapse_run(c, &o, tiles, &err);
     cr_assert(res == TILESAT_SAT || (!guard && res == TILESAT_UNKNOWN),
@@ -177,7 +177,7 @@ Test(collapse_global, counts_kept_exactly) {
   tilesat_collapse *c = tilesat_collapse_new(m, &err);
   tilesat_collapse_options o;
   tilesat_collapse_options_init(&o);
-  o.guard = true;
+  o.guard = TILESAT_GUARD_SAT;
   int tiles[120], failed = 0;
   for (int s = 1; s <= 5; s++) {
     o.seed = (uint64_t)s;
@@ -188,7 +188,7 @@ Test(collapse_global, counts_kept_exactly) {
     cr_expect_eq(n, 2, "seed %d", s);
   }
   /* the plain runs that failed on a count: the count, in its words */
-  o.guard = false;
+  o.guard = TILESAT_GUARD_NONE;
   for (int s = 1; s <= 30; s++) {
     o.seed = (uint64_t)s;
     if (tilesat_collapse_run(c, &o, tiles, &err) != TILESAT_UNKNOWN)
@@ -402,7 +402,7 @@ Test(collapse_global, masks_and_borders_as_bans) {
   tilesat_collapse *c = tilesat_collapse_new(m, &err);
   tilesat_collapse_options o;
   tilesat_collapse_options_init(&o);
-  o.guard = true;
+  o.guard = TILESAT_GUARD_SAT;
   int tiles[28];
   for (int s = 1; s <= 10; s++) {
     o.seed = (uint64_t)s;
@@ -504,7 +504,7 @@ Test(collapse_global, guard_bans_proved_by_check) {
   tilesat_collapse *c = tilesat_collapse_new(m, &err);
   tilesat_collapse_options o;
   tilesat_collapse_options_init(&o);
-  o.guard = true;
+  o.guard = TILESAT_GUARD_SAT;
   o.solve.backend = TILESAT_CADICAL;
   int tiles[100], again[100], proved = 0;
   for (int s = 1; s <= 12 && proved < 12; s++) {
@@ -554,6 +554,28 @@ Test(collapse_global, guard_bans_proved_by_check) {
  * replays through trace, borders only) refused on a masked map (and on
  * counts: test_global.c), JSON's fields. */
 Test(collapse_global_cli, count_failures_explain_json) {
+  /* the block guard decides blocks again without them: refused, and auto
+   * stays the exact guard */
+  expect_cli_error("tilesat: collapse --guard blocks cannot keep connected "
+                   "constraints yet (--connected: S connected: the cells "
+                   "holding S form one region); --guard sat can\n",
+                   "collapse", "rules/coast.rules", "--size", "3x3",
+                   "--connected", "S", "--guard", "blocks");
+  expect_cli_error("tilesat: collapse --guard blocks cannot keep masked cells "
+                   "yet (2 of the map's cells are masked); --guard sat can\n",
+                   "collapse", "rules/coast.rules", "--size", "4x3", "--mask",
+                   "tests/data/mask-4x3.txt", "--guard", "blocks");
+  run_result a = RUN("collapse", "rules/dungeon8.rules", "--size", "16x16",
+                     "--constraints", "rules/dungeon8.constraints", "--guard",
+                     "auto", "--seed", "3");
+  run_result b = RUN("collapse", "rules/dungeon8.rules", "--size", "16x16",
+                     "--constraints", "rules/dungeon8.constraints", "--guard",
+                     "sat", "--seed", "3");
+  cr_expect_eq(a.code, 10, "%s", a.err);
+  cr_expect_str_eq(a.out, b.out);
+  cr_expect(strstr(a.err, " 0 block repairs "), "%s", a.err);
+  run_free(&a);
+  run_free(&b);
   expect_cli_error("tilesat: collapse --explain cannot keep masked cells yet "
                    "(2 of the map's cells are masked)\n",
                    "collapse", "rules/coast.rules", "--size", "4x3", "--mask",
@@ -652,7 +674,7 @@ Test(collapse_global, guarded_runs_agree_with_check) {
     tilesat_collapse *c = tilesat_collapse_new(m, &err);
     tilesat_collapse_options o;
     tilesat_collapse_options_init(&o);
-    o.guard = true;
+    o.guard = TILESAT_GUARD_SAT;
     o.seed = (uint64_t)iter;
     int tiles[36];
     int res = tilesat_collapse_run(c, &o, tiles, &err);

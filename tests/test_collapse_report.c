@@ -230,7 +230,7 @@ Test(collapse_report, fails_often_and_the_guard_never) {
   cr_expect_eq(num(doc, "successes"), 200);
   cr_expect_eq(num(doc, "contradictions"), 0);
   long banned = 0;
-  o.guard = true;
+  o.guard = TILESAT_GUARD_SAT;
   for (uint64_t s = 1; s <= 200; s++) {
     o.seed = s;
     cr_assert_eq(tilesat_collapse_run(c, &o, tiles, &err), TILESAT_SAT);

@@ -431,8 +431,9 @@ Test(explain, help) {
 Test(explain, errors) {
   expect_cli_error("tilesat: --format: 'xml' is not text or json\n", "explain",
                    "rules/hard.rules", "--size", "3x1", "--format", "xml");
-  expect_cli_error("tilesat: explain: missing --size WxH\n", "explain",
-                   "rules/hard.rules");
+  expect_cli_error("tilesat: explain: missing --size WxH (or "
+                   "--pins-from MAP, whose size it takes)\n",
+                   "explain", "rules/hard.rules");
   expect_cli_error("tilesat: --pin: unknown tile 'X'\n", "explain",
                    "rules/hard.rules", "--size", "3x1", "--pin", "0,0=X");
   expect_cli_error("tilesat: --backend: 'minisat' is not picosat, "

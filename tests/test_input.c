@@ -6,6 +6,8 @@
 #include "helpers.h"
 #include "png_helpers.h"
 
+#include <cJSON.h>
+#include <iconv.h>
 #include <stdarg.h>
 
 #include <stdlib.h>
@@ -280,6 +282,76 @@ Test(line_ends, every_name_reads_back_as_written) {
 
 /* One character per tile: a character grid of a tile that is a CR (or a
  * byte-order mark) would not read back, so such maps are name grids. */
+/* Is s valid UTF-8?  By iconv, not tilesat's own checks. */
+static bool valid_utf8(const char *s) {
+  iconv_t cd = iconv_open("UTF-32LE", "UTF-8");
+  cr_assert(cd != (iconv_t)-1);
+  size_t in = strlen(s), out = 4 * in + 4;
+  char *buf = malloc(out), *inp = (char *)s, *outp = buf;
+  bool ok = iconv(cd, &inp, &in, &outp, &out) != (size_t)-1 && in == 0;
+  iconv_close(cd);
+  free(buf);
+  return ok;
+}
+
+/* Does the JSON value hold the string want somewhere? */
+static bool holds_string(const cJSON *j, const char *want) {
+  if (cJSON_IsString(j))
+    return !strcmp(j->valuestring, want);
+  for (const cJSON *c = j ? j->child : NULL; c; c = c->next)
+    if (holds_string(c, want))
+      return true;
+  return false;
+}
+
+/* Found by the bad-input audit (issue 20): a tile named by a byte that is
+ * not UTF-8 (rules files spell it "\xe9") was copied into --format json
+ * documents as it is, which made them invalid UTF-8.  Such a byte is
+ * written \u00e9 now: explain, trace and collapse print documents cJSON
+ * parses, valid UTF-8, the name as U+00E9; a UTF-8 name passes as it is. */
+Test(line_ends, json_documents_are_valid_utf8_whatever_the_names) {
+  const char *names[] = {"\"\\xe9\"", "a", "\xc3\xbc"}; /* as spelt */
+  const char *dirs[] = {"N", "E", "S", "W"};
+  char rtext[2048] = "tilesat-rules 1\ntopology square\n";
+  for (int t = 0; t < 3; t++)
+    snprintf(rtext + strlen(rtext), sizeof rtext - strlen(rtext), "tile %s 1\n",
+             names[t]);
+  /* every pair but the byte's tile beside "a" */
+  for (int d = 0; d < 4; d++)
+    for (int a = 0; a < 3; a++) {
+      snprintf(rtext + strlen(rtext), sizeof rtext - strlen(rtext),
+               "allow %s %s", names[a], dirs[d]);
+      for (int b = 0; b < 3; b++)
+        if (a + b != 1)
+          snprintf(rtext + strlen(rtext), sizeof rtext - strlen(rtext), " %s",
+                   names[b]);
+      strcat(rtext, "\n");
+    }
+  char *rules = temp_file(rtext, -1);
+  run_result runs[] = {
+      RUN("explain", rules, "--size", "2x1", "--pin", "0,0=a", "--pin",
+          "0,1=\xe9", "--format", "json"),
+      RUN("trace", rules, "--size", "2x1", "--pin", "0,0=\xe9", "--format",
+          "json"),
+      RUN("collapse", rules, "--size", "3x2", "--pin", "0,0=\xe9", "--pin",
+          "1,2=\xc3\xbc", "--format", "json"),
+  };
+  const int codes[] = {20, 0, 10};
+  for (int i = 0; i < 3; i++) {
+    cr_expect_eq(runs[i].code, codes[i], "%d: %s", i, runs[i].err);
+    cr_expect(valid_utf8(runs[i].out), "%d: %s", i, runs[i].out);
+    cJSON *doc = cJSON_Parse(runs[i].out);
+    cr_expect(doc, "%d: %s", i, runs[i].out);
+    cr_expect(holds_string(doc, "\xc3\xa9"), "%d: %s", i, runs[i].out);
+    if (i == 2)
+      cr_expect(holds_string(doc, "\xc3\xbc"), "%s", runs[i].out);
+    cJSON_Delete(doc);
+    run_free(&runs[i]);
+  }
+  remove(rules);
+  free(rules);
+}
+
 Test(line_ends, character_grids_hold_only_characters_that_read_back) {
   const char *src = "tilesat-rules 1\ntile \"\\r\"\ntile A\n";
   tilesat_error err;

@@ -415,3 +415,285 @@ Test(outputs, any_number_of_inputs_and_any_spelling) {
   run_free(&r);
   rm_dir(dir);
 }
+
+/* ------------------------------------------- inputs of every kind (issue 20)
+ */
+
+static void expect_text(const char *path, const char *want) {
+  char *text = slurp(path);
+  cr_expect_str_eq(text, want, "%s was changed", path);
+  free(text);
+}
+
+/* --pins-from, --mask and --constraints name inputs too: an output on one
+ * of them (by its name, a symbolic link or a hard link) is refused before
+ * any work.  They used to be overwritten: `check --pins-from p.txt --png
+ * p.txt` made p.txt a PNG. */
+Test(outputs, pins_mask_and_constraints_are_inputs) {
+  char *dir = temp_dir(), *pins = join(dir, "p.txt"),
+       *mask = join(dir, "m.txt");
+  char *cons = join(dir, "c.constraints"), *soft = join(dir, "link.txt");
+  char *hard = join(dir, "hard.txt");
+  const char *pins_text = "L...\n....\n....\n",
+             *mask_text = "....\n....\n....\n";
+  const char *cons_text = "tilesat-constraints 1\ncount L >= 1\n";
+  write_text(pins, pins_text);
+  write_text(mask, mask_text);
+  write_text(cons, cons_text);
+  cr_assert_eq(symlink(pins, soft), 0);
+  cr_assert_eq(link(mask, hard), 0);
+  char want[1024];
+  snprintf(want, sizeof want,
+           "tilesat: --png: %s is also the --pins-from file; refusing to "
+           "overwrite an input\n",
+           pins);
+  expect_cli_error(want, "check", "rules/coast.rules", "--size", "4x3",
+                   "--pins-from", pins, "--png", pins);
+  snprintf(want, sizeof want,
+           "tilesat: --tmx: %s is also the --pins-from file; refusing to "
+           "overwrite an input\n",
+           soft);
+  expect_cli_error(want, "check", "rules/coast.rules", "--size", "4x3",
+                   "--pins-from", pins, "--tmx", soft);
+  snprintf(want, sizeof want,
+           "tilesat: --png: %s is also the --mask file; refusing to "
+           "overwrite an input\n",
+           hard);
+  expect_cli_error(want, "enum", "rules/coast.rules", "--size", "4x3", "--mask",
+                   mask, "--png", hard);
+  snprintf(want, sizeof want,
+           "tilesat: -o: %s is also the --constraints file; refusing to "
+           "overwrite an input\n",
+           cons);
+  expect_cli_error(want, "repair", "rules/hard.rules", "--size", "3x3",
+                   "--constraints", cons, "-o", cons);
+  snprintf(want, sizeof want,
+           "tilesat: -o: %s is also the --pins-from file; refusing to "
+           "overwrite an input\n",
+           pins);
+  expect_cli_error(want, "repair", "rules/coast.rules", "--size", "4x3",
+                   "--pins-from", pins, "--pin", "0,1=S", "-o", pins);
+  expect_text(pins, pins_text);
+  expect_text(mask, mask_text);
+  expect_text(cons, cons_text);
+  cr_expect_eq(dir_entries(dir), 5, "something was left behind");
+  free(pins);
+  free(mask);
+  free(cons);
+  free(soft);
+  free(hard);
+  rm_dir(dir);
+}
+
+/* ---------------------------------- outputs checked before solving (20) */
+
+/* The width and height in a PNG's header (IHDR), read by hand. */
+static void png_size(const char *path, unsigned *w, unsigned *h) {
+  unsigned char b[24];
+  FILE *f = fopen(path, "rb");
+  cr_assert(f, "no %s", path);
+  cr_assert_eq(fread(b, 1, sizeof b, f), sizeof b);
+  fclose(f);
+  cr_assert_eq(memcmp(b + 12, "IHDR", 4), 0);
+  *w = (unsigned)b[16] << 24 | (unsigned)b[17] << 16 | (unsigned)b[18] << 8 |
+       b[19];
+  *h = (unsigned)b[20] << 24 | (unsigned)b[21] << 16 | (unsigned)b[22] << 8 |
+       b[23];
+}
+
+/* An output that cannot be written is refused before the map is solved,
+ * with nothing on stdout: a picture over 2^26 pixels (coast's tiles are
+ * 8x8 squares: 1500x1500 cells are 12000x12000 pixels), a folder, a path
+ * through a file, a size of --sizes after good ones.  Each used to print
+ * the answer (SAT and the map, the first rows of the table) and then fail. */
+Test(outputs, outputs_are_checked_before_solving) {
+  char *dir = temp_dir(), *png = join(dir, "w.png"), *file = join(dir, "f");
+  char *through = join(dir, "f/x.png");
+  write_text(file, "a file\n");
+  char want[1024];
+  snprintf(want, sizeof want,
+           "tilesat: %s: the map's picture would be too large (over 2^26 "
+           "pixels)\n",
+           png);
+  const char *const big[][10] = {
+      {"check", "rules/coast.rules", "--size", "1500x1500", "--png", png, NULL},
+      {"enum", "rules/coast.rules", "--size", "1500x1500", "--png", png,
+       "--limit", "1", NULL},
+      {"collapse", "rules/coast.rules", "--size", "1500x1500", "--png", png,
+       NULL},
+      {"anneal", "rules/coast.rules", "--size", "1500x1500", "--png", png,
+       NULL}};
+  for (size_t i = 0; i < sizeof big / sizeof big[0]; i++) {
+    run_result r = run_cli(big[i]);
+    cr_expect_eq(r.code, 1, "%s: exit %d", big[i][0], r.code);
+    cr_expect_str_eq(r.err, want, "%s", big[i][0]);
+    cr_expect_str_eq(r.out, "", "%s", big[i][0]);
+    run_free(&r);
+  }
+  /* collapse -n's heat map: 8x8 pixels a cell */
+  snprintf(want, sizeof want,
+           "tilesat: %s: the heat map's picture would be too large (over 2^26 "
+           "pixels)\n",
+           png);
+  expect_cli_error(want, "collapse", "rules/coast.rules", "--size", "1100x1100",
+                   "-n", "2", "--png", png);
+  snprintf(want, sizeof want,
+           "tilesat: %s: cannot open for writing: Is a directory\n", dir);
+  expect_cli_error(want, "check", "rules/coast.rules", "--size", "3x3", "--png",
+                   dir);
+  snprintf(want, sizeof want,
+           "tilesat: %s: cannot open for writing: Not a directory\n", through);
+  expect_cli_error(want, "collapse", "rules/coast.rules", "--size", "3x3",
+                   "--tmx", through);
+  expect_cli_error("tilesat: --size: 70000x70000 with 3 tiles is too large "
+                   "(at most 268435456 cells times tiles)\n",
+                   "collapse", "rules/coast.rules", "--sizes", "3,70000", "-n",
+                   "2");
+  expect_cli_error("tilesat: --pin: cell (3,3) is outside the 3x3 map\n",
+                   "collapse", "rules/coast.rules", "--sizes", "4,3", "-n", "2",
+                   "--pin", "3,3=S");
+  expect_cli_error(
+      "tilesat: --sizes: no size given (N or WxH, comma-separated)\n",
+      "collapse", "rules/coast.rules", "--sizes", "");
+  expect_cli_error("tilesat: --sizes: '' is not a size (N or WxH)\n",
+                   "collapse", "rules/coast.rules", "--sizes", "3,,4");
+  cr_expect_eq(dir_entries(dir), 1, "something was written");
+  free(png);
+  free(file);
+  free(through);
+  rm_dir(dir);
+}
+
+/* A contact sheet holds as many of the maps as a picture may (2^26 pixels,
+ * 32768 a side): 5 maps 11000 pixels wide go 3 a row, 33004 pixels, too
+ * wide; 4 go 2 a row, 2 * 11000 + 2 (the gap) = 22002.  It used to be an
+ * error after the maps were printed. */
+Test(outputs, a_contact_sheet_holds_what_fits) {
+  char *dir = temp_dir(), *rules = join(dir, "bw.rules");
+  char *png = join(dir, "s.png");
+  write_text(rules, "tilesat-rules 1\ntopology square\n"
+                    "tile #000000 1\ntile #ffffff 1\n"
+                    "allow #000000 N #000000 #ffffff\n"
+                    "allow #000000 E #000000 #ffffff\n"
+                    "allow #000000 S #000000 #ffffff\n"
+                    "allow #000000 W #000000 #ffffff\n"
+                    "allow #ffffff N #000000 #ffffff\n"
+                    "allow #ffffff E #000000 #ffffff\n"
+                    "allow #ffffff S #000000 #ffffff\n"
+                    "allow #ffffff W #000000 #ffffff\n");
+  run_result r =
+      RUN("enum", rules, "--size", "11000x1", "--limit", "5", "--png", png);
+  cr_expect_eq(r.code, 10, "%s", r.err);
+  cr_expect(ends_with(r.out, "\nmaps: 5\n"), "%.40s", r.out);
+  unsigned w = 0, h = 0;
+  png_size(png, &w, &h);
+  cr_expect_eq(w, 2 * 11000 + 2);
+  cr_expect_eq(h, 2 * 1 + 2);
+  run_free(&r);
+  free(rules);
+  free(png);
+  rm_dir(dir);
+}
+
+/* A dangling symbolic link as an output is written through, as a shell's
+ * `>` does: the file it names is made and the link stays (it used to be
+ * replaced by a regular file). */
+Test(outputs, a_dangling_link_is_written_through) {
+  char *dir = temp_dir(), *link = join(dir, "out.png");
+  char *target = join(dir, "target.png");
+  cr_assert_eq(symlink("target.png", link), 0);
+  run_result r =
+      RUN("check", "rules/coast.rules", "--size", "3x2", "--png", link);
+  cr_expect_eq(r.code, 10, "%s", r.err);
+  struct stat st;
+  cr_expect(!lstat(link, &st) && S_ISLNK(st.st_mode), "the link was replaced");
+  unsigned w = 0, h = 0;
+  png_size(target, &w, &h);
+  cr_expect_eq(w, 3 * 8);
+  cr_expect_eq(h, 2 * 8);
+  cr_expect_eq(dir_entries(dir), 2);
+  run_free(&r);
+  free(link);
+  free(target);
+  rm_dir(dir);
+}
+
+/* Do two files hold the same bytes? */
+static bool same_bytes(const char *a, const char *b) {
+  FILE *f = fopen(a, "rb"), *g = fopen(b, "rb");
+  cr_assert(f && g);
+  int c, d;
+  do {
+    c = fgetc(f);
+    d = fgetc(g);
+  } while (c == d && c != EOF);
+  fclose(f);
+  fclose(g);
+  return c == d;
+}
+
+/* run-samples never writes through a symbolic link in --out-dir (tilesat
+ * makes none there): the entry cannot run, and the file the link names (a
+ * sample, here) is untouched.  It used to be overwritten with a map. */
+Test(outputs, run_samples_does_not_follow_links) {
+  char *dir = temp_dir(), *samples = join(dir, "samples");
+  char *out = join(dir, "out"), *list = join(dir, "samples.xml");
+  char *sample = join(samples, "Chess.png"), path[1024];
+  cr_assert_eq(mkdir(samples, 0777), 0);
+  cr_assert_eq(mkdir(out, 0777), 0);
+  tilesat_error err;
+  tilesat_image *chess =
+      tilesat_image_read_png("tests/data/wfc/samples/Chess.png", &err);
+  cr_assert(chess, "%s", err.msg);
+  cr_assert_eq(tilesat_image_write_png(chess, sample, &err), 0, "%s", err.msg);
+  char *copy = join(dir, "copy.png");
+  cr_assert_eq(tilesat_image_write_png(chess, copy, &err), 0, "%s", err.msg);
+  write_text(list, "<samples>\n  <overlapping name=\"Chess\" N=\"2\" "
+                   "size=\"6\" periodic=\"True\" screenshots=\"1\"/>\n"
+                   "</samples>\n");
+  for (int seed = 1; seed <= 10; seed++) {
+    snprintf(path, sizeof path, "%s/01-Chess-%d.png", out, seed);
+    cr_assert_eq(symlink("../samples/Chess.png", path), 0);
+  }
+  run_result r = RUN("run-samples", list, "-n", "1", "--out-dir", out);
+  cr_expect_eq(r.code, 1, "%s", r.err);
+  char want[2048];
+  snprintf(want, sizeof want,
+           "01 Chess (overlapping N=2 symmetry=8 periodic 6x6 screenshots=1): "
+           "cannot run: %s/01-Chess-1.png: a symbolic link; refusing to write "
+           "through it\nentries: 1, ran: 0, could not run: 1,",
+           out);
+  cr_expect_eq(strncmp(r.out, want, strlen(want)), 0, "%s", r.out);
+  cr_expect(same_bytes(sample, copy), "the sample was changed");
+  cr_expect_eq(dir_entries(out), 10);
+  cr_expect_eq(dir_entries(samples), 1);
+  tilesat_image_free(chess);
+  free(copy);
+  free(sample);
+  free(list);
+  run_free(&r);
+  rm_dir(out);
+  rm_dir(samples);
+  rm_dir(dir);
+}
+
+/* A collapse run that contradicted writes no --tmx / --tmj (there is no
+ * map) and says so; it used to skip them in silence. */
+Test(outputs, a_failed_collapse_says_no_map_was_written) {
+  char *dir = temp_dir(), *tmx = join(dir, "m.tmx"), *tmj = join(dir, "m.tmj");
+  run_result r = RUN("collapse", "rules/hard.rules", "--size", "3x3", "--tmx",
+                     tmx, "--tmj", tmj);
+  cr_expect_eq(r.code, 0, "%s", r.err);
+  cr_expect_str_eq(r.out, "contradiction at (0,1) after 0 choices (seed 1)\n");
+  char want[1024];
+  snprintf(want, sizeof want,
+           "tilesat: collapse: %s and %s not written: the run contradicted, "
+           "there is no map\n",
+           tmx, tmj);
+  cr_expect_str_eq(r.err, want);
+  cr_expect_eq(dir_entries(dir), 0);
+  run_free(&r);
+  free(tmx);
+  free(tmj);
+  rm_dir(dir);
+}

@@ -9,6 +9,7 @@
 #include <gmp.h>
 #include <stdlib.h>
 #include <string.h>
+#include <zlib.h>
 
 static tilesat_count_options dp_options(tilesat_method method) {
   tilesat_count_options o;
@@ -356,6 +357,15 @@ static char *put(const char *dir, const char *name, const char *text) {
   return path;
 }
 
+/* The check count --part prints on a part's line: zlib's CRC-32 of
+ * "part K/N of problem ID\nCOUNT" (README, "Beyond one machine"). */
+static unsigned long crc_of(int k, int n, const char *id, const char *count) {
+  char text[256];
+  int len = snprintf(text, sizeof text, "part %d/%d of problem %s\n%s", k, n,
+                     id, count);
+  return crc32(crc32(0L, Z_NULL, 0), (const Bytef *)text, (uInt)len);
+}
+
 /* count --part k/n of coast 12x12 pinned (or of `size`), saved in DIR/pK
  * (the path, malloc'd); *id gets the problem's name. */
 static char *count_part_file(const char *dir, const char *size, int k, int n,
@@ -367,13 +377,17 @@ static char *count_part_file(const char *dir, const char *size, int k, int n,
                      "3,3=C", "--part", part);
   cr_assert_eq(r.code, 0, "%s", r.err);
   int kk, nn;
-  cr_assert_eq(sscanf(r.out, "part %d/%d of problem %16s\n", &kk, &nn, id), 3,
-               "%s", r.out);
+  char count[64] = "";
+  cr_assert_eq(sscanf(r.out,
+                      "part %d/%d of problem %16[0-9a-f], check %*x\n%63s", &kk,
+                      &nn, id, count),
+               4, "%s", r.out);
   cr_expect_eq(kk, k);
   cr_expect_eq(nn, n);
-  char line[64];
-  snprintf(line, sizeof line, "part %d/%d of problem %s\n", k, n, id);
-  cr_expect_eq(strncmp(r.out, line, strlen(line)), 0, "%s", r.out);
+  char want[128];
+  snprintf(want, sizeof want, "part %d/%d of problem %s, check %08lx\n%s\n", k,
+           n, id, crc_of(k, n, id, count), count);
+  cr_expect_str_eq(r.out, want);
   char *path = put(dir, name, r.out);
   run_free(&r);
   return path;
@@ -439,16 +453,18 @@ Test(part_cli, sum_adds_the_parts_up_to_count) {
 
   char *junk = put(dir, "junk", "1870220\n");
   snprintf(want, sizeof want,
-           "tilesat: %s:1: not a part of a count: 'part K/N of problem ID' "
-           "and its count, as count --part K/N prints them\n",
+           "tilesat: %s:1: not a part of a count: 'part K/N of problem ID, "
+           "check C' and its count, as count --part K/N prints them\n",
            junk);
   expect_cli_error(want, "sum", junk);
-  char *nocount = put(dir, "nocount", "part 1/1 of problem 0123456789abcdef\n");
+  char *nocount = put(dir, "nocount",
+                      "part 1/1 of problem 0123456789abcdef, check 00000000\n");
   snprintf(want, sizeof want, "tilesat: %s:1: no count after part 1/1\n",
            nocount);
   expect_cli_error(want, "sum", nocount);
   char *badcount =
-      put(dir, "badcount", "part 1/1 of problem 0123456789abcdef\n12x\n");
+      put(dir, "badcount",
+          "part 1/1 of problem 0123456789abcdef, check 00000000\n12x\n");
   snprintf(want, sizeof want,
            "tilesat: %s:2: not a count after part 1/1: '12x'\n", badcount);
   expect_cli_error(want, "sum", badcount);
@@ -467,9 +483,12 @@ Test(part_cli, sum_adds_the_parts_up_to_count) {
   /* one part of one: the count itself */
   run_result single = RUN("sum", badcount);
   run_free(&single);
-  char *whole1 = put(dir, "whole1",
-                     "part 1/1 of problem 0123456789abcdef\n"
-                     "123456789012345678901234567890\n");
+  char text1[256];
+  snprintf(text1, sizeof text1,
+           "part 1/1 of problem 0123456789abcdef, check %08lx\n"
+           "123456789012345678901234567890\n",
+           crc_of(1, 1, "0123456789abcdef", "123456789012345678901234567890"));
+  char *whole1 = put(dir, "whole1", text1);
   single = RUN("sum", whole1);
   cr_expect_eq(single.code, 0);
   cr_expect_str_eq(single.out, "123456789012345678901234567890\n");
@@ -482,6 +501,98 @@ Test(part_cli, sum_adds_the_parts_up_to_count) {
     free(all_paths[i]);
   free(all);
   run_free(&whole);
+  rm_dir(dir);
+}
+
+/* Found by the bad-input audit (issue 20): sum read "5\\0999" as 5 (a NUL
+ * ended the line) and added an edited count without a word.  A count is
+ * plain digits as count prints them, and each part's check (a CRC-32 over
+ * the part line and the count) must match its count. */
+Test(part_cli, sum_refuses_nul_bytes_and_edited_counts) {
+  char *dir = temp_dir(), id[17];
+  char *good = count_part_file(dir, "4x4", 1, 1, id);
+  char *text = slurp(good);
+  char *head = strdup(text), *count = strchr(head, '\n') + 1;
+  count[-1] = 0;
+  count[strlen(count) - 1] = 0;
+  run_result r = RUN("sum", good);
+  cr_expect_eq(r.code, 0, "%s", r.err);
+  cr_expect_eq(strncmp(r.out, count, strlen(count)), 0, "%s", r.out);
+  run_free(&r);
+  unsigned long check = crc_of(1, 1, id, count);
+  /* the count edited: one more */
+  mpz_t c;
+  mpz_init_set_str(c, count, 10);
+  mpz_add_ui(c, c, 1);
+  char *more = mpz_get_str(NULL, 10, c);
+  mpz_clear(c);
+  char buf[512], want[1024];
+  snprintf(buf, sizeof buf, "%s\n%s\n", head, more);
+  char *edited = put(dir, "edited", buf);
+  snprintf(want, sizeof want,
+           "tilesat: %s:2: the count of part 1/1 does not match its check "
+           "(%08lx): edited or damaged\n",
+           edited, check);
+  expect_cli_error(want, "sum", edited);
+  /* a NUL byte in the count, and in the part line */
+  int len = snprintf(buf, sizeof buf, "%s\n5%c999\n", head, 0);
+  char *nul = temp_file(buf, len);
+  snprintf(want, sizeof want,
+           "tilesat: %s:2: not a count after part 1/1: the line holds a NUL "
+           "byte\n",
+           nul);
+  expect_cli_error(want, "sum", nul);
+  len = snprintf(buf, sizeof buf, "%s%cjunk\n%s\n", head, 0, count);
+  char *nul_head = temp_file(buf, len);
+  snprintf(want, sizeof want,
+           "tilesat: %s:1: not a part of a count: 'part K/N of problem ID, "
+           "check C' and its count, as count --part K/N prints them\n",
+           nul_head);
+  expect_cli_error(want, "sum", nul_head);
+  /* a carriage return inside the count (a CRLF line end is fine) */
+  snprintf(buf, sizeof buf, "%s\r\n5\r999\r\n", head);
+  char *cr = put(dir, "cr", buf);
+  snprintf(want, sizeof want,
+           "tilesat: %s:2: not a count after part 1/1: the line holds a "
+           "carriage return\n",
+           cr);
+  expect_cli_error(want, "sum", cr);
+  snprintf(buf, sizeof buf, "%s\r\n%s\r\n", head, count);
+  char *crlf = put(dir, "crlf", buf);
+  r = RUN("sum", crlf);
+  cr_expect_eq(r.code, 0, "%s", r.err);
+  run_free(&r);
+  /* counts not spelt as count spells them, and a line without its check */
+  const char *spelt[] = {"+", "0", " "};
+  for (size_t i = 0; i < sizeof spelt / sizeof *spelt; i++) {
+    snprintf(buf, sizeof buf, "%s\n%s%s\n", head, spelt[i], count);
+    char *f = put(dir, "spelt", buf);
+    snprintf(want, sizeof want,
+             "tilesat: %s:2: not a count after part 1/1: '%s%s'\n", f, spelt[i],
+             count);
+    expect_cli_error(want, "sum", f);
+    free(f);
+  }
+  snprintf(buf, sizeof buf, "part 1/1 of problem %s\n%s\n", id, count);
+  char *old = put(dir, "old", buf);
+  snprintf(want, sizeof want,
+           "tilesat: %s:1: not a part of a count: 'part K/N of problem ID, "
+           "check C' and its count, as count --part K/N prints them\n",
+           old);
+  expect_cli_error(want, "sum", old);
+  char *made[] = {nul, nul_head};
+  for (int i = 0; i < 2; i++) {
+    remove(made[i]);
+    free(made[i]);
+  }
+  free(good);
+  free(text);
+  free(head);
+  free(more);
+  free(edited);
+  free(cr);
+  free(crlf);
+  free(old);
   rm_dir(dir);
 }
 

@@ -3,9 +3,13 @@
  * leave only whole maps on standard output and no file behind. */
 #include "helpers.h"
 
+#include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 /* Standard output holds only whole WxH maps, each followed by a blank
@@ -111,4 +115,132 @@ Test(signals, ctrl_c_stops_extract_reading) {
   cr_expect_lt(r.stopped, 5.0, "took %.2f s", r.stopped);
   cr_expect_str_eq(r.out, "");
   run_free(&r);
+}
+
+/* ------------------------------------------------ all or nothing (issue 20) */
+
+/* A Tiled map written to a FIFO blocks until a reader comes: the command
+ * is then stopped while writing its outputs, after the --png (a regular
+ * file) and the Tiled map's picture went to their temporaries.  The
+ * reader, should the command not stop, comes after 3 s (or as soon as the
+ * command has ended) and drains the FIFO. */
+typedef struct fifo_reader {
+  const char *path;
+  volatile int done;
+} fifo_reader;
+
+static void *drain(void *user) {
+  fifo_reader *f = user;
+  for (int i = 0; i < 300 && !f->done; i++)
+    nanosleep(&(struct timespec){0, 10000000}, NULL);
+  int fd = open(f->path, O_RDONLY | O_NONBLOCK);
+  char buf[4096];
+  for (int quiet = 0; fd >= 0 && quiet < 10;) {
+    ssize_t n = read(fd, buf, sizeof buf);
+    quiet = n > 0 ? 0 : quiet + 1;
+    if (n <= 0)
+      nanosleep(&(struct timespec){0, 10000000}, NULL);
+  }
+  if (fd >= 0)
+    close(fd);
+  return NULL;
+}
+
+static void write_file(const char *path, const char *text) {
+  FILE *f = fopen(path, "w");
+  cr_assert(f, "cannot write %s", path);
+  fputs(text, f);
+  fclose(f);
+}
+
+static int count_maps(const char *out) {
+  int n = 0;
+  for (const char *p = strstr(out, "\n\n"); p; p = strstr(p + 2, "\n\n"))
+    n++;
+  return n;
+}
+
+/* Stopped while writing: exit 1, "interrupted", the old files as they
+ * were and no temporary beside them, and no whole answer on stdout (check:
+ * nothing; sample: fewer maps than asked).  Both used to put the new
+ * files in place and print the whole answer, then exit 1; SIGHUP and
+ * SIGQUIT used to end tilesat with its temporaries left behind. */
+static void expect_nothing_committed(const char *cmd, int sig) {
+  char dir[] = "/tmp/tilesat-test-XXXXXX";
+  cr_assert(mkdtemp(dir));
+  char png[64], tiles[64], tmx[64];
+  snprintf(png, sizeof png, "%s/old.png", dir);
+  snprintf(tiles, sizeof tiles, "%s/m-tiles.png", dir);
+  snprintf(tmx, sizeof tmx, "%s/m.tmx", dir);
+  write_file(png, "old png\n");
+  write_file(tiles, "old tiles\n");
+  cr_assert_eq(mkfifo(tmx, 0600), 0);
+  fifo_reader reader = {tmx, 0};
+  pthread_t t;
+  cr_assert_eq(pthread_create(&t, NULL, drain, &reader), 0);
+  const char *const args[] = {cmd,      "rules/coast.rules",
+                              "--size", "3x3",
+                              "-n",     "5",
+                              "--png",  png,
+                              "--tmx",  tmx,
+                              NULL};
+  const char *const check_args[] = {
+      cmd, "rules/coast.rules", "--size", "3x3", "--png", png, "--tmx", tmx,
+      NULL};
+  bool sample = !strcmp(cmd, "sample");
+  run_result r = run_cli_with(sample ? args : check_args, 300, sig, cpu_limit);
+  reader.done = 1;
+  pthread_join(t, NULL);
+  char want[128];
+  snprintf(want, sizeof want, "tilesat: %s: interrupted\n", cmd);
+  cr_expect_eq(r.code, 1, "%s, signal %d: exit %d", cmd, sig, r.code);
+  cr_expect_str_eq(r.err, want, "%s, signal %d", cmd, sig);
+  cr_expect_lt(r.stopped, 2.5, "%s took %.2f s to stop", cmd, r.stopped);
+  if (sample) {
+    expect_whole_maps(r.out, 3, 3, cmd);
+    cr_expect_lt(count_maps(r.out), 5, "sample printed every map");
+  } else {
+    cr_expect_str_eq(r.out, "", "check printed its answer");
+  }
+  char *text = slurp(png);
+  cr_expect_str_eq(text, "old png\n", "%s, signal %d: --png replaced", cmd,
+                   sig);
+  free(text);
+  text = slurp(tiles);
+  cr_expect_str_eq(text, "old tiles\n");
+  free(text);
+  cr_expect_eq(dir_entries(dir), 3, "%s, signal %d: a temporary was left", cmd,
+               sig);
+  run_free(&r);
+  unlink(png);
+  unlink(tiles);
+  unlink(tmx);
+  rmdir(dir);
+}
+
+Test(signals, stopped_while_writing_commits_nothing) {
+  expect_nothing_committed("check", SIGINT);
+  expect_nothing_committed("sample", SIGINT);
+  expect_nothing_committed("check", SIGHUP);
+  expect_nothing_committed("check", SIGQUIT);
+}
+
+/* Commands that print a table row by row print it whole or not at all:
+ * stopped, nothing (analyze --chunk and collapse --sizes used to leave
+ * their first rows). */
+Test(signals, stopped_tables_print_nothing) {
+  static const char *const jobs[][10] = {
+      {"analyze", "rules/patchwork16.rules", "--chunk", "1", "--chunk-max",
+       "64", NULL},
+      {"collapse", "rules/coast.rules", "--sizes", "2,300", "-n", "200", NULL}};
+  for (size_t i = 0; i < sizeof jobs / sizeof jobs[0]; i++) {
+    run_result r = run_cli_with(jobs[i], 500, SIGINT, cpu_limit);
+    char want[128];
+    snprintf(want, sizeof want, "tilesat: %s: interrupted\n", jobs[i][0]);
+    cr_expect_eq(r.code, 1, "%s: exit %d", jobs[i][0], r.code);
+    size_t n = strlen(r.err), k = strlen(want);
+    cr_expect(n >= k && !strcmp(r.err + n - k, want), "%s", r.err);
+    cr_expect_str_eq(r.out, "", "%s printed part of its answer", jobs[i][0]);
+    run_free(&r);
+  }
 }

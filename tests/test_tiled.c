@@ -3,6 +3,7 @@
 #include "helpers.h"
 #include "png_helpers.h"
 
+#include <cJSON.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -326,4 +327,63 @@ Test(tiled, enum_writes_a_layer_per_map) {
     remove(files[i]);
     free((char *)files[i]);
   }
+}
+
+/* Found by the bad-input audit (issue 20): a hexagonal Tiled map whose
+ * even rows are shifted (staggerindex "even"), or staggered along x, was
+ * read as tilesat's odd-r map, whose cells have other neighbours: verify
+ * said VALID.  Refused, with one message for verify, check --pins-from
+ * and extract. */
+Test(tiled, hex_maps_staggered_otherwise_are_refused) {
+  char *dir = temp_dir(), tmx[4200], tmj[4200], even[4200], flat[4200];
+  snprintf(tmx, sizeof tmx, "%s/h.tmx", dir);
+  snprintf(tmj, sizeof tmj, "%s/h.tmj", dir);
+  snprintf(even, sizeof even, "%s/even.tmx", dir);
+  snprintf(flat, sizeof flat, "%s/flat.tmj", dir);
+  run_result r = RUN("check", "rules/coast-hex.rules", "--size", "4x4", "--tmx",
+                     tmx, "--tmj", tmj);
+  cr_assert_eq(r.code, 10, "%s", r.err);
+  run_free(&r);
+  /* as written: odd rows shifted, read back VALID */
+  r = RUN("verify", "rules/coast-hex.rules", tmx);
+  cr_expect_eq(r.code, 10, "%s", r.err);
+  run_free(&r);
+  char *text = slurp(tmx), *at = strstr(text, "staggerindex=\"odd\"");
+  cr_assert(at, "%s", text);
+  FILE *f = fopen(even, "w");
+  fprintf(f, "%.*sstaggerindex=\"even\"%s", (int)(at - text), text,
+          at + strlen("staggerindex=\"odd\""));
+  fclose(f);
+  free(text);
+  text = slurp(tmj);
+  cJSON *root = cJSON_Parse(text);
+  cr_assert(root);
+  cJSON_ReplaceItemInObjectCaseSensitive(root, "staggeraxis",
+                                         cJSON_CreateString("x"));
+  char *printed = cJSON_Print(root);
+  f = fopen(flat, "w");
+  fputs(printed, f);
+  fclose(f);
+  free(printed);
+  cJSON_Delete(root);
+  free(text);
+  char msg[8600];
+  snprintf(msg, sizeof msg,
+           "tilesat: %s:2: a hexagonal map whose even rows are shifted "
+           "(staggerindex \"even\"): tilesat's hex maps shift their odd rows "
+           "(staggeraxis \"y\", staggerindex \"odd\")\n",
+           even);
+  expect_cli_error(msg, "verify", "rules/coast-hex.rules", even);
+  expect_cli_error(msg, "check", "rules/coast-hex.rules", "--size", "4x4",
+                   "--pins-from", even);
+  expect_cli_error(msg, "extract", even, "--topology", "hex");
+  snprintf(msg, sizeof msg,
+           "tilesat: %s: a hexagonal map staggered along x (flat-top): "
+           "tilesat's hex maps are pointy-top, their odd rows shifted "
+           "(staggeraxis \"y\", staggerindex \"odd\")\n",
+           flat);
+  expect_cli_error(msg, "verify", "rules/coast-hex.rules", flat);
+  expect_cli_error(msg, "check", "rules/coast-hex.rules", "--size", "4x4",
+                   "--pins-from", flat);
+  rm_dir(dir);
 }

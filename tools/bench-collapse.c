@@ -5,12 +5,14 @@
  *
  *   bench-collapse MODE RULES WxH[:periodic] RUNS BUDGET MAX_MEMORY BACKEND
  *
- * MODE is plain (collapse), guard (collapse --guard sat), check or anneal
+ * MODE is plain (collapse), guard (collapse --guard sat), blocks or auto
+ * (collapse --guard blocks|auto), check or anneal
  * (the command's defaults: 1000 sweeps, SAT clean-up).  Runs seeds 1..RUNS
  * (check: once), and stops starting runs once BUDGET CPU seconds are
  * spent; prints one line per run as it ends, so that the script can cap a
  * cell with timeout and still read the runs that finished:
- *   ok SECONDS [BANNED]   a valid map (guard: and its banned choices)
+ *   ok SECONDS [BANNED REPAIRS RESOLVED]   a valid map (guarded: its banned
+ *                         choices, block repairs and cells re-solved)
  *   fail SECONDS          plain: a contradiction; anneal: violations left
  *   unsat SECONDS         no valid map exists
  *   error MESSAGE         e.g. the memory bound: "... needs about 3 GiB ..."
@@ -43,7 +45,8 @@ static int error(const tilesat_error *err) {
   return 1;
 }
 
-static int collapse(const tilesat_map *m, bool guard, long runs, double budget,
+static int collapse(const tilesat_map *m, tilesat_guard guard, long runs,
+                    double budget,
                     tilesat_backend backend) {
   tilesat_error err;
   tilesat_collapse *c = tilesat_collapse_new(m, &err);
@@ -63,13 +66,17 @@ static int collapse(const tilesat_map *m, bool guard, long runs, double budget,
     int res = tilesat_collapse_run(c, &o, tiles, &err);
     double t = cpu() - t0;
     spent += t;
+    const char *what = res == TILESAT_SAT     ? "ok"
+                       : res == TILESAT_UNSAT ? "unsat"
+                                              : "fail";
     if (res < 0)
       rc = error(&err);
-    else
-      say(res == TILESAT_SAT     ? "ok"
-          : res == TILESAT_UNSAT ? "unsat"
-                                 : "fail",
-          t, guard ? tilesat_collapse_banned(c) : -1);
+    else if (guard) {
+      printf("%s %.6f %ld %ld %ld\n", what, t, tilesat_collapse_banned(c),
+             tilesat_collapse_repairs(c), tilesat_collapse_resolved(c));
+      fflush(stdout);
+    } else
+      say(what, t, -1);
   }
   free(tiles);
   tilesat_collapse_free(c);
@@ -125,7 +132,8 @@ static int anneal(const tilesat_map *m, long runs, double budget,
 
 int main(int argc, char **argv) {
   if (argc != 8) {
-    fprintf(stderr, "usage: bench-collapse plain|guard|check|anneal RULES "
+    fprintf(stderr, "usage: bench-collapse plain|guard|blocks|auto|check|"
+                    "anneal RULES "
                     "WxH[:periodic] RUNS BUDGET MAX_MEMORY BACKEND\n");
     return 1;
   }
@@ -152,8 +160,11 @@ int main(int argc, char **argv) {
     return 1;
   }
   tilesat_map_set_max_memory(m, max_memory);
-  int rc = !strcmp(mode, "plain")    ? collapse(m, false, runs, budget, backend)
-           : !strcmp(mode, "guard")  ? collapse(m, true, runs, budget, backend)
+  tilesat_guard g = TILESAT_GUARD_NONE;
+  bool guarded = !strcmp(mode, "guard") ? (g = TILESAT_GUARD_SAT, true)
+                 : !strcmp(mode, "plain") ? true
+                                          : !tilesat_guard_parse(mode, &g);
+  int rc = guarded                    ? collapse(m, g, runs, budget, backend)
            : !strcmp(mode, "check")  ? check(m, backend)
            : !strcmp(mode, "anneal") ? anneal(m, runs, budget, backend)
                                      : 1;

@@ -1,5 +1,6 @@
 #!/bin/sh
-# Collapse (issue 13): plain collapse, guarded collapse (--guard sat), check
+# Collapse (issue 13): plain collapse, guarded collapse (--guard sat, and
+# --guard blocks: the block guard, issue 21; tools/bench-scale.sh), check
 # and anneal side by side, and a peer, the npm package wavefunctioncollapse
 # (a JavaScript port of mxgmn's WFC), on the same rules and sizes: WFC's
 # Circuit ("Turnless") and Knots ("Standard") tilesets and three overlapping
@@ -127,8 +128,8 @@ echo "collapse bench: $(date -u '+%Y-%m-%d %H:%M') on $(nproc) cores, one used;"
   "CPU time per successful map; cells stopped at $CAP s of CPU;" \
   "--max-memory ${MAXMEM}M; backend $BACKEND"
 echo "$PEER_NOTE"
-printf '%-8s %-7s | %-9s %-6s | %-9s %-5s | %-5s | %-23s | %-9s | %-9s %-6s\n' \
-  rules size plain fails guarded bans g/p check anneal peer fails
+printf '%-8s %-7s | %-9s %-6s | %-9s %-5s | %-5s | %-9s | %-23s | %-9s | %-9s %-6s\n' \
+  rules size plain fails guarded bans g/p blocks check anneal peer fails
 echo "$CASES" | while read -r name kind src a b; do
   prev=""
   peer_prev=""
@@ -141,6 +142,8 @@ echo "$CASES" | while read -r name kind src a b; do
     plain=$(cell build/bench-collapse plain $map "$R" "$BU" "$MAXMEM" "$BACKEND")
     # shellcheck disable=SC2086
     guard=$(cell build/bench-collapse guard $map "$R" "$BU" "$MAXMEM" "$BACKEND")
+    # shellcheck disable=SC2086
+    blocks=$(cell build/bench-collapse blocks $map "$R" "$BU" "$MAXMEM" "$BACKEND")
     # shellcheck disable=SC2086
     check=$(cell build/bench-collapse check $map 1 "$BU" "$MAXMEM" "$BACKEND")
     # Anneal and the peer take at least (cells ratio) times their time at
@@ -177,9 +180,10 @@ echo "$CASES" | while read -r name kind src a b; do
     anneal_prev=$(field "$anneal" 5)
     peer_prev=$(field "$peer" 5)
     prev=$s
-    printf '%-8s %-7s | %-9s %-6s | %-9s %-5s | %-5s | %-23s | %-9s | %-9s %-6s\n' \
+    printf '%-8s %-7s | %-9s %-6s | %-9s %-5s | %-5s | %-9s | %-23s | %-9s | %-9s %-6s\n' \
       "$name" "${s}x$s" "$(field "$plain" 1)" "$(field "$plain" 3)" \
-      "$(field "$guard" 1)" "$(field "$guard" 4)" "$gratio" "$(field "$check" 1)" \
+      "$(field "$guard" 1)" "$(field "$guard" 4)" "$gratio" \
+      "$(field "$blocks" 1)" "$(field "$check" 1)" \
       "$(field "$anneal" 1)" "$(field "$peer" 1)" "$(field "$peer" 3)"
   done
 done

@@ -28,6 +28,21 @@ for t in Circuit Castle; do
   build/tilesat import-tileset tests/data/wfc/tilesets/$t.xml \
     -o build/$(echo $t | tr A-Z a-z).rules 2> /dev/null
 done
+# count's default (auto) against --method dp, CPU seconds of the whole
+# process, median of 5 (target: auto within 1.1x dp on coast 24x24 and
+# dungeon8 8x8)
+cpu() { /usr/bin/time -f '%U %S' "$@" 2>&1 >/dev/null | tail -n 1 | awk '{ print $1 + $2 }'; }
+median5() { for _ in 1 2 3 4 5; do cpu "$@"; done | sort -n | sed -n 3p; }
+echo "count auto vs dp: $(date -u '+%Y-%m-%d %H:%M'), CPU s, median of 5"
+printf '%-22s %8s %8s %6s\n' map auto dp ratio
+for c in coast:24x24 dungeon8:8x8 coast:64x64 dungeon8:10x10; do
+  r=${c%%:*} z=${c#*:}
+  a=$(median5 build/tilesat count rules/$r.rules --size "$z")
+  d=$(median5 build/tilesat count rules/$r.rules --size "$z" --method dp)
+  printf '%-22s %8.3f %8.3f %6s\n' "$r $z" "$a" "$d" \
+    "$(awk -v a="$a" -v d="$d" 'BEGIN { if (d > 0) printf "%.2f", a / d; else print "-" }')"
+done
+echo
 echo "count bench: $(date -u '+%Y-%m-%d %H:%M'), one core, each method at most ${LIMIT}s"
 build/bench-count "$LIMIT" \
   rules/coast.rules 3x3 rules/coast.rules 6x6 rules/coast.rules 10x10 \

@@ -56,6 +56,7 @@ expected() {
   echo "./$1/pkgconfig/tilesat-io.pc"
   echo "./$1/pkgconfig/tilesat.pc"
   echo "./share/man/man1/tilesat.1"
+  echo "./share/tilesat/tiled/tilesat.js"
 }
 
 pc() { PKG_CONFIG_PATH=$root/lib/pkgconfig pkg-config "$@"; }

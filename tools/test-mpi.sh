@@ -2,7 +2,8 @@
 # tools/test-mpi.sh TILESAT TILESAT_MPI: the MPI driver on this one machine
 # (make check-mpi, run by make test): 3 ranks (a master, two workers), more
 # parts than workers, each total against `tilesat count` of the same map in
-# one process; and a bad argument said once, exit 1.
+# one process; a bad argument said once, exit 1; a write error on
+# standard output and Ctrl-C said, exit 1.
 set -eu
 bin=$1
 mpi=$2
@@ -49,4 +50,41 @@ else
   echo "mpi: a bad argument: FAILED: exit $rc, said $said times: $msg"
   fails=$((fails + 1))
 fi
+# standard output on a full device (a private node, never /dev/full): the
+# total lost is an error, said once, exit 1 (it used to exit 0).  One rank
+# without mpirun, whose standard output is the device itself (mpirun's
+# forwarding does not report a write error to the ranks).
+tmp=$(mktemp -d)
+if mknod "$tmp/full" c 1 7 2>/dev/null; then
+  "$mpi" rules/coast.rules --size 3x3 >"$tmp/full" 2>"$tmp/err" && rc=0 || rc=$?
+  msg=$(grep '^tilesat: ' "$tmp/err" || true)
+  if [ "$rc" -eq 1 ] &&
+    [ "$msg" = "tilesat: write error on standard output: No space left on device" ]; then
+    echo "mpi: a full standard output: exit 1, said once"
+  else
+    echo "mpi: a full standard output: FAILED: exit $rc: $msg"
+    fails=$((fails + 1))
+  fi
+else
+  echo "mpi: a full standard output: skipped (mknod needs root)"
+fi
+
+# Ctrl-C to mpirun (which sends the ranks SIGTERM): "interrupted", said
+# once, exit 1, nothing on stdout (it used to exit 1 in silence).  mpirun
+# itself in the background ($! its pid), on a count of minutes.
+mpirun -np 3 --oversubscribe "$mpi" rules/dungeon8.rules --size 10x10 \
+  >"$tmp/out" 2>"$tmp/err" &
+job=$!
+sleep 3
+kill -INT "$job"
+wait "$job" && rc=0 || rc=$?
+msg=$(grep '^tilesat: ' "$tmp/err" || true)
+if [ "$rc" -eq 1 ] && [ "$msg" = "tilesat: count: interrupted" ] &&
+  [ ! -s "$tmp/out" ]; then
+  echo "mpi: Ctrl-C: exit 1, interrupted"
+else
+  echo "mpi: Ctrl-C: FAILED: exit $rc: $msg; stdout: $(head -c 80 "$tmp/out")"
+  fails=$((fails + 1))
+fi
+rm -rf "$tmp"
 [ "$fails" -eq 0 ]

@@ -136,13 +136,27 @@ void lazy_backend(const options *o, const tilesat_map *m,
 typedef struct out_file {
   tilesat_output *out; /* NULL: standard output */
   FILE *f;
+  int slot; /* its temporary's, in stop.c */
 } out_file;
 /* 0, or EXIT_ERROR after printing why. */
 int out_open(out_file *of, const char *path);
-/* With ok, put the file in place, or say why not (a write error: the
- * stream's error flag is enough); without, drop it silently.  The old file
+/* With ok, the file is written (or the write error said: the stream's
+ * error flag is enough) and waits to be put in place by answer_end, when
+ * the command ends well; without, it is dropped silently.  The old file
  * stays unless the new one is put in place.  0 or EXIT_ERROR. */
 int out_close(out_file *of, bool ok);
+/* The same, put in place at once (run-samples: a picture per run). */
+int out_close_now(out_file *of, bool ok);
+/* From here on what the command prints to standard output waits (in
+ * memory) for answer_end: an answer whole or not at all.  main calls it for
+ * every command but those that print maps as they go (enum, sample),
+ * encode and run-samples, which call it for the end of their answer. */
+void answer_begin(void);
+/* After the command (rc): the files it wrote put in place and its answer
+ * printed if it ended well and was not stopped; else both dropped
+ * ("COMMAND: interrupted" said if a signal stopped it).  A signal after
+ * this changes nothing.  rc, or EXIT_ERROR. */
+int answer_end(const options *o, int rc);
 /* Has writing to standard output failed?  (Its errno is kept for
  * stdout_end.) */
 bool stdout_failed(void);
@@ -150,13 +164,32 @@ bool stdout_failed(void);
  * ("write error on standard output: REASON") and return EXIT_ERROR, else
  * rc. */
 int stdout_end(int rc);
+/* A JSON document for standard output (explain, trace and collapse with
+ * --format json).  Names may hold bytes that are not UTF-8 (rules/README.md)
+ * and the writers copy them: json_end writes each such byte as \u00XX
+ * (only a string can hold one, the rest is ASCII), so what is printed is
+ * valid UTF-8 and valid JSON. */
+typedef struct json_out {
+  FILE *f; /* json_begin's: write the document there */
+  char *buf;
+  size_t len;
+} json_out;
+FILE *json_begin(json_out *j);
+/* The document to standard output, whole (stop_hold), and free it. */
+void json_end(json_out *j);
+/* X.tmx -> X-tiles.png (malloc'd, or NULL): the tileset picture of our
+ * own Tiled maps. */
+char *tiled_image(const char *map);
 /* Refuse (EXIT_ERROR, after saying why) an output that is an input of the
- * command, or another of its outputs; before any work. */
+ * command, or another of its outputs, or that cannot be written (a
+ * folder, a missing or read-only folder); before any work. */
 int check_outputs(const options *o);
 
 /* -------------------------------------------- signals (stop.c) */
 
-/* SIGINT and SIGTERM handlers for the command named; from main. */
+/* SIGINT, SIGTERM, SIGHUP and SIGQUIT handlers for the command named
+ * (NULL: a process that says nothing when a signal ends it, an MPI
+ * worker); from main. */
 void stop_install(const char *name);
 /* Has a signal asked to stop? */
 bool stop_requested(void);
@@ -169,9 +202,12 @@ void stop_polled(void);
  * signal that would end the process waits for stop_release. */
 void stop_hold(void);
 void stop_release(void);
-/* A temporary file to remove should a signal end the process (NULL:
- * none). */
-void stop_temp(const char *path);
+/* A temporary file to remove should a signal end the process: its slot,
+ * or -1 when there is no room; removed from the list by slot (-1: none). */
+int stop_temp_add(const char *path);
+void stop_temp_remove(int slot);
+/* The files are in place and the answer out: a signal is too late. */
+void stop_commit(void);
 /* Say "COMMAND: interrupted" (once); returns EXIT_ERROR. */
 int stop_said(const options *o);
 /* After the command: rc, or EXIT_ERROR (said) if a signal stopped it. */
@@ -182,14 +218,39 @@ int stop_end(const options *o, int rc);
 /* A sample of any kind, recognised by content: PNG image (--tile-size,
  * --palette), Tiled .tmx/.tmj (--layer, --empty) or text grid. */
 tilesat_grid *load_sample(options *o, const char *path, tilesat_error *err);
+/* Is this file a Tiled map (.tmx, .tmj), by its content as load_sample
+ * tells? */
+bool is_tiled_map(const char *path);
+/* Is the Tiled map a .tmj (JSON), by its content? */
+bool tiled_is_json(const char *path);
+/* The first --pins-from map that is a Tiled map, or NULL: --tmx/--tmj
+ * write a copy of it with its --layer filled. */
+const char *tiled_pins(const options *o);
 /* After extraction: write the samples' pictures (--pictures FILE, or beside
  * -o X.rules as X.pictures) when rc is 0, free what load_sample kept.
  * Returns rc, or EXIT_ERROR if writing failed. */
 int end_samples(options *o, int rc);
-/* A finished map (verify, --pins-from): a text grid or Tiled map as
- * load_sample reads it, or a PNG cut into tiles by the rules' pictures
- * (--pictures, or RULES's X.pictures; else a pixel a cell, by colour). */
-tilesat_grid *read_map_file(options *o, const char *path, tilesat_error *err);
+/* A finished map read back (verify, --pins-from): a text grid or Tiled map
+ * as load_sample reads it, or a PNG cut into tiles by the rules' pictures
+ * (--pictures, or RULES's X.pictures; else a pixel a cell, by colour).  A
+ * picture several tiles share (rotations of a symmetric tile, identical
+ * images) does not tell them apart: such a cell is "one of these tiles". */
+typedef struct map_in {
+  tilesat_grid *grid;
+  const tilesat_rules *rules;
+  tilesat_pictures *pics; /* a PNG's pictures, else NULL */
+  int *first;   /* with pics, by tile: the first tile with its picture */
+  bool *shared; /* with pics, by tile: another tile has its picture */
+} map_in;
+/* 0, or EXIT_ERROR (said, and *in left empty). */
+int map_in_read(options *o, const char *path, const tilesat_rules *r,
+                map_in *in);
+void map_in_free(map_in *in);
+/* The tiles of the rules cell (row, col) may hold, into tiles (room for
+ * each tile of the rules), in the rules' order; how many: one for a name,
+ * more for a picture several tiles share, 0 for an empty cell or a name
+ * the rules do not have. */
+int map_in_tiles(const map_in *in, int row, int col, int *tiles);
 /* --mask FILE into m: a text grid of the map's size ('.' a cell of the map,
  * any other character masked) or a PNG (a pixel a cell, transparent or
  * black ones masked); 0 or EXIT_ERROR (said). */
@@ -243,10 +304,18 @@ void doom_summary_report(doom_summary *s, struct cJSON *doc);
 struct cJSON *collapse_json_map(const tilesat_map *m, const int *tiles);
 int collapse_json_print(struct cJSON *doc);
 
+/* Before any work: can the --png / --tmx / --tmj of m be drawn (the
+ * pictures read, a picture of at most 2^26 pixels: of one map, or with
+ * `on_sheet` of at least one map on a contact sheet; --tilesets-from's
+ * tilesets fit)?  0 or EXIT_ERROR (said). */
+int outputs_ready(options *o, const tilesat_map *m, bool on_sheet);
 /* --png / --tmx / --tmj for one filled map; 0 or EXIT_ERROR. */
 int map_outputs(options *o, const tilesat_map *m, const int *tiles);
-/* enum --png / --tmx / --tmj: a contact sheet, or a Tiled map with a layer
- * per map, of the first 256 maps. */
+/* An image as a PNG file (NULL: too large, said); 0 or EXIT_ERROR. */
+int image_png(const char *path, const tilesat_image *img);
+/* enum --png / --tmx / --tmj: a contact sheet (of as many as a picture of
+ * 2^26 pixels holds), or a Tiled map with a layer per map, of the first 256
+ * maps. */
 typedef struct sheet sheet;
 sheet *sheet_new(options *o, const tilesat_map *m);
 void sheet_add(sheet *s, const int *tiles);
@@ -254,12 +323,18 @@ void sheet_add(sheet *s, const int *tiles);
 int sheet_end(sheet *s);
 /* Print each map of enum or sample (blank line after each) and add it to
  * the --png / --tmx / --tmj sheet, if any; asks to stop after a signal or
- * a write error on standard output. */
+ * a write error on standard output.  Map number hold_at (the last of
+ * sample's, or 0: none) is kept for map_sink_end, to go out with the
+ * files: the maps of a stopped command are never all there. */
 typedef struct map_sink {
   const tilesat_map *m;
   sheet *sheet;
+  long hold_at, seen;
+  int *last;
 } map_sink;
 int map_sink_print(void *user, const int *tiles);
+/* The kept map printed (with print) or dropped. */
+void map_sink_end(map_sink *ctx, bool print);
 
 /* ------------------------- count and sample's shared setup (counting.c) */
 
@@ -283,13 +358,18 @@ int counting_setup(options *o, tilesat_rules **r, tilesat_map **m,
 /* --part K/N (count, enum): 0 with *k and *n, or EXIT_ERROR (said). */
 int parse_part(const options *o, int *k, int *n);
 /* The line count --part prints before the part's count, and tilesat sum
- * reads back: "part K/N of problem ID" (ID: tilesat_map_fingerprint). */
-#define PART_LINE "part %d/%d of problem %16s"
+ * reads back: "part K/N of problem ID, check C" (ID:
+ * tilesat_map_fingerprint; C: part_check, 8 hex digits). */
+#define PART_LINE "part %d/%d of problem %s, check %08lx"
+/* The CRC-32 (zlib) of "part K/N of problem ID\nCOUNT": an edited count, or
+ * a part line moved to another count, no longer matches. */
+unsigned long part_check(int k, int n, const char *id, const char *count);
 
 /* ------------------------------------------------ commands (cmd_*.c) */
 
 int cmd_extract(options *o);
 int cmd_import_tileset(options *o);
+int cmd_export_tileset(options *o);
 int cmd_encode(options *o);
 int cmd_check(options *o);
 int cmd_enum(options *o);

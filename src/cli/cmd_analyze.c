@@ -59,6 +59,14 @@ static int chunks(options *o, const tilesat_rules *r, tilesat_topology topo,
     fail("--chunk-max: %d is less than --chunk %d", k1, k0);
     return EXIT_ERROR;
   }
+  if (o->png) { /* the largest frame drawn, before any work */
+    tilesat_error err;
+    tilesat_map *f = tilesat_chunk_frame(r, k1, topo, &err);
+    int rc = f ? outputs_ready(o, f, false) : fail_err(&err);
+    tilesat_map_free(f);
+    if (rc)
+      return EXIT_ERROR;
+  }
   tilesat_map *frame = NULL;
   int *border = NULL, complete = 0, res = 0;
   for (int k = k0; k <= k1 && !complete && res >= 0; k++) {

@@ -4,9 +4,10 @@
  *   energy: E
  *   violations: V
  *   count T: n (target t)       one line per tile
- * Standard error: progress (sweep, beta, energy, violations), what the SAT
- * clean-up changed, and the QUBO's offset.  Exit 0, or 20 when violations
- * remain because no valid map exists with these pins, 1 on error. */
+ * Standard error: progress (sweep, beta, energy, violations), a start the
+ * SAT backend gave, what the SAT clean-up changed, and the QUBO's offset.
+ * Exit 0 with a map, 20 when violations remain (no clean-up, or no valid
+ * map exists with these pins and constraints), 1 on error. */
 #include "cli.h"
 
 #include <inttypes.h>
@@ -110,6 +111,8 @@ int cmd_anneal(options *o) {
   tilesat_anneal_opts ao;
   int rc = load_map(o, &r, &m);
   if (!rc)
+    rc = outputs_ready(o, m, false);
+  if (!rc)
     rc = parse_run_options(o, &ao);
   if (!rc) {
     e = tilesat_energy_new(m);
@@ -135,6 +138,18 @@ int cmd_anneal(options *o) {
     if (tilesat_anneal(e, &ao, tiles, &st, &err)) {
       rc = fail_solve(o, &err);
     } else {
+      const char *none = tilesat_map_npins(m)
+                             ? "no valid map exists with these pins"
+                             : "no valid map exists";
+      if (st.sat_start == TILESAT_SAT)
+        fprintf(stderr, "anneal: no random start meets the global "
+                        "constraints: the runs start from the SAT backend's "
+                        "map\n");
+      else if (st.sat_start)
+        fprintf(stderr,
+                "anneal: no random start meets the global constraints, and "
+                "the SAT backend says %s\n",
+                none);
       if (st.cleanup_regions)
         report_cleanup(m, &st, before, tiles);
       stop_hold(); /* the map and its report whole */
@@ -151,7 +166,9 @@ int cmd_anneal(options *o) {
                tilesat_energy_target(e, t));
       }
       stop_release();
-      rc = st.violations ? TILESAT_UNSAT : 0;
+      rc = st.violations || st.cleanup_result == TILESAT_UNSAT
+               ? TILESAT_UNSAT
+               : 0;
       if (map_outputs(o, m, tiles))
         rc = EXIT_ERROR;
     }

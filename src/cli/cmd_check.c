@@ -11,6 +11,8 @@ int cmd_check(options *o) {
   int *tiles = NULL;
   int rc = load_map(o, &r, &m);
   if (!rc)
+    rc = outputs_ready(o, m, false);
+  if (!rc)
     rc = parse_backend(o, &so);
   if (!rc) {
     lazy_backend(o, m, &so);
@@ -22,10 +24,8 @@ int cmd_check(options *o) {
     rc = tiles ? tilesat_check(m, &so, tiles, &err) : -1;
     cut_report(o, m, &stats);
     if (rc == TILESAT_SAT) {
-      stop_hold(); /* the witness whole */
       printf("SAT\n");
       tilesat_map_write(m, tiles, stdout);
-      stop_release();
       if (map_outputs(o, m, tiles))
         rc = EXIT_ERROR;
     } else if (rc == TILESAT_UNSAT) {

@@ -14,16 +14,24 @@
 #include <time.h>
 
 /* Where the contradictions happened: each cell 8x8 pixels, white (never)
- * to red (most often); cells drawn in a square grid, hex maps too. */
+ * to red (most often); cells drawn in a square grid, hex maps too.  At
+ * most 2^26 pixels, as every picture: checked before the runs. */
+#define HEAT_CELL 8
+static bool heat_map_fits(const tilesat_map *m) {
+  return (size_t)tilesat_map_width(m) * (size_t)tilesat_map_height(m) *
+             HEAT_CELL * HEAT_CELL <=
+         ((size_t)1 << 26);
+}
+
 static int heat_map(const options *o, const tilesat_map *m, const long *hits) {
   int w = tilesat_map_width(m), h = tilesat_map_height(m);
   long most = 1;
   for (int c = 0; c < w * h; c++)
     most = hits[c] > most ? hits[c] : most;
-  tilesat_image *img = tilesat_image_new(8 * w, 8 * h);
-  for (int y = 0; y < 8 * h; y++)
-    for (int x = 0; x < 8 * w; x++) {
-      int cell = (y / 8) * w + x / 8;
+  tilesat_image *img = tilesat_image_new(HEAT_CELL * w, HEAT_CELL * h);
+  for (int y = 0; y < HEAT_CELL * h; y++)
+    for (int x = 0; x < HEAT_CELL * w; x++) {
+      int cell = (y / HEAT_CELL) * w + x / HEAT_CELL;
       double f = (double)hits[cell] / (double)most;
       uint8_t *px =
           img->rgba + 4 * ((size_t)y * (size_t)img->width + (size_t)x);
@@ -31,8 +39,7 @@ static int heat_map(const options *o, const tilesat_map *m, const long *hits) {
       px[1] = px[2] = (uint8_t)lround(255 * (1 - f));
       px[3] = 255;
     }
-  tilesat_error err;
-  int rc = tilesat_image_write_png(img, o->png, &err) ? fail_err(&err) : 0;
+  int rc = image_png(o->png, img);
   tilesat_image_free(img);
   return rc;
 }
@@ -56,20 +63,6 @@ static int collapse_map_ok(const options *o, const tilesat_map *m,
   return 0;
 }
 
-/* What the guard did, on stderr. */
-static void guard_report(const tilesat_collapse *c) {
-  long starts = tilesat_collapse_restarts(c);
-  if (starts)
-    fprintf(stderr,
-            "tilesat: collapse: %ld choices banned, %ld solver calls, %ld new "
-            "%s\n",
-            tilesat_collapse_banned(c), tilesat_collapse_solver_calls(c),
-            starts, starts == 1 ? "start" : "starts");
-  else
-    fprintf(stderr, "tilesat: collapse: %ld choices banned, %ld solver calls\n",
-            tilesat_collapse_banned(c), tilesat_collapse_solver_calls(c));
-}
-
 /* How one run ended: its result, and (UNKNOWN) a global constraint it could
  * not keep, and a finished map that breaks one (an unguarded run's
  * connected or path constraint). */
@@ -79,6 +72,34 @@ typedef struct run_end {
   const char *why;
   bool broken;
 } run_end;
+
+/* A run that found no map writes no Tiled map: said, not skipped. */
+static void say_no_map(const options *o, const run_end *e) {
+  if (o->tmx || o->tmj)
+    fprintf(stderr, "tilesat: collapse: %s%s%s not written: %s\n",
+            o->tmx ? o->tmx : "", o->tmx && o->tmj ? " and " : "",
+            o->tmj ? o->tmj : "",
+            e->res == TILESAT_UNSAT ? "there is no map"
+            : e->broken             ? "the map breaks a constraint"
+                                    : "the run contradicted, there is no map");
+}
+
+/* What the guard did in the last run, on stderr. */
+static void say_guard(const tilesat_map *m, const tilesat_collapse *c) {
+  long cells = (long)tilesat_map_width(m) * tilesat_map_height(m);
+  long resolved = tilesat_collapse_resolved(c);
+  long starts = tilesat_collapse_restarts(c);
+  char more[64] = "";
+  if (starts)
+    snprintf(more, sizeof more, ", %ld new %s", starts,
+             starts == 1 ? "start" : "starts");
+  fprintf(stderr,
+          "tilesat: collapse: guard: %ld exact bans, %ld block repairs (%ld "
+          "cells re-solved, %.1f%% of the map), %ld solver calls%s\n",
+          tilesat_collapse_banned(c), tilesat_collapse_repairs(c), resolved,
+          100.0 * (double)resolved / (double)cells,
+          tilesat_collapse_solver_calls(c), more);
+}
 
 static cJSON *run_json(const options *o, const tilesat_map *m,
                        const tilesat_collapse *c,
@@ -96,6 +117,10 @@ static cJSON *run_json(const options *o, const tilesat_map *m,
     cJSON_AddNumberToObject(doc, "banned", (double)tilesat_collapse_banned(c));
     cJSON_AddNumberToObject(doc, "solver_calls",
                             (double)tilesat_collapse_solver_calls(c));
+    cJSON_AddNumberToObject(doc, "repairs",
+                            (double)tilesat_collapse_repairs(c));
+    cJSON_AddNumberToObject(doc, "resolved",
+                            (double)tilesat_collapse_resolved(c));
     cJSON_AddNumberToObject(doc, "restarts",
                             (double)tilesat_collapse_restarts(c));
   }
@@ -136,7 +161,9 @@ static void run_text(const options *o, const tilesat_map *m, const int *tiles,
   }
 }
 
-/* One run: the map, UNSAT, or where it contradicted (and --explain). */
+/* One run: the map, UNSAT, or where it contradicted (and --explain); a
+ * map that breaks a constraint is printed and drawn (--png), not written
+ * as a Tiled map. */
 static int one_run(options *o, const tilesat_map *m, tilesat_collapse *c,
                    const tilesat_collapse_options *co, int *tiles) {
   tilesat_error err;
@@ -144,7 +171,7 @@ static int one_run(options *o, const tilesat_map *m, tilesat_collapse *c,
   if (e.res < 0)
     return fail_solve(o, &err);
   if (co->guard)
-    guard_report(c);
+    say_guard(m, c);
   int cell, tile;
   e.choices = tilesat_collapse_choices(c, 0, &cell, &tile);
   e.bad = tilesat_collapse_contradiction(c);
@@ -154,11 +181,13 @@ static int one_run(options *o, const tilesat_map *m, tilesat_collapse *c,
   if (!doc)
     run_text(o, m, tiles, &e);
   int out = 0;
-  if (e.res == TILESAT_SAT || e.broken)
+  if (e.res != TILESAT_SAT)
+    say_no_map(o, &e);
+  if (e.res == TILESAT_SAT)
     out = map_outputs(o, m, tiles);
   else if (e.bad >= 0 && o->explain)
     out = collapse_explain(o, m, c, &co->solve, doc);
-  else if (e.bad >= 0 && o->png)
+  else if ((e.bad >= 0 || e.broken) && o->png)
     out = collapse_failure_png(o, m, c);
   if (doc && !out)
     out = collapse_json_print(doc);
@@ -170,7 +199,7 @@ static int one_run(options *o, const tilesat_map *m, tilesat_collapse *c,
 
 /* What -n RUNS found. */
 typedef struct stats {
-  long n, ok, unsat, banned, broken;
+  long n, ok, unsat, banned, repairs, resolved, broken;
   double median, lo, hi; /* seconds; the contradiction rate's interval */
   double blo, bhi;       /* the broken maps' */
   long *hits;            /* per cell: contradictions there */
@@ -205,6 +234,8 @@ static int run_many(options *o, const tilesat_map *m, tilesat_collapse *c,
     int res = tilesat_collapse_run(c, co, tiles, &err);
     times[done] = mono_seconds() - t0;
     st->banned += tilesat_collapse_banned(c);
+    st->repairs += tilesat_collapse_repairs(c);
+    st->resolved += tilesat_collapse_resolved(c);
     if (res < 0)
       rc = fail_solve(o, &err);
     else if (res == TILESAT_SAT)
@@ -232,7 +263,8 @@ static int run_many(options *o, const tilesat_map *m, tilesat_collapse *c,
 }
 
 /* The -n report as JSON: an object of `doc`. */
-static void stats_json(cJSON *doc, const stats *st, uint64_t seed, bool guard) {
+static void stats_json(cJSON *doc, const stats *st, uint64_t seed,
+                       tilesat_guard guard) {
   long bad = st->n - st->ok - st->unsat - st->broken;
   cJSON_AddNumberToObject(doc, "runs", (double)st->n);
   cJSON_AddNumberToObject(doc, "first_seed", (double)seed);
@@ -246,6 +278,10 @@ static void stats_json(cJSON *doc, const stats *st, uint64_t seed, bool guard) {
   cJSON_AddNumberToObject(doc, "median_ms", 1000 * st->median);
   if (guard)
     cJSON_AddNumberToObject(doc, "banned", (double)st->banned);
+  if (guard == TILESAT_GUARD_BLOCKS || guard == TILESAT_GUARD_AUTO) {
+    cJSON_AddNumberToObject(doc, "repairs", (double)st->repairs);
+    cJSON_AddNumberToObject(doc, "resolved", (double)st->resolved);
+  }
 }
 
 static int many_runs(options *o, const tilesat_map *m, tilesat_collapse *c,
@@ -256,6 +292,19 @@ static int many_runs(options *o, const tilesat_map *m, tilesat_collapse *c,
   if (!rc && json_output(o)) {
     cJSON *doc = cJSON_CreateObject();
     stats_json(doc, &st, o->seed, co->guard);
+    /* the heat map's numbers: where the contradictions happened */
+    cJSON *where = cJSON_AddArrayToObject(doc, "contradiction_cells");
+    int w = tilesat_map_width(m), cells = w * tilesat_map_height(m);
+    for (int k = 0; k < cells; k++)
+      if (st.hits[k]) {
+        cJSON *one = cJSON_CreateObject(), *cell;
+        cell = cJSON_AddArrayToObject(one, "cell");
+        int row = k / w, col = k % w;
+        cJSON_AddItemToArray(cell, cJSON_CreateNumber(row));
+        cJSON_AddItemToArray(cell, cJSON_CreateNumber(col));
+        cJSON_AddNumberToObject(one, "count", (double)st.hits[k]);
+        cJSON_AddItemToArray(where, one);
+      }
     if (st.doomed)
       doom_summary_report(st.doomed, doc);
     rc = collapse_json_print(doc);
@@ -275,6 +324,11 @@ static int many_runs(options *o, const tilesat_map *m, tilesat_collapse *c,
     printf("median time per run: %.3f ms\n", 1000 * st.median);
     if (co->guard)
       printf("banned choices: %ld\n", st.banned);
+    if (co->guard == TILESAT_GUARD_BLOCKS || co->guard == TILESAT_GUARD_AUTO)
+      printf("block repairs: %ld (%ld cells re-solved, %.1f%% of the maps)\n",
+             st.repairs, st.resolved,
+             100.0 * (double)st.resolved /
+                 ((double)n * tilesat_map_width(m) * tilesat_map_height(m)));
     if (st.doomed)
       doom_summary_report(st.doomed, NULL);
     stop_release();
@@ -291,23 +345,34 @@ static int many_runs(options *o, const tilesat_map *m, tilesat_collapse *c,
 /* The sizes of --sizes ("N" is NxN), all checked before any run: a
  * malloc'd array of *n, or NULL (said). */
 static map_size *parse_sizes(const char *list, int *n) {
-  char *copy = strdup(list), *save = NULL;
   map_size *v = calloc(strlen(list) / 2 + 1, sizeof *v);
   *n = 0;
-  for (char *tok = strtok_r(copy, ",", &save); tok && v;
-       tok = strtok_r(NULL, ",", &save)) {
+  if (!v) {
+    fail("out of memory");
+    return NULL;
+  }
+  for (const char *tok = list; v; tok++) {
+    size_t len = strcspn(tok, ",");
     char spec[64];
-    snprintf(spec, sizeof spec, strchr(tok, 'x') ? "%s" : "%sx%s", tok, tok);
+    if (len < 30)
+      snprintf(spec, sizeof spec, memchr(tok, 'x', len) ? "%.*s" : "%.*sx%.*s",
+               (int)len, tok, (int)len, tok);
     tilesat_error err;
-    if (tilesat_parse_size(spec, &v[*n].w, &v[*n].h, &err)) {
-      fail("--sizes: '%s' is not a size (N or WxH)", tok);
+    if (len == 0 || len >= 30 ||
+        tilesat_parse_size(spec, &v[*n].w, &v[*n].h, &err)) {
+      if (!*list)
+        fail("--sizes: no size given (N or WxH, comma-separated)");
+      else
+        fail("--sizes: '%.*s' is not a size (N or WxH)", (int)len, tok);
       free(v);
       v = NULL;
     } else {
       ++*n;
     }
+    tok += len;
+    if (!*tok)
+      break;
   }
-  free(copy);
   return v;
 }
 
@@ -360,6 +425,21 @@ static int sizes_table(options *o, tilesat_collapse_options *co) {
   map_size *sizes = parse_sizes(o->sizes, &nsizes);
   if (!sizes)
     return EXIT_ERROR;
+  /* every size's map made (its size, pins, mask, constraints checked)
+   * before the first run, not after some rows */
+  for (int i = 0; i < nsizes; i++) {
+    tilesat_rules *r = NULL;
+    tilesat_map *m = NULL;
+    o->size = sizes[i];
+    o->given[OPTION_size] = true;
+    int rc = load_map(o, &r, &m);
+    tilesat_map_free(m);
+    tilesat_rules_free(r);
+    if (rc) {
+      free(sizes);
+      return EXIT_ERROR;
+    }
+  }
   cJSON *doc = json_output(o) ? cJSON_CreateObject() : NULL;
   cJSON *rows = doc ? cJSON_AddArrayToObject(doc, "sizes") : NULL;
   if (!doc)
@@ -388,7 +468,8 @@ int cmd_collapse(options *o) {
   if (o->heuristic) /* one of the table's choices */
     tilesat_heuristic_parse(o->heuristic, &co.heuristic);
   co.seed = o->seed;
-  co.guard = o->guard && !strcmp(o->guard, "sat");
+  if (o->guard) /* one of the table's choices */
+    tilesat_guard_parse(o->guard, &co.guard);
   bool many = o->nsamples > 1 || o->sizes;
   if (many && (o->tmx || o->tmj)) {
     fail("--tmx and --tmj are for one run, not -n or --sizes");
@@ -407,6 +488,13 @@ int cmd_collapse(options *o) {
   tilesat_collapse *c = NULL;
   tilesat_error err;
   int rc = load_map(o, &r, &m);
+  if (!rc && !many)
+    rc = outputs_ready(o, m, false);
+  if (!rc && many && o->png && !heat_map_fits(m)) {
+    fail("%s: the heat map's picture would be too large (over 2^26 pixels)",
+         o->png);
+    rc = EXIT_ERROR;
+  }
   if (!rc)
     rc = collapse_map_ok(o, m, &co);
   if (!rc && !(c = tilesat_collapse_new(m, &err)))

@@ -105,10 +105,10 @@ int cmd_count(options *o) {
                  : tilesat_count(m, &co, &res, &err)) {
       rc = fail_solve(o, &err);
     } else {
-      if (k) { /* for tilesat sum */
+      if (k && res.count) { /* for tilesat sum (a part's count is exact) */
         char id[17];
         tilesat_map_fingerprint(m, id);
-        printf(PART_LINE "\n", k, n, id);
+        printf(PART_LINE "\n", k, n, id, part_check(k, n, id, res.count));
       }
       if (res.approximate)
         printf("approx: %s (epsilon %g, delta %g)\n", res.count, co.epsilon,

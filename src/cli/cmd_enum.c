@@ -10,13 +10,15 @@ int cmd_enum(options *o) {
   tilesat_error err;
   int rc = load_map(o, &r, &m), k = 0, n = 0;
   if (!rc)
+    rc = outputs_ready(o, m, true);
+  if (!rc)
     rc = parse_backend(o, &so);
   if (!rc && o->part &&
       (parse_part(o, &k, &n) || tilesat_map_part(m, k, n, &part, &err)))
     rc = EXIT_ERROR; /* parse_part says why; the part is in range */
   if (!rc) {
     lazy_backend(o, m, &so);
-    map_sink ctx = {m, sheet_new(o, m)};
+    map_sink ctx = {.m = m, .sheet = sheet_new(o, m)};
     tilesat_solve_stats stats = {0};
     so.stats = &stats;
     int64_t found =
@@ -27,6 +29,7 @@ int cmd_enum(options *o) {
     if (found < 0 || stop_requested()) {
       rc = fail_solve(o, &err);
     } else {
+      answer_begin(); /* the count, when the files are in place */
       printf("maps: %lld\n", (long long)found);
       rc = found > 0 ? TILESAT_SAT : TILESAT_UNSAT;
     }

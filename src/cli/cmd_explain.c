@@ -55,6 +55,8 @@ int cmd_explain(options *o) {
   bool json = o->format && !strcmp(o->format, "json");
   int rc = load_map(o, &r, &m);
   if (!rc)
+    rc = outputs_ready(o, m, false);
+  if (!rc)
     rc = parse_backend(o, &so);
   if (!rc) {
     lazy_backend(o, m, &so);
@@ -70,22 +72,25 @@ int cmd_explain(options *o) {
       rc = explain_one(o, m, &so, &one, &err);
       n = one != NULL;
     }
+    json_out j;
     if (rc == TILESAT_SAT) {
-      if (json)
-        tilesat_explain_write_sat_json(m, stdout);
-      else
+      if (json) {
+        tilesat_explain_write_sat_json(m, json_begin(&j));
+        json_end(&j);
+      } else
         printf("SAT: a valid %dx%d map exists, nothing to explain (see "
                "'tilesat check').\n",
                tilesat_map_width(m), tilesat_map_height(m));
     } else if (rc == TILESAT_UNSAT) {
-      stop_hold(); /* the explanations whole */
+      FILE *out = json ? json_begin(&j) : stdout;
       if (o->all)
-        json ? tilesat_explanations_write_json(es, n, complete, stdout)
-             : tilesat_explanations_write(es, n, complete, stdout);
+        json ? tilesat_explanations_write_json(es, n, complete, out)
+             : tilesat_explanations_write(es, n, complete, out);
       else
-        json ? tilesat_explanation_write_json(es[0], stdout)
-             : tilesat_explanation_write(es[0], stdout);
-      stop_release();
+        json ? tilesat_explanation_write_json(es[0], out)
+             : tilesat_explanation_write(es[0], out);
+      if (json)
+        json_end(&j);
       if (draw_cells(o, m, es, n))
         rc = EXIT_ERROR;
     } else {

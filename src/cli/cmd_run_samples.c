@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 /* The reference's tries per saved map: for (k = 0; k < 10; k++). */
 #define TRIES_PER_SHOT 10
@@ -235,18 +236,63 @@ static void black_background(const entry_run *r, const uint64_t *dom,
   }
 }
 
+/* A file of ours in --out-dir, being written (its temporary removed
+ * should a signal end the process). */
+typedef struct out_entry {
+  tilesat_output *out;
+  int slot;
+} out_entry;
+
+/* Open path, or -1 with why.  Never through a symbolic link: tilesat makes
+ * none there, and one may point at a sample. */
+static int open_out(entry_run *r, const char *path, out_entry *oe) {
+  struct stat st;
+  tilesat_error err;
+  if (!lstat(path, &st) && S_ISLNK(st.st_mode)) {
+    snprintf(r->why, sizeof r->why,
+             "%s: a symbolic link; refusing to write through it", path);
+    return -1;
+  }
+  if (!(oe->out = tilesat_output_open(path, &err))) {
+    snprintf(r->why, sizeof r->why, "%s", err.msg);
+    return -1;
+  }
+  const char *temp = tilesat_output_temp(oe->out);
+  oe->slot = temp ? stop_temp_add(temp) : -1;
+  if (temp && oe->slot < 0) {
+    tilesat_output_discard(oe->out);
+    snprintf(r->why, sizeof r->why, "%s: too many files written at once", path);
+    return -1;
+  }
+  return 0;
+}
+
+/* Put it in place (ok), or drop it; 0, or -1 with why. */
+static int close_out(entry_run *r, out_entry *oe, bool ok) {
+  tilesat_error err;
+  int rc = 0;
+  stop_hold(); /* the rename is not cut, nor its temporary left behind */
+  if (!ok)
+    tilesat_output_discard(oe->out);
+  else if ((rc = tilesat_output_commit(oe->out, &err)))
+    snprintf(r->why, sizeof r->why, "%s", err.msg);
+  stop_temp_remove(oe->slot);
+  stop_release();
+  return rc;
+}
+
 /* textOutput (SimpleTiledModel.TextOutput): "NAME K, " per cell, a line a
  * row. */
 static int text_output(entry_run *r, uint64_t seed) {
   char *path = out_path(r, seed, ".txt");
-  tilesat_error err;
-  tilesat_output *out = path ? tilesat_output_open(path, &err) : NULL;
-  if (!out) {
-    snprintf(r->why, sizeof r->why, "%s", path ? err.msg : "out of memory");
+  out_entry oe;
+  if (!path)
+    snprintf(r->why, sizeof r->why, "out of memory");
+  if (!path || open_out(r, path, &oe)) {
     free(path);
     return -1;
   }
-  FILE *f = tilesat_output_file(out);
+  FILE *f = tilesat_output_file(oe.out);
   int w = tilesat_map_width(r->map), h = tilesat_map_height(r->map);
   for (int y = 0; y < h; y++) {
     for (int x = 0; x < w; x++)
@@ -254,11 +300,8 @@ static int text_output(entry_run *r, uint64_t seed) {
               tilesat_rules_tile_name(r->rules, r->tiles[y * w + x]));
     fputc('\n', f);
   }
-  int rc = tilesat_output_commit(out, &err);
-  if (rc)
-    snprintf(r->why, sizeof r->why, "%s", err.msg);
   free(path);
-  return rc;
+  return close_out(r, &oe, true);
 }
 
 /* Save the run just made: its map, or (stopped at the limit) its wave. */
@@ -269,30 +312,35 @@ static int save(entry_run *r, uint64_t seed, bool finished) {
     return -1;
   }
   tilesat_error err;
-  int rc = 0;
-  stop_hold(); /* a signal leaves no temporary file */
+  uint64_t *dom = NULL;
+  tilesat_image *img = NULL;
   if (finished) {
-    rc = tilesat_render_png(r->map, r->pics, r->tiles, NULL, NULL, path, &err);
+    img = tilesat_render(r->map, r->pics, r->tiles, NULL, NULL);
   } else {
     size_t cells;
-    uint64_t *dom = wave(r, &cells);
-    tilesat_image *img =
-        dom ? tilesat_render(r->map, r->pics, NULL, dom, NULL) : NULL;
+    dom = wave(r, &cells);
+    img = dom ? tilesat_render(r->map, r->pics, NULL, dom, NULL) : NULL;
     if (img && r->e->black_background)
       black_background(r, dom, img);
-    rc = img ? tilesat_image_write_png(img, path, &err) : -1;
-    if (!img)
-      snprintf(err.msg, sizeof err.msg, "%s: %s", path,
-               dom ? "the picture would be too large" : "out of memory");
-    tilesat_image_free(img);
-    free(dom);
   }
-  stop_release();
+  out_entry oe;
+  int rc = -1;
+  if (!img)
+    snprintf(r->why, sizeof r->why, "%s: %s", path,
+             finished || dom ? "the picture would be too large"
+                             : "out of memory");
+  else if (!open_out(r, path, &oe)) {
+    bool ok = !tilesat_image_write_png_stream(img, tilesat_output_file(oe.out),
+                                              path, &err);
+    if (!ok)
+      snprintf(r->why, sizeof r->why, "%s", err.msg);
+    rc = close_out(r, &oe, ok) || !ok ? -1 : 0;
+  }
+  tilesat_image_free(img);
+  free(dom);
   free(path);
-  if (rc) {
-    snprintf(r->why, sizeof r->why, "%s", err.msg);
+  if (rc)
     return -1;
-  }
   r->images++;
   return finished && r->e->text_output ? text_output(r, seed) : 0;
 }
@@ -506,6 +554,16 @@ int cmd_run_samples(options *o) {
     fail("--out-dir: %s: cannot create: %s", o->out_dir, strerror(errno));
     rc = EXIT_ERROR;
   }
+  struct stat st; /* a folder we may write in, before any entry runs */
+  int e = rc                                ? 0
+          : stat(o->out_dir, &st)           ? errno
+          : !S_ISDIR(st.st_mode)            ? ENOTDIR
+          : access(o->out_dir, W_OK | X_OK) ? errno
+                                            : 0;
+  if (e) {
+    fail("--out-dir: %s: cannot write there: %s", o->out_dir, strerror(e));
+    rc = EXIT_ERROR;
+  }
   count_progress pr;
   progress_start(&pr, "run-samples");
   size_t failed = 0, done = 0;
@@ -519,9 +577,17 @@ int cmd_run_samples(options *o) {
     failed += res == 0;
     done++;
   }
-  if (!rc)
-    printf("entries: %zu, ran: %zu, could not run: %zu, %.1f s\n", done,
-           done - failed, failed, mono_seconds() - t0);
+  if (!rc) { /* the last line, or "interrupted"; once it is out, too late */
+    stop_hold();
+    if (stop_requested()) {
+      rc = stop_said(o);
+    } else {
+      printf("entries: %zu, ran: %zu, could not run: %zu, %.1f s\n", done,
+             done - failed, failed, mono_seconds() - t0);
+      stop_commit();
+    }
+    stop_release();
+  }
   if (!rc && failed) {
     fail("%s: %zu of %zu entries could not run (see above)", list, failed,
          done);

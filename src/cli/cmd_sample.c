@@ -23,15 +23,23 @@ int cmd_sample(options *o) {
     }
     co.tolerance = co.epsilon;
   }
+  if (!rc)
+    rc = outputs_ready(o, m, true);
   if (!rc) {
     tilesat_error err;
-    map_sink sink = {m, sheet_new(o, m)};
+    /* the last map goes out with the files, or not at all */
+    map_sink sink = {
+        .m = m, .sheet = sheet_new(o, m), .hold_at = (long)o->nsamples};
     int got = o->part_split ? tilesat_sample_parts(m, &co, (int)o->part_split,
                                                    (int)o->nsamples,
                                                    map_sink_print, &sink, &err)
                             : tilesat_sample(m, &co, (int)o->nsamples,
                                              map_sink_print, &sink, &err);
-    if (got < 0 || stop_requested()) {
+    bool ok = got >= 0 && !stop_requested();
+    if (ok)
+      answer_begin();
+    map_sink_end(&sink, ok);
+    if (!ok) {
       rc = fail_solve(o, &err);
     } else if (got == 0) {
       printf("UNSAT\n");

@@ -1,8 +1,9 @@
 /* cmd_sum.c: tilesat sum FILE...: the exact total of the parts of one
- * problem, from what `count --part K/N` printed (a line naming the part,
- * then its count; a file may hold several).  Refuses, before printing
- * anything, a part missing or given twice, parts of different problems
- * and parts of different cuts (another N). */
+ * problem, from what `count --part K/N` printed (a line naming the part
+ * and a check, then its count; a file may hold several).  Refuses, before
+ * printing anything, a part missing or given twice, parts of different
+ * problems and parts of different cuts (another N), and a count that is
+ * not plain digits or does not match its check. */
 #include "cli.h"
 
 #include <errno.h>
@@ -24,18 +25,32 @@ typedef struct sum {
   place *at;   /* [n]: where each part was read (file NULL: not yet) */
 } sum;
 
-/* "part K/N of problem ID" and nothing else: true with k, n and id. */
-static bool part_line(const char *s, int *k, int *n, char id[17]) {
-  int end = -1;
-  if (sscanf(s, PART_LINE "%n", k, n, id, &end) != 3 || end < 0 || s[end] ||
-      strlen(id) != 16 || strspn(id, "0123456789abcdef") != 16)
+/* "part K/N of problem ID, check C" exactly as count --part prints it:
+ * true with k, n, id and the check. */
+static bool part_line(const char *s, int *k, int *n, char id[17],
+                      unsigned long *check) {
+  char c[9], again[128];
+  if (sscanf(s, "part %7d/%7d of problem %16[0-9a-f], check %8[0-9a-f]", k, n,
+             id, c) != 4 ||
+      strlen(id) != 16 || strlen(c) != 8)
     return false;
-  return *k >= 1 && *k <= *n && *n <= TILESAT_MAX_PARTS;
+  *check = strtoul(c, NULL, 16);
+  /* nothing more, nothing spelt otherwise ("+1", "01", spaces) */
+  snprintf(again, sizeof again, PART_LINE, *k, *n, id, *check);
+  return !strcmp(again, s) && *k >= 1 && *k <= *n && *n <= TILESAT_MAX_PARTS;
 }
 
-/* One part read at p: checked against those before it, its count added. */
+/* A count as count prints it: decimal digits, no leading zero. */
+static bool plain_count(const char *s) {
+  size_t n = strlen(s);
+  return n && strspn(s, "0123456789") == n && (s[0] != '0' || n == 1);
+}
+
+/* One part read at p: checked against those before it, its count added.
+ * count: its line (NULL: none); bad: what that line holds that no count
+ * does, or NULL. */
 static int add_part(sum *s, place p, int k, int n, const char *id,
-                    const char *count) {
+                    unsigned long check, const char *count, const char *bad) {
   if (!s->n) {
     s->n = n;
     memcpy(s->id, id, sizeof s->id);
@@ -63,9 +78,20 @@ static int add_part(sum *s, place p, int k, int n, const char *id,
     fail("%s:%ld: no count after part %d/%d", p.file, p.line, k, n);
     return EXIT_ERROR;
   }
-  if (!*count || strspn(count, "0123456789") != strlen(count)) {
+  if (bad) {
+    fail("%s:%ld: not a count after part %d/%d: the line holds %s", p.file,
+         p.line + 1, k, n, bad);
+    return EXIT_ERROR;
+  }
+  if (!plain_count(count)) {
     fail("%s:%ld: not a count after part %d/%d: '%s'", p.file, p.line + 1, k, n,
          count);
+    return EXIT_ERROR;
+  }
+  if (part_check(k, n, id, count) != check) {
+    fail("%s:%ld: the count of part %d/%d does not match its check "
+         "(%08lx): edited or damaged",
+         p.file, p.line + 1, k, n, check);
     return EXIT_ERROR;
   }
   mpz_t c;
@@ -74,6 +100,21 @@ static int add_part(sum *s, place p, int k, int n, const char *id,
   mpz_clear(c);
   s->at[k - 1] = p;
   return 0;
+}
+
+/* A line read by getline (len bytes) without its end (LF or CRLF).  NULL,
+ * or what is left holds that no line of count's does: a NUL byte (which
+ * would end the text early) or a carriage return. */
+static const char *chomp(char *line, ssize_t len) {
+  size_t n = (size_t)len;
+  if (n && line[n - 1] == '\n')
+    n--;
+  if (n && line[n - 1] == '\r')
+    n--;
+  line[n] = 0;
+  return memchr(line, 0, n)      ? "a NUL byte"
+         : memchr(line, '\r', n) ? "a carriage return"
+                                 : NULL;
 }
 
 /* Every part of one file; 0 or EXIT_ERROR (said). */
@@ -90,22 +131,23 @@ static int read_parts(sum *s, const char *path) {
   ssize_t len;
   while (!rc && (len = getline(&line, &cap, f)) >= 0) {
     lineno++;
-    line[strcspn(line, "\r\n")] = 0;
+    bool clean = !chomp(line, len);
     int k, n;
     char id[17];
-    if (!*line)
+    unsigned long check;
+    if (clean && !*line)
       continue;
-    if (!part_line(line, &k, &n, id)) {
-      fail("%s:%ld: not a part of a count: 'part K/N of problem ID' and its "
-           "count, as count --part K/N prints them",
+    if (!clean || !part_line(line, &k, &n, id, &check)) {
+      fail("%s:%ld: not a part of a count: 'part K/N of problem ID, check C' "
+           "and its count, as count --part K/N prints them",
            path, lineno);
       rc = EXIT_ERROR;
       break;
     }
     ssize_t clen = getline(&count, &ccap, f);
-    if (clen >= 0)
-      count[strcspn(count, "\r\n")] = 0;
-    rc = add_part(s, (place){path, lineno}, k, n, id, clen >= 0 ? count : NULL);
+    const char *bad = clen >= 0 ? chomp(count, clen) : NULL;
+    rc = add_part(s, (place){path, lineno}, k, n, id, check,
+                  clen >= 0 ? count : NULL, bad);
     lineno += clen >= 0;
     parts++;
   }

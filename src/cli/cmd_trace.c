@@ -66,6 +66,8 @@ int cmd_trace(options *o) {
     rc = fail_err(&err);
   if (!rc && !(choice = parse_choices(o, m)))
     rc = EXIT_ERROR;
+  if (!rc)
+    rc = outputs_ready(o, m, false);
   if (!rc) {
     tilesat_trace *t = tilesat_trace_new(m);
     for (int i = 0; i < o->chooses.n; i++) {
@@ -73,9 +75,13 @@ int cmd_trace(options *o) {
       if (tilesat_trace_choose(t, c[0], c[1], c[2]))
         break;
     }
-    stop_hold(); /* the trace whole */
-    json ? tilesat_trace_write_json(t, stdout) : tilesat_trace_write(t, stdout);
-    stop_release();
+    if (json) {
+      json_out j;
+      tilesat_trace_write_json(t, json_begin(&j));
+      json_end(&j);
+    } else {
+      tilesat_trace_write(t, stdout);
+    }
     int status = tilesat_trace_status(t);
     rc = status == TILESAT_UNKNOWN ? 0 : status;
     if (draw_empty(o, m, t))

@@ -8,26 +8,63 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The grid's cells as tile indices; -1 and a message for a cell that is
- * not a tile of the rules. */
-static int *tiles_of(const tilesat_grid *g, const tilesat_rules *r) {
-  int w = tilesat_grid_width(g), h = tilesat_grid_height(g);
-  int *tiles = malloc((size_t)w * (size_t)h * sizeof *tiles);
-  for (int c = 0; tiles && c < w * h; c++) {
-    const char *name = tilesat_grid_at(g, c / w, c % w);
-    tiles[c] = name ? tilesat_rules_find_tile(r, name) : -1;
-    if (tiles[c] < 0) {
-      if (name)
-        fail("%s: (%d,%d) holds \"%s\", a tile the rules do not have",
-             tilesat_grid_filename(g), c / w, c % w, name);
-      else
-        fail("%s: (%d,%d) is empty: a map to verify has a tile in every cell",
-             tilesat_grid_filename(g), c / w, c % w);
-      free(tiles);
-      return NULL;
-    }
+/* What each cell may be: tile[start[c] .. start[c+1]), one tile for a
+ * name, several for a PNG cell whose picture several tiles share. */
+typedef struct cells {
+  int *start, *tile;
+  long shared; /* cells of several tiles */
+} cells;
+
+static void cells_free(cells *cs) {
+  free(cs->start);
+  free(cs->tile);
+}
+
+/* The map's cells; 0, or EXIT_ERROR and a message for a cell that is not
+ * a tile of the rules. */
+static int cells_of(const map_in *in, const tilesat_rules *r, int w, int h,
+                    cells *cs) {
+  int T = tilesat_rules_ntiles(r);
+  cs->shared = 0;
+  cs->start = malloc(((size_t)w * (size_t)h + 1) * sizeof *cs->start);
+  int *buf = malloc((size_t)T * sizeof *buf);
+  size_t cap = (size_t)w * (size_t)h, n = 0;
+  cs->tile = malloc(cap * sizeof *cs->tile);
+  if (!cs->start || !buf || !cs->tile) {
+    fail("out of memory");
+    abort();
   }
-  return tiles;
+  int rc = 0;
+  for (int c = 0; c < w * h && !rc; c++) {
+    cs->start[c] = (int)n;
+    int k = map_in_tiles(in, c / w, c % w, buf);
+    const char *name = tilesat_grid_at(in->grid, c / w, c % w);
+    if (!k && name)
+      fail("%s: (%d,%d) holds \"%s\", a tile the rules do not have",
+           tilesat_grid_filename(in->grid), c / w, c % w, name);
+    else if (!k)
+      fail("%s: (%d,%d) is empty: a map to verify has a tile in every cell",
+           tilesat_grid_filename(in->grid), c / w, c % w);
+    if (!k) {
+      rc = EXIT_ERROR;
+      break;
+    }
+    if (n + (size_t)k > cap) {
+      cap = 2 * cap + (size_t)k;
+      int *v = realloc(cs->tile, cap * sizeof *v);
+      if (!v) {
+        fail("out of memory");
+        abort();
+      }
+      cs->tile = v;
+    }
+    memcpy(cs->tile + n, buf, (size_t)k * sizeof *buf);
+    n += (size_t)k;
+    cs->shared += k > 1;
+  }
+  cs->start[(size_t)w * (size_t)h] = (int)n;
+  free(buf);
+  return rc;
 }
 
 /* "north", "south-east", ...: a direction in words. */
@@ -44,10 +81,31 @@ static const char *dir_words(tilesat_topology topo, int d) {
   return name;
 }
 
+/* A cell in words: "tower 0", or one of "tower 0", "tower 1". */
+static void print_cell(const tilesat_rules *r, const cells *cs, int c) {
+  int a = cs->start[c], b = cs->start[c + 1];
+  if (b - a > 1)
+    fputs("one of ", stdout);
+  for (int i = a; i < b; i++)
+    printf("%s\"%s\"", i > a ? ", " : "",
+           tilesat_rules_tile_name(r, cs->tile[i]));
+}
+
+/* May cells c and n (its neighbour in direction d) hold an allowed pair? */
+static bool some_pair(const tilesat_rules *r, const cells *cs, int c, int d,
+                      int n) {
+  for (int i = cs->start[c]; i < cs->start[c + 1]; i++)
+    for (int j = cs->start[n]; j < cs->start[n + 1]; j++)
+      if (tilesat_rules_allows(r, cs->tile[i], d, cs->tile[j]))
+        return true;
+  return false;
+}
+
 /* Every edge once: from each cell, the directions whose opposite comes
- * later in the topology's order. */
+ * later in the topology's order.  An edge breaks the rules when no tiles
+ * its cells may hold make an allowed pair. */
 static long report(const tilesat_rules *r, tilesat_topology topo, bool per,
-                   int w, int h, const int *tiles, bool print) {
+                   int w, int h, const cells *cs, bool print) {
   long bad = 0;
   for (int c = 0; c < w * h; c++)
     for (int d = 0; d < tilesat_topology_ndirs(topo); d++) {
@@ -55,35 +113,90 @@ static long report(const tilesat_rules *r, tilesat_topology topo, bool per,
       if (tilesat_dir_opposite(topo, d) < d ||
           !tilesat_neighbor(topo, w, h, per, c / w, c % w, d, &nr, &nc))
         continue;
-      int a = tiles[c], b = tiles[nr * w + nc];
-      if (tilesat_rules_allows(r, a, d, b))
+      int n = nr * w + nc;
+      if (some_pair(r, cs, c, d, n))
         continue;
       bad++;
-      if (print)
-        printf("(%d,%d) \"%s\" and its %s neighbour (%d,%d) \"%s\": not an "
-               "allowed pair\n",
-               c / w, c % w, tilesat_rules_tile_name(r, a), dir_words(topo, d),
-               nr, nc, tilesat_rules_tile_name(r, b));
+      if (!print)
+        continue;
+      printf("(%d,%d) ", c / w, c % w);
+      print_cell(r, cs, c);
+      printf(" and its %s neighbour (%d,%d) ", dir_words(topo, d), nr, nc);
+      print_cell(r, cs, n);
+      bool one = cs->start[c + 1] - cs->start[c] == 1 &&
+                 cs->start[n + 1] - cs->start[n] == 1;
+      printf(": %s\n", one ? "not an allowed pair" : "no allowed pair");
     }
   return bad;
 }
 
-/* The global constraints (--constraints and the shortcuts) on the map:
- * the first one it breaks into why (left empty when it keeps them all).
- * 0, or EXIT_ERROR (said) for constraints that do not fit the map. */
-static int global_broken(const options *o, const tilesat_rules *r,
-                         tilesat_topology topo, int w, int h, const int *tiles,
-                         char *why, size_t whylen) {
-  if (!o->constraints && !o->connected.n && !o->path.n && !o->count_of.n &&
-      !o->border.n)
-    return 0;
+/* The map with each cell held to its tiles: a pin, or bans of the tiles
+ * it cannot be; with `globals`, the constraints too.  NULL (said) when the
+ * constraints do not fit. */
+static tilesat_map *held(const options *o, const tilesat_map *m,
+                         const cells *cs, bool globals) {
+  const tilesat_rules *r = tilesat_map_rules(m);
+  int w = tilesat_map_width(m), h = tilesat_map_height(m);
+  int T = tilesat_rules_ntiles(r);
   tilesat_error err;
-  tilesat_map *m = tilesat_map_new(r, w, h, topo, o->periodic, &err);
-  int rc = m ? load_constraints(o, m) : fail_err(&err);
-  if (!rc && tilesat_map_verify(m, tiles, why, whylen))
-    why[0] = 0;
-  tilesat_map_free(m);
-  return rc;
+  tilesat_topology topo = topology_of(o, tilesat_rules_topology(r));
+  tilesat_map *p = tilesat_map_new(r, w, h, topo, o->periodic, &err);
+  if (!p) {
+    fail_err(&err);
+    return NULL;
+  }
+  for (int c = 0; c < w * h; c++) {
+    int a = cs->start[c], b = cs->start[c + 1];
+    if (b - a == 1) {
+      tilesat_map_pin(p, c / w, c % w, tilesat_rules_tile_name(r, cs->tile[a]),
+                      &err);
+      continue;
+    }
+    for (int t = 0, i = a; t < T; t++) {
+      if (i < b && cs->tile[i] == t)
+        i++; /* cs's tiles are in the rules' order */
+      else
+        tilesat_map_ban(p, c / w, c % w, t, &err);
+    }
+  }
+  if (globals && load_constraints(o, p)) {
+    tilesat_map_free(p);
+    return NULL;
+  }
+  return p;
+}
+
+/* Is there a choice of tiles for the cells of several tiles that keeps
+ * the rules and the constraints?  0 with why empty (yes) or saying what no
+ * choice keeps; EXIT_ERROR (said). */
+static int choose(options *o, const tilesat_map *m, const cells *cs, char *why,
+                  size_t whylen) {
+  tilesat_solve_options so;
+  tilesat_error err;
+  why[0] = 0;
+  if (parse_backend(o, &so))
+    return EXIT_ERROR;
+  bool globals = tilesat_map_nglobals(m) > 0, rules_kept = false;
+  /* with the constraints, then (none kept) without: which one fails */
+  for (int pass = 0; pass < 1 + globals; pass++) {
+    tilesat_map *p = held(o, m, cs, globals && pass == 0);
+    if (!p)
+      return EXIT_ERROR;
+    lazy_backend(o, p, &so);
+    int res = tilesat_check(p, &so, NULL, &err);
+    tilesat_map_free(p);
+    if (res < 0)
+      return fail_solve(o, &err);
+    if (pass == 0 && res == TILESAT_SAT)
+      return 0;
+    rules_kept = pass == 1 && res == TILESAT_SAT;
+  }
+  snprintf(why, whylen,
+           "no choice among the tiles that share a picture keeps the %s "
+           "(%ld %s such a picture)",
+           rules_kept ? "constraints" : "rules", cs->shared,
+           cs->shared == 1 ? "cell shows" : "cells show");
+  return 0;
 }
 
 int cmd_verify(options *o) {
@@ -95,34 +208,52 @@ int cmd_verify(options *o) {
   tilesat_rules *r = tilesat_rules_read_file(o->args.v[0], &err);
   if (!r)
     return fail_err(&err);
-  tilesat_grid *g = read_map_file(o, o->args.v[1], &err);
-  int rc = g ? 0 : fail_err(&err);
-  int *tiles = rc ? NULL : tiles_of(g, r);
-  if (!rc && !tiles)
-    rc = EXIT_ERROR;
+  map_in in;
+  int rc = map_in_read(o, o->args.v[1], r, &in);
+  tilesat_map *m = NULL;
+  cells cs = {NULL, NULL, 0};
+  int w = 0, h = 0;
+  tilesat_topology topo = topology_of(o, tilesat_rules_topology(r));
   if (!rc) {
-    tilesat_topology topo = topology_of(o, tilesat_rules_topology(r));
-    int w = tilesat_grid_width(g), h = tilesat_grid_height(g);
-    long bad = report(r, topo, o->periodic, w, h, tiles, false);
-    char why[1024] = "";
-    if (!bad)
-      rc = global_broken(o, r, topo, w, h, tiles, why, sizeof why);
-    if (!rc) {
-      stop_hold(); /* the report whole */
-      if (bad)
-        printf("INVALID: %ld %s of neighbouring cells %s the rules\n", bad,
-               bad == 1 ? "pair" : "pairs", bad == 1 ? "breaks" : "break");
-      else if (why[0])
-        printf("INVALID: %s\n", why);
-      else
-        printf("VALID\n");
-      report(r, topo, o->periodic, w, h, tiles, true);
-      stop_release();
-      rc = bad || why[0] ? TILESAT_UNSAT : TILESAT_SAT;
-    }
+    w = tilesat_grid_width(in.grid);
+    h = tilesat_grid_height(in.grid);
+    /* the map check would solve: the same topology and wrap, refused alike */
+    m = tilesat_map_new(r, w, h, topo, o->periodic, &err);
+    rc = m ? cells_of(&in, r, w, h, &cs) : fail_err(&err);
   }
-  free(tiles);
-  tilesat_grid_free(g);
+  if (!rc)
+    rc = load_constraints(o, m);
+  char why[1024] = "";
+  long bad = 0;
+  if (!rc) {
+    bad = report(r, topo, o->periodic, w, h, &cs, false);
+    if (!bad && cs.shared)
+      rc = choose(o, m, &cs, why, sizeof why);
+    else if (!bad && !tilesat_map_verify(m, cs.tile, why, sizeof why) &&
+             !why[0])
+      snprintf(why, sizeof why, "the map breaks a constraint");
+  }
+  if (!rc) {
+    stop_hold(); /* the report whole */
+    if (bad)
+      printf("INVALID: %ld %s of neighbouring cells %s the rules\n", bad,
+             bad == 1 ? "pair" : "pairs", bad == 1 ? "breaks" : "break");
+    else if (why[0])
+      printf("INVALID: %s\n", why);
+    else
+      printf("VALID\n");
+    if (!bad && !why[0] && cs.shared)
+      printf("%ld %s a picture several tiles share, read as any of them: "
+             "a choice among them keeps the rules%s\n",
+             cs.shared, cs.shared == 1 ? "cell shows" : "cells show",
+             tilesat_map_nglobals(m) ? " and the constraints" : "");
+    report(r, topo, o->periodic, w, h, &cs, true);
+    stop_release();
+    rc = bad || why[0] ? TILESAT_UNSAT : TILESAT_SAT;
+  }
+  cells_free(&cs);
+  tilesat_map_free(m);
+  map_in_free(&in);
   tilesat_rules_free(r);
   return rc;
 }

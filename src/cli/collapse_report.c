@@ -478,10 +478,10 @@ int collapse_json_print(cJSON *doc) {
     fail("out of memory");
     rc = EXIT_ERROR;
   } else {
-    stop_hold(); /* the document whole */
-    fputs(text, stdout);
-    fputc('\n', stdout);
-    stop_release();
+    json_out j;
+    fputs(text, json_begin(&j));
+    fputc('\n', j.f);
+    json_end(&j);
   }
   free(text);
   cJSON_Delete(doc);

@@ -26,11 +26,16 @@ const command commands[] = {
      cmd_sample},
     {"sum", "FILE...",
      "the exact total of the parts 'count --part K/N' counted (refuses a "
-     "part missing or twice, or parts of different problems)",
+     "part missing or twice, parts of different problems, or a count that "
+     "does not match its check)",
      cmd_sum},
     {"import-tileset", "TILESET.xml",
      "rules from a WFC simple-tiled tileset (oriented tiles, pairs, weights)",
      cmd_import_tileset},
+    {"export-tileset", "RULES -o X.tsx",
+     "the rules' tiles as a Tiled tileset (X.tsx and its picture X.png), "
+     "each tile named by its 'tilesat' property, to paint maps with",
+     cmd_export_tileset},
     {"explain", "RULES --size WxH",
      "why no map exists: a minimal set of clashing constraints (exit 20)",
      cmd_explain},

@@ -2,54 +2,130 @@
  *
  * A file output is written whole or not at all (tilesat_output: a
  * temporary beside it, renamed at the end), and a signal that ends the
- * process removes the temporary (stop.c).  An output that is also an input
- * of the same command is refused before any work, and a write error on
- * standard output is an error of every command. */
+ * process removes the temporaries (stop.c).  The files wait, written,
+ * until the command has ended well and has not been stopped (answer_end):
+ * then they are put in place together and its answer printed, which also
+ * waits (in memory) since answer_begin.  An output that is also an input
+ * of the same command is refused before any work, as is one that cannot
+ * be written, and a write error on standard output is an error of every
+ * command. */
+/* memfd_create (a feature macro, reserved by design) */
+/* NOLINTNEXTLINE(bugprone-reserved-identifier) */
+#define _GNU_SOURCE
 #include "cli.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
+#include <unistd.h>
+
+/* The files written and waiting to be put in place, in order, with their
+ * temporaries' slots in stop.c. */
+typedef struct waiting_file {
+  tilesat_output *out;
+  int slot;
+} waiting_file;
+static struct {
+  waiting_file *v;
+  int n, cap;
+} waiting;
 
 int out_open(out_file *of, const char *path) {
   of->out = NULL;
   of->f = stdout;
+  of->slot = -1;
   if (!path || !strcmp(path, "-"))
     return 0;
   tilesat_error err;
   if (!(of->out = tilesat_output_open(path, &err)))
     return fail_err(&err);
   of->f = tilesat_output_file(of->out);
-  stop_temp(tilesat_output_temp(of->out));
+  const char *temp = tilesat_output_temp(of->out);
+  if (temp && (of->slot = stop_temp_add(temp)) < 0) {
+    tilesat_output_discard(of->out);
+    of->out = NULL;
+    fail("%s: too many files written at once", path);
+    return EXIT_ERROR;
+  }
   return 0;
+}
+
+/* Put one output in place now (or drop it); 0 or EXIT_ERROR (said). */
+static int put(tilesat_output *out, int slot, bool ok) {
+  tilesat_error err;
+  int rc = 0;
+  stop_hold(); /* the rename is not cut, nor its temporary left behind */
+  if (!ok)
+    tilesat_output_discard(out);
+  else if (tilesat_output_commit(out, &err))
+    rc = fail_err(&err);
+  stop_temp_remove(slot);
+  stop_release();
+  return rc;
 }
 
 int out_close(out_file *of, bool ok) {
   if (!of->out)
     return ok ? 0 : EXIT_ERROR; /* standard output: stdout_end checks it */
-  tilesat_error err;
-  int rc = 0;
-  stop_hold(); /* the rename is not cut, nor its temporary left behind */
-  stop_temp(NULL);
-  if (!ok)
-    tilesat_output_discard(of->out);
-  else if (tilesat_output_commit(of->out, &err))
-    rc = fail_err(&err);
+  tilesat_output *out = of->out;
   of->out = NULL;
-  stop_release();
-  return ok ? rc : EXIT_ERROR;
+  /* a write error now, before the answer: committing says why (and drops
+   * the file) */
+  errno = 0;
+  if (!ok || fflush(of->f) || ferror(of->f)) {
+    put(out, of->slot, ok);
+    return EXIT_ERROR;
+  }
+  if (waiting.n == waiting.cap) {
+    int cap = waiting.cap ? 2 * waiting.cap : 8;
+    waiting_file *v = realloc(waiting.v, (size_t)cap * sizeof *v);
+    if (!v) {
+      fail("out of memory");
+      exit(EXIT_ERROR);
+    }
+    waiting.v = v;
+    waiting.cap = cap;
+  }
+  waiting.v[waiting.n++] = (waiting_file){out, of->slot};
+  return 0;
+}
+
+int out_close_now(out_file *of, bool ok) {
+  if (!of->out)
+    return ok ? 0 : EXIT_ERROR;
+  tilesat_output *out = of->out;
+  of->out = NULL;
+  return put(out, of->slot, ok) || !ok ? EXIT_ERROR : 0;
+}
+
+/* Every waiting output put in place (ok) or dropped; after the first that
+ * cannot be, the others are dropped.  0 or EXIT_ERROR (said). */
+static int put_waiting(bool ok) {
+  int rc = 0;
+  for (int i = 0; i < waiting.n; i++)
+    if (put(waiting.v[i].out, waiting.v[i].slot, ok && !rc))
+      rc = EXIT_ERROR;
+  free(waiting.v);
+  memset(&waiting, 0, sizeof waiting);
+  return rc;
 }
 
 /* ------------------------------------------------------- standard output */
 
 static int stdout_errno;
+/* Since answer_begin: standard output (descriptor 1) is `answer`, a file
+ * in memory, and `real` the one it was. */
+static int answer = -1, real = -1;
 
 bool stdout_failed(void) {
+  if (stdout_errno)
+    return true;
   if (!ferror(stdout))
     return false;
-  if (!stdout_errno)
-    stdout_errno = errno ? errno : EIO;
+  stdout_errno = errno ? errno : EIO;
   return true;
 }
 
@@ -62,6 +138,119 @@ int stdout_end(int rc) {
     return rc;
   fail("write error on standard output: %s", strerror(e));
   return EXIT_ERROR;
+}
+
+/* ------------------------------------------------ JSON on standard output */
+
+/* The length of the UTF-8 character at s (avail bytes; RFC 3629: no
+ * overlong forms, surrogates or code points past U+10FFFF), 0 if none. */
+static size_t utf8_char(const unsigned char *s, size_t avail) {
+  unsigned char c = s[0];
+  size_t n = c < 0x80                 ? 1
+             : c >= 0xC2 && c <= 0xDF ? 2
+             : c >= 0xE0 && c <= 0xEF ? 3
+             : c >= 0xF0 && c <= 0xF4 ? 4
+                                      : 0;
+  if (!n || n > avail)
+    return 0;
+  unsigned char lo = 0x80, hi = 0xBF; /* the second byte's range */
+  if (c == 0xE0)
+    lo = 0xA0;
+  else if (c == 0xED)
+    hi = 0x9F;
+  else if (c == 0xF0)
+    lo = 0x90;
+  else if (c == 0xF4)
+    hi = 0x8F;
+  for (size_t i = 1; i < n; i++)
+    if (s[i] < (i == 1 ? lo : 0x80) || s[i] > (i == 1 ? hi : 0xBF))
+      return 0;
+  return n;
+}
+
+FILE *json_begin(json_out *j) {
+  j->buf = NULL;
+  j->len = 0;
+  j->f = open_memstream(&j->buf, &j->len);
+  if (!j->f) {
+    fail("out of memory");
+    exit(EXIT_ERROR);
+  }
+  return j->f;
+}
+
+void json_end(json_out *j) {
+  if (fclose(j->f)) {
+    fail("out of memory");
+    exit(EXIT_ERROR);
+  }
+  const unsigned char *s = (const unsigned char *)j->buf;
+  stop_hold(); /* the document whole */
+  for (size_t i = 0; i < j->len;) {
+    size_t n = utf8_char(s + i, j->len - i);
+    if (n)
+      fwrite(s + i, 1, n, stdout);
+    else
+      printf("\\u%04x", s[i]); /* only inside a string: the rest is ASCII */
+    i += n ? n : 1;
+  }
+  stop_release();
+  free(j->buf);
+}
+
+void answer_begin(void) {
+  if (answer >= 0)
+    return;
+  fflush(stdout);
+  int mem = memfd_create("tilesat-answer", MFD_CLOEXEC);
+  int fd = mem >= 0 ? fcntl(1, F_DUPFD_CLOEXEC, 3) : -1;
+  if (fd < 0 || dup2(mem, 1) < 0) { /* printed as it comes, then */
+    if (mem >= 0)
+      close(mem);
+    if (fd >= 0)
+      close(fd);
+    return;
+  }
+  answer = mem;
+  real = fd;
+}
+
+/* The answer to the real standard output (keep), or dropped. */
+static void answer_put(bool keep) {
+  if (answer < 0)
+    return;
+  errno = 0;
+  if ((fflush(stdout) || ferror(stdout)) && !stdout_errno)
+    stdout_errno = errno ? errno : EIO; /* memory ran out: said as such */
+  dup2(real, 1);
+  close(real);
+  char buf[65536];
+  off_t at = 0;
+  ssize_t n;
+  bool failed = stdout_errno != 0;
+  while (keep && !failed && (n = pread(answer, buf, sizeof buf, at)) > 0) {
+    for (ssize_t done = 0, k; done < n && !failed; done += k > 0 ? k : 0)
+      if ((k = write(1, buf + done, (size_t)(n - done))) < 0 && errno != EINTR)
+        failed = (stdout_errno = errno) != 0;
+    at += n;
+  }
+  close(answer);
+  answer = real = -1;
+}
+
+int answer_end(const options *o, int rc) {
+  stop_hold(); /* all or nothing: a signal now waits for the end */
+  if (stop_requested())
+    rc = stop_end(o, rc); /* "interrupted", once */
+  /* (a reader gone: stdout_end says so) */
+  bool ok = rc != EXIT_ERROR && !stdout_failed();
+  if (put_waiting(ok))
+    rc = EXIT_ERROR;
+  answer_put(ok && rc != EXIT_ERROR);
+  if (ok && rc != EXIT_ERROR)
+    stop_commit();
+  stop_release();
+  return rc;
 }
 
 /* ------------------------------------------------- outputs that are inputs */
@@ -105,13 +294,24 @@ static void add_owned(file_list *l, const char *option, char *path) {
 }
 
 /* X.tmx -> X-tiles.png, the tileset picture tilesat writes beside a map. */
-static char *tiles_png(const char *map) {
+char *tiled_image(const char *map) {
   const char *slash = strrchr(map, '/'), *dot = strrchr(map, '.');
   size_t stem =
       dot && (!slash || dot > slash) ? (size_t)(dot - map) : strlen(map);
   char *p = malloc(stem + sizeof "-tiles.png");
   if (p)
     snprintf(p, stem + sizeof "-tiles.png", "%.*s-tiles.png", (int)stem, map);
+  return p;
+}
+
+/* X.tsx -> X.png, export-tileset's picture. */
+static char *tileset_png(const char *set) {
+  const char *slash = strrchr(set, '/'), *dot = strrchr(set, '.');
+  size_t stem =
+      dot && (!slash || dot > slash) ? (size_t)(dot - set) : strlen(set);
+  char *p = malloc(stem + sizeof ".png");
+  if (p)
+    snprintf(p, stem + sizeof ".png", "%.*s.png", (int)stem, set);
   return p;
 }
 
@@ -124,15 +324,27 @@ static void list_files(const options *o, file_list *in, file_list *out) {
   add(in, "--energy", o->energy);
   add(in, "--palette", o->palette);
   add(in, "--tilesets-from", o->tilesets_from);
+  add(in, "--mask", o->mask);
+  for (int i = 0; i < o->pins_from.n; i++)
+    add(in, "--pins-from", o->pins_from.v[i]);
+  for (int i = 0; i < o->constraints.n; i++)
+    add(in, "--constraints", o->constraints.v[i]);
   add(out, "-o", o->output);
   add(out, "--png", o->png);
   add(out, "--tmx", o->tmx);
   add(out, "--tmj", o->tmj);
   add(out, "--qubo-out", o->qubo_out);
-  if (!o->tilesets_from) {
-    add_owned(out, "--tmx", o->tmx ? tiles_png(o->tmx) : NULL);
-    add_owned(out, "--tmj", o->tmj ? tiles_png(o->tmj) : NULL);
+  /* the tileset picture, unless the tilesets come from a map (or the map
+   * is a painted one's copy: map_outputs) */
+  bool own_set =
+      !o->tilesets_from && (!tiled_pins(o) || !strcmp(o->command, "enum") ||
+                            !strcmp(o->command, "sample"));
+  if (own_set) {
+    add_owned(out, "--tmx", o->tmx ? tiled_image(o->tmx) : NULL);
+    add_owned(out, "--tmj", o->tmj ? tiled_image(o->tmj) : NULL);
   }
+  if (!strcmp(o->command, "export-tileset") && o->output)
+    add_owned(out, "-o", tileset_png(o->output));
   if (makes_rules) {
     add(out, "--pictures", o->pictures);
     add_owned(out, "-o", o->pictures ? NULL : sidecar(o->output));
@@ -188,7 +400,24 @@ static int refuse(const named_file *w, const named_file *r, bool input) {
   return EXIT_ERROR;
 }
 
+/* A painted Tiled map's copy is written in its own format. */
+static int check_copy_format(const options *o) {
+  const char *base = o->tilesets_from ? NULL : tiled_pins(o);
+  if (!base || !strcmp(o->command, "enum") || !strcmp(o->command, "sample"))
+    return 0;
+  bool json = tiled_is_json(base);
+  const char *other = json ? o->tmx : o->tmj;
+  if (!other)
+    return 0;
+  fail("%s: %s is a %s map: its completed copy is written as %s too (%s)",
+       other, base, json ? ".tmj" : ".tmx", json ? ".tmj" : ".tmx",
+       json ? "--tmj" : "--tmx");
+  return EXIT_ERROR;
+}
+
 int check_outputs(const options *o) {
+  if (check_copy_format(o))
+    return EXIT_ERROR;
   file_list in = {.n = 0}, out = {.n = 0};
   list_files(o, &in, &out);
   int rc = 0;
@@ -202,6 +431,11 @@ int check_outputs(const options *o) {
       if (!(out.v[i].owned && out.v[k].owned) && same_file(p, out.v[k].path))
         rc = refuse(&out.v[i], &out.v[k], false);
   }
+  /* an output that cannot be written: said now, not after the answer */
+  tilesat_error err;
+  for (int i = 0; i < out.n && !rc; i++)
+    if (tilesat_output_check(out.v[i].path, &err))
+      rc = fail_err(&err);
   for (int i = 0; i < in.n; i++)
     free(in.v[i].owned);
   for (int i = 0; i < out.n; i++)

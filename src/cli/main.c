@@ -33,7 +33,15 @@ int main(int argc, char **argv) {
     rc = stdout_end(0);
   } else if (!rc && !(rc = check_outputs(&o)) && !(rc = check_pictures(&o))) {
     stop_install(c->name);
-    rc = stdout_end(stop_end(&o, c->run(&o)));
+    /* the answer whole or not at all, but maps printed as they come */
+    static const char *const streams[] = {"enum", "sample", "encode",
+                                          "run-samples"};
+    bool stream = false;
+    for (size_t i = 0; i < sizeof streams / sizeof *streams; i++)
+      stream |= !strcmp(c->name, streams[i]);
+    if (!stream)
+      answer_begin();
+    rc = stdout_end(answer_end(&o, c->run(&o)));
   }
   options_free(&o);
   return rc;

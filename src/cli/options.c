@@ -341,7 +341,18 @@ int options_parse(options *o, const char *cmd, int argc, char **argv) {
   int rc = split(o, argc, argv, seen, &nseen);
   for (int i = 0; i < nseen && !rc; i++)
     o->help |= seen[i].row->id == OPTION_help;
-  /* with --help, print the help whatever else is wrong */
+  /* with --help, print the help whatever else is wrong; an option of one
+   * value given twice (the first would be dropped without a word) before
+   * any value is checked */
+  bool had[NOPTIONS] = {false};
+  for (int i = 0; i < nseen && !rc && !o->help; i++) {
+    const option_info *in = &info[seen[i].row->id];
+    if (had[seen[i].row->id] && in->kind != LIST && in->kind != FLAG) {
+      fail("%s given twice (it takes one value)", in->name);
+      rc = EXIT_ERROR;
+    }
+    had[seen[i].row->id] = true;
+  }
   for (int i = 0; i < nseen && !rc && !o->help; i++)
     rc = set_value(o, seen[i].row, seen[i].val);
   free(seen);

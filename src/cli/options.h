@@ -13,8 +13,9 @@
  * explain.  Rows print in this order in --help.  Commands are listed each
  * wrapped in spaces.
  *
- * Kinds and their field types:
- *   FLAG    bool, no value
+ * Kinds and their field types (every kind but FLAG and LIST takes one
+ * value: given twice, it is an error, "--size given twice"):
+ *   FLAG    bool, no value (given twice, still true)
  *   UINT    uint64_t, decimal digits only, in [low, high]
  *   REAL    double, finite, strictly between low and high
  *   BYTES   size_t, digits with an optional K, M or G, 1 to SIZE_MAX
@@ -41,7 +42,8 @@
 
 #define OPTIONS                                                                \
   OPT(size, "--size", WXH, {0}, 0, 0, "WxH", TS_MAPS,                          \
-      "map size, WIDTHxHEIGHT (1x2: one column, two rows)")                    \
+      "map size, WIDTHxHEIGHT (1x2: one column, two rows; default: the size "  \
+      "of the first --pins-from map)")                                         \
   OPT(topology, "--topology", CHOICE, NULL, 0, 0, "square|hex",                \
       " extract encode check enum count sample explain repair trace analyze "  \
       "anneal collapse verify ",                                               \
@@ -52,15 +54,17 @@
       "wrap the map around both axes")                                         \
   OPT(pins, "--pin", LIST, {0}, 0, 0, "ROW,COL=TILE", TS_MAPS,                 \
       "pin a tile to a cell (repeatable)")                                     \
-  OPT(pins_from, "--pins-from", STRING, NULL, 0, 0, "MAP", TS_MAPS,            \
-      "pin every painted cell of a map of the same size (text, PNG, Tiled); "  \
-      "--free-tile cells and Tiled's empty cells stay free")                   \
+  OPT(pins_from, "--pins-from", LIST, {0}, 0, 0, "MAP", TS_MAPS,               \
+      "pin every painted cell of a map of the same size (text, PNG, Tiled; "   \
+      "without --size, the map's size); --free-tile cells and Tiled's empty "  \
+      "cells stay free; a PNG cell whose picture several tiles share holds "   \
+      "one of them (repeatable)")                                              \
   OPT(free_tile, "--free-tile", STRING, ".", 0, 0, "NAME", TS_MAPS,            \
       "with --pins-from: the tile that marks a free cell (default .)")         \
-  OPT(constraints, "--constraints", STRING, NULL, 0, 0, "FILE",                \
-      TS_MAPS_VERIFY,                                                          \
+  OPT(constraints, "--constraints", LIST, {0}, 0, 0, "FILE", TS_MAPS_VERIFY,   \
       "global constraints from a constraints file: count, connected, path, "   \
-      "border (rules/README.md); a command that cannot keep one refuses it")   \
+      "border (rules/README.md); a command that cannot keep one refuses it "   \
+      "(repeatable: every file applies)")                                      \
   OPT(connected, "--connected", LIST, {0}, 0, 0, "T1,T2,...", TS_MAPS_VERIFY,  \
       "the cells holding these tiles form one region (repeatable)")            \
   OPT(path, "--path", LIST, {0}, 0, 0, "R1,C1:R2,C2=T1,T2,...",                \
@@ -136,7 +140,7 @@
        "runs per entry, seeds S, S+1, ...: WFC's failure rate (default 10)")   \
   OPT(out_dir, "--out-dir", STRING, "output", 0, 0, "DIR", " run-samples ",    \
       "write the maps there, NN-NAME-SEED.png (default output, as WFC; made "  \
-      "if missing)")                                                           \
+      "if missing; never through a symbolic link)")                            \
   OPT(only, "--only", LIST, {0}, 0, 0, "NAME", " run-samples ",                \
       "run only the entries of this name (repeatable)")                        \
   OPT(max_size, "--max-size", UINT, 0, 1, 65535, "N", " run-samples ",         \
@@ -144,9 +148,11 @@
   OPT(check_time, "--check-time", UINT, 60, 1, 1000000, "SECONDS",             \
       " run-samples ",                                                         \
       "stop an entry's SAT check after SECONDS: unknown (default 60)")         \
-  OPT(guard, "--guard", CHOICE, NULL, 0, 0, "none|sat", " collapse ",          \
-      "sat: never fail: a tile no valid map has there is banned and the cell " \
-      "draws again (default none: WFC as it is)")                              \
+  OPT(guard, "--guard", CHOICE, NULL, 0, 0, "none|sat|blocks|auto",            \
+      " collapse ",                                                            \
+      "never fail: sat bans a tile no valid map has there and the cell draws " \
+      "again; blocks decides the cells around a contradiction again; auto: "   \
+      "sat while it answers soon, then blocks (default none: WFC as it is)")   \
   OPT(sizes, "--sizes", STRING, NULL, 0, 0, "N,N,...", " collapse ",           \
       "a failure-rate table: -n RUNS (default 100) at each size (N is NxN, "   \
       "or WxH)")                                                               \
@@ -197,15 +203,21 @@
       "Tiled samples: empty cells are tile \"0\" (default) or left out")       \
   OPT(layer, "--layer", STRING, NULL, 0, 0, "NAME", " extract verify ",        \
       "Tiled samples: the tile layer to read (default: the first)")            \
+  ALSO(layer, "NAME", TS_MAPS,                                                 \
+       "a Tiled --pins-from map: the tile layer to read, and to fill in its "  \
+       "copy that --tmx/--tmj write (default: the first)")                     \
   OPT(pictures, "--pictures", STRING, NULL, 0, 0, "FILE",                      \
       " extract import-tileset ",                                              \
       "write the tiles' pictures (default beside -o X.rules: X.pictures)")     \
   ALSO(pictures, "FILE",                                                       \
-       " check enum sample explain trace analyze anneal collapse ",            \
+       " check enum sample explain trace analyze anneal collapse "             \
+       "export-tileset ",                                                      \
        "draw tiles with these pictures (default: RULES's X.pictures if any)")  \
-  ALSO(pictures, "FILE", " verify ",                                           \
-       "a PNG map: tiles cut and named by these pictures (default: RULES's "   \
-       "X.pictures if any; else a pixel a cell, named by colour)")             \
+  ALSO(                                                                        \
+      pictures, "FILE", " verify ",                                            \
+      "a PNG map: tiles cut and named by these pictures (default: RULES's "    \
+      "X.pictures if any; else a pixel a cell, named by colour); a picture "   \
+      "several tiles share is any of them: VALID if a choice keeps the rules") \
   OPT(subset, "--subset", STRING, NULL, 0, 0, "NAME", " import-tileset ",      \
       "only the tiles of this subset")                                         \
   OPT(png, "--png", STRING, NULL, 0, 0, "FILE", " check enum sample anneal ",  \
@@ -214,6 +226,8 @@
        "draw the map (a failed run: the wave it left, the contradiction and "  \
        "the doomed set framed); with -n, where the contradictions happened "   \
        "(heat map)")                                                           \
+  ALSO(output, "X.tsx", " export-tileset ",                                    \
+       "write the tileset there (.tsj or .json: JSON), its picture as X.png")  \
   ALSO(output, "FILE", " repair ",                                             \
        "write the rules file with the (first) repair's pairs allowed")         \
   ALSO(png, "FILE", " analyze ",                                               \
@@ -223,9 +237,11 @@
        "draw the map: cells as blends of their possible tiles, the cells "     \
        "involved (explain) or left empty (trace) framed")                      \
   OPT(tmx, "--tmx", STRING, NULL, 0, 0, "FILE", " check anneal collapse ",     \
-      "write the witness as a Tiled map (XML), with its tileset image")        \
+      "write the witness as a Tiled map (XML), with its tileset image; with "  \
+      "a Tiled --pins-from map, a copy of that map, its --layer filled")       \
   OPT(tmj, "--tmj", STRING, NULL, 0, 0, "FILE", " check anneal collapse ",     \
-      "write the witness as a Tiled map (JSON), with its tileset image")       \
+      "write the witness as a Tiled map (JSON), with its tileset image; with " \
+      "a Tiled --pins-from map (.tmj), a copy of it, its --layer filled")      \
   ALSO(tmx, "FILE", " enum sample ",                                           \
        "write the maps as one Tiled map (XML), a layer each")                  \
   ALSO(tmj, "FILE", " enum sample ",                                           \
@@ -245,8 +261,8 @@
   ALSO(format, "text|json", " explain trace collapse ",                        \
        "readable text (default) or a JSON document")                           \
   OPT(help, "--help", FLAG, false, 0, 0, NULL,                                 \
-      " extract import-tileset encode check enum count sample explain repair " \
-      "trace analyze anneal collapse verify run-samples sum ",                 \
+      " extract import-tileset export-tileset encode check enum count sample " \
+      "explain repair trace analyze anneal collapse verify run-samples sum ",  \
       "this help")                                                             \
   OPT(energy, "--energy", STRING, NULL, 0, 0, "FILE", " anneal ",              \
       "soft terms from an energy file (rules/README.md)")                      \

@@ -1,10 +1,103 @@
 /* outputs.c: the --png / --tmx / --tmj outputs of the map commands: one
  * map (check, anneal), a sheet of maps (enum, sample), or the domains of a
- * map being explained or traced. */
+ * map being explained or traced.  Checked before any work (outputs_ready),
+ * written after it to files that wait for the command's end (files.c). */
 #include "cli.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+/* ("-" is a file here, as it always was: a picture is no answer) */
+static int open_file(out_file *of, const char *path) {
+  return out_open(of, strcmp(path, "-") ? path : "./-");
+}
+
+/* img as a PNG file; 0 or EXIT_ERROR (said). */
+static int write_png(const char *path, const tilesat_image *img) {
+  tilesat_error err;
+  out_file of;
+  if (!img) {
+    fail("%s: the map's picture would be too large (over 2^26 pixels)", path);
+    return EXIT_ERROR;
+  }
+  if (open_file(&of, path))
+    return EXIT_ERROR;
+  if (tilesat_image_write_png_stream(img, of.f, path, &err)) {
+    out_close(&of, false);
+    return fail_err(&err);
+  }
+  return out_close(&of, true);
+}
+
+/* maps as a Tiled map at path: with our own tileset, its picture beside it
+ * (PATH-tiles.png), else with --tilesets-from's.  0 or EXIT_ERROR. */
+static int write_tiled(const options *o, const tilesat_map *m,
+                       const int *const *maps, size_t n,
+                       const tilesat_pictures *pics, const char *path) {
+  char *png = o->tilesets_from ? NULL : tiled_image(path);
+  if (!o->tilesets_from && !png) {
+    fail("out of memory");
+    return EXIT_ERROR;
+  }
+  out_file img = {NULL, NULL, -1}, map = {NULL, NULL, -1};
+  tilesat_error err;
+  int rc = png && open_file(&img, png) ? EXIT_ERROR : 0;
+  if (!rc && open_file(&map, path))
+    rc = EXIT_ERROR;
+  if (!rc && tilesat_tiled_write_maps_to(m, maps, n, pics, o->tilesets_from,
+                                         path, map.f, png ? img.f : NULL, &err))
+    rc = fail_err(&err);
+  /* the picture first: a write error there drops the map too */
+  if (img.out && out_close(&img, !rc))
+    rc = EXIT_ERROR;
+  if (map.out && out_close(&map, !rc))
+    rc = EXIT_ERROR;
+  free(png);
+  return rc;
+}
+
+/* --tilesets-from: can that map lend its tilesets to this one's tiles?
+ * Tried on a blank map, written nowhere. */
+static int tilesets_ready(const options *o, const tilesat_map *m) {
+  size_t cells = (size_t)tilesat_map_width(m) * (size_t)tilesat_map_height(m);
+  int *blank = calloc(cells, sizeof *blank);
+  FILE *null = fopen("/dev/null", "w");
+  int rc = 0;
+  if (!blank || !null) {
+    fail("out of memory");
+    rc = EXIT_ERROR;
+  }
+  const int *maps[1] = {blank};
+  const char *tiled[2] = {o->tmx, o->tmj};
+  tilesat_error err;
+  for (int i = 0; i < 2 && !rc; i++)
+    if (tiled[i] &&
+        tilesat_tiled_write_maps_to(m, maps, 1, NULL, o->tilesets_from,
+                                    tiled[i], null, NULL, &err))
+      rc = fail_err(&err);
+  if (null)
+    fclose(null);
+  free(blank);
+  return rc;
+}
+
+int outputs_ready(options *o, const tilesat_map *m, bool on_sheet) {
+  if (!o->png && !o->tmx && !o->tmj)
+    return 0;
+  tilesat_pictures *pics;
+  if (load_pictures(o, &pics))
+    return EXIT_ERROR;
+  int rc = 0;
+  if (o->png && !(on_sheet ? tilesat_render_sheet_fits(m, pics, 1) > 0
+                           : tilesat_render_fits(m, pics))) {
+    fail("%s: the map's picture would be too large (over 2^26 pixels)", o->png);
+    rc = EXIT_ERROR;
+  }
+  tilesat_pictures_free(pics);
+  if (!rc && o->tilesets_from && (o->tmx || o->tmj))
+    rc = tilesets_ready(o, m);
+  return rc;
+}
 
 int map_outputs(options *o, const tilesat_map *m, const int *tiles) {
   if (!o->png && !o->tmx && !o->tmj)
@@ -12,19 +105,23 @@ int map_outputs(options *o, const tilesat_map *m, const int *tiles) {
   tilesat_pictures *pics;
   if (load_pictures(o, &pics))
     return EXIT_ERROR;
-  tilesat_error err;
   int rc = 0;
-  stop_hold(); /* a signal leaves no temporary file of the library's */
-  if (o->png && tilesat_render_png(m, pics, tiles, NULL, NULL, o->png, &err))
-    rc = fail_err(&err);
+  tilesat_error err;
+  if (o->png) {
+    tilesat_image *img = tilesat_render(m, pics, tiles, NULL, NULL);
+    rc = write_png(o->png, img);
+    tilesat_image_free(img);
+  }
   const char *tiled[2] = {o->tmx, o->tmj};
+  const int *maps[1] = {tiles};
+  /* a painted Tiled map is written back whole, its layer filled */
+  const char *base = o->tilesets_from ? NULL : tiled_pins(o);
   for (int i = 0; i < 2 && !rc; i++)
-    if (tiled[i] && (o->tilesets_from
-                         ? tilesat_tiled_write_like(m, tiles, o->tilesets_from,
-                                                    tiled[i], &err)
-                         : tilesat_tiled_write(m, tiles, pics, tiled[i], &err)))
-      rc = fail_err(&err);
-  stop_release();
+    if (tiled[i])
+      rc = !base ? write_tiled(o, m, maps, 1, pics, tiled[i])
+           : tilesat_tiled_write_into(m, tiles, base, o->layer, tiled[i], &err)
+               ? fail_err(&err)
+               : 0;
   tilesat_pictures_free(pics);
   return rc;
 }
@@ -46,15 +143,19 @@ int domains_png(options *o, const tilesat_map *m, cell_has has,
       if (!has || has(user, c, k))
         dom[(size_t)c * (size_t)words + (size_t)(k / 64)] |= (uint64_t)1
                                                              << (k % 64);
-  tilesat_error err;
   int rc = load_pictures(o, &pics);
-  stop_hold();
-  if (!rc && tilesat_render_png(m, pics, NULL, dom, mark, o->png, &err))
-    rc = fail_err(&err);
-  stop_release();
+  if (!rc) {
+    tilesat_image *img = tilesat_render(m, pics, NULL, dom, mark);
+    rc = write_png(o->png, img);
+    tilesat_image_free(img);
+  }
   tilesat_pictures_free(pics);
   free(dom);
   return rc;
+}
+
+int image_png(const char *path, const tilesat_image *img) {
+  return write_png(path, img);
 }
 
 /* ------------------------------------- enum / sample --png / --tmx / --tmj */
@@ -67,7 +168,7 @@ struct sheet {
   const tilesat_map *m;
   tilesat_pictures *pics;
   int **maps;
-  size_t n;
+  size_t n, fit; /* maps kept; of them, how many the sheet has room for */
   bool failed;
 };
 
@@ -82,6 +183,8 @@ sheet *sheet_new(options *o, const tilesat_map *m) {
   s->o = o;
   s->m = m;
   s->failed = load_pictures(o, &s->pics) != 0;
+  /* as many maps as a picture of at most 2^26 pixels holds */
+  s->fit = s->failed ? 0 : tilesat_render_sheet_fits(m, s->pics, SHEET_MAX);
   return s;
 }
 
@@ -101,27 +204,19 @@ int sheet_end(sheet *s) {
     return 0;
   const options *o = s->o;
   int rc = s->failed ? EXIT_ERROR : 0;
-  tilesat_error err;
-  stop_hold();
   if (!rc && o->png) {
+    size_t n = s->n < s->fit ? s->n : s->fit;
     tilesat_image *img =
-        tilesat_render_sheet(s->m, s->pics, (const int *const *)s->maps, s->n);
-    if (!img) {
-      fail("%s: contact sheet too large", o->png);
-      rc = EXIT_ERROR;
-    } else if (tilesat_image_write_png(img, o->png, &err)) {
-      rc = fail_err(&err);
-    }
+        tilesat_render_sheet(s->m, s->pics, (const int *const *)s->maps, n);
+    rc = write_png(o->png, img);
     tilesat_image_free(img);
   }
   /* a Tiled map with one layer per map; nothing to write without maps */
   const char *tiled[2] = {o->tmx, o->tmj};
   for (int i = 0; i < 2 && !rc && s->n; i++)
-    if (tiled[i] &&
-        tilesat_tiled_write_maps(s->m, (const int *const *)s->maps, s->n,
-                                 s->pics, o->tilesets_from, tiled[i], &err))
-      rc = fail_err(&err);
-  stop_release();
+    if (tiled[i])
+      rc = write_tiled(o, s->m, (const int *const *)s->maps, s->n, s->pics,
+                       tiled[i]);
   for (size_t i = 0; i < s->n; i++)
     free(s->maps[i]);
   free(s->maps);
@@ -130,13 +225,34 @@ int sheet_end(sheet *s) {
   return rc;
 }
 
-int map_sink_print(void *user, const int *tiles) {
-  map_sink *ctx = user;
+static void print_map(const tilesat_map *m, const int *tiles) {
   stop_hold(); /* a map is printed whole or not at all */
-  tilesat_map_write(ctx->m, tiles, stdout);
+  tilesat_map_write(m, tiles, stdout);
   putchar('\n');
   stop_release();
+}
+
+int map_sink_print(void *user, const int *tiles) {
+  map_sink *ctx = user;
+  if (++ctx->seen == ctx->hold_at) { /* the last: kept for map_sink_end */
+    size_t n =
+        (size_t)tilesat_map_width(ctx->m) * (size_t)tilesat_map_height(ctx->m);
+    if (!(ctx->last = malloc(n * sizeof *tiles))) {
+      fail("out of memory");
+      abort();
+    }
+    memcpy(ctx->last, tiles, n * sizeof *tiles);
+  } else {
+    print_map(ctx->m, tiles);
+  }
   sheet_add(ctx->sheet, tiles);
   /* a signal, or a reader that went away (SIGPIPE ignored): stop here */
   return stop_requested() || stdout_failed();
+}
+
+void map_sink_end(map_sink *ctx, bool print) {
+  if (print && ctx->last)
+    print_map(ctx->m, ctx->last);
+  free(ctx->last);
+  ctx->last = NULL;
 }

@@ -41,6 +41,28 @@ static kind sample_kind(const char *path) {
   return TEXT;
 }
 
+bool is_tiled_map(const char *path) { return sample_kind(path) == TILED; }
+
+bool tiled_is_json(const char *path) {
+  FILE *f = fopen(path, "rb");
+  int c = f ? getc(f) : EOF;
+  if (c == 0xEF) /* a byte order mark */
+    for (int i = 0; i < 3; i++)
+      c = getc(f);
+  while (c == ' ' || c == '\n' || c == '\r' || c == '\t')
+    c = getc(f);
+  if (f)
+    fclose(f);
+  return c == '{';
+}
+
+const char *tiled_pins(const options *o) {
+  for (int i = 0; i < o->pins_from.n; i++)
+    if (is_tiled_map(o->pins_from.v[i]))
+      return o->pins_from.v[i];
+  return NULL;
+}
+
 static struct inputs *inputs_of(options *o) {
   if (!o->inputs) {
     o->inputs = calloc(1, sizeof *o->inputs);
@@ -87,10 +109,13 @@ tilesat_grid *load_sample(options *o, const char *path, tilesat_error *err) {
   if (k == TEXT)
     return tilesat_grid_read_file(path, err);
   if (k == TILED) {
-    bool exclude = o->empty && !strcmp(o->empty, "exclude");
-    return tilesat_tiled_read(
-        path, o->layer, exclude ? TILESAT_EMPTY_EXCLUDE : TILESAT_EMPTY_TILE,
-        err);
+    /* "free": --pins-from's own reading (util.c), a layer with nothing
+     * painted being a map with no pins */
+    tilesat_empty e = !o->empty                      ? TILESAT_EMPTY_TILE
+                      : !strcmp(o->empty, "free")    ? TILESAT_EMPTY_FREE
+                      : !strcmp(o->empty, "exclude") ? TILESAT_EMPTY_EXCLUDE
+                                                     : TILESAT_EMPTY_TILE;
+    return tilesat_tiled_read(path, o->layer, e, err);
   }
   return load_image(o, path, err);
 }
@@ -119,31 +144,107 @@ static bool is_png_file(const char *path) {
 
 /* A finished map as a grid (verify, --pins-from).  A PNG is cut into tiles the
  * size of the rules' pictures (--pictures, or RULES's X.pictures) and named by
- * them; without pictures every pixel is a cell named by its colour, as extract
- * does. */
-tilesat_grid *read_map_file(options *o, const char *path, tilesat_error *err) {
-  if (!is_png_file(path))
+ * them (*pics gets them); without pictures every pixel is a cell named by its
+ * colour, as extract does.  A file that is not a PNG inside but is named
+ * X.png is refused as the PNG reader refuses it. */
+static tilesat_grid *read_map_grid(options *o, const char *path,
+                                   tilesat_pictures **pics,
+                                   tilesat_error *err) {
+  *pics = NULL;
+  if (!is_png_file(path) && sample_kind(path) != PNG)
     return load_sample(o, path, err);
-  tilesat_pictures *pics = NULL;
-  if (load_pictures(o, &pics))
+  if (load_pictures(o, pics))
     return NULL;
-  if (pics && tilesat_pictures_overlap(pics) > 0) {
+  if (*pics && tilesat_pictures_overlap(*pics) > 0) {
     snprintf(err->msg, sizeof err->msg,
              "%s: a map of overlapping patterns cannot be read back from "
              "its picture: give it as a text grid",
              path);
-    tilesat_pictures_free(pics);
     return NULL;
   }
   tilesat_image *img = tilesat_image_read_png(path, err);
   tilesat_grid *g = NULL;
   if (img) {
-    int size = pics ? tilesat_pictures_width(pics) : 1;
-    g = tilesat_grid_from_image(img, path, size, pics, NULL, err);
+    int size = *pics ? tilesat_pictures_width(*pics) : 1;
+    g = tilesat_grid_from_image(img, path, size, *pics, NULL, err);
   }
   tilesat_image_free(img);
-  tilesat_pictures_free(pics);
   return g;
+}
+
+static bool same_picture(const tilesat_pictures *p, const uint8_t *a,
+                         const uint8_t *b) {
+  size_t n = (size_t)tilesat_pictures_width(p) *
+             (size_t)tilesat_pictures_height(p) * 4;
+  return a && b && !memcmp(a, b, n);
+}
+
+int map_in_read(options *o, const char *path, const tilesat_rules *r,
+                map_in *in) {
+  tilesat_error err;
+  memset(in, 0, sizeof *in);
+  in->rules = r;
+  in->grid = read_map_grid(o, path, &in->pics, &err);
+  if (!in->grid) {
+    map_in_free(in);
+    return fail_err(&err);
+  }
+  if (!in->pics)
+    return 0;
+  /* which tiles share a picture: first[t], the first tile with t's */
+  int T = tilesat_rules_ntiles(r);
+  in->first = malloc((size_t)T * sizeof *in->first);
+  in->shared = calloc((size_t)T, 1);
+  const uint8_t **px = malloc((size_t)T * sizeof *px);
+  if (!in->first || !in->shared || !px) {
+    fail("out of memory");
+    abort();
+  }
+  for (int t = 0; t < T; t++) {
+    px[t] = tilesat_pictures_get(in->pics, tilesat_rules_tile_name(r, t));
+    in->first[t] = t;
+    for (int u = 0; u < t && in->first[t] == t; u++)
+      if (in->first[u] == u && same_picture(in->pics, px[u], px[t])) {
+        in->first[t] = u;
+        in->shared[u] = in->shared[t] = true;
+      }
+  }
+  free(px);
+  return 0;
+}
+
+void map_in_free(map_in *in) {
+  tilesat_grid_free(in->grid);
+  tilesat_pictures_free(in->pics);
+  free(in->first);
+  free(in->shared);
+  memset(in, 0, sizeof *in);
+}
+
+int map_in_tiles(const map_in *in, int row, int col, int *tiles) {
+  const char *name = tilesat_grid_at(in->grid, row, col);
+  if (!name)
+    return 0;
+  int t = tilesat_rules_find_tile(in->rules, name);
+  if (t >= 0 && !(in->shared && in->shared[t])) {
+    tiles[0] = t;
+    return 1;
+  }
+  int n = 0, T = tilesat_rules_ntiles(in->rules);
+  if (t >= 0) {
+    for (int u = 0; u < T; u++)
+      if (in->first[u] == in->first[t])
+        tiles[n++] = u;
+    return n;
+  }
+  /* a picture of no tile of the rules: the tiles that look the same */
+  const uint8_t *px = in->pics ? tilesat_pictures_get(in->pics, name) : NULL;
+  for (int u = 0; px && u < T; u++)
+    if (same_picture(in->pics, px,
+                     tilesat_pictures_get(
+                         in->pics, tilesat_rules_tile_name(in->rules, u))))
+      tiles[n++] = u;
+  return n;
 }
 
 /* --mask FILE: a text grid of the map's size, '.' a cell of the map and

@@ -1,4 +1,5 @@
-/* stop.c: stopping on Ctrl-C (SIGINT) or SIGTERM, cleanly and soon.
+/* stop.c: stopping on Ctrl-C (SIGINT), SIGTERM, SIGHUP (the terminal
+ * closed) or SIGQUIT, cleanly and soon.
  *
  * A stop must never leave half an answer: no cut-off map on standard
  * output, no partial file (files are written to a temporary and renamed,
@@ -12,16 +13,19 @@
  *    ends the process as below.
  *  - at once: a command that never polls (encode, extract, trace, and
  *    every command while it reads its input) ends in the handler itself:
- *    the message, the registered temporary removed, _exit(1).
+ *    the message, the registered temporaries removed, _exit(1).
  *
- * Around what must not be cut (printing a map, renaming a finished file)
- * the command holds the stop: the signal then only sets the flag, and
- * stop_release ends the process if it must.  Everything the handlers do is
+ * Around what must not be cut (printing a map, putting the files in place
+ * and the answer out) the command holds the stop: the signal then only
+ * sets the flag, and stop_release ends the process if it must.  Once the
+ * files are in place and the answer out (stop_commit), a signal is too
+ * late and changes nothing.  Everything the handlers do is
  * async-signal-safe (write, unlink, _exit, timer_settime). */
 #include "cli.h"
 
 #include <errno.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -30,10 +34,13 @@
 #define WATCHDOG_NS 500000000L /* well within a second of the signal */
 
 static volatile sig_atomic_t stopped, polled, held, said, has_timer, pending,
-    signals;
+    signals, committed;
 static char message[160]; /* "tilesat: COMMAND: interrupted\n" */
-static char temp[4096];   /* a temporary file to remove, or "" */
-static volatile sig_atomic_t has_temp;
+/* The temporary files being written, to remove: a slot each (set after its
+ * path is in place, cleared before it is reused). */
+#define TEMPS 16
+static char temps[TEMPS][4096];
+static volatile sig_atomic_t temp_used[TEMPS];
 static timer_t watchdog;
 
 static _Noreturn void die(void) {
@@ -43,8 +50,9 @@ static _Noreturn void die(void) {
     ssize_t ignored = write(2, message, strlen(message));
     (void)ignored;
   }
-  if (has_temp)
-    unlink(temp);
+  for (int i = 0; i < TEMPS; i++)
+    if (temp_used[i])
+      unlink(temps[i]);
   _exit(EXIT_ERROR);
 }
 
@@ -55,7 +63,8 @@ static void arm(long ns) {
 }
 
 static void on_signal(int sig) {
-  if (sig == SIGALRM && !stopped)
+  /* the answer is out and the files in place: too late to stop */
+  if ((sig == SIGALRM && !stopped) || committed)
     return;
   if (sig != SIGALRM)
     signals++;
@@ -72,7 +81,8 @@ static void on_signal(int sig) {
 }
 
 void stop_install(const char *name) {
-  snprintf(message, sizeof message, "tilesat: %s: interrupted\n", name);
+  if (name)
+    snprintf(message, sizeof message, "tilesat: %s: interrupted\n", name);
   struct sigevent ev;
   memset(&ev, 0, sizeof ev);
   ev.sigev_notify = SIGEV_SIGNAL;
@@ -83,7 +93,7 @@ void stop_install(const char *name) {
   sa.sa_handler = on_signal;
   sigemptyset(&sa.sa_mask);
   sa.sa_flags = SA_RESTART;
-  const int sigs[] = {SIGINT, SIGTERM, SIGALRM};
+  const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGALRM};
   for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
     /* a signal ignored when we started (nohup, a background job) stays so */
     if (!sigaction(sigs[i], NULL, &old) && old.sa_handler == SIG_IGN)
@@ -101,7 +111,8 @@ int stop_terminate(void *user) {
 
 void stop_polled(void) { polled = 1; }
 
-void stop_hold(void) { held = 1; }
+/* (holds nest: putting a file in place within the end of the command) */
+void stop_hold(void) { held++; }
 
 void stop_release(void) {
   /* what was held leaves whole, before any signal ends us; a write error
@@ -109,19 +120,32 @@ void stop_release(void) {
   errno = 0;
   if (fflush(stdout))
     stdout_failed();
-  held = 0;
-  if (pending)
+  if (--held > 0)
+    return;
+  if (pending && !committed)
     die();
-  if (stopped)
+  if (stopped && !committed)
     arm(WATCHDOG_NS);
 }
 
-void stop_temp(const char *path) {
-  has_temp = 0;
-  if (path && strlen(path) < sizeof temp) {
-    memcpy(temp, path, strlen(path) + 1);
-    has_temp = 1;
-  }
+void stop_commit(void) { committed = 1; }
+
+int stop_temp_add(const char *path) {
+  if (strlen(path) >= sizeof temps[0])
+    return -1;
+  for (int i = 0; i < TEMPS; i++)
+    if (!temp_used[i]) {
+      memcpy(temps[i], path, strlen(path) + 1);
+      atomic_signal_fence(memory_order_seq_cst); /* the path, then the flag */
+      temp_used[i] = 1;
+      return i;
+    }
+  return -1;
+}
+
+void stop_temp_remove(int slot) {
+  if (slot >= 0 && slot < TEMPS)
+    temp_used[slot] = 0;
 }
 
 int stop_said(const options *o) {

@@ -61,44 +61,106 @@ int write_rules(const options *o, const tilesat_rules *r) {
   return out_close(&of, true);
 }
 
-/* Read the rules and build the map the options describe. */
-/* --pins-from: every painted cell of a map of the same size is a pin;
+/* --pins-from MAP: every painted cell of a map of the same size is a pin;
  * cells holding --free-tile (default ".") and Tiled's empty cells stay
- * free.  0 or EXIT_ERROR (said). */
-static int pins_from(options *o, tilesat_map *m) {
-  tilesat_error err;
+ * free.  A PNG cell whose picture several tiles share is held to them (the
+ * other tiles banned), not pinned to one.  Pins of several maps add up (a
+ * cell pinned to two tiles: no valid map, as with --pin).  0 or EXIT_ERROR
+ * (said). */
+static int pins_from(options *o, const char *path, tilesat_map *m) {
+  const tilesat_rules *r = tilesat_map_rules(m);
   bool empty_given = GIVEN(o, empty);
   if (!empty_given)
-    o->empty = "exclude"; /* a Tiled map's empty cells are free */
-  tilesat_grid *g = read_map_file(o, o->pins_from, &err);
+    o->empty = "free"; /* a Tiled map's empty cells are free */
+  map_in in;
+  int rc = map_in_read(o, path, r, &in);
   if (!empty_given)
     o->empty = NULL;
-  if (!g)
-    return fail_err(&err);
-  int w = tilesat_map_width(m), h = tilesat_map_height(m), rc = 0;
-  if (tilesat_grid_width(g) != w || tilesat_grid_height(g) != h) {
-    fail("--pins-from: %s is %dx%d, the map %dx%d", o->pins_from,
-         tilesat_grid_width(g), tilesat_grid_height(g), w, h);
+  if (rc)
+    return rc;
+  int w = tilesat_map_width(m), h = tilesat_map_height(m);
+  int gw = tilesat_grid_width(in.grid), gh = tilesat_grid_height(in.grid);
+  if (gw != w || gh != h) {
+    fail("--pins-from: %s is %dx%d, the map %dx%d", path, gw, gh, w, h);
     rc = EXIT_ERROR;
   }
+  int T = tilesat_rules_ntiles(r);
+  int *tiles = malloc((size_t)T * sizeof *tiles);
+  bool *keep = calloc((size_t)T, 1);
+  if (!tiles || !keep) {
+    fail("out of memory");
+    abort();
+  }
+  tilesat_error err;
+  int held = 0; /* cells held to several tiles */
   for (int c = 0; c < w * h && !rc; c++) {
-    const char *name = tilesat_grid_at(g, c / w, c % w);
-    if (name && strcmp(name, o->free_tile) &&
-        tilesat_map_pin(m, c / w, c % w, name, &err)) {
-      const char *why = strncmp(err.msg, "--pin: ", 7) ? err.msg : err.msg + 7;
-      fail("--pins-from: %s: (%d,%d): %s", o->pins_from, c / w, c % w, why);
+    const char *name = tilesat_grid_at(in.grid, c / w, c % w);
+    if (!name || !strcmp(name, o->free_tile))
+      continue;
+    int n = map_in_tiles(&in, c / w, c % w, tiles);
+    if (n <= 1) { /* none: the pin says the tile is unknown */
+      if (tilesat_map_pin(m, c / w, c % w,
+                          n ? tilesat_rules_tile_name(r, tiles[0]) : name,
+                          &err)) {
+        const char *why =
+            strncmp(err.msg, "--pin: ", 7) ? err.msg : err.msg + 7;
+        fail("--pins-from: %s: (%d,%d): %s", path, c / w, c % w, why);
+        rc = EXIT_ERROR;
+      }
+      continue;
+    }
+    if (tilesat_map_masked(m, c / w, c % w)) {
+      fail("--pins-from: %s: (%d,%d): cell (%d,%d) is masked: not part of "
+           "the map",
+           path, c / w, c % w, c / w, c % w);
       rc = EXIT_ERROR;
+      continue;
+    }
+    held++;
+    for (int k = 0; k < n; k++)
+      keep[tiles[k]] = true;
+    for (int t = 0; t < T; t++) {
+      if (!keep[t])
+        tilesat_map_ban(m, c / w, c % w, t, &err); /* a cell of the map */
+      keep[t] = false;
     }
   }
-  tilesat_grid_free(g);
+  /* what bans would be refused for later, said in the terms given here */
+  if (!rc && held &&
+      (!strcmp(o->command, "explain") || !strcmp(o->command, "anneal"))) {
+    fail("--pins-from: %s: %d %s a picture several tiles share, held to "
+         "them by bans, which %s does not take: give the map as a text grid",
+         path, held, held == 1 ? "cell shows" : "cells show", o->command);
+    rc = EXIT_ERROR;
+  }
+  free(tiles);
+  free(keep);
+  map_in_free(&in);
   return rc;
+}
+
+/* Without --size: the size of the first --pins-from map. */
+static int pins_size(options *o, const tilesat_rules *r) {
+  bool empty_given = GIVEN(o, empty);
+  if (!empty_given)
+    o->empty = "free"; /* an empty Tiled map is still a size */
+  map_in in;
+  int rc = map_in_read(o, o->pins_from.v[0], r, &in);
+  if (!empty_given)
+    o->empty = NULL;
+  if (rc)
+    return rc;
+  o->size.w = tilesat_grid_width(in.grid);
+  o->size.h = tilesat_grid_height(in.grid);
+  map_in_free(&in);
+  return 0;
 }
 
 int load_constraints(const options *o, tilesat_map *m) {
   tilesat_error err;
-  if (o->constraints &&
-      tilesat_map_constraints_read_file(m, o->constraints, &err))
-    return fail_err(&err);
+  for (int i = 0; i < o->constraints.n; i++)
+    if (tilesat_map_constraints_read_file(m, o->constraints.v[i], &err))
+      return fail_err(&err);
   const struct {
     enum option_id id;
     const string_list *values;
@@ -114,6 +176,7 @@ int load_constraints(const options *o, tilesat_map *m) {
   return 0;
 }
 
+/* Read the rules and build the map the options describe. */
 int load_map(options *o, tilesat_rules **rules, tilesat_map **map) {
   tilesat_error err;
   if (o->args.n != 1) {
@@ -121,13 +184,20 @@ int load_map(options *o, tilesat_rules **rules, tilesat_map **map) {
          o->command);
     return EXIT_ERROR;
   }
-  if (!GIVEN(o, size)) {
-    fail("%s: missing --size WxH", o->command);
+  if (!GIVEN(o, size) && !o->pins_from.n) {
+    fail("%s: missing --size WxH (or --pins-from MAP, whose size it takes)",
+         o->command);
+    return EXIT_ERROR;
+  }
+  if (GIVEN(o, layer) && !tiled_pins(o)) {
+    fail("--layer: no Tiled map to read it from (--pins-from MAP.tmx)");
     return EXIT_ERROR;
   }
   *rules = tilesat_rules_read_file(o->args.v[0], &err);
   if (!*rules)
     return fail_err(&err);
+  if (!GIVEN(o, size) && pins_size(o, *rules))
+    return EXIT_ERROR;
   tilesat_topology topo = topology_of(o, tilesat_rules_topology(*rules));
   *map = tilesat_map_new(*rules, o->size.w, o->size.h, topo, o->periodic, &err);
   if (!*map)
@@ -142,8 +212,9 @@ int load_map(options *o, tilesat_rules **rules, tilesat_map **map) {
   for (int i = 0; i < o->pins.n; i++)
     if (tilesat_map_pin_spec(*map, o->pins.v[i], &err))
       return fail_err(&err);
-  if (o->pins_from && pins_from(o, *map))
-    return EXIT_ERROR;
+  for (int i = 0; i < o->pins_from.n; i++)
+    if (pins_from(o, o->pins_from.v[i], *map))
+      return EXIT_ERROR;
   return load_constraints(o, *map);
 }
 

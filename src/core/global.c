@@ -200,9 +200,17 @@ static int parse_sides(const src *s, const char *text, size_t n,
   return 0;
 }
 
+#define MAX_COUNT (1 << 30)
+
 static int parse_k(const src *s, const char *text, int *k) {
   uint64_t v;
-  if (!ts_parse_whole(text, 1 << 30, &v))
+  if (*text && strspn(text, "0123456789") == strlen(text) &&
+      !ts_parse_whole(text, MAX_COUNT, &v))
+    return say(s,
+               "'%s' is too large a count: at most %d (the map has %d "
+               "cells)",
+               text, MAX_COUNT, s->m->ncells);
+  if (!ts_parse_whole(text, MAX_COUNT, &v))
     return say(s, "'%s' is not a count (a whole number)", text);
   *k = (int)v;
   return 0;

@@ -187,12 +187,74 @@ static int open_folder(tilesat_output *o) {
   return fd;
 }
 
+/* The file that writing `path` writes (malloc'd): symbolic links
+ * followed, a dangling one too (the file is made where it points, as a
+ * shell's `>` makes it, not put in place of the link); a new file is the
+ * path itself.  NULL with errno ELOOP for a loop of links. */
+static char *target_of(const char *path) {
+  char *p = realpath(path, NULL);
+  if (p)
+    return p;
+  p = ts_strdup(path);
+  for (int hops = 0; hops < 40; hops++) {
+    struct stat st;
+    char link[4096];
+    ssize_t n;
+    if (lstat(p, &st) || !S_ISLNK(st.st_mode) ||
+        (n = readlink(p, link, sizeof link - 1)) < 0)
+      return p;
+    link[n] = 0;
+    const char *slash = strrchr(p, '/');
+    size_t dir = link[0] != '/' && slash ? (size_t)(slash - p + 1) : 0;
+    char *next = ts_malloc(dir + (size_t)n + 1);
+    memcpy(next, p, dir);
+    memcpy(next + dir, link, (size_t)n + 1);
+    free(p);
+    p = next;
+  }
+  free(p);
+  errno = ELOOP;
+  return NULL;
+}
+
+int tilesat_output_check(const char *path, tilesat_error *err) {
+  char *target = target_of(path);
+  int e = target ? 0 : errno;
+  struct stat st;
+  bool exists = target && !stat(target, &st);
+  if (exists && S_ISDIR(st.st_mode)) {
+    e = EISDIR;
+  } else if (exists && !S_ISREG(st.st_mode)) {
+    if (access(target, W_OK)) /* written in place */
+      e = errno;
+  } else if (target) { /* a new file, or one replaced: made in its folder */
+    const char *slash = strrchr(target, '/');
+    char *dir = !slash ? ts_strdup(".")
+                : slash == target
+                    ? ts_strdup("/")
+                    : ts_strndup(target, (size_t)(slash - target));
+    if (stat(dir, &st) || (S_ISDIR(st.st_mode) && access(dir, W_OK | X_OK)))
+      e = errno;
+    else if (!S_ISDIR(st.st_mode))
+      e = ENOTDIR;
+    free(dir);
+  }
+  free(target);
+  if (e)
+    ts_error(err, path, 0, "cannot open for writing: %s", strerror(e));
+  return e ? -1 : 0;
+}
+
 tilesat_output *tilesat_output_open(const char *path, tilesat_error *err) {
   tilesat_output *o = ts_calloc(1, sizeof *o);
   o->name = ts_strdup(path);
-  o->path = realpath(path, NULL); /* follows symbolic links */
-  if (!o->path)
-    o->path = ts_strdup(path); /* a new file */
+  o->path = target_of(path);
+  if (!o->path) {
+    ts_error(err, path, 0, "cannot open for writing: %s", strerror(errno));
+    free(o->name);
+    free(o);
+    return NULL;
+  }
   o->dir = open_folder(o);
   struct stat st;
   bool exists = o->dir >= 0 && !fstatat(o->dir, o->base, &st, 0);

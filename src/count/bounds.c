@@ -577,7 +577,7 @@ static int *witness(ts_bounds *b, double seconds) {
     return NULL;
   tilesat_collapse_options co;
   tilesat_collapse_options_init(&co);
-  co.guard = true;
+  co.guard = TILESAT_GUARD_SAT;
   co.seed = b->o->seed;
   co.solve = b->dpo.solve;
   co.solve.backend = TILESAT_CADICAL;
@@ -988,6 +988,18 @@ int ts_bounds_predict(ts_bounds *b, double *seconds, char *why, size_t len,
            "strips of 1 to %d %s took up to %.2g s, %.1fx more a line", k,
            line_name(axis, 2), b->seconds[k], g);
   return 0;
+}
+
+int ts_bounds_try_dp(ts_bounds *b, double seconds, mpz_t count,
+                     tilesat_error *err) {
+  snprintf(b->phase, sizeof b->phase, "the whole map, for %.2g s", seconds);
+  b->prefix = "auto: trying the exact dp on ";
+  say(b, "");
+  b->deadline = now() + seconds;
+  outcome rc = dp(b, b->m, count, err);
+  b->deadline = 0;
+  b->prefix = "bounds: ";
+  return rc == COUNTED ? 1 : rc == TOO_HARD ? 0 : -1;
 }
 
 bool ts_bounds_whole(const ts_bounds *b, mpz_t count) {

@@ -453,7 +453,7 @@ static int start_map(chain *c, tilesat_error *err) {
   tilesat_collapse_options co;
   tilesat_collapse_options_init(&co);
   co.seed = c->o->seed;
-  co.guard = true;
+  co.guard = TILESAT_GUARD_SAT;
   co.solve = c->o->solve;
   co.solve.backend = TILESAT_BACKEND_AUTO;
   rc = tilesat_collapse_run(col, &co, c->tiles, err);

@@ -58,6 +58,12 @@ int ts_bounds_predict(ts_bounds *b, double *seconds, char *why, size_t len,
                       tilesat_error *err);
 /* Did the prediction count the whole map (a strip as wide as the map)?
  * Then count holds its count. */
+/* The dp on the whole map for at most `seconds` of CPU: 1 and the count
+ * when it finished, 0 when it ran out of time or memory, -1 when
+ * interrupted (err).  auto tries it first: on maps the dp counts at once
+ * it costs nothing beyond the dp. */
+int ts_bounds_try_dp(ts_bounds *b, double seconds, mpz_t count,
+                     tilesat_error *err);
 bool ts_bounds_whole(const ts_bounds *b, mpz_t count);
 /* Both bounds (res's mpz_t initialised by the caller), within
  * o->bounds_seconds, or with strips of o->bounds_width lines.  0, or -1

@@ -518,7 +518,8 @@ static bool better(score a, score b) {
   return a.spread < b.spread;
 }
 
-/* Groups (with clauses, or kept by cuts) within Chebyshev distance r of centre. */
+/* Groups (with clauses, or kept by cuts) within Chebyshev distance r of centre.
+ */
 static void window(const tilesat_map *m, const uint8_t *has, int centre, int r,
                    ts_ints *out) {
   int G = ts_group_count(m);

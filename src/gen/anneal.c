@@ -478,7 +478,9 @@ static void start_near_targets(const tables *tb, state *st) {
 /* A random start: pins in place, free cells uniform, or with exact counts
  * the missing tiles of every target dealt out in random order; no tile a
  * global constraint bans; then the counts of global constraints met.
- * -1 when no start meets them. */
+ * -1 when no start meets them, or a cell holds a banned tile (a pin on
+ * one, or every tile banned there: two borders, or a path and an `at`,
+ * that share a cell and no tile). */
 static int state_start(const tables *tb, state *st, int *scratch) {
   const tilesat_energy *e = tb->e;
   int T = tb->T;
@@ -501,6 +503,9 @@ static int state_start(const tables *tb, state *st, int *scratch) {
                           &st->r))
       return -1;
   }
+  for (int c = 0; c < tb->N; c++)
+    if (st->tile[c] < T && banned(tb, c, st->tile[c]))
+      return -1;
   state_sync(tb, st, scratch);
   return 0;
 }
@@ -1361,7 +1366,8 @@ typedef struct annealer {
   long sweeps;
   double h0, blo, bhi; /* starting hard weight, schedule */
   double t0, bestE;
-  uint16_t *best; /* the best map so far, at the real hard weight */
+  uint16_t *best;   /* the best map so far, at the real hard weight */
+  uint16_t *solved; /* the SAT backend's start, once one was needed */
   int *scratch;
 } annealer;
 
@@ -1415,6 +1421,7 @@ static void annealer_free(annealer *a) {
     state_free(&a->reps[k]);
   free(a->reps);
   free(a->best);
+  free(a->solved);
   free(a->scratch);
   tables_free(&a->tb);
 }
@@ -1488,33 +1495,69 @@ static bool anneal_sweep(annealer *a, int run, long sw) {
   return stop;
 }
 
-/* Every restart from its own seed stream; false if a replica's running
+/* Replica st's start: state_start's, or when that cannot meet the global
+ * constraints, the whole map solved by the SAT backend with every
+ * constraint (once; every later run starts there too).  TILESAT_SAT,
+ * TILESAT_UNSAT (no valid map exists; a->best holds the start that failed)
+ * or -1 (err). */
+static int start(annealer *a, state *st, tilesat_error *err) {
+  const tables *tb = &a->tb;
+  int N = tb->N, T = tb->T;
+  if (!a->solved && state_start(tb, st, a->scratch) == 0)
+    return TILESAT_SAT;
+  if (!a->solved) {
+    to_ints(tb, st, a->scratch);
+    int res = ts_anneal_solve_whole(a->e, &a->opts->solve, a->scratch, err);
+    if (res < 0)
+      return -1;
+    a->s->sat_start = res;
+    if (res == TILESAT_UNSAT) {
+      memcpy(a->best, st->tile, (size_t)N * sizeof *a->best);
+      return res;
+    }
+    a->solved = ts_malloc((size_t)N * sizeof *a->solved);
+    for (int c = 0; c < N; c++)
+      a->solved[c] = (uint16_t)(a->scratch[c] < 0 ? T : a->scratch[c]);
+  }
+  memcpy(st->tile, a->solved, (size_t)N * sizeof *st->tile);
+  st->tile[N] = (uint16_t)T;
+  state_sync(tb, st, a->scratch);
+  return TILESAT_SAT;
+}
+
+/* How the runs ended. */
+typedef enum {
+  RUNS_DONE,
+  RUNS_BAD,
+  RUNS_INTERRUPTED,
+  RUNS_UNSAT,
+  RUNS_ERROR
+} runs_end;
+
+/* Every restart from its own seed stream; RUNS_BAD if a replica's running
  * bookkeeping disagrees with a fresh evaluation.  The terminate of the
- * solve options (Ctrl-C) ends the sweeps too: *interrupted. */
-static bool anneal_runs(annealer *a, bool *interrupted, bool *nostart) {
-  bool bad = false;
-  *interrupted = *nostart = false;
-  for (int run = 0; run < a->restarts && !*interrupted && !*nostart; run++) {
-    for (int k = 0; k < a->K && !*nostart; k++) {
+ * solve options (Ctrl-C) ends the sweeps too. */
+static runs_end anneal_runs(annealer *a, tilesat_error *err) {
+  for (int run = 0; run < a->restarts; run++) {
+    for (int k = 0; k < a->K; k++) {
       ts_rng_seed(&a->reps[k].r, a->opts->seed,
                   (uint64_t)run * 64 + (uint64_t)k);
-      *nostart = state_start(&a->tb, &a->reps[k], a->scratch) < 0;
+      int res = start(a, &a->reps[k], err);
+      if (res != TILESAT_SAT)
+        return res == TILESAT_UNSAT ? RUNS_UNSAT : RUNS_ERROR;
     }
-    if (*nostart)
-      break;
     bool stop = false;
     for (long sw = 0; sw < a->sweeps && !stop; sw++) {
-      if (ts_terminated(&a->opts->solve)) {
-        *interrupted = true;
-        break;
-      }
+      if (ts_terminated(&a->opts->solve))
+        return RUNS_INTERRUPTED;
       stop = anneal_sweep(a, run, sw);
     }
     set_hard(&a->tb, a->reps, a->K, a->e->hard);
-    for (int k = 0; k < a->K && !bad; k++)
-      bad = !bookkeeping_ok(&a->tb, &a->reps[k], a->scratch);
+    for (int k = 0; k < a->K; k++)
+      if (!bookkeeping_ok(&a->tb, &a->reps[k], a->scratch))
+        return RUNS_BAD;
   }
-  return !bad;
+  return RUNS_DONE;
 }
 
 int tilesat_anneal(const tilesat_energy *e, const tilesat_anneal_opts *opts,
@@ -1533,8 +1576,7 @@ int tilesat_anneal(const tilesat_energy *e, const tilesat_anneal_opts *opts,
     return -1;
   annealer a;
   annealer_init(&a, e, opts, s);
-  bool interrupted, nostart;
-  bool ok = anneal_runs(&a, &interrupted, &nostart);
+  runs_end end = anneal_runs(&a, err);
   s->seconds = now() - a.t0;
   int N = a.tb.N;
   for (int c = 0; c < N; c++)
@@ -1542,18 +1584,13 @@ int tilesat_anneal(const tilesat_energy *e, const tilesat_anneal_opts *opts,
   long sweeps = a.sweeps;
   double bhi = a.bhi;
   annealer_free(&a);
-  if (interrupted) {
+  if (end == RUNS_ERROR)
+    return -1;
+  if (end == RUNS_INTERRUPTED) {
     ts_error(err, "anneal", 0, "interrupted");
     return -1;
   }
-  if (nostart) {
-    ts_error(err, "anneal", 0,
-             "found no start that meets the counts of the global constraints "
-             "(changing one cell at a time); check can say whether a map "
-             "meets them");
-    return -1;
-  }
-  if (!ok) {
+  if (end == RUNS_BAD) {
     ts_error(err, NULL, 0,
              "internal error: the sampler's running energy or violation "
              "count disagrees with a fresh evaluation");
@@ -1562,7 +1599,9 @@ int tilesat_anneal(const tilesat_energy *e, const tilesat_anneal_opts *opts,
   s->violations_annealed = violations(e, tiles);
   if (opts->annealed)
     memcpy(opts->annealed, tiles, (size_t)N * sizeof *tiles);
-  if (s->violations_annealed > 0 && opts->cleanup) {
+  if (end == RUNS_UNSAT) /* the start's whole-map solve: no valid map */
+    s->cleanup_result = TILESAT_UNSAT;
+  else if (s->violations_annealed > 0 && opts->cleanup) {
     if (ts_anneal_cleanup(e, &opts->solve, tiles, s, err) < 0)
       return -1;
     if (s->cleaned_cells > 0 && e->soft_scale > 0 && !e->exact)

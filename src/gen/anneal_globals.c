@@ -2,9 +2,10 @@
  *
  * Counts are hard: a run starts from a map that meets every count (the
  * sampler's random start, then single-cell changes that bring the counts
- * nearer their bounds, ignoring everything else), and every later move
- * keeps them: a heat-bath update never draws a tile that would take a
- * count out of its bounds (ts_ag_mask), and swaps of two cells, which
+ * nearer their bounds, ignoring everything else; when they get stuck,
+ * the whole map solved by the SAT backend, see anneal.c), and every later
+ * move keeps them: a heat-bath update never draws a tile that would take
+ * a count out of its bounds (ts_ag_mask), and swaps of two cells, which
  * keep every count of the whole map, are refused when they move a count
  * of a rectangle out of bounds.
  *
@@ -255,8 +256,15 @@ static int uf_find(int *uf, int i) {
 }
 
 /* The region a cell will be in after the proposed change (a label, or N
- * plus a search's root for a piece split off). */
+ * plus a search's root for a piece split off, or N + MAX_SEARCH for a
+ * cell that joins alone; -1 outside the class). */
 static int label_after(const ts_ag *g, ag_regions *r, int v) {
+  /* the changing cell itself: a path's cell leaves or joins too (a swap
+   * tries a tile its ban forbids, and puts it back) */
+  if (v == r->pc && r->pend == LEAVE)
+    return -1;
+  if (v == r->pc && r->pend == JOIN)
+    return r->pn ? r->plabs[0] : g->N + MAX_SEARCH;
   int l = r->lab[v];
   if (r->pend == JOIN)
     for (int i = 0; i < r->pn; i++)
@@ -286,7 +294,8 @@ static long missing_after(const ts_ag *g, const ag_conn *k, ag_regions *r,
     } else if (l < g->N) {
       n += s->seen[l] != s->scur;
       s->seen[l] = s->scur;
-    } else { /* a split-off piece: fewer than MAX_SEARCH of them */
+    } else { /* a split-off piece (fewer than MAX_SEARCH), or the
+              * joining cell alone */
       int j = 0;
       while (j < nids && ids[j] != l)
         j++;

@@ -301,7 +301,8 @@ static int gather(const tilesat_map *m, const uint8_t *in, uint8_t *seen, int s,
   return n;
 }
 
-/* Connectivity the pieces did not mend: the whole map, with its
+/* What the pieces did not mend (connectivity; violations that growing
+ * cannot join to the rest, masks cutting the map): the whole map, with its
  * constraints and cuts, keeping what it can of the map (cells: scratch). */
 static int whole_map(const tilesat_energy *e, const tilesat_solve_options *so,
                      int *tiles, int *cells, tilesat_anneal_stats *st,
@@ -309,7 +310,7 @@ static int whole_map(const tilesat_energy *e, const tilesat_solve_options *so,
   const tilesat_map *m = e->map;
   int N = m->ncells, n = 0;
   for (int c = 0; c < N; c++)
-    if (!e->pin_of[c])
+    if (!e->pin_of[c] && !ts_masked(m, c))
       cells[n++] = c;
   st->cleanup_regions++;
   int *sol = ts_malloc((size_t)N * sizeof *sol);
@@ -319,6 +320,18 @@ static int whole_map(const tilesat_energy *e, const tilesat_solve_options *so,
   st->cleanup_result = res == TILESAT_UNSAT ? TILESAT_UNSAT : TILESAT_SAT;
   free(sol);
   return res < 0 ? -1 : 0;
+}
+
+int ts_anneal_solve_whole(const tilesat_energy *e,
+                          const tilesat_solve_options *options, int *tiles,
+                          tilesat_error *err) {
+  const tilesat_map *m = e->map;
+  tilesat_solve_options so = ts_solve_for(m, options);
+  tilesat_anneal_stats st = {0};
+  int *cells = ts_malloc((size_t)m->ncells * sizeof *cells);
+  int rc = whole_map(e, &so, tiles, cells, &st, err);
+  free(cells);
+  return rc < 0 ? -1 : st.cleanup_result;
 }
 
 int ts_anneal_cleanup(const tilesat_energy *e,
@@ -336,7 +349,8 @@ int ts_anneal_cleanup(const tilesat_energy *e,
   uint8_t *seen = ts_malloc((size_t)N);
   int *queue = ts_malloc((size_t)N * sizeof *queue);
   int *piece = ts_malloc((size_t)N * sizeof *piece);
-  int rc = 0;
+  int rc = 0, live = N - m->nmasked, last = -1;
+  bool whole = false;
   st->cleanup_result = TILESAT_SAT;
   for (int margin = 2;; margin *= 2) {
     if (!mark_bad(m, tiles, in))
@@ -344,7 +358,16 @@ int ts_anneal_cleanup(const tilesat_energy *e,
     grow(m, in, margin, queue);
     int nin = 0;
     for (int c = 0; c < N; c++)
-      nin += in[c];
+      nin += in[c] && !ts_masked(m, c);
+    /* Every cell, or every cell the violations reach (masks can cut the
+     * map in pieces that growing never joins): the whole map, with only
+     * the user's pins and every constraint, says whether a map exists. */
+    if (nin >= live || nin == last) {
+      whole = true;
+      rc = whole_map(e, &so, tiles, piece, st, err);
+      break;
+    }
+    last = nin;
     memset(seen, 0, (size_t)N);
     bool failed = false;
     for (int s = 0; s < N && !failed && rc == 0; s++) {
@@ -352,9 +375,7 @@ int ts_anneal_cleanup(const tilesat_energy *e,
         continue;
       int n = gather(m, in, seen, s, piece);
       st->cleanup_regions++;
-      /* the whole map with only the user's pins: the plain check */
-      int budget = nin == N ? 0 : PIECE_CONFLICTS;
-      int res = solve_piece(e, &so, tiles, piece, n, budget, err);
+      int res = solve_piece(e, &so, tiles, piece, n, PIECE_CONFLICTS, err);
       if (res < 0)
         rc = -1;
       else if (res == TILESAT_UNSAT)
@@ -362,13 +383,9 @@ int ts_anneal_cleanup(const tilesat_energy *e,
     }
     if (rc < 0 || !failed)
       break;
-    if (nin == N) { /* the whole map, only the user's pins: no valid map */
-      st->cleanup_result = TILESAT_UNSAT;
-      break;
-    }
   }
   char why[8];
-  if (rc == 0 && st->cleanup_result == TILESAT_SAT &&
+  if (rc == 0 && !whole && st->cleanup_result == TILESAT_SAT &&
       ts_globals_broken(m, tiles, why, sizeof why))
     rc = whole_map(e, &so, tiles, piece, st, err);
   st->cleaned_cells = 0;

@@ -53,16 +53,24 @@
  * a contradiction; when the rules and pins alone have no valid map a
  * window or the whole map says so, and the run is UNSAT.
  *
+ * The block guard (--guard blocks, or auto once the exact guard has made
+ * its budget of solver calls) does not replay: propagation goes on past an
+ * emptied cell (whose last tile is not propagated), and blocks.c decides a
+ * block of cells around each emptied cell again; the run goes on.
+ *
  * Global constraints (collapse_globals.c): borders are bans, counts and
  * (guarded) connected and path constraints are propagated with the wave.
  * Their propagation bans only what no valid map with the choices holds,
  * so a guarded run's contradiction proves its last choice doomed: the
  * guard learns it without a solver (global_learn), goes back further by
  * probing when every tile of a cell is doomed, and starts over from
- * another seed when it has to go back too often.
+ * another seed when it has to go back too often.  The block guard, which
+ * decides blocks again without them, is not for such maps (nor for masked
+ * ones): `blocks` refuses them and `auto` does not hand over.
  */
 #include "gen/collapse_internal.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -124,6 +132,7 @@ tilesat_collapse *tilesat_collapse_new(const tilesat_map *m,
   c->heap = ts_malloc((size_t)N * sizeof *c->heap);
   c->pos = ts_malloc((size_t)N * sizeof *c->pos);
   c->map_sat = -1;
+  c->level_cap = INT_MAX;
   c->w = ts_malloc((size_t)T * sizeof *c->w);
   c->wlogw = ts_malloc((size_t)T * sizeof *c->wlogw);
   for (int t = 0; t < T; t++) {
@@ -175,6 +184,8 @@ void tilesat_collapse_free(tilesat_collapse *c) {
     free(snaps[i]->entropy);
     free(snaps[i]->key);
   }
+  free(c->empties.v);
+  free(c->base);
   free(c);
 }
 
@@ -267,23 +278,42 @@ static void heap_update(tilesat_collapse *c, int cell) {
     sift_down(c, i);
 }
 
-/* Remove tile t from cell; a cell left empty is the contradiction. */
+/* Remove tile t from cell; a cell left empty is the contradiction.  The
+ * last tile's removal is not propagated: an empty cell would empty its
+ * neighbours in turn; they go on counting it (a block repair, which
+ * propagates past an empty cell, decides the cell again). */
 static void ban(tilesat_collapse *c, int cell, int t) {
   size_t k = (size_t)cell * (size_t)c->T + (size_t)t;
   c->possible[k] = 0;
-  TS_PUSH(c->stack, ((pair){cell, t}));
   c->count[cell]--;
   c->sum_w[cell] -= c->w[t];
   c->sum_wlogw[cell] -= c->wlogw[t];
   c->entropy[cell] = entropy_of(c->sum_w[cell], c->sum_wlogw[cell]);
   heap_update(c, cell);
-  if (c->count[cell] == 0 && c->contradiction < 0)
-    c->contradiction = cell;
   if (c->cg)
     cg_on_ban(c, cell, t);
+  if (c->count[cell] > 0) {
+    TS_PUSH(c->stack, ((pair){cell, t}));
+    return;
+  }
+  if (c->contradiction < 0)
+    c->contradiction = cell;
+  if (c->drain)
+    TS_PUSH(c->empties, cell);
 }
 
-void ts_wave_ban(tilesat_collapse *c, int cell, int t) { ban(c, cell, t); }
+void ts_collapse_ban(tilesat_collapse *c, int cell, int t) { ban(c, cell, t); }
+
+void ts_collapse_set(tilesat_collapse *c, int cell, int t) {
+  uint8_t *poss = c->possible + (size_t)cell * (size_t)c->T;
+  memset(poss, 0, (size_t)c->T);
+  poss[t] = 1;
+  c->count[cell] = 1;
+  c->sum_w[cell] = c->w[t];
+  c->sum_wlogw[cell] = c->wlogw[t];
+  c->entropy[cell] = 0;
+  heap_update(c, cell);
+}
 
 /* Tile u left cell n: the tiles it allowed in n's neighbours lose one
  * support each; a tile left with none is banned.  Until the stack is
@@ -292,7 +322,7 @@ void ts_wave_ban(tilesat_collapse *c, int cell, int t) { ban(c, cell, t); }
 static void propagate(tilesat_collapse *c) {
   const int T = c->T, D = c->D;
 again:
-  while (c->stack.n && c->contradiction < 0) {
+  while (c->stack.n && (c->contradiction < 0 || c->drain)) {
     pair p = c->stack.v[--c->stack.n];
     for (int d = 0; d < D; d++) {
       int cell = c->nbr[(size_t)p.cell * (size_t)D + (size_t)d];
@@ -315,6 +345,8 @@ again:
     goto again;
 }
 
+void ts_collapse_propagate(tilesat_collapse *c) { propagate(c); }
+
 /* Every tile possible everywhere, then the tiles with no support where a
  * neighbour exists and the map's bans, then the pins. */
 static void start(tilesat_collapse *c, uint64_t seed, tilesat_heuristic h) {
@@ -331,7 +363,7 @@ static void start(tilesat_collapse *c, uint64_t seed, tilesat_heuristic h) {
     swl += c->wlogw[t];
   }
   memset(c->possible, 1, (size_t)N * (size_t)T);
-  c->stack.n = c->choices.n = c->doomed.n = 0;
+  c->stack.n = c->choices.n = c->doomed.n = c->empties.n = 0;
   c->next_doom = 0;
   c->no_return = -1;
   c->contradiction = c->failed = -1;
@@ -424,6 +456,7 @@ static int make_solver(tilesat_collapse *c, const tilesat_solve_options *so,
   ts_solver_free(c->solver);
   ts_cuts_free(c->cuts);
   c->solver = NULL;
+  c->cuts = NULL;
   c->solve = want;
   c->map_sat = -1;
   if (ts_memory_check(c->m, so, 0, "collapse", err))
@@ -493,14 +526,18 @@ static long last_failed(ts_solver *s, const int *lits, long j) {
  * UNSAT answer moves hi down to the last choice its refutation used (a
  * non-local doom can lie thousands of choices back).  With a budget, a
  * prefix with no answer within it counts as satisfiable: hi is still a
- * refuted prefix, not always the first.  j, or -2 with err. */
+ * refuted prefix, not always the first; or, `strict`, the search gives up.
+ * j, -3 (gave up), or -2 with err. */
 static long first_unsat(tilesat_collapse *c, ts_solver *s, const int *lits,
-                        long lo, long hi, int budget, tilesat_error *err) {
+                        long lo, long hi, int budget, bool strict,
+                        tilesat_error *err) {
   for (long step = 1; hi - lo > 1; step *= 2) {
     long mid = hi - step > lo ? hi - step : lo + 1;
     int res = solve_lits(c, s, lits, mid + 1, budget, err);
     if (res < 0)
       return -2;
+    if (res == TILESAT_UNKNOWN && strict)
+      return -3;
     if (res != TILESAT_UNSAT) { /* or no answer within the budget */
       lo = mid;
       break;
@@ -512,6 +549,8 @@ static long first_unsat(tilesat_collapse *c, ts_solver *s, const int *lits,
     int res = solve_lits(c, s, lits, mid + 1, budget, err);
     if (res < 0)
       return -2;
+    if (res == TILESAT_UNKNOWN && strict)
+      return -3;
     if (res != TILESAT_UNSAT)
       lo = mid;
     else
@@ -520,12 +559,13 @@ static long first_unsat(tilesat_collapse *c, ts_solver *s, const int *lits,
   return hi;
 }
 
-/* Do the rules and pins alone leave a valid map?  SAT, UNSAT, or -1. */
-static int map_sat(tilesat_collapse *c, tilesat_error *err) {
+/* Do the rules and pins alone leave a valid map?  SAT, UNSAT, UNKNOWN (no
+ * answer within `budget` conflicts, if not 0), or -1. */
+static int map_sat(tilesat_collapse *c, int budget, tilesat_error *err) {
   if (c->map_sat < 0) {
-    int res = solve_lits(c, c->solver, NULL, 0, 0, err);
-    if (res < 0)
-      return -1;
+    int res = solve_lits(c, c->solver, NULL, 0, budget, err);
+    if (res < 0 || res == TILESAT_UNKNOWN)
+      return res;
     c->map_sat = res;
   }
   return c->map_sat;
@@ -533,22 +573,40 @@ static int map_sat(tilesat_collapse *c, tilesat_error *err) {
 
 /* The run's point of no return on the whole map: the first choice whose
  * prefix leaves no valid map (the whole run leaves none).  Its index, -1
- * when the rules and pins alone leave none, or -2 with err. */
+ * when the rules and pins alone leave none, -3 when a solve took more
+ * than `budget` conflicts (if not 0), or -2 with err. */
 static long global_no_return(tilesat_collapse *c,
-                             const tilesat_solve_options *so,
+                             const tilesat_solve_options *so, int budget,
                              tilesat_error *err) {
   if (make_solver(c, so, err))
     return -2;
-  int res = map_sat(c, err);
+  int res = map_sat(c, budget, err);
+  if (res == TILESAT_UNKNOWN)
+    return -3;
   if (res != TILESAT_SAT)
     return res < 0 ? -2 : -1;
   long n = (long)c->choices.n;
   int *lits = ts_malloc(((size_t)n + 1) * sizeof *lits);
   for (long i = 0; i < n; i++)
     lits[i] = ts_var(c->m, c->choices.v[i].cell, c->choices.v[i].tile);
-  long k = first_unsat(c, c->solver, lits, -1, n - 1, 0, err);
+  long k = first_unsat(c, c->solver, lits, -1, n - 1, budget, budget > 0, err);
   free(lits);
   return k;
+}
+
+int ts_collapse_solve_map(tilesat_collapse *c, const tilesat_solve_options *so,
+                          int *tiles, tilesat_error *err) {
+  c->now = so;
+  if (make_solver(c, so, err))
+    return -1;
+  int res = solve_lits(c, c->solver, NULL, 0, 0, err);
+  if (res != TILESAT_SAT)
+    return res;
+  for (int cell = 0; cell < c->N; cell++)
+    for (int t = 0; t < c->T; t++)
+      if (ts_solver_value(c->solver, ts_var(c->m, cell, t)))
+        tiles[cell] = t;
+  return res;
 }
 
 /* ------------------------------------------------------------- the guard */
@@ -566,18 +624,9 @@ static void learn(tilesat_collapse *c, size_t k) {
   TS_PUSH(c->dooms, ((doom){k, p.cell, p.tile}));
 }
 
-/* A window of the map around its contradiction: rows y0.. and columns
- * x0.. (modulo the size on a periodic map), h by w, as a map of its own
- * that does not wrap.  Its cells lose their neighbours outside, so it is
- * a relaxation: what leaves the window no filling leaves the map none. */
-typedef struct window {
-  tilesat_map m;
-  int x0, y0;
-} window;
-
-/* The window of radius r around cell; false when it would be the whole
- * map (or wrap a hex map of odd height, whose rows then change parity). */
-static bool window_at(const tilesat_collapse *c, int cell, int r, window *w) {
+/* A window of the map around its contradiction (collapse_internal.h): a
+ * relaxation, what leaves the window no filling leaves the map none. */
+bool ts_collapse_window(const tilesat_collapse *c, int cell, int r, window *w) {
   const tilesat_map *m = c->m;
   int W = m->width, H = m->height, side = 2 * r + 1;
   bool hex = m->topo == TILESAT_HEX;
@@ -612,11 +661,43 @@ static bool window_at(const tilesat_collapse *c, int cell, int r, window *w) {
   return true;
 }
 
-/* The map's masked cells that fall in the window, masked there too. */
-static void window_mask(const tilesat_collapse *c, window *w);
+bool ts_collapse_window_rect(const tilesat_collapse *c, int x0, int y0, int ww,
+                             int hh, window *w) {
+  const tilesat_map *m = c->m;
+  int W = m->width, H = m->height;
+  bool hex = m->topo == TILESAT_HEX;
+  if (!m->periodic) { /* cut at the map's edges */
+    int x1 = x0 + ww < W ? x0 + ww : W, y1 = y0 + hh < H ? y0 + hh : H;
+    x0 = x0 < 0 ? 0 : x0;
+    y0 = y0 < 0 ? 0 : y0;
+    if (hex && y0 % 2)
+      y0--; /* odd-r rows: keep the window's rows' parity */
+    ww = x1 - x0;
+    hh = y1 - y0;
+    if (ww >= W && hh >= H)
+      return false;
+  } else {
+    if (ww >= W || hh >= H || (hex && H % 2))
+      return false;
+    x0 = (x0 % W + W) % W;
+    y0 = (y0 % H + H) % H;
+    if (hex && y0 % 2)
+      y0 = y0 ? y0 - 1 : H - 1;
+  }
+  memset(w, 0, sizeof *w);
+  w->m.rules = m->rules;
+  w->m.topo = m->topo;
+  w->m.width = ww;
+  w->m.height = hh;
+  w->m.ncells = ww * hh;
+  w->m.max_memory = m->max_memory;
+  w->x0 = x0;
+  w->y0 = y0;
+  return true;
+}
 
-/* cell's place in the window, or -1. */
-static int window_cell(const tilesat_collapse *c, const window *w, int cell) {
+int ts_collapse_window_cell(const tilesat_collapse *c, const window *w,
+                            int cell) {
   int W = c->m->width, H = c->m->height;
   int dx = cell % W - w->x0, dy = cell / W - w->y0;
   if (c->m->periodic) {
@@ -628,21 +709,26 @@ static int window_cell(const tilesat_collapse *c, const window *w, int cell) {
   return dy * w->m.width + dx;
 }
 
+int ts_collapse_map_cell(const tilesat_collapse *c, const window *w, int lc) {
+  int W = c->m->width, H = c->m->height;
+  int x = w->x0 + lc % w->m.width, y = w->y0 + lc / w->m.width;
+  return (y % H) * W + x % W;
+}
+
+/* The map's masked cells that fall in the window, masked there too. */
 static void window_mask(const tilesat_collapse *c, window *w) {
   if (!c->m->masked)
     return;
   w->m.masked = ts_calloc((size_t)w->m.ncells, 1);
-  for (int cell = 0; cell < c->N; cell++) {
-    int lc = ts_masked(c->m, cell) ? window_cell(c, w, cell) : -1;
-    if (lc >= 0 && !w->m.masked[lc]) {
+  for (int lc = 0; lc < w->m.ncells; lc++)
+    if (ts_masked(c->m, ts_collapse_map_cell(c, w, lc)) && !w->m.masked[lc]) {
       w->m.masked[lc] = 1;
       w->m.nmasked++;
     }
-  }
 }
 
-/* The largest window radius tried on a map with global constraints. */
-#define GLOBAL_WINDOW 12
+/* The largest window tried on a map with global constraints (radius 12). */
+#define GLOBAL_WINDOW_CELLS 625L
 
 /* The map's connected and path constraints as they hold in window w
  * (collapse_globals.c), or NULL. */
@@ -651,12 +737,7 @@ static cg_window *window_globals(const tilesat_collapse *c, const window *w) {
     return NULL;
   int *wcell = ts_malloc((size_t)w->m.ncells * sizeof *wcell);
   for (int lc = 0; lc < w->m.ncells; lc++)
-    wcell[lc] = -1;
-  for (int cell = 0; cell < c->N; cell++) {
-    int lc = window_cell(c, w, cell);
-    if (lc >= 0)
-      wcell[lc] = cell;
-  }
+    wcell[lc] = ts_collapse_map_cell(c, w, lc);
   cg_window *cw = cg_window_new(c, &w->m, wcell);
   free(wcell);
   return cw;
@@ -667,9 +748,9 @@ static cg_window *window_globals(const tilesat_collapse *c, const window *w) {
  * that fall in it, the first of them whose prefix it refutes.  1 (a doom
  * learnt), 0 (no window short of the whole map refutes the run),
  * TILESAT_UNSAT (a window refutes the pins alone: no valid map), or -1
- * with err. */
+ * with err.  Windows of at most max_cells cells. */
 static int window_learn(tilesat_collapse *c, const tilesat_solve_options *so,
-                        int rmax, tilesat_error *err) {
+                        long max_cells, tilesat_error *err) {
   tilesat_solve_options quiet = *so;
   quiet.progress = NULL;
   quiet.backend = TILESAT_CADICAL; /* its conflict limit is exact */
@@ -678,12 +759,12 @@ static int window_learn(tilesat_collapse *c, const tilesat_solve_options *so,
   size_t *idx = ts_malloc((n + 1) * sizeof *idx);
   int rc = 0;
   window w;
-  for (int r = 3;
-       rc == 0 && (!rmax || r <= rmax) && window_at(c, c->contradiction, r, &w);
+  for (int r = 3; rc == 0 && ts_collapse_window(c, c->contradiction, r, &w) &&
+                  w.m.ncells <= max_cells;
        r *= 2) {
     window_mask(c, &w);
     for (size_t i = 0; i < c->m->pins.n; i++) {
-      int lc = window_cell(c, &w, c->m->pins.v[i].cell);
+      int lc = ts_collapse_window_cell(c, &w, c->m->pins.v[i].cell);
       if (lc >= 0)
         TS_PUSH(w.m.pins, ((ts_pin){lc, c->m->pins.v[i].tile}));
     }
@@ -692,7 +773,7 @@ static int window_learn(tilesat_collapse *c, const tilesat_solve_options *so,
     c->wsolver = s;
     long k = 0;
     for (size_t i = 0; i < n; i++) {
-      int lc = window_cell(c, &w, c->choices.v[i].cell), a = 0;
+      int lc = ts_collapse_window_cell(c, &w, c->choices.v[i].cell), a = 0;
       if (lc >= 0 || (a = cg_window_outside(c->wcut, c->choices.v[i].tile))) {
         lits[k] = lc >= 0 ? ts_var(&w.m, lc, c->choices.v[i].tile) : a;
         idx[k++] = i;
@@ -704,7 +785,8 @@ static int window_learn(tilesat_collapse *c, const tilesat_solve_options *so,
       if (res == TILESAT_UNSAT)
         rc = TILESAT_UNSAT;
       else if (res >= 0) {
-        long j = first_unsat(c, s, lits, -1, k - 1, WINDOW_CONFLICTS, err);
+        long j =
+            first_unsat(c, s, lits, -1, k - 1, WINDOW_CONFLICTS, false, err);
         if (j < -1)
           rc = -1;
         else {
@@ -726,6 +808,16 @@ static int window_learn(tilesat_collapse *c, const tilesat_solve_options *so,
   return rc;
 }
 
+/* auto: the exact guard answers while its solver calls in the run stay
+ * under the budget (tilesat_collapse_options.guard_budget, or AUTO_CALLS);
+ * its windows have at most AUTO_WINDOW_CELLS cells, and its proof on the
+ * whole map is tried on maps of at most AUTO_WHOLE_VARS variables (cells
+ * times tiles), each solve within AUTO_CONFLICTS conflicts. */
+#define AUTO_CALLS 100
+#define AUTO_WINDOW_CELLS 2500
+#define AUTO_WHOLE_VARS (1L << 18)
+#define AUTO_CONFLICTS 20000
+
 /* With global constraints: the learns that go back a run may take before
  * it starts over from another seed, and the starts before the whole
  * map's solver looks for the point of no return instead. */
@@ -745,7 +837,7 @@ static int restart(tilesat_collapse *c, const tilesat_solve_options *so,
   if (c->restarts == FREE_RESTARTS) {
     if (make_solver(c, so, err))
       return -1;
-    int res = map_sat(c, err);
+    int res = map_sat(c, 0, err);
     if (res != TILESAT_SAT)
       return res < 0 ? -1 : TILESAT_UNSAT;
   }
@@ -775,7 +867,7 @@ static int global_learn(tilesat_collapse *c, const tilesat_solve_options *so,
       (c->learns++ >= MAX_LEARNS(c) || (back && c->backs++ >= MAX_BACKS)))
     return restart(c, so, err);
   if (c->failed < 0) {
-    int rc = window_learn(c, so, GLOBAL_WINDOW, err);
+    int rc = window_learn(c, so, GLOBAL_WINDOW_CELLS, err);
     if (rc != 0)
       return rc == 1 ? TILESAT_SAT : rc;
   }
@@ -785,7 +877,7 @@ static int global_learn(tilesat_collapse *c, const tilesat_solve_options *so,
       return TILESAT_UNSAT;
     last = j - 1;
   } else if (back) {
-    long k = global_no_return(c, so, err);
+    long k = global_no_return(c, so, 0, err);
     if (k < 0)
       return k == -1 ? TILESAT_UNSAT : -1;
     last = (size_t)k;
@@ -797,16 +889,30 @@ static int global_learn(tilesat_collapse *c, const tilesat_solve_options *so,
 /* A guarded run contradicted: learn a doom (in a window around the
  * contradiction if one refutes the run, else at the point of no return on
  * the whole map).  TILESAT_SAT (a doom learnt: run again), TILESAT_UNSAT
- * (no valid map at all), or -1. */
-static int guard_learn(tilesat_collapse *c, const tilesat_solve_options *so,
+ * (no valid map at all), TILESAT_UNKNOWN (auto: no answer within the
+ * budget), or -1. */
+static int guard_learn(tilesat_collapse *c, const tilesat_collapse_options *o,
                        tilesat_error *err) {
-  c->now = so;
-  if (c->cg)
+  const tilesat_solve_options *so = &o->solve;
+  if (c->cg) {
+    c->now = so;
     return global_learn(c, so, err);
-  int rc = window_learn(c, so, 0, err);
+  }
+  bool aut = o->guard == TILESAT_GUARD_AUTO && !c->m->masked;
+  long calls = o->guard_budget > 0 ? o->guard_budget : AUTO_CALLS;
+  if (aut && c->calls >= calls)
+    return TILESAT_UNKNOWN;
+  c->now = so;
+  int rc = window_learn(c, so, aut ? AUTO_WINDOW_CELLS : LONG_MAX, err);
   if (rc != 0)
     return rc == 1 ? TILESAT_SAT : rc;
-  long k = global_no_return(c, so, err);
+  if (aut && (c->global_slow || (long)c->N * c->T > AUTO_WHOLE_VARS))
+    return TILESAT_UNKNOWN;
+  long k = global_no_return(c, so, aut ? AUTO_CONFLICTS : 0, err);
+  if (k == -3) {
+    c->global_slow = true; /* not again with this collapser */
+    return TILESAT_UNKNOWN;
+  }
   if (k < 0)
     return k == -1 ? TILESAT_UNSAT : -1;
   learn(c, (size_t)k);
@@ -907,7 +1013,7 @@ static void snap_restore_from(tilesat_collapse *c, const snapshot *s) {
   c->rng = s->rng;
   c->noise = s->noise;
   c->choices.n = s->step;
-  c->stack.n = c->doomed.n = 0;
+  c->stack.n = c->doomed.n = c->empties.n = 0;
   c->next_doom = 0;
   c->no_return = -1;
   c->contradiction = c->failed = -1;
@@ -938,34 +1044,67 @@ static void snap_keep(tilesat_collapse *c) {
   snap_save(c);
 }
 
-/* One run from the seed, banning the dooms learnt: the map's cells all
- * decided, or a contradiction; true if it stopped at o->limit choices
- * instead (the wave as it is). */
-static bool run_once(tilesat_collapse *c, const tilesat_collapse_options *o,
-                     bool resume) {
-  if (resume)
+/* How run_once begins: from the seed, from the snapshot, or on from the
+ * wave as it is (auto, once the exact guard gave up). */
+enum { RUN_START, RUN_RESUME, RUN_ON };
+
+static bool stop_asked(const tilesat_collapse_options *o, tilesat_error *err) {
+  if (!o->solve.terminate || !o->solve.terminate(o->solve.terminate_user))
+    return false;
+  ts_error(err, "collapse", 0, "interrupted");
+  return true;
+}
+
+/* One run from the seed, banning the dooms learnt, and repairing each
+ * contradiction by blocks once they are on: 0 (the map's cells all
+ * decided, or a contradiction), 1 (it stopped at o->limit choices: the
+ * wave as it is), 2, TILESAT_UNSAT or -1 with err (ts_blocks_repair's). */
+static int run_once(tilesat_collapse *c, const tilesat_collapse_options *o,
+                    int how, tilesat_error *err) {
+  if (how == RUN_RESUME)
     snap_restore_from(c, snap_at(c, c->snap_want));
-  else
+  else if (how == RUN_START) {
+    /* the block guard decides blocks again without global constraints or
+     * masks: not on such maps (blocks refused, auto as sat) */
+    bool blocks = !c->cg && !c->m->masked;
+    c->drain = blocks && (o->guard == TILESAT_GUARD_BLOCKS ||
+                          o->guard == TILESAT_GUARD_AUTO);
+    c->blocks_on = blocks && o->guard == TILESAT_GUARD_BLOCKS;
     start(c, c->seed_now, o->heuristic);
-  while (c->contradiction < 0) {
+    if (c->drain && !c->base && c->contradiction < 0) {
+      c->base = ts_malloc((size_t)c->N * (size_t)c->T);
+      memcpy(c->base, c->possible, (size_t)c->N * (size_t)c->T);
+    }
+  }
+  for (;;) {
+    if (c->contradiction >= 0) {
+      /* none left by the pins alone: propagation refuted them */
+      if (!c->blocks_on || c->choices.n == 0)
+        return 0;
+      if (stop_asked(o, err))
+        return -1;
+      int rc = ts_blocks_repair(c, o, err);
+      if (rc)
+        return rc;
+      continue;
+    }
     if (o->limit > 0 && c->choices.n >= (size_t)o->limit)
-      return true;
+      return 1;
     if (c->choices.n == c->snap_want && c->snap.step != c->snap_want &&
         c->old.step != c->snap_want)
       snap_keep(c);
     int cell = next_cell(c, o->heuristic);
     if (cell < 0)
-      break;
+      return 0;
     int keep = decide(c, cell);
     if (keep < 0)
-      break;
+      continue;
     TS_PUSH(c->choices, ((pair){cell, keep}));
     for (int t = 0; t < c->T; t++)
       if (t != keep && c->possible[(size_t)cell * (size_t)c->T + (size_t)t])
         ban(c, cell, t);
     propagate(c);
   }
-  return false;
 }
 
 /* ------------------------------------------------------------ probing */
@@ -1061,41 +1200,57 @@ int tilesat_collapse_run(tilesat_collapse *c, const tilesat_collapse_options *o,
                          int *tiles, tilesat_error *err) {
   if (!c || !o || !tiles)
     ts_misuse(__func__, "NULL argument");
+  if ((unsigned)o->guard > TILESAT_GUARD_AUTO)
+    ts_misuse(__func__, "no such guard");
+  if (o->guard == TILESAT_GUARD_BLOCKS && (c->cg || c->m->masked) &&
+      tilesat_map_refuse_globals(c->m, 1u << TILESAT_GLOBAL_BORDER,
+                                 "collapse --guard blocks", "; --guard sat can",
+                                 err))
+    return -1;
   c->dooms.n = 0;
-  c->calls = c->backs = c->learns = c->restarts = 0;
+  c->calls = c->repairs = c->resolved = 0;
+  c->backs = c->learns = c->restarts = 0;
   c->seed = c->seed_now = o->seed;
-  c->guarded = o->guard;
+  c->guarded = o->guard != TILESAT_GUARD_NONE;
   c->snap.step = c->old.step = c->snap_want = SIZE_MAX;
-  for (bool resume = false;;) {
-    if (run_once(c, o, resume))
+  for (int how = RUN_START;;) {
+    int st = run_once(c, o, how, err);
+    if (st == 1 || st == 2) /* the limit, or a block's cap */
       return TILESAT_UNKNOWN;
+    if (st != 0)
+      return st;
     if (c->contradiction < 0)
       return finish(c, tiles, err);
-    if (!o->guard)
+    if (o->guard == TILESAT_GUARD_NONE)
       return TILESAT_UNKNOWN;
     if (c->choices.n == 0) /* the pins alone: propagation refuted them */
       return TILESAT_UNSAT;
-    if (o->solve.terminate && o->solve.terminate(o->solve.terminate_user)) {
-      ts_error(err, "collapse", 0, "interrupted");
+    if (stop_asked(o, err))
       return -1;
+    int res = guard_learn(c, o, err);
+    if (res == TILESAT_UNKNOWN) { /* auto, past its budget: blocks on */
+      c->blocks_on = true;
+      c->snap_want = SIZE_MAX;
+      c->next_doom = c->dooms.n;
+      how = RUN_ON;
+      continue;
     }
-    int res = guard_learn(c, &o->solve, err);
     if (res != TILESAT_SAT)
       return res;
+    if (!c->dooms.n) { /* a new start */
+      c->snap_want = SIZE_MAX;
+      how = RUN_START;
+      continue;
+    }
     /* The run up to the new doom's step is the same again (the dooms
      * before it are): resume from the state saved at a step no later, or
      * replay from the seed and save it there this time. */
-    if (!c->dooms.n) { /* a new start */
-      resume = false;
-      c->snap_want = SIZE_MAX;
-      continue;
-    }
     c->snap_want = c->dooms.v[c->dooms.n - 1].step;
     if (c->snap.step > c->snap_want) /* dooms before it changed */
       c->snap.step = SIZE_MAX;
     if (c->old.step > c->snap_want)
       c->old.step = SIZE_MAX;
-    resume = snap_at(c, c->snap_want) != NULL;
+    how = snap_at(c, c->snap_want) ? RUN_RESUME : RUN_START;
   }
 }
 
@@ -1119,6 +1274,12 @@ long tilesat_collapse_solver_calls(const tilesat_collapse *c) {
   return c->calls;
 }
 
+long tilesat_collapse_repairs(const tilesat_collapse *c) { return c->repairs; }
+
+long tilesat_collapse_resolved(const tilesat_collapse *c) {
+  return c->resolved;
+}
+
 int tilesat_collapse_contradiction(const tilesat_collapse *c) {
   return c->contradiction;
 }
@@ -1140,6 +1301,22 @@ size_t tilesat_collapse_choices(const tilesat_collapse *c, size_t i, int *cell,
     *tile = c->choices.v[i].tile;
   }
   return c->choices.n;
+}
+
+const char *tilesat_guard_name(tilesat_guard g) {
+  return g == TILESAT_GUARD_SAT      ? "sat"
+         : g == TILESAT_GUARD_BLOCKS ? "blocks"
+         : g == TILESAT_GUARD_AUTO   ? "auto"
+                                     : "none";
+}
+
+int tilesat_guard_parse(const char *name, tilesat_guard *out) {
+  for (int g = 0; g <= TILESAT_GUARD_AUTO; g++)
+    if (!strcmp(name, tilesat_guard_name((tilesat_guard)g))) {
+      *out = (tilesat_guard)g;
+      return 0;
+    }
+  return -1;
 }
 
 const char *tilesat_heuristic_name(tilesat_heuristic h) {
@@ -1206,7 +1383,7 @@ int tilesat_collapse_explain(tilesat_collapse *c,
     ts_misuse(__func__, "the last run did not fail");
   c->no_return = -1;
   c->doomed.n = 0;
-  long k = global_no_return(c, so, err);
+  long k = global_no_return(c, so, 0, err);
   if (k < -1)
     return -1;
   if (k == -1) /* no valid map at all: nothing to blame */

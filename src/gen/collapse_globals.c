@@ -281,7 +281,7 @@ static void count_apply(tilesat_collapse *c, cg_glob *k) {
       const uint8_t *poss = c->possible + (size_t)cell * (size_t)c->T;
       for (int t = 0; t < c->T && c->contradiction < 0; t++)
         if (poss[t] && k->in[t] == full)
-          ts_wave_ban(c, cell, t);
+          ts_collapse_ban(c, cell, t);
     }
 }
 
@@ -304,7 +304,7 @@ static void shut(tilesat_collapse *c, cg_glob *k, int cell) {
   const uint8_t *poss = c->possible + (size_t)cell * (size_t)c->T;
   for (int t = 0; t < c->T; t++)
     if (poss[t] && k->in[t])
-      ts_wave_ban(c, cell, t);
+      ts_collapse_ban(c, cell, t);
 }
 
 /* Every cell of label l shut: cells[0..n), or all the map's when cells is
@@ -650,7 +650,7 @@ static void force(tilesat_collapse *c, cg_glob *k, int x) {
   const uint8_t *poss = c->possible + (size_t)x * (size_t)c->T;
   for (int t = 0; t < c->T; t++)
     if (poss[t] && !k->in[t])
-      ts_wave_ban(c, x, t);
+      ts_collapse_ban(c, x, t);
   k->cuts = cuts;
 }
 
@@ -842,7 +842,7 @@ void cg_start(tilesat_collapse *c) {
         continue;
       for (int t = 0; t < c->T; t++)
         if (!k->in[t] && c->possible[(size_t)cell * (size_t)c->T + (size_t)t])
-          ts_wave_ban(c, cell, t);
+          ts_collapse_ban(c, cell, t);
     }
   }
   for (int i = 0; i < G->n && c->contradiction < 0; i++) {

@@ -82,11 +82,58 @@ struct tilesat_collapse {
   /* why the last run failed (tilesat_collapse_explain) */
   long no_return;
   TS_VEC(size_t) doomed;
+  /* the block guard (blocks.c) */
+  bool drain;          /* propagation goes on past an emptied cell */
+  bool blocks_on;      /* contradictions are repaired by blocks */
+  bool global_slow;    /* auto: the whole-map proof ran past its budget */
+  TS_VEC(int) empties; /* cells emptied, to repair */
+  uint8_t *base;       /* [cell][tile]: the wave after the pins and bans */
+  long repairs, resolved;
+  int level_cap; /* a block's own collapser: repairs give up past it */
 };
 
-/* Remove tile t from cell (collapse.c): propagated by the next
- * propagation; a cell left empty is the contradiction. */
-void ts_wave_ban(tilesat_collapse *c, int cell, int t);
+/* ----------------------------------------- hooks for the block guard */
+
+/* A window of the map: rows y0.. and columns x0.. (modulo the size on a
+ * periodic map), as a map of its own that does not wrap.  Its cells lose
+ * their neighbours outside, so it is a relaxation of the map. */
+typedef struct window {
+  tilesat_map m;
+  int x0, y0;
+} window;
+
+/* The window of radius r around cell; false when it would be the whole
+ * map (or wrap a hex map of odd height, whose rows then change parity). */
+bool ts_collapse_window(const tilesat_collapse *c, int cell, int r, window *w);
+/* The window of rows y0..y0+hh-1 and columns x0..x0+ww-1 (of the map
+ * unwrapped: cut at the edges, or modulo the size on a periodic map);
+ * false when it would be the whole map. */
+bool ts_collapse_window_rect(const tilesat_collapse *c, int x0, int y0, int ww,
+                             int hh, window *w);
+/* cell's place in the window, or -1; the map's cell of window cell lc. */
+int ts_collapse_window_cell(const tilesat_collapse *c, const window *w,
+                            int cell);
+int ts_collapse_map_cell(const tilesat_collapse *c, const window *w, int lc);
+/* Remove tile t from cell (queued for propagation unless it was the last:
+ * an empty cell is a contradiction, and its neighbours keep counting its
+ * last tile until a repair decides it again). */
+void ts_collapse_ban(tilesat_collapse *c, int cell, int t);
+/* Propagate the removals queued. */
+void ts_collapse_propagate(tilesat_collapse *c);
+/* cell holds t alone, set outright (its neighbours' supports are the
+ * caller's to make right). */
+void ts_collapse_set(tilesat_collapse *c, int cell, int t);
+/* A map of the rules and pins from the guard's solver on the whole map:
+ * TILESAT_SAT (tiles), TILESAT_UNSAT, or -1 with err. */
+int ts_collapse_solve_map(tilesat_collapse *c, const tilesat_solve_options *so,
+                          int *tiles, tilesat_error *err);
+
+/* blocks.c: decide again a block of cells around each empty cell of the
+ * wave, growing the block while it has no filling, up to the whole map;
+ * then propagate.  0 (no empty cell left), TILESAT_UNSAT (the whole map
+ * has no filling), 2 (a repair would pass c->level_cap), or -1 with err. */
+int ts_blocks_repair(tilesat_collapse *c, const tilesat_collapse_options *o,
+                     tilesat_error *err);
 
 /* collapse_globals.c: counts, connected and path constraints in a run.
  * cg_new: NULL when the map has none.  cg_stop: the bans of a new run's

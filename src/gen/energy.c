@@ -507,23 +507,6 @@ static void cell_bans(const tilesat_map *m, int c, uint8_t *ban) {
   }
 }
 
-/* A pin on a tile a global constraint bans: no map keeps both. */
-static int check_pin_bans(const tilesat_energy *e, tilesat_error *err) {
-  const tilesat_map *m = e->map;
-  int T = e->ntiles;
-  for (int c = 0; c < m->ncells; c++) {
-    int t = e->pin_tile[c];
-    if (t >= 0 && e->region_ban[e->region[c] * T + t]) {
-      ts_error(err, "--pin", 0,
-               "cell (%d,%d) is pinned to %s, which a global constraint "
-               "forbids there",
-               c / m->width, c % m->width, m->rules->names.v.v[t]);
-      return -1;
-    }
-  }
-  return 0;
-}
-
 /* Bias regions: cells with the same set of bias lines and the same banned
  * tiles share a region. */
 static int prepare_regions(tilesat_energy *e, tilesat_error *err) {
@@ -571,7 +554,7 @@ static int prepare_regions(tilesat_energy *e, tilesat_error *err) {
     for (int i = 0; i < nb; i++)
       if (masks[k] >> i & 1)
         e->region_bias[k * T + e->biases.v[i].tile] += e->biases.v[i].weight;
-  return check_pin_bans(e, err);
+  return 0;
 }
 
 /* The soft scale, and the default hard weight: more than any single cell
@@ -706,7 +689,8 @@ long ts_missing_joins(const tilesat_map *m, const ts_global *g,
   int n = ts_regions(m, NULL, in, comp, queue);
   long missing = 0;
   if (g->kind == TILESAT_GLOBAL_CONNECTED) {
-    missing = n > 1 ? n - 1 : g->nonempty && n == 0;
+    /* `at` a cell: not empty either (the cell may be masked) */
+    missing = n > 1 ? n - 1 : (g->nonempty || g->at >= 0) && n == 0;
   } else { /* the regions the path's cells are in (queue: seen marks) */
     memset(queue, 0, (size_t)N * sizeof *queue);
     for (size_t i = 0; i < g->cells.n; i++) {

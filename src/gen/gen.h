@@ -80,6 +80,14 @@ long ts_line_score(const tilesat_energy *e, const int *tiles, int line,
 int ts_anneal_cleanup(const tilesat_energy *e, const tilesat_solve_options *so,
                       int *tiles, tilesat_anneal_stats *st, tilesat_error *err);
 
+/* The whole map solved with its pins and every global constraint
+ * (cleanup.c), keeping as many of `tiles` (a tile on every free cell) as
+ * the backend can: TILESAT_SAT (tiles is a valid map), TILESAT_UNSAT (no
+ * valid map exists; tiles unchanged) or -1. */
+int ts_anneal_solve_whole(const tilesat_energy *e,
+                          const tilesat_solve_options *so, int *tiles,
+                          tilesat_error *err);
+
 /* The joins a filled map misses for a connected or path constraint (0 for
  * other kinds; see anneal_globals.c), by a flood fill of its own. */
 long ts_missing_joins(const tilesat_map *m, const ts_global *g,

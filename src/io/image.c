@@ -95,6 +95,11 @@ int ts_png_write_stream(const tilesat_image *img, FILE *f, const char *path,
   return 0;
 }
 
+int tilesat_image_write_png_stream(const tilesat_image *img, FILE *f,
+                                   const char *name, tilesat_error *err) {
+  return ts_png_write_stream(img, f, name, err);
+}
+
 /* Not png_image_write_to_file, which removes the path when it fails: a
  * device node, as root, included. */
 int tilesat_image_write_png(const tilesat_image *img, const char *path,

@@ -245,6 +245,51 @@ int tilesat_render_png(const tilesat_map *m, const tilesat_pictures *pics,
   return rc;
 }
 
+bool tilesat_render_fits(const tilesat_map *m, const tilesat_pictures *pics) {
+  painter p;
+  painter_init(&p, m, pics);
+  int w, h;
+  map_size(&p, &w, &h);
+  painter_free(&p);
+  return image_fits((size_t)w, (size_t)h);
+}
+
+/* A sheet of nmaps maps of w x h pixels: ceil(sqrt(nmaps)) columns; its
+ * size in *sw x *sh and *cols; false when too large. */
+static bool sheet_size(int w, int h, size_t nmaps, size_t *cols, size_t *sw,
+                       size_t *sh) {
+  size_t g = TILESAT_SHEET_GAP;
+  *cols = 1;
+  while (*cols * *cols < nmaps)
+    ++*cols;
+  size_t rows = nmaps ? (nmaps + *cols - 1) / *cols : 1;
+  *sw = *cols * (size_t)w + (*cols - 1) * g;
+  *sh = rows * (size_t)h + (rows - 1) * g;
+  return *sw <= (1u << 15) && *sh <= (1u << 15) && *sw * *sh <= (1u << 26);
+}
+
+size_t tilesat_render_sheet_fits(const tilesat_map *m,
+                                 const tilesat_pictures *pics, size_t nmaps) {
+  painter p;
+  painter_init(&p, m, pics);
+  int w, h;
+  map_size(&p, &w, &h);
+  painter_free(&p);
+  /* a larger sheet is never smaller (columns and rows only grow): the
+   * largest that fits by bisection, in [lo, hi) */
+  size_t cols, sw, sh, lo = 0, hi = nmaps > (1u << 26) ? (1u << 26) : nmaps;
+  if (sheet_size(w, h, hi, &cols, &sw, &sh))
+    return hi;
+  while (hi - lo > 1) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (sheet_size(w, h, mid, &cols, &sw, &sh))
+      lo = mid;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
 tilesat_image *tilesat_render_sheet(const tilesat_map *m,
                                     const tilesat_pictures *pics,
                                     const int *const *maps, size_t nmaps) {
@@ -252,13 +297,8 @@ tilesat_image *tilesat_render_sheet(const tilesat_map *m,
   painter_init(&p, m, pics);
   int w, h, g = TILESAT_SHEET_GAP;
   map_size(&p, &w, &h);
-  size_t cols = 1;
-  while (cols * cols < nmaps)
-    cols++;
-  size_t rows = nmaps ? (nmaps + cols - 1) / cols : 1;
-  size_t sw = cols * (size_t)w + (cols - 1) * (size_t)g;
-  size_t sh = rows * (size_t)h + (rows - 1) * (size_t)g;
-  if (sw > (1u << 15) || sh > (1u << 15) || sw * sh > (1u << 26)) {
+  size_t cols, sw, sh;
+  if (!sheet_size(w, h, nmaps, &cols, &sw, &sh)) {
     painter_free(&p);
     return NULL;
   }

@@ -173,13 +173,15 @@ static void read_entry(reading *rd) {
   free(h);
   long seed = -1;
   get_long(rd, "seed", -2147483647L - 1, 2147483647L,
-           "a whole number (below 0: none)", &seed);
+           "a whole number from -2147483648 to 2147483647 (below 0: none)",
+           &seed);
   e->seed = seed;
   get_int(rd, "screenshots", 0, 1000000, "a whole number from 0 to 1000000",
           &e->screenshots);
   long limit = -1;
   get_long(rd, "limit", -2147483647L - 1, 2147483647L,
-           "a whole number (below 0: none)", &limit);
+           "a whole number from -2147483648 to 2147483647 (below 0: none)",
+           &limit);
   if (limit == 0)
     entry_error(rd, "limit 0 (no choice at all) is not supported");
   e->limit = limit < 0 ? -1 : limit;

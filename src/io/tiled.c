@@ -16,6 +16,7 @@
 #include <libxml/tree.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -29,6 +30,12 @@ typedef struct named_gid {
   char *name;
 } named_gid;
 typedef TS_VEC(named_gid) named_gids;
+
+/* The folder part of a path, with its '/' ("" for none; malloc'd). */
+static char *dir_of(const char *path) {
+  const char *slash = strrchr(path, '/');
+  return slash ? ts_strndup(path, (size_t)(slash - path + 1)) : ts_strdup("");
+}
 
 static void named_free(named_gids *v) {
   for (size_t i = 0; i < v->n; i++)
@@ -207,7 +214,7 @@ static tilesat_grid *grid_of(const char *path, int w, int h,
   size_t kept = 0;
   for (size_t k = 0; k < (size_t)w * (size_t)h; k++) {
     uint32_t id = gids[k] & ~FLIP_MASK, flips = gids[k] & FLIP_MASK;
-    if (id == 0 && empty == TILESAT_EMPTY_EXCLUDE) {
+    if (id == 0 && empty != TILESAT_EMPTY_TILE) {
       cells[k] = -1;
       continue;
     }
@@ -240,7 +247,7 @@ static tilesat_grid *grid_of(const char *path, int w, int h,
     cells[k] = ts_names_intern(&names, name, strlen(name));
     free(name);
   }
-  if (!kept) {
+  if (!kept && empty != TILESAT_EMPTY_FREE) {
     ts_error(err, path, 0, "the layer has no tiles (every cell is empty)");
     ts_names_free(&names);
     free(cells);
@@ -322,8 +329,9 @@ static void tmx_tile_names(xmlNode *ps, uint32_t gid, named_gids *named) {
   }
 }
 
-static void tmx_tileset_names(xmlNode *ts, named_gids *named) {
-  long first = int_attr(ts, "firstgid", 1);
+/* The named <tile>s of a <tileset> (a map's, or a .tsx file's root), as
+ * gids from `first`. */
+static void tmx_tile_list(xmlNode *ts, long first, named_gids *named) {
   for (xmlNode *t = ts->children; t; t = t->next) {
     if (!is_elem(t, "tile"))
       continue;
@@ -334,6 +342,43 @@ static void tmx_tileset_names(xmlNode *ts, named_gids *named) {
       if (is_elem(ps, "properties"))
         tmx_tile_names(ps, (uint32_t)(first + id), named);
   }
+}
+
+static int external_names(const char *map, const char *source, long first,
+                          named_gids *named, tilesat_error *err);
+
+/* The names of one of a .tmx map's tilesets: an embedded one's tiles, or
+ * an external one's (its source="..."); 0 or -1. */
+static int tmx_tileset_names(const char *path, xmlNode *ts, named_gids *named,
+                             tilesat_error *err) {
+  long first = int_attr(ts, "firstgid", 1);
+  xmlChar *src = xmlGetProp(ts, (const xmlChar *)"source");
+  int rc = 0;
+  if (src)
+    rc = external_names(path, (const char *)src, first, named, err);
+  else
+    tmx_tile_list(ts, first, named);
+  xmlFree(src);
+  return rc;
+}
+
+/* The tile layer named `want` (NULL: the first) among parent's children,
+ * depth first through group layers, in the file's order. */
+static xmlNode *tmx_find_layer(xmlNode *parent, const char *want) {
+  for (xmlNode *n = parent->children; n; n = n->next) {
+    if (is_elem(n, "group")) {
+      xmlNode *l = tmx_find_layer(n, want);
+      if (l)
+        return l;
+    } else if (is_elem(n, "layer")) {
+      xmlChar *name = xmlGetProp(n, (const xmlChar *)"name");
+      bool match = !want || (name && !strcmp((const char *)name, want));
+      xmlFree(name);
+      if (match)
+        return n;
+    }
+  }
+  return NULL;
 }
 
 /* A <layer>'s gids: <tile> elements, or encoded text in its <data>. */
@@ -385,6 +430,37 @@ static bool tmx_gids(const void *layer, uint32_t *gids, size_t n,
   return ok;
 }
 
+/* tilesat's hex maps are Tiled's pointy-top maps staggered on the odd
+ * rows (staggeraxis "y", staggerindex "odd": Tiled's defaults); read as
+ * such, a hexagonal map staggered another way would have other
+ * neighbours.  NULL, or why it is refused. */
+static const char *stagger_refused(const char *orientation, const char *axis,
+                                   const char *index) {
+  if (!orientation || strcmp(orientation, "hexagonal"))
+    return NULL;
+  if (axis && strcmp(axis, "y"))
+    return "a hexagonal map staggered along x (flat-top): tilesat's hex "
+           "maps are pointy-top, their odd rows shifted (staggeraxis \"y\", "
+           "staggerindex \"odd\")";
+  if (index && strcmp(index, "odd"))
+    return "a hexagonal map whose even rows are shifted (staggerindex "
+           "\"even\"): tilesat's hex maps shift their odd rows (staggeraxis "
+           "\"y\", staggerindex \"odd\")";
+  return NULL;
+}
+
+static const char *tmx_stagger_refused(xmlNode *root) {
+  xmlChar *o = xmlGetProp(root, (const xmlChar *)"orientation");
+  xmlChar *a = xmlGetProp(root, (const xmlChar *)"staggeraxis");
+  xmlChar *i = xmlGetProp(root, (const xmlChar *)"staggerindex");
+  const char *why =
+      stagger_refused((const char *)o, (const char *)a, (const char *)i);
+  xmlFree(o);
+  xmlFree(a);
+  xmlFree(i);
+  return why;
+}
+
 static tilesat_grid *read_tmx(const char *path, const char *text, size_t len,
                               const char *want, tilesat_empty empty,
                               tilesat_error *err) {
@@ -405,17 +481,15 @@ static tilesat_grid *read_tmx(const char *path, const char *text, size_t len,
              "infinite Tiled maps are not supported (resize to a fixed map)");
     goto done;
   }
-  xmlNode *layer = NULL;
-  for (xmlNode *n = root->children; n; n = n->next) {
-    if (is_elem(n, "tileset"))
-      tmx_tileset_names(n, &named);
-    if (is_elem(n, "layer") && !layer) {
-      xmlChar *name = xmlGetProp(n, (const xmlChar *)"name");
-      if (!want || (name && !strcmp((const char *)name, want)))
-        layer = n;
-      xmlFree(name);
-    }
+  const char *stagger = tmx_stagger_refused(root);
+  if (stagger) {
+    ts_error(err, path, xmlGetLineNo(root), "%s", stagger);
+    goto done;
   }
+  for (xmlNode *n = root->children; n; n = n->next)
+    if (is_elem(n, "tileset") && tmx_tileset_names(path, n, &named, err))
+      goto done;
+  xmlNode *layer = tmx_find_layer(root, want);
   if (!layer) {
     no_layer(path, want, err);
     goto done;
@@ -450,10 +524,9 @@ static const char *json_str(const cJSON *o, const char *key) {
   return cJSON_IsString(v) ? v->valuestring : NULL;
 }
 
-static void tmj_tileset_names(const cJSON *ts, named_gids *named) {
-  long first;
-  if (!json_int(ts, "firstgid", &first) || first < 0)
-    return;
+/* The named tiles of a JSON tileset (a map's, or a .tsj file), as gids
+ * from `first`. */
+static void tmj_tile_list(const cJSON *ts, long first, named_gids *named) {
   const cJSON *tiles = cJSON_GetObjectItemCaseSensitive(ts, "tiles"), *t;
   cJSON_ArrayForEach(t, tiles) {
     long id;
@@ -468,6 +541,108 @@ static void tmj_tileset_names(const cJSON *ts, named_gids *named) {
       }
     }
   }
+}
+
+/* The names of one of a .tmj map's tilesets, embedded or external; 0 or
+ * -1. */
+static int tmj_tileset_names(const char *path, const cJSON *ts,
+                             named_gids *named, tilesat_error *err) {
+  long first;
+  if (!json_int(ts, "firstgid", &first) || first < 0)
+    return 0;
+  const char *src = json_str(ts, "source");
+  if (src)
+    return external_names(path, src, first, named, err);
+  tmj_tile_list(ts, first, named);
+  return 0;
+}
+
+/* An external tileset's names: `source` (a .tsx, or a .tsj: recognised by
+ * content) relative to the folder of the map `map`.  A tileset file that
+ * is not there names no tile: its tiles read by gid, as before the
+ * tileset's file was made; one that is there must be a tileset.  0 or
+ * -1. */
+static int external_names(const char *map, const char *source, long first,
+                          named_gids *named, tilesat_error *err) {
+  char *file;
+  if (source[0] == '/') {
+    file = ts_strdup(source);
+  } else {
+    char *dir = dir_of(map);
+    size_t n = strlen(dir) + strlen(source) + 1;
+    file = ts_malloc(n);
+    snprintf(file, n, "%s%s", dir, source);
+    free(dir);
+  }
+  int rc = 0;
+  size_t len;
+  struct stat st;
+  if (stat(file, &st)) { /* not there */
+    free(file);
+    return 0;
+  }
+  if (!S_ISREG(st.st_mode)) { /* a device or a pipe would never end */
+    ts_error(err, file, 0, "not a Tiled tileset (not a regular file)");
+    free(file);
+    return -1;
+  }
+  char *text = ts_read_file(file, &len, err);
+  if (!text) {
+    free(file);
+    return -1;
+  }
+  size_t i = len >= 3 && !memcmp(text, "\xEF\xBB\xBF", 3) ? 3 : 0;
+  while (i < len && (text[i] == ' ' || text[i] == '\n' || text[i] == '\r' ||
+                     text[i] == '\t'))
+    i++;
+  if (i < len && text[i] == '<') {
+    xmlDoc *doc = ts_xml_parse(text, len, file, err);
+    xmlNode *root = doc ? xmlDocGetRootElement(doc) : NULL;
+    if (!root)
+      rc = -1;
+    else if (!is_elem(root, "tileset")) {
+      ts_error(err, file, xmlGetLineNo(root),
+               "not a Tiled tileset: root element <%s>, expected <tileset>",
+               (const char *)root->name);
+      rc = -1;
+    } else {
+      tmx_tile_list(root, first, named);
+    }
+    xmlFreeDoc(doc);
+  } else {
+    cJSON *ts = i < len && text[i] == '{'
+                    ? cJSON_ParseWithLength(text + i, len - i)
+                    : NULL;
+    if (cJSON_IsObject(ts))
+      tmj_tile_list(ts, first, named);
+    else {
+      ts_error(err, file, 0, "not a Tiled tileset (neither XML nor JSON)");
+      rc = -1;
+    }
+    cJSON_Delete(ts);
+  }
+  free(text);
+  free(file);
+  return rc;
+}
+
+/* The tile layer named `want` (NULL: the first) of a "layers" array, depth
+ * first through group layers. */
+static cJSON *tmj_find_layer(const cJSON *layers, const char *want) {
+  cJSON *l;
+  cJSON_ArrayForEach(l, layers) {
+    const char *type = json_str(l, "type"), *name = json_str(l, "name");
+    if (type && !strcmp(type, "group")) {
+      cJSON *in =
+          tmj_find_layer(cJSON_GetObjectItemCaseSensitive(l, "layers"), want);
+      if (in)
+        return in;
+    } else if (type && !strcmp(type, "tilelayer") &&
+               (!want || (name && !strcmp(name, want)))) {
+      return l;
+    }
+  }
+  return NULL;
 }
 
 /* A tile layer's gids: its "data", an array of numbers or encoded text. */
@@ -535,15 +710,19 @@ static tilesat_grid *read_tmj(const char *path, const char *text, size_t len,
              "infinite Tiled maps are not supported (resize to a fixed map)");
     goto done;
   }
-  const cJSON *ts, *l, *layer = NULL;
-  cJSON_ArrayForEach(ts, cJSON_GetObjectItemCaseSensitive(root, "tilesets"))
-      tmj_tileset_names(ts, &named);
-  cJSON_ArrayForEach(l, layers) {
-    const char *type = json_str(l, "type"), *name = json_str(l, "name");
-    if (!layer && type && !strcmp(type, "tilelayer") &&
-        (!want || (name && !strcmp(name, want))))
-      layer = l;
+  const char *stagger = stagger_refused(json_str(root, "orientation"),
+                                        json_str(root, "staggeraxis"),
+                                        json_str(root, "staggerindex"));
+  if (stagger) {
+    ts_error(err, path, 0, "%s", stagger);
+    goto done;
   }
+  const cJSON *ts;
+  cJSON_ArrayForEach(ts, cJSON_GetObjectItemCaseSensitive(root, "tilesets")) {
+    if (tmj_tileset_names(path, ts, &named, err))
+      goto done;
+  }
+  const cJSON *layer = tmj_find_layer(layers, want);
   if (!layer) {
     no_layer(path, want, err);
     goto done;
@@ -737,6 +916,29 @@ static void json_write(FILE *f, cJSON *root) {
   cJSON_free(s);
 }
 
+/* A <tileset>'s attributes after its name, its image and its tiles, each
+ * named in a "tilesat" property, and the closing tag; `ind` indents the
+ * element. */
+static void tsx_body(FILE *f, const tilesat_rules *r, const atlas *a,
+                     const char *image, const char *ind) {
+  fprintf(f,
+          " tilewidth=\"%d\" tileheight=\"%d\" tilecount=\"%d\" "
+          "columns=\"%d\">\n%s <image source=\"",
+          a->tw, a->th, r->ntiles, a->cols, ind);
+  xml_escaped(f, image);
+  fprintf(f, "\" width=\"%d\" height=\"%d\"/>\n", a->img->width,
+          a->img->height);
+  for (int t = 0; t < r->ntiles; t++) {
+    fprintf(f,
+            "%s <tile id=\"%d\">\n%s  <properties>\n%s   <property "
+            "name=\"%s\" value=\"",
+            ind, t, ind, ind, PROPERTY);
+    xml_escaped(f, r->names.v.v[t]);
+    fprintf(f, "\"/>\n%s  </properties>\n%s </tile>\n", ind, ind);
+  }
+  fprintf(f, "%s</tileset>\n", ind);
+}
+
 static void write_tmx(FILE *f, const tilesat_map *m, const layers_in *l,
                       const atlas *a, const char *image) {
   const tilesat_rules *r = m->rules;
@@ -751,26 +953,14 @@ static void write_tmx(FILE *f, const tilesat_map *m, const layers_in *l,
     fprintf(f, " hexsidelength=\"%d\" staggeraxis=\"y\" staggerindex=\"odd\"",
             a->th / 2);
   fprintf(f, " nextlayerid=\"%zu\" nextobjectid=\"1\">\n", l->n + 1);
-  fprintf(f,
-          " <tileset firstgid=\"1\" name=\"tilesat\" tilewidth=\"%d\" "
-          "tileheight=\"%d\" tilecount=\"%d\" columns=\"%d\">\n"
-          "  <image source=\"",
-          a->tw, a->th, r->ntiles, a->cols);
-  xml_escaped(f, image);
-  fprintf(f, "\" width=\"%d\" height=\"%d\"/>\n", a->img->width,
-          a->img->height);
-  for (int t = 0; t < r->ntiles; t++) {
-    fprintf(f,
-            "  <tile id=\"%d\">\n   <properties>\n    <property name=\"%s\" "
-            "value=\"",
-            t, PROPERTY);
-    xml_escaped(f, r->names.v.v[t]);
-    fprintf(f, "\"/>\n   </properties>\n  </tile>\n");
-  }
-  fprintf(f, " </tileset>\n");
+  fprintf(f, " <tileset firstgid=\"1\" name=\"tilesat\"");
+  tsx_body(f, r, a, image, " ");
   tmx_layers(f, m, l);
   fprintf(f, "</map>\n");
 }
+
+static void tmj_tileset_body(cJSON *ts, const tilesat_rules *r, const atlas *a,
+                             const char *image);
 
 static void write_tmj(FILE *f, const tilesat_map *m, const layers_in *l,
                       const atlas *a, const char *image) {
@@ -803,6 +993,13 @@ static void write_tmj(FILE *f, const tilesat_map *m, const layers_in *l,
   cJSON_AddItemToArray(tilesets, ts);
   cJSON_AddNumberToObject(ts, "firstgid", 1);
   cJSON_AddStringToObject(ts, "name", "tilesat");
+  tmj_tileset_body(ts, r, a, image);
+  json_write(f, root);
+}
+
+/* A JSON tileset's fields after its name: sizes, image, named tiles. */
+static void tmj_tileset_body(cJSON *ts, const tilesat_rules *r, const atlas *a,
+                             const char *image) {
   cJSON_AddNumberToObject(ts, "tilewidth", a->tw);
   cJSON_AddNumberToObject(ts, "tileheight", a->th);
   cJSON_AddNumberToObject(ts, "tilecount", r->ntiles);
@@ -823,32 +1020,50 @@ static void write_tmj(FILE *f, const tilesat_map *m, const layers_in *l,
     cJSON_AddItemToArray(props, p);
     cJSON_AddItemToArray(tl, tile);
   }
-  json_write(f, root);
 }
 
-static int write_own(const tilesat_map *m, const layers_in *l,
-                     const tilesat_pictures *pics, const char *path,
-                     tilesat_error *err) {
-  bool json = ends_with(path, ".tmj") || ends_with(path, ".json");
-  /* the tileset image: PATH without extension + "-tiles.png" */
+/* PATH without extension + "-tiles.png": the tileset image of our own
+ * maps (malloc'd). */
+static char *tiles_png_of(const char *path) {
   const char *slash = strrchr(path, '/'), *dot = strrchr(path, '.');
   size_t stem =
       dot && (!slash || dot > slash) ? (size_t)(dot - path) : strlen(path);
   char *png = ts_malloc(stem + sizeof "-tiles.png");
   snprintf(png, stem + sizeof "-tiles.png", "%.*s-tiles.png", (int)stem, path);
+  return png;
+}
+
+/* Our own tileset: its image into img, the map into f. */
+static int write_own_to(const tilesat_map *m, const layers_in *l,
+                        const tilesat_pictures *pics, const char *path, FILE *f,
+                        FILE *img, tilesat_error *err) {
+  bool json = ends_with(path, ".tmj") || ends_with(path, ".json");
+  char *png = tiles_png_of(path);
   const char *image = strrchr(png, '/') ? strrchr(png, '/') + 1 : png;
   atlas a;
   make_atlas(m->rules, pics, &a);
+  int rc = ts_png_write_stream(a.img, img, png, err);
+  if (!rc && json)
+    write_tmj(f, m, l, &a, image);
+  else if (!rc)
+    write_tmx(f, m, l, &a, image);
+  tilesat_image_free(a.img);
+  free(png);
+  return rc;
+}
+
+static int write_own(const tilesat_map *m, const layers_in *l,
+                     const tilesat_pictures *pics, const char *path,
+                     tilesat_error *err) {
+  char *png = tiles_png_of(path);
   /* both files written before either replaces what was there */
   tilesat_output *img = tilesat_output_open(png, err), *map = NULL;
-  int rc =
-      img ? ts_png_write_stream(a.img, tilesat_output_file(img), png, err) : -1;
+  int rc = img ? 0 : -1;
   if (!rc && !(map = tilesat_output_open(path, err)))
     rc = -1;
-  if (!rc && json)
-    write_tmj(tilesat_output_file(map), m, l, &a, image);
-  else if (!rc)
-    write_tmx(tilesat_output_file(map), m, l, &a, image);
+  if (!rc)
+    rc = write_own_to(m, l, pics, path, tilesat_output_file(map),
+                      tilesat_output_file(img), err);
   /* the map's write error first, which then keeps the old picture too */
   if (!rc && ts_output_flush(map)) {
     tilesat_output_commit(map, err); /* fails, says why, removes it */
@@ -863,8 +1078,63 @@ static int write_own(const tilesat_map *m, const layers_in *l,
     rc = tilesat_output_commit(map, err);
   else
     tilesat_output_discard(map);
+  free(png);
+  return rc;
+}
+
+int tilesat_tiled_write_tileset(const tilesat_rules *r,
+                                const tilesat_pictures *pics, const char *path,
+                                tilesat_error *err) {
+  bool json = ends_with(path, ".tsj") || ends_with(path, ".json");
+  /* the image: PATH without extension + ".png"; the name: its stem */
+  const char *slash = strrchr(path, '/'), *dot = strrchr(path, '.');
+  const char *base = slash ? slash + 1 : path;
+  size_t stem =
+      dot && (!slash || dot > slash) ? (size_t)(dot - path) : strlen(path);
+  char *png = ts_malloc(stem + sizeof ".png");
+  snprintf(png, stem + sizeof ".png", "%.*s.png", (int)stem, path);
+  char *name = ts_strndup(base, stem - (size_t)(base - path));
+  const char *image = strrchr(png, '/') ? strrchr(png, '/') + 1 : png;
+  atlas a;
+  make_atlas(r, pics, &a);
+  tilesat_output *img = tilesat_output_open(png, err), *set = NULL;
+  int rc =
+      img ? ts_png_write_stream(a.img, tilesat_output_file(img), png, err) : -1;
+  if (!rc && !(set = tilesat_output_open(path, err)))
+    rc = -1;
+  if (!rc && json) {
+    cJSON *ts = cJSON_CreateObject();
+    cJSON_AddStringToObject(ts, "type", "tileset");
+    cJSON_AddStringToObject(ts, "version", "1.8");
+    cJSON_AddStringToObject(ts, "tiledversion", "1.8.2");
+    cJSON_AddStringToObject(ts, "name", name);
+    tmj_tileset_body(ts, r, &a, image);
+    json_write(tilesat_output_file(set), ts);
+  } else if (!rc) {
+    FILE *f = tilesat_output_file(set);
+    fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<tileset "
+               "version=\"1.8\" tiledversion=\"1.8.2\" name=\"");
+    xml_escaped(f, name);
+    fputc('"', f);
+    tsx_body(f, r, &a, image, "");
+  }
+  /* the tileset's write error first, which then keeps the old picture */
+  if (!rc && ts_output_flush(set)) {
+    tilesat_output_commit(set, err);
+    set = NULL;
+    rc = -1;
+  }
+  if (!rc)
+    rc = tilesat_output_commit(img, err);
+  else
+    tilesat_output_discard(img);
+  if (!rc)
+    rc = tilesat_output_commit(set, err);
+  else
+    tilesat_output_discard(set);
   tilesat_image_free(a.img);
   free(png);
+  free(name);
   return rc;
 }
 
@@ -880,11 +1150,6 @@ typedef struct like_map {
   TS_VEC(void *) sets; /* xmlNode* or cJSON* */
   named_gids named;
 } like_map;
-
-static char *dir_of(const char *path) {
-  const char *slash = strrchr(path, '/');
-  return slash ? ts_strndup(path, (size_t)(slash - path + 1)) : ts_strdup("");
-}
 
 /* The folder of a file (of the file a symbolic link names, as the writers
  * replace that file) as a canonical absolute path ending in '/'
@@ -994,7 +1259,8 @@ static int like_read_tmx(const char *text, size_t len, const char *like,
   }
   for (xmlNode *n = root->children; n; n = n->next)
     if (is_elem(n, "tileset")) {
-      tmx_tileset_names(n, &l->named);
+      if (tmx_tileset_names(like, n, &l->named, err))
+        return -1;
       TS_PUSH(l->sets, n);
     }
   return 0;
@@ -1011,7 +1277,8 @@ static int like_read_tmj(const char *text, size_t len, const char *like,
   }
   cJSON *ts;
   cJSON_ArrayForEach(ts, sets) {
-    tmj_tileset_names(ts, &l->named);
+    if (tmj_tileset_names(like, ts, &l->named, err))
+      return -1;
     TS_PUSH(l->sets, ts);
   }
   return 0;
@@ -1042,34 +1309,41 @@ static int like_read(const char *like, like_map *l, tilesat_error *err) {
   return rc;
 }
 
-/* A tile name as a gid: a "tilesat" property of `like`, or "ID[:flags]". */
-static bool name_gid(const like_map *l, const char *name, uint32_t *gid) {
-  for (size_t i = 0; i < l->named.n; i++)
-    if (!strcmp(l->named.v[i].name, name)) {
-      *gid = l->named.v[i].gid;
+/* A tile name as a gid: a "tilesat" property of a tileset's tile, or
+ * "ID", either with flip letters after a ':' ("12:hd", "corner:h"), as
+ * the readers name a flipped tile. */
+static bool name_gid(const named_gids *named, const char *name, uint32_t *gid) {
+  for (size_t i = 0; i < named->n; i++)
+    if (!strcmp(named->v[i].name, name)) {
+      *gid = named->v[i].gid;
       return true;
     }
-  char *end;
-  if (*name < '0' || *name > '9')
-    return false;
-  unsigned long id = strtoul(name, &end, 10);
-  if (id > 0x0FFFFFFF)
-    return false;
-  uint32_t g = (uint32_t)id;
-  if (*end == ':') {
+  const char *colon = strrchr(name, ':');
+  uint32_t flags = 0;
+  if (colon) {
     static const char letters[] = "hvdx";
-    for (end++; *end; end++) {
-      const char *k = strchr(letters, *end);
+    if (!colon[1])
+      return false;
+    for (const char *p = colon + 1; *p; p++) {
+      const char *k = strchr(letters, *p);
       if (!k)
         return false;
-      g |= 0x80000000u >> (k - letters);
+      flags |= 0x80000000u >> (k - letters);
     }
-    if (!id)
-      return false;
   }
-  if (*end)
+  size_t n = colon ? (size_t)(colon - name) : strlen(name);
+  for (size_t i = 0; i < named->n && colon; i++)
+    if (strlen(named->v[i].name) == n && !memcmp(named->v[i].name, name, n)) {
+      *gid = named->v[i].gid | flags;
+      return true;
+    }
+  if (*name < '0' || *name > '9')
     return false;
-  *gid = g;
+  char *end;
+  unsigned long id = strtoul(name, &end, 10);
+  if (id > 0x0FFFFFFF || end != name + n || (flags && !id))
+    return false;
+  *gid = (uint32_t)id | flags;
   return true;
 }
 
@@ -1084,7 +1358,7 @@ static const char *const like_attrs[] = {"orientation", "tilewidth",
 static int like_gids(const like_map *l, const tilesat_rules *r,
                      const char *like, uint32_t *gid, tilesat_error *err) {
   for (int t = 0; t < r->ntiles; t++)
-    if (!name_gid(l, r->names.v.v[t], &gid[t])) {
+    if (!name_gid(&l->named, r->names.v.v[t], &gid[t])) {
       ts_error(err, like, 0,
                "tile '%s' is neither a tile id (\"12\", \"12:h\") nor a "
                "named tile of this map's tilesets",
@@ -1250,8 +1524,11 @@ static void write_like_tmj(FILE *f, const tilesat_map *m, const layers_in *lin,
   json_write(f, root);
 }
 
-static int write_like(const tilesat_map *m, const layers_in *lin,
-                      const char *like, const char *path, tilesat_error *err) {
+/* A map with like's tilesets into f, or -1 (nothing written) when like
+ * cannot lend them. */
+static int write_like_to(const tilesat_map *m, const layers_in *lin,
+                         const char *like, const char *path, FILE *f,
+                         tilesat_error *err) {
   like_map l;
   if (like_read(like, &l, err)) {
     like_free(&l);
@@ -1262,19 +1539,452 @@ static int write_like(const tilesat_map *m, const layers_in *lin,
   int rc = like_gids(&l, m->rules, like, gid, err);
   if (!rc)
     rc = like_sets_travel(&l, json, like, err);
-  tilesat_output *out = rc ? NULL : tilesat_output_open(path, err);
-  if (!out)
-    rc = -1;
   layers_in with = *lin;
   with.gid = gid;
-  if (out && !json)
-    write_like_tmx(tilesat_output_file(out), m, &with, &l, like, path);
-  else if (out)
-    write_like_tmj(tilesat_output_file(out), m, &with, &l, like, path);
-  if (out)
-    rc = tilesat_output_commit(out, err);
+  if (!rc && !json)
+    write_like_tmx(f, m, &with, &l, like, path);
+  else if (!rc)
+    write_like_tmj(f, m, &with, &l, like, path);
   free(gid);
   like_free(&l);
+  return rc;
+}
+
+static int write_like(const tilesat_map *m, const layers_in *lin,
+                      const char *like, const char *path, tilesat_error *err) {
+  tilesat_output *out = tilesat_output_open(path, err);
+  if (!out)
+    return -1;
+  if (write_like_to(m, lin, like, path, tilesat_output_file(out), err)) {
+    tilesat_output_discard(out);
+    return -1;
+  }
+  return tilesat_output_commit(out, err);
+}
+
+int tilesat_tiled_write_maps_to(const tilesat_map *m, const int *const *maps,
+                                size_t nmaps, const tilesat_pictures *pics,
+                                const char *like, const char *path, FILE *map,
+                                FILE *image, tilesat_error *err) {
+  if (nmaps == 0 || !map || (!like && !image))
+    ts_misuse(__func__, nmaps ? "no stream" : "no maps");
+  layers_in l = {maps, nmaps, NULL};
+  return like ? write_like_to(m, &l, like, path, map, err)
+              : write_own_to(m, &l, pics, path, map, image, err);
+}
+
+/* ------------------------------------------ writing into the painted map */
+
+static const char b64chars[] =
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+/* n bytes as base64 (malloc'd). */
+static char *base64_encode(const uint8_t *in, size_t n) {
+  char *out = ts_malloc((n + 2) / 3 * 4 + 1), *o = out;
+  for (size_t i = 0; i < n; i += 3) {
+    uint32_t v = (uint32_t)in[i] << 16;
+    if (i + 1 < n)
+      v |= (uint32_t)in[i + 1] << 8;
+    if (i + 2 < n)
+      v |= in[i + 2];
+    o[0] = b64chars[v >> 18 & 63];
+    o[1] = b64chars[v >> 12 & 63];
+    o[2] = o[3] = '=';
+    if (i + 1 < n)
+      o[2] = b64chars[v >> 6 & 63];
+    if (i + 2 < n)
+      o[3] = b64chars[v & 63];
+    o += 4;
+  }
+  *o = 0;
+  return out;
+}
+
+/* n gids as a layer's encoded data: base64 of their little-endian bytes,
+ * zlib- or gzip-compressed as `compression` says (NULL or "": not);
+ * malloc'd, or NULL for a compression tilesat does not write. */
+static char *encode_gids(const uint32_t *gids, size_t n,
+                         const char *compression) {
+  uint8_t *raw = ts_malloc(n * 4 + 1);
+  for (size_t k = 0; k < n; k++)
+    for (int b = 0; b < 4; b++)
+      raw[4 * k + (size_t)b] = (uint8_t)(gids[k] >> (8 * b));
+  if (!compression || !*compression) {
+    char *s = base64_encode(raw, n * 4);
+    free(raw);
+    return s;
+  }
+  bool gzip = !strcmp(compression, "gzip");
+  if (!gzip && strcmp(compression, "zlib")) {
+    free(raw);
+    return NULL;
+  }
+  z_stream z;
+  memset(&z, 0, sizeof z);
+  if (deflateInit2(&z, Z_DEFAULT_COMPRESSION, Z_DEFLATED, gzip ? 31 : 15, 8,
+                   Z_DEFAULT_STRATEGY) != Z_OK) {
+    free(raw);
+    return NULL;
+  }
+  uLong cap = deflateBound(&z, (uLong)(n * 4)) + 32;
+  uint8_t *packed = ts_malloc(cap);
+  z.next_in = raw;
+  z.avail_in = (uInt)(n * 4);
+  z.next_out = packed;
+  z.avail_out = (uInt)cap;
+  int rc = deflate(&z, Z_FINISH);
+  size_t len = z.total_out;
+  deflateEnd(&z);
+  char *s = rc == Z_STREAM_END ? base64_encode(packed, len) : NULL;
+  free(packed);
+  free(raw);
+  return s;
+}
+
+/* CSV as Tiled writes it: a newline, rows of w gids, each but the last
+ * ending in ",\n", and a newline (malloc'd). */
+static char *csv_gids(const uint32_t *gids, int w, int h) {
+  size_t cap = (size_t)w * (size_t)h * 12 + 4, at = 0;
+  char *s = ts_malloc(cap);
+  s[at++] = '\n';
+  for (int r = 0; r < h; r++) {
+    for (int c = 0; c < w; c++)
+      at += (size_t)snprintf(s + at, cap - at, "%lu%s",
+                             (unsigned long)gids[r * w + c],
+                             c < w - 1 || r < h - 1 ? "," : "");
+    s[at++] = '\n';
+  }
+  s[at] = 0;
+  return s;
+}
+
+/* The gid of each cell of a filled map, by the names of the base map's
+ * tilesets; -1 and *err for a tile none names. */
+static uint32_t *cell_gids(const tilesat_map *m, const int *tiles,
+                           const named_gids *named, const char *base,
+                           tilesat_error *err) {
+  const tilesat_rules *r = m->rules;
+  uint32_t *gid = ts_malloc((size_t)r->ntiles * sizeof *gid + 1);
+  for (int t = 0; t < r->ntiles; t++)
+    if (!name_gid(named, r->names.v.v[t], &gid[t])) {
+      ts_error(err, base, 0,
+               "tile '%s' is neither a tile id (\"12\", \"12:h\") nor a "
+               "named tile (a \"tilesat\" property) of this map's tilesets",
+               r->names.v.v[t]);
+      free(gid);
+      return NULL;
+    }
+  uint32_t *cells = ts_malloc((size_t)m->ncells * sizeof *cells);
+  for (int c = 0; c < m->ncells; c++)
+    cells[c] = tiles[c] < 0 ? 0 : gid[tiles[c]];
+  free(gid);
+  return cells;
+}
+
+/* A relative path attribute re-pointed to be seen from `out`. */
+static void tmx_move_attr(xmlNode *n, const char *attr, const char *base,
+                          const char *out) {
+  xmlChar *v = xmlGetProp(n, (const xmlChar *)attr);
+  if (v && *v) {
+    char *moved = moved_source(base, out, (const char *)v);
+    xmlSetProp(n, (const xmlChar *)attr, (const xmlChar *)moved);
+    free(moved);
+  }
+  xmlFree(v);
+}
+
+/* Every path a .tmx map holds, relative to its folder, re-pointed from
+ * `out`: tilesets' sources, images (embedded tilesets', image layers'),
+ * object templates and file properties. */
+static void tmx_move_paths(xmlNode *parent, const char *base, const char *out) {
+  for (xmlNode *n = parent->children; n; n = n->next) {
+    if (n->type != XML_ELEMENT_NODE)
+      continue;
+    if (is_elem(n, "tileset") || is_elem(n, "image"))
+      tmx_move_attr(n, "source", base, out);
+    else if (is_elem(n, "object"))
+      tmx_move_attr(n, "template", base, out);
+    else if (is_elem(n, "property")) {
+      xmlChar *type = xmlGetProp(n, (const xmlChar *)"type");
+      if (type && !strcmp((const char *)type, "file"))
+        tmx_move_attr(n, "value", base, out);
+      xmlFree(type);
+    }
+    tmx_move_paths(n, base, out);
+  }
+}
+
+/* The text of n with its leading (lead) or trailing white space only. */
+static char *space_of(const xmlChar *text, bool lead) {
+  const char *s = text ? (const char *)text : "";
+  size_t n = strlen(s), a = 0, b = n;
+  while (a < n && strchr(" \t\r\n", s[a]))
+    a++;
+  while (b > a && strchr(" \t\r\n", s[b - 1]))
+    b--;
+  return lead ? ts_strndup(s, a) : ts_strdup(s + b);
+}
+
+/* The layer's <data> holds `gids` in its own encoding; NULL or why not. */
+static const char *tmx_put_gids(xmlNode *layer, const uint32_t *gids, int w,
+                                int h) {
+  xmlNode *data = NULL;
+  for (xmlNode *c = layer->children; c && !data; c = c->next)
+    if (is_elem(c, "data"))
+      data = c;
+  if (!data)
+    return "layer has no <data>";
+  xmlChar *enc = xmlGetProp(data, (const xmlChar *)"encoding");
+  xmlChar *comp = xmlGetProp(data, (const xmlChar *)"compression");
+  const char *why = NULL;
+  if (!enc) { /* <tile gid=".."/> elements, in order */
+    size_t k = 0;
+    for (xmlNode *t = data->children; t; t = t->next)
+      if (is_elem(t, "tile")) {
+        char v[16];
+        snprintf(v, sizeof v, "%lu", (unsigned long)gids[k]);
+        if (gids[k++])
+          xmlSetProp(t, (const xmlChar *)"gid", (const xmlChar *)v);
+        else
+          xmlUnsetProp(t, (const xmlChar *)"gid");
+      }
+  } else {
+    char *text = NULL;
+    if (!strcmp((const char *)enc, "csv")) {
+      text = csv_gids(gids, w, h);
+    } else {
+      text = encode_gids(gids, (size_t)w * (size_t)h, (const char *)comp);
+      if (!text)
+        why = "unsupported compression (zlib and gzip are)";
+      else { /* the white space around the old text, as it was */
+        xmlChar *old = xmlNodeGetContent(data);
+        char *lead = space_of(old, true), *trail = space_of(old, false);
+        size_t n = strlen(lead) + strlen(text) + strlen(trail) + 1;
+        char *all = ts_malloc(n);
+        snprintf(all, n, "%s%s%s", lead, text, trail);
+        free(text);
+        text = all;
+        free(lead);
+        free(trail);
+        xmlFree(old);
+      }
+    }
+    if (text) {
+      xmlNodeSetContent(data, NULL);
+      xmlAddChild(data, xmlNewText((const xmlChar *)text));
+    }
+    free(text);
+  }
+  xmlFree(enc);
+  xmlFree(comp);
+  return why;
+}
+
+static void json_move(cJSON *o, const char *key, const char *base,
+                      const char *out) {
+  const char *v = json_str(o, key);
+  if (v && *v) {
+    char *moved = moved_source(base, out, v);
+    cJSON_ReplaceItemInObjectCaseSensitive(o, key, cJSON_CreateString(moved));
+    free(moved);
+  }
+}
+
+/* The same for a .tmj map: every "source" (tilesets), "image" and
+ * "template", and the value of every property of type "file". */
+static void tmj_move_paths(cJSON *node, const char *base, const char *out) {
+  cJSON *c;
+  if (cJSON_IsObject(node)) {
+    json_move(node, "source", base, out);
+    json_move(node, "image", base, out);
+    json_move(node, "template", base, out);
+    const char *type = json_str(node, "type");
+    if (type && !strcmp(type, "file") && json_str(node, "name"))
+      json_move(node, "value", base, out);
+  }
+  cJSON_ArrayForEach(c, node) {
+    if (cJSON_IsObject(c) || cJSON_IsArray(c))
+      tmj_move_paths(c, base, out);
+  }
+}
+
+/* The layer's "data" holds `gids`, as an array or encoded as it was. */
+static const char *tmj_put_gids(cJSON *layer, const uint32_t *gids, size_t n) {
+  const cJSON *data = cJSON_GetObjectItemCaseSensitive(layer, "data");
+  cJSON *now;
+  if (cJSON_IsString(data)) {
+    char *text = encode_gids(gids, n, json_str(layer, "compression"));
+    if (!text)
+      return "unsupported compression (zlib and gzip are)";
+    now = cJSON_CreateString(text);
+    free(text);
+  } else {
+    now = cJSON_CreateArray();
+    for (size_t k = 0; k < n; k++)
+      cJSON_AddItemToArray(now, cJSON_CreateNumber((double)gids[k]));
+  }
+  if (data)
+    cJSON_ReplaceItemInObjectCaseSensitive(layer, "data", now);
+  else
+    cJSON_AddItemToObject(layer, "data", now);
+  return NULL;
+}
+
+/* The text of the .tmx map `base` (`text`) with the layer filled; malloc'd
+ * into *out, or -1 and *err. */
+static int into_tmx(const tilesat_map *m, const int *tiles, const char *text,
+                    size_t len, const char *base, const char *want,
+                    const char *path, char **out, size_t *outlen,
+                    tilesat_error *err) {
+  xmlDoc *doc = ts_xml_parse(text, len, base, err);
+  if (!doc)
+    return -1;
+  xmlNode *root = xmlDocGetRootElement(doc);
+  named_gids named = {0};
+  uint32_t *gids = NULL;
+  int rc = -1;
+  if (!is_elem(root, "map")) {
+    ts_error(err, base, xmlGetLineNo(root),
+             "not a Tiled map: root element <%s>, expected <map>",
+             (const char *)root->name);
+    goto done;
+  }
+  for (xmlNode *n = root->children; n; n = n->next)
+    if (is_elem(n, "tileset") && tmx_tileset_names(base, n, &named, err))
+      goto done;
+  xmlNode *layer = tmx_find_layer(root, want);
+  if (!layer) {
+    no_layer(base, want, err);
+    goto done;
+  }
+  long w = int_attr(layer, "width", int_attr(root, "width", -1));
+  long h = int_attr(layer, "height", int_attr(root, "height", -1));
+  if (w != m->width || h != m->height) {
+    ts_error(err, base, xmlGetLineNo(layer),
+             "the layer is %ldx%ld, the map written %dx%d", w, h, m->width,
+             m->height);
+    goto done;
+  }
+  if (!(gids = cell_gids(m, tiles, &named, base, err)))
+    goto done;
+  const char *why = tmx_put_gids(layer, gids, m->width, m->height);
+  if (why) {
+    ts_error(err, base, xmlGetLineNo(layer), "%s", why);
+    goto done;
+  }
+  tmx_move_paths(root, base, path);
+  xmlChar *buf = NULL;
+  int n = 0;
+  xmlDocDumpMemoryEnc(doc, &buf, &n, "UTF-8");
+  if (!buf) {
+    fprintf(stderr, "tilesat: out of memory (writing XML)\n");
+    abort();
+  }
+  *out = ts_strndup((const char *)buf, (size_t)n);
+  *outlen = (size_t)n;
+  xmlFree(buf);
+  rc = 0;
+done:
+  free(gids);
+  named_free(&named);
+  xmlFreeDoc(doc);
+  return rc;
+}
+
+static int into_tmj(const tilesat_map *m, const int *tiles, const char *text,
+                    size_t len, const char *base, const char *want,
+                    const char *path, char **out, size_t *outlen,
+                    tilesat_error *err) {
+  cJSON *root = cJSON_ParseWithLength(text, len);
+  cJSON *layers = cJSON_GetObjectItemCaseSensitive(root, "layers");
+  named_gids named = {0};
+  uint32_t *gids = NULL;
+  int rc = -1;
+  if (!cJSON_IsObject(root) || !cJSON_IsArray(layers)) {
+    ts_error(err, base, 0, "not a Tiled map (no \"layers\" array)");
+    goto done;
+  }
+  const cJSON *ts;
+  cJSON_ArrayForEach(ts, cJSON_GetObjectItemCaseSensitive(root, "tilesets")) {
+    if (tmj_tileset_names(base, ts, &named, err))
+      goto done;
+  }
+  cJSON *layer = tmj_find_layer(layers, want);
+  if (!layer) {
+    no_layer(base, want, err);
+    goto done;
+  }
+  long w = 0, h = 0;
+  json_int(layer, "width", &w);
+  json_int(layer, "height", &h);
+  if (w != m->width || h != m->height) {
+    ts_error(err, base, 0, "the layer is %ldx%ld, the map written %dx%d", w, h,
+             m->width, m->height);
+    goto done;
+  }
+  if (!(gids = cell_gids(m, tiles, &named, base, err)))
+    goto done;
+  const char *why = tmj_put_gids(layer, gids, (size_t)m->ncells);
+  if (why) {
+    ts_error(err, base, 0, "%s", why);
+    goto done;
+  }
+  tmj_move_paths(root, base, path);
+  char *s = cJSON_Print(root);
+  if (!s) {
+    fprintf(stderr, "tilesat: out of memory (writing JSON)\n");
+    abort();
+  }
+  *outlen = strlen(s) + 1;
+  *out = ts_malloc(*outlen + 1);
+  snprintf(*out, *outlen + 1, "%s\n", s);
+  cJSON_free(s);
+  rc = 0;
+done:
+  free(gids);
+  named_free(&named);
+  cJSON_Delete(root);
+  return rc;
+}
+
+int tilesat_tiled_write_into(const tilesat_map *m, const int *tiles,
+                             const char *base, const char *layer,
+                             const char *path, tilesat_error *err) {
+  size_t len;
+  char *text = ts_read_file(base, &len, err);
+  if (!text)
+    return -1;
+  size_t i = len >= 3 && !memcmp(text, "\xEF\xBB\xBF", 3) ? 3 : 0;
+  while (i < len && (text[i] == ' ' || text[i] == '\n' || text[i] == '\r' ||
+                     text[i] == '\t'))
+    i++;
+  bool json = ends_with(path, ".tmj") || ends_with(path, ".json");
+  bool xml = i < len && text[i] == '<', is_json = i < len && text[i] == '{';
+  char *out = NULL;
+  size_t outlen = 0;
+  int rc = -1;
+  if (!xml && !is_json)
+    ts_error(err, base, 0, "not a Tiled map (neither XML nor JSON)");
+  else if (xml == json)
+    ts_error(err, path, 0,
+             "%s is a %s map: its completed copy is written as %s too "
+             "(%s)",
+             base, xml ? ".tmx" : ".tmj", xml ? ".tmx" : ".tmj",
+             xml ? "--tmx" : "--tmj");
+  else if (xml)
+    rc = into_tmx(m, tiles, text, len, base, layer, path, &out, &outlen, err);
+  else
+    rc = into_tmj(m, tiles, text + i, len - i, base, layer, path, &out, &outlen,
+                  err);
+  free(text);
+  tilesat_output *o = rc ? NULL : tilesat_output_open(path, err);
+  if (o) {
+    fwrite(out, 1, outlen, tilesat_output_file(o));
+    rc = tilesat_output_commit(o, err);
+  } else {
+    rc = -1;
+  }
+  free(out);
   return rc;
 }
 

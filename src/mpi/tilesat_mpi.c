@@ -47,7 +47,7 @@ static char *count_part(const tilesat_map *m, int k, int n,
 /* Receive one string with tag from any rank; *from its rank.  Rank 0
  * waits by polling every millisecond rather than in MPI_Probe, which
  * spins: on a machine with as many cores as workers it would take one from
- * them. */
+ * them.  NULL when a signal stopped it. */
 static char *receive(int tag, int *from) {
   MPI_Status st;
   int len, flag = 0;
@@ -55,6 +55,8 @@ static char *receive(int tag, int *from) {
     MPI_Iprobe(MPI_ANY_SOURCE, tag, MPI_COMM_WORLD, &flag, &st);
     if (flag)
       break;
+    if (stop_requested())
+      return NULL;
     nanosleep(&(struct timespec){0, 1000000}, NULL);
   }
   MPI_Get_count(&st, MPI_CHAR, &len);
@@ -73,8 +75,10 @@ static void send_part(int to, int k) {
 }
 
 /* Rank 0: hand out parts 1..n to ranks 1..size-1 (or count them itself),
- * add up what comes back.  0, or EXIT_ERROR after saying why. */
-static int master(const tilesat_map *m, int n, int size,
+ * add up what comes back.  0, or EXIT_ERROR after saying why.  Stopped by
+ * a signal (Ctrl-C through mpirun), it says "count: interrupted" and
+ * leaves the workers to their own stop (or the watchdog's). */
+static int master(const options *o, const tilesat_map *m, int n, int size,
                   const tilesat_count_options *co, count_progress *pr) {
   mpz_t total, c;
   mpz_inits(total, c, NULL);
@@ -93,11 +97,17 @@ static int master(const tilesat_map *m, int n, int size,
       got = count_part(m, next++, n, co);
     } else {
       char *msg = receive(TAG_DONE, &from);
+      if (!msg) /* a signal */
+        break;
       busy--;
       char *space = strchr(msg, ' ');
       k = atoi(msg);
       got = strdup(space ? space + 1 : "!garbled answer");
       free(msg);
+    }
+    if (stop_requested()) {
+      free(got);
+      break;
     }
     if (!got || got[0] == '!') {
       if (!rc) /* the first error only; the other workers finish theirs */
@@ -115,7 +125,9 @@ static int master(const tilesat_map *m, int n, int size,
       busy += more;
     }
   }
-  if (!rc)
+  if (stop_requested())
+    rc = stop_said(o);
+  else if (!rc)
     gmp_printf("%Zd\n", total);
   mpz_clears(total, c, NULL);
   return rc;
@@ -166,6 +178,8 @@ int main(int argc, char **argv) {
   int rank, size;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
+  /* Ctrl-C: mpirun sends the ranks SIGTERM; rank 0 says it */
+  stop_install(rank == 0 ? "count" : NULL);
   int n = 0;
   options o = {0};
   tilesat_rules *r = NULL;
@@ -202,7 +216,7 @@ int main(int argc, char **argv) {
     if (!n)
       n = 8 * (size > 1 ? size - 1 : 1);
     if (rank == 0) {
-      rc = master(m, n, size, &co, &pr);
+      rc = master(&o, m, n, size, &co, &pr);
     } else {
       co.progress = co.notice = co.solve.progress = NULL;
       worker(m, n, &co);
@@ -211,7 +225,8 @@ int main(int argc, char **argv) {
   tilesat_map_free(m);
   tilesat_rules_free(r);
   options_free(&o);
-  fflush(stdout);
+  if (rank == 0) /* the total lost to a full disk is an error */
+    rc = stdout_end(rc);
   MPI_Finalize();
   return rc;
 }

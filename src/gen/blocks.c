@@ -1,0 +1,338 @@
+/* blocks.c: the block guard of collapse (--guard blocks, and auto once the
+ * exact guard runs past its budget), after Merrell's model synthesis,
+ * "modifying in blocks".
+ *
+ * A run that empties a cell is not restarted: the cells of a block around
+ * it (radius 3, a window of the map, wrapping on a torus) are decided
+ * again, with every cell outside as it is.  The block is a map of its own
+ * whose cells keep only the tiles of the map's wave after its pins and
+ * bans (base) that every outside neighbour still allows: a decided
+ * neighbour its tile, an undecided one some tile of its own (an emptied
+ * one, to be repaired in turn, anything).  It is filled the way WFC fills
+ * a map: a few plain runs of a collapser of its own (seeds from the run's
+ * random stream, the rules' weights, WFC's order), and when none makes it,
+ * SAT says whether it has a filling at all, and if so a guarded run (auto)
+ * finds one.  A block with no filling doubles its radius, up to the whole
+ * map, where SAT answers for every cell (UNSAT: no valid map at all).
+ *
+ * The filled cells are then set in the wave, their supports counted
+ * afresh, and their outside neighbours lose the tiles the new tiles do not
+ * allow, propagated as any removal; the run goes on from there, and a
+ * later contradiction is repaired the same way.  When the propagation
+ * from filled blocks empties a cell in them or next to them, that cell's
+ * block doubles its radius once for each: a contradiction that keeps
+ * coming back gets ever larger blocks, up to the whole map.  (The run ends: a
+ * repair leaves no cell less decided, and each choice decides one more.)  Cells
+ * outside the blocks keep what they lost to the cells decided before: a sound
+ * restriction (every tile left in the wave still has a support in each
+ * neighbour), so every map the run ends with is valid (collapse.c checks
+ * it). */
+#include "gen/collapse_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define BLOCK_RADIUS 3  /* the first block: 7x7 */
+#define BLOCK_TRIES 3   /* plain WFC runs in a block */
+#define SAT_LEVEL 2     /* from this level on, SAT when WFC fails */
+#define SAT_CELLS 10000 /* and at most this many cells */
+#define BLOCK_CONFLICTS 20000
+
+/* Is t at a cell allowed by a tile still possible at its neighbour n in
+ * direction d? */
+static bool allowed_by(const tilesat_collapse *c, int t, int d, int n) {
+  size_t k = (size_t)d * (size_t)c->T + (size_t)t;
+  const int *list = c->supp_list[k];
+  const uint8_t *poss = c->possible + (size_t)n * (size_t)c->T;
+  for (int i = 0; i < c->supp_len[k]; i++)
+    if (poss[list[i]])
+      return true;
+  return false;
+}
+
+static bool in_block(const tilesat_collapse *c, const window *w, int cell) {
+  return ts_collapse_window_cell(c, w, cell) >= 0;
+}
+
+/* The block's map: window w, each cell banned every tile its base wave
+ * lacks or an outside neighbour (not emptied) does not allow. */
+static void block_bans(const tilesat_collapse *c, window *w) {
+  const int T = c->T, D = c->D;
+  for (int lc = 0; lc < w->m.ncells; lc++) {
+    int mc = ts_collapse_map_cell(c, w, lc);
+    const uint8_t *base = c->base + (size_t)mc * (size_t)T;
+    const int *nbr = c->nbr + (size_t)mc * (size_t)D;
+    for (int t = 0; t < T; t++) {
+      bool ok = base[t];
+      for (int d = 0; d < D && ok; d++)
+        if (nbr[d] >= 0 && c->count[nbr[d]] > 0 && !in_block(c, w, nbr[d]))
+          ok = allowed_by(c, t, d, nbr[d]);
+      if (!ok)
+        TS_PUSH(w->m.bans, ((ts_pin){lc, t}));
+    }
+  }
+}
+
+/* A filling of block w by SAT (CaDiCaL, within BLOCK_CONFLICTS):
+ * TILESAT_SAT (tiles), TILESAT_UNKNOWN (none found), or -1 with err. */
+static int sat_fill(tilesat_collapse *c, const tilesat_solve_options *so,
+                    const window *w, int *tiles, tilesat_error *err) {
+  tilesat_solve_options q = *so;
+  q.backend = TILESAT_CADICAL; /* its conflict limit is exact */
+  ts_solver *s = ts_solver_for_map(&w->m, &q);
+  ts_solver_limit(s, BLOCK_CONFLICTS);
+  c->calls++;
+  int res = ts_solver_solve(s);
+  if (res == TILESAT_UNKNOWN && ts_terminated(so))
+    res = ts_solver_unknown(s, "collapse", err);
+  else if (res == TILESAT_SAT)
+    for (int lc = 0; lc < w->m.ncells; lc++)
+      for (int t = 0; t < c->T; t++)
+        if (ts_solver_value(s, ts_var(&w->m, lc, t)))
+          tiles[lc] = t;
+  ts_solver_free(s);
+  return res == TILESAT_UNSAT ? TILESAT_UNKNOWN : res;
+}
+
+/* Fill block w (level `level`) the way WFC fills a map (tiles: its
+ * cells'): a few plain runs of a collapser of its own, then a run that
+ * repairs its own contradictions by smaller blocks.  1 (filled), 0 (no
+ * filling found: a larger block), or -1 with err. */
+static int fill_block(tilesat_collapse *c, const tilesat_collapse_options *o,
+                      const window *w, int level, int *tiles,
+                      tilesat_error *err) {
+  tilesat_collapse *sub = tilesat_collapse_new(&w->m, err);
+  if (!sub)
+    return -1;
+  tilesat_collapse_options so = *o;
+  so.solve.progress = NULL;
+  so.limit = 0;
+  so.guard = TILESAT_GUARD_NONE;
+  int res = TILESAT_UNKNOWN;
+  for (int i = 0; i < BLOCK_TRIES && res == TILESAT_UNKNOWN; i++) {
+    so.seed = ts_rng_next(&c->rng);
+    res = tilesat_collapse_run(sub, &so, tiles, err);
+    if (res == TILESAT_UNKNOWN && sub->choices.n == 0)
+      res = TILESAT_UNSAT; /* its bans alone: propagation refuted them */
+  }
+  if (res == TILESAT_UNKNOWN && level > 0) {
+    sub->level_cap = level - 1;
+    so.guard = TILESAT_GUARD_BLOCKS;
+    so.seed = ts_rng_next(&c->rng);
+    res = tilesat_collapse_run(sub, &so, tiles, err);
+    c->calls += tilesat_collapse_solver_calls(sub);
+  }
+  if (res == TILESAT_UNKNOWN && level >= SAT_LEVEL && w->m.ncells <= SAT_CELLS)
+    res = sat_fill(c, &so.solve, w, tiles, err);
+  tilesat_collapse_free(sub);
+  return res == TILESAT_SAT ? 1 : res < 0 ? -1 : 0;
+}
+
+/* How many tiles still possible at n allow t in direction d of it (an
+ * emptied n: 1, until its own repair counts again). */
+static uint16_t support_of(const tilesat_collapse *c, int t, int d, int n) {
+  if (c->count[n] == 0)
+    return 1;
+  size_t q = (size_t)d * (size_t)c->T + (size_t)t;
+  const uint8_t *poss = c->possible + (size_t)n * (size_t)c->T;
+  uint16_t sup = 0;
+  for (int i = 0; i < c->supp_len[q]; i++)
+    sup += poss[c->supp_list[q][i]];
+  return sup;
+}
+
+/* For each outside neighbour n of the block's cell mc (tile t), in
+ * direction d of it: its tiles' supports from mc counted afresh, or (ban)
+ * the tiles left with none taken. */
+static void ring_of(tilesat_collapse *c, const window *w, int mc, int t,
+                    bool take) {
+  const int T = c->T, D = c->D;
+  const tilesat_rules *r = c->m->rules;
+  for (int d = 0; d < D; d++) {
+    int n = c->nbr[(size_t)mc * (size_t)D + (size_t)d];
+    if (n < 0 || c->count[n] == 0 || in_block(c, w, n))
+      continue;
+    int e = c->opp[d]; /* from n to mc */
+    for (int u = 0; u < T; u++) {
+      size_t nu = (size_t)n * (size_t)T + (size_t)u;
+      if (!c->possible[nu])
+        continue;
+      uint16_t *s = &c->support[nu * (size_t)D + (size_t)e];
+      if (!take)
+        *s = ts_bit(ts_allowed(r, u, e), t);
+      else if (*s == 0)
+        ts_collapse_ban(c, n, u);
+    }
+  }
+}
+
+/* Set the block's cells to tiles, count their supports afresh, and take
+ * from their outside neighbours the tiles the new ones do not allow
+ * (queued: the caller propagates).  Every support first, then the
+ * removals they make. */
+static void apply(tilesat_collapse *c, const window *w, const int *tiles) {
+  const int T = c->T, D = c->D;
+  for (int lc = 0; lc < w->m.ncells; lc++)
+    ts_collapse_set(c, ts_collapse_map_cell(c, w, lc), tiles[lc]);
+  for (int lc = 0; lc < w->m.ncells; lc++) {
+    int mc = ts_collapse_map_cell(c, w, lc), t = tiles[lc];
+    size_t k = ((size_t)mc * (size_t)T + (size_t)t) * (size_t)D;
+    for (int d = 0; d < D; d++) {
+      int n = c->nbr[(size_t)mc * (size_t)D + (size_t)d];
+      if (n >= 0)
+        c->support[k + (size_t)d] = support_of(c, t, d, n);
+    }
+  }
+  for (int take = 0; take < 2; take++)
+    for (int lc = 0; lc < w->m.ncells; lc++)
+      ring_of(c, w, ts_collapse_map_cell(c, w, lc), tiles[lc], take);
+}
+
+/* Does the block reach out to cells with a choice left: is at least an
+ * eighth of its outside ring undecided, or does it meet the map's edge?
+ * A block closed in by decided cells keeps the defect WFC made (a river
+ * with an end, a wall that does not close): a filling moves it, at best,
+ * to the next block. */
+static bool open_block(const tilesat_collapse *c, const window *w) {
+  long ring = 0, open = 0;
+  for (int lc = 0; lc < w->m.ncells; lc++) {
+    int mc = ts_collapse_map_cell(c, w, lc);
+    for (int d = 0; d < c->D; d++) {
+      int n = c->nbr[(size_t)mc * (size_t)c->D + (size_t)d];
+      if (n < 0)
+        return true;
+      if (!in_block(c, w, n)) {
+        ring++;
+        open += c->count[n] > 1;
+      }
+    }
+  }
+  return 8 * open >= ring;
+}
+
+/* Is the cell at (X, Y) (the map unwrapped) off the map's edge (not on a
+ * torus) or undecided? */
+static bool way_out(const tilesat_collapse *c, int X, int Y) {
+  const tilesat_map *m = c->m;
+  int W = m->width, H = m->height;
+  bool off = X < 0 || Y < 0 || X >= W || Y >= H;
+  if (off && !m->periodic)
+    return true;
+  X = (X % W + W) % W;
+  Y = (Y % H + H) % H;
+  return c->count[Y * W + X] > 1;
+}
+
+/* The block of radius r around x stretched to the nearest cell with a
+ * choice left (or to the map's edge) found in rings around x: the
+ * corridor along which WFC's defect can leave.  False when that is the
+ * whole map. */
+static bool corridor(const tilesat_collapse *c, int x, int r, window *w) {
+  int W = c->m->width, H = c->m->height, cx = x % W, cy = x / W;
+  int far = W > H ? W : H;
+  for (int d = r + 1; d <= far; d++)
+    for (int dy = -d; dy <= d; dy++) {
+      int step = dy == -d || dy == d ? 1 : 2 * d; /* the ring only */
+      for (int dx = -d; dx <= d; dx += step) {
+        if (!way_out(c, cx + dx, cy + dy))
+          continue;
+        int x0 = (dx < 0 ? dx : 0) - r, y0 = (dy < 0 ? dy : 0) - r;
+        int x1 = (dx > 0 ? dx : 0) + r, y1 = (dy > 0 ? dy : 0) + r;
+        return ts_collapse_window_rect(c, cx + x0, cy + y0, x1 - x0 + 1,
+                                       y1 - y0 + 1, w);
+      }
+    }
+  return false;
+}
+
+/* A repair made in this call: a contradiction its propagation leads to
+ * in its block or next to it may be the same one back.  A cell's block
+ * starts one level up for each such repair: one that keeps coming back
+ * gets ever larger blocks. */
+typedef struct repaired {
+  int x, r;
+} repaired;
+
+static int start_level(const tilesat_collapse *c, const repaired *done,
+                       size_t n, int x) {
+  int level = 0;
+  for (size_t i = 0; i < n; i++) {
+    window w;
+    if (!ts_collapse_window(c, done[i].x, done[i].r + 1, &w) ||
+        ts_collapse_window_cell(c, &w, x) >= 0)
+      level++;
+  }
+  return level;
+}
+
+/* The whole map as one block: filled by SAT.  0, TILESAT_UNSAT, or -1. */
+static int whole_map(tilesat_collapse *c, const tilesat_collapse_options *o,
+                     tilesat_error *err) {
+  int *tiles = ts_malloc((size_t)c->N * sizeof *tiles);
+  int res = ts_collapse_solve_map(c, &o->solve, tiles, err);
+  if (res == TILESAT_SAT) {
+    window w;
+    memset(&w, 0, sizeof w);
+    w.m = *c->m;
+    w.m.periodic = false;
+    apply(c, &w, tiles);
+    c->repairs++;
+    c->resolved += c->N;
+  }
+  free(tiles);
+  return res == TILESAT_SAT ? 0 : res;
+}
+
+int ts_blocks_repair(tilesat_collapse *c, const tilesat_collapse_options *o,
+                     tilesat_error *err) {
+  int *tiles = NULL, rc = 0;
+  TS_VEC(repaired) done = {0};
+  for (size_t i = 0; i < c->empties.n && !rc; i++) {
+    int x = c->empties.v[i];
+    if (c->count[x] != 0) /* decided again by an earlier block */
+      continue;
+    for (int level = start_level(c, done.v, done.n, x);; level++) {
+      if (level > c->level_cap) { /* a block's own collapser gives up */
+        rc = 2;
+        break;
+      }
+      window w;
+      int r = level < 16 ? BLOCK_RADIUS << level : INT32_MAX;
+      if (r > c->m->width + c->m->height || !ts_collapse_window(c, x, r, &w)) {
+        rc = whole_map(c, o, err);
+        break;
+      }
+      block_bans(c, &w);
+      if (!open_block(c, &w)) { /* a corridor out to cells with a choice */
+        free(w.m.bans.v);
+        if (!corridor(c, x, r, &w)) {
+          rc = whole_map(c, o, err);
+          break;
+        }
+        block_bans(c, &w);
+      }
+      tiles = ts_realloc(tiles, (size_t)w.m.ncells * sizeof *tiles);
+      int filled = fill_block(c, o, &w, level, tiles, err);
+      if (filled == 1) {
+        apply(c, &w, tiles);
+        c->repairs++;
+        c->resolved += w.m.ncells;
+        TS_PUSH(done, ((repaired){x, r}));
+      }
+      free(w.m.bans.v);
+      if (filled != 0) {
+        rc = filled < 0 ? -1 : 0;
+        break;
+      }
+    }
+    if (rc == 0)
+      ts_collapse_propagate(c);
+  }
+  free(tiles);
+  free(done.v);
+  if (rc == 0) {
+    c->empties.n = 0;
+    c->contradiction = -1;
+  }
+  return rc;
+}

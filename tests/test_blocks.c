@@ -1,0 +1,303 @@
+/* The block guard of collapse (--guard blocks, and auto past its budget):
+ * every guarded map is valid (tilesat_map_verify, and a check of every
+ * pair written here), on maps where the exact guard gives up (Castle), on
+ * rules whose dooms are not local (loops that must close), on periodic
+ * and hex maps; rules with no valid map end UNSAT; the tiles' shares stay
+ * WFC's; --guard is parsed and refused as it should be. */
+#include "helpers.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Every pair of neighbours on a square map allowed by the rules, checked
+ * here from the rules' pairs alone (N, E, S, W: rows up, columns right). */
+static bool square_map_valid(const tilesat_rules *r, int w, int h,
+                             bool periodic, const int *tiles) {
+  static const int dx[4] = {0, 1, 0, -1}, dy[4] = {-1, 0, 1, 0};
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++)
+      for (int d = 0; d < 4; d++) {
+        int nx = x + dx[d], ny = y + dy[d];
+        if (periodic) {
+          nx = (nx + w) % w;
+          ny = (ny + h) % h;
+        } else if (nx < 0 || ny < 0 || nx >= w || ny >= h) {
+          continue;
+        }
+        if (!tilesat_rules_allows(r, tiles[y * w + x], d, tiles[ny * w + nx]))
+          return false;
+      }
+  return true;
+}
+
+/* How a map's pairs are checked here: not (hex), square, square torus. */
+enum { HEX, SQUARE, TORUS };
+
+/* Runs seeds 1..runs of m with `guard` (budget: guard_budget): each must
+ * give a valid map; returns the block repairs made in all. */
+static long guarded_runs(const tilesat_map *m, int kind, tilesat_guard guard,
+                         long budget, int runs) {
+  tilesat_error err;
+  tilesat_collapse *c = tilesat_collapse_new(m, &err);
+  cr_assert(c, "%s", err.msg);
+  int w = tilesat_map_width(m), h = tilesat_map_height(m);
+  int *tiles = malloc((size_t)w * (size_t)h * sizeof *tiles);
+  long repairs = 0;
+  for (int s = 1; s <= runs; s++) {
+    tilesat_collapse_options o;
+    tilesat_collapse_options_init(&o);
+    o.seed = (uint64_t)s;
+    o.guard = guard;
+    o.guard_budget = budget;
+    o.solve.backend = TILESAT_CADICAL;
+    cr_assert_eq(tilesat_collapse_run(c, &o, tiles, &err), TILESAT_SAT,
+                 "seed %d: %s", s, err.msg);
+    char why[256];
+    cr_expect(tilesat_map_verify(m, tiles, why, sizeof why), "seed %d: %s", s,
+              why);
+    if (kind != HEX)
+      cr_expect(
+          square_map_valid(tilesat_map_rules(m), w, h, kind == TORUS, tiles),
+          "seed %d", s);
+    cr_expect_eq(tilesat_collapse_contradiction(c), -1);
+    cr_expect_leq(tilesat_collapse_resolved(c),
+                  tilesat_collapse_repairs(c) * (long)w * h);
+    repairs += tilesat_collapse_repairs(c);
+  }
+  free(tiles);
+  tilesat_collapse_free(c);
+  return repairs;
+}
+
+/* Plain runs of seeds 1..runs that fail. */
+static int plain_failures(const tilesat_map *m, int runs) {
+  tilesat_error err;
+  tilesat_collapse *c = tilesat_collapse_new(m, &err);
+  int *tiles = malloc((size_t)tilesat_map_width(m) *
+                      (size_t)tilesat_map_height(m) * sizeof *tiles);
+  int failed = 0;
+  for (int s = 1; s <= runs; s++) {
+    tilesat_collapse_options o;
+    tilesat_collapse_options_init(&o);
+    o.seed = (uint64_t)s;
+    failed += tilesat_collapse_run(c, &o, tiles, &err) != TILESAT_SAT;
+  }
+  free(tiles);
+  tilesat_collapse_free(c);
+  return failed;
+}
+
+/* Castle, whose dooms are not local (rivers and walls close or leave the
+ * map): at 128x128 the exact guard makes no map in minutes; blocks make
+ * one in well under a second, and auto with a budget of one solver call
+ * goes on by blocks too. */
+Test(blocks, castle_where_the_exact_guard_gives_up) {
+  tilesat_rules *r = tileset("Castle");
+  tilesat_map *big = map_new(r, 128, 128, TILESAT_SQUARE, false);
+  cr_expect_gt(plain_failures(big, 2), 0);
+  cr_expect_gt(guarded_runs(big, SQUARE, TILESAT_GUARD_BLOCKS, 0, 2), 0);
+  tilesat_map *m = map_new(r, 32, 32, TILESAT_SQUARE, false);
+  cr_expect_gt(guarded_runs(m, SQUARE, TILESAT_GUARD_AUTO, 1, 10), 0,
+               "auto past its budget made no block repair");
+  tilesat_map_free(m);
+  tilesat_map_free(big);
+  tilesat_rules_free(r);
+}
+
+/* Loops: a cell's sides carry a line or not, the sides that meet must
+ * agree, and each tile has 0, 2 or 4 lines (no end).  Plain WFC never
+ * fails on them here: a guarded run (blocks, auto) that meets no
+ * contradiction is WFC's own run, tile for tile. */
+Test(blocks, a_run_with_no_contradiction_is_wfc_s) {
+  static const char *const tiles[] = {"O",  "NS", "EW", "NE",
+                                      "ES", "SW", "NW", "NESW"};
+  char text[8192];
+  int n = snprintf(text, sizeof text, "tilesat-rules 1\n");
+  for (int i = 0; i < 8; i++)
+    n += snprintf(text + n, sizeof text - (size_t)n, "tile %s 1\n", tiles[i]);
+  static const char dirs[] = "NESW", opp[] = "SWNE";
+  for (int a = 0; a < 8; a++)
+    for (int d = 0; d < 4; d++)
+      for (int b = 0; b < 8; b++)
+        if (!strchr(tiles[a], dirs[d]) == !strchr(tiles[b], opp[d]))
+          n += snprintf(text + n, sizeof text - (size_t)n, "allow %s %c %s\n",
+                        tiles[a], dirs[d], tiles[b]);
+  char *path = temp_file(text, -1);
+  tilesat_rules *r = rules_from_file(path);
+  tilesat_map *m = map_new(r, 30, 30, TILESAT_SQUARE, true);
+  tilesat_error err;
+  tilesat_collapse *c = tilesat_collapse_new(m, &err);
+  int plain[900], guarded[900];
+  for (uint64_t s = 1; s <= 10; s++)
+    for (int g = TILESAT_GUARD_BLOCKS; g <= TILESAT_GUARD_AUTO; g++) {
+      tilesat_collapse_options o;
+      tilesat_collapse_options_init(&o);
+      o.seed = s;
+      cr_assert_eq(tilesat_collapse_run(c, &o, plain, &err), TILESAT_SAT);
+      o.guard = (tilesat_guard)g;
+      cr_assert_eq(tilesat_collapse_run(c, &o, guarded, &err), TILESAT_SAT);
+      cr_expect_eq(memcmp(plain, guarded, sizeof plain), 0, "seed %llu",
+                   (unsigned long long)s);
+      cr_expect(square_map_valid(r, 30, 30, true, guarded));
+      cr_expect_eq(tilesat_collapse_repairs(c), 0);
+    }
+  tilesat_collapse_free(c);
+  tilesat_map_free(m);
+  tilesat_rules_free(r);
+  remove(path);
+  free(path);
+}
+
+/* Periodic and hex maps: blocks wrap around the torus, keep the rows'
+ * parity of odd-r hex; every map valid. */
+Test(blocks, periodic_and_hex_maps) {
+  tilesat_rules *hex = rules_from_file("rules/coast-hex.rules");
+  tilesat_rules *knots = tileset("Knots"), *castle = tileset("Castle");
+  tilesat_map *maps[] = {
+      map_new(hex, 30, 30, TILESAT_HEX, true),
+      map_new(hex, 25, 21, TILESAT_HEX, false),
+      map_new(knots, 40, 40, TILESAT_SQUARE, true),
+      map_new(castle, 40, 40, TILESAT_SQUARE, true),
+  };
+  int kinds[] = {HEX, HEX, TORUS, TORUS};
+  for (size_t i = 0; i < sizeof maps / sizeof *maps; i++) {
+    guarded_runs(maps[i], kinds[i], TILESAT_GUARD_BLOCKS, 0, 5);
+    guarded_runs(maps[i], kinds[i], TILESAT_GUARD_AUTO, 1, 3);
+    tilesat_map_free(maps[i]);
+  }
+  tilesat_rules_free(hex);
+  tilesat_rules_free(knots);
+  tilesat_rules_free(castle);
+}
+
+/* No valid map: UNSAT, on the rules alone (a checkerboard on a torus of
+ * odd width: every block has a filling, the whole map none), with rules
+ * that have no pair at all, or with clashing pins. */
+Test(blocks, no_valid_map_is_unsat) {
+  char *board = temp_file("tilesat-rules 1\ntile A 1\ntile B 1\n"
+                          "allow A N B\nallow A E B\nallow A S B\n"
+                          "allow A W B\nallow B N A\nallow B E A\n"
+                          "allow B S A\nallow B W A\n",
+                          -1);
+  tilesat_rules *cb = rules_from_file(board);
+  tilesat_rules *hard = rules_from_file("rules/hard.rules");
+  tilesat_rules *coast = rules_from_file("rules/coast.rules");
+  tilesat_map *c3 = map_new(coast, 3, 3, TILESAT_SQUARE, false);
+  tilesat_error err;
+  cr_assert_eq(tilesat_map_pin_spec(c3, "0,0=S", &err), 0);
+  cr_assert_eq(tilesat_map_pin_spec(c3, "2,2=L", &err), 0);
+  tilesat_map *maps[] = {map_new(cb, 21, 20, TILESAT_SQUARE, true),
+                         map_new(hard, 3, 3, TILESAT_SQUARE, false), c3};
+  int tiles[420];
+  for (size_t i = 0; i < sizeof maps / sizeof *maps; i++) {
+    for (int g = TILESAT_GUARD_BLOCKS; g <= TILESAT_GUARD_AUTO; g++) {
+      tilesat_collapse *c = tilesat_collapse_new(maps[i], &err);
+      tilesat_collapse_options o;
+      tilesat_collapse_options_init(&o);
+      o.guard = (tilesat_guard)g;
+      cr_expect_eq(tilesat_collapse_run(c, &o, tiles, &err), TILESAT_UNSAT,
+                   "case %zu, %s: %s", i, tilesat_guard_name(o.guard), err.msg);
+      tilesat_collapse_free(c);
+    }
+    tilesat_map_free(maps[i]);
+  }
+  /* with an even width the checkerboard has its two maps */
+  tilesat_map *even = map_new(cb, 20, 20, TILESAT_SQUARE, true);
+  guarded_runs(even, TORUS, TILESAT_GUARD_BLOCKS, 0, 3);
+  tilesat_map_free(even);
+  tilesat_rules_free(cb);
+  tilesat_rules_free(hard);
+  tilesat_rules_free(coast);
+  remove(board);
+  free(board);
+}
+
+/* Each tile's share of the cells: guarded maps (blocks) against the plain
+ * runs that succeed, Castle 24x24, 150 seeds each: within 2 percentage
+ * points (the share of cells re-solved is a few percent). */
+Test(blocks, tile_shares_stay_wfc_s) {
+  tilesat_rules *r = tileset("Castle");
+  int T = tilesat_rules_ntiles(r), N = 24 * 24;
+  tilesat_map *m = map_new(r, 24, 24, TILESAT_SQUARE, false);
+  tilesat_error err;
+  tilesat_collapse *c = tilesat_collapse_new(m, &err);
+  double *count[2] = {calloc((size_t)T, sizeof(double)),
+                      calloc((size_t)T, sizeof(double))};
+  double cells[2] = {0, 0};
+  long resolved = 0;
+  int tiles[24 * 24];
+  for (int g = 0; g < 2; g++)
+    for (uint64_t s = 1; s <= 150; s++) {
+      tilesat_collapse_options o;
+      tilesat_collapse_options_init(&o);
+      o.seed = s;
+      o.guard = g ? TILESAT_GUARD_BLOCKS : TILESAT_GUARD_NONE;
+      int res = tilesat_collapse_run(c, &o, tiles, &err);
+      cr_assert(res == TILESAT_SAT || (!g && res == TILESAT_UNKNOWN));
+      if (res != TILESAT_SAT)
+        continue;
+      resolved += g ? tilesat_collapse_resolved(c) : 0;
+      for (int i = 0; i < N; i++)
+        count[g][tiles[i]]++;
+      cells[g] += N;
+    }
+  double worst = 0;
+  for (int t = 0; t < T; t++) {
+    double d = fabs(count[1][t] / cells[1] - count[0][t] / cells[0]);
+    worst = d > worst ? d : worst;
+  }
+  cr_log_info("tile shares: largest difference %.2f points; %ld of %.0f "
+              "cells re-solved",
+              100 * worst, resolved, cells[1]);
+  cr_expect_lt(worst, 0.02, "largest difference %.2f points", 100 * worst);
+  cr_expect_gt(resolved, 0, "no run was repaired: the test proves nothing");
+  cr_expect_lt(resolved, cells[1] / 10, "%ld cells of %.0f re-solved", resolved,
+               cells[1]);
+  free(count[0]);
+  free(count[1]);
+  tilesat_collapse_free(c);
+  tilesat_map_free(m);
+  tilesat_rules_free(r);
+}
+
+Test(blocks_cli, guard_values) {
+  for (int g = 0; g <= TILESAT_GUARD_AUTO; g++) {
+    tilesat_guard back = TILESAT_GUARD_NONE;
+    cr_expect_eq(
+        tilesat_guard_parse(tilesat_guard_name((tilesat_guard)g), &back), 0);
+    cr_expect_eq(back, g);
+  }
+  tilesat_guard unused;
+  cr_expect_eq(tilesat_guard_parse("exact", &unused), -1);
+  expect_cli_error(
+      "tilesat: --guard: 'maybe' is not none, sat, blocks or auto\n",
+      "collapse", "rules/coast.rules", "--size", "3x3", "--guard", "maybe");
+  expect_cli_error("tilesat: --guard: '' is not none, sat, blocks or auto\n",
+                   "collapse", "rules/coast.rules", "--size", "3x3", "--guard",
+                   "");
+  tilesat_rules *cr = tileset("Castle");
+  char *castle = rules_file(cr);
+  tilesat_rules_free(cr);
+  run_result r = RUN("collapse", castle, "--size", "64x64", "--seed", "1",
+                     "--guard", "blocks");
+  cr_expect_eq(r.code, 10, "%s", r.err);
+  cr_expect_eq(strncmp(r.out, "SAT\n", 4), 0, "%s", r.out);
+  cr_expect(strstr(r.err, "tilesat: collapse: guard: 0 exact bans, "), "%s",
+            r.err);
+  cr_expect(strstr(r.err, " block repairs ("), "%s", r.err);
+  cr_expect(strstr(r.err, " cells re-solved, "), "%s", r.err);
+  run_free(&r);
+  r = RUN("collapse", castle, "--size", "24x24", "-n", "20", "--guard", "auto");
+  cr_expect_eq(r.code, 10, "%s", r.err);
+  cr_expect(strstr(r.out, "successes: 20\ncontradictions: 0 (0.0%"), "%s",
+            r.out);
+  cr_expect(strstr(r.out, "block repairs: "), "%s", r.out);
+  run_free(&r);
+  r = RUN("collapse", "rules/hard.rules", "--size", "3x3", "--guard", "blocks");
+  cr_expect_eq(r.code, 20, "%s", r.err);
+  cr_expect_str_eq(r.out, "UNSAT\n");
+  run_free(&r);
+  remove(castle);
+  free(castle);
+}
