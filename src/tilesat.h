@@ -712,6 +712,10 @@ typedef struct tilesat_trace tilesat_trace;
  * propagate.  Stops at the first contradiction. */
 tilesat_trace *tilesat_trace_new(const tilesat_map *m);
 void tilesat_trace_free(tilesat_trace *t);
+/* Does a trace of m fit m's memory bound (its log at its longest: every
+ * tile of every cell removed)?  0, or -1 with the refusal; call it before
+ * tilesat_trace_new, which does not check. */
+int tilesat_trace_fits(const tilesat_map *m, tilesat_error *err);
 /* Choose `tile` at (row, col) and propagate.  Returns TILESAT_UNSAT on a
  * contradiction (now or earlier: nothing more is done), else 0. */
 int tilesat_trace_choose(tilesat_trace *t, int row, int col, int tile);
@@ -931,6 +935,11 @@ typedef struct tilesat_anneal_stats {
  * or -1 on error. */
 int tilesat_anneal(const tilesat_energy *e, const tilesat_anneal_opts *opts,
                    int *tiles, tilesat_anneal_stats *stats, tilesat_error *err);
+/* Does annealing m with these options fit m's memory bound?  0, or -1
+ * with the refusal (tilesat_anneal refuses so too; this is for a caller
+ * that would allocate before it). */
+int tilesat_anneal_fits(const tilesat_map *m, const tilesat_anneal_opts *opts,
+                        tilesat_error *err);
 
 /* ---------------------------------------------------------------- collapse */
 

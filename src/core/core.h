@@ -9,7 +9,10 @@
 
 /* ---------------------------------------------------------------- memory */
 
-/* Out of memory is fatal, in one place. */
+/* Out of memory is fatal, in one place: "tilesat: out of memory
+ * (allocating N bytes)", or "out of memory in WHO (...)", and exit 1 (never
+ * a signal; the memory bound should have refused the task before). */
+_Noreturn void ts_out_of_memory(const char *who, size_t n);
 void *ts_malloc(size_t n);
 void *ts_calloc(size_t n, size_t size);
 void *ts_realloc(void *p, size_t n);

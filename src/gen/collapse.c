@@ -97,6 +97,31 @@ static void precompute_pairs(tilesat_collapse *c) {
   free(buf);
 }
 
+/* ---------------------------------------------------------- its memory */
+
+/* Bytes a cell costs: its neighbours (4D), supports (2TD), possible tiles
+ * (T), the per-cell arrays (44), a choice and a pending removal (pairs in
+ * doubling vectors, 32) and the caller's map (4); with a guard, the
+ * snapshot of the state (2TD + T + 44) and the blocks' base wave (T) too.
+ * Peak RSS of unguarded runs was within: coast 2000x2000 352 MiB
+ * (estimate 469), Circuit 500x500 108 MiB (111), patchwork16 1000x1000
+ * 200 MiB (229). */
+static double bytes_per_cell(int T, int D, bool guard) {
+  double state = 2.0 * T * D + T + 44;
+  return 4.0 * D + state + 32 + 4 + (guard ? state + T : 0);
+}
+
+/* Refuse a map whose tables (guarded: and the snapshot and base) would
+ * not fit m's bound.  What the guard makes later is bounded as it is
+ * made: a window that would not fit is not tried, the whole map's solver
+ * that would not fit is refused (make_solver), and so is a block whose
+ * own collapser would not fit.  0, or -1 with err. */
+static int collapse_refuse(const tilesat_map *m, bool guard,
+                           tilesat_error *err) {
+  double per_cell = bytes_per_cell(m->rules->ntiles, m->rules->ndirs, guard);
+  return ts_memory_refuse(m, (double)m->ncells * per_cell, 0, "collapse", err);
+}
+
 tilesat_collapse *tilesat_collapse_new(const tilesat_map *m,
                                        tilesat_error *err) {
   if (!m)
@@ -106,6 +131,8 @@ tilesat_collapse *tilesat_collapse_new(const tilesat_map *m,
     ts_error(err, "collapse", 0, "at most 65535 tiles, not %d", T);
     return NULL;
   }
+  if (collapse_refuse(m, false, err)) /* memory */
+    return NULL;
   tilesat_collapse *c = ts_calloc(1, sizeof *c);
   c->own = ts_map_lowered(m);
   c->m = m = c->own ? c->own : m;
@@ -459,7 +486,8 @@ static int make_solver(tilesat_collapse *c, const tilesat_solve_options *so,
   c->cuts = NULL;
   c->solve = want;
   c->map_sat = -1;
-  if (ts_memory_check(c->m, so, 0, "collapse", err))
+  double tables = (double)c->N * bytes_per_cell(c->T, c->D, true);
+  if (ts_memory_check(c->m, so, tables, "collapse", err))
     return -1;
   c->solver = ts_solver_for_map(c->m, so);
   c->cuts = ts_cuts_new(c->m); /* connected and path, by cuts */
@@ -743,6 +771,16 @@ static cg_window *window_globals(const tilesat_collapse *c, const window *w) {
   return cw;
 }
 
+/* Does a window's solver fit the map's bound, beside the tables and the
+ * whole map's solver if there is one? */
+static bool window_fits(const tilesat_collapse *c, const tilesat_map *w) {
+  double need = ts_solver_bytes(TILESAT_CADICAL, ts_cnf_measure(w)) +
+                (double)c->N * bytes_per_cell(c->T, c->D, true);
+  if (c->solver)
+    need += ts_solver_bytes(c->solve.backend, ts_cnf_measure(c->m));
+  return need <= (double)c->m->max_memory;
+}
+
 /* Learn a doom in windows around the contradiction, doubling from radius
  * 3: in the first window that, with its pins, refutes the run's choices
  * that fall in it, the first of them whose prefix it refutes.  1 (a doom
@@ -760,7 +798,7 @@ static int window_learn(tilesat_collapse *c, const tilesat_solve_options *so,
   int rc = 0;
   window w;
   for (int r = 3; rc == 0 && ts_collapse_window(c, c->contradiction, r, &w) &&
-                  w.m.ncells <= max_cells;
+                  w.m.ncells <= max_cells && window_fits(c, &w.m);
        r *= 2) {
     window_mask(c, &w);
     for (size_t i = 0; i < c->m->pins.n; i++) {
@@ -1202,6 +1240,8 @@ int tilesat_collapse_run(tilesat_collapse *c, const tilesat_collapse_options *o,
     ts_misuse(__func__, "NULL argument");
   if ((unsigned)o->guard > TILESAT_GUARD_AUTO)
     ts_misuse(__func__, "no such guard");
+  if (o->guard != TILESAT_GUARD_NONE && collapse_refuse(c->m, true, err))
+    return -1;
   if (o->guard == TILESAT_GUARD_BLOCKS && (c->cg || c->m->masked) &&
       tilesat_map_refuse_globals(c->m, 1u << TILESAT_GLOBAL_BORDER,
                                  "collapse --guard blocks", "; --guard sat can",

@@ -200,11 +200,25 @@ void ts_globals_measure(const tilesat_map *m, ts_cnf_size *z);
 double ts_solver_bytes(tilesat_backend b, ts_cnf_size z);
 /* Bytes of a ts_cnf holding it. */
 double ts_cnf_bytes(ts_cnf_size z);
-/* Refuse, up front, what would need more than m's max_memory: `need`
- * bytes; "WHAT: a WxH map of T tiles needs about N, more than
- * --max-memory M".  Returns 0, or -1 with err. */
-int ts_memory_refuse(const tilesat_map *m, double need, const char *what,
-                     tilesat_error *err);
+/* What a task needs as a function of the map's size, to name the largest
+ * map that fits: fixed + per_cell * width * height + per_width * width
+ * bytes (per_width: a band of rows as wide as the map). */
+typedef struct ts_need {
+  double fixed, per_cell, per_width;
+} ts_need;
+/* `need` bytes on m, of which `fixed` do not grow with the size. */
+ts_need ts_need_linear(const tilesat_map *m, double need, double fixed);
+double ts_need_at(ts_need n, double width, double height);
+/* Refuse, up front, what would need more than `bound` bytes: `need`;
+ * "WHAT: a WxH map of T tiles needs about N, more than --max-memory M;
+ * the largest square map that fits is about SxS" (S from `fit`).  Returns
+ * 0, or -1 with err. */
+int ts_memory_refuse_within(const tilesat_map *m, double need, ts_need fit,
+                            double bound, const char *what, tilesat_error *err);
+/* The same within m's max_memory, `need` growing with the cells beyond
+ * its `fixed` part. */
+int ts_memory_refuse(const tilesat_map *m, double need, double fixed,
+                     const char *what, tilesat_error *err);
 /* The same for a solver of so's backend on m's CNF, plus `extra` bytes
  * (a ts_cnf kept beside it, per-cell arrays). */
 int ts_memory_check(const tilesat_map *m, const tilesat_solve_options *so,
