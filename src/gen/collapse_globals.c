@@ -386,8 +386,12 @@ static void regions_check(tilesat_collapse *c, cg_glob *k) {
               first / c->m->width, first % c->m->width, cell / c->m->width,
               cell % c->m->width);
   }
+  int at = k->g->kind == TILESAT_GLOBAL_CONNECTED ? k->g->at : -1;
+  if (at >= 0 && !k->ncls[at] && c->contradiction < 0) /* masked, banned */
+    fail_at(c, at, k, "(%d,%d) cannot hold one", at / c->m->width,
+            at % c->m->width);
   bool nonempty = k->g->nonempty || k->g->at >= 0;
-  if (nonempty && !k->nwalk && c->N)
+  if (nonempty && !k->nwalk && c->N && c->contradiction < 0)
     fail_at(c, 0, k, "no cell can hold one");
   if (k->g->kind == TILESAT_GLOBAL_CONNECTED && k->main >= 0)
     k->pending = true;
