@@ -49,6 +49,19 @@ static void random_size(problem *p, int iter) {
   } while (o->w * o->h > maxcells);
 }
 
+/* Pin tile t at cell c, unless c is masked or pinned already. */
+static void pin_free_cell(problem *p, int c, int t) {
+  own_map *o = &p->o;
+  if (o->masked[c] || o->pin[c] >= 0)
+    return;
+  o->pin[c] = t;
+  p->npins++;
+  tilesat_error err;
+  cr_assert_eq(tilesat_map_pin(p->m, c / o->w, c % o->w,
+                               tilesat_rules_tile_name(p->r, t), &err),
+               0, "%s", err.msg);
+}
+
 static void problem_new(problem *p, int iter) {
   memset(p, 0, sizeof *p);
   random_size(p, iter);
@@ -71,13 +84,7 @@ static void problem_new(problem *p, int iter) {
   int npins = (int)rnd(4);
   for (int i = 0; i < npins; i++) {
     int c = (int)rnd((unsigned)n), t = (int)rnd((unsigned)p->T);
-    if (o->masked[c] || o->pin[c] >= 0)
-      continue;
-    o->pin[c] = t;
-    p->npins++;
-    cr_assert_eq(tilesat_map_pin(p->m, c / o->w, c % o->w,
-                                 tilesat_rules_tile_name(p->r, t), &err),
-                 0, "%s", err.msg);
+    pin_free_cell(p, c, t);
   }
   /* no constraint, one, or two */
   o->nspecs = (int)rnd(3);
@@ -108,16 +115,8 @@ static void problem_new(problem *p, int iter) {
     s->in[t] = true;
     k += (size_t)snprintf(p->lines + k, sizeof p->lines - k, "connected %c\n",
                           'a' + t);
-    for (int i = 0; i < 2; i++) {
-      int c = (int)rnd((unsigned)n);
-      if (o->masked[c] || o->pin[c] >= 0)
-        continue;
-      o->pin[c] = t;
-      p->npins++;
-      cr_assert_eq(tilesat_map_pin(p->m, c / o->w, c % o->w,
-                                   tilesat_rules_tile_name(p->r, t), &err),
-                   0, "%s", err.msg);
-    }
+    for (int i = 0; i < 2; i++)
+      pin_free_cell(p, (int)rnd((unsigned)n), t);
   }
   if (o->nspecs) {
     char text[600];
