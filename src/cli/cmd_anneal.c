@@ -168,9 +168,8 @@ int cmd_anneal(options *o) {
                tilesat_energy_target(e, t));
       }
       stop_release();
-      rc = st.violations || st.cleanup_result == TILESAT_UNSAT
-               ? TILESAT_UNSAT
-               : 0;
+      rc = st.violations || st.cleanup_result == TILESAT_UNSAT ? TILESAT_UNSAT
+                                                               : 0;
       if (map_outputs(o, m, tiles))
         rc = EXIT_ERROR;
     }
