@@ -197,8 +197,8 @@ int tilesat_map_nbans(const tilesat_map *m);
  * the map's adjacency, and every region of a connected or path
  * constraint, stops at it.  check, enumerate, explain, encode and
  * tilesat_map_verify keep masks, and so do count and sample by dp (auto
- * takes it), count's enum method and annealing; the other methods of count
- * and sample, trace and collapse refuse a masked map (see
+ * takes it), count's enum method, annealing and collapse; the other
+ * methods of count and sample and trace refuse a masked map (see
  * tilesat_map_refuse_globals).  -1 with err for a cell outside
  * the map or pinned (tilesat_map_pin refuses a masked cell in turn). */
 #define TILESAT_NO_TILE (-1)
@@ -266,9 +266,11 @@ int tilesat_map_write(const tilesat_map *m, const int *tiles, FILE *out);
  * check, enumerate, explain and tilesat_map_verify honour every kind, and
  * so does the enum method of count; count and sample by dp honour COUNT,
  * CONNECTED and BORDER (auto takes the dp for the first two) and refuse
- * PATH; the other methods of count and sample, trace and collapse
- * honour BORDER (as bans) and refuse the others with an error
- * (tilesat_trace_new, which takes none, must not be given them).
+ * PATH; the other methods of count and sample and trace honour BORDER
+ * (as bans) and refuse the others with an error (tilesat_trace_new, which
+ * takes none, must not be given them).  Collapse keeps BORDER as bans and
+ * COUNT by propagation; CONNECTED and PATH only guarded (an unguarded
+ * run's map may break them: a failed run, tilesat_collapse_why).
  * Annealing keeps counts hard, BORDER (and a PATH's cells) as bans, and
  * CONNECTED and PATH as a penalty per missing join (the energy's
  * connectivity weight), which its SAT clean-up then makes hard. */
@@ -710,6 +712,10 @@ typedef struct tilesat_trace tilesat_trace;
  * propagate.  Stops at the first contradiction. */
 tilesat_trace *tilesat_trace_new(const tilesat_map *m);
 void tilesat_trace_free(tilesat_trace *t);
+/* Does a trace of m fit m's memory bound (its log at its longest: every
+ * tile of every cell removed)?  0, or -1 with the refusal; call it before
+ * tilesat_trace_new, which does not check. */
+int tilesat_trace_fits(const tilesat_map *m, tilesat_error *err);
 /* Choose `tile` at (row, col) and propagate.  Returns TILESAT_UNSAT on a
  * contradiction (now or earlier: nothing more is done), else 0. */
 int tilesat_trace_choose(tilesat_trace *t, int row, int col, int tile);
@@ -929,6 +935,11 @@ typedef struct tilesat_anneal_stats {
  * or -1 on error. */
 int tilesat_anneal(const tilesat_energy *e, const tilesat_anneal_opts *opts,
                    int *tiles, tilesat_anneal_stats *stats, tilesat_error *err);
+/* Does annealing m with these options fit m's memory bound?  0, or -1
+ * with the refusal (tilesat_anneal refuses so too; this is for a caller
+ * that would allocate before it). */
+int tilesat_anneal_fits(const tilesat_map *m, const tilesat_anneal_opts *opts,
+                        tilesat_error *err);
 
 /* ---------------------------------------------------------------- collapse */
 
@@ -937,7 +948,14 @@ int tilesat_anneal(const tilesat_energy *e, const tilesat_anneal_opts *opts,
  * proportion to the rules' weights, propagate arc consistency (the
  * propagation `trace` shows), until every cell holds one tile or a cell
  * holds none (a contradiction: the run fails, as WFC's runs do; it proves
- * nothing about whether a map exists).  Pins are applied first. */
+ * nothing about whether a map exists).  Pins are applied first.  Global
+ * constraints: a BORDER is bans; a COUNT is a capped counter whose bound,
+ * once reached, bans the class's tiles in the other cells (or, a lower
+ * bound, the other tiles), and a count no longer in reach is a
+ * contradiction; CONNECTED and PATH a guarded run keeps by propagation
+ * (cells that would cut the class apart are forced, regions cut off lose
+ * the class), an unguarded one not: its map may break them, a failed run.
+ * A masked cell holds no tile and takes no choice. */
 typedef enum tilesat_heuristic {
   TILESAT_HEURISTIC_ENTROPY = 0,  /* lowest Shannon entropy of the weights,
                                      ties broken at random (the reference) */
@@ -949,9 +967,9 @@ const char *tilesat_heuristic_name(tilesat_heuristic h);
 /* "entropy", "mrv" or "scanline"; -1 if none. */
 int tilesat_heuristic_parse(const char *name, tilesat_heuristic *out);
 
-/* Can the collapse keep everything this map asks for?  (Borders it keeps
- * as bans; counts, connected and path constraints and masked cells not
- * yet: tilesat_collapse_new refuses those maps.) */
+/* Can a guarded collapse keep everything this map asks for (check's
+ * portfolio asks)?  Today every kind of global constraint and masks;
+ * --guard blocks refuses counts, connectivity and masks. */
 bool tilesat_collapse_keeps(const tilesat_map *m);
 /* A collapser for one map: its tables are built once and reused by every
  * run (the map must outlive it).  NULL with err when the map is out of its
@@ -999,10 +1017,11 @@ void tilesat_collapse_options_init(tilesat_collapse_options *o);
 
 /* One run.  TILESAT_SAT: `tiles` (width*height) holds the map, checked by
  * tilesat_map_verify; TILESAT_UNKNOWN: an unguarded run hit a contradiction
- * (see below), or the run stopped at its limit of choices (then
- * tilesat_collapse_contradiction is -1); TILESAT_UNSAT: guarded, and no
- * valid map exists with these rules and pins; -1: error (err), or the
- * guard's solver was stopped. */
+ * (see below), finished a map that breaks a connected or path constraint
+ * (`tiles` holds it; tilesat_collapse_why says what), or stopped at its
+ * limit of choices (then tilesat_collapse_contradiction is -1);
+ * TILESAT_UNSAT: guarded, and no valid map exists with these rules, pins
+ * and constraints; -1: error (err), or the guard's solver was stopped. */
 int tilesat_collapse_run(tilesat_collapse *c, const tilesat_collapse_options *o,
                          int *tiles, tilesat_error *err);
 /* After a guarded run: tiles banned because no valid map had them there
@@ -1013,6 +1032,11 @@ long tilesat_collapse_solver_calls(const tilesat_collapse *c);
  * again (a cell counts once per repair that covered it). */
 long tilesat_collapse_repairs(const tilesat_collapse *c);
 long tilesat_collapse_resolved(const tilesat_collapse *c);
+/* After a guarded run on a map with count, connected or path constraints:
+ * how many times it started over (a run that has to go back too often
+ * starts again from a seed drawn from its own; the bans are then the last
+ * start's). */
+long tilesat_collapse_restarts(const tilesat_collapse *c);
 /* After a guarded run, with i below tilesat_collapse_banned: the i-th ban,
  * in the order of the run: drawn as the step-th choice (the choices before
  * it are the run's first `step`), tile at cell left no valid map. */
@@ -1027,6 +1051,13 @@ int tilesat_collapse_contradiction(const tilesat_collapse *c);
  * emptied) or the solver on the whole map did. */
 bool tilesat_collapse_unsat_window(const tilesat_collapse *c, int *row0,
                                    int *col0, int *rows, int *cols);
+/* After a run that failed on a global constraint, the constraint and why,
+ * "ORIGIN: TEXT, but WHAT" (valid until the next run): a count its choices
+ * took past a bound (tilesat_collapse_contradiction is the cell where that
+ * showed), or a connected or path constraint the finished map of an
+ * unguarded run breaks (no contradiction cell: the run returned
+ * TILESAT_UNKNOWN with every cell decided).  NULL otherwise. */
+const char *tilesat_collapse_why(const tilesat_collapse *c);
 /* After a run: is `tile` still possible at `cell` (row-major)?  The wave
  * as the run left it: one tile a cell after a success, more where a run
  * stopped at its limit, none in a contradiction's cell. */

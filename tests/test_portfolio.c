@@ -8,17 +8,24 @@
 #include <time.h>
 
 /* Does the filled map keep the rules and pins, by brute_neighbor's
- * geometry (not the library's)? */
+ * geometry (not the library's)?  hole: a masked cell (no tile, no
+ * neighbours), or -1. */
 static bool own_valid(const tilesat_rules *r, int w, int h,
                       tilesat_topology topo, bool periodic, const int *tiles,
-                      const int *pins, int npins) {
+                      const int *pins, int npins, int hole) {
   int nd = topo == TILESAT_SQUARE ? 4 : 6;
   for (int c = 0; c < w * h; c++) {
+    if (c == hole) {
+      if (tiles[c] != TILESAT_NO_TILE)
+        return false;
+      continue;
+    }
     if (tiles[c] < 0 || tiles[c] >= tilesat_rules_ntiles(r))
       return false;
     for (int d = 0; d < nd; d++) {
       int nr, nc;
       if (brute_neighbor(topo, w, h, periodic, c / w, c % w, d, &nr, &nc) &&
+          nr * w + nc != hole &&
           !tilesat_rules_allows(r, tiles[c], d, tiles[nr * w + nc]))
         return false;
     }
@@ -43,7 +50,8 @@ static int portfolio(const tilesat_map *m, tilesat_check_method method,
 
 /* Random rule sets (some tiles allow nothing in a direction: border-only
  * tiles, which the windows ban at their edges), 4x4 to 16x16, square and
- * hex, open and periodic, up to four pins, sometimes a border: auto and
+ * hex, open and periodic, up to four pins, sometimes a border, a masked
+ * cell or a count: auto and
  * collapse answer as the whole CNF does (and as brute force where it can
  * count), every witness keeps the rules by the test's own neighbours, and
  * every UNSAT a window gave is the whole CNF's too. */
@@ -77,10 +85,28 @@ Test(portfolio, agrees_with_the_whole_cnf) {
     if (!periodic && rnd(4) == 0)
       cr_assert_eq(tilesat_map_constraint_option(m, "--border", "n=a", &err), 0,
                    "%s", err.msg);
+    int hole = -1, cap = -1; /* a masked cell, at most cap cells of a */
+    if (rnd(4) == 0) {
+      hole = (int)rnd((unsigned)(w * h));
+      for (int i = 0; i < npins; i++)
+        if (pins[3 * i] * w + pins[3 * i + 1] == hole)
+          hole = -1;
+      if (hole >= 0)
+        cr_assert_eq(tilesat_map_mask(m, hole / w, hole % w, &err), 0, "%s",
+                     err.msg);
+    }
+    if (rnd(5) == 0) {
+      cap = (int)rnd((unsigned)(w * h / 2));
+      char spec[32];
+      snprintf(spec, sizeof spec, "a<=%d", cap);
+      cr_assert_eq(tilesat_map_constraint_option(m, "--count", spec, &err), 0,
+                   "%s", err.msg);
+    }
     char desc[128];
-    snprintf(desc, sizeof desc, "iter %d: %s %dx%d%s T=%d pins=%d", iter,
+    snprintf(desc, sizeof desc,
+             "iter %d: %s %dx%d%s T=%d pins=%d hole=%d a<=%d", iter,
              tilesat_topology_name(topo), w, h, periodic ? " periodic" : "", T,
-             npins);
+             npins, hole, cap);
     int *tiles = malloc((size_t)(w * h) * sizeof *tiles);
     tilesat_backend b = backends[iter % NBACKENDS];
     tilesat_check_answer how;
@@ -93,8 +119,13 @@ Test(portfolio, agrees_with_the_whole_cnf) {
       cr_expect_eq(got, want, "%s, %s: %d, the CNF %d", desc,
                    tilesat_check_method_name(methods[k]), got, want);
       if (got == TILESAT_SAT) {
-        cr_expect(own_valid(r, w, h, topo, periodic, tiles, pins, npins),
+        cr_expect(own_valid(r, w, h, topo, periodic, tiles, pins, npins, hole),
                   "%s: an invalid witness", desc);
+        int as = 0;
+        for (int c = 0; c < w * h; c++)
+          as += tiles[c] == 0;
+        cr_expect(cap < 0 || as <= cap, "%s: %d cells of a, at most %d", desc,
+                  as, cap);
         cr_expect(tilesat_map_verify(m, tiles, NULL, 0), "%s", desc);
       }
       if (methods[k] == TILESAT_CHECK_COLLAPSE)
@@ -270,10 +301,10 @@ Test(portfolio, the_witness_is_the_collapses) {
   tilesat_rules_free(k);
 }
 
-/* What the collapse cannot keep goes to the CNF (auto), or is refused
- * (collapse); so does a map it does not settle within the budget.  A doom
- * no window sees (a checkerboard around an odd torus: every window has a
- * filling, the map none) the guard proves on the whole map. */
+/* The collapse keeps counts and masks too (its map verified, the count
+ * counted here); a map it does not settle within the budget goes to the
+ * CNF.  A doom no window sees (a checkerboard around an odd torus: every
+ * window has a filling, the map none) the guard proves on the whole map. */
 Test(portfolio, the_cnf_when_the_collapse_cannot) {
   tilesat_rules *r = rules_from_file("rules/coast.rules");
   tilesat_map *m = map_new(r, 12, 10, TILESAT_SQUARE, false);
@@ -283,22 +314,21 @@ Test(portfolio, the_cnf_when_the_collapse_cannot) {
   tilesat_check_answer how;
   cr_expect_eq(portfolio(m, TILESAT_CHECK_AUTO, TILESAT_PICOSAT, tiles, &how),
                TILESAT_SAT);
-  cr_expect_eq(how.by, TILESAT_BY_CNF);
+  int cs = 0;
+  for (int c = 0; c < 120; c++)
+    cs += !strcmp(tilesat_rules_tile_name(r, tiles[c]), "C");
+  cr_expect_eq(cs, 2);
   cr_expect(tilesat_map_verify(m, tiles, NULL, 0));
-  tilesat_check_options o;
-  tilesat_check_options_init(&o);
-  o.method = TILESAT_CHECK_COLLAPSE;
-  cr_expect_eq(tilesat_check_portfolio(m, &o, tiles, &how, &err), -1);
-  cr_expect_str_eq(err.msg, "collapse cannot keep count constraints yet "
-                            "(--count: the count of C is exactly 2); check and "
-                            "enum can");
   tilesat_map_free(m);
-  /* a mask */
+  /* a mask: no tile there */
   m = map_new(r, 12, 10, TILESAT_SQUARE, false);
   cr_assert_eq(tilesat_map_mask(m, 3, 3, &err), 0);
   cr_expect_eq(portfolio(m, TILESAT_CHECK_AUTO, TILESAT_PICOSAT, tiles, &how),
                TILESAT_SAT);
-  cr_expect_eq(how.by, TILESAT_BY_CNF);
+  cr_expect_eq(tiles[3 * 12 + 3], TILESAT_NO_TILE);
+  cr_expect(tilesat_map_verify(m, tiles, NULL, 0));
+  tilesat_check_options o;
+  tilesat_check_options_init(&o);
   /* the budget spent: the CNF */
   tilesat_map_free(m);
   m = map_new(r, 30, 30, TILESAT_SQUARE, false);
@@ -334,6 +364,33 @@ Test(portfolio, the_cnf_when_the_collapse_cannot) {
   tilesat_rules_free(r);
   remove(board);
   free(board);
+}
+
+/* A window keeps the map's masked cells: S at (0,0) and L at (1,1) clash
+ * through (0,1) and (1,0); masked, those cells are no neighbours, and the
+ * map has a filling (the window around the pins must say so too). */
+Test(portfolio, windows_keep_masks) {
+  tilesat_rules *r = rules_from_file("rules/coast.rules");
+  tilesat_map *m = map_new(r, 40, 30, TILESAT_SQUARE, false);
+  tilesat_error err;
+  cr_assert_eq(tilesat_map_pin_spec(m, "0,0=S", &err), 0);
+  cr_assert_eq(tilesat_map_pin_spec(m, "1,1=L", &err), 0);
+  int tiles[1200];
+  tilesat_check_answer how;
+  cr_expect_eq(portfolio(m, TILESAT_CHECK_AUTO, TILESAT_PICOSAT, tiles, &how),
+               TILESAT_UNSAT);
+  cr_assert_eq(tilesat_map_mask(m, 0, 1, &err), 0);
+  cr_assert_eq(tilesat_map_mask(m, 1, 0, &err), 0);
+  for (int k = 0; k < 3; k++) {
+    tilesat_check_method method[] = {TILESAT_CHECK_AUTO, TILESAT_CHECK_CNF,
+                                     TILESAT_CHECK_COLLAPSE};
+    cr_expect_eq(portfolio(m, method[k], TILESAT_PICOSAT, tiles, &how),
+                 TILESAT_SAT, "%s", tilesat_check_method_name(method[k]));
+    cr_expect_eq(tiles[1], TILESAT_NO_TILE);
+    cr_expect(tilesat_map_verify(m, tiles, NULL, 0));
+  }
+  tilesat_map_free(m);
+  tilesat_rules_free(r);
 }
 
 /* The rules alone: hard.rules ("KB" over "SB") has no map 3 or more wide;

@@ -114,6 +114,9 @@ int cmd_anneal(options *o) {
     rc = outputs_ready(o, m, false);
   if (!rc)
     rc = parse_run_options(o, &ao);
+  tilesat_error err;
+  if (!rc && tilesat_anneal_fits(m, &ao, &err))
+    rc = fail_err(&err);
   if (!rc) {
     e = tilesat_energy_new(m);
     rc = load_energy(o, e);
@@ -130,7 +133,6 @@ int cmd_anneal(options *o) {
     }
   }
   if (!rc) {
-    tilesat_error err;
     tilesat_anneal_stats st;
     ao.progress = progress;
     ao.progress_user = o;

@@ -48,100 +48,160 @@ static bool json_output(const options *o) {
   return o->format && !strcmp(o->format, "json");
 }
 
+/* What the map's constraints ask of the run: the guard's solver keeps
+ * connected and path constraints best with CaDiCaL (unless --backend
+ * says otherwise); --explain replays doomed sets through trace, which
+ * keeps borders alone.  0, or EXIT_ERROR (said). */
+static int collapse_map_ok(const options *o, const tilesat_map *m,
+                           tilesat_collapse_options *co) {
+  lazy_backend(o, m, &co->solve);
+  tilesat_error err;
+  if (o->explain &&
+      tilesat_map_refuse_globals(m, 1u << TILESAT_GLOBAL_BORDER,
+                                 "collapse --explain", NULL, &err))
+    return fail_err(&err);
+  return 0;
+}
+
+/* How one run ended: its result, and (UNKNOWN) a global constraint it could
+ * not keep, and a finished map that breaks one (an unguarded run's
+ * connected or path constraint). */
+typedef struct run_end {
+  int res, bad; /* bad: the contradiction's cell, or -1 */
+  size_t choices;
+  const char *why;
+  bool broken;
+} run_end;
+
 /* A run that found no map writes no Tiled map: said, not skipped. */
-static void say_no_map(const options *o, int res) {
+static void say_no_map(const options *o, const run_end *e) {
   if (o->tmx || o->tmj)
     fprintf(stderr, "tilesat: collapse: %s%s%s not written: %s\n",
             o->tmx ? o->tmx : "", o->tmx && o->tmj ? " and " : "",
             o->tmj ? o->tmj : "",
-            res == TILESAT_UNSAT ? "there is no map"
-                                 : "the run contradicted, there is no map");
+            e->res == TILESAT_UNSAT ? "there is no map"
+            : e->broken             ? "the map breaks a constraint"
+                                    : "the run contradicted, there is no map");
 }
 
 /* What the guard did in the last run, on stderr. */
 static void say_guard(const tilesat_map *m, const tilesat_collapse *c) {
   long cells = (long)tilesat_map_width(m) * tilesat_map_height(m);
   long resolved = tilesat_collapse_resolved(c);
+  long starts = tilesat_collapse_restarts(c);
+  char more[64] = "";
+  if (starts)
+    snprintf(more, sizeof more, ", %ld new %s", starts,
+             starts == 1 ? "start" : "starts");
   fprintf(stderr,
           "tilesat: collapse: guard: %ld exact bans, %ld block repairs (%ld "
-          "cells re-solved, %.1f%% of the map), %ld solver calls\n",
+          "cells re-solved, %.1f%% of the map), %ld solver calls%s\n",
           tilesat_collapse_banned(c), tilesat_collapse_repairs(c), resolved,
           100.0 * (double)resolved / (double)cells,
-          tilesat_collapse_solver_calls(c));
+          tilesat_collapse_solver_calls(c), more);
 }
 
-/* One run: the map, UNSAT, or where it contradicted (and --explain). */
-static int one_run(options *o, const tilesat_map *m, tilesat_collapse *c,
-                   const tilesat_collapse_options *co, int *tiles) {
-  tilesat_error err;
-  int res = tilesat_collapse_run(c, co, tiles, &err);
-  if (res < 0)
-    return fail_solve(o, &err);
-  if (co->guard)
-    say_guard(m, c);
-  int cell, tile, w = tilesat_map_width(m);
-  size_t k = tilesat_collapse_choices(c, 0, &cell, &tile);
-  int bad = tilesat_collapse_contradiction(c);
-  cJSON *doc = json_output(o) ? cJSON_CreateObject() : NULL;
-  int rc = res == TILESAT_SAT     ? TILESAT_SAT
-           : res == TILESAT_UNSAT ? TILESAT_UNSAT
-                                  : 0;
-  if (doc) {
-    cJSON_AddStringToObject(doc, "result",
-                            res == TILESAT_SAT     ? "SAT"
-                            : res == TILESAT_UNSAT ? "UNSAT"
-                                                   : "contradiction");
-    cJSON_AddNumberToObject(doc, "seed", (double)o->seed);
-    cJSON_AddNumberToObject(doc, "choices", (double)k);
-    if (co->guard) {
-      cJSON_AddNumberToObject(doc, "banned",
-                              (double)tilesat_collapse_banned(c));
-      cJSON_AddNumberToObject(doc, "solver_calls",
-                              (double)tilesat_collapse_solver_calls(c));
-      cJSON_AddNumberToObject(doc, "repairs",
-                              (double)tilesat_collapse_repairs(c));
-      cJSON_AddNumberToObject(doc, "resolved",
-                              (double)tilesat_collapse_resolved(c));
-    }
-    if (res == TILESAT_SAT)
-      cJSON_AddItemToObject(doc, "map", collapse_json_map(m, tiles));
-    if (bad >= 0) {
-      cJSON *at = cJSON_AddObjectToObject(doc, "contradiction");
-      int row = bad / w, col = bad % w;
-      cJSON_AddNumberToObject(at, "row", row);
-      cJSON_AddNumberToObject(at, "col", col);
-    }
-  } else if (res == TILESAT_SAT) {
+static cJSON *run_json(const options *o, const tilesat_map *m,
+                       const tilesat_collapse *c,
+                       const tilesat_collapse_options *co, const int *tiles,
+                       const run_end *e) {
+  cJSON *doc = cJSON_CreateObject();
+  cJSON_AddStringToObject(doc, "result",
+                          e->res == TILESAT_SAT     ? "SAT"
+                          : e->res == TILESAT_UNSAT ? "UNSAT"
+                          : e->broken               ? "broken"
+                                                    : "contradiction");
+  cJSON_AddNumberToObject(doc, "seed", (double)o->seed);
+  cJSON_AddNumberToObject(doc, "choices", (double)e->choices);
+  if (co->guard) {
+    cJSON_AddNumberToObject(doc, "banned", (double)tilesat_collapse_banned(c));
+    cJSON_AddNumberToObject(doc, "solver_calls",
+                            (double)tilesat_collapse_solver_calls(c));
+    cJSON_AddNumberToObject(doc, "repairs",
+                            (double)tilesat_collapse_repairs(c));
+    cJSON_AddNumberToObject(doc, "resolved",
+                            (double)tilesat_collapse_resolved(c));
+    cJSON_AddNumberToObject(doc, "restarts",
+                            (double)tilesat_collapse_restarts(c));
+  }
+  if (e->res == TILESAT_SAT || e->broken)
+    cJSON_AddItemToObject(doc, "map", collapse_json_map(m, tiles));
+  if (e->why)
+    cJSON_AddStringToObject(doc, "why", e->why);
+  if (e->bad >= 0) {
+    cJSON *at = cJSON_AddObjectToObject(doc, "contradiction");
+    int w = tilesat_map_width(m), row = e->bad / w, col = e->bad % w;
+    cJSON_AddNumberToObject(at, "row", row);
+    cJSON_AddNumberToObject(at, "col", col);
+  }
+  return doc;
+}
+
+static void run_text(const options *o, const tilesat_map *m, const int *tiles,
+                     const run_end *e) {
+  int w = tilesat_map_width(m);
+  if (e->res == TILESAT_SAT) {
     stop_hold(); /* the map whole */
     printf("SAT\n");
     tilesat_map_write(m, tiles, stdout);
     stop_release();
-  } else if (res == TILESAT_UNSAT) {
+  } else if (e->res == TILESAT_UNSAT) {
     printf("UNSAT\n");
+  } else if (e->broken) { /* the map WFC made, and what it breaks */
+    stop_hold();
+    printf("broken after %zu choices (seed %" PRIu64 "): %s\n", e->choices,
+           o->seed, e->why);
+    tilesat_map_write(m, tiles, stdout);
+    stop_release();
   } else {
-    printf("contradiction at (%d,%d) after %zu choices (seed %" PRIu64 ")\n",
-           bad / w, bad % w, k, o->seed);
+    printf("contradiction at (%d,%d) after %zu choices (seed %" PRIu64
+           ")%s%s\n",
+           e->bad / w, e->bad % w, e->choices, o->seed, e->why ? ": " : "",
+           e->why ? e->why : "");
   }
+}
+
+/* One run: the map, UNSAT, or where it contradicted (and --explain); a
+ * map that breaks a constraint is printed and drawn (--png), not written
+ * as a Tiled map. */
+static int one_run(options *o, const tilesat_map *m, tilesat_collapse *c,
+                   const tilesat_collapse_options *co, int *tiles) {
+  tilesat_error err;
+  run_end e = {.res = tilesat_collapse_run(c, co, tiles, &err)};
+  if (e.res < 0)
+    return fail_solve(o, &err);
+  if (co->guard)
+    say_guard(m, c);
+  int cell, tile;
+  e.choices = tilesat_collapse_choices(c, 0, &cell, &tile);
+  e.bad = tilesat_collapse_contradiction(c);
+  e.why = e.res == TILESAT_UNKNOWN ? tilesat_collapse_why(c) : NULL;
+  e.broken = e.why && e.bad < 0;
+  cJSON *doc = json_output(o) ? run_json(o, m, c, co, tiles, &e) : NULL;
+  if (!doc)
+    run_text(o, m, tiles, &e);
   int out = 0;
-  if (res != TILESAT_SAT)
-    say_no_map(o, res);
-  if (res == TILESAT_SAT)
+  if (e.res != TILESAT_SAT)
+    say_no_map(o, &e);
+  if (e.res == TILESAT_SAT)
     out = map_outputs(o, m, tiles);
-  else if (bad >= 0 && o->explain)
+  else if (e.bad >= 0 && o->explain)
     out = collapse_explain(o, m, c, &co->solve, doc);
-  else if (bad >= 0 && o->png)
+  else if ((e.bad >= 0 || e.broken) && o->png)
     out = collapse_failure_png(o, m, c);
   if (doc && !out)
     out = collapse_json_print(doc);
   else
     cJSON_Delete(doc);
+  int rc = e.res == TILESAT_SAT || e.res == TILESAT_UNSAT ? e.res : 0;
   return out ? EXIT_ERROR : rc;
 }
 
 /* What -n RUNS found. */
 typedef struct stats {
-  long n, ok, unsat, banned, repairs, resolved;
-  double median, lo, hi; /* seconds; the failure rate's interval */
+  long n, ok, unsat, banned, repairs, resolved, broken;
+  double median, lo, hi; /* seconds; the contradiction rate's interval */
+  double blo, bhi;       /* the broken maps' */
   long *hits;            /* per cell: contradictions there */
   doom_summary *doomed;  /* -n --explain: the failed runs' doomed sets */
 } stats;
@@ -182,6 +242,8 @@ static int run_many(options *o, const tilesat_map *m, tilesat_collapse *c,
       st->ok++;
     else if (res == TILESAT_UNSAT)
       st->unsat++;
+    else if (tilesat_collapse_contradiction(c) < 0 && tilesat_collapse_why(c))
+      st->broken++;
     else if (tilesat_collapse_contradiction(c) >= 0) {
       st->hits[tilesat_collapse_contradiction(c)]++;
       if (st->doomed && tilesat_collapse_explain(c, &co->solve, &err))
@@ -191,7 +253,8 @@ static int run_many(options *o, const tilesat_map *m, tilesat_collapse *c,
     }
   }
   if (!rc) {
-    wilson95(n - st->ok - st->unsat, n, &st->lo, &st->hi);
+    wilson95(n - st->ok - st->unsat - st->broken, n, &st->lo, &st->hi);
+    wilson95(st->broken, n, &st->blo, &st->bhi);
     st->median = median_sorted(times, (size_t)n);
   }
   free(times);
@@ -202,7 +265,7 @@ static int run_many(options *o, const tilesat_map *m, tilesat_collapse *c,
 /* The -n report as JSON: an object of `doc`. */
 static void stats_json(cJSON *doc, const stats *st, uint64_t seed,
                        tilesat_guard guard) {
-  long bad = st->n - st->ok - st->unsat;
+  long bad = st->n - st->ok - st->unsat - st->broken;
   cJSON_AddNumberToObject(doc, "runs", (double)st->n);
   cJSON_AddNumberToObject(doc, "first_seed", (double)seed);
   cJSON_AddNumberToObject(doc, "successes", (double)st->ok);
@@ -211,6 +274,7 @@ static void stats_json(cJSON *doc, const stats *st, uint64_t seed,
   cJSON *iv = cJSON_AddArrayToObject(doc, "interval95");
   cJSON_AddItemToArray(iv, cJSON_CreateNumber(st->lo));
   cJSON_AddItemToArray(iv, cJSON_CreateNumber(st->hi));
+  cJSON_AddNumberToObject(doc, "broken", (double)st->broken);
   cJSON_AddNumberToObject(doc, "median_ms", 1000 * st->median);
   if (guard)
     cJSON_AddNumberToObject(doc, "banned", (double)st->banned);
@@ -245,13 +309,18 @@ static int many_runs(options *o, const tilesat_map *m, tilesat_collapse *c,
       doom_summary_report(st.doomed, doc);
     rc = collapse_json_print(doc);
   } else if (!rc) {
-    long bad = n - st.ok - st.unsat;
+    long bad = n - st.ok - st.unsat - st.broken;
     uint64_t last = o->seed + (uint64_t)(n - 1);
     stop_hold(); /* the report whole */
     printf("runs: %ld (seeds %" PRIu64 " to %" PRIu64 ")\n", n, o->seed, last);
     printf("successes: %ld\n", st.ok);
     printf("contradictions: %ld (%.1f%%, 95%% interval %.1f%% to %.1f%%)\n",
            bad, 100.0 * (double)bad / (double)n, 100 * st.lo, 100 * st.hi);
+    if (st.broken)
+      printf("broken: %ld (%.1f%%, 95%% interval %.1f%% to %.1f%%): finished "
+             "maps that break a connected or path constraint\n",
+             st.broken, 100.0 * (double)st.broken / (double)n, 100 * st.blo,
+             100 * st.bhi);
     printf("median time per run: %.3f ms\n", 1000 * st.median);
     if (co->guard)
       printf("banned choices: %ld\n", st.banned);
@@ -316,6 +385,8 @@ static int size_row(options *o, tilesat_collapse_options *co, long n, bool *any,
   tilesat_error err;
   stats st = {0};
   int rc = load_map(o, &r, &m);
+  if (!rc)
+    rc = collapse_map_ok(o, m, co);
   if (!rc && !(c = tilesat_collapse_new(m, &err)))
     rc = fail_err(&err);
   if (!rc)
@@ -329,9 +400,11 @@ static int size_row(options *o, tilesat_collapse_options *co, long n, bool *any,
     cJSON_AddItemToArray(rows, row);
     *any |= st.ok > 0;
   } else if (!rc) {
-    long bad = n - st.ok - st.unsat;
+    long bad = n - st.ok - st.unsat; /* contradictions and broken maps */
+    double lo, hi;
+    wilson95(bad, n, &lo, &hi);
     char iv[32];
-    snprintf(iv, sizeof iv, "%.1f%% to %.1f%%", 100 * st.lo, 100 * st.hi);
+    snprintf(iv, sizeof iv, "%.1f%% to %.1f%%", 100 * lo, 100 * hi);
     stop_hold(); /* the row whole */
     printf("%-11s %6ld %8ld %6.1f%%  %-17s %.3f\n", size, n, bad,
            100.0 * (double)bad / (double)n, iv, 1000 * st.median);
@@ -422,6 +495,8 @@ int cmd_collapse(options *o) {
          o->png);
     rc = EXIT_ERROR;
   }
+  if (!rc)
+    rc = collapse_map_ok(o, m, &co);
   if (!rc && !(c = tilesat_collapse_new(m, &err)))
     rc = fail_err(&err);
   if (!rc && many) {

@@ -139,7 +139,11 @@ static int make_map(entry_run *r) {
   if (r->map)
     r->c = tilesat_collapse_new(r->map, &err);
   r->tiles = malloc((size_t)w * (size_t)h * sizeof *r->tiles);
-  if (!r->map || !r->c || !r->tiles)
+  /* too large for the memory bound: refused, the others go on */
+  if (r->map && !r->c && !strncmp(err.msg, "collapse: ", 10) &&
+      strstr(err.msg, "--max-memory"))
+    snprintf(r->why, sizeof r->why, "too large: %s", err.msg + 10);
+  else if (!r->map || !r->c || !r->tiles)
     snprintf(r->why, sizeof r->why, "%s", r->tiles ? err.msg : "out of memory");
   return r->map && r->c && r->tiles ? 0 : -1;
 }

@@ -64,6 +64,8 @@ int cmd_trace(options *o) {
   if (!rc && tilesat_map_refuse_globals(m, 1u << TILESAT_GLOBAL_BORDER, "trace",
                                         NULL, &err))
     rc = fail_err(&err);
+  if (!rc && tilesat_trace_fits(m, &err))
+    rc = fail_err(&err);
   if (!rc && !(choice = parse_choices(o, m)))
     rc = EXIT_ERROR;
   if (!rc)

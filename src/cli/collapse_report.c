@@ -126,7 +126,8 @@ static int wave_png(options *o, const tilesat_map *m, const tilesat_collapse *c,
     fail("out of memory");
     return EXIT_ERROR;
   }
-  mark[tilesat_collapse_contradiction(c)] = true;
+  if (tilesat_collapse_contradiction(c) >= 0)
+    mark[tilesat_collapse_contradiction(c)] = true;
   for (size_t i = 0; i < n; i++) {
     int cell, tile;
     tilesat_collapse_choices(c, doomed[i], &cell, &tile);

@@ -126,8 +126,8 @@
       "random seed (default 1): same seed, same result")                       \
   OPT(max_memory, "--max-memory", BYTES, 0, 0, 0, "SIZE",                      \
       TS_MAPS "run-samples ",                                                  \
-      "memory bound, e.g. 512M, 4G (default: half of physical memory; count, " \
-      "sample: of the dp, default 4G)")                                        \
+      "memory bound, e.g. 512M, 4G (default: half of physical memory, or "     \
+      "less as ulimit -v leaves; count, sample: of the dp, default 4G)")       \
   OPT(nsamples, "-n", UINT, 1, 1, 1000000000, "N", " sample ",                 \
       "number of maps to draw (default 1)")                                    \
   OPT(block, "--block", WXH, {0}, 0, 0, "WxH", " sample ",                     \

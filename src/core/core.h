@@ -9,7 +9,10 @@
 
 /* ---------------------------------------------------------------- memory */
 
-/* Out of memory is fatal, in one place. */
+/* Out of memory is fatal, in one place: "tilesat: out of memory
+ * (allocating N bytes)", or "out of memory in WHO (...)", and exit 1 (never
+ * a signal; the memory bound should have refused the task before). */
+_Noreturn void ts_out_of_memory(const char *who, size_t n);
 void *ts_malloc(size_t n);
 void *ts_calloc(size_t n, size_t size);
 void *ts_realloc(void *p, size_t n);
@@ -241,6 +244,10 @@ uint64_t *ts_class_parse(const tilesat_map *m, const char *word,
 /* Does the filled map keep the global constraints?  false with why. */
 bool ts_globals_verify(const tilesat_map *m, const int *tiles, char *why,
                        size_t whylen);
+/* Does the filled map break the map's i-th global constraint?  true with
+ * why: "ORIGIN: TEXT, but WHAT". */
+bool ts_global_broken(const tilesat_map *m, int i, const int *tiles, char *why,
+                      size_t whylen);
 /* How many global constraints the filled map breaks; the first in why. */
 int ts_globals_broken(const tilesat_map *m, const int *tiles, char *why,
                       size_t whylen);

@@ -876,14 +876,24 @@ static bool broken(const tilesat_map *m, const ts_global *g, const int *tiles,
   return bad;
 }
 
+bool ts_global_broken(const tilesat_map *m, int i, const int *tiles, char *why,
+                      size_t whylen) {
+  const ts_global *g = &m->globals.v[i];
+  char what[256];
+  if (!broken(m, g, tiles, what, sizeof what))
+    return false;
+  snprintf(why, whylen, "%s: %s, but %s", g->origin, g->text, what);
+  return true;
+}
+
 int ts_globals_broken(const tilesat_map *m, const int *tiles, char *why,
                       size_t whylen) {
-  char what[256];
+  char later[512] = ""; /* after the first: counted, not said */
   int n = 0;
-  for (size_t i = 0; i < m->globals.n; i++) {
-    const ts_global *g = &m->globals.v[i];
-    if (broken(m, g, tiles, what, sizeof what) && !n++)
-      snprintf(why, whylen, "%s: %s, but %s", g->origin, g->text, what);
+  for (int i = 0; i < (int)m->globals.n; i++) {
+    char *to = n ? later : why;
+    if (ts_global_broken(m, i, tiles, to, n ? sizeof later : whylen))
+      n++;
   }
   return n;
 }

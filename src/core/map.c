@@ -6,8 +6,10 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 tilesat_map *tilesat_map_new(const tilesat_rules *r, int width, int height,
@@ -50,12 +52,46 @@ tilesat_map *tilesat_map_new(const tilesat_rules *r, int width, int height,
   return m;
 }
 
-size_t tilesat_default_max_memory(void) {
+/* Bytes of the address space (field 0) or of data (field 5) in use, from
+ * /proc/self/statm; 0 when it cannot be read. */
+static double in_use(int field) {
+  FILE *f = fopen("/proc/self/statm", "r");
+  unsigned long v[7] = {0};
+  int n = f ? fscanf(f, "%lu %lu %lu %lu %lu %lu %lu", &v[0], &v[1], &v[2],
+                     &v[3], &v[4], &v[5], &v[6])
+            : 0;
+  if (f)
+    fclose(f);
+  long page = sysconf(_SC_PAGESIZE);
+  return n == 7 && page > 0 ? (double)v[field] * (double)page : 0;
+}
+
+/* What a limit (RLIMIT_AS, RLIMIT_DATA) leaves beyond `used`: a bound, or
+ * `bound` as it was when the limit is not set. */
+static double within_limit(double bound, int resource, double used) {
+  struct rlimit rl;
+  if (getrlimit(resource, &rl) || rl.rlim_cur == RLIM_INFINITY)
+    return bound;
+  double left = (double)rl.rlim_cur - used;
+  left = left > 0 ? left : 0;
+  return left < bound ? left : bound;
+}
+
+static size_t default_bound;
+static pthread_once_t default_once = PTHREAD_ONCE_INIT;
+
+static void measure_default(void) {
   long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
-  if (pages <= 0 || page <= 0)
-    return (size_t)4 << 30;
-  uint64_t half = (uint64_t)pages * (uint64_t)page / 2;
-  return half > SIZE_MAX / 2 ? SIZE_MAX / 2 : (size_t)half;
+  double bound = pages <= 0 || page <= 0 ? (double)((size_t)4 << 30)
+                                         : (double)pages * (double)page / 2;
+  bound = within_limit(bound, RLIMIT_AS, in_use(0));
+  bound = within_limit(bound, RLIMIT_DATA, in_use(5));
+  default_bound = bound > (double)(SIZE_MAX / 2) ? SIZE_MAX / 2 : (size_t)bound;
+}
+
+size_t tilesat_default_max_memory(void) {
+  pthread_once(&default_once, measure_default);
+  return default_bound;
 }
 
 void tilesat_map_set_max_memory(tilesat_map *m, size_t bytes) {

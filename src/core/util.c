@@ -12,10 +12,13 @@
 #include <time.h>
 #include <unistd.h>
 
-static _Noreturn void out_of_memory(size_t n) {
-  fprintf(stderr, "tilesat: out of memory (allocating %zu bytes)\n", n);
-  abort();
+_Noreturn void ts_out_of_memory(const char *who, size_t n) {
+  fprintf(stderr, "tilesat: out of memory%s%s (allocating %zu bytes)\n",
+          who ? " in " : "", who ? who : "", n);
+  exit(1);
 }
+
+static _Noreturn void out_of_memory(size_t n) { ts_out_of_memory(NULL, n); }
 
 void *ts_malloc(size_t n) {
   void *p = malloc(n ? n : 1);

@@ -578,8 +578,22 @@ static void report(const chain *c, const tilesat_count_options *o, long done,
   fn(o->progress_user, line);
 }
 
+/* Refuse a map whose chain would not fit its bound: the map, its pins and
+ * bans, and a stamp a cell for each mover (the movers' dp bounds itself,
+ * a block at a time).  0, or -1 with err. */
+static int chain_refuse(const tilesat_map *m, const tilesat_count_options *o,
+                        tilesat_error *err) {
+  int movers =
+      o->threads > 0 && o->threads < MAX_THREADS ? o->threads : MAX_THREADS;
+  int words = (m->rules->ntiles + 63) / 64;
+  double per_cell = 8 + 4.0 * movers + (m->bans.n ? 8.0 * words : 0);
+  return ts_memory_refuse(m, per_cell * m->ncells, 0, "sample", err);
+}
+
 int ts_chain_sample(const tilesat_map *m, const tilesat_count_options *o, int n,
                     tilesat_map_fn fn, void *user, tilesat_error *err) {
+  if (chain_refuse(m, o, err))
+    return -1;
   /* blocks: as given, or strips 3 cells thick across the map, at most
    * MAX_STRIP long */
   int bw = o->block_width, bh = o->block_height;

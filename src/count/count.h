@@ -14,6 +14,11 @@
 typedef enum ts_dp_order { TS_DP_PROBE, TS_DP_ROWS, TS_DP_COLUMNS } ts_dp_order;
 int ts_dp_count(const tilesat_map *m, const tilesat_count_options *o,
                 mpz_t count, tilesat_error *err);
+/* Refuse (as WHAT) a map whose plans, probed, would not fit the dp's
+ * bound; the dp refuses so itself, this is for callers that do work
+ * before it (the parts' cut).  0, or -1 with err. */
+int ts_dp_refuse(const tilesat_map *m, const tilesat_count_options *o,
+                 const char *what, tilesat_error *err);
 /* The count, and dist[k] for k = 0 .. ncells (initialised by the caller):
  * the maps with exactly k cells holding a tile of the set `by`. */
 int ts_dp_count_by_tile(const tilesat_map *m, const tilesat_count_options *o,

@@ -977,6 +977,33 @@ static int probe(const tilesat_map *m, const tilesat_count_options *o,
   return rc;
 }
 
+/* Bytes of a plan a cell (plan_build): its ints per position, its
+ * earlier neighbours and removals (D/2 a cell on average: each edge once,
+ * at its later end) in vectors that grow by doubling, and its bans (a
+ * part of a map has some even when the map has none); and the dp's sizes.
+ * A one-tile 2000x2000 map, both plans of the probe held, peaked at 238
+ * bytes a cell against 2 * 197 + 8. */
+static double plan_bytes_per_cell(const tilesat_map *m) {
+  int words = (m->rules->ntiles + 63) / 64;
+  return 37 + 38.0 * m->rules->ndirs + 8.0 * words;
+}
+
+/* Refuse a map whose plans (two while probing) would not fit the dp's
+ * bound (which, like its layers, they count against), before building
+ * them.  0, or -1 with err. */
+static int plan_refuse(const tilesat_map *m, const tilesat_count_options *o,
+                       int plans, const char *what, tilesat_error *err) {
+  size_t bound = o->max_memory < m->max_memory ? o->max_memory : m->max_memory;
+  ts_need fit = {0, plans * plan_bytes_per_cell(m) + 8, 0};
+  return ts_memory_refuse_within(m, ts_need_at(fit, m->width, m->height), fit,
+                                 (double)bound, what, err);
+}
+
+int ts_dp_refuse(const tilesat_map *m, const tilesat_count_options *o,
+                 const char *what, tilesat_error *err) {
+  return plan_refuse(m, o, 2, what, err);
+}
+
 /* Row-major or column-major: fewer states wins; a capped probe loses; ties
  * go to the shorter key. */
 static int choose_plan(const tilesat_map *m, const tilesat_count_options *o,
@@ -995,6 +1022,8 @@ static int choose_plan(const tilesat_map *m, const tilesat_count_options *o,
                DP_MAX_TILES, m->rules->ntiles);
     return -1;
   }
+  if (plan_refuse(m, o, order == TS_DP_PROBE ? 2 : 1, what, err))
+    return -1;
   if (order != TS_DP_PROBE) {
     plan_build(m, order == TS_DP_COLUMNS, out);
     return 0;

@@ -508,7 +508,9 @@ int tilesat_count_part(const tilesat_map *m, int k, int n,
   memset(res, 0, sizeof *res);
   tilesat_count_options po;
   tilesat_map *p;
-  if (exact_method(o, &po, err) || tilesat_map_part(m, k, n, &p, err))
+  if (exact_method(o, &po, err) ||
+      (po.method == TILESAT_METHOD_DP && ts_dp_refuse(m, &po, "count", err)) ||
+      tilesat_map_part(m, k, n, &p, err))
     return -1;
   if (!p) {
     res->count = ts_strdup("0");
@@ -646,7 +648,9 @@ int tilesat_sample_parts(const tilesat_map *m, const tilesat_count_options *o,
   }
   /* the maps are drawn part by part and handed on in the order drawn */
   if (n <= 0 ||
-      ts_memory_refuse(m, (double)n * m->ncells * sizeof(int), "sample", err))
+      ts_memory_refuse(m, (double)n * m->ncells * sizeof(int), 0, "sample",
+                       err) ||
+      ts_dp_refuse(m, &po, "sample", err))
     return n <= 0 ? 0 : -1;
   split s;
   int rc = split_count(&s, m, nparts, &po, err), got = 0;

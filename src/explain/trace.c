@@ -27,6 +27,18 @@ tilesat_trace *tilesat_trace_new(const tilesat_map *m) {
   return t;
 }
 
+/* A cell's propagator (domains and what must hold, 2 sets; who removed
+ * each tile, 4 bytes; forced, by whom, queued, must_by: 13) and its share
+ * of the log at its longest, a step for each tile (64 bytes, two sets,
+ * a few dependencies).  0, or -1 with err. */
+int tilesat_trace_fits(const tilesat_map *m, tilesat_error *err) {
+  if (!m)
+    ts_misuse(__func__, "NULL map");
+  double T = m->rules->ntiles, set = 8.0 * m->rules->words;
+  double per_cell = 2 * set + 4 * T + 13 + T * (64 + 2 * set + 16);
+  return ts_memory_refuse(m, per_cell * m->ncells, 0, "trace", err);
+}
+
 void tilesat_trace_free(tilesat_trace *t) {
   if (!t)
     return;

@@ -1560,6 +1560,30 @@ static runs_end anneal_runs(annealer *a, tilesat_error *err) {
   return RUNS_DONE;
 }
 
+/* Refuse a map whose annealing would not fit its bound, before it starts:
+ * a cell's energy tables (pin, tile, region: 6 bytes), neighbours and
+ * order (4 * (dirs + 1)), the best map and a scratch one (8), the
+ * caller's two maps (8), and per replica its map and uniforms (8) and a
+ * connected or path constraint's regions (44 bytes each); twice that, for
+ * what the preparation and the clean-up keep beside it (the clean-up's
+ * solver is bounded on its own, cleanup.c).  0, or -1 with err. */
+static int anneal_refuse(const tilesat_map *m, int replicas,
+                         tilesat_error *err) {
+  double joins = 0;
+  for (size_t i = 0; i < m->globals.n; i++)
+    joins += ts_global_lazy(&m->globals.v[i]);
+  double per_cell = 2 * (6 + 4.0 * (m->rules->ndirs + 1) + 8 + 8 +
+                         replicas * (8 + (joins ? 4 : 0) + 44 * joins));
+  return ts_memory_refuse(m, per_cell * m->ncells, 0, "anneal", err);
+}
+
+int tilesat_anneal_fits(const tilesat_map *m, const tilesat_anneal_opts *opts,
+                        tilesat_error *err) {
+  if (!m || !opts)
+    ts_misuse(__func__, "NULL argument");
+  return anneal_refuse(m, opts->replicas > 0 ? opts->replicas : 1, err);
+}
+
 int tilesat_anneal(const tilesat_energy *e, const tilesat_anneal_opts *opts,
                    int *tiles, tilesat_anneal_stats *stats,
                    tilesat_error *err) {
@@ -1572,7 +1596,7 @@ int tilesat_anneal(const tilesat_energy *e, const tilesat_anneal_opts *opts,
   memset(s, 0, sizeof *s);
   s->zero_sweep = -1;
   s->zero_seconds = -1;
-  if (check_opts(e, opts, err))
+  if (check_opts(e, opts, err) || tilesat_anneal_fits(e->map, opts, err))
     return -1;
   annealer a;
   annealer_init(&a, e, opts, s);

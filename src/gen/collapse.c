@@ -57,6 +57,16 @@
  * its budget of solver calls) does not replay: propagation goes on past an
  * emptied cell (whose last tile is not propagated), and blocks.c decides a
  * block of cells around each emptied cell again; the run goes on.
+ *
+ * Global constraints (collapse_globals.c): borders are bans, counts and
+ * (guarded) connected and path constraints are propagated with the wave.
+ * Their propagation bans only what no valid map with the choices holds,
+ * so a guarded run's contradiction proves its last choice doomed: the
+ * guard learns it without a solver (global_learn), goes back further by
+ * probing when every tile of a cell is doomed, and starts over from
+ * another seed when it has to go back too often.  The block guard, which
+ * decides blocks again without them, is not for such maps (nor for masked
+ * ones): `blocks` refuses them and `auto` does not hand over.
  */
 #include "gen/collapse_internal.h"
 
@@ -87,14 +97,49 @@ static void precompute_pairs(tilesat_collapse *c) {
   free(buf);
 }
 
-/* WFC's propagation keeps borders (as bans); counts and connectivity it
- * cannot see, and a guard that proves dooms in windows cannot either. */
-#define KEEPS (1u << TILESAT_GLOBAL_BORDER)
+/* A guarded collapse keeps every global constraint (borders as bans,
+ * counts by propagation, connected and path constraints by cut cells and
+ * regions cut off: collapse_globals.c) and masks. */
+#define KEEPS                                                                  \
+  ((1u << TILESAT_GLOBAL_COUNT) | (1u << TILESAT_GLOBAL_CONNECTED) |           \
+   (1u << TILESAT_GLOBAL_PATH) | (1u << TILESAT_GLOBAL_BORDER) |               \
+   TILESAT_KEEPS_MASK)
 
 bool tilesat_collapse_keeps(const tilesat_map *m) {
   if (!m)
     ts_misuse(__func__, "NULL map");
   return tilesat_map_refuse_globals(m, KEEPS, "collapse", NULL, NULL) == 0;
+}
+
+/* ---------------------------------------------------------- its memory */
+
+/* Bytes a cell costs: its neighbours (4D), supports (2TD), possible tiles
+ * (T), the per-cell arrays (44), a choice and a pending removal (pairs in
+ * doubling vectors, 32) and the caller's map (4); with a guard, the
+ * snapshot of the state (2TD + T + 44) and the blocks' base wave (T) too.
+ * Peak RSS of unguarded runs was within: coast 2000x2000 352 MiB
+ * (estimate 469), Circuit 500x500 108 MiB (111), patchwork16 1000x1000
+ * 200 MiB (229). */
+static double bytes_per_cell(int T, int D, bool guard) {
+  double state = 2.0 * T * D + T + 44;
+  return 4.0 * D + state + 32 + 4 + (guard ? state + T : 0);
+}
+
+/* Refuse a map whose tables (guarded: and the snapshot and base) would
+ * not fit m's bound.  What the guard makes later is bounded as it is
+ * made: a window that would not fit is not tried, the whole map's solver
+ * that would not fit is refused (make_solver), and so is a block whose
+ * own collapser would not fit.  0, or -1 with err. */
+static int collapse_refuse(const tilesat_map *m, bool guard,
+                           tilesat_error *err) {
+  double per_cell = bytes_per_cell(m->rules->ntiles, m->rules->ndirs, guard);
+  return ts_memory_refuse(m, (double)m->ncells * per_cell, 0, "collapse", err);
+}
+
+int ts_collapse_refuse(const tilesat_map *m, const char *what,
+                       tilesat_error *err) {
+  double per_cell = bytes_per_cell(m->rules->ntiles, m->rules->ndirs, true);
+  return ts_memory_refuse(m, (double)m->ncells * per_cell, 0, what, err);
 }
 
 tilesat_collapse *tilesat_collapse_new(const tilesat_map *m,
@@ -106,8 +151,7 @@ tilesat_collapse *tilesat_collapse_new(const tilesat_map *m,
     ts_error(err, "collapse", 0, "at most 65535 tiles, not %d", T);
     return NULL;
   }
-  if (tilesat_map_refuse_globals(m, KEEPS, "collapse", "; check and enum can",
-                                 err))
+  if (collapse_refuse(m, false, err)) /* memory */
     return NULL;
   tilesat_collapse *c = ts_calloc(1, sizeof *c);
   c->own = ts_map_lowered(m);
@@ -142,6 +186,8 @@ tilesat_collapse *tilesat_collapse_new(const tilesat_map *m,
     c->w[t] = (double)m->rules->weight[t];
     c->wlogw[t] = c->w[t] > 0 ? c->w[t] * log(c->w[t]) : 0;
   }
+  c->cg = cg_new(c); /* borders are bans (ts_map_lowered); the others */
+  c->failed = -1;
   return c;
 }
 
@@ -169,17 +215,22 @@ void tilesat_collapse_free(tilesat_collapse *c) {
   free(c->stack.v);
   free(c->choices.v);
   ts_solver_free(c->solver);
+  ts_cuts_free(c->cuts);
+  cg_free(c->cg);
   free(c->dooms.v);
   free(c->doomed.v);
-  free(c->snap.support);
-  free(c->snap.possible);
-  free(c->snap.count);
-  free(c->snap.heap);
-  free(c->snap.pos);
-  free(c->snap.sum_w);
-  free(c->snap.sum_wlogw);
-  free(c->snap.entropy);
-  free(c->snap.key);
+  snapshot *snaps[3] = {&c->snap, &c->old, &c->probe};
+  for (int i = 0; i < 3; i++) {
+    free(snaps[i]->support);
+    free(snaps[i]->possible);
+    free(snaps[i]->count);
+    free(snaps[i]->heap);
+    free(snaps[i]->pos);
+    free(snaps[i]->sum_w);
+    free(snaps[i]->sum_wlogw);
+    free(snaps[i]->entropy);
+    free(snaps[i]->key);
+  }
   free(c->empties.v);
   free(c->base);
   free(c);
@@ -286,6 +337,8 @@ static void ban(tilesat_collapse *c, int cell, int t) {
   c->sum_wlogw[cell] -= c->wlogw[t];
   c->entropy[cell] = entropy_of(c->sum_w[cell], c->sum_wlogw[cell]);
   heap_update(c, cell);
+  if (c->cg)
+    cg_on_ban(c, cell, t);
   if (c->count[cell] > 0) {
     TS_PUSH(c->stack, ((pair){cell, t}));
     return;
@@ -311,9 +364,11 @@ void ts_collapse_set(tilesat_collapse *c, int cell, int t) {
 
 /* Tile u left cell n: the tiles it allowed in n's neighbours lose one
  * support each; a tile left with none is banned.  Until the stack is
- * empty or a cell is empty. */
+ * empty or a cell is empty; then the global constraints' own bans (counts
+ * at a bound, regions cut off), propagated in turn. */
 static void propagate(tilesat_collapse *c) {
   const int T = c->T, D = c->D;
+again:
   while (c->stack.n && (c->contradiction < 0 || c->drain)) {
     pair p = c->stack.v[--c->stack.n];
     for (int d = 0; d < D; d++) {
@@ -333,6 +388,8 @@ static void propagate(tilesat_collapse *c) {
       }
     }
   }
+  if (c->cg && c->contradiction < 0 && cg_propagate(c))
+    goto again;
 }
 
 void ts_collapse_propagate(tilesat_collapse *c) { propagate(c); }
@@ -342,6 +399,8 @@ void ts_collapse_propagate(tilesat_collapse *c) { propagate(c); }
 static void start(tilesat_collapse *c, uint64_t seed, tilesat_heuristic h) {
   const tilesat_map *m = c->m;
   const int T = c->T, D = c->D, N = c->N;
+  if (c->cg)
+    cg_stop(c->cg); /* until cg_start, after the start's bans */
   ts_rng_seed(&c->rng, seed, 0x636f6cu);
   ts_rng_seed(&c->noise, seed, 0x6e6f6973u);
   c->heuristic = h;
@@ -354,7 +413,7 @@ static void start(tilesat_collapse *c, uint64_t seed, tilesat_heuristic h) {
   c->stack.n = c->choices.n = c->doomed.n = c->empties.n = 0;
   c->next_doom = 0;
   c->no_return = -1;
-  c->contradiction = -1;
+  c->contradiction = c->failed = -1;
   c->scan = 0;
   for (int cell = 0; cell < N; cell++) {
     c->count[cell] = T;
@@ -365,6 +424,11 @@ static void start(tilesat_collapse *c, uint64_t seed, tilesat_heuristic h) {
       for (int d = 0; d < D; d++)
         c->support[((size_t)cell * (size_t)T + (size_t)t) * (size_t)D +
                    (size_t)d] = (uint16_t)c->supp_len[d * T + t];
+    if (ts_masked(m, cell)) { /* not part of the map: no tile, no choice */
+      memset(c->possible + (size_t)cell * (size_t)T, 0, (size_t)T);
+      c->count[cell] = 0;
+      c->sum_w[cell] = c->sum_wlogw[cell] = c->entropy[cell] = 0;
+    }
   }
   heap_build(c);
   for (int cell = 0; cell < N && c->contradiction < 0; cell++)
@@ -382,6 +446,8 @@ static void start(tilesat_collapse *c, uint64_t seed, tilesat_heuristic h) {
     if (c->possible[k])
       ban(c, m->bans.v[i].cell, m->bans.v[i].tile);
   }
+  if (c->cg && c->contradiction < 0)
+    cg_start(c);
   propagate(c);
   for (size_t i = 0; i < m->pins.n && c->contradiction < 0; i++) {
     int cell = m->pins.v[i].cell, keep = m->pins.v[i].tile;
@@ -435,12 +501,16 @@ static int make_solver(tilesat_collapse *c, const tilesat_solve_options *so,
       want.progress_user == had->progress_user)
     return 0; /* the same options: the solver (and what it learnt) stays */
   ts_solver_free(c->solver);
+  ts_cuts_free(c->cuts);
   c->solver = NULL;
+  c->cuts = NULL;
   c->solve = want;
   c->map_sat = -1;
-  if (ts_memory_check(c->m, so, 0, "collapse", err))
+  double tables = (double)c->N * bytes_per_cell(c->T, c->D, true);
+  if (ts_memory_check(c->m, so, tables, "collapse", err))
     return -1;
   c->solver = ts_solver_for_map(c->m, so);
+  c->cuts = ts_cuts_new(c->m); /* connected and path, by cuts */
   return 0;
 }
 
@@ -454,12 +524,19 @@ static int make_solver(tilesat_collapse *c, const tilesat_solve_options *so,
  * 0: SAT, UNSAT, TILESAT_UNKNOWN (the budget ran out), or -1 with err. */
 static int solve_lits(tilesat_collapse *c, ts_solver *s, const int *lits,
                       long n, int budget, tilesat_error *err) {
-  for (long i = 0; i < n; i++)
-    ts_solver_assume(s, lits[i]);
-  if (budget)
-    ts_solver_limit(s, budget);
   c->calls++;
-  int res = ts_solver_solve(s);
+  int res;
+  if (s == c->solver && c->cuts) { /* the whole map: its regions too */
+    res = ts_solve_cut_assuming(s, c->cuts, lits, (int)n, budget, NULL);
+  } else if (s == c->wsolver && c->wcut) { /* a window: what holds there */
+    res = cg_window_solve(c->wcut, s, lits, n, budget);
+  } else {
+    for (long i = 0; i < n; i++)
+      ts_solver_assume(s, lits[i]);
+    if (budget)
+      ts_solver_limit(s, budget);
+    res = ts_solver_solve(s);
+  }
   if (res == TILESAT_SAT || res == TILESAT_UNSAT ||
       (budget && !ts_terminated(c->now)))
     return res;
@@ -470,11 +547,14 @@ static int solve_lits(tilesat_collapse *c, ts_solver *s, const int *lits,
  * UNSAT, or -1 with err. */
 static int solve_choices(tilesat_collapse *c, const size_t *idx, size_t n,
                          tilesat_error *err) {
+  int *lits = ts_malloc((n + 1) * sizeof *lits);
   for (size_t i = 0; i < n; i++) {
     pair p = c->choices.v[idx[i]];
-    ts_solver_assume(c->solver, ts_var(c->m, p.cell, p.tile));
+    lits[i] = ts_var(c->m, p.cell, p.tile);
   }
-  return solve_lits(c, c->solver, NULL, 0, 0, err);
+  int res = solve_lits(c, c->solver, lits, (long)n, 0, err);
+  free(lits);
+  return res;
 }
 
 /* After an UNSAT answer under the prefix lits[0..j]: the last literal of
@@ -611,6 +691,32 @@ int ts_collapse_map_cell(const tilesat_collapse *c, const window *w, int lc) {
   return ts_window_map_cell(c->m, w, lc);
 }
 
+/* The largest window tried on a map with global constraints (radius 12). */
+#define GLOBAL_WINDOW_CELLS 625L
+
+/* The map's connected and path constraints as they hold in window w
+ * (collapse_globals.c), or NULL. */
+static cg_window *window_globals(const tilesat_collapse *c, const window *w) {
+  if (!c->cg)
+    return NULL;
+  int *wcell = ts_malloc((size_t)w->m.ncells * sizeof *wcell);
+  for (int lc = 0; lc < w->m.ncells; lc++)
+    wcell[lc] = ts_collapse_map_cell(c, w, lc);
+  cg_window *cw = cg_window_new(c, &w->m, wcell);
+  free(wcell);
+  return cw;
+}
+
+/* Does a window's solver fit the map's bound, beside the tables and the
+ * whole map's solver if there is one? */
+static bool window_fits(const tilesat_collapse *c, const tilesat_map *w) {
+  double need = ts_solver_bytes(TILESAT_CADICAL, ts_cnf_measure(w)) +
+                (double)c->N * bytes_per_cell(c->T, c->D, true);
+  if (c->solver)
+    need += ts_solver_bytes(c->solve.backend, ts_cnf_measure(c->m));
+  return need <= (double)c->m->max_memory;
+}
+
 /* Learn a doom in windows around the contradiction, doubling from radius
  * 3: in the first window that, with its pins, refutes the run's choices
  * that fall in it, the first of them whose prefix it refutes.  1 (a doom
@@ -629,19 +735,21 @@ static int window_learn(tilesat_collapse *c, const tilesat_solve_options *so,
   ts_window w;
   for (int r = 3; rc == 0 && ts_window_at(c->m, c->contradiction, r, &w);
        r *= 2) {
-    if (w.m.ncells > max_cells) {
+    if (w.m.ncells > max_cells || !window_fits(c, &w.m)) {
       ts_window_free(&w);
       break;
     }
+    ts_solver *s = ts_solver_for_map(&w.m, &quiet);
+    c->wcut = window_globals(c, &w);
+    c->wsolver = s;
     long k = 0;
     for (size_t i = 0; i < n; i++) {
-      int lc = ts_window_cell(c->m, &w, c->choices.v[i].cell);
-      if (lc >= 0) {
-        lits[k] = ts_var(&w.m, lc, c->choices.v[i].tile);
+      int lc = ts_window_cell(c->m, &w, c->choices.v[i].cell), a = 0;
+      if (lc >= 0 || (a = cg_window_outside(c->wcut, c->choices.v[i].tile))) {
+        lits[k] = lc >= 0 ? ts_var(&w.m, lc, c->choices.v[i].tile) : a;
         idx[k++] = i;
       }
     }
-    ts_solver *s = ts_solver_for_map(&w.m, &quiet);
     int res = solve_lits(c, s, lits, k, WINDOW_CONFLICTS, err);
     if (res == TILESAT_UNSAT) {
       res = solve_lits(c, s, NULL, 0, WINDOW_CONFLICTS, err);
@@ -664,6 +772,8 @@ static int window_learn(tilesat_collapse *c, const tilesat_solve_options *so,
     }
     if (res < 0)
       rc = -1;
+    cg_window_free(c->wcut);
+    c->wcut = NULL;
     ts_solver_free(s);
     ts_window_free(&w);
   }
@@ -682,6 +792,74 @@ static int window_learn(tilesat_collapse *c, const tilesat_solve_options *so,
 #define AUTO_WHOLE_VARS (1L << 18)
 #define AUTO_CONFLICTS 20000
 
+/* With global constraints: the learns that go back a run may take before
+ * it starts over from another seed, and the starts before the whole
+ * map's solver looks for the point of no return instead. */
+#define MAX_BACKS 8
+#define MAX_LEARNS(c) (1024 + (c)->N / 8)
+#define MAX_RESTARTS 32
+#define FREE_RESTARTS 3
+
+static size_t probe_back(tilesat_collapse *c, int x);
+
+/* A guarded run with global constraints goes back too often: start over
+ * from a seed drawn from its own (from the fourth start on, once the
+ * whole map is known to have a valid map at all).  TILESAT_SAT,
+ * TILESAT_UNSAT, or -1. */
+static int restart(tilesat_collapse *c, const tilesat_solve_options *so,
+                   tilesat_error *err) {
+  if (c->restarts == FREE_RESTARTS) {
+    if (make_solver(c, so, err))
+      return -1;
+    int res = map_sat(c, 0, err);
+    if (res != TILESAT_SAT)
+      return res < 0 ? -1 : TILESAT_UNSAT;
+  }
+  c->restarts++;
+  uint64_t x = c->seed ^ ((uint64_t)c->restarts << 32);
+  c->seed_now = ts_splitmix64(&x);
+  c->dooms.n = 0;
+  c->backs = c->learns = 0;
+  c->snap.step = c->old.step = SIZE_MAX;
+  return TILESAT_SAT;
+}
+
+/* A guarded run with global constraints contradicted.  The propagation
+ * (arc consistency, counts, regions) removes only tiles no valid map
+ * holds with the choices made, so its contradiction proves that the last
+ * choice dooms the run: learnt, and the cell draws again.  A cell left
+ * empty may have been doomed earlier: small windows first.  When every
+ * tile of the cell drawn is doomed, the choices before are to blame:
+ * probing finds the first prefix that dooms it.  Past MAX_BACKS of those
+ * (or MAX_LEARNS learns), a new start.  TILESAT_SAT (run again),
+ * TILESAT_UNSAT, or -1. */
+static int global_learn(tilesat_collapse *c, const tilesat_solve_options *so,
+                        tilesat_error *err) {
+  size_t last = c->choices.n - 1;
+  bool back = c->dooms.n && last < c->dooms.v[c->dooms.n - 1].step;
+  if (c->restarts < MAX_RESTARTS &&
+      (c->learns++ >= MAX_LEARNS(c) || (back && c->backs++ >= MAX_BACKS)))
+    return restart(c, so, err);
+  if (c->failed < 0) {
+    int rc = window_learn(c, so, GLOBAL_WINDOW_CELLS, err);
+    if (rc != 0)
+      return rc == 1 ? TILESAT_SAT : rc;
+  }
+  if (back && c->restarts < MAX_RESTARTS) {
+    size_t j = probe_back(c, c->dooms.v[c->dooms.n - 1].cell);
+    if (j == 0) /* the pins alone */
+      return TILESAT_UNSAT;
+    last = j - 1;
+  } else if (back) {
+    long k = global_no_return(c, so, 0, err);
+    if (k < 0)
+      return k == -1 ? TILESAT_UNSAT : -1;
+    last = (size_t)k;
+  }
+  learn(c, last);
+  return TILESAT_SAT;
+}
+
 /* A guarded run contradicted: learn a doom (in a window around the
  * contradiction if one refutes the run, else at the point of no return on
  * the whole map).  TILESAT_SAT (a doom learnt: run again), TILESAT_UNSAT
@@ -690,7 +868,11 @@ static int window_learn(tilesat_collapse *c, const tilesat_solve_options *so,
 static int guard_learn(tilesat_collapse *c, const tilesat_collapse_options *o,
                        tilesat_error *err) {
   const tilesat_solve_options *so = &o->solve;
-  bool aut = o->guard == TILESAT_GUARD_AUTO;
+  if (c->cg) {
+    c->now = so;
+    return global_learn(c, so, err);
+  }
+  bool aut = o->guard == TILESAT_GUARD_AUTO && !c->m->masked;
   long calls = o->guard_budget > 0 ? o->guard_budget : AUTO_CALLS;
   if (aut && c->calls >= calls)
     return TILESAT_UNKNOWN;
@@ -745,13 +927,20 @@ void tilesat_collapse_options_init(tilesat_collapse_options *o) {
   o->solve.backend = TILESAT_PICOSAT;
 }
 
-/* Every cell decided: the map, checked. */
+/* Every cell decided: the map, checked.  An unguarded run's map may break
+ * a connected or path constraint (WFC does not see them): a failed run. */
 static int finish(tilesat_collapse *c, int *tiles, tilesat_error *err) {
   for (int cell = 0; cell < c->N; cell++) {
     const uint8_t *poss = c->possible + (size_t)cell * (size_t)c->T;
-    tiles[cell] = (int)((const uint8_t *)memchr(poss, 1, (size_t)c->T) - poss);
+    const uint8_t *one = memchr(poss, 1, (size_t)c->T);
+    tiles[cell] = one ? (int)(one - poss) : TILESAT_NO_TILE; /* masked */
   }
-  char why[256];
+  if (c->cg && !c->guarded) {
+    c->failed = ts_collapse_globals_broken(c->m, tiles, c->why, sizeof c->why);
+    if (c->failed >= 0)
+      return TILESAT_UNKNOWN;
+  }
+  char why[512];
   if (!tilesat_map_verify(c->m, tiles, why, sizeof why)) {
     ts_error(err, "collapse", 0,
              "internal error: the collapsed map is not valid: %s", why);
@@ -773,8 +962,7 @@ static int finish(tilesat_collapse *c, int *tiles, tilesat_error *err) {
   X(entropy, (size_t)c->N)                                                     \
   X(key, (size_t)c->N)
 
-static void snap_save(tilesat_collapse *c) {
-  snapshot *s = &c->snap;
+static void snap_save_to(tilesat_collapse *c, snapshot *s) {
 #define SAVE(f, n)                                                             \
   if (!s->f)                                                                   \
     s->f = ts_malloc((n) * sizeof *s->f);                                      \
@@ -788,8 +976,9 @@ static void snap_save(tilesat_collapse *c) {
   s->step = c->choices.n;
 }
 
-static void snap_restore(tilesat_collapse *c) {
-  const snapshot *s = &c->snap;
+static void snap_save(tilesat_collapse *c) { snap_save_to(c, &c->snap); }
+
+static void snap_restore_from(tilesat_collapse *c, const snapshot *s) {
 #define RESTORE(f, n) memcpy(c->f, s->f, (n) * sizeof *s->f);
   SNAP_FIELDS(RESTORE)
 #undef RESTORE
@@ -801,7 +990,32 @@ static void snap_restore(tilesat_collapse *c) {
   c->stack.n = c->doomed.n = c->empties.n = 0;
   c->next_doom = 0;
   c->no_return = -1;
-  c->contradiction = -1;
+  c->contradiction = c->failed = -1;
+  if (c->cg)
+    cg_rebuild(c);
+}
+
+/* The latest snapshot taken at or before step (NULL: none). */
+static const snapshot *snap_at(const tilesat_collapse *c, size_t step) {
+  const snapshot *s = c->snap.step <= step ? &c->snap : NULL;
+  if (c->old.step <= step && (!s || c->old.step > s->step))
+    s = &c->old;
+  return s;
+}
+
+/* The state at step want saved: the snapshot before it kept as the older
+ * one when it lies OLD_GAP steps back or more (with global constraints,
+ * whose guard goes back a step at a time: a replay from it instead of
+ * the seed). */
+#define OLD_GAP 32
+static void snap_keep(tilesat_collapse *c) {
+  if (c->cg && c->snap.step != SIZE_MAX &&
+      c->snap.step + OLD_GAP <= c->choices.n) {
+    snapshot t = c->old;
+    c->old = c->snap;
+    c->snap = t;
+  }
+  snap_save(c);
 }
 
 /* Choices between two polls of terminate: a few milliseconds. */
@@ -825,12 +1039,15 @@ static bool stop_asked(const tilesat_collapse_options *o, tilesat_error *err) {
 static int run_once(tilesat_collapse *c, const tilesat_collapse_options *o,
                     int how, tilesat_error *err) {
   if (how == RUN_RESUME)
-    snap_restore(c);
+    snap_restore_from(c, snap_at(c, c->snap_want));
   else if (how == RUN_START) {
-    c->drain =
-        o->guard == TILESAT_GUARD_BLOCKS || o->guard == TILESAT_GUARD_AUTO;
-    c->blocks_on = o->guard == TILESAT_GUARD_BLOCKS;
-    start(c, o->seed, o->heuristic);
+    /* the block guard decides blocks again without global constraints or
+     * masks: not on such maps (blocks refused, auto as sat) */
+    bool blocks = !c->cg && !c->m->masked;
+    c->drain = blocks && (o->guard == TILESAT_GUARD_BLOCKS ||
+                          o->guard == TILESAT_GUARD_AUTO);
+    c->blocks_on = blocks && o->guard == TILESAT_GUARD_BLOCKS;
+    start(c, c->seed_now, o->heuristic);
     if (c->drain && !c->base && c->contradiction < 0) {
       c->base = ts_malloc((size_t)c->N * (size_t)c->T);
       memcpy(c->base, c->possible, (size_t)c->N * (size_t)c->T);
@@ -852,8 +1069,9 @@ static int run_once(tilesat_collapse *c, const tilesat_collapse_options *o,
       return 1;
     if (c->choices.n % POLL_CHOICES == 0 && stop_asked(o, err))
       return -1;
-    if (c->choices.n == c->snap_want && c->snap.step != c->snap_want)
-      snap_save(c);
+    if (c->choices.n == c->snap_want && c->snap.step != c->snap_want &&
+        c->old.step != c->snap_want)
+      snap_keep(c);
     int cell = next_cell(c, o->heuristic);
     if (cell < 0)
       return 0;
@@ -868,15 +1086,114 @@ static int run_once(tilesat_collapse *c, const tilesat_collapse_options *o,
   }
 }
 
+/* ------------------------------------------------------------ probing */
+
+/* The state after the first j choices of ch (the run's), with the dooms
+ * learnt at steps up to j banned: from the snapshot when it is no later,
+ * else from the seed. */
+static void replay_to(tilesat_collapse *c, const pair *ch, size_t j) {
+  size_t i = 0, d = 0;
+  const snapshot *s = snap_at(c, j);
+  if (s) {
+    snap_restore_from(c, s);
+    i = s->step;
+  } else {
+    start(c, c->seed_now, c->heuristic);
+  }
+  while (d < c->dooms.n && c->dooms.v[d].step < i)
+    d++; /* their cells are decided */
+  for (; c->contradiction < 0; i++) {
+    for (; d < c->dooms.n && c->dooms.v[d].step == i; d++) {
+      const doom *x = &c->dooms.v[d];
+      if (c->possible[(size_t)x->cell * (size_t)c->T + (size_t)x->tile])
+        ban(c, x->cell, x->tile);
+    }
+    propagate(c);
+    if (i == j || c->contradiction >= 0)
+      break;
+    pair p = ch[i];
+    for (int t = 0; t < c->T; t++)
+      if (t != p.tile && c->possible[(size_t)p.cell * (size_t)c->T + (size_t)t])
+        ban(c, p.cell, t);
+    propagate(c);
+    TS_PUSH(c->choices, p);
+  }
+}
+
+/* Does every tile of cell x lead the propagation to a contradiction? */
+static bool probe_fails(tilesat_collapse *c, int x) {
+  if (c->contradiction >= 0)
+    return true;
+  snap_save_to(c, &c->probe);
+  for (int t = 0; t < c->T; t++) {
+    if (!c->possible[(size_t)x * (size_t)c->T + (size_t)t])
+      continue;
+    for (int u = 0; u < c->T; u++)
+      if (u != t && c->possible[(size_t)x * (size_t)c->T + (size_t)u])
+        ban(c, x, u);
+    propagate(c);
+    bool ok = c->contradiction < 0;
+    snap_restore_from(c, &c->probe);
+    if (ok)
+      return false;
+  }
+  return true;
+}
+
+/* Every tile of cell x, the run's next choice, dooms it: the choices
+ * before are to blame, the last or an earlier one.  The first prefix
+ * after which propagation refutes every tile of x (probing: galloping
+ * back from the whole run, then bisecting; a longer prefix bans more, so
+ * it fails too), found by replaying the run's prefixes.  Its length, 0
+ * when the pins alone fail; the state is left as it is. */
+static size_t probe_back(tilesat_collapse *c, int x) {
+  size_t n = c->choices.n;
+  pair *ch = ts_malloc((n + 1) * sizeof *ch);
+  memcpy(ch, c->choices.v, n * sizeof *ch);
+  long lo = -1, hi = (long)n; /* prefix lo leaves x a tile, prefix hi not */
+  for (long step = 1; hi - lo > 1; step *= 2) {
+    long j = hi - step > lo ? hi - step : lo + 1;
+    replay_to(c, ch, (size_t)j);
+    if (!probe_fails(c, x)) {
+      lo = j;
+      break;
+    }
+    hi = j;
+  }
+  while (hi - lo > 1) {
+    long j = lo + (hi - lo) / 2;
+    replay_to(c, ch, (size_t)j);
+    if (probe_fails(c, x))
+      hi = j;
+    else
+      lo = j;
+  }
+  c->choices.n = 0;
+  for (size_t i = 0; i < n; i++)
+    TS_PUSH(c->choices, ch[i]);
+  free(ch);
+  return (size_t)hi;
+}
+
 int tilesat_collapse_run(tilesat_collapse *c, const tilesat_collapse_options *o,
                          int *tiles, tilesat_error *err) {
   if (!c || !o || !tiles)
     ts_misuse(__func__, "NULL argument");
   if ((unsigned)o->guard > TILESAT_GUARD_AUTO)
     ts_misuse(__func__, "no such guard");
+  if (o->guard != TILESAT_GUARD_NONE && collapse_refuse(c->m, true, err))
+    return -1;
+  if (o->guard == TILESAT_GUARD_BLOCKS && (c->cg || c->m->masked) &&
+      tilesat_map_refuse_globals(c->m, 1u << TILESAT_GLOBAL_BORDER,
+                                 "collapse --guard blocks", "; --guard sat can",
+                                 err))
+    return -1;
   c->dooms.n = 0;
   c->calls = c->repairs = c->resolved = 0;
-  c->snap.step = c->snap_want = SIZE_MAX;
+  c->backs = c->learns = c->restarts = 0;
+  c->seed = c->seed_now = o->seed;
+  c->guarded = o->guard != TILESAT_GUARD_NONE;
+  c->snap.step = c->old.step = c->snap_want = SIZE_MAX;
   c->unsat_window.m.width = 0;
   for (int how = RUN_START;;) {
     int st = run_once(c, o, how, err);
@@ -902,11 +1219,20 @@ int tilesat_collapse_run(tilesat_collapse *c, const tilesat_collapse_options *o,
     }
     if (res != TILESAT_SAT)
       return res;
+    if (!c->dooms.n) { /* a new start */
+      c->snap_want = SIZE_MAX;
+      how = RUN_START;
+      continue;
+    }
     /* The run up to the new doom's step is the same again (the dooms
      * before it are): resume from the state saved at a step no later, or
      * replay from the seed and save it there this time. */
     c->snap_want = c->dooms.v[c->dooms.n - 1].step;
-    how = c->snap.step <= c->snap_want ? RUN_RESUME : RUN_START;
+    if (c->snap.step > c->snap_want) /* dooms before it changed */
+      c->snap.step = SIZE_MAX;
+    if (c->old.step > c->snap_want)
+      c->old.step = SIZE_MAX;
+    how = snap_at(c, c->snap_want) ? RUN_RESUME : RUN_START;
   }
 }
 
@@ -922,6 +1248,10 @@ void tilesat_collapse_ban(const tilesat_collapse *c, size_t i, size_t *step,
   *cell = c->dooms.v[i].cell;
   *tile = c->dooms.v[i].tile;
 }
+long tilesat_collapse_restarts(const tilesat_collapse *c) {
+  return c->restarts;
+}
+
 long tilesat_collapse_solver_calls(const tilesat_collapse *c) {
   return c->calls;
 }
@@ -946,6 +1276,10 @@ bool tilesat_collapse_unsat_window(const tilesat_collapse *c, int *row0,
   *rows = w->m.height;
   *cols = w->m.width;
   return w->m.width > 0;
+}
+
+const char *tilesat_collapse_why(const tilesat_collapse *c) {
+  return c->failed >= 0 ? c->why : NULL;
 }
 
 bool tilesat_collapse_possible(const tilesat_collapse *c, int cell, int tile) {

@@ -28,6 +28,11 @@ typedef struct snapshot {
   ts_rng rng, noise;
 } snapshot;
 
+/* Counts, connected and path (collapse_globals.c), or NULL without them. */
+typedef struct cg cg;
+/* Connected and path constraints, relaxed, in a window of the guard. */
+typedef struct cg_window cg_window;
+
 struct tilesat_collapse {
   const tilesat_map *m; /* the caller's, or own */
   tilesat_map *own;     /* the caller's with its borders as bans, or NULL */
@@ -50,17 +55,29 @@ struct tilesat_collapse {
   TS_VEC(pair) stack;
   TS_VEC(pair) choices;
   int contradiction; /* the cell left empty, or -1 */
-  int scan;          /* scanline: no undecided cell before this one */
+  cg *cg;            /* the global constraints' counters and regions */
+  bool guarded;      /* the run under way is: connectivity propagated */
+  int failed;        /* a global constraint the run could not keep, or -1 */
+  char why[512];     /* that, in words */
+  uint64_t seed, seed_now; /* the run's, and the start's under way */
+  long backs, learns;      /* the guard's learns (that went back) */
+  long restarts;           /* new starts (global constraints) */
+  int scan;                /* scanline: no undecided cell before this one */
   ts_rng rng, noise;
   /* the guard: a solver made at the first contradiction it must explain */
   ts_solver *solver;
-  tilesat_solve_options solve;      /* what the solver was made with */
+  ts_cuts *cuts;               /* its connected and path constraints, or NULL */
+  cg_window *wcut;             /* the window being solved: its cuts, or NULL */
+  ts_solver *wsolver;          /* its solver */
+  tilesat_solve_options solve; /* what the solver was made with */
   const tilesat_solve_options *now; /* the options of the solving under way */
   int map_sat;        /* the rules and pins alone: SAT, UNSAT, -1 */
   TS_VEC(doom) dooms; /* proved, by step; of the last run */
   size_t next_doom;   /* the first doom not yet reached */
   long calls;         /* solver calls of the last run */
   snapshot snap;      /* the state at the newest doom's step */
+  snapshot old;       /* an older one (snap_keep) */
+  snapshot probe;     /* a state to come back to, probing a cell */
   size_t snap_want;   /* the step to take it at, or SIZE_MAX */
   /* why the last run failed (tilesat_collapse_explain) */
   long no_return;
@@ -118,5 +135,39 @@ int ts_collapse_solve_map(tilesat_collapse *c, const tilesat_solve_options *so,
  * has no filling), 2 (a repair would pass c->level_cap), or -1 with err. */
 int ts_blocks_repair(tilesat_collapse *c, const tilesat_collapse_options *o,
                      tilesat_error *err);
+
+/* collapse_globals.c: counts, connected and path constraints in a run.
+ * cg_new: NULL when the map has none.  cg_stop: the bans of a new run's
+ * start are not followed (cg_start counts them).  cg_start: after them,
+ * before its propagation: the counters and regions from the wave, a
+ * path's cells and a connected region's cell banned every tile outside
+ * the class.  cg_rebuild: the same from a restored wave (no bans).
+ * cg_on_ban: the hook of every ban.  cg_propagate: the work the bans left
+ * (tiles a count or a region no longer allows); true if it banned some. */
+cg *cg_new(const tilesat_collapse *c);
+void cg_free(cg *g);
+void cg_stop(cg *g);
+void cg_start(tilesat_collapse *c);
+void cg_rebuild(tilesat_collapse *c);
+void cg_on_ban(tilesat_collapse *c, int cell, int t);
+bool cg_propagate(tilesat_collapse *c);
+/* The window wm (its cell lc is the map's wcell[lc]) with the map's
+ * connected and path constraints relaxed to what holds in it (NULL
+ * without them).  cg_window_outside: the literal a choice outside the
+ * window holding tile stands for in the window's prefix (a class cell
+ * outside is known from then on), or 0.  cg_window_solve: solve under
+ * lits[0..n) within budget conflicts a solve (0: none), cutting models
+ * that break them: SAT, UNSAT or UNKNOWN. */
+cg_window *cg_window_new(const tilesat_collapse *c, const tilesat_map *wm,
+                         const int *wcell);
+void cg_window_free(cg_window *w);
+int cg_window_outside(cg_window *w, int tile);
+int cg_window_solve(cg_window *w, ts_solver *s, const int *lits, long n,
+                    int budget);
+/* Does a filled map (TILESAT_NO_TILE on masked cells) keep m's global
+ * constraints?  The index of the first it breaks, with why ("ORIGIN:
+ * TEXT, but ..."), or -1.  For every guard's last word on a map. */
+int ts_collapse_globals_broken(const tilesat_map *m, const int *tiles,
+                               char *why, size_t whylen);
 
 #endif

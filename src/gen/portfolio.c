@@ -15,9 +15,9 @@
  *     map, verified; or UNSAT (the guard's window, propagation of the
  *     pins, or the guard on the whole map refuted them);
  *  3. the whole CNF (tilesat_check), when neither answered in its share of
- *     the time, or the collapse cannot take the map on (collapse_can: what
- *     it asks for, tilesat_collapse_keeps: counts, connected and path
- *     constraints, masks; its wave within the memory bound).
+ *     the time, or the collapse cannot take the map on (collapse_can:
+ *     what it asks for, tilesat_collapse_keeps, the one place that says;
+ *     its tables within the memory bound).
  *
  * The budget is CPU time, so that which engine answers depends little on
  * the machine's load: 5 s plus 2 microseconds per cell and tile, in the
@@ -168,19 +168,11 @@ static void name_window(const tilesat_map *m, int cell,
 
 /* ------------------------------------------------------- 2. the collapse */
 
-/* Bytes of the collapse's wave on m: supports (and their snapshot, taken
- * by the exact guard), possible tiles, the per-cell arrays, and the wave
- * the block guard starts its blocks from. */
-static double collapse_bytes(const tilesat_map *m) {
-  double N = m->ncells, T = m->rules->ntiles, D = m->rules->ndirs;
-  return 2 * (N * T * D * 2 + N * T + N * 60) + N * T;
-}
-
 /* Can the collapse take m on: keep what it asks for, count its tiles in
- * its 16 bits, hold its wave within the memory bound? */
+ * its 16 bits, hold its wave (guarded) within the memory bound? */
 static bool collapse_can(const tilesat_map *m) {
   return tilesat_collapse_keeps(m) && m->rules->ntiles <= 65535 &&
-         collapse_bytes(m) <= (double)m->max_memory;
+         ts_collapse_refuse(m, "check", NULL) == 0;
 }
 
 /* The guarded collapse, the portfolio's one call of the guard (the guard
@@ -272,6 +264,12 @@ void tilesat_check_options_init(tilesat_check_options *o) {
   o->seed = 1;
 }
 
+/* Is msg a refusal for memory ("... needs about ..., more than
+ * --max-memory ...")? */
+static bool refused(const char *msg) {
+  return strstr(msg, " needs about ") && strstr(msg, "--max-memory");
+}
+
 /* Stages 1 and 2 of auto, and collapse.  SAT, UNSAT, TILESAT_UNKNOWN (no
  * answer: the CNF's turn), or -1. */
 static int before_cnf(const tilesat_map *m, const tilesat_check_options *o,
@@ -292,8 +290,10 @@ static int before_cnf(const tilesat_map *m, const tilesat_check_options *o,
     res = run_collapse(m, &in, o->seed, tiles, how, err);
     if (res == TILESAT_UNSAT && how->by == TILESAT_BY_PROPAGATION)
       name_window(lm, how->cell, &in, how); /* unnamed if stopped */
-    if (res < 0 && d.passed && !ts_terminated(&o->solve))
-      res = TILESAT_UNKNOWN; /* the budget ran out */
+    if (res < 0 && !colonly && !ts_terminated(&o->solve) &&
+        (d.passed || (err && refused(err->msg))))
+      res = TILESAT_UNKNOWN; /* the budget ran out, or the guard's solver
+                                on the whole map would not fit */
   }
   if (ts_terminated(&o->solve))
     res = ts_no_answer(&o->solve, "check", err);

@@ -13,6 +13,8 @@
  * "Memory"). */
 #include "sat/sat.h"
 
+#include <math.h>
+
 ts_cnf_size ts_cnf_measure(const tilesat_map *m) {
   const tilesat_rules *r = m->rules;
   double T = r->ntiles, cells = m->ncells;
@@ -79,29 +81,71 @@ double ts_cnf_bytes(ts_cnf_size z) {
   return 2 * (4 * (z.nlits + z.nclauses) + 12 * z.nclauses);
 }
 
+/* 512 MiB, 14.2 GiB, 1506000 GiB */
 static void human(char *buf, size_t size, double bytes) {
-  if (bytes >= 1 << 30)
-    snprintf(buf, size, "%.3g GiB", bytes / (1 << 30));
-  else
+  double gib = bytes / (1 << 30);
+  if (bytes < 1 << 30)
     snprintf(buf, size, "%.0f MiB", bytes / (1 << 20));
+  else if (gib < 1000)
+    snprintf(buf, size, "%.3g GiB", gib);
+  else
+    snprintf(buf, size, "%.0f GiB", gib);
 }
 
-int ts_memory_refuse(const tilesat_map *m, double need, const char *what,
-                     tilesat_error *err) {
-  if (need <= (double)m->max_memory)
+ts_need ts_need_linear(const tilesat_map *m, double need, double fixed) {
+  return (ts_need){fixed, (need - fixed) / m->ncells, 0};
+}
+
+double ts_need_at(ts_need n, double width, double height) {
+  return n.fixed + n.per_cell * width * height + n.per_width * width;
+}
+
+/* The largest side s of a square map with fixed + per_width * s +
+ * per_cell * s^2 <= bound; 0 when not even 1x1 fits. */
+static long largest_side(ts_need n, double bound) {
+  double room = bound - n.fixed, s;
+  if (n.per_cell > 0)
+    s = (-n.per_width +
+         sqrt(n.per_width * n.per_width + 4 * n.per_cell * room)) /
+        (2 * n.per_cell);
+  else
+    s = n.per_width > 0 ? room / n.per_width : 0;
+  if (!(s >= 1)) /* and NaN */
     return 0;
-  char n[32], b[32];
+  return s > 1e9 ? 1000000000 : (long)s;
+}
+
+int ts_memory_refuse_within(const tilesat_map *m, double need, ts_need fit,
+                            double bound, const char *what,
+                            tilesat_error *err) {
+  if (need <= bound)
+    return 0;
+  char n[32], b[32], largest[96];
   human(n, sizeof n, need);
-  human(b, sizeof b, (double)m->max_memory);
+  human(b, sizeof b, bound);
+  long s = largest_side(fit, bound);
+  if (s > 0)
+    snprintf(largest, sizeof largest,
+             "the largest square map that fits is about %ldx%ld", s, s);
+  else
+    snprintf(largest, sizeof largest, "not even a 1x1 map fits");
   ts_error(err, what, 0,
-           "a %dx%d map of %d tiles needs about %s, more than --max-memory %s",
-           m->width, m->height, m->rules->ntiles, n, b);
+           "a %dx%d map of %d tiles needs about %s, more than --max-memory "
+           "%s; %s",
+           m->width, m->height, m->rules->ntiles, n, b, largest);
   return -1;
+}
+
+int ts_memory_refuse(const tilesat_map *m, double need, double fixed,
+                     const char *what, tilesat_error *err) {
+  return ts_memory_refuse_within(m, need, ts_need_linear(m, need, fixed),
+                                 (double)m->max_memory, what, err);
 }
 
 int ts_memory_check(const tilesat_map *m, const tilesat_solve_options *so,
                     double extra, const char *what, tilesat_error *err) {
   tilesat_solve_options r = ts_solve_for(m, so);
+  double base = ts_solver_bytes(r.backend, (ts_cnf_size){0});
   double need = ts_solver_bytes(r.backend, ts_cnf_measure(m)) + extra;
-  return ts_memory_refuse(m, need, what, err);
+  return ts_memory_refuse(m, need, base, what, err);
 }

@@ -159,8 +159,8 @@ typedef struct ts_window {
  * hex map one more row, so that its rows keep their parity), with m's
  * pins and bans inside it, and on each side where the map goes on the
  * tiles that allow nothing there banned; false (nothing to free) when it
- * would be the whole map, or would wrap a hex map of odd height.  m has
- * no masked cell; its global constraints are left out. */
+ * would be the whole map, or would wrap a hex map of odd height.  m's
+ * masked cells stay masked; its global constraints are left out. */
 bool ts_window_at(const tilesat_map *m, int cell, int r, ts_window *w);
 /* The same window, empty (no pins, no bans): only its place; and the
  * window of rows y0..y0+hh-1 and columns x0..x0+ww-1 of the map unwrapped
@@ -226,11 +226,25 @@ void ts_globals_measure(const tilesat_map *m, ts_cnf_size *z);
 double ts_solver_bytes(tilesat_backend b, ts_cnf_size z);
 /* Bytes of a ts_cnf holding it. */
 double ts_cnf_bytes(ts_cnf_size z);
-/* Refuse, up front, what would need more than m's max_memory: `need`
- * bytes; "WHAT: a WxH map of T tiles needs about N, more than
- * --max-memory M".  Returns 0, or -1 with err. */
-int ts_memory_refuse(const tilesat_map *m, double need, const char *what,
-                     tilesat_error *err);
+/* What a task needs as a function of the map's size, to name the largest
+ * map that fits: fixed + per_cell * width * height + per_width * width
+ * bytes (per_width: a band of rows as wide as the map). */
+typedef struct ts_need {
+  double fixed, per_cell, per_width;
+} ts_need;
+/* `need` bytes on m, of which `fixed` do not grow with the size. */
+ts_need ts_need_linear(const tilesat_map *m, double need, double fixed);
+double ts_need_at(ts_need n, double width, double height);
+/* Refuse, up front, what would need more than `bound` bytes: `need`;
+ * "WHAT: a WxH map of T tiles needs about N, more than --max-memory M;
+ * the largest square map that fits is about SxS" (S from `fit`).  Returns
+ * 0, or -1 with err. */
+int ts_memory_refuse_within(const tilesat_map *m, double need, ts_need fit,
+                            double bound, const char *what, tilesat_error *err);
+/* The same within m's max_memory, `need` growing with the cells beyond
+ * its `fixed` part. */
+int ts_memory_refuse(const tilesat_map *m, double need, double fixed,
+                     const char *what, tilesat_error *err);
 /* The same for a solver of so's backend on m's CNF, plus `extra` bytes
  * (a ts_cnf kept beside it, per-cell arrays). */
 int ts_memory_check(const tilesat_map *m, const tilesat_solve_options *so,

@@ -174,17 +174,25 @@ int tilesat_check(const tilesat_map *m, const tilesat_solve_options *options,
   double need = ts_solver_bytes(so.backend, ts_cnf_measure(m)) + cell_bytes(m);
   bool whole = need <= STRIP_ABOVE && need <= (double)m->max_memory;
   /* a band knows the pins and bans in it, not global constraints or masks */
-  int rows = whole || m->periodic || m->globals.n || m->nmasked
-                 ? 0
-                 : band_rows(m, &so);
+  bool strips = !m->periodic && !m->globals.n && !m->nmasked;
+  int rows = whole || !strips ? 0 : band_rows(m, &so);
+  /* what fits: the whole map, or in strips a band of the fewest rows */
+  double base = ts_solver_bytes(so.backend, (ts_cnf_size){0});
+  ts_need fit = ts_need_linear(m, need, base);
+  if (strips) {
+    double solver = fit.per_cell - cell_bytes(m) / m->ncells;
+    fit.per_cell -= solver;
+    fit.per_width = STRIP_MIN_ROWS * solver;
+  }
   if (rows == 0)
-    return ts_memory_refuse(m, need, "check", err)
+    return ts_memory_refuse_within(m, need, fit, (double)m->max_memory, "check",
+                                   err)
                ? -1
                : check_whole(m, &so, tiles, err);
   int *own = tiles ? tiles : ts_malloc((size_t)m->ncells * sizeof *own);
   int res = ts_check_strips(m, &so, rows, STRIP_OVERLAP, own, err);
   if (res == TILESAT_UNKNOWN) /* a dead end: the whole map, if it fits */
-    res = ts_memory_refuse(m, need, "check", err)
+    res = ts_memory_refuse(m, need, base, "check", err)
               ? -1
               : check_whole(m, &so, own, err);
   if (own != tiles)

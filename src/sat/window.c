@@ -10,8 +10,9 @@
  * must hold a tile the cell's allows; a tile that can only stand on the
  * map's border cannot stand there).  Without these bans a window of
  * border-only tiles' rules would always have a filling at its edge.  The
- * map's global constraints it leaves out (a relaxation still): callers
- * that keep borders pass the map with them as bans (ts_map_lowered). */
+ * map's masked cells it keeps; its global constraints it leaves out (a
+ * relaxation still): callers that keep borders pass the map with them as
+ * bans (ts_map_lowered). */
 #include "sat/sat.h"
 
 #include <stdlib.h>
@@ -111,10 +112,16 @@ int ts_window_map_cell(const tilesat_map *m, const ts_window *w, int wcell) {
 }
 
 bool ts_window_at(const tilesat_map *m, int cell, int r, ts_window *w) {
-  if (m->nmasked)
-    ts_misuse(__func__, "a map with masked cells");
   if (!ts_window_place(m, cell, r, w))
     return false;
+  if (m->masked) { /* the map's masked cells inside */
+    w->m.masked = ts_calloc((size_t)w->m.ncells, 1);
+    for (int lc = 0; lc < w->m.ncells; lc++)
+      if (ts_masked(m, ts_window_map_cell(m, w, lc))) {
+        w->m.masked[lc] = 1;
+        w->m.nmasked++;
+      }
+  }
   for (size_t i = 0; i < m->pins.n; i++) {
     int lc = ts_window_cell(m, w, m->pins.v[i].cell);
     if (lc >= 0)
@@ -141,6 +148,9 @@ bool ts_window_at(const tilesat_map *m, int cell, int r, ts_window *w) {
 void ts_window_free(ts_window *w) {
   free(w->m.pins.v);
   free(w->m.bans.v);
+  free(w->m.masked);
   memset(&w->m.pins, 0, sizeof w->m.pins);
   memset(&w->m.bans, 0, sizeof w->m.bans);
+  w->m.masked = NULL;
+  w->m.nmasked = 0;
 }
