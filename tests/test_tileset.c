@@ -189,26 +189,39 @@ Test(tileset, cli_import_writes_rules_and_pictures) {
   free(png);
 }
 
-/* Castle's images are not in tests/data: the rules come without pictures,
- * with a warning, unless pictures were asked for. */
+/* Castle.xml alone, copied to a folder without its images: the rules come
+ * without pictures, with a warning, unless pictures were asked for. */
 Test(tileset, missing_images_only_cost_the_pictures) {
   char *rules = temp_path(".rules"), *pics = temp_path(".pictures");
-  run_result r = RUN("import-tileset", TILESETS "Castle.xml", "-o", rules);
+  char *dir = temp_dir(), xml[4200], want[4300];
+  snprintf(xml, sizeof xml, "%s/Castle.xml", dir);
+  char *text = slurp(TILESETS "Castle.xml");
+  cr_assert(text);
+  FILE *f = fopen(xml, "wb");
+  cr_assert(f, "%s", xml);
+  fputs(text, f);
+  fclose(f);
+  free(text);
+  run_result r = RUN("import-tileset", xml, "-o", rules);
   cr_expect_eq(r.code, 0, "%s", r.err);
-  cr_expect(strstr(r.err, "tilesat: warning: no pictures written: "
-                          "tests/data/wfc/tilesets/Castle/bridge.png: "
-                          "cannot open"),
-            "%s", r.err);
+  snprintf(want, sizeof want,
+           "tilesat: warning: no pictures written: %s/Castle/bridge.png: "
+           "cannot open",
+           dir);
+  cr_expect(strstr(r.err, want), "%s", r.err);
   run_free(&r);
-  char *text = slurp(rules);
+  text = slurp(rules);
   cr_expect(strstr(text, "tile \"wallroad 1\" 1\n"), "%s", text);
   free(text);
-  r = RUN("import-tileset", TILESETS "Castle.xml", "--pictures", pics);
+  r = RUN("import-tileset", xml, "--pictures", pics);
   cr_expect_eq(r.code, 1);
   cr_expect_str_eq(r.out, "");
   run_free(&r);
   remove(rules);
   remove(pics);
+  remove(xml);
+  rmdir(dir);
+  free(dir);
   free(rules);
   free(pics);
 }
