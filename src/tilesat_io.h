@@ -300,6 +300,54 @@ bool tilesat_render_fits(const tilesat_map *m, const tilesat_pictures *pics);
 size_t tilesat_render_sheet_fits(const tilesat_map *m,
                                  const tilesat_pictures *pics, size_t nmaps);
 
+/* ------------------------------------------------- pictures for designers */
+
+/* What a mark on a cell of tilesat_render_marked means; each is drawn its
+ * own way and named in the picture's legend. */
+typedef enum tilesat_mark {
+  TILESAT_MARK_NONE,   /* not involved: washed out when any cell is marked */
+  TILESAT_MARK_CLASH,  /* a cell a minimal clash names (explain): red frame */
+  TILESAT_MARK_DOOMED, /* a choice of a doomed set (collapse): orange frame */
+  TILESAT_MARK_EMPTY,  /* no tile left (trace, a contradiction): black,
+                          magenta frame */
+  TILESAT_MARK_BROKEN, /* a cell of a broken pair (verify): red frame, a red
+                          dot on the edge between the two cells */
+  TILESAT_NMARKS
+} tilesat_mark;
+
+/* At least this many pixels a side for a cell of a marked picture. */
+#define TILESAT_MARK_PIXELS 16
+
+/* A map drawn for a designer: as tilesat_render draws it (tiles, or
+ * domains as blends), scaled up by the smallest whole factor that gives
+ * each cell at least TILESAT_MARK_PIXELS pixels a side (an overlapping
+ * map's one pixel a cell, too), or larger while the map stays at most 192
+ * pixels wide and a cell at most 48 pixels, `marks` (per cell a tilesat_mark,
+ * or NULL) drawn as frames 2 pixels wide (a cell of 32 or more: 1/8 of its
+ * side), `pairs` (npairs pairs of cells, a broken pair each) as dots on the
+ * edge between them (cells apart on the picture, wrapped: none), and below the
+ * map a legend: a sample cell and its meaning for every kind of mark used,
+ * the washed-out cells, the blends (when a cell may hold several tiles).  NULL
+ * when the picture would be larger than 32768 pixels a side or 2^26 pixels in
+ * all. */
+tilesat_image *tilesat_render_marked(const tilesat_map *m,
+                                     const tilesat_pictures *pics,
+                                     const int *tiles, const uint64_t *domains,
+                                     const uint8_t *marks, const int *pairs,
+                                     size_t npairs);
+/* Before any work: does tilesat_render_marked draw m (with any marks)? */
+bool tilesat_render_marked_fits(const tilesat_map *m,
+                                const tilesat_pictures *pics);
+/* A heat map of how often something happened in each cell of a width x
+ * height map, of `runs` runs: TILESAT_HEAT_CELL pixels a cell, white
+ * (never) to red (the most hits), and below it its title ("contradictions
+ * per cell (N runs)") and colour scale, numbered 0, half the most and the
+ * most.  NULL when too large (tilesat_heat_map_fits). */
+#define TILESAT_HEAT_CELL 16
+tilesat_image *tilesat_heat_map(int width, int height, const long *hits,
+                                long runs);
+bool tilesat_heat_map_fits(int width, int height, long runs);
+
 #ifdef __cplusplus
 }
 #endif

@@ -567,11 +567,24 @@ Test(explain, ladder_encoding) {
   tilesat_rules_free(r);
 }
 
+/* The side of a cell in a marked picture (tilesat_render_marked): tiles
+ * of `side` pixels scaled by the least whole factor that reaches 16, more
+ * while the map (`cols` cells) stays within 192 pixels and a cell within
+ * 48. */
+static int marked_cell(int side, int cols) {
+  int s = (16 + side - 1) / side;
+  while (cols * side * (s + 1) <= 192 && side * (s + 1) <= 48)
+    s++;
+  return side * s;
+}
+
 /* explain --png marks exactly the cells of the explanation so they stand
- * out: against the same picture drawn without highlights, those cells keep
- * their colours inside a red frame two pixels wide, and every other cell is
- * washed out two thirds of the way to white (hard 3x3: a middle-column cell
- * and its two neighbours).  A one-pixel frame alone was hard to see. */
+ * out: against the same picture drawn without highlights (tilesat_render,
+ * 8x8 squares for names that are not colours), scaled to 48 pixels a cell
+ * (16 at least), those cells keep their colours inside a red frame 6
+ * pixels wide (1/8 of the cell), and every other cell is washed out two
+ * thirds of the way to white (hard 3x3: a middle-column cell and its two
+ * neighbours).  Below the map, the legend: a sample of each marking. */
 Test(explain_png, frames_the_cells_involved) {
   char *a = temp_path(".png"), *b = temp_path(".png");
   run_result r =
@@ -597,23 +610,39 @@ Test(explain_png, frames_the_cells_involved) {
                err.msg);
   int wa, ha, wb, hb;
   uint8_t *pa = decode_png(a, &wa, &ha), *pb = decode_png(b, &wb, &hb);
-  cr_assert(wa == wb && ha == hb && wa % 3 == 0 && ha % 3 == 0);
-  int tw = wa / 3, th = ha / 3;
-  for (int y = 0; y < ha; y++)
-    for (int x = 0; x < wa; x++) {
-      int cell = (y / th) * 3 + x / tw, dx = x % tw, dy = y % th;
-      bool frame =
-          involved[cell] && (dy < 2 || dy >= th - 2 || dx < 2 || dx >= tw - 2);
+  cr_assert(wb == 24 && hb == 24, "%dx%d", wb, hb);
+  int cs = marked_cell(8, 3), k = cs / 8, fw = cs / 8;
+  cr_assert_eq(cs, 48);
+  /* the map, then at least the legend's three rows (16 pixels each) */
+  cr_assert(wa >= 3 * cs && ha >= 3 * cs + 3 * 16, "%dx%d", wa, ha);
+  for (int y = 0; y < 3 * cs; y++)
+    for (int x = 0; x < 3 * cs; x++) {
+      int cell = (y / cs) * 3 + x / cs, dx = x % cs, dy = y % cs;
+      bool frame = involved[cell] &&
+                   (dy < fw || dy >= cs - fw || dx < fw || dx >= cs - fw);
       const uint8_t *got = pixel_at(pa, wa, x, y),
-                    *plain = pixel_at(pb, wb, x, y);
+                    *plain = pixel_at(pb, wb, x / k, y / k);
       uint8_t want[4] = {255, 0, 0, 255};
       if (!involved[cell])
-        for (int k = 0; k < 4; k++)
-          want[k] = k < 3 ? (uint8_t)((plain[k] + 2 * 255 + 1) / 3) : plain[3];
+        for (int c = 0; c < 4; c++)
+          want[c] = c < 3 ? (uint8_t)((plain[c] + 2 * 255 + 1) / 3) : plain[c];
       else if (!frame)
         memcpy(want, plain, 4);
       cr_expect(!memcmp(got, want, 4), "pixel (%d,%d)", x, y);
     }
+  /* the legend: a framed sample cell (red, grey inside), a washed-out one,
+   * each with its text in black to its right */
+  int y0 = 3 * cs + 6, row = 16 + 6;
+  cr_expect(pixel_is(pixel_at(pa, wa, 6, y0), "#ff0000"));
+  cr_expect(pixel_is(pixel_at(pa, wa, 6 + 8, y0 + 8), "#c0c0c0"));
+  cr_expect(pixel_is(pixel_at(pa, wa, 6 + 8, y0 + row + 8), "#eaeaea"));
+  for (int i = 0; i < 3; i++) {
+    int black = 0;
+    for (int y = y0 + i * row; y < y0 + i * row + 16; y++)
+      for (int x = 6 + 16; x < wa; x++)
+        black += pixel_is(pixel_at(pa, wa, x, y), "#000000");
+    cr_expect_gt(black, 20, "legend row %d has no text", i);
+  }
   free(pa);
   free(pb);
   tilesat_explanation_free(e);
@@ -625,7 +654,8 @@ Test(explain_png, frames_the_cells_involved) {
   free(b);
 }
 
-/* trace --png draws the emptied cell black, the others not. */
+/* trace --png draws the emptied cell black in a magenta frame, the others
+ * not, 48 pixels a cell (coast's 8x8 squares scaled). */
 Test(trace_png, the_empty_cell_is_black) {
   char *a = temp_path(".png");
   run_result r = RUN("trace", "rules/coast.rules", "--size", "3x3", "--pin",
@@ -634,11 +664,14 @@ Test(trace_png, the_empty_cell_is_black) {
   run_free(&r);
   int w, h;
   uint8_t *px = decode_png(a, &w, &h);
-  int tw = w / 3, th = h / 3;
+  int cs = marked_cell(8, 3);
+  cr_assert(w >= 3 * cs && h > 3 * cs);
   for (int c = 0; c < 9; c++) {
-    const uint8_t *centre =
-        pixel_at(px, w, (c % 3) * tw + tw / 2, (c / 3) * th + th / 2);
-    cr_expect_eq(pixel_is(centre, "#000000"), c == 4, "cell %d", c);
+    int x0 = (c % 3) * cs, y0 = (c / 3) * cs;
+    cr_expect_eq(pixel_is(pixel_at(px, w, x0 + cs / 2, y0 + cs / 2), "#000000"),
+                 c == 4, "cell %d", c);
+    cr_expect_eq(pixel_is(pixel_at(px, w, x0, y0), "#ff00ff"), c == 4,
+                 "cell %d", c);
   }
   free(px);
   remove(a);

@@ -36,11 +36,17 @@ step "$B" import-tileset tests/data/wfc/tilesets/Castle.xml -o build/castle.rule
 echo "At which size does WFC start to fail on Castle?"
 step "$B" collapse build/castle.rules --sizes 8,16,24 -n 50
 echo "A failed run, and why: its point of no return and a minimal doomed set"
-step "$B" collapse build/castle.rules --size 16x16 --seed 4 --explain
+step "$B" collapse build/castle.rules --size 16x16 --seed 3 --explain --png build/castle-explain.png
 echo "The same run, guarded by a SAT solver: it never fails"
-step "$B" collapse build/castle.rules --size 16x16 --seed 4 --guard sat --png build/castle-collapse.png
+step "$B" collapse build/castle.rules --size 16x16 --seed 3 --guard sat --png build/castle-collapse.png
+echo
+echo "Where 50 runs on Castle 24x24 contradict (a heat map with its scale):"
+step "$B" collapse build/castle.rules --size 24x24 -n 50 --png build/castle-heat.png
 echo
 echo "Pictures written: build/coast-samples.png (land green, coast sand, sea blue),"
 echo "build/hard-explain.png (the explanation's cells framed in red, the rest faded),"
-echo "build/knots-collapse.png and build/castle-collapse.png (collapsed maps)"
+echo "build/knots-collapse.png and build/castle-collapse.png (collapsed maps, drawn"
+echo "with the tilesets' images), build/castle-explain.png (the failed run: doomed"
+echo "choices and the contradiction framed) and build/castle-heat.png; each marked"
+echo "picture has its legend below it"
 exit 0

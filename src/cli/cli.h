@@ -273,11 +273,13 @@ int check_pictures(const options *o);
 
 /* Is `tile` still possible at `cell` (row-major) in `user`'s state? */
 typedef bool (*cell_has)(const void *user, int cell, int tile);
-/* --png for explain / trace / collapse: each cell a blend of the tiles
- * still possible there (every tile when `has` is NULL), cells in `mark`
- * framed; 0 or EXIT_ERROR. */
+/* --png for explain / trace / collapse / verify: each cell a blend of the
+ * tiles still possible there (every tile when `has` is NULL), drawn by
+ * tilesat_render_marked: `marks` per cell (tilesat_mark), `pairs` (npairs
+ * broken pairs of cells), a legend; 0 or EXIT_ERROR. */
 int domains_png(options *o, const tilesat_map *m, cell_has has,
-                const void *user, const bool *mark);
+                const void *user, const uint8_t *marks, const int *pairs,
+                size_t npairs);
 /* ------------------------------- collapse's reports (collapse_report.c) */
 
 struct cJSON;

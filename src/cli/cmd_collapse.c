@@ -13,32 +13,17 @@
 #include <string.h>
 #include <time.h>
 
-/* Where the contradictions happened: each cell 8x8 pixels, white (never)
- * to red (most often); cells drawn in a square grid, hex maps too.  At
- * most 2^26 pixels, as every picture: checked before the runs. */
-#define HEAT_CELL 8
-static bool heat_map_fits(const tilesat_map *m) {
-  return (size_t)tilesat_map_width(m) * (size_t)tilesat_map_height(m) *
-             HEAT_CELL * HEAT_CELL <=
-         ((size_t)1 << 26);
+/* Where the contradictions happened: tilesat_heat_map (16x16 pixels a
+ * cell, white to red, with its colour scale), at most 2^26 pixels as every
+ * picture: checked before the runs. */
+static bool heat_map_fits(const options *o, const tilesat_map *m) {
+  return tilesat_heat_map_fits(tilesat_map_width(m), tilesat_map_height(m),
+                               (long)o->nsamples);
 }
 
 static int heat_map(const options *o, const tilesat_map *m, const long *hits) {
-  int w = tilesat_map_width(m), h = tilesat_map_height(m);
-  long most = 1;
-  for (int c = 0; c < w * h; c++)
-    most = hits[c] > most ? hits[c] : most;
-  tilesat_image *img = tilesat_image_new(HEAT_CELL * w, HEAT_CELL * h);
-  for (int y = 0; y < HEAT_CELL * h; y++)
-    for (int x = 0; x < HEAT_CELL * w; x++) {
-      int cell = (y / HEAT_CELL) * w + x / HEAT_CELL;
-      double f = (double)hits[cell] / (double)most;
-      uint8_t *px =
-          img->rgba + 4 * ((size_t)y * (size_t)img->width + (size_t)x);
-      px[0] = 255;
-      px[1] = px[2] = (uint8_t)lround(255 * (1 - f));
-      px[3] = 255;
-    }
+  tilesat_image *img = tilesat_heat_map(
+      tilesat_map_width(m), tilesat_map_height(m), hits, (long)o->nsamples);
   int rc = image_png(o->png, img);
   tilesat_image_free(img);
   return rc;
@@ -490,7 +475,7 @@ int cmd_collapse(options *o) {
   int rc = load_map(o, &r, &m);
   if (!rc && !many)
     rc = outputs_ready(o, m, false);
-  if (!rc && many && o->png && !heat_map_fits(m)) {
+  if (!rc && many && o->png && !heat_map_fits(o, m)) {
     fail("%s: the heat map's picture would be too large (over 2^26 pixels)",
          o->png);
     rc = EXIT_ERROR;

@@ -13,14 +13,14 @@
 static int draw_cells(options *o, const tilesat_map *m,
                       tilesat_explanation *const *es, size_t n) {
   size_t ncells = (size_t)tilesat_map_width(m) * (size_t)tilesat_map_height(m);
-  bool *mark = calloc(ncells, sizeof *mark);
+  uint8_t *mark = calloc(ncells, sizeof *mark);
   for (size_t k = 0; mark && k < n; k++) {
     const int *cells;
     size_t nc = tilesat_explanation_cells(es[k], &cells);
     for (size_t i = 0; i < nc; i++)
-      mark[cells[i]] = true;
+      mark[cells[i]] = TILESAT_MARK_CLASH;
   }
-  int rc = domains_png(o, m, NULL, NULL, mark);
+  int rc = domains_png(o, m, NULL, NULL, mark, NULL, 0);
   free(mark);
   return rc;
 }

@@ -21,14 +21,15 @@ static int draw_empty(options *o, const tilesat_map *m,
                       const tilesat_trace *t) {
   int w = tilesat_map_width(m), h = tilesat_map_height(m);
   int T = tilesat_rules_ntiles(tilesat_map_rules(m));
-  bool *empty = calloc((size_t)w * (size_t)h, sizeof *empty);
+  uint8_t *empty = calloc((size_t)w * (size_t)h, sizeof *empty);
   for (int c = 0; empty && c < w * h; c++) {
-    empty[c] = true;
-    for (int k = 0; k < T && empty[c]; k++)
-      empty[c] = !tilesat_trace_possible(t, c / w, c % w, k);
+    bool none = true;
+    for (int k = 0; k < T && none; k++)
+      none = !tilesat_trace_possible(t, c / w, c % w, k);
+    empty[c] = none ? TILESAT_MARK_EMPTY : TILESAT_MARK_NONE;
   }
   traced x = {t, w};
-  int rc = domains_png(o, m, trace_has, &x, empty);
+  int rc = domains_png(o, m, trace_has, &x, empty, NULL, 0);
   free(empty);
   return rc;
 }

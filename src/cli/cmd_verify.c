@@ -103,9 +103,10 @@ static bool some_pair(const tilesat_rules *r, const cells *cs, int c, int d,
 
 /* Every edge once: from each cell, the directions whose opposite comes
  * later in the topology's order.  An edge breaks the rules when no tiles
- * its cells may hold make an allowed pair. */
+ * its cells may hold make an allowed pair; its two cells go to `pairs`
+ * (when not NULL: room for two ints an edge). */
 static long report(const tilesat_rules *r, tilesat_topology topo, bool per,
-                   int w, int h, const cells *cs, bool print) {
+                   int w, int h, const cells *cs, bool print, int *pairs) {
   long bad = 0;
   for (int c = 0; c < w * h; c++)
     for (int d = 0; d < tilesat_topology_ndirs(topo); d++) {
@@ -116,6 +117,10 @@ static long report(const tilesat_rules *r, tilesat_topology topo, bool per,
       int n = nr * w + nc;
       if (some_pair(r, cs, c, d, n))
         continue;
+      if (pairs) {
+        pairs[2 * bad] = c;
+        pairs[2 * bad + 1] = n;
+      }
       bad++;
       if (!print)
         continue;
@@ -199,6 +204,34 @@ static int choose(options *o, const tilesat_map *m, const cells *cs, char *why,
   return 0;
 }
 
+static bool cell_may(const void *user, int cell, int tile) {
+  const cells *cs = user;
+  for (int i = cs->start[cell]; i < cs->start[cell + 1]; i++)
+    if (cs->tile[i] == tile)
+      return true;
+  return false;
+}
+
+/* --png: the map, the cells of each broken pair framed, a dot on their
+ * edge.  0 or EXIT_ERROR (said). */
+static int draw(options *o, const tilesat_map *m, tilesat_topology topo,
+                const cells *cs, long bad) {
+  int w = tilesat_map_width(m), h = tilesat_map_height(m);
+  int *pairs = malloc(2 * ((size_t)bad + 1) * sizeof *pairs);
+  uint8_t *marks = calloc((size_t)w * (size_t)h, 1);
+  if (!pairs || !marks) {
+    fail("out of memory");
+    abort();
+  }
+  report(tilesat_map_rules(m), topo, o->periodic, w, h, cs, false, pairs);
+  for (long i = 0; i < 2 * bad; i++)
+    marks[pairs[i]] = TILESAT_MARK_BROKEN;
+  int rc = domains_png(o, m, cell_may, cs, marks, pairs, (size_t)bad);
+  free(pairs);
+  free(marks);
+  return rc;
+}
+
 int cmd_verify(options *o) {
   if (o->args.n != 2) {
     fail("verify takes a rules file and a map (see 'tilesat verify --help')");
@@ -223,10 +256,12 @@ int cmd_verify(options *o) {
   }
   if (!rc)
     rc = load_constraints(o, m);
+  if (!rc)
+    rc = outputs_ready(o, m, false);
   char why[1024] = "";
   long bad = 0;
   if (!rc) {
-    bad = report(r, topo, o->periodic, w, h, &cs, false);
+    bad = report(r, topo, o->periodic, w, h, &cs, false, NULL);
     if (!bad && cs.shared)
       rc = choose(o, m, &cs, why, sizeof why);
     else if (!bad && !tilesat_map_verify(m, cs.tile, why, sizeof why) &&
@@ -247,10 +282,13 @@ int cmd_verify(options *o) {
              "a choice among them keeps the rules%s\n",
              cs.shared, cs.shared == 1 ? "cell shows" : "cells show",
              tilesat_map_nglobals(m) ? " and the constraints" : "");
-    report(r, topo, o->periodic, w, h, &cs, true);
+    report(r, topo, o->periodic, w, h, &cs, true, NULL);
     stop_release();
     rc = bad || why[0] ? TILESAT_UNSAT : TILESAT_SAT;
   }
+  if ((rc == TILESAT_SAT || rc == TILESAT_UNSAT) && o->png &&
+      draw(o, m, topo, &cs, bad))
+    rc = EXIT_ERROR;
   cells_free(&cs);
   tilesat_map_free(m);
   map_in_free(&in);

@@ -121,19 +121,19 @@ static bool wave_has(const void *c, int cell, int tile) {
 static int wave_png(options *o, const tilesat_map *m, const tilesat_collapse *c,
                     const size_t *doomed, size_t n) {
   size_t cells = (size_t)tilesat_map_width(m) * (size_t)tilesat_map_height(m);
-  bool *mark = calloc(cells, sizeof *mark);
+  uint8_t *mark = calloc(cells, sizeof *mark);
   if (!mark) {
     fail("out of memory");
     return EXIT_ERROR;
   }
-  if (tilesat_collapse_contradiction(c) >= 0)
-    mark[tilesat_collapse_contradiction(c)] = true;
   for (size_t i = 0; i < n; i++) {
     int cell, tile;
     tilesat_collapse_choices(c, doomed[i], &cell, &tile);
-    mark[cell] = true;
+    mark[cell] = TILESAT_MARK_DOOMED;
   }
-  int rc = domains_png(o, m, wave_has, c, mark);
+  if (tilesat_collapse_contradiction(c) >= 0)
+    mark[tilesat_collapse_contradiction(c)] = TILESAT_MARK_EMPTY;
+  int rc = domains_png(o, m, wave_has, c, mark, NULL, 0);
   free(mark);
   return rc;
 }

@@ -229,8 +229,8 @@
       "draw the witness (check) or a contact sheet of the maps")               \
   ALSO(png, "FILE", " collapse ",                                              \
        "draw the map (a failed run: the wave it left, the contradiction and "  \
-       "the doomed set framed); with -n, where the contradictions happened "   \
-       "(heat map)")                                                           \
+       "the doomed set framed, with a legend); with -n, where the "            \
+       "contradictions happened (heat map, with its colour scale)")            \
   ALSO(output, "X.tsx", " export-tileset ",                                    \
        "write the tileset there (.tsj or .json: JSON), its picture as X.png")  \
   ALSO(output, "FILE", " repair ",                                             \
@@ -239,8 +239,12 @@
        "with --chunk: draw the border that has no filling (the chunk "         \
        "transparent)")                                                         \
   ALSO(png, "FILE", " explain trace ",                                         \
-       "draw the map: cells as blends of their possible tiles, the cells "     \
-       "involved (explain) or left empty (trace) framed")                      \
+       "draw the map, 16 or more pixels a cell, with a legend: cells as "      \
+       "blends of their possible tiles, the cells involved (explain) or left " \
+       "empty (trace) framed")                                                 \
+  ALSO(png, "FILE", " verify ",                                                \
+       "draw the map, 16 or more pixels a cell, with a legend: the cells of "  \
+       "each broken pair framed, a dot on their edge")                         \
   OPT(tmx, "--tmx", STRING, NULL, 0, 0, "FILE", " check anneal collapse ",     \
       "write the witness as a Tiled map (XML), with its tileset image; with "  \
       "a Tiled --pins-from map, a copy of that map, its --layer filled")       \

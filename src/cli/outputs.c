@@ -88,7 +88,11 @@ int outputs_ready(options *o, const tilesat_map *m, bool on_sheet) {
   if (load_pictures(o, &pics))
     return EXIT_ERROR;
   int rc = 0;
+  /* explain, trace and verify draw marked pictures, larger */
+  bool marked = !strcmp(o->command, "explain") ||
+                !strcmp(o->command, "trace") || !strcmp(o->command, "verify");
   if (o->png && !(on_sheet ? tilesat_render_sheet_fits(m, pics, 1) > 0
+                  : marked ? tilesat_render_marked_fits(m, pics)
                            : tilesat_render_fits(m, pics))) {
     fail("%s: the map's picture would be too large (over 2^26 pixels)", o->png);
     rc = EXIT_ERROR;
@@ -127,7 +131,8 @@ int map_outputs(options *o, const tilesat_map *m, const int *tiles) {
 }
 
 int domains_png(options *o, const tilesat_map *m, cell_has has,
-                const void *user, const bool *mark) {
+                const void *user, const uint8_t *marks, const int *pairs,
+                size_t npairs) {
   if (!o->png)
     return 0;
   int w = tilesat_map_width(m), h = tilesat_map_height(m);
@@ -145,7 +150,8 @@ int domains_png(options *o, const tilesat_map *m, cell_has has,
                                                              << (k % 64);
   int rc = load_pictures(o, &pics);
   if (!rc) {
-    tilesat_image *img = tilesat_render(m, pics, NULL, dom, mark);
+    tilesat_image *img =
+        tilesat_render_marked(m, pics, NULL, dom, marks, pairs, npairs);
     rc = write_png(o->png, img);
     tilesat_image_free(img);
   }

@@ -22,4 +22,27 @@ struct _xmlDoc *ts_xml_read(const char *path, tilesat_error *err);
 struct _xmlDoc *ts_xml_parse(const char *text, size_t len, const char *path,
                              tilesat_error *err);
 
+/* Drawing into an image (clipped to it), and text in the one tiny bitmap
+ * font (legend.c): 3x5 glyphs drawn two pixels a dot. */
+void ts_fill_rect(tilesat_image *img, int x, int y, int w, int h,
+                  const uint8_t rgba[4]);
+void ts_frame_rect(tilesat_image *img, int x, int y, int w, int h, int b,
+                   const uint8_t rgba[4]);
+void ts_text_draw(tilesat_image *img, int x, int y, const char *s,
+                  const uint8_t rgba[4]);
+int ts_text_width(const char *s);
+int ts_text_height(void);
+/* A row of a legend: a sample cell (fill, a frame and a dot if not NULL)
+ * and its text. */
+typedef struct ts_legend_row {
+  const uint8_t *fill, *frame, *dot;
+  const char *text;
+} ts_legend_row;
+/* The size of an image w x h with these rows of legend below it. */
+void ts_legend_size(const ts_legend_row *rows, size_t n, size_t *w, size_t *h);
+/* img with the legend below it (white around); NULL when larger than
+ * 32768 pixels a side or 2^26 pixels. */
+tilesat_image *ts_legend_add(const tilesat_image *img,
+                             const ts_legend_row *rows, size_t n);
+
 #endif

@@ -313,3 +313,207 @@ tilesat_image *tilesat_render_sheet(const tilesat_map *m,
   painter_free(&p);
   return img;
 }
+
+/* ------------------------------------------------- pictures for designers */
+
+static const uint8_t mark_colour[TILESAT_NMARKS][4] = {
+    {0, 0, 0, 0},       {255, 0, 0, 255}, {255, 140, 0, 255},
+    {255, 0, 255, 255}, {255, 0, 0, 255},
+};
+static const char *const mark_text[TILESAT_NMARKS] = {
+    "faded: not involved",
+    "clash: a cell the clashing constraints name",
+    "doomed: a choice of the doomed set",
+    "empty: no tile left (the contradiction)",
+    "broken pair: no allowed pair of tiles",
+};
+static const uint8_t grey[4] = {192, 192, 192, 255};
+static const uint8_t black_px[4] = {0, 0, 0, 255};
+
+/* A cell's rectangle at one pixel a picture pixel (x, y, w, h). */
+static void cell_rect(const painter *p, int cell, int rect[4]) {
+  const tilesat_map *m = p->m;
+  int r = cell / m->width, c = cell % m->width;
+  if (p->overlap) {
+    rect[0] = c;
+    rect[1] = r;
+    rect[2] = rect[3] = 1;
+    return;
+  }
+  rect[0] = c * p->tw + (m->topo == TILESAT_HEX && r % 2 ? p->tw / 2 : 0);
+  rect[1] = r * p->th;
+  rect[2] = p->tw;
+  rect[3] = p->th;
+}
+
+/* The scale that gives each cell TILESAT_MARK_PIXELS a side; more, up to
+ * 48 pixels a cell, while the map is under 192 pixels wide. */
+static int mark_scale(const painter *p) {
+  int side = p->overlap ? 1 : p->tw < p->th ? p->tw : p->th;
+  int s = (TILESAT_MARK_PIXELS + side - 1) / side, w, h;
+  map_size(p, &w, &h);
+  while ((long long)w * (s + 1) <= 192 && side * (s + 1) <= 48)
+    s++;
+  return s;
+}
+
+/* The cell a pixel of the unscaled picture belongs to, or -1. */
+static int owner(const painter *p, int x, int y) {
+  const tilesat_map *m = p->m;
+  if (p->overlap) {
+    int r = y < m->height ? y : m->height - 1;
+    int c = x < m->width ? x : m->width - 1;
+    return r * m->width + c;
+  }
+  int r = y / p->th;
+  int shift = m->topo == TILESAT_HEX && r % 2 ? p->tw / 2 : 0;
+  if (x < shift || (x - shift) / p->tw >= m->width)
+    return -1;
+  return r * m->width + (x - shift) / p->tw;
+}
+
+/* The legend's rows for these marks (at most TILESAT_NMARKS + 1). */
+static size_t legend_rows(const painter *p, const uint8_t *marks, bool blends,
+                          bool all, ts_legend_row *rows, uint8_t faded[4],
+                          uint8_t blend[4]) {
+  size_t ncells = (size_t)p->m->width * (size_t)p->m->height, n = 0;
+  bool used[TILESAT_NMARKS] = {false};
+  for (size_t c = 0; marks && c < ncells; c++)
+    if (marks[c] < TILESAT_NMARKS)
+      used[marks[c]] = true;
+  for (int k = 1; k < TILESAT_NMARKS; k++)
+    if (used[k] || all)
+      rows[n++] = (ts_legend_row){
+          k == TILESAT_MARK_EMPTY ? black_px : grey, mark_colour[k],
+          k == TILESAT_MARK_BROKEN ? mark_colour[k] : NULL, mark_text[k]};
+  memcpy(faded, grey, 4);
+  fade(faded);
+  if (n && (used[TILESAT_MARK_NONE] || all))
+    rows[n++] =
+        (ts_legend_row){faded, NULL, NULL, mark_text[TILESAT_MARK_NONE]};
+  if (blends || all) {
+    const tilesat_rules *r = p->m->rules;
+    uint8_t a[4], b[4];
+    tilesat_tile_colour(r, 0, a);
+    tilesat_tile_colour(r, r->ntiles > 1 ? 1 : 0, b);
+    for (int k = 0; k < 4; k++)
+      blend[k] = (uint8_t)((a[k] + b[k] + 1) / 2);
+    rows[n++] = (ts_legend_row){blend, NULL, NULL,
+                                "blend: the tiles a cell may still hold"};
+  }
+  return n;
+}
+
+/* The scaled map's size, and with the largest legend. */
+static bool marked_size(const painter *p, size_t *w, size_t *h) {
+  int nw, nh;
+  map_size(p, &nw, &nh);
+  size_t s = (size_t)mark_scale(p);
+  *w = (size_t)nw * s;
+  *h = (size_t)nh * s;
+  if (*w > (1u << 15) || *h > (1u << 15) || *w * *h > (1u << 26))
+    return false;
+  ts_legend_row rows[TILESAT_NMARKS + 1];
+  uint8_t faded[4], blend[4];
+  size_t n = legend_rows(p, NULL, true, true, rows, faded, blend);
+  size_t lw = *w, lh = *h;
+  ts_legend_size(rows, n, &lw, &lh);
+  return lw <= (1u << 15) && lh <= (1u << 15) && lw * lh <= (1u << 26);
+}
+
+bool tilesat_render_marked_fits(const tilesat_map *m,
+                                const tilesat_pictures *pics) {
+  painter p;
+  painter_init(&p, m, pics);
+  size_t w, h;
+  bool fits = marked_size(&p, &w, &h);
+  painter_free(&p);
+  return fits;
+}
+
+/* The dot of a broken pair: on the edge between the two cells' centres,
+ * when they are neighbours on the picture. */
+static void pair_dot(const painter *p, tilesat_image *img, int s, int a, int b,
+                     int side) {
+  int ra[4], rb[4];
+  cell_rect(p, a, ra);
+  cell_rect(p, b, rb);
+  int ax = 2 * ra[0] + ra[2], ay = 2 * ra[1] + ra[3]; /* twice the centre */
+  int bx = 2 * rb[0] + rb[2], by = 2 * rb[1] + rb[3];
+  if (abs(ax - bx) > 3 * ra[2] || abs(ay - by) > 3 * ra[3])
+    return; /* wrapped around the map */
+  int x = (ax + bx) * s / 4 - side / 2, y = (ay + by) * s / 4 - side / 2;
+  ts_fill_rect(img, x, y, side, side, mark_colour[TILESAT_MARK_BROKEN]);
+  ts_frame_rect(img, x, y, side, side, 1, black_px);
+}
+
+tilesat_image *tilesat_render_marked(const tilesat_map *m,
+                                     const tilesat_pictures *pics,
+                                     const int *tiles, const uint64_t *domains,
+                                     const uint8_t *marks, const int *pairs,
+                                     size_t npairs) {
+  if (!tiles && !domains)
+    ts_misuse(__func__, "neither tiles nor domains");
+  painter p;
+  painter_init(&p, m, pics);
+  size_t W, H;
+  if (!marked_size(&p, &W, &H)) {
+    painter_free(&p);
+    return NULL;
+  }
+  int nw, nh, s = mark_scale(&p);
+  map_size(&p, &nw, &nh);
+  tilesat_image *native = tilesat_image_new(nw, nh);
+  draw(&p, tiles, domains, NULL, native, 0, 0);
+  size_t ncells = (size_t)m->width * (size_t)m->height;
+  bool any = false;
+  for (size_t c = 0; marks && c < ncells; c++)
+    any |= marks[c] != TILESAT_MARK_NONE;
+  tilesat_image *img = tilesat_image_new((int)W, (int)H);
+  for (int y = 0; y < nh; y++)
+    for (int x = 0; x < nw; x++) {
+      uint8_t px[4];
+      memcpy(px, native->rgba + 4 * ((size_t)y * (size_t)nw + (size_t)x), 4);
+      int cell = any ? owner(&p, x, y) : -1;
+      if (cell >= 0 && marks[cell] == TILESAT_MARK_NONE)
+        fade(px);
+      ts_fill_rect(img, x * s, y * s, s, s, px);
+    }
+  tilesat_image_free(native);
+  for (size_t c = 0; any && c < ncells; c++) {
+    int k = marks[c];
+    if (k == TILESAT_MARK_NONE || k >= TILESAT_NMARKS)
+      continue;
+    int rect[4];
+    cell_rect(&p, (int)c, rect);
+    int side = (rect[2] < rect[3] ? rect[2] : rect[3]) * s;
+    int b = side / 8 > 2 ? side / 8 : 2;
+    ts_frame_rect(img, rect[0] * s, rect[1] * s, rect[2] * s, rect[3] * s, b,
+                  mark_colour[k]);
+  }
+  for (size_t i = 0; i < npairs; i++) {
+    int rect[4];
+    cell_rect(&p, pairs[2 * i], rect);
+    int side = (rect[2] < rect[3] ? rect[2] : rect[3]) * s;
+    pair_dot(&p, img, s, pairs[2 * i], pairs[2 * i + 1],
+             side / 3 > 6 ? side / 3 : 6);
+  }
+  ts_legend_row rows[TILESAT_NMARKS + 1];
+  uint8_t faded[4], blend[4];
+  bool blends = false; /* a cell of several tiles */
+  for (size_t c = 0; !tiles && c < ncells && !blends; c++) {
+    int k = 0;
+    for (int w = 0; w < p.words; w++)
+      k += __builtin_popcountll(domains[c * (size_t)p.words + (size_t)w]);
+    blends = k > 1;
+  }
+  size_t n =
+      legend_rows(&p, any ? marks : NULL, blends, false, rows, faded, blend);
+  painter_free(&p);
+  tilesat_image *out = n ? ts_legend_add(img, rows, n) : NULL;
+  if (n) {
+    tilesat_image_free(img);
+    img = out;
+  }
+  return img;
+}
