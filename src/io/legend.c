@@ -149,12 +149,12 @@ static void heat_size(int w, int h, long runs, size_t *iw, size_t *ih,
   snprintf(title, tlen, "contradictions per cell (%ld runs)", runs);
   size_t mw = (size_t)w * TILESAT_HEAT_CELL + 1,
          mh = (size_t)h * TILESAT_HEAT_CELL + 1; /* and its edge */
-  size_t lw = (size_t)ts_text_width(title) + 2 * PAD;
-  if (lw < HEAT_BAR + 2 * PAD + 40)
-    lw = HEAT_BAR + 2 * PAD + 40;
+  size_t lw = (size_t)ts_text_width(title) + (size_t)(2 * PAD);
+  if (lw < (size_t)(HEAT_BAR + 2 * PAD + 40))
+    lw = (size_t)(HEAT_BAR + 2 * PAD + 40);
   *iw = mw > lw ? mw : lw;
   /* title, bar, numbers */
-  *ih = mh + PAD + TEXT_H + PAD + SWATCH + 4 + TEXT_H + PAD;
+  *ih = mh + (size_t)(PAD + TEXT_H + PAD + SWATCH + 4 + TEXT_H + PAD);
 }
 
 bool tilesat_heat_map_fits(int width, int height, long runs) {
@@ -208,12 +208,13 @@ tilesat_image *tilesat_heat_map(int width, int height, const long *hits,
   char num[32];
   ts_text_draw(img, PAD, y, "0", black);
   if (most >= 2) {
-    snprintf(num, sizeof num, "%ld", most / 2);
-    ts_text_draw(
-        img,
-        PAD + (int)lround((HEAT_BAR - 1) * (double)(most / 2) / (double)most) -
-            ts_text_width(num) / 2,
-        y, num, black);
+    long half = most / 2; /* a whole number of hits, where it lies */
+    snprintf(num, sizeof num, "%ld", half);
+    ts_text_draw(img,
+                 PAD +
+                     (int)lround((HEAT_BAR - 1) * (double)half / (double)most) -
+                     ts_text_width(num) / 2,
+                 y, num, black);
   }
   if (most >= 1) {
     snprintf(num, sizeof num, "%ld", most);
