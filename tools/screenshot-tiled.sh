@@ -6,6 +6,7 @@
 # the editor then opens the result under Xvfb and the screen is saved.
 #
 #   tools/screenshot-tiled.sh [TILESAT] [OUT]   (build/tilesat, docs/tiled.png)
+# run from the top of the repository; about 20 s.
 #
 # Only for making the picture, not for the tests: xvfb (Xvfb), x11-apps
 # (xwd) and netpbm (xwdtopnm, pnmcrop, pnmtopng), e.g.
