@@ -147,11 +147,20 @@ $(BIN): $(CLI_OBJ) $(IOLIBA) $(LIBA)
 $(TESTBIN): $(TEST_OBJ) $(IOLIBA) $(LIBA)
 	$(CC) $(CFLAGS) $^ $(LIBS) $(TEST_LIBS) -o $@
 
-# The man page, written by the binary from its command and option tables.
-$(BUILD)/tilesat.1: $(BIN)
+# The man pages, written by the binary from its command and option tables
+# and the commands' reference (src/cli/command_docs.c): tilesat.1 and a
+# tilesat-COMMAND.1 for each command of src/cli/commands.c.
+COMMANDS  := $(shell sed -n 's/^    {"\([a-z-]*\)",.*/\1/p' src/cli/commands.c)
+MANPAGES  = $(BUILD)/man/tilesat.1 $(COMMANDS:%=$(BUILD)/man/tilesat-%.1)
+$(BUILD)/man/tilesat.1: $(BIN)
+	@mkdir -p $(@D)
 	$(BIN) --man > $@.tmp && mv $@.tmp $@
 
-man: $(BUILD)/tilesat.1
+$(BUILD)/man/tilesat-%.1: $(BIN)
+	@mkdir -p $(@D)
+	$(BIN) --man $* > $@.tmp && mv $@.tmp $@
+
+man: $(MANPAGES)
 
 help:
 	@echo "make demo    install deps, build, run the coast example end to end"
@@ -383,8 +392,8 @@ MANDIR     ?= $(PREFIX)/share/man
 # the Tiled extension (README, "Using tilesat with Tiled")
 TILEDDIR   ?= $(PREFIX)/share/tilesat/tiled
 PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
-# The man page, generated from the option table (tilesat --man).
-MAN        = $(BUILD)/tilesat.1
+# The man pages, generated from the option table (tilesat --man [COMMAND]).
+MAN        = $(MANPAGES)
 SONAMES    = $(foreach l,libtilesat libtilesat-io,$(l).so $(l).so.$(MAJOR) $(l).so.$(VERSION))
 # pkg-config files: paths under PREFIX as ${prefix}/..., so pkg-config can
 # relocate them; Libs.private lists the link flags of a static link.
@@ -408,12 +417,13 @@ install: all $(MAN)
 	  sed $(PC_SED) tools/$$p.pc.in >$(DESTDIR)$(PKGCONFIGDIR)/$$p.pc || exit 1; \
 	done
 	install -d $(DESTDIR)$(MANDIR)/man1
-	install -m 644 $(MAN) $(DESTDIR)$(MANDIR)/man1/tilesat.1
+	install -m 644 $(MAN) $(DESTDIR)$(MANDIR)/man1
 	install -d $(DESTDIR)$(TILEDDIR)
 	install -m 644 tools/tiled/tilesat.js $(DESTDIR)$(TILEDDIR)/tilesat.js
 
 uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/tilesat $(DESTDIR)$(BINDIR)/tilesat-mpi $(DESTDIR)$(MANDIR)/man1/tilesat.1 \
+	rm -f $(DESTDIR)$(BINDIR)/tilesat $(DESTDIR)$(BINDIR)/tilesat-mpi \
+	  $(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(MAN))) \
 	  $(DESTDIR)$(TILEDDIR)/tilesat.js \
 	  $(addprefix $(DESTDIR)$(LIBDIR)/,libtilesat.a libtilesat-io.a $(SONAMES)) \
 	  $(addprefix $(DESTDIR)$(INCLUDEDIR)/,tilesat.h tilesat_io.h) \
