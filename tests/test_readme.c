@@ -324,3 +324,59 @@ Test(readme, a_wrong_output_or_exit_is_reported) {
             "%s", r.report);
   rm_tree(dir);
 }
+
+/* make demo's steps assert what they announce: the real binary passes
+ * them all; one whose "failed run" succeeds (seed 3 made seed 4, as the
+ * README's example once did) fails the demo, which names the step. */
+Test(readme, the_demo_does_what_it_announces, .timeout = 60) {
+  char bindir[2 * PATH_MAX];
+  char *dir = doc_folder(bindir, sizeof bindir);
+  const char *bin = getenv("TILESAT_BIN");
+  bin = bin ? bin : "build/tilesat";
+  char sh[16384];
+  snprintf(sh, sizeof sh,
+           "DEMO_OUT='%s' tools/demo.sh '%s' >'%s/demo.txt' 2>&1", dir, bin,
+           dir);
+  int status = system(sh);
+  char path[PATH_MAX];
+  snprintf(path, sizeof path, "%s/demo.txt", dir);
+  char *out = slurp(path);
+  cr_expect(WIFEXITED(status) && WEXITSTATUS(status) == 0, "%s", out);
+  const char *failed = strstr(out, "--seed 3 --explain\n");
+  cr_expect(failed && strstr(failed, "contradiction at (5,14) after 154 "
+                                     "choices (seed 3)\n"),
+            "%s", out);
+  cr_expect_null(strstr(out, "FAILED"), "%s", out);
+  free(out);
+  /* the same binary, but seed 3 is seed 4: its run succeeds */
+  char fake[PATH_MAX];
+  snprintf(fake, sizeof fake, "%s/fake.sh", dir);
+  FILE *f = fopen(fake, "w");
+  cr_assert(f);
+  fprintf(f,
+          "#!/bin/sh\nfor a; do shift; [ \"$a\" = 3 ] && a=4; set -- \"$@\" "
+          "\"$a\"; done\nexec '%s%s%s' \"$@\"\n",
+          bin[0] == '/' ? "" : getcwd(path, sizeof path),
+          bin[0] == '/' ? "" : "/", bin);
+  fclose(f);
+  snprintf(sh, sizeof sh,
+           "chmod +x '%s' && DEMO_OUT='%s' tools/demo.sh '%s' >/dev/null "
+           "2>'%s/demo.txt'",
+           fake, dir, fake, dir);
+  status = system(sh);
+  snprintf(path, sizeof path, "%s/demo.txt", dir);
+  out = slurp(path);
+  cr_expect(WIFEXITED(status) && WEXITSTATUS(status) == 1, "%s", out);
+  char want[12288];
+  snprintf(want, sizeof want,
+           "demo: FAILED: exit 10, not 0: %s collapse %s/castle.rules --size "
+           "16x16 --seed 3 --explain\n"
+           "demo: FAILED: the last step did not say \"contradiction at (5,14) "
+           "after 154 choices\"\n",
+           fake, dir);
+  cr_expect(strstr(out, want), "want\n%s\nin\n%s", want, out);
+  cr_expect(strstr(out, "demo: 3 step(s) did not do what they announce\n"),
+            "%s", out);
+  free(out);
+  rm_tree(dir);
+}
