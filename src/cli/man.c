@@ -94,7 +94,9 @@ int write_man(FILE *out) {
           "tilesat reads the rules of tiled maps (which tiles may sit next "
           "to which, and how often) from samples, and answers questions "
           "about the maps they allow with a SAT solver: is there one, how "
-          "many, why not, and a good one.\n",
+          "many, why not, and a good one.  Each command has a page of its "
+          "own, \\fBtilesat\\-COMMAND\\fR(1), which \\fBtilesat help "
+          "\\fICOMMAND\\fR prints as text.\n",
           TILESAT_VERSION);
   man_commands(out);
   man_options(out);
