@@ -74,7 +74,7 @@ CNF_CASES = coast-1x2:coast:1x2 coast-3x3:coast:3x3 \
 MPICC   ?= mpicc
 MPI_BIN  = $(if $(shell command -v $(MPICC) 2>/dev/null),$(BUILD)/tilesat-mpi)
 
-.PHONY: print-libs all deps demo test test-long check-test check-mpi asan bench bench-collapse bench-scale bench-chunk cnf format lint lint-tools \
+.PHONY: print-libs all deps demo test test-long check-test check-mpi asan bench bench-collapse bench-scale bench-chunk bench-rates cnf format lint lint-tools \
         lint-tidy lint-cppcheck clean help install uninstall check-install man
 all: $(BIN) $(LIBRARIES) $(MPI_BIN)
 
@@ -171,6 +171,8 @@ help:
 	@echo "make bench-chunk     analyze --chunk K at K = 3..8, rule sets and tilesets"
 	@echo "make bench-collapse  collapse, guarded, check, anneal and a JS WFC side by side"
 	@echo "make bench-scale     the exact, block and auto guards side by side, 128 to 1024; check --method cnf and check at scale"
+	@echo "make bench-rates     WFC's failure rate on Castle by size (RUNS=1000)"
+	@echo "make man     the man pages, tilesat.1 and tilesat-COMMAND.1, in build/man/"
 	@echo "make cnf     regenerate the reference DIMACS instances in cnf/"
 	@echo "make format  clang-format the sources"
 	@echo "make lint    clang-format, clang-tidy and cppcheck, warnings as errors"
@@ -322,6 +324,11 @@ bench-collapse:
 bench-scale:
 	@$(MAKE) --no-print-directory $(BIN)
 	tools/bench-scale.sh $(BIN)
+
+# WFC's failure rate on Castle by size (RUNS=1000 runs a size).
+bench-rates:
+	@$(MAKE) --no-print-directory $(BIN)
+	tools/bench-rates.sh $(BIN)
 
 # The link flags, for the bench tools that link libtilesat.a themselves.
 print-libs:
