@@ -54,7 +54,7 @@ static const char *shell_comment(const char *line) {
 
 /* Run one line (from `where`) and compare what its comment names. */
 static void run_line(doc_run *r, const char *where, const char *line) {
-  char sh[8192];
+  char sh[16384];
   snprintf(sh, sizeof sh,
            "cd '%s' && PATH='%s':\"$PATH\" && exec >out.txt 2>err.txt "
            "</dev/null && %s",
