@@ -204,7 +204,7 @@ static void run_markdown_file(doc_run *r, const char *path, int min) {
   free(text);
 }
 
-Test(readme, every_command_runs_as_written, .timeout = 120) {
+Test(readme, every_command_runs_as_written) {
   char bindir[2 * PATH_MAX];
   char *dir = doc_folder(bindir, sizeof bindir);
   doc_run r = {.dir = dir, .bindir = bindir};
@@ -246,7 +246,7 @@ Test(readme, every_command_runs_as_written, .timeout = 120) {
   rm_tree(dir);
 }
 
-Test(readme, every_man_page_example_runs_as_written, .timeout = 120) {
+Test(readme, every_man_page_example_runs_as_written) {
   char bindir[2 * PATH_MAX];
   char *dir = doc_folder(bindir, sizeof bindir);
   doc_run r = {.dir = dir, .bindir = bindir};
@@ -328,7 +328,7 @@ Test(readme, a_wrong_output_or_exit_is_reported) {
 /* make demo's steps assert what they announce: the real binary passes
  * them all; one whose "failed run" succeeds (seed 3 made seed 4, as the
  * README's example once did) fails the demo, which names the step. */
-Test(readme, the_demo_does_what_it_announces, .timeout = 60) {
+Test(readme, the_demo_does_what_it_announces) {
   char bindir[2 * PATH_MAX];
   char *dir = doc_folder(bindir, sizeof bindir);
   const char *bin = getenv("TILESAT_BIN");
