@@ -78,7 +78,7 @@ echo "$D/knots-collapse.png and $D/castle-collapse.png (collapsed maps)"
 echo
 echo "tilesat is $B. To have it on PATH, with its manual (man tilesat,"
 echo "man tilesat-check, ...; also $B help check):"
-echo "  make install PREFIX=~/.local    # make uninstall PREFIX=~/.local removes it"
+echo "  make install PREFIX=$HOME/.local    # make uninstall PREFIX=$HOME/.local removes it"
 if [ $bad -ne 0 ]; then
   echo "demo: $bad step(s) did not do what they announce" >&2
   exit 1
