@@ -69,7 +69,7 @@ CNF_CASES = coast-1x2:coast:1x2 coast-3x3:coast:3x3 \
             coast-3x3-pin:coast:3x3:--pin=2,2=L hard-2x2:hard:2x2 \
             hard-3x3:hard:3x3 coast-hex-3x4:coast-hex:3x4 coast-12x12-periodic:coast:12x12:--periodic
 
-# The MPI driver (src/mpi/, README "Beyond one machine"), built with Open
+# The MPI driver (src/mpi/, src/count/README.md "Beyond one machine"), built with Open
 # MPI's mpicc when it is there (tools/install-deps.sh installs it).
 MPICC   ?= mpicc
 MPI_BIN  = $(if $(shell command -v $(MPICC) 2>/dev/null),$(BUILD)/tilesat-mpi)
@@ -208,7 +208,7 @@ check-mpi: $(BIN) $(BUILD)/tilesat-mpi
 
 # ------------------------------------------------------------------ fuzzing
 # tests/fuzz/: a libFuzzer harness per parser and the command line
-# (README.md, "Fuzzing").  `make fuzz` builds them with clang, libFuzzer,
+# (tests/README.md, "Fuzzing").  `make fuzz` builds them with clang, libFuzzer,
 # ASan and UBSan in build-fuzz/ and runs each FUZZ_SECONDS seconds (two at
 # a time with -j2) from the repository's own files and the stored corpus
 # tests/fuzz/corpus/NAME/.  `make test` builds the same harnesses with the
@@ -396,7 +396,7 @@ BINDIR     ?= $(PREFIX)/bin
 LIBDIR     ?= $(PREFIX)/lib
 INCLUDEDIR ?= $(PREFIX)/include
 MANDIR     ?= $(PREFIX)/share/man
-# the Tiled extension (README, "Using tilesat with Tiled")
+# the Tiled extension (src/io/README.md, "Using tilesat with Tiled")
 TILEDDIR   ?= $(PREFIX)/share/tilesat/tiled
 PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
 # The man pages, generated from the option table (tilesat --man [COMMAND]).
