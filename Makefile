@@ -69,12 +69,12 @@ CNF_CASES = coast-1x2:coast:1x2 coast-3x3:coast:3x3 \
             coast-3x3-pin:coast:3x3:--pin=2,2=L hard-2x2:hard:2x2 \
             hard-3x3:hard:3x3 coast-hex-3x4:coast-hex:3x4 coast-12x12-periodic:coast:12x12:--periodic
 
-# The MPI driver (src/mpi/, README "Beyond one machine"), built with Open
+# The MPI driver (src/mpi/, src/count/README.md "Beyond one machine"), built with Open
 # MPI's mpicc when it is there (tools/install-deps.sh installs it).
 MPICC   ?= mpicc
 MPI_BIN  = $(if $(shell command -v $(MPICC) 2>/dev/null),$(BUILD)/tilesat-mpi)
 
-.PHONY: print-libs all deps demo test test-long check-test check-mpi asan bench bench-collapse bench-scale bench-chunk cnf format lint lint-tools \
+.PHONY: print-libs all deps demo test test-long check-test check-mpi asan bench bench-collapse bench-scale bench-chunk bench-rates cnf format lint lint-tools \
         lint-tidy lint-cppcheck clean help install uninstall check-install man
 all: $(BIN) $(LIBRARIES) $(MPI_BIN)
 
@@ -147,11 +147,20 @@ $(BIN): $(CLI_OBJ) $(IOLIBA) $(LIBA)
 $(TESTBIN): $(TEST_OBJ) $(IOLIBA) $(LIBA)
 	$(CC) $(CFLAGS) $^ $(LIBS) $(TEST_LIBS) -o $@
 
-# The man page, written by the binary from its command and option tables.
-$(BUILD)/tilesat.1: $(BIN)
+# The man pages, written by the binary from its command and option tables
+# and the commands' reference (src/cli/command_docs.c): tilesat.1 and a
+# tilesat-COMMAND.1 for each command of src/cli/commands.c.
+COMMANDS  := $(shell sed -n 's/^    {"\([a-z-]*\)",.*/\1/p' src/cli/commands.c)
+MANPAGES  = $(BUILD)/man/tilesat.1 $(COMMANDS:%=$(BUILD)/man/tilesat-%.1)
+$(BUILD)/man/tilesat.1: $(BIN)
+	@mkdir -p $(@D)
 	$(BIN) --man > $@.tmp && mv $@.tmp $@
 
-man: $(BUILD)/tilesat.1
+$(BUILD)/man/tilesat-%.1: $(BIN)
+	@mkdir -p $(@D)
+	$(BIN) --man $* > $@.tmp && mv $@.tmp $@
+
+man: $(MANPAGES)
 
 help:
 	@echo "make demo    install deps, build, run the coast example end to end"
@@ -162,6 +171,8 @@ help:
 	@echo "make bench-chunk     analyze --chunk K at K = 3..8, rule sets and tilesets"
 	@echo "make bench-collapse  collapse, guarded, check, anneal and a JS WFC side by side"
 	@echo "make bench-scale     the exact, block and auto guards side by side, 128 to 1024; check --method cnf and check at scale"
+	@echo "make bench-rates     WFC's failure rate on Castle by size (RUNS=1000)"
+	@echo "make man     the man pages, tilesat.1 and tilesat-COMMAND.1, in build/man/"
 	@echo "make cnf     regenerate the reference DIMACS instances in cnf/"
 	@echo "make format  clang-format the sources"
 	@echo "make lint    clang-format, clang-tidy and cppcheck, warnings as errors"
@@ -197,7 +208,7 @@ check-mpi: $(BIN) $(BUILD)/tilesat-mpi
 
 # ------------------------------------------------------------------ fuzzing
 # tests/fuzz/: a libFuzzer harness per parser and the command line
-# (README.md, "Fuzzing").  `make fuzz` builds them with clang, libFuzzer,
+# (tests/README.md, "Fuzzing").  `make fuzz` builds them with clang, libFuzzer,
 # ASan and UBSan in build-fuzz/ and runs each FUZZ_SECONDS seconds (two at
 # a time with -j2) from the repository's own files and the stored corpus
 # tests/fuzz/corpus/NAME/.  `make test` builds the same harnesses with the
@@ -314,6 +325,11 @@ bench-scale:
 	@$(MAKE) --no-print-directory $(BIN)
 	tools/bench-scale.sh $(BIN)
 
+# WFC's failure rate on Castle by size (RUNS=1000 runs a size).
+bench-rates:
+	@$(MAKE) --no-print-directory $(BIN)
+	tools/bench-rates.sh $(BIN)
+
 # The link flags, for the bench tools that link libtilesat.a themselves.
 print-libs:
 	@echo $(LIBS)
@@ -380,11 +396,11 @@ BINDIR     ?= $(PREFIX)/bin
 LIBDIR     ?= $(PREFIX)/lib
 INCLUDEDIR ?= $(PREFIX)/include
 MANDIR     ?= $(PREFIX)/share/man
-# the Tiled extension (README, "Using tilesat with Tiled")
+# the Tiled extension (src/io/README.md, "Using tilesat with Tiled")
 TILEDDIR   ?= $(PREFIX)/share/tilesat/tiled
 PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
-# The man page, generated from the option table (tilesat --man).
-MAN        = $(BUILD)/tilesat.1
+# The man pages, generated from the option table (tilesat --man [COMMAND]).
+MAN        = $(MANPAGES)
 SONAMES    = $(foreach l,libtilesat libtilesat-io,$(l).so $(l).so.$(MAJOR) $(l).so.$(VERSION))
 # pkg-config files: paths under PREFIX as ${prefix}/..., so pkg-config can
 # relocate them; Libs.private lists the link flags of a static link.
@@ -408,12 +424,13 @@ install: all $(MAN)
 	  sed $(PC_SED) tools/$$p.pc.in >$(DESTDIR)$(PKGCONFIGDIR)/$$p.pc || exit 1; \
 	done
 	install -d $(DESTDIR)$(MANDIR)/man1
-	install -m 644 $(MAN) $(DESTDIR)$(MANDIR)/man1/tilesat.1
+	install -m 644 $(MAN) $(DESTDIR)$(MANDIR)/man1
 	install -d $(DESTDIR)$(TILEDDIR)
 	install -m 644 tools/tiled/tilesat.js $(DESTDIR)$(TILEDDIR)/tilesat.js
 
 uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/tilesat $(DESTDIR)$(BINDIR)/tilesat-mpi $(DESTDIR)$(MANDIR)/man1/tilesat.1 \
+	rm -f $(DESTDIR)$(BINDIR)/tilesat $(DESTDIR)$(BINDIR)/tilesat-mpi \
+	  $(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(MAN))) \
 	  $(DESTDIR)$(TILEDDIR)/tilesat.js \
 	  $(addprefix $(DESTDIR)$(LIBDIR)/,libtilesat.a libtilesat-io.a $(SONAMES)) \
 	  $(addprefix $(DESTDIR)$(INCLUDEDIR)/,tilesat.h tilesat_io.h) \

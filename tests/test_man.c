@@ -125,3 +125,97 @@ Test(man, renders_without_warnings) {
   free(err);
   run_free(&m);
 }
+
+/* tilesat-COMMAND(1) for every command: its NAME line is the summary, its
+ * OPTIONS exactly the lines of `COMMAND --help`, in order; it has
+ * examples and exit codes; groff reads it without a warning; and `tilesat
+ * help COMMAND` prints the same usage, options and examples as text. */
+Test(man, a_page_per_command_lists_its_help) {
+  bool groff = !system("command -v groff >/dev/null 2>&1");
+  run_result h = RUN("--help");
+  char **cmds = help_commands(h.out);
+  int n = 0;
+  for (; cmds[n]; n++) {
+    const char *cmd = cmds[n];
+    run_result m = RUN("--man", cmd);
+    cr_assert_eq(m.code, 0, "%s: %s", cmd, m.err);
+    char *man = unroff(m.out);
+    char head[128];
+    snprintf(head, sizeof head, ".SH NAME\ntilesat-%s - ", cmd);
+    cr_expect(strstr(man, head), "%s", man);
+    cr_expect(strstr(man, "\n.SH EXAMPLES\n.nf\ntilesat "), "%s", cmd);
+    cr_expect(strstr(man, "\n.SH EXIT STATUS\n"), "%s", cmd);
+    /* OPTIONS: the --help lines, in order, nothing more */
+    run_result o = RUN(cmd, "--help");
+    const char *at = strstr(man, "\n.SH OPTIONS\n");
+    cr_assert(at, "%s", cmd);
+    int listed = 0;
+    for (char *line = strtok(o.out, "\n"); line; line = strtok(NULL, "\n")) {
+      if (strncmp(line, "  -", 3))
+        continue;
+      char *gap = strstr(line + 2, "  ");
+      char *help = gap + 2;
+      *gap = 0;
+      while (*help == ' ')
+        help++;
+      char *sp = strchr(line + 2, ' ');
+      if (sp)
+        *sp = 0;
+      char want[1024];
+      snprintf(want, sizeof want, ".TP\n\\fB%s\\fR%s%s%s\n%s\n", line + 2,
+               sp ? " \\fI" : "", sp ? sp + 1 : "", sp ? "\\fR" : "", help);
+      const char *next = strstr(at, want);
+      cr_expect(next, "%s: no entry in order\n%s", cmd, want);
+      if (next)
+        at = next + strlen(want);
+      listed++;
+    }
+    int entries = 0;
+    const char *end = strstr(man, "\n.SH EXAMPLES");
+    for (const char *p = strstr(man, "\n.SH OPTIONS\n");
+         (p = strstr(p + 1, "\n.TP\n")) && p < end;)
+      entries++;
+    cr_expect_eq(entries, listed, "%s", cmd);
+    run_free(&o);
+    /* help COMMAND: usage and options as --help, then the examples */
+    run_result t = RUN("help", cmd);
+    run_result u = RUN(cmd, "--help");
+    cr_expect_eq(t.code, 0);
+    cr_expect(!strncmp(t.out, u.out, strlen(u.out)), "%s", cmd);
+    cr_expect(strstr(t.out, "\nexamples:\n  tilesat "), "%s", t.out);
+    run_free(&t);
+    run_free(&u);
+    if (groff) {
+      char *page = temp_file(m.out, -1), *err = temp_file("", 0);
+      char sh[512];
+      snprintf(sh, sizeof sh, "groff -man -Tutf8 -ww -z %s 2>%s", page, err);
+      cr_expect_eq(system(sh), 0);
+      char *warnings = slurp(err);
+      cr_expect_str_eq(warnings, "", "%s", cmd);
+      free(warnings);
+      remove(page);
+      remove(err);
+      free(page);
+      free(err);
+    }
+    free(man);
+    run_free(&m);
+  }
+  cr_expect_eq(n, 17);
+  free(cmds);
+  run_free(&h);
+}
+
+Test(man, help_of_a_command_that_is_not) {
+  expect_cli_error("tilesat: unknown command 'chek' (see 'tilesat --help')\n",
+                   "help", "chek");
+  expect_cli_error("tilesat: help: one command at a time\n", "help", "check",
+                   "count");
+  expect_cli_error("tilesat: unknown command 'chek' (see 'tilesat --help')\n",
+                   "--man", "chek");
+  /* tilesat help alone is the list of commands */
+  run_result h = RUN("help");
+  cr_expect_eq(h.code, 0);
+  cr_expect(strstr(h.out, "'tilesat help COMMAND' its reference"), "%s", h.out);
+  run_free(&h);
+}

@@ -56,6 +56,8 @@ expected() {
   echo "./$1/pkgconfig/tilesat-io.pc"
   echo "./$1/pkgconfig/tilesat.pc"
   echo "./share/man/man1/tilesat.1"
+  # a page per command of `tilesat --help`
+  for c in $commands; do echo "./share/man/man1/tilesat-$c.1"; done
   echo "./share/tilesat/tiled/tilesat.js"
 }
 
@@ -77,14 +79,15 @@ static_only() {
   fi
 }
 
-# Run example binary $1 (with env $2) on every case; with $3, also write a
+# Run example binary $1 (with env $2) on every case (against the CLI's
+# check --method cnf: the library's tilesat_check); with $3, also write a
 # PNG per case and compare it with the CLI's.
 run_cases() {
   for c in $CASES; do
     rules=rules/${c%%:*}.rules size=${c#*:}
     png=
     [ -z "${3:-}" ] || png=$tmp/ex.png
-    { echo "libtilesat $version"; cli check "$rules" --size "$size" ${png:+--png "$tmp/cli.png"}; } >"$tmp/want"
+    { echo "libtilesat $version"; cli check "$rules" --size "$size" --method cnf ${png:+--png "$tmp/cli.png"}; } >"$tmp/want"
     env $2 "$1" "$rules" "$size" $png >"$tmp/got"
     diff -u "$tmp/want" "$tmp/got"
     if [ -n "$png" ] && grep -q '^SAT$' "$tmp/want"; then cmp "$tmp/cli.png" "$png"; fi
@@ -107,6 +110,20 @@ t_layout() {
   done
   [ "$(pc --modversion tilesat-io)" = "$version" ]
   [ -x "$root/bin/tilesat" ]
+}
+
+# The man pages as a user reads them: man(1) finds tilesat and
+# tilesat-check under the prefix (MANPATH, as with PREFIX=~/.local), and
+# each command's page names its options as `tilesat help COMMAND` does.
+t_man() {
+  command -v man >/dev/null 2>&1 || { echo "install: man: not installed, pages only listed" >&2; return 0; }
+  MANPATH=$root/share/man man -w tilesat | grep -qx "$root/share/man/man1/tilesat.1"
+  for c in $commands; do
+    page=$(MANPATH=$root/share/man MANWIDTH=200 man "tilesat-$c" 2>/dev/null | col -b)
+    printf '%s\n' "$page" | grep -q "^NAME" || { echo "install: man tilesat-$c: no page" >&2; return 1; }
+    printf '%s\n' "$page" | grep -q "EXAMPLES" || { echo "install: man tilesat-$c: no examples" >&2; return 1; }
+  done
+  "$root/bin/tilesat" help check | grep -q '^examples:'
 }
 
 # The shared libraries export exactly the functions the headers declare,
@@ -206,7 +223,8 @@ run() {
 mk install PREFIX="$root"
 version=$(sed -n 's/^#define TILESAT_VERSION "\(.*\)"/\1/p' "$root/include/tilesat.h")
 major=${version%%.*}
-for t in layout symbols shared static io_shared io_static cplusplus destdir uninstall; do
+commands=$("$root/bin/tilesat" --help | sed -n '/^commands:/,/^$/s/^  \([a-z-]*\) .*/\1/p')
+for t in layout man symbols shared static io_shared io_static cplusplus destdir uninstall; do
   run $t
 done
 echo "install: $pass passed, $failed failed"

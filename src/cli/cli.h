@@ -88,8 +88,19 @@ extern const size_t ncommands;
 const command *command_find(const char *name);
 void usage_main(FILE *out);
 void usage_command(const command *c, FILE *out);
+/* A command's reference beyond its summary (command_docs.c): what it does,
+ * its exit codes, and examples that tests/test_readme.c runs as written. */
+typedef struct command_doc {
+  const char *name, *description, *exit_status;
+  const char *examples[8]; /* NULL-terminated */
+} command_doc;
+const command_doc *command_doc_find(const char *name);
 /* tilesat --man: the man page in roff (man.c); 0 or EXIT_ERROR. */
 int write_man(FILE *out);
+/* tilesat --man COMMAND: the page tilesat-COMMAND(1); and `tilesat help
+ * COMMAND`: the same as plain text. */
+int write_man_command(const command *c, FILE *out);
+int write_help_command(const command *c, FILE *out);
 
 /* ----------------------------------------------------------- util.c */
 

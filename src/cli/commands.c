@@ -83,7 +83,8 @@ void usage_main(FILE *out) {
           TILESAT_VERSION);
   for (size_t i = 0; i < ncommands; i++)
     fprintf(out, "  %-14s %s\n", commands[i].name, commands[i].summary);
-  fprintf(out, "\n'tilesat COMMAND --help' lists a command's options.\n"
+  fprintf(out, "\n'tilesat COMMAND --help' lists a command's options, "
+               "'tilesat help COMMAND' its reference.\n"
                "Exit codes: 10 satisfiable, 20 unsatisfiable, 0 other "
                "success, 1 error.\n");
 }

@@ -11,6 +11,19 @@ int main(int argc, char **argv) {
     return EXIT_ERROR;
   }
   const char *name = argv[1];
+  /* tilesat help COMMAND, tilesat --man COMMAND: one command's reference */
+  if ((!strcmp(name, "help") || !strcmp(name, "--man")) && argc >= 3) {
+    const command *c = command_find(argv[2]);
+    if (!c || argc > 3) {
+      if (c)
+        fail("%s: one command at a time", name);
+      else
+        fail("unknown command '%s' (see 'tilesat --help')", argv[2]);
+      return EXIT_ERROR;
+    }
+    return stdout_end(name[0] == 'h' ? write_help_command(c, stdout)
+                                     : write_man_command(c, stdout));
+  }
   if (!strcmp(name, "--help") || !strcmp(name, "-h") || !strcmp(name, "help")) {
     usage_main(stdout);
     return stdout_end(0);
