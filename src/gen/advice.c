@@ -24,14 +24,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define TOP_TILES 3   /* suspects: the most frequent tiles ... */
-#define TOP_PAIRS 3   /* ... and pairs */
-#define REPAIRED 8    /* doomed sets given to repair */
-#define REPAIRS 3     /* minimal repairs asked of each */
-#define ALLOWS 4      /* pairs to allow, tried */
-#define WEIGHTS 6     /* weights to lower, tried */
-#define BORDERS 2     /* border tiles, tried */
-#define WEIGHT_DIV 4u /* a weight lowered to a quarter */
+#define TOP_TILES 3     /* suspects: the most frequent tiles ... */
+#define TOP_PAIRS 3     /* ... and pairs */
+#define REPAIRED 8      /* doomed sets given to repair */
+#define REPAIRS 1       /* minimal repairs asked of each */
+#define ALLOWS 4        /* pairs to allow, tried */
+#define WEIGHTS 6       /* weights to lower, tried */
+#define BORDERS 2       /* border tiles, tried */
+#define WEIGHT_DIV 4u   /* a weight lowered to a quarter */
+#define WINDOW_MARGIN 2 /* cells around a doomed set, repaired in a window */
 
 struct tilesat_advisor {
   const tilesat_map *m;
@@ -184,49 +185,98 @@ static tilesat_advice_change change(tilesat_advice_kind kind, int t) {
   return c;
 }
 
+typedef TS_VEC(tilesat_advice_change) changes;
+
+/* A window of the map around doomed set k (its cells' bounding box and a
+ * margin), when the map does not wrap and the window is not all of it. */
+static bool window_of(const tilesat_advisor *a, size_t k, ts_window *w) {
+  const tilesat_map *m = a->m;
+  if (m->periodic)
+    return false;
+  int r0 = m->height, r1 = -1, c0 = m->width, c1 = -1;
+  for (int i = a->start.v[k]; i < a->start.v[k + 1]; i++) {
+    int r = a->doomed.v[i].cell / m->width, c = a->doomed.v[i].cell % m->width;
+    r0 = r < r0 ? r : r0;
+    r1 = r > r1 ? r : r1;
+    c0 = c < c0 ? c : c0;
+    c1 = c > c1 ? c : c1;
+  }
+  int half = (r1 - r0 > c1 - c0 ? r1 - r0 : c1 - c0) / 2 + 1;
+  int centre = (r0 + r1) / 2 * m->width + (c0 + c1) / 2;
+  if (!ts_window_at(m, centre, half + WINDOW_MARGIN, w))
+    return false;
+  for (int i = a->start.v[k]; i < a->start.v[k + 1]; i++)
+    if (ts_window_cell(m, w, a->doomed.v[i].cell) < 0) {
+      ts_window_free(w);
+      return false;
+    }
+  return true;
+}
+
+/* Repair doomed set k pinned on the window w (its pins and bans; global
+ * constraints left out: a relaxation), or on the whole map when w is
+ * NULL, as tilesat_repair; the pairs that repair it alone counted in
+ * found. */
+static int repair_set(const tilesat_advisor *a, const ts_window *w, size_t k,
+                      const tilesat_solve_options *so, changes *found,
+                      tilesat_error *err) {
+  const tilesat_map *m = a->m, *base = w ? &w->m : m;
+  tilesat_map mm = *base; /* shallow: its arrays are base's, not freed */
+  size_t from = (size_t)a->start.v[k], to = (size_t)a->start.v[k + 1];
+  ts_pin *pins = ts_malloc((base->pins.n + to - from) * sizeof *pins);
+  memcpy(pins, base->pins.v, base->pins.n * sizeof *pins);
+  for (size_t i = from; i < to; i++) {
+    ts_pin p = a->doomed.v[i];
+    p.cell = w ? ts_window_cell(m, w, p.cell) : p.cell;
+    pins[base->pins.n + i - from] = p;
+  }
+  mm.pins.v = pins;
+  mm.pins.n = mm.pins.cap = base->pins.n + to - from;
+  tilesat_repairs *rep = NULL;
+  int res = tilesat_repair(&mm, so, false, REPAIRS, &rep, err);
+  for (size_t i = 0; res == TILESAT_UNSAT && i < tilesat_repairs_count(rep);
+       i++) {
+    if (tilesat_repair_size(rep, i) != 1)
+      continue;
+    const tilesat_change *ch = tilesat_repair_change(rep, i, 0);
+    size_t f = 0;
+    while (f < found->n &&
+           !(found->v[f].a == ch->a && found->v[f].dir == ch->dir &&
+             found->v[f].b == ch->b))
+      f++;
+    if (f == found->n) {
+      tilesat_advice_change c = change(TILESAT_ADVICE_ALLOW, ch->a);
+      c.dir = ch->dir;
+      c.b = ch->b;
+      TS_PUSH(*found, c);
+    }
+    found->v[f].repairs++;
+  }
+  tilesat_repairs_free(rep);
+  free(pins);
+  return res;
+}
+
 /* Pairs that repair a doomed set alone, counted over the first REPAIRED
  * doomed sets; the ALLOWS most frequent become changes. */
 static int allow_changes(tilesat_advisor *a, const tilesat_solve_options *so,
                          tilesat_error *err) {
-  const tilesat_map *m = a->m;
-  TS_VEC(tilesat_advice_change) found = {0};
+  changes found = {0};
   size_t sets = a->start.n - 1;
   for (size_t k = 0; k < sets && k < REPAIRED; k++) {
-    tilesat_map mm = *m; /* shallow: its arrays are m's, not freed */
-    size_t from = (size_t)a->start.v[k], to = (size_t)a->start.v[k + 1];
-    ts_pin *pins = ts_malloc((m->pins.n + to - from) * sizeof *pins);
-    memcpy(pins, m->pins.v, m->pins.n * sizeof *pins);
-    memcpy(pins + m->pins.n, a->doomed.v + from, (to - from) * sizeof *pins);
-    mm.pins.v = pins;
-    mm.pins.n = mm.pins.cap = m->pins.n + to - from;
     if (so->progress) {
       char line[96];
       snprintf(line, sizeof line, "advice: repairing doomed set %zu of %zu",
                k + 1, sets < REPAIRED ? sets : REPAIRED);
       so->progress(so->progress_user, line);
     }
-    tilesat_repairs *rep = NULL;
-    int res = tilesat_repair(&mm, so, false, REPAIRS, &rep, err);
-    for (size_t i = 0; res == TILESAT_UNSAT && i < tilesat_repairs_count(rep);
-         i++) {
-      if (tilesat_repair_size(rep, i) != 1)
-        continue;
-      const tilesat_change *ch = tilesat_repair_change(rep, i, 0);
-      size_t f = 0;
-      while (f < found.n &&
-             !(found.v[f].a == ch->a && found.v[f].dir == ch->dir &&
-               found.v[f].b == ch->b))
-        f++;
-      if (f == found.n) {
-        tilesat_advice_change c = change(TILESAT_ADVICE_ALLOW, ch->a);
-        c.dir = ch->dir;
-        c.b = ch->b;
-        TS_PUSH(found, c);
-      }
-      found.v[f].repairs++;
-    }
-    tilesat_repairs_free(rep);
-    free(pins);
+    ts_window w;
+    bool win = window_of(a, k, &w);
+    int res = repair_set(a, win ? &w : NULL, k, so, &found, err);
+    if (win)
+      ts_window_free(&w);
+    if (win && res == TILESAT_SAT) /* the window does not see the doom */
+      res = repair_set(a, NULL, k, so, &found, err);
     if (res < 0) {
       free(found.v);
       return -1;
