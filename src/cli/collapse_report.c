@@ -571,6 +571,12 @@ static void advice_text(const tilesat_map *m, const tilesat_advice *v) {
            "pins, so every run fails; tilesat repair says what to allow\n");
     return;
   }
+  if (!v->nsuspects) {
+    printf("advice for designers: %ld of %ld runs made no map, but no doomed "
+           "set was found to learn from\n",
+           v->failures, v->runs);
+    return;
+  }
   printf("advice for designers (the same %ld seeds run again with each "
          "change; %zu changes tried):\n",
          v->runs, v->nchanges);

@@ -426,7 +426,8 @@ static int measure(tilesat_advisor *a, tilesat_advice_change *ch,
     bans = ts_malloc((n + edge * (size_t)a->T) * sizeof *bans);
     memcpy(bans, m->bans.v, n * sizeof *bans);
     for (int cell = 0; cell < m->ncells; cell++)
-      for (int t = 0; on_border(m, cell) && t < a->T; t++)
+      for (int t = 0; on_border(m, cell) && !ts_masked(m, cell) && t < a->T;
+           t++)
         if (t != ch->a)
           bans[n++] = (ts_pin){cell, t};
     mm.bans.v = bans;
