@@ -571,17 +571,13 @@ static void advice_text(const tilesat_map *m, const tilesat_advice *v) {
            "pins, so every run fails; tilesat repair says what to allow\n");
     return;
   }
-  if (!v->nsuspects) {
-    printf("advice for designers: %ld of %ld runs made no map, but no doomed "
-           "set was found to learn from\n",
-           v->failures, v->runs);
-    return;
-  }
   printf("advice for designers (the same %ld seeds run again with each "
          "change; %zu changes tried):\n",
          v->runs, v->nchanges);
   for (size_t i = 0; i < v->nsuspects; i++)
     suspect_text(m, v, &v->suspects[i]);
+  if (!v->nsuspects)
+    printf("  no tile or pair is in more than one doomed set\n");
   if (v->best < 0) {
     printf("  none of the changes tried lowers the failures (%.1f%%)\n",
            pct(v->failures, v->runs));

@@ -26,6 +26,7 @@
 
 #define TOP_TILES 3     /* suspects: the most frequent tiles ... */
 #define TOP_PAIRS 3     /* ... and pairs */
+#define MIN_RUNS 2      /* a suspect dooms more than one run */
 #define REPAIRED 8      /* doomed sets given to repair */
 #define REPAIRS 1       /* minimal repairs asked of each */
 #define ALLOWS 4        /* pairs to allow, tried */
@@ -150,12 +151,16 @@ static size_t top(const long *v, size_t n, size_t *idx, size_t most) {
   return k;
 }
 
-/* The top tiles and pairs, the most frequent first (a tile before a pair
- * as frequent). */
+/* The top tiles and pairs found in more than one doomed set, the most
+ * frequent first (a tile before a pair as frequent). */
 static void find_suspects(tilesat_advisor *a) {
   size_t ti[TOP_TILES], pi[TOP_PAIRS], T = (size_t)a->T, D = (size_t)a->D;
   size_t nt = top(a->tile_runs, T, ti, TOP_TILES);
   size_t np = top(a->pair_runs, T * D * T, pi, TOP_PAIRS);
+  while (nt && a->tile_runs[ti[nt - 1]] < MIN_RUNS)
+    nt--;
+  while (np && a->pair_runs[pi[np - 1]] < MIN_RUNS)
+    np--;
   size_t i = 0, j = 0, n = 0;
   while (i < nt || j < np) {
     tilesat_advice_suspect s = {.a = -1, .dir = -1, .b = -1, .best = -1};
