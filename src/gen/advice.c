@@ -229,7 +229,8 @@ static int repair_set(const tilesat_advisor *a, const ts_window *w, size_t k,
   tilesat_map mm = *base; /* shallow: its arrays are base's, not freed */
   size_t from = (size_t)a->start.v[k], to = (size_t)a->start.v[k + 1];
   ts_pin *pins = ts_malloc((base->pins.n + to - from) * sizeof *pins);
-  memcpy(pins, base->pins.v, base->pins.n * sizeof *pins);
+  if (base->pins.n) /* none: NULL */
+    memcpy(pins, base->pins.v, base->pins.n * sizeof *pins);
   for (size_t i = from; i < to; i++) {
     ts_pin p = a->doomed.v[i];
     p.cell = w ? ts_window_cell(m, w, p.cell) : p.cell;
@@ -429,7 +430,8 @@ static int measure(tilesat_advisor *a, tilesat_advice_change *ch,
   } else { /* every other tile banned on the border */
     size_t n = m->bans.n, edge = 2 * (size_t)(m->width + m->height);
     bans = ts_malloc((n + edge * (size_t)a->T) * sizeof *bans);
-    memcpy(bans, m->bans.v, n * sizeof *bans);
+    if (n) /* none: NULL */
+      memcpy(bans, m->bans.v, n * sizeof *bans);
     for (int cell = 0; cell < m->ncells; cell++)
       for (int t = 0; on_border(m, cell) && !ts_masked(m, cell) && t < a->T;
            t++)
