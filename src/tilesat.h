@@ -1084,6 +1084,67 @@ size_t tilesat_collapse_doomed(const tilesat_collapse *c,
 size_t tilesat_collapse_choices(const tilesat_collapse *c, size_t i, int *cell,
                                 int *tile);
 
+/* ------------------------------------------------- advice for designers */
+
+/* What to change in the rules or the map so that fewer of WFC's runs fail
+ * (collapse -n RUNS --explain): the tiles and neighbouring pairs of tiles
+ * found most often in the failed runs' doomed sets, and a bounded number
+ * of changes, each measured by running the same seeds again with it:
+ * allow a pair (a minimal repair of some doomed sets, tilesat_repair),
+ * lower a tile's weight to a quarter, wrap the map, or hold one tile on
+ * every border cell (--border all=TILE). */
+typedef enum tilesat_advice_kind {
+  TILESAT_ADVICE_ALLOW = 0,  /* allow b in direction dir of a (and a in the
+                                opposite direction of b) */
+  TILESAT_ADVICE_WEIGHT = 1, /* tile a's weight from `from` to `to` */
+  TILESAT_ADVICE_WRAP = 2,   /* the map periodic */
+  TILESAT_ADVICE_BORDER = 3, /* every border cell holds tile a */
+} tilesat_advice_kind;
+
+typedef struct tilesat_advice_change {
+  tilesat_advice_kind kind;
+  int a, dir, b;     /* the tiles and direction (-1 where the kind has none) */
+  uint64_t from, to; /* WEIGHT: the weight, and the one tried (a quarter;
+                        from 1: 1, and every other weight times `others`) */
+  uint64_t others;   /* WEIGHT: 1, or 4 when the weight was 1 */
+  long failures;     /* of the same runs, with the change: contradictions */
+  long repairs;      /* ALLOW: doomed sets it repaired alone (of those tried) */
+} tilesat_advice_change;
+
+typedef struct tilesat_advice_suspect {
+  int a, dir, b; /* a tile (dir and b are -1), or b in direction dir of a */
+  long runs;     /* failed runs whose doomed set holds it */
+  long border;   /* of them, with it (one of its cells) on the map's border */
+  long best;     /* the change that helps it most (fewer failures than the
+                    map as it is), an index of changes, or -1 */
+} tilesat_advice_suspect;
+
+typedef struct tilesat_advice {
+  uint64_t first_seed;
+  long runs;      /* seeds first_seed .. first_seed + runs - 1 */
+  long failures;  /* runs that contradicted, the map as it is */
+  long explained; /* failed runs given to tilesat_advisor_add */
+  long no_map;    /* of them, where the rules and pins have no valid map */
+  size_t nsuspects, nchanges;
+  tilesat_advice_suspect *suspects; /* the most frequent first */
+  tilesat_advice_change *changes;   /* in the order tried */
+  long best; /* the change with the fewest failures when fewer than now,
+                else -1 */
+} tilesat_advice;
+
+/* Collects the doomed sets of a map's failed runs (the map must outlive
+ * it). */
+typedef struct tilesat_advisor tilesat_advisor;
+tilesat_advisor *tilesat_advisor_new(const tilesat_map *m);
+void tilesat_advisor_free(tilesat_advisor *a);
+/* After tilesat_collapse_explain of a run of m that contradicted. */
+void tilesat_advisor_add(tilesat_advisor *a, const tilesat_collapse *c);
+/* Run seeds o->seed .. o->seed + runs - 1 with o (as they were run), then
+ * again with each change; progress and terminate from o->solve.  0 with
+ * *out (valid until the advisor is freed), or -1 with err. */
+int tilesat_advise(tilesat_advisor *a, const tilesat_collapse_options *o,
+                   long runs, const tilesat_advice **out, tilesat_error *err);
+
 /* ---------------------------------------------------- check as a portfolio */
 
 /* tilesat_check builds the whole map's CNF; a guarded collapse answers the

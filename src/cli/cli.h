@@ -312,6 +312,10 @@ void doom_summary_add(doom_summary *s, const options *o,
                       const tilesat_collapse *c);
 /* Printed, or added to `doc` as "doomed". */
 void doom_summary_report(doom_summary *s, struct cJSON *doc);
+/* The advice for designers (tilesat_advise) after it: text, or an object
+ * "advice" of doc. */
+void advice_report(const tilesat_map *m, const tilesat_advice *v,
+                   struct cJSON *doc);
 /* --format json: a map as rows of tile names; print and free a document
  * (0 or EXIT_ERROR). */
 struct cJSON *collapse_json_map(const tilesat_map *m, const int *tiles);

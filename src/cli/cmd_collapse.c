@@ -185,10 +185,11 @@ static int one_run(options *o, const tilesat_map *m, tilesat_collapse *c,
 /* What -n RUNS found. */
 typedef struct stats {
   long n, ok, unsat, banned, repairs, resolved, broken;
-  double median, lo, hi; /* seconds; the contradiction rate's interval */
-  double blo, bhi;       /* the broken maps' */
-  long *hits;            /* per cell: contradictions there */
-  doom_summary *doomed;  /* -n --explain: the failed runs' doomed sets */
+  double median, lo, hi;    /* seconds; the contradiction rate's interval */
+  double blo, bhi;          /* the broken maps' */
+  long *hits;               /* per cell: contradictions there */
+  doom_summary *doomed;     /* -n --explain: the failed runs' doomed sets */
+  tilesat_advisor *advisor; /* and what to change (tilesat_advise) */
 } stats;
 
 /* Runs seeds S .. S+n-1 of c; 0 or EXIT_ERROR (said). */
@@ -201,8 +202,10 @@ static int run_many(options *o, const tilesat_map *m, tilesat_collapse *c,
   double *times = malloc((size_t)n * sizeof *times);
   int *tiles = malloc(cells * sizeof *tiles);
   tilesat_error err;
-  if (o->explain)
+  if (o->explain) {
     st->doomed = doom_summary_new(o, m, n);
+    st->advisor = tilesat_advisor_new(m);
+  }
   int rc = st->hits && times && tiles && (st->doomed || !o->explain)
                ? 0
                : EXIT_ERROR;
@@ -233,8 +236,10 @@ static int run_many(options *o, const tilesat_map *m, tilesat_collapse *c,
       st->hits[tilesat_collapse_contradiction(c)]++;
       if (st->doomed && tilesat_collapse_explain(c, &co->solve, &err))
         rc = fail_solve(o, &err);
-      else if (st->doomed)
+      else if (st->doomed) {
         doom_summary_add(st->doomed, o, c);
+        tilesat_advisor_add(st->advisor, c);
+      }
     }
   }
   if (!rc) {
@@ -274,6 +279,13 @@ static int many_runs(options *o, const tilesat_map *m, tilesat_collapse *c,
   stats st;
   long n = (long)o->nsamples;
   int rc = run_many(o, m, c, co, n, &st);
+  const tilesat_advice *advice = NULL;
+  if (!rc && st.advisor) { /* the same seeds again, with each change */
+    tilesat_error err;
+    co->seed = o->seed;
+    if (tilesat_advise(st.advisor, co, n, &advice, &err))
+      rc = fail_solve(o, &err);
+  }
   if (!rc && json_output(o)) {
     cJSON *doc = cJSON_CreateObject();
     stats_json(doc, &st, o->seed, co->guard);
@@ -292,6 +304,8 @@ static int many_runs(options *o, const tilesat_map *m, tilesat_collapse *c,
       }
     if (st.doomed)
       doom_summary_report(st.doomed, doc);
+    if (advice)
+      advice_report(m, advice, doc);
     rc = collapse_json_print(doc);
   } else if (!rc) {
     long bad = n - st.ok - st.unsat - st.broken;
@@ -316,6 +330,8 @@ static int many_runs(options *o, const tilesat_map *m, tilesat_collapse *c,
                  ((double)n * tilesat_map_width(m) * tilesat_map_height(m)));
     if (st.doomed)
       doom_summary_report(st.doomed, NULL);
+    if (advice)
+      advice_report(m, advice, NULL);
     stop_release();
   }
   if (!rc && o->png && heat_map(o, m, st.hits))
@@ -324,6 +340,7 @@ static int many_runs(options *o, const tilesat_map *m, tilesat_collapse *c,
     rc = st.ok ? TILESAT_SAT : st.unsat ? TILESAT_UNSAT : 0;
   free(st.hits);
   doom_summary_free(st.doomed);
+  tilesat_advisor_free(st.advisor);
   return rc;
 }
 

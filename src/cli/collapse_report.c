@@ -7,6 +7,7 @@
 #include "cli.h"
 
 #include <cJSON.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -486,4 +487,165 @@ int collapse_json_print(cJSON *doc) {
   free(text);
   cJSON_Delete(doc);
   return rc;
+}
+
+/* --------------------------------------------------- advice for designers */
+
+/* "north", "south-east": a direction of the rules in words. */
+static const char *dir_words(tilesat_topology topo, int dir) {
+  static const char *const square[] = {"north", "east", "south", "west"};
+  static const char *const hex[] = {"east",       "west",       "north-east",
+                                    "north-west", "south-east", "south-west"};
+  return topo == TILESAT_HEX ? hex[dir] : square[dir];
+}
+
+static const char *kind_name(tilesat_advice_kind k) {
+  static const char *const names[] = {"allow", "weight", "wrap", "border"};
+  return names[k];
+}
+
+static double pct(long k, long n) {
+  return n ? 100.0 * (double)k / (double)n : 0;
+}
+
+/* The change, as a phrase: `allowing "A" next to "B" (east)`. */
+static void change_text(const tilesat_map *m, const tilesat_advice_change *c) {
+  tilesat_topology topo = tilesat_rules_topology(tilesat_map_rules(m));
+  switch (c->kind) {
+  case TILESAT_ADVICE_ALLOW:
+    printf("allowing \"%s\" next to \"%s\" (%s)", tile_name(m, c->a),
+           tile_name(m, c->b), dir_words(topo, c->dir));
+    break;
+  case TILESAT_ADVICE_WEIGHT:
+    if (c->others > 1) /* a weight of 1: the others raised instead */
+      printf("lowering the weight of \"%s\" to a quarter (every other "
+             "weight times %" PRIu64 ")",
+             tile_name(m, c->a), c->others);
+    else
+      printf("lowering the weight of \"%s\" from %" PRIu64 " to %" PRIu64,
+             tile_name(m, c->a), c->from, c->to);
+    break;
+  case TILESAT_ADVICE_WRAP:
+    printf("wrapping the map (--periodic)");
+    break;
+  case TILESAT_ADVICE_BORDER:
+    printf("a border of \"%s\" (--border all=%s)", tile_name(m, c->a),
+           tile_name(m, c->a));
+    break;
+  }
+}
+
+static void change_line(const tilesat_map *m, const tilesat_advice *v, long i) {
+  const tilesat_advice_change *c = &v->changes[i];
+  change_text(m, c);
+  printf(" drops failures from %.1f%% to %.1f%% (%ld runs)\n",
+         pct(v->failures, v->runs), pct(c->failures, v->runs), v->runs);
+}
+
+static void suspect_text(const tilesat_map *m, const tilesat_advice *v,
+                         const tilesat_advice_suspect *s) {
+  long ex = v->explained - v->no_map;
+  printf("  \"%s\"", tile_name(m, s->a));
+  if (s->b >= 0)
+    printf(" with \"%s\" to its %s", tile_name(m, s->b),
+           dir_words(tilesat_rules_topology(tilesat_map_rules(m)), s->dir));
+  printf(" in %.1f%% of the doomed sets (%ld on the border, %ld inside):\n"
+         "    ",
+         pct(s->runs, ex), s->border, s->runs - s->border);
+  if (s->best >= 0)
+    change_line(m, v, s->best);
+  else
+    printf("no change tried lowers the failures\n");
+}
+
+static void advice_text(const tilesat_map *m, const tilesat_advice *v) {
+  uint64_t last = v->first_seed + (uint64_t)(v->runs - 1);
+  if (!v->failures) {
+    printf("advice for designers: no run failed (%ld runs, seeds %" PRIu64
+           " to %" PRIu64 "): nothing to change\n",
+           v->runs, v->first_seed, last);
+    return;
+  }
+  if (v->explained && v->no_map == v->explained) {
+    printf("advice for designers: no valid map exists with these rules and "
+           "pins, so every run fails; tilesat repair says what to allow\n");
+    return;
+  }
+  printf("advice for designers (the same %ld seeds run again with each "
+         "change; %zu changes tried):\n",
+         v->runs, v->nchanges);
+  for (size_t i = 0; i < v->nsuspects; i++)
+    suspect_text(m, v, &v->suspects[i]);
+  if (!v->nsuspects)
+    printf("  no tile or pair is in more than one doomed set\n");
+  if (v->best < 0) {
+    printf("  none of the changes tried lowers the failures (%.1f%%)\n",
+           pct(v->failures, v->runs));
+    return;
+  }
+  printf("  the change that helps most: ");
+  change_line(m, v, v->best);
+}
+
+static cJSON *change_json(const tilesat_map *m, const tilesat_advice *v,
+                          const tilesat_advice_change *c) {
+  tilesat_topology topo = tilesat_rules_topology(tilesat_map_rules(m));
+  cJSON *j = cJSON_CreateObject();
+  cJSON_AddStringToObject(j, "change", kind_name(c->kind));
+  if (c->a >= 0)
+    cJSON_AddStringToObject(j, "tile", tile_name(m, c->a));
+  if (c->kind == TILESAT_ADVICE_ALLOW) {
+    cJSON_AddStringToObject(j, "dir", tilesat_dir_name(topo, c->dir));
+    cJSON_AddStringToObject(j, "neighbour", tile_name(m, c->b));
+    cJSON_AddNumberToObject(j, "repairs", (double)c->repairs);
+  }
+  if (c->kind == TILESAT_ADVICE_WEIGHT) {
+    cJSON_AddNumberToObject(j, "from", (double)c->from);
+    cJSON_AddNumberToObject(j, "to", (double)c->to);
+    cJSON_AddNumberToObject(j, "others", (double)c->others);
+  }
+  cJSON_AddNumberToObject(j, "failures", (double)c->failures);
+  cJSON_AddNumberToObject(j, "rate", (double)c->failures / (double)v->runs);
+  return j;
+}
+
+static cJSON *advice_json(const tilesat_map *m, const tilesat_advice *v) {
+  tilesat_topology topo = tilesat_rules_topology(tilesat_map_rules(m));
+  cJSON *j = cJSON_CreateObject();
+  cJSON_AddNumberToObject(j, "runs", (double)v->runs);
+  cJSON_AddNumberToObject(j, "first_seed", (double)v->first_seed);
+  cJSON_AddNumberToObject(j, "failures", (double)v->failures);
+  cJSON_AddNumberToObject(j, "rate", (double)v->failures / (double)v->runs);
+  cJSON *ch = cJSON_AddArrayToObject(j, "changes");
+  for (size_t i = 0; i < v->nchanges; i++)
+    cJSON_AddItemToArray(ch, change_json(m, v, &v->changes[i]));
+  cJSON *su = cJSON_AddArrayToObject(j, "suspects");
+  for (size_t i = 0; i < v->nsuspects; i++) {
+    const tilesat_advice_suspect *s = &v->suspects[i];
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "tile", tile_name(m, s->a));
+    if (s->b >= 0) {
+      cJSON_AddStringToObject(o, "dir", tilesat_dir_name(topo, s->dir));
+      cJSON_AddStringToObject(o, "neighbour", tile_name(m, s->b));
+    }
+    cJSON_AddNumberToObject(o, "runs", (double)s->runs);
+    cJSON_AddNumberToObject(o, "on_border", (double)s->border);
+    if (s->best >= 0)
+      cJSON_AddNumberToObject(o, "best", (double)s->best);
+    else
+      cJSON_AddNullToObject(o, "best");
+    cJSON_AddItemToArray(su, o);
+  }
+  if (v->best >= 0)
+    cJSON_AddNumberToObject(j, "best", (double)v->best);
+  else
+    cJSON_AddNullToObject(j, "best");
+  return j;
+}
+
+void advice_report(const tilesat_map *m, const tilesat_advice *v, cJSON *doc) {
+  if (doc)
+    cJSON_AddItemToObject(doc, "advice", advice_json(m, v));
+  else
+    advice_text(m, v);
 }

@@ -164,7 +164,8 @@
   OPT(explain, "--explain", FLAG, false, 0, 0, NULL, " collapse ",             \
       "a failed run: its point of no return, a minimal doomed set of "         \
       "choices and the propagation to the contradiction; with -n, the tiles "  \
-      "and pairs that doom runs most often")                                   \
+      "and pairs that doom runs most often, and for each the change that "     \
+      "helps most, measured on the same seeds")                                \
   OPT(heuristic, "--heuristic", CHOICE, NULL, 0, 0, "entropy|mrv|scanline",    \
       " collapse ",                                                            \
       "the cell to observe: lowest entropy (default, as WFC), fewest tiles, "  \

@@ -168,6 +168,9 @@ bool ts_rules_too_many(uint64_t ntiles, tilesat_topology topo, char *msg,
 /* A rule set with no allowed pair over the given tiles (taken over, and
  * not too many: ts_rules_too_many). */
 tilesat_rules *ts_rules_new(tilesat_topology topo, ts_names *names);
+/* A copy of r: names, weights and allowed pairs (repairs and advice change
+ * it). */
+tilesat_rules *ts_rules_copy(const tilesat_rules *r);
 void ts_rules_allow(tilesat_rules *r, int a, int d, int b);
 
 typedef struct ts_pin {

@@ -58,6 +58,18 @@ tilesat_rules *ts_rules_new(tilesat_topology topo, ts_names *names) {
   return r;
 }
 
+tilesat_rules *ts_rules_copy(const tilesat_rules *r) {
+  ts_names names = {0};
+  for (int t = 0; t < r->ntiles; t++)
+    ts_names_intern(&names, r->names.v.v[t], strlen(r->names.v.v[t]));
+  tilesat_rules *c = ts_rules_new(r->topo, &names);
+  memcpy(c->weight, r->weight, (size_t)r->ntiles * sizeof *c->weight);
+  memcpy(c->allow, r->allow,
+         (size_t)r->ntiles * (size_t)r->ndirs * (size_t)r->words *
+             sizeof *c->allow);
+  return c;
+}
+
 void ts_rules_allow(tilesat_rules *r, int a, int d, int b) {
   uint64_t *set = (uint64_t *)ts_allowed(r, a, d);
   set[b >> 6] |= (uint64_t)1 << (b & 63);

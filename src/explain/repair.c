@@ -319,24 +319,12 @@ static tilesat_change change_of(const tilesat_map *m, bool pins, int cand) {
 
 /* ------------------------------------------------------------ checking */
 
-static tilesat_rules *rules_copy(const tilesat_rules *r) {
-  ts_names names = {0};
-  for (int t = 0; t < r->ntiles; t++)
-    ts_names_intern(&names, r->names.v.v[t], strlen(r->names.v.v[t]));
-  tilesat_rules *c = ts_rules_new(r->topo, &names);
-  memcpy(c->weight, r->weight, (size_t)r->ntiles * sizeof *c->weight);
-  memcpy(c->allow, r->allow,
-         (size_t)r->ntiles * (size_t)r->ndirs * (size_t)r->words *
-             sizeof *c->allow);
-  return c;
-}
-
 /* The map's rules with the repair's pairs allowed, except change `skip`
  * (-1: none). */
 static tilesat_rules *rules_with(const tilesat_repairs *rep, size_t i,
                                  int skip) {
   const tilesat_rules *r = rep->m->rules;
-  tilesat_rules *c = rules_copy(r);
+  tilesat_rules *c = ts_rules_copy(r);
   for (int j = rep->start.v[i]; j < rep->start.v[i + 1]; j++) {
     const tilesat_change *ch = &rep->ch.v[j];
     if (j - rep->start.v[i] == skip)
