@@ -50,8 +50,11 @@ typedef struct options {
   OPTIONS
 #undef OPT
 #undef ALSO
-  bool given[NOPTIONS];  /* on the command line, see GIVEN */
-  string_list args;      /* the arguments that are not options */
+  bool given[NOPTIONS]; /* on the command line, see GIVEN */
+  string_list args;     /* the arguments that are not options */
+  /* an argument right after a --pin or --choose value: the rest of a tile
+   * name with spaces the shell split off ("--pin 0,0=tower 1") */
+  const char *split_option, *split_value, *split_word;
   struct inputs *inputs; /* what a command's samples share (samples.c) */
 } options;
 
@@ -86,6 +89,8 @@ typedef struct command {
 extern const command commands[];
 extern const size_t ncommands;
 const command *command_find(const char *name);
+/* "tilesat: unknown command 'NAME'", with the commands it is near. */
+void unknown_command(const char *name);
 void usage_main(FILE *out);
 void usage_command(const command *c, FILE *out);
 /* tilesat --man: the man page in roff (man.c); 0 or EXIT_ERROR. */

@@ -75,6 +75,16 @@ const command *command_find(const char *name) {
   return NULL;
 }
 
+void unknown_command(const char *name) {
+  const char *names[sizeof commands / sizeof commands[0]];
+  for (size_t i = 0; i < ncommands; i++)
+    names[i] = commands[i].name;
+  char hint[512];
+  tilesat_suggest(name, names, (int)ncommands, NULL, hint, sizeof hint);
+  fail("unknown command '%s'%s%s (see 'tilesat --help')", name,
+       *hint ? ": " : "", hint);
+}
+
 void usage_main(FILE *out) {
   fprintf(out,
           "tilesat %s: a SAT-based model checker for tiled-map rules (WFC / "
