@@ -59,7 +59,8 @@ Test(options, errors_share_one_format) {
       {"anneal", "--coherence", "1 L", "a number"},
       {"check", "--topology", "", "square or hex"},
       {"count", "--method", "dp2",
-       "auto, dp, enum, approx, bounds, chain or estimate"},
+       "auto, dp, enum, approx, bounds, chain or estimate (did you mean "
+       "'dp'?)"},
       {"encode", "--format", "json", "dimacs or props"},
       {"trace", "--format", "props", "text or json"},
       {"extract", "--empty", "none", "tile or exclude"},

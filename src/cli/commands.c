@@ -95,7 +95,9 @@ void usage_main(FILE *out) {
     fprintf(out, "  %-14s %s\n", commands[i].name, commands[i].summary);
   fprintf(out, "\n'tilesat COMMAND --help' lists a command's options.\n"
                "Exit codes: 10 satisfiable, 20 unsatisfiable, 0 other "
-               "success, 1 error.\n");
+               "success, 1 error.\n"
+               "Progress on standard error: after a second, at most once a "
+               "second (TILESAT_PROGRESS=all: every line).\n");
 }
 
 void usage_command(const command *c, FILE *out) {

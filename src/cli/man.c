@@ -101,6 +101,11 @@ int write_man(FILE *out) {
         "output and a stop by SIGINT or SIGTERM (\\fBtilesat: COMMAND: "
         "interrupted\\fR) are errors: exit 1, and no file is left half "
         "written.\n"
+        ".SH ENVIRONMENT\n"
+        ".TP\n\\fBTILESAT_PROGRESS\\fR\n"
+        "Progress goes to standard error, the first line after a second, "
+        "then at most one a second (\\fIrun 3 of 100, about 12 s "
+        "left\\fR); \\fBall\\fR: every line, at once.\n"
         ".SH SEE ALSO\n"
         "README.md, and rules/README.md for the file formats (rules, "
         "pictures, energy), in tilesat's source.\n",

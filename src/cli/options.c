@@ -183,7 +183,7 @@ static void choices_text(char *buf, size_t size, const char *choices) {
  * "OPTION: 'VALUE' is not WHAT". */
 static int bad_value(const option_info *in, const option_row *row,
                      const char *val) {
-  char what[160], lo[32], hi[32];
+  char what[512], lo[32], hi[32];
   switch (in->kind) {
   case UINT:
     bound(lo, sizeof lo, in->ulo);
@@ -200,9 +200,25 @@ static int bad_value(const option_info *in, const option_row *row,
   case BYTES:
     snprintf(what, sizeof what, "a size such as 512M or 4G");
     break;
-  case CHOICE:
+  case CHOICE: {
     choices_text(what, sizeof what, row->metavar);
+    const char *words[16];
+    char copy[160];
+    int n = 0;
+    snprintf(copy, sizeof copy, "%s", row->metavar);
+    for (char *p = copy; p && n < 16; n++) {
+      words[n] = p;
+      if ((p = strchr(p, '|')))
+        *p++ = 0;
+    }
+    char hint[256]; /* not for "a|b": two words at once */
+    if (!strchr(val, '|') &&
+        tilesat_suggest(val, words, n, NULL, hint, sizeof hint)) {
+      size_t at = strlen(what);
+      snprintf(what + at, sizeof what - at, " (%s)", hint);
+    }
     break;
+  }
   case SPAN:
     snprintf(what, sizeof what, "%s with %g < LO <= HI", row->metavar, in->dlo);
     break;

@@ -1024,8 +1024,9 @@ static void snap_keep(tilesat_collapse *c) {
 
 /* Choices between two polls of terminate: a few milliseconds. */
 #define POLL_CHOICES 4096
-#define REPORT_CHOICES 256 /* a progress line offered (the caller throttles)   \
-                            */
+#define REPORT_CHOICES                                                         \
+  256 /* a progress line offered (the caller throttles)                        \
+       */
 
 void ts_collapse_report(const tilesat_collapse *c,
                         const tilesat_solve_options *so, const char *doing) {
