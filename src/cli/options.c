@@ -303,7 +303,7 @@ static const option_row *find_row(const char *cmd, const char *name,
 static int unknown_option(const char *cmd, const char *a, size_t len) {
   char word[128], hint[512] = "";
   snprintf(word, sizeof word, "%.*s", (int)(len < 100 ? len : 100), a);
-  const char *names[NOPTIONS];
+  const char *names[NOPTIONS] = {NULL};
   int n = 0;
   for (size_t i = 0; i < noption_rows; i++) {
     const char *name = info[option_rows[i].id].name;

@@ -1077,6 +1077,18 @@ static bool stop_asked(const tilesat_collapse_options *o, tilesat_error *err) {
   return true;
 }
 
+/* Every REPORT_CHOICES choices a progress line offered, and every
+ * POLL_CHOICES a stop asked: true (with err) to stop. */
+static bool poll_run(tilesat_collapse *c, const tilesat_collapse_options *o,
+                     tilesat_error *err) {
+  if (c->choices.n % REPORT_CHOICES)
+    return false;
+  if (c->choices.n % POLL_CHOICES == 0 && stop_asked(o, err))
+    return true;
+  ts_collapse_report(c, &o->solve, NULL);
+  return false;
+}
+
 /* One run from the seed, banning the dooms learnt, and repairing each
  * contradiction by blocks once they are on: 0 (the map's cells all
  * decided, or a contradiction), 1 (it stopped at o->limit choices: the
@@ -1112,10 +1124,8 @@ static int run_once(tilesat_collapse *c, const tilesat_collapse_options *o,
     }
     if (o->limit > 0 && c->choices.n >= (size_t)o->limit)
       return 1;
-    if (c->choices.n % POLL_CHOICES == 0 && stop_asked(o, err))
+    if (poll_run(c, o, err))
       return -1;
-    if (c->choices.n % REPORT_CHOICES == 0)
-      ts_collapse_report(c, &o->solve, NULL);
     if (c->choices.n == c->snap_want && c->snap.step != c->snap_want &&
         c->old.step != c->snap_want)
       snap_keep(c);
