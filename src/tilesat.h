@@ -165,6 +165,10 @@ int tilesat_rules_find_tile(const tilesat_rules *r, const char *name);
  * 52 tiles are ..." (five).  The length written, 0 when nothing is said. */
 size_t tilesat_suggest(const char *word, const char *const *names, int n,
                        const char *noun, char *buf, size_t size);
+/* tilesat_suggest over the rules' tiles, as " (did you mean ...?)" or
+ * " (the tiles are ...)" to append to an error about `name`, or "". */
+size_t tilesat_rules_tile_hint(const tilesat_rules *r, const char *name,
+                               char *buf, size_t size);
 /* May tile b stand in direction dir of tile a? */
 bool tilesat_rules_allows(const tilesat_rules *r, int a, int dir, int b);
 

@@ -125,6 +125,11 @@ Test(names, unknown_tile_in_files) {
   cr_expect_neq(tilesat_map_constraint_option(m, "--count", "s<=2", &err), 0);
   cr_expect_str_eq(err.msg, "--count: unknown tile or class 's' (did you mean "
                             "'S'?)");
+  /* the hint the command line's own messages append (verify's) */
+  char hint[512];
+  cr_expect_eq(tilesat_rules_tile_hint(r, "c", hint, sizeof hint),
+               strlen(" (did you mean 'C'?)"));
+  cr_expect_str_eq(hint, " (did you mean 'C'?)");
   tilesat_map_free(m);
   tilesat_rules_free(r);
 }

@@ -96,6 +96,11 @@ int tilesat_rules_find_tile(const tilesat_rules *r, const char *name) {
   return ts_names_find(&r->names, name);
 }
 
+size_t tilesat_rules_tile_hint(const tilesat_rules *r, const char *name,
+                               char *buf, size_t size) {
+  return ts_names_hint(&r->names, name, "tiles", buf, size);
+}
+
 bool tilesat_rules_allows(const tilesat_rules *r, int a, int dir, int b) {
   check_tile(__func__, r, a);
   check_tile(__func__, r, b);
