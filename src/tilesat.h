@@ -156,6 +156,19 @@ const char *tilesat_rules_tile_name(const tilesat_rules *r, int tile);
 uint64_t tilesat_rules_weight(const tilesat_rules *r, int tile);
 /* Tile index by name, or -1. */
 int tilesat_rules_find_tile(const tilesat_rules *r, const char *name);
+/* "Did you mean": what to tell someone who wrote `word` where one of the
+ * n `names` was wanted (a command, an option, a tile).  Into buf (cut to
+ * size): "did you mean 'A', 'B' or 'C'?", the names near the word (a few
+ * edits away, letters without case, or beginning with it), nearest first;
+ * when none is near and `noun` (a plural, "tiles") is given, "the tiles are
+ * 'A', 'B' and 'C'" (every name, when at most 12) or "the nearest of the
+ * 52 tiles are ..." (five).  The length written, 0 when nothing is said. */
+size_t tilesat_suggest(const char *word, const char *const *names, int n,
+                       const char *noun, char *buf, size_t size);
+/* tilesat_suggest over the rules' tiles, as " (did you mean ...?)" or
+ * " (the tiles are ...)" to append to an error about `name`, or "". */
+size_t tilesat_rules_tile_hint(const tilesat_rules *r, const char *name,
+                               char *buf, size_t size);
 /* May tile b stand in direction dir of tile a? */
 bool tilesat_rules_allows(const tilesat_rules *r, int a, int dir, int b);
 

@@ -165,7 +165,8 @@ Test(analyze, errors) {
       "used on a hex grid\n",
       "analyze", "rules/hard.rules", "--topology", "hex");
   expect_cli_error(
-      "tilesat: unknown option '--size' for 'analyze' (see 'tilesat analyze "
+      "tilesat: unknown option '--size' for 'analyze': it is an option of "
+      "encode, check, enum and 7 other commands (see 'tilesat analyze "
       "--help')\n",
       "analyze", "rules/hard.rules", "--size", "3x3");
 }

@@ -796,7 +796,7 @@ Test(anneal_cli, energy_file_errors) {
       "tilesat-energy 1\nfrequency nan\n",
       ":2: expected 'frequency WEIGHT' with a number of size at most 1e6");
   energy_file_error("tilesat-energy 1\ncoherence 1 L X\n",
-                    ":2: unknown tile 'X'");
+                    ":2: unknown tile 'X' (the tiles are 'L', 'C' and 'S')");
   energy_file_error("tilesat-energy 1\nbias L\n",
                     ":2: expected 'bias TILE WEIGHT "
                     "[all|border|interior|rect R0,C0:R1,C1]'");

@@ -149,8 +149,10 @@ Test(cli, errors) {
   expect_cli_error(
       "tilesat: /nonexistent.rules: cannot open: No such file or directory\n",
       "check", "/nonexistent.rules", "--size", "2x2");
-  expect_cli_error("tilesat: --pin: unknown tile 'X'\n", "check",
-                   "rules/coast.rules", "--size", "3x3", "--pin", "0,0=X");
+  expect_cli_error("tilesat: --pin: unknown tile 'X' (the tiles are 'L', 'C' "
+                   "and 'S')\n",
+                   "check", "rules/coast.rules", "--size", "3x3", "--pin",
+                   "0,0=X");
   expect_cli_error("tilesat: --pin: cell (0,3) is outside the 3x3 map\n",
                    "enum", "rules/coast.rules", "--size", "3x3", "--pin",
                    "0,3=L");
@@ -173,12 +175,12 @@ Test(cli, errors) {
                    "--pins-from MAP, whose size it takes)\n",
                    "check", "rules/coast.rules");
   expect_cli_error(
-      "tilesat: unknown option '--sise' for 'check' (see 'tilesat check "
-      "--help')\n",
+      "tilesat: unknown option '--sise' for 'check': did you mean '--size'? "
+      "(see 'tilesat check --help')\n",
       "check", "rules/coast.rules", "--sise", "3x3");
   expect_cli_error(
-      "tilesat: unknown option '--limit' for 'check' (see 'tilesat check "
-      "--help')\n",
+      "tilesat: unknown option '--limit' for 'check': it is an option of "
+      "enum, explain and repair (see 'tilesat check --help')\n",
       "check", "rules/coast.rules", "--size", "3x3", "--limit", "3");
   expect_cli_error("tilesat: option '--size' needs a value (WxH)\n", "check",
                    "rules/coast.rules", "--size");

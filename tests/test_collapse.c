@@ -713,7 +713,8 @@ Test(verify, lists_the_exact_violating_pairs) {
   char *alien = temp_file("LLX\n", -1);
   char want[512];
   snprintf(want, sizeof want,
-           "tilesat: %s: (0,2) holds \"X\", a tile the rules do not have\n",
+           "tilesat: %s: (0,2) holds \"X\", a tile the rules do not have "
+           "(the tiles are 'L', 'C' and 'S')\n",
            alien);
   expect_cli_error(want, "verify", "rules/coast.rules", alien);
   char *made[] = {bad, good, alien};

@@ -922,8 +922,8 @@ Test(sample_cli, falls_back_to_the_chain_and_checks_its_options) {
                    "at least 1.71, not 1.5\n",
                    "sample", "rules/coast.rules", "--size", "3x3", "--method",
                    "approx", "--epsilon", "1.5");
-  expect_cli_error("tilesat: unknown option '--delta' for 'sample' "
-                   "(see 'tilesat sample --help')\n",
+  expect_cli_error("tilesat: unknown option '--delta' for 'sample': it is an "
+                   "option of count (see 'tilesat sample --help')\n",
                    "sample", "rules/coast.rules", "--size", "3x3", "--method",
                    "approx", "--delta", "0.1");
 }

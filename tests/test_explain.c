@@ -434,15 +434,17 @@ Test(explain, errors) {
   expect_cli_error("tilesat: explain: missing --size WxH (or "
                    "--pins-from MAP, whose size it takes)\n",
                    "explain", "rules/hard.rules");
-  expect_cli_error("tilesat: --pin: unknown tile 'X'\n", "explain",
-                   "rules/hard.rules", "--size", "3x1", "--pin", "0,0=X");
+  expect_cli_error("tilesat: --pin: unknown tile 'X' (the tiles are 'K', 'B' "
+                   "and 'S')\n",
+                   "explain", "rules/hard.rules", "--size", "3x1", "--pin",
+                   "0,0=X");
   expect_cli_error("tilesat: --backend: 'minisat' is not picosat, "
                    "cryptominisat, cadical or auto\n",
                    "explain", "rules/hard.rules", "--size", "3x1", "--backend",
                    "minisat");
   expect_cli_error(
-      "tilesat: unknown option '--choose' for 'explain' (see 'tilesat "
-      "explain --help')\n",
+      "tilesat: unknown option '--choose' for 'explain': it is an option of "
+      "trace (see 'tilesat explain --help')\n",
       "explain", "rules/hard.rules", "--size", "3x1", "--choose", "0,0=K");
 }
 

@@ -515,7 +515,8 @@ Test(global, file_errors_name_the_line) {
        "c.cons:2: unknown constraint 'connect' (class, count, connected, path, "
        "border)"},
       {"tilesat-constraints 1\n# c\ncount X = 3\n",
-       "c.cons:3: unknown tile or class 'X'"},
+       "c.cons:3: unknown tile or class 'X' (the tiles are '#', '~', '\"', "
+       "'T', '.', '+', ',', '=' and '%')"},
       {"tilesat-constraints 1\ncount . == 3\n",
        "c.cons:2: '==' is not =, <= or >="},
       {"tilesat-constraints 1\ncount . = -3\n",

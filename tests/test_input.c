@@ -183,7 +183,8 @@ Test(line_ends, a_lone_cr_ends_a_line) {
   tilesat_error err;
   const char *bad = "tilesat-rules 1\rtile A\rallow A N B\r";
   cr_expect_null(tilesat_rules_parse(bad, strlen(bad), "r.rules", &err));
-  cr_expect_str_eq(err.msg, "r.rules:3: unknown tile 'B'");
+  cr_expect_str_eq(err.msg, "r.rules:3: unknown tile 'B' (the only tile is "
+                            "'A')");
   /* the smallest case, end to end: the rules extract writes read back */
   char *sample = temp_file("a\rb", -1), *rules = temp_file("", 0);
   run_result run = RUN("extract", sample, "-o", rules);

@@ -59,7 +59,8 @@ Test(options, errors_share_one_format) {
       {"anneal", "--coherence", "1 L", "a number"},
       {"check", "--topology", "", "square or hex"},
       {"count", "--method", "dp2",
-       "auto, dp, enum, approx, bounds, chain or estimate"},
+       "auto, dp, enum, approx, bounds, chain or estimate (did you mean "
+       "'dp'?)"},
       {"encode", "--format", "json", "dimacs or props"},
       {"trace", "--format", "props", "text or json"},
       {"extract", "--empty", "none", "tile or exclude"},
@@ -280,8 +281,8 @@ Test(options, repeated_constraints_and_pins_from_add_up) {
  * alone) before any value is checked; --help before both values and the
  * command's own checks. */
 Test(options, what_is_said_first) {
-  expect_cli_error("tilesat: unknown option '--sise' for 'count' (see "
-                   "'tilesat count --help')\n",
+  expect_cli_error("tilesat: unknown option '--sise' for 'count': did you "
+                   "mean '--size'? (see 'tilesat count --help')\n",
                    "count", "rules/coast.rules", "--seed", "x", "--sise", "3");
   expect_cli_error("tilesat: option '--seed' needs a value (S)\n", "count",
                    "rules/coast.rules", "--max-memory", "lots", "--seed");

@@ -188,7 +188,7 @@ Test(rules_format, errors_name_file_and_line) {
                      "r.rules:1: rules format version 2 is not supported "
                      "(this tilesat reads version 1)");
   expect_rules_error("tilesat-rules 1\ntile A\nallow A N B\n",
-                     "r.rules:3: unknown tile 'B'");
+                     "r.rules:3: unknown tile 'B' (the only tile is 'A')");
   expect_rules_error("tilesat-rules 1\ntile A\nallow A NE A\n",
                      "r.rules:3: unknown direction 'NE' for square topology "
                      "(one of N E S W)");

@@ -209,7 +209,8 @@ Test(map, bad_sizes_and_pins) {
   cr_expect_eq(tilesat_map_pin_spec(m, "3,0=L", &err), -1);
   cr_expect_str_eq(err.msg, "--pin: cell (3,0) is outside the 3x3 map");
   cr_expect_eq(tilesat_map_pin_spec(m, "0,0=X", &err), -1);
-  cr_expect_str_eq(err.msg, "--pin: unknown tile 'X'");
+  cr_expect_str_eq(err.msg,
+                   "--pin: unknown tile 'X' (the tiles are 'L', 'C' and 'S')");
   cr_expect_eq(tilesat_map_pin_spec(m, "0;0=L", &err), -1);
   cr_expect_str_eq(err.msg, "--pin: '0;0=L' is not ROW,COL=TILE");
   cr_expect_eq(tilesat_map_pin_spec(m, "0,0=", &err), -1);

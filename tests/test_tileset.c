@@ -250,7 +250,7 @@ Test(tileset, malformed_tilesets_are_errors_naming_the_file) {
   } cases[] = {
       {cut, "bad XML: "},
       {garbage, ":1: bad XML: "},
-      {unknown, ":3: unknown tile 'b'"},
+      {unknown, ":3: unknown tile 'b' (the only tile is 'a')"},
       {orient, ":2: tile 'a 2' has no such orientation"},
       {notset, ":1: not a WFC tileset: root element <map>, expected <set>"},
       {badsym, ":2: tile 'a': symmetry 'Q' is not one of L T I \\ F X"},

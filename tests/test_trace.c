@@ -355,8 +355,10 @@ Test(trace, errors) {
   expect_cli_error("tilesat: --choose: cell (3,0) is outside the 3x3 map\n",
                    "trace", "rules/coast.rules", "--size", "3x3", "--choose",
                    "0,0=L", "--choose", "3,0=L");
-  expect_cli_error("tilesat: --choose: unknown tile 'X'\n", "trace",
-                   "rules/coast.rules", "--size", "3x3", "--choose", "0,0=X");
+  expect_cli_error("tilesat: --choose: unknown tile 'X' (the tiles are 'L', "
+                   "'C' and 'S')\n",
+                   "trace", "rules/coast.rules", "--size", "3x3", "--choose",
+                   "0,0=X");
   expect_cli_error("tilesat: --format: 'yaml' is not text or json\n", "trace",
                    "rules/coast.rules", "--size", "3x3", "--format", "yaml");
   expect_cli_error("tilesat: --pin: cell (0,9) is outside the 3x3 map\n",

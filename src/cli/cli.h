@@ -50,8 +50,11 @@ typedef struct options {
   OPTIONS
 #undef OPT
 #undef ALSO
-  bool given[NOPTIONS];  /* on the command line, see GIVEN */
-  string_list args;      /* the arguments that are not options */
+  bool given[NOPTIONS]; /* on the command line, see GIVEN */
+  string_list args;     /* the arguments that are not options */
+  /* an argument right after a --pin or --choose value: the rest of a tile
+   * name with spaces the shell split off ("--pin 0,0=tower 1") */
+  const char *split_option, *split_value, *split_word;
   struct inputs *inputs; /* what a command's samples share (samples.c) */
 } options;
 
@@ -86,6 +89,8 @@ typedef struct command {
 extern const command commands[];
 extern const size_t ncommands;
 const command *command_find(const char *name);
+/* "tilesat: unknown command 'NAME'", with the commands it is near. */
+void unknown_command(const char *name);
 void usage_main(FILE *out);
 void usage_command(const command *c, FILE *out);
 /* A command's reference beyond its summary (command_docs.c): what it does,
@@ -342,12 +347,16 @@ int sheet_end(sheet *s);
  * the --png / --tmx / --tmj sheet, if any; asks to stop after a signal or
  * a write error on standard output.  Map number hold_at (the last of
  * sample's, or 0: none) is kept for map_sink_end, to go out with the
- * files: the maps of a stopped command are never all there. */
+ * files: the maps of a stopped command are never all there.  With a
+ * progress (sample -n), "map k of N, about T left" as the maps come (T
+ * from the time since the first). */
 typedef struct map_sink {
   const tilesat_map *m;
   sheet *sheet;
   long hold_at, seen;
   int *last;
+  struct count_progress *progress; /* or NULL */
+  double first;                    /* mono_seconds at the first map */
 } map_sink;
 int map_sink_print(void *user, const int *tiles);
 /* The kept map printed (with print) or dropped. */
@@ -366,6 +375,14 @@ typedef struct count_progress {
 void progress_start(count_progress *p, const char *prefix);
 /* A tilesat_progress_fn: user is a count_progress. */
 void progress_report(void *user, const char *line);
+/* "WHAT k of N[, about T left]" to progress_report: the k-th of n runs
+ * (maps, entries) starts; T from the k-1 done since `started`
+ * (mono_seconds). */
+void progress_runs(void *user, const char *what, long k, long n,
+                   double started);
+/* The same line into buf, T from `per` seconds a run (none when per < 0). */
+void runs_line(char *buf, size_t size, const char *what, long k, long n,
+               double per);
 /* The map, and the options in the library's terms, progress on stderr and
  * Ctrl-C wired to co->solve.terminate.  *pr must live as long as co.  0 or
  * EXIT_ERROR. */

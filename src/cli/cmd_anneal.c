@@ -18,7 +18,8 @@ static void progress(void *user, int restart, long sweep, double beta,
                      double energy, long violations) {
   const options *o = user;
   if (GIVEN(o, restarts))
-    fprintf(stderr, "restart %d ", restart + 1);
+    fprintf(stderr, "restart %d of %llu ", restart + 1,
+            (unsigned long long)o->restarts);
   fprintf(stderr, "sweep %ld beta %.4g energy %.10g violations %ld\n", sweep,
           beta, energy, violations);
 }

@@ -192,9 +192,25 @@ typedef struct stats {
   tilesat_advisor *advisor; /* and what to change (tilesat_advise) */
 } stats;
 
-/* Runs seeds S .. S+n-1 of c; 0 or EXIT_ERROR (said). */
+/* -n: each progress line says which run it is ("run k of N, about T
+ * left"), the run's own lines after it. */
+typedef struct run_say {
+  void *pr; /* parse_backend's count_progress: one clock */
+  char head[128];
+} run_say;
+
+static void say_in_run(void *user, const char *line) {
+  const run_say *s = user;
+  char buf[512];
+  snprintf(buf, sizeof buf, "%s; %s", s->head, line);
+  progress_report(s->pr, buf);
+}
+
+/* Runs seeds S .. S+n-1 of c, "[LABEL: ]run k of N" on the progress
+ * lines; 0 or EXIT_ERROR (said). */
 static int run_many(options *o, const tilesat_map *m, tilesat_collapse *c,
-                    tilesat_collapse_options *co, long n, stats *st) {
+                    tilesat_collapse_options *co, long n, stats *st,
+                    const char *label) {
   size_t cells = (size_t)tilesat_map_width(m) * (size_t)tilesat_map_height(m);
   memset(st, 0, sizeof *st);
   st->n = n;
@@ -211,12 +227,22 @@ static int run_many(options *o, const tilesat_map *m, tilesat_collapse *c,
                : EXIT_ERROR;
   if (rc)
     fail("out of memory");
+  char what[64];
+  snprintf(what, sizeof what, "%s%srun", label ? label : "", label ? ": " : "");
+  double started = mono_seconds();
+  tilesat_solve_options was = co->solve; /* given back at the end */
+  run_say say = {co->solve.progress_user, ""};
+  co->solve.progress = say_in_run;
+  co->solve.progress_user = &say;
   for (long done = 0; done < n && !rc; done++) {
     if (co->solve.terminate(co->solve.terminate_user)) {
       snprintf(err.msg, sizeof err.msg, "collapse: interrupted");
       rc = fail_solve(o, &err);
       break;
     }
+    runs_line(say.head, sizeof say.head, what, done + 1, n,
+              done ? (mono_seconds() - started) / (double)done : -1);
+    progress_report(say.pr, say.head);
     double t0 = mono_seconds();
     co->seed = o->seed + (uint64_t)done;
     int res = tilesat_collapse_run(c, co, tiles, &err);
@@ -247,6 +273,8 @@ static int run_many(options *o, const tilesat_map *m, tilesat_collapse *c,
     wilson95(st->broken, n, &st->blo, &st->bhi);
     st->median = median_sorted(times, (size_t)n);
   }
+  co->solve.progress = was.progress;
+  co->solve.progress_user = was.progress_user;
   free(times);
   free(tiles);
   return rc;
@@ -278,7 +306,7 @@ static int many_runs(options *o, const tilesat_map *m, tilesat_collapse *c,
                      tilesat_collapse_options *co) {
   stats st;
   long n = (long)o->nsamples;
-  int rc = run_many(o, m, c, co, n, &st);
+  int rc = run_many(o, m, c, co, n, &st, NULL);
   const tilesat_advice *advice = NULL;
   if (!rc && st.advisor) { /* the same seeds again, with each change */
     tilesat_error err;
@@ -391,10 +419,10 @@ static int size_row(options *o, tilesat_collapse_options *co, long n, bool *any,
     rc = collapse_map_ok(o, m, co);
   if (!rc && !(c = tilesat_collapse_new(m, &err)))
     rc = fail_err(&err);
-  if (!rc)
-    rc = run_many(o, m, c, co, n, &st);
   char size[32];
   snprintf(size, sizeof size, "%dx%d", o->size.w, o->size.h);
+  if (!rc)
+    rc = run_many(o, m, c, co, n, &st, size);
   if (!rc && rows) {
     cJSON *row = cJSON_CreateObject();
     cJSON_AddStringToObject(row, "size", size);

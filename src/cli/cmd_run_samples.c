@@ -366,14 +366,19 @@ static int runs(entry_run *r, count_progress *pr) {
   co.heuristic = e->heuristic;
   co.limit = e->limit > 0 ? e->limit : 0;
   int shot = 0, tries = 0, rc = 0;
+  double started = mono_seconds();
   for (long k = 0; !rc && (k < n || shot < e->screenshots); k++) {
     if (stop_requested()) {
       rc = -1;
       break;
     }
-    char line[300];
-    snprintf(line, sizeof line, "%s: run %ld (%ld for the failure rate)",
-             e->name, k + 1, n);
+    char what[300], line[400];
+    snprintf(what, sizeof what, "%02zu %s: run", r->number, e->name);
+    if (k < n)
+      runs_line(line, sizeof line, what, k + 1, n,
+                k ? (mono_seconds() - started) / (double)k : -1);
+    else
+      snprintf(line, sizeof line, "%s %ld (for its pictures)", what, k + 1);
     progress_report(pr, line);
     co.seed = seed0 + (uint64_t)k;
     tilesat_error err;

@@ -28,8 +28,10 @@ int cmd_sample(options *o) {
   if (!rc) {
     tilesat_error err;
     /* the last map goes out with the files, or not at all */
-    map_sink sink = {
-        .m = m, .sheet = sheet_new(o, m), .hold_at = (long)o->nsamples};
+    map_sink sink = {.m = m,
+                     .sheet = sheet_new(o, m),
+                     .hold_at = (long)o->nsamples,
+                     .progress = &pr};
     int got = o->part_split ? tilesat_sample_parts(m, &co, (int)o->part_split,
                                                    (int)o->nsamples,
                                                    map_sink_print, &sink, &err)

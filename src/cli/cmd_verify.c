@@ -39,9 +39,12 @@ static int cells_of(const map_in *in, const tilesat_rules *r, int w, int h,
     cs->start[c] = (int)n;
     int k = map_in_tiles(in, c / w, c % w, buf);
     const char *name = tilesat_grid_at(in->grid, c / w, c % w);
+    char hint[512] = "";
     if (!k && name)
-      fail("%s: (%d,%d) holds \"%s\", a tile the rules do not have",
-           tilesat_grid_filename(in->grid), c / w, c % w, name);
+      tilesat_rules_tile_hint(r, name, hint, sizeof hint);
+    if (!k && name)
+      fail("%s: (%d,%d) holds \"%s\", a tile the rules do not have%s",
+           tilesat_grid_filename(in->grid), c / w, c % w, name, hint);
     else if (!k)
       fail("%s: (%d,%d) is empty: a map to verify has a tile in every cell",
            tilesat_grid_filename(in->grid), c / w, c % w);

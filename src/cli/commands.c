@@ -75,6 +75,16 @@ const command *command_find(const char *name) {
   return NULL;
 }
 
+void unknown_command(const char *name) {
+  const char *names[sizeof commands / sizeof commands[0]];
+  for (size_t i = 0; i < ncommands; i++)
+    names[i] = commands[i].name;
+  char hint[512];
+  tilesat_suggest(name, names, (int)ncommands, NULL, hint, sizeof hint);
+  fail("unknown command '%s'%s%s (see 'tilesat --help')", name,
+       *hint ? ": " : "", hint);
+}
+
 void usage_main(FILE *out) {
   fprintf(out,
           "tilesat %s: a SAT-based model checker for tiled-map rules (WFC / "
@@ -86,7 +96,9 @@ void usage_main(FILE *out) {
   fprintf(out, "\n'tilesat COMMAND --help' lists a command's options, "
                "'tilesat help COMMAND' its reference.\n"
                "Exit codes: 10 satisfiable, 20 unsatisfiable, 0 other "
-               "success, 1 error.\n");
+               "success, 1 error.\n"
+               "Progress on standard error: after a second, at most once a "
+               "second (TILESAT_PROGRESS=all: every line).\n");
 }
 
 void usage_command(const command *c, FILE *out) {

@@ -8,7 +8,8 @@
 
 /* Progress: first after a second, then at most once a second; a change of
  * method (notice) is always said, since it changes what the output
- * means. */
+ * means.  TILESAT_PROGRESS=all in the environment: every line, at once
+ * (for a log, and for tests that must not wait a second). */
 static double since(const struct timespec *t) {
   struct timespec now;
   clock_gettime(CLOCK_MONOTONIC, &now);
@@ -24,10 +25,47 @@ static void notice(void *user, const char *line) {
   p->printed = true;
 }
 
+static bool every_line(void) {
+  static int every = -1;
+  if (every < 0) {
+    const char *v = getenv("TILESAT_PROGRESS");
+    every = v && !strcmp(v, "all");
+  }
+  return every;
+}
+
 void progress_report(void *user, const char *line) {
   count_progress *p = user;
-  if (since(&p->start) >= 1 && (!p->printed || since(&p->last) >= 1))
+  if (every_line() ||
+      (since(&p->start) >= 1 && (!p->printed || since(&p->last) >= 1)))
     notice(user, line);
+}
+
+/* "12 s", "4 min", "2.5 h" */
+static void duration(char *buf, size_t size, double s) {
+  if (s < 90)
+    snprintf(buf, size, "%.0f s", s);
+  else if (s < 90 * 60)
+    snprintf(buf, size, "%.0f min", s / 60);
+  else
+    snprintf(buf, size, "%.1f h", s / 3600);
+}
+
+void runs_line(char *buf, size_t size, const char *what, long k, long n,
+               double per) {
+  char left[32] = "";
+  if (per >= 0)
+    duration(left, sizeof left, per * (double)(n - k + 1));
+  snprintf(buf, size, "%s %ld of %ld%s%s%s", what, k, n,
+           *left ? ", about " : "", left, *left ? " left" : "");
+}
+
+void progress_runs(void *user, const char *what, long k, long n,
+                   double started) {
+  char line[256];
+  runs_line(line, sizeof line, what, k, n,
+            k > 1 ? (mono_seconds() - started) / (double)(k - 1) : -1);
+  progress_report(user, line);
 }
 
 void progress_start(count_progress *p, const char *prefix) {

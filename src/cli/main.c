@@ -36,7 +36,7 @@ int main(int argc, char **argv) {
     return stdout_end(write_man(stdout));
   const command *c = command_find(name);
   if (!c) {
-    fail("unknown command '%s' (see 'tilesat --help')", name);
+    unknown_command(name);
     return EXIT_ERROR;
   }
   options o;

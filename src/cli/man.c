@@ -106,7 +106,12 @@ int write_man(FILE *out) {
         "what\\fR when a file is at fault).  A write error on standard "
         "output and a stop by SIGINT or SIGTERM (\\fBtilesat: COMMAND: "
         "interrupted\\fR) are errors: exit 1, and no file is left half "
-        "written.\n",
+        "written.\n"
+        ".SH ENVIRONMENT\n"
+        ".TP\n\\fBTILESAT_PROGRESS\\fR\n"
+        "Progress goes to standard error, the first line after a second, "
+        "then at most one a second (\\fIrun 3 of 100, about 12 s "
+        "left\\fR); \\fBall\\fR: every line, at once.\n",
         out);
   fputs(".SH SEE ALSO\n", out);
   for (size_t i = 0; i < ncommands; i++) {

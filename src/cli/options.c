@@ -183,7 +183,7 @@ static void choices_text(char *buf, size_t size, const char *choices) {
  * "OPTION: 'VALUE' is not WHAT". */
 static int bad_value(const option_info *in, const option_row *row,
                      const char *val) {
-  char what[160], lo[32], hi[32];
+  char what[512], lo[32], hi[32];
   switch (in->kind) {
   case UINT:
     bound(lo, sizeof lo, in->ulo);
@@ -200,9 +200,25 @@ static int bad_value(const option_info *in, const option_row *row,
   case BYTES:
     snprintf(what, sizeof what, "a size such as 512M or 4G");
     break;
-  case CHOICE:
+  case CHOICE: {
     choices_text(what, sizeof what, row->metavar);
+    const char *words[16];
+    char copy[160];
+    int n = 0;
+    snprintf(copy, sizeof copy, "%s", row->metavar);
+    for (char *p = copy; p && n < 16; n++) {
+      words[n] = p;
+      if ((p = strchr(p, '|')))
+        *p++ = 0;
+    }
+    char hint[256]; /* not for "a|b": two words at once */
+    if (!strchr(val, '|') &&
+        tilesat_suggest(val, words, n, NULL, hint, sizeof hint)) {
+      size_t at = strlen(what);
+      snprintf(what + at, sizeof what - at, " (%s)", hint);
+    }
     break;
+  }
   case SPAN:
     snprintf(what, sizeof what, "%s with %g < LO <= HI", row->metavar, in->dlo);
     break;
@@ -282,6 +298,47 @@ static const option_row *find_row(const char *cmd, const char *name,
   return NULL;
 }
 
+/* "unknown option 'NAME' for 'CMD'", and what it may have meant: the
+ * command's options near it, or else the commands it is an option of. */
+static int unknown_option(const char *cmd, const char *a, size_t len) {
+  char word[128], hint[512] = "";
+  snprintf(word, sizeof word, "%.*s", (int)(len < 100 ? len : 100), a);
+  const char *names[NOPTIONS] = {NULL};
+  int n = 0;
+  for (size_t i = 0; i < noption_rows; i++) {
+    const char *name = info[option_rows[i].id].name;
+    bool dup = false;
+    for (int k = 0; k < n && !dup; k++)
+      dup = names[k] == name;
+    if (!dup && option_row_for(&option_rows[i], cmd))
+      names[n++] = name;
+  }
+  size_t k = tilesat_suggest(word, names, n, NULL, hint, sizeof hint);
+  /* else: the commands that have it */
+  const char *of[64];
+  int nof = 0;
+  for (size_t i = 0; i < ncommands && !k && nof < 64; i++)
+    if (strcmp(commands[i].name, cmd) && find_row(commands[i].name, a, len))
+      of[nof++] = commands[i].name;
+  int shown = nof > 4 ? 3 : nof; /* then "and N other commands" */
+  for (int i = 0; i < shown; i++) {
+    size_t at = strlen(hint);
+    snprintf(hint + at, sizeof hint - at, "%s%s",
+             !i             ? "it is an option of "
+             : i == nof - 1 ? " and "
+                            : ", ",
+             of[i]);
+  }
+  if (shown < nof) {
+    size_t at = strlen(hint);
+    snprintf(hint + at, sizeof hint - at, " and %d other commands",
+             nof - shown);
+  }
+  fail("unknown option '%.*s' for '%s'%s%s (see 'tilesat %s --help')", (int)len,
+       a, cmd, *hint ? ": " : "", hint, cmd);
+  return EXIT_ERROR;
+}
+
 typedef struct given_value {
   const option_row *row;
   const char *val;
@@ -292,12 +349,20 @@ typedef struct given_value {
 static int split(options *o, int argc, char **argv, given_value *seen,
                  int *nseen) {
   bool only_args = false;
+  const given_value *cell = NULL; /* the word before was a cell's value */
   for (int i = 0; i < argc; i++) {
     const char *a = argv[i];
     if (only_args || a[0] != '-' || !strcmp(a, "-")) {
+      if (cell && !o->split_word) {
+        o->split_option = info[cell->row->id].name;
+        o->split_value = cell->val;
+        o->split_word = a;
+      }
+      cell = NULL;
       list_add(&o->args, a);
       continue;
     }
+    cell = NULL;
     if (!strcmp(a, "--")) {
       only_args = true;
       continue;
@@ -307,11 +372,8 @@ static int split(options *o, int argc, char **argv, given_value *seen,
     const char *eq = strchr(a, '=');
     size_t len = eq ? (size_t)(eq - a) : strlen(a);
     const option_row *row = find_row(o->command, a, len);
-    if (!row) {
-      fail("unknown option '%.*s' for '%s' (see 'tilesat %s --help')", (int)len,
-           a, o->command, o->command);
-      return EXIT_ERROR;
-    }
+    if (!row)
+      return unknown_option(o->command, a, len);
     const char *name = info[row->id].name, *val = NULL;
     bool flag = info[row->id].kind == FLAG;
     if (flag && eq) {
@@ -325,6 +387,8 @@ static int split(options *o, int argc, char **argv, given_value *seen,
       return EXIT_ERROR;
     }
     seen[(*nseen)++] = (given_value){row, val};
+    if (row->id == OPTION_pins || row->id == OPTION_chooses)
+      cell = &seen[*nseen - 1];
   }
   return 0;
 }

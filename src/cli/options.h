@@ -53,7 +53,9 @@
       "collapse verify ",                                                      \
       "wrap the map around both axes")                                         \
   OPT(pins, "--pin", LIST, {0}, 0, 0, "ROW,COL=TILE", TS_MAPS,                 \
-      "pin a tile to a cell (repeatable)")                                     \
+      "pin a tile to a cell (repeatable); a tile name with spaces is "         \
+      "quoted whole for the shell, without the rules file's quotes: --pin "    \
+      "'0,3=tower 1'")                                                         \
   OPT(pins_from, "--pins-from", LIST, {0}, 0, 0, "MAP", TS_MAPS,               \
       "pin every painted cell of a map of the same size (text, PNG, Tiled; "   \
       "without --size, the map's size); --free-tile cells and Tiled's empty "  \
@@ -259,7 +261,8 @@
   OPT(tilesets_from, "--tilesets-from", STRING, NULL, 0, 0, "MAP", TS_DRAW,    \
       "--tmx/--tmj: use this Tiled map's tilesets (tiles named by gid)")       \
   OPT(chooses, "--choose", LIST, {0}, 0, 0, "ROW,COL=TILE", " trace ",         \
-      "after the pins, choose a tile for a cell (repeatable, in order)")       \
+      "after the pins, choose a tile for a cell (repeatable, in order; a "     \
+      "name with spaces quoted as for --pin)")                                 \
   OPT(max, "--max", UINT, 8, 1, 64, "N", " analyze ",                          \
       "sizes from 1x1 to NxN (default 8, at most 64)")                         \
   OPT(chunk, "--chunk", UINT, 0, 1, 64, "K", " analyze ",                      \

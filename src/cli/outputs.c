@@ -252,6 +252,16 @@ int map_sink_print(void *user, const int *tiles) {
     print_map(ctx->m, tiles);
   }
   sheet_add(ctx->sheet, tiles);
+  if (ctx->progress && ctx->seen < ctx->hold_at) {
+    double now = mono_seconds();
+    if (ctx->seen == 1)
+      ctx->first = now;
+    char line[128];
+    runs_line(line, sizeof line, "map", ctx->seen + 1, ctx->hold_at,
+              ctx->seen > 1 ? (now - ctx->first) / (double)(ctx->seen - 1)
+                            : -1);
+    progress_report(ctx->progress, line);
+  }
   /* a signal, or a reader that went away (SIGPIPE ignored): stop here */
   return stop_requested() || stdout_failed();
 }

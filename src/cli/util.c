@@ -179,6 +179,13 @@ int load_constraints(const options *o, tilesat_map *m) {
 /* Read the rules and build the map the options describe. */
 int load_map(options *o, tilesat_rules **rules, tilesat_map **map) {
   tilesat_error err;
+  if (o->args.n > 1 && o->split_word) {
+    fail("%s takes one rules file: '%s' after %s '%s' is another argument "
+         "(quote a tile name with spaces whole: %s '%s %s')",
+         o->command, o->split_word, o->split_option, o->split_value,
+         o->split_option, o->split_value, o->split_word);
+    return EXIT_ERROR;
+  }
   if (o->args.n != 1) {
     fail("%s takes one rules file (see 'tilesat %s --help')", o->command,
          o->command);

@@ -135,6 +135,11 @@ int ts_names_find(const ts_names *t, const char *name);
 /* Index of name, adding a copy if new. */
 int ts_names_intern(ts_names *t, const char *name, size_t len);
 void ts_names_free(ts_names *t);
+/* tilesat_suggest over the names, as " (did you mean ...?)" to append to
+ * an error, or "" (suggest.c). */
+size_t ts_names_hint(const ts_names *names, const char *word, const char *noun,
+                     char *buf, size_t size);
+#define TS_HINT 512 /* a hint's buffer */
 
 /* ------------------------------------------------------------------ maps */
 

@@ -121,8 +121,11 @@ static uint64_t *parse_class(const src *s, const char *word) {
   if (w == 1)
     return set;
   free(set);
+  char hint[TS_HINT];
   if (w == 0 && !strchr(word, ','))
-    say(s, "unknown tile or class '%s'", word);
+    ts_names_hint(&r->names, word, "tiles", hint, sizeof hint);
+  if (w == 0 && !strchr(word, ','))
+    say(s, "unknown tile or class '%s'%s", word, hint);
   else if (w == 0)
     say(s, "'%s' is not tiles joined by commas (an unknown tile)", word);
   else
@@ -146,7 +149,10 @@ static int class_line(const src *s) {
     if (t < 0) {
       free(c.name);
       free(c.tiles);
-      return say(s, "unknown tile '%s'", rd->tok[i]);
+      char hint[TS_HINT];
+      ts_names_hint(&s->m->rules->names, rd->tok[i], "tiles", hint,
+                    sizeof hint);
+      return say(s, "unknown tile '%s'%s", rd->tok[i], hint);
     }
     c.tiles[t >> 6] |= (uint64_t)1 << (t & 63);
   }

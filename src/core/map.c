@@ -138,7 +138,9 @@ int tilesat_map_pin(tilesat_map *m, int row, int col, const char *tile,
   }
   int t = tilesat_rules_find_tile(m->rules, tile);
   if (t < 0) {
-    ts_error(err, "--pin", 0, "unknown tile '%s'", tile);
+    char hint[TS_HINT];
+    ts_names_hint(&m->rules->names, tile, "tiles", hint, sizeof hint);
+    ts_error(err, "--pin", 0, "unknown tile '%s'%s", tile, hint);
     return -1;
   }
   return push_pin(m, row * m->width + col, t, err);
@@ -220,6 +222,26 @@ int tilesat_parse_size(const char *s, int *width, int *height,
   return 0;
 }
 
+/* What an unknown tile in ROW,COL=TILE may have meant: a name in the rules
+ * file's double quotes is written without them (the shell's quotes keep
+ * its spaces); else the names near it. */
+static void cell_tile_hint(const tilesat_map *m, const char *spec,
+                           const char *name, const char *what, char *hint,
+                           size_t size) {
+  size_t n = strlen(name);
+  if (n >= 2 && name[0] == '"' && name[n - 1] == '"') {
+    char *inner = ts_strndup(name + 1, n - 2);
+    bool known = tilesat_rules_find_tile(m->rules, inner) >= 0;
+    if (known)
+      snprintf(hint, size, " (without the rules file's quotes: %s '%.*s%s')",
+               what, (int)(name - spec), spec, inner);
+    free(inner);
+    if (known)
+      return;
+  }
+  ts_names_hint(&m->rules->names, name, "tiles", hint, size);
+}
+
 int tilesat_map_parse_cell(const tilesat_map *m, const char *spec,
                            const char *what, int *row, int *col, int *tile,
                            tilesat_error *err) {
@@ -236,7 +258,9 @@ int tilesat_map_parse_cell(const tilesat_map *m, const char *spec,
   }
   *tile = tilesat_rules_find_tile(m->rules, p + 1);
   if (*tile < 0) {
-    ts_error(err, what, 0, "unknown tile '%s'", p + 1);
+    char hint[TS_HINT];
+    cell_tile_hint(m, spec, p + 1, what, hint, sizeof hint);
+    ts_error(err, what, 0, "unknown tile '%s'%s", p + 1, hint);
     return -1;
   }
   return 0;

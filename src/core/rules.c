@@ -108,6 +108,11 @@ int tilesat_rules_find_tile(const tilesat_rules *r, const char *name) {
   return ts_names_find(&r->names, name);
 }
 
+size_t tilesat_rules_tile_hint(const tilesat_rules *r, const char *name,
+                               char *buf, size_t size) {
+  return ts_names_hint(&r->names, name, "tiles", buf, size);
+}
+
 bool tilesat_rules_allows(const tilesat_rules *r, int a, int dir, int b) {
   check_tile(__func__, r, a);
   check_tile(__func__, r, b);
@@ -229,12 +234,19 @@ static int read_declarations(ts_reader *rd, decl *d) {
   return 0;
 }
 
+static int unknown_tile(ts_reader *rd, const tilesat_rules *r,
+                        const char *name) {
+  char hint[TS_HINT];
+  ts_names_hint(&r->names, name, "tiles", hint, sizeof hint);
+  return ts_reader_error(rd, "unknown tile '%s'%s", name, hint);
+}
+
 /* The tile and direction an allow line starts with; -1 with the error. */
 static int allow_head(ts_reader *rd, const tilesat_rules *r, int *a, int *d) {
   if (rd->nt < 3)
     return ts_reader_error(rd, "expected 'allow TILE DIR TILE...'");
   if ((*a = ts_names_find(&r->names, rd->tok[1])) < 0)
-    return ts_reader_error(rd, "unknown tile '%s'", rd->tok[1]);
+    return unknown_tile(rd, r, rd->tok[1]);
   if ((*d = tilesat_dir_find(r->topo, rd->tok[2])) < 0)
     return ts_reader_error(
         rd, "unknown direction '%s' for %s topology (one of %s)", rd->tok[2],
@@ -259,7 +271,7 @@ static int read_allows(ts_reader *rd, tilesat_rules *r, bool check) {
     for (int i = 3; i < rd->nt; i++) {
       int b = ts_names_find(&r->names, rd->tok[i]);
       if (b < 0)
-        return ts_reader_error(rd, "unknown tile '%s'", rd->tok[i]);
+        return unknown_tile(rd, r, rd->tok[i]);
       if (!check)
         ts_rules_allow(r, a, d, b);
       else if (!ts_bit(ts_allowed(r, b, o), a))

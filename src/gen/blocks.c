@@ -76,8 +76,12 @@ static void block_bans(const tilesat_collapse *c, window *w) {
 /* A filling of block w by SAT (CaDiCaL, within BLOCK_CONFLICTS):
  * TILESAT_SAT (tiles), TILESAT_UNKNOWN (none found), or -1 with err. */
 static int sat_fill(tilesat_collapse *c, const tilesat_solve_options *so,
-                    const window *w, int *tiles, tilesat_error *err) {
-  tilesat_solve_options q = *so;
+                    const tilesat_solve_options *own, const window *w,
+                    int *tiles, tilesat_error *err) {
+  ts_collapse_say say;
+  tilesat_solve_options q = ts_collapse_quiet(c, so, own, &say);
+  snprintf(say.doing, sizeof say.doing,
+           "the guard: filling a %dx%d block by SAT", w->m.width, w->m.height);
   q.backend = TILESAT_CADICAL; /* its conflict limit is exact */
   ts_solver *s = ts_solver_for_map(&w->m, &q);
   ts_solver_limit(s, BLOCK_CONFLICTS);
@@ -104,6 +108,8 @@ static int fill_block(tilesat_collapse *c, const tilesat_collapse_options *o,
   tilesat_collapse *sub = tilesat_collapse_new(&w->m, err);
   if (!sub)
     return -1;
+  sub->parent = c;
+  sub->parent_so = &o->solve;
   tilesat_collapse_options so = *o;
   so.solve.progress = NULL;
   so.limit = 0;
@@ -123,7 +129,7 @@ static int fill_block(tilesat_collapse *c, const tilesat_collapse_options *o,
     c->calls += tilesat_collapse_solver_calls(sub);
   }
   if (res == TILESAT_UNKNOWN && level >= SAT_LEVEL && w->m.ncells <= SAT_CELLS)
-    res = sat_fill(c, &so.solve, w, tiles, err);
+    res = sat_fill(c, &so.solve, &o->solve, w, tiles, err);
   tilesat_collapse_free(sub);
   return res == TILESAT_SAT ? 1 : res < 0 ? -1 : 0;
 }
@@ -296,6 +302,7 @@ int ts_blocks_repair(tilesat_collapse *c, const tilesat_collapse_options *o,
         rc = 2;
         break;
       }
+      ts_collapse_report(c, &o->solve, "the guard: repairing blocks");
       window w;
       int r = level < 16 ? BLOCK_RADIUS << level : INT32_MAX;
       if (r > c->m->width + c->m->height || !ts_collapse_window(c, x, r, &w)) {

@@ -725,8 +725,8 @@ static bool window_fits(const tilesat_collapse *c, const tilesat_map *w) {
  * with err.  Windows of at most max_cells cells. */
 static int window_learn(tilesat_collapse *c, const tilesat_solve_options *so,
                         long max_cells, tilesat_error *err) {
-  tilesat_solve_options quiet = *so;
-  quiet.progress = NULL;
+  ts_collapse_say say;
+  tilesat_solve_options quiet = ts_collapse_quiet(c, so, so, &say);
   quiet.backend = TILESAT_CADICAL; /* its conflict limit is exact */
   size_t n = c->choices.n;
   int *lits = ts_malloc((n + 1) * sizeof *lits);
@@ -735,6 +735,10 @@ static int window_learn(tilesat_collapse *c, const tilesat_solve_options *so,
   ts_window w;
   for (int r = 3; rc == 0 && ts_window_at(c->m, c->contradiction, r, &w);
        r *= 2) {
+    snprintf(say.doing, sizeof say.doing,
+             "the guard: looking for a doom in a %dx%d window", w.m.width,
+             w.m.height);
+    ts_collapse_report(c, so, say.doing);
     if (w.m.ncells > max_cells || !window_fits(c, &w.m)) {
       ts_window_free(&w);
       break;
@@ -1020,6 +1024,47 @@ static void snap_keep(tilesat_collapse *c) {
 
 /* Choices between two polls of terminate: a few milliseconds. */
 #define POLL_CHOICES 4096
+#define REPORT_CHOICES                                                         \
+  256 /* a progress line offered (the caller throttles)                        \
+       */
+
+void ts_collapse_report(const tilesat_collapse *c,
+                        const tilesat_solve_options *so, const char *doing) {
+  for (; c->parent; c = c->parent)
+    so = c->parent_so;
+  if (!so || !so->progress)
+    return;
+  long open =
+      c->heuristic == TILESAT_HEURISTIC_SCANLINE ? c->N - c->scan : c->heap_n;
+  char line[160];
+  int n = snprintf(line, sizeof line, "%ld of %d cells decided",
+                   (long)c->N - open, c->N);
+  if (c->guarded && n > 0 && (size_t)n < sizeof line)
+    n += snprintf(line + n, sizeof line - (size_t)n,
+                  ", %zu exact ban%s, %ld block repair%s", c->dooms.n,
+                  c->dooms.n == 1 ? "" : "s", c->repairs,
+                  c->repairs == 1 ? "" : "s");
+  if (doing && n > 0 && (size_t)n < sizeof line)
+    snprintf(line + n, sizeof line - (size_t)n, "; %s", doing);
+  so->progress(so->progress_user, line);
+}
+
+static void say_run(void *user, const char *line) {
+  (void)line;
+  const ts_collapse_say *say = user;
+  ts_collapse_report(say->c, say->own, say->doing);
+}
+
+tilesat_solve_options ts_collapse_quiet(const tilesat_collapse *c,
+                                        const tilesat_solve_options *so,
+                                        const tilesat_solve_options *own,
+                                        ts_collapse_say *say) {
+  *say = (ts_collapse_say){c, own, ""};
+  tilesat_solve_options q = *so;
+  q.progress = say_run;
+  q.progress_user = say;
+  return q;
+}
 
 /* How run_once begins: from the seed, from the snapshot, or on from the
  * wave as it is (auto, once the exact guard gave up). */
@@ -1030,6 +1075,18 @@ static bool stop_asked(const tilesat_collapse_options *o, tilesat_error *err) {
     return false;
   ts_error(err, "collapse", 0, "interrupted");
   return true;
+}
+
+/* Every REPORT_CHOICES choices a progress line offered, and every
+ * POLL_CHOICES a stop asked: true (with err) to stop. */
+static bool poll_run(tilesat_collapse *c, const tilesat_collapse_options *o,
+                     tilesat_error *err) {
+  if (c->choices.n % REPORT_CHOICES)
+    return false;
+  if (c->choices.n % POLL_CHOICES == 0 && stop_asked(o, err))
+    return true;
+  ts_collapse_report(c, &o->solve, NULL);
+  return false;
 }
 
 /* One run from the seed, banning the dooms learnt, and repairing each
@@ -1067,7 +1124,7 @@ static int run_once(tilesat_collapse *c, const tilesat_collapse_options *o,
     }
     if (o->limit > 0 && c->choices.n >= (size_t)o->limit)
       return 1;
-    if (c->choices.n % POLL_CHOICES == 0 && stop_asked(o, err))
+    if (poll_run(c, o, err))
       return -1;
     if (c->choices.n == c->snap_want && c->snap.step != c->snap_want &&
         c->old.step != c->snap_want)

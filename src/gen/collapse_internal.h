@@ -90,6 +90,10 @@ struct tilesat_collapse {
   uint8_t *base;       /* [cell][tile]: the wave after the pins and bans */
   long repairs, resolved;
   int level_cap; /* a block's own collapser: repairs give up past it */
+  /* a block's own collapser: the one whose block it fills, and the options
+   * that one runs with (its progress reports are the parent's) */
+  const struct tilesat_collapse *parent;
+  const tilesat_solve_options *parent_so;
   /* the window that refuted the pins (its size and place only), or one of
    * width 0 (tilesat_collapse_unsat_window) */
   ts_window unsat_window;
@@ -128,6 +132,25 @@ void ts_collapse_set(tilesat_collapse *c, int cell, int t);
  * TILESAT_SAT (tiles), TILESAT_UNSAT, or -1 with err. */
 int ts_collapse_solve_map(tilesat_collapse *c, const tilesat_solve_options *so,
                           int *tiles, tilesat_error *err);
+
+/* Where the run is, to so->progress if any (the caller throttles): "K of
+ * N cells decided", with a guard its exact bans and block repairs, and
+ * what it is doing ("; DOING") when not NULL.  A block's collapser reports
+ * its outermost parent's run instead. */
+void ts_collapse_report(const tilesat_collapse *c,
+                        const tilesat_solve_options *so, const char *doing);
+/* so for a solver of the guard's own (a window, a block): its progress
+ * lines are c's run's (ts_collapse_report with `own`, the options c runs
+ * with), not the solver's; say lives as long as the solver. */
+typedef struct ts_collapse_say {
+  const tilesat_collapse *c;
+  const tilesat_solve_options *own;
+  char doing[80]; /* what the solver is for */
+} ts_collapse_say;
+tilesat_solve_options ts_collapse_quiet(const tilesat_collapse *c,
+                                        const tilesat_solve_options *so,
+                                        const tilesat_solve_options *own,
+                                        ts_collapse_say *say);
 
 /* blocks.c: decide again a block of cells around each empty cell of the
  * wave, growing the block while it has no filling, up to the whole map;

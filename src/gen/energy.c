@@ -105,8 +105,12 @@ static const char *comment_hint(const char *word) {
 
 static int find_tile(tilesat_energy *e, ts_reader *rd, const char *name) {
   int t = tilesat_rules_find_tile(e->map->rules, name);
+  char hint[TS_HINT] = "";
+  if (t < 0 && !*comment_hint(name))
+    ts_names_hint(&e->map->rules->names, name, "tiles", hint, sizeof hint);
   if (t < 0)
-    ts_reader_error(rd, "unknown tile '%s'%s", name, comment_hint(name));
+    ts_reader_error(rd, "unknown tile '%s'%s%s", name, comment_hint(name),
+                    hint);
   return t;
 }
 

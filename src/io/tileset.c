@@ -372,8 +372,11 @@ static bool read_neighbor(import *imp, xmlNode *x, bool subset) {
         !in_subset(&imp->sub, subset, rname)) {
       nb_ok = true;
     } else if (lc < 0 || rc < 0) {
-      ts_error(imp->err, imp->path, line, "unknown tile '%s'",
-               lc < 0 ? left : right);
+      char hint[TS_HINT];
+      ts_names_hint(&imp->cls_names, lc < 0 ? lname : rname, "tiles", hint,
+                    sizeof hint);
+      ts_error(imp->err, imp->path, line, "unknown tile '%s'%s",
+               lc < 0 ? left : right, hint);
     } else if (lbad || rbad) {
       ts_error(imp->err, imp->path, line, "tile '%s' has no such orientation",
                lbad ? left : right);
