@@ -129,10 +129,12 @@ static int sat_fill(tilesat_collapse *c, const tilesat_solve_options *so,
 
 /* Fill block w (level `level`) the way WFC fills a map (tiles: its
  * cells'): a few plain runs of a collapser of its own, then a run that
- * repairs its own contradictions by smaller blocks.  1 (filled), 0 (no
- * filling found: a larger block), or -1 with err. */
+ * repairs its own contradictions by smaller blocks, then (from level
+ * SAT_LEVEL on, or at once for a corridor, long and thin: WFC meets
+ * contradictions along it, and larger corridors only get longer) SAT.
+ * 1 (filled), 0 (no filling found: a larger block), or -1 with err. */
 static int fill_block(tilesat_collapse *c, const tilesat_collapse_options *o,
-                      const window *w, int level, int *tiles,
+                      const window *w, int level, bool corridor, int *tiles,
                       tilesat_error *err) {
   tilesat_collapse *sub = tilesat_collapse_new(&w->m, err);
   if (!sub)
@@ -155,7 +157,8 @@ static int fill_block(tilesat_collapse *c, const tilesat_collapse_options *o,
     res = tilesat_collapse_run(sub, &so, tiles, err);
     c->calls += tilesat_collapse_solver_calls(sub);
   }
-  if (res == TILESAT_UNKNOWN && level >= SAT_LEVEL && w->m.ncells <= SAT_CELLS)
+  if (res == TILESAT_UNKNOWN && (level >= SAT_LEVEL || corridor) &&
+      w->m.ncells <= SAT_CELLS)
     res = sat_fill(c, &so.solve, w, tiles, err);
   tilesat_collapse_free(sub);
   return res == TILESAT_SAT ? 1 : res < 0 ? -1 : 0;
@@ -453,7 +456,8 @@ int ts_blocks_repair(tilesat_collapse *c, const tilesat_collapse_options *o,
       }
       band b = {0};
       int kept = block_bans(c, &w, NULL);
-      if (!open_block(c, &w, &ow)) { /* a corridor out to the open wave */
+      bool stretched = !open_block(c, &w, &ow);
+      if (stretched) { /* a corridor out to the open wave */
         free(w.m.bans.v);
         if (!corridor(c, &ow, x, r, &w, &b)) {
           rc = whole_map(c, o, err);
@@ -462,7 +466,7 @@ int ts_blocks_repair(tilesat_collapse *c, const tilesat_collapse_options *o,
         kept = block_bans(c, &w, &b);
       }
       tiles = ts_realloc(tiles, (size_t)w.m.ncells * sizeof *tiles);
-      int filled = fill_block(c, o, &w, level, tiles, err);
+      int filled = fill_block(c, o, &w, level, stretched, tiles, err);
       if (filled == 1) {
         apply(c, &w, tiles);
         open_changed(&ow);
