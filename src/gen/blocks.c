@@ -332,27 +332,37 @@ static int ray(const tilesat_collapse *c, open_wave *ow, int cx, int cy, int ux,
  * when that is smaller: the corridor along which WFC's defect can leave
  * (Castle 512x512: blocks 97 to 385 cells wide in squares that stretched
  * to any undecided cell).  False when there is none. */
-static bool corridor_to(const tilesat_collapse *c, open_wave *ow, int x, int r,
-                        window *w, band *b) {
-  int W = c->m->width, H = c->m->height, cx = x % W, cy = x / W;
-  int far = W > H ? W : H;
-  long area = -1;
-  int x0 = 0, y0 = 0, x1 = 0, y1 = 0;
-  for (int d = r + 1; d <= far && area < 0; d++) {
-    int best = -1, bx = 0, by = 0;
+/* The nearest way out in rings around (cx, cy), the one nearest an axis
+ * of its ring: its offset (*bx, *by), or false when there is none. */
+static bool nearest_out(const tilesat_collapse *c, open_wave *ow, int cx,
+                        int cy, int r, int *bx, int *by) {
+  int W = c->m->width, H = c->m->height, far = W > H ? W : H;
+  for (int d = r + 1; d <= far; d++) {
+    int best = -1;
     for (int dy = -d; dy <= d; dy++) {
       int step = dy == -d || dy == d ? 1 : 2 * d; /* the ring only */
       for (int dx = -d; dx <= d; dx += step) {
         int off = abs(dx) < abs(dy) ? abs(dx) : abs(dy);
         if ((best < 0 || off < best) && way_out(c, ow, cx + dx, cy + dy)) {
           best = off;
-          bx = dx;
-          by = dy;
+          *bx = dx;
+          *by = dy;
         }
       }
     }
-    if (best < 0)
-      continue;
+    if (best >= 0)
+      return true;
+  }
+  return false;
+}
+
+static bool corridor_to(const tilesat_collapse *c, open_wave *ow, int x, int r,
+                        window *w, band *b) {
+  int W = c->m->width, H = c->m->height, cx = x % W, cy = x / W;
+  int far = W > H ? W : H;
+  long area = -1;
+  int x0 = 0, y0 = 0, x1 = 0, y1 = 0, bx = 0, by = 0;
+  if (nearest_out(c, ow, cx, cy, r, &bx, &by)) {
     x0 = (bx < 0 ? bx : 0) - r, y0 = (by < 0 ? by : 0) - r;
     x1 = (bx > 0 ? bx : 0) + r, y1 = (by > 0 ? by : 0) + r;
     area = (long)(x1 - x0 + 1) * (y1 - y0 + 1);
@@ -364,9 +374,7 @@ static bool corridor_to(const tilesat_collapse *c, open_wave *ow, int x, int r,
     int ux = dirs[i][0], uy = dirs[i][1];
     long side = 2L * r + 1;
     int limit = area < 0 ? far + 1 : (int)(area / side - side + 1);
-    if (limit > far + 1)
-      limit = far + 1;
-    int k = ray(c, ow, cx, cy, ux, uy, r, limit);
+    int k = ray(c, ow, cx, cy, ux, uy, r, limit < far + 1 ? limit : far + 1);
     if (!k)
       continue;
     area = (k + side) * side;
@@ -374,10 +382,8 @@ static bool corridor_to(const tilesat_collapse *c, open_wave *ow, int x, int r,
     y0 = uy < 0 ? -k - r : -r, y1 = uy > 0 ? k + r : r;
     b->on = false;
   }
-  if (area < 0)
-    return false;
-  return ts_collapse_window_rect(c, cx + x0, cy + y0, x1 - x0 + 1, y1 - y0 + 1,
-                                 w);
+  return area >= 0 && ts_collapse_window_rect(c, cx + x0, cy + y0, x1 - x0 + 1,
+                                              y1 - y0 + 1, w);
 }
 
 /* A corridor to an open cell; when none is left (the run's end on a
