@@ -11,7 +11,11 @@
 # share of cells they re-solved.  A cell is stopped at CAP CPU seconds a
 # run.
 #   CAP=90 BACKEND=cadical GUARDS="sat blocks auto" SCALE="128 256 512 1024"
-#   QUICK=1: Castle at 64 and 128 only, 3 seeds, CAP=20 (a smoke test)
+#   QUICK=1: Castle at 64 and 128 only, 3 seeds, CAP=20 (a smoke test);
+#   SCALE=- OTHERS=0: no Castle rows, no other rows
+# Then side by side (SIDE=1024, the sizes; SIDE=-: none): the six rule
+# sets, the npm peer `wavefunctioncollapse` (if node and npm are there),
+# plain collapse, `collapse --guard auto`, `check --method cnf` and `check`.
 # Then check at scale: `check --method cnf` (the whole map's CNF, as check
 # always was), `check` (--method auto: windows around the pins, a collapse
 # guarded by auto, then the CNF) and `collapse --guard auto` side by side,
@@ -92,6 +96,7 @@ row() {
   done
   echo
 }
+[ "$SCALE" = - ] && SCALE=""
 for s in $SCALE; do
   row Castle "${s}x$s" "${s}x$s" "$(runs "$s")"
 done
@@ -139,6 +144,109 @@ run() {
 named() { grep 'UNSAT: ' $W/err | sed 's/^tilesat: check: UNSAT: //' || true; }
 
 f() { echo "$1" | cut -d'|' -f"$2"; }
+
+# ------------------------------------------------------- side by side
+# The six rule sets at SIDE (default 1024; SIDE=-: none), one line each:
+# the npm peer `wavefunctioncollapse` (as tools/bench-collapse.sh runs it,
+# when node and npm are there; PEER=0: not), plain collapse (WFC: fails
+# are contradictions), `collapse --guard auto`, each SIDE_RUNS seeds
+# (default 3) capped at CAP CPU seconds a run; then one run each of
+# `check --method cnf` and `check` (auto), capped at CHECK_CAP and MAXMEM.
+SIDE=${SIDE:-1024}
+SIDE_RUNS=${SIDE_RUNS:-3}
+[ "${QUICK:-0}" = 1 ] && SIDE=${SIDE_QUICK:-64}
+PEER_DIR=""
+PEER_NOTE="peer: not available (no node/npm)"
+if [ "$SIDE" = - ]; then
+  :
+elif [ "${PEER:-1}" = 0 ]; then
+  PEER_NOTE="peer: not available (PEER=0)"
+elif command -v node >/dev/null && command -v npm >/dev/null; then
+  tmp=$(mktemp -d)
+  trap 'rm -rf "$tmp"' EXIT
+  trap 'exit 1' INT TERM
+  if npm install --prefix "$tmp" --no-save --no-package-lock --no-audit \
+    --no-fund --silent wavefunctioncollapse@2.1.0 >/dev/null 2>&1; then
+    PEER_DIR=$tmp/node_modules
+    PEER_NOTE="peer: wavefunctioncollapse 2.1.0 (npm) on node $(node --version)"
+  else
+    PEER_NOTE="peer: not available (npm install wavefunctioncollapse failed)"
+  fi
+fi
+
+# Runs of a command printing "ok|fail|unsat SECONDS ..." lines, capped at
+# CAP CPU seconds a run: "MEDIAN s per map (fails/runs)".
+runs_of() {
+  n=$1
+  shift
+  {
+    (
+      # shellcheck disable=SC3045 # dash and bash have it
+      ulimit -t $((CAP * n)) 2>/dev/null || true
+      exec timeout $((3 * CAP * n)) "$@"
+    ) >$W/side.out 2>$W/side.err || true
+  } 2>/dev/null
+  sort -k2 -g $W/side.out | awk -v runs="$n" -v cap="$CAP" '
+    $1 == "ok" { ok++; t[ok] = $2 }
+    $1 == "fail" || $1 == "unsat" { bad++ }
+    END {
+      done = ok + bad
+      shown = ok ? sprintf("%.2f s", t[int((ok + 1) / 2)]) \
+        : done ? "no map" : "> " cap " s"
+      printf "%s (%d/%d fail)\n", shown, runs - ok, runs
+    }'
+}
+
+# one "CPU MEM ANSWER" of a check run
+brief() { echo "$(f "$1" 1) $(f "$1" 2) $(f "$1" 3)"; }
+
+if [ "$SIDE" != - ]; then
+  echo
+  echo "side by side: median CPU time per map over $SIDE_RUNS seeds" \
+    "(capped at $CAP s a run; fail: no map), check one run (CPU, peak RSS," \
+    "answer; cap $CHECK_CAP s, --max-memory $MAXMEM); $PEER_NOTE"
+  printf '%-8s %-11s | %-20s | %-20s | %-20s | %-26s | %s\n' rules size peer \
+    "collapse (plain)" "collapse --guard auto" "check --method cnf" "check"
+  # NAME KIND SOURCE A B PERIODIC (tileset: SUBSET|-; overlapping: N SYMMETRY)
+  SIDES="Castle simple $T/Castle.xml - - 0
+Knots simple $T/Knots.xml Standard - 1
+Circuit simple $T/Circuit.xml Turnless - 1
+Rooms overlapping $S/Rooms.png 3 8 1
+Knot overlapping $S/Knot.png 3 8 1
+Village overlapping $S/Village.png 3 2 1"
+  for s in $SIDE; do
+    echo "$SIDES" | while read -r name kind src a b per; do
+      size=${s}x$s
+      map=$size
+      pflag=
+      if [ "$per" = 1 ]; then
+        map=$size:periodic
+        pflag=--periodic
+      fi
+      if [ -z "$PEER_DIR" ]; then
+        peer=n/a
+      elif [ "$kind" = simple ]; then
+        peer=$(runs_of "$SIDE_RUNS" node tools/bench-collapse-peer.js \
+          "$PEER_DIR" simple "$src" "$a" "$size" "$per" "$SIDE_RUNS" 1000000)
+      else
+        peer=$(runs_of "$SIDE_RUNS" node tools/bench-collapse-peer.js \
+          "$PEER_DIR" overlapping "$src" "$a" "$b" "$size" "$per" \
+          "$SIDE_RUNS" 1000000)
+      fi
+      plain=$(runs_of "$SIDE_RUNS" build/bench-collapse plain $W/$name.rules \
+        "$map" "$SIDE_RUNS" 1000000 4096 "$BACKEND")
+      guard=$(runs_of "$SIDE_RUNS" build/bench-collapse auto $W/$name.rules \
+        "$map" "$SIDE_RUNS" 1000000 4096 "$BACKEND")
+      # shellcheck disable=SC2086 # pflag: none or one word
+      cnf=$(run "$B" check $W/$name.rules --size "$size" $pflag --method cnf)
+      # shellcheck disable=SC2086
+      auto=$(run "$B" check $W/$name.rules --size "$size" $pflag)
+      printf '%-8s %-11s | %-20s | %-20s | %-20s | %-26s | %s\n' "$name" \
+        "$size$([ "$per" = 1 ] && echo p)" "$peer" "$plain" "$guard" \
+        "$(brief "$cnf")" "$(brief "$auto")"
+    done
+  done
+fi
 
 [ "${CHECKS:-}" = - ] && exit 0
 echo

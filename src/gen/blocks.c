@@ -15,6 +15,12 @@
  * finds one.  A block with no filling doubles its radius, up to the whole
  * map, where SAT answers for every cell (UNSAT: no valid map at all).
  *
+ * A block closed in by decided cells (less than an eighth of its outside
+ * ring in the open wave: components of at least 256 undecided cells)
+ * keeps WFC's defect (a river with an end): it is stretched instead into
+ * a corridor to the nearest open cell or the map's edge, a straight strip
+ * or an L-shaped band whose decided cells off the band keep their tiles.
+ *
  * The filled cells are then set in the wave, their supports counted
  * afresh, and their outside neighbours lose the tiles the new tiles do not
  * allow, propagated as any removal; the run goes on from there, and a
@@ -54,16 +60,42 @@ static bool in_block(const tilesat_collapse *c, const window *w, int cell) {
   return ts_collapse_window_cell(c, w, cell) >= 0;
 }
 
+/* A corridor's band: the cells of its window within r (in both axes) of
+ * the path from (ax, ay) along the row to (bx, ay), then along the column
+ * to (bx, by), in the window's coordinates.  The window's decided cells
+ * off the band keep their tiles: the corridor decides again only what the
+ * defect needs to leave, not the whole rectangle around it. */
+typedef struct band {
+  bool on;
+  int ax, ay, bx, by, r;
+} band;
+
+static bool on_band(const band *b, int lx, int ly) {
+  int x0 = b->ax < b->bx ? b->ax : b->bx, x1 = b->ax < b->bx ? b->bx : b->ax;
+  int y0 = b->ay < b->by ? b->ay : b->by, y1 = b->ay < b->by ? b->by : b->ay;
+  bool row = lx >= x0 - b->r && lx <= x1 + b->r && abs(ly - b->ay) <= b->r;
+  bool col = ly >= y0 - b->r && ly <= y1 + b->r && abs(lx - b->bx) <= b->r;
+  return row || col;
+}
+
 /* The block's map: window w, each cell banned every tile its base wave
- * lacks or an outside neighbour (not emptied) does not allow. */
-static void block_bans(const tilesat_collapse *c, window *w) {
+ * lacks or an outside neighbour (not emptied) does not allow, and (a
+ * corridor's band) every tile but its own when it is decided off the
+ * band. */
+static int block_bans(const tilesat_collapse *c, window *w, const band *b) {
   const int T = c->T, D = c->D;
+  int kept = 0;
   for (int lc = 0; lc < w->m.ncells; lc++) {
     int mc = ts_collapse_map_cell(c, w, lc);
     const uint8_t *base = c->base + (size_t)mc * (size_t)T;
     const int *nbr = c->nbr + (size_t)mc * (size_t)D;
+    const uint8_t *now = b && b->on && c->count[mc] == 1 &&
+                                 !on_band(b, lc % w->m.width, lc / w->m.width)
+                             ? c->possible + (size_t)mc * (size_t)T
+                             : NULL;
+    kept += now != NULL;
     for (int t = 0; t < T; t++) {
-      bool ok = base[t];
+      bool ok = now ? now[t] : base[t];
       for (int d = 0; d < D && ok; d++)
         if (nbr[d] >= 0 && c->count[nbr[d]] > 0 && !in_block(c, w, nbr[d]))
           ok = allowed_by(c, t, d, nbr[d]);
@@ -71,6 +103,7 @@ static void block_bans(const tilesat_collapse *c, window *w) {
         TS_PUSH(w->m.bans, ((ts_pin){lc, t}));
     }
   }
+  return kept;
 }
 
 /* A filling of block w by SAT (CaDiCaL, within BLOCK_CONFLICTS):
@@ -100,10 +133,12 @@ static int sat_fill(tilesat_collapse *c, const tilesat_solve_options *so,
 
 /* Fill block w (level `level`) the way WFC fills a map (tiles: its
  * cells'): a few plain runs of a collapser of its own, then a run that
- * repairs its own contradictions by smaller blocks.  1 (filled), 0 (no
- * filling found: a larger block), or -1 with err. */
+ * repairs its own contradictions by smaller blocks, then (from level
+ * SAT_LEVEL on, or at once for a corridor, long and thin: WFC meets
+ * contradictions along it, and larger corridors only get longer) SAT.
+ * 1 (filled), 0 (no filling found: a larger block), or -1 with err. */
 static int fill_block(tilesat_collapse *c, const tilesat_collapse_options *o,
-                      const window *w, int level, int *tiles,
+                      const window *w, int level, bool corridor, int *tiles,
                       tilesat_error *err) {
   tilesat_collapse *sub = tilesat_collapse_new(&w->m, err);
   if (!sub)
@@ -128,7 +163,8 @@ static int fill_block(tilesat_collapse *c, const tilesat_collapse_options *o,
     res = tilesat_collapse_run(sub, &so, tiles, err);
     c->calls += tilesat_collapse_solver_calls(sub);
   }
-  if (res == TILESAT_UNKNOWN && level >= SAT_LEVEL && w->m.ncells <= SAT_CELLS)
+  if (res == TILESAT_UNKNOWN && (level >= SAT_LEVEL || corridor) &&
+      w->m.ncells <= SAT_CELLS)
     res = sat_fill(c, &so.solve, &o->solve, w, tiles, err);
   tilesat_collapse_free(sub);
   return res == TILESAT_SAT ? 1 : res < 0 ? -1 : 0;
@@ -194,12 +230,66 @@ static void apply(tilesat_collapse *c, const window *w, const int *tiles) {
       ring_of(c, w, ts_collapse_map_cell(c, w, lc), tiles[lc], take);
 }
 
-/* Does the block reach out to cells with a choice left: is at least an
- * eighth of its outside ring undecided, or does it meet the map's edge?
- * A block closed in by decided cells keeps the defect WFC made (a river
- * with an end, a wall that does not close): a filling moves it, at best,
- * to the next block. */
-static bool open_block(const tilesat_collapse *c, const window *w) {
+/* The open part of the wave: the cells of components of undecided cells
+ * (count > 1, joined across their neighbours) of at least `big` cells
+ * (OPEN_CELLS).  A defect WFC made (a river with an end, a wall that does
+ * not close) can leave through them; an undecided cell in a small pocket
+ * closed in by decided cells cannot take it (the pocket is closed in just
+ * the same: a corridor to it fails, and so do the larger ones after it;
+ * Castle 256x256, seed 5: 22 s, 1 s with open cells only).  What a search
+ * finds is kept for every cell it met (c->open_memo) until the wave
+ * changes (a new epoch). */
+#define OPEN_CELLS 256
+typedef struct open_wave {
+  tilesat_collapse *c;
+  int big; /* a component of at least this size is open */
+  TS_VEC(int) stack;
+} open_wave;
+
+/* Is x in a component of at least ow->big undecided cells?  A search
+ * bounded at that many cells. */
+static bool open_cell(open_wave *ow, int x) {
+  tilesat_collapse *c = ow->c;
+  if (c->count[x] <= 1)
+    return false;
+  if (!c->open_memo) {
+    c->open_memo = ts_calloc((size_t)c->N, sizeof *c->open_memo);
+    c->open_seen = ts_calloc((size_t)c->N, sizeof *c->open_seen);
+  }
+  if (c->open_memo[x] >> 1 == c->open_epoch)
+    return c->open_memo[x] & 1;
+  unsigned stamp = ++c->open_stamp;
+  size_t sp = 0;
+  int n = 0;
+  c->open_seen[x] = stamp;
+  TS_PUSH(ow->stack, x);
+  while (sp < ow->stack.n && n < ow->big) {
+    int y = ow->stack.v[sp++];
+    n++;
+    for (int d = 0; d < c->D; d++) {
+      int z = c->nbr[(size_t)y * (size_t)c->D + (size_t)d];
+      if (z >= 0 && c->open_seen[z] != stamp && c->count[z] > 1) {
+        c->open_seen[z] = stamp;
+        TS_PUSH(ow->stack, z);
+      }
+    }
+  }
+  bool open = n >= ow->big;
+  for (size_t i = 0; i < ow->stack.n; i++)
+    c->open_memo[ow->stack.v[i]] = c->open_epoch << 1 | open;
+  ow->stack.n = 0;
+  return open;
+}
+
+/* The wave changed: what open_cell found is stale. */
+static void open_changed(open_wave *ow) { ow->c->open_epoch++; }
+
+/* Does the block reach out to the open wave: is at least an eighth of
+ * its outside ring open, or does it meet the map's edge?  A block closed
+ * in keeps the defect WFC made: a filling moves it, at best, to the next
+ * block. */
+static bool open_block(const tilesat_collapse *c, const window *w,
+                       open_wave *ow) {
   long ring = 0, open = 0;
   for (int lc = 0; lc < w->m.ncells; lc++) {
     int mc = ts_collapse_map_cell(c, w, lc);
@@ -209,7 +299,7 @@ static bool open_block(const tilesat_collapse *c, const window *w) {
         return true;
       if (!in_block(c, w, n)) {
         ring++;
-        open += c->count[n] > 1;
+        open += open_cell(ow, n);
       }
     }
   }
@@ -217,8 +307,8 @@ static bool open_block(const tilesat_collapse *c, const window *w) {
 }
 
 /* Is the cell at (X, Y) (the map unwrapped) off the map's edge (not on a
- * torus) or undecided? */
-static bool way_out(const tilesat_collapse *c, int X, int Y) {
+ * torus) or open? */
+static bool way_out(const tilesat_collapse *c, open_wave *ow, int X, int Y) {
   const tilesat_map *m = c->m;
   int W = m->width, H = m->height;
   bool off = X < 0 || Y < 0 || X >= W || Y >= H;
@@ -226,29 +316,95 @@ static bool way_out(const tilesat_collapse *c, int X, int Y) {
     return true;
   X = (X % W + W) % W;
   Y = (Y % H + H) % H;
-  return c->count[Y * W + X] > 1;
+  return open_cell(ow, Y * W + X);
 }
 
-/* The block of radius r around x stretched to the nearest cell with a
- * choice left (or to the map's edge) found in rings around x: the
- * corridor along which WFC's defect can leave.  False when that is the
- * whole map. */
-static bool corridor(const tilesat_collapse *c, int x, int r, window *w) {
-  int W = c->m->width, H = c->m->height, cx = x % W, cy = x / W;
-  int far = W > H ? W : H;
-  for (int d = r + 1; d <= far; d++)
+/* The nearest way out along a straight strip 2r + 1 wide from (cx, cy)
+ * in direction (ux, uy): its distance, or 0 when none is nearer than
+ * `limit`. */
+static int ray(const tilesat_collapse *c, open_wave *ow, int cx, int cy, int ux,
+               int uy, int r, int limit) {
+  for (int k = r + 1; k < limit; k++)
+    for (int j = -r; j <= r; j++)
+      if (way_out(c, ow, cx + k * ux + j * abs(uy), cy + k * uy + j * abs(ux)))
+        return k;
+  return 0;
+}
+
+/* The block of radius r around x stretched to the nearest open cell (or
+ * to the map's edge) found in rings around x, the one nearest an axis of
+ * its ring, its decided cells off the band along the way kept; or a
+ * straight strip to the nearest way out in one of the four directions,
+ * when that is smaller: the corridor along which WFC's defect can leave
+ * (Castle 512x512: blocks 97 to 385 cells wide in squares that stretched
+ * to any undecided cell).  False when there is none. */
+/* The nearest way out in rings around (cx, cy), the one nearest an axis
+ * of its ring: its offset (*bx, *by), or false when there is none. */
+static bool nearest_out(const tilesat_collapse *c, open_wave *ow, int cx,
+                        int cy, int r, int *bx, int *by) {
+  int W = c->m->width, H = c->m->height, far = W > H ? W : H;
+  for (int d = r + 1; d <= far; d++) {
+    int best = -1;
     for (int dy = -d; dy <= d; dy++) {
       int step = dy == -d || dy == d ? 1 : 2 * d; /* the ring only */
       for (int dx = -d; dx <= d; dx += step) {
-        if (!way_out(c, cx + dx, cy + dy))
-          continue;
-        int x0 = (dx < 0 ? dx : 0) - r, y0 = (dy < 0 ? dy : 0) - r;
-        int x1 = (dx > 0 ? dx : 0) + r, y1 = (dy > 0 ? dy : 0) + r;
-        return ts_collapse_window_rect(c, cx + x0, cy + y0, x1 - x0 + 1,
-                                       y1 - y0 + 1, w);
+        int off = abs(dx) < abs(dy) ? abs(dx) : abs(dy);
+        if ((best < 0 || off < best) && way_out(c, ow, cx + dx, cy + dy)) {
+          best = off;
+          *bx = dx;
+          *by = dy;
+        }
       }
     }
+    if (best >= 0)
+      return true;
+  }
   return false;
+}
+
+static bool corridor_to(const tilesat_collapse *c, open_wave *ow, int x, int r,
+                        window *w, band *b) {
+  int W = c->m->width, H = c->m->height, cx = x % W, cy = x / W;
+  int far = W > H ? W : H;
+  long area = -1;
+  int x0 = 0, y0 = 0, x1 = 0, y1 = 0, bx = 0, by = 0;
+  if (nearest_out(c, ow, cx, cy, r, &bx, &by)) {
+    x0 = (bx < 0 ? bx : 0) - r, y0 = (by < 0 ? by : 0) - r;
+    x1 = (bx > 0 ? bx : 0) + r, y1 = (by > 0 ? by : 0) + r;
+    area = (long)(x1 - x0 + 1) * (y1 - y0 + 1);
+    *b = (band){true, -x0, -y0, bx - x0, by - y0, r};
+  }
+  /* a straight corridor when it is smaller (its window all band) */
+  static const int dirs[4][2] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}};
+  for (int i = 0; i < 4; i++) {
+    int ux = dirs[i][0], uy = dirs[i][1];
+    long side = 2L * r + 1;
+    int limit = area < 0 ? far + 1 : (int)(area / side - side + 1);
+    int k = ray(c, ow, cx, cy, ux, uy, r, limit < far + 1 ? limit : far + 1);
+    if (!k)
+      continue;
+    area = (k + side) * side;
+    x0 = ux < 0 ? -k - r : -r, x1 = ux > 0 ? k + r : r;
+    y0 = uy < 0 ? -k - r : -r, y1 = uy > 0 ? k + r : r;
+    b->on = false;
+  }
+  return area >= 0 && ts_collapse_window_rect(c, cx + x0, cy + y0, x1 - x0 + 1,
+                                              y1 - y0 + 1, w);
+}
+
+/* A corridor to an open cell; when none is left (the run's end on a
+ * torus), to the nearest undecided cell. */
+static bool corridor(const tilesat_collapse *c, open_wave *ow, int x, int r,
+                     window *w, band *b) {
+  if (corridor_to(c, ow, x, r, w, b))
+    return true;
+  int big = ow->big;
+  ow->big = 1;
+  open_changed(ow);
+  bool found = corridor_to(c, ow, x, r, w, b);
+  ow->big = big;
+  open_changed(ow);
+  return found;
 }
 
 /* A repair made in this call: a contradiction its propagation leads to
@@ -293,6 +449,8 @@ int ts_blocks_repair(tilesat_collapse *c, const tilesat_collapse_options *o,
                      tilesat_error *err) {
   int *tiles = NULL, rc = 0;
   TS_VEC(repaired) done = {0};
+  open_wave ow = {.c = c, .big = OPEN_CELLS};
+  open_changed(&ow); /* the wave is not the last call's */
   for (size_t i = 0; i < c->empties.n && !rc; i++) {
     int x = c->empties.v[i];
     if (c->count[x] != 0) /* decided again by an earlier block */
@@ -309,21 +467,24 @@ int ts_blocks_repair(tilesat_collapse *c, const tilesat_collapse_options *o,
         rc = whole_map(c, o, err);
         break;
       }
-      block_bans(c, &w);
-      if (!open_block(c, &w)) { /* a corridor out to cells with a choice */
+      band b = {0};
+      int kept = block_bans(c, &w, NULL);
+      bool stretched = !open_block(c, &w, &ow);
+      if (stretched) { /* a corridor out to the open wave */
         free(w.m.bans.v);
-        if (!corridor(c, x, r, &w)) {
+        if (!corridor(c, &ow, x, r, &w, &b)) {
           rc = whole_map(c, o, err);
           break;
         }
-        block_bans(c, &w);
+        kept = block_bans(c, &w, &b);
       }
       tiles = ts_realloc(tiles, (size_t)w.m.ncells * sizeof *tiles);
-      int filled = fill_block(c, o, &w, level, tiles, err);
+      int filled = fill_block(c, o, &w, level, stretched, tiles, err);
       if (filled == 1) {
         apply(c, &w, tiles);
+        open_changed(&ow);
         c->repairs++;
-        c->resolved += w.m.ncells;
+        c->resolved += w.m.ncells - kept;
         TS_PUSH(done, ((repaired){x, r}));
       }
       free(w.m.bans.v);
@@ -332,11 +493,14 @@ int ts_blocks_repair(tilesat_collapse *c, const tilesat_collapse_options *o,
         break;
       }
     }
-    if (rc == 0)
+    if (rc == 0) {
       ts_collapse_propagate(c);
+      open_changed(&ow);
+    }
   }
   free(tiles);
   free(done.v);
+  free(ow.stack.v);
   if (rc == 0) {
     c->empties.n = 0;
     c->contradiction = -1;

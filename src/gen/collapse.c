@@ -233,6 +233,8 @@ void tilesat_collapse_free(tilesat_collapse *c) {
   }
   free(c->empties.v);
   free(c->base);
+  free(c->open_memo);
+  free(c->open_seen);
   free(c);
 }
 

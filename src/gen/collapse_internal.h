@@ -88,6 +88,9 @@ struct tilesat_collapse {
   bool global_slow;    /* auto: the whole-map proof ran past its budget */
   TS_VEC(int) empties; /* cells emptied, to repair */
   uint8_t *base;       /* [cell][tile]: the wave after the pins and bans */
+  unsigned *open_memo; /* [cell]: blocks.c's open cells (epoch << 1 | open) */
+  unsigned *open_seen; /* [cell]: blocks.c's search that met it */
+  unsigned open_epoch, open_stamp;
   long repairs, resolved;
   int level_cap; /* a block's own collapser: repairs give up past it */
   /* a block's own collapser: the one whose block it fills, and the options
