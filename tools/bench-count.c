@@ -11,7 +11,11 @@
  *   count --method dp vs sample --method dp (one map, and 100), each in a
  *   child process of its own: CPU time (user + system, the median of 3 runs
  *   when a run takes under 2 s) and peak resident memory (the child's
- *   ru_maxrss), and the ratios sample / count. */
+ *   ru_maxrss), and the ratios sample / count.
+ *
+ * usage: bench-count --states LIMIT_SECONDS RULES WxH[p] [RULES WxH[p] ...]
+ *   count --method dp (p: periodic): the most states a layer held (from the
+ *   dp's progress lines), the layer it was, CPU seconds and the count. */
 #define _DEFAULT_SOURCE /* wait4: a child's own peak memory */
 #include "tilesat.h"
 
@@ -160,6 +164,81 @@ static int child_run(const tilesat_map *m, int nmaps, unsigned limit,
   return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
 }
 
+/* ------------------------------------------------------ states a layer */
+
+static size_t peak_states;
+static int peak_cell;
+static void on_states(void *user, const char *line) {
+  (void)user;
+  int cell, of;
+  size_t n;
+  if (sscanf(line, "dp: cell %d of %d, %zu states", &cell, &of, &n) == 3 &&
+      n > peak_states) {
+    peak_states = n;
+    peak_cell = cell;
+  }
+}
+
+static double cpu_now(void) {
+  struct rusage ru;
+  getrusage(RUSAGE_SELF, &ru);
+  return (double)ru.ru_utime.tv_sec + 1e-6 * (double)ru.ru_utime.tv_usec +
+         (double)ru.ru_stime.tv_sec + 1e-6 * (double)ru.ru_stime.tv_usec;
+}
+
+static int states(unsigned limit, int argc, char **argv) {
+  printf("%-18s %-8s | %12s %6s | %9s | %s\n", "rules", "size", "peak states",
+         "cell", "CPU s", "count");
+  for (int i = 0; i + 1 < argc; i += 2) {
+    tilesat_rules *r;
+    tilesat_error err;
+    int w, h;
+    size_t len = strlen(argv[i + 1]);
+    bool periodic = len && argv[i + 1][len - 1] == 'p';
+    char size[32];
+    snprintf(size, sizeof size, "%.*s", (int)(len - periodic), argv[i + 1]);
+    r = tilesat_rules_read_file(argv[i], &err);
+    if (!r || tilesat_parse_size(size, &w, &h, &err)) {
+      fprintf(stderr, "bench-count: %s\n", err.msg);
+      return 1;
+    }
+    tilesat_map *m =
+        tilesat_map_new(r, w, h, tilesat_rules_topology(r), periodic, &err);
+    tilesat_count_options o;
+    tilesat_count_options_init(&o);
+    o.method = TILESAT_METHOD_DP;
+    o.solve.terminate = stopped;
+    o.progress = on_states;
+    peak_states = 0;
+    peak_cell = 0;
+    stop = 0;
+    alarm(limit);
+    double t0 = cpu_now();
+    tilesat_count_result res;
+    int rc = tilesat_count(m, &o, &res, &err);
+    double t = cpu_now() - t0;
+    alarm(0);
+    const char *name =
+        strrchr(argv[i], '/') ? strrchr(argv[i], '/') + 1 : argv[i];
+    printf("%-18.18s %-8s | %12zu %6d | %9.2f | ", name, argv[i + 1],
+           peak_states, peak_cell, t);
+    if (rc) {
+      printf("- (%s)\n", stop ? "time limit" : err.msg);
+    } else {
+      size_t n = strlen(res.count);
+      if (n > 14)
+        printf("%c.%.5se%zu\n", res.count[0], res.count + 1, n - 1);
+      else
+        printf("%s\n", res.count);
+      tilesat_count_result_free(&res);
+    }
+    fflush(stdout);
+    tilesat_map_free(m);
+    tilesat_rules_free(r);
+  }
+  return 0;
+}
+
 static int cmp_double(const void *a, const void *b) {
   double x = *(const double *)a, y = *(const double *)b;
   return (x > y) - (x < y);
@@ -221,7 +300,8 @@ static int count_vs_sample(unsigned limit, int argc, char **argv) {
 
 int main(int argc, char **argv) {
   bool sample = argc > 1 && !strcmp(argv[1], "--sample");
-  if (sample) {
+  bool by_states = argc > 1 && !strcmp(argv[1], "--states");
+  if (sample || by_states) {
     argc--;
     argv++;
   }
@@ -232,6 +312,8 @@ int main(int argc, char **argv) {
   memset(&sa, 0, sizeof sa);
   sa.sa_handler = on_alarm; /* stays installed (signal() would be one-shot) */
   sigaction(SIGALRM, &sa, NULL);
+  if (by_states)
+    return states(limit, argc - 2, argv + 2);
   return sample ? count_vs_sample(limit, argc - 2, argv + 2)
                 : methods(limit, argc - 2, argv + 2);
 }

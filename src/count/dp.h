@@ -55,6 +55,16 @@ typedef struct layer {
 
 typedef struct dp dp;
 
+/* The candidate sets of one position, each once (the seen key, struct dp):
+ * `n` sets of twords words, and an open-addressing index over them (the
+ * set's number + 1, or 0 when empty). */
+typedef struct setbook {
+  uint64_t *sets;
+  size_t n, room;
+  uint32_t *index;
+  size_t cap;
+} setbook;
+
 /* Global constraints the dp keeps (dp_global.c), in key bytes after the
  * frontier's L: a counter (two bytes) for each count constraint and for
  * count --by-tile, and for each connected constraint a component label
@@ -128,6 +138,16 @@ struct dp {
   size_t last_states; /* states in the last layer built */
   size_t *sizes;      /* states of each layer built unfiltered */
   dp_ext ext;         /* global constraints */
+  /* The seen key (counting only; 0: the plain key).  A state of layer i
+   * keeps only what the cells from i on can see: its frontier as it will
+   * be once position i is placed (shifted, the cells whose last neighbour
+   * is i coarsened or gone) and the tiles position i may take (its
+   * candidate set, pins, bans and own edges included) as a number in
+   * setbytes bytes at key offset p.L, looked up in books[i % 2].  States
+   * whose earlier neighbours differ but leave position i the same choice
+   * merge, and a state whose next cell has no tile is dropped at once. */
+  int setbytes;
+  setbook books[2];
 };
 
 static inline uint64_t *entry_key(const layer *l, size_t i) {
@@ -146,6 +166,10 @@ int dp_open(dp *s, const tilesat_map *m, const tilesat_count_options *o,
             ts_dp_order order, const char *what, const uint64_t *by,
             tilesat_error *err);
 void dp_free(dp *s);
+/* dp_open for counting: with the seen key unless `plain`. */
+int dp_open_count(dp *s, const tilesat_map *m, const tilesat_count_options *o,
+                  ts_dp_order order, const uint64_t *by, bool plain,
+                  tilesat_error *err);
 /* Layer 0: the empty map, one state. */
 bool dp_start(dp *s, layer *l, tilesat_error *err);
 /* Build layers from+1 .. to from `start` (layer from) in the working
