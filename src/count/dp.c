@@ -620,6 +620,7 @@ static bool batch_push(dp *s, layer *l, batch *b, const mp_limb_t *add,
 void dp_free(dp *s) {
   for (int i = 0; i < 2; i++)
     layer_release(s, &s->layers[i]);
+  layer_release(s, &s->foreign);
   free(s->compat);
   free(s->cls);
   free(s->rep);
@@ -671,8 +672,7 @@ static long book_id(dp *s, setbook *b, const uint64_t *set) {
   }
   size_t at = hash_set(set, tw) & (b->cap - 1);
   for (; b->index[at]; at = (at + 1) & (b->cap - 1))
-    if (!memcmp(b->sets + (b->index[at] - 1) * (size_t)tw, set,
-                (size_t)tw * 8))
+    if (!memcmp(b->sets + (b->index[at] - 1) * (size_t)tw, set, (size_t)tw * 8))
       return (long)b->index[at] - 1;
   if ((b->n + 1) >> (8 * s->setbytes))
     return -1;
@@ -688,13 +688,36 @@ static long book_id(dp *s, setbook *b, const uint64_t *set) {
 static long get_id(const dp *s, const unsigned char *key) {
   long id = 0;
   for (int j = s->setbytes - 1; j >= 0; j--)
-    id = id << 8 | key[s->p.L + j];
+    id = id << 8 | key[s->setoff + j];
   return id;
 }
 
 static void put_id(const dp *s, unsigned char *key, long id) {
   for (int j = 0; j < s->setbytes; j++)
-    key[s->p.L + j] = (unsigned char)(id >> (8 * j));
+    key[s->setoff + j] = (unsigned char)(id >> (8 * j));
+}
+
+/* A state's set, or the set into its key (numbered, or itself). */
+static const uint64_t *get_set(const dp *s, int i, const unsigned char *key) {
+  return s->setraw ? (const uint64_t *)(const void *)(key + s->setoff)
+                   : s->books[i % 2].sets + get_id(s, key) * s->twords;
+}
+
+static bool put_set(dp *s, int i, unsigned char *key, const uint64_t *set,
+                    tilesat_error *err) {
+  if (s->setraw) {
+    memcpy(key + s->setoff, set, (size_t)s->setbytes);
+    return true;
+  }
+  long id = book_id(s, &s->books[i % 2], set);
+  if (id < 0) {
+    ts_error(err, NULL, 0,
+             "internal error: more candidate sets than %d bytes number",
+             s->setbytes);
+    return false;
+  }
+  put_id(s, key, id);
+  return true;
 }
 
 /* Bytes of a set number: enough for every set one position may have (a
@@ -822,7 +845,7 @@ static void make_classes(dp *s) {
  * constraints and counting `by` (dp_open).  0, or -1 with err. */
 static int dp_setup(dp *s, const tilesat_map *m, const tilesat_count_options *o,
                     const plan *chosen, const char *what, const uint64_t *by,
-                    bool seen, tilesat_error *err) {
+                    bool seen, bool raw, tilesat_error *err) {
   memset(s, 0, sizeof *s);
   const tilesat_rules *r = m->rules;
   int T = r->ntiles;
@@ -847,8 +870,14 @@ static int dp_setup(dp *s, const tilesat_map *m, const tilesat_count_options *o,
                     (size_t)(t >> 6)] |= (uint64_t)1 << (t & 63);
   make_classes(s);
   s->sizes = ts_calloc((size_t)m->ncells + 1, sizeof *s->sizes);
-  if (seen && m->ncells > 0)
+  s->setoff = s->p.L;
+  if (seen && m->ncells > 0 && raw) {
+    s->setraw = true;
+    s->setoff = (s->p.L + 7) / 8 * 8;
+    s->setbytes = s->twords * 8;
+  } else if (seen && m->ncells > 0) {
     s->setbytes = set_bytes(s);
+  }
   return ext_setup(s, by, err);
 }
 
@@ -857,17 +886,41 @@ typedef struct run_scratch {
   /* The total of the layer being built, summed as it is built; the layer
    * after it is sized for at most 2^lgT times that. */
   mpz_t total;
-  uint64_t *mask;   /* candidate tiles of the state at hand */
-  uint64_t *selfok; /* tiles the position's own wrap-around edges allow */
-  uint64_t *base;   /* next_base of the state at hand */
-  bool filtered;    /* s->keep may refuse states of the layer being built */
+  uint64_t *mask;     /* candidate tiles of the state at hand */
+  uint64_t *selfok;   /* tiles the position's own wrap-around edges allow */
+  uint64_t *base;     /* next_base of the state at hand */
+  bool filtered;      /* s->keep may refuse states of the layer being built */
   uint64_t *selfnext; /* the seen key: selfok of the next position */
   uint64_t *plain;    /* the seen key: the plain key after the position */
-  batch b;
+  batch b, fb;        /* to next, and to s->foreign (shards) */
   /* per state: the candidate tiles of each class, and the classes met */
   mp_limb_t *mult;
   int *used, *first;
 } run_scratch;
+
+int dp_owner(const dp *s, const uint64_t *key) {
+  uint64_t h = hash_key(key, s->p.keywords);
+  return (int)(((h >> 32) * (uint64_t)s->nshards) >> 32);
+}
+
+bool dp_layer_add(dp *s, layer *l, const uint64_t *key, const mp_limb_t *add,
+                  int n, tilesat_error *err) {
+  return layer_add(s, l, key, add, n, 1, err);
+}
+
+/* batch_push of the key at w->b's next slot, to s->foreign when another
+ * shard owns it. */
+static bool route_push(dp *s, layer *next, run_scratch *w, const mp_limb_t *add,
+                       int nlimbs, mp_limb_t mult, tilesat_error *err) {
+  if (s->nshards > 1) {
+    const uint64_t *key = batch_key(s, &w->b);
+    if (dp_owner(s, key) != s->shard) {
+      memcpy(batch_key(s, &w->fb), key, (size_t)s->p.keywords * 8);
+      return batch_push(s, &s->foreign, &w->fb, add, nlimbs, mult, err);
+    }
+  }
+  return batch_push(s, next, &w->b, add, nlimbs, mult, err);
+}
 
 /* Extend state e of `cur` by every tile position i takes, into `next`. */
 static bool extend_state(dp *s, int i, const unsigned char *cls,
@@ -904,7 +957,7 @@ static bool extend_state(dp *s, int i, const unsigned char *cls,
       continue;
     if (w->filtered && !s->keep(s->keep_user, i + 1, key))
       continue;
-    if (!batch_push(s, next, &w->b, count, cur->nlimbs, mult, err))
+    if (!route_push(s, next, w, count, cur->nlimbs, mult, err))
       return false;
   }
   mpz_t view;
@@ -922,7 +975,7 @@ static bool extend_seen(dp *s, int i, const unsigned char *cls,
                         layer *next, run_scratch *w, tilesat_error *err) {
   const plan *p = &s->p;
   const unsigned char *k = (const unsigned char *)entry_key(cur, e);
-  const uint64_t *set = s->books[i % 2].sets + get_id(s, k) * s->twords;
+  const uint64_t *set = get_set(s, i, k);
   const mp_limb_t *count = entry_count(s, cur, e);
   unsigned long extensions = 0;
   int nclasses = 0;
@@ -944,7 +997,7 @@ static bool extend_seen(dp *s, int i, const unsigned char *cls,
     mp_limb_t mult = w->mult[c];
     w->mult[c] = 0;
     memcpy(pk, k, bytes);
-    put_id(s, pk, 0);
+    memset(pk + s->setoff, 0, (size_t)s->setbytes);
     place_class(p, i, cls[w->first[c]], pk);
     unsigned char *key = (unsigned char *)batch_key(s, &w->b);
     if (last) {
@@ -956,18 +1009,13 @@ static bool extend_seen(dp *s, int i, const unsigned char *cls,
         any |= (w->mask[wd] &= w->selfnext[wd]) != 0;
       if (!any)
         continue;
-      long id = book_id(s, &s->books[(i + 1) % 2], w->mask);
-      if (id < 0) {
-        ts_error(err, NULL, 0, "internal error: more candidate sets than %d "
-                               "bytes number", s->setbytes);
-        return false;
-      }
       next_base(s, i + 1, pk, key);
-      put_id(s, key, id);
+      if (!put_set(s, i + 1, key, w->mask, err))
+        return false;
     }
     if (s->ext.grp && !ext_next(s, i, k, w->first[c], key))
       continue;
-    if (!batch_push(s, next, &w->b, count, cur->nlimbs, mult, err))
+    if (!route_push(s, next, w, count, cur->nlimbs, mult, err))
       return false;
   }
   mpz_t view;
@@ -1002,6 +1050,9 @@ static bool dp_step(dp *s, int i, const layer *cur, layer *next, run_scratch *w,
   if (!layer_prepare(s, next, index_slots(n), n + n / 8 + 16, nlimbs, cur->n,
                      err))
     return false;
+  if (s->nshards > 1 && !layer_prepare(s, &s->foreign, index_slots(cur->n),
+                                       cur->n + 16, nlimbs, cur->n, err))
+    return false;
   mpz_set_ui(w->total, 0);
   const unsigned char *cls = s->cls + (size_t)p->place_mask[i] * (size_t)p->T;
   const unsigned char *grp =
@@ -1017,10 +1068,11 @@ static bool dp_step(dp *s, int i, const layer *cur, layer *next, run_scratch *w,
       return false;
     }
     if (!(s->setbytes ? extend_seen : extend_state)(s, i, cls, grp, cur, e,
-                                                     next, w, err))
+                                                    next, w, err))
       return false;
   }
-  return batch_flush(s, next, &w->b, err);
+  return batch_flush(s, next, &w->b, err) &&
+         (s->nshards < 2 || batch_flush(s, &s->foreign, &w->fb, err));
 }
 
 bool dp_start(dp *s, layer *l, tilesat_error *err) {
@@ -1036,10 +1088,12 @@ bool dp_start(dp *s, layer *l, tilesat_error *err) {
     for (int wd = 0; wd < s->twords; wd++)
       any |= (set[wd] &= selfok[wd]) != 0;
     book_clear(&s->books[0]);
-    put_id(s, (unsigned char *)key, book_id(s, &s->books[0], set));
+    ok = put_set(s, 0, (unsigned char *)key, set, err);
     free(set);
     free(selfok);
   }
+  if (s->nshards > 1 && dp_owner(s, key) != s->shard)
+    any = false; /* another shard's */
   ok = ok && (!any || layer_add(s, l, key, &one, 1, 1, err));
   free(key);
   return ok;
@@ -1055,6 +1109,7 @@ const layer *dp_run(dp *s, const layer *start, int from, int to,
       .plain = ts_calloc((size_t)p->keywords, 8),
       .base = ts_calloc((size_t)p->keywords, 8),
       .b = {.keys = ts_calloc(BATCH * (size_t)p->keywords, 8)},
+      .fb = {.keys = ts_calloc(BATCH * (size_t)p->keywords, 8)},
       .mult = ts_calloc((size_t)p->T, sizeof *w.mult),
       .used = ts_malloc((size_t)p->T * sizeof *w.used),
       .first = ts_malloc((size_t)p->T * sizeof *w.first),
@@ -1066,11 +1121,16 @@ const layer *dp_run(dp *s, const layer *start, int from, int to,
     layer *next = &s->layers[(i + 1) % 2];
     if (cur == &s->layers[i % 2])
       layer_pass_index(&s->layers[i % 2], next);
+    bool ok = true;
     if (ts_terminated(s->solve)) {
       ts_error(err, s->what, 0, "interrupted");
-      cur = NULL;
-    } else if (!dp_step(s, i, cur, next, &w, err) ||
-               (s->built && !s->built(s, i + 1, next, err))) {
+      ok = false;
+    } else {
+      ok = dp_step(s, i, cur, next, &w, err);
+    }
+    if (s->exchange) /* every shard, failed or not */
+      ok = s->exchange(s, next, &s->foreign, w.total, ok, err);
+    if (!ok || (s->built && !s->built(s, i + 1, next, err))) {
       cur = NULL;
     } else {
       cur = next;
@@ -1092,6 +1152,7 @@ const layer *dp_run(dp *s, const layer *start, int from, int to,
   free(w.plain);
   free(w.base);
   free(w.b.keys);
+  free(w.fb.keys);
   free(w.mult);
   free(w.used);
   free(w.first);
@@ -1136,12 +1197,12 @@ static bool probe_built(dp *s, int pos, const layer *l, tilesat_error *err) {
  * or -1 with err; its plan in *pl either way. */
 static int probe(const tilesat_map *m, const tilesat_count_options *o,
                  bool column_major, const char *what, const uint64_t *by,
-                 bool seen,
-                 plan *pl, size_t *states, bool *capped, tilesat_error *err) {
+                 bool seen, plan *pl, size_t *states, bool *capped,
+                 tilesat_error *err) {
   plan_build(m, column_major, pl);
   int upto = 2 * pl->stride < m->ncells ? 2 * pl->stride : m->ncells;
   dp s;
-  int rc = dp_setup(&s, m, o, pl, what, by, seen, err);
+  int rc = dp_setup(&s, m, o, pl, what, by, seen, false, err);
   s.built = probe_built;
   s.built_user = capped;
   *capped = false;
@@ -1231,12 +1292,12 @@ static int choose_plan(const tilesat_map *m, const tilesat_count_options *o,
 
 static int open_keyed(dp *s, const tilesat_map *m,
                       const tilesat_count_options *o, ts_dp_order order,
-                      const char *what, const uint64_t *by, bool seen,
+                      const char *what, const uint64_t *by, bool seen, bool raw,
                       tilesat_error *err) {
   plan p;
   if (choose_plan(m, o, order, by, seen, &p, err, what))
     return -1;
-  if (!dp_setup(s, m, o, &p, what, by, seen, err))
+  if (!dp_setup(s, m, o, &p, what, by, seen, raw, err))
     return 0;
   dp_free(s);
   return -1;
@@ -1245,13 +1306,13 @@ static int open_keyed(dp *s, const tilesat_map *m,
 int dp_open(dp *s, const tilesat_map *m, const tilesat_count_options *o,
             ts_dp_order order, const char *what, const uint64_t *by,
             tilesat_error *err) {
-  return open_keyed(s, m, o, order, what, by, false, err);
+  return open_keyed(s, m, o, order, what, by, false, false, err);
 }
 
 int dp_open_count(dp *s, const tilesat_map *m, const tilesat_count_options *o,
-                  ts_dp_order order, const uint64_t *by, bool plain,
+                  ts_dp_order order, const uint64_t *by, bool plain, bool raw,
                   tilesat_error *err) {
-  return open_keyed(s, m, o, order, "count", by, !plain, err);
+  return open_keyed(s, m, o, order, "count", by, !plain, raw, err);
 }
 
 /* The count, and with `by` (count --by-tile) dist[k] (ncells + 1 of
@@ -1260,7 +1321,7 @@ static int dp_count_by(const tilesat_map *m, const tilesat_count_options *o,
                        const uint64_t *by, mpz_t count, mpz_t *dist,
                        tilesat_error *err) {
   dp s;
-  if (dp_open_count(&s, m, o, TS_DP_PROBE, by, o->dp_plain_key, err))
+  if (dp_open_count(&s, m, o, TS_DP_PROBE, by, o->dp_plain_key, false, err))
     return -1;
   const layer *last = NULL;
   if (dp_start(&s, &s.layers[0], err))

@@ -147,7 +147,21 @@ struct dp {
    * whose earlier neighbours differ but leave position i the same choice
    * merge, and a state whose next cell has no tile is dropped at once. */
   int setbytes;
+  int setoff;  /* where the set's bytes start (p.L, or a word boundary) */
+  bool setraw; /* the set itself, not its number (shards: numbers are
+                  each process's own) */
   setbook books[2];
+  /* Sharding (tilesat-mpi --shard): with nshards > 1, each layer's states
+   * are split over the shards by their key's hash (dp_owner); a successor
+   * another shard owns goes to `foreign`, and after each step exchange()
+   * hands those over, adds what the others sent to next, and sets total
+   * to a bound every shard shares.  It is called after a failed step too
+   * (ok false), so that every shard stops together. */
+  int nshards, shard;
+  layer foreign;
+  bool (*exchange)(dp *s, layer *next, layer *foreign, mpz_t total, bool ok,
+                   tilesat_error *err);
+  void *exchange_user;
 };
 
 static inline uint64_t *entry_key(const layer *l, size_t i) {
@@ -166,10 +180,16 @@ int dp_open(dp *s, const tilesat_map *m, const tilesat_count_options *o,
             ts_dp_order order, const char *what, const uint64_t *by,
             tilesat_error *err);
 void dp_free(dp *s);
-/* dp_open for counting: with the seen key unless `plain`. */
+/* dp_open for counting: with the seen key unless `plain` (holding the
+ * sets themselves when `raw`, as shards need). */
 int dp_open_count(dp *s, const tilesat_map *m, const tilesat_count_options *o,
-                  ts_dp_order order, const uint64_t *by, bool plain,
+                  ts_dp_order order, const uint64_t *by, bool plain, bool raw,
                   tilesat_error *err);
+/* The shard that owns key. */
+int dp_owner(const dp *s, const uint64_t *key);
+/* count(key) += add (n limbs) in l. */
+bool dp_layer_add(dp *s, layer *l, const uint64_t *key, const mp_limb_t *add,
+                  int n, tilesat_error *err);
 /* Layer 0: the empty map, one state. */
 bool dp_start(dp *s, layer *l, tilesat_error *err);
 /* Build layers from+1 .. to from `start` (layer from) in the working
