@@ -61,7 +61,7 @@ tmp=$(mktemp -d)
 printf '....\n.#..\n....\n..#.\n....\n' >"$tmp/mask"
 shard "coast 6x6 pinned" 3 rules/coast.rules --size 6x6 --pin 2,2=C
 shard "coast-hex 5x4" 4 rules/coast-hex.rules --size 5x4
-shard "coast 4x4 periodic" 4 rules/coast.rules --size 4x4 --periodic
+shard "dungeon8 3x3 periodic" 4 rules/dungeon8.rules --size 3x3 --periodic
 shard "coast 5x4 land connected" 3 rules/coast.rules --size 5x4 \
   --connected L
 shard "coast 4x5 masked, 6 land" 4 rules/coast.rules --size 4x5 \
