@@ -462,6 +462,9 @@ typedef struct tilesat_count_options {
    * the strips' width in lines (then nothing depends on time) */
   double bounds_seconds;
   int bounds_width;
+  /* dp: key states on each placed tile's class, not on what the cells to
+   * come can see (the older, larger key: for tests and benches) */
+  bool dp_plain_key;
 } tilesat_count_options;
 
 /* Defaults: auto, picosat, epsilon 0.8, delta 0.2, tolerance 6, seed 1,

@@ -31,6 +31,19 @@ static char *count_with(const tilesat_map *m, tilesat_method method,
   return res.count;
 }
 
+/* The dp with the plain key (each placed tile's class), which the seen
+ * key (what the cells to come can see) must agree with. */
+static char *count_plain(const tilesat_map *m) {
+  tilesat_count_options o;
+  tilesat_count_options_init(&o);
+  o.method = TILESAT_METHOD_DP;
+  o.dp_plain_key = true;
+  tilesat_count_result res;
+  tilesat_error err;
+  cr_assert_eq(tilesat_count(m, &o, &res, &err), 0, "%s", err.msg);
+  return res.count;
+}
+
 /* A w x h map of r in r's topology, with an optional pin. */
 static tilesat_map *case_map(const tilesat_rules *r, int w, int h,
                              bool periodic, const char *pin) {
@@ -80,6 +93,9 @@ Test(count, dp_agrees_with_enum_and_brute_force) {
     char *dp = count_with(c.map, TILESAT_METHOD_DP, TILESAT_PICOSAT);
     cr_expect_str_eq(dp, want, "%s: dp %s", c.desc, dp);
     free(dp);
+    dp = count_plain(c.map);
+    cr_expect_str_eq(dp, want, "%s: dp (plain key) %s", c.desc, dp);
+    free(dp);
     for (int b = 0; b < NBACKENDS; b++) {
       char *en = count_with(c.map, TILESAT_METHOD_ENUM, backends[b]);
       cr_expect_str_eq(en, want, "%s: enum on %s %s", c.desc,
@@ -112,6 +128,9 @@ Test(count, dp_agrees_with_enum_on_larger_maps) {
     tilesat_map *m = case_map(cases[i].r, cases[i].w, cases[i].h,
                               cases[i].periodic, cases[i].pin);
     char *dp = count_with(m, TILESAT_METHOD_DP, TILESAT_PICOSAT);
+    char *plain = count_plain(m);
+    cr_expect_str_eq(dp, plain, "case %zu: dp %s, plain key %s", i, dp, plain);
+    free(plain);
     for (int b = 0; b < NBACKENDS; b++) {
       char *en = count_with(m, TILESAT_METHOD_ENUM, backends[b]);
       cr_expect_str_eq(dp, en, "case %zu: dp %s, enum on %s %s", i, dp,
@@ -157,6 +176,10 @@ Test(count, dp_agrees_with_enum_on_wfc_tilesets) {
     tilesat_map *m =
         case_map(r, cases[i].w, cases[i].h, cases[i].periodic, cases[i].pin);
     char *dp = count_with(m, TILESAT_METHOD_DP, TILESAT_PICOSAT);
+    char *plain = count_plain(m);
+    cr_expect_str_eq(dp, plain, "%s %dx%d: dp %s, plain key %s", cases[i].set,
+                     cases[i].w, cases[i].h, dp, plain);
+    free(plain);
     for (int b = 0; b < NBACKENDS; b++) {
       char *en = count_with(m, TILESAT_METHOD_ENUM, backends[b]);
       cr_expect_str_eq(dp, en, "%s %dx%d: dp %s, enum on %s %s", cases[i].set,

@@ -16,18 +16,30 @@ static void add_constraints(tilesat_map *m, const char *lines) {
       "%s: %s", lines, err.msg);
 }
 
-static long count_by(const tilesat_map *m, tilesat_method method,
-                     tilesat_backend b) {
+static long count_keyed(const tilesat_map *m, tilesat_method method,
+                        tilesat_backend b, bool plain) {
   tilesat_count_options o;
   tilesat_count_options_init(&o);
   o.method = method;
   o.solve.backend = b;
+  o.dp_plain_key = plain;
   tilesat_count_result res;
   tilesat_error err;
   cr_assert_eq(tilesat_count(m, &o, &res, &err), 0, "%s", err.msg);
   long n = atol(res.count);
   tilesat_count_result_free(&res);
   return n;
+}
+
+static long count_by(const tilesat_map *m, tilesat_method method,
+                     tilesat_backend b) {
+  return count_keyed(m, method, b, false);
+}
+
+/* The dp with the plain key (each placed tile's class), which the seen key
+ * (what the cells to come can see) must agree with. */
+static long count_plain(const tilesat_map *m) {
+  return count_keyed(m, TILESAT_METHOD_DP, TILESAT_PICOSAT, true);
 }
 
 /* Random rules, sizes and constraints: enumeration with the constraints
@@ -59,11 +71,14 @@ Test(global, random_constraints_counted_as_brute_force_counts) {
                    tilesat_topology_name(s.topo), s.w, s.h,
                    s.periodic ? " periodic" : "", line,
                    tilesat_backend_name(backends[b]));
-    if (s.kind != TILESAT_GLOBAL_PATH)
+    if (s.kind != TILESAT_GLOBAL_PATH) {
       cr_expect_eq(count_by(m, TILESAT_METHOD_DP, TILESAT_PICOSAT), want,
                    "iter %d %s %dx%d%s: %s by the dp", iter,
                    tilesat_topology_name(s.topo), s.w, s.h,
                    s.periodic ? " periodic" : "", line);
+      cr_expect_eq(count_plain(m), want, "iter %d: %s by the plain dp", iter,
+                   line);
+    }
     int *tiles = malloc((size_t)(s.w * s.h) * sizeof *tiles);
     tilesat_error err;
     int res = tilesat_check(m, SOLVE(TILESAT_PICOSAT), tiles, &err);
@@ -793,11 +808,13 @@ Test(global, masked_maps_counted_as_brute_force_counts) {
     for (int b = 0; b < NBACKENDS; b++)
       cr_expect_eq(count_by(m, TILESAT_METHOD_ENUM, backends[b]), want,
                    "iter %d on %s", iter, tilesat_backend_name(backends[b]));
-    if (!extra || g.kind != TILESAT_GLOBAL_PATH)
+    if (!extra || g.kind != TILESAT_GLOBAL_PATH) {
       cr_expect_eq(count_by(m, TILESAT_METHOD_DP, TILESAT_PICOSAT), want,
                    "iter %d (%s %dx%d%s, %s) by the dp", iter,
                    tilesat_topology_name(s.topo), s.w, s.h,
                    s.periodic ? " periodic" : "", extra ? line : "no more");
+      cr_expect_eq(count_plain(m), want, "iter %d by the plain dp", iter);
+    }
     int tiles[9];
     int res = tilesat_check(m, NULL, tiles, &err);
     cr_expect_eq(res, want ? TILESAT_SAT : TILESAT_UNSAT, "iter %d", iter);

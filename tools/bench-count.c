@@ -11,7 +11,12 @@
  *   count --method dp vs sample --method dp (one map, and 100), each in a
  *   child process of its own: CPU time (user + system, the median of 3 runs
  *   when a run takes under 2 s) and peak resident memory (the child's
- *   ru_maxrss), and the ratios sample / count. */
+ *   ru_maxrss), and the ratios sample / count.
+ *
+ * usage: bench-count --states LIMIT_SECONDS RULES WxH[p] [RULES WxH[p] ...]
+ *   count --method dp (p: periodic) on the plain key and on the seen key:
+ *   the most states a layer held (from the dp's progress lines) and CPU
+ *   seconds of each, and the count. */
 #define _DEFAULT_SOURCE /* wait4: a child's own peak memory */
 #include "tilesat.h"
 
@@ -160,6 +165,93 @@ static int child_run(const tilesat_map *m, int nmaps, unsigned limit,
   return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
 }
 
+/* ------------------------------------------------------ states a layer */
+
+static size_t peak_states;
+static void on_states(void *user, const char *line) {
+  (void)user;
+  int cell, of;
+  size_t n;
+  if (sscanf(line, "dp: cell %d of %d, %zu states", &cell, &of, &n) == 3 &&
+      n > peak_states)
+    peak_states = n;
+}
+
+static double cpu_now(void) {
+  struct rusage ru;
+  getrusage(RUSAGE_SELF, &ru);
+  return (double)ru.ru_utime.tv_sec + 1e-6 * (double)ru.ru_utime.tv_usec +
+         (double)ru.ru_stime.tv_sec + 1e-6 * (double)ru.ru_stime.tv_usec;
+}
+
+/* One dp count of m on the plain or the seen key: its peak states and CPU
+ * seconds, the count into out (or "-"). */
+static void states_run(const tilesat_map *m, bool plain, unsigned limit,
+                       size_t *peak, double *t, char *out, size_t outlen) {
+  tilesat_count_options o;
+  tilesat_count_options_init(&o);
+  o.method = TILESAT_METHOD_DP;
+  o.dp_plain_key = plain;
+  o.solve.terminate = stopped;
+  o.progress = on_states;
+  peak_states = 0;
+  stop = 0;
+  alarm(limit);
+  double t0 = cpu_now();
+  tilesat_count_result res;
+  tilesat_error err;
+  int rc = tilesat_count(m, &o, &res, &err);
+  *t = cpu_now() - t0;
+  alarm(0);
+  *peak = peak_states;
+  if (rc) {
+    snprintf(out, outlen, "- (%.40s)", stop ? "time limit" : err.msg);
+  } else {
+    size_t n = strlen(res.count);
+    if (n > 14)
+      snprintf(out, outlen, "%c.%.5se%zu", res.count[0], res.count + 1, n - 1);
+    else
+      snprintf(out, outlen, "%s", res.count);
+    tilesat_count_result_free(&res);
+  }
+}
+
+static int states(unsigned limit, int argc, char **argv) {
+  printf("%-18s %-6s | %11s %8s | %11s %8s | %5s | %s\n", "rules", "size",
+         "plain peak", "CPU s", "seen peak", "CPU s", "ratio", "count");
+  for (int i = 0; i + 1 < argc; i += 2) {
+    tilesat_error err;
+    int w, h;
+    size_t len = strlen(argv[i + 1]);
+    bool periodic = len && argv[i + 1][len - 1] == 'p';
+    char size[32];
+    snprintf(size, sizeof size, "%.*s", (int)(len - periodic), argv[i + 1]);
+    tilesat_rules *r = tilesat_rules_read_file(argv[i], &err);
+    if (!r || tilesat_parse_size(size, &w, &h, &err)) {
+      fprintf(stderr, "bench-count: %s\n", err.msg);
+      return 1;
+    }
+    tilesat_map *m =
+        tilesat_map_new(r, w, h, tilesat_rules_topology(r), periodic, &err);
+    const char *name =
+        strrchr(argv[i], '/') ? strrchr(argv[i], '/') + 1 : argv[i];
+    size_t peak[2];
+    double t[2];
+    char c[2][64];
+    for (int k = 0; k < 2; k++)
+      states_run(m, k == 0, limit, &peak[k], &t[k], c[k], sizeof c[k]);
+    printf("%-18.18s %-6s | %11zu %8.2f | %11zu %8.2f | %5.2f | %s%s%s\n", name,
+           argv[i + 1], peak[0], t[0], peak[1], t[1],
+           peak[1] ? (double)peak[0] / (double)peak[1] : 0.0, c[1],
+           strcmp(c[0], c[1]) ? ", plain: " : "",
+           strcmp(c[0], c[1]) ? c[0] : "");
+    fflush(stdout);
+    tilesat_map_free(m);
+    tilesat_rules_free(r);
+  }
+  return 0;
+}
+
 static int cmp_double(const void *a, const void *b) {
   double x = *(const double *)a, y = *(const double *)b;
   return (x > y) - (x < y);
@@ -221,7 +313,8 @@ static int count_vs_sample(unsigned limit, int argc, char **argv) {
 
 int main(int argc, char **argv) {
   bool sample = argc > 1 && !strcmp(argv[1], "--sample");
-  if (sample) {
+  bool by_states = argc > 1 && !strcmp(argv[1], "--states");
+  if (sample || by_states) {
     argc--;
     argv++;
   }
@@ -232,6 +325,8 @@ int main(int argc, char **argv) {
   memset(&sa, 0, sizeof sa);
   sa.sa_handler = on_alarm; /* stays installed (signal() would be one-shot) */
   sigaction(SIGALRM, &sa, NULL);
+  if (by_states)
+    return states(limit, argc - 2, argv + 2);
   return sample ? count_vs_sample(limit, argc - 2, argv + 2)
                 : methods(limit, argc - 2, argv + 2);
 }

@@ -55,6 +55,24 @@ build/bench-count "$LIMIT" \
   build/knots-dense.rules 16x16 build/knots-dense.rules 12x64 \
   build/knots-dense.rules 32x32
 echo
+# issue 24: peak states a layer, the plain key (each placed tile's class)
+# against the seen key (the next cell's candidate set and the classes the
+# cells after it can see); Circuit as samples.xml has it (Turnless,
+# periodic; 4x4 is already past a minute) and whole, Castle, Rooms, Knots Standard (periodic)
+tilesat=build/tilesat
+$tilesat import-tileset tests/data/wfc/tilesets/Circuit.xml --subset Turnless \
+  -o build/circuit-turnless.rules 2>/dev/null
+$tilesat import-tileset tests/data/wfc/tilesets/Rooms.xml -o build/rooms.rules \
+  2>/dev/null
+$tilesat import-tileset tests/data/wfc/tilesets/Knots.xml --subset Standard \
+  -o build/knots-standard.rules 2>/dev/null
+echo "peak states, plain vs seen key: $(date -u '+%Y-%m-%d %H:%M'), one core, each at most ${LIMIT}s"
+build/bench-count --states "$LIMIT" \
+  build/circuit.rules 5x5 build/circuit.rules 6x6 build/circuit-turnless.rules 3x3p \
+  build/castle.rules 6x6 build/castle.rules 7x7 \
+  build/rooms.rules 6x6 build/rooms.rules 8x8 \
+  build/knots-standard.rules 6x6p build/knots-standard.rules 8x8p
+echo
 echo "count vs sample, dp: $(date -u '+%Y-%m-%d %H:%M'), one core, each run at most ${SAMPLE_LIMIT}s"
 build/bench-count --sample "$SAMPLE_LIMIT" \
   rules/coast.rules 24x24 rules/coast.rules 64x64 \

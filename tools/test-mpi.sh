@@ -2,7 +2,8 @@
 # tools/test-mpi.sh TILESAT TILESAT_MPI: the MPI driver on this one machine
 # (make check-mpi, run by make test): 3 ranks (a master, two workers), more
 # parts than workers, each total against `tilesat count` of the same map in
-# one process; a bad argument said once, exit 1; a write error on
+# one process; the sharded dp (--shard) on 3 and 4 ranks against count
+# --method dp and enum; a bad argument said once, exit 1; a write error on
 # standard output and Ctrl-C said, exit 1.
 set -eu
 bin=$1
@@ -37,6 +38,35 @@ check "dungeon8 5x4 periodic, 40 parts" 40 rules/dungeon8.rules --size 5x4 \
   --periodic
 check "coast-hex 5x4 by enum, 24 parts" 24 rules/coast-hex.rules --size 5x4 \
   --method enum
+
+# --shard: one dp whose states the ranks share, against the dp and enum in
+# one process (square, hex, periodic, pins, count and connected constraints,
+# a mask)
+shard() { # shard NAME NP ARGS...
+  name=$1
+  np=$2
+  shift 2
+  want=$("$bin" count "$@" --method dp | tail -n 1)
+  en=$("$bin" count "$@" --method enum | tail -n 1)
+  got=$(mpirun -np "$np" --oversubscribe "$mpi" --shard "$@" 2>/dev/null |
+    tail -n 1) || got="exit $?"
+  if [ "$got" = "$want" ] && [ "$en" = "$want" ]; then
+    echo "mpi: --shard $name on $np ranks: $got, as dp and enum"
+  else
+    echo "mpi: --shard $name on $np ranks: FAILED: $got, dp $want, enum $en"
+    fails=$((fails + 1))
+  fi
+}
+tmp=$(mktemp -d)
+printf '....\n.#..\n....\n..#.\n....\n' >"$tmp/mask"
+shard "coast 6x6 pinned" 3 rules/coast.rules --size 6x6 --pin 2,2=C
+shard "coast-hex 5x4" 4 rules/coast-hex.rules --size 5x4
+shard "dungeon8 3x3 periodic" 4 rules/dungeon8.rules --size 3x3 --periodic
+shard "coast 5x4 land connected" 3 rules/coast.rules --size 5x4 \
+  --connected L
+shard "coast 4x5 masked, 6 land" 4 rules/coast.rules --size 4x5 \
+  --mask "$tmp/mask" --count L=6
+rm -rf "$tmp"
 
 # a bad argument: exit 1, said once (by rank 0), nothing on stdout
 out=$(run --parts 0 rules/coast.rules --size 3x3 2>/tmp/test-mpi.$$) && rc=0 || rc=$?

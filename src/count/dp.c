@@ -620,13 +620,120 @@ static bool batch_push(dp *s, layer *l, batch *b, const mp_limb_t *add,
 void dp_free(dp *s) {
   for (int i = 0; i < 2; i++)
     layer_release(s, &s->layers[i]);
+  layer_release(s, &s->foreign);
   free(s->compat);
   free(s->cls);
   free(s->rep);
   free(s->nclasses);
   free(s->sizes);
+  for (int b = 0; b < 2; b++) {
+    free(s->books[b].sets);
+    free(s->books[b].index);
+  }
   ext_free(&s->ext);
   plan_free(&s->p);
+}
+
+/* --------------------------------------------------------- the seen key */
+
+static void book_clear(setbook *b) {
+  b->n = 0;
+  if (b->index)
+    memset(b->index, 0, b->cap * sizeof *b->index);
+}
+
+static uint64_t hash_set(const uint64_t *set, int words) {
+  uint64_t h = 0x9e3779b97f4a7c15u;
+  for (int w = 0; w < words; w++) {
+    h ^= set[w];
+    h *= 0xff51afd7ed558ccdu;
+    h ^= h >> 32;
+  }
+  return h;
+}
+
+/* The number of `set` in b (entered if new); -1 when there are more sets
+ * than the key's set bytes number (kept below that by dp_setup's bound:
+ * a bug otherwise). */
+static long book_id(dp *s, setbook *b, const uint64_t *set) {
+  int tw = s->twords;
+  if (2 * (b->n + 1) > b->cap) {
+    size_t cap = b->cap ? 2 * b->cap : 64;
+    uint32_t *index = ts_calloc(cap, sizeof *index);
+    for (size_t j = 0; j < b->n; j++) {
+      size_t at = hash_set(b->sets + j * (size_t)tw, tw) & (cap - 1);
+      while (index[at])
+        at = (at + 1) & (cap - 1);
+      index[at] = (uint32_t)(j + 1);
+    }
+    free(b->index);
+    b->index = index;
+    b->cap = cap;
+  }
+  size_t at = hash_set(set, tw) & (b->cap - 1);
+  for (; b->index[at]; at = (at + 1) & (b->cap - 1))
+    if (!memcmp(b->sets + (b->index[at] - 1) * (size_t)tw, set, (size_t)tw * 8))
+      return (long)b->index[at] - 1;
+  if ((b->n + 1) >> (8 * s->setbytes))
+    return -1;
+  if (b->n == b->room) {
+    b->room = b->room ? 2 * b->room : 64;
+    b->sets = ts_realloc(b->sets, b->room * (size_t)tw * sizeof *b->sets);
+  }
+  memcpy(b->sets + b->n * (size_t)tw, set, (size_t)tw * 8);
+  b->index[at] = (uint32_t)(b->n + 1);
+  return (long)b->n++;
+}
+
+static long get_id(const dp *s, const unsigned char *key) {
+  long id = 0;
+  for (int j = s->setbytes - 1; j >= 0; j--)
+    id = id << 8 | key[s->setoff + j];
+  return id;
+}
+
+static void put_id(const dp *s, unsigned char *key, long id) {
+  for (int j = 0; j < s->setbytes; j++)
+    key[s->setoff + j] = (unsigned char)(id >> (8 * j));
+}
+
+/* A state's set, or the set into its key (numbered, or itself). */
+static const uint64_t *get_set(const dp *s, int i, const unsigned char *key) {
+  return s->setraw ? (const uint64_t *)(const void *)(key + s->setoff)
+                   : s->books[i % 2].sets + get_id(s, key) * s->twords;
+}
+
+static bool put_set(dp *s, int i, unsigned char *key, const uint64_t *set,
+                    tilesat_error *err) {
+  if (s->setraw) {
+    memcpy(key + s->setoff, set, (size_t)s->setbytes);
+    return true;
+  }
+  long id = book_id(s, &s->books[i % 2], set);
+  if (id < 0) {
+    ts_error(err, NULL, 0,
+             "internal error: more candidate sets than %d bytes number",
+             s->setbytes);
+    return false;
+  }
+  put_id(s, key, id);
+  return true;
+}
+
+/* Bytes of a set number: enough for every set one position may have (a
+ * set is a function of its earlier neighbours' classes); 0 when the
+ * number of sets is not bounded below 2^32. */
+static int set_bytes(const dp *s) {
+  const plan *p = &s->p;
+  double most = 1;
+  for (int i = 0; i < p->ncells; i++) {
+    double sets = 1;
+    for (int k = p->nb_start[i]; k < p->nb_start[i + 1]; k++)
+      if (p->nb_slot[k] >= 0)
+        sets *= s->nclasses[p->nb_mask[k]];
+    most = sets > most ? sets : most;
+  }
+  return most < 65535 ? 2 : most < 16777215 ? 3 : most < 4294967295.0 ? 4 : 0;
 }
 
 /* Which tiles may stand at position i given the state's earlier
@@ -738,7 +845,7 @@ static void make_classes(dp *s) {
  * constraints and counting `by` (dp_open).  0, or -1 with err. */
 static int dp_setup(dp *s, const tilesat_map *m, const tilesat_count_options *o,
                     const plan *chosen, const char *what, const uint64_t *by,
-                    tilesat_error *err) {
+                    bool seen, bool raw, tilesat_error *err) {
   memset(s, 0, sizeof *s);
   const tilesat_rules *r = m->rules;
   int T = r->ntiles;
@@ -763,6 +870,14 @@ static int dp_setup(dp *s, const tilesat_map *m, const tilesat_count_options *o,
                     (size_t)(t >> 6)] |= (uint64_t)1 << (t & 63);
   make_classes(s);
   s->sizes = ts_calloc((size_t)m->ncells + 1, sizeof *s->sizes);
+  s->setoff = s->p.L;
+  if (seen && m->ncells > 0 && raw) {
+    s->setraw = true;
+    s->setoff = (s->p.L + 7) / 8 * 8;
+    s->setbytes = s->twords * 8;
+  } else if (seen && m->ncells > 0) {
+    s->setbytes = set_bytes(s);
+  }
   return ext_setup(s, by, err);
 }
 
@@ -771,15 +886,41 @@ typedef struct run_scratch {
   /* The total of the layer being built, summed as it is built; the layer
    * after it is sized for at most 2^lgT times that. */
   mpz_t total;
-  uint64_t *mask;   /* candidate tiles of the state at hand */
-  uint64_t *selfok; /* tiles the position's own wrap-around edges allow */
-  uint64_t *base;   /* next_base of the state at hand */
-  bool filtered;    /* s->keep may refuse states of the layer being built */
-  batch b;
+  uint64_t *mask;     /* candidate tiles of the state at hand */
+  uint64_t *selfok;   /* tiles the position's own wrap-around edges allow */
+  uint64_t *base;     /* next_base of the state at hand */
+  bool filtered;      /* s->keep may refuse states of the layer being built */
+  uint64_t *selfnext; /* the seen key: selfok of the next position */
+  uint64_t *plain;    /* the seen key: the plain key after the position */
+  batch b, fb;        /* to next, and to s->foreign (shards) */
   /* per state: the candidate tiles of each class, and the classes met */
   mp_limb_t *mult;
   int *used, *first;
 } run_scratch;
+
+int dp_owner(const dp *s, const uint64_t *key) {
+  uint64_t h = hash_key(key, s->p.keywords);
+  return (int)(((h >> 32) * (uint64_t)s->nshards) >> 32);
+}
+
+bool dp_layer_add(dp *s, layer *l, const uint64_t *key, const mp_limb_t *add,
+                  int n, tilesat_error *err) {
+  return layer_add(s, l, key, add, n, 1, err);
+}
+
+/* batch_push of the key at w->b's next slot, to s->foreign when another
+ * shard owns it. */
+static bool route_push(dp *s, layer *next, run_scratch *w, const mp_limb_t *add,
+                       int nlimbs, mp_limb_t mult, tilesat_error *err) {
+  if (s->nshards > 1) {
+    const uint64_t *key = batch_key(s, &w->b);
+    if (dp_owner(s, key) != s->shard) {
+      memcpy(batch_key(s, &w->fb), key, (size_t)s->p.keywords * 8);
+      return batch_push(s, &s->foreign, &w->fb, add, nlimbs, mult, err);
+    }
+  }
+  return batch_push(s, next, &w->b, add, nlimbs, mult, err);
+}
 
 /* Extend state e of `cur` by every tile position i takes, into `next`. */
 static bool extend_state(dp *s, int i, const unsigned char *cls,
@@ -816,12 +957,79 @@ static bool extend_state(dp *s, int i, const unsigned char *cls,
       continue;
     if (w->filtered && !s->keep(s->keep_user, i + 1, key))
       continue;
-    if (!batch_push(s, next, &w->b, count, cur->nlimbs, mult, err))
+    if (!route_push(s, next, w, count, cur->nlimbs, mult, err))
       return false;
   }
   mpz_t view;
   mpz_addmul_ui(w->total, mpz_roinit_n(view, count, cur->nlimbs), extensions);
   return true;
+}
+
+/* extend_state under the seen key: the state's set is its candidates; a
+ * tile's plain successor (the frontier with the placed cell's class) gives
+ * the next position's set, and then its own frontier as it will be after
+ * that position.  A successor whose next position has no tile is dropped
+ * (counted in w->total all the same: a bound). */
+static bool extend_seen(dp *s, int i, const unsigned char *cls,
+                        const unsigned char *grp, const layer *cur, size_t e,
+                        layer *next, run_scratch *w, tilesat_error *err) {
+  const plan *p = &s->p;
+  const unsigned char *k = (const unsigned char *)entry_key(cur, e);
+  const uint64_t *set = get_set(s, i, k);
+  const mp_limb_t *count = entry_count(s, cur, e);
+  unsigned long extensions = 0;
+  int nclasses = 0;
+  for (int wd = 0; wd < s->twords; wd++)
+    for (uint64_t bits = set[wd]; bits; bits &= bits - 1) {
+      int t = wd * 64 + __builtin_ctzll(bits);
+      int c = grp[t];
+      if (!w->mult[c]++) {
+        w->used[nclasses++] = c;
+        w->first[c] = t;
+      }
+    }
+  unsigned char *pk = (unsigned char *)w->plain;
+  size_t bytes = (size_t)p->keywords * 8;
+  bool last = i + 1 == p->ncells;
+  for (int j = 0; j < nclasses; j++) {
+    int c = w->used[j];
+    extensions += w->mult[c];
+    mp_limb_t mult = w->mult[c];
+    w->mult[c] = 0;
+    memcpy(pk, k, bytes);
+    memset(pk + s->setoff, 0, (size_t)s->setbytes);
+    place_class(p, i, cls[w->first[c]], pk);
+    unsigned char *key = (unsigned char *)batch_key(s, &w->b);
+    if (last) {
+      memcpy(key, pk, bytes);
+    } else {
+      candidates(s, i + 1, pk, w->mask);
+      bool any = false;
+      for (int wd = 0; wd < s->twords; wd++)
+        any |= (w->mask[wd] &= w->selfnext[wd]) != 0;
+      if (!any)
+        continue;
+      next_base(s, i + 1, pk, key);
+      if (!put_set(s, i + 1, key, w->mask, err))
+        return false;
+    }
+    if (s->ext.grp && !ext_next(s, i, k, w->first[c], key))
+      continue;
+    if (!route_push(s, next, w, count, cur->nlimbs, mult, err))
+      return false;
+  }
+  mpz_t view;
+  mpz_addmul_ui(w->total, mpz_roinit_n(view, count, cur->nlimbs), extensions);
+  return true;
+}
+
+/* The tiles position i's own wrap-around edges allow, into ok. */
+static void self_mask(const dp *s, int i, uint64_t *ok) {
+  for (int wd = 0; wd < s->twords; wd++)
+    ok[wd] = 0;
+  for (int t = 0; t < s->p.T; t++)
+    if (self_ok(s, i, t))
+      ok[t >> 6] |= (uint64_t)1 << (t & 63);
 }
 
 /* Layer i + 1 from layer i (`cur`): every state extended at position i. */
@@ -842,31 +1050,51 @@ static bool dp_step(dp *s, int i, const layer *cur, layer *next, run_scratch *w,
   if (!layer_prepare(s, next, index_slots(n), n + n / 8 + 16, nlimbs, cur->n,
                      err))
     return false;
+  if (s->nshards > 1 && !layer_prepare(s, &s->foreign, index_slots(cur->n),
+                                       cur->n + 16, nlimbs, cur->n, err))
+    return false;
   mpz_set_ui(w->total, 0);
   const unsigned char *cls = s->cls + (size_t)p->place_mask[i] * (size_t)p->T;
   const unsigned char *grp =
       s->ext.grp ? s->ext.grp + (size_t)p->place_mask[i] * (size_t)p->T : cls;
-  for (int wd = 0; wd < s->twords; wd++)
-    w->selfok[wd] = 0;
-  for (int t = 0; t < p->T; t++)
-    if (self_ok(s, i, t))
-      w->selfok[t >> 6] |= (uint64_t)1 << (t & 63);
+  self_mask(s, i, w->selfok);
+  if (s->setbytes && i + 1 < p->ncells) {
+    self_mask(s, i + 1, w->selfnext);
+    book_clear(&s->books[(i + 1) % 2]);
+  }
   for (size_t e = 0; e < cur->n; e++) {
     if ((e & 0xffff) == 0 && ts_terminated(s->solve)) {
       ts_error(err, s->what, 0, "interrupted");
       return false;
     }
-    if (!extend_state(s, i, cls, grp, cur, e, next, w, err))
+    if (!(s->setbytes ? extend_seen : extend_state)(s, i, cls, grp, cur, e,
+                                                    next, w, err))
       return false;
   }
-  return batch_flush(s, next, &w->b, err);
+  return batch_flush(s, next, &w->b, err) &&
+         (s->nshards < 2 || batch_flush(s, &s->foreign, &w->fb, err));
 }
 
 bool dp_start(dp *s, layer *l, tilesat_error *err) {
   uint64_t *key = ts_calloc((size_t)s->p.keywords, 8);
   mp_limb_t one = 1;
-  bool ok = layer_prepare(s, l, 16, 16, 1, 1, err) &&
-            layer_add(s, l, key, &one, 1, 1, err);
+  bool ok = layer_prepare(s, l, 16, 16, 1, 1, err), any = true;
+  if (ok && s->setbytes) { /* position 0's set (no earlier neighbours) */
+    uint64_t *set = ts_malloc((size_t)s->twords * sizeof *set);
+    uint64_t *selfok = ts_malloc((size_t)s->twords * sizeof *selfok);
+    candidates(s, 0, (const unsigned char *)key, set);
+    self_mask(s, 0, selfok);
+    any = false;
+    for (int wd = 0; wd < s->twords; wd++)
+      any |= (set[wd] &= selfok[wd]) != 0;
+    book_clear(&s->books[0]);
+    ok = put_set(s, 0, (unsigned char *)key, set, err);
+    free(set);
+    free(selfok);
+  }
+  if (s->nshards > 1 && dp_owner(s, key) != s->shard)
+    any = false; /* another shard's */
+  ok = ok && (!any || layer_add(s, l, key, &one, 1, 1, err));
   free(key);
   return ok;
 }
@@ -877,8 +1105,11 @@ const layer *dp_run(dp *s, const layer *start, int from, int to,
   run_scratch w = {
       .mask = ts_malloc((size_t)s->twords * sizeof *w.mask),
       .selfok = ts_malloc((size_t)s->twords * sizeof *w.selfok),
+      .selfnext = ts_malloc((size_t)s->twords * sizeof *w.selfnext),
+      .plain = ts_calloc((size_t)p->keywords, 8),
       .base = ts_calloc((size_t)p->keywords, 8),
       .b = {.keys = ts_calloc(BATCH * (size_t)p->keywords, 8)},
+      .fb = {.keys = ts_calloc(BATCH * (size_t)p->keywords, 8)},
       .mult = ts_calloc((size_t)p->T, sizeof *w.mult),
       .used = ts_malloc((size_t)p->T * sizeof *w.used),
       .first = ts_malloc((size_t)p->T * sizeof *w.first),
@@ -890,11 +1121,16 @@ const layer *dp_run(dp *s, const layer *start, int from, int to,
     layer *next = &s->layers[(i + 1) % 2];
     if (cur == &s->layers[i % 2])
       layer_pass_index(&s->layers[i % 2], next);
+    bool ok = true;
     if (ts_terminated(s->solve)) {
       ts_error(err, s->what, 0, "interrupted");
-      cur = NULL;
-    } else if (!dp_step(s, i, cur, next, &w, err) ||
-               (s->built && !s->built(s, i + 1, next, err))) {
+      ok = false;
+    } else {
+      ok = dp_step(s, i, cur, next, &w, err);
+    }
+    if (s->exchange) /* every shard, failed or not */
+      ok = s->exchange(s, next, &s->foreign, w.total, ok, err);
+    if (!ok || (s->built && !s->built(s, i + 1, next, err))) {
       cur = NULL;
     } else {
       cur = next;
@@ -912,8 +1148,11 @@ const layer *dp_run(dp *s, const layer *start, int from, int to,
   mpz_clear(w.total);
   free(w.mask);
   free(w.selfok);
+  free(w.selfnext);
+  free(w.plain);
   free(w.base);
   free(w.b.keys);
+  free(w.fb.keys);
   free(w.mult);
   free(w.used);
   free(w.first);
@@ -958,11 +1197,12 @@ static bool probe_built(dp *s, int pos, const layer *l, tilesat_error *err) {
  * or -1 with err; its plan in *pl either way. */
 static int probe(const tilesat_map *m, const tilesat_count_options *o,
                  bool column_major, const char *what, const uint64_t *by,
-                 plan *pl, size_t *states, bool *capped, tilesat_error *err) {
+                 bool seen, plan *pl, size_t *states, bool *capped,
+                 tilesat_error *err) {
   plan_build(m, column_major, pl);
   int upto = 2 * pl->stride < m->ncells ? 2 * pl->stride : m->ncells;
   dp s;
-  int rc = dp_setup(&s, m, o, pl, what, by, err);
+  int rc = dp_setup(&s, m, o, pl, what, by, seen, false, err);
   s.built = probe_built;
   s.built_user = capped;
   *capped = false;
@@ -1007,8 +1247,8 @@ int ts_dp_refuse(const tilesat_map *m, const tilesat_count_options *o,
 /* Row-major or column-major: fewer states wins; a capped probe loses; ties
  * go to the shorter key. */
 static int choose_plan(const tilesat_map *m, const tilesat_count_options *o,
-                       ts_dp_order order, const uint64_t *by, plan *out,
-                       tilesat_error *err, const char *what) {
+                       ts_dp_order order, const uint64_t *by, bool seen,
+                       plan *out, tilesat_error *err, const char *what) {
   if (m->rules->ntiles > DP_MAX_TILES) {
     if (!strcmp(what, "sample"))
       ts_error(err, what, 0,
@@ -1032,7 +1272,8 @@ static int choose_plan(const tilesat_map *m, const tilesat_count_options *o,
   size_t states[2];
   bool capped[2];
   for (int i = 0; i < 2; i++)
-    if (probe(m, o, i == 1, what, by, &pl[i], &states[i], &capped[i], err)) {
+    if (probe(m, o, i == 1, what, by, seen, &pl[i], &states[i], &capped[i],
+              err)) {
       for (int j = 0; j <= i; j++)
         plan_free(&pl[j]);
       return -1;
@@ -1049,16 +1290,29 @@ static int choose_plan(const tilesat_map *m, const tilesat_count_options *o,
   return 0;
 }
 
-int dp_open(dp *s, const tilesat_map *m, const tilesat_count_options *o,
-            ts_dp_order order, const char *what, const uint64_t *by,
-            tilesat_error *err) {
+static int open_keyed(dp *s, const tilesat_map *m,
+                      const tilesat_count_options *o, ts_dp_order order,
+                      const char *what, const uint64_t *by, bool seen, bool raw,
+                      tilesat_error *err) {
   plan p;
-  if (choose_plan(m, o, order, by, &p, err, what))
+  if (choose_plan(m, o, order, by, seen, &p, err, what))
     return -1;
-  if (!dp_setup(s, m, o, &p, what, by, err))
+  if (!dp_setup(s, m, o, &p, what, by, seen, raw, err))
     return 0;
   dp_free(s);
   return -1;
+}
+
+int dp_open(dp *s, const tilesat_map *m, const tilesat_count_options *o,
+            ts_dp_order order, const char *what, const uint64_t *by,
+            tilesat_error *err) {
+  return open_keyed(s, m, o, order, what, by, false, false, err);
+}
+
+int dp_open_count(dp *s, const tilesat_map *m, const tilesat_count_options *o,
+                  ts_dp_order order, const uint64_t *by, bool plain, bool raw,
+                  tilesat_error *err) {
+  return open_keyed(s, m, o, order, "count", by, !plain, raw, err);
 }
 
 /* The count, and with `by` (count --by-tile) dist[k] (ncells + 1 of
@@ -1067,7 +1321,7 @@ static int dp_count_by(const tilesat_map *m, const tilesat_count_options *o,
                        const uint64_t *by, mpz_t count, mpz_t *dist,
                        tilesat_error *err) {
   dp s;
-  if (dp_open(&s, m, o, TS_DP_PROBE, "count", by, err))
+  if (dp_open_count(&s, m, o, TS_DP_PROBE, by, o->dp_plain_key, false, err))
     return -1;
   const layer *last = NULL;
   if (dp_start(&s, &s.layers[0], err))

@@ -55,6 +55,16 @@ typedef struct layer {
 
 typedef struct dp dp;
 
+/* The candidate sets of one position, each once (the seen key, struct dp):
+ * `n` sets of twords words, and an open-addressing index over them (the
+ * set's number + 1, or 0 when empty). */
+typedef struct setbook {
+  uint64_t *sets;
+  size_t n, room;
+  uint32_t *index;
+  size_t cap;
+} setbook;
+
 /* Global constraints the dp keeps (dp_global.c), in key bytes after the
  * frontier's L: a counter (two bytes) for each count constraint and for
  * count --by-tile, and for each connected constraint a component label
@@ -128,6 +138,30 @@ struct dp {
   size_t last_states; /* states in the last layer built */
   size_t *sizes;      /* states of each layer built unfiltered */
   dp_ext ext;         /* global constraints */
+  /* The seen key (counting only; 0: the plain key).  A state of layer i
+   * keeps only what the cells from i on can see: its frontier as it will
+   * be once position i is placed (shifted, the cells whose last neighbour
+   * is i coarsened or gone) and the tiles position i may take (its
+   * candidate set, pins, bans and own edges included) as a number in
+   * setbytes bytes at key offset p.L, looked up in books[i % 2].  States
+   * whose earlier neighbours differ but leave position i the same choice
+   * merge, and a state whose next cell has no tile is dropped at once. */
+  int setbytes;
+  int setoff;  /* where the set's bytes start (p.L, or a word boundary) */
+  bool setraw; /* the set itself, not its number (shards: numbers are
+                  each process's own) */
+  setbook books[2];
+  /* Sharding (tilesat-mpi --shard): with nshards > 1, each layer's states
+   * are split over the shards by their key's hash (dp_owner); a successor
+   * another shard owns goes to `foreign`, and after each step exchange()
+   * hands those over, adds what the others sent to next, and sets total
+   * to a bound every shard shares.  It is called after a failed step too
+   * (ok false), so that every shard stops together. */
+  int nshards, shard;
+  layer foreign;
+  bool (*exchange)(dp *s, layer *next, layer *foreign, mpz_t total, bool ok,
+                   tilesat_error *err);
+  void *exchange_user;
 };
 
 static inline uint64_t *entry_key(const layer *l, size_t i) {
@@ -146,6 +180,16 @@ int dp_open(dp *s, const tilesat_map *m, const tilesat_count_options *o,
             ts_dp_order order, const char *what, const uint64_t *by,
             tilesat_error *err);
 void dp_free(dp *s);
+/* dp_open for counting: with the seen key unless `plain` (holding the
+ * sets themselves when `raw`, as shards need). */
+int dp_open_count(dp *s, const tilesat_map *m, const tilesat_count_options *o,
+                  ts_dp_order order, const uint64_t *by, bool plain, bool raw,
+                  tilesat_error *err);
+/* The shard that owns key. */
+int dp_owner(const dp *s, const uint64_t *key);
+/* count(key) += add (n limbs) in l. */
+bool dp_layer_add(dp *s, layer *l, const uint64_t *key, const mp_limb_t *add,
+                  int n, tilesat_error *err);
 /* Layer 0: the empty map, one state. */
 bool dp_start(dp *s, layer *l, tilesat_error *err);
 /* Build layers from+1 .. to from `start` (layer from) in the working

@@ -106,7 +106,7 @@ int ext_setup(dp *s, const uint64_t *by, tilesat_error *err) {
   dp_ext *x = &s->ext;
   memset(x, 0, sizeof *x);
   x->by = -1;
-  int off = p->L;
+  int off = s->setoff + s->setbytes; /* the seen key's set */
   size_t ng = m->globals.n;
   x->count = ts_calloc(ng + 1, sizeof *x->count);
   x->conn = ts_calloc(ng + 1, sizeof *x->conn);

@@ -1,7 +1,14 @@
 /* tilesat_mpi.c: tilesat-mpi, `tilesat count` over MPI ranks, for parts
- * of uneven cost.
+ * of uneven cost, or one dp whose layers the ranks share.
  *
  *   mpirun -np P tilesat-mpi [--parts N] RULES --size WxH [count's options]
+ *   mpirun -np P tilesat-mpi --shard RULES --size WxH [count's options]
+ *
+ * --shard: one dp (count --method dp) whose states are split over the
+ * ranks by a hash of their key: each rank extends its own states, sends
+ * each successor to the rank that owns it (one all-to-all exchange a
+ * cell, the GMP counts as limbs), and the ranks' totals are added on
+ * rank 0.  Each rank holds and works on about 1/P of every layer.
  *
  * The problem is cut into N parts (default 8 per worker) as `count --part
  * K/N` cuts it; rank 0 hands the parts out one at a time to the other
@@ -13,6 +20,7 @@
  * file system, or the same files on every host).  Exit 0, or 1 after an
  * error (said once, by rank 0). */
 #include "cli/cli.h"
+#include "count/dp.h"
 
 #include <gmp.h>
 #include <mpi.h>
@@ -153,10 +161,162 @@ static void worker(const tilesat_map *m, int n,
   }
 }
 
+/* ------------------------------------------------------------ --shard */
+
+/* The dp's exchange after a step (struct dp): agree on failure (the first
+ * failed rank's message for all), hand each rank the successors it owns,
+ * bound the next layer's total alike everywhere. */
+static bool exchange(dp *s, layer *next, layer *foreign, mpz_t total, bool ok,
+                     tilesat_error *err) {
+  int size = s->nshards, me = s->shard, mine = ok ? size : me, first;
+  MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  if (first < size) {
+    MPI_Bcast(err->msg, (int)sizeof err->msg, MPI_CHAR, first, MPI_COMM_WORLD);
+    return false;
+  }
+  size_t entry = foreign->entry, n = foreign->n;
+  int *scount = calloc((size_t)size, sizeof *scount);
+  int *rcount = calloc((size_t)size, sizeof *rcount);
+  int *sdispl = calloc((size_t)size, sizeof *sdispl);
+  int *rdispl = calloc((size_t)size, sizeof *rdispl);
+  int *owner = malloc((n ? n : 1) * sizeof *owner);
+  unsigned char *sbuf = malloc(n ? n * entry : 1);
+  if (!scount || !rcount || !sdispl || !rdispl || !owner || !sbuf)
+    MPI_Abort(MPI_COMM_WORLD, 1);
+  for (size_t e = 0; e < n; e++)
+    scount[owner[e] = dp_owner(s, entry_key(foreign, e))]++;
+  for (int r = 1; r < size; r++)
+    sdispl[r] = sdispl[r - 1] + scount[r - 1];
+  int *at = calloc((size_t)size, sizeof *at);
+  if (!at)
+    MPI_Abort(MPI_COMM_WORLD, 1);
+  for (size_t e = 0; e < n; e++)
+    memcpy(sbuf + (size_t)(sdispl[owner[e]] + at[owner[e]]++) * entry,
+           entry_key(foreign, e), entry);
+  free(at);
+  free(owner);
+  layer_release(s, foreign); /* its memory back before the exchange */
+  MPI_Alltoall(scount, 1, MPI_INT, rcount, 1, MPI_INT, MPI_COMM_WORLD);
+  size_t got = 0;
+  for (int r = 0; r < size; r++) {
+    rdispl[r] = (int)got;
+    got += (size_t)rcount[r];
+  }
+  /* every rank's entries have the same width: the bound on the total, and
+   * so nlimbs, is the same everywhere */
+  MPI_Datatype type;
+  MPI_Type_contiguous((int)entry, MPI_BYTE, &type);
+  MPI_Type_commit(&type);
+  unsigned char *rbuf = malloc(got ? got * entry : 1);
+  if (!rbuf)
+    MPI_Abort(MPI_COMM_WORLD, 1);
+  MPI_Alltoallv(sbuf, scount, sdispl, type, rbuf, rcount, rdispl, type,
+                MPI_COMM_WORLD);
+  MPI_Type_free(&type);
+  free(sbuf);
+  int nlimbs = next->nlimbs, keywords = s->p.keywords;
+  for (size_t e = 0; ok && e < got; e++) {
+    const uint64_t *key = (const uint64_t *)(const void *)(rbuf + e * entry);
+    ok = dp_layer_add(s, next, key, (const mp_limb_t *)(key + keywords), nlimbs,
+                      err);
+  }
+  free(rbuf);
+  free(scount);
+  free(rcount);
+  free(sdispl);
+  free(rdispl);
+  /* the next layer's total is below the sum of every rank's bound */
+  long bits = (long)mpz_sizeinbase(total, 2), most, lg = 0;
+  MPI_Allreduce(&bits, &most, 1, MPI_LONG, MPI_MAX, MPI_COMM_WORLD);
+  while ((1L << lg) < size)
+    lg++;
+  mpz_set_ui(total, 0);
+  mpz_setbit(total, (mp_bitcnt_t)(most + lg));
+  mpz_sub_ui(total, total, 1);
+  /* a rank that failed adding them stops every rank at the next step */
+  return ok;
+}
+
+/* count --method dp over every rank (--shard): 0 with the total printed by
+ * rank 0, or EXIT_ERROR after rank 0 said why. */
+static int shard_count(const options *o, const tilesat_map *m, int rank,
+                       int size, const tilesat_count_options *co) {
+  tilesat_error err = {0};
+  dp s;
+  int opened =
+      dp_open_count(&s, m, co, TS_DP_PROBE, NULL, co->dp_plain_key, true, &err);
+  int failed = opened != 0, any;
+  MPI_Allreduce(&failed, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  if (any) { /* the same map everywhere: the same error */
+    if (rank == 0)
+      fail("%s", err.msg);
+    if (!opened)
+      dp_free(&s);
+    return EXIT_ERROR;
+  }
+  s.nshards = size;
+  s.shard = rank;
+  s.exchange = exchange;
+  const layer *last = NULL;
+  if (dp_start(&s, &s.layers[0], &err))
+    last = dp_run(&s, &s.layers[0], 0, m->ncells, &err);
+  else /* (tiny: never expected) */
+    MPI_Abort(MPI_COMM_WORLD, 1);
+  int rc = 0;
+  if (!last) {
+    if (rank == 0 && stop_requested())
+      rc = stop_said(o);
+    else if (rank == 0)
+      fail("%s", err.msg);
+    rc = EXIT_ERROR;
+  } else {
+    mpz_t total;
+    mpz_init(total);
+    layer_total_kept(&s, last, total);
+    /* the ranks' totals to rank 0, as limbs */
+    int n = (int)mpz_size(total);
+    int *ns = rank == 0 ? malloc((size_t)size * sizeof *ns) : NULL;
+    MPI_Gather(&n, 1, MPI_INT, ns, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    int *displ = rank == 0 ? calloc((size_t)size, sizeof *displ) : NULL;
+    int all = 0;
+    for (int r = 0; rank == 0 && r < size; r++) {
+      displ[r] = all;
+      all += ns[r];
+    }
+    mp_limb_t *limbs =
+        rank == 0 ? malloc(((size_t)all + 1) * sizeof *limbs) : NULL;
+    MPI_Gatherv(mpz_limbs_read(total), n, MPI_UINT64_T, limbs, ns, displ,
+                MPI_UINT64_T, 0, MPI_COMM_WORLD);
+    if (rank == 0) {
+      mpz_t sum, part;
+      mpz_init(sum);
+      for (int r = 0; r < size; r++)
+        mpz_add(sum, sum, mpz_roinit_n(part, limbs + displ[r], ns[r]));
+      gmp_printf("%Zd\n", sum);
+      mpz_clear(sum);
+    }
+    free(ns);
+    free(displ);
+    free(limbs);
+    mpz_clear(total);
+  }
+  dp_free(&s);
+  return rc;
+}
+
 /* --parts N in front of count's arguments: 0 with *n (0: not given) and
  * the arguments after it, or EXIT_ERROR. */
-static int parse_parts(int *argc, char ***argv, int *n) {
+static int parse_parts(int *argc, char ***argv, int *n, bool *shard) {
   *n = 0;
+  *shard = *argc >= 2 && !strcmp((*argv)[1], "--shard");
+  if (*shard) {
+    (*argc)--;
+    (*argv)++;
+  }
+  if (*shard && *argc >= 2 && !strcmp((*argv)[1], "--parts")) {
+    fail("--shard and --parts: one or the other");
+    return EXIT_ERROR;
+  }
   if (*argc >= 2 && !strcmp((*argv)[1], "--parts")) {
     char *end;
     long v = *argc >= 3 ? strtol((*argv)[2], &end, 10) : 0;
@@ -181,6 +341,7 @@ int main(int argc, char **argv) {
   /* Ctrl-C: mpirun sends the ranks SIGTERM; rank 0 says it */
   stop_install(rank == 0 ? "count" : NULL);
   int n = 0;
+  bool shard = false;
   options o = {0};
   tilesat_rules *r = NULL;
   tilesat_map *m = NULL;
@@ -190,12 +351,12 @@ int main(int argc, char **argv) {
   int rc = 0;
   for (int turn = 0; turn < 2; turn++) {
     if ((rank == 0) == (turn == 0)) {
-      rc = parse_parts(&argc, &argv, &n);
+      rc = parse_parts(&argc, &argv, &n, &shard);
       if (!rc)
         rc = options_parse(&o, "count", argc - 1, argv + 1);
       if (!rc && (o.help || o.part)) {
-        fail("usage: mpirun -np P tilesat-mpi [--parts N] RULES --size WxH "
-             "[count's options but --part]");
+        fail("usage: mpirun -np P tilesat-mpi [--parts N | --shard] RULES "
+             "--size WxH [count's options but --part]");
         rc = EXIT_ERROR;
       }
       if (!rc)
@@ -206,13 +367,21 @@ int main(int argc, char **argv) {
              o.method);
         rc = EXIT_ERROR;
       }
+      if (!rc && shard && co.method == TILESAT_METHOD_ENUM) {
+        fail("--shard shares the dp: --method dp (or auto), not enum");
+        rc = EXIT_ERROR;
+      }
     }
     int any;
     MPI_Allreduce(&rc, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     if ((rc = any))
       break;
   }
-  if (!rc) {
+  if (!rc && shard) {
+    if (rank != 0)
+      co.progress = co.notice = co.solve.progress = NULL;
+    rc = shard_count(&o, m, rank, size, &co);
+  } else if (!rc) {
     if (!n)
       n = 8 * (size > 1 ? size - 1 : 1);
     if (rank == 0) {
