@@ -3,6 +3,7 @@
  * --all every minimal set (up to --limit), with --smallest one of the
  * fewest constraints, with --prefer the one an order of blame picks. */
 #include "cli.h"
+#include "report.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -72,25 +73,21 @@ int cmd_explain(options *o) {
       rc = explain_one(o, m, &so, &one, &err);
       n = one != NULL;
     }
-    json_out j;
     if (rc == TILESAT_SAT) {
-      if (json) {
-        tilesat_explain_write_sat_json(m, json_begin(&j));
-        json_end(&j);
-      } else
+      if (json)
+        rc = report_json_print(report_explain_sat_json(m)) ? EXIT_ERROR : rc;
+      else
         printf("SAT: a valid %dx%d map exists, nothing to explain (see "
                "'tilesat check').\n",
                tilesat_map_width(m), tilesat_map_height(m));
     } else if (rc == TILESAT_UNSAT) {
-      FILE *out = json ? json_begin(&j) : stdout;
-      if (o->all)
-        json ? tilesat_explanations_write_json(es, n, complete, out)
-             : tilesat_explanations_write(es, n, complete, out);
-      else
-        json ? tilesat_explanation_write_json(es[0], out)
-             : tilesat_explanation_write(es[0], out);
-      if (json)
-        json_end(&j);
+      if (json &&
+          report_json_print(o->all ? report_explanations_json(es, n, complete)
+                                   : report_explanation_json(es[0])))
+        rc = EXIT_ERROR;
+      else if (!json)
+        o->all ? report_explanations(es, n, complete, stdout)
+               : report_explanation(es[0], stdout);
       if (draw_cells(o, m, es, n))
         rc = EXIT_ERROR;
     } else {

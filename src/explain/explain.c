@@ -413,16 +413,41 @@ static tilesat_explanation *build(const tilesat_map *m, const ts_ints *mus) {
   return e;
 }
 
-/* Does propagation alone, on the explanation's constraints, reach the
- * contradiction? */
+/* Propagation on the explanation's constraints alone: the steps that lead
+ * to the contradiction (all steps if there is none, but the pins that
+ * remove nothing), each with the constraints it uses. */
 tilesat_explanation *ts_x_finish(const tilesat_map *m, const ts_ints *mus) {
   tilesat_explanation *e = build(m, mus);
-  uint8_t *en = ts_calloc((size_t)ts_group_count(m), 1);
-  for (size_t i = 0; i < e->groups.n; i++)
+  int G = ts_group_count(m);
+  uint8_t *en = ts_calloc((size_t)G, 1);
+  int *cid = ts_calloc((size_t)G, sizeof *cid);
+  for (size_t i = 0; i < e->groups.n; i++) {
     en[e->groups.v[i]] = 1;
+    cid[e->groups.v[i]] = (int)i + 1;
+  }
   ts_prop p;
-  e->by_prop = !(ts_prop_init(&p, m, en, true) && ts_prop_pins(&p));
+  if (ts_prop_init(&p, m, en, true))
+    ts_prop_pins(&p);
+  e->by_prop = p.conflict >= 0;
+  uint8_t *show = ts_malloc(p.steps.n + 1);
+  if (p.conflict >= 0)
+    ts_prop_chain(&p, show);
+  else
+    memset(show, 1, p.steps.n);
+  for (size_t i = 0; i < p.steps.n && p.conflict < 0; i++) {
+    const ts_step *s = &p.steps.v[i];
+    if (s->kind == TS_STEP_PIN && s->choice < 0) {
+      bool any = false;
+      for (int w = 0; w < p.words; w++)
+        any |= p.sets.v[s->lost + (size_t)w] != 0;
+      if (!any)
+        show[i] = 0;
+    }
+  }
+  e->steps = ts_steps_of(&p, show, cid);
   ts_prop_free(&p);
+  free(show);
+  free(cid);
   free(en);
   return e;
 }
@@ -604,6 +629,7 @@ void tilesat_explanation_free(tilesat_explanation *e) {
   free(e->cs.v);
   free(e->groups.v);
   free(e->cells.v);
+  tilesat_steps_free(e->steps);
   free(e);
 }
 
@@ -626,4 +652,12 @@ size_t tilesat_explanation_cells(const tilesat_explanation *e,
 
 bool tilesat_explanation_by_propagation(const tilesat_explanation *e) {
   return e->by_prop;
+}
+
+const tilesat_map *tilesat_explanation_map(const tilesat_explanation *e) {
+  return e->m;
+}
+
+const tilesat_steps *tilesat_explanation_steps(const tilesat_explanation *e) {
+  return e->steps;
 }

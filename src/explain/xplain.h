@@ -18,6 +18,7 @@ struct tilesat_explanation {
   ts_ints groups; /* group of each constraint */
   ts_ints cells;  /* cells involved, sorted */
   bool by_prop;
+  tilesat_steps *steps; /* propagation on these constraints alone */
 };
 
 #define SMALL_CORE 300 /* shrink without refinement up to this size */
