@@ -1,7 +1,7 @@
 /* report.c: explanations, traces, analyses and repairs in words and in
  * JSON (cJSON), from the data the library returns. */
-#include "cli.h"
 #include "report.h"
+#include "cli.h"
 
 #include <cJSON.h>
 #include <ctype.h>
@@ -485,8 +485,7 @@ static cJSON *json_head(const tilesat_map *m, const char *result) {
   cJSON_AddStringToObject(j, "result", result);
   cJSON_AddNumberToObject(map, "width", tilesat_map_width(m));
   cJSON_AddNumberToObject(map, "height", tilesat_map_height(m));
-  cJSON_AddStringToObject(map, "topology",
-                          tilesat_topology_name(map_topo(m)));
+  cJSON_AddStringToObject(map, "topology", tilesat_topology_name(map_topo(m)));
   cJSON_AddBoolToObject(map, "periodic", tilesat_map_periodic(m));
   cJSON_AddItemToObject(j, "map", map);
   cJSON_AddNumberToObject(j, "total_constraints", tilesat_constraint_count(m));
