@@ -294,12 +294,15 @@ int tilesat_map_constraints_parse(tilesat_map *m, const char *text, size_t len,
                                   const char *filename, tilesat_error *err);
 int tilesat_map_constraints_read_file(tilesat_map *m, const char *path,
                                       tilesat_error *err);
-/* A command-line shortcut: option "--connected" (CLASS), "--path"
- * (R1,C1:R2,C2...=CLASS), "--count" (CLASS=K, CLASS<=K, CLASS>=K) or
- * "--border" (SIDES=CLASS) with its value; errors "OPTION: message".  A
- * CLASS is T1,T2,... (tile names), or a class a constraints file named. */
-int tilesat_map_constraint_option(tilesat_map *m, const char *option,
-                                  const char *value, tilesat_error *err);
+/* One constraint of `kind` in its short form: connected "CLASS", path
+ * "R1,C1:R2,C2...=CLASS", count "CLASS=K", "CLASS<=K" or "CLASS>=K",
+ * border "SIDES=CLASS".  `origin` names where it came from, in its
+ * constraint (tilesat_map_global_origin) and in errors "ORIGIN: message".
+ * A CLASS is T1,T2,... (tile names), or a class a constraints file
+ * named. */
+int tilesat_map_constraint_add(tilesat_map *m, tilesat_global_kind kind,
+                               const char *spec, const char *origin,
+                               tilesat_error *err);
 int tilesat_map_nglobals(const tilesat_map *m);
 tilesat_global_kind tilesat_map_global_kind(const tilesat_map *m, int i);
 /* The i-th constraint in words ("floor connected: the cells holding . + ,
@@ -891,10 +894,10 @@ int tilesat_energy_parse(tilesat_energy *e, const char *text, size_t len,
                          const char *filename, tilesat_error *err);
 int tilesat_energy_read_file(tilesat_energy *e, const char *path,
                              tilesat_error *err);
-/* One energy-file line given as a command-line option: `option` names it in
- * errors ("--frequency: ..."), `line` is e.g. "frequency 2". */
-int tilesat_energy_option(tilesat_energy *e, const char *option,
-                          const char *line, tilesat_error *err);
+/* One energy-file line, e.g. "frequency 2", from `origin`: errors
+ * "ORIGIN: message" (no line number). */
+int tilesat_energy_parse_line(tilesat_energy *e, const char *line,
+                              const char *origin, tilesat_error *err);
 /* Freeze the terms: compute targets (an error if explicit targets or pins
  * cannot fit, or exact counts are impossible) and the default hard weight,
  * 1 + twice the largest change any single cell can make to the soft terms
