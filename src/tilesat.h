@@ -547,54 +547,42 @@ int tilesat_sample_parts(const tilesat_map *m, const tilesat_count_options *o,
 
 /* ------------------------------------------------------------------- steps */
 
-/* Propagation made visible (explanations and traces): every cell starts
- * with every tile; propagation (arc consistency) removes tiles, each
- * removal a step with its reason; pins, then choices, keep one tile in a
- * cell.  Tile sets are arrays of tile indices in increasing order. */
+/* Propagation (arc consistency) made visible: each tile it removes, with
+ * the reason, and each pin or choice, is a step.  Tile sets are arrays of
+ * tile indices in increasing order. */
 typedef enum tilesat_step_kind {
-  TILESAT_STEP_PIN,     /* a pin, or a choice (choice > 0), keeps `tile`:
-                           the cell loses `tiles` */
-  TILESAT_STEP_SUPPORT, /* the cell loses `tiles`: its neighbour, which may
-                           hold only `from`, allows none of them */
+  TILESAT_STEP_PIN,     /* a pin or choice keeps `tile`: loses `tiles` */
+  TILESAT_STEP_SUPPORT, /* loses `tiles`: the neighbour's `from` allow none */
   TILESAT_STEP_EMPTY,   /* contradiction: no tile left in the cell */
-  TILESAT_STEP_LOST,    /* contradiction: the pinned or chosen `tile` is
-                           ruled out */
-  /* with facts of what a cell must hold (explanations, where a cell may
-   * lack its one-tile constraint): */
-  TILESAT_STEP_MUST,      /* the cell must hold one of `tiles`: its
-                             neighbour holds one of `from` */
-  TILESAT_STEP_ONE,       /* it holds one tile only, and must hold one of
-                             `from`: it loses `tiles` */
-  TILESAT_STEP_MUST_GONE, /* contradiction: what it must hold, `tiles`, is
-                             ruled out */
+  TILESAT_STEP_LOST,    /* contradiction: the pinned or chosen `tile` gone */
+  /* what a cell must hold (explanations: it may lack its one tile) */
+  TILESAT_STEP_MUST,      /* one of `tiles`: the neighbour's `from` say so */
+  TILESAT_STEP_ONE,       /* one tile only, one of `from`: loses `tiles` */
+  TILESAT_STEP_MUST_GONE, /* contradiction: its `tiles` are ruled out */
 } tilesat_step_kind;
 
 typedef struct tilesat_step {
   tilesat_step_kind kind;
   int row, col;
-  int tile;         /* PIN, LOST: the pinned or chosen tile; else -1 */
-  int choice;       /* PIN, LOST by a choice: its number; else 0 */
-  int nrow, ncol;   /* SUPPORT, MUST: the neighbour; else -1 */
-  int dir;          /* SUPPORT, MUST: the direction from the neighbour to the
-                       cell; else -1 */
-  const int *tiles; /* PIN, SUPPORT, ONE: lost; MUST, MUST_GONE: one of */
+  int tile;            /* PIN, LOST: the pinned or chosen tile; else -1 */
+  int choice;          /* PIN, LOST by a choice: its number; else 0 */
+  int nrow, ncol, dir; /* SUPPORT, MUST: the neighbour, the direction from
+                          it to the cell; else -1 */
+  const int *tiles;    /* PIN, SUPPORT, ONE: lost; MUST, MUST_GONE: one of */
   size_t ntiles;
   const int *from; /* SUPPORT, MUST, ONE: see the kinds; else none */
   size_t nfrom;
-  const int *after; /* the numbers (1-based, in this list) of the steps it
-                       follows from */
+  const int *after; /* the numbers of the steps it follows from */
   size_t nafter;
-  int constraints[2]; /* explanations: the constraints it uses (1-based
-                         numbers, ascending) */
+  int constraints[2]; /* explanations: the constraints it uses, ascending */
   int nconstraints;
 } tilesat_step;
 
-/* A list of steps; the steps and their arrays live as long as it. */
+/* Steps; they and their arrays live as long as the list. */
 typedef struct tilesat_steps tilesat_steps;
 size_t tilesat_steps_count(const tilesat_steps *s);
-/* Step i (0-based; its number is i + 1). */
+/* Step i (0-based; its number is i + 1); does the last contradict? */
 const tilesat_step *tilesat_steps_get(const tilesat_steps *s, size_t i);
-/* Does the last step reach a contradiction? */
 bool tilesat_steps_contradiction(const tilesat_steps *s);
 void tilesat_steps_free(tilesat_steps *s);
 
@@ -750,10 +738,8 @@ tilesat_rules *tilesat_rules_repaired(const tilesat_repairs *r, size_t i);
 
 /* ------------------------------------------------------------------ traces */
 
-/* WFC's propagation made visible: every cell starts with every tile;
- * propagation (arc consistency) removes tiles, each removal recorded with
- * its reason; pins, then choices, keep one tile in a cell.  The trace
- * borrows the map. */
+/* WFC's propagation made visible, as steps (above).  The trace borrows
+ * the map. */
 typedef struct tilesat_trace tilesat_trace;
 
 /* Propagate from the start, then apply the map's pins together and
@@ -812,11 +798,9 @@ const tilesat_rules *tilesat_analysis_rules(const tilesat_analysis *a);
 int tilesat_analysis_max(const tilesat_analysis *a);
 tilesat_topology tilesat_analysis_topology(const tilesat_analysis *a);
 bool tilesat_analysis_periodic(const tilesat_analysis *a);
-/* The smallest size tile appearance is asked from: 2 (2x2), 1 when max is
- * 1. */
+/* Tile appearance is asked from least x least: 2, or 1 when max is 1. */
 int tilesat_analysis_least(const tilesat_analysis *a);
-/* When hard: the explanation of the smallest unsatisfiable size, owned
- * by a (its map, tilesat_explanation_map, too); else NULL. */
+/* When hard, why the smallest size fails (owned by a); else NULL. */
 const tilesat_explanation *
 tilesat_analysis_explanation(const tilesat_analysis *a);
 
