@@ -214,7 +214,7 @@ check-mpi: $(BIN) $(BUILD)/tilesat-mpi
 # tests/fuzz/corpus/NAME/.  `make test` builds the same harnesses with the
 # normal compiler and a plain main() (replay.c) and replays the stored
 # corpus through them: no clang needed, seconds.
-FUZZ_NAMES   = grid rules energy pictures png tileset tmx tmj cli
+FUZZ_NAMES   = grid rules constraints energy pictures png tileset tmx tmj cli
 FUZZ_SECONDS ?= 300
 FUZZ_OPT     = -O1 -g -fsanitize=fuzzer-no-link,address,undefined \
                -fno-sanitize-recover=all -fno-omit-frame-pointer \
@@ -227,6 +227,7 @@ FUZZ_BINS    = $(FUZZ_NAMES:%=$(FUZZ_DIR)/fuzz-%)
 # the repository's files each harness starts from (and its stored corpus)
 FUZZ_SEEDS_grid     = rules/*.txt
 FUZZ_SEEDS_rules    = rules/*.rules
+FUZZ_SEEDS_constraints = rules/*.constraints
 FUZZ_SEEDS_energy   = rules/*.energy
 FUZZ_SEEDS_png      = tests/data/wfc/samples/*.png tests/data/wfc/tilesets/*/*.png
 FUZZ_SEEDS_tileset  = tests/data/wfc/tilesets/*.xml

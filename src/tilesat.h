@@ -171,6 +171,9 @@ size_t tilesat_rules_tile_hint(const tilesat_rules *r, const char *name,
                                char *buf, size_t size);
 /* May tile b stand in direction dir of tile a? */
 bool tilesat_rules_allows(const tilesat_rules *r, int a, int dir, int b);
+/* A tile name as the rules file writes it: as it is, or "quoted" with
+ * escapes when it would not read back so. */
+void tilesat_write_name(FILE *out, const char *name);
 
 /* --------------------------------------------------------------------- maps */
 
@@ -246,6 +249,8 @@ int tilesat_map_width(const tilesat_map *m);
 int tilesat_map_npins(const tilesat_map *m);
 int tilesat_map_height(const tilesat_map *m);
 const tilesat_rules *tilesat_map_rules(const tilesat_map *m);
+/* Do both axes wrap around? */
+bool tilesat_map_periodic(const tilesat_map *m);
 
 /* Check a filled map (width*height tile indices) against the rules, the
  * pins, the bans, the global constraints (below) and the topology
@@ -302,12 +307,15 @@ int tilesat_map_constraints_parse(tilesat_map *m, const char *text, size_t len,
                                   const char *filename, tilesat_error *err);
 int tilesat_map_constraints_read_file(tilesat_map *m, const char *path,
                                       tilesat_error *err);
-/* A command-line shortcut: option "--connected" (CLASS), "--path"
- * (R1,C1:R2,C2...=CLASS), "--count" (CLASS=K, CLASS<=K, CLASS>=K) or
- * "--border" (SIDES=CLASS) with its value; errors "OPTION: message".  A
- * CLASS is T1,T2,... (tile names), or a class a constraints file named. */
-int tilesat_map_constraint_option(tilesat_map *m, const char *option,
-                                  const char *value, tilesat_error *err);
+/* One constraint of `kind` in its short form: connected "CLASS", path
+ * "R1,C1:R2,C2...=CLASS", count "CLASS=K", "CLASS<=K" or "CLASS>=K",
+ * border "SIDES=CLASS".  `origin` names where it came from, in its
+ * constraint (tilesat_map_global_origin) and in errors "ORIGIN: message".
+ * A CLASS is T1,T2,... (tile names), or a class a constraints file
+ * named. */
+int tilesat_map_constraint_add(tilesat_map *m, tilesat_global_kind kind,
+                               const char *spec, const char *origin,
+                               tilesat_error *err);
 int tilesat_map_nglobals(const tilesat_map *m);
 tilesat_global_kind tilesat_map_global_kind(const tilesat_map *m, int i);
 /* The i-th constraint in words ("floor connected: the cells holding . + ,
@@ -351,8 +359,7 @@ typedef enum tilesat_backend {
 const char *tilesat_backend_name(tilesat_backend b);
 int tilesat_backend_parse(const char *name, tilesat_backend *out);
 /* The backend `b` stands for on map m: b itself, or for
- * TILESAT_BACKEND_AUTO the one measured fastest on maps like m (README,
- * "Backends"). */
+ * TILESAT_BACKEND_AUTO the one measured fastest on maps like m. */
 tilesat_backend tilesat_backend_choose(const tilesat_map *m, tilesat_backend b);
 
 /* How to solve: what every function that runs a SAT solver takes (check,
@@ -374,8 +381,7 @@ typedef void (*tilesat_progress_fn)(void *user, const char *line);
 typedef struct tilesat_solve_stats {
   long solves;     /* SAT solver calls */
   long cut_rounds; /* models that broke a connected or path constraint */
-  long cuts;       /* cut clauses added for them (see README, "Global
-                      constraints") */
+  long cuts;       /* cut clauses added for them */
 } tilesat_solve_stats;
 
 typedef struct tilesat_solve_options {
@@ -489,11 +495,10 @@ typedef struct tilesat_count_result {
 } tilesat_count_result;
 
 /* Count the valid maps.  estimate: log10 of the count and the half width
- * of a 95% interval, by sequential Monte Carlo (README, "Counting and
- * sampling"); 0 maps (log10 -INFINITY) when every particle died, which
- * may also happen, rarely, when maps exist.  auto: dp, or estimate when
- * the DP outgrows its memory bound.  Returns 0, or -1 with err (memory
- * bound exceeded for dp, interrupted, backend failure). */
+ * of a 95% interval, by sequential Monte Carlo; 0 maps (log10 -INFINITY) when
+ * every particle died, which may also happen, rarely, when maps exist.  auto:
+ * dp, or estimate when the DP outgrows its memory bound.  Returns 0, or -1 with
+ * err (memory bound exceeded for dp, interrupted, backend failure). */
 int tilesat_count(const tilesat_map *m, const tilesat_count_options *o,
                   tilesat_count_result *res, tilesat_error *err);
 void tilesat_count_result_free(tilesat_count_result *res);
@@ -515,7 +520,7 @@ void tilesat_count_by_tile_free(const tilesat_map *m, char **dist);
  * applies).  approx: near-uniform by XOR hashing (UniGen): each map's
  * probability is within a factor 1+tolerance of uniform.  chain: the maps
  * of a block Markov chain, whose distribution tends to uniform when its
- * moves connect the valid maps (README); it says on notice how far the
+ * moves connect the valid maps; it says on notice how far the
  * maps moved.  auto: dp, or chain when the DP outgrows its memory bound.
  * enum and estimate are refused.  Returns how many were drawn (0 when
  * there is no valid map), or -1 with err. */
@@ -527,7 +532,7 @@ int tilesat_sample(const tilesat_map *m, const tilesat_count_options *o, int n,
 /* A problem (a map: its rules, size, topology, wrap, pins and bans) cut
  * into n disjoint parts whose union is all its valid maps: the same cut on
  * every machine and for every method, so parts counted anywhere add up to
- * the count (README, "Beyond one machine").  The cut fixes the first cells
+ * the count.  The cut fixes the first cells
  * (row by row; column by column when the map is wider than tall), sharing
  * their tiles among the parts by an exact count of the rest of the line. */
 #define TILESAT_MAX_PARTS 1000000
@@ -555,6 +560,47 @@ int tilesat_count_part(const tilesat_map *m, int k, int n,
 int tilesat_sample_parts(const tilesat_map *m, const tilesat_count_options *o,
                          int nparts, int n, tilesat_map_fn fn, void *user,
                          tilesat_error *err);
+
+/* ------------------------------------------------------------------- steps */
+
+/* Propagation (arc consistency) made visible: each tile it removes, with
+ * the reason, and each pin or choice, is a step.  Tile sets are arrays of
+ * tile indices in increasing order. */
+typedef enum tilesat_step_kind {
+  TILESAT_STEP_PIN,     /* a pin or choice keeps `tile`: loses `tiles` */
+  TILESAT_STEP_SUPPORT, /* loses `tiles`: the neighbour's `from` allow none */
+  TILESAT_STEP_EMPTY,   /* contradiction: no tile left in the cell */
+  TILESAT_STEP_LOST,    /* contradiction: the pinned or chosen `tile` gone */
+  /* what a cell must hold (explanations: it may lack its one tile) */
+  TILESAT_STEP_MUST,      /* one of `tiles`: the neighbour's `from` say so */
+  TILESAT_STEP_ONE,       /* one tile only, one of `from`: loses `tiles` */
+  TILESAT_STEP_MUST_GONE, /* contradiction: its `tiles` are ruled out */
+} tilesat_step_kind;
+
+typedef struct tilesat_step {
+  tilesat_step_kind kind;
+  int row, col;
+  int tile;            /* PIN, LOST: the pinned or chosen tile; else -1 */
+  int choice;          /* PIN, LOST by a choice: its number; else 0 */
+  int nrow, ncol, dir; /* SUPPORT, MUST: the neighbour, the direction from
+                          it to the cell; else -1 */
+  const int *tiles;    /* PIN, SUPPORT, ONE: lost; MUST, MUST_GONE: one of */
+  size_t ntiles;
+  const int *from; /* SUPPORT, MUST, ONE: see the kinds; else none */
+  size_t nfrom;
+  const int *after; /* the numbers of the steps it follows from */
+  size_t nafter;
+  int constraints[2]; /* explanations: the constraints it uses, ascending */
+  int nconstraints;
+} tilesat_step;
+
+/* Steps; they and their arrays live as long as the list. */
+typedef struct tilesat_steps tilesat_steps;
+size_t tilesat_steps_count(const tilesat_steps *s);
+/* Step i (0-based; its number is i + 1); does the last contradict? */
+const tilesat_step *tilesat_steps_get(const tilesat_steps *s, size_t i);
+bool tilesat_steps_contradiction(const tilesat_steps *s);
+void tilesat_steps_free(tilesat_steps *s);
 
 /* ------------------------------------------------------------ explanations */
 
@@ -616,12 +662,12 @@ size_t tilesat_explanation_cells(const tilesat_explanation *e,
 /* Does propagation on these constraints alone reach the contradiction (or
  * does it take search)? */
 bool tilesat_explanation_by_propagation(const tilesat_explanation *e);
-/* The constraints, what each rules out and why, and a picture of the map
- * marking the cells involved; or the same content as a JSON document. */
-int tilesat_explanation_write(const tilesat_explanation *e, FILE *out);
-int tilesat_explanation_write_json(const tilesat_explanation *e, FILE *out);
-/* The SAT answer of `explain` in JSON ({"result": "SAT", ...}). */
-int tilesat_explain_write_sat_json(const tilesat_map *m, FILE *out);
+/* The map explained (borrowed). */
+const tilesat_map *tilesat_explanation_map(const tilesat_explanation *e);
+/* Propagation on these constraints alone, step by step (the steps that
+ * lead to the contradiction, or every step that rules something out when
+ * it takes search), each with the constraints it uses; owned by e. */
+const tilesat_steps *tilesat_explanation_steps(const tilesat_explanation *e);
 
 /* A minimum-cardinality explanation: no set of fewer constraints is
  * UNSAT (found through the hitting-set duality with minimal correction
@@ -666,12 +712,6 @@ int tilesat_explain_all(const tilesat_map *m, const tilesat_solve_options *so,
                         size_t limit, tilesat_explanation ***out, size_t *n,
                         bool *complete, tilesat_error *err);
 void tilesat_explanations_free(tilesat_explanation **es, size_t n);
-/* Numbered, each as tilesat_explanation_write; or one JSON document with
- * an array "explanations" of their fields. */
-int tilesat_explanations_write(tilesat_explanation *const *es, size_t n,
-                               bool complete, FILE *out);
-int tilesat_explanations_write_json(tilesat_explanation *const *es, size_t n,
-                                    bool complete, FILE *out);
 
 /* ----------------------------------------------------------------- repairs */
 
@@ -685,6 +725,7 @@ typedef struct tilesat_change {
   int a, dir, b; /* a pair: b may stand in direction dir of a (and a in the
                     opposite direction of b); -1 for a pin */
   int pin;       /* a pin to drop: its index, in the order pinned; else -1 */
+  int row, col, tile; /* the pin's cell and tile; -1 for a pair */
 } tilesat_change;
 typedef struct tilesat_repairs tilesat_repairs;
 
@@ -710,18 +751,11 @@ const tilesat_change *tilesat_repair_change(const tilesat_repairs *r, size_t i,
 /* A copy of the map's rules with repair i's pairs allowed (a repair of
  * pairs); the caller frees it. */
 tilesat_rules *tilesat_rules_repaired(const tilesat_repairs *r, size_t i);
-/* Repair i in the rules' own terms, a line per change: "allow A DIR B" and
- * its mirror "allow B DIR' A" (ready to paste into the rules file), or
- * "--pin ROW,COL=TILE", the pin to drop (in single quotes when the
- * tile's name needs them in a shell). */
-int tilesat_repair_write(const tilesat_repairs *r, size_t i, FILE *out);
 
 /* ------------------------------------------------------------------ traces */
 
-/* WFC's propagation made visible: every cell starts with every tile;
- * propagation (arc consistency) removes tiles, each removal recorded with
- * its reason; pins, then choices, keep one tile in a cell.  The trace
- * borrows the map. */
+/* WFC's propagation made visible, as steps (above).  The trace borrows
+ * the map. */
 typedef struct tilesat_trace tilesat_trace;
 
 /* Propagate from the start, then apply the map's pins together and
@@ -735,7 +769,7 @@ int tilesat_trace_fits(const tilesat_map *m, tilesat_error *err);
 /* Choose `tile` at (row, col) and propagate.  Returns TILESAT_UNSAT on a
  * contradiction (now or earlier: nothing more is done), else 0. */
 int tilesat_trace_choose(tilesat_trace *t, int row, int col, int tile);
-/* The same, the choice named "choice NUMBER" in what the trace writes
+/* The same, the choice numbered NUMBER in its steps (tilesat_step.choice)
  * (tilesat_trace_choose numbers them 1, 2, ...): a subset of a run's
  * choices keeps the run's numbers. */
 int tilesat_trace_choose_as(tilesat_trace *t, int row, int col, int tile,
@@ -746,10 +780,12 @@ int tilesat_trace_status(const tilesat_trace *t);
 /* Is `tile` still possible at (row, col)? */
 bool tilesat_trace_possible(const tilesat_trace *t, int row, int col, int tile);
 /* After a contradiction: the chain of steps that led to it (back to the
- * pins and choices that caused it), only those.  Otherwise every step,
- * then the remaining domains as a grid. */
-int tilesat_trace_write(const tilesat_trace *t, FILE *out);
-int tilesat_trace_write_json(const tilesat_trace *t, FILE *out);
+ * pins and choices that caused it), only those; otherwise every step.  The
+ * caller frees them (tilesat_steps_free); the remaining domains are
+ * tilesat_trace_possible's. */
+tilesat_steps *tilesat_trace_steps(const tilesat_trace *t);
+/* The map traced (borrowed). */
+const tilesat_map *tilesat_trace_map(const tilesat_trace *t);
 
 /* --------------------------------------------------------------- analysis */
 
@@ -773,7 +809,16 @@ int tilesat_analysis_result(const tilesat_analysis *a, int width, int height);
 bool tilesat_analysis_tile_appears(const tilesat_analysis *a, int tile);
 /* Is max x max unsatisfiable? */
 bool tilesat_analysis_hard(const tilesat_analysis *a);
-int tilesat_analysis_write(const tilesat_analysis *a, FILE *out);
+/* What was analysed: the rules (borrowed), max, topology, wrap-around. */
+const tilesat_rules *tilesat_analysis_rules(const tilesat_analysis *a);
+int tilesat_analysis_max(const tilesat_analysis *a);
+tilesat_topology tilesat_analysis_topology(const tilesat_analysis *a);
+bool tilesat_analysis_periodic(const tilesat_analysis *a);
+/* Tile appearance is asked from least x least: 2, or 1 when max is 1. */
+int tilesat_analysis_least(const tilesat_analysis *a);
+/* When hard, why the smallest size fails (owned by a); else NULL. */
+const tilesat_explanation *
+tilesat_analysis_explanation(const tilesat_analysis *a);
 
 /* ------------------------------------------------------------------ chunks */
 
@@ -785,8 +830,8 @@ int tilesat_analysis_write(const tilesat_analysis *a, FILE *out);
  * cell but join two sides: the rules must allow them beside both).  A
  * border is valid when every two neighbouring ring cells hold an allowed
  * pair and every ring tile allows some tile on its outer sides.  Answered
- * by a counterexample-guided loop of two SAT solvers (explain/chunk.c),
- * never by listing borders.  Square topology only (hex: an error). */
+ * by a counterexample-guided loop of two SAT solvers, never by listing
+ * borders.  Square topology only (hex: an error). */
 
 /* The frame: a (k+2) x (k+2) map with no pins, the border on its outer
  * cells and the chunk inside (k from 1 to 64). */
@@ -819,7 +864,7 @@ int tilesat_chunk_write(const tilesat_map *frame, const int *border, FILE *out);
 /* --------------------------------------------------------------- annealing */
 
 /* Soft constraints: an energy over a map's fillings and an annealing
- * sampler for it (issue 5).  The energy is a sum of optional terms, each
+ * sampler for it.  The energy is a sum of optional terms, each
  * with its own weight; the energy file format is documented in
  * rules/README.md ("Energy files"):
  *
@@ -849,10 +894,10 @@ int tilesat_energy_parse(tilesat_energy *e, const char *text, size_t len,
                          const char *filename, tilesat_error *err);
 int tilesat_energy_read_file(tilesat_energy *e, const char *path,
                              tilesat_error *err);
-/* One energy-file line given as a command-line option: `option` names it in
- * errors ("--frequency: ..."), `line` is e.g. "frequency 2". */
-int tilesat_energy_option(tilesat_energy *e, const char *option,
-                          const char *line, tilesat_error *err);
+/* One energy-file line, e.g. "frequency 2", from `origin`: errors
+ * "ORIGIN: message" (no line number). */
+int tilesat_energy_parse_line(tilesat_energy *e, const char *line,
+                              const char *origin, tilesat_error *err);
 /* Freeze the terms: compute targets (an error if explicit targets or pins
  * cannot fit, or exact counts are impossible) and the default hard weight,
  * 1 + twice the largest change any single cell can make to the soft terms
@@ -902,7 +947,7 @@ typedef struct tilesat_anneal_opts {
   uint64_t seed;     /* same seed, same map (default 1) */
   long sweeps;       /* sweeps per restart (0: the default, 1000) */
   double beta_lo;    /* geometric schedule from beta_lo to beta_hi; both 0: */
-  double beta_hi;    /* chosen from the energy scale (see anneal.c) */
+  double beta_hi;    /* chosen from the energy scale */
   int restarts;      /* independent runs, the best kept (default 1) */
   int replicas;      /* replica exchange: replicas per run (default 1: off) */
   bool cleanup;      /* clean up violations by SAT (default on) */

@@ -2,6 +2,7 @@
  * map counter for cross-checks. */
 #include "helpers.h"
 
+#include <cJSON.h>
 #include <dirent.h>
 #include <fcntl.h>
 #include <math.h>
@@ -393,4 +394,13 @@ void atlas_free(atlas *a) {
 double chi2_999(int k) {
   double a = 2.0 / (9.0 * k), z = 3.0902;
   return k * pow(1 - a + z * sqrt(a), 3);
+}
+
+void expect_json_eq(const char *got, const char *want) {
+  cJSON *g = cJSON_Parse(got), *w = cJSON_Parse(want);
+  cr_assert(w != NULL, "the expected JSON does not parse: %s", want);
+  cr_expect(g != NULL, "not JSON: %s", got);
+  cr_expect(g && cJSON_Compare(g, w, true), "got %s\nwanted %s", got, want);
+  cJSON_Delete(g);
+  cJSON_Delete(w);
 }

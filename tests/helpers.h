@@ -79,6 +79,9 @@ int dir_entries(const char *dir);
 char *temp_file(const char *text, long len);
 /* Read a whole file (malloc'd, NUL-terminated). */
 char *slurp(const char *path);
+/* Expect two JSON documents to say the same (cJSON_Compare: the same
+ * values, objects' keys in any order); both must parse. */
+void expect_json_eq(const char *got, const char *want);
 
 tilesat_rules *rules_from_text(const char *text);
 /* One of the bundled WFC tilesets, tests/data/wfc/tilesets/NAME.xml. */

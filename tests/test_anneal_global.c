@@ -189,11 +189,16 @@ Test(anneal_global, borders_and_masks_are_kept) {
     static const int holes[][2] = {{3, 3}, {3, 4}, {4, 3}, {4, 4}, {7, 0}};
     for (int i = 0; i < 5; i++)
       cr_assert_eq(tilesat_map_mask(m, holes[i][0], holes[i][1], &err), 0);
-    cr_assert_eq(tilesat_map_constraint_option(m, "--border", "n=L", &err), 0);
-    cr_assert_eq(tilesat_map_constraint_option(m, "--border", "s=S", &err), 0);
+    cr_assert_eq(tilesat_map_constraint_add(m, TILESAT_GLOBAL_BORDER, "n=L",
+                                            "--border", &err),
+                 0);
+    cr_assert_eq(tilesat_map_constraint_add(m, TILESAT_GLOBAL_BORDER, "s=S",
+                                            "--border", &err),
+                 0);
     tilesat_energy *e = tilesat_energy_new(m);
-    cr_assert_eq(tilesat_energy_option(e, "--coherence", "coherence 1", &err),
-                 0, "%s", err.msg);
+    cr_assert_eq(
+        tilesat_energy_parse_line(e, "coherence 1", "--coherence", &err), 0,
+        "%s", err.msg);
     cr_assert_eq(tilesat_energy_prepare(e, &err), 0, "%s", err.msg);
     tilesat_anneal_opts o;
     tilesat_anneal_defaults(&o);
@@ -233,10 +238,12 @@ Test(anneal_global, energy_counts_missing_joins) {
   tilesat_rules *r = rules_from_file("rules/dungeon8.rules");
   tilesat_map *m = tilesat_map_new(r, 5, 1, TILESAT_SQUARE, false, &err);
   cr_assert(m);
-  cr_assert_eq(tilesat_map_constraint_option(m, "--connected", ".", &err), 0);
+  cr_assert_eq(tilesat_map_constraint_add(m, TILESAT_GLOBAL_CONNECTED, ".",
+                                          "--connected", &err),
+               0);
   tilesat_energy *e = tilesat_energy_new(m);
-  cr_assert_eq(tilesat_energy_option(e, "--x", "connectivity 7", &err), 0, "%s",
-               err.msg);
+  cr_assert_eq(tilesat_energy_parse_line(e, "connectivity 7", "--x", &err), 0,
+               "%s", err.msg);
   cr_assert_eq(tilesat_energy_prepare(e, &err), 0, "%s", err.msg);
   int dot = tilesat_rules_find_tile(r, "."),
       wall = tilesat_rules_find_tile(r, "#");
@@ -512,8 +519,8 @@ Test(anneal_global, an_empty_class_misses_its_at_cell) {
   int tiles[3];
   cr_expect_eq(tilesat_check(m, NULL, tiles, &err), TILESAT_UNSAT);
   tilesat_energy *e = tilesat_energy_new(m);
-  cr_assert_eq(tilesat_energy_option(e, "--x", "connectivity 7", &err), 0, "%s",
-               err.msg);
+  cr_assert_eq(tilesat_energy_parse_line(e, "connectivity 7", "--x", &err), 0,
+               "%s", err.msg);
   cr_assert_eq(tilesat_energy_prepare(e, &err), 0, "%s", err.msg);
   int a = tilesat_rules_find_tile(r, "a"), b = tilesat_rules_find_tile(r, "b");
   int none[3] = {b, TILESAT_NO_TILE, b}, two[3] = {a, TILESAT_NO_TILE, a};

@@ -584,7 +584,9 @@ Test(collapse_global_cli, count_failures_explain_json) {
   tilesat_rules *r = rules_from_file("rules/dungeon8.rules");
   tilesat_map *m = map_new(r, 12, 8, TILESAT_SQUARE, false);
   tilesat_error err;
-  cr_assert_eq(tilesat_map_constraint_option(m, "--count", "T=3", &err), 0);
+  cr_assert_eq(tilesat_map_constraint_add(m, TILESAT_GLOBAL_COUNT, "T=3",
+                                          "--count", &err),
+               0);
   tilesat_collapse *c = tilesat_collapse_new(m, &err);
   tilesat_collapse_options o;
   tilesat_collapse_options_init(&o);
@@ -654,6 +656,9 @@ Test(collapse_global, guarded_runs_agree_with_check) {
     const char *opt = kind == 0   ? "--connected"
                       : kind == 1 ? "--path"
                                   : "--count";
+    tilesat_global_kind gk = kind == 0   ? TILESAT_GLOBAL_CONNECTED
+                             : kind == 1 ? TILESAT_GLOBAL_PATH
+                                         : TILESAT_GLOBAL_COUNT;
     if (kind == 0)
       snprintf(val, sizeof val, ".,+,,,=");
     else if (kind == 1)
@@ -662,7 +667,7 @@ Test(collapse_global, guarded_runs_agree_with_check) {
       snprintf(val, sizeof val, ".,+,,,=>=%d", 2 * k);
     else
       snprintf(val, sizeof val, "#=%d", k);
-    cr_assert_eq(tilesat_map_constraint_option(m, opt, val, &err), 0, "%s",
+    cr_assert_eq(tilesat_map_constraint_add(m, gk, val, opt, &err), 0, "%s",
                  err.msg);
     for (int p = (int)rnd(3); p > 0; p--) {
       int c = (int)rnd((unsigned)(x.w * x.h));

@@ -247,15 +247,11 @@ Test(global, explain_names_floor_connected) {
       one += c->kind == TILESAT_ONE_TILE && c->row == 0 && c->col == 1;
     }
     cr_expect(pinned == 3 && one == 1);
-    char *text = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&text, &len);
-    tilesat_explanation_write(e, f);
-    fclose(f);
-    cr_expect(strstr(text, "  [1] floor connected: the cells holding . + , = "
-                           "form one region (rules/dungeon8.constraints:6)\n"),
-              "%s", text);
-    free(text);
+    cr_expect_str_eq(tilesat_map_global_text(m, 0),
+                     "floor connected: the cells holding . + , = form one "
+                     "region");
+    cr_expect_str_eq(tilesat_map_global_origin(m, 0),
+                     "rules/dungeon8.constraints:6");
     /* the set alone is UNSAT, without the global constraint SAT */
     tilesat_constraint cs[5];
     for (size_t i = 0; i < 5; i++)
@@ -455,7 +451,9 @@ Test(global, explain_names_a_count) {
   tilesat_rules *r = rules_from_file("rules/coast.rules");
   tilesat_map *m = map_new(r, 2, 2, TILESAT_SQUARE, false);
   tilesat_error err;
-  cr_assert_eq(tilesat_map_constraint_option(m, "--count", "S>=5", &err), 0);
+  cr_assert_eq(tilesat_map_constraint_add(m, TILESAT_GLOBAL_COUNT, "S>=5",
+                                          "--count", &err),
+               0);
   tilesat_explanation *e;
   cr_assert_eq(tilesat_explain(m, NULL, &e, &err), TILESAT_UNSAT, "%s",
                err.msg);
@@ -464,7 +462,9 @@ Test(global, explain_names_a_count) {
   tilesat_explanation_free(e);
   tilesat_map_free(m);
   m = map_new(r, 3, 3, TILESAT_SQUARE, false);
-  cr_assert_eq(tilesat_map_constraint_option(m, "--count", "S<=0", &err), 0);
+  cr_assert_eq(tilesat_map_constraint_add(m, TILESAT_GLOBAL_COUNT, "S<=0",
+                                          "--count", &err),
+               0);
   cr_assert_eq(tilesat_map_pin_spec(m, "1,1=S", &err), 0);
   cr_assert_eq(tilesat_explain(m, NULL, &e, &err), TILESAT_UNSAT, "%s",
                err.msg);
@@ -481,7 +481,9 @@ Test(global, verify_names_the_broken_constraint) {
   tilesat_rules *r = rules_from_file("rules/coast.rules");
   tilesat_map *m = map_new(r, 3, 3, TILESAT_SQUARE, false);
   tilesat_error err;
-  cr_assert_eq(tilesat_map_constraint_option(m, "--count", "S<=2", &err), 0);
+  cr_assert_eq(tilesat_map_constraint_add(m, TILESAT_GLOBAL_COUNT, "S<=2",
+                                          "--count", &err),
+               0);
   int L = 0, C = 1, S = 2;
   int tiles[9] = {L, L, L, C, C, C, S, S, S};
   char why[512];
@@ -490,16 +492,21 @@ Test(global, verify_names_the_broken_constraint) {
                         "hold them");
   tilesat_map_free(m);
   m = map_new(r, 3, 3, TILESAT_SQUARE, false);
-  cr_assert_eq(tilesat_map_constraint_option(m, "--connected", "L,C", &err), 0);
+  cr_assert_eq(tilesat_map_constraint_add(m, TILESAT_GLOBAL_CONNECTED, "L,C",
+                                          "--connected", &err),
+               0);
   cr_expect(tilesat_map_verify(m, tiles, why, sizeof why), "%s", why);
-  cr_assert_eq(tilesat_map_constraint_option(m, "--path", "0,0:2,2=L,C", &err),
+  cr_assert_eq(tilesat_map_constraint_add(m, TILESAT_GLOBAL_PATH, "0,0:2,2=L,C",
+                                          "--path", &err),
                0);
   cr_expect_not(tilesat_map_verify(m, tiles, why, sizeof why));
   cr_expect_str_eq(why, "--path: a path of {L C} joins (0,0) and (2,2), but "
                         "(2,2) holds S");
   tilesat_map_free(m);
   m = map_new(r, 3, 3, TILESAT_SQUARE, false);
-  cr_assert_eq(tilesat_map_constraint_option(m, "--border", "w=L", &err), 0);
+  cr_assert_eq(tilesat_map_constraint_add(m, TILESAT_GLOBAL_BORDER, "w=L",
+                                          "--border", &err),
+               0);
   cr_expect_not(tilesat_map_verify(m, tiles, why, sizeof why));
   cr_expect_str_eq(why, "--border: only L on the west side, but (1,0) holds C");
   tilesat_map_free(m);
@@ -569,32 +576,47 @@ Test(global, classes_of_tiles_joined_by_commas) {
   tilesat_rules *r = rules_from_file("rules/dungeon8.rules");
   tilesat_map *m = map_new(r, 4, 3, TILESAT_SQUARE, false);
   tilesat_error err;
-  cr_assert_eq(tilesat_map_constraint_option(m, "--count", ".,+,,,=<=4", &err),
+  cr_assert_eq(tilesat_map_constraint_add(m, TILESAT_GLOBAL_COUNT, ".,+,,,=<=4",
+                                          "--count", &err),
                0, "%s", err.msg);
   cr_expect_str_eq(tilesat_map_global_text(m, 0),
                    "the count of {. + , =} is at most 4");
-  cr_assert_eq(tilesat_map_constraint_option(m, "--count", ",>=1", &err), 0);
+  cr_assert_eq(tilesat_map_constraint_add(m, TILESAT_GLOBAL_COUNT, ",>=1",
+                                          "--count", &err),
+               0);
   cr_expect_str_eq(tilesat_map_global_text(m, 1),
                    "the count of , is at least 1");
-  cr_assert_eq(tilesat_map_constraint_option(m, "--count", "==2", &err), 0);
+  cr_assert_eq(tilesat_map_constraint_add(m, TILESAT_GLOBAL_COUNT, "==2",
+                                          "--count", &err),
+               0);
   cr_expect_str_eq(tilesat_map_global_text(m, 2),
                    "the count of = is exactly 2");
-  cr_assert_eq(tilesat_map_constraint_option(m, "--border", "all=#,%", &err),
+  cr_assert_eq(tilesat_map_constraint_add(m, TILESAT_GLOBAL_BORDER, "all=#,%",
+                                          "--border", &err),
                0);
   cr_expect_str_eq(tilesat_map_global_text(m, 3), "only {# %} on every side");
-  cr_assert_eq(
-      tilesat_map_constraint_option(m, "--path", "0,0:2,3:1,1=.", &err), 0);
+  cr_assert_eq(tilesat_map_constraint_add(m, TILESAT_GLOBAL_PATH,
+                                          "0,0:2,3:1,1=.", "--path", &err),
+               0);
   cr_expect_str_eq(tilesat_map_global_text(m, 4),
                    "a path of . joins (0,0), (2,3) and (1,1)");
-  cr_expect_neq(tilesat_map_constraint_option(m, "--count", ".,X=1", &err), 0);
+  cr_expect_neq(tilesat_map_constraint_add(m, TILESAT_GLOBAL_COUNT, ".,X=1",
+                                           "--count", &err),
+                0);
   cr_expect_str_eq(err.msg, "--count: '.,X' is not tiles joined by commas (an "
                             "unknown tile)");
-  cr_expect_neq(tilesat_map_constraint_option(m, "--count", ".", &err), 0);
+  cr_expect_neq(
+      tilesat_map_constraint_add(m, TILESAT_GLOBAL_COUNT, ".", "--count", &err),
+      0);
   cr_expect_str_eq(err.msg,
                    "--count: '.' is not CLASS=K, CLASS<=K or CLASS>=K");
-  cr_expect_neq(tilesat_map_constraint_option(m, "--path", "0,0=.", &err), 0);
+  cr_expect_neq(tilesat_map_constraint_add(m, TILESAT_GLOBAL_PATH, "0,0=.",
+                                           "--path", &err),
+                0);
   cr_expect_str_eq(err.msg, "--path: a path joins two cells or more");
-  cr_expect_neq(tilesat_map_constraint_option(m, "--border", "x=.", &err), 0);
+  cr_expect_neq(tilesat_map_constraint_add(m, TILESAT_GLOBAL_BORDER, "x=.",
+                                           "--border", &err),
+                0);
   cr_expect_str_eq(err.msg,
                    "--border: 'x' is not sides: n, e, s and w (each once), or "
                    "all");

@@ -122,7 +122,9 @@ Test(names, unknown_tile_in_files) {
                    "r.rules:4: unknown tile 'watr' (did you mean 'water'?)");
   tilesat_rules *r = rules_from_file("rules/coast.rules");
   tilesat_map *m = map_new(r, 3, 3, TILESAT_SQUARE, false);
-  cr_expect_neq(tilesat_map_constraint_option(m, "--count", "s<=2", &err), 0);
+  cr_expect_neq(tilesat_map_constraint_add(m, TILESAT_GLOBAL_COUNT, "s<=2",
+                                           "--count", &err),
+                0);
   cr_expect_str_eq(err.msg, "--count: unknown tile or class 's' (did you mean "
                             "'S'?)");
   /* the hint the command line's own messages append (verify's) */

@@ -83,8 +83,9 @@ Test(portfolio, agrees_with_the_whole_cnf) {
         if (pins[3 * i] == pins[3 * j] && pins[3 * i + 1] == pins[3 * j + 1])
           pins[3 * i + 2] = pins[3 * j + 2];
     if (!periodic && rnd(4) == 0)
-      cr_assert_eq(tilesat_map_constraint_option(m, "--border", "n=a", &err), 0,
-                   "%s", err.msg);
+      cr_assert_eq(tilesat_map_constraint_add(m, TILESAT_GLOBAL_BORDER, "n=a",
+                                              "--border", &err),
+                   0, "%s", err.msg);
     int hole = -1, cap = -1; /* a masked cell, at most cap cells of a */
     if (rnd(4) == 0) {
       hole = (int)rnd((unsigned)(w * h));
@@ -99,8 +100,9 @@ Test(portfolio, agrees_with_the_whole_cnf) {
       cap = (int)rnd((unsigned)(w * h / 2));
       char spec[32];
       snprintf(spec, sizeof spec, "a<=%d", cap);
-      cr_assert_eq(tilesat_map_constraint_option(m, "--count", spec, &err), 0,
-                   "%s", err.msg);
+      cr_assert_eq(tilesat_map_constraint_add(m, TILESAT_GLOBAL_COUNT, spec,
+                                              "--count", &err),
+                   0, "%s", err.msg);
     }
     char desc[128];
     snprintf(desc, sizeof desc,
@@ -309,7 +311,9 @@ Test(portfolio, the_cnf_when_the_collapse_cannot) {
   tilesat_rules *r = rules_from_file("rules/coast.rules");
   tilesat_map *m = map_new(r, 12, 10, TILESAT_SQUARE, false);
   tilesat_error err;
-  cr_assert_eq(tilesat_map_constraint_option(m, "--count", "C=2", &err), 0);
+  cr_assert_eq(tilesat_map_constraint_add(m, TILESAT_GLOBAL_COUNT, "C=2",
+                                          "--count", &err),
+               0);
   int tiles[120];
   tilesat_check_answer how;
   cr_expect_eq(portfolio(m, TILESAT_CHECK_AUTO, TILESAT_PICOSAT, tiles, &how),

@@ -312,6 +312,15 @@ Test(repair, pins_match_brute_force_on_small_random_maps) {
     cr_expect(tilesat_repairs_complete(reps), "%s", desc);
     int ngot = repair_masks(r, NULL, 0, reps, got, desc);
     expect_same_sets(got, ngot, want, nwant, desc);
+    /* each pin to drop names its cell and tile as pinned */
+    for (size_t i = 0; i < tilesat_repairs_count(reps); i++)
+      for (size_t j = 0; j < tilesat_repair_size(reps, i); j++) {
+        const tilesat_change *ch = tilesat_repair_change(reps, i, j);
+        const int *p = pins + 3 * ch->pin;
+        cr_expect(ch->row == p[0] && ch->col == p[1] && ch->tile == p[2] &&
+                      ch->a == -1,
+                  "%s: pin %d", desc, ch->pin);
+      }
     tilesat_repairs_free(reps);
     tilesat_map_free(m);
     tilesat_rules_free(r);

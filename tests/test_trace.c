@@ -30,7 +30,7 @@ Test(trace, coast_pins_chain_from_both_pins_to_the_empty_cell) {
   r = RUN("trace", "rules/coast.rules", "--size", "3x3", "--pin", "0,0=S",
           "--pin", "2,2=L", "--format", "json");
   cr_expect_eq(r.code, 20);
-  cr_expect_str_eq(
+  expect_json_eq(
       r.out,
       "{\n  \"result\": \"contradiction\",\n  \"steps\": [\n"
       "    {\"step\": 1, \"kind\": \"pin\", \"cell\": [0, 0], \"tile\": \"S\", "
@@ -52,6 +52,42 @@ Test(trace, coast_pins_chain_from_both_pins_to_the_empty_cell) {
       "    {\"step\": 7, \"kind\": \"empty\", \"cell\": [1, 1], \"after\": [5, "
       "6]}\n  ]\n}\n");
   run_free(&r);
+}
+
+/* The same chain as data (tilesat_trace_steps): kinds, cells, tile sets
+ * as indices of coast's tiles (L 0, C 1, S 2), and what each follows
+ * from. */
+Test(trace, coast_pins_chain_as_steps) {
+  tilesat_rules *r = rules_from_file("rules/coast.rules");
+  tilesat_map *m = map_new(r, 3, 3, TILESAT_SQUARE, false);
+  tilesat_error err;
+  cr_assert_eq(tilesat_map_pin_spec(m, "0,0=S", &err), 0);
+  cr_assert_eq(tilesat_map_pin_spec(m, "2,2=L", &err), 0);
+  tilesat_trace *t = tilesat_trace_new(m);
+  cr_expect_eq(tilesat_trace_map(t), m);
+  tilesat_steps *s = tilesat_trace_steps(t);
+  cr_assert_eq(tilesat_steps_count(s), 7);
+  cr_expect(tilesat_steps_contradiction(s));
+  const tilesat_step *p = tilesat_steps_get(s, 0);
+  cr_expect_eq(p->kind, TILESAT_STEP_PIN);
+  cr_expect(p->row == 0 && p->col == 0 && p->tile == 2 && p->choice == 0);
+  cr_expect(p->ntiles == 2 && p->tiles[0] == 0 && p->tiles[1] == 1);
+  cr_expect_eq(p->nafter, 0);
+  const tilesat_step *u = tilesat_steps_get(s, 4); /* (1,1) loses L, C */
+  cr_expect_eq(u->kind, TILESAT_STEP_SUPPORT);
+  cr_expect(u->row == 1 && u->col == 1 && u->nrow == 0 && u->ncol == 1);
+  cr_expect_str_eq(tilesat_dir_name(TILESAT_SQUARE, u->dir), "S");
+  cr_expect(u->ntiles == 2 && u->tiles[0] == 0 && u->tiles[1] == 1);
+  cr_expect(u->nfrom == 2 && u->from[0] == 1 && u->from[1] == 2);
+  cr_expect(u->nafter == 1 && u->after[0] == 3);
+  const tilesat_step *e = tilesat_steps_get(s, 6);
+  cr_expect_eq(e->kind, TILESAT_STEP_EMPTY);
+  cr_expect(e->row == 1 && e->col == 1 && e->ntiles == 0 && e->tile == -1);
+  cr_expect(e->nafter == 2 && e->after[0] == 5 && e->after[1] == 6);
+  tilesat_steps_free(s);
+  tilesat_trace_free(t);
+  tilesat_map_free(m);
+  tilesat_rules_free(r);
 }
 
 Test(trace, a_choice_that_is_ruled_out) {
@@ -125,16 +161,16 @@ Test(trace, every_step_then_the_domains) {
   r = RUN("trace", "rules/coast.rules", "--size", "2x1", "--choose", "0,0=S",
           "--format", "json");
   cr_expect_eq(r.code, 0);
-  cr_expect_str_eq(r.out,
-                   "{\n  \"result\": \"undecided\",\n  \"steps\": [\n"
-                   "    {\"step\": 1, \"kind\": \"choice\", \"cell\": [0, 0], "
-                   "\"tile\": \"S\", \"choice\": 1, \"loses\": [\"L\", "
-                   "\"C\"], \"after\": []},\n"
-                   "    {\"step\": 2, \"kind\": \"support\", \"cell\": [0, 1], "
-                   "\"loses\": [\"L\"], \"neighbor\": [0, 0], "
-                   "\"neighbor_holds\": [\"S\"], \"direction_from_neighbor\": "
-                   "\"E\", \"after\": [1]}\n  ],\n"
-                   "  \"domains\": [\n    [[\"S\"], [\"C\", \"S\"]]\n  ]\n}\n");
+  expect_json_eq(r.out,
+                 "{\n  \"result\": \"undecided\",\n  \"steps\": [\n"
+                 "    {\"step\": 1, \"kind\": \"choice\", \"cell\": [0, 0], "
+                 "\"tile\": \"S\", \"choice\": 1, \"loses\": [\"L\", "
+                 "\"C\"], \"after\": []},\n"
+                 "    {\"step\": 2, \"kind\": \"support\", \"cell\": [0, 1], "
+                 "\"loses\": [\"L\"], \"neighbor\": [0, 0], "
+                 "\"neighbor_holds\": [\"S\"], \"direction_from_neighbor\": "
+                 "\"E\", \"after\": [1]}\n  ],\n"
+                 "  \"domains\": [\n    [[\"S\"], [\"C\", \"S\"]]\n  ]\n}\n");
   run_free(&r);
 }
 

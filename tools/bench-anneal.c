@@ -37,11 +37,11 @@ static tilesat_energy *load(const char *rules, const char *size,
   if (!*r || tilesat_parse_size(size, &w, &h, &err))
     goto fail;
   *m = tilesat_map_new(*r, w, h, tilesat_rules_topology(*r), false, &err);
-  if (!*m || (constraints &&
-              tilesat_map_constraints_read_file(*m, constraints, &err)))
+  if (!*m ||
+      (constraints && tilesat_map_constraints_read_file(*m, constraints, &err)))
     goto fail;
   tilesat_energy *e = tilesat_energy_new(*m);
-  if ((terms && tilesat_energy_option(e, "bench", terms, &err)) ||
+  if ((terms && tilesat_energy_parse_line(e, terms, "bench", &err)) ||
       tilesat_energy_prepare(e, &err))
     goto fail;
   return e;
@@ -59,12 +59,11 @@ int main(int argc, char **argv) {
   tilesat_rules *r;
   tilesat_map *m;
   bool counts = !strcmp(argv[1], "counts");
-  tilesat_energy *e =
-      load(argv[2], argv[3], counts ? "frequency 1" : NULL,
-           argc > (!strcmp(argv[1], "rate") ? 5 : 6)
-               ? argv[!strcmp(argv[1], "rate") ? 5 : 6]
-               : NULL,
-           &r, &m);
+  tilesat_energy *e = load(argv[2], argv[3], counts ? "frequency 1" : NULL,
+                           argc > (!strcmp(argv[1], "rate") ? 5 : 6)
+                               ? argv[!strcmp(argv[1], "rate") ? 5 : 6]
+                               : NULL,
+                           &r, &m);
   int n = tilesat_map_width(m) * tilesat_map_height(m);
   int *tiles = malloc((size_t)n * sizeof *tiles);
   tilesat_anneal_opts o;
@@ -138,9 +137,8 @@ int main(int argc, char **argv) {
            "(%ld sweeps; annealing %.0f ms a seed, %ld violations left to "
            "clean-up in all)\n",
            argv[2], argv[3], tilesat_rules_ntiles(r), argc > 6 ? argv[6] : "",
-           alone, seeds, after,
-           seeds, 1e3 * t[seeds / 2], 1e3 * t[seeds - 1], o.sweeps,
-           1e3 * total / seeds, left);
+           alone, seeds, after, seeds, 1e3 * t[seeds / 2], 1e3 * t[seeds - 1],
+           o.sweeps, 1e3 * total / seeds, left);
     free(t);
   }
   free(tiles);

@@ -3,10 +3,10 @@
  * (median of RUNS runs), and for connected and path constraints what the
  * cuts took: solves, cut rounds, cuts.  Then the dp's exact counts
  * without and with count and connected constraints (the connectivity-
- * tracking frontier), side by side, CPU time, and the counts.  A run that passes LIMIT seconds
- * of wall time is stopped (SIGALRM sets a flag the library's terminate
- * callback reads) and shown as "> LIMIT s".
- * usage: bench-global LIMIT RUNS */
+ * tracking frontier), side by side, CPU time, and the counts.  A run that
+ * passes LIMIT seconds of wall time is stopped (SIGALRM sets a flag the
+ * library's terminate callback reads) and shown as "> LIMIT s". usage:
+ * bench-global LIMIT RUNS */
 #include "tilesat.h"
 
 #include <signal.h>
@@ -16,6 +16,14 @@
 #include <unistd.h>
 
 static volatile sig_atomic_t stop;
+
+/* The kind of constraint a command-line shortcut adds. */
+static tilesat_global_kind kind_of(const char *option) {
+  return !strcmp(option, "--connected") ? TILESAT_GLOBAL_CONNECTED
+         : !strcmp(option, "--path")    ? TILESAT_GLOBAL_PATH
+         : !strcmp(option, "--border")  ? TILESAT_GLOBAL_BORDER
+                                        : TILESAT_GLOBAL_COUNT;
+}
 static void on_alarm(int sig) {
   (void)sig;
   stop = 1;
@@ -40,12 +48,12 @@ static int cmp_double(const void *a, const void *b) {
 /* A case: rules, size, pins (how they are made), the constraints. */
 typedef struct bcase {
   const char *name, *rules;
-  int n;             /* NxN */
-  int pins;          /* 0 none, 1 floor in three corners and the middle,
-                        2 that and walls across with a gap each */
-  const char *what;  /* the constraints, in words */
-  const char *file;  /* a constraints file, or NULL */
-  const char *opt[2];/* option, value (or NULL) */
+  int n;              /* NxN */
+  int pins;           /* 0 none, 1 floor in three corners and the middle,
+                         2 that and walls across with a gap each */
+  const char *what;   /* the constraints, in words */
+  const char *file;   /* a constraints file, or NULL */
+  const char *opt[2]; /* option, value (or NULL) */
 } bcase;
 
 static void pin(tilesat_map *m, int r, int c, const char *t) {
@@ -80,8 +88,8 @@ static void make_pins(tilesat_map *m, const bcase *b) {
 static tilesat_map *build(const bcase *b, const tilesat_rules *r,
                           bool constrained) {
   tilesat_error err;
-  tilesat_map *m = tilesat_map_new(r, b->n, b->n, tilesat_rules_topology(r),
-                                   false, &err);
+  tilesat_map *m =
+      tilesat_map_new(r, b->n, b->n, tilesat_rules_topology(r), false, &err);
   if (!m) {
     fprintf(stderr, "bench-global: %s\n", err.msg);
     exit(1);
@@ -89,8 +97,8 @@ static tilesat_map *build(const bcase *b, const tilesat_rules *r,
   make_pins(m, b);
   if (constrained &&
       ((b->file && tilesat_map_constraints_read_file(m, b->file, &err)) ||
-       (b->opt[0] &&
-        tilesat_map_constraint_option(m, b->opt[0], b->opt[1], &err)))) {
+       (b->opt[0] && tilesat_map_constraint_add(m, kind_of(b->opt[0]),
+                                                b->opt[1], b->opt[0], &err)))) {
     fprintf(stderr, "bench-global: %s\n", err.msg);
     exit(1);
   }
@@ -174,14 +182,19 @@ static double dp_timed(const tilesat_map *m, int runs, unsigned limit,
 }
 
 static void dp_table(unsigned limit, int runs) {
-  static const char *D = "rules/dungeon8.rules", *F = "rules/dungeon8.constraints";
+  static const char *D = "rules/dungeon8.rules",
+                    *F = "rules/dungeon8.constraints";
   const dcase cases[] = {
       {D, 8, 8, "floor connected", F, {0}},
       {D, 8, 12, "floor connected", F, {0}},
       {D, 8, 16, "floor connected", F, {0}},
       {D, 8, 8, "at most 4 T", NULL, {"--count", "T<=4"}},
-      {"rules/entropy7.rules", 7, 7, "7 of each colour",
-       "rules/entropy7.constraints", {0}},
+      {"rules/entropy7.rules",
+       7,
+       7,
+       "7 of each colour",
+       "rules/entropy7.constraints",
+       {0}},
   };
   printf("\n| map | constraints | dp unconstrained | dp constrained | "
          "maps | constrained maps |\n");
@@ -190,18 +203,18 @@ static void dp_table(unsigned limit, int runs) {
     const dcase *b = &cases[i];
     tilesat_error err;
     tilesat_rules *r = tilesat_rules_read_file(b->rules, &err);
-    tilesat_map *plain = r ? tilesat_map_new(r, b->w, b->h,
-                                             tilesat_rules_topology(r), false,
-                                             &err)
-                           : NULL;
-    tilesat_map *m = plain ? tilesat_map_new(r, b->w, b->h,
-                                             tilesat_rules_topology(r), false,
-                                             &err)
-                           : NULL;
+    tilesat_map *plain =
+        r ? tilesat_map_new(r, b->w, b->h, tilesat_rules_topology(r), false,
+                            &err)
+          : NULL;
+    tilesat_map *m =
+        plain ? tilesat_map_new(r, b->w, b->h, tilesat_rules_topology(r), false,
+                                &err)
+              : NULL;
     if (!m ||
         (b->file && tilesat_map_constraints_read_file(m, b->file, &err)) ||
-        (b->opt[0] &&
-         tilesat_map_constraint_option(m, b->opt[0], b->opt[1], &err))) {
+        (b->opt[0] && tilesat_map_constraint_add(m, kind_of(b->opt[0]),
+                                                 b->opt[1], b->opt[0], &err))) {
       fprintf(stderr, "bench-global: %s\n", err.msg);
       exit(1);
     }
@@ -234,25 +247,61 @@ int main(int argc, char **argv) {
     dp_table(limit, runs);
     return 0;
   }
-  static const char *D = "rules/dungeon8.rules", *F = "rules/dungeon8.constraints";
+  static const char *D = "rules/dungeon8.rules",
+                    *F = "rules/dungeon8.constraints";
   const bcase cases[] = {
       {"dungeon8 64x64, 4 floor pins", D, 64, 1, "floor connected", F, {0}},
       {"dungeon8 128x128, 4 floor pins", D, 128, 1, "floor connected", F, {0}},
       {"dungeon8 256x256, 4 floor pins", D, 256, 1, "floor connected", F, {0}},
-      {"dungeon8 64x64, 3 walls with a gap", D, 64, 2, "floor connected", F,
+      {"dungeon8 64x64, 3 walls with a gap",
+       D,
+       64,
+       2,
+       "floor connected",
+       F,
        {0}},
-      {"dungeon8 256x256, 3 walls with a gap", D, 256, 2, "floor connected", F,
+      {"dungeon8 256x256, 3 walls with a gap",
+       D,
+       256,
+       2,
+       "floor connected",
+       F,
        {0}},
-      {"dungeon8 128x128, 4 floor pins", D, 128, 1,
-       "path (0,0) to (127,127) of floor", NULL,
+      {"dungeon8 128x128, 4 floor pins",
+       D,
+       128,
+       1,
+       "path (0,0) to (127,127) of floor",
+       NULL,
        {"--path", "0,0:127,127=.,+,,,="}},
-      {"dungeon8 128x128", D, 128, 0, "exactly 64 T", NULL, {"--count", "T=64"}},
-      {"dungeon8 128x128", D, 128, 0, "at least 64 +", NULL,
+      {"dungeon8 128x128",
+       D,
+       128,
+       0,
+       "exactly 64 T",
+       NULL,
+       {"--count", "T=64"}},
+      {"dungeon8 128x128",
+       D,
+       128,
+       0,
+       "at least 64 +",
+       NULL,
        {"--count", "+>=64"}},
-      {"dungeon8 128x128", D, 128, 0, "at least 500 T", NULL,
+      {"dungeon8 128x128",
+       D,
+       128,
+       0,
+       "at least 500 T",
+       NULL,
        {"--count", "T>=500"}},
-      {"entropy7 7x7", "rules/entropy7.rules", 7, 0, "7 of each colour",
-       "rules/entropy7.constraints", {0}},
+      {"entropy7 7x7",
+       "rules/entropy7.rules",
+       7,
+       0,
+       "7 of each colour",
+       "rules/entropy7.constraints",
+       {0}},
   };
   const tilesat_backend bes[] = {TILESAT_CADICAL, TILESAT_PICOSAT,
                                  TILESAT_CRYPTOMINISAT};

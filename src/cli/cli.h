@@ -326,6 +326,13 @@ void advice_report(const tilesat_map *m, const tilesat_advice *v,
 struct cJSON *collapse_json_map(const tilesat_map *m, const int *tiles);
 int collapse_json_print(struct cJSON *doc);
 
+/* A trace after a contradiction: the chain of steps that led to it (back
+ * to the pins and choices that caused it), only those; otherwise every
+ * step, then the remaining domains as a grid (report.c).  The same as a
+ * JSON document (report_trace_json) written to out. */
+int report_trace(const tilesat_trace *t, FILE *out);
+int report_trace_write_json(const tilesat_trace *t, FILE *out);
+
 /* Before any work: can the --png / --tmx / --tmj of m be drawn (the
  * pictures read, a picture of at most 2^26 pixels: of one map, or with
  * `on_sheet` of at least one map on a contact sheet; --tilesets-from's

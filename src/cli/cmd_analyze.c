@@ -2,6 +2,7 @@
  * and unused tiles, the sizes from 1x1 to --max that have a map); with
  * --chunk K, whether every valid border of a KxK chunk has a filling. */
 #include "cli.h"
+#include "report.h"
 
 #include <stdlib.h>
 
@@ -122,7 +123,7 @@ int cmd_analyze(options *o) {
     rc = fail_solve(o, &err);
   } else {
     stop_hold(); /* the report whole */
-    tilesat_analysis_write(a, stdout);
+    report_analysis(a, stdout);
     stop_release();
     tilesat_analysis_free(a);
   }

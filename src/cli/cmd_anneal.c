@@ -40,7 +40,7 @@ static int load_energy(const options *o, tilesat_energy *e) {
       continue;
     char buf[512]; /* a TERM is one word of under 256 bytes */
     snprintf(buf, sizeof buf, "%s %s", lines[i].kw, lines[i].val);
-    if (tilesat_energy_option(e, lines[i].opt, buf, &err))
+    if (tilesat_energy_parse_line(e, buf, lines[i].opt, &err))
       return fail_err(&err);
   }
   if (tilesat_energy_prepare(e, &err))

@@ -3,6 +3,7 @@
  * --all every minimal set (up to --limit), with --smallest one of the
  * fewest constraints, with --prefer the one an order of blame picks. */
 #include "cli.h"
+#include "report.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -39,6 +40,33 @@ static int explain_one(const options *o, const tilesat_map *m,
   return tilesat_explain_preferred(m, so, order, e, err);
 }
 
+/* The answer (rc: TILESAT_SAT, or TILESAT_UNSAT with the n
+ * explanations es) in words or JSON, and the cells drawn; rc, or
+ * EXIT_ERROR. */
+static int print_answer(options *o, const tilesat_map *m, int rc,
+                        tilesat_explanation *const *es, size_t n,
+                        bool complete) {
+  bool json = o->format && !strcmp(o->format, "json");
+  if (rc == TILESAT_SAT) {
+    if (json)
+      return report_json_print(report_explain_sat_json(m)) ? EXIT_ERROR : rc;
+    printf("SAT: a valid %dx%d map exists, nothing to explain (see "
+           "'tilesat check').\n",
+           tilesat_map_width(m), tilesat_map_height(m));
+    return rc;
+  }
+  if (json &&
+      report_json_print(o->all ? report_explanations_json(es, n, complete)
+                               : report_explanation_json(es[0])))
+    rc = EXIT_ERROR;
+  else if (!json)
+    o->all ? report_explanations(es, n, complete, stdout)
+           : report_explanation(es[0], stdout);
+  if (draw_cells(o, m, es, n))
+    rc = EXIT_ERROR;
+  return rc;
+}
+
 int cmd_explain(options *o) {
   const char *bad = o->all + o->smallest + (o->prefer != NULL) > 1
                         ? "--all, --smallest and --prefer are three ways to "
@@ -52,7 +80,6 @@ int cmd_explain(options *o) {
   tilesat_rules *r = NULL;
   tilesat_map *m = NULL;
   tilesat_solve_options so;
-  bool json = o->format && !strcmp(o->format, "json");
   int rc = load_map(o, &r, &m);
   if (!rc)
     rc = outputs_ready(o, m, false);
@@ -72,30 +99,10 @@ int cmd_explain(options *o) {
       rc = explain_one(o, m, &so, &one, &err);
       n = one != NULL;
     }
-    json_out j;
-    if (rc == TILESAT_SAT) {
-      if (json) {
-        tilesat_explain_write_sat_json(m, json_begin(&j));
-        json_end(&j);
-      } else
-        printf("SAT: a valid %dx%d map exists, nothing to explain (see "
-               "'tilesat check').\n",
-               tilesat_map_width(m), tilesat_map_height(m));
-    } else if (rc == TILESAT_UNSAT) {
-      FILE *out = json ? json_begin(&j) : stdout;
-      if (o->all)
-        json ? tilesat_explanations_write_json(es, n, complete, out)
-             : tilesat_explanations_write(es, n, complete, out);
-      else
-        json ? tilesat_explanation_write_json(es[0], out)
-             : tilesat_explanation_write(es[0], out);
-      if (json)
-        json_end(&j);
-      if (draw_cells(o, m, es, n))
-        rc = EXIT_ERROR;
-    } else {
+    if (rc == TILESAT_SAT || rc == TILESAT_UNSAT)
+      rc = print_answer(o, m, rc, es, n, complete);
+    else
       rc = fail_solve(o, &err);
-    }
     if (o->all)
       tilesat_explanations_free(es, n);
     else

@@ -4,6 +4,7 @@
  * --all every minimal repair up to --limit.  Repairs: exit 0; the map
  * already has a filling: 10; no repair exists: 20. */
 #include "cli.h"
+#include "report.h"
 
 #include <string.h>
 
@@ -49,7 +50,7 @@ static void print_repairs(const options *o, const tilesat_repairs *reps,
     size_t k = tilesat_repair_size(reps, i);
     if (o->all)
       printf("# repair %zu: %zu %s%s\n", i + 1, k, what, k > 1 ? "s" : "");
-    tilesat_repair_write(reps, i, stdout);
+    report_repair(reps, i, m, stdout);
   }
   say_checked(o, reps, m);
 }

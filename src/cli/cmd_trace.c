@@ -2,6 +2,7 @@
  * reasons, after the pins and each --choose; on a contradiction, its
  * chain (exit 20). */
 #include "cli.h"
+#include "report.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -78,15 +79,14 @@ int cmd_trace(options *o) {
       if (tilesat_trace_choose(t, c[0], c[1], c[2]))
         break;
     }
-    if (json) {
-      json_out j;
-      tilesat_trace_write_json(t, json_begin(&j));
-      json_end(&j);
-    } else {
-      tilesat_trace_write(t, stdout);
-    }
     int status = tilesat_trace_status(t);
     rc = status == TILESAT_UNKNOWN ? 0 : status;
+    if (json) {
+      if (report_json_print(report_trace_json(t)))
+        rc = EXIT_ERROR;
+    } else {
+      report_trace(t, stdout);
+    }
     if (draw_empty(o, m, t))
       rc = EXIT_ERROR;
     tilesat_trace_free(t);

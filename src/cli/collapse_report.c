@@ -103,7 +103,7 @@ static cJSON *json_chain(const tilesat_trace *t) {
   FILE *mem = open_memstream(&buf, &len);
   if (!mem)
     return cJSON_CreateNull();
-  int rc = tilesat_trace_write_json(t, mem);
+  int rc = report_trace_write_json(t, mem);
   fclose(mem);
   cJSON *doc = rc ? NULL : cJSON_Parse(buf);
   free(buf);
@@ -175,7 +175,7 @@ static void explain_text(options *o, const tilesat_map *m,
   printf("how propagation from the doomed set alone reaches a "
          "contradiction (as trace shows it):\n");
   fflush(stdout);
-  tilesat_trace_write(t, stdout);
+  report_trace(t, stdout);
 }
 
 static cJSON *explain_json(options *o, const tilesat_map *m,

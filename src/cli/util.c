@@ -163,15 +163,17 @@ int load_constraints(const options *o, tilesat_map *m) {
       return fail_err(&err);
   const struct {
     enum option_id id;
+    tilesat_global_kind kind;
     const string_list *values;
-  } shortcuts[] = {{OPTION_connected, &o->connected},
-                   {OPTION_path, &o->path},
-                   {OPTION_count_of, &o->count_of},
-                   {OPTION_border, &o->border}};
+  } shortcuts[] = {{OPTION_connected, TILESAT_GLOBAL_CONNECTED, &o->connected},
+                   {OPTION_path, TILESAT_GLOBAL_PATH, &o->path},
+                   {OPTION_count_of, TILESAT_GLOBAL_COUNT, &o->count_of},
+                   {OPTION_border, TILESAT_GLOBAL_BORDER, &o->border}};
   for (size_t i = 0; i < sizeof shortcuts / sizeof *shortcuts; i++)
     for (int k = 0; k < shortcuts[i].values->n; k++)
-      if (tilesat_map_constraint_option(m, option_name(shortcuts[i].id),
-                                        shortcuts[i].values->v[k], &err))
+      if (tilesat_map_constraint_add(m, shortcuts[i].kind,
+                                     shortcuts[i].values->v[k],
+                                     option_name(shortcuts[i].id), &err))
         return fail_err(&err);
   return 0;
 }

@@ -611,24 +611,27 @@ static int path_option(const src *s, const char *v) {
   return rc;
 }
 
-int tilesat_map_constraint_option(tilesat_map *m, const char *option,
-                                  const char *value, tilesat_error *err) {
-  if (!m || !option || !value)
-    ts_misuse(__func__, "NULL map, option or value");
-  src s = {m, NULL, option, err};
-  if (!strcmp(option, "--connected"))
-    return add_connected(&s, value, false, NULL);
-  if (!strcmp(option, "--count"))
-    return count_option(&s, value);
-  if (!strcmp(option, "--path"))
-    return path_option(&s, value);
-  if (!strcmp(option, "--border")) {
-    const char *eq = strchr(value, '=');
+int tilesat_map_constraint_add(tilesat_map *m, tilesat_global_kind kind,
+                               const char *spec, const char *origin,
+                               tilesat_error *err) {
+  if (!m || !spec || !origin)
+    ts_misuse(__func__, "NULL map, spec or origin");
+  src s = {m, NULL, origin, err};
+  switch (kind) {
+  case TILESAT_GLOBAL_CONNECTED:
+    return add_connected(&s, spec, false, NULL);
+  case TILESAT_GLOBAL_COUNT:
+    return count_option(&s, spec);
+  case TILESAT_GLOBAL_PATH:
+    return path_option(&s, spec);
+  case TILESAT_GLOBAL_BORDER: {
+    const char *eq = strchr(spec, '=');
     if (!eq)
-      return say(&s, "'%s' is not SIDES=CLASS", value);
-    return add_border(&s, value, (size_t)(eq - value), eq + 1);
+      return say(&s, "'%s' is not SIDES=CLASS", spec);
+    return add_border(&s, spec, (size_t)(eq - spec), eq + 1);
   }
-  ts_misuse(__func__, "not a constraint option");
+  }
+  ts_misuse(__func__, "not a kind of global constraint");
 }
 
 uint64_t *ts_class_parse(const tilesat_map *m, const char *word,

@@ -116,6 +116,7 @@ int tilesat_map_height(const tilesat_map *m) { return m->height; }
 const tilesat_rules *tilesat_map_rules(const tilesat_map *m) {
   return m->rules;
 }
+bool tilesat_map_periodic(const tilesat_map *m) { return m->periodic; }
 
 /* A pin of a cell that is part of the map. */
 static int push_pin(tilesat_map *m, int cell, int tile, tilesat_error *err) {

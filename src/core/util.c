@@ -549,6 +549,10 @@ void ts_write_token(FILE *out, const char *name) {
   fputc('"', out);
 }
 
+void tilesat_write_name(FILE *out, const char *name) {
+  ts_write_token(out, name);
+}
+
 static uint64_t hash_bytes(const char *s, size_t n) {
   uint64_t h = 1469598103934665603u; /* FNV-1a */
   for (size_t i = 0; i < n; i++)

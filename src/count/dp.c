@@ -45,7 +45,7 @@ static void plan_free(plan *p) {
   free(p->nbr);
 }
 
-int pending(const plan *p, int q, int after) {
+int ts_dp_pending(const plan *p, int q, int after) {
   int mask = 0;
   for (int d = 0; d < p->ndirs; d++)
     if (p->nbr[q * p->ndirs + d] > after)
@@ -133,20 +133,20 @@ static void push_removal(ts_ints rm[5], int wslot, int aslot, int from, int to,
 }
 
 /* What placing position i takes out of the key: each earlier neighbour
- * once, its window and anchor slots (rm[0], rm[1]), its pending mask
+ * once, its window and anchor slots (rm[0], rm[1]), its ts_dp_pending mask
  * before and after (rm[2], rm[3]) and its position (rm[4]); and the
  * neighbours' masks before it. */
 static void removals_at(int i, plan *p, ts_ints rm[5]) {
   int K = p->K;
   for (int k = p->nb_start[i]; k < p->nb_start[i + 1]; k++) {
     int j = p->nb_pos[k];
-    p->nb_mask[k] = pending(p, j, i - 1);
+    p->nb_mask[k] = ts_dp_pending(p, j, i - 1);
     if (j == i || seen_before(p, i, k))
       continue;      /* the cell itself is not in the key yet */
     int gap = i - j; /* j's window slot after the shift: K - 1 - gap */
     int wslot = gap <= K - 1 ? K - 1 - gap : -1;
-    push_removal(rm, wslot, p->anchor_slot[j], p->nb_mask[k], pending(p, j, i),
-                 j);
+    push_removal(rm, wslot, p->anchor_slot[j], p->nb_mask[k],
+                 ts_dp_pending(p, j, i), j);
   }
 }
 
@@ -158,7 +158,7 @@ static void plan_masks(plan *p) {
   p->rm_start = ts_malloc((size_t)(n + 1) * sizeof *p->rm_start);
   ts_ints rm[5] = {{0}, {0}, {0}, {0}, {0}};
   for (int i = 0; i < n; i++) {
-    p->place_mask[i] = pending(p, i, i);
+    p->place_mask[i] = ts_dp_pending(p, i, i);
     p->rm_start[i] = (int)rm[0].n;
     removals_at(i, p, rm);
   }
@@ -263,7 +263,7 @@ static size_t entry_bytes(const dp *s, int nlimbs) {
   return (size_t)s->p.keywords * 8 + (size_t)nlimbs * sizeof(mp_limb_t);
 }
 
-bool reserve(dp *s, size_t bytes, size_t states, tilesat_error *err) {
+bool ts_dp_reserve(dp *s, size_t bytes, size_t states, tilesat_error *err) {
   while (s->used_memory + bytes > s->max_memory)
     if (!s->make_room || !s->make_room(s)) {
       ts_error(err, s->what, 0,
@@ -317,12 +317,12 @@ static void *block_resize(void *p, size_t old, size_t keep, size_t bytes) {
 
 /* What a layer takes: its index, and the entries written so far (pages of
  * the room never written take no memory). */
-size_t layer_bytes(const layer *l) {
+size_t ts_dp_layer_bytes(const layer *l) {
   return l->cap * sizeof *l->index + l->touched * l->entry;
 }
 
-void layer_release(dp *s, layer *l) {
-  s->used_memory -= layer_bytes(l);
+void ts_dp_layer_release(dp *s, layer *l) {
+  s->used_memory -= ts_dp_layer_bytes(l);
   block_free(l->index, l->cap * sizeof *l->index);
   block_free(l->mem, l->room * l->entry);
   memset(l, 0, sizeof *l);
@@ -340,7 +340,7 @@ static bool index_prepare(dp *s, layer *l, size_t cap, size_t states,
   block_free(l->index, l->cap * sizeof *l->index);
   l->index = NULL;
   l->cap = 0;
-  if (!reserve(s, cap * sizeof *l->index, states, err))
+  if (!ts_dp_reserve(s, cap * sizeof *l->index, states, err))
     return false;
   if (!(l->index = block_alloc(cap * sizeof *l->index))) {
     s->used_memory -= cap * sizeof *l->index;
@@ -374,7 +374,7 @@ static bool entries_resize(dp *s, layer *l, size_t room, size_t entry,
 static bool touch(dp *s, layer *l, tilesat_error *err) {
   size_t more = l->touched / 8 + 4096 / l->entry + 1;
   more = l->touched + more < l->room ? more : l->room - l->touched;
-  if (!reserve(s, more * l->entry, l->n, err))
+  if (!ts_dp_reserve(s, more * l->entry, l->n, err))
     return false;
   l->touched += more;
   return true;
@@ -430,7 +430,7 @@ static uint64_t *layer_find(const layer *l, const uint64_t *key, int words,
 }
 
 /* The entry of key in l, or -1. */
-long layer_lookup(const layer *l, const uint64_t *key, int words) {
+long ts_dp_layer_lookup(const layer *l, const uint64_t *key, int words) {
   uint64_t slot = *layer_find(l, key, words, hash_key(key, words));
   return slot ? (long)slot_entry(slot) : -1;
 }
@@ -518,11 +518,11 @@ static bool layer_add(dp *s, layer *l, const uint64_t *key,
 }
 
 /* A stored layer: the entries only, exactly as many as there are. */
-bool layer_store(dp *s, const layer *l, layer *out, tilesat_error *err) {
+bool ts_dp_layer_store(dp *s, const layer *l, layer *out, tilesat_error *err) {
   memset(out, 0, sizeof *out);
   size_t bytes = l->n * l->entry;
   s->stored_memory += bytes;
-  if (!reserve(s, bytes, l->n, err)) {
+  if (!ts_dp_reserve(s, bytes, l->n, err)) {
     s->stored_memory -= bytes;
     return false;
   }
@@ -531,7 +531,7 @@ bool layer_store(dp *s, const layer *l, layer *out, tilesat_error *err) {
   out->nlimbs = l->nlimbs;
   if (!(out->mem = block_alloc(bytes))) {
     s->stored_memory -= bytes;
-    layer_release(s, out);
+    ts_dp_layer_release(s, out);
     ts_error(err, s->what, 0, "out of memory for %zu frontier states", l->n);
     return false;
   }
@@ -539,10 +539,10 @@ bool layer_store(dp *s, const layer *l, layer *out, tilesat_error *err) {
   return true;
 }
 
-bool layer_index(dp *s, layer *l, tilesat_error *err) {
+bool ts_dp_layer_index(dp *s, layer *l, tilesat_error *err) {
   size_t cap = index_slots(l->n);
   s->stored_memory += cap * sizeof *l->index;
-  if (!reserve(s, cap * sizeof *l->index, l->n, err)) {
+  if (!ts_dp_reserve(s, cap * sizeof *l->index, l->n, err)) {
     s->stored_memory -= cap * sizeof *l->index;
     return false;
   }
@@ -562,7 +562,7 @@ bool layer_index(dp *s, layer *l, tilesat_error *err) {
   return true;
 }
 
-void layer_unindex(dp *s, layer *l) {
+void ts_dp_layer_unindex(dp *s, layer *l) {
   s->used_memory -= l->cap * sizeof *l->index;
   s->stored_memory -= l->cap * sizeof *l->index;
   block_free(l->index, l->cap * sizeof *l->index);
@@ -617,10 +617,10 @@ static bool batch_push(dp *s, layer *l, batch *b, const mp_limb_t *add,
 
 /* -------------------------------------------------------------- the DP */
 
-void dp_free(dp *s) {
+void ts_dp_free(dp *s) {
   for (int i = 0; i < 2; i++)
-    layer_release(s, &s->layers[i]);
-  layer_release(s, &s->foreign);
+    ts_dp_layer_release(s, &s->layers[i]);
+  ts_dp_layer_release(s, &s->foreign);
   free(s->compat);
   free(s->cls);
   free(s->rep);
@@ -630,7 +630,7 @@ void dp_free(dp *s) {
     free(s->books[b].sets);
     free(s->books[b].index);
   }
-  ext_free(&s->ext);
+  ts_dp_ext_free(&s->ext);
   plan_free(&s->p);
 }
 
@@ -738,7 +738,8 @@ static int set_bytes(const dp *s) {
 
 /* Which tiles may stand at position i given the state's earlier
  * neighbours: an AND of compat masks. */
-void candidates(const dp *s, int i, const unsigned char *key, uint64_t *mask) {
+void ts_dp_candidates(const dp *s, int i, const unsigned char *key,
+                      uint64_t *mask) {
   const plan *p = &s->p;
   int tw = s->twords;
   for (int w = 0; w < tw; w++)
@@ -767,7 +768,7 @@ void candidates(const dp *s, int i, const unsigned char *key, uint64_t *mask) {
   }
 }
 
-bool self_ok(const dp *s, int i, int t) {
+bool ts_dp_self_ok(const dp *s, int i, int t) {
   const tilesat_rules *r = s->map->rules;
   for (int k = s->p.nb_start[i]; k < s->p.nb_start[i + 1]; k++)
     if (s->p.nb_slot[k] < 0 && !ts_bit(ts_allowed(r, t, s->p.nb_dir[k]), t))
@@ -777,7 +778,7 @@ bool self_ok(const dp *s, int i, int t) {
 
 /* The state after position i as far as it does not depend on the tile
  * placed: the window shifted, and the earlier neighbours coarsened (they
- * have one pending direction less). */
+ * have one ts_dp_pending direction less). */
 static void next_base(const dp *s, int i, const unsigned char *key,
                       unsigned char *out) {
   const plan *p = &s->p;
@@ -803,13 +804,13 @@ static inline void place_class(const plan *p, int i, unsigned char c,
     out[p->anchor_slot[i]] = c;
 }
 
-void next_key(const dp *s, int i, const unsigned char *key, int t,
-              unsigned char *out) {
+void ts_dp_next_key(const dp *s, int i, const unsigned char *key, int t,
+                    unsigned char *out) {
   next_base(s, i, key, out);
   place_class(&s->p, i, s->cls[(size_t)s->p.place_mask[i] * s->p.T + t], out);
 }
 
-/* Tile classes for every pending set (see struct dp). */
+/* Tile classes for every ts_dp_pending set (see struct dp). */
 static void make_classes(dp *s) {
   const tilesat_rules *r = s->map->rules;
   int T = s->p.T, nmasks = 1 << r->ndirs;
@@ -841,8 +842,8 @@ static void make_classes(dp *s) {
   }
 }
 
-/* A DP over the plan `chosen` (taken over: dp_free frees it), keeping m's
- * constraints and counting `by` (dp_open).  0, or -1 with err. */
+/* A DP over the plan `chosen` (taken over: ts_dp_free frees it), keeping m's
+ * constraints and counting `by` (ts_dp_open).  0, or -1 with err. */
 static int dp_setup(dp *s, const tilesat_map *m, const tilesat_count_options *o,
                     const plan *chosen, const char *what, const uint64_t *by,
                     bool seen, bool raw, tilesat_error *err) {
@@ -878,10 +879,10 @@ static int dp_setup(dp *s, const tilesat_map *m, const tilesat_count_options *o,
   } else if (seen && m->ncells > 0) {
     s->setbytes = set_bytes(s);
   }
-  return ext_setup(s, by, err);
+  return ts_dp_ext_setup(s, by, err);
 }
 
-/* dp_run's buffers for one position, reused from one to the next. */
+/* ts_dp_run's buffers for one position, reused from one to the next. */
 typedef struct run_scratch {
   /* The total of the layer being built, summed as it is built; the layer
    * after it is sized for at most 2^lgT times that. */
@@ -898,13 +899,13 @@ typedef struct run_scratch {
   int *used, *first;
 } run_scratch;
 
-int dp_owner(const dp *s, const uint64_t *key) {
+int ts_dp_owner(const dp *s, const uint64_t *key) {
   uint64_t h = hash_key(key, s->p.keywords);
   return (int)(((h >> 32) * (uint64_t)s->nshards) >> 32);
 }
 
-bool dp_layer_add(dp *s, layer *l, const uint64_t *key, const mp_limb_t *add,
-                  int n, tilesat_error *err) {
+bool ts_dp_layer_add(dp *s, layer *l, const uint64_t *key, const mp_limb_t *add,
+                     int n, tilesat_error *err) {
   return layer_add(s, l, key, add, n, 1, err);
 }
 
@@ -914,7 +915,7 @@ static bool route_push(dp *s, layer *next, run_scratch *w, const mp_limb_t *add,
                        int nlimbs, mp_limb_t mult, tilesat_error *err) {
   if (s->nshards > 1) {
     const uint64_t *key = batch_key(s, &w->b);
-    if (dp_owner(s, key) != s->shard) {
+    if (ts_dp_owner(s, key) != s->shard) {
       memcpy(batch_key(s, &w->fb), key, (size_t)s->p.keywords * 8);
       return batch_push(s, &s->foreign, &w->fb, add, nlimbs, mult, err);
     }
@@ -927,7 +928,7 @@ static bool extend_state(dp *s, int i, const unsigned char *cls,
                          const unsigned char *grp, const layer *cur, size_t e,
                          layer *next, run_scratch *w, tilesat_error *err) {
   const unsigned char *k = (const unsigned char *)entry_key(cur, e);
-  candidates(s, i, k, w->mask);
+  ts_dp_candidates(s, i, k, w->mask);
   /* tiles of one group (a class, or with constraints a class and the
    * same constraint classes) lead to the same state: add the count once,
    * times the number of candidate tiles in the group */
@@ -953,7 +954,7 @@ static bool extend_state(dp *s, int i, const unsigned char *cls,
     place_class(&s->p, i, cls[w->first[c]], key);
     mp_limb_t mult = w->mult[c];
     w->mult[c] = 0;
-    if (s->ext.grp && !ext_next(s, i, k, w->first[c], key))
+    if (s->ext.grp && !ts_dp_ext_next(s, i, k, w->first[c], key))
       continue;
     if (w->filtered && !s->keep(s->keep_user, i + 1, key))
       continue;
@@ -965,7 +966,7 @@ static bool extend_state(dp *s, int i, const unsigned char *cls,
   return true;
 }
 
-/* extend_state under the seen key: the state's set is its candidates; a
+/* extend_state under the seen key: the state's set is its ts_dp_candidates; a
  * tile's plain successor (the frontier with the placed cell's class) gives
  * the next position's set, and then its own frontier as it will be after
  * that position.  A successor whose next position has no tile is dropped
@@ -1003,7 +1004,7 @@ static bool extend_seen(dp *s, int i, const unsigned char *cls,
     if (last) {
       memcpy(key, pk, bytes);
     } else {
-      candidates(s, i + 1, pk, w->mask);
+      ts_dp_candidates(s, i + 1, pk, w->mask);
       bool any = false;
       for (int wd = 0; wd < s->twords; wd++)
         any |= (w->mask[wd] &= w->selfnext[wd]) != 0;
@@ -1013,7 +1014,7 @@ static bool extend_seen(dp *s, int i, const unsigned char *cls,
       if (!put_set(s, i + 1, key, w->mask, err))
         return false;
     }
-    if (s->ext.grp && !ext_next(s, i, k, w->first[c], key))
+    if (s->ext.grp && !ts_dp_ext_next(s, i, k, w->first[c], key))
       continue;
     if (!route_push(s, next, w, count, cur->nlimbs, mult, err))
       return false;
@@ -1028,7 +1029,7 @@ static void self_mask(const dp *s, int i, uint64_t *ok) {
   for (int wd = 0; wd < s->twords; wd++)
     ok[wd] = 0;
   for (int t = 0; t < s->p.T; t++)
-    if (self_ok(s, i, t))
+    if (ts_dp_self_ok(s, i, t))
       ok[t >> 6] |= (uint64_t)1 << (t & 63);
 }
 
@@ -1075,14 +1076,14 @@ static bool dp_step(dp *s, int i, const layer *cur, layer *next, run_scratch *w,
          (s->nshards < 2 || batch_flush(s, &s->foreign, &w->fb, err));
 }
 
-bool dp_start(dp *s, layer *l, tilesat_error *err) {
+bool ts_dp_start(dp *s, layer *l, tilesat_error *err) {
   uint64_t *key = ts_calloc((size_t)s->p.keywords, 8);
   mp_limb_t one = 1;
   bool ok = layer_prepare(s, l, 16, 16, 1, 1, err), any = true;
   if (ok && s->setbytes) { /* position 0's set (no earlier neighbours) */
     uint64_t *set = ts_malloc((size_t)s->twords * sizeof *set);
     uint64_t *selfok = ts_malloc((size_t)s->twords * sizeof *selfok);
-    candidates(s, 0, (const unsigned char *)key, set);
+    ts_dp_candidates(s, 0, (const unsigned char *)key, set);
     self_mask(s, 0, selfok);
     any = false;
     for (int wd = 0; wd < s->twords; wd++)
@@ -1092,15 +1093,15 @@ bool dp_start(dp *s, layer *l, tilesat_error *err) {
     free(set);
     free(selfok);
   }
-  if (s->nshards > 1 && dp_owner(s, key) != s->shard)
+  if (s->nshards > 1 && ts_dp_owner(s, key) != s->shard)
     any = false; /* another shard's */
   ok = ok && (!any || layer_add(s, l, key, &one, 1, 1, err));
   free(key);
   return ok;
 }
 
-const layer *dp_run(dp *s, const layer *start, int from, int to,
-                    tilesat_error *err) {
+const layer *ts_dp_run(dp *s, const layer *start, int from, int to,
+                       tilesat_error *err) {
   const plan *p = &s->p;
   run_scratch w = {
       .mask = ts_malloc((size_t)s->twords * sizeof *w.mask),
@@ -1115,7 +1116,7 @@ const layer *dp_run(dp *s, const layer *start, int from, int to,
       .first = ts_malloc((size_t)p->T * sizeof *w.first),
   };
   mpz_init(w.total);
-  layer_total(s, start, w.total);
+  ts_dp_layer_total(s, start, w.total);
   const layer *cur = start;
   for (int i = from; i < to && cur; i++) {
     layer *next = &s->layers[(i + 1) % 2];
@@ -1159,7 +1160,7 @@ const layer *dp_run(dp *s, const layer *start, int from, int to,
   return cur;
 }
 
-void layer_total(const dp *s, const layer *l, mpz_t total) {
+void ts_dp_layer_total(const dp *s, const layer *l, mpz_t total) {
   mpz_set_ui(total, 0);
   for (size_t e = 0; e < l->n; e++) {
     mpz_t c;
@@ -1167,11 +1168,12 @@ void layer_total(const dp *s, const layer *l, mpz_t total) {
   }
 }
 
-void layer_total_kept(const dp *s, const layer *l, mpz_t total) {
+void ts_dp_layer_total_kept(const dp *s, const layer *l, mpz_t total) {
   mpz_set_ui(total, 0);
   for (size_t e = 0; e < l->n; e++) {
     mpz_t c;
-    if (!s->ext.grp || ext_accept(s, (const unsigned char *)entry_key(l, e)))
+    if (!s->ext.grp ||
+        ts_dp_ext_accept(s, (const unsigned char *)entry_key(l, e)))
       mpz_add(total, total, mpz_roinit_n(c, entry_count(s, l, e), l->nlimbs));
   }
 }
@@ -1182,7 +1184,7 @@ void layer_total_kept(const dp *s, const layer *l, mpz_t total) {
  * with a state cap and keep the one that grew less. */
 #define PROBE_CAP 20000
 
-/* A probe's dp_run hook: stop (capped) once a layer holds more than
+/* A probe's ts_dp_run hook: stop (capped) once a layer holds more than
  * PROBE_CAP states. */
 static bool probe_built(dp *s, int pos, const layer *l, tilesat_error *err) {
   (void)pos;
@@ -1206,14 +1208,14 @@ static int probe(const tilesat_map *m, const tilesat_count_options *o,
   s.built = probe_built;
   s.built_user = capped;
   *capped = false;
-  rc = !rc && dp_start(&s, &s.layers[0], err) &&
-               (dp_run(&s, &s.layers[0], 0, upto, err) || *capped)
+  rc = !rc && ts_dp_start(&s, &s.layers[0], err) &&
+               (ts_dp_run(&s, &s.layers[0], 0, upto, err) || *capped)
            ? 0
            : -1;
   *states = s.last_states;
   pl->ban = s.p.ban; /* (a connected constraint's cell may add bans) */
   memset(&s.p, 0, sizeof s.p); /* the plan stays the caller's */
-  dp_free(&s);
+  ts_dp_free(&s);
   return rc;
 }
 
@@ -1299,19 +1301,20 @@ static int open_keyed(dp *s, const tilesat_map *m,
     return -1;
   if (!dp_setup(s, m, o, &p, what, by, seen, raw, err))
     return 0;
-  dp_free(s);
+  ts_dp_free(s);
   return -1;
 }
 
-int dp_open(dp *s, const tilesat_map *m, const tilesat_count_options *o,
-            ts_dp_order order, const char *what, const uint64_t *by,
-            tilesat_error *err) {
+int ts_dp_open(dp *s, const tilesat_map *m, const tilesat_count_options *o,
+               ts_dp_order order, const char *what, const uint64_t *by,
+               tilesat_error *err) {
   return open_keyed(s, m, o, order, what, by, false, false, err);
 }
 
-int dp_open_count(dp *s, const tilesat_map *m, const tilesat_count_options *o,
-                  ts_dp_order order, const uint64_t *by, bool plain, bool raw,
-                  tilesat_error *err) {
+int ts_dp_open_count(dp *s, const tilesat_map *m,
+                     const tilesat_count_options *o, ts_dp_order order,
+                     const uint64_t *by, bool plain, bool raw,
+                     tilesat_error *err) {
   return open_keyed(s, m, o, order, "count", by, !plain, raw, err);
 }
 
@@ -1321,24 +1324,24 @@ static int dp_count_by(const tilesat_map *m, const tilesat_count_options *o,
                        const uint64_t *by, mpz_t count, mpz_t *dist,
                        tilesat_error *err) {
   dp s;
-  if (dp_open_count(&s, m, o, TS_DP_PROBE, by, o->dp_plain_key, false, err))
+  if (ts_dp_open_count(&s, m, o, TS_DP_PROBE, by, o->dp_plain_key, false, err))
     return -1;
   const layer *last = NULL;
-  if (dp_start(&s, &s.layers[0], err))
-    last = dp_run(&s, &s.layers[0], 0, m->ncells, err);
+  if (ts_dp_start(&s, &s.layers[0], err))
+    last = ts_dp_run(&s, &s.layers[0], 0, m->ncells, err);
   for (int k = 0; by && k <= m->ncells; k++)
     mpz_set_ui(dist[k], 0);
   mpz_set_ui(count, 0);
   if (last)
-    layer_total_kept(&s, last, count);
+    ts_dp_layer_total_kept(&s, last, count);
   for (size_t e = 0; last && by && e < last->n; e++) {
     const unsigned char *key = (const unsigned char *)entry_key(last, e);
     mpz_t c;
     mpz_roinit_n(c, entry_count(&s, last, e), last->nlimbs);
-    if (ext_accept(&s, key))
-      mpz_add(dist[ext_by(&s, key)], dist[ext_by(&s, key)], c);
+    if (ts_dp_ext_accept(&s, key))
+      mpz_add(dist[ts_dp_ext_by(&s, key)], dist[ts_dp_ext_by(&s, key)], c);
   }
-  dp_free(&s);
+  ts_dp_free(&s);
   return last ? 0 : -1;
 }
 

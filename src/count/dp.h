@@ -22,13 +22,13 @@ typedef struct plan {
   int *anchor_slot;                 /* position -> slot if an anchor, or -1 */
   int *pin;                         /* position -> pinned tile, -1, or -2 */
   uint64_t *ban; /* position -> (T+63)/64 words of banned tiles, or NULL */
-  /* A cell's "pending" set: the directions whose neighbour is not placed
+  /* A cell's "ts_dp_pending" set: the directions whose neighbour is not placed
    * yet.  It shrinks as neighbours are placed, and the cell's class (see
-   * struct dp) depends on it alone.  place_mask[i]: cell i's pending set
-   * when it is placed; nb_mask[k]: the neighbour's pending set just before
-   * position i (the class its key byte holds then). */
+   * struct dp) depends on it alone.  place_mask[i]: cell i's ts_dp_pending set
+   * when it is placed; nb_mask[k]: the neighbour's ts_dp_pending set just
+   * before position i (the class its key byte holds then). */
   int *place_mask, *nb_mask;
-  /* Earlier cells whose pending set shrinks when position i is placed:
+  /* Earlier cells whose ts_dp_pending set shrinks when position i is placed:
    * [rm_start[i], rm_start[i+1]), each with the key slots that hold it
    * after the step (window, anchor; -1 if none) and its sets before and
    * after, and its position. */
@@ -91,7 +91,7 @@ typedef struct dp_ext {
   dp_counter *count;
   dp_conn *conn;
   int by; /* the counter of count --by-tile, or -1 */
-  /* grp[mask*T + t]: t's group when placed with pending set mask: tiles
+  /* grp[mask*T + t]: t's group when placed with ts_dp_pending set mask: tiles
    * of one class (struct dp) and in the same constraint classes; NULL
    * without constraints (the groups are the classes). */
   unsigned char *grp;
@@ -114,7 +114,7 @@ struct dp {
   bool (*keep)(void *keep_user, int pos, const unsigned char *key);
   bool (*cuts)(void *keep_user, int pos);
   void *keep_user;
-  /* When not NULL, called with each layer dp_run builds. */
+  /* When not NULL, called with each layer ts_dp_run builds. */
   bool (*built)(dp *s, int pos, const layer *l, tilesat_error *err);
   void *built_user;
   uint64_t *compat; /* [dir][u][words]: tiles t with t allowing u in dir */
@@ -125,7 +125,7 @@ struct dp {
    * with none left is class 0), so the key keeps only what the cells still
    * to come can tell apart: for edge-matched tilesets, the socket of each
    * frontier edge rather than the tile.  cls[mask*T + t]: the class of t
-   * for the pending set `mask`; rep[mask*T + c]: a tile of class c;
+   * for the ts_dp_pending set `mask`; rep[mask*T + c]: a tile of class c;
    * nclasses[mask]: how many. */
   unsigned char *cls;
   int *rep, *nclasses;
@@ -152,7 +152,7 @@ struct dp {
                   each process's own) */
   setbook books[2];
   /* Sharding (tilesat-mpi --shard): with nshards > 1, each layer's states
-   * are split over the shards by their key's hash (dp_owner); a successor
+   * are split over the shards by their key's hash (ts_dp_owner); a successor
    * another shard owns goes to `foreign`, and after each step exchange()
    * hands those over, adds what the others sent to next, and sets total
    * to a bound every shard shares.  It is called after a failed step too
@@ -176,70 +176,73 @@ static inline mp_limb_t *entry_count(const dp *s, const layer *l, size_t i) {
  * "count" or "sample"), with m's count and connected constraints and,
  * unless NULL, a counter of the cells holding a tile of `by` (count
  * --by-tile).  0, or -1 with err. */
-int dp_open(dp *s, const tilesat_map *m, const tilesat_count_options *o,
-            ts_dp_order order, const char *what, const uint64_t *by,
-            tilesat_error *err);
-void dp_free(dp *s);
-/* dp_open for counting: with the seen key unless `plain` (holding the
+int ts_dp_open(dp *s, const tilesat_map *m, const tilesat_count_options *o,
+               ts_dp_order order, const char *what, const uint64_t *by,
+               tilesat_error *err);
+void ts_dp_free(dp *s);
+/* ts_dp_open for counting: with the seen key unless `plain` (holding the
  * sets themselves when `raw`, as shards need). */
-int dp_open_count(dp *s, const tilesat_map *m, const tilesat_count_options *o,
-                  ts_dp_order order, const uint64_t *by, bool plain, bool raw,
-                  tilesat_error *err);
+int ts_dp_open_count(dp *s, const tilesat_map *m,
+                     const tilesat_count_options *o, ts_dp_order order,
+                     const uint64_t *by, bool plain, bool raw,
+                     tilesat_error *err);
 /* The shard that owns key. */
-int dp_owner(const dp *s, const uint64_t *key);
+int ts_dp_owner(const dp *s, const uint64_t *key);
 /* count(key) += add (n limbs) in l. */
-bool dp_layer_add(dp *s, layer *l, const uint64_t *key, const mp_limb_t *add,
-                  int n, tilesat_error *err);
+bool ts_dp_layer_add(dp *s, layer *l, const uint64_t *key, const mp_limb_t *add,
+                     int n, tilesat_error *err);
 /* Layer 0: the empty map, one state. */
-bool dp_start(dp *s, layer *l, tilesat_error *err);
+bool ts_dp_start(dp *s, layer *l, tilesat_error *err);
 /* Build layers from+1 .. to from `start` (layer from) in the working
  * layers; returns the last one (`start` when from == to), or NULL with err
  * (memory bound, interrupted). */
-const layer *dp_run(dp *s, const layer *start, int from, int to,
-                    tilesat_error *err);
+const layer *ts_dp_run(dp *s, const layer *start, int from, int to,
+                       tilesat_error *err);
 
 /* Take `bytes` more of the memory bound (freeing stored layers through
  * make_room if need be), or say that the frontier outgrew it. */
-bool reserve(dp *s, size_t bytes, size_t states, tilesat_error *err);
-void layer_release(dp *s, layer *l);
+bool ts_dp_reserve(dp *s, size_t bytes, size_t states, tilesat_error *err);
+void ts_dp_layer_release(dp *s, layer *l);
 /* The memory l takes (as counted against the bound). */
-size_t layer_bytes(const layer *l);
+size_t ts_dp_layer_bytes(const layer *l);
 /* A copy of l's entries only (a stored layer). */
-bool layer_store(dp *s, const layer *l, layer *out, tilesat_error *err);
-/* Give a stored layer an index, to be looked up; layer_unindex drops it. */
-bool layer_index(dp *s, layer *l, tilesat_error *err);
-void layer_unindex(dp *s, layer *l);
+bool ts_dp_layer_store(dp *s, const layer *l, layer *out, tilesat_error *err);
+/* Give a stored layer an index, to be looked up; ts_dp_layer_unindex drops it.
+ */
+bool ts_dp_layer_index(dp *s, layer *l, tilesat_error *err);
+void ts_dp_layer_unindex(dp *s, layer *l);
 /* The entry of key in l (which has an index), or -1. */
-long layer_lookup(const layer *l, const uint64_t *key, int words);
-void layer_total(const dp *s, const layer *l, mpz_t total);
+long ts_dp_layer_lookup(const layer *l, const uint64_t *key, int words);
+void ts_dp_layer_total(const dp *s, const layer *l, mpz_t total);
 
 /* Which tiles may stand at position i given the state's earlier
  * neighbours, and whether t keeps its own wrap-around edges. */
-void candidates(const dp *s, int i, const unsigned char *key, uint64_t *mask);
-bool self_ok(const dp *s, int i, int t);
+void ts_dp_candidates(const dp *s, int i, const unsigned char *key,
+                      uint64_t *mask);
+bool ts_dp_self_ok(const dp *s, int i, int t);
 /* The state after placing tile t at position i. */
-void next_key(const dp *s, int i, const unsigned char *key, int t,
-              unsigned char *out);
+void ts_dp_next_key(const dp *s, int i, const unsigned char *key, int t,
+                    unsigned char *out);
 /* The directions of position q whose neighbour comes after position
- * `after`: its pending set then. */
-int pending(const plan *p, int q, int after);
+ * `after`: its ts_dp_pending set then. */
+int ts_dp_pending(const plan *p, int q, int after);
 
 /* dp_global.c.  Set up s->ext for m's constraints (and `by`); the key
  * words grow by its bytes.  -1 with err when the frontier is too long for
  * connectivity labels. */
-int ext_setup(dp *s, const uint64_t *by, tilesat_error *err);
-void ext_free(dp_ext *x);
+int ts_dp_ext_setup(dp *s, const uint64_t *by, tilesat_error *err);
+void ts_dp_ext_free(dp_ext *x);
 /* The constraint bytes of the state after placing t at position i on the
  * state key, into out (whose frontier bytes are written); false when no
  * map goes on from it. */
-bool ext_next(const dp *s, int i, const unsigned char *key, int t,
-              unsigned char *out);
+bool ts_dp_ext_next(const dp *s, int i, const unsigned char *key, int t,
+                    unsigned char *out);
 /* Does a state of the last layer keep the constraints (its counters' lower
  * bounds, its connected classes' "at least one")? */
-bool ext_accept(const dp *s, const unsigned char *key);
+bool ts_dp_ext_accept(const dp *s, const unsigned char *key);
 /* The sum of the counts of l's states that keep the constraints. */
-void layer_total_kept(const dp *s, const layer *l, mpz_t total);
+void ts_dp_layer_total_kept(const dp *s, const layer *l, mpz_t total);
 /* The by-tile counter of a state. */
-int ext_by(const dp *s, const unsigned char *key);
+int ts_dp_ext_by(const dp *s, const unsigned char *key);
 
 #endif

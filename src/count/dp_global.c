@@ -100,7 +100,7 @@ static void make_groups(dp *s) {
 /* Labels are bytes, 1 .. L + 1 while a step runs. */
 #define MAX_LABELLED 254
 
-int ext_setup(dp *s, const uint64_t *by, tilesat_error *err) {
+int ts_dp_ext_setup(dp *s, const uint64_t *by, tilesat_error *err) {
   const tilesat_map *m = s->map;
   plan *p = &s->p;
   dp_ext *x = &s->ext;
@@ -163,7 +163,7 @@ int ext_setup(dp *s, const uint64_t *by, tilesat_error *err) {
   return 0;
 }
 
-void ext_free(dp_ext *x) {
+void ts_dp_ext_free(dp_ext *x) {
   for (int j = 0; j < x->ncount; j++) {
     free(x->count[j].in);
     free(x->count[j].left);
@@ -280,8 +280,8 @@ static bool conn_next(const dp *s, const dp_conn *c, int i,
   return true;
 }
 
-bool ext_next(const dp *s, int i, const unsigned char *key, int t,
-              unsigned char *out) {
+bool ts_dp_ext_next(const dp *s, int i, const unsigned char *key, int t,
+                    unsigned char *out) {
   const dp_ext *x = &s->ext;
   for (int j = 0; j < x->ncount; j++) {
     const dp_counter *c = &x->count[j];
@@ -302,7 +302,7 @@ bool ext_next(const dp *s, int i, const unsigned char *key, int t,
   return true;
 }
 
-bool ext_accept(const dp *s, const unsigned char *key) {
+bool ts_dp_ext_accept(const dp *s, const unsigned char *key) {
   const dp_ext *x = &s->ext;
   for (int j = 0; j < x->ncount; j++)
     if (get16(key + x->count[j].off) < x->count[j].lo)
@@ -313,6 +313,6 @@ bool ext_accept(const dp *s, const unsigned char *key) {
   return true;
 }
 
-int ext_by(const dp *s, const unsigned char *key) {
+int ts_dp_ext_by(const dp *s, const unsigned char *key) {
   return get16(key + s->ext.count[s->ext.by].off);
 }

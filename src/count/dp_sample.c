@@ -2,10 +2,10 @@
  * about the memory and time of counting.
  *
  * A sample is a walk back from the last layer: from a state y of layer
- * i + 1, a state x of layer i and a tile t with next_key(x, t) = y are
+ * i + 1, a state x of layer i and a tile t with ts_dp_next_key(x, t) = y are
  * chosen with probability count(x) / count(y), so that each map comes out
  * with probability 1 / total.  Keys hold tile classes, as when counting:
- * the walk picks the tile itself among the class's candidates.  The walk
+ * the walk picks the tile itself among the class's ts_dp_candidates.  The walk
  * needs the layers in reverse order, which the counter does not keep: the
  * sampler stores a few (entries only, no index) and builds the others
  * again from the nearest stored one when the walk gets there.
@@ -20,7 +20,7 @@
  * from the first: slower, never wrong.  And a layer rebuilt for walkers
  * at layer b keeps only the states that can still lead to them (the
  * cone): a cell placed before b and still on b's frontier must hold,
- * coarsened to its pending set at b, the class some walker has there.  A
+ * coarsened to its ts_dp_pending set at b, the class some walker has there.  A
  * few cells into a line most of a layer is gone.  Every predecessor of a
  * kept state is kept, so kept states have their exact counts and the walk
  * stays exact: the same seed gives the same maps whatever is stored, and
@@ -69,11 +69,11 @@ typedef struct store {
 typedef struct sampler {
   dp s;              /* first: make_room finds the sampler from its dp */
   size_t keep_bytes; /* test hook: the bound on stored layers, or 0 */
-  /* the innermost store, which dp_run fills (make_room drops layers from
+  /* the innermost store, which ts_dp_run fills (make_room drops layers from
    * it first, then from those outside it) */
   store *inner;
   bool line_ends; /* while the count pass fills the line ends' store */
-  stored *base;   /* the layer dp_run starts from */
+  stored *base;   /* the layer ts_dp_run starts from */
   uint64_t seed;
   tilesat_progress_fn progress; /* the caller's, during the walks */
   int first, n;                 /* the batch's first map, of n */
@@ -87,7 +87,7 @@ typedef struct sampler {
   int *tiles;
   ts_rng *rng;
   /* the cone for layer cone_pos: the shared cells (slot in a state there,
-   * slot in the walkers' states, pending sets there and at the walkers'),
+   * slot in the walkers' states, ts_dp_pending sets there and at the walkers'),
    * and the walkers' hashes of them, sorted */
   int cone_pos, nshared;
   int *sx, *sy, *mx, *my;
@@ -111,8 +111,8 @@ typedef struct sampler {
 /* ---------------------------------------------------------------- stores */
 
 static void stored_release(sampler *S, layer *l) {
-  S->s.stored_memory -= layer_bytes(l);
-  layer_release(&S->s, l);
+  S->s.stored_memory -= ts_dp_layer_bytes(l);
+  ts_dp_layer_release(&S->s, l);
 }
 
 static void store_remove(sampler *S, store *st, stored *e) {
@@ -204,7 +204,7 @@ static bool store_offer(sampler *S, store *st, int pos, const layer *l,
       return true;
   stored *e = ts_calloc(1, sizeof *e);
   e->pos = pos;
-  if (!layer_store(&S->s, l, &e->l, err)) {
+  if (!ts_dp_layer_store(&S->s, l, &e->l, err)) {
     free(e);
     return false;
   }
@@ -212,7 +212,7 @@ static bool store_offer(sampler *S, store *st, int pos, const layer *l,
   return true;
 }
 
-/* dp_run's hook: each layer it builds but the last goes to the innermost
+/* ts_dp_run's hook: each layer it builds but the last goes to the innermost
  * store. */
 static bool offer_built(dp *s, int pos, const layer *l, tilesat_error *err) {
   sampler *S = (sampler *)s;
@@ -229,7 +229,7 @@ static const layer *rebuild(sampler *S, stored *base, store *st,
   S->s.built = offer_built;
   S->base = base;
   base->use = PINNED;
-  const layer *l = dp_run(&S->s, &base->l, base->pos, st->end, err);
+  const layer *l = ts_dp_run(&S->s, &base->l, base->pos, st->end, err);
   base->use = HELD;
   S->base = NULL;
   S->s.built = NULL;
@@ -253,12 +253,12 @@ static void cone_cell(sampler *S, int pos, int q, int sx) {
   const plan *p = &S->s.p;
   int b = S->at, K = p->K;
   int sy = q >= b - K ? q - (b - K) : p->anchor_slot[q];
-  int my = pending(p, q, b - 1);
+  int my = ts_dp_pending(p, q, b - 1);
   if (sy < 0 || !my)
     return;
   S->sx[S->nshared] = sx;
   S->sy[S->nshared] = sy;
-  S->mx[S->nshared] = pending(p, q, pos - 1);
+  S->mx[S->nshared] = ts_dp_pending(p, q, pos - 1);
   S->my[S->nshared++] = my;
 }
 
@@ -295,7 +295,7 @@ static bool cone_cuts(void *user, int pos) {
   return S->nshared > 0;
 }
 
-/* dp_run's filter: whether a state entering layer pos (where the cone
+/* ts_dp_run's filter: whether a state entering layer pos (where the cone
  * cuts) can lead to a walker (a hash collision only keeps a state too
  * many). */
 static bool in_cone(void *user, int pos, const unsigned char *key) {
@@ -335,7 +335,7 @@ typedef struct choice {
   size_t first, n;
 } choice;
 
-/* The classes of pending set `from` that coarsen to class c of `to`. */
+/* The classes of ts_dp_pending set `from` that coarsen to class c of `to`. */
 static choice preimages(sampler *S, int from, int to, int c, int slot,
                         int slot2) {
   const dp *s = &S->s;
@@ -350,7 +350,7 @@ static choice preimages(sampler *S, int from, int to, int c, int slot,
 }
 
 /* The predecessors of y (a state of layer i + 1) may differ from it, once
- * shifted back, in the dropped cell (slot 0: any class of its pending set
+ * shifted back, in the dropped cell (slot 0: any class of its ts_dp_pending set
  * before i) and in the cells whose class step i coarsened (any finer class
  * that coarsens to theirs); the cell placed at i is not in them. */
 static int choices_of(sampler *S, int i, const unsigned char *y,
@@ -358,7 +358,7 @@ static int choices_of(sampler *S, int i, const unsigned char *y,
   const plan *p = &S->s.p;
   int K = p->K, n = 1;
   S->values.n = 0;
-  int drop = i >= K ? pending(p, i - K, i - 1)
+  int drop = i >= K ? ts_dp_pending(p, i - K, i - 1)
                     : 0; /* before position K, slot 0 is empty */
   ch[0] = preimages(S, drop, 0, 0, 0, -1);
   for (int r = p->rm_start[i]; r < p->rm_start[i + 1]; r++) {
@@ -374,21 +374,21 @@ static int choices_of(sampler *S, int i, const unsigned char *y,
 }
 
 /* The predecessor's tiles at position i that lead to state y: of y's
- * class, keeping their own edges (S->members), candidates of pk, and with
+ * class, keeping their own edges (S->members), ts_dp_candidates of pk, and with
  * constraints those that take pk's constraint bytes to y's (S->mask);
  * returns how many, and the first in *first. */
 static unsigned long tiles_to(sampler *S, int i, const unsigned char *pk,
                               const unsigned char *y, int *first) {
   const dp *s = &S->s;
   unsigned long ntiles = 0;
-  candidates(s, i, pk, S->mask);
+  ts_dp_candidates(s, i, pk, S->mask);
   *first = -1;
   for (int k = 0; k < s->twords; k++) {
     S->mask[k] &= S->members[k];
     for (uint64_t bits = s->ext.grp ? S->mask[k] : 0; bits; bits &= bits - 1) {
       int t = k * 64 + __builtin_ctzll(bits);
       unsigned char *after = (unsigned char *)S->ext_after;
-      if (!ext_next(s, i, pk, t, after) ||
+      if (!ts_dp_ext_next(s, i, pk, t, after) ||
           memcmp(after + s->ext.start, y + s->ext.start, (size_t)s->ext.bytes))
         S->mask[k] &= ~((uint64_t)1 << (t & 63));
     }
@@ -432,7 +432,7 @@ static bool front_index(sampler *S, const layer *l, tilesat_error *err) {
   S->fw = (S->s.p.L + 7) / 8;
   S->fcap = 2 * l->n + 16;
   size_t bytes = S->fcap * sizeof *S->fhead + l->n * sizeof *S->fnext;
-  if (!reserve(&S->s, bytes, l->n, err))
+  if (!ts_dp_reserve(&S->s, bytes, l->n, err))
     return false;
   S->fhead = ts_calloc(S->fcap, sizeof *S->fhead);
   S->fnext = ts_malloc((l->n ? l->n : 1) * sizeof *S->fnext);
@@ -465,7 +465,7 @@ static void consider(sampler *S, const layer *before, int i,
   unsigned long ntiles = tiles_to(S, i, x, y, &first);
   if (!ntiles)
     return;
-  next_key(s, i, x, first, (unsigned char *)S->after);
+  ts_dp_next_key(s, i, x, first, (unsigned char *)S->after);
   int words = s->ext.grp ? (s->p.L + 7) / 8 : s->p.keywords;
   if (memcmp(S->after, y, (size_t)words * 8))
     return;
@@ -503,7 +503,7 @@ static void predecessors(sampler *S, const layer *before, int i,
   const unsigned char *cls = s->cls + (size_t)p->place_mask[i] * (size_t)p->T;
   memset(S->members, 0, (size_t)s->twords * sizeof *S->members);
   for (int t = 0; t < p->T; t++)
-    if (cls[t] == y[p->K - 1] && self_ok(s, i, t))
+    if (cls[t] == y[p->K - 1] && ts_dp_self_ok(s, i, t))
       S->members[t >> 6] |= (uint64_t)1 << (t & 63);
   /* the predecessor as far as y tells it */
   memset(pk, 0, (size_t)kw * 8);
@@ -533,9 +533,9 @@ static void predecessors(sampler *S, const layer *before, int i,
     } else if (s->ext.grp) { /* counters alone, few: each v or v - 1 */
       for (int bits = 0; bits < 1 << s->ext.ncount; bits++)
         if (counters_before(s, y, bits, pk))
-          consider(S, before, i, y, layer_lookup(before, S->pred, kw));
+          consider(S, before, i, y, ts_dp_layer_lookup(before, S->pred, kw));
     } else { /* without constraints the frontier is the key */
-      consider(S, before, i, y, layer_lookup(before, S->pred, kw));
+      consider(S, before, i, y, ts_dp_layer_lookup(before, S->pred, kw));
     }
     more = false; /* the next combination, odometer-wise */
     for (int k = 0; k < nch && !more; k++) {
@@ -644,8 +644,9 @@ static int walk_back(sampler *S, stored *base, int b, tilesat_error *err) {
       b = -1;
     } else if (b == a + 1) {
       base->use = PINNED;
-      bool ok = layer_index(s, &base->l, err) && step_all(S, &base->l, a, err);
-      layer_unindex(s, &base->l);
+      bool ok =
+          ts_dp_layer_index(s, &base->l, err) && step_all(S, &base->l, a, err);
+      ts_dp_layer_unindex(s, &base->l);
       base->use = HELD;
       b = ok ? a : -1;
     } else {
@@ -740,7 +741,7 @@ static bool walk_batch(sampler *S, store *top, const layer *last, int first,
     for (size_t e = 0;; e++) {
       mpz_t c;
       if (S->s.ext.grp &&
-          !ext_accept(&S->s, (const unsigned char *)entry_key(last, e)))
+          !ts_dp_ext_accept(&S->s, (const unsigned char *)entry_key(last, e)))
         continue; /* (not counted in total) */
       mpz_roinit_n(c, entry_count(&S->s, last, e), last->nlimbs);
       mpz_add(S->acc, S->acc, c);
@@ -766,14 +767,14 @@ static bool count_pass(sampler *S, store *top, layer *last,
   dp *s = &S->s;
   stored *e = ts_calloc(1, sizeof *e);
   store_push(top, e);
-  if (!dp_start(s, &s->layers[0], err) ||
-      !layer_store(s, &s->layers[0], &e->l, err))
+  if (!ts_dp_start(s, &s->layers[0], err) ||
+      !ts_dp_layer_store(s, &s->layers[0], &e->l, err))
     return false;
   S->line_ends = true;
   const layer *l = rebuild(S, e, top, err);
   e->use = FREE;
   S->line_ends = false;
-  return l && layer_store(s, l, last, err);
+  return l && ts_dp_layer_store(s, l, last, err);
 }
 
 static int sample_run(const tilesat_map *m, const tilesat_count_options *o,
@@ -781,7 +782,7 @@ static int sample_run(const tilesat_map *m, const tilesat_count_options *o,
                       tilesat_map_fn fn, void *user, tilesat_error *err) {
   sampler S;
   memset(&S, 0, sizeof S);
-  if (dp_open(&S.s, m, o, order, "sample", NULL, err))
+  if (ts_dp_open(&S.s, m, o, order, "sample", NULL, err))
     return -1;
   dp *s = &S.s;
   const plan *p = &s->p;
@@ -811,7 +812,7 @@ static int sample_run(const tilesat_map *m, const tilesat_count_options *o,
   /* from here on, progress says how far the walks have got */
   S.progress = s->progress;
   s->progress = NULL;
-  layer_total_kept(s, &last, total);
+  ts_dp_layer_total_kept(s, &last, total);
   produced = 0;
   /* one map first, so that it comes at once, then the others `batch` at
    * a time (each batch walks back once) */
@@ -846,7 +847,7 @@ done:
   store_free(&S, &top);
   stored_release(&S, &last);
   free(S.anchors);
-  dp_free(s);
+  ts_dp_free(s);
   return produced;
 }
 

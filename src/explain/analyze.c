@@ -190,160 +190,23 @@ bool tilesat_analysis_hard(const tilesat_analysis *a) {
          a->result[(last - 1) * a->max + (a->max - 1)] == TILESAT_UNSAT;
 }
 
-/* The satisfiable heights of a width as text: "1..8", "1, 2", "none". */
-static void heights_text(const tilesat_analysis *a, int w, char *buf,
-                         size_t len) {
-  int n = 0, valid = 0;
-  for (int h = 1; h <= a->max; h++) {
-    n += tilesat_analysis_result(a, w, h) == TILESAT_SAT;
-    valid += tilesat_analysis_result(a, w, h) != TILESAT_UNKNOWN;
-  }
-  if (n == 0) {
-    snprintf(buf, len, "no height");
-    return;
-  }
-  if (n == valid && n == a->max) {
-    snprintf(buf, len, "every height (1..%d)", a->max);
-    return;
-  }
-  size_t at = (size_t)snprintf(buf, len, n == 1 ? "height " : "heights ");
-  const char *sep = "";
-  for (int h = 1; h <= a->max && at < len; h++) {
-    if (tilesat_analysis_result(a, w, h) != TILESAT_SAT)
-      continue;
-    int e = h;
-    while (e + 1 <= a->max &&
-           tilesat_analysis_result(a, w, e + 1) == TILESAT_SAT)
-      e++;
-    if (e - h >= 2)
-      at += (size_t)snprintf(buf + at, len - at, "%s%d..%d", sep, h, e);
-    else
-      for (int k = h; k <= e && at < len; k++)
-        at +=
-            (size_t)snprintf(buf + at, len - at, "%s%d", k > h ? ", " : sep, k);
-    sep = ", ";
-    h = e;
-  }
+const tilesat_rules *tilesat_analysis_rules(const tilesat_analysis *a) {
+  return a->r;
 }
 
-/* "  T: nothing may stand to its left, top or right" for each such tile;
- * whether there was one. */
-static bool write_border_tiles(const tilesat_analysis *a, FILE *out) {
-  const tilesat_rules *r = a->r;
-  bool any = false;
-  for (int t = 0; t < r->ntiles; t++) {
-    bool first = true;
-    for (int d = 0; d < r->ndirs; d++) {
-      if (!ts_allows_nothing(r, t, d))
-        continue;
-      if (first) {
-        fputs("  ", out);
-        ts_write_token(out, r->names.v.v[t]);
-        fputs(": nothing may stand to its ", out);
-      }
-      int more = 0; /* directions after this one that also have nothing */
-      for (int d2 = d + 1; d2 < r->ndirs; d2++)
-        more += ts_allows_nothing(r, t, d2);
-      fprintf(out, "%s%s",
-              first  ? ""
-              : more ? ", "
-                     : " or ",
-              ts_dir_words(a->topo, d));
-      first = false;
-      any = true;
-    }
-    if (!first)
-      fputc('\n', out);
-  }
-  return any;
+int tilesat_analysis_max(const tilesat_analysis *a) { return a->max; }
+
+tilesat_topology tilesat_analysis_topology(const tilesat_analysis *a) {
+  return a->topo;
 }
 
-/* The table of sizes: + satisfiable, . not, - no such periodic hex map. */
-static void write_size_table(const tilesat_analysis *a, FILE *out) {
-  int N = a->max;
-  fprintf(out,
-          "\nSatisfiable sizes up to %dx%d (+ yes, . no%s; width across, "
-          "height down):\n     ",
-          N, N,
-          a->topo == TILESAT_HEX && a->periodic ? ", - odd height: no "
-                                                  "periodic hex map"
-                                                : "");
-  for (int w = 1; w <= N; w++)
-    fprintf(out, "%3d", w);
-  fputc('\n', out);
-  for (int h = 1; h <= N; h++) {
-    fprintf(out, "  %3d", h);
-    for (int w = 1; w <= N; w++) {
-      int res = tilesat_analysis_result(a, w, h);
-      fprintf(out, "  %c",
-              res == TILESAT_SAT     ? '+'
-              : res == TILESAT_UNSAT ? '.'
-                                     : '-');
-    }
-    fputc('\n', out);
-  }
+bool tilesat_analysis_periodic(const tilesat_analysis *a) {
+  return a->periodic;
 }
 
-/* Widths with the same satisfiable heights, on one line. */
-static void write_by_width(const tilesat_analysis *a, FILE *out) {
-  int N = a->max;
-  fputs("\nBy width, the heights that have a map:\n", out);
-  char buf[1024], next[1024];
-  for (int w = 1; w <= N;) {
-    heights_text(a, w, buf, sizeof buf);
-    int e = w;
-    while (e + 1 <= N) {
-      heights_text(a, e + 1, next, sizeof next);
-      if (strcmp(buf, next))
-        break;
-      e++;
-    }
-    if (e > w)
-      fprintf(out, "  widths %d..%d: %s\n", w, e, buf);
-    else
-      fprintf(out, "  width %d: %s\n", w, buf);
-    w = e + 1;
-  }
-}
+int tilesat_analysis_least(const tilesat_analysis *a) { return a->least; }
 
-int tilesat_analysis_write(const tilesat_analysis *a, FILE *out) {
-  const tilesat_rules *r = a->r;
-  int T = r->ntiles, N = a->max;
-  fprintf(out, "%d tiles, %s topology%s:", T, tilesat_topology_name(a->topo),
-          a->periodic ? " (periodic)" : "");
-  for (int t = 0; t < T; t++) {
-    fputc(' ', out);
-    ts_write_token(out, r->names.v.v[t]);
-  }
-  fputs(a->periodic ? "\n\nTiles with no neighbour in some direction (a "
-                      "periodic map has no border, so\nthey can stand "
-                      "nowhere):\n"
-                    : "\n\nTiles with no neighbour in some direction (they "
-                      "can only stand on that border):\n",
-        out);
-  if (!write_border_tiles(a, out))
-    fputs("  none\n", out);
-  fprintf(out,
-          "\nTiles that appear in no valid map from %dx%d to %dx%d:", a->least,
-          a->least, N, N);
-  bool any = false;
-  for (int t = 0; t < T; t++)
-    if (!a->appears[t]) {
-      fputc(' ', out);
-      ts_write_token(out, r->names.v.v[t]);
-      any = true;
-    }
-  fputs(any ? "\n" : " none\n", out);
-  write_size_table(a, out);
-  write_by_width(a, out);
-  if (!tilesat_analysis_hard(a)) {
-    fprintf(out, "\nNot hard: %dx%d maps exist.\n", N, N);
-    return ferror(out) ? -1 : 0;
-  }
-  fprintf(out,
-          "\nHard: no %dx%d map exists.  The smallest size without a map is "
-          "%dx%d:\n\n",
-          N, N, tilesat_map_width(a->hard), tilesat_map_height(a->hard));
-  tilesat_explanation_write(a->why, out);
-  return ferror(out) ? -1 : 0;
+const tilesat_explanation *
+tilesat_analysis_explanation(const tilesat_analysis *a) {
+  return a->why;
 }

@@ -77,24 +77,14 @@ void ts_prop_chain(const ts_prop *p, uint8_t *onchain);
 static inline bool ts_prop_has(const ts_prop *p, int cell, int tile) {
   return ts_bit(p->dom + (size_t)cell * (size_t)p->words, tile);
 }
-/* Describe a step in words ("(1,2) loses {S}: (0,2) holds only {L}, and L
- * allows only {L, C} to its south"), without a newline. */
-void ts_prop_write_step(const ts_prop *p, int step, FILE *out);
-/* A tile set as "{A, B}". */
-void ts_write_tileset(const tilesat_rules *r, const uint64_t *set, FILE *out);
-/* "north", "south-east", ...: a direction in words. */
-const char *ts_dir_words(tilesat_topology topo, int dir);
+/* The steps of p with show[step] set, numbered in order; cid (group ->
+ * the explanation's constraint number, 0 if none) or NULL. */
+tilesat_steps *ts_steps_of(const ts_prop *p, const uint8_t *show,
+                           const int *cid);
 /* A progress line through so->progress, when the caller wants them (the
  * caller throttles). */
 void ts_say(const tilesat_solve_options *so, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
-/* JSON string with escapes. */
-void ts_json_string(FILE *out, const char *s);
-void ts_json_tileset(const tilesat_rules *r, const uint64_t *set, FILE *out);
-/* number: step id -> number shown (0: not shown), or NULL for id + 1;
- * ids: the explanation's constraints the step uses, or NULL. */
-void ts_prop_write_step_json(const ts_prop *p, int step, const int *number,
-                             const int *ids, int nids, FILE *out);
 
 /* ------------------------------------------------------------- analysis */
 

@@ -30,7 +30,6 @@
  * with any one of its changes undone. */
 #include "explain/explain.h"
 
-#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -304,9 +303,12 @@ static void block(rsolver *x, const ts_ints *cands) {
 }
 
 static tilesat_change change_of(const tilesat_map *m, bool pins, int cand) {
-  tilesat_change c = {-1, -1, -1, -1};
+  tilesat_change c = {-1, -1, -1, -1, -1, -1, -1};
   if (pins) {
     c.pin = cand;
+    c.row = m->pins.v[cand].cell / m->width;
+    c.col = m->pins.v[cand].cell % m->width;
+    c.tile = m->pins.v[cand].tile;
     return c;
   }
   int fwd[TS_MAX_FORWARD], T = m->rules->ntiles;
@@ -522,43 +524,4 @@ tilesat_rules *tilesat_rules_repaired(const tilesat_repairs *r, size_t i) {
   if (r->pins)
     ts_misuse(__func__, "a repair by pins changes no rules");
   return rules_with(r, i, -1);
-}
-
-/* "--pin ROW,COL=TILE", quoted for a shell when the name needs it. */
-static void write_pin(FILE *out, const tilesat_map *m, const ts_pin *p) {
-  const char *name = m->rules->names.v.v[p->tile];
-  bool quote = false;
-  for (const char *c = name; *c; c++)
-    quote |= !(isalnum((unsigned char)*c) || strchr("_.,=+-:@%/", *c));
-  fprintf(out, "--pin %s%d,%d=", quote ? "'" : "", p->cell / m->width,
-          p->cell % m->width);
-  for (const char *c = name; *c; c++)
-    if (*c == '\'')
-      fputs("'\\''", out); /* ' ends the quote, \' is one, ' goes on */
-    else
-      fputc(*c, out);
-  fputs(quote ? "'\n" : "\n", out);
-}
-
-int tilesat_repair_write(const tilesat_repairs *r, size_t i, FILE *out) {
-  const tilesat_map *m = r->m;
-  const tilesat_rules *rules = m->rules;
-  for (size_t j = 0; j < tilesat_repair_size(r, i); j++) {
-    const tilesat_change *c = tilesat_repair_change(r, i, j);
-    if (r->pins) {
-      const ts_pin *p = &m->pins.v[c->pin];
-      write_pin(out, m, p);
-      continue;
-    }
-    int a[2] = {c->a, c->b}, b[2] = {c->b, c->a};
-    int d[2] = {c->dir, tilesat_dir_opposite(m->topo, c->dir)};
-    for (int k = 0; k < 2; k++) {
-      fputs("allow ", out);
-      ts_write_token(out, rules->names.v.v[a[k]]);
-      fprintf(out, " %s ", tilesat_dir_name(m->topo, d[k]));
-      ts_write_token(out, rules->names.v.v[b[k]]);
-      fputc('\n', out);
-    }
-  }
-  return ferror(out) ? -1 : 0;
 }

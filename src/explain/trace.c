@@ -1,11 +1,12 @@
 /* trace.c: the public face of propagate.c: a WFC-style run (start, pins,
- * choices), its log, and on a contradiction only the chain behind it. */
+ * choices), its steps, and on a contradiction only the chain behind it. */
 #include "explain/explain.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 struct tilesat_trace {
+  const tilesat_map *given; /* the caller's */
   const tilesat_map *m;
   tilesat_map *own; /* the map with its borders as bans, or NULL */
   ts_prop p;
@@ -20,6 +21,7 @@ tilesat_trace *tilesat_trace_new(const tilesat_map *m) {
     ts_misuse(__func__,
               "a masked map, or count, connected or path constraints");
   tilesat_trace *t = ts_calloc(1, sizeof *t);
+  t->given = m;
   t->own = ts_map_lowered(m); /* borders as bans, which it starts without */
   t->m = m = t->own ? t->own : m;
   if (ts_prop_init(&t->p, m, NULL, false))
@@ -103,112 +105,13 @@ static uint8_t *shown(const tilesat_trace *t) {
   return show;
 }
 
-/* A cell's domain as a name ("L") when decided, else "{L,C}". */
-static void domain_text(const tilesat_trace *t, int cell, char *buf,
-                        size_t len) {
-  const tilesat_rules *r = t->m->rules;
-  int n = 0;
-  for (int k = 0; k < r->ntiles; k++)
-    n += ts_prop_has(&t->p, cell, k);
-  size_t at = 0;
-  buf[0] = 0;
-  if (n != 1)
-    at += (size_t)snprintf(buf, len, "{");
-  bool first = true;
-  for (int k = 0; k < r->ntiles && at < len; k++)
-    if (ts_prop_has(&t->p, cell, k)) {
-      at += (size_t)snprintf(buf + at, len - at, "%s%s", first ? "" : ",",
-                             r->names.v.v[k]);
-      first = false;
-    }
-  if (n != 1 && at < len)
-    snprintf(buf + at, len - at, "}");
+tilesat_steps *tilesat_trace_steps(const tilesat_trace *t) {
+  uint8_t *show = shown(t);
+  tilesat_steps *s = ts_steps_of(&t->p, show, NULL);
+  free(show);
+  return s;
 }
 
-int tilesat_trace_write(const tilesat_trace *t, FILE *out) {
-  const tilesat_map *m = t->m;
-  uint8_t *show = shown(t);
-  bool bad = t->p.conflict >= 0;
-  fputs(bad ? "contradiction: the steps that lead to it:\n"
-            : "propagation steps:\n",
-        out);
-  int k = 0;
-  for (size_t i = 0; i < t->p.steps.n; i++) {
-    if (!show[i])
-      continue;
-    fprintf(out, "%4d. ", ++k);
-    ts_prop_write_step(&t->p, (int)i, out);
-    fputc('\n', out);
-  }
-  if (!k)
-    fputs("  (none)\n", out);
-  free(show);
-  if (bad)
-    return ferror(out) ? -1 : 0;
-  /* the remaining domains, columns aligned */
-  char buf[4096];
-  int width = 1, decided = 0;
-  for (int c = 0; c < m->ncells; c++) {
-    domain_text(t, c, buf, sizeof buf);
-    int w = (int)strlen(buf);
-    width = w > width ? w : width;
-    decided += buf[0] != '{';
-  }
-  fprintf(out, "\ndomains (%d of %d cells decided):\n", decided, m->ncells);
-  for (int r = 0; r < m->height; r++) {
-    fputs(m->topo == TILESAT_HEX && (r & 1) ? "  " : "", out);
-    for (int c = 0; c < m->width; c++) {
-      domain_text(t, r * m->width + c, buf, sizeof buf);
-      if (c + 1 < m->width)
-        fprintf(out, "%-*s ", width, buf);
-      else
-        fprintf(out, "%s", buf);
-    }
-    fputc('\n', out);
-  }
-  return ferror(out) ? -1 : 0;
-}
-
-int tilesat_trace_write_json(const tilesat_trace *t, FILE *out) {
-  const tilesat_map *m = t->m;
-  int status = tilesat_trace_status(t);
-  uint8_t *show = shown(t);
-  int *number = ts_calloc(t->p.steps.n + 1, sizeof *number);
-  int k = 0;
-  for (size_t i = 0; i < t->p.steps.n; i++)
-    if (show[i])
-      number[i] = ++k;
-  fprintf(out, "{\n  \"result\": \"%s\",\n  \"steps\": [",
-          status == TILESAT_UNSAT ? "contradiction"
-          : status == TILESAT_SAT ? "decided"
-                                  : "undecided");
-  bool first = true;
-  for (size_t i = 0; i < t->p.steps.n; i++) {
-    if (!show[i])
-      continue;
-    fputs(first ? "\n    " : ",\n    ", out);
-    ts_prop_write_step_json(&t->p, (int)i, number, NULL, 0, out);
-    first = false;
-  }
-  fputs("\n  ]", out);
-  if (status != TILESAT_UNSAT) {
-    fputs(",\n  \"domains\": [", out);
-    uint64_t *set = ts_calloc((size_t)t->p.words, sizeof *set);
-    for (int r = 0; r < m->height; r++) {
-      fputs(r ? ",\n    [" : "\n    [", out);
-      for (int c = 0; c < m->width; c++) {
-        memcpy(set, t->p.dom + (size_t)(r * m->width + c) * (size_t)t->p.words,
-               (size_t)t->p.words * sizeof *set);
-        fputs(c ? ", " : "", out);
-        ts_json_tileset(m->rules, set, out);
-      }
-      fputc(']', out);
-    }
-    free(set);
-    fputs("\n  ]", out);
-  }
-  fputs("\n}\n", out);
-  free(show);
-  free(number);
-  return ferror(out) ? -1 : 0;
+const tilesat_map *tilesat_trace_map(const tilesat_trace *t) {
+  return t->given;
 }

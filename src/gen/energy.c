@@ -321,13 +321,13 @@ int tilesat_energy_read_file(tilesat_energy *e, const char *path,
   return rc;
 }
 
-int tilesat_energy_option(tilesat_energy *e, const char *option,
-                          const char *line, tilesat_error *err) {
+int tilesat_energy_parse_line(tilesat_energy *e, const char *line,
+                              const char *origin, tilesat_error *err) {
   if (strpbrk(line, "\r\n")) { /* either would end the line */
-    ts_error(err, option, 0, "one line expected");
+    ts_error(err, origin, 0, "one line expected");
     return -1;
   }
-  return parse_text(e, line, strlen(line), option, true, err);
+  return parse_text(e, line, strlen(line), origin, true, err);
 }
 
 /* --------------------------------------------------------------- prepare */

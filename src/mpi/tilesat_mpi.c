@@ -184,7 +184,7 @@ static bool exchange(dp *s, layer *next, layer *foreign, mpz_t total, bool ok,
   if (!scount || !rcount || !sdispl || !rdispl || !owner || !sbuf)
     MPI_Abort(MPI_COMM_WORLD, 1);
   for (size_t e = 0; e < n; e++)
-    scount[owner[e] = dp_owner(s, entry_key(foreign, e))]++;
+    scount[owner[e] = ts_dp_owner(s, entry_key(foreign, e))]++;
   for (int r = 1; r < size; r++)
     sdispl[r] = sdispl[r - 1] + scount[r - 1];
   int *at = calloc((size_t)size, sizeof *at);
@@ -195,7 +195,7 @@ static bool exchange(dp *s, layer *next, layer *foreign, mpz_t total, bool ok,
            entry_key(foreign, e), entry);
   free(at);
   free(owner);
-  layer_release(s, foreign); /* its memory back before the exchange */
+  ts_dp_layer_release(s, foreign); /* its memory back before the exchange */
   MPI_Alltoall(scount, 1, MPI_INT, rcount, 1, MPI_INT, MPI_COMM_WORLD);
   size_t got = 0;
   for (int r = 0; r < size; r++) {
@@ -217,8 +217,8 @@ static bool exchange(dp *s, layer *next, layer *foreign, mpz_t total, bool ok,
   int nlimbs = next->nlimbs, keywords = s->p.keywords;
   for (size_t e = 0; ok && e < got; e++) {
     const uint64_t *key = (const uint64_t *)(const void *)(rbuf + e * entry);
-    ok = dp_layer_add(s, next, key, (const mp_limb_t *)(key + keywords), nlimbs,
-                      err);
+    ok = ts_dp_layer_add(s, next, key, (const mp_limb_t *)(key + keywords),
+                         nlimbs, err);
   }
   free(rbuf);
   free(scount);
@@ -243,23 +243,23 @@ static int shard_count(const options *o, const tilesat_map *m, int rank,
                        int size, const tilesat_count_options *co) {
   tilesat_error err = {0};
   dp s;
-  int opened =
-      dp_open_count(&s, m, co, TS_DP_PROBE, NULL, co->dp_plain_key, true, &err);
+  int opened = ts_dp_open_count(&s, m, co, TS_DP_PROBE, NULL, co->dp_plain_key,
+                                true, &err);
   int failed = opened != 0, any;
   MPI_Allreduce(&failed, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
   if (any) { /* the same map everywhere: the same error */
     if (rank == 0)
       fail("%s", err.msg);
     if (!opened)
-      dp_free(&s);
+      ts_dp_free(&s);
     return EXIT_ERROR;
   }
   s.nshards = size;
   s.shard = rank;
   s.exchange = exchange;
   const layer *last = NULL;
-  if (dp_start(&s, &s.layers[0], &err))
-    last = dp_run(&s, &s.layers[0], 0, m->ncells, &err);
+  if (ts_dp_start(&s, &s.layers[0], &err))
+    last = ts_dp_run(&s, &s.layers[0], 0, m->ncells, &err);
   else /* (tiny: never expected) */
     MPI_Abort(MPI_COMM_WORLD, 1);
   int rc = 0;
@@ -272,7 +272,7 @@ static int shard_count(const options *o, const tilesat_map *m, int rank,
   } else {
     mpz_t total;
     mpz_init(total);
-    layer_total_kept(&s, last, total);
+    ts_dp_layer_total_kept(&s, last, total);
     /* the ranks' totals to rank 0, as limbs */
     int n = (int)mpz_size(total);
     int *ns = rank == 0 ? malloc((size_t)size * sizeof *ns) : NULL;
@@ -300,7 +300,7 @@ static int shard_count(const options *o, const tilesat_map *m, int rank,
     free(limbs);
     mpz_clear(total);
   }
-  dp_free(&s);
+  ts_dp_free(&s);
   return rc;
 }
 

@@ -1,0 +1,891 @@
+/* report.c: explanations, traces, analyses and repairs in words and in
+ * JSON (cJSON), from the data the library returns. */
+#include "report.h"
+#include "cli.h"
+
+#include <cJSON.h>
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Zeroed memory for n things of `size` bytes, or the end (out of
+ * memory). */
+static void *zalloc(size_t n, size_t size) {
+  void *p = calloc(n ? n : 1, size);
+  if (!p) {
+    fail("out of memory");
+    exit(EXIT_ERROR);
+  }
+  return p;
+}
+
+/* --------------------------------------------------------------- words */
+
+/* "north", "south-east", ...: a direction in words. */
+static const char *dir_words(tilesat_topology topo, int dir) {
+  static const char *const square[] = {"north", "east", "south", "west"};
+  static const char *const hex[] = {"east",       "west",       "north-east",
+                                    "north-west", "south-east", "south-west"};
+  return topo == TILESAT_HEX ? hex[dir] : square[dir];
+}
+
+static tilesat_topology map_topo(const tilesat_map *m) {
+  return tilesat_rules_topology(tilesat_map_rules(m));
+}
+
+/* A set of tiles: indices in increasing order. */
+typedef struct tset {
+  const int *v;
+  size_t n;
+} tset;
+
+static void write_names(const tilesat_rules *r, tset s, FILE *out) {
+  for (size_t i = 0; i < s.n; i++) {
+    if (i)
+      fputs(", ", out);
+    tilesat_write_name(out, tilesat_rules_tile_name(r, s.v[i]));
+  }
+}
+
+/* "{A, B}". */
+static void write_tileset(const tilesat_rules *r, tset s, FILE *out) {
+  fputc('{', out);
+  write_names(r, s, out);
+  fputc('}', out);
+}
+
+/* "S" for one tile, "one of {C, S}" for several. */
+static void write_one_of(const tilesat_rules *r, tset s, FILE *out) {
+  if (s.n == 1) {
+    write_names(r, s, out);
+    return;
+  }
+  fputs("one of ", out);
+  write_tileset(r, s, out);
+}
+
+/* "only {A, B}" or "nothing". */
+static void write_only(const tilesat_rules *r, tset s, FILE *out) {
+  if (s.n) {
+    fputs("only ", out);
+    write_tileset(r, s, out);
+  } else {
+    fputs("nothing", out);
+  }
+}
+
+/* The tiles that the tiles of s allow in direction d, into buf (ntiles
+ * ints). */
+static tset allowed_by(const tilesat_rules *r, tset s, int d, int *buf) {
+  tset out = {buf, 0};
+  int T = tilesat_rules_ntiles(r);
+  for (int u = 0; u < T; u++) {
+    bool any = false;
+    for (size_t i = 0; i < s.n && !any; i++)
+      any = tilesat_rules_allows(r, s.v[i], d, u);
+    if (any)
+      buf[out.n++] = u;
+  }
+  return out;
+}
+
+static void write_pin(const tilesat_rules *r, const tilesat_step *s,
+                      FILE *out) {
+  fputs(s->choice ? " is chosen to be " : " is pinned to ", out);
+  tilesat_write_name(out, tilesat_rules_tile_name(r, s->tile));
+  if (s->choice)
+    fprintf(out, " (choice %d)", s->choice);
+  if (s->ntiles) {
+    fputs(", so it loses ", out);
+    write_tileset(r, (tset){s->tiles, s->ntiles}, out);
+  }
+}
+
+/* A support step's reason: the lost tiles allow nothing toward the
+ * neighbour, or (without its one-tile constraint, in explain) nothing it
+ * has left, or its tiles allow none of them. */
+static void write_support(const tilesat_map *m, const tilesat_step *s,
+                          FILE *out) {
+  const tilesat_rules *r = tilesat_map_rules(m);
+  tilesat_topology topo = map_topo(m);
+  tset lost = {s->tiles, s->ntiles}, nd = {s->from, s->nfrom};
+  int back = tilesat_dir_opposite(topo, s->dir);
+  bool one = lost.n == 1;
+  size_t n = nd.n;
+  int *buf = zalloc((size_t)tilesat_rules_ntiles(r), sizeof *buf);
+  fputs(" loses ", out);
+  write_tileset(r, lost, out);
+  fputs(": ", out);
+  tset need = allowed_by(r, lost, back, buf);
+  if (!need.n) { /* the lost tiles allow nothing that way */
+    write_names(r, lost, out);
+    fprintf(out, " %s nothing to %s %s, where (%d,%d) is",
+            one ? "allows" : "allow", one ? "its" : "their",
+            dir_words(topo, back), s->nrow, s->ncol);
+  } else if (n == 0) {
+    fprintf(out, "to %s %s %s ", one ? "its" : "their", dir_words(topo, back),
+            one ? "it allows only" : "they allow only");
+    write_tileset(r, need, out);
+    fprintf(out, ", and (%d,%d) has none of them left", s->nrow, s->ncol);
+  } else {
+    fprintf(out, "(%d,%d)", s->nrow, s->ncol);
+    if (n == (size_t)tilesat_rules_ntiles(r)) {
+      fputs(" may hold any tile, and ", out);
+    } else {
+      fputs(" holds only ", out);
+      write_tileset(r, nd, out);
+      fputs(", and ", out);
+    }
+    write_names(r, nd, out);
+    fputs(n == 1 ? " allows " : " allow ", out);
+    write_only(r, allowed_by(r, nd, s->dir, buf), out);
+    fprintf(out, " to %s %s", n == 1 ? "its" : "their",
+            dir_words(topo, s->dir));
+  }
+  free(buf);
+}
+
+static void write_must(const tilesat_map *m, const tilesat_step *s, FILE *out) {
+  const tilesat_rules *r = tilesat_map_rules(m);
+  tset lost = {s->tiles, s->ntiles}, from = {s->from, s->nfrom};
+  fputs(" must hold ", out);
+  write_one_of(r, lost, out);
+  fprintf(out, ": (%d,%d) holds ", s->nrow, s->ncol);
+  write_one_of(r, from, out);
+  fputs(", and ", out);
+  write_names(r, from, out);
+  fprintf(out, " %s ", from.n == 1 ? "allows" : "allow");
+  write_only(r, lost, out);
+  fprintf(out, " to %s %s", from.n == 1 ? "its" : "their",
+          dir_words(map_topo(m), s->dir));
+}
+
+/* A step in words ("(1,2) loses {S}: (0,2) holds only {L}, and L allows
+ * only {L, C} to its south"), without a newline. */
+static void write_step(const tilesat_map *m, const tilesat_step *s, FILE *out) {
+  const tilesat_rules *r = tilesat_map_rules(m);
+  tset tiles = {s->tiles, s->ntiles};
+  fprintf(out, "(%d,%d)", s->row, s->col);
+  switch (s->kind) {
+  case TILESAT_STEP_PIN:
+    write_pin(r, s, out);
+    break;
+  case TILESAT_STEP_SUPPORT:
+    write_support(m, s, out);
+    break;
+  case TILESAT_STEP_EMPTY:
+    fputs(" has no tile left, but it must hold one: contradiction", out);
+    break;
+  case TILESAT_STEP_MUST:
+    write_must(m, s, out);
+    break;
+  case TILESAT_STEP_ONE:
+    fputs(" loses ", out);
+    write_tileset(r, tiles, out);
+    fputs(": it holds only one tile, and that must be ", out);
+    write_one_of(r, (tset){s->from, s->nfrom}, out);
+    break;
+  case TILESAT_STEP_MUST_GONE:
+    fputs(" must hold ", out);
+    write_one_of(r, tiles, out);
+    fputs(", but that is ruled out: contradiction", out);
+    break;
+  case TILESAT_STEP_LOST:
+    fprintf(out, " %s ", s->choice ? "was chosen to be" : "is pinned to");
+    tilesat_write_name(out, tilesat_rules_tile_name(r, s->tile));
+    if (s->choice)
+      fprintf(out, " (choice %d)", s->choice);
+    fputs(", which is ruled out: contradiction", out);
+    break;
+  }
+}
+
+/* ---------------------------------------------------------------- JSON */
+
+static cJSON *json_cell(int row, int col) {
+  int rc[2] = {row, col};
+  return cJSON_CreateIntArray(rc, 2);
+}
+
+static cJSON *json_ints(const int *v, size_t n) {
+  cJSON *a = cJSON_CreateArray();
+  for (size_t i = 0; i < n; i++)
+    cJSON_AddItemToArray(a, cJSON_CreateNumber(v[i]));
+  return a;
+}
+
+static cJSON *json_tiles(const tilesat_rules *r, const int *v, size_t n) {
+  cJSON *a = cJSON_CreateArray();
+  for (size_t i = 0; i < n; i++)
+    cJSON_AddItemToArray(a,
+                         cJSON_CreateString(tilesat_rules_tile_name(r, v[i])));
+  return a;
+}
+
+static cJSON *json_step(const tilesat_map *m, const tilesat_step *s,
+                        size_t number, bool constraints) {
+  static const char *const kinds[] = {"pin",  "support",  "empty",    "lost",
+                                      "must", "one_tile", "must_gone"};
+  const tilesat_rules *r = tilesat_map_rules(m);
+  tilesat_step_kind k = s->kind;
+  cJSON *j = cJSON_CreateObject();
+  cJSON_AddNumberToObject(j, "step", (double)number);
+  if (constraints)
+    cJSON_AddItemToObject(j, "constraints",
+                          json_ints(s->constraints, (size_t)s->nconstraints));
+  cJSON_AddStringToObject(
+      j, "kind", s->choice && k == TILESAT_STEP_PIN ? "choice" : kinds[k]);
+  cJSON_AddItemToObject(j, "cell", json_cell(s->row, s->col));
+  if (k == TILESAT_STEP_PIN || k == TILESAT_STEP_LOST) {
+    cJSON_AddStringToObject(j, "tile", tilesat_rules_tile_name(r, s->tile));
+    if (s->choice)
+      cJSON_AddNumberToObject(j, "choice", s->choice);
+  }
+  if (k == TILESAT_STEP_PIN || k == TILESAT_STEP_SUPPORT ||
+      k == TILESAT_STEP_ONE)
+    cJSON_AddItemToObject(j, "loses", json_tiles(r, s->tiles, s->ntiles));
+  if (k == TILESAT_STEP_MUST || k == TILESAT_STEP_MUST_GONE)
+    cJSON_AddItemToObject(j, "must_hold_one_of",
+                          json_tiles(r, s->tiles, s->ntiles));
+  if (k == TILESAT_STEP_SUPPORT || k == TILESAT_STEP_MUST) {
+    cJSON_AddItemToObject(j, "neighbor", json_cell(s->nrow, s->ncol));
+    cJSON_AddItemToObject(
+        j, k == TILESAT_STEP_MUST ? "neighbor_holds_one_of" : "neighbor_holds",
+        json_tiles(r, s->from, s->nfrom));
+    cJSON_AddStringToObject(j, "direction_from_neighbor",
+                            tilesat_dir_name(map_topo(m), s->dir));
+  }
+  cJSON_AddItemToObject(j, "after", json_ints(s->after, s->nafter));
+  return j;
+}
+
+static cJSON *json_steps(const tilesat_map *m, const tilesat_steps *steps,
+                         bool constraints) {
+  cJSON *a = cJSON_CreateArray();
+  for (size_t i = 0; i < tilesat_steps_count(steps); i++)
+    cJSON_AddItemToArray(
+        a, json_step(m, tilesat_steps_get(steps, i), i + 1, constraints));
+  return a;
+}
+
+int report_json_print(cJSON *doc) {
+  char *text = doc ? cJSON_Print(doc) : NULL;
+  int rc = 0;
+  if (!text) {
+    fail("out of memory");
+    rc = EXIT_ERROR;
+  } else {
+    json_out j;
+    fputs(text, json_begin(&j));
+    fputc('\n', j.f);
+    json_end(&j);
+  }
+  free(text);
+  cJSON_Delete(doc);
+  return rc;
+}
+
+/* ---------------------------------------------------------- explanations */
+
+static void write_constraint(const tilesat_map *m, const tilesat_constraint *c,
+                             FILE *out) {
+  if (c->kind == TILESAT_GLOBAL) {
+    fprintf(out, "%s (%s)", tilesat_map_global_text(m, c->global),
+            tilesat_map_global_origin(m, c->global));
+    return;
+  }
+  fprintf(out, "(%d,%d) ", c->row, c->col);
+  if (c->kind == TILESAT_ONE_TILE && tilesat_map_masked(m, c->row, c->col)) {
+    fputs("is masked: not part of the map, it holds no tile", out);
+  } else if (c->kind == TILESAT_ONE_TILE) {
+    fputs("holds exactly one tile", out);
+  } else if (c->kind == TILESAT_PINNED) {
+    fputs("is pinned to ", out);
+    tilesat_write_name(out,
+                       tilesat_rules_tile_name(tilesat_map_rules(m), c->tile));
+  } else {
+    fprintf(out, "and its %s neighbour (%d,%d) hold an allowed pair",
+            dir_words(map_topo(m), c->dir), c->nrow, c->ncol);
+  }
+}
+
+static char cell_mark(const uint8_t *kind, size_t cell) {
+  return (char)(kind[cell] & 2   ? 'P'
+                : kind[cell] & 1 ? '#'
+                : kind[cell] & 4 ? 'o'
+                                 : '.');
+}
+
+/* A line of | under the cells whose south pair is a constraint (trailing
+ * blanks trimmed). */
+static void vertical_line(const char *lead, const uint8_t *south, int w,
+                          FILE *out) {
+  int last = -1;
+  for (int c = 0; c < w; c++)
+    if (south[c])
+      last = c;
+  fputs(last < 0 ? "" : lead, out);
+  for (int c = 0; c <= last; c++)
+    fprintf(out, "%c%s", south[c] ? '|' : ' ', c < last ? " " : "");
+  fputc('\n', out);
+}
+
+/* Per cell: kind (1 must hold one tile, 2 pinned, 4 in an adjacency) and,
+ * on square maps, whether its east and south pairs are constraints. */
+static void mark_cells(const tilesat_explanation *e, uint8_t *kind,
+                       uint8_t *east, uint8_t *south) {
+  const tilesat_map *m = tilesat_explanation_map(e);
+  size_t W = (size_t)tilesat_map_width(m);
+  bool square = map_topo(m) == TILESAT_SQUARE;
+  for (size_t i = 0; i < tilesat_explanation_size(e); i++) {
+    const tilesat_constraint *c = tilesat_explanation_constraint(e, i);
+    if (c->kind == TILESAT_GLOBAL)
+      continue; /* the whole map's */
+    size_t cell = (size_t)c->row * W + (size_t)c->col;
+    if (c->kind == TILESAT_ONE_TILE)
+      kind[cell] |= 1;
+    else if (c->kind == TILESAT_PINNED)
+      kind[cell] |= 2;
+    else {
+      size_t n = (size_t)c->nrow * W + (size_t)c->ncol;
+      kind[cell] |= 4;
+      kind[n] |= 4;
+      if (square) {
+        /* N and W are the S and E pairs of the neighbour */
+        if (c->dir == 1)
+          east[cell] = 1;
+        else if (c->dir == 3)
+          east[n] = 1;
+        else if (c->dir == 2)
+          south[cell] = 1;
+        else
+          south[n] = 1;
+      }
+    }
+  }
+}
+
+/* Row r of a square map, - between cells whose east pair is a constraint
+ * (on the margin for a wrap-around pair). */
+static void square_row(int W, const uint8_t *kind, const uint8_t *east,
+                       bool wrap, FILE *out) {
+  bool wrapped = wrap && east[W - 1];
+  fputs(wrap ? (wrapped ? "  -" : "   ") : "  ", out);
+  for (int c = 0; c < W; c++) {
+    fputc(cell_mark(kind, (size_t)c), out);
+    if (c + 1 < W)
+      fputc(east[c] ? '-' : ' ', out);
+  }
+  fputs(wrapped ? "-\n" : "\n", out);
+}
+
+/* The map with the cells involved marked; on square maps the adjacency
+ * constraints are drawn as - and | between cells (on the margin for the
+ * wrap-around pairs of a periodic map). */
+static void write_picture(const tilesat_explanation *e, FILE *out) {
+  const tilesat_map *m = tilesat_explanation_map(e);
+  int W = tilesat_map_width(m), H = tilesat_map_height(m);
+  size_t N = (size_t)W * (size_t)H;
+  uint8_t *kind = zalloc(N, 1), *east = zalloc(N, 1), *south = zalloc(N, 1);
+  bool square = map_topo(m) == TILESAT_SQUARE;
+  mark_cells(e, kind, east, south);
+  fputs("\nThe map (# a cell that must hold one tile, P a pin, o a cell "
+        "only in an\nadjacency, . not involved",
+        out);
+  fputs(square ? "; - and | adjacency constraints):\n"
+               : "; hex rows, odd rows shifted right):\n",
+        out);
+  bool wrap = tilesat_map_periodic(m) && square;
+  const char *lead = wrap ? "   " : "  ";
+  const uint8_t *last = south + (size_t)(H - 1) * (size_t)W;
+  bool wrap_south = false; /* the last row's south pairs wrap to the top */
+  for (int c = 0; wrap && c < W; c++)
+    wrap_south |= last[c];
+  if (wrap_south)
+    vertical_line(lead, last, W, out);
+  for (int r = 0; r < H; r++) {
+    size_t row = (size_t)r * (size_t)W;
+    if (!square) {
+      fputs(r & 1 ? "   " : "  ", out);
+      for (int c = 0; c < W; c++)
+        fprintf(out, "%s%c", c ? " " : "", cell_mark(kind, row + (size_t)c));
+      fputc('\n', out);
+      continue;
+    }
+    square_row(W, kind + row, east + row, wrap, out);
+    if (r + 1 < H)
+      vertical_line(lead, south + row, W, out);
+  }
+  if (wrap_south)
+    vertical_line(lead, last, W, out);
+  free(kind);
+  free(east);
+  free(south);
+}
+
+int report_explanation(const tilesat_explanation *e, FILE *out) {
+  const tilesat_map *m = tilesat_explanation_map(e);
+  size_t n = tilesat_explanation_size(e);
+  fprintf(out, "UNSAT: no valid %dx%d map.\n", tilesat_map_width(m),
+          tilesat_map_height(m));
+  fprintf(out,
+          "These %zu constraints (of %d in the map) cannot all hold, and "
+          "dropping any one\nof them leaves a satisfiable set (checked):\n",
+          n, tilesat_constraint_count(m));
+  for (size_t i = 0; i < n; i++) {
+    fprintf(out, "  [%zu] ", i + 1);
+    write_constraint(m, tilesat_explanation_constraint(e, i), out);
+    fputc('\n', out);
+  }
+  const tilesat_steps *steps = tilesat_explanation_steps(e);
+  fputs("\nWhy (propagation on these constraints alone; [n] the constraints "
+        "used):\n",
+        out);
+  for (size_t i = 0; i < tilesat_steps_count(steps); i++) {
+    const tilesat_step *s = tilesat_steps_get(steps, i);
+    char tag[32];
+    if (s->nconstraints == 2)
+      snprintf(tag, sizeof tag, "[%d,%d]", s->constraints[0],
+               s->constraints[1]);
+    else if (s->nconstraints == 1)
+      snprintf(tag, sizeof tag, "[%d]", s->constraints[0]);
+    else
+      tag[0] = 0;
+    fprintf(out, "  %-7s ", tag);
+    write_step(m, s, out);
+    fputc('\n', out);
+  }
+  if (!tilesat_steps_contradiction(steps))
+    fputs("  Propagation stops here without a contradiction; the SAT "
+          "solver's search\n  shows that no filling satisfies all of these "
+          "constraints together.\n",
+          out);
+  write_picture(e, out);
+  return ferror(out) ? -1 : 0;
+}
+
+int report_explanations(tilesat_explanation *const *es, size_t n, bool complete,
+                        FILE *out) {
+  fprintf(out, "%zu distinct minimal explanation%s, smallest first", n,
+          n == 1 ? "" : "s");
+  fputs(complete ? ": all there are.\n"
+                 : ": the limit is reached, there may be more (--limit).\n",
+        out);
+  for (size_t i = 0; i < n; i++) {
+    fprintf(out, "\n=== Explanation %zu of %zu ===\n", i + 1, n);
+    if (report_explanation(es[i], out))
+      return -1;
+  }
+  return ferror(out) ? -1 : 0;
+}
+
+/* {"result": ..., "map": {...}, "total_constraints": N} */
+static cJSON *json_head(const tilesat_map *m, const char *result) {
+  cJSON *j = cJSON_CreateObject(), *map = cJSON_CreateObject();
+  cJSON_AddStringToObject(j, "result", result);
+  cJSON_AddNumberToObject(map, "width", tilesat_map_width(m));
+  cJSON_AddNumberToObject(map, "height", tilesat_map_height(m));
+  cJSON_AddStringToObject(map, "topology", tilesat_topology_name(map_topo(m)));
+  cJSON_AddBoolToObject(map, "periodic", tilesat_map_periodic(m));
+  cJSON_AddItemToObject(j, "map", map);
+  cJSON_AddNumberToObject(j, "total_constraints", tilesat_constraint_count(m));
+  return j;
+}
+
+cJSON *report_explain_sat_json(const tilesat_map *m) {
+  return json_head(m, "SAT");
+}
+
+static cJSON *json_constraint(const tilesat_map *m, const tilesat_constraint *c,
+                              size_t id) {
+  static const char *const kinds[] = {"one_tile", "pin", "adjacent", "global"};
+  static const char *const gk[] = {"count", "connected", "path", "border"};
+  cJSON *j = cJSON_CreateObject();
+  cJSON_AddNumberToObject(j, "id", (double)id);
+  cJSON_AddStringToObject(j, "kind", kinds[c->kind]);
+  if (c->kind == TILESAT_GLOBAL) {
+    cJSON_AddNumberToObject(j, "global", c->global);
+    cJSON_AddStringToObject(j, "type",
+                            gk[tilesat_map_global_kind(m, c->global)]);
+    cJSON_AddStringToObject(j, "text", tilesat_map_global_text(m, c->global));
+    cJSON_AddStringToObject(j, "origin",
+                            tilesat_map_global_origin(m, c->global));
+    return j;
+  }
+  cJSON_AddItemToObject(j, "cell", json_cell(c->row, c->col));
+  if (c->kind == TILESAT_PINNED) {
+    cJSON_AddStringToObject(
+        j, "tile", tilesat_rules_tile_name(tilesat_map_rules(m), c->tile));
+  } else if (c->kind == TILESAT_ADJACENT) {
+    cJSON_AddStringToObject(j, "direction",
+                            tilesat_dir_name(map_topo(m), c->dir));
+    cJSON_AddItemToObject(j, "neighbor", json_cell(c->nrow, c->ncol));
+  }
+  return j;
+}
+
+/* An explanation's fields, into j. */
+static void json_fields(const tilesat_explanation *e, cJSON *j) {
+  const tilesat_map *m = tilesat_explanation_map(e);
+  int W = tilesat_map_width(m);
+  cJSON_AddTrueToObject(j, "minimal");
+  cJSON *cs = cJSON_AddArrayToObject(j, "constraints");
+  for (size_t i = 0; i < tilesat_explanation_size(e); i++)
+    cJSON_AddItemToArray(
+        cs, json_constraint(m, tilesat_explanation_constraint(e, i), i + 1));
+  const int *cells;
+  size_t n = tilesat_explanation_cells(e, &cells);
+  cJSON *cl = cJSON_AddArrayToObject(j, "cells");
+  for (size_t i = 0; i < n; i++)
+    cJSON_AddItemToArray(cl, json_cell(cells[i] / W, cells[i] % W));
+  const tilesat_steps *steps = tilesat_explanation_steps(e);
+  cJSON_AddBoolToObject(j, "propagation_refutes",
+                        tilesat_steps_contradiction(steps));
+  cJSON_AddItemToObject(j, "steps", json_steps(m, steps, true));
+}
+
+cJSON *report_explanation_json(const tilesat_explanation *e) {
+  cJSON *j = json_head(tilesat_explanation_map(e), "UNSAT");
+  json_fields(e, j);
+  return j;
+}
+
+cJSON *report_explanations_json(tilesat_explanation *const *es, size_t n,
+                                bool complete) {
+  cJSON *j = json_head(tilesat_explanation_map(es[0]), "UNSAT");
+  cJSON_AddBoolToObject(j, "complete", complete);
+  cJSON *a = cJSON_AddArrayToObject(j, "explanations");
+  for (size_t i = 0; i < n; i++) {
+    cJSON *x = cJSON_CreateObject();
+    json_fields(es[i], x);
+    cJSON_AddItemToArray(a, x);
+  }
+  return j;
+}
+
+/* ---------------------------------------------------------------- traces */
+
+/* A cell's domain as a name ("L") when decided, else "{L,C}". */
+static void domain_text(const tilesat_trace *t, int row, int col, char *buf,
+                        size_t len) {
+  const tilesat_rules *r = tilesat_map_rules(tilesat_trace_map(t));
+  int T = tilesat_rules_ntiles(r), n = 0;
+  for (int k = 0; k < T; k++)
+    n += tilesat_trace_possible(t, row, col, k);
+  size_t at = 0;
+  buf[0] = 0;
+  if (n != 1)
+    at += (size_t)snprintf(buf, len, "{");
+  bool first = true;
+  for (int k = 0; k < T && at < len; k++)
+    if (tilesat_trace_possible(t, row, col, k)) {
+      at += (size_t)snprintf(buf + at, len - at, "%s%s", first ? "" : ",",
+                             tilesat_rules_tile_name(r, k));
+      first = false;
+    }
+  if (n != 1 && at < len)
+    snprintf(buf + at, len - at, "}");
+}
+
+int report_trace(const tilesat_trace *t, FILE *out) {
+  const tilesat_map *m = tilesat_trace_map(t);
+  tilesat_steps *steps = tilesat_trace_steps(t);
+  bool bad = tilesat_steps_contradiction(steps);
+  fputs(bad ? "contradiction: the steps that lead to it:\n"
+            : "propagation steps:\n",
+        out);
+  size_t k = tilesat_steps_count(steps);
+  for (size_t i = 0; i < k; i++) {
+    fprintf(out, "%4zu. ", i + 1);
+    write_step(m, tilesat_steps_get(steps, i), out);
+    fputc('\n', out);
+  }
+  if (!k)
+    fputs("  (none)\n", out);
+  tilesat_steps_free(steps);
+  if (bad)
+    return ferror(out) ? -1 : 0;
+  /* the remaining domains, columns aligned */
+  int W = tilesat_map_width(m), H = tilesat_map_height(m);
+  char buf[4096];
+  int width = 1, decided = 0;
+  for (int r = 0; r < H; r++)
+    for (int c = 0; c < W; c++) {
+      domain_text(t, r, c, buf, sizeof buf);
+      int w = (int)strlen(buf);
+      width = w > width ? w : width;
+      decided += buf[0] != '{';
+    }
+  fprintf(out, "\ndomains (%d of %d cells decided):\n", decided, W * H);
+  for (int r = 0; r < H; r++) {
+    fputs(map_topo(m) == TILESAT_HEX && (r & 1) ? "  " : "", out);
+    for (int c = 0; c < W; c++) {
+      domain_text(t, r, c, buf, sizeof buf);
+      if (c + 1 < W)
+        fprintf(out, "%-*s ", width, buf);
+      else
+        fprintf(out, "%s", buf);
+    }
+    fputc('\n', out);
+  }
+  return ferror(out) ? -1 : 0;
+}
+
+cJSON *report_trace_json(const tilesat_trace *t) {
+  const tilesat_map *m = tilesat_trace_map(t);
+  const tilesat_rules *r = tilesat_map_rules(m);
+  int status = tilesat_trace_status(t);
+  cJSON *j = cJSON_CreateObject();
+  cJSON_AddStringToObject(j, "result",
+                          status == TILESAT_UNSAT ? "contradiction"
+                          : status == TILESAT_SAT ? "decided"
+                                                  : "undecided");
+  tilesat_steps *steps = tilesat_trace_steps(t);
+  cJSON_AddItemToObject(j, "steps", json_steps(m, steps, false));
+  tilesat_steps_free(steps);
+  if (status != TILESAT_UNSAT) {
+    int T = tilesat_rules_ntiles(r);
+    cJSON *rows = cJSON_AddArrayToObject(j, "domains");
+    for (int row = 0; row < tilesat_map_height(m); row++) {
+      cJSON *cells = cJSON_CreateArray();
+      for (int col = 0; col < tilesat_map_width(m); col++) {
+        cJSON *d = cJSON_CreateArray();
+        for (int k = 0; k < T; k++)
+          if (tilesat_trace_possible(t, row, col, k))
+            cJSON_AddItemToArray(
+                d, cJSON_CreateString(tilesat_rules_tile_name(r, k)));
+        cJSON_AddItemToArray(cells, d);
+      }
+      cJSON_AddItemToArray(rows, cells);
+    }
+  }
+  return j;
+}
+
+int report_trace_write_json(const tilesat_trace *t, FILE *out) {
+  cJSON *doc = report_trace_json(t);
+  char *text = cJSON_Print(doc);
+  cJSON_Delete(doc);
+  if (!text)
+    return -1;
+  fputs(text, out);
+  fputc('\n', out);
+  free(text);
+  return ferror(out) ? -1 : 0;
+}
+
+/* -------------------------------------------------------------- analysis */
+
+/* The satisfiable heights of a width as text: "1..8", "1, 2", "none". */
+static void heights_text(const tilesat_analysis *a, int w, char *buf,
+                         size_t len) {
+  int max = tilesat_analysis_max(a), n = 0, valid = 0;
+  for (int h = 1; h <= max; h++) {
+    n += tilesat_analysis_result(a, w, h) == TILESAT_SAT;
+    valid += tilesat_analysis_result(a, w, h) != TILESAT_UNKNOWN;
+  }
+  if (n == 0) {
+    snprintf(buf, len, "no height");
+    return;
+  }
+  if (n == valid && n == max) {
+    snprintf(buf, len, "every height (1..%d)", max);
+    return;
+  }
+  size_t at = (size_t)snprintf(buf, len, n == 1 ? "height " : "heights ");
+  const char *sep = "";
+  for (int h = 1; h <= max && at < len; h++) {
+    if (tilesat_analysis_result(a, w, h) != TILESAT_SAT)
+      continue;
+    int e = h;
+    while (e + 1 <= max && tilesat_analysis_result(a, w, e + 1) == TILESAT_SAT)
+      e++;
+    if (e - h >= 2)
+      at += (size_t)snprintf(buf + at, len - at, "%s%d..%d", sep, h, e);
+    else
+      for (int k = h; k <= e && at < len; k++)
+        at +=
+            (size_t)snprintf(buf + at, len - at, "%s%d", k > h ? ", " : sep, k);
+    sep = ", ";
+    h = e;
+  }
+}
+
+/* Does tile t allow no tile at all in direction d (so it can only stand on
+ * that border of a map)? */
+static bool allows_nothing(const tilesat_rules *r, int t, int d) {
+  for (int u = 0; u < tilesat_rules_ntiles(r); u++)
+    if (tilesat_rules_allows(r, t, d, u))
+      return false;
+  return true;
+}
+
+/* "  T: nothing may stand to its left, top or right" for each such tile;
+ * whether there was one. */
+static bool write_border_tiles(const tilesat_analysis *a, FILE *out) {
+  const tilesat_rules *r = tilesat_analysis_rules(a);
+  tilesat_topology topo = tilesat_analysis_topology(a);
+  int D = tilesat_topology_ndirs(topo);
+  bool any = false;
+  for (int t = 0; t < tilesat_rules_ntiles(r); t++) {
+    bool first = true;
+    for (int d = 0; d < D; d++) {
+      if (!allows_nothing(r, t, d))
+        continue;
+      if (first) {
+        fputs("  ", out);
+        tilesat_write_name(out, tilesat_rules_tile_name(r, t));
+        fputs(": nothing may stand to its ", out);
+      }
+      int more = 0; /* directions after this one that also have nothing */
+      for (int d2 = d + 1; d2 < D; d2++)
+        more += allows_nothing(r, t, d2);
+      fprintf(out, "%s%s",
+              first  ? ""
+              : more ? ", "
+                     : " or ",
+              dir_words(topo, d));
+      first = false;
+      any = true;
+    }
+    if (!first)
+      fputc('\n', out);
+  }
+  return any;
+}
+
+/* The table of sizes: + satisfiable, . not, - no such periodic hex map. */
+static void write_size_table(const tilesat_analysis *a, FILE *out) {
+  int N = tilesat_analysis_max(a);
+  fprintf(out,
+          "\nSatisfiable sizes up to %dx%d (+ yes, . no%s; width across, "
+          "height down):\n     ",
+          N, N,
+          tilesat_analysis_topology(a) == TILESAT_HEX &&
+                  tilesat_analysis_periodic(a)
+              ? ", - odd height: no periodic hex map"
+              : "");
+  for (int w = 1; w <= N; w++)
+    fprintf(out, "%3d", w);
+  fputc('\n', out);
+  for (int h = 1; h <= N; h++) {
+    fprintf(out, "  %3d", h);
+    for (int w = 1; w <= N; w++) {
+      int res = tilesat_analysis_result(a, w, h);
+      fprintf(out, "  %c",
+              res == TILESAT_SAT     ? '+'
+              : res == TILESAT_UNSAT ? '.'
+                                     : '-');
+    }
+    fputc('\n', out);
+  }
+}
+
+/* Widths with the same satisfiable heights, on one line. */
+static void write_by_width(const tilesat_analysis *a, FILE *out) {
+  int N = tilesat_analysis_max(a);
+  fputs("\nBy width, the heights that have a map:\n", out);
+  char buf[1024], next[1024];
+  for (int w = 1; w <= N;) {
+    heights_text(a, w, buf, sizeof buf);
+    int e = w;
+    while (e + 1 <= N) {
+      heights_text(a, e + 1, next, sizeof next);
+      if (strcmp(buf, next))
+        break;
+      e++;
+    }
+    if (e > w)
+      fprintf(out, "  widths %d..%d: %s\n", w, e, buf);
+    else
+      fprintf(out, "  width %d: %s\n", w, buf);
+    w = e + 1;
+  }
+}
+
+int report_analysis(const tilesat_analysis *a, FILE *out) {
+  const tilesat_rules *r = tilesat_analysis_rules(a);
+  int T = tilesat_rules_ntiles(r), N = tilesat_analysis_max(a);
+  int least = tilesat_analysis_least(a);
+  bool periodic = tilesat_analysis_periodic(a);
+  fprintf(out, "%d tiles, %s topology%s:", T,
+          tilesat_topology_name(tilesat_analysis_topology(a)),
+          periodic ? " (periodic)" : "");
+  for (int t = 0; t < T; t++) {
+    fputc(' ', out);
+    tilesat_write_name(out, tilesat_rules_tile_name(r, t));
+  }
+  fputs(periodic ? "\n\nTiles with no neighbour in some direction (a "
+                   "periodic map has no border, so\nthey can stand "
+                   "nowhere):\n"
+                 : "\n\nTiles with no neighbour in some direction (they "
+                   "can only stand on that border):\n",
+        out);
+  if (!write_border_tiles(a, out))
+    fputs("  none\n", out);
+  fprintf(out,
+          "\nTiles that appear in no valid map from %dx%d to %dx%d:", least,
+          least, N, N);
+  bool any = false;
+  for (int t = 0; t < T; t++)
+    if (!tilesat_analysis_tile_appears(a, t)) {
+      fputc(' ', out);
+      tilesat_write_name(out, tilesat_rules_tile_name(r, t));
+      any = true;
+    }
+  fputs(any ? "\n" : " none\n", out);
+  write_size_table(a, out);
+  write_by_width(a, out);
+  const tilesat_explanation *why = tilesat_analysis_explanation(a);
+  if (!tilesat_analysis_hard(a)) {
+    fprintf(out, "\nNot hard: %dx%d maps exist.\n", N, N);
+    return ferror(out) ? -1 : 0;
+  }
+  const tilesat_map *hard = tilesat_explanation_map(why);
+  fprintf(out,
+          "\nHard: no %dx%d map exists.  The smallest size without a map is "
+          "%dx%d:\n\n",
+          N, N, tilesat_map_width(hard), tilesat_map_height(hard));
+  report_explanation(why, out);
+  return ferror(out) ? -1 : 0;
+}
+
+/* --------------------------------------------------------------- repairs */
+
+/* "--pin ROW,COL=TILE", quoted for a shell when the name needs it. */
+static void write_pin_option(FILE *out, const char *name, int row, int col) {
+  bool quote = false;
+  for (const char *c = name; *c; c++)
+    quote |= !(isalnum((unsigned char)*c) || strchr("_.,=+-:@%/", *c));
+  fprintf(out, "--pin %s%d,%d=", quote ? "'" : "", row, col);
+  for (const char *c = name; *c; c++)
+    if (*c == '\'')
+      fputs("'\\''", out); /* ' ends the quote, \' is one, ' goes on */
+    else
+      fputc(*c, out);
+  fputs(quote ? "'\n" : "\n", out);
+}
+
+int report_repair(const tilesat_repairs *r, size_t i, const tilesat_map *m,
+                  FILE *out) {
+  const tilesat_rules *rules = tilesat_map_rules(m);
+  tilesat_topology topo = map_topo(m);
+  for (size_t j = 0; j < tilesat_repair_size(r, i); j++) {
+    const tilesat_change *c = tilesat_repair_change(r, i, j);
+    if (c->pin >= 0) {
+      write_pin_option(out, tilesat_rules_tile_name(rules, c->tile), c->row,
+                       c->col);
+      continue;
+    }
+    int a[2] = {c->a, c->b}, b[2] = {c->b, c->a};
+    int d[2] = {c->dir, tilesat_dir_opposite(topo, c->dir)};
+    for (int k = 0; k < 2; k++) {
+      fputs("allow ", out);
+      tilesat_write_name(out, tilesat_rules_tile_name(rules, a[k]));
+      fprintf(out, " %s ", tilesat_dir_name(topo, d[k]));
+      tilesat_write_name(out, tilesat_rules_tile_name(rules, b[k]));
+      fputc('\n', out);
+    }
+  }
+  return ferror(out) ? -1 : 0;
+}

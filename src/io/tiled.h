@@ -1,0 +1,66 @@
+/* io/tiled.h: what the Tiled reader (tiled.c) and writers (tiled_write.c,
+ * tiled_like.c, tiled_into.c) share. */
+#ifndef TILESAT_IO_TILED_H
+#define TILESAT_IO_TILED_H
+
+#include "io/io.h"
+
+#include <cJSON.h>
+#include <libxml/parser.h>
+#include <libxml/tree.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#define FLIP_MASK 0xF0000000u
+#define PROPERTY "tilesat"
+#define MAX_CELLS (1 << 24)
+
+/* gid -> name for tiles that carry a "tilesat" property. */
+typedef struct named_gid {
+  uint32_t gid;
+  char *name;
+} named_gid;
+typedef TS_VEC(named_gid) named_gids;
+
+/* The layers written: one per map, named "tilesat" (one map) or "map K",
+ * tile t as gid[t] (or t + 1 in our own tileset). */
+typedef struct layers_in {
+  const int *const *maps;
+  size_t n;
+  const uint32_t *gid;
+} layers_in;
+
+char *ts_tiled_dir_of(const char *path);
+void ts_tiled_named_free(named_gids *v);
+void ts_tiled_no_layer(const char *path, const char *want, tilesat_error *err);
+long ts_tiled_int_attr(xmlNode *n, const char *name, long def);
+bool ts_tiled_is_elem(xmlNode *n, const char *name);
+int ts_tiled_tmx_tileset_names(const char *path, xmlNode *ts, named_gids *named,
+                               tilesat_error *err);
+xmlNode *ts_tiled_tmx_find_layer(xmlNode *parent, const char *want);
+bool ts_tiled_json_int(const cJSON *o, const char *key, long *out);
+const char *ts_tiled_json_str(const cJSON *o, const char *key);
+int ts_tiled_tmj_tileset_names(const char *path, const cJSON *ts,
+                               named_gids *named, tilesat_error *err);
+cJSON *ts_tiled_tmj_find_layer(const cJSON *layers, const char *want);
+void ts_tiled_xml_escaped(FILE *f, const char *s);
+bool ts_tiled_ends_with(const char *s, const char *suffix);
+void ts_tiled_tmx_layers(FILE *f, const tilesat_map *m, const layers_in *l);
+void ts_tiled_tmj_layers(cJSON *root, const tilesat_map *m, const layers_in *l);
+void ts_tiled_json_write(FILE *f, cJSON *root);
+int ts_tiled_write_own_to(const tilesat_map *m, const layers_in *l,
+                          const tilesat_pictures *pics, const char *path,
+                          FILE *f, FILE *img, tilesat_error *err);
+int ts_tiled_write_own(const tilesat_map *m, const layers_in *l,
+                       const tilesat_pictures *pics, const char *path,
+                       tilesat_error *err);
+char *ts_tiled_moved_source(const char *like, const char *out, const char *src);
+bool ts_tiled_name_gid(const named_gids *named, const char *name,
+                       uint32_t *gid);
+int ts_tiled_write_like(const tilesat_map *m, const layers_in *lin,
+                        const char *like, const char *path, tilesat_error *err);
+
+#endif

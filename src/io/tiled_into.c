@@ -1,0 +1,447 @@
+/* tiled_into.c: a map written into the layer of the Tiled map it was
+ * painted in, and the entry points of the writers. */
+#include "io/tiled.h"
+
+/* ------------------------------------------ writing into the painted map */
+
+static const char b64chars[] =
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+/* n bytes as base64 (malloc'd). */
+static char *base64_encode(const uint8_t *in, size_t n) {
+  char *out = ts_malloc((n + 2) / 3 * 4 + 1), *o = out;
+  for (size_t i = 0; i < n; i += 3) {
+    uint32_t v = (uint32_t)in[i] << 16;
+    if (i + 1 < n)
+      v |= (uint32_t)in[i + 1] << 8;
+    if (i + 2 < n)
+      v |= in[i + 2];
+    o[0] = b64chars[v >> 18 & 63];
+    o[1] = b64chars[v >> 12 & 63];
+    o[2] = o[3] = '=';
+    if (i + 1 < n)
+      o[2] = b64chars[v >> 6 & 63];
+    if (i + 2 < n)
+      o[3] = b64chars[v & 63];
+    o += 4;
+  }
+  *o = 0;
+  return out;
+}
+
+/* n gids as a layer's encoded data: base64 of their little-endian bytes,
+ * zlib- or gzip-compressed as `compression` says (NULL or "": not);
+ * malloc'd, or NULL for a compression tilesat does not write. */
+static char *encode_gids(const uint32_t *gids, size_t n,
+                         const char *compression) {
+  uint8_t *raw = ts_malloc(n * 4 + 1);
+  for (size_t k = 0; k < n; k++)
+    for (int b = 0; b < 4; b++)
+      raw[4 * k + (size_t)b] = (uint8_t)(gids[k] >> (8 * b));
+  if (!compression || !*compression) {
+    char *s = base64_encode(raw, n * 4);
+    free(raw);
+    return s;
+  }
+  bool gzip = !strcmp(compression, "gzip");
+  if (!gzip && strcmp(compression, "zlib")) {
+    free(raw);
+    return NULL;
+  }
+  z_stream z;
+  memset(&z, 0, sizeof z);
+  if (deflateInit2(&z, Z_DEFAULT_COMPRESSION, Z_DEFLATED, gzip ? 31 : 15, 8,
+                   Z_DEFAULT_STRATEGY) != Z_OK) {
+    free(raw);
+    return NULL;
+  }
+  uLong cap = deflateBound(&z, (uLong)(n * 4)) + 32;
+  uint8_t *packed = ts_malloc(cap);
+  z.next_in = raw;
+  z.avail_in = (uInt)(n * 4);
+  z.next_out = packed;
+  z.avail_out = (uInt)cap;
+  int rc = deflate(&z, Z_FINISH);
+  size_t len = z.total_out;
+  deflateEnd(&z);
+  char *s = rc == Z_STREAM_END ? base64_encode(packed, len) : NULL;
+  free(packed);
+  free(raw);
+  return s;
+}
+
+/* CSV as Tiled writes it: a newline, rows of w gids, each but the last
+ * ending in ",\n", and a newline (malloc'd). */
+static char *csv_gids(const uint32_t *gids, int w, int h) {
+  size_t cap = (size_t)w * (size_t)h * 12 + 4, at = 0;
+  char *s = ts_malloc(cap);
+  s[at++] = '\n';
+  for (int r = 0; r < h; r++) {
+    for (int c = 0; c < w; c++)
+      at += (size_t)snprintf(s + at, cap - at, "%lu%s",
+                             (unsigned long)gids[r * w + c],
+                             c < w - 1 || r < h - 1 ? "," : "");
+    s[at++] = '\n';
+  }
+  s[at] = 0;
+  return s;
+}
+
+/* The gid of each cell of a filled map, by the names of the base map's
+ * tilesets; -1 and *err for a tile none names. */
+static uint32_t *cell_gids(const tilesat_map *m, const int *tiles,
+                           const named_gids *named, const char *base,
+                           tilesat_error *err) {
+  const tilesat_rules *r = m->rules;
+  uint32_t *gid = ts_malloc((size_t)r->ntiles * sizeof *gid + 1);
+  for (int t = 0; t < r->ntiles; t++)
+    if (!ts_tiled_name_gid(named, r->names.v.v[t], &gid[t])) {
+      ts_error(err, base, 0,
+               "tile '%s' is neither a tile id (\"12\", \"12:h\") nor a "
+               "named tile (a \"tilesat\" property) of this map's tilesets",
+               r->names.v.v[t]);
+      free(gid);
+      return NULL;
+    }
+  uint32_t *cells = ts_malloc((size_t)m->ncells * sizeof *cells);
+  for (int c = 0; c < m->ncells; c++)
+    cells[c] = tiles[c] < 0 ? 0 : gid[tiles[c]];
+  free(gid);
+  return cells;
+}
+
+/* A relative path attribute re-pointed to be seen from `out`. */
+static void tmx_move_attr(xmlNode *n, const char *attr, const char *base,
+                          const char *out) {
+  xmlChar *v = xmlGetProp(n, (const xmlChar *)attr);
+  if (v && *v) {
+    char *moved = ts_tiled_moved_source(base, out, (const char *)v);
+    xmlSetProp(n, (const xmlChar *)attr, (const xmlChar *)moved);
+    free(moved);
+  }
+  xmlFree(v);
+}
+
+/* Every path a .tmx map holds, relative to its folder, re-pointed from
+ * `out`: tilesets' sources, images (embedded tilesets', image layers'),
+ * object templates and file properties. */
+static void tmx_move_paths(xmlNode *parent, const char *base, const char *out) {
+  for (xmlNode *n = parent->children; n; n = n->next) {
+    if (n->type != XML_ELEMENT_NODE)
+      continue;
+    if (ts_tiled_is_elem(n, "tileset") || ts_tiled_is_elem(n, "image"))
+      tmx_move_attr(n, "source", base, out);
+    else if (ts_tiled_is_elem(n, "object"))
+      tmx_move_attr(n, "template", base, out);
+    else if (ts_tiled_is_elem(n, "property")) {
+      xmlChar *type = xmlGetProp(n, (const xmlChar *)"type");
+      if (type && !strcmp((const char *)type, "file"))
+        tmx_move_attr(n, "value", base, out);
+      xmlFree(type);
+    }
+    tmx_move_paths(n, base, out);
+  }
+}
+
+/* The text of n with its leading (lead) or trailing white space only. */
+static char *space_of(const xmlChar *text, bool lead) {
+  const char *s = text ? (const char *)text : "";
+  size_t n = strlen(s), a = 0, b = n;
+  while (a < n && strchr(" \t\r\n", s[a]))
+    a++;
+  while (b > a && strchr(" \t\r\n", s[b - 1]))
+    b--;
+  return lead ? ts_strndup(s, a) : ts_strdup(s + b);
+}
+
+/* The layer's <data> holds `gids` in its own encoding; NULL or why not. */
+static const char *tmx_put_gids(xmlNode *layer, const uint32_t *gids, int w,
+                                int h) {
+  xmlNode *data = NULL;
+  for (xmlNode *c = layer->children; c && !data; c = c->next)
+    if (ts_tiled_is_elem(c, "data"))
+      data = c;
+  if (!data)
+    return "layer has no <data>";
+  xmlChar *enc = xmlGetProp(data, (const xmlChar *)"encoding");
+  xmlChar *comp = xmlGetProp(data, (const xmlChar *)"compression");
+  const char *why = NULL;
+  if (!enc) { /* <tile gid=".."/> elements, in order */
+    size_t k = 0;
+    for (xmlNode *t = data->children; t; t = t->next)
+      if (ts_tiled_is_elem(t, "tile")) {
+        char v[16];
+        snprintf(v, sizeof v, "%lu", (unsigned long)gids[k]);
+        if (gids[k++])
+          xmlSetProp(t, (const xmlChar *)"gid", (const xmlChar *)v);
+        else
+          xmlUnsetProp(t, (const xmlChar *)"gid");
+      }
+  } else {
+    char *text = NULL;
+    if (!strcmp((const char *)enc, "csv")) {
+      text = csv_gids(gids, w, h);
+    } else {
+      text = encode_gids(gids, (size_t)w * (size_t)h, (const char *)comp);
+      if (!text)
+        why = "unsupported compression (zlib and gzip are)";
+      else { /* the white space around the old text, as it was */
+        xmlChar *old = xmlNodeGetContent(data);
+        char *lead = space_of(old, true), *trail = space_of(old, false);
+        size_t n = strlen(lead) + strlen(text) + strlen(trail) + 1;
+        char *all = ts_malloc(n);
+        snprintf(all, n, "%s%s%s", lead, text, trail);
+        free(text);
+        text = all;
+        free(lead);
+        free(trail);
+        xmlFree(old);
+      }
+    }
+    if (text) {
+      xmlNodeSetContent(data, NULL);
+      xmlAddChild(data, xmlNewText((const xmlChar *)text));
+    }
+    free(text);
+  }
+  xmlFree(enc);
+  xmlFree(comp);
+  return why;
+}
+
+static void json_move(cJSON *o, const char *key, const char *base,
+                      const char *out) {
+  const char *v = ts_tiled_json_str(o, key);
+  if (v && *v) {
+    char *moved = ts_tiled_moved_source(base, out, v);
+    cJSON_ReplaceItemInObjectCaseSensitive(o, key, cJSON_CreateString(moved));
+    free(moved);
+  }
+}
+
+/* The same for a .tmj map: every "source" (tilesets), "image" and
+ * "template", and the value of every property of type "file". */
+static void tmj_move_paths(cJSON *node, const char *base, const char *out) {
+  cJSON *c;
+  if (cJSON_IsObject(node)) {
+    json_move(node, "source", base, out);
+    json_move(node, "image", base, out);
+    json_move(node, "template", base, out);
+    const char *type = ts_tiled_json_str(node, "type");
+    if (type && !strcmp(type, "file") && ts_tiled_json_str(node, "name"))
+      json_move(node, "value", base, out);
+  }
+  cJSON_ArrayForEach(c, node) {
+    if (cJSON_IsObject(c) || cJSON_IsArray(c))
+      tmj_move_paths(c, base, out);
+  }
+}
+
+/* The layer's "data" holds `gids`, as an array or encoded as it was. */
+static const char *tmj_put_gids(cJSON *layer, const uint32_t *gids, size_t n) {
+  const cJSON *data = cJSON_GetObjectItemCaseSensitive(layer, "data");
+  cJSON *now;
+  if (cJSON_IsString(data)) {
+    char *text = encode_gids(gids, n, ts_tiled_json_str(layer, "compression"));
+    if (!text)
+      return "unsupported compression (zlib and gzip are)";
+    now = cJSON_CreateString(text);
+    free(text);
+  } else {
+    now = cJSON_CreateArray();
+    for (size_t k = 0; k < n; k++)
+      cJSON_AddItemToArray(now, cJSON_CreateNumber((double)gids[k]));
+  }
+  if (data)
+    cJSON_ReplaceItemInObjectCaseSensitive(layer, "data", now);
+  else
+    cJSON_AddItemToObject(layer, "data", now);
+  return NULL;
+}
+
+/* The text of the .tmx map `base` (`text`) with the layer filled; malloc'd
+ * into *out, or -1 and *err. */
+static int into_tmx(const tilesat_map *m, const int *tiles, const char *text,
+                    size_t len, const char *base, const char *want,
+                    const char *path, char **out, size_t *outlen,
+                    tilesat_error *err) {
+  xmlDoc *doc = ts_xml_parse(text, len, base, err);
+  if (!doc)
+    return -1;
+  xmlNode *root = xmlDocGetRootElement(doc);
+  named_gids named = {0};
+  uint32_t *gids = NULL;
+  int rc = -1;
+  if (!ts_tiled_is_elem(root, "map")) {
+    ts_error(err, base, xmlGetLineNo(root),
+             "not a Tiled map: root element <%s>, expected <map>",
+             (const char *)root->name);
+    goto done;
+  }
+  for (xmlNode *n = root->children; n; n = n->next)
+    if (ts_tiled_is_elem(n, "tileset") &&
+        ts_tiled_tmx_tileset_names(base, n, &named, err))
+      goto done;
+  xmlNode *layer = ts_tiled_tmx_find_layer(root, want);
+  if (!layer) {
+    ts_tiled_no_layer(base, want, err);
+    goto done;
+  }
+  long w =
+      ts_tiled_int_attr(layer, "width", ts_tiled_int_attr(root, "width", -1));
+  long h =
+      ts_tiled_int_attr(layer, "height", ts_tiled_int_attr(root, "height", -1));
+  if (w != m->width || h != m->height) {
+    ts_error(err, base, xmlGetLineNo(layer),
+             "the layer is %ldx%ld, the map written %dx%d", w, h, m->width,
+             m->height);
+    goto done;
+  }
+  if (!(gids = cell_gids(m, tiles, &named, base, err)))
+    goto done;
+  const char *why = tmx_put_gids(layer, gids, m->width, m->height);
+  if (why) {
+    ts_error(err, base, xmlGetLineNo(layer), "%s", why);
+    goto done;
+  }
+  tmx_move_paths(root, base, path);
+  xmlChar *buf = NULL;
+  int n = 0;
+  xmlDocDumpMemoryEnc(doc, &buf, &n, "UTF-8");
+  if (!buf) {
+    fprintf(stderr, "tilesat: out of memory (writing XML)\n");
+    abort();
+  }
+  *out = ts_strndup((const char *)buf, (size_t)n);
+  *outlen = (size_t)n;
+  xmlFree(buf);
+  rc = 0;
+done:
+  free(gids);
+  ts_tiled_named_free(&named);
+  xmlFreeDoc(doc);
+  return rc;
+}
+
+static int into_tmj(const tilesat_map *m, const int *tiles, const char *text,
+                    size_t len, const char *base, const char *want,
+                    const char *path, char **out, size_t *outlen,
+                    tilesat_error *err) {
+  cJSON *root = cJSON_ParseWithLength(text, len);
+  cJSON *layers = cJSON_GetObjectItemCaseSensitive(root, "layers");
+  named_gids named = {0};
+  uint32_t *gids = NULL;
+  int rc = -1;
+  if (!cJSON_IsObject(root) || !cJSON_IsArray(layers)) {
+    ts_error(err, base, 0, "not a Tiled map (no \"layers\" array)");
+    goto done;
+  }
+  const cJSON *ts;
+  cJSON_ArrayForEach(ts, cJSON_GetObjectItemCaseSensitive(root, "tilesets")) {
+    if (ts_tiled_tmj_tileset_names(base, ts, &named, err))
+      goto done;
+  }
+  cJSON *layer = ts_tiled_tmj_find_layer(layers, want);
+  if (!layer) {
+    ts_tiled_no_layer(base, want, err);
+    goto done;
+  }
+  long w = 0, h = 0;
+  ts_tiled_json_int(layer, "width", &w);
+  ts_tiled_json_int(layer, "height", &h);
+  if (w != m->width || h != m->height) {
+    ts_error(err, base, 0, "the layer is %ldx%ld, the map written %dx%d", w, h,
+             m->width, m->height);
+    goto done;
+  }
+  if (!(gids = cell_gids(m, tiles, &named, base, err)))
+    goto done;
+  const char *why = tmj_put_gids(layer, gids, (size_t)m->ncells);
+  if (why) {
+    ts_error(err, base, 0, "%s", why);
+    goto done;
+  }
+  tmj_move_paths(root, base, path);
+  char *s = cJSON_Print(root);
+  if (!s) {
+    fprintf(stderr, "tilesat: out of memory (writing JSON)\n");
+    abort();
+  }
+  *outlen = strlen(s) + 1;
+  *out = ts_malloc(*outlen + 1);
+  snprintf(*out, *outlen + 1, "%s\n", s);
+  cJSON_free(s);
+  rc = 0;
+done:
+  free(gids);
+  ts_tiled_named_free(&named);
+  cJSON_Delete(root);
+  return rc;
+}
+
+int tilesat_tiled_write_into(const tilesat_map *m, const int *tiles,
+                             const char *base, const char *layer,
+                             const char *path, tilesat_error *err) {
+  size_t len;
+  char *text = ts_read_file(base, &len, err);
+  if (!text)
+    return -1;
+  size_t i = len >= 3 && !memcmp(text, "\xEF\xBB\xBF", 3) ? 3 : 0;
+  while (i < len && (text[i] == ' ' || text[i] == '\n' || text[i] == '\r' ||
+                     text[i] == '\t'))
+    i++;
+  bool json =
+      ts_tiled_ends_with(path, ".tmj") || ts_tiled_ends_with(path, ".json");
+  bool xml = i < len && text[i] == '<', is_json = i < len && text[i] == '{';
+  char *out = NULL;
+  size_t outlen = 0;
+  int rc = -1;
+  if (!xml && !is_json)
+    ts_error(err, base, 0, "not a Tiled map (neither XML nor JSON)");
+  else if (xml == json)
+    ts_error(err, path, 0,
+             "%s is a %s map: its completed copy is written as %s too "
+             "(%s)",
+             base, xml ? ".tmx" : ".tmj", xml ? ".tmx" : ".tmj",
+             xml ? "--tmx" : "--tmj");
+  else if (xml)
+    rc = into_tmx(m, tiles, text, len, base, layer, path, &out, &outlen, err);
+  else
+    rc = into_tmj(m, tiles, text + i, len - i, base, layer, path, &out, &outlen,
+                  err);
+  free(text);
+  tilesat_output *o = rc ? NULL : tilesat_output_open(path, err);
+  if (o) {
+    fwrite(out, 1, outlen, tilesat_output_file(o));
+    rc = tilesat_output_commit(o, err);
+  } else {
+    rc = -1;
+  }
+  free(out);
+  return rc;
+}
+
+int tilesat_tiled_write_maps(const tilesat_map *m, const int *const *maps,
+                             size_t nmaps, const tilesat_pictures *pics,
+                             const char *like, const char *path,
+                             tilesat_error *err) {
+  if (nmaps == 0)
+    ts_misuse(__func__, "no maps");
+  layers_in l = {maps, nmaps, NULL};
+  return like ? ts_tiled_write_like(m, &l, like, path, err)
+              : ts_tiled_write_own(m, &l, pics, path, err);
+}
+
+int tilesat_tiled_write(const tilesat_map *m, const int *tiles,
+                        const tilesat_pictures *pics, const char *path,
+                        tilesat_error *err) {
+  const int *maps[1] = {tiles};
+  return tilesat_tiled_write_maps(m, maps, 1, pics, NULL, path, err);
+}
+
+int tilesat_tiled_write_like(const tilesat_map *m, const int *tiles,
+                             const char *like, const char *path,
+                             tilesat_error *err) {
+  const int *maps[1] = {tiles};
+  return tilesat_tiled_write_maps(m, maps, 1, NULL, like, path, err);
+}

@@ -1,0 +1,372 @@
+/* tiled_write.c: Tiled maps and tilesets written with a tileset image of
+ * our own. */
+#include "io/tiled.h"
+
+/* ---------------------------------------------------------------- write */
+
+/* Each tile's picture, scaled up to at least 8 pixels a side so the map is
+ * usable in an editor; patterns of the overlapping model show their
+ * top-left pixel, the one they stand for in a map. */
+typedef struct atlas {
+  int tw, th, cols, rows;
+  tilesat_image *img;
+} atlas;
+
+static void make_atlas(const tilesat_rules *r, const tilesat_pictures *pics,
+                       atlas *a) {
+  int pw = 1, ph = 1;
+  bool patterns = pics && tilesat_pictures_overlap(pics) > 0;
+  if (pics && !patterns) {
+    pw = tilesat_pictures_width(pics);
+    ph = tilesat_pictures_height(pics);
+  }
+  int big = pw > ph ? pw : ph, k = (8 + big - 1) / big;
+  if (k < 1)
+    k = 1;
+  a->tw = pw * k;
+  a->th = ph * k;
+  a->cols = 1;
+  while (a->cols * a->cols < r->ntiles)
+    a->cols++;
+  a->rows = (r->ntiles + a->cols - 1) / a->cols;
+  a->img = tilesat_image_new(a->cols * a->tw, a->rows * a->th);
+  int sw = pics ? tilesat_pictures_width(pics) : 1;
+  for (int t = 0; t < r->ntiles; t++) {
+    const uint8_t *p =
+        pics ? tilesat_pictures_get(pics, r->names.v.v[t]) : NULL;
+    uint8_t solid[4];
+    if (!p)
+      tilesat_tile_colour(r, t, solid);
+    int x0 = (t % a->cols) * a->tw, y0 = (t / a->cols) * a->th;
+    for (int y = 0; y < a->th; y++)
+      for (int x = 0; x < a->tw; x++) {
+        const uint8_t *src =
+            !p ? solid
+            : patterns
+                ? p
+                : p + ((size_t)(y / k) * (size_t)sw + (size_t)(x / k)) * 4;
+        memcpy(a->img->rgba + ((size_t)(y0 + y) * (size_t)a->img->width +
+                               (size_t)(x0 + x)) *
+                                  4,
+               src, 4);
+      }
+  }
+}
+
+void ts_tiled_xml_escaped(FILE *f, const char *s) {
+  for (; *s; s++)
+    switch (*s) {
+    case '&':
+      fputs("&amp;", f);
+      break;
+    case '<':
+      fputs("&lt;", f);
+      break;
+    case '>':
+      fputs("&gt;", f);
+      break;
+    case '"':
+      fputs("&quot;", f);
+      break;
+    default:
+      fputc(*s, f);
+    }
+}
+
+bool ts_tiled_ends_with(const char *s, const char *suffix) {
+  size_t n = strlen(s), k = strlen(suffix);
+  return n >= k && !strcmp(s + n - k, suffix);
+}
+
+static unsigned long gid_of(const layers_in *l, int t) {
+  if (t < 0) /* a masked cell: empty */
+    return 0;
+  return l->gid ? (unsigned long)l->gid[t] : (unsigned long)t + 1;
+}
+
+static void layer_name(const layers_in *l, size_t k, char buf[32]) {
+  if (l->n == 1)
+    snprintf(buf, 32, "tilesat");
+  else
+    snprintf(buf, 32, "map %zu", k + 1);
+}
+
+void ts_tiled_tmx_layers(FILE *f, const tilesat_map *m, const layers_in *l) {
+  for (size_t k = 0; k < l->n; k++) {
+    char name[32];
+    layer_name(l, k, name);
+    fprintf(f,
+            " <layer id=\"%zu\" name=\"%s\" width=\"%d\" height=\"%d\">\n"
+            "  <data encoding=\"csv\">\n",
+            k + 1, name, m->width, m->height);
+    for (int row = 0; row < m->height; row++) {
+      for (int c = 0; c < m->width; c++)
+        fprintf(f, "%lu%s", gid_of(l, l->maps[k][row * m->width + c]),
+                row == m->height - 1 && c == m->width - 1 ? "" : ",");
+      fputc('\n', f);
+    }
+    fprintf(f, "</data>\n </layer>\n");
+  }
+}
+
+void ts_tiled_tmj_layers(cJSON *root, const tilesat_map *m,
+                         const layers_in *l) {
+  cJSON *layers = cJSON_AddArrayToObject(root, "layers");
+  for (size_t k = 0; k < l->n; k++) {
+    char name[32];
+    layer_name(l, k, name);
+    cJSON *layer = cJSON_CreateObject();
+    cJSON_AddItemToArray(layers, layer);
+    cJSON_AddNumberToObject(layer, "id", (double)(k + 1));
+    cJSON_AddStringToObject(layer, "name", name);
+    cJSON_AddStringToObject(layer, "type", "tilelayer");
+    cJSON_AddBoolToObject(layer, "visible", k == 0);
+    cJSON_AddNumberToObject(layer, "opacity", 1);
+    cJSON_AddNumberToObject(layer, "x", 0);
+    cJSON_AddNumberToObject(layer, "y", 0);
+    cJSON_AddNumberToObject(layer, "width", m->width);
+    cJSON_AddNumberToObject(layer, "height", m->height);
+    cJSON *data = cJSON_AddArrayToObject(layer, "data");
+    for (int c = 0; c < m->ncells; c++)
+      cJSON_AddItemToArray(
+          data, cJSON_CreateNumber((double)gid_of(l, l->maps[k][c])));
+  }
+}
+
+/* A JSON document and a newline to f; the document is freed.  Running out
+ * of memory aborts, as everywhere in the library. */
+void ts_tiled_json_write(FILE *f, cJSON *root) {
+  char *s = cJSON_Print(root);
+  cJSON_Delete(root);
+  if (!s) {
+    fprintf(stderr, "tilesat: out of memory (writing JSON)\n");
+    abort();
+  }
+  fputs(s, f);
+  fputc('\n', f);
+  cJSON_free(s);
+}
+
+/* A <tileset>'s attributes after its name, its image and its tiles, each
+ * named in a "tilesat" property, and the closing tag; `ind` indents the
+ * element. */
+static void tsx_body(FILE *f, const tilesat_rules *r, const atlas *a,
+                     const char *image, const char *ind) {
+  fprintf(f,
+          " tilewidth=\"%d\" tileheight=\"%d\" tilecount=\"%d\" "
+          "columns=\"%d\">\n%s <image source=\"",
+          a->tw, a->th, r->ntiles, a->cols, ind);
+  ts_tiled_xml_escaped(f, image);
+  fprintf(f, "\" width=\"%d\" height=\"%d\"/>\n", a->img->width,
+          a->img->height);
+  for (int t = 0; t < r->ntiles; t++) {
+    fprintf(f,
+            "%s <tile id=\"%d\">\n%s  <properties>\n%s   <property "
+            "name=\"%s\" value=\"",
+            ind, t, ind, ind, PROPERTY);
+    ts_tiled_xml_escaped(f, r->names.v.v[t]);
+    fprintf(f, "\"/>\n%s  </properties>\n%s </tile>\n", ind, ind);
+  }
+  fprintf(f, "%s</tileset>\n", ind);
+}
+
+static void write_tmx(FILE *f, const tilesat_map *m, const layers_in *l,
+                      const atlas *a, const char *image) {
+  const tilesat_rules *r = m->rules;
+  bool hex = m->topo == TILESAT_HEX;
+  fprintf(f,
+          "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+          "<map version=\"1.10\" tiledversion=\"1.10.2\" orientation=\"%s\" "
+          "renderorder=\"right-down\" width=\"%d\" height=\"%d\" "
+          "tilewidth=\"%d\" tileheight=\"%d\" infinite=\"0\"",
+          hex ? "hexagonal" : "orthogonal", m->width, m->height, a->tw, a->th);
+  if (hex)
+    fprintf(f, " hexsidelength=\"%d\" staggeraxis=\"y\" staggerindex=\"odd\"",
+            a->th / 2);
+  fprintf(f, " nextlayerid=\"%zu\" nextobjectid=\"1\">\n", l->n + 1);
+  fprintf(f, " <tileset firstgid=\"1\" name=\"tilesat\"");
+  tsx_body(f, r, a, image, " ");
+  ts_tiled_tmx_layers(f, m, l);
+  fprintf(f, "</map>\n");
+}
+
+static void tmj_tileset_body(cJSON *ts, const tilesat_rules *r, const atlas *a,
+                             const char *image);
+
+static void write_tmj(FILE *f, const tilesat_map *m, const layers_in *l,
+                      const atlas *a, const char *image) {
+  const tilesat_rules *r = m->rules;
+  bool hex = m->topo == TILESAT_HEX;
+  cJSON *root = cJSON_CreateObject();
+  cJSON_AddStringToObject(root, "type", "map");
+  cJSON_AddStringToObject(root, "version", "1.10");
+  cJSON_AddStringToObject(root, "tiledversion", "1.10.2");
+  cJSON_AddStringToObject(root, "orientation",
+                          hex ? "hexagonal" : "orthogonal");
+  if (hex) {
+    int side = a->th / 2; /* whole pixels, as the TMX writer's */
+    cJSON_AddNumberToObject(root, "hexsidelength", side);
+    cJSON_AddStringToObject(root, "staggeraxis", "y");
+    cJSON_AddStringToObject(root, "staggerindex", "odd");
+  }
+  cJSON_AddStringToObject(root, "renderorder", "right-down");
+  cJSON_AddNumberToObject(root, "width", m->width);
+  cJSON_AddNumberToObject(root, "height", m->height);
+  cJSON_AddNumberToObject(root, "tilewidth", a->tw);
+  cJSON_AddNumberToObject(root, "tileheight", a->th);
+  cJSON_AddBoolToObject(root, "infinite", false);
+  cJSON_AddNumberToObject(root, "nextlayerid", (double)(l->n + 1));
+  cJSON_AddNumberToObject(root, "nextobjectid", 1);
+  cJSON_AddNumberToObject(root, "compressionlevel", -1);
+  ts_tiled_tmj_layers(root, m, l);
+  cJSON *tilesets = cJSON_AddArrayToObject(root, "tilesets");
+  cJSON *ts = cJSON_CreateObject();
+  cJSON_AddItemToArray(tilesets, ts);
+  cJSON_AddNumberToObject(ts, "firstgid", 1);
+  cJSON_AddStringToObject(ts, "name", "tilesat");
+  tmj_tileset_body(ts, r, a, image);
+  ts_tiled_json_write(f, root);
+}
+
+/* A JSON tileset's fields after its name: sizes, image, named tiles. */
+static void tmj_tileset_body(cJSON *ts, const tilesat_rules *r, const atlas *a,
+                             const char *image) {
+  cJSON_AddNumberToObject(ts, "tilewidth", a->tw);
+  cJSON_AddNumberToObject(ts, "tileheight", a->th);
+  cJSON_AddNumberToObject(ts, "tilecount", r->ntiles);
+  cJSON_AddNumberToObject(ts, "columns", a->cols);
+  cJSON_AddNumberToObject(ts, "margin", 0);
+  cJSON_AddNumberToObject(ts, "spacing", 0);
+  cJSON_AddStringToObject(ts, "image", image);
+  cJSON_AddNumberToObject(ts, "imagewidth", a->img->width);
+  cJSON_AddNumberToObject(ts, "imageheight", a->img->height);
+  cJSON *tl = cJSON_AddArrayToObject(ts, "tiles");
+  for (int t = 0; t < r->ntiles; t++) {
+    cJSON *tile = cJSON_CreateObject(), *props, *p = cJSON_CreateObject();
+    cJSON_AddNumberToObject(tile, "id", t);
+    props = cJSON_AddArrayToObject(tile, "properties");
+    cJSON_AddStringToObject(p, "name", PROPERTY);
+    cJSON_AddStringToObject(p, "type", "string");
+    cJSON_AddStringToObject(p, "value", r->names.v.v[t]);
+    cJSON_AddItemToArray(props, p);
+    cJSON_AddItemToArray(tl, tile);
+  }
+}
+
+/* PATH without extension + "-tiles.png": the tileset image of our own
+ * maps (malloc'd). */
+static char *tiles_png_of(const char *path) {
+  const char *slash = strrchr(path, '/'), *dot = strrchr(path, '.');
+  size_t stem =
+      dot && (!slash || dot > slash) ? (size_t)(dot - path) : strlen(path);
+  char *png = ts_malloc(stem + sizeof "-tiles.png");
+  snprintf(png, stem + sizeof "-tiles.png", "%.*s-tiles.png", (int)stem, path);
+  return png;
+}
+
+/* Our own tileset: its image into img, the map into f. */
+int ts_tiled_write_own_to(const tilesat_map *m, const layers_in *l,
+                          const tilesat_pictures *pics, const char *path,
+                          FILE *f, FILE *img, tilesat_error *err) {
+  bool json =
+      ts_tiled_ends_with(path, ".tmj") || ts_tiled_ends_with(path, ".json");
+  char *png = tiles_png_of(path);
+  const char *image = strrchr(png, '/') ? strrchr(png, '/') + 1 : png;
+  atlas a;
+  make_atlas(m->rules, pics, &a);
+  int rc = ts_png_write_stream(a.img, img, png, err);
+  if (!rc && json)
+    write_tmj(f, m, l, &a, image);
+  else if (!rc)
+    write_tmx(f, m, l, &a, image);
+  tilesat_image_free(a.img);
+  free(png);
+  return rc;
+}
+
+int ts_tiled_write_own(const tilesat_map *m, const layers_in *l,
+                       const tilesat_pictures *pics, const char *path,
+                       tilesat_error *err) {
+  char *png = tiles_png_of(path);
+  /* both files written before either replaces what was there */
+  tilesat_output *img = tilesat_output_open(png, err), *map = NULL;
+  int rc = img ? 0 : -1;
+  if (!rc && !(map = tilesat_output_open(path, err)))
+    rc = -1;
+  if (!rc)
+    rc = ts_tiled_write_own_to(m, l, pics, path, tilesat_output_file(map),
+                               tilesat_output_file(img), err);
+  /* the map's write error first, which then keeps the old picture too */
+  if (!rc && ts_output_flush(map)) {
+    tilesat_output_commit(map, err); /* fails, says why, removes it */
+    map = NULL;
+    rc = -1;
+  }
+  if (!rc)
+    rc = tilesat_output_commit(img, err);
+  else
+    tilesat_output_discard(img);
+  if (!rc)
+    rc = tilesat_output_commit(map, err);
+  else
+    tilesat_output_discard(map);
+  free(png);
+  return rc;
+}
+
+int tilesat_tiled_write_tileset(const tilesat_rules *r,
+                                const tilesat_pictures *pics, const char *path,
+                                tilesat_error *err) {
+  bool json =
+      ts_tiled_ends_with(path, ".tsj") || ts_tiled_ends_with(path, ".json");
+  /* the image: PATH without extension + ".png"; the name: its stem */
+  const char *slash = strrchr(path, '/'), *dot = strrchr(path, '.');
+  const char *base = slash ? slash + 1 : path;
+  size_t stem =
+      dot && (!slash || dot > slash) ? (size_t)(dot - path) : strlen(path);
+  char *png = ts_malloc(stem + sizeof ".png");
+  snprintf(png, stem + sizeof ".png", "%.*s.png", (int)stem, path);
+  char *name = ts_strndup(base, stem - (size_t)(base - path));
+  const char *image = strrchr(png, '/') ? strrchr(png, '/') + 1 : png;
+  atlas a;
+  make_atlas(r, pics, &a);
+  tilesat_output *img = tilesat_output_open(png, err), *set = NULL;
+  int rc =
+      img ? ts_png_write_stream(a.img, tilesat_output_file(img), png, err) : -1;
+  if (!rc && !(set = tilesat_output_open(path, err)))
+    rc = -1;
+  if (!rc && json) {
+    cJSON *ts = cJSON_CreateObject();
+    cJSON_AddStringToObject(ts, "type", "tileset");
+    cJSON_AddStringToObject(ts, "version", "1.8");
+    cJSON_AddStringToObject(ts, "tiledversion", "1.8.2");
+    cJSON_AddStringToObject(ts, "name", name);
+    tmj_tileset_body(ts, r, &a, image);
+    ts_tiled_json_write(tilesat_output_file(set), ts);
+  } else if (!rc) {
+    FILE *f = tilesat_output_file(set);
+    fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<tileset "
+               "version=\"1.8\" tiledversion=\"1.8.2\" name=\"");
+    ts_tiled_xml_escaped(f, name);
+    fputc('"', f);
+    tsx_body(f, r, &a, image, "");
+  }
+  /* the tileset's write error first, which then keeps the old picture */
+  if (!rc && ts_output_flush(set)) {
+    tilesat_output_commit(set, err);
+    set = NULL;
+    rc = -1;
+  }
+  if (!rc)
+    rc = tilesat_output_commit(img, err);
+  else
+    tilesat_output_discard(img);
+  if (!rc)
+    rc = tilesat_output_commit(set, err);
+  else
+    tilesat_output_discard(set);
+  tilesat_image_free(a.img);
+  free(png);
+  free(name);
+  return rc;
+}
