@@ -184,12 +184,12 @@ demo: deps
 
 # The suite, then the same suite under AddressSanitizer + UBSan.
 test: deps
-	@$(MAKE) --no-print-directory check-test
-	@$(MAKE) --no-print-directory check-mpi
-	@$(MAKE) --no-print-directory BUILD=build-asan \
+	@$(MAKE) --no-print-directory $(LINT_J) check-test
+	@$(MAKE) --no-print-directory $(LINT_J) check-mpi
+	@$(MAKE) --no-print-directory $(LINT_J) BUILD=build-asan \
 	  OPT="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
 	  check-test
-	@$(MAKE) --no-print-directory check-install
+	@$(MAKE) --no-print-directory $(LINT_J) check-install
 	@$(MAKE) --no-print-directory lint
 
 check-test: $(BIN) $(TESTBIN) fuzz-replay-bins
