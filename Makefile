@@ -183,24 +183,34 @@ demo: deps
 	tools/demo.sh $(BIN)
 
 # The suite, then the same suite under AddressSanitizer + UBSan.
+# The sanitizer pass runs every test with the same assertions; the random
+# cross-checks draw half as many cases there (TILESAT_TEST_QUICK,
+# tests/helpers.c test_cases).  -fno-var-tracking halves the build of the
+# large files under -g; reports keep their file and line.
+ASAN_OPT = -O1 -g -fno-var-tracking -fsanitize=address,undefined \
+  -fno-omit-frame-pointer -fno-sanitize-recover=all
 test: deps
 	@$(MAKE) --no-print-directory $(LINT_J) check-test
 	@$(MAKE) --no-print-directory $(LINT_J) check-mpi
-	@$(MAKE) --no-print-directory $(LINT_J) BUILD=build-asan \
-	  OPT="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
-	  check-test
+	@$(MAKE) --no-print-directory $(LINT_J) BUILD=build-asan OPT="$(ASAN_OPT)" \
+	  TEST_ENV=TILESAT_TEST_QUICK=1 check-test
 	@$(MAKE) --no-print-directory $(LINT_J) check-install
 	@$(MAKE) --no-print-directory lint
+	@tools/slowest.sh build/tests.xml build-asan/tests.xml
 
+TEST_ENV =
 check-test: $(BIN) $(TESTBIN) fuzz-replay-bins
-	TILESAT_BIN=$(BIN) ASAN_OPTIONS=detect_leaks=1 $(TESTBIN) --jobs 2
+	$(TEST_ENV) TILESAT_BIN=$(BIN) ASAN_OPTIONS=detect_leaks=1 $(TESTBIN) --jobs 2 \
+	  --xml=$(BUILD)/tests.xml
 	@$(MAKE) --no-print-directory fuzz-replay
 
 # What must stay large: the differential test (tests/test_agree.c) on
-# 5000 random problems instead of 400.
+# 5000 random problems instead of 400, and the chunk cross-checks on four
+# times as many random rule sets (test_cases).
 test-long: deps
 	@$(MAKE) --no-print-directory $(BIN) $(TESTBIN)
 	TILESAT_BIN=$(BIN) TILESAT_AGREE_CASES=5000 $(TESTBIN) --filter 'agree*/*' --jobs 2
+	TILESAT_BIN=$(BIN) TILESAT_TEST_LONG=1 $(TESTBIN) --filter 'chunk/*' --jobs 2
 
 # The MPI driver on this one machine, 3 ranks, against `tilesat count`.
 check-mpi: $(BIN) $(BUILD)/tilesat-mpi
@@ -292,9 +302,7 @@ fuzz-run-%: $(FUZZ_DIR)/fuzz-%
 	  fi
 
 asan:
-	@$(MAKE) --no-print-directory BUILD=build-asan \
-	  OPT="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
-	  check-test
+	@$(MAKE) --no-print-directory BUILD=build-asan OPT="$(ASAN_OPT)" check-test
 
 bench: deps
 	@$(MAKE) --no-print-directory all

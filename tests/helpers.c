@@ -100,6 +100,14 @@ run_result run_cli_interrupted(const char *const *args, int ms) {
   return run_cli_with(args, ms, SIGINT, NULL);
 }
 
+int test_cases(int n) {
+  const char *q = getenv("TILESAT_TEST_QUICK"),
+             *l = getenv("TILESAT_TEST_LONG");
+  if (l && *l)
+    return 4 * n;
+  return q && *q && n >= 2 ? n / 2 : n;
+}
+
 char *temp_dir(void) {
   char tmpl[] = "/tmp/tilesat-test-XXXXXX";
   cr_assert(mkdtemp(tmpl));

@@ -38,6 +38,11 @@ run_result run_cli_with(const char *const *args, int ms, int sig,
 /* A fresh temporary folder (malloc'd); rm_dir removes it and all it holds
  * (files only) and frees the path. */
 char *temp_dir(void);
+/* How many random cases a cross-check draws: n; half of n when
+ * TILESAT_TEST_QUICK is set (`make test`'s sanitizer pass runs every test
+ * with the same assertions on fewer random cases); 4n when
+ * TILESAT_TEST_LONG is set (`make test-long`). */
+int test_cases(int n);
 void rm_dir(char *dir);
 /* How many entries a folder holds (besides . and ..). */
 int dir_entries(const char *dir);

@@ -210,7 +210,7 @@ Test(chunk, text_rules_against_brute_force) {
 Test(chunk, random_rules_against_brute_force) {
   test_rng = 16;
   int answers[3] = {0, 0, 0}, wide_complete = 0;
-  for (int iter = 0; iter < 60; iter++) {
+  for (int iter = 0, ncases = test_cases(30); iter < ncases; iter++) {
     int T = 2 + (int)rnd(3);
     tilesat_rules *r = random_rules(T, TILESAT_SQUARE, 3 + (int)rnd(5));
     char what[64];
@@ -314,7 +314,7 @@ Test(chunk, symmetric_rules_against_brute_force) {
   test_rng = 61;
   int seen[9] = {0};
   tilesat_error err;
-  for (int iter = 0; iter < 48; iter++) {
+  for (int iter = 0, ncases = test_cases(24); iter < ncases; iter++) {
     int T = 2 + (int)rnd(3);
     tilesat_rules *r = iter % 3 == 2
                            ? random_rules(T, TILESAT_SQUARE, 3 + (int)rnd(5))
