@@ -136,6 +136,22 @@ void ts_collapse_set(tilesat_collapse *c, int cell, int t);
 int ts_collapse_solve_map(tilesat_collapse *c, const tilesat_solve_options *so,
                           int *tiles, tilesat_error *err);
 
+/* collapse.c for collapse_guard.c: the bytes a cell costs (guarded or
+ * not), and probing's first failing prefix before choice x. */
+double ts_collapse_bytes_per_cell(int T, int D, bool guard);
+size_t ts_collapse_probe_back(tilesat_collapse *c, int x);
+/* collapse_guard.c: solve under the choices at idx[0..n); the point of no
+ * return on the whole map (-1: none at all, -3: over `budget` conflicts,
+ * -2 with err); learn a doom after a guarded run's contradiction. */
+int ts_collapse_solve_choices(tilesat_collapse *c, const size_t *idx, size_t n,
+                              tilesat_error *err);
+long ts_collapse_global_no_return(tilesat_collapse *c,
+                                  const tilesat_solve_options *so, int budget,
+                                  tilesat_error *err);
+int ts_collapse_guard_learn(tilesat_collapse *c,
+                            const tilesat_collapse_options *o,
+                            tilesat_error *err);
+
 /* Where the run is, to so->progress if any (the caller throttles): "K of
  * N cells decided", with a guard its exact bans and block repairs, and
  * what it is doing ("; DOING") when not NULL.  A block's collapser reports
