@@ -264,11 +264,11 @@ static int shard_count(const options *o, const tilesat_map *m, int rank,
     MPI_Abort(MPI_COMM_WORLD, 1);
   int rc = 0;
   if (!last) {
+    rc = EXIT_ERROR;
     if (rank == 0 && stop_requested())
       rc = stop_said(o);
     else if (rank == 0)
       fail("%s", err.msg);
-    rc = EXIT_ERROR;
   } else {
     mpz_t total;
     mpz_init(total);
