@@ -331,6 +331,8 @@ int collapse_json_print(struct cJSON *doc);
  * step, then the remaining domains as a grid (report.c).  The same as a
  * JSON document (report_trace_json) written to out. */
 int report_trace(const tilesat_trace *t, FILE *out);
+/* "north", "south-east", ...: a direction of the rules in words. */
+const char *report_dir_words(tilesat_topology topo, int dir);
 int report_trace_write_json(const tilesat_trace *t, FILE *out);
 
 /* Before any work: can the --png / --tmx / --tmj of m be drawn (the

@@ -70,20 +70,6 @@ static int cells_of(const map_in *in, const tilesat_rules *r, int w, int h,
   return rc;
 }
 
-/* "north", "south-east", ...: a direction in words. */
-static const char *dir_words(tilesat_topology topo, int d) {
-  static const char *const abbr[] = {"N",  "E",  "S",  "W",
-                                     "NE", "NW", "SE", "SW"};
-  static const char *const words[] = {"north",      "east",       "south",
-                                      "west",       "north-east", "north-west",
-                                      "south-east", "south-west"};
-  const char *name = tilesat_dir_name(topo, d);
-  for (size_t i = 0; i < sizeof abbr / sizeof abbr[0]; i++)
-    if (!strcmp(name, abbr[i]))
-      return words[i];
-  return name;
-}
-
 /* A cell in words: "tower 0", or one of "tower 0", "tower 1". */
 static void print_cell(const tilesat_rules *r, const cells *cs, int c) {
   int a = cs->start[c], b = cs->start[c + 1];
@@ -129,7 +115,8 @@ static long report(const tilesat_rules *r, tilesat_topology topo, bool per,
         continue;
       printf("(%d,%d) ", c / w, c % w);
       print_cell(r, cs, c);
-      printf(" and its %s neighbour (%d,%d) ", dir_words(topo, d), nr, nc);
+      printf(" and its %s neighbour (%d,%d) ", report_dir_words(topo, d), nr,
+             nc);
       print_cell(r, cs, n);
       bool one = cs->start[c + 1] - cs->start[c] == 1 &&
                  cs->start[n + 1] - cs->start[n] == 1;

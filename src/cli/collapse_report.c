@@ -491,14 +491,6 @@ int collapse_json_print(cJSON *doc) {
 
 /* --------------------------------------------------- advice for designers */
 
-/* "north", "south-east": a direction of the rules in words. */
-static const char *dir_words(tilesat_topology topo, int dir) {
-  static const char *const square[] = {"north", "east", "south", "west"};
-  static const char *const hex[] = {"east",       "west",       "north-east",
-                                    "north-west", "south-east", "south-west"};
-  return topo == TILESAT_HEX ? hex[dir] : square[dir];
-}
-
 static const char *kind_name(tilesat_advice_kind k) {
   static const char *const names[] = {"allow", "weight", "wrap", "border"};
   return names[k];
@@ -514,7 +506,7 @@ static void change_text(const tilesat_map *m, const tilesat_advice_change *c) {
   switch (c->kind) {
   case TILESAT_ADVICE_ALLOW:
     printf("allowing \"%s\" next to \"%s\" (%s)", tile_name(m, c->a),
-           tile_name(m, c->b), dir_words(topo, c->dir));
+           tile_name(m, c->b), report_dir_words(topo, c->dir));
     break;
   case TILESAT_ADVICE_WEIGHT:
     if (c->others > 1) /* a weight of 1: the others raised instead */
@@ -547,8 +539,9 @@ static void suspect_text(const tilesat_map *m, const tilesat_advice *v,
   long ex = v->explained - v->no_map;
   printf("  \"%s\"", tile_name(m, s->a));
   if (s->b >= 0)
-    printf(" with \"%s\" to its %s", tile_name(m, s->b),
-           dir_words(tilesat_rules_topology(tilesat_map_rules(m)), s->dir));
+    printf(
+        " with \"%s\" to its %s", tile_name(m, s->b),
+        report_dir_words(tilesat_rules_topology(tilesat_map_rules(m)), s->dir));
   printf(" in %.1f%% of the doomed sets (%ld on the border, %ld inside):\n"
          "    ",
          pct(s->runs, ex), s->border, s->runs - s->border);

@@ -21,8 +21,7 @@ static void *zalloc(size_t n, size_t size) {
 
 /* --------------------------------------------------------------- words */
 
-/* "north", "south-east", ...: a direction in words. */
-static const char *dir_words(tilesat_topology topo, int dir) {
+const char *report_dir_words(tilesat_topology topo, int dir) {
   static const char *const square[] = {"north", "east", "south", "west"};
   static const char *const hex[] = {"east",       "west",       "north-east",
                                     "north-west", "south-east", "south-west"};
@@ -121,9 +120,10 @@ static void write_support(const tilesat_map *m, const tilesat_step *s,
     write_names(r, lost, out);
     fprintf(out, " %s nothing to %s %s, where (%d,%d) is",
             one ? "allows" : "allow", one ? "its" : "their",
-            dir_words(topo, back), s->nrow, s->ncol);
+            report_dir_words(topo, back), s->nrow, s->ncol);
   } else if (n == 0) {
-    fprintf(out, "to %s %s %s ", one ? "its" : "their", dir_words(topo, back),
+    fprintf(out, "to %s %s %s ", one ? "its" : "their",
+            report_dir_words(topo, back),
             one ? "it allows only" : "they allow only");
     write_tileset(r, need, out);
     fprintf(out, ", and (%d,%d) has none of them left", s->nrow, s->ncol);
@@ -140,7 +140,7 @@ static void write_support(const tilesat_map *m, const tilesat_step *s,
     fputs(n == 1 ? " allows " : " allow ", out);
     write_only(r, allowed_by(r, nd, s->dir, buf), out);
     fprintf(out, " to %s %s", n == 1 ? "its" : "their",
-            dir_words(topo, s->dir));
+            report_dir_words(topo, s->dir));
   }
   free(buf);
 }
@@ -157,7 +157,7 @@ static void write_must(const tilesat_map *m, const tilesat_step *s, FILE *out) {
   fprintf(out, " %s ", from.n == 1 ? "allows" : "allow");
   write_only(r, lost, out);
   fprintf(out, " to %s %s", from.n == 1 ? "its" : "their",
-          dir_words(map_topo(m), s->dir));
+          report_dir_words(map_topo(m), s->dir));
 }
 
 /* A step in words ("(1,2) loses {S}: (0,2) holds only {L}, and L allows
@@ -305,7 +305,7 @@ static void write_constraint(const tilesat_map *m, const tilesat_constraint *c,
                        tilesat_rules_tile_name(tilesat_map_rules(m), c->tile));
   } else {
     fprintf(out, "and its %s neighbour (%d,%d) hold an allowed pair",
-            dir_words(map_topo(m), c->dir), c->nrow, c->ncol);
+            report_dir_words(map_topo(m), c->dir), c->nrow, c->ncol);
   }
 }
 
@@ -744,7 +744,7 @@ static bool write_border_tiles(const tilesat_analysis *a, FILE *out) {
               first  ? ""
               : more ? ", "
                      : " or ",
-              dir_words(topo, d));
+              report_dir_words(topo, d));
       first = false;
       any = true;
     }
