@@ -69,6 +69,11 @@ run_result run_cli_with(const char *const *args, int ms, int sig,
     dup2(in, 0);
     dup2(out, 1);
     dup2(err, 2);
+    /* the signals as a terminal leaves them: the suite may run as a
+     * background job with SIGINT ignored, which tilesat keeps (nohup) */
+    const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
+    for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++)
+      signal(sigs[i], SIG_DFL);
     if (setup)
       setup();
     execv(bin, (char *const *)argv);
