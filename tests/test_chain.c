@@ -97,7 +97,7 @@ Test(chain, matches_the_exact_distribution) {
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     int n;
-    double chi = chain_chi_square(&cases[i], 8, 300, 10, &n);
+    double chi = chain_chi_square(&cases[i], test_cases(8), 300, 10, &n);
     cr_expect_lt(chi, chi2_999(n - 1),
                  "%s: chi-square %.1f over %d degrees of freedom",
                  cases[i].what, chi, n - 1);

@@ -520,10 +520,10 @@ static void expect_same_statistics(const tilesat_rules *r, int W, int H,
  * seven at 16x16. */
 Test(collapse, statistics_match_a_simple_wfc) {
   tilesat_rules *r = rules_from_file("rules/dungeon8.rules");
-  expect_same_statistics(r, 24, 24, 800, 20);
+  expect_same_statistics(r, 24, 24, test_cases(800), test_cases(20));
   tilesat_rules_free(r);
   r = tileset("Castle");
-  expect_same_statistics(r, 16, 16, 400, 20);
+  expect_same_statistics(r, 16, 16, test_cases(400), test_cases(20));
   tilesat_rules_free(r);
 }
 
