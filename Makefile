@@ -165,7 +165,7 @@ man: $(MANPAGES)
 help:
 	@echo "make demo    install deps, build, run the coast example end to end"
 	@echo "make test    install deps, build, run every test (plain and ASan/UBSan)"
-	@echo "make test-long  the differential test on 5000 random problems (minutes)"
+	@echo "make test-long  the differential test on 5000 problems, chunk checks x4 (minutes)"
 	@echo "make fuzz    libFuzzer harnesses, each FUZZ_SECONDS=300 s (-j2: two at a time)"
 	@echo "make bench   encode sizes and check times, both backends"
 	@echo "make bench-chunk     analyze --chunk K at K = 3..8, rule sets and tilesets"
