@@ -321,10 +321,9 @@ void doom_summary_report(doom_summary *s, struct cJSON *doc);
  * "advice" of doc. */
 void advice_report(const tilesat_map *m, const tilesat_advice *v,
                    struct cJSON *doc);
-/* --format json: a map as rows of tile names; print and free a document
- * (0 or EXIT_ERROR). */
+/* --format json: a map as rows of tile names (printed and freed by
+ * report_json_print). */
 struct cJSON *collapse_json_map(const tilesat_map *m, const int *tiles);
-int collapse_json_print(struct cJSON *doc);
 
 /* A trace after a contradiction: the chain of steps that led to it (back
  * to the pins and choices that caused it), only those; otherwise every

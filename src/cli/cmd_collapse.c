@@ -5,6 +5,7 @@
  * interval, the median time of a run, and with --png a heat map of where
  * the contradictions happened. */
 #include "cli.h"
+#include "report.h"
 
 #include <cJSON.h>
 #include <inttypes.h>
@@ -175,7 +176,7 @@ static int one_run(options *o, const tilesat_map *m, tilesat_collapse *c,
   else if ((e.bad >= 0 || e.broken) && o->png)
     out = collapse_failure_png(o, m, c);
   if (doc && !out)
-    out = collapse_json_print(doc);
+    out = report_json_print(doc);
   else
     cJSON_Delete(doc);
   int rc = e.res == TILESAT_SAT || e.res == TILESAT_UNSAT ? e.res : 0;
@@ -334,7 +335,7 @@ static int many_runs(options *o, const tilesat_map *m, tilesat_collapse *c,
       doom_summary_report(st.doomed, doc);
     if (advice)
       advice_report(m, advice, doc);
-    rc = collapse_json_print(doc);
+    rc = report_json_print(doc);
   } else if (!rc) {
     long bad = n - st.ok - st.unsat - st.broken;
     uint64_t last = o->seed + (uint64_t)(n - 1);
@@ -484,7 +485,7 @@ static int sizes_table(options *o, tilesat_collapse_options *co) {
   }
   free(sizes);
   if (doc && !rc)
-    rc = collapse_json_print(doc);
+    rc = report_json_print(doc);
   else
     cJSON_Delete(doc);
   return rc ? rc : any ? TILESAT_SAT : 0;

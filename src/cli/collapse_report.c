@@ -472,23 +472,6 @@ cJSON *collapse_json_map(const tilesat_map *m, const int *tiles) {
   return rows;
 }
 
-int collapse_json_print(cJSON *doc) {
-  char *text = cJSON_Print(doc);
-  int rc = 0;
-  if (!text) {
-    fail("out of memory");
-    rc = EXIT_ERROR;
-  } else {
-    json_out j;
-    fputs(text, json_begin(&j));
-    fputc('\n', j.f);
-    json_end(&j);
-  }
-  free(text);
-  cJSON_Delete(doc);
-  return rc;
-}
-
 /* --------------------------------------------------- advice for designers */
 
 static const char *kind_name(tilesat_advice_kind k) {
