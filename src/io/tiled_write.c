@@ -284,6 +284,27 @@ int ts_tiled_write_own_to(const tilesat_map *m, const layers_in *l,
   return rc;
 }
 
+/* Commit a Tiled file and the picture it names together, after rc (0 so
+ * far, or -1: both discarded).  The file's own write error comes first,
+ * and then the old picture stays too. */
+static int commit_with_picture(int rc, tilesat_output *file,
+                               tilesat_output *img, tilesat_error *err) {
+  if (!rc && ts_output_flush(file)) {
+    tilesat_output_commit(file, err); /* fails, says why, removes it */
+    file = NULL;
+    rc = -1;
+  }
+  if (!rc)
+    rc = tilesat_output_commit(img, err);
+  else
+    tilesat_output_discard(img);
+  if (!rc)
+    rc = tilesat_output_commit(file, err);
+  else
+    tilesat_output_discard(file);
+  return rc;
+}
+
 int ts_tiled_write_own(const tilesat_map *m, const layers_in *l,
                        const tilesat_pictures *pics, const char *path,
                        tilesat_error *err) {
@@ -296,20 +317,7 @@ int ts_tiled_write_own(const tilesat_map *m, const layers_in *l,
   if (!rc)
     rc = ts_tiled_write_own_to(m, l, pics, path, tilesat_output_file(map),
                                tilesat_output_file(img), err);
-  /* the map's write error first, which then keeps the old picture too */
-  if (!rc && ts_output_flush(map)) {
-    tilesat_output_commit(map, err); /* fails, says why, removes it */
-    map = NULL;
-    rc = -1;
-  }
-  if (!rc)
-    rc = tilesat_output_commit(img, err);
-  else
-    tilesat_output_discard(img);
-  if (!rc)
-    rc = tilesat_output_commit(map, err);
-  else
-    tilesat_output_discard(map);
+  rc = commit_with_picture(rc, map, img, err);
   free(png);
   return rc;
 }
@@ -351,20 +359,7 @@ int tilesat_tiled_write_tileset(const tilesat_rules *r,
     fputc('"', f);
     tsx_body(f, r, &a, image, "");
   }
-  /* the tileset's write error first, which then keeps the old picture */
-  if (!rc && ts_output_flush(set)) {
-    tilesat_output_commit(set, err);
-    set = NULL;
-    rc = -1;
-  }
-  if (!rc)
-    rc = tilesat_output_commit(img, err);
-  else
-    tilesat_output_discard(img);
-  if (!rc)
-    rc = tilesat_output_commit(set, err);
-  else
-    tilesat_output_discard(set);
+  rc = commit_with_picture(rc, set, img, err);
   tilesat_image_free(a.img);
   free(png);
   free(name);
