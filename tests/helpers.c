@@ -105,6 +105,33 @@ run_result run_cli_interrupted(const char *const *args, int ms) {
   return run_cli_with(args, ms, SIGINT, NULL);
 }
 
+/* a, b, c in a line: a cell's neighbour is the same tile or the next one
+ * (a beside c never), in every direction. */
+const char line_rules[] = "tilesat-rules 1\ntopology square\n"
+                          "tile a 1\ntile b 1\ntile c 1\n"
+                          "allow a N a b\nallow a E a b\n"
+                          "allow a S a b\nallow a W a b\n"
+                          "allow b N a b c\nallow b E a b c\n"
+                          "allow b S a b c\nallow b W a b c\n"
+                          "allow c N b c\nallow c E b c\n"
+                          "allow c S b c\nallow c W b c\n";
+
+/* roff back to text: \- is '-', \e is '\', \& is nothing. */
+char *unroff(const char *s) {
+  char *t = malloc(strlen(s) + 1), *p = t;
+  for (; *s; s++) {
+    if (s[0] == '\\' && (s[1] == '-' || s[1] == 'e' || s[1] == '&')) {
+      if (s[1] != '&')
+        *p++ = s[1] == 'e' ? '\\' : '-';
+      s++;
+      continue;
+    }
+    *p++ = *s;
+  }
+  *p = 0;
+  return t;
+}
+
 int test_cases(int n) {
   const char *q = getenv("TILESAT_TEST_QUICK"),
              *l = getenv("TILESAT_TEST_LONG");

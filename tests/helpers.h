@@ -43,6 +43,12 @@ char *temp_dir(void);
  * with the same assertions on fewer random cases); 4n when
  * TILESAT_TEST_LONG is set (`make test-long`). */
 int test_cases(int n);
+/* roff (tilesat --man) back to text, malloc'd: \- is '-', \e is '\', \& is
+ * nothing. */
+char *unroff(const char *s);
+/* Rules of three tiles a, b, c in a line: a cell's neighbour is the same
+ * tile or the next one (a beside c never), in every direction. */
+extern const char line_rules[];
 void rm_dir(char *dir);
 /* How many entries a folder holds (besides . and ..). */
 int dir_entries(const char *dir);

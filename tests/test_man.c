@@ -5,22 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* roff back to text: \- is '-', \e is '\', \& is nothing. */
-static char *unroff(const char *s) {
-  char *t = malloc(strlen(s) + 1), *p = t;
-  for (; *s; s++) {
-    if (s[0] == '\\' && (s[1] == '-' || s[1] == 'e' || s[1] == '&')) {
-      if (s[1] != '&')
-        *p++ = s[1] == 'e' ? '\\' : '-';
-      s++;
-      continue;
-    }
-    *p++ = *s;
-  }
-  *p = 0;
-  return t;
-}
-
 /* The command names of `tilesat --help`, NULL-terminated (malloc'd; the
  * names point into `help`, which is cut into lines). */
 static char **help_commands(char *help) {

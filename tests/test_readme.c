@@ -132,22 +132,6 @@ static void run_markdown(doc_run *r, const char *name, const char *text) {
   free(copy);
 }
 
-/* roff back to text: \- is '-', \e is '\', \& is nothing. */
-static char *unroff(const char *s) {
-  char *t = malloc(strlen(s) + 1), *p = t;
-  for (; *s; s++) {
-    if (s[0] == '\\' && (s[1] == '-' || s[1] == 'e' || s[1] == '&')) {
-      if (s[1] != '&')
-        *p++ = s[1] == 'e' ? '\\' : '-';
-      s++;
-      continue;
-    }
-    *p++ = *s;
-  }
-  *p = 0;
-  return t;
-}
-
 /* The EXAMPLES of tilesat-CMD(1) as a ```sh block (malloc'd), or NULL. */
 static char *man_examples(const char *cmd) {
   run_result m = RUN("--man", cmd);

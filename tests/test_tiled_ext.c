@@ -18,16 +18,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-/* a, b, c in a line: neighbours are the same tile or the next one. */
-static const char line_rules[] = "tilesat-rules 1\ntopology square\n"
-                                 "tile a 1\ntile b 1\ntile c 1\n"
-                                 "allow a N a b\nallow a E a b\n"
-                                 "allow a S a b\nallow a W a b\n"
-                                 "allow b N a b c\nallow b E a b c\n"
-                                 "allow b S a b c\nallow b W a b c\n"
-                                 "allow c N b c\nallow c E b c\n"
-                                 "allow c S b c\nallow c W b c\n";
-
 /* A level as a designer paints it: "ground" (a at (0,0), c at (2,3)),
  * "decor", an object group and a group with one more tile layer ("inner":
  * c beside a, which nothing completes); tiles from t.tsx, which

@@ -12,17 +12,6 @@
 
 #define DATA "tests/data/"
 
-/* a, b, c in a line: a cell's neighbour is the same tile or the next one
- * (a beside c never), in every direction. */
-static const char line_rules[] = "tilesat-rules 1\ntopology square\n"
-                                 "tile a 1\ntile b 1\ntile c 1\n"
-                                 "allow a N a b\nallow a E a b\n"
-                                 "allow a S a b\nallow a W a b\n"
-                                 "allow b N a b c\nallow b E a b c\n"
-                                 "allow b S a b c\nallow b W a b c\n"
-                                 "allow c N b c\nallow c E b c\n"
-                                 "allow c S b c\nallow c W b c\n";
-
 /* dir/name holding text; the path, malloc'd. */
 static char *put(const char *dir, const char *name, const char *text) {
   char *path = malloc(strlen(dir) + strlen(name) + 2);
