@@ -46,6 +46,21 @@ static void man_commands(FILE *out) {
   }
 }
 
+/* One option's entry, as in tilesat(1). */
+static void man_option(const option_row *r, FILE *out) {
+  fputs(".TP\n\\fB", out);
+  roff(option_name(r->id), out);
+  fputs("\\fR", out);
+  if (r->metavar) {
+    fputs(" \\fI", out);
+    roff(r->metavar, out);
+    fputs("\\fR", out);
+  }
+  fputs("\n", out);
+  roff(r->help, out);
+  fputs("\n", out);
+}
+
 static void man_options(FILE *out) {
   fputs(".SH OPTIONS\n"
         "An option's value follows it (\\fB\\-\\-size 8x8\\fR) or an equals "
@@ -53,17 +68,8 @@ static void man_options(FILE *out) {
         out);
   for (size_t k = 0; k < noption_rows; k++) {
     const option_row *r = &option_rows[k];
-    fputs(".TP\n\\fB", out);
-    roff(option_name(r->id), out);
-    fputs("\\fR", out);
-    if (r->metavar) {
-      fputs(" \\fI", out);
-      roff(r->metavar, out);
-      fputs("\\fR", out);
-    }
-    fputs("\n", out);
-    roff(r->help, out);
-    fputs("\n.br\n(", out);
+    man_option(r, out);
+    fputs(".br\n(", out);
     /* the commands, without the spaces that wrap each in the table */
     const char *s = r->commands;
     while (*s == ' ')
@@ -129,21 +135,6 @@ int write_man(FILE *out) {
 static const char common_exit[] =
     "A write error on standard output and a stop by SIGINT or SIGTERM are "
     "errors too (exit 1); errors are one line on standard error.";
-
-/* One option's entry, as in tilesat(1). */
-static void man_option(const option_row *r, FILE *out) {
-  fputs(".TP\n\\fB", out);
-  roff(option_name(r->id), out);
-  fputs("\\fR", out);
-  if (r->metavar) {
-    fputs(" \\fI", out);
-    roff(r->metavar, out);
-    fputs("\\fR", out);
-  }
-  fputs("\n", out);
-  roff(r->help, out);
-  fputs("\n", out);
-}
 
 int write_man_command(const command *c, FILE *out) {
   const command_doc *d = command_doc_find(c->name);
