@@ -5,7 +5,7 @@ set -eu
 
 # `install-deps.sh fuzz` (make fuzz) adds clang and its libFuzzer runtime,
 # which Debian's clang only recommends.
-PKGS="build-essential pkg-config clang-format picosat libcryptominisat5-dev libcriterion-dev libgmp-dev libpng-dev libxml2-dev zlib1g-dev libcjson-dev libcadical-dev clang-tidy cppcheck libopenmpi-dev openmpi-bin tiled"
+PKGS="build-essential pkg-config clang-format picosat libcryptominisat5-dev libcriterion-dev libgmp-dev libpng-dev libxml2-dev zlib1g-dev libcjson-dev libcadical-dev clang-tidy cppcheck libopenmpi-dev openmpi-bin procps tiled"
 [ "${1:-}" = fuzz ] && PKGS="$PKGS clang libclang-rt-dev"
 # `install-deps.sh bench` (make bench-collapse) adds node and npm for the
 # peer column (a JavaScript WFC from npm), unless node and npm are already

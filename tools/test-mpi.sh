@@ -101,13 +101,31 @@ fi
 
 # Ctrl-C to mpirun (which sends the ranks SIGTERM): "interrupted", said
 # once, exit 1, nothing on stdout (it used to exit 1 in silence).  mpirun
-# itself in the background ($! its pid), on a count of minutes.
+# itself in the background ($! its pid), on a count of minutes.  The
+# signal goes once the three ranks run (on a loaded machine mpirun may
+# still be launching them after 3 s); should mpirun then not end within
+# 60 s, it and its ranks are killed and the case fails instead of hanging.
 mpirun -np 3 --oversubscribe "$mpi" rules/dungeon8.rules --size 10x10 \
   >"$tmp/out" 2>"$tmp/err" &
 job=$!
-sleep 3
+for _ in $(seq 120); do
+  [ "$(pgrep -c -P "$job" tilesat-mpi)" -ge 3 ] && break
+  sleep 0.5
+done
+sleep 1
 kill -INT "$job"
+(
+  sleep 60
+  if kill -0 "$job" 2>/dev/null; then
+    echo "mpi: Ctrl-C: mpirun still running after 60 s: killed"
+    pkill -KILL -P "$job" tilesat-mpi
+    kill -KILL "$job"
+  fi
+) 2>/dev/null &
+watchdog=$!
 wait "$job" && rc=0 || rc=$?
+pkill -P "$watchdog" sleep || true
+kill "$watchdog" 2>/dev/null || true
 msg=$(grep '^tilesat: ' "$tmp/err" || true)
 if [ "$rc" -eq 1 ] && [ "$msg" = "tilesat: count: interrupted" ] &&
   [ ! -s "$tmp/out" ]; then
