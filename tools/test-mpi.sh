@@ -69,10 +69,11 @@ shard "coast 4x5 masked, 6 land" 4 rules/coast.rules --size 4x5 \
 rm -rf "$tmp"
 
 # a bad argument: exit 1, said once (by rank 0), nothing on stdout
-out=$(run --parts 0 rules/coast.rules --size 3x3 2>/tmp/test-mpi.$$) && rc=0 || rc=$?
-said=$(grep -c '^tilesat: ' /tmp/test-mpi.$$ || true)
-msg=$(grep '^tilesat: ' /tmp/test-mpi.$$ || true)
-rm -f /tmp/test-mpi.$$
+tmp=$(mktemp -d)
+out=$(run --parts 0 rules/coast.rules --size 3x3 2>"$tmp/err") && rc=0 || rc=$?
+said=$(grep -c '^tilesat: ' "$tmp/err" || true)
+msg=$(grep '^tilesat: ' "$tmp/err" || true)
+rm -rf "$tmp"
 if [ "$rc" -ne 0 ] && [ "$said" -eq 1 ] && [ -z "$out" ] &&
   [ "$msg" = "tilesat: --parts: '0' is not a whole number from 1 to 1000000" ]; then
   echo "mpi: a bad argument: exit $rc, said once"

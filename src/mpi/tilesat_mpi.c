@@ -372,6 +372,10 @@ int main(int argc, char **argv) {
         rc = EXIT_ERROR;
       }
     }
+    /* rank 0 has said why it fails: the SIGTERM mpirun may send it, once
+     * a worker has ended with that exit code, is no interruption */
+    if (rc && rank == 0)
+      stop_commit();
     int any;
     MPI_Allreduce(&rc, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     if ((rc = any))
