@@ -324,41 +324,66 @@ void ts_globals_measure(const tilesat_map *m, ts_cnf_size *z) {
   encode_globals(m, &k);
 }
 
-void ts_encode_each(const tilesat_map *m, ts_clause_fn fn, void *user) {
+/* The map's clauses; with `banned` (a byte per cell and tile, set for the
+ * tiles the map's bans take), the adjacency clauses of a banned tile are
+ * left out and a banned neighbour's literal too: each is satisfied, or
+ * false, by the ban's unit clause, which stays. */
+static void encode_map(const tilesat_map *m, const sink *k,
+                       const uint8_t *banned) {
   const tilesat_rules *r = m->rules;
   int T = r->ntiles;
-  sink k = {fn, user};
   int *buf = ts_malloc((size_t)(T + 1) * sizeof *buf);
   for (int cell = 0; cell < m->ncells; cell++) {
-    encode_cell(m, &k, cell, buf);
+    encode_cell(m, k, cell, buf);
     for (int d = 0; d < r->ndirs; d++) {
       int n = ts_map_neighbor(m, cell, d);
       if (n < 0)
         continue;
       int g = ts_edge_group(m, cell, d);
+      const uint8_t *nb = banned ? banned + (size_t)n * (size_t)T : NULL;
       for (int t = 0; t < T; t++) {
+        if (banned && banned[(size_t)cell * (size_t)T + (size_t)t])
+          continue;
         const uint64_t *allowed = ts_allowed(r, t, d);
         int len = 0;
         buf[len++] = -ts_var(m, cell, t);
         for (int u = 0; u < T; u++)
-          if (ts_bit(allowed, u))
+          if (ts_bit(allowed, u) && !(nb && nb[u]))
             buf[len++] = ts_var(m, n, u);
         if (len <= T) /* not every tile supports t: a real constraint */
-          add(&k, g, buf, (size_t)len);
+          add(k, g, buf, (size_t)len);
       }
     }
   }
   for (size_t i = 0; i < m->pins.n; i++) {
     int lit = ts_var(m, m->pins.v[i].cell, m->pins.v[i].tile);
-    add(&k, m->ncells + (int)i, &lit, 1);
+    add(k, m->ncells + (int)i, &lit, 1);
   }
   /* a ban narrows the cell's one tile: part of that cell's constraint */
   for (size_t i = 0; i < m->bans.n; i++) {
     int lit = -ts_var(m, m->bans.v[i].cell, m->bans.v[i].tile);
-    add(&k, m->bans.v[i].cell, &lit, 1);
+    add(k, m->bans.v[i].cell, &lit, 1);
   }
   free(buf);
-  encode_globals(m, &k);
+  encode_globals(m, k);
+}
+
+void ts_encode_each(const tilesat_map *m, ts_clause_fn fn, void *user) {
+  sink k = {fn, user};
+  encode_map(m, &k, NULL);
+}
+
+void ts_encode_each_pruned(const tilesat_map *m, ts_clause_fn fn, void *user) {
+  sink k = {fn, user};
+  uint8_t *banned = NULL;
+  if (m->bans.n) {
+    size_t T = (size_t)m->rules->ntiles;
+    banned = ts_calloc((size_t)m->ncells * T, 1);
+    for (size_t i = 0; i < m->bans.n; i++)
+      banned[(size_t)m->bans.v[i].cell * T + (size_t)m->bans.v[i].tile] = 1;
+  }
+  encode_map(m, &k, banned);
+  free(banned);
 }
 
 static void to_cnf(void *user, int group, const int *lits, size_t n) {

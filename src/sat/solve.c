@@ -43,7 +43,7 @@ ts_solver *ts_solver_for_map(const tilesat_map *m,
   ts_solver_reserve(s, ts_encode_nvars(m));
   ts_cnf_size z = ts_cnf_measure(m); /* an upper bound: progress only */
   ts_solver_expect(s, (size_t)(z.nlits + z.nclauses), (size_t)z.nclauses);
-  ts_encode_each(m, to_solver, s);
+  ts_encode_each_pruned(m, to_solver, s);
   return s;
 }
 
