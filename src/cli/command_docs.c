@@ -57,7 +57,10 @@ static const command_doc docs[] = {
      "fits --max-memory, else enum on tiny maps; approx counts within a "
      "factor 1+E with probability 1-D by XOR hashing; bounds proves a lower "
      "and an upper bound; estimate adds a sequential Monte Carlo estimate "
-     "with a 95% error bar. --part K/N counts one part, for tilesat sum.",
+     "with a 95% error bar. --part K/N counts one part, for tilesat sum: "
+     "parts divide enum's work and the dp's on a periodic map, but on a "
+     "map that does not wrap each dp part costs about as much as the "
+     "whole (tilesat-mpi --shard divides that dp).",
      "0 counted, 1 error.",
      {"tilesat count rules/coast.rules --size 24x24   # \"1945651872306\"",
       "tilesat count rules/coast.rules --size 8x8 --method approx --seed 1   "
