@@ -45,7 +45,7 @@ void ts_encode_each(const tilesat_map *m, ts_clause_fn fn, void *user);
 /* The same models in fewer clauses (a solver's; `encode` and the groups of
  * explain keep ts_encode_each's): a banned tile's adjacency clauses and
  * literals left out, its unit clause kept: a cell of a guard's block
- * that keeps one of Castle's 57 tiles has 4 adjacency clauses, not 228. */
+ * that keeps one of Castle's 29 tiles has 4 adjacency clauses, not 116. */
 void ts_encode_each_pruned(const tilesat_map *m, ts_clause_fn fn, void *user);
 int ts_encode_nvars(const tilesat_map *m);
 void ts_encode(const tilesat_map *m, ts_cnf *cnf);
