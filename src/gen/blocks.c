@@ -40,12 +40,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define BLOCK_RADIUS 3 /* the first block: 7x7 */
-#define BLOCK_TRIES 3  /* plain WFC runs in a block */
-/* from this level on (13x13), SAT when WFC fails: Castle 512x512, seeds
- * 1-6, 4.4 s a map (median) against 5.3 s from level 2 (25x25); 1024,
- * seeds 1, 2 and 4: 60, 61, 86 s against 101, 136 s and more */
-#define SAT_LEVEL 1
+#define BLOCK_RADIUS 3  /* the first block: 7x7 */
+#define BLOCK_TRIES 3   /* plain WFC runs in a block */
+#define SAT_LEVEL 2     /* from this level on, SAT when WFC fails */
 #define SAT_CELLS 10000 /* and at most this many cells */
 /* CaDiCaL's conflicts for a block: 6 a cell, from 250 to 2000.  A block
  * with a filling has one found fast (Castle 512x512, seeds 1, 2 and 4: 65
