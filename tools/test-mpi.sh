@@ -104,8 +104,7 @@ fi
 # once, exit 1, nothing on stdout (it used to exit 1 in silence).  mpirun
 # itself in the background ($! its pid), on a count of minutes.  The
 # signal goes once the three ranks run (on a loaded machine mpirun may
-# still be launching them after 3 s); should mpirun then not end within
-# 60 s, it and its ranks are killed and the case fails instead of hanging.
+# still be launching them after 3 s).
 mpirun -np 3 --oversubscribe "$mpi" rules/dungeon8.rules --size 10x10 \
   >"$tmp/out" 2>"$tmp/err" &
 job=$!
@@ -115,18 +114,32 @@ for _ in $(seq 120); do
 done
 sleep 1
 kill -INT "$job"
-(
-  sleep 60
-  if kill -0 "$job" 2>/dev/null; then
-    echo "mpi: Ctrl-C: mpirun still running after 60 s: killed"
-    pkill -KILL -P "$job" tilesat-mpi
+# Open MPI 4.1's mpirun now and then (1 run in 25 to 60 here) leaves its
+# ranks, ended as they should, unreaped (zombies) and waits for ever; a
+# second SIGINT does not help, and SIGTERM not always.  So once every rank
+# has ended, and mpirun has not after 10 s, it is killed, said so, and its
+# exit code (lost with it) is not checked: what tilesat does (the ranks
+# ended, "interrupted" said once, nothing on stdout) still is.  A rank still
+# running after 60 s is tilesat's fault: the case fails.
+ended() { ! ps -o stat= --ppid "$job" | grep -qv '^Z'; }
+killed=0
+for tenth in $(seq 600); do
+  kill -0 "$job" 2>/dev/null || break
+  if [ "$tenth" -ge 100 ] && ended; then
+    echo "mpi: Ctrl-C: the ranks ended, mpirun did not reap them (Open MPI): killed"
     kill -KILL "$job"
+    killed=1
+    break
   fi
-) 2>/dev/null &
-watchdog=$!
+  sleep 0.1
+done
+if kill -0 "$job" 2>/dev/null && [ "$killed" = 0 ]; then
+  echo "mpi: Ctrl-C: a rank still running after 60 s: killed"
+  pkill -KILL -P "$job" tilesat-mpi
+  kill -KILL "$job"
+fi
 wait "$job" && rc=0 || rc=$?
-pkill -P "$watchdog" sleep || true
-kill "$watchdog" 2>/dev/null || true
+[ "$killed" = 1 ] && rc=1
 msg=$(grep '^tilesat: ' "$tmp/err" || true)
 if [ "$rc" -eq 1 ] && [ "$msg" = "tilesat: count: interrupted" ] &&
   [ ! -s "$tmp/out" ]; then
