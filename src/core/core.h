@@ -63,6 +63,9 @@ bool ts_utf8_check(const char *text, size_t len, long *line, char *msg,
 /* 3 if text starts with a UTF-8 byte-order mark (which every text reader
  * skips), else 0. */
 size_t ts_bom_len(const char *text, size_t len);
+/* Where a file's text starts: past a UTF-8 byte order mark and blanks
+ * (space, tab, CR, LF), so that '<' or '{' tells XML from JSON. */
+size_t ts_text_start(const char *text, size_t len);
 /* Length in bytes of the UTF-8 sequence starting at s (text already valid). */
 int ts_utf8_len(unsigned char c);
 

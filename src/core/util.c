@@ -107,6 +107,14 @@ size_t ts_bom_len(const char *text, size_t len) {
   return len >= 3 && !memcmp(text, "\xEF\xBB\xBF", 3) ? 3 : 0;
 }
 
+size_t ts_text_start(const char *text, size_t len) {
+  size_t i = ts_bom_len(text, len);
+  while (i < len && (text[i] == ' ' || text[i] == '\n' || text[i] == '\r' ||
+                     text[i] == '\t'))
+    i++;
+  return i;
+}
+
 /* ------------------------------------------------ files written whole */
 
 struct tilesat_output {

@@ -572,10 +572,7 @@ static int external_names(const char *map, const char *source, long first,
     free(file);
     return -1;
   }
-  size_t i = len >= 3 && !memcmp(text, "\xEF\xBB\xBF", 3) ? 3 : 0;
-  while (i < len && (text[i] == ' ' || text[i] == '\n' || text[i] == '\r' ||
-                     text[i] == '\t'))
-    i++;
+  size_t i = ts_text_start(text, len);
   if (i < len && text[i] == '<') {
     xmlDoc *doc = ts_xml_parse(text, len, file, err);
     xmlNode *root = doc ? xmlDocGetRootElement(doc) : NULL;
@@ -730,10 +727,7 @@ tilesat_grid *tilesat_tiled_read(const char *path, const char *layer,
   char *text = ts_read_file(path, &len, err);
   if (!text)
     return NULL;
-  size_t i = len >= 3 && !memcmp(text, "\xEF\xBB\xBF", 3) ? 3 : 0;
-  while (i < len && (text[i] == ' ' || text[i] == '\n' || text[i] == '\r' ||
-                     text[i] == '\t'))
-    i++;
+  size_t i = ts_text_start(text, len);
   tilesat_grid *g;
   if (i < len && text[i] == '<')
     g = read_tmx(path, text, len, layer, empty, err);

@@ -386,10 +386,7 @@ int tilesat_tiled_write_into(const tilesat_map *m, const int *tiles,
   char *text = ts_read_file(base, &len, err);
   if (!text)
     return -1;
-  size_t i = len >= 3 && !memcmp(text, "\xEF\xBB\xBF", 3) ? 3 : 0;
-  while (i < len && (text[i] == ' ' || text[i] == '\n' || text[i] == '\r' ||
-                     text[i] == '\t'))
-    i++;
+  size_t i = ts_text_start(text, len);
   bool json =
       ts_tiled_ends_with(path, ".tmj") || ts_tiled_ends_with(path, ".json");
   bool xml = i < len && text[i] == '<', is_json = i < len && text[i] == '{';

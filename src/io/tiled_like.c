@@ -158,10 +158,7 @@ static int like_read(const char *like, like_map *l, tilesat_error *err) {
   char *text = ts_read_file(like, &len, err);
   if (!text)
     return -1;
-  size_t i = len >= 3 && !memcmp(text, "\xEF\xBB\xBF", 3) ? 3 : 0;
-  while (i < len && (text[i] == ' ' || text[i] == '\n' || text[i] == '\r' ||
-                     text[i] == '\t'))
-    i++;
+  size_t i = ts_text_start(text, len);
   int rc = -1;
   if (i < len && text[i] == '<')
     rc = like_read_tmx(text, len, like, l, err);
