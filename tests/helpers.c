@@ -1,10 +1,12 @@
 /* helpers.c: running the CLI, temp files, and an independent brute-force
  * map counter for cross-checks. */
+#define _XOPEN_SOURCE 700 /* nftw */
 #include "helpers.h"
 
 #include <cJSON.h>
 #include <dirent.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <math.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -32,8 +34,41 @@ char *slurp(const char *path) {
   return buf;
 }
 
+/* Every temporary file and folder of a test process lives in one folder
+ * of its own, made on first use ($TMPDIR or /tmp) and removed with all it
+ * holds when the process exits (Criterion runs each test in a process of
+ * its own and calls exit, pass or fail), so the suite leaves nothing. */
+static char temp_root[200];
+static pid_t temp_owner;
+
+static int remove_entry(const char *path, const struct stat *st, int flag,
+                        struct FTW *ftw) {
+  (void)st, (void)flag, (void)ftw;
+  remove(path);
+  return 0;
+}
+
+static void remove_temp_root(void) {
+  if (getpid() == temp_owner) /* not a forked child that exits */
+    nftw(temp_root, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+static const char *temp_root_path(void) {
+  if (!temp_root[0] || temp_owner != getpid()) {
+    const char *tmp = getenv("TMPDIR");
+    snprintf(temp_root, sizeof temp_root, "%s/tilesat-test-XXXXXX",
+             tmp && *tmp && strlen(tmp) < 100 ? tmp : "/tmp");
+    cr_assert(mkdtemp(temp_root), "cannot make a temporary folder");
+    if (!temp_owner)
+      atexit(remove_temp_root);
+    temp_owner = getpid();
+  }
+  return temp_root;
+}
+
 char *temp_file(const char *text, long len) {
-  char tmpl[] = "/tmp/tilesat-test-XXXXXX";
+  char tmpl[256];
+  snprintf(tmpl, sizeof tmpl, "%s/fXXXXXX", temp_root_path());
   int fd = mkstemp(tmpl);
   cr_assert(fd >= 0);
   size_t n = len < 0 ? strlen(text) : (size_t)len;
@@ -141,7 +176,8 @@ int test_cases(int n) {
 }
 
 char *temp_dir(void) {
-  char tmpl[] = "/tmp/tilesat-test-XXXXXX";
+  char tmpl[256];
+  snprintf(tmpl, sizeof tmpl, "%s/dXXXXXX", temp_root_path());
   cr_assert(mkdtemp(tmpl));
   return strdup(tmpl);
 }

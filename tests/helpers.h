@@ -36,7 +36,7 @@ run_result run_cli_interrupted(const char *const *args, int ms);
 run_result run_cli_with(const char *const *args, int ms, int sig,
                         void (*setup)(void));
 /* A fresh temporary folder (malloc'd); rm_dir removes it and all it holds
- * (files only) and frees the path. */
+ * (files only) and frees the path; what is left is removed at exit. */
 char *temp_dir(void);
 /* How many random cases a cross-check draws: n; half of n when
  * TILESAT_TEST_QUICK is set (`make test`'s sanitizer pass runs every test

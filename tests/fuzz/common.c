@@ -1,7 +1,9 @@
 /* common.c: the harnesses' shared helpers (fuzz.h): a private temporary
  * folder, memory streams, the rules round trip and the Tiled harness. */
+#define _XOPEN_SOURCE 700 /* nftw */
 #include "fuzz.h"
 
+#include <ftw.h>
 #include <stdbool.h>
 #include <string.h>
 #include <unistd.h>
@@ -19,12 +21,18 @@ static pid_t folder_owner;
 static char paths[16][288];
 static int npaths;
 
+static int remove_entry(const char *path, const struct stat *st, int flag,
+                        struct FTW *ftw) {
+  (void)st, (void)flag, (void)ftw;
+  remove(path);
+  return 0;
+}
+
+/* The folder and all it holds: the named paths and what the library
+ * wrote beside them (a Tiled map's tiles picture). */
 static void remove_folder(void) {
-  if (getpid() != folder_owner) /* a forked replay child */
-    return;
-  for (int i = npaths - 1; i >= 0; i--) /* files before their folders */
-    remove(paths[i]);
-  rmdir(folder);
+  if (getpid() == folder_owner) /* not a forked replay child */
+    nftw(folder, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
 }
 
 const char *fuzz_path(const char *name) {

@@ -81,13 +81,15 @@ static void setup(void) {
   FUZZ_CHECK(quiet != NULL, "/dev/null");
 }
 
-/* Remove what a command wrote: everything but the inputs. */
+/* Remove what a command wrote: everything but the inputs, and the hidden
+ * temporaries its outputs wait in (the CLI's main renames them into place
+ * after the command; run() calls the command alone). */
 static void clean(void) {
   DIR *d = opendir(".");
   FUZZ_CHECK(d != NULL, "opendir");
   struct dirent *e;
   while ((e = readdir(d))) {
-    bool keep = e->d_name[0] == '.';
+    bool keep = !strcmp(e->d_name, ".") || !strcmp(e->d_name, "..");
     for (size_t i = 0; i < sizeof inputs / sizeof inputs[0]; i++)
       keep |= !strcmp(e->d_name, inputs[i]);
     if (!keep)
