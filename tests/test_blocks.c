@@ -213,6 +213,80 @@ Test(blocks, no_valid_map_is_unsat) {
   free(board);
 }
 
+/* Rings: A and B alternate along a row, X follows X, and rows may stack
+ * as they like.  On a torus of odd width a row of A and B cannot close,
+ * so a choice of A or B dooms the run 41 cells away from where the
+ * contradiction shows: no block short of the whole map has a filling.
+ * With the memory the whole map's solver needs, that block fills it; with
+ * too little (a 10 MiB bound), the run starts over from another seed,
+ * and when every start grows that far, the run ends in an error that says
+ * so. */
+static const char ring_rules[] =
+    "tilesat-rules 1\ntile A 1\ntile B 1\ntile X %d\n"
+    "allow A E B\nallow A W B\nallow B E A\nallow B W A\n"
+    "allow X E X\nallow X W X\n"
+    "allow A N A B X\nallow B N A B X\nallow X N A B X\n"
+    "allow A S A B X\nallow B S A B X\nallow X S A B X\n";
+
+Test(blocks, non_local_dooms_fill_the_whole_map_or_start_over) {
+  char text[512];
+  snprintf(text, sizeof text, ring_rules, 30);
+  char *path = temp_file(text, -1);
+  tilesat_rules *r = rules_from_file(path);
+  tilesat_map *m = map_new(r, 41, 4, TILESAT_SQUARE, true);
+  bool whole[13] = {false};
+  long wholes = 0;
+  for (int low = 0; low <= 1; low++) {
+    tilesat_map_set_max_memory(m, low ? (size_t)10 << 20 : (size_t)1 << 30);
+    tilesat_error err;
+    tilesat_collapse *c = tilesat_collapse_new(m, &err);
+    cr_assert(c, "%s", err.msg);
+    int tiles[41 * 4];
+    for (int s = 1; s <= 12; s++) {
+      tilesat_collapse_options o;
+      tilesat_collapse_options_init(&o);
+      o.seed = (uint64_t)s;
+      o.guard = TILESAT_GUARD_BLOCKS;
+      cr_assert_eq(tilesat_collapse_run(c, &o, tiles, &err), TILESAT_SAT,
+                   "seed %d, bound %d: %s", s, low, err.msg);
+      cr_expect(square_map_valid(r, 41, 4, true, tiles), "seed %d", s);
+      for (int x = 0; x < 41 * 4; x++)
+        cr_expect_eq(tiles[x], 2, "seed %d: not all X", s);
+      if (!low) { /* one block: the whole map */
+        whole[s] = tilesat_collapse_repairs(c) > 0;
+        wholes += whole[s];
+        cr_expect_eq(tilesat_collapse_resolved(c), whole[s] ? 41 * 4 : 0,
+                     "seed %d", s);
+      } else { /* the same run, up to its whole-map block: a new start */
+        cr_expect_eq(tilesat_collapse_repairs(c), 0, "seed %d", s);
+        cr_expect_eq(tilesat_collapse_restarts(c) > 0, whole[s], "seed %d", s);
+      }
+      cr_expect_eq(tilesat_collapse_restarts(c) > 0, low && whole[s]);
+    }
+    tilesat_collapse_free(c);
+  }
+  cr_expect_gt(wholes, 0, "no run grew a block to the whole map");
+  tilesat_map_free(m);
+  tilesat_rules_free(r);
+  remove(path);
+  free(path);
+  /* X as rare as A: every start of 8 rows grows to the whole map */
+  snprintf(text, sizeof text, ring_rules, 1);
+  path = temp_file(text, -1);
+  run_result cli = RUN("collapse", path, "--size", "41x8", "--periodic",
+                       "--guard", "blocks", "--max-memory", "10M");
+  cr_expect_eq(cli.code, 1);
+  cr_expect_str_eq(cli.out, "");
+  cr_expect_str_eq(
+      cli.err, "tilesat: collapse: the guard's blocks grew to the whole map "
+               "in each of 9 starts, and its solver does not fit: a 41x8 map "
+               "of 3 tiles needs about 61 MiB, more than --max-memory 10 MiB; "
+               "not even a 1x1 map fits\n");
+  run_free(&cli);
+  remove(path);
+  free(path);
+}
+
 /* Each tile's share of the cells: guarded maps (blocks) against the plain
  * runs that succeed, Castle 24x24, 150 seeds each: within 2 percentage
  * points (the share of cells re-solved is a few percent). */

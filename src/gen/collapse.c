@@ -687,7 +687,7 @@ static bool poll_run(tilesat_collapse *c, const tilesat_collapse_options *o,
 /* One run from the seed, banning the dooms learnt, and repairing each
  * contradiction by blocks once they are on: 0 (the map's cells all
  * decided, or a contradiction), 1 (it stopped at o->limit choices: the
- * wave as it is), 2, TILESAT_UNSAT or -1 with err (ts_blocks_repair's). */
+ * wave as it is), 2, 3, TILESAT_UNSAT or -1 with err (ts_blocks_repair's). */
 static int run_once(tilesat_collapse *c, const tilesat_collapse_options *o,
                     int how, tilesat_error *err) {
   if (how == RUN_RESUME)
@@ -827,6 +827,22 @@ size_t ts_collapse_probe_back(tilesat_collapse *c, int x) {
   return (size_t)hi;
 }
 
+/* Starts over when a block repair grows to the whole map and its solver
+ * would not fit in --max-memory: then an error. */
+#define MEMORY_RESTARTS 8
+
+static int memory_gave_up(const tilesat_collapse *c, tilesat_error *err) {
+  char why[sizeof err->msg];
+  const char *own = "collapse: ";
+  snprintf(why, sizeof why, "%s",
+           err->msg + (strncmp(err->msg, own, strlen(own)) ? 0 : strlen(own)));
+  ts_error(err, "collapse", 0,
+           "the guard's blocks grew to the whole map in each of %ld starts, "
+           "and its solver does not fit: %s",
+           c->restarts + 1, why);
+  return -1;
+}
+
 int tilesat_collapse_run(tilesat_collapse *c, const tilesat_collapse_options *o,
                          int *tiles, tilesat_error *err) {
   if (!c || !o || !tiles)
@@ -851,6 +867,13 @@ int tilesat_collapse_run(tilesat_collapse *c, const tilesat_collapse_options *o,
     int st = run_once(c, o, how, err);
     if (st == 1 || st == 2) /* the limit, or a block's cap */
       return TILESAT_UNKNOWN;
+    if (st == 3 && c->restarts < MEMORY_RESTARTS) { /* whole map too large */
+      ts_collapse_new_start(c);
+      how = RUN_START;
+      continue;
+    }
+    if (st == 3)
+      return memory_gave_up(c, err);
     if (st != 0)
       return st;
     if (c->contradiction < 0)

@@ -29,12 +29,18 @@ static int make_solver(tilesat_collapse *c, const tilesat_solve_options *so,
   c->cuts = NULL;
   c->solve = want;
   c->map_sat = -1;
-  double tables = (double)c->N * ts_collapse_bytes_per_cell(c->T, c->D, true);
-  if (ts_memory_check(c->m, so, tables, "collapse", err))
+  if (ts_collapse_solver_refuse(c, so, err))
     return -1;
   c->solver = ts_solver_for_map(c->m, so);
   c->cuts = ts_cuts_new(c->m); /* connected and path, by cuts */
   return 0;
+}
+
+int ts_collapse_solver_refuse(const tilesat_collapse *c,
+                              const tilesat_solve_options *so,
+                              tilesat_error *err) {
+  double tables = (double)c->N * ts_collapse_bytes_per_cell(c->T, c->D, true);
+  return ts_memory_check(c->m, so, tables, "collapse", err);
 }
 
 /* The conflicts a window's solve may take (ts_solver_limit): near the
@@ -340,13 +346,17 @@ static int restart(tilesat_collapse *c, const tilesat_solve_options *so,
     if (res != TILESAT_SAT)
       return res < 0 ? -1 : TILESAT_UNSAT;
   }
+  ts_collapse_new_start(c);
+  return TILESAT_SAT;
+}
+
+void ts_collapse_new_start(tilesat_collapse *c) {
   c->restarts++;
   uint64_t x = c->seed ^ ((uint64_t)c->restarts << 32);
   c->seed_now = ts_splitmix64(&x);
   c->dooms.n = 0;
   c->backs = c->learns = 0;
   c->snap.step = c->old.step = SIZE_MAX;
-  return TILESAT_SAT;
 }
 
 /* A guarded run with global constraints contradicted.  The propagation

@@ -61,7 +61,7 @@ struct tilesat_collapse {
   char why[512];     /* that, in words */
   uint64_t seed, seed_now; /* the run's, and the start's under way */
   long backs, learns;      /* the guard's learns (that went back) */
-  long restarts;           /* new starts (global constraints) */
+  long restarts;           /* new starts (global constraints, memory) */
   int scan;                /* scanline: no undecided cell before this one */
   ts_rng rng, noise;
   /* the guard: a solver made at the first contradiction it must explain */
@@ -135,6 +135,14 @@ void ts_collapse_set(tilesat_collapse *c, int cell, int t);
  * TILESAT_SAT (tiles), TILESAT_UNSAT, or -1 with err. */
 int ts_collapse_solve_map(tilesat_collapse *c, const tilesat_solve_options *so,
                           int *tiles, tilesat_error *err);
+/* Would the guard's solver on the whole map need more than --max-memory?
+ * -1 with err, else 0. */
+int ts_collapse_solver_refuse(const tilesat_collapse *c,
+                              const tilesat_solve_options *so,
+                              tilesat_error *err);
+/* Start over from a seed drawn from the run's own (restarts + 1), with no
+ * dooms learnt. */
+void ts_collapse_new_start(tilesat_collapse *c);
 
 /* collapse.c for collapse_guard.c: the bytes a cell costs (guarded or
  * not), and probing's first failing prefix before choice x. */
@@ -174,7 +182,8 @@ tilesat_solve_options ts_collapse_quiet(const tilesat_collapse *c,
 /* blocks.c: decide again a block of cells around each empty cell of the
  * wave, growing the block while it has no filling, up to the whole map;
  * then propagate.  0 (no empty cell left), TILESAT_UNSAT (the whole map
- * has no filling), 2 (a repair would pass c->level_cap), or -1 with err. */
+ * has no filling), 2 (a repair would pass c->level_cap), 3 with err (the
+ * whole map's solver would not fit in --max-memory), or -1 with err. */
 int ts_blocks_repair(tilesat_collapse *c, const tilesat_collapse_options *o,
                      tilesat_error *err);
 
