@@ -27,6 +27,13 @@
 #define SANITIZED 0
 #endif
 
+/* Is the tilesat run here an ASan build (make test builds the tests'
+ * own code without the sanitizers: TILESAT_BIN says)? */
+static bool asan_cli(void) {
+  const char *bin = getenv("TILESAT_BIN");
+  return SANITIZED || (bin && strstr(bin, "asan"));
+}
+
 /* What a refusal says: "tilesat: WHAT: a SIZE map of T tiles needs about
  * N UNIT, more than --max-memory BOUND; the largest square map that fits
  * is about SxS" (S 0: "not even a 1x1 map fits"). */
@@ -234,7 +241,7 @@ static double estimate_kib(const char *rules, const char *size,
  * is this backend's run. */
 static void estimate_bounds_peak(const char *rules, const char *size,
                                  tilesat_backend b) {
-  if (SANITIZED)
+  if (asan_cli())
     cr_skip_test("peak RSS under AddressSanitizer is not the program's");
   const char *name = tilesat_backend_name(b);
   run_result r =
@@ -282,7 +289,7 @@ Test(memory, check_fills_a_map_in_strips_within_the_bound) {
   }
   struct rusage ru;
   getrusage(RUSAGE_CHILDREN, &ru);
-  if (!SANITIZED)
+  if (!asan_cli())
     cr_expect(ru.ru_maxrss <= 150 << 10, "peak %ld KiB", ru.ru_maxrss);
 }
 
@@ -335,13 +342,8 @@ Test(memory, strips_agree_with_the_whole_solve) {
 /* ------------------------------------------- under a lowered ulimit -v */
 
 /* AddressSanitizer cannot run under a low RLIMIT_AS (it maps terabytes of
- * shadow): in that build, or with TILESAT_BIN an ASan build, the tests
- * below give the same bound as --max-memory instead and still assert the
- * refusal. */
-static bool asan_cli(void) {
-  const char *bin = getenv("TILESAT_BIN");
-  return SANITIZED || (bin && strstr(bin, "asan"));
-}
+ * shadow): with TILESAT_BIN an ASan build, the tests below give the same
+ * bound as --max-memory instead and still assert the refusal. */
 
 static rlim_t as_limit;
 
