@@ -438,7 +438,7 @@ install: all $(MAN)
 	  ln -sf $$l.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$$l.so.$(MAJOR) && \
 	  ln -sf $$l.so.$(MAJOR) $(DESTDIR)$(LIBDIR)/$$l.so || exit 1; \
 	done
-	install -m 644 src/tilesat.h src/tilesat_io.h $(DESTDIR)$(INCLUDEDIR)
+	install -m 644 src/tilesat.h src/tilesat_gen.h src/tilesat_io.h $(DESTDIR)$(INCLUDEDIR)
 	for p in tilesat tilesat-io; do \
 	  sed $(PC_SED) tools/$$p.pc.in >$(DESTDIR)$(PKGCONFIGDIR)/$$p.pc || exit 1; \
 	done
@@ -452,7 +452,7 @@ uninstall:
 	  $(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(MAN))) \
 	  $(DESTDIR)$(TILEDDIR)/tilesat.js \
 	  $(addprefix $(DESTDIR)$(LIBDIR)/,libtilesat.a libtilesat-io.a $(SONAMES)) \
-	  $(addprefix $(DESTDIR)$(INCLUDEDIR)/,tilesat.h tilesat_io.h) \
+	  $(addprefix $(DESTDIR)$(INCLUDEDIR)/,tilesat.h tilesat_gen.h tilesat_io.h) \
 	  $(addprefix $(DESTDIR)$(PKGCONFIGDIR)/,tilesat.pc tilesat-io.pc)
 
 # Install into a temporary prefix, then build and run tools/example.c with

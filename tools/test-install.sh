@@ -46,6 +46,7 @@ expected() {
   # the MPI driver, when Open MPI's mpicc built it
   if command -v mpicc >/dev/null 2>&1; then echo "./bin/tilesat-mpi"; fi
   echo "./include/tilesat.h"
+  echo "./include/tilesat_gen.h"
   echo "./include/tilesat_io.h"
   for l in libtilesat libtilesat-io; do
     echo "./$1/$l.a"
@@ -129,7 +130,7 @@ t_man() {
 # The shared libraries export exactly the functions the headers declare,
 # and libtilesat its ts_* helpers (for libtilesat-io) in a node of its own.
 t_symbols() {
-  grep -oh '\btilesat_[a-z0-9_]*(' "$root/include/tilesat.h" "$root/include/tilesat_io.h" |
+  grep -oh '\btilesat_[a-z0-9_]*(' "$root/include/tilesat.h" "$root/include/tilesat_gen.h" "$root/include/tilesat_io.h" |
     tr -d '(' | sort -u >"$tmp/want"
   nm -D --defined-only "$root/lib/libtilesat.so.$version" "$root/lib/libtilesat-io.so.$version" |
     awk '$3 ~ /^tilesat_/ { sub(/@.*/, "", $3); print $3 }' | sort -u >"$tmp/got"
