@@ -220,7 +220,9 @@ Test(blocks, no_valid_map_is_unsat) {
  * With the memory the whole map's solver needs, that block fills it; with
  * too little (a 10 MiB bound), the run starts over from another seed,
  * and when every start grows that far, the run ends in an error that says
- * so. */
+ * so.  The exact guard needs the whole map's solver there: `--guard sat`
+ * says it does not fit and names the guards that need none; auto leaves
+ * it to blocks. */
 static const char ring_rules[] =
     "tilesat-rules 1\ntile A 1\ntile B 1\ntile X %d\n"
     "allow A E B\nallow A W B\nallow B E A\nallow B W A\n"
@@ -266,6 +268,30 @@ Test(blocks, non_local_dooms_fill_the_whole_map_or_start_over) {
     tilesat_collapse_free(c);
   }
   cr_expect_gt(wholes, 0, "no run grew a block to the whole map");
+  /* the exact guard needs the whole map's solver there (no window
+   * refutes a ring): sat says so and names the guards that do not; auto
+   * leaves it to blocks, which start over */
+  int seed = 1;
+  while (seed < 12 && !whole[seed])
+    seed++;
+  char seed_text[16];
+  snprintf(seed_text, sizeof seed_text, "%d", seed);
+  run_result sat =
+      RUN("collapse", path, "--size", "41x4", "--periodic", "--guard", "sat",
+          "--seed", seed_text, "--max-memory", "10M");
+  cr_expect_eq(sat.code, 1, "%s", sat.err);
+  cr_expect_str_eq(sat.err,
+                   "tilesat: collapse: a 41x4 map of 3 tiles needs about 61 "
+                   "MiB, more than --max-memory 10 MiB; not even a 1x1 map "
+                   "fits (no window refutes the run; --guard auto or blocks "
+                   "needs no solver on the whole map)\n");
+  run_free(&sat);
+  run_result aut =
+      RUN("collapse", path, "--size", "41x4", "--periodic", "--guard", "auto",
+          "--seed", seed_text, "--max-memory", "10M");
+  cr_expect_eq(aut.code, 10, "%s", aut.err);
+  cr_expect(strstr(aut.err, " new start"), "%s", aut.err);
+  run_free(&aut);
   tilesat_map_free(m);
   tilesat_rules_free(r);
   remove(path);

@@ -416,8 +416,19 @@ int ts_collapse_guard_learn(tilesat_collapse *c,
   int rc = window_learn(c, so, aut ? AUTO_WINDOW_CELLS : LONG_MAX, err);
   if (rc != 0)
     return rc == 1 ? TILESAT_SAT : rc;
-  if (aut && (c->global_slow || (long)c->N * c->T > AUTO_WHOLE_VARS))
+  /* the whole map's solver: auto leaves it to blocks when it is slow,
+   * large or past --max-memory; sat cannot do without it */
+  if (aut && (c->global_slow || (long)c->N * c->T > AUTO_WHOLE_VARS ||
+              (!c->solver && ts_collapse_solver_refuse(c, so, NULL))))
     return TILESAT_UNKNOWN;
+  if (!c->solver && ts_collapse_solver_refuse(c, so, err)) {
+    size_t n = strlen(err->msg);
+    if (!c->m->masked)
+      snprintf(err->msg + n, sizeof err->msg - n,
+               " (no window refutes the run; --guard auto or blocks needs "
+               "no solver on the whole map)");
+    return -1;
+  }
   long k = ts_collapse_global_no_return(c, so, aut ? AUTO_CONFLICTS : 0, err);
   if (k == -3) {
     c->global_slow = true; /* not again with this collapser */
