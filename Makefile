@@ -198,14 +198,25 @@ demo: deps
 # large files under -g; reports keep their file and line.
 ASAN_OPT = -O1 -g -fno-var-tracking -fsanitize=address,undefined \
   -fno-omit-frame-pointer -fno-sanitize-recover=all
+# Each stage's wall time goes to build/stages.txt (tools/stage.sh), printed
+# at the end after the ten slowest tests of each pass.
+STAGE = tools/stage.sh build/stages.txt
+ASAN_MAKE = $(MAKE) --no-print-directory $(LINT_J) BUILD=build-asan \
+  OPT="$(ASAN_OPT)" TEST_OPT="$(OPT)" TOBJ=build/tobj
 test: deps
-	@$(MAKE) --no-print-directory $(LINT_J) check-test
-	@$(MAKE) --no-print-directory $(LINT_J) check-mpi
-	@$(MAKE) --no-print-directory $(LINT_J) BUILD=build-asan OPT="$(ASAN_OPT)" \
-	  TEST_OPT="$(OPT)" TOBJ=build/tobj TEST_ENV=TILESAT_TEST_QUICK=1 check-test
-	@$(MAKE) --no-print-directory $(LINT_J) check-install
-	@$(MAKE) --no-print-directory lint
+	@mkdir -p build && rm -f build/stages.txt
+	@$(STAGE) build $(MAKE) --no-print-directory $(LINT_J) $(BIN) $(TESTBIN) \
+	  fuzz-replay-bins
+	@$(STAGE) suite $(MAKE) --no-print-directory $(LINT_J) check-test
+	@$(STAGE) mpi $(MAKE) --no-print-directory $(LINT_J) check-mpi
+	@$(STAGE) "sanitizer build" $(ASAN_MAKE) build-asan/tilesat \
+	  build-asan/tilesat-tests fuzz-replay-bins
+	@$(STAGE) "sanitizer suite" $(ASAN_MAKE) TEST_ENV=TILESAT_TEST_QUICK=1 \
+	  check-test
+	@$(STAGE) install $(MAKE) --no-print-directory $(LINT_J) check-install
+	@$(STAGE) lint $(MAKE) --no-print-directory lint
 	@tools/slowest.sh build/tests.xml build-asan/tests.xml
+	@echo "wall time by stage:" && cat build/stages.txt
 
 TEST_ENV =
 check-test: $(BIN) $(TESTBIN) fuzz-replay-bins
