@@ -464,14 +464,17 @@ static int start_level(const tilesat_collapse *c, const repaired *done,
   return level;
 }
 
-/* The whole map as one block: filled by SAT.  0, TILESAT_UNSAT, -1, or
- * 3 (with err) when its solver would not fit in --max-memory (Castle
- * 1024x1024: about 54 GiB): the run then starts over from another seed
- * (tilesat_collapse_run), as a block that grows that far is rare. */
+/* The whole map as one block: filled by SAT.  0, TILESAT_UNSAT, -1, or,
+ * when its solver would not fit in --max-memory (Castle 1024x1024: 37.5
+ * GiB with PicoSAT, 54 GiB with CaDiCaL), 3 with err: the run starts over
+ * from another seed (tilesat_collapse_run), as a block that grows that far
+ * is rare; in a block's own collapser, 2: the block gives up, and the
+ * parent grows it (its own whole map decides). */
 static int whole_map(tilesat_collapse *c, const tilesat_collapse_options *o,
                      tilesat_error *err) {
-  if (!c->solver && ts_collapse_solver_refuse(c, &o->solve, err))
-    return 3;
+  if (!c->solver &&
+      ts_collapse_solver_refuse(c, &o->solve, c->parent ? NULL : err))
+    return c->parent ? 2 : 3;
   int *tiles = ts_malloc((size_t)c->N * sizeof *tiles);
   int res = ts_collapse_solve_map(c, &o->solve, tiles, err);
   if (res == TILESAT_SAT) {

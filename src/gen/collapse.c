@@ -832,6 +832,8 @@ size_t ts_collapse_probe_back(tilesat_collapse *c, int x) {
 #define MEMORY_RESTARTS 8
 
 static int memory_gave_up(const tilesat_collapse *c, tilesat_error *err) {
+  if (!err)
+    return -1;
   char why[sizeof err->msg];
   const char *own = "collapse: ";
   snprintf(why, sizeof why, "%s",
@@ -841,6 +843,19 @@ static int memory_gave_up(const tilesat_collapse *c, tilesat_error *err) {
            "and its solver does not fit: %s",
            c->restarts + 1, why);
   return -1;
+}
+
+/* A run whose whole map's solver would not fit: 3 (start over from the
+ * next seed, err cleared: a new start, not an error), or past
+ * MEMORY_RESTARTS, -1 with err. */
+static int memory_restart(tilesat_collapse *c, tilesat_error *err) {
+  if (c->restarts >= MEMORY_RESTARTS)
+    return memory_gave_up(c, err);
+  ts_collapse_new_start(c);
+  c->snap_want = SIZE_MAX;
+  if (err)
+    err->msg[0] = '\0';
+  return 3;
 }
 
 int tilesat_collapse_run(tilesat_collapse *c, const tilesat_collapse_options *o,
@@ -867,13 +882,12 @@ int tilesat_collapse_run(tilesat_collapse *c, const tilesat_collapse_options *o,
     int st = run_once(c, o, how, err);
     if (st == 1 || st == 2) /* the limit, or a block's cap */
       return TILESAT_UNKNOWN;
-    if (st == 3 && c->restarts < MEMORY_RESTARTS) { /* whole map too large */
-      ts_collapse_new_start(c);
+    if (st == 3) /* the whole map's solver does not fit: start over */
+      st = memory_restart(c, err);
+    if (st == 3) {
       how = RUN_START;
       continue;
     }
-    if (st == 3)
-      return memory_gave_up(c, err);
     if (st != 0)
       return st;
     if (c->contradiction < 0)

@@ -422,11 +422,12 @@ int ts_collapse_guard_learn(tilesat_collapse *c,
               (!c->solver && ts_collapse_solver_refuse(c, so, NULL))))
     return TILESAT_UNKNOWN;
   if (!c->solver && ts_collapse_solver_refuse(c, so, err)) {
-    size_t n = strlen(err->msg);
-    if (!c->m->masked)
+    if (err && !c->m->masked) {
+      size_t n = strlen(err->msg);
       snprintf(err->msg + n, sizeof err->msg - n,
-               " (no window refutes the run; --guard auto or blocks needs "
-               "no solver on the whole map)");
+               " (no window refutes the run; --guard auto or blocks can "
+               "often do without the whole map's solver)");
+    }
     return -1;
   }
   long k = ts_collapse_global_no_return(c, so, aut ? AUTO_CONFLICTS : 0, err);

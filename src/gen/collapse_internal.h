@@ -182,8 +182,9 @@ tilesat_solve_options ts_collapse_quiet(const tilesat_collapse *c,
 /* blocks.c: decide again a block of cells around each empty cell of the
  * wave, growing the block while it has no filling, up to the whole map;
  * then propagate.  0 (no empty cell left), TILESAT_UNSAT (the whole map
- * has no filling), 2 (a repair would pass c->level_cap), 3 with err (the
- * whole map's solver would not fit in --max-memory), or -1 with err. */
+ * has no filling), 2 (a repair would pass c->level_cap, or a block's own
+ * collapser's whole map would not fit in --max-memory), 3 with err (the
+ * whole map's solver would not fit), or -1 with err. */
 int ts_blocks_repair(tilesat_collapse *c, const tilesat_collapse_options *o,
                      tilesat_error *err);
 
