@@ -198,13 +198,13 @@ demo: deps
 # large files under -g; reports keep their file and line.
 ASAN_OPT = -O1 -g -fno-var-tracking -fsanitize=address,undefined \
   -fno-omit-frame-pointer -fno-sanitize-recover=all
-# Each stage's wall time goes to build/stages.txt (tools/stage.sh), printed
-# at the end after the ten slowest tests of each pass.
-STAGE = tools/stage.sh build/stages.txt
+# Each stage's wall time goes to $(BUILD)/stages.txt (tools/stage.sh),
+# printed at the end after the ten slowest tests of each pass.
+STAGE = tools/stage.sh $(BUILD)/stages.txt
 ASAN_MAKE = $(MAKE) --no-print-directory $(LINT_J) BUILD=build-asan \
-  OPT="$(ASAN_OPT)" TEST_OPT="$(OPT)" TOBJ=build/tobj
+  OPT="$(ASAN_OPT)" TEST_OPT="$(OPT)" TOBJ=$(BUILD)/tobj
 test: deps
-	@mkdir -p build && rm -f build/stages.txt
+	@mkdir -p $(BUILD) && rm -f $(BUILD)/stages.txt
 	@$(STAGE) build $(MAKE) --no-print-directory $(LINT_J) $(BIN) $(TESTBIN) \
 	  fuzz-replay-bins
 	@$(STAGE) suite $(MAKE) --no-print-directory $(LINT_J) check-test
@@ -215,8 +215,8 @@ test: deps
 	  check-test
 	@$(STAGE) install $(MAKE) --no-print-directory $(LINT_J) check-install
 	@$(STAGE) lint $(MAKE) --no-print-directory lint
-	@tools/slowest.sh build/tests.xml build-asan/tests.xml
-	@echo "wall time by stage:" && cat build/stages.txt
+	@tools/slowest.sh $(BUILD)/tests.xml build-asan/tests.xml
+	@echo "wall time by stage:" && cat $(BUILD)/stages.txt
 
 TEST_ENV =
 check-test: $(BIN) $(TESTBIN) fuzz-replay-bins
@@ -323,7 +323,7 @@ fuzz-run-%: $(FUZZ_DIR)/fuzz-%
 
 asan:
 	@$(MAKE) --no-print-directory BUILD=build-asan OPT="$(ASAN_OPT)" \
-	  TEST_OPT="$(OPT)" TOBJ=build/tobj check-test
+	  TEST_OPT="$(OPT)" TOBJ=$(BUILD)/tobj check-test
 
 bench: deps
 	@$(MAKE) --no-print-directory all

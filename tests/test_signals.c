@@ -170,9 +170,8 @@ static int count_maps(const char *out) {
  * files in place and print the whole answer, then exit 1; SIGHUP and
  * SIGQUIT used to end tilesat with its temporaries left behind. */
 static void expect_nothing_committed(const char *cmd, int sig) {
-  char dir[] = "/tmp/tilesat-test-XXXXXX";
-  cr_assert(mkdtemp(dir));
-  char png[64], tiles[64], tmx[64];
+  char *dir = temp_dir();
+  char png[300], tiles[300], tmx[300];
   snprintf(png, sizeof png, "%s/old.png", dir);
   snprintf(tiles, sizeof tiles, "%s/m-tiles.png", dir);
   snprintf(tmx, sizeof tmx, "%s/m.tmx", dir);
@@ -216,10 +215,7 @@ static void expect_nothing_committed(const char *cmd, int sig) {
   cr_expect_eq(dir_entries(dir), 3, "%s, signal %d: a temporary was left", cmd,
                sig);
   run_free(&r);
-  unlink(png);
-  unlink(tiles);
-  unlink(tmx);
-  rmdir(dir);
+  rm_dir(dir);
 }
 
 Test(signals, stopped_while_writing_commits_nothing) {

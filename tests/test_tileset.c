@@ -270,9 +270,8 @@ Test(tileset, malformed_tilesets_are_errors_naming_the_file) {
 /* The classes no bundled tileset uses (F and \), and unique="True" sets,
  * whose every orientation has its own image "NAME K.png". */
 Test(tileset, f_and_backslash_classes_and_unique_images) {
-  char dir[] = "/tmp/tilesat-test-dirXXXXXX";
-  cr_assert(mkdtemp(dir));
-  char path[256], sub[256];
+  char *dir = temp_dir();
+  char path[300], sub[300];
   snprintf(path, sizeof path, "%s/U.xml", dir);
   snprintf(sub, sizeof sub, "%s/U", dir);
   cr_assert_eq(mkdir(sub, 0700), 0);
@@ -338,4 +337,5 @@ Test(tileset, f_and_backslash_classes_and_unique_images) {
   remove(path);
   rmdir(sub);
   rmdir(dir);
+  free(dir);
 }

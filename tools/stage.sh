@@ -1,7 +1,7 @@
 #!/bin/sh
 # tools/stage.sh FILE NAME COMMAND...: runs COMMAND, then appends its wall
 # time, "NAME: S s", to FILE (make test's stages, printed at its end);
-# exits with COMMAND's status.
+# exits with COMMAND's status.  (date's %N, nanoseconds, is GNU date's.)
 file=$1 name=$2
 shift 2
 start=$(date +%s.%N)
