@@ -418,10 +418,10 @@ int ts_collapse_guard_learn(tilesat_collapse *c,
     return rc == 1 ? TILESAT_SAT : rc;
   /* the whole map's solver: auto leaves it to blocks when it is slow,
    * large or past --max-memory; sat cannot do without it */
-  if (aut && (c->global_slow || (long)c->N * c->T > AUTO_WHOLE_VARS ||
-              (!c->solver && ts_collapse_solver_refuse(c, so, NULL))))
+  bool fits = c->solver || !ts_collapse_solver_refuse(c, so, aut ? NULL : err);
+  if (aut && (c->global_slow || (long)c->N * c->T > AUTO_WHOLE_VARS || !fits))
     return TILESAT_UNKNOWN;
-  if (!c->solver && ts_collapse_solver_refuse(c, so, err)) {
+  if (!fits) {
     if (err && !c->m->masked) {
       size_t n = strlen(err->msg);
       snprintf(err->msg + n, sizeof err->msg - n,
