@@ -77,7 +77,7 @@ CNF_CASES = coast-1x2:coast:1x2 coast-3x3:coast:3x3 \
 MPICC   ?= mpicc
 MPI_BIN  = $(if $(shell command -v $(MPICC) 2>/dev/null),$(BUILD)/tilesat-mpi)
 
-.PHONY: print-libs all deps demo test test-long check-test check-mpi asan bench bench-collapse bench-scale bench-chunk bench-rates cnf format lint lint-tools \
+.PHONY: print-libs all deps demo test test-long check-test check-mpi asan bench bench-collapse bench-scale bench-count bench-chunk bench-rates cnf format lint lint-tools \
         lint-tidy lint-cppcheck clean help install uninstall check-install man
 all: $(BIN) $(LIBRARIES) $(MPI_BIN)
 
@@ -180,6 +180,7 @@ help:
 	@echo "make bench-chunk     analyze --chunk K at K = 3..8, rule sets and tilesets"
 	@echo "make bench-collapse  collapse, guarded, check, anneal and a JS WFC side by side"
 	@echo "make bench-scale     the exact, block and auto guards side by side, 128 to 1024; check --method cnf and check at scale"
+	@echo "make bench-count     the dp, sampling and the seen key; one dp over MPI ranks (--shard) against one process"
 	@echo "make bench-rates     WFC's failure rate on Castle by size (RUNS=1000)"
 	@echo "make man     the man pages, tilesat.1 and tilesat-COMMAND.1, in build/man/"
 	@echo "make cnf     regenerate the reference DIMACS instances in cnf/"
@@ -333,6 +334,7 @@ bench: deps
 	tools/bench-memory.sh $(BIN)
 	tools/bench-anneal.sh
 	tools/bench-count.sh
+	tools/bench-shard.sh
 	tools/bench-bounds.sh
 	tools/bench-chain.sh
 	tools/bench-global.sh
@@ -354,6 +356,13 @@ bench-collapse:
 bench-scale:
 	@$(MAKE) --no-print-directory $(BIN)
 	tools/bench-scale.sh $(BIN)
+
+# Counting: the dp, sampling, the seen key (tools/bench-count.sh), then one
+# dp over MPI ranks against one process (tools/bench-shard.sh).
+bench-count:
+	@$(MAKE) --no-print-directory all
+	tools/bench-count.sh
+	tools/bench-shard.sh
 
 # WFC's failure rate on Castle by size (RUNS=1000 runs a size).
 bench-rates:

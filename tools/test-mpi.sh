@@ -2,8 +2,9 @@
 # tools/test-mpi.sh TILESAT TILESAT_MPI: the MPI driver on this one machine
 # (make check-mpi, run by make test): 3 ranks (a master, two workers), more
 # parts than workers, each total against `tilesat count` of the same map in
-# one process; the sharded dp (--shard) on 3 and 4 ranks against count
-# --method dp and enum; a bad argument said once, exit 1; a write error on
+# one process; the sharded dp (--shard) on 2, 3 and 4 ranks against count
+# --method dp and enum, with rounds of exchange mid-step (small outboxes)
+# and past the memory bound; a bad argument said once, exit 1; a write error on
 # standard output and Ctrl-C said, exit 1.
 set -eu
 bin=$1
@@ -60,6 +61,7 @@ shard() { # shard NAME NP ARGS...
 tmp=$(mktemp -d)
 printf '....\n.#..\n....\n..#.\n....\n' >"$tmp/mask"
 shard "coast 6x6 pinned" 3 rules/coast.rules --size 6x6 --pin 2,2=C
+shard "coast 7x5" 2 rules/coast.rules --size 7x5
 shard "coast-hex 5x4" 4 rules/coast-hex.rules --size 5x4
 shard "dungeon8 3x3 periodic" 4 rules/dungeon8.rules --size 3x3 --periodic
 shard "coast 5x4 land connected" 3 rules/coast.rules --size 5x4 \
@@ -67,6 +69,37 @@ shard "coast 5x4 land connected" 3 rules/coast.rules --size 5x4 \
 shard "coast 4x5 masked, 6 land" 4 rules/coast.rules --size 4x5 \
   --mask "$tmp/mask" --count L=6
 rm -rf "$tmp"
+
+# A small memory bound makes the outboxes small (a 64th of it): rounds of
+# exchange then come mid-step as well as at each step's end, on 2 and 3
+# ranks; the count is the dp's.  A bound the frontier outgrows stops every
+# rank, said once.
+want=$("$bin" count rules/dungeon8.rules --size 6x6 --method dp | tail -n 1)
+for np in 2 3; do
+  err=$(mktemp)
+  got=$(TILESAT_PROGRESS=all mpirun -np $np --oversubscribe \
+    -x TILESAT_PROGRESS "$mpi" --shard rules/dungeon8.rules --size 6x6 \
+    --max-memory 1M 2>"$err" | tail -n 1) || got="exit $?"
+  rounds=$(sed -n 's/.*36 steps, \([0-9]*\) rounds.*/\1/p' "$err")
+  if [ "$got" = "$want" ] && [ "${rounds:-0}" -gt 36 ]; then
+    echo "mpi: --shard dungeon8 6x6 on $np ranks, outboxes of 16 KiB: $got in $rounds rounds, as dp"
+  else
+    echo "mpi: --shard dungeon8 6x6 on $np ranks: FAILED: $got in ${rounds:-no} rounds, dp $want"
+    fails=$((fails + 1))
+  fi
+  rm -f "$err"
+done
+err=$(mktemp)
+mpirun -np 3 --oversubscribe "$mpi" --shard rules/dungeon8.rules --size 7x6 \
+  --periodic --max-memory 1M >/dev/null 2>"$err" && rc=0 || rc=$?
+said=$(grep -c '^tilesat: count: the frontier outgrew --max-memory 1 MiB' "$err" || true)
+if [ "$rc" -ne 0 ] && [ "$said" -eq 1 ]; then
+  echo "mpi: --shard past the memory bound: exit $rc, said once"
+else
+  echo "mpi: --shard past the memory bound: FAILED: exit $rc, said $said times"
+  fails=$((fails + 1))
+fi
+rm -f "$err"
 
 # a bad argument: exit 1, said once (by rank 0), nothing on stdout
 tmp=$(mktemp -d)

@@ -224,7 +224,8 @@ static void plan_build(const tilesat_map *m, bool column_major, plan *p) {
 void ts_dp_free(dp *s) {
   for (int i = 0; i < 2; i++)
     ts_dp_layer_release(s, &s->layers[i]);
-  ts_dp_layer_release(s, &s->foreign);
+  ts_dp_outbox_free(s);
+  free(s->out.n);
   free(s->compat);
   free(s->cls);
   free(s->rep);
@@ -497,29 +498,26 @@ typedef struct run_scratch {
   bool filtered;      /* s->keep may refuse states of the layer being built */
   uint64_t *selfnext; /* the seen key: selfok of the next position */
   uint64_t *plain;    /* the seen key: the plain key after the position */
-  dp_batch b, fb;     /* to next, and to s->foreign (shards) */
+  dp_batch b;         /* to next */
   /* per state: the candidate tiles of each class, and the classes met */
   mp_limb_t *mult;
   int *used, *first;
 } run_scratch;
 
 int ts_dp_owner(const dp *s, const uint64_t *key) {
-  uint64_t h = ts_dp_hash_key(key, s->p.keywords);
-  return (int)(((h >> 32) * (uint64_t)s->nshards) >> 32);
+  return ts_dp_owner_of(s, ts_dp_hash_key(key, s->p.keywords));
 }
 
-/* batch_push of the key at w->b's next slot, to s->foreign when another
- * shard owns it. */
+/* batch_push of the key at w->b's next slot, to the outbox when another
+ * shard owns it (the key hashed once for both). */
 static bool route_push(dp *s, layer *next, run_scratch *w, const mp_limb_t *add,
                        int nlimbs, mp_limb_t mult, tilesat_error *err) {
-  if (s->nshards > 1) {
-    const uint64_t *key = ts_dp_batch_key(s, &w->b);
-    if (ts_dp_owner(s, key) != s->shard) {
-      memcpy(ts_dp_batch_key(s, &w->fb), key, (size_t)s->p.keywords * 8);
-      return ts_dp_batch_push(s, &s->foreign, &w->fb, add, nlimbs, mult, err);
-    }
-  }
-  return ts_dp_batch_push(s, next, &w->b, add, nlimbs, mult, err);
+  const uint64_t *key = ts_dp_batch_key(s, &w->b);
+  uint64_t h = ts_dp_hash_key(key, s->p.keywords);
+  int owner = s->nshards > 1 ? ts_dp_owner_of(s, h) : s->shard;
+  if (owner != s->shard)
+    return ts_dp_outbox_put(s, next, owner, key, add, nlimbs, mult, err);
+  return ts_dp_batch_push_hashed(s, next, &w->b, h, add, nlimbs, mult, err);
 }
 
 /* Extend state e of `cur` by every tile position i takes, into `next`. */
@@ -650,9 +648,7 @@ static bool dp_step(dp *s, int i, const layer *cur, layer *next, run_scratch *w,
   if (!ts_dp_layer_prepare(s, next, ts_dp_index_slots(n), n + n / 8 + 16,
                            nlimbs, cur->n, err))
     return false;
-  if (s->nshards > 1 &&
-      !ts_dp_layer_prepare(s, &s->foreign, ts_dp_index_slots(cur->n),
-                           cur->n + 16, nlimbs, cur->n, err))
+  if (s->nshards > 1 && !ts_dp_outbox_prepare(s, nlimbs, err))
     return false;
   mpz_set_ui(w->total, 0);
   const unsigned char *cls = s->cls + (size_t)p->place_mask[i] * (size_t)p->T;
@@ -672,8 +668,7 @@ static bool dp_step(dp *s, int i, const layer *cur, layer *next, run_scratch *w,
                                                     next, w, err))
       return false;
   }
-  return ts_dp_batch_flush(s, next, &w->b, err) &&
-         (s->nshards < 2 || ts_dp_batch_flush(s, &s->foreign, &w->fb, err));
+  return ts_dp_batch_flush(s, next, &w->b, err);
 }
 
 bool ts_dp_start(dp *s, layer *l, tilesat_error *err) {
@@ -710,7 +705,6 @@ const layer *ts_dp_run(dp *s, const layer *start, int from, int to,
       .plain = ts_calloc((size_t)p->keywords, 8),
       .base = ts_calloc((size_t)p->keywords, 8),
       .b = {.keys = ts_calloc(TS_DP_BATCH * (size_t)p->keywords, 8)},
-      .fb = {.keys = ts_calloc(TS_DP_BATCH * (size_t)p->keywords, 8)},
       .mult = ts_calloc((size_t)p->T, sizeof *w.mult),
       .used = ts_malloc((size_t)p->T * sizeof *w.used),
       .first = ts_malloc((size_t)p->T * sizeof *w.first),
@@ -729,8 +723,8 @@ const layer *ts_dp_run(dp *s, const layer *start, int from, int to,
     } else {
       ok = dp_step(s, i, cur, next, &w, err);
     }
-    if (s->exchange) /* every shard, failed or not */
-      ok = s->exchange(s, next, &s->foreign, w.total, ok, err);
+    if (s->nshards > 1) /* every shard, failed or not */
+      ok = ts_dp_shard_end(s, next, w.total, ok, err);
     if (!ok || (s->built && !s->built(s, i + 1, next, err))) {
       cur = NULL;
     } else {
@@ -753,7 +747,6 @@ const layer *ts_dp_run(dp *s, const layer *start, int from, int to,
   free(w.plain);
   free(w.base);
   free(w.b.keys);
-  free(w.fb.keys);
   free(w.mult);
   free(w.used);
   free(w.first);

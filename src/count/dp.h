@@ -55,6 +55,17 @@ typedef struct layer {
 
 typedef struct dp dp;
 
+/* A shard's successors for the other shards (dp_shard.c): a segment of
+ * `room` entries for each other shard (entry bytes: the key's words, then
+ * nlimbs limbs of count), n[owner] of them written; the rounds so far and
+ * the entries sent in them. */
+typedef struct dp_outbox {
+  unsigned char *mem;
+  size_t room, entry, *n;
+  int nlimbs;
+  unsigned long rounds, sent;
+} dp_outbox;
+
 /* The candidate sets of one position, each once (the seen key, struct dp):
  * `n` sets of twords words, and an open-addressing index over them (the
  * set's number + 1, or 0 when empty). */
@@ -151,16 +162,21 @@ struct dp {
   bool setraw; /* the set itself, not its number (shards: numbers are
                   each process's own) */
   setbook books[2];
-  /* Sharding (tilesat-mpi --shard): with nshards > 1, each layer's states
-   * are split over the shards by their key's hash (ts_dp_owner); a successor
-   * another shard owns goes to `foreign`, and after each step exchange()
-   * hands those over, adds what the others sent to next, and sets total
-   * to a bound every shard shares.  It is called after a failed step too
-   * (ok false), so that every shard stops together. */
+  /* Sharding (tilesat-mpi --shard, dp_shard.c): with nshards > 1, each
+   * layer's states are split over the shards by their key's hash
+   * (ts_dp_owner); a successor another shard owns goes to the outbox `out`.
+   * exchange() is one round, called by every shard alike: when an outbox
+   * segment is full (end false) and after each step until *done (end
+   * true, every shard at its step's end).  A round hands over the
+   * outboxes, adds what the others sent to next, then agrees on failure
+   * (ok false on some shard, or adding failed: `stopped` set, the first
+   * failed shard's message in err everywhere) and, when done, sets total
+   * to a bound on next's total every shard shares. */
   int nshards, shard;
-  layer foreign;
-  bool (*exchange)(dp *s, layer *next, layer *foreign, mpz_t total, bool ok,
-                   tilesat_error *err);
+  dp_outbox out;
+  bool stopped;
+  bool (*exchange)(dp *s, layer *next, bool ok, bool end, bool *done,
+                   mpz_t total, tilesat_error *err);
   void *exchange_user;
 };
 
@@ -218,8 +234,24 @@ int ts_dp_open_count(dp *s, const tilesat_map *m,
                      const tilesat_count_options *o, ts_dp_order order,
                      const uint64_t *by, bool plain, bool raw,
                      tilesat_error *err);
-/* The shard that owns key. */
+/* The shard that owns key, and the one that owns a key of hash h
+ * (ts_dp_hash_key). */
 int ts_dp_owner(const dp *s, const uint64_t *key);
+static inline int ts_dp_owner_of(const dp *s, uint64_t h) {
+  return (int)(((h >> 32) * (uint64_t)s->nshards) >> 32);
+}
+/* dp_shard.c: the outbox sized for counts of nlimbs limbs (a step's
+ * start); its segment for owner; count(key) += mult * add (nlimbs limbs)
+ * sent to owner (a round first when its segment is full); the rounds at a
+ * step's end (ok: this shard's step went well); the outbox freed. */
+bool ts_dp_outbox_prepare(dp *s, int nlimbs, tilesat_error *err);
+unsigned char *ts_dp_outbox_segment(const dp *s, int owner);
+bool ts_dp_outbox_put(dp *s, layer *next, int owner, const uint64_t *key,
+                      const mp_limb_t *add, int nlimbs, mp_limb_t mult,
+                      tilesat_error *err);
+bool ts_dp_shard_end(dp *s, layer *next, mpz_t total, bool ok,
+                     tilesat_error *err);
+void ts_dp_outbox_free(dp *s);
 /* count(key) += add (n limbs) in l. */
 bool ts_dp_layer_add(dp *s, layer *l, const uint64_t *key, const mp_limb_t *add,
                      int n, tilesat_error *err);
@@ -256,6 +288,10 @@ void ts_dp_layer_pass_index(layer *from, layer *to);
  * applying the batch when it is full; ts_dp_batch_flush applies the rest. */
 bool ts_dp_batch_push(dp *s, layer *l, dp_batch *b, const mp_limb_t *add,
                       int nlimbs, mp_limb_t mult, tilesat_error *err);
+/* The same, the key's hash h already known. */
+bool ts_dp_batch_push_hashed(dp *s, layer *l, dp_batch *b, uint64_t h,
+                             const mp_limb_t *add, int nlimbs, mp_limb_t mult,
+                             tilesat_error *err);
 bool ts_dp_batch_flush(dp *s, layer *l, dp_batch *b, tilesat_error *err);
 void ts_dp_layer_total(const dp *s, const layer *l, mpz_t total);
 

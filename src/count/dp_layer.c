@@ -363,7 +363,14 @@ bool ts_dp_batch_flush(dp *s, layer *l, dp_batch *b, tilesat_error *err) {
 
 bool ts_dp_batch_push(dp *s, layer *l, dp_batch *b, const mp_limb_t *add,
                       int nlimbs, mp_limb_t mult, tilesat_error *err) {
-  uint64_t h = ts_dp_hash_key(ts_dp_batch_key(s, b), s->p.keywords);
+  return ts_dp_batch_push_hashed(
+      s, l, b, ts_dp_hash_key(ts_dp_batch_key(s, b), s->p.keywords), add,
+      nlimbs, mult, err);
+}
+
+bool ts_dp_batch_push_hashed(dp *s, layer *l, dp_batch *b, uint64_t h,
+                             const mp_limb_t *add, int nlimbs, mp_limb_t mult,
+                             tilesat_error *err) {
   __builtin_prefetch(&l->index[home(h, l->cap)]);
   b->h[b->n] = h;
   b->add[b->n] = add;

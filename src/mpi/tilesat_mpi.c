@@ -152,8 +152,10 @@ static void worker(const tilesat_map *m, int n,
     char *count = count_part(m, k, n, co);
     size_t len = (count ? strlen(count) : 0) + 16;
     char *msg = malloc(len);
-    if (!msg)
+    if (!msg) { /* (MPI_Abort does not return; gcc cannot know it) */
       MPI_Abort(MPI_COMM_WORLD, 1);
+      return;
+    }
     snprintf(msg, len, "%d %s", k, count ? count : "!out of memory");
     MPI_Send(msg, (int)strlen(msg), MPI_CHAR, 0, TAG_DONE, MPI_COMM_WORLD);
     free(msg);
@@ -163,68 +165,83 @@ static void worker(const tilesat_map *m, int n,
 
 /* ------------------------------------------------------------ --shard */
 
-/* The dp's exchange after a step (struct dp): agree on failure (the first
- * failed rank's message for all), hand each rank the successors it owns,
- * bound the next layer's total alike everywhere. */
-static bool exchange(dp *s, layer *next, layer *foreign, mpz_t total, bool ok,
-                     tilesat_error *err) {
-  int size = s->nshards, me = s->shard, mine = ok ? size : me, first;
-  MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-  if (first < size) {
-    MPI_Bcast(err->msg, (int)sizeof err->msg, MPI_CHAR, first, MPI_COMM_WORLD);
-    return false;
+/* The successors other ranks sent, added to the next layer in batches
+ * (their index slots prefetched together, as the dp's own). */
+static bool add_received(dp *s, layer *next, const unsigned char *rbuf,
+                         size_t got, tilesat_error *err) {
+  int nlimbs = s->out.nlimbs, keywords = s->p.keywords;
+  dp_batch b = {.keys = malloc(TS_DP_BATCH * (size_t)keywords * 8)};
+  if (!b.keys)
+    MPI_Abort(MPI_COMM_WORLD, 1);
+  bool ok = true;
+  for (size_t e = 0; ok && e < got; e++) {
+    const uint64_t *key =
+        (const uint64_t *)(const void *)(rbuf + e * s->out.entry);
+    memcpy(ts_dp_batch_key(s, &b), key, (size_t)keywords * 8);
+    ok = ts_dp_batch_push(s, next, &b, (const mp_limb_t *)(key + keywords),
+                          nlimbs, 1, err);
   }
-  size_t entry = foreign->entry, n = foreign->n;
-  int *scount = calloc((size_t)size, sizeof *scount);
-  int *rcount = calloc((size_t)size, sizeof *rcount);
-  int *sdispl = calloc((size_t)size, sizeof *sdispl);
-  int *rdispl = calloc((size_t)size, sizeof *rdispl);
-  int *owner = malloc((n ? n : 1) * sizeof *owner);
-  unsigned char *sbuf = malloc(n ? n * entry : 1);
-  if (!scount || !rcount || !sdispl || !rdispl || !owner || !sbuf)
+  ok = ok && ts_dp_batch_flush(s, next, &b, err);
+  free(b.keys);
+  return ok;
+}
+
+/* The outboxes handed over: each rank's segment for r to r, in bytes (a
+ * rank that failed before its outbox was sized sends nothing), what this
+ * rank was sent added to next (false if adding failed). */
+static bool hand_over(dp *s, layer *next, bool ok, tilesat_error *err) {
+  int size = s->nshards, me = s->shard;
+  dp_outbox *o = &s->out;
+  int *counts = calloc(4 * (size_t)size, sizeof *counts);
+  if (!counts)
     MPI_Abort(MPI_COMM_WORLD, 1);
-  for (size_t e = 0; e < n; e++)
-    scount[owner[e] = ts_dp_owner(s, entry_key(foreign, e))]++;
-  for (int r = 1; r < size; r++)
-    sdispl[r] = sdispl[r - 1] + scount[r - 1];
-  int *at = calloc((size_t)size, sizeof *at);
-  if (!at)
-    MPI_Abort(MPI_COMM_WORLD, 1);
-  for (size_t e = 0; e < n; e++)
-    memcpy(sbuf + (size_t)(sdispl[owner[e]] + at[owner[e]]++) * entry,
-           entry_key(foreign, e), entry);
-  free(at);
-  free(owner);
-  ts_dp_layer_release(s, foreign); /* its memory back before the exchange */
+  int *scount = counts, *sdispl = counts + size, *rcount = counts + 2 * size,
+      *rdispl = counts + 3 * size;
+  for (int r = 0; o->mem && r < size; r++)
+    if (r != me) {
+      scount[r] = (int)(o->n[r] * o->entry);
+      o->sent += o->n[r];
+      sdispl[r] = (int)(ts_dp_outbox_segment(s, r) - o->mem);
+      o->n[r] = 0;
+    }
+  o->rounds++;
   MPI_Alltoall(scount, 1, MPI_INT, rcount, 1, MPI_INT, MPI_COMM_WORLD);
   size_t got = 0;
   for (int r = 0; r < size; r++) {
     rdispl[r] = (int)got;
     got += (size_t)rcount[r];
   }
-  /* every rank's entries have the same width: the bound on the total, and
-   * so nlimbs, is the same everywhere */
-  MPI_Datatype type;
-  MPI_Type_contiguous((int)entry, MPI_BYTE, &type);
-  MPI_Type_commit(&type);
-  unsigned char *rbuf = malloc(got ? got * entry : 1);
+  unsigned char *rbuf = malloc(got ? got : 1);
   if (!rbuf)
     MPI_Abort(MPI_COMM_WORLD, 1);
-  MPI_Alltoallv(sbuf, scount, sdispl, type, rbuf, rcount, rdispl, type,
-                MPI_COMM_WORLD);
-  MPI_Type_free(&type);
-  free(sbuf);
-  int nlimbs = next->nlimbs, keywords = s->p.keywords;
-  for (size_t e = 0; ok && e < got; e++) {
-    const uint64_t *key = (const uint64_t *)(const void *)(rbuf + e * entry);
-    ok = ts_dp_layer_add(s, next, key, (const mp_limb_t *)(key + keywords),
-                         nlimbs, err);
-  }
+  MPI_Alltoallv(o->mem, scount, sdispl, MPI_BYTE, rbuf, rcount, rdispl,
+                MPI_BYTE, MPI_COMM_WORLD);
+  free(counts);
+  /* every rank's entries have the same width: the bound on the total, and
+   * so nlimbs, is the same everywhere */
+  ok = ok && add_received(s, next, rbuf, got / (o->entry ? o->entry : 1), err);
   free(rbuf);
-  free(scount);
-  free(rcount);
-  free(sdispl);
-  free(rdispl);
+  return ok;
+}
+
+/* The dp's exchange, one round (struct dp): the outboxes handed over,
+ * then agree on failure (the first failed rank's message for all) and on
+ * whether every rank is at its step's end; then bound the next layer's
+ * total alike everywhere. */
+static bool exchange(dp *s, layer *next, bool ok, bool end, bool *done,
+                     mpz_t total, tilesat_error *err) {
+  int size = s->nshards, me = s->shard;
+  ok = hand_over(s, next, ok, err);
+  int mine[2] = {ok ? size : me, end}, all[2];
+  MPI_Allreduce(mine, all, 2, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  if (all[0] < size) {
+    MPI_Bcast(err->msg, (int)sizeof err->msg, MPI_CHAR, all[0], MPI_COMM_WORLD);
+    s->stopped = true;
+    return false;
+  }
+  *done = all[1];
+  if (!*done)
+    return true;
   /* the next layer's total is below the sum of every rank's bound */
   long bits = (long)mpz_sizeinbase(total, 2), most, lg = 0;
   MPI_Allreduce(&bits, &most, 1, MPI_LONG, MPI_MAX, MPI_COMM_WORLD);
@@ -233,8 +250,7 @@ static bool exchange(dp *s, layer *next, layer *foreign, mpz_t total, bool ok,
   mpz_set_ui(total, 0);
   mpz_setbit(total, (mp_bitcnt_t)(most + lg));
   mpz_sub_ui(total, total, 1);
-  /* a rank that failed adding them stops every rank at the next step */
-  return ok;
+  return true;
 }
 
 /* count --method dp over every rank (--shard): 0 with the total printed by
@@ -270,6 +286,17 @@ static int shard_count(const options *o, const tilesat_map *m, int rank,
     else if (rank == 0)
       fail("%s", err.msg);
   } else {
+    unsigned long sent = 0;
+    MPI_Reduce(&s.out.sent, &sent, 1, MPI_UNSIGNED_LONG, MPI_SUM, 0,
+               MPI_COMM_WORLD);
+    if (rank == 0 && co->progress) {
+      char line[160];
+      snprintf(line, sizeof line,
+               "shard: %d ranks, %d steps, %lu rounds of exchange, %lu "
+               "successors handed over",
+               size, m->ncells, s.out.rounds, sent);
+      co->progress(co->progress_user, line);
+    }
     mpz_t total;
     mpz_init(total);
     ts_dp_layer_total_kept(&s, last, total);

@@ -1,0 +1,101 @@
+/* dp_shard.c: the successors a shard sends to the others (tilesat-mpi
+ * --shard; struct dp's nshards).
+ *
+ * A shard extends the states it owns.  A successor it owns goes into its
+ * next layer; one another shard owns is written, its count multiplied
+ * out, to the outbox's segment for that shard.  When a segment is full,
+ * and at the end of each step until every shard is done, the shards meet
+ * in a round of s->exchange: each hands over its outbox and adds what the
+ * others sent to its own next layer.  So each successor is added to a
+ * table once, by its owner, and the outbox stays small whatever the
+ * layer: a shard holds about 1/N of the states and does about 1/N of the
+ * additions. */
+#include "count/dp.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* The outbox's size: many entries a round, so rounds are few, and little
+ * memory next to the layers (a 64th of the memory bound, at most 8 MiB). */
+#define OUTBOX_BYTES ((size_t)8 << 20)
+
+static int segment(const dp *s, int owner) {
+  return owner < s->shard ? owner : owner - 1;
+}
+
+unsigned char *ts_dp_outbox_segment(const dp *s, int owner) {
+  const dp_outbox *o = &s->out;
+  return o->mem + (size_t)segment(s, owner) * o->room * o->entry;
+}
+
+bool ts_dp_outbox_prepare(dp *s, int nlimbs, tilesat_error *err) {
+  dp_outbox *o = &s->out;
+  size_t entry = (size_t)s->p.keywords * 8 + (size_t)nlimbs * sizeof(mp_limb_t);
+  if (!o->n)
+    o->n = ts_calloc((size_t)s->nshards, sizeof *o->n);
+  if (o->mem && o->entry == entry)
+    return true;
+  ts_dp_outbox_free(s);
+  size_t others = (size_t)s->nshards - 1;
+  size_t bytes =
+      s->max_memory / 64 < OUTBOX_BYTES ? s->max_memory / 64 : OUTBOX_BYTES;
+  size_t room = bytes / entry / others;
+  room = room < 64 ? 64 : room;
+  if (!ts_dp_reserve(s, room * others * entry, 0, err))
+    return false;
+  o->mem = ts_malloc(room * others * entry);
+  o->room = room;
+  o->entry = entry;
+  o->nlimbs = nlimbs;
+  return true;
+}
+
+void ts_dp_outbox_free(dp *s) {
+  dp_outbox *o = &s->out;
+  if (o->mem)
+    s->used_memory -= o->room * (size_t)(s->nshards - 1) * o->entry;
+  free(o->mem);
+  o->mem = NULL;
+  o->room = o->entry = 0;
+}
+
+/* One round; false once the shards agreed that one of them failed. */
+static bool round_trip(dp *s, layer *next, bool ok, bool end, bool *done,
+                       mpz_t total, tilesat_error *err) {
+  if (s->stopped)
+    return false;
+  return s->exchange(s, next, ok, end, done, total, err) && !s->stopped;
+}
+
+bool ts_dp_outbox_put(dp *s, layer *next, int owner, const uint64_t *key,
+                      const mp_limb_t *add, int nlimbs, mp_limb_t mult,
+                      tilesat_error *err) {
+  dp_outbox *o = &s->out;
+  bool done;
+  if (o->n[owner] == o->room &&
+      !round_trip(s, next, true, false, &done, NULL, err))
+    return false;
+  unsigned char *e = ts_dp_outbox_segment(s, owner) + o->n[owner]++ * o->entry;
+  int words = s->p.keywords;
+  memcpy(e, key, (size_t)words * 8);
+  mp_limb_t *c = (mp_limb_t *)(void *)(e + (size_t)words * 8);
+  /* the count fits the next layer's width (its total's bound): limbs of
+   * add past that width are zero */
+  int n = nlimbs < o->nlimbs ? nlimbs : o->nlimbs;
+  mp_limb_t carry = mpn_mul_1(c, add, n, mult);
+  if (n < o->nlimbs) {
+    c[n] = carry;
+    if (o->nlimbs > n + 1)
+      memset(c + n + 1, 0, (size_t)(o->nlimbs - n - 1) * sizeof *c);
+  }
+  return true;
+}
+
+bool ts_dp_shard_end(dp *s, layer *next, mpz_t total, bool ok,
+                     tilesat_error *err) {
+  bool done = false;
+  while (!done)
+    if (!round_trip(s, next, ok, true, &done, total, err))
+      return false;
+  return ok;
+}
