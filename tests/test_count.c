@@ -1,5 +1,6 @@
 /* count (dp, enum, approx) and sample: known values, cross-checks between
- * independent methods, the approximation guarantee, uniformity. */
+ * independent methods (the proved bounds contain the dp's count on the
+ * cross-checks' cases), the approximation guarantee, uniformity. */
 #include "count/approx.h" /* test hooks */
 #include "count/count.h"
 #include "helpers.h"
@@ -42,6 +43,32 @@ static char *count_plain(const tilesat_map *m) {
   tilesat_error err;
   cr_assert_eq(tilesat_count(m, &o, &res, &err), 0, "%s", err.msg);
   return res.count;
+}
+
+/* count --method bounds at strips 1 and 2 lines wide: the proved bounds
+ * contain the exact count `want` (tests/test_bounds.c checks every width
+ * on cases of its own). */
+static void expect_bounds_contain(const tilesat_map *m, const char *want,
+                                  const char *desc) {
+  mpz_t n, lo, hi;
+  mpz_inits(n, lo, hi, NULL);
+  cr_assert_eq(mpz_set_str(n, want, 10), 0);
+  for (int width = 1; width <= 2; width++) {
+    tilesat_count_options o;
+    tilesat_count_options_init(&o);
+    o.method = TILESAT_METHOD_BOUNDS;
+    o.bounds_width = width;
+    tilesat_count_result res;
+    tilesat_error err;
+    cr_assert_eq(tilesat_count(m, &o, &res, &err), 0, "%s: %s", desc, err.msg);
+    mpz_set_str(lo, res.lower, 10);
+    mpz_set_str(hi, res.upper, 10);
+    cr_expect(mpz_cmp(lo, n) <= 0 && mpz_cmp(n, hi) <= 0,
+              "%s, width %d: %s not between %s and %s", desc, width, want,
+              res.lower, res.upper);
+    tilesat_count_result_free(&res);
+  }
+  mpz_clears(n, lo, hi, NULL);
 }
 
 /* A w x h map of r in r's topology, with an optional pin. */
@@ -96,6 +123,7 @@ Test(count, dp_agrees_with_enum_and_brute_force) {
     dp = count_plain(c.map);
     cr_expect_str_eq(dp, want, "%s: dp (plain key) %s", c.desc, dp);
     free(dp);
+    expect_bounds_contain(c.map, want, c.desc);
     for (int b = 0; b < NBACKENDS; b++) {
       char *en = count_with(c.map, TILESAT_METHOD_ENUM, backends[b]);
       cr_expect_str_eq(en, want, "%s: enum on %s %s", c.desc,
@@ -131,6 +159,9 @@ Test(count, dp_agrees_with_enum_on_larger_maps) {
     char *plain = count_plain(m);
     cr_expect_str_eq(dp, plain, "case %zu: dp %s, plain key %s", i, dp, plain);
     free(plain);
+    char desc[32];
+    snprintf(desc, sizeof desc, "case %zu", i);
+    expect_bounds_contain(m, dp, desc);
     for (int b = 0; b < NBACKENDS; b++) {
       char *en = count_with(m, TILESAT_METHOD_ENUM, backends[b]);
       cr_expect_str_eq(dp, en, "case %zu: dp %s, enum on %s %s", i, dp,
@@ -180,6 +211,7 @@ Test(count, dp_agrees_with_enum_on_wfc_tilesets) {
     cr_expect_str_eq(dp, plain, "%s %dx%d: dp %s, plain key %s", cases[i].set,
                      cases[i].w, cases[i].h, dp, plain);
     free(plain);
+    expect_bounds_contain(m, dp, cases[i].set);
     for (int b = 0; b < NBACKENDS; b++) {
       char *en = count_with(m, TILESAT_METHOD_ENUM, backends[b]);
       cr_expect_str_eq(dp, en, "%s %dx%d: dp %s, enum on %s %s", cases[i].set,
