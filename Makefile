@@ -200,7 +200,9 @@ demo: deps
 ASAN_OPT = -O1 -g -fno-var-tracking -fsanitize=address,undefined \
   -fno-omit-frame-pointer -fno-sanitize-recover=all
 # Each stage's wall time goes to $(BUILD)/stages.txt (tools/stage.sh),
-# printed at the end after the ten slowest tests of each pass.
+# printed at the end after the ten slowest tests of each pass.  The MPI
+# check, mostly mpirun starting its ranks, runs beside the sanitizer build
+# (its output printed after it).
 STAGE = tools/stage.sh $(BUILD)/stages.txt
 ASAN_MAKE = $(MAKE) --no-print-directory $(LINT_J) BUILD=build-asan \
   OPT="$(ASAN_OPT)" TEST_OPT="$(OPT)" TOBJ=$(BUILD)/tobj
@@ -209,9 +211,11 @@ test: deps
 	@$(STAGE) build $(MAKE) --no-print-directory $(LINT_J) $(BIN) $(TESTBIN) \
 	  fuzz-replay-bins
 	@$(STAGE) suite $(MAKE) --no-print-directory $(LINT_J) check-test
-	@$(STAGE) mpi $(MAKE) --no-print-directory $(LINT_J) check-mpi
-	@$(STAGE) "sanitizer build" $(ASAN_MAKE) build-asan/tilesat \
-	  build-asan/tilesat-tests fuzz-replay-bins
+	@$(STAGE) "mpi, sanitizer build" sh -c '\
+	  $(MAKE) --no-print-directory check-mpi >$(BUILD)/mpi.log 2>&1 & m=$$!; \
+	  $(ASAN_MAKE) build-asan/tilesat build-asan/tilesat-tests \
+	    fuzz-replay-bins; b=$$?; wait $$m; r=$$?; cat $(BUILD)/mpi.log; \
+	  [ $$b -eq 0 ] && [ $$r -eq 0 ]'
 	@$(STAGE) "sanitizer suite" $(ASAN_MAKE) TEST_ENV=TILESAT_TEST_QUICK=1 \
 	  check-test
 	@$(STAGE) install $(MAKE) --no-print-directory $(LINT_J) check-install
