@@ -4,8 +4,9 @@
 # parts than workers, each total against `tilesat count` of the same map in
 # one process; the sharded dp (--shard) on 2, 3 and 4 ranks against count
 # --method dp and enum, with rounds of exchange mid-step (small outboxes)
-# and past the memory bound; a bad argument said once, exit 1; a write error on
-# standard output and Ctrl-C said, exit 1.
+# and past the memory bound; a bad argument said once, exit 1; a write
+# error on standard output said, exit 1; Ctrl-C to the parts and to
+# --shard said, exit 1.
 set -eu
 bin=$1
 mpi=$2
@@ -134,52 +135,58 @@ else
 fi
 
 # Ctrl-C to mpirun (which sends the ranks SIGTERM): "interrupted", said
-# once, exit 1, nothing on stdout (it used to exit 1 in silence).  mpirun
-# itself in the background ($! its pid), on a count of minutes.  The
-# signal goes once the three ranks run (on a loaded machine mpirun may
-# still be launching them after 3 s).
-mpirun -np 3 --oversubscribe "$mpi" rules/dungeon8.rules --size 10x10 \
-  >"$tmp/out" 2>"$tmp/err" &
-job=$!
-for _ in $(seq 120); do
-  [ "$(pgrep -c -P "$job" tilesat-mpi)" -ge 3 ] && break
-  sleep 0.5
-done
-sleep 1
-kill -INT "$job"
-# Open MPI 4.1's mpirun now and then (1 run in 25 to 60 here) leaves its
-# ranks, ended as they should, unreaped (zombies) and waits for ever; a
-# second SIGINT does not help, and SIGTERM not always.  So once every rank
-# has ended, and mpirun has not after 10 s, it is killed, said so, and its
-# exit code (lost with it) is not checked: what tilesat does (the ranks
-# ended, "interrupted" said once, nothing on stdout) still is.  A rank still
-# running after 60 s is tilesat's fault: the case fails.
-ended() { ! ps -o stat= --ppid "$job" | grep -qv '^Z'; }
-killed=0
-for tenth in $(seq 600); do
-  kill -0 "$job" 2>/dev/null || break
-  if [ "$tenth" -ge 100 ] && ended; then
-    echo "mpi: Ctrl-C: the ranks ended, mpirun did not reap them (Open MPI): killed"
+# once, exit 1, nothing on stdout (it used to exit 1 in silence), for the
+# parts and for --shard (whose ranks then agree to stop in their next
+# round of exchange).  mpirun itself in the background ($! its pid), on a
+# count of minutes.  The signal goes once the three ranks run (on a loaded
+# machine mpirun may still be launching them after 3 s).
+interrupt() { # interrupt NAME ARGS...
+  name=$1
+  shift
+  mpirun -np 3 --oversubscribe "$mpi" "$@" >"$tmp/out" 2>"$tmp/err" &
+  job=$!
+  for _ in $(seq 120); do
+    [ "$(pgrep -c -P "$job" tilesat-mpi)" -ge 3 ] && break
+    sleep 0.5
+  done
+  sleep 1
+  kill -INT "$job"
+  # Open MPI 4.1's mpirun now and then (1 run in 25 to 60 here) leaves its
+  # ranks, ended as they should, unreaped (zombies) and waits for ever; a
+  # second SIGINT does not help, and SIGTERM not always.  So once every
+  # rank has ended, and mpirun has not after 10 s, it is killed, said so,
+  # and its exit code (lost with it) is not checked: what tilesat does (the
+  # ranks ended, "interrupted" said once, nothing on stdout) still is.  A
+  # rank still running after 60 s is tilesat's fault: the case fails.
+  killed=0
+  for tenth in $(seq 600); do
+    kill -0 "$job" 2>/dev/null || break
+    if [ "$tenth" -ge 100 ] && ended; then
+      echo "mpi: Ctrl-C $name: the ranks ended, mpirun did not reap them (Open MPI): killed"
+      kill -KILL "$job"
+      killed=1
+      break
+    fi
+    sleep 0.1
+  done
+  if kill -0 "$job" 2>/dev/null && [ "$killed" = 0 ]; then
+    echo "mpi: Ctrl-C $name: a rank still running after 60 s: killed"
+    pkill -KILL -P "$job" tilesat-mpi
     kill -KILL "$job"
-    killed=1
-    break
   fi
-  sleep 0.1
-done
-if kill -0 "$job" 2>/dev/null && [ "$killed" = 0 ]; then
-  echo "mpi: Ctrl-C: a rank still running after 60 s: killed"
-  pkill -KILL -P "$job" tilesat-mpi
-  kill -KILL "$job"
-fi
-wait "$job" && rc=0 || rc=$?
-[ "$killed" = 1 ] && rc=1
-msg=$(grep '^tilesat: ' "$tmp/err" || true)
-if [ "$rc" -eq 1 ] && [ "$msg" = "tilesat: count: interrupted" ] &&
-  [ ! -s "$tmp/out" ]; then
-  echo "mpi: Ctrl-C: exit 1, interrupted"
-else
-  echo "mpi: Ctrl-C: FAILED: exit $rc: $msg; stdout: $(head -c 80 "$tmp/out")"
-  fails=$((fails + 1))
-fi
+  wait "$job" && rc=0 || rc=$?
+  [ "$killed" = 1 ] && rc=1
+  msg=$(grep '^tilesat: ' "$tmp/err" | grep -v '^tilesat: dp: ' || true)
+  if [ "$rc" -eq 1 ] && [ "$msg" = "tilesat: count: interrupted" ] &&
+    [ ! -s "$tmp/out" ]; then
+    echo "mpi: Ctrl-C $name: exit 1, interrupted"
+  else
+    echo "mpi: Ctrl-C $name: FAILED: exit $rc: $msg; stdout: $(head -c 80 "$tmp/out")"
+    fails=$((fails + 1))
+  fi
+}
+ended() { ! ps -o stat= --ppid "$job" | grep -qv '^Z'; }
+interrupt "(parts)" rules/dungeon8.rules --size 10x10
+interrupt "(--shard)" --shard rules/dungeon8.rules --size 12x12
 rm -rf "$tmp"
 [ "$fails" -eq 0 ]
