@@ -242,13 +242,17 @@ static inline int ts_dp_owner_of(const dp *s, uint64_t h) {
 }
 /* dp_shard.c: the outbox sized for counts of nlimbs limbs (a step's
  * start); its segment for owner; count(key) += mult * add (nlimbs limbs)
- * sent to owner (a round first when its segment is full); the rounds at a
- * step's end (ok: this shard's step went well); the outbox freed. */
+ * sent to owner (a round first when its segment is full); the entries
+ * other shards sent (`bytes` of them, as their outboxes hold them) added
+ * to next in prefetched batches; the rounds at a step's end (ok: this
+ * shard's step went well); the outbox freed. */
 bool ts_dp_outbox_prepare(dp *s, int nlimbs, tilesat_error *err);
 unsigned char *ts_dp_outbox_segment(const dp *s, int owner);
 bool ts_dp_outbox_put(dp *s, layer *next, int owner, const uint64_t *key,
                       const mp_limb_t *add, int nlimbs, mp_limb_t mult,
                       tilesat_error *err);
+bool ts_dp_outbox_receive(dp *s, layer *next, const unsigned char *buf,
+                          size_t bytes, tilesat_error *err);
 bool ts_dp_shard_end(dp *s, layer *next, mpz_t total, bool ok,
                      tilesat_error *err);
 void ts_dp_outbox_free(dp *s);

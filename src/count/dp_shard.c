@@ -59,12 +59,11 @@ void ts_dp_outbox_free(dp *s) {
   o->room = o->entry = 0;
 }
 
-/* One round; false once the shards agreed that one of them failed. */
+/* One round; false once the shards agreed that one of them failed (the
+ * round that agrees sets s->stopped). */
 static bool round_trip(dp *s, layer *next, bool ok, bool end, bool *done,
                        mpz_t total, tilesat_error *err) {
-  if (s->stopped)
-    return false;
-  return s->exchange(s, next, ok, end, done, total, err) && !s->stopped;
+  return !s->stopped && s->exchange(s, next, ok, end, done, total, err);
 }
 
 bool ts_dp_outbox_put(dp *s, layer *next, int owner, const uint64_t *key,
@@ -89,6 +88,24 @@ bool ts_dp_outbox_put(dp *s, layer *next, int owner, const uint64_t *key,
       memset(c + n + 1, 0, (size_t)(o->nlimbs - n - 1) * sizeof *c);
   }
   return true;
+}
+
+bool ts_dp_outbox_receive(dp *s, layer *next, const unsigned char *buf,
+                          size_t bytes, tilesat_error *err) {
+  const dp_outbox *o = &s->out;
+  int words = s->p.keywords;
+  size_t got = o->entry ? bytes / o->entry : 0;
+  dp_batch b = {.keys = ts_malloc(TS_DP_BATCH * (size_t)words * 8)};
+  bool ok = true;
+  for (size_t e = 0; ok && e < got; e++) {
+    const uint64_t *key = (const uint64_t *)(const void *)(buf + e * o->entry);
+    memcpy(ts_dp_batch_key(s, &b), key, (size_t)words * 8);
+    ok = ts_dp_batch_push(s, next, &b, (const mp_limb_t *)(key + words),
+                          o->nlimbs, 1, err);
+  }
+  ok = ok && ts_dp_batch_flush(s, next, &b, err);
+  free(b.keys);
+  return ok;
 }
 
 bool ts_dp_shard_end(dp *s, layer *next, mpz_t total, bool ok,

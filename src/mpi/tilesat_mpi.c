@@ -165,27 +165,6 @@ static void worker(const tilesat_map *m, int n,
 
 /* ------------------------------------------------------------ --shard */
 
-/* The successors other ranks sent, added to the next layer in batches
- * (their index slots prefetched together, as the dp's own). */
-static bool add_received(dp *s, layer *next, const unsigned char *rbuf,
-                         size_t got, tilesat_error *err) {
-  int nlimbs = s->out.nlimbs, keywords = s->p.keywords;
-  dp_batch b = {.keys = malloc(TS_DP_BATCH * (size_t)keywords * 8)};
-  if (!b.keys)
-    MPI_Abort(MPI_COMM_WORLD, 1);
-  bool ok = true;
-  for (size_t e = 0; ok && e < got; e++) {
-    const uint64_t *key =
-        (const uint64_t *)(const void *)(rbuf + e * s->out.entry);
-    memcpy(ts_dp_batch_key(s, &b), key, (size_t)keywords * 8);
-    ok = ts_dp_batch_push(s, next, &b, (const mp_limb_t *)(key + keywords),
-                          nlimbs, 1, err);
-  }
-  ok = ok && ts_dp_batch_flush(s, next, &b, err);
-  free(b.keys);
-  return ok;
-}
-
 /* The outboxes handed over: each rank's segment for r to r, in bytes (a
  * rank that failed before its outbox was sized sends nothing), what this
  * rank was sent added to next (false if adding failed). */
@@ -219,7 +198,7 @@ static bool hand_over(dp *s, layer *next, bool ok, tilesat_error *err) {
   free(counts);
   /* every rank's entries have the same width: the bound on the total, and
    * so nlimbs, is the same everywhere */
-  ok = ok && add_received(s, next, rbuf, got / (o->entry ? o->entry : 1), err);
+  ok = ok && ts_dp_outbox_receive(s, next, rbuf, got, err);
   free(rbuf);
   return ok;
 }
