@@ -473,6 +473,11 @@ typedef struct tilesat_count_options {
   /* dp: key states on each placed tile's class, not on what the cells to
    * come can see (the older, larger key: for tests and benches) */
   bool dp_plain_key;
+  /* dp, for tests: how the seen key holds a position's candidate set when
+   * its numbers cannot be built before the run: 1 numbered as met (as one
+   * process does), 2 the set itself (as tilesat-mpi --shard does); 0:
+   * numbers built before the run where they can be */
+  int dp_sets;
 } tilesat_count_options;
 
 /* Defaults: auto, picosat, epsilon 0.8, delta 0.2, tolerance 6, seed 1,

@@ -16,13 +16,15 @@ static void add_constraints(tilesat_map *m, const char *lines) {
       "%s: %s", lines, err.msg);
 }
 
+/* sets: count options' dp_sets (with the seen key) */
 static long count_keyed(const tilesat_map *m, tilesat_method method,
-                        tilesat_backend b, bool plain) {
+                        tilesat_backend b, bool plain, int sets) {
   tilesat_count_options o;
   tilesat_count_options_init(&o);
   o.method = method;
   o.solve.backend = b;
   o.dp_plain_key = plain;
+  o.dp_sets = sets;
   tilesat_count_result res;
   tilesat_error err;
   cr_assert_eq(tilesat_count(m, &o, &res, &err), 0, "%s", err.msg);
@@ -33,13 +35,20 @@ static long count_keyed(const tilesat_map *m, tilesat_method method,
 
 static long count_by(const tilesat_map *m, tilesat_method method,
                      tilesat_backend b) {
-  return count_keyed(m, method, b, false);
+  return count_keyed(m, method, b, false, 0);
 }
 
 /* The dp with the plain key (each placed tile's class), which the seen key
- * (what the cells to come can see) must agree with. */
+ * (what the cells to come can see) must agree with; and the seen key with
+ * its candidate sets numbered as met, and held themselves (as where their
+ * numbers cannot be built before the run), which must count the same. */
 static long count_plain(const tilesat_map *m) {
-  return count_keyed(m, TILESAT_METHOD_DP, TILESAT_PICOSAT, true);
+  long n = count_keyed(m, TILESAT_METHOD_DP, TILESAT_PICOSAT, true, 0);
+  for (int sets = 1; sets <= 2; sets++)
+    cr_expect_eq(
+        count_keyed(m, TILESAT_METHOD_DP, TILESAT_PICOSAT, false, sets), n,
+        "the seen key with dp_sets %d against the plain key", sets);
+  return n;
 }
 
 /* Random rules, sizes and constraints: enumeration with the constraints

@@ -221,6 +221,26 @@ static void plan_build(const tilesat_map *m, bool column_major, plan *p) {
 
 /* -------------------------------------------------------------- the DP */
 
+static void fixed_free(dp *s) {
+  for (int i = 0; s->fixed && i < s->p.ncells; i++) {
+    free(s->fixed[i].sets);
+    free(s->fixed[i].index);
+  }
+  if (s->fixed)
+    s->used_memory -= s->fix_off[s->p.ncells] * sizeof *s->fix_id;
+  free(s->fixed);
+  free(s->fix_id);
+  free(s->fix_off);
+  free(s->fix_start);
+  free(s->fix_slot);
+  free(s->fix_stride);
+  s->fixed = NULL;
+  s->fix_id = NULL;
+  s->fix_off = NULL;
+  s->fix_start = s->fix_slot = NULL;
+  s->fix_stride = NULL;
+}
+
 void ts_dp_free(dp *s) {
   for (int i = 0; i < 2; i++)
     ts_dp_layer_release(s, &s->layers[i]);
@@ -235,6 +255,7 @@ void ts_dp_free(dp *s) {
     free(s->books[b].sets);
     free(s->books[b].index);
   }
+  fixed_free(s);
   ts_dp_ext_free(&s->ext);
   plan_free(&s->p);
 }
@@ -257,6 +278,15 @@ static uint64_t hash_set(const uint64_t *set, int words) {
   return h;
 }
 
+/* Where `set` is in b's index, or the empty slot where it would go. */
+static size_t book_slot(const setbook *b, const uint64_t *set, int tw) {
+  size_t at = hash_set(set, tw) & (b->cap - 1);
+  for (; b->index[at]; at = (at + 1) & (b->cap - 1))
+    if (!memcmp(b->sets + (b->index[at] - 1) * (size_t)tw, set, (size_t)tw * 8))
+      break;
+  return at;
+}
+
 /* The number of `set` in b (entered if new); -1 when there are more sets
  * than the key's set bytes number (kept below that by dp_setup's bound:
  * a bug otherwise). */
@@ -275,10 +305,9 @@ static long book_id(dp *s, setbook *b, const uint64_t *set) {
     b->index = index;
     b->cap = cap;
   }
-  size_t at = hash_set(set, tw) & (b->cap - 1);
-  for (; b->index[at]; at = (at + 1) & (b->cap - 1))
-    if (!memcmp(b->sets + (b->index[at] - 1) * (size_t)tw, set, (size_t)tw * 8))
-      return (long)b->index[at] - 1;
+  size_t at = book_slot(b, set, tw);
+  if (b->index[at])
+    return (long)b->index[at] - 1;
   if ((b->n + 1) >> (8 * s->setbytes))
     return -1;
   if (b->n == b->room) {
@@ -302,10 +331,15 @@ static void put_id(const dp *s, unsigned char *key, long id) {
     key[s->setoff + j] = (unsigned char)(id >> (8 * j));
 }
 
+/* Position i's book: built before the run (s->fixed), or as it goes. */
+static const setbook *book_of(const dp *s, int i) {
+  return s->fixed ? &s->fixed[i] : &s->books[i % 2];
+}
+
 /* A state's set, or the set into its key (numbered, or itself). */
 static const uint64_t *get_set(const dp *s, int i, const unsigned char *key) {
   return s->setraw ? (const uint64_t *)(const void *)(key + s->setoff)
-                   : s->books[i % 2].sets + get_id(s, key) * s->twords;
+                   : book_of(s, i)->sets + get_id(s, key) * s->twords;
 }
 
 static bool put_set(dp *s, int i, unsigned char *key, const uint64_t *set,
@@ -314,13 +348,22 @@ static bool put_set(dp *s, int i, unsigned char *key, const uint64_t *set,
     memcpy(key + s->setoff, set, (size_t)s->setbytes);
     return true;
   }
-  long id = book_id(s, &s->books[i % 2], set);
-  if (id < 0) {
+  long id = -1;
+  if (s->fixed) {
+    size_t at = book_slot(&s->fixed[i], set, s->twords);
+    id = (long)s->fixed[i].index[at] - 1;
+  } else {
+    id = book_id(s, &s->books[i % 2], set);
+  }
+  if (id < 0 && s->fixed)
+    ts_error(err, NULL, 0,
+             "internal error: a candidate set missing from its book");
+  else if (id < 0)
     ts_error(err, NULL, 0,
              "internal error: more candidate sets than %d bytes number",
              s->setbytes);
+  if (id < 0)
     return false;
-  }
   put_id(s, key, id);
   return true;
 }
@@ -379,6 +422,15 @@ bool ts_dp_self_ok(const dp *s, int i, int t) {
     if (s->p.nb_slot[k] < 0 && !ts_bit(ts_allowed(r, t, s->p.nb_dir[k]), t))
       return false;
   return true;
+}
+
+/* The tiles position i's own wrap-around edges allow, into ok. */
+static void self_mask(const dp *s, int i, uint64_t *ok) {
+  for (int wd = 0; wd < s->twords; wd++)
+    ok[wd] = 0;
+  for (int t = 0; t < s->p.T; t++)
+    if (ts_dp_self_ok(s, i, t))
+      ok[t >> 6] |= (uint64_t)1 << (t & 63);
 }
 
 /* The state after position i as far as it does not depend on the tile
@@ -447,11 +499,103 @@ static void make_classes(dp *s) {
   }
 }
 
+/* The seen key's books built before the run (struct dp's fixed): position
+ * i's set is a function of its earlier neighbours' classes
+ * (ts_dp_candidates), so every combination of them is tried, in one
+ * order in every process, and its set's number kept in a table that a
+ * state then reads instead of intersecting masks and looking the set up.
+ * fixed_work: the combinations in all, 0 when more than FIXED_WORK
+ * (wrap-around maps of many classes). */
+#define FIXED_WORK ((size_t)1 << 20)
+
+static size_t fixed_work(const dp *s) {
+  const plan *p = &s->p;
+  size_t work = 0;
+  for (int i = 0; i < p->ncells; i++) {
+    size_t combinations = 1;
+    for (int k = p->nb_start[i]; k < p->nb_start[i + 1]; k++)
+      if (p->nb_slot[k] >= 0 && !seen_before(p, i, k) &&
+          (combinations *= (size_t)s->nclasses[p->nb_mask[k]]) > FIXED_WORK)
+        return 0;
+    if ((work += combinations) > FIXED_WORK)
+      return 0;
+  }
+  return work;
+}
+
+/* The books of fixed_work's `work` combinations (after the constraints,
+ * which may ban tiles from cells); false with err past the memory bound,
+ * or on a bug (more sets than set_bytes' bound). */
+static bool fixed_books(dp *s, size_t work, tilesat_error *err) {
+  const plan *p = &s->p;
+  int n = p->ncells, tw = s->twords;
+  int most = 0;
+  for (int i = 0; i < n; i++)
+    most = p->nb_start[i + 1] - p->nb_start[i] > most
+               ? p->nb_start[i + 1] - p->nb_start[i]
+               : most;
+  if (!ts_dp_reserve(s, work * sizeof *s->fix_id, 0, err))
+    return false;
+  s->fixed = ts_calloc((size_t)n, sizeof *s->fixed);
+  s->fix_id = ts_malloc(work * sizeof *s->fix_id);
+  s->fix_off = ts_malloc(((size_t)n + 1) * sizeof *s->fix_off);
+  s->fix_start = ts_malloc(((size_t)n + 1) * sizeof *s->fix_start);
+  s->fix_slot = ts_malloc(((size_t)p->nb_start[n] + 1) * sizeof *s->fix_slot);
+  s->fix_stride =
+      ts_malloc(((size_t)p->nb_start[n] + 1) * sizeof *s->fix_stride);
+  unsigned char *key = ts_calloc((size_t)p->keywords, 8);
+  int *radix = ts_malloc(((size_t)most + 1) * sizeof *radix);
+  uint64_t *set = ts_malloc((size_t)tw * sizeof *set);
+  uint64_t *self = ts_malloc((size_t)tw * sizeof *self);
+  size_t off = 0;
+  int m = 0;
+  bool ok = true;
+  for (int i = 0; i < n; i++) {
+    s->fix_off[i] = off;
+    s->fix_start[i] = m;
+    uint32_t stride = 1;
+    for (int k = p->nb_start[i]; k < p->nb_start[i + 1]; k++)
+      if (p->nb_slot[k] >= 0 && !seen_before(p, i, k)) {
+        s->fix_slot[m] = p->nb_slot[k];
+        s->fix_stride[m] = stride;
+        radix[m - s->fix_start[i]] = s->nclasses[p->nb_mask[k]];
+        stride *= (uint32_t)s->nclasses[p->nb_mask[k]];
+        m++;
+      }
+    self_mask(s, i, self);
+    memset(key, 0, (size_t)p->keywords * 8);
+    int d = m - s->fix_start[i], j = d;
+    const int *slot = s->fix_slot + s->fix_start[i];
+    do { /* every combination, as an odometer (the first digit fastest) */
+      ts_dp_candidates(s, i, key, set);
+      bool any = false;
+      for (int w = 0; w < tw; w++)
+        any |= (set[w] &= self[w]) != 0;
+      long id = book_id(s, &s->fixed[i], set); /* empty too: ts_dp_start */
+      s->fix_id[off++] = any && id >= 0 ? (uint32_t)id : TS_DP_FIX_EMPTY;
+      ok &= id >= 0; /* at most set_bytes' bound of sets: a bug otherwise */
+      for (j = 0; j < d && ++key[slot[j]] == radix[j]; j++)
+        key[slot[j]] = 0;
+    } while (j < d);
+  }
+  s->fix_off[n] = off;
+  s->fix_start[n] = m;
+  free(key);
+  free(radix);
+  free(set);
+  free(self);
+  if (!ok)
+    ts_error(err, NULL, 0,
+             "internal error: more candidate sets than %d bytes number",
+             s->setbytes);
+  return ok;
+}
+
 /* A DP over the plan `chosen` (taken over: ts_dp_free frees it), keeping m's
  * constraints and counting `by` (ts_dp_open).  0, or -1 with err. */
 static int dp_setup(dp *s, const tilesat_map *m, const tilesat_count_options *o,
                     const plan *chosen, const char *what, const uint64_t *by,
-                    bool seen, bool raw, tilesat_error *err) {
+                    bool seen, ts_dp_sets sets, tilesat_error *err) {
   memset(s, 0, sizeof *s);
   const tilesat_rules *r = m->rules;
   int T = r->ntiles;
@@ -477,14 +621,20 @@ static int dp_setup(dp *s, const tilesat_map *m, const tilesat_count_options *o,
   make_classes(s);
   s->sizes = ts_calloc((size_t)m->ncells + 1, sizeof *s->sizes);
   s->setoff = s->p.L;
-  if (seen && m->ncells > 0 && raw) {
+  if (seen && m->ncells > 0)
+    s->setbytes = set_bytes(s);
+  size_t work = 0;
+  if (s->setbytes && (sets == TS_DP_SETS_AUTO || sets == TS_DP_SETS_SHARED))
+    work = fixed_work(s);
+  if (s->setbytes && !work &&
+      (sets == TS_DP_SETS_RAW || sets == TS_DP_SETS_SHARED)) {
     s->setraw = true;
     s->setoff = (s->p.L + 7) / 8 * 8;
     s->setbytes = s->twords * 8;
-  } else if (seen && m->ncells > 0) {
-    s->setbytes = set_bytes(s);
   }
-  return ts_dp_ext_setup(s, by, err);
+  if (ts_dp_ext_setup(s, by, err))
+    return -1;
+  return work && !fixed_books(s, work, err) ? -1 : 0;
 }
 
 /* ts_dp_run's buffers for one position, reused from one to the next. */
@@ -600,6 +750,12 @@ static bool extend_seen(dp *s, int i, const unsigned char *cls,
     unsigned char *key = (unsigned char *)ts_dp_batch_key(s, &w->b);
     if (last) {
       memcpy(key, pk, bytes);
+    } else if (s->fixed) {
+      uint32_t id = ts_dp_fixed_id(s, i + 1, pk);
+      if (id == TS_DP_FIX_EMPTY)
+        continue;
+      next_base(s, i + 1, pk, key);
+      put_id(s, key, id);
     } else {
       ts_dp_candidates(s, i + 1, pk, w->mask);
       bool any = false;
@@ -619,15 +775,6 @@ static bool extend_seen(dp *s, int i, const unsigned char *cls,
   mpz_t view;
   mpz_addmul_ui(w->total, mpz_roinit_n(view, count, cur->nlimbs), extensions);
   return true;
-}
-
-/* The tiles position i's own wrap-around edges allow, into ok. */
-static void self_mask(const dp *s, int i, uint64_t *ok) {
-  for (int wd = 0; wd < s->twords; wd++)
-    ok[wd] = 0;
-  for (int t = 0; t < s->p.T; t++)
-    if (ts_dp_self_ok(s, i, t))
-      ok[t >> 6] |= (uint64_t)1 << (t & 63);
 }
 
 /* Layer i + 1 from layer i (`cur`): every state extended at position i. */
@@ -797,7 +944,8 @@ static int probe(const tilesat_map *m, const tilesat_count_options *o,
   plan_build(m, column_major, pl);
   int upto = 2 * pl->stride < m->ncells ? 2 * pl->stride : m->ncells;
   dp s;
-  int rc = dp_setup(&s, m, o, pl, what, by, seen, false, err);
+  /* two lines: not worth books built for the whole map */
+  int rc = dp_setup(&s, m, o, pl, what, by, seen, TS_DP_SETS_MET, err);
   s.built = probe_built;
   s.built_user = capped;
   *capped = false;
@@ -887,12 +1035,12 @@ static int choose_plan(const tilesat_map *m, const tilesat_count_options *o,
 
 static int open_keyed(dp *s, const tilesat_map *m,
                       const tilesat_count_options *o, ts_dp_order order,
-                      const char *what, const uint64_t *by, bool seen, bool raw,
-                      tilesat_error *err) {
+                      const char *what, const uint64_t *by, bool seen,
+                      ts_dp_sets sets, tilesat_error *err) {
   plan p;
   if (choose_plan(m, o, order, by, seen, &p, err, what))
     return -1;
-  if (!dp_setup(s, m, o, &p, what, by, seen, raw, err))
+  if (!dp_setup(s, m, o, &p, what, by, seen, sets, err))
     return 0;
   ts_dp_free(s);
   return -1;
@@ -906,9 +1054,9 @@ int ts_dp_open(dp *s, const tilesat_map *m, const tilesat_count_options *o,
 
 int ts_dp_open_count(dp *s, const tilesat_map *m,
                      const tilesat_count_options *o, ts_dp_order order,
-                     const uint64_t *by, bool plain, bool raw,
+                     const uint64_t *by, bool plain, ts_dp_sets sets,
                      tilesat_error *err) {
-  return open_keyed(s, m, o, order, "count", by, !plain, raw, err);
+  return open_keyed(s, m, o, order, "count", by, !plain, sets, err);
 }
 
 /* The count, and with `by` (count --by-tile) dist[k] (ncells + 1 of
@@ -917,7 +1065,8 @@ static int dp_count_by(const tilesat_map *m, const tilesat_count_options *o,
                        const uint64_t *by, mpz_t count, mpz_t *dist,
                        tilesat_error *err) {
   dp s;
-  if (ts_dp_open_count(&s, m, o, TS_DP_PROBE, by, o->dp_plain_key, false, err))
+  if (ts_dp_open_count(&s, m, o, TS_DP_PROBE, by, o->dp_plain_key,
+                       (ts_dp_sets)o->dp_sets, err))
     return -1;
   const layer *last = NULL;
   if (ts_dp_start(&s, &s.layers[0], err))

@@ -159,9 +159,20 @@ struct dp {
    * merge, and a state whose next cell has no tile is dropped at once. */
   int setbytes;
   int setoff;  /* where the set's bytes start (p.L, or a word boundary) */
-  bool setraw; /* the set itself, not its number (shards: numbers are
-                  each process's own) */
+  bool setraw; /* the set itself, not its number (shards, when the books
+                  would be too large to build up front) */
   setbook books[2];
+  /* Each position's book, built before the run (NULL: books[i % 2],
+   * numbered as the sets are met, which differs from one process to the
+   * next: shards then keep the sets themselves).  Position i's set number
+   * by its earlier neighbours' classes c_j (key bytes fix_slot[j] for j in
+   * [fix_start[i], fix_start[i+1])) is fix_id[fix_off[i] + sum c_j
+   * fix_stride[j]], TS_DP_FIX_EMPTY when no tile fits there. */
+  setbook *fixed;
+  uint32_t *fix_id;
+  size_t *fix_off;
+  int *fix_start, *fix_slot;
+  uint32_t *fix_stride;
   /* Sharding (tilesat-mpi --shard, dp_shard.c): with nshards > 1, each
    * layer's states are split over the shards by their key's hash
    * (ts_dp_owner); a successor another shard owns goes to the outbox `out`.
@@ -179,6 +190,18 @@ struct dp {
                    mpz_t total, tilesat_error *err);
   void *exchange_user;
 };
+
+#define TS_DP_FIX_EMPTY 0xffffffffu
+
+/* Position i's set number (s->fixed) in a key holding its earlier
+ * neighbours' classes. */
+static inline uint32_t ts_dp_fixed_id(const dp *s, int i,
+                                      const unsigned char *key) {
+  size_t at = s->fix_off[i];
+  for (int j = s->fix_start[i]; j < s->fix_start[i + 1]; j++)
+    at += (size_t)key[s->fix_slot[j]] * s->fix_stride[j];
+  return s->fix_id[at];
+}
 
 static inline uint64_t *entry_key(const layer *l, size_t i) {
   return (uint64_t *)(l->mem + i * l->entry);
@@ -228,11 +251,22 @@ int ts_dp_open(dp *s, const tilesat_map *m, const tilesat_count_options *o,
                ts_dp_order order, const char *what, const uint64_t *by,
                tilesat_error *err);
 void ts_dp_free(dp *s);
-/* ts_dp_open for counting: with the seen key unless `plain` (holding the
- * sets themselves when `raw`, as shards need). */
+/* How the seen key holds its sets (struct dp's fixed, books, setraw):
+ * numbered by books built before the run, or where those would be too
+ * large, by books grown as the sets are met (AUTO, one process) or as the
+ * sets themselves (SHARED, whose numbers must be alike in every shard);
+ * MET and RAW force those (tests). */
+typedef enum {
+  TS_DP_SETS_AUTO,
+  TS_DP_SETS_MET,
+  TS_DP_SETS_RAW,
+  TS_DP_SETS_SHARED
+} ts_dp_sets;
+
+/* ts_dp_open for counting: with the seen key unless `plain`. */
 int ts_dp_open_count(dp *s, const tilesat_map *m,
                      const tilesat_count_options *o, ts_dp_order order,
-                     const uint64_t *by, bool plain, bool raw,
+                     const uint64_t *by, bool plain, ts_dp_sets sets,
                      tilesat_error *err);
 /* The shard that owns key, and the one that owns a key of hash h
  * (ts_dp_hash_key). */

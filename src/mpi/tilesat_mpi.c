@@ -239,7 +239,7 @@ static int shard_count(const options *o, const tilesat_map *m, int rank,
   tilesat_error err = {0};
   dp s;
   int opened = ts_dp_open_count(&s, m, co, TS_DP_PROBE, NULL, co->dp_plain_key,
-                                true, &err);
+                                TS_DP_SETS_SHARED, &err);
   int failed = opened != 0, any;
   MPI_Allreduce(&failed, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
   if (any) { /* the same map everywhere: the same error */
