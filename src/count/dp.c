@@ -368,19 +368,24 @@ static bool put_set(dp *s, int i, unsigned char *key, const uint64_t *set,
   return true;
 }
 
-/* Bytes of a set number: enough for every set one position may have (a
- * set is a function of its earlier neighbours' classes); 0 when the
- * number of sets is not bounded below 2^32. */
-static int set_bytes(const dp *s) {
+/* The combinations of classes position i's earlier neighbours (each cell
+ * once) may hold: a bound on its candidate sets, which are a function of
+ * them. */
+static double combinations(const dp *s, int i) {
   const plan *p = &s->p;
+  double n = 1;
+  for (int k = p->nb_start[i]; k < p->nb_start[i + 1]; k++)
+    if (p->nb_slot[k] >= 0 && !seen_before(p, i, k))
+      n *= s->nclasses[p->nb_mask[k]];
+  return n;
+}
+
+/* Bytes of a set number: enough for every set one position may have; 0
+ * when the number of sets is not bounded below 2^32. */
+static int set_bytes(const dp *s) {
   double most = 1;
-  for (int i = 0; i < p->ncells; i++) {
-    double sets = 1;
-    for (int k = p->nb_start[i]; k < p->nb_start[i + 1]; k++)
-      if (p->nb_slot[k] >= 0)
-        sets *= s->nclasses[p->nb_mask[k]];
-    most = sets > most ? sets : most;
-  }
+  for (int i = 0; i < s->p.ncells; i++)
+    most = combinations(s, i) > most ? combinations(s, i) : most;
   return most < 65535 ? 2 : most < 16777215 ? 3 : most < 4294967295.0 ? 4 : 0;
 }
 
@@ -509,18 +514,10 @@ static void make_classes(dp *s) {
 #define FIXED_WORK ((size_t)1 << 20)
 
 static size_t fixed_work(const dp *s) {
-  const plan *p = &s->p;
-  size_t work = 0;
-  for (int i = 0; i < p->ncells; i++) {
-    size_t combinations = 1;
-    for (int k = p->nb_start[i]; k < p->nb_start[i + 1]; k++)
-      if (p->nb_slot[k] >= 0 && !seen_before(p, i, k) &&
-          (combinations *= (size_t)s->nclasses[p->nb_mask[k]]) > FIXED_WORK)
-        return 0;
-    if ((work += combinations) > FIXED_WORK)
-      return 0;
-  }
-  return work;
+  double work = 0;
+  for (int i = 0; i < s->p.ncells && work <= (double)FIXED_WORK; i++)
+    work += combinations(s, i);
+  return work <= (double)FIXED_WORK ? (size_t)work : 0;
 }
 
 /* The books of fixed_work's `work` combinations (after the constraints,
