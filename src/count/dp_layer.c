@@ -4,9 +4,9 @@
  * in GMP limbs) with an open-addressing index of 64-bit slots; the memory
  * of both is counted against --max-memory (ts_dp_reserve).  Additions are
  * queued in batches (ts_dp_batch_push) so that their cache misses overlap. */
-/* MAP_ANONYMOUS (a feature macro, reserved by design) */
+/* MAP_ANONYMOUS, mremap (a feature macro, reserved by design) */
 /* NOLINTNEXTLINE(bugprone-reserved-identifier) */
-#define _DEFAULT_SOURCE
+#define _GNU_SOURCE
 #include "count/dp.h"
 
 #include <stdlib.h>
@@ -78,11 +78,17 @@ static void block_free(void *p, size_t bytes) {
     munmap(p, bytes);
 }
 
-/* p (`old` bytes) with room for `bytes`, its contents kept; NULL if none
- * (p is then still there). */
+/* p (`old` bytes) with room for `bytes`, its first `keep` bytes kept; NULL
+ * if none (p is then still there).  A mapped block with contents to keep
+ * is moved by its pages (mremap), not copied: a copy would hold the layer
+ * twice for a while, past what --max-memory counts. */
 static void *block_resize(void *p, size_t old, size_t keep, size_t bytes) {
   if (p && old < BIG_BLOCK && bytes < BIG_BLOCK)
     return realloc(p, bytes ? bytes : 1);
+  if (p && keep && old >= BIG_BLOCK && bytes >= BIG_BLOCK) {
+    void *q = mremap(p, old, bytes, MREMAP_MAYMOVE);
+    return q == MAP_FAILED ? NULL : q;
+  }
   void *q = block_alloc(bytes);
   if (q && p)
     memcpy(q, p, keep);
