@@ -222,23 +222,19 @@ static void plan_build(const tilesat_map *m, bool column_major, plan *p) {
 /* -------------------------------------------------------------- the DP */
 
 static void fixed_free(dp *s) {
-  for (int i = 0; s->fixed && i < s->p.ncells; i++) {
-    free(s->fixed[i].sets);
-    free(s->fixed[i].index);
-  }
-  if (s->fixed)
-    s->used_memory -= s->fix_off[s->p.ncells] * sizeof *s->fix_id;
-  free(s->fixed);
+  s->used_memory -= s->fix_bytes;
+  s->fix_bytes = 0;
+  free(s->fix_sets);
+  free(s->fix_set_off);
   free(s->fix_id);
   free(s->fix_off);
   free(s->fix_start);
   free(s->fix_slot);
   free(s->fix_stride);
-  s->fixed = NULL;
-  s->fix_id = NULL;
-  s->fix_off = NULL;
+  s->fix_sets = NULL;
+  s->fix_set_off = s->fix_off = NULL;
+  s->fix_id = s->fix_stride = NULL;
   s->fix_start = s->fix_slot = NULL;
-  s->fix_stride = NULL;
 }
 
 void ts_dp_free(dp *s) {
@@ -331,15 +327,24 @@ static void put_id(const dp *s, unsigned char *key, long id) {
     key[s->setoff + j] = (unsigned char)(id >> (8 * j));
 }
 
-/* Position i's book: built before the run (s->fixed), or as it goes. */
-static const setbook *book_of(const dp *s, int i) {
-  return s->fixed ? &s->fixed[i] : &s->books[i % 2];
-}
-
 /* A state's set, or the set into its key (numbered, or itself). */
 static const uint64_t *get_set(const dp *s, int i, const unsigned char *key) {
-  return s->setraw ? (const uint64_t *)(const void *)(key + s->setoff)
-                   : book_of(s, i)->sets + get_id(s, key) * s->twords;
+  if (s->setraw)
+    return (const uint64_t *)(const void *)(key + s->setoff);
+  if (s->fix_id)
+    return s->fix_sets +
+           (s->fix_set_off[i] + (size_t)get_id(s, key)) * (size_t)s->twords;
+  return s->books[i % 2].sets + get_id(s, key) * s->twords;
+}
+
+/* The number of `set` among position i's sets built before the run, or
+ * -1 (a scan: only position 0's start state needs it). */
+static long fixed_find(const dp *s, int i, const uint64_t *set) {
+  size_t tw = (size_t)s->twords;
+  for (size_t j = s->fix_set_off[i]; j < s->fix_set_off[i + 1]; j++)
+    if (!memcmp(s->fix_sets + j * tw, set, tw * 8))
+      return (long)(j - s->fix_set_off[i]);
+  return -1;
 }
 
 static bool put_set(dp *s, int i, unsigned char *key, const uint64_t *set,
@@ -348,14 +353,9 @@ static bool put_set(dp *s, int i, unsigned char *key, const uint64_t *set,
     memcpy(key + s->setoff, set, (size_t)s->setbytes);
     return true;
   }
-  long id = -1;
-  if (s->fixed) {
-    size_t at = book_slot(&s->fixed[i], set, s->twords);
-    id = (long)s->fixed[i].index[at] - 1;
-  } else {
-    id = book_id(s, &s->books[i % 2], set);
-  }
-  if (id < 0 && s->fixed)
+  long id =
+      s->fix_id ? fixed_find(s, i, set) : book_id(s, &s->books[i % 2], set);
+  if (id < 0 && s->fix_id)
     ts_error(err, NULL, 0,
              "internal error: a candidate set missing from its book");
   else if (id < 0)
@@ -504,13 +504,14 @@ static void make_classes(dp *s) {
   }
 }
 
-/* The seen key's books built before the run (struct dp's fixed): position
+/* The seen key's books built before the run (struct dp's fix_id): position
  * i's set is a function of its earlier neighbours' classes
  * (ts_dp_candidates), so every combination of them is tried, in one
  * order in every process, and its set's number kept in a table that a
  * state then reads instead of intersecting masks and looking the set up.
  * fixed_work: the combinations in all, 0 when more than FIXED_WORK
- * (wrap-around maps of many classes). */
+ * (wrap-around maps of many classes).  Every position's sets are kept in
+ * one array, at most one a combination. */
 #define FIXED_WORK ((size_t)1 << 20)
 
 static size_t fixed_work(const dp *s) {
@@ -520,9 +521,15 @@ static size_t fixed_work(const dp *s) {
   return work <= (double)FIXED_WORK ? (size_t)work : 0;
 }
 
-/* The books of fixed_work's `work` combinations (after the constraints,
- * which may ban tiles from cells); false with err past the memory bound,
- * or on a bug (more sets than set_bytes' bound). */
+/* What the books of `work` combinations take at most, counted against the
+ * memory bound: a number and a set each. */
+static size_t fixed_bound(const dp *s, size_t work) {
+  return work * (sizeof *s->fix_id + (size_t)s->twords * 8);
+}
+
+/* The books of fixed_work's `work` combinations, fixed_bound of them
+ * reserved (after the constraints, which may ban tiles from cells); false
+ * with err on a bug (more sets than set_bytes' bound). */
 static bool fixed_books(dp *s, size_t work, tilesat_error *err) {
   const plan *p = &s->p;
   int n = p->ncells, tw = s->twords;
@@ -531,9 +538,9 @@ static bool fixed_books(dp *s, size_t work, tilesat_error *err) {
     most = p->nb_start[i + 1] - p->nb_start[i] > most
                ? p->nb_start[i + 1] - p->nb_start[i]
                : most;
-  if (!ts_dp_reserve(s, work * sizeof *s->fix_id, 0, err))
-    return false;
-  s->fixed = ts_calloc((size_t)n, sizeof *s->fixed);
+  s->fix_bytes = fixed_bound(s, work);
+  s->fix_sets = ts_malloc(work * (size_t)tw * sizeof *s->fix_sets);
+  s->fix_set_off = ts_malloc(((size_t)n + 1) * sizeof *s->fix_set_off);
   s->fix_id = ts_malloc(work * sizeof *s->fix_id);
   s->fix_off = ts_malloc(((size_t)n + 1) * sizeof *s->fix_off);
   s->fix_start = ts_malloc(((size_t)n + 1) * sizeof *s->fix_start);
@@ -544,7 +551,8 @@ static bool fixed_books(dp *s, size_t work, tilesat_error *err) {
   int *radix = ts_malloc(((size_t)most + 1) * sizeof *radix);
   uint64_t *set = ts_malloc((size_t)tw * sizeof *set);
   uint64_t *self = ts_malloc((size_t)tw * sizeof *self);
-  size_t off = 0;
+  setbook b = {0}; /* one position's, copied out to fix_sets */
+  size_t off = 0, nsets = 0;
   int m = 0;
   bool ok = true;
   for (int i = 0; i < n; i++) {
@@ -561,6 +569,7 @@ static bool fixed_books(dp *s, size_t work, tilesat_error *err) {
       }
     self_mask(s, i, self);
     memset(key, 0, (size_t)p->keywords * 8);
+    book_clear(&b);
     int d = m - s->fix_start[i], j = d;
     const int *slot = s->fix_slot + s->fix_start[i];
     do { /* every combination, as an odometer (the first digit fastest) */
@@ -568,15 +577,26 @@ static bool fixed_books(dp *s, size_t work, tilesat_error *err) {
       bool any = false;
       for (int w = 0; w < tw; w++)
         any |= (set[w] &= self[w]) != 0;
-      long id = book_id(s, &s->fixed[i], set); /* empty too: ts_dp_start */
+      long id = book_id(s, &b, set); /* empty too: ts_dp_start's */
       s->fix_id[off++] = any && id >= 0 ? (uint32_t)id : TS_DP_FIX_EMPTY;
       ok &= id >= 0; /* at most set_bytes' bound of sets: a bug otherwise */
       for (j = 0; j < d && ++key[slot[j]] == radix[j]; j++)
         key[slot[j]] = 0;
     } while (j < d);
+    s->fix_set_off[i] = nsets;
+    memcpy(s->fix_sets + nsets * (size_t)tw, b.sets, b.n * (size_t)tw * 8);
+    nsets += b.n;
   }
   s->fix_off[n] = off;
   s->fix_start[n] = m;
+  s->fix_set_off[n] = nsets;
+  s->fix_sets =
+      ts_realloc(s->fix_sets, (nsets ? nsets : 1) * (size_t)tw * sizeof *set);
+  size_t bytes = work * sizeof *s->fix_id + nsets * (size_t)tw * 8;
+  s->used_memory -= s->fix_bytes - bytes;
+  s->fix_bytes = bytes;
+  free(b.sets);
+  free(b.index);
   free(key);
   free(radix);
   free(set);
@@ -621,8 +641,11 @@ static int dp_setup(dp *s, const tilesat_map *m, const tilesat_count_options *o,
   if (seen && m->ncells > 0)
     s->setbytes = set_bytes(s);
   size_t work = 0;
-  if (s->setbytes && (sets == TS_DP_SETS_AUTO || sets == TS_DP_SETS_SHARED))
-    work = fixed_work(s);
+  tilesat_error ignored;
+  if (s->setbytes && (sets == TS_DP_SETS_AUTO || sets == TS_DP_SETS_SHARED) &&
+      (work = fixed_work(s)) &&
+      !ts_dp_reserve(s, fixed_bound(s, work), 0, &ignored))
+    work = 0; /* past the memory bound: numbered as met, or the sets */
   if (s->setbytes && !work &&
       (sets == TS_DP_SETS_RAW || sets == TS_DP_SETS_SHARED)) {
     s->setraw = true;
@@ -747,7 +770,7 @@ static bool extend_seen(dp *s, int i, const unsigned char *cls,
     unsigned char *key = (unsigned char *)ts_dp_batch_key(s, &w->b);
     if (last) {
       memcpy(key, pk, bytes);
-    } else if (s->fixed) {
+    } else if (s->fix_id) {
       uint32_t id = ts_dp_fixed_id(s, i + 1, pk);
       if (id == TS_DP_FIX_EMPTY)
         continue;

@@ -162,17 +162,21 @@ struct dp {
   bool setraw; /* the set itself, not its number (shards, when the books
                   would be too large to build up front) */
   setbook books[2];
-  /* Each position's book, built before the run (NULL: books[i % 2],
+  /* The sets numbered before the run (fix_id NULL: books[i % 2],
    * numbered as the sets are met, which differs from one process to the
    * next: shards then keep the sets themselves).  Position i's set number
    * by its earlier neighbours' classes c_j (key bytes fix_slot[j] for j in
    * [fix_start[i], fix_start[i+1])) is fix_id[fix_off[i] + sum c_j
-   * fix_stride[j]], TS_DP_FIX_EMPTY when no tile fits there. */
-  setbook *fixed;
+   * fix_stride[j]], TS_DP_FIX_EMPTY when no tile fits there; set number k
+   * of position i is at fix_sets + (fix_set_off[i] + k) * twords.  All of
+   * it takes fix_bytes of used_memory. */
   uint32_t *fix_id;
   size_t *fix_off;
   int *fix_start, *fix_slot;
   uint32_t *fix_stride;
+  uint64_t *fix_sets;
+  size_t *fix_set_off;
+  size_t fix_bytes;
   /* Sharding (tilesat-mpi --shard, dp_shard.c): with nshards > 1, each
    * layer's states are split over the shards by their key's hash
    * (ts_dp_owner); a successor another shard owns goes to the outbox `out`.
@@ -193,7 +197,7 @@ struct dp {
 
 #define TS_DP_FIX_EMPTY 0xffffffffu
 
-/* Position i's set number (s->fixed) in a key holding its earlier
+/* Position i's set number (s->fix_id) in a key holding its earlier
  * neighbours' classes. */
 static inline uint32_t ts_dp_fixed_id(const dp *s, int i,
                                       const unsigned char *key) {
@@ -251,7 +255,7 @@ int ts_dp_open(dp *s, const tilesat_map *m, const tilesat_count_options *o,
                ts_dp_order order, const char *what, const uint64_t *by,
                tilesat_error *err);
 void ts_dp_free(dp *s);
-/* How the seen key holds its sets (struct dp's fixed, books, setraw):
+/* How the seen key holds its sets (struct dp's fix_id, books, setraw):
  * numbered by books built before the run, or where those would be too
  * large, by books grown as the sets are met (AUTO, one process) or as the
  * sets themselves (SHARED, whose numbers must be alike in every shard);
