@@ -258,6 +258,18 @@ void ts_dp_free(dp *s) {
 
 /* --------------------------------------------------------- the seen key */
 
+/* A combination of neighbours' classes under which no tile fits (fix_id). */
+#define FIX_EMPTY 0xffffffffu
+
+/* Position i's set number (s->fix_id) in a key holding its earlier
+ * neighbours' classes. */
+static inline uint32_t fixed_id(const dp *s, int i, const unsigned char *key) {
+  size_t at = s->fix_off[i];
+  for (int j = s->fix_start[i]; j < s->fix_start[i + 1]; j++)
+    at += (size_t)key[s->fix_slot[j]] * s->fix_stride[j];
+  return s->fix_id[at];
+}
+
 static void book_clear(setbook *b) {
   b->n = 0;
   if (b->index)
@@ -272,15 +284,6 @@ static uint64_t hash_set(const uint64_t *set, int words) {
     h ^= h >> 32;
   }
   return h;
-}
-
-/* Where `set` is in b's index, or the empty slot where it would go. */
-static size_t book_slot(const setbook *b, const uint64_t *set, int tw) {
-  size_t at = hash_set(set, tw) & (b->cap - 1);
-  for (; b->index[at]; at = (at + 1) & (b->cap - 1))
-    if (!memcmp(b->sets + (b->index[at] - 1) * (size_t)tw, set, (size_t)tw * 8))
-      break;
-  return at;
 }
 
 /* The number of `set` in b (entered if new); -1 when there are more sets
@@ -301,9 +304,10 @@ static long book_id(dp *s, setbook *b, const uint64_t *set) {
     b->index = index;
     b->cap = cap;
   }
-  size_t at = book_slot(b, set, tw);
-  if (b->index[at])
-    return (long)b->index[at] - 1;
+  size_t at = hash_set(set, tw) & (b->cap - 1);
+  for (; b->index[at]; at = (at + 1) & (b->cap - 1))
+    if (!memcmp(b->sets + (b->index[at] - 1) * (size_t)tw, set, (size_t)tw * 8))
+      return (long)b->index[at] - 1;
   if ((b->n + 1) >> (8 * s->setbytes))
     return -1;
   if (b->n == b->room) {
@@ -384,8 +388,10 @@ static double combinations(const dp *s, int i) {
  * when the number of sets is not bounded below 2^32. */
 static int set_bytes(const dp *s) {
   double most = 1;
-  for (int i = 0; i < s->p.ncells; i++)
-    most = combinations(s, i) > most ? combinations(s, i) : most;
+  for (int i = 0; i < s->p.ncells; i++) {
+    double sets = combinations(s, i);
+    most = sets > most ? sets : most;
+  }
   return most < 65535 ? 2 : most < 16777215 ? 3 : most < 4294967295.0 ? 4 : 0;
 }
 
@@ -533,11 +539,6 @@ static size_t fixed_bound(const dp *s, size_t work) {
 static bool fixed_books(dp *s, size_t work, tilesat_error *err) {
   const plan *p = &s->p;
   int n = p->ncells, tw = s->twords;
-  int most = 0;
-  for (int i = 0; i < n; i++)
-    most = p->nb_start[i + 1] - p->nb_start[i] > most
-               ? p->nb_start[i + 1] - p->nb_start[i]
-               : most;
   s->fix_bytes = fixed_bound(s, work);
   s->fix_sets = ts_malloc(work * (size_t)tw * sizeof *s->fix_sets);
   s->fix_set_off = ts_malloc(((size_t)n + 1) * sizeof *s->fix_set_off);
@@ -548,7 +549,7 @@ static bool fixed_books(dp *s, size_t work, tilesat_error *err) {
   s->fix_stride =
       ts_malloc(((size_t)p->nb_start[n] + 1) * sizeof *s->fix_stride);
   unsigned char *key = ts_calloc((size_t)p->keywords, 8);
-  int *radix = ts_malloc(((size_t)most + 1) * sizeof *radix);
+  int *radix = ts_malloc(((size_t)p->nb_start[n] + 1) * sizeof *radix);
   uint64_t *set = ts_malloc((size_t)tw * sizeof *set);
   uint64_t *self = ts_malloc((size_t)tw * sizeof *self);
   setbook b = {0}; /* one position's, copied out to fix_sets */
@@ -563,24 +564,24 @@ static bool fixed_books(dp *s, size_t work, tilesat_error *err) {
       if (p->nb_slot[k] >= 0 && !seen_before(p, i, k)) {
         s->fix_slot[m] = p->nb_slot[k];
         s->fix_stride[m] = stride;
-        radix[m - s->fix_start[i]] = s->nclasses[p->nb_mask[k]];
-        stride *= (uint32_t)s->nclasses[p->nb_mask[k]];
-        m++;
+        radix[m] = s->nclasses[p->nb_mask[k]];
+        stride *= (uint32_t)radix[m++];
       }
     self_mask(s, i, self);
     memset(key, 0, (size_t)p->keywords * 8);
     book_clear(&b);
     int d = m - s->fix_start[i], j = d;
     const int *slot = s->fix_slot + s->fix_start[i];
+    const int *digits = radix + s->fix_start[i];
     do { /* every combination, as an odometer (the first digit fastest) */
       ts_dp_candidates(s, i, key, set);
       bool any = false;
       for (int w = 0; w < tw; w++)
         any |= (set[w] &= self[w]) != 0;
       long id = book_id(s, &b, set); /* empty too: ts_dp_start's */
-      s->fix_id[off++] = any && id >= 0 ? (uint32_t)id : TS_DP_FIX_EMPTY;
+      s->fix_id[off++] = any && id >= 0 ? (uint32_t)id : FIX_EMPTY;
       ok &= id >= 0; /* at most set_bytes' bound of sets: a bug otherwise */
-      for (j = 0; j < d && ++key[slot[j]] == radix[j]; j++)
+      for (j = 0; j < d && ++key[slot[j]] == digits[j]; j++)
         key[slot[j]] = 0;
     } while (j < d);
     s->fix_set_off[i] = nsets;
@@ -590,8 +591,7 @@ static bool fixed_books(dp *s, size_t work, tilesat_error *err) {
   s->fix_off[n] = off;
   s->fix_start[n] = m;
   s->fix_set_off[n] = nsets;
-  s->fix_sets =
-      ts_realloc(s->fix_sets, (nsets ? nsets : 1) * (size_t)tw * sizeof *set);
+  s->fix_sets = ts_realloc(s->fix_sets, (nsets ? nsets : 1) * (size_t)tw * 8);
   size_t bytes = work * sizeof *s->fix_id + nsets * (size_t)tw * 8;
   s->used_memory -= s->fix_bytes - bytes;
   s->fix_bytes = bytes;
@@ -771,8 +771,8 @@ static bool extend_seen(dp *s, int i, const unsigned char *cls,
     if (last) {
       memcpy(key, pk, bytes);
     } else if (s->fix_id) {
-      uint32_t id = ts_dp_fixed_id(s, i + 1, pk);
-      if (id == TS_DP_FIX_EMPTY)
+      uint32_t id = fixed_id(s, i + 1, pk);
+      if (id == FIX_EMPTY)
         continue;
       next_base(s, i + 1, pk, key);
       put_id(s, key, id);

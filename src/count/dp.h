@@ -167,7 +167,7 @@ struct dp {
    * next: shards then keep the sets themselves).  Position i's set number
    * by its earlier neighbours' classes c_j (key bytes fix_slot[j] for j in
    * [fix_start[i], fix_start[i+1])) is fix_id[fix_off[i] + sum c_j
-   * fix_stride[j]], TS_DP_FIX_EMPTY when no tile fits there; set number k
+   * fix_stride[j]], FIX_EMPTY (dp.c) when no tile fits there; set number k
    * of position i is at fix_sets + (fix_set_off[i] + k) * twords.  All of
    * it takes fix_bytes of used_memory. */
   uint32_t *fix_id;
@@ -194,18 +194,6 @@ struct dp {
                    mpz_t total, tilesat_error *err);
   void *exchange_user;
 };
-
-#define TS_DP_FIX_EMPTY 0xffffffffu
-
-/* Position i's set number (s->fix_id) in a key holding its earlier
- * neighbours' classes. */
-static inline uint32_t ts_dp_fixed_id(const dp *s, int i,
-                                      const unsigned char *key) {
-  size_t at = s->fix_off[i];
-  for (int j = s->fix_start[i]; j < s->fix_start[i + 1]; j++)
-    at += (size_t)key[s->fix_slot[j]] * s->fix_stride[j];
-  return s->fix_id[at];
-}
 
 static inline uint64_t *entry_key(const layer *l, size_t i) {
   return (uint64_t *)(l->mem + i * l->entry);
