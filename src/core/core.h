@@ -135,6 +135,8 @@ typedef struct ts_names {
 } ts_names;
 /* Index of name, or -1. */
 int ts_names_find(const ts_names *t, const char *name);
+/* The same for the len bytes at name (no NUL needed). */
+int ts_names_find_n(const ts_names *t, const char *name, size_t len);
 /* Index of name, adding a copy if new. */
 int ts_names_intern(ts_names *t, const char *name, size_t len);
 void ts_names_free(ts_names *t);
@@ -207,7 +209,7 @@ typedef struct ts_global {
 
 /* A named class of tiles ("class floor . + ,"). */
 typedef struct ts_class {
-  char *name;
+  const char *name; /* the map's class_names holds it */
   uint64_t *tiles;
 } ts_class;
 
@@ -221,7 +223,8 @@ struct tilesat_map {
   size_t max_memory;   /* bytes (tilesat_map_set_max_memory) */
   TS_VEC(ts_global) globals;
   TS_VEC(ts_class) classes;
-  uint8_t *masked; /* per cell: not part of the map (NULL: none is) */
+  ts_names class_names; /* the classes' names, by the same index (hashed) */
+  uint8_t *masked;      /* per cell: not part of the map (NULL: none is) */
   int nmasked;
 };
 

@@ -64,33 +64,72 @@ static uint64_t *new_set(const tilesat_rules *r) {
 }
 
 static int find_tile_n(const tilesat_rules *r, const char *s, size_t n) {
-  char *name = ts_strndup(s, n);
-  int t = tilesat_rules_find_tile(r, name);
-  free(name);
-  return t;
+  return ts_names_find_n(&r->names, s, n);
 }
 
-/* How many ways s[i..n) reads as tile names joined by commas (0, 1, or 2
- * for more); memo[i] + 1 caches it, next[i] the end of the first name of
- * a way. */
-static int ways(const tilesat_rules *r, const char *s, size_t n, size_t i,
-                signed char *memo, size_t *next) {
-  if (memo[i])
-    return memo[i] - 1;
-  int total = 0;
-  for (size_t j = i + 1; j <= n && total < 2; j++) {
-    if (j < n && s[j] != ',')
-      continue;
-    if (find_tile_n(r, s + i, j - i) < 0)
-      continue;
-    int w = j == n ? 1 : j + 1 < n ? ways(r, s, n, j + 1, memo, next) : 0;
-    if (w && !total)
-      next[i] = j;
-    total += w;
+/* The most commas a tile name holds, and the longest name's bytes. */
+static void name_bounds(const tilesat_rules *r, size_t *commas,
+                        size_t *longest) {
+  *commas = *longest = 0;
+  for (size_t t = 0; t < r->names.v.n; t++) {
+    const char *name = r->names.v.v[t];
+    size_t c = 0, len = strlen(name);
+    for (const char *p = name; (p = strchr(p, ',')); p++)
+      c++;
+    *commas = c > *commas ? c : *commas;
+    *longest = len > *longest ? len : *longest;
   }
-  total = total > 2 ? 2 : total;
-  memo[i] = (signed char)(total + 1);
+}
+
+/* How many ways s[0..n) reads as tile names joined by commas (0, 1, or 2
+ * for more); next[i], for i where a name may start, the end of the first
+ * name of a way that reads s[i..n). From the end backwards, one loop (no
+ * recursion: a line of any length takes constant stack), and a name that
+ * starts at i ends at one of the next commas + 1 commas of the rules'
+ * names within the longest name's bytes, so the work is linear in n (times
+ * the most commas a name holds, 0 in most rules). */
+static int ways(const tilesat_rules *r, const char *s, size_t n, size_t *next) {
+  size_t commas, longest;
+  name_bounds(r, &commas, &longest);
+  signed char *w = ts_calloc(n + 1, 1); /* ways to read s[i..n) */
+  for (size_t i = n; i-- > 0;) {
+    if (i > 0 && s[i - 1] != ',')
+      continue;
+    int total = 0;
+    size_t j = i;
+    for (size_t c = 0; c <= commas && j < n && j - i <= longest && total < 2;
+         c++) {
+      const char *comma = memchr(s + j + 1, ',', n - j - 1);
+      j = comma ? (size_t)(comma - s) : n;
+      if (j - i > longest || find_tile_n(r, s + i, j - i) < 0)
+        continue;
+      int rest = j == n ? 1 : w[j + 1];
+      if (rest && !total)
+        next[i] = j;
+      total += rest;
+    }
+    w[i] = (signed char)(total > 2 ? 2 : total);
+  }
+  int total = n ? w[0] : 0;
+  free(w);
   return total;
+}
+
+#define SHOWN 64 /* a word longer than this is cut in messages */
+
+/* The word quoted for a message, its first SHOWN bytes (whole UTF-8
+ * characters) and its length when longer: a line of 100000 names would
+ * otherwise fill the message and cut what it says. */
+static void show(const char *word, char out[SHOWN + 32]) {
+  size_t n = strlen(word), cut = n;
+  if (n <= SHOWN) {
+    snprintf(out, SHOWN + 32, "'%s'", word);
+    return;
+  }
+  cut = SHOWN;
+  while (cut > 0 && ((unsigned char)word[cut] & 0xc0) == 0x80)
+    cut--;
+  snprintf(out, SHOWN + 32, "'%.*s...' (%zu bytes)", (int)cut, word, n);
 }
 
 /* A class name, a tile, or tiles joined by commas (a tile whose name holds
@@ -98,38 +137,37 @@ static int ways(const tilesat_rules *r, const char *s, size_t n, size_t i,
 static uint64_t *parse_class(const src *s, const char *word) {
   const tilesat_rules *r = s->m->rules;
   uint64_t *set = new_set(r);
-  for (size_t i = 0; i < s->m->classes.n; i++)
-    if (!strcmp(s->m->classes.v[i].name, word)) {
-      memcpy(set, s->m->classes.v[i].tiles, (size_t)r->words * sizeof *set);
-      return set;
-    }
+  int k = ts_names_find(&s->m->class_names, word);
+  if (k >= 0) {
+    memcpy(set, s->m->classes.v[k].tiles, (size_t)r->words * sizeof *set);
+    return set;
+  }
   int t = tilesat_rules_find_tile(r, word);
   if (t >= 0) {
     set[t >> 6] |= (uint64_t)1 << (t & 63);
     return set;
   }
   size_t n = strlen(word);
-  signed char *memo = ts_calloc(n + 1, 1);
   size_t *next = ts_calloc(n + 1, sizeof *next);
-  int w = n ? ways(r, word, n, 0, memo, next) : 0;
+  int w = ways(r, word, n, next);
   for (size_t i = 0; w == 1 && i < n; i = next[i] + 1) {
     t = find_tile_n(r, word + i, next[i] - i);
     set[t >> 6] |= (uint64_t)1 << (t & 63);
   }
-  free(memo);
   free(next);
   if (w == 1)
     return set;
   free(set);
-  char hint[TS_HINT];
+  char hint[TS_HINT], shown[SHOWN + 32];
+  show(word, shown);
   if (w == 0 && !strchr(word, ','))
     ts_names_hint(&r->names, word, "tiles", hint, sizeof hint);
   if (w == 0 && !strchr(word, ','))
-    say(s, "unknown tile or class '%s'%s", word, hint);
+    say(s, "unknown tile or class %s%s", shown, hint);
   else if (w == 0)
-    say(s, "'%s' is not tiles joined by commas (an unknown tile)", word);
+    say(s, "%s is not tiles joined by commas (an unknown tile)", shown);
   else
-    say(s, "'%s' reads as tiles joined by commas in more than one way", word);
+    say(s, "%s reads as tiles joined by commas in more than one way", shown);
   return NULL;
 }
 
@@ -140,14 +178,12 @@ static int class_line(const src *s) {
   const char *name = rd->tok[1];
   if (tilesat_rules_find_tile(s->m->rules, name) >= 0)
     return say(s, "class '%s': a tile has that name", name);
-  for (size_t i = 0; i < s->m->classes.n; i++)
-    if (!strcmp(s->m->classes.v[i].name, name))
-      return say(s, "class '%s' is already named", name);
-  ts_class c = {ts_strdup(name), new_set(s->m->rules)};
+  if (ts_names_find(&s->m->class_names, name) >= 0)
+    return say(s, "class '%s' is already named", name);
+  ts_class c = {NULL, new_set(s->m->rules)};
   for (int i = 2; i < rd->nt; i++) {
     int t = tilesat_rules_find_tile(s->m->rules, rd->tok[i]);
     if (t < 0) {
-      free(c.name);
       free(c.tiles);
       char hint[TS_HINT];
       ts_names_hint(&s->m->rules->names, rd->tok[i], "tiles", hint,
@@ -156,6 +192,8 @@ static int class_line(const src *s) {
     }
     c.tiles[t >> 6] |= (uint64_t)1 << (t & 63);
   }
+  int k = ts_names_intern(&s->m->class_names, name, strlen(name));
+  c.name = s->m->class_names.v.v[k];
   TS_PUSH(s->m->classes, c);
   return 0;
 }
@@ -249,10 +287,7 @@ static void write_class(const tilesat_rules *r, const uint64_t *set,
 
 /* Does the word name a class of the map ("class floor ...")? */
 static bool class_named(const tilesat_map *m, const char *word) {
-  for (size_t i = 0; i < m->classes.n; i++)
-    if (!strcmp(m->classes.v[i].name, word))
-      return true;
-  return false;
+  return ts_names_find(&m->class_names, word) >= 0;
 }
 
 /* The class as named: "floor", "T", or its tiles "{. + , =}"; with
@@ -667,12 +702,11 @@ const char *tilesat_map_global_origin(const tilesat_map *m, int i) {
 void ts_globals_free(tilesat_map *m) {
   for (size_t i = 0; i < m->globals.n; i++)
     drop(&m->globals.v[i]);
-  for (size_t i = 0; i < m->classes.n; i++) {
-    free(m->classes.v[i].name);
+  for (size_t i = 0; i < m->classes.n; i++)
     free(m->classes.v[i].tiles);
-  }
   free(m->globals.v);
   free(m->classes.v);
+  ts_names_free(&m->class_names);
 }
 
 bool ts_global_covers(const tilesat_map *m, const ts_global *g, int cell) {

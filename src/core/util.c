@@ -580,9 +580,13 @@ static size_t names_probe(const ts_names *t, const char *s, size_t n) {
 }
 
 int ts_names_find(const ts_names *t, const char *name) {
+  return ts_names_find_n(t, name, strlen(name));
+}
+
+int ts_names_find_n(const ts_names *t, const char *name, size_t len) {
   if (!t->nslots)
     return -1;
-  return t->slot[names_probe(t, name, strlen(name))] - 1;
+  return t->slot[names_probe(t, name, len)] - 1;
 }
 
 int ts_names_intern(ts_names *t, const char *name, size_t len) {

@@ -328,6 +328,7 @@ static tilesat_map *part_map(const cut *c, int j, const uint64_t *keep) {
   /* (none: tilesat_map_part refuses them; the named classes are m's) */
   memset(&p->globals, 0, sizeof p->globals);
   memset(&p->classes, 0, sizeof p->classes);
+  memset(&p->class_names, 0, sizeof p->class_names);
   p->masked = NULL;
   p->nmasked = 0;
   for (size_t i = 0; i < m->pins.n; i++)
