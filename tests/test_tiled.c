@@ -197,7 +197,7 @@ Test(tiled, malformed_maps_are_errors_naming_the_file) {
       {short_csv, ":2: fewer tiles than the layer's width x height"},
       {bad_csv, ":2: bad CSV data"},
       {nolayer, ": no tile layer"},
-      {baddata, ": tile data must be whole numbers"},
+      {baddata, ": gid -4 is out of range (0 to 4294967295)"},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     /* .tmx/.tmj by name, the rest by content */
@@ -211,7 +211,8 @@ Test(tiled, malformed_maps_are_errors_naming_the_file) {
 }
 
 /* A JSON gid of 2^32 (tests/fuzz/corpus/tmj/huge-gid) was refused as "tile
- * data must be whole numbers", which it is: the message gives the range. */
+ * data must be whole numbers", which it is: the message gives the range,
+ * as CSV and XML say it (tiled/gids_read_alike_in_every_encoding). */
 Test(tiled, json_gid_out_of_range_says_the_range) {
   char *big = temp_file("{\"layers\": [{\"type\": \"tilelayer\", "
                         "\"width\": 2, \"height\": 1, \"data\": [1, "
@@ -219,8 +220,7 @@ Test(tiled, json_gid_out_of_range_says_the_range) {
                         -1);
   char msg[512];
   snprintf(msg, sizeof msg,
-           "tilesat: %s: tile data must be whole numbers from 0 to "
-           "4294967295\n",
+           "tilesat: %s: gid 4294967296 is out of range (0 to 4294967295)\n",
            big);
   expect_cli_error(msg, "extract", big);
   remove(big);
@@ -385,5 +385,297 @@ Test(tiled, hex_maps_staggered_otherwise_are_refused) {
   expect_cli_error(msg, "verify", "rules/coast-hex.rules", flat);
   expect_cli_error(msg, "check", "rules/coast-hex.rules", "--size", "4x4",
                    "--pins-from", flat);
+  rm_dir(dir);
+}
+
+/* ------------------------------------------------ numbers read in range */
+
+/* A map of one tileset (its tile `id` named "a", firstgid `first`) and a
+ * 2x1 layer of `data` (CSV), written in `dir` as NAME; the path. */
+static char *tmx_with(const char *dir, const char *name, const char *first,
+                      const char *id, const char *data) {
+  char *path = malloc(strlen(dir) + strlen(name) + 2);
+  sprintf(path, "%s/%s", dir, name);
+  FILE *f = fopen(path, "w");
+  cr_assert(f);
+  fprintf(f,
+          "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+          "<map version=\"1.10\" width=\"2\" height=\"1\" tilewidth=\"8\" "
+          "tileheight=\"8\">\n"
+          " <tileset firstgid=\"%s\" name=\"t\" tilewidth=\"8\" "
+          "tileheight=\"8\">\n"
+          "  <tile id=\"%s\">\n"
+          "   <properties><property name=\"tilesat\" value=\"a\"/>"
+          "</properties>\n"
+          "  </tile>\n"
+          " </tileset>\n"
+          " <layer name=\"l\" width=\"2\" height=\"1\">\n"
+          "  <data encoding=\"csv\">%s</data>\n"
+          " </layer>\n"
+          "</map>\n",
+          first, id, data);
+  fclose(f);
+  return path;
+}
+
+static char *write_in(const char *dir, const char *name, const char *text) {
+  char *path = malloc(strlen(dir) + strlen(name) + 2);
+  sprintf(path, "%s/%s", dir, name);
+  FILE *f = fopen(path, "w");
+  cr_assert(f);
+  fputs(text, f);
+  fclose(f);
+  return path;
+}
+
+/* A tile id of 2^63-1 made firstgid + id overflow (signed) and wrap to gid
+ * 0, so the tile "a" named the empty cells and verify called an empty
+ * layer VALID; firstgid and id are checked: first + id is at most 2^28-1
+ * (the tile id bits of a gid), in .tmx, .tsx and .tmj alike. */
+Test(tiled, tile_ids_past_a_gid_are_refused_not_wrapped) {
+  char *dir = temp_dir(), msg[1024];
+  char *rules = write_in(dir, "a.rules",
+                         "tilesat-rules 1\ntile a 1\nallow a E a\n"
+                         "allow a W a\n");
+  char *huge = tmx_with(dir, "huge.tmx", "1", "9223372036854775807", "0,0");
+  snprintf(msg, sizeof msg,
+           "tilesat: %s:4: tile id 9223372036854775807 is out of range (0 "
+           "to 268435454: with firstgid 1 its gid must be at most "
+           "268435455, a gid's 28 bits of tile id)\n",
+           huge);
+  expect_cli_error(msg, "verify", rules, huge);
+  expect_cli_error(msg, "extract", huge);
+  /* the largest id that fits is read, and names its gid */
+  char *edge =
+      tmx_with(dir, "edge.tmx", "2", "268435453", "268435455,268435455");
+  run_result r = RUN("verify", rules, edge);
+  cr_expect_eq(r.code, 10, "%s", r.err);
+  cr_expect_str_eq(r.out, "VALID\n");
+  run_free(&r);
+  char *over = tmx_with(dir, "over.tmx", "2", "268435454", "0,0");
+  snprintf(msg, sizeof msg,
+           "tilesat: %s:4: tile id 268435454 is out of range (0 to "
+           "268435453: with firstgid 2 its gid must be at most 268435455, a "
+           "gid's 28 bits of tile id)\n",
+           over);
+  expect_cli_error(msg, "verify", rules, over);
+  const char *firsts[] = {"0", "-1", "268435456", "99999999999999999999"};
+  for (int i = 0; i < 4; i++) {
+    char *bad = tmx_with(dir, "first.tmx", firsts[i], "0", "1,1");
+    snprintf(msg, sizeof msg,
+             "tilesat: %s:3: tileset firstgid %s is out of range (1 to "
+             "268435455: a gid's tile id has 28 bits, 0 is the empty cell)\n",
+             bad, firsts[i]);
+    expect_cli_error(msg, "verify", rules, bad);
+    free(bad);
+  }
+  /* an external .tsx: its own file and line */
+  char *tsx = write_in(dir, "t.tsx",
+                       "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+                       "<tileset name=\"t\" tilewidth=\"8\" tileheight=\"8\">\n"
+                       " <tile id=\"9223372036854775807\">\n"
+                       "  <properties><property name=\"tilesat\" value=\"a\"/>"
+                       "</properties>\n"
+                       " </tile>\n"
+                       "</tileset>\n");
+  char *ext =
+      write_in(dir, "ext.tmx",
+               "<map width=\"2\" height=\"1\">\n"
+               " <tileset firstgid=\"1\" source=\"t.tsx\"/>\n"
+               " <layer width=\"2\" height=\"1\"><data encoding=\"csv\">"
+               "0,0</data></layer>\n"
+               "</map>\n");
+  snprintf(msg, sizeof msg,
+           "tilesat: %s:3: tile id 9223372036854775807 is out of range (0 "
+           "to 268435454: with firstgid 1 its gid must be at most "
+           "268435455, a gid's 28 bits of tile id)\n",
+           tsx);
+  expect_cli_error(msg, "verify", rules, ext);
+  /* .tmj: an embedded tileset, and an external .tsx */
+  char *tmj = write_in(
+      dir, "huge.tmj",
+      "{\"width\": 2, \"height\": 1, \"layers\": [{\"type\": \"tilelayer\", "
+      "\"width\": 2, \"height\": 1, \"data\": [0, 0]}], \"tilesets\": "
+      "[{\"firstgid\": 1, \"tiles\": [{\"id\": 9223372036854775807, "
+      "\"properties\": [{\"name\": \"tilesat\", \"type\": \"string\", "
+      "\"value\": \"a\"}]}]}]}\n");
+  snprintf(msg, sizeof msg,
+           "tilesat: %s: tile id 9.2233720368547758e+18 is out of range (0 "
+           "to 268435454: with firstgid 1 its gid must be at most "
+           "268435455, a gid's 28 bits of tile id)\n",
+           tmj);
+  expect_cli_error(msg, "verify", rules, tmj);
+  char *tmjext = write_in(
+      dir, "ext.tmj",
+      "{\"width\": 2, \"height\": 1, \"layers\": [{\"type\": \"tilelayer\", "
+      "\"width\": 2, \"height\": 1, \"data\": [0, 0]}], \"tilesets\": "
+      "[{\"firstgid\": 0, \"source\": \"t.tsx\"}]}\n");
+  snprintf(msg, sizeof msg,
+           "tilesat: %s: tileset firstgid 0 is out of range (1 to "
+           "268435455: a gid's tile id has 28 bits, 0 is the empty cell)\n",
+           tmjext);
+  expect_cli_error(msg, "verify", rules, tmjext);
+  char *paths[] = {rules, huge, edge, over, tsx, ext, tmj, tmjext};
+  for (size_t i = 0; i < sizeof paths / sizeof *paths; i++)
+    free(paths[i]);
+  rm_dir(dir);
+}
+
+/* A <tile gid="4294967297"/> was read as gid 1 where CSV refused the same
+ * value: every encoding reads a gid alike, its flip bits included, and
+ * refuses the same value with the same message. */
+Test(tiled, gids_read_alike_in_every_encoding) {
+  char *dir = temp_dir(), msg[1024];
+  /* the same two gids in each encoding: gid 1 flipped h, and 2^32-1 (id
+   * 2^28-1, every flip bit) */
+  const char *xml_tiles =
+      "<tile gid=\"2147483649\"/><tile gid=\"4294967295\"/>";
+  const char *csv = "2147483649,4294967295";
+  const char *b64 = "AQAAgP////8="; /* 01 00 00 80 ff ff ff ff */
+  const char *tmj_array = "[2147483649, 4294967295]";
+  char text[1024];
+  char *files[4];
+  snprintf(text, sizeof text,
+           "<map width=\"2\" height=\"1\"><layer width=\"2\" height=\"1\">"
+           "<data>%s</data></layer></map>\n",
+           xml_tiles);
+  files[0] = write_in(dir, "xml.tmx", text);
+  snprintf(text, sizeof text,
+           "<map width=\"2\" height=\"1\"><layer width=\"2\" height=\"1\">"
+           "<data encoding=\"csv\">%s</data></layer></map>\n",
+           csv);
+  files[1] = write_in(dir, "csv.tmx", text);
+  snprintf(text, sizeof text,
+           "<map width=\"2\" height=\"1\"><layer width=\"2\" height=\"1\">"
+           "<data encoding=\"base64\">%s</data></layer></map>\n",
+           b64);
+  files[2] = write_in(dir, "b64.tmx", text);
+  snprintf(text, sizeof text,
+           "{\"layers\": [{\"type\": \"tilelayer\", \"width\": 2, "
+           "\"height\": 1, \"data\": %s}]}\n",
+           tmj_array);
+  files[3] = write_in(dir, "array.tmj", text);
+  for (int i = 0; i < 4; i++) {
+    tilesat_grid *g = read_tiled(files[i], NULL, TILESAT_EMPTY_TILE);
+    cr_expect_str_eq(tilesat_grid_at(g, 0, 0), "1:h", "%s", files[i]);
+    cr_expect_str_eq(tilesat_grid_at(g, 0, 1), "268435455:hvdx", "%s",
+                     files[i]);
+    tilesat_grid_free(g);
+    free(files[i]);
+  }
+  /* 2^32 + 1 and -1: the same refusal in XML, CSV and JSON (base64 holds 32
+   * bits a gid, no more) */
+  const char *bad[] = {"4294967297", "-1", "000004294967296",
+                       "99999999999999999999999999999999"};
+  const char *shown[] = {"4294967297", "-1", "4294967296",
+                         "999999999999999999999999..."};
+  for (int b = 0; b < 4; b++) {
+    snprintf(text, sizeof text,
+             "<map width=\"2\" height=\"1\"><layer width=\"2\" height=\"1\">\n"
+             "<data><tile gid=\"1\"/><tile gid=\"%s\"/></data></layer>"
+             "</map>\n",
+             bad[b]);
+    files[0] = write_in(dir, "xml.tmx", text);
+    snprintf(text, sizeof text,
+             "<map width=\"2\" height=\"1\"><layer width=\"2\" height=\"1\">\n"
+             "<data encoding=\"csv\">1,%s</data></layer></map>\n",
+             bad[b]);
+    files[1] = write_in(dir, "csv.tmx", text);
+    snprintf(text, sizeof text,
+             "{\"layers\": [{\"type\": \"tilelayer\", \"width\": 2, "
+             "\"height\": 1, \"data\": [1, %s]}]}\n",
+             bad[b][0] == '0' ? "4294967296" : bad[b]);
+    files[2] = write_in(dir, "array.tmj", text);
+    for (int i = 0; i < 3; i++) {
+      snprintf(msg, sizeof msg,
+               "tilesat: %s%s: gid %s is out of range (0 to 4294967295)\n",
+               files[i], i < 2 ? ":2" : "",
+               i < 2 || b < 3 ? shown[b] : "1.0000000000000001e+32");
+      expect_cli_error(msg, "extract", files[i]);
+      free(files[i]);
+    }
+  }
+  rm_dir(dir);
+}
+
+/* 20000 named tiles: a cell's name was found by a scan of every named tile
+ * (a 1000x1000 layer took 36 s); now one hashed lookup.  The layer is a
+ * checkerboard of the last two, read exactly and VALID by their rules;
+ * the tiles take five lines each, so the last ones sit past line 65535,
+ * where an error still names its line. */
+#define NAMED 20000
+Test(tiled, twenty_thousand_named_tiles_read_at_once, .timeout = 30) {
+  char *dir = temp_dir();
+  char *path = malloc(strlen(dir) + 16);
+  sprintf(path, "%s/named.tmx", dir);
+  int side = 1000;
+  for (int pass = 0; pass < 2; pass++) {
+    FILE *f = fopen(path, "w");
+    cr_assert(f);
+    fprintf(f,
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+            "<map version=\"1.10\" width=\"%d\" height=\"%d\">\n"
+            " <tileset firstgid=\"1\" name=\"t\">\n",
+            side, side);
+    for (int i = 0; i < NAMED; i++)
+      fprintf(f,
+              "  <tile id=\"%d\">\n   <properties>\n    <property "
+              "name=\"tilesat\" value=\"t%d\"/>\n   </properties>\n  "
+              "</tile>\n",
+              pass && i == NAMED - 1 ? 300000000 : i, i);
+    fprintf(f,
+            " </tileset>\n <layer name=\"l\" width=\"%d\" height=\"%d\">\n"
+            "  <data encoding=\"csv\">\n",
+            side, side);
+    for (int r = 0; r < side; r++)
+      for (int c = 0; c < side; c++)
+        fprintf(f, "%d%s", NAMED - (r + c) % 2,
+                r == side - 1 && c == side - 1 ? "\n"
+                : c == side - 1                ? ",\n"
+                                               : ",");
+    fprintf(f, "</data>\n </layer>\n</map>\n");
+    fclose(f);
+    if (pass)
+      break;
+    tilesat_grid *g = read_tiled(path, NULL, TILESAT_EMPTY_TILE);
+    cr_assert_eq(tilesat_grid_width(g), side);
+    long wrong = 0;
+    for (int r = 0; r < side; r++)
+      for (int c = 0; c < side; c++)
+        wrong += strcmp(tilesat_grid_at(g, r, c),
+                        (r + c) % 2 ? "t19998" : "t19999") != 0;
+    cr_expect_eq(wrong, 0);
+    tilesat_grid_free(g);
+    char *rules = write_in(dir, "two.rules",
+                           "tilesat-rules 1\ntile t19998 1\ntile t19999 1\n"
+                           "allow t19998 N t19999\nallow t19998 E t19999\n"
+                           "allow t19998 S t19999\nallow t19998 W t19999\n"
+                           "allow t19999 N t19998\nallow t19999 E t19998\n"
+                           "allow t19999 S t19998\nallow t19999 W t19998\n");
+    run_result v = RUN("verify", rules, path);
+    cr_expect_eq(v.code, 10, "%s", v.err);
+    cr_expect_str_eq(v.out, "VALID\n");
+    run_free(&v);
+    free(rules);
+  }
+  /* the last tile, out of range, spans lines 4 + 5 * 19999 to 4 lines
+   * below: an error names one of them, not 65535 (libxml2 2.9 stores an
+   * element's line past 65535 with its first text, the line below) */
+  char tail[1024];
+  snprintf(tail, sizeof tail,
+           ": tile id 300000000 is out of range (0 to 268435454: with "
+           "firstgid 1 its gid must be at most 268435455, a gid's 28 bits of "
+           "tile id)\n");
+  run_result e = RUN("extract", path);
+  cr_expect_eq(e.code, 1);
+  long line = 0;
+  char *colon = strstr(e.err, ".tmx:");
+  cr_assert(colon, "%s", e.err);
+  line = strtol(colon + 5, &colon, 10);
+  cr_expect(line >= 4 + 5 * (NAMED - 1) && line <= 4 + 5 * (NAMED - 1) + 4,
+            "line %ld", line);
+  cr_expect_str_eq(colon, tail);
+  run_free(&e);
+  free(path);
   rm_dir(dir);
 }

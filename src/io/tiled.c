@@ -8,6 +8,9 @@
  * written here reads back to the same grid of names. */
 #include "io/tiled.h"
 
+#include <errno.h>
+#include <math.h>
+
 /* The folder part of a path, with its '/' ("" for none; malloc'd). */
 char *ts_tiled_dir_of(const char *path) {
   const char *slash = strrchr(path, '/');
@@ -84,43 +87,74 @@ static bool inflate_exact(const uint8_t *in, size_t inlen, uint8_t *out,
   return ok;
 }
 
+/* Why a layer's gids were refused (MSG_SIZE bytes, the readers' msg). */
+#define MSG_SIZE 256
+#define MAX_GID_TEXT 24 /* digits of an out-of-range gid shown */
+
+/* A gid in decimal at p: "-" allowed (to say it is out of range), digits
+ * required.  *end past it; false with msg when it is out of range or not a
+ * number (then `what` says what was expected). */
+static bool gid_text(const char *p, const char **end, uint32_t *gid,
+                     const char *what, char *msg) {
+  const char *d = p + (*p == '-');
+  size_t n = strspn(d, "0123456789");
+  *end = d + n;
+  if (!n) {
+    snprintf(msg, MSG_SIZE, "%s", what);
+    return false;
+  }
+  const char *nz = d;
+  while (nz < d + n - 1 && *nz == '0')
+    nz++;
+  size_t digits = (size_t)(d + n - nz);
+  bool big = *p == '-' || digits > 10 ||
+             (digits == 10 && strncmp(nz, "4294967295", 10) > 0);
+  if (big) {
+    snprintf(msg, MSG_SIZE, "gid %s%.*s%s is out of range (0 to 4294967295)",
+             *p == '-' ? "-" : "",
+             (int)(digits > MAX_GID_TEXT ? MAX_GID_TEXT : digits), nz,
+             digits > MAX_GID_TEXT ? "..." : "");
+    return false;
+  }
+  *gid = (uint32_t)strtoul(nz, NULL, 10);
+  return true;
+}
+
 static const char *skip_space(const char *p) {
   while (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t')
     p++;
   return p;
 }
 
+#define BAD_CSV "bad CSV data (expected numbers and commas)"
+
 /* CSV layer data: exactly n gids. */
-static bool decode_csv(const char *text, uint32_t *gids, size_t n,
-                       const char **msg) {
+static bool decode_csv(const char *text, uint32_t *gids, size_t n, char *msg) {
   const char *p = text;
   size_t k = 0;
   for (;;) {
     p = skip_space(p);
     if (!*p)
       break;
-    if (*p < '0' || *p > '9' || k == n) {
-      *msg = k == n ? "more tiles than the layer's width x height"
-                    : "bad CSV data (expected numbers and commas)";
+    const char *end;
+    uint32_t gid;
+    if (!gid_text(p, &end, &gid, BAD_CSV, msg))
+      return false;
+    if (k == n) {
+      snprintf(msg, MSG_SIZE, "more tiles than the layer's width x height");
       return false;
     }
-    char *end;
-    unsigned long long v = strtoull(p, &end, 10);
-    if (v > UINT32_MAX) {
-      *msg = "tile id out of range";
-      return false;
-    }
-    gids[k++] = (uint32_t)v;
+    gids[k++] = gid;
     p = skip_space(end);
     if (*p == ',')
       p++;
     else if (*p) {
-      *msg = "bad CSV data (expected numbers and commas)";
+      snprintf(msg, MSG_SIZE, BAD_CSV);
       return false;
     }
   }
   if (k != n) {
-    *msg = "fewer tiles than the layer's width x height";
+    snprintf(msg, MSG_SIZE, "fewer tiles than the layer's width x height");
     return false;
   }
   return true;
@@ -128,11 +162,11 @@ static bool decode_csv(const char *text, uint32_t *gids, size_t n,
 
 /* base64 layer data, zlib- or gzip-compressed or not: n little-endian gids. */
 static bool decode_base64(const char *text, const char *compression,
-                          uint32_t *gids, size_t n, const char **msg) {
+                          uint32_t *gids, size_t n, char *msg) {
   size_t len;
   uint8_t *raw = base64_decode(text, &len);
   if (!raw) {
-    *msg = "bad base64 data";
+    snprintf(msg, MSG_SIZE, "bad base64 data");
     return false;
   }
   uint8_t *bytes = raw;
@@ -140,19 +174,20 @@ static bool decode_base64(const char *text, const char *compression,
   bool ok = true;
   if (compression && *compression) {
     if (strcmp(compression, "zlib") && strcmp(compression, "gzip")) {
-      *msg = "unsupported compression (zlib and gzip are)";
+      snprintf(msg, MSG_SIZE, "unsupported compression (zlib and gzip are)");
       ok = false;
     } else {
       plain = ts_malloc(n * 4);
       ok = inflate_exact(raw, len, plain, n * 4);
       if (!ok)
-        *msg = "bad compressed data, or not width x height tiles";
+        snprintf(msg, MSG_SIZE,
+                 "bad compressed data, or not width x height tiles");
       bytes = plain;
       len = n * 4;
     }
   }
   if (ok && len != n * 4) {
-    *msg = "data is not width x height tiles";
+    snprintf(msg, MSG_SIZE, "data is not width x height tiles");
     ok = false;
   }
   for (size_t k = 0; ok && k < n; k++)
@@ -167,19 +202,51 @@ static bool decode_base64(const char *text, const char *compression,
 /* Layer data as gids: `text` (CSV, or base64 with optional compression). */
 static bool decode_data(const char *text, const char *encoding,
                         const char *compression, uint32_t *gids, size_t n,
-                        const char **msg) {
+                        char *msg) {
   if (!encoding || !strcmp(encoding, "csv")) {
     if (compression && *compression) {
-      *msg = "CSV data cannot be compressed";
+      snprintf(msg, MSG_SIZE, "CSV data cannot be compressed");
       return false;
     }
     return decode_csv(text, gids, n, msg);
   }
   if (strcmp(encoding, "base64")) {
-    *msg = "unknown data encoding (csv or base64)";
+    snprintf(msg, MSG_SIZE, "unknown data encoding (csv or base64)");
     return false;
   }
   return decode_base64(text, compression, gids, n, msg);
+}
+
+/* The named gids hashed: a gid's decimal text -> the first of `named`
+ * that names it (a lookup a cell, not a scan of every named tile). */
+typedef struct gid_names {
+  ts_names gids;     /* decimal text of each named gid */
+  const char **name; /* by the same index */
+} gid_names;
+
+static void gid_names_init(gid_names *t, const named_gids *named) {
+  memset(t, 0, sizeof *t);
+  t->name = ts_malloc((named->n + 1) * sizeof *t->name);
+  for (size_t i = 0; i < named->n; i++) {
+    char num[16];
+    snprintf(num, sizeof num, "%u", (unsigned)named->v[i].gid);
+    size_t before = t->gids.v.n;
+    int k = ts_names_intern(&t->gids, num, strlen(num));
+    if (t->gids.v.n > before)
+      t->name[k] = named->v[i].name;
+  }
+}
+
+static const char *gid_name(const gid_names *t, uint32_t id) {
+  char num[16];
+  snprintf(num, sizeof num, "%u", (unsigned)id);
+  int k = ts_names_find(&t->gids, num);
+  return k < 0 ? NULL : t->name[k];
+}
+
+static void gid_names_free(gid_names *t) {
+  ts_names_free(&t->gids);
+  free(t->name);
 }
 
 /* The grid: names by gid (property, or decimal id, plus flip letters). */
@@ -187,6 +254,8 @@ static tilesat_grid *grid_of(const char *path, int w, int h,
                              const uint32_t *gids, const named_gids *named,
                              tilesat_empty empty, tilesat_error *err) {
   ts_names names = {0};
+  gid_names by_gid;
+  gid_names_init(&by_gid, named);
   int *cells = ts_malloc((size_t)w * (size_t)h * sizeof *cells);
   size_t kept = 0;
   for (size_t k = 0; k < (size_t)w * (size_t)h; k++) {
@@ -196,10 +265,7 @@ static tilesat_grid *grid_of(const char *path, int w, int h,
       continue;
     }
     kept++;
-    const char *base = NULL;
-    for (size_t i = 0; i < named->n && !base; i++)
-      if (named->v[i].gid == id)
-        base = named->v[i].name;
+    const char *base = gid_name(&by_gid, id);
     char num[16];
     if (!base) {
       snprintf(num, sizeof num, "%u", (unsigned)id);
@@ -224,6 +290,7 @@ static tilesat_grid *grid_of(const char *path, int w, int h,
     cells[k] = ts_names_intern(&names, name, strlen(name));
     free(name);
   }
+  gid_names_free(&by_gid);
   if (!kept && empty != TILESAT_EMPTY_FREE) {
     ts_error(err, path, 0, "the layer has no tiles (every cell is empty)");
     ts_names_free(&names);
@@ -246,8 +313,8 @@ void ts_tiled_no_layer(const char *path, const char *want, tilesat_error *err) {
 /* How a format reads its layer's n gids: false, with the reason, when they
  * are not n good gids; `line` starts as the layer's and may be moved to
  * the data's. */
-typedef bool gids_reader(const void *layer, uint32_t *gids, size_t n,
-                         const char **msg, long *line);
+typedef bool gids_reader(const void *layer, uint32_t *gids, size_t n, char *msg,
+                         long *line);
 
 /* The end the readers share, once a format has found its layer and its
  * width and height: the size checked, the gids read, the grid made. */
@@ -262,9 +329,9 @@ static tilesat_grid *layer_grid(const char *path, long line, long w, long h,
   }
   size_t n = (size_t)w * (size_t)h;
   uint32_t *gids = ts_calloc(n, sizeof *gids);
-  const char *msg = NULL;
+  char msg[MSG_SIZE] = "";
   tilesat_grid *g = NULL;
-  if (read(layer, gids, n, &msg, &line))
+  if (read(layer, gids, n, msg, &line))
     g = grid_of(path, (int)w, (int)h, gids, named, empty, err);
   else
     ts_error(err, path, line, "%s", msg);
@@ -279,9 +346,10 @@ long ts_tiled_int_attr(xmlNode *n, const char *name, long def) {
   if (!v)
     return def;
   char *end;
+  errno = 0;
   long x = strtol((const char *)v, &end, 10);
-  if (*end || end == (char *)v)
-    x = -1;
+  if (*end || end == (char *)v || errno == ERANGE)
+    x = -1; /* not a number, or beyond a long: out of every range */
   xmlFree(v);
   return x;
 }
@@ -306,19 +374,61 @@ static void tmx_tile_names(xmlNode *ps, uint32_t gid, named_gids *named) {
   }
 }
 
+/* The largest tile id a gid holds: 28 bits, below the 4 flip flags. */
+#define MAX_TILE_GID 0x0FFFFFFF
+
+/* A tileset's firstgid: 1 to MAX_TILE_GID (0 would name the empty cell). */
+static bool first_ok(long first) { return first >= 1 && first <= MAX_TILE_GID; }
+
+static int bad_first(const char *path, long line, const char *text,
+                     tilesat_error *err) {
+  ts_error(err, path, line,
+           "tileset firstgid %s is out of range (1 to %d: a gid's tile id "
+           "has 28 bits, 0 is the empty cell)",
+           text, MAX_TILE_GID);
+  return -1;
+}
+
+/* A tileset tile's id: 0 to MAX_TILE_GID - first, so that its gid, first
+ * + id, is a tile id of a gid; else -1 and *err at `line`. */
+static int tile_gid(const char *path, long line, long first, long id,
+                    const char *text, uint32_t *gid, tilesat_error *err) {
+  if (!text) {
+    ts_error(err, path, line, "a tileset's tile has no id");
+    return -1;
+  }
+  if (id < 0 || id > MAX_TILE_GID - first) {
+    ts_error(err, path, line,
+             "tile id %s is out of range (0 to %ld: with firstgid %ld its gid "
+             "must be at most %d, a gid's 28 bits of tile id)",
+             text, MAX_TILE_GID - first, first, MAX_TILE_GID);
+    return -1;
+  }
+  *gid = (uint32_t)(first + id);
+  return 0;
+}
+
 /* The named <tile>s of a <tileset> (a map's, or a .tsx file's root), as
- * gids from `first`. */
-static void tmx_tile_list(xmlNode *ts, long first, named_gids *named) {
+ * gids from `first` (checked: first_ok); 0, or -1 for a tile id out of
+ * range. */
+static int tmx_tile_list(const char *path, xmlNode *ts, long first,
+                         named_gids *named, tilesat_error *err) {
   for (xmlNode *t = ts->children; t; t = t->next) {
     if (!ts_tiled_is_elem(t, "tile"))
       continue;
+    xmlChar *text = xmlGetProp(t, (const xmlChar *)"id");
     long id = ts_tiled_int_attr(t, "id", -1);
-    if (id < 0 || first < 0 || first + id > 0x0FFFFFFF)
-      continue;
+    uint32_t gid = 0;
+    int rc = tile_gid(path, xmlGetLineNo(t), first, id, (const char *)text,
+                      &gid, err);
+    xmlFree(text);
+    if (rc)
+      return -1;
     for (xmlNode *ps = t->children; ps; ps = ps->next)
       if (ts_tiled_is_elem(ps, "properties"))
-        tmx_tile_names(ps, (uint32_t)(first + id), named);
+        tmx_tile_names(ps, gid, named);
   }
+  return 0;
 }
 
 static int external_names(const char *map, const char *source, long first,
@@ -329,12 +439,18 @@ static int external_names(const char *map, const char *source, long first,
 int ts_tiled_tmx_tileset_names(const char *path, xmlNode *ts, named_gids *named,
                                tilesat_error *err) {
   long first = ts_tiled_int_attr(ts, "firstgid", 1);
+  if (!first_ok(first)) {
+    xmlChar *text = xmlGetProp(ts, (const xmlChar *)"firstgid");
+    bad_first(path, xmlGetLineNo(ts), (const char *)text, err);
+    xmlFree(text);
+    return -1;
+  }
   xmlChar *src = xmlGetProp(ts, (const xmlChar *)"source");
   int rc = 0;
   if (src)
     rc = external_names(path, (const char *)src, first, named, err);
   else
-    tmx_tile_list(ts, first, named);
+    rc = tmx_tile_list(path, ts, first, named, err);
   xmlFree(src);
   return rc;
 }
@@ -358,15 +474,33 @@ xmlNode *ts_tiled_tmx_find_layer(xmlNode *parent, const char *want) {
   return NULL;
 }
 
+/* A <tile gid="..."/> of a layer's <data> (no gid: 0, an empty cell), read
+ * as CSV reads a gid; into *gid unless it is NULL (one tile too many). */
+#define BAD_GID "bad gid (expected a whole number)"
+static bool tmx_tile_gid(xmlNode *t, uint32_t *gid, char *msg) {
+  xmlChar *v = xmlGetProp(t, (const xmlChar *)"gid");
+  uint32_t g = 0;
+  const char *end;
+  bool ok = !v || gid_text((const char *)v, &end, &g, BAD_GID, msg);
+  if (ok && v && *end) {
+    snprintf(msg, MSG_SIZE, BAD_GID);
+    ok = false;
+  }
+  if (ok && gid)
+    *gid = g;
+  xmlFree(v);
+  return ok;
+}
+
 /* A <layer>'s gids: <tile> elements, or encoded text in its <data>. */
-static bool tmx_gids(const void *layer, uint32_t *gids, size_t n,
-                     const char **msg, long *line) {
+static bool tmx_gids(const void *layer, uint32_t *gids, size_t n, char *msg,
+                     long *line) {
   xmlNode *data = NULL;
   for (xmlNode *c = ((const xmlNode *)layer)->children; c && !data; c = c->next)
     if (ts_tiled_is_elem(c, "data"))
       data = c;
   if (!data) {
-    *msg = "layer has no <data>";
+    snprintf(msg, MSG_SIZE, "layer has no <data>");
     return false;
   }
   *line = xmlGetLineNo(data);
@@ -379,21 +513,21 @@ static bool tmx_gids(const void *layer, uint32_t *gids, size_t n,
     ok = true;
     for (xmlNode *t = data->children; t && ok; t = t->next) {
       if (ts_tiled_is_elem(t, "chunk")) {
-        *msg = "chunks (infinite maps) are not supported";
+        snprintf(msg, MSG_SIZE, "chunks (infinite maps) are not supported");
         ok = false;
       } else if (ts_tiled_is_elem(t, "tile")) {
-        long gid = ts_tiled_int_attr(t, "gid", 0);
-        if (k == n || gid < 0) {
-          *msg =
-              k == n ? "more tiles than the layer's width x height" : "bad gid";
+        ok = tmx_tile_gid(t, k < n ? &gids[k] : NULL, msg);
+        k += ok;
+        if (ok && k > n) {
+          snprintf(msg, MSG_SIZE, "more tiles than the layer's width x height");
           ok = false;
-        } else {
-          gids[k++] = (uint32_t)gid;
         }
+        if (!ok)
+          *line = xmlGetLineNo(t);
       }
     }
     if (ok && k != n) {
-      *msg = "fewer tiles than the layer's width x height";
+      snprintf(msg, MSG_SIZE, "fewer tiles than the layer's width x height");
       ok = false;
     }
   } else {
@@ -491,12 +625,26 @@ done:
 
 /* ------------------------------------------------------------------ TMJ */
 
+/* A whole number within +-2^53 (where doubles are exact; a cast of a
+ * larger one to long could overflow). */
 bool ts_tiled_json_int(const cJSON *o, const char *key, long *out) {
   const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-  if (!cJSON_IsNumber(v) || v->valuedouble != (double)(long)v->valuedouble)
+  if (!cJSON_IsNumber(v) || !(fabs(v->valuedouble) <= 9007199254740992.0) ||
+      v->valuedouble != floor(v->valuedouble))
     return false;
   *out = (long)v->valuedouble;
   return true;
+}
+
+/* The text of a JSON member for a message (its number, or "(not a
+ * number)"); false when there is none. */
+static bool json_text(const cJSON *o, const char *key, char *buf, size_t size) {
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+  if (cJSON_IsNumber(v))
+    snprintf(buf, size, "%.17g", v->valuedouble);
+  else
+    snprintf(buf, size, "(not a number)");
+  return v != NULL;
 }
 
 const char *ts_tiled_json_str(const cJSON *o, const char *key) {
@@ -505,37 +653,49 @@ const char *ts_tiled_json_str(const cJSON *o, const char *key) {
 }
 
 /* The named tiles of a JSON tileset (a map's, or a .tsj file), as gids
- * from `first`. */
-static void tmj_tile_list(const cJSON *ts, long first, named_gids *named) {
+ * from `first` (checked: first_ok); 0, or -1 for a tile id out of
+ * range. */
+static int tmj_tile_list(const char *path, const cJSON *ts, long first,
+                         named_gids *named, tilesat_error *err) {
   const cJSON *tiles = cJSON_GetObjectItemCaseSensitive(ts, "tiles"), *t;
   cJSON_ArrayForEach(t, tiles) {
-    long id;
-    if (!ts_tiled_json_int(t, "id", &id) || id < 0 || first + id > 0x0FFFFFFF)
-      continue;
+    long id = -1;
+    uint32_t gid = 0;
+    char text[32];
+    bool has = json_text(t, "id", text, sizeof text);
+    if (!ts_tiled_json_int(t, "id", &id))
+      id = -1;
+    if (tile_gid(path, 0, first, id, has ? text : NULL, &gid, err))
+      return -1;
     const cJSON *props = cJSON_GetObjectItemCaseSensitive(t, "properties"), *p;
     cJSON_ArrayForEach(p, props) {
       const char *name = ts_tiled_json_str(p, "name"),
                  *value = ts_tiled_json_str(p, "value");
       if (name && value && !strcmp(name, PROPERTY) && *value) {
-        named_gid g = {(uint32_t)(first + id), ts_strdup(value)};
+        named_gid g = {gid, ts_strdup(value)};
         TS_PUSH(*named, g);
       }
     }
   }
+  return 0;
 }
 
 /* The names of one of a .tmj map's tilesets, embedded or external; 0 or
  * -1. */
 int ts_tiled_tmj_tileset_names(const char *path, const cJSON *ts,
                                named_gids *named, tilesat_error *err) {
-  long first;
-  if (!ts_tiled_json_int(ts, "firstgid", &first) || first < 0)
-    return 0;
+  long first = 0;
+  if (!cJSON_GetObjectItemCaseSensitive(ts, "firstgid"))
+    return 0; /* no gids: it names no tile of the map */
+  if (!ts_tiled_json_int(ts, "firstgid", &first) || !first_ok(first)) {
+    char text[32];
+    json_text(ts, "firstgid", text, sizeof text);
+    return bad_first(path, 0, text, err);
+  }
   const char *src = ts_tiled_json_str(ts, "source");
   if (src)
     return external_names(path, src, first, named, err);
-  tmj_tile_list(ts, first, named);
-  return 0;
+  return tmj_tile_list(path, ts, first, named, err);
 }
 
 /* An external tileset's names: `source` (a .tsx, or a .tsj: recognised by
@@ -584,7 +744,7 @@ static int external_names(const char *map, const char *source, long first,
                (const char *)root->name);
       rc = -1;
     } else {
-      tmx_tile_list(root, first, named);
+      rc = tmx_tile_list(file, root, first, named, err);
     }
     xmlFreeDoc(doc);
   } else {
@@ -592,7 +752,7 @@ static int external_names(const char *map, const char *source, long first,
                     ? cJSON_ParseWithLength(text + i, len - i)
                     : NULL;
     if (cJSON_IsObject(ts))
-      tmj_tile_list(ts, first, named);
+      rc = tmj_tile_list(file, ts, first, named, err);
     else {
       ts_error(err, file, 0, "not a Tiled tileset (neither XML nor JSON)");
       rc = -1;
@@ -624,9 +784,26 @@ cJSON *ts_tiled_tmj_find_layer(const cJSON *layers, const char *want) {
   return NULL;
 }
 
+/* A gid of a JSON array as a gid of CSV or XML: a whole number, refused
+ * out of range with the same message. */
+static bool json_gid(const cJSON *v, uint32_t *gid, char *msg) {
+  double d = cJSON_IsNumber(v) ? v->valuedouble : 0.5;
+  if (d != floor(d) || !isfinite(d)) {
+    snprintf(msg, MSG_SIZE, "tile data must be whole numbers");
+    return false;
+  }
+  if (d < 0 || d > (double)UINT32_MAX) {
+    snprintf(msg, MSG_SIZE, "gid %.17g is out of range (0 to 4294967295)", d);
+    return false;
+  }
+  if (gid)
+    *gid = (uint32_t)d;
+  return true;
+}
+
 /* A tile layer's gids: its "data", an array of numbers or encoded text. */
-static bool tmj_gids(const void *layer, uint32_t *gids, size_t n,
-                     const char **msg, long *line) {
+static bool tmj_gids(const void *layer, uint32_t *gids, size_t n, char *msg,
+                     long *line) {
   (void)line; /* the messages of JSON maps name no line */
   const cJSON *tl = layer;
   const cJSON *data = cJSON_GetObjectItemCaseSensitive(tl, "data");
@@ -637,26 +814,23 @@ static bool tmj_gids(const void *layer, uint32_t *gids, size_t n,
     cJSON_ArrayForEach(v, data) {
       if (!ok)
         break;
-      if (k == n || !cJSON_IsNumber(v) || v->valuedouble < 0 ||
-          v->valuedouble > (double)UINT32_MAX ||
-          v->valuedouble != (double)(uint32_t)v->valuedouble) {
-        *msg = k == n ? "more tiles than the layer's width x height"
-                      : "tile data must be whole numbers from 0 to 4294967295";
+      ok = json_gid(v, k < n ? &gids[k] : NULL, msg);
+      if (ok && k++ == n) {
+        snprintf(msg, MSG_SIZE, "more tiles than the layer's width x height");
         ok = false;
-      } else {
-        gids[k++] = (uint32_t)v->valuedouble;
       }
     }
     if (ok && k != n) {
-      *msg = "fewer tiles than the layer's width x height";
+      snprintf(msg, MSG_SIZE, "fewer tiles than the layer's width x height");
       ok = false;
     }
   } else if (cJSON_IsString(data)) {
     ok = decode_data(data->valuestring, ts_tiled_json_str(tl, "encoding"),
                      ts_tiled_json_str(tl, "compression"), gids, n, msg);
   } else {
-    *msg = "tile layer has no \"data\" (chunks of infinite maps are not "
-           "supported)";
+    snprintf(msg, MSG_SIZE,
+             "tile layer has no \"data\" (chunks of infinite maps are not "
+             "supported)");
     ok = false;
   }
   return ok;

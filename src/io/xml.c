@@ -18,9 +18,11 @@ xmlDoc *ts_xml_parse(const char *text, size_t len, const char *path,
     ts_error(err, path, 0, "cannot make an XML parser");
     return NULL;
   }
-  xmlDoc *doc = xmlCtxtReadMemory(ctxt, text, (int)len, path, NULL,
-                                  XML_PARSE_NONET | XML_PARSE_NOERROR |
-                                      XML_PARSE_NOWARNING);
+  /* BIG_LINES: lines past 65535 keep their number (errors name them) */
+  xmlDoc *doc =
+      xmlCtxtReadMemory(ctxt, text, (int)len, path, NULL,
+                        XML_PARSE_NONET | XML_PARSE_NOERROR |
+                            XML_PARSE_NOWARNING | XML_PARSE_BIG_LINES);
   if (!doc || !xmlDocGetRootElement(doc)) {
     const xmlError *e = xmlCtxtGetLastError(ctxt);
     char msg[256] = "no root element";
