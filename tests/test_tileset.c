@@ -339,3 +339,40 @@ Test(tileset, f_and_backslash_classes_and_unique_images) {
   rmdir(dir);
   free(dir);
 }
+
+/* Decimal weights become whole numbers by one power of ten for all: a
+ * weight of 10^17 beside one of 10^-9 made 10^26, which wrapped in 64 bits
+ * (15908979783594147840 to 1); now refused, naming both.  Trailing zeros
+ * do not count ("0.100000000" is 0.1), so 10^17 beside 0.100000000 is
+ * exactly 10^18 to 1. */
+Test(tileset, weights_too_far_apart_are_refused_not_wrapped) {
+  char *far = temp_file("<set><tiles>\n"
+                        "<tile name=\"a\" weight=\"100000000000000000\"/>\n"
+                        "<tile name=\"b\" weight=\"0.000000001\"/>\n"
+                        "</tiles></set>\n",
+                        -1);
+  char msg[1024];
+  snprintf(msg, sizeof msg,
+           "tilesat: %s: weights 100000000000000000 (tile 'a 0') and "
+           "0.000000001 (tile 'b 0') are too far apart: as whole numbers in "
+           "the same ratio, the larger would pass 2^64-1\n",
+           far);
+  expect_cli_error(msg, "import-tileset", far);
+  char *fits = temp_file("<set><tiles>\n"
+                         "<tile name=\"a\" weight=\"100000000000000000\"/>\n"
+                         "<tile name=\"b\" weight=\"0.100000000\"/>\n"
+                         "<tile name=\"c\" weight=\"0.3\"/>\n"
+                         "</tiles></set>\n",
+                         -1);
+  tilesat_error err;
+  tilesat_rules *r = tilesat_import_tileset(fits, NULL, NULL, &err);
+  cr_assert(r, "%s", err.msg);
+  /* 10^17 : 0.1 : 0.3 in least whole numbers */
+  cr_expect_eq(tilesat_rules_weight(r, tilesat_rules_find_tile(r, "a 0")),
+               1000000000000000000ull);
+  cr_expect_eq(tilesat_rules_weight(r, tilesat_rules_find_tile(r, "b 0")), 1);
+  cr_expect_eq(tilesat_rules_weight(r, tilesat_rules_find_tile(r, "c 0")), 3);
+  tilesat_rules_free(r);
+  free(far);
+  free(fits);
+}

@@ -91,9 +91,20 @@ static bool parse_weight(const char *s, uint64_t *mant, int *frac) {
       return false;
     }
   }
+  for (; f > 0 && m % 10 == 0; f--) /* "0.50" is "0.5": the least scale */
+    m /= 10;
   *mant = m;
   *frac = f;
   return digit && m > 0;
+}
+
+/* mant * 10^-frac in decimal, for a message. */
+static void weight_text(uint64_t mant, int frac, char out[32]) {
+  char digits[24];
+  int n = snprintf(digits, sizeof digits, "%0*llu", frac + 1,
+                   (unsigned long long)mant);
+  snprintf(out, 32, "%.*s%s%s", n - frac, digits, frac ? "." : "",
+           digits + n - frac);
 }
 
 static uint64_t gcd(uint64_t a, uint64_t b) {
@@ -391,20 +402,38 @@ static bool read_neighbor(import *imp, xmlNode *x, bool subset) {
   return nb_ok;
 }
 
-/* The weights of the rules: the tiles' decimal weights as whole numbers. */
+/* The weights of the rules: the tiles' decimal weights as whole numbers,
+ * or NULL when they are too far apart for 64 bits (a weight of 10^17 and
+ * one of 10^-9 would be 10^26 to 1: it wrapped). */
 static tilesat_rules *build_rules(import *imp) {
   size_t T = imp->action.n;
   tilesat_rules *r = imp->rules;
   imp->rules = NULL;
   /* weights: one power of ten for all, then divided by their gcd */
   int maxf = 0;
+  size_t finest = 0;
   for (size_t t = 0; t < T; t++)
-    maxf = imp->frac.v[t] > maxf ? imp->frac.v[t] : maxf;
+    if (imp->frac.v[t] > maxf) {
+      maxf = imp->frac.v[t];
+      finest = t;
+    }
   uint64_t g = 0;
   for (size_t t = 0; t < T; t++) {
     uint64_t w = imp->mant.v[t];
-    for (int k = imp->frac.v[t]; k < maxf; k++)
-      w *= 10;
+    for (int k = imp->frac.v[t]; k < maxf && w; k++)
+      w = w > UINT64_MAX / 10 ? 0 : w * 10;
+    if (!w) {
+      char a[32], b[32];
+      weight_text(imp->mant.v[t], imp->frac.v[t], a);
+      weight_text(imp->mant.v[finest], maxf, b);
+      ts_error(imp->err, imp->path, 0,
+               "weights %s (tile '%s') and %s (tile '%s') are too far apart: "
+               "as whole numbers in the same ratio, the larger would pass "
+               "2^64-1",
+               a, r->names.v.v[t], b, r->names.v.v[finest]);
+      tilesat_rules_free(r);
+      return NULL;
+    }
     r->weight[t] = w;
     g = gcd(g, w);
   }
@@ -468,7 +497,12 @@ static tilesat_rules *import_doc(import *imp, xmlNode *root, const char *subset,
     *pics = NULL;
     return NULL;
   }
-  return build_rules(imp);
+  tilesat_rules *r = build_rules(imp);
+  if (!r && pics) {
+    tilesat_pictures_free(*pics);
+    *pics = NULL;
+  }
+  return r;
 }
 
 tilesat_rules *tilesat_import_tileset(const char *path, const char *subset,
