@@ -58,8 +58,14 @@ int ts_tiled_write_own(const tilesat_map *m, const layers_in *l,
                        const tilesat_pictures *pics, const char *path,
                        tilesat_error *err);
 char *ts_tiled_moved_source(const char *like, const char *out, const char *src);
-bool ts_tiled_name_gid(const named_gids *named, const char *name,
-                       uint32_t *gid);
+/* The named gids hashed by name: the gid of each name's first entry. */
+typedef struct named_index {
+  ts_names names;
+  uint32_t *gid; /* by the names' index */
+} named_index;
+void ts_tiled_named_index(const named_gids *named, named_index *ix);
+void ts_tiled_named_index_free(named_index *ix);
+bool ts_tiled_name_gid(const named_index *ix, const char *name, uint32_t *gid);
 int ts_tiled_write_like(const tilesat_map *m, const layers_in *lin,
                         const char *like, const char *path, tilesat_error *err);
 

@@ -94,15 +94,19 @@ static uint32_t *cell_gids(const tilesat_map *m, const int *tiles,
                            tilesat_error *err) {
   const tilesat_rules *r = m->rules;
   uint32_t *gid = ts_malloc((size_t)r->ntiles * sizeof *gid + 1);
+  named_index ix;
+  ts_tiled_named_index(named, &ix);
   for (int t = 0; t < r->ntiles; t++)
-    if (!ts_tiled_name_gid(named, r->names.v.v[t], &gid[t])) {
+    if (!ts_tiled_name_gid(&ix, r->names.v.v[t], &gid[t])) {
       ts_error(err, base, 0,
                "tile '%s' is neither a tile id (\"12\", \"12:h\") nor a "
                "named tile (a \"tilesat\" property) of this map's tilesets",
                r->names.v.v[t]);
+      ts_tiled_named_index_free(&ix);
       free(gid);
       return NULL;
     }
+  ts_tiled_named_index_free(&ix);
   uint32_t *cells = ts_malloc((size_t)m->ncells * sizeof *cells);
   for (int c = 0; c < m->ncells; c++)
     cells[c] = tiles[c] < 0 ? 0 : gid[tiles[c]];

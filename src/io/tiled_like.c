@@ -177,13 +177,31 @@ static int like_read(const char *like, like_map *l, tilesat_error *err) {
 /* A tile name as a gid: a "tilesat" property of a tileset's tile, or
  * "ID", either with flip letters after a ':' ("12:hd", "corner:h"), as
  * the readers name a flipped tile. */
-bool ts_tiled_name_gid(const named_gids *named, const char *name,
-                       uint32_t *gid) {
-  for (size_t i = 0; i < named->n; i++)
-    if (!strcmp(named->v[i].name, name)) {
-      *gid = named->v[i].gid;
-      return true;
-    }
+void ts_tiled_named_index(const named_gids *named, named_index *ix) {
+  memset(ix, 0, sizeof *ix);
+  ix->gid = ts_malloc((named->n + 1) * sizeof *ix->gid);
+  for (size_t i = 0; i < named->n; i++) {
+    const char *name = named->v[i].name;
+    size_t before = ix->names.v.n;
+    int k = ts_names_intern(&ix->names, name, strlen(name));
+    if (ix->names.v.n > before) /* the first of a name, as Tiled reads it */
+      ix->gid[k] = named->v[i].gid;
+  }
+}
+
+void ts_tiled_named_index_free(named_index *ix) {
+  ts_names_free(&ix->names);
+  free(ix->gid);
+}
+
+/* (a hashed lookup, not a scan of every named tile: 20000 named tiles
+ * took 1.5 s through --tilesets-from) */
+bool ts_tiled_name_gid(const named_index *ix, const char *name, uint32_t *gid) {
+  int k = ts_names_find(&ix->names, name);
+  if (k >= 0) {
+    *gid = ix->gid[k];
+    return true;
+  }
   const char *colon = strrchr(name, ':');
   uint32_t flags = 0;
   if (colon) {
@@ -191,18 +209,18 @@ bool ts_tiled_name_gid(const named_gids *named, const char *name,
     if (!colon[1])
       return false;
     for (const char *p = colon + 1; *p; p++) {
-      const char *k = strchr(letters, *p);
-      if (!k)
+      const char *at = strchr(letters, *p);
+      if (!at)
         return false;
-      flags |= 0x80000000u >> (k - letters);
+      flags |= 0x80000000u >> (at - letters);
     }
   }
   size_t n = colon ? (size_t)(colon - name) : strlen(name);
-  for (size_t i = 0; i < named->n && colon; i++)
-    if (strlen(named->v[i].name) == n && !memcmp(named->v[i].name, name, n)) {
-      *gid = named->v[i].gid | flags;
-      return true;
-    }
+  k = colon ? ts_names_find_n(&ix->names, name, n) : -1;
+  if (k >= 0) {
+    *gid = ix->gid[k] | flags;
+    return true;
+  }
   if (*name < '0' || *name > '9')
     return false;
   char *end;
@@ -223,15 +241,19 @@ static const char *const like_attrs[] = {"orientation", "tilewidth",
 /* Each tile's gid in `like` (-1 and *err if one has none). */
 static int like_gids(const like_map *l, const tilesat_rules *r,
                      const char *like, uint32_t *gid, tilesat_error *err) {
-  for (int t = 0; t < r->ntiles; t++)
-    if (!ts_tiled_name_gid(&l->named, r->names.v.v[t], &gid[t])) {
+  named_index ix;
+  ts_tiled_named_index(&l->named, &ix);
+  int rc = 0;
+  for (int t = 0; t < r->ntiles && !rc; t++)
+    if (!ts_tiled_name_gid(&ix, r->names.v.v[t], &gid[t])) {
       ts_error(err, like, 0,
                "tile '%s' is neither a tile id (\"12\", \"12:h\") nor a "
                "named tile of this map's tilesets",
                r->names.v.v[t]);
-      return -1;
+      rc = -1;
     }
-  return 0;
+  ts_tiled_named_index_free(&ix);
+  return rc;
 }
 
 /* Inline tilesets only travel within one format. */
