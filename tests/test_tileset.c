@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #define TILESETS "tests/data/wfc/tilesets/"
 
@@ -375,4 +376,90 @@ Test(tileset, weights_too_far_apart_are_refused_not_wrapped) {
   tilesat_rules_free(r);
   free(far);
   free(fits);
+}
+
+static void put32(uint8_t *p, uint32_t v) {
+  p[0] = (uint8_t)(v >> 24);
+  p[1] = (uint8_t)(v >> 16);
+  p[2] = (uint8_t)(v >> 8);
+  p[3] = (uint8_t)v;
+}
+
+static void png_chunk(FILE *f, const char *type, const uint8_t *data,
+                      uint32_t len) {
+  uint8_t head[8];
+  put32(head, len);
+  memcpy(head + 4, type, 4);
+  uLong crc = crc32(crc32(0L, Z_NULL, 0), head + 4, 4);
+  crc = crc32(crc, data, len);
+  uint8_t tail[4];
+  put32(tail, (uint32_t)crc);
+  fwrite(head, 1, 8, f);
+  fwrite(data, 1, len, f);
+  fwrite(tail, 1, 4, f);
+}
+
+/* A black square PNG of side x side pixels, 1 bit a pixel (small and
+ * quick to write however large). */
+static void write_black_png(const char *path, uint32_t side) {
+  size_t row = 1 + (side + 7) / 8, n = row * side;
+  uint8_t *raw = calloc(n, 1);
+  uLongf zn = compressBound((uLong)n);
+  uint8_t *z = malloc(zn);
+  cr_assert_eq(compress(z, &zn, raw, (uLong)n), Z_OK);
+  uint8_t ihdr[13] = {0};
+  put32(ihdr, side);
+  put32(ihdr + 4, side);
+  ihdr[8] = 1; /* bit depth 1, colour type 0 (grey) */
+  FILE *f = fopen(path, "wb");
+  cr_assert(f);
+  fwrite("\x89PNG\r\n\x1a\n", 1, 8, f);
+  png_chunk(f, "IHDR", ihdr, 13);
+  png_chunk(f, "IDAT", z, (uint32_t)zn);
+  png_chunk(f, "IEND", (const uint8_t *)"", 0);
+  fclose(f);
+  free(raw);
+  free(z);
+}
+
+/* A tile image larger than a pictures file holds (4096 pixels a side):
+ * import wrote 134 MB of pictures for a 4100x4100 tile that every command
+ * then refused ("expected 'size WIDTH HEIGHT' (1 to 4096)"); now the
+ * rules are written without pictures, as for a missing image, and the
+ * warning says why. */
+Test(tileset, tile_images_past_the_pictures_limit_write_no_pictures) {
+  char *dir = temp_dir(), path[4300], want[4600];
+  snprintf(path, sizeof path, "%s/B", dir);
+  cr_assert_eq(mkdir(path, 0700), 0);
+  snprintf(path, sizeof path, "%s/B/a.png", dir);
+  write_black_png(path, 4097);
+  snprintf(path, sizeof path, "%s/B.xml", dir);
+  FILE *f = fopen(path, "w");
+  cr_assert(f);
+  fputs("<set><tiles><tile name=\"a\" symmetry=\"X\"/></tiles>"
+        "<neighbors><neighbor left=\"a\" right=\"a\"/></neighbors></set>\n",
+        f);
+  fclose(f);
+  char rules[4300], pics[4300];
+  snprintf(rules, sizeof rules, "%s/b.rules", dir);
+  snprintf(pics, sizeof pics, "%s/b.pictures", dir);
+  run_result r = RUN("import-tileset", path, "-o", rules);
+  cr_expect_eq(r.code, 0, "%s", r.err);
+  snprintf(want, sizeof want,
+           "tilesat: warning: no pictures written: %s/B/a.png: tile image of "
+           "4097x4097 pixels: larger than a pictures file holds (at most "
+           "4096 pixels a side)\n",
+           dir);
+  cr_expect_str_eq(r.err, want);
+  run_free(&r);
+  cr_expect_neq(access(pics, F_OK), 0, "%s was written", pics);
+  r = RUN("check", rules, "--size", "2x1");
+  cr_expect_eq(r.code, 10, "%s", r.err);
+  cr_expect_str_eq(r.out, "SAT\ntilesat-grid names\n\"a 0\" \"a 0\"\n");
+  run_free(&r);
+  snprintf(path, sizeof path, "%s/B/a.png", dir);
+  remove(path);
+  snprintf(path, sizeof path, "%s/B", dir);
+  rmdir(path);
+  rm_dir(dir);
 }

@@ -5,6 +5,11 @@
 #include "core/core.h"
 #include "tilesat_io.h"
 
+/* A pictures file's `size W H`: each at most this (pictures.c); a tileset
+ * whose tile images are larger is refused (tileset.c), as it could not
+ * read back the pictures it would write. */
+#define TS_MAX_PICTURE_SIDE 4096
+
 /* "#rrggbb" / "#rrggbbaa" to RGBA; false if not a colour. */
 bool ts_parse_colour(const char *s, uint8_t rgba[4]);
 /* RGBA to "#rrggbb" (opaque) or "#rrggbbaa". */

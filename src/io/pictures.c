@@ -175,7 +175,7 @@ int tilesat_pictures_write(const tilesat_pictures *p, FILE *out) {
 
 static bool parse_dim(const char *s, int *v) {
   uint64_t x;
-  if (!ts_parse_whole(s, 4096, &x) || x == 0)
+  if (!ts_parse_whole(s, TS_MAX_PICTURE_SIDE, &x) || x == 0)
     return false;
   *v = (int)x;
   return true;
@@ -189,7 +189,8 @@ typedef struct shape {
 static int size_line(ts_reader *rd, shape *s) {
   if (rd->nt != 3 || !parse_dim(rd->tok[1], &s->w) ||
       !parse_dim(rd->tok[2], &s->h))
-    return ts_reader_error(rd, "expected 'size WIDTH HEIGHT' (1 to 4096)");
+    return ts_reader_error(rd, "expected 'size WIDTH HEIGHT' (1 to %d)",
+                           TS_MAX_PICTURE_SIDE);
   return 0;
 }
 

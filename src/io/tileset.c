@@ -152,6 +152,14 @@ static uint8_t *read_tile_image(const char *dir, size_t dirlen,
     tilesat_image_free(img);
     img = NULL;
   }
+  if (img && img->width > TS_MAX_PICTURE_SIDE) {
+    ts_error(err, file, 0,
+             "tile image of %dx%d pixels: larger than a pictures file holds "
+             "(at most %d pixels a side)",
+             img->width, img->height, TS_MAX_PICTURE_SIDE);
+    tilesat_image_free(img);
+    img = NULL;
+  }
   free(file);
   if (!img)
     return NULL;
