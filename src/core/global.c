@@ -121,12 +121,11 @@ static int ways(const tilesat_rules *r, const char *s, size_t n, size_t *next) {
  * characters) and its length when longer: a line of 100000 names would
  * otherwise fill the message and cut what it says. */
 static void show(const char *word, char out[SHOWN + 32]) {
-  size_t n = strlen(word), cut = n;
+  size_t n = strlen(word), cut = SHOWN;
   if (n <= SHOWN) {
     snprintf(out, SHOWN + 32, "'%s'", word);
     return;
   }
-  cut = SHOWN;
   while (cut > 0 && ((unsigned char)word[cut] & 0xc0) == 0x80)
     cut--;
   snprintf(out, SHOWN + 32, "'%.*s...' (%zu bytes)", (int)cut, word, n);
