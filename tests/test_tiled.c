@@ -459,6 +459,16 @@ Test(tiled, tile_ids_past_a_gid_are_refused_not_wrapped) {
            "gid's 28 bits of tile id)\n",
            over);
   expect_cli_error(msg, "verify", rules, over);
+  /* an id that is no whole number is not skipped either */
+  const char *not_ids[] = {"abc", "1.5", "", " 1"};
+  for (int i = 0; i < 4; i++) {
+    char *bad = tmx_with(dir, "notid.tmx", "1", not_ids[i], "1,1");
+    snprintf(msg, sizeof msg,
+             "tilesat: %s:4: tile id '%s' is not a whole number\n", bad,
+             not_ids[i]);
+    expect_cli_error(msg, "verify", rules, bad);
+    free(bad);
+  }
   const char *firsts[] = {"0", "-1", "268435456", "99999999999999999999"};
   for (int i = 0; i < 4; i++) {
     char *bad = tmx_with(dir, "first.tmx", firsts[i], "0", "1,1");

@@ -390,11 +390,17 @@ static int bad_first(const char *path, long line, const char *text,
 }
 
 /* A tileset tile's id: 0 to MAX_TILE_GID - first, so that its gid, first
- * + id, is a tile id of a gid; else -1 and *err at `line`. */
+ * + id, is a tile id of a gid; else -1 and *err at `line`.  text: the id
+ * as written (NULL: none), whole: a whole number (perhaps out of range). */
 static int tile_gid(const char *path, long line, long first, long id,
-                    const char *text, uint32_t *gid, tilesat_error *err) {
+                    const char *text, bool whole, uint32_t *gid,
+                    tilesat_error *err) {
   if (!text) {
     ts_error(err, path, line, "a tileset's tile has no id");
+    return -1;
+  }
+  if (!whole) {
+    ts_error(err, path, line, "tile id '%.40s' is not a whole number", text);
     return -1;
   }
   if (id < 0 || id > MAX_TILE_GID - first) {
@@ -419,8 +425,10 @@ static int tmx_tile_list(const char *path, xmlNode *ts, long first,
     xmlChar *text = xmlGetProp(t, (const xmlChar *)"id");
     long id = ts_tiled_int_attr(t, "id", -1);
     uint32_t gid = 0;
+    const char *digits = text ? (const char *)text + (*text == '-') : "";
+    bool whole = *digits && !digits[strspn(digits, "0123456789")];
     int rc = tile_gid(path, xmlGetLineNo(t), first, id, (const char *)text,
-                      &gid, err);
+                      whole, &gid, err);
     xmlFree(text);
     if (rc)
       return -1;
@@ -642,6 +650,8 @@ static bool json_text(const cJSON *o, const char *key, char *buf, size_t size) {
   const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
   if (cJSON_IsNumber(v))
     snprintf(buf, size, "%.17g", v->valuedouble);
+  else if (cJSON_IsString(v))
+    snprintf(buf, size, "%s", v->valuestring);
   else
     snprintf(buf, size, "(not a number)");
   return v != NULL;
@@ -665,7 +675,10 @@ static int tmj_tile_list(const char *path, const cJSON *ts, long first,
     bool has = json_text(t, "id", text, sizeof text);
     if (!ts_tiled_json_int(t, "id", &id))
       id = -1;
-    if (tile_gid(path, 0, first, id, has ? text : NULL, &gid, err))
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(t, "id");
+    bool whole = cJSON_IsNumber(v) && isfinite(v->valuedouble) &&
+                 v->valuedouble == floor(v->valuedouble);
+    if (tile_gid(path, 0, first, id, has ? text : NULL, whole, &gid, err))
       return -1;
     const cJSON *props = cJSON_GetObjectItemCaseSensitive(t, "properties"), *p;
     cJSON_ArrayForEach(p, props) {
