@@ -77,6 +77,15 @@ bool option_row_for(const option_row *row, const char *cmd);
  * in any case. */
 int options_parse(options *o, const char *cmd, int argc, char **argv);
 void options_free(options *o);
+/* A door (a program or mode that runs a command's job by other means, such
+ * as tilesat-mpi for count) that keeps only some of the command's options
+ * refuses the others by name, never drops them: EXIT_ERROR after
+ * "OPTION: DOOR does not keep it: WHY" for the first option given that is
+ * not in keeps[0..n), else 0.  From the table, so an option added to the
+ * command later is refused until the door keeps it. */
+int options_refuse_unkept(const options *o, const char *door,
+                          const enum option_id *keeps, size_t n,
+                          const char *why);
 /* The --help lines of a command's options. */
 void options_help(const char *cmd, FILE *out);
 
