@@ -42,6 +42,10 @@ int tilesat_image_write_png(const tilesat_image *img, const char *path,
  * tilesat_output's), `name` naming it in errors.  0, or -1 with err. */
 int tilesat_image_write_png_stream(const tilesat_image *img, FILE *f,
                                    const char *name, tilesat_error *err);
+/* Was the PNG file at path written by tilesat?  Every PNG tilesat writes
+ * carries a text chunk "Software" = "tilesat" (before its image data); a
+ * file without it (or not a PNG, or unreadable) was not: false. */
+bool tilesat_png_by_tilesat(const char *path);
 
 /* Tile pictures: for each tile name a width x height RGBA picture, all of
  * one size.  With `overlap` N > 0 the tiles are N x N patterns of the
