@@ -161,10 +161,14 @@ void lazy_backend(const options *o, const tilesat_map *m,
 typedef struct out_file {
   tilesat_output *out; /* NULL: standard output */
   FILE *f;
-  int slot; /* its temporary's, in stop.c */
+  int slot;   /* its temporary's, in stop.c */
+  char *path; /* named on stderr once in place (malloc'd) */
 } out_file;
 /* 0, or EXIT_ERROR after printing why. */
 int out_open(out_file *of, const char *path);
+/* "tilesat: wrote PATH" on stderr: every file a command puts in place is
+ * named so (out_close's when answer_end puts them in place). */
+void said_written(const char *path);
 /* With ok, the file is written (or the write error said: the stream's
  * error flag is enough) and waits to be put in place by answer_end, when
  * the command ends well; without, it is dropped silently.  The old file
@@ -202,12 +206,14 @@ typedef struct json_out {
 FILE *json_begin(json_out *j);
 /* The document to standard output, whole (stop_hold), and free it. */
 void json_end(json_out *j);
-/* X.tmx -> X-tiles.png (malloc'd, or NULL): the tileset picture of our
- * own Tiled maps. */
+/* X.tmx -> X.tmx.png (malloc'd, or NULL): the tileset picture of our
+ * own Tiled maps (tilesat_tiled_picture_path). */
 char *tiled_image(const char *map);
 /* Refuse (EXIT_ERROR, after saying why) an output that is an input of the
  * command, or another of its outputs, or that cannot be written (a
- * folder, a missing or read-only folder); before any work. */
+ * folder, a missing or read-only folder), or a picture written beside
+ * another output (X.tmx.png, X.tsx.png) over a file tilesat did not write
+ * (without --force); before any work. */
 int check_outputs(const options *o);
 
 /* -------------------------------------------- signals (stop.c) */

@@ -253,14 +253,10 @@ static void tmj_tileset_body(cJSON *ts, const tilesat_rules *r, const atlas *a,
   }
 }
 
-/* PATH without extension + "-tiles.png": the tileset image of our own
- * maps (malloc'd). */
-static char *tiles_png_of(const char *path) {
-  const char *slash = strrchr(path, '/'), *dot = strrchr(path, '.');
-  size_t stem =
-      dot && (!slash || dot > slash) ? (size_t)(dot - path) : strlen(path);
-  char *png = ts_malloc(stem + sizeof "-tiles.png");
-  snprintf(png, stem + sizeof "-tiles.png", "%.*s-tiles.png", (int)stem, path);
+char *tilesat_tiled_picture_path(const char *path) {
+  size_t n = strlen(path) + sizeof ".png";
+  char *png = ts_malloc(n);
+  snprintf(png, n, "%s.png", path);
   return png;
 }
 
@@ -270,7 +266,7 @@ int ts_tiled_write_own_to(const tilesat_map *m, const layers_in *l,
                           FILE *f, FILE *img, tilesat_error *err) {
   bool json =
       ts_tiled_ends_with(path, ".tmj") || ts_tiled_ends_with(path, ".json");
-  char *png = tiles_png_of(path);
+  char *png = tilesat_tiled_picture_path(path);
   const char *image = strrchr(png, '/') ? strrchr(png, '/') + 1 : png;
   atlas a;
   make_atlas(m->rules, pics, &a);
@@ -308,7 +304,7 @@ static int commit_with_picture(int rc, tilesat_output *file,
 int ts_tiled_write_own(const tilesat_map *m, const layers_in *l,
                        const tilesat_pictures *pics, const char *path,
                        tilesat_error *err) {
-  char *png = tiles_png_of(path);
+  char *png = tilesat_tiled_picture_path(path);
   /* both files written before either replaces what was there */
   tilesat_output *img = tilesat_output_open(png, err), *map = NULL;
   int rc = img ? 0 : -1;
@@ -327,13 +323,12 @@ int tilesat_tiled_write_tileset(const tilesat_rules *r,
                                 tilesat_error *err) {
   bool json =
       ts_tiled_ends_with(path, ".tsj") || ts_tiled_ends_with(path, ".json");
-  /* the image: PATH without extension + ".png"; the name: its stem */
+  /* the image: PATH + ".png"; the name: its stem */
   const char *slash = strrchr(path, '/'), *dot = strrchr(path, '.');
   const char *base = slash ? slash + 1 : path;
   size_t stem =
       dot && (!slash || dot > slash) ? (size_t)(dot - path) : strlen(path);
-  char *png = ts_malloc(stem + sizeof ".png");
-  snprintf(png, stem + sizeof ".png", "%.*s.png", (int)stem, path);
+  char *png = tilesat_tiled_picture_path(path);
   char *name = ts_strndup(base, stem - (size_t)(base - path));
   const char *image = strrchr(png, '/') ? strrchr(png, '/') + 1 : png;
   atlas a;
