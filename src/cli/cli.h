@@ -109,8 +109,12 @@ int write_help_command(const command *c, FILE *out);
 
 /* ----------------------------------------------------------- util.c */
 
-/* "tilesat: " + message on stderr. */
+/* "tilesat: " + message on stderr, one line, what it echoes shown
+ * (tilesat_shown: control bytes and bytes not UTF-8 as \xHH). */
 void fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* A name or value from a file as a report on stdout shows it
+ * (tilesat_shown); the text lasts until four more calls. */
+const char *shown_text(const char *s);
 /* Print a library error; returns EXIT_ERROR. */
 int fail_err(const tilesat_error *err);
 bool ends_with(const char *s, const char *suffix);

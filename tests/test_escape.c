@@ -1,0 +1,172 @@
+/* Names that hold anything a rules file allows (control bytes, quotes,
+ * <&>, backslashes, bytes that are not UTF-8): every file tilesat writes
+ * (.tmx, .tmj, .tsx, .tsj, JSON outputs) reads back to the same names, by
+ * tilesat and by real headless Tiled, and messages show such names with
+ * escapes, never raw controls. */
+/* POSIX with XSI: setenv in the child (a feature macro, reserved by design) */
+/* NOLINTNEXTLINE(bugprone-reserved-identifier) */
+#define _XOPEN_SOURCE 700
+#include "helpers.h"
+
+#include <cJSON.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <iconv.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* The names as a rules file quotes them (rules/README.md), in order. */
+#define NNAMES 12
+static const char *const quoted[NNAMES] = {
+    "\"a\\x1b[31mb\"",                         /* ESC: a colour change */
+    "\"bell\\x07\"",                           /* BEL */
+    "\"two\\nlines\"",                         /* a line end */
+    "\"q\\\"uote'\"",                          /* both quotes */
+    "<&>",                                     /* XML's own */
+    "\"bad\\xff\\xfe\"",                       /* not UTF-8 */
+    "\"\\xc3\"",                               /* a sequence cut short */
+    "\"back\\\\slash\\\\x41\"",                /* backslashes, "\x41" */
+    "\"c1\\xc2\\x85 nonchar\\xef\\xbf\\xbe\"", /* U+0085, U+FFFE */
+    "\"del\\x7f\"",                            /* DEL */
+    "\"tab\\tcr\\r\"",
+    "caf\xc3\xa9", /* plain UTF-8 stays as it is */
+};
+
+/* A chain: tile k may stand only west of tile k + 1, so the NNAMESx1 map
+ * has one filling, the tiles in order. */
+static char *chain_rules_text(void) {
+  size_t cap = 8192, n = 0;
+  char *t = malloc(cap);
+  n += (size_t)snprintf(t + n, cap - n, "tilesat-rules 1\ntopology square\n");
+  for (int k = 0; k < NNAMES; k++)
+    n += (size_t)snprintf(t + n, cap - n, "tile %s\n", quoted[k]);
+  for (int k = 0; k < NNAMES; k++) {
+    n += (size_t)snprintf(t + n, cap - n, "allow %s E %s\nallow %s W %s\n",
+                          quoted[k], k + 1 < NNAMES ? quoted[k + 1] : "",
+                          quoted[k], k ? quoted[k - 1] : "");
+    n += (size_t)snprintf(t + n, cap - n, "allow %s N\nallow %s S\n", quoted[k],
+                          quoted[k]);
+  }
+  cr_assert_lt(n, cap);
+  return t;
+}
+
+typedef struct fixture {
+  char *dir, *rules_path;
+  tilesat_rules *rules;
+} fixture;
+
+static char *in_dir(const char *dir, const char *name) {
+  size_t n = strlen(dir) + strlen(name) + 2;
+  char *p = malloc(n);
+  snprintf(p, n, "%s/%s", dir, name);
+  return p;
+}
+
+static void put(const char *path, const char *text) {
+  FILE *f = fopen(path, "wb");
+  cr_assert(f, "%s", path);
+  fputs(text, f);
+  cr_assert_eq(fclose(f), 0);
+}
+
+static fixture fixture_new(void) {
+  fixture fx;
+  fx.dir = temp_dir();
+  fx.rules_path = in_dir(fx.dir, "names.rules");
+  char *text = chain_rules_text();
+  put(fx.rules_path, text);
+  tilesat_error err;
+  fx.rules = tilesat_rules_parse(text, strlen(text), "names.rules", &err);
+  cr_assert(fx.rules, "%s", err.msg);
+  cr_assert_eq(tilesat_rules_ntiles(fx.rules), NNAMES);
+  free(text);
+  return fx;
+}
+
+static void fixture_free(fixture *fx) {
+  tilesat_rules_free(fx->rules);
+  free(fx->rules_path);
+  /* Tiled's own folders, if any, go with the temporary root at exit */
+  free(fx->dir);
+}
+
+/* Is text valid UTF-8?  Asked of glibc's iconv, not of tilesat. */
+static bool valid_utf8(const char *text) {
+  iconv_t cd = iconv_open("UTF-8", "UTF-8");
+  cr_assert(cd != (iconv_t)-1);
+  size_t inleft = strlen(text), outleft = inleft + 16;
+  char *buf = malloc(outleft), *inp = (char *)text, *outp = buf;
+  size_t rc = iconv(cd, &inp, &inleft, &outp, &outleft);
+  iconv_close(cd);
+  free(buf);
+  return rc != (size_t)-1 && !inleft;
+}
+
+/* The encoding itself: every byte but NUL, alone and in company, reads
+ * back; plain names (and backslashes that escape nothing, as a hand-made
+ * map may hold) are left as they are. */
+Test(escape, name_encoding_round_trips_every_byte) {
+  for (int b = 1; b < 256; b++) {
+    char name[8] = {'x', (char)b, 'y', (char)b, 0};
+    char *e = tilesat_name_encode(name), *d = tilesat_name_decode(e);
+    cr_expect_str_eq(d, name, "byte 0x%02x", b);
+    cr_expect(valid_utf8(e), "byte 0x%02x: %s", b, e);
+    for (const char *p = e; *p; p++)
+      cr_expect((unsigned char)*p >= 0x20 && *p != 0x7f, "byte 0x%02x", b);
+    free(e);
+    free(d);
+  }
+  char *d = tilesat_name_decode("C:\\tiles\\x4g \\x00 end\\");
+  cr_expect_str_eq(d, "C:\\tiles\\x4g \\x00 end\\");
+  free(d);
+  char *e = tilesat_name_encode("tower 1 caf\xc3\xa9 \xe2\x82\xac");
+  cr_expect_str_eq(e, "tower 1 caf\xc3\xa9 \xe2\x82\xac");
+  free(e);
+}
+
+/* Messages show what a file or the command line holds with escapes: an
+ * ESC, a BEL or a line end never reaches the terminal. */
+Test(escape, messages_show_control_bytes) {
+  fixture fx = fixture_new();
+  /* an unknown name on the command line, and the tiles listed */
+  char want[2048];
+  run_result r = RUN("check", fx.rules_path, "--size", "12x1", "--pin",
+                     "0,0=\x1b]0;pwned\x07\nx");
+  snprintf(want, sizeof want,
+           "tilesat: --pin: unknown tile '\\x1b]0;pwned\\x07\\x0ax' (the "
+           "tiles are 'a\\x1b[31mb', 'bell\\x07', 'two\\x0alines', "
+           "'q\"uote'', '<&>', 'bad\\xff\\xfe', '\\xc3', "
+           "'back\\slash\\x41', 'c1\\xc2\\x85 nonchar\\xef\\xbf\\xbe', "
+           "'del\\x7f', 'tab\\x09cr\\x0d' and 'caf\xc3\xa9')\n");
+  cr_expect_eq(r.code, 1);
+  cr_expect_str_eq(r.err, want);
+  run_free(&r);
+  /* a rules file's unknown name, at its line */
+  char *bad = in_dir(fx.dir, "bad.rules");
+  put(bad, "tilesat-rules 1\ntile \"a\\x1b[31mb\"\n"
+           "allow \"a\\x1b[31mb\" E \"bell\\x07\\nzz\"\n");
+  r = RUN("check", bad, "--size", "2x1");
+  snprintf(want, sizeof want,
+           "tilesat: %s:3: unknown tile 'bell\\x07\\x0azz' (the only tile "
+           "is 'a\\x1b[31mb')\n",
+           bad);
+  cr_expect_eq(r.code, 1);
+  cr_expect_str_eq(r.err, want);
+  run_free(&r);
+  free(bad);
+  /* a report on stdout names the tiles of a broken pair the same way */
+  char *grid = in_dir(fx.dir, "swapped.txt");
+  put(grid, "tilesat-grid names\n\"bell\\x07\" \"a\\x1b[31mb\"\n");
+  r = RUN("verify", fx.rules_path, grid);
+  cr_expect_eq(r.code, 20, "%s", r.err);
+  cr_expect_str_eq(r.out,
+                   "INVALID: 1 pair of neighbouring cells breaks the rules\n"
+                   "(0,0) \"bell\\x07\" and its east neighbour (0,1) "
+                   "\"a\\x1b[31mb\": not an allowed pair\n");
+  run_free(&r);
+  free(grid);
+  fixture_free(&fx);
+}
