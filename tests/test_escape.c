@@ -170,3 +170,153 @@ Test(escape, messages_show_control_bytes) {
   free(grid);
   fixture_free(&fx);
 }
+/* The first layer of a Tiled map holds the chain: the names exactly. */
+static void expect_chain(const fixture *fx, const char *map) {
+  tilesat_error err;
+  tilesat_grid *g = tilesat_tiled_read(map, NULL, TILESAT_EMPTY_TILE, &err);
+  cr_assert(g, "%s: %s", map, err.msg);
+  cr_assert_eq(tilesat_grid_width(g), NNAMES, "%s", map);
+  cr_assert_eq(tilesat_grid_height(g), 1, "%s", map);
+  for (int k = 0; k < NNAMES; k++)
+    cr_expect_str_eq(tilesat_grid_at(g, 0, k),
+                     tilesat_rules_tile_name(fx->rules, k), "%s: cell %d (%s)",
+                     map, k, quoted[k]);
+  tilesat_grid_free(g);
+}
+
+/* check --tmx/--tmj writes the one map; it reads back, and verify
+ * agrees. */
+static char *checked_map(const fixture *fx, const char *opt, const char *name) {
+  char *map = in_dir(fx->dir, name);
+  run_result r = RUN("check", fx->rules_path, "--size", "12x1", opt, map);
+  cr_assert_eq(r.code, 10, "%s", r.err);
+  run_free(&r);
+  expect_chain(fx, map);
+  r = RUN("verify", fx->rules_path, map);
+  cr_expect_eq(r.code, 10, "%s: %s%s", map, r.out, r.err);
+  cr_expect_str_eq(r.out, "VALID\n");
+  run_free(&r);
+  return map;
+}
+
+Test(escape, check_tmx_and_tmj_read_back_every_name) {
+  fixture fx = fixture_new();
+  free(checked_map(&fx, "--tmx", "m.tmx"));
+  free(checked_map(&fx, "--tmj", "m.tmj"));
+  fixture_free(&fx);
+}
+
+/* A map of the chain over an external tileset (gids 1..NNAMES). */
+static const char tmx_over[] =
+    "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+    "<map version=\"1.8\" orientation=\"orthogonal\" "
+    "renderorder=\"right-down\" width=\"12\" height=\"1\" tilewidth=\"8\" "
+    "tileheight=\"8\" infinite=\"0\" nextlayerid=\"2\" nextobjectid=\"1\">\n"
+    " <tileset firstgid=\"1\" source=\"t.tsx\"/>\n"
+    " <layer id=\"1\" name=\"ground\" width=\"12\" height=\"1\">\n"
+    "  <data encoding=\"csv\">1,2,3,4,5,6,7,8,9,10,11,12</data>\n"
+    " </layer>\n"
+    "</map>\n";
+static const char tmj_over[] =
+    "{\"type\": \"map\", \"version\": \"1.8\", \"orientation\": "
+    "\"orthogonal\", \"renderorder\": \"right-down\", \"width\": 12, "
+    "\"height\": 1, \"tilewidth\": 8, \"tileheight\": 8, \"infinite\": "
+    "false, \"nextlayerid\": 2, \"nextobjectid\": 1, \"tilesets\": "
+    "[{\"firstgid\": 1, \"source\": \"t.tsj\"}], \"layers\": [{\"id\": 1, "
+    "\"name\": \"ground\", \"type\": \"tilelayer\", \"width\": 12, "
+    "\"height\": 1, \"x\": 0, \"y\": 0, \"opacity\": 1, \"visible\": true, "
+    "\"data\": [1,2,3,4,5,6,7,8,9,10,11,12]}]}\n";
+
+/* export-tileset to .tsx and .tsj, and maps that use them. */
+static void tilesets_and_maps(const fixture *fx, char **tmx, char **tmj) {
+  const char *sets[] = {"t.tsx", "t.tsj"};
+  for (int i = 0; i < 2; i++) {
+    char *set = in_dir(fx->dir, sets[i]);
+    run_result r = RUN("export-tileset", fx->rules_path, "-o", set);
+    cr_assert_eq(r.code, 0, "%s", r.err);
+    run_free(&r);
+    free(set);
+  }
+  *tmx = in_dir(fx->dir, "over.tmx");
+  *tmj = in_dir(fx->dir, "over.tmj");
+  put(*tmx, tmx_over);
+  put(*tmj, tmj_over);
+}
+
+Test(escape, export_tileset_reads_back_every_name) {
+  fixture fx = fixture_new();
+  char *tmx, *tmj;
+  tilesets_and_maps(&fx, &tmx, &tmj);
+  expect_chain(&fx, tmx);
+  expect_chain(&fx, tmj);
+  /* and the commands take them as pins: the same map, VALID */
+  run_result r = RUN("verify", fx.rules_path, tmx);
+  cr_expect_eq(r.code, 10, "%s%s", r.out, r.err);
+  run_free(&r);
+  free(tmx);
+  free(tmj);
+  fixture_free(&fx);
+}
+
+/* tiled --export-map [--embed-tilesets] IN OUT, headless, HOME the
+ * fixture's folder; Tiled's exit code, its stderr in *err (malloc'd). */
+static int tiled_export(const fixture *fx, const char *in, const char *out,
+                        char **err) {
+  char *errp = in_dir(fx->dir, "tiled.err");
+  pid_t pid = fork();
+  cr_assert(pid >= 0);
+  if (pid == 0) {
+    int fi = open("/dev/null", O_RDONLY);
+    int fe = open(errp, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    dup2(fi, 0);
+    dup2(fe, 1);
+    dup2(fe, 2);
+    if (chdir(fx->dir))
+      _exit(126);
+    setenv("HOME", fx->dir, 1);
+    setenv("XDG_RUNTIME_DIR", fx->dir, 1);
+    unsetenv("XDG_CONFIG_HOME");
+    setenv("QT_QPA_PLATFORM", "offscreen", 1);
+    execlp("timeout", "timeout", "120", "tiled", "--export-map",
+           "--embed-tilesets", in, out, (char *)NULL);
+    _exit(127);
+  }
+  int status;
+  waitpid(pid, &status, 0);
+  *err = slurp(errp);
+  unlink(errp);
+  free(errp);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+/* Tiled reads every file tilesat wrote (the maps of check, the tilesets of
+ * export-tileset) and writes it in the other format, tilesets embedded;
+ * tilesat reads Tiled's file to the same names. */
+Test(escape, tiled_reads_back_every_name, .timeout = 240) {
+  fixture fx = fixture_new();
+  char *tmx, *tmj;
+  tilesets_and_maps(&fx, &tmx, &tmj);
+  char *mtmx = checked_map(&fx, "--tmx", "m.tmx");
+  char *mtmj = checked_map(&fx, "--tmj", "m.tmj");
+  const char *in[] = {tmx, tmj, mtmx, mtmj};
+  const char *out[] = {"tiled-a.tmj", "tiled-b.tmx", "tiled-c.tmj",
+                       "tiled-d.tmx"};
+  for (int i = 0; i < 4; i++) {
+    char *copy = in_dir(fx.dir, out[i]), *err;
+    int code = tiled_export(&fx, in[i], copy, &err);
+    cr_expect_eq(code, 0, "tiled %s -> %s: exit %d: %s", in[i], out[i], code,
+                 err);
+    cr_expect_null(strstr(err, "rror"), "tiled %s: %s", in[i], err);
+    free(err);
+    if (!access(copy, F_OK))
+      expect_chain(&fx, copy);
+    else
+      cr_expect_fail("tiled wrote no %s", out[i]);
+    free(copy);
+  }
+  free(mtmx);
+  free(mtmj);
+  free(tmx);
+  free(tmj);
+  fixture_free(&fx);
+}
