@@ -320,3 +320,53 @@ Test(escape, tiled_reads_back_every_name, .timeout = 240) {
   free(tmj);
   fixture_free(&fx);
 }
+
+/* A JSON output: UTF-8, and the names under `path` (an array of strings
+ * reached by following object keys and array indexes) decode to the
+ * chain. */
+static void expect_json_chain(const fixture *fx, const char *what,
+                              const char *out, const cJSON *names) {
+  cr_assert(cJSON_IsArray(names), "%s: %s", what, out);
+  cr_assert_eq(cJSON_GetArraySize(names), NNAMES, "%s", what);
+  for (int k = 0; k < NNAMES; k++) {
+    const cJSON *s = cJSON_GetArrayItem(names, k);
+    cr_assert(cJSON_IsString(s), "%s: item %d", what, k);
+    char *name = tilesat_name_decode(s->valuestring);
+    cr_expect_str_eq(name, tilesat_rules_tile_name(fx->rules, k),
+                     "%s: item %d (%s)", what, k, quoted[k]);
+    free(name);
+  }
+}
+
+Test(escape, json_outputs_are_utf8_and_read_back) {
+  fixture fx = fixture_new();
+  /* collapse's map */
+  run_result r = RUN("collapse", fx.rules_path, "--size", "12x1", "--seed", "1",
+                     "--format", "json");
+  cr_assert_eq(r.code, 10, "%s", r.err);
+  cr_expect(valid_utf8(r.out), "collapse --format json is not UTF-8");
+  cJSON *doc = cJSON_Parse(r.out);
+  cr_assert(doc, "%s", r.out);
+  expect_json_chain(&fx, "collapse", r.out,
+                    cJSON_GetArrayItem(cJSON_GetObjectItem(doc, "map"), 0));
+  cJSON_Delete(doc);
+  run_free(&r);
+  /* trace's domains: one tile left in each cell, the chain's */
+  r = RUN("trace", fx.rules_path, "--size", "12x1", "--pin", "0,11=caf\xc3\xa9",
+          "--format", "json");
+  cr_expect(valid_utf8(r.out), "trace --format json is not UTF-8");
+  doc = cJSON_Parse(r.out);
+  cr_assert(doc, "exit %d: %s%s", r.code, r.out, r.err);
+  const cJSON *row = cJSON_GetArrayItem(cJSON_GetObjectItem(doc, "domains"), 0);
+  cJSON *names = cJSON_CreateArray();
+  for (int k = 0; k < cJSON_GetArraySize(row); k++) {
+    const cJSON *d = cJSON_GetArrayItem(row, k);
+    cr_expect_eq(cJSON_GetArraySize(d), 1, "cell %d", k);
+    cJSON_AddItemToArray(names, cJSON_Duplicate(cJSON_GetArrayItem(d, 0), 1));
+  }
+  expect_json_chain(&fx, "trace", r.out, names);
+  cJSON_Delete(names);
+  cJSON_Delete(doc);
+  run_free(&r);
+  fixture_free(&fx);
+}

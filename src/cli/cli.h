@@ -186,7 +186,9 @@ bool stdout_failed(void);
 int stdout_end(int rc);
 /* A JSON document for standard output (explain, trace and collapse with
  * --format json).  Names may hold bytes that are not UTF-8 (rules/README.md)
- * and the writers copy them: json_end writes each such byte as \u00XX
+ * and the writers copy them: report_json_print first puts every string in
+ * the names' encoding (tilesat_name_encode: such a byte as the text \xHH,
+ * reversible), and json_end still writes any such byte left as \u00XX
  * (only a string can hold one, the rest is ASCII), so what is printed is
  * valid UTF-8 and valid JSON. */
 typedef struct json_out {
