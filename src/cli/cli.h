@@ -118,8 +118,12 @@ int write_help_command(const command *c, FILE *out);
 
 /* ----------------------------------------------------------- util.c */
 
-/* "tilesat: " + message on stderr. */
+/* "tilesat: " + message on stderr, one line, what it echoes shown
+ * (tilesat_shown: control bytes and bytes not UTF-8 as \xHH). */
 void fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* A name or value from a file as a report on stdout shows it
+ * (tilesat_shown); the text lasts until four more calls. */
+const char *shown_text(const char *s);
 /* Print a library error; returns EXIT_ERROR. */
 int fail_err(const tilesat_error *err);
 bool ends_with(const char *s, const char *suffix);
@@ -195,7 +199,9 @@ bool stdout_failed(void);
 int stdout_end(int rc);
 /* A JSON document for standard output (explain, trace and collapse with
  * --format json).  Names may hold bytes that are not UTF-8 (rules/README.md)
- * and the writers copy them: json_end writes each such byte as \u00XX
+ * and the writers copy them: report_json_print first puts every string in
+ * the names' encoding (tilesat_name_encode: such a byte as the text \xHH,
+ * reversible), and json_end still writes any such byte left as \u00XX
  * (only a string can hold one, the rest is ASCII), so what is printed is
  * valid UTF-8 and valid JSON. */
 typedef struct json_out {

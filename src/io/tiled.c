@@ -298,7 +298,7 @@ static void tmx_tile_names(xmlNode *ps, uint32_t gid, named_gids *named) {
     xmlChar *name = xmlGetProp(p, (const xmlChar *)"name");
     xmlChar *value = xmlGetProp(p, (const xmlChar *)"value");
     if (name && value && !strcmp((const char *)name, PROPERTY) && *value) {
-      named_gid g = {gid, ts_strdup((char *)value)};
+      named_gid g = {gid, tilesat_name_decode((char *)value)};
       TS_PUSH(*named, g);
     }
     xmlFree(name);
@@ -517,7 +517,7 @@ static void tmj_tile_list(const cJSON *ts, long first, named_gids *named) {
       const char *name = ts_tiled_json_str(p, "name"),
                  *value = ts_tiled_json_str(p, "value");
       if (name && value && !strcmp(name, PROPERTY) && *value) {
-        named_gid g = {(uint32_t)(first + id), ts_strdup(value)};
+        named_gid g = {(uint32_t)(first + id), tilesat_name_decode(value)};
         TS_PUSH(*named, g);
       }
     }

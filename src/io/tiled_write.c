@@ -53,6 +53,21 @@ static void make_atlas(const tilesat_rules *r, const tilesat_pictures *pics,
   }
 }
 
+/* A name in an XML attribute: encoded (tilesat_name_encode: no control
+ * byte, nothing that is not UTF-8), then escaped for XML. */
+void ts_tiled_name_escaped(FILE *f, const char *name) {
+  char *e = tilesat_name_encode(name);
+  ts_tiled_xml_escaped(f, e);
+  free(e);
+}
+
+/* A name as a JSON string member: encoded, so that the file is UTF-8. */
+static void json_name(cJSON *o, const char *key, const char *name) {
+  char *e = tilesat_name_encode(name);
+  cJSON_AddStringToObject(o, key, e);
+  free(e);
+}
+
 void ts_tiled_xml_escaped(FILE *f, const char *s) {
   for (; *s; s++)
     switch (*s) {
@@ -164,7 +179,7 @@ static void tsx_body(FILE *f, const tilesat_rules *r, const atlas *a,
             "%s <tile id=\"%d\">\n%s  <properties>\n%s   <property "
             "name=\"%s\" value=\"",
             ind, t, ind, ind, PROPERTY);
-    ts_tiled_xml_escaped(f, r->names.v.v[t]);
+    ts_tiled_name_escaped(f, r->names.v.v[t]);
     fprintf(f, "\"/>\n%s  </properties>\n%s </tile>\n", ind, ind);
   }
   fprintf(f, "%s</tileset>\n", ind);
@@ -247,7 +262,7 @@ static void tmj_tileset_body(cJSON *ts, const tilesat_rules *r, const atlas *a,
     props = cJSON_AddArrayToObject(tile, "properties");
     cJSON_AddStringToObject(p, "name", PROPERTY);
     cJSON_AddStringToObject(p, "type", "string");
-    cJSON_AddStringToObject(p, "value", r->names.v.v[t]);
+    json_name(p, "value", r->names.v.v[t]);
     cJSON_AddItemToArray(props, p);
     cJSON_AddItemToArray(tl, tile);
   }
@@ -343,14 +358,14 @@ int tilesat_tiled_write_tileset(const tilesat_rules *r,
     cJSON_AddStringToObject(ts, "type", "tileset");
     cJSON_AddStringToObject(ts, "version", "1.8");
     cJSON_AddStringToObject(ts, "tiledversion", "1.8.2");
-    cJSON_AddStringToObject(ts, "name", name);
+    json_name(ts, "name", name);
     tmj_tileset_body(ts, r, &a, image);
     ts_tiled_json_write(tilesat_output_file(set), ts);
   } else if (!rc) {
     FILE *f = tilesat_output_file(set);
     fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<tileset "
                "version=\"1.8\" tiledversion=\"1.8.2\" name=\"");
-    ts_tiled_xml_escaped(f, name);
+    ts_tiled_name_escaped(f, name);
     fputc('"', f);
     tsx_body(f, r, &a, image, "");
   }
