@@ -237,9 +237,13 @@ test-long: deps
 	TILESAT_BIN=$(BIN) TILESAT_AGREE_CASES=5000 $(TESTBIN) --filter 'agree*/*' --jobs 2
 	TILESAT_BIN=$(BIN) TILESAT_TEST_LONG=1 $(TESTBIN) --filter 'chunk/*' --jobs 2
 
-# The MPI driver on this one machine, 3 ranks, against `tilesat count`.
+# The MPI driver on this one machine against `tilesat count`: its own
+# cases, and the differential test on random problems (both mostly wait
+# for mpirun to start ranks, so they run side by side).
 check-mpi: $(BIN) $(BUILD)/tilesat-mpi
-	tools/test-mpi.sh $(BIN) $(BUILD)/tilesat-mpi
+	@tools/test-mpi-agree.sh $(BIN) $(BUILD)/tilesat-mpi >$(BUILD)/mpi-agree.log 2>&1 & a=$$!; \
+	  tools/test-mpi.sh $(BIN) $(BUILD)/tilesat-mpi; t=$$?; wait $$a; g=$$?; \
+	  cat $(BUILD)/mpi-agree.log; [ $$t -eq 0 ] && [ $$g -eq 0 ]
 
 # ------------------------------------------------------------------ fuzzing
 # tests/fuzz/: a libFuzzer harness per parser and the command line

@@ -176,6 +176,20 @@ bool tilesat_rules_allows(const tilesat_rules *r, int a, int dir, int b);
 /* A tile name as the rules file writes it: as it is, or "quoted" with
  * escapes when it would not read back so. */
 void tilesat_write_name(FILE *out, const char *name);
+/* A name as tilesat's Tiled files (.tmx, .tmj, .tsx, .tsj) and JSON outputs
+ * hold it, malloc'd: a backslash as \\, and each byte of a control
+ * character (U+0000-U+001F, U+007F-U+009F), of U+FFFE or U+FFFF, or that is
+ * not UTF-8, as \xHH; the rest as it is.  XML 1.0 cannot hold those even
+ * escaped, and JSON must be UTF-8. */
+char *tilesat_name_encode(const char *name);
+/* The name back (malloc'd): \\ and \xHH (not \x00) undone, any other
+ * backslash kept as it is. */
+char *tilesat_name_decode(const char *text);
+/* s as a message shows it, into out (at most size - 1 bytes, never cutting
+ * an escape or a character): the bytes tilesat_name_encode escapes as
+ * \xHH (an ESC as \x1b), a backslash as it is, so that nothing a file
+ * holds reaches a terminal as a control. */
+void tilesat_shown(char *out, size_t size, const char *s);
 
 /* --------------------------------------------------------------------- maps */
 

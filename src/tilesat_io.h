@@ -42,6 +42,10 @@ int tilesat_image_write_png(const tilesat_image *img, const char *path,
  * tilesat_output's), `name` naming it in errors.  0, or -1 with err. */
 int tilesat_image_write_png_stream(const tilesat_image *img, FILE *f,
                                    const char *name, tilesat_error *err);
+/* Was the PNG file at path written by tilesat?  Every PNG tilesat writes
+ * carries a text chunk "Software" = "tilesat" (before its image data); a
+ * file without it (or not a PNG, or unreadable) was not: false. */
+bool tilesat_png_by_tilesat(const char *path);
 
 /* Tile pictures: for each tile name a width x height RGBA picture, all of
  * one size.  With `overlap` N > 0 the tiles are N x N patterns of the
@@ -198,17 +202,22 @@ tilesat_grid *tilesat_tiled_read(const char *path, const char *layer,
                                  tilesat_empty empty, tilesat_error *err);
 /* Write a filled map as a Tiled map, .tmj (JSON) when `path` ends in
  * ".tmj" or ".json", else .tmx (XML, CSV data).  Tile k is global id k+1 of
- * one tileset whose image, PATH without extension + "-tiles.png", is written
- * too (the pictures, or tilesat_tile_colour squares), and whose tiles carry
- * their names as the "tilesat" property, so tilesat_tiled_read gives back the
- * same grid.  Hex maps are written as staggered, odd-r, pointy-top. */
+ * one tileset whose image, PATH + ".png" (tilesat_tiled_picture_path), is
+ * written too (the pictures, or tilesat_tile_colour squares), and whose tiles
+ * carry their names as the "tilesat" property, so tilesat_tiled_read gives back
+ * the same grid.  Hex maps are written as staggered, odd-r, pointy-top. */
 int tilesat_tiled_write(const tilesat_map *m, const int *tiles,
                         const tilesat_pictures *pics, const char *path,
                         tilesat_error *err);
+/* The picture of tiles tilesat writes beside a Tiled map or tileset it
+ * writes to `path`: path + ".png" ("level.tmx" -> "level.tmx.png",
+ * "village.tsx" -> "village.tsx.png"), a name no sample has by accident,
+ * one per file (malloc'd). */
+char *tilesat_tiled_picture_path(const char *path);
 /* Write the rules' tiles as a Tiled tileset to paint maps with: .tsx (XML),
  * or .tsj (JSON) when `path` ends in ".tsj" or ".json", and its image PATH
- * without extension + ".png", the tiles drawn as tilesat_tiled_write draws
- * them (pictures, or tilesat_tile_colour squares, at least 8 pixels a
+ * + ".png" (tilesat_tiled_picture_path), the tiles drawn as tilesat_tiled_write
+ * draws them (pictures, or tilesat_tile_colour squares, at least 8 pixels a
  * side), tile k of the rules tile id k, each carrying its name as its
  * "tilesat" property: a map painted with it reads back by those names. */
 int tilesat_tiled_write_tileset(const tilesat_rules *r,
@@ -250,7 +259,7 @@ int tilesat_tiled_write_maps(const tilesat_map *m, const int *const *maps,
 /* The same into streams the caller opened and puts in place (whole or not
  * at all, as a tilesat_output does): the map into `map`, and with our own
  * tileset (like NULL) its image into `image`, the picture the map names
- * (PATH without extension + "-tiles.png"; NULL with like).  `path` is where
+ * (tilesat_tiled_picture_path; NULL with like).  `path` is where
  * the map will be: its references are made from there.  0, or -1 with err
  * (the streams then hold nothing to keep). */
 int tilesat_tiled_write_maps_to(const tilesat_map *m, const int *const *maps,

@@ -405,7 +405,9 @@ Test(chunk, cli_counterexample_is_unsat_and_drawn) {
   run_result got =
       RUN("analyze", "rules/coast.rules", "--chunk", "2", "--png", png);
   cr_expect_eq(got.code, 0, "%s", got.err);
-  cr_expect_str_eq(got.err, "");
+  char said[600];
+  snprintf(said, sizeof said, "tilesat: wrote %s\n", png);
+  cr_expect_str_eq(got.err, said);
   cr_expect_str_eq(got.out, want);
   expect_border_unsat("rules/coast.rules", got.out, 2, ".");
   /* the picture: the 4x4 frame, the chunk's 2x2 cells transparent */

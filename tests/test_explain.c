@@ -443,7 +443,8 @@ Test(explain, json_escapes_tile_names) {
           "0,0=b\\s", "--format", "json");
   cr_expect_eq(r.code, 20, "%s", r.err);
   cr_expect(has_tile(r.out, "\"a\\\"q\""), "%s", r.out);
-  cr_expect(has_tile(r.out, "\"b\\\\s\""), "%s", r.out);
+  /* the names' encoding doubles a backslash (src/io/README.md): b\\s */
+  cr_expect(has_tile(r.out, "\"b\\\\\\\\s\""), "%s", r.out);
   run_free(&r);
   remove(path);
   free(path);

@@ -157,11 +157,12 @@ Test(outputs, failed_writes_keep_the_old_file) {
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
     expect_kept(dir, old, "old\n", 1, cases[i]);
   /* a Tiled map and its tileset picture: both kept */
-  char *tmx = join(dir, "m.tmx"), *tiles = join(dir, "m-tiles.png");
+  char *tmx = join(dir, "m.tmx"), *tiles = join(dir, "m.tmx.png");
   write_text(tmx, "old map\n");
   write_text(tiles, "old tiles\n");
   const char *const tiled[] = {
-      "check", "rules/coast.rules", "--size", "40x40", "--tmx", tmx, NULL};
+      "check", "rules/coast.rules", "--size", "40x40", "--tmx",
+      tmx,     "--force",           NULL};
   expect_kept(dir, tmx, "old map\n", 3, tiled);
   char *text = slurp(tiles);
   cr_expect_str_eq(text, "old tiles\n");
@@ -327,7 +328,7 @@ Test(outputs, tilesets_from_another_folder_resolve) {
           "--tilesets-from", tmj);
   cr_assert_eq(r.code, 10, "%s", r.err);
   run_free(&r);
-  char *tiles = join(a, "m-tiles.png");
+  char *tiles = join(a, "m.tmx.png");
   tilesat_error err;
   tilesat_image *want = tilesat_image_read_png(tiles, &err);
   cr_assert(want, "%s", err.msg);
@@ -406,12 +407,12 @@ Test(outputs, any_number_of_inputs_and_any_spelling) {
   cr_expect_str_eq(text, "LC\nCS\n");
   free(text);
   char png[4200], tmx[4200];
-  snprintf(png, sizeof png, "%s/./o-tiles.png", dir);
+  snprintf(png, sizeof png, "%s/./o.tmx.png", dir);
   snprintf(tmx, sizeof tmx, "%s/o.tmx", dir);
   r = RUN("check", "rules/coast.rules", "--size", "2x2", "--png", png, "--tmx",
           tmx);
   cr_expect_eq(r.code, 1, "%s", r.err);
-  cr_expect(strstr(r.err, "o-tiles.png is also written by --png"), "%s", r.err);
+  cr_expect(strstr(r.err, "o.tmx.png is also written by --png"), "%s", r.err);
   run_free(&r);
   rm_dir(dir);
 }
@@ -695,5 +696,216 @@ Test(outputs, a_failed_collapse_says_no_map_was_written) {
   run_free(&r);
   free(tmx);
   free(tmj);
+  rm_dir(dir);
+}
+
+/* ----------------------------- pictures written beside another (issue 31) */
+
+/* A whole file (malloc'd), its length in *len; NULL if it cannot be read. */
+static char *read_bytes(const char *path, size_t *len) {
+  FILE *f = fopen(path, "rb");
+  char *buf = NULL;
+  size_t cap = 0;
+  *len = 0;
+  if (!f)
+    return NULL;
+  for (size_t n; (buf = realloc(buf, cap += 65536)) &&
+                 (n = fread(buf + *len, 1, cap - *len, f)) > 0;)
+    *len += n;
+  fclose(f);
+  return buf;
+}
+
+static void copy_file(const char *from, const char *to) {
+  size_t len;
+  char *data = read_bytes(from, &len);
+  cr_assert(data, "cannot read %s", from);
+  FILE *f = fopen(to, "wb");
+  cr_assert(f, "cannot write %s", to);
+  cr_assert_eq(fwrite(data, 1, len, f), len);
+  fclose(f);
+  free(data);
+}
+
+#define VILLAGE "tests/data/wfc/samples/Village.png"
+
+/* extract village.png -o village.rules; export-tileset village.rules -o
+ * village.tsx replaced the sample village.png with the tileset's picture.
+ * The picture is village.tsx.png now, and the sample stays byte for byte;
+ * stderr names both files written. */
+Test(outputs, export_tileset_keeps_the_sample) {
+  char *dir = temp_dir(), *png = join(dir, "village.png");
+  char *rules = join(dir, "village.rules"), *tsx = join(dir, "village.tsx");
+  char *pic = join(dir, "village.tsx.png");
+  copy_file(VILLAGE, png);
+  run_result r = RUN("extract", png, "-o", rules);
+  cr_assert_eq(r.code, 0, "%s", r.err);
+  run_free(&r);
+  r = RUN("export-tileset", rules, "-o", tsx);
+  cr_expect_eq(r.code, 0, "%s", r.err);
+  char want[1024];
+  snprintf(want, sizeof want, "tilesat: wrote %s\ntilesat: wrote %s\n", pic,
+           tsx);
+  cr_expect_str_eq(r.err, want);
+  cr_expect_str_eq(r.out, "");
+  run_free(&r);
+  cr_expect(same_bytes(png, VILLAGE), "the sample village.png was replaced");
+  char *text = slurp(tsx);
+  cr_expect(strstr(text, "<image source=\"village.tsx.png\""), "%s", text);
+  free(text);
+  cr_expect(tilesat_png_by_tilesat(pic));
+  cr_expect(!tilesat_png_by_tilesat(png));
+  free(pic);
+  free(tsx);
+  free(rules);
+  free(png);
+  rm_dir(dir);
+}
+
+/* A file tilesat did not write where the picture goes is refused before
+ * any work: exit 1, the file named with the option that writes there and
+ * --force, nothing written, the file byte for byte as it was. */
+Test(outputs, a_users_file_is_not_replaced_by_a_picture) {
+  char *dir = temp_dir(), *rules = join(dir, "v.rules");
+  char *tsx = join(dir, "v.tsx"), *tsx_png = join(dir, "v.tsx.png");
+  char *tmx = join(dir, "map.tmx"), *tmx_png = join(dir, "map.tmx.png");
+  char *old = join(dir, "map-tiles.png");
+  run_result r = RUN("extract", VILLAGE, "-o", rules);
+  cr_assert_eq(r.code, 0, "%s", r.err);
+  run_free(&r);
+  copy_file(VILLAGE, tsx_png);
+  copy_file(VILLAGE, tmx_png);
+  copy_file(VILLAGE, old); /* the old name of a map's picture */
+  int entries = dir_entries(dir);
+  char want[1024];
+  snprintf(want, sizeof want,
+           "tilesat: %s: exists and was not written by tilesat (-o %s writes "
+           "its picture of tiles there); --force replaces it\n",
+           tsx_png, tsx);
+  expect_cli_error(want, "export-tileset", rules, "-o", tsx);
+  snprintf(want, sizeof want,
+           "tilesat: %s: exists and was not written by tilesat (--tmx %s "
+           "writes its picture of tiles there); --force replaces it\n",
+           tmx_png, tmx);
+  expect_cli_error(want, "check", rules, "--size", "4x4", "--tmx", tmx);
+  /* (a text file too: not a PNG tilesat wrote) */
+  char *tmj = join(dir, "m.tmj"), *tmj_png = join(dir, "m.tmj.png");
+  write_text(tmj_png, "notes\n");
+  snprintf(want, sizeof want,
+           "tilesat: %s: exists and was not written by tilesat (--tmj %s "
+           "writes its picture of tiles there); --force replaces it\n",
+           tmj_png, tmj);
+  expect_cli_error(want, "sample", rules, "--size", "4x4", "--tmj", tmj);
+  cr_expect(same_bytes(tsx_png, VILLAGE));
+  cr_expect(same_bytes(tmx_png, VILLAGE));
+  char *text = slurp(tmj_png);
+  cr_expect_str_eq(text, "notes\n");
+  free(text);
+  cr_expect_eq(dir_entries(dir), entries + 1, "a file was written");
+  /* a map-tiles.png is no longer a map's picture: kept as it was */
+  unlink(tmx_png);
+  r = RUN("check", rules, "--size", "4x4", "--tmx", tmx);
+  cr_expect_eq(r.code, 10, "%s", r.err);
+  run_free(&r);
+  cr_expect(same_bytes(old, VILLAGE), "map-tiles.png was replaced");
+  free(tmj);
+  free(tmj_png);
+  free(old);
+  free(tmx_png);
+  free(tmx);
+  free(tsx_png);
+  free(tsx);
+  free(rules);
+  rm_dir(dir);
+}
+
+/* --force replaces a file tilesat did not write; without it, a picture
+ * tilesat wrote is replaced by the next run (a new file in its place). */
+Test(outputs, force_and_own_pictures_are_replaced) {
+  char *dir = temp_dir(), *rules = join(dir, "v.rules");
+  char *tmx = join(dir, "map.tmx"), *pic = join(dir, "map.tmx.png");
+  char *tsx = join(dir, "v.tsx"), *tsx_png = join(dir, "v.tsx.png");
+  run_result r = RUN("extract", VILLAGE, "-o", rules);
+  cr_assert_eq(r.code, 0, "%s", r.err);
+  run_free(&r);
+  copy_file(VILLAGE, pic);
+  r = RUN("check", rules, "--size", "4x4", "--tmx", tmx, "--force");
+  cr_expect_eq(r.code, 10, "%s", r.err);
+  char want[1024];
+  snprintf(want, sizeof want, "tilesat: wrote %s\ntilesat: wrote %s\n", pic,
+           tmx);
+  cr_expect_str_eq(r.err, want);
+  run_free(&r);
+  cr_expect(!same_bytes(pic, VILLAGE), "--force did not replace it");
+  cr_expect(tilesat_png_by_tilesat(pic));
+  /* the picture is the one the map names, the tileset's tiles */
+  char *text = slurp(tmx);
+  cr_expect(strstr(text, "<image source=\"map.tmx.png\""), "%s", text);
+  free(text);
+  struct stat before, after;
+  cr_assert_eq(stat(pic, &before), 0);
+  r = RUN("check", rules, "--size", "4x4", "--tmx", tmx);
+  cr_expect_eq(r.code, 10, "%s", r.err);
+  cr_expect_str_eq(r.err, want);
+  run_free(&r);
+  cr_assert_eq(stat(pic, &after), 0);
+  cr_expect_neq(before.st_ino, after.st_ino, "tilesat's picture not replaced");
+  /* export-tileset: the same, twice over its own picture, then forced */
+  for (int i = 0; i < 2; i++) {
+    r = RUN("export-tileset", rules, "-o", tsx);
+    cr_expect_eq(r.code, 0, "run %d: %s", i, r.err);
+    run_free(&r);
+  }
+  copy_file(VILLAGE, tsx_png);
+  r = RUN("export-tileset", rules, "-o", tsx, "--force");
+  cr_expect_eq(r.code, 0, "%s", r.err);
+  snprintf(want, sizeof want, "tilesat: wrote %s\ntilesat: wrote %s\n", tsx_png,
+           tsx);
+  cr_expect_str_eq(r.err, want);
+  run_free(&r);
+  cr_expect(tilesat_png_by_tilesat(tsx_png));
+  free(tsx_png);
+  free(tsx);
+  free(pic);
+  free(tmx);
+  free(rules);
+  rm_dir(dir);
+}
+
+/* The mark tilesat reads: every PNG it writes carries it (through the
+ * library too), a PNG from elsewhere, a damaged one or none does not. */
+Test(outputs, a_png_says_it_was_written_by_tilesat) {
+  char *dir = temp_dir(), *png = join(dir, "a.png"), *cut = join(dir, "c.png");
+  tilesat_image *img = tilesat_image_new(3, 2);
+  tilesat_error err;
+  cr_assert_eq(tilesat_image_write_png(img, png, &err), 0, "%s", err.msg);
+  tilesat_image_free(img);
+  cr_expect(tilesat_png_by_tilesat(png));
+  img = tilesat_image_read_png(png, &err); /* and it still reads */
+  cr_expect(img && img->width == 3 && img->height == 2, "%s", err.msg);
+  tilesat_image_free(img);
+  size_t len;
+  char *data = read_bytes(png, &len);
+  cr_assert(data && len > 60);
+  /* cut inside the mark's chunk: no mark read */
+  char *mark = NULL;
+  for (size_t i = 0; !mark && i + 12 <= len; i++)
+    if (!memcmp(data + i, "tEXtSoftware", 12))
+      mark = data + i;
+  cr_assert(mark);
+  FILE *f = fopen(cut, "wb");
+  cr_assert(f);
+  fwrite(data, 1, (size_t)(mark - data) + 10, f);
+  fclose(f);
+  cr_expect(!tilesat_png_by_tilesat(cut));
+  free(data);
+  cr_expect(!tilesat_png_by_tilesat(VILLAGE));
+  cr_expect(!tilesat_png_by_tilesat("rules/coast.rules"));
+  cr_expect(!tilesat_png_by_tilesat(dir)); /* a folder */
+  char *none = join(dir, "none.png");
+  cr_expect(!tilesat_png_by_tilesat(none));
+  free(none);
+  free(cut);
+  free(png);
   rm_dir(dir);
 }

@@ -177,7 +177,11 @@ Test(pictures, castle_is_drawn_with_its_tile_images) {
   run_result r =
       RUN("import-tileset", "tests/data/wfc/tilesets/Castle.xml", "-o", rules);
   cr_assert_eq(r.code, 0, "%s", r.err);
-  cr_expect_str_eq(r.err, "");
+  char said[2048];
+  snprintf(said, sizeof said,
+           "tilesat: wrote %s\ntilesat: wrote %s/castle.pictures\n", rules,
+           dir);
+  cr_expect_str_eq(r.err, said);
   run_free(&r);
   r = RUN("collapse", rules, "--size", "16x16", "--seed", "3", "--guard", "sat",
           "--png", png);

@@ -173,7 +173,7 @@ static void expect_nothing_committed(const char *cmd, int sig) {
   char *dir = temp_dir();
   char png[300], tiles[300], tmx[300];
   snprintf(png, sizeof png, "%s/old.png", dir);
-  snprintf(tiles, sizeof tiles, "%s/m-tiles.png", dir);
+  snprintf(tiles, sizeof tiles, "%s/m.tmx.png", dir);
   snprintf(tmx, sizeof tmx, "%s/m.tmx", dir);
   write_file(png, "old png\n");
   write_file(tiles, "old tiles\n");
@@ -181,15 +181,15 @@ static void expect_nothing_committed(const char *cmd, int sig) {
   fifo_reader reader = {tmx, 0};
   pthread_t t;
   cr_assert_eq(pthread_create(&t, NULL, drain, &reader), 0);
-  const char *const args[] = {cmd,      "rules/coast.rules",
-                              "--size", "3x3",
-                              "-n",     "5",
-                              "--png",  png,
-                              "--tmx",  tmx,
-                              NULL};
+  const char *const args[] = {cmd,       "rules/coast.rules",
+                              "--size",  "3x3",
+                              "-n",      "5",
+                              "--png",   png,
+                              "--tmx",   tmx,
+                              "--force", NULL};
   const char *const check_args[] = {
-      cmd, "rules/coast.rules", "--size", "3x3", "--png", png, "--tmx", tmx,
-      NULL};
+      cmd, "rules/coast.rules", "--size", "3x3", "--png", png, "--tmx",
+      tmx, "--force",           NULL};
   bool sample = !strcmp(cmd, "sample");
   run_result r = run_cli_with(sample ? args : check_args, 300, sig, cpu_limit);
   reader.done = 1;

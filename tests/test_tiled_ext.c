@@ -8,6 +8,7 @@
 #define _XOPEN_SOURCE 700
 #include "helpers.h"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <ftw.h>
 #include <libxml/parser.h>
@@ -138,11 +139,12 @@ static void setup_free(setup *s) {
   free(s->bindir);
 }
 
-/* tiled --export-map FORMAT IN OUT in lvl/, HOME the test's, offscreen,
- * tilesat on PATH (unless path_has_tilesat is false); at most 120 s. */
-static run_result tiled_export(const setup *s, const char *format,
-                               const char *in, const char *out,
-                               bool path_has_tilesat) {
+/* tiled --export-map FORMAT IN OUT in lvl/, HOME the test's, offscreen;
+ * PATH is `path` then the system's (NULL: the system's alone), TILESAT
+ * `tilesat` (NULL: unset); at most 120 s. */
+static run_result tiled_run(const setup *s, const char *format, const char *in,
+                            const char *out, const char *path,
+                            const char *tilesat) {
   char *outp = temp_file("", 0), *errp = temp_file("", 0);
   pid_t pid = fork();
   cr_assert(pid >= 0);
@@ -159,13 +161,17 @@ static run_result tiled_export(const setup *s, const char *format,
     setenv("XDG_RUNTIME_DIR", s->home, 1);
     unsetenv("XDG_CONFIG_HOME");
     setenv("QT_QPA_PLATFORM", "offscreen", 1);
-    const char *old = getenv("PATH") ? getenv("PATH") : "/usr/bin:/bin";
-    char path[8192];
-    if (path_has_tilesat)
-      snprintf(path, sizeof path, "%s:%s", s->bindir, old);
+    if (tilesat)
+      setenv("TILESAT", tilesat, 1);
     else
-      snprintf(path, sizeof path, "%s", old);
-    setenv("PATH", path, 1);
+      unsetenv("TILESAT");
+    const char *old = getenv("PATH") ? getenv("PATH") : "/usr/bin:/bin";
+    char full[8192];
+    if (path)
+      snprintf(full, sizeof full, "%s:%s", path, old);
+    else
+      snprintf(full, sizeof full, "%s", old);
+    setenv("PATH", full, 1);
     execlp("timeout", "timeout", "120", "tiled", "--export-map", format, in,
            out, (char *)NULL);
     _exit(127);
@@ -181,6 +187,14 @@ static run_result tiled_export(const setup *s, const char *format,
   free(outp);
   free(errp);
   return r;
+}
+
+/* tilesat on PATH (unless path_has_tilesat is false), TILESAT unset. */
+static run_result tiled_export(const setup *s, const char *format,
+                               const char *in, const char *out,
+                               bool path_has_tilesat) {
+  return tiled_run(s, format, in, out, path_has_tilesat ? s->bindir : NULL,
+                   NULL);
 }
 
 /* ------------------------------------------------- comparing the maps */
@@ -356,17 +370,13 @@ Test(tiled_ext, check_report) {
   cr_expect(!strncmp(text, "SAT\n", 4), "%s", text);
   run_free(&r);
   free(text);
-  /* tilesat not on PATH, named by tilesat-command; the inner layer */
-  char cmd[8192];
-  snprintf(cmd, sizeof cmd,
-           "  <property name=\"tilesat-command\" value=\"%s/tilesat\"/>\n"
-           "  <property name=\"tilesat-layer\" value=\"inner\"/>\n",
-           s.bindir);
-  char *level = malloc(sizeof LEVEL("") + strlen(cmd));
-  const char *split = strstr(LEVEL(""), "  <property name=\"tilesat-rules\"");
-  sprintf(level, "%.*s%s%s", (int)(split - LEVEL("")), LEVEL(""), cmd, split);
-  char *in2 = put(s.lvl, "inner.tmx", level);
-  r = tiled_export(&s, "tilesat-check", in2, report, false);
+  /* tilesat not on PATH, named by TILESAT (the user's setting); the inner
+   * layer */
+  char *in2 = put(s.lvl, "inner.tmx",
+                  LEVEL("  <property name=\"tilesat-layer\" "
+                        "value=\"inner\"/>\n"));
+  char *bin = path_in(s.bindir, "tilesat");
+  r = tiled_run(&s, "tilesat-check", in2, report, NULL, bin);
   cr_assert_eq(r.code, 0, "%s%s", r.out, r.err);
   run_free(&r);
   text = slurp(report);
@@ -376,11 +386,12 @@ Test(tiled_ext, check_report) {
   char *in3 = put(s.lvl, "plain.tmx", LEVEL(""));
   r = tiled_export(&s, "tilesat-check", in3, report, false);
   cr_expect_eq(r.code, 1);
-  cr_expect(strstr(r.err, "tilesat: cannot run 'tilesat': is tilesat "
-                          "installed? (map property tilesat-command)"),
+  cr_expect(strstr(r.err, "tilesat: tilesat is not on PATH: install tilesat, "
+                          "or set the environment variable TILESAT to its "
+                          "absolute path\n"),
             "%s", r.err);
   run_free(&r);
-  free(level);
+  free(bin);
   free(in);
   free(in2);
   free(in3);
@@ -543,5 +554,374 @@ Test(tiled_ext, verify_marks_broken_pairs_and_heat_map_counts) {
   free(tsx);
   free(hin);
   free(hout);
+  setup_free(&s);
+}
+
+/* ------------------------------------------------- hostile maps (issue 31)
+ * A map may come from anyone: it never chooses the program to run, nor a
+ * file to write.  Tiled runs with "." and an empty entry first on PATH, in
+ * the map's folder, beside an executable named tilesat: the naive lookup
+ * would run it. */
+
+/* LEVEL with more properties made at run time, before tilesat-rules. */
+static char *level_with(const char *props) {
+  const char *whole = LEVEL("");
+  const char *split = strstr(whole, "  <property name=\"tilesat-rules\"");
+  char *level = malloc(strlen(whole) + strlen(props) + 1);
+  sprintf(level, "%.*s%s%s", (int)(split - whole), whole, props, split);
+  return level;
+}
+
+/* A map property's line, its value written as it is (no XML specials). */
+static char *property_line(const char *name, const char *value) {
+  char *line = malloc(strlen(name) + strlen(value) + 64);
+  sprintf(line, "  <property name=\"%s\" value=\"%s\"/>\n", name, value);
+  return line;
+}
+
+/* lvl/NAME.tmx, LEVEL with the property `name` set to `value`. */
+static char *hostile_map(const setup *s, const char *file, const char *name,
+                         const char *value) {
+  char *line = property_line(name, value), *level = level_with(line);
+  char *in = put(s->lvl, file, level);
+  free(line);
+  free(level);
+  return in;
+}
+
+/* An executable script `name` in `dir` that leaves the file `marker`. */
+static void put_marker_script(const char *dir, const char *name,
+                              const char *marker) {
+  char text[4400];
+  snprintf(text, sizeof text, "#!/bin/sh\necho \"$0\" >> '%s'\n", marker);
+  char *path = put(dir, name, text);
+  cr_assert_eq(chmod(path, 0755), 0, "%s", path);
+  free(path);
+}
+
+/* A folder's entries, sorted, each with its size: one a line. */
+static char *listing(const char *dir) {
+  struct dirent **e;
+  int n = scandir(dir, &e, NULL, alphasort);
+  cr_assert(n >= 0, "%s", dir);
+  size_t len = 0;
+  char *out = calloc(1, 1);
+  for (int i = 0; i < n; i++) {
+    if (strcmp(e[i]->d_name, ".") && strcmp(e[i]->d_name, "..")) {
+      char *path = path_in(dir, e[i]->d_name);
+      struct stat st;
+      if (lstat(path, &st))
+        st.st_size = -1; /* gone meanwhile: differs from any listing */
+      char line[600];
+      int k = snprintf(line, sizeof line, "%s %lld\n", e[i]->d_name,
+                       (long long)st.st_size);
+      out = realloc(out, len + (size_t)k + 1);
+      memcpy(out + len, line, (size_t)k + 1);
+      len += (size_t)k;
+      free(path);
+    }
+    free(e[i]);
+  }
+  free(e);
+  return out;
+}
+
+/* Did the extension run a program?  It says so first, every time. */
+static bool ran(const char *err) {
+  return strstr(err, "tilesat: running ") != NULL;
+}
+
+/* The console's line for the command tilesat ran, "tilesat: running ...",
+ * with the copy's random name (".tilesat-N-N.tmx") made ".tilesat-X.tmx";
+ * NULL when nothing ran. */
+static char *ran_line(const char *err) {
+  const char *at = strstr(err, "tilesat: running ");
+  if (!at)
+    return NULL;
+  char *line = strndup(at, strcspn(at, "\n"));
+  const char *copy = strstr(line, "/.tilesat-");
+  const char *end = copy ? strstr(copy, ".tmx") : NULL;
+  if (!end)
+    return line;
+  char *named = malloc(strlen(line) + 1);
+  sprintf(named, "%.*s/.tilesat-X%s", (int)(copy - line), line, end);
+  free(line);
+  return named;
+}
+
+/* The extension's headless actions: its map formats. */
+static const char *const formats[] = {"tilesat-check", "tilesat-complete",
+                                      "tilesat-explain", "tilesat-verify",
+                                      "tilesat-heatmap"};
+
+#define COMMAND_REFUSED                                                        \
+  "tilesat: map property tilesat-command refused: a map cannot choose the "    \
+  "program to run; it is your setting (the environment variable TILESAT, "     \
+  "else tilesat on PATH). Remove the property to go on\n"
+
+Test(tiled_ext, map_cannot_choose_the_program) {
+  setup s;
+  setup_new(&s);
+  char *marker = path_in(s.root, "ran");
+  put_marker_script(s.lvl, "evil.sh", marker);
+  put_marker_script(s.lvl, "tilesat", marker); /* beside the map */
+  char *evil = path_in(s.lvl, "evil.sh");
+  char *user = path_in(s.bindir, "tilesat");
+  char path[8192]; /* ".", "", then the user's tilesat, then the system */
+  snprintf(path, sizeof path, ".::%s", s.bindir);
+  char *report = path_in(s.lvl, "report.txt");
+  char *done = path_in(s.lvl, "done.tmx");
+  /* tilesat-command: relative, absolute, even the user's own tilesat, or
+   * empty: refused for every action, before anything runs or is written */
+  const char *const commands[] = {"evil.sh", evil, user, ""};
+  for (size_t i = 0; i < sizeof commands / sizeof *commands; i++) {
+    char *in = hostile_map(&s, "hostile.tmx", "tilesat-command", commands[i]);
+    char *before = listing(s.lvl);
+    /* every format for the first; check for the others (the same code) */
+    for (int f = 0; f < (i ? 1 : 5); f++) {
+      run_result r =
+          tiled_run(&s, formats[f], in, f ? done : report, path, NULL);
+      cr_expect_eq(r.code, 1, "%s %s: %s", commands[i], formats[f], r.err);
+      cr_expect(strstr(r.err, COMMAND_REFUSED), "%s %s: %s", commands[i],
+                formats[f], r.err);
+      cr_expect(!ran(r.err), "%s: %s", commands[i], r.err);
+      run_free(&r);
+    }
+    char *after = listing(s.lvl);
+    cr_expect_str_eq(after, before, "%s", commands[i]);
+    cr_expect_neq(access(marker, F_OK), 0, "%s ran", commands[i]);
+    free(before);
+    free(after);
+    free(in);
+  }
+  /* no tilesat-command: the user's tilesat runs, found on PATH past "."
+   * and the empty entry (which mean the map's folder here); its answer is
+   * tilesat check's, and the console shows the whole command */
+  char *in = put(s.lvl, "level.tmx", LEVEL(""));
+  run_result r = tiled_run(&s, "tilesat-check", in, report, path, NULL);
+  cr_expect_eq(r.code, 0, "%s", r.err);
+  char want[16384];
+  snprintf(want, sizeof want,
+           "tilesat: running %s check %s/line.rules --pins-from "
+           "%s/.tilesat-X.tmx --layer ground (in %s)",
+           user, s.lvl, s.lvl, s.lvl);
+  char *line = ran_line(r.err);
+  cr_expect(line && !strcmp(line, want), "%s\nwant %s", r.err, want);
+  free(line);
+  run_free(&r);
+  char *text = slurp(report);
+  r = RUN("check", s.rules, "--pins-from", in);
+  cr_expect_eq(r.code, 10);
+  cr_expect(text && !strcmp(text, r.out), "%s", text);
+  run_free(&r);
+  free(text);
+  cr_expect_neq(access(marker, F_OK), 0, "the tilesat beside the map ran");
+  /* not on PATH but in the map's folder: not found, said; nothing ran */
+  char *before = listing(s.lvl);
+  r = tiled_run(&s, "tilesat-check", in, done, ".:", NULL);
+  cr_expect_eq(r.code, 1);
+  cr_expect(strstr(r.err, "tilesat: tilesat is not on PATH: install tilesat, "
+                          "or set the environment variable TILESAT to its "
+                          "absolute path\n"),
+            "%s", r.err);
+  run_free(&r);
+  /* TILESAT is the user's, but relative to nothing sure: refused */
+  r = tiled_run(&s, "tilesat-check", in, done, path, "./tilesat");
+  cr_expect_eq(r.code, 1);
+  cr_expect(strstr(r.err, "tilesat: TILESAT='./tilesat' must be an absolute "
+                          "path or a program name on PATH\n"),
+            "%s", r.err);
+  run_free(&r);
+  /* nor a file that is no program */
+  r = tiled_run(&s, "tilesat-check", in, done, path, s.rules);
+  cr_expect_eq(r.code, 1);
+  char notexe[4400];
+  snprintf(notexe, sizeof notexe,
+           "tilesat: TILESAT='%s' is not an executable file\n", s.rules);
+  cr_expect(strstr(r.err, notexe), "%s", r.err);
+  run_free(&r);
+  char *after = listing(s.lvl);
+  cr_expect_str_eq(after, before);
+  cr_expect_neq(access(marker, F_OK), 0, "the tilesat beside the map ran");
+  free(before);
+  free(after);
+  free(in);
+  free(marker);
+  free(evil);
+  free(user);
+  free(report);
+  free(done);
+  setup_free(&s);
+}
+
+#define ALLOWED_OPTIONS                                                        \
+  "--backend --border --connected --constraints --count --free-tile "          \
+  "--guard --heuristic --mask --max-memory --method --path --periodic "        \
+  "--pin --prefer --seed --smallest --topology"
+
+Test(tiled_ext, map_options_cannot_write_files) {
+  setup s;
+  setup_new(&s);
+  char *victim = put(s.lvl, "victim.txt", "mine\n");
+  char *outside = put(s.root, "outside.constraints",
+                      "tilesat-constraints 1\ncount c = 1\n");
+  char *link = path_in(s.lvl, "link.constraints");
+  cr_assert_eq(symlink(outside, link), 0);
+  char abs[4200];
+  snprintf(abs, sizeof abs, "--constraints %s", outside);
+  char abs_refused[4400];
+  snprintf(abs_refused, sizeof abs_refused,
+           "--constraints '%s' refused: an absolute path", outside);
+  /* tilesat-options, and what the refusal says after "map property
+   * tilesat-options: " */
+  const char *const cases[][2] = {
+      {"--png victim.txt",
+       "'--png' is not an option a map may set (only " ALLOWED_OPTIONS
+       "; never a file to write)\n"},
+      {"--png=victim.txt", "'--png=victim.txt' is not an option"},
+      {"-o victim.txt", "'-o' is not an option"},
+      {"--tmx victim.txt", "'--tmx' is not an option"},
+      {"--tmj victim.txt", "'--tmj' is not an option"},
+      {"--seed 3 --qubo-out victim.txt", "'--qubo-out' is not an option"},
+      /* --connected takes the next word as tilesat does: then a stray word */
+      {"--connected --png victim.txt", "'victim.txt' is not an option"},
+      {"-- --png victim.txt", "'--' is not an option"},
+      {"--seed", "--seed needs a value\n"},
+      {abs, abs_refused},
+      {"--constraints ../outside.constraints",
+       "--constraints '../outside.constraints' refused: it leaves the map's "
+       "folder (..); a file a map names must be inside the map's folder\n"},
+      {"--mask=sub/../../m.txt", "--mask 'sub/../../m.txt' refused: it "
+                                 "leaves the map's folder (..)"},
+      {"--constraints link.constraints",
+       "--constraints 'link.constraints' refused: it leads out of the map's "
+       "folder"},
+  };
+  char *report = path_in(s.lvl, "report.txt");
+  char *done = path_in(s.lvl, "done.tmx");
+  char *before = NULL;
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    char *in = hostile_map(&s, "hostile.tmx", "tilesat-options", cases[i][0]);
+    free(before);
+    before = listing(s.lvl);
+    char want[8192];
+    snprintf(want, sizeof want, "tilesat: map property tilesat-options: %s",
+             cases[i][1]);
+    for (int f = 0; f < (i ? 1 : 5); f++) {
+      run_result r = tiled_export(&s, formats[f], in, f ? done : report, true);
+      cr_expect_eq(r.code, 1, "%s: %s", cases[i][0], r.err);
+      cr_expect(strstr(r.err, want), "%s: %s\nwant %s", cases[i][0], r.err,
+                want);
+      cr_expect(!ran(r.err), "%s: %s", cases[i][0], r.err);
+      run_free(&r);
+    }
+    char *after = listing(s.lvl);
+    cr_expect_str_eq(after, before, "%s", cases[i][0]);
+    free(after);
+    free(in);
+  }
+  /* tilesat-rules names a file, never an option, even where Tiled gives
+   * the folder as "." (a relative output) */
+  char *level = strdup(LEVEL(""));
+  char *rules = strstr(level, "value=\"line.rules\"");
+  char *swapped = malloc(strlen(level) + 16);
+  sprintf(swapped, "%.*svalue=\"--png=victim.txt\"%s", (int)(rules - level),
+          level, rules + strlen("value=\"line.rules\""));
+  char *in = put(s.lvl, "rules.tmx", swapped);
+  run_result r = tiled_export(&s, "tilesat-check", in, "report.txt", true);
+  cr_expect_eq(r.code, 1);
+  cr_expect(strstr(r.err, " check ./--png=victim.txt --pins-from "), "%s",
+            r.err);
+  cr_expect(strstr(r.err, "tilesat: ./--png=victim.txt: cannot open"), "%s",
+            r.err);
+  run_free(&r);
+  free(level);
+  free(swapped);
+  free(in);
+  char *text = slurp(victim);
+  cr_expect_str_eq(text, "mine\n");
+  free(text);
+  free(before);
+  free(victim);
+  free(outside);
+  free(link);
+  free(report);
+  free(done);
+  setup_free(&s);
+}
+
+/* The ground layer of a Tiled map as text, a row a line. */
+static char *ground_of(const char *path) {
+  tilesat_error err;
+  tilesat_grid *g =
+      tilesat_tiled_read(path, "ground", TILESAT_EMPTY_TILE, &err);
+  cr_assert(g, "%s: %s", path, err.msg);
+  char *text = calloc(3 * 5 + 1, 1);
+  for (int y = 0; y < 3; y++) {
+    for (int x = 0; x < 4; x++)
+      strcat(text, tilesat_grid_at(g, y, x));
+    strcat(text, "\n");
+  }
+  tilesat_grid_free(g);
+  return text;
+}
+
+Test(tiled_ext, allowed_options_still_work) {
+  setup s;
+  setup_new(&s);
+  char *sub = path_in(s.lvl, "sub");
+  cr_assert_eq(mkdir(sub, 0700), 0);
+  free(sub);
+  char *cons = put(s.lvl, "sub/one-c.constraints",
+                   "tilesat-constraints 1\ncount c = 1\n");
+  /* --seed: the completion is collapse's with that seed (not seed 1's);
+   * with a constraints file inside the map's folder: check's, which keeps
+   * it */
+  const char *const cases[][2] = {
+      {"--seed 7", "collapse"},
+      {"--constraints sub/one-c.constraints --seed=7", "check"}};
+  for (int i = 0; i < 2; i++) {
+    char *in = hostile_map(&s, "level.tmx", "tilesat-options", cases[i][0]);
+    char *out = path_in(s.lvl, "done.tmx");
+    run_result r = tiled_export(&s, "tilesat-complete", in, out, true);
+    cr_assert_eq(r.code, 0, "%s: %s", cases[i][0], r.err);
+    char want[16384];
+    snprintf(want, sizeof want,
+             "tilesat: running %s/tilesat %s %s/line.rules%s --pins-from "
+             "%s/.tilesat-X.tmx --layer ground --tmx %s %s (in %s)",
+             s.bindir, cases[i][1], s.lvl, i ? "" : " --guard sat", s.lvl, out,
+             cases[i][0], s.lvl);
+    char *line = ran_line(r.err);
+    cr_expect(line && !strcmp(line, want), "%s\nwant %s", r.err, want);
+    free(line);
+    run_free(&r);
+    /* the same by the command line, and seed 1's differs */
+    char *got = ground_of(out), *cli[2];
+    for (int k = 0; k < 2; k++) {
+      char *o = path_in(s.lvl, k ? "cli1.tmx" : "cli7.tmx");
+      r = i ? RUN("check", s.rules, "--pins-from", in, "--layer", "ground",
+                  "--tmx", o, "--constraints", cons, "--seed", k ? "1" : "7")
+            : RUN("collapse", s.rules, "--pins-from", in, "--layer", "ground",
+                  "--guard", "sat", "--tmx", o, "--seed", k ? "1" : "7");
+      cr_assert_eq(r.code, 10, "%s", r.err);
+      run_free(&r);
+      cli[k] = ground_of(o);
+      unlink(o);
+      free(o);
+    }
+    cr_expect_str_eq(got, cli[0], "%s", cases[i][0]);
+    cr_expect_str_neq(cli[1], cli[0], "%s", cases[i][0]);
+    if (i) { /* exactly one c */
+      cr_expect_eq(strchr(got, 'c'), strrchr(got, 'c'), "%s", got);
+      cr_expect(strchr(got, 'c'), "%s", got);
+    }
+    free(got);
+    free(cli[0]);
+    free(cli[1]);
+    free(in);
+    unlink(out);
+    free(out);
+  }
+  free(cons);
   setup_free(&s);
 }

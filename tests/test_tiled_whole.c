@@ -325,8 +325,9 @@ Test(tiled_whole, paths_repointed_from_another_folder) {
   char *text = malloc(sizeof painted + 200);
   strcpy(text, painted);
   char *end = strstr(text, "</map>");
-  strcpy(end, " <imagelayer id=\"9\" name=\"bg\">\n  <image source=\"t.png\" "
-              "width=\"24\" height=\"8\"/>\n </imagelayer>\n</map>\n");
+  strcpy(end,
+         " <imagelayer id=\"9\" name=\"bg\">\n  <image source=\"t.tsx.png\" "
+         "width=\"24\" height=\"8\"/>\n </imagelayer>\n</map>\n");
   free(put(dir, "painted.tmx", text));
   free(text);
   snprintf(in, sizeof in, "%s/painted.tmx", dir);
@@ -340,7 +341,7 @@ Test(tiled_whole, paths_repointed_from_another_folder) {
   char *after = slurp(out);
   cr_expect(strstr(after, "<tileset firstgid=\"1\" source=\"../t.tsx\"/>"),
             "%s", after);
-  cr_expect(strstr(after, "<image source=\"../t.png\""), "%s", after);
+  cr_expect(strstr(after, "<image source=\"../t.tsx.png\""), "%s", after);
   free(after);
   r = RUN("verify", rules, out);
   cr_expect_eq(r.code, 10, "%s%s", r.out, r.err);
@@ -355,7 +356,7 @@ Test(tiled_whole, export_tileset_names_and_pictures) {
   char rules[4096], tsx[4096], png[4096];
   snprintf(rules, sizeof rules, "%s/knots.rules", dir);
   snprintf(tsx, sizeof tsx, "%s/knots.tsx", dir);
-  snprintf(png, sizeof png, "%s/knots.png", dir);
+  snprintf(png, sizeof png, "%s/knots.tsx.png", dir);
   run_result r = RUN("import-tileset", DATA "wfc/tilesets/Knots.xml",
                      "--subset", "Standard", "-o", rules);
   cr_assert_eq(r.code, 0, "%s", r.err);
@@ -377,7 +378,7 @@ Test(tiled_whole, export_tileset_names_and_pictures) {
   char head[256];
   snprintf(head, sizeof head,
            "name=\"knots\" tilewidth=\"10\" tileheight=\"10\" "
-           "tilecount=\"%d\" columns=\"3\">\n <image source=\"knots.png\"",
+           "tilecount=\"%d\" columns=\"3\">\n <image source=\"knots.tsx.png\"",
            T);
   cr_expect(strstr(text, head), "%s", text);
   tilesat_image *img = tilesat_image_read_png(png, &err);
@@ -437,7 +438,7 @@ Test(tiled_whole, export_tileset_names_and_pictures) {
   cr_expect_str_eq(tilesat_grid_at(g, 0, 0), tilesat_rules_tile_name(k, 2));
   tilesat_grid_free(g);
   expect_cli_error("tilesat: export-tileset: missing -o X.tsx (the tileset "
-                   "and its picture X.png are files)\n",
+                   "and its picture X.tsx.png are files)\n",
                    "export-tileset", rules);
   free(map);
   tilesat_pictures_free(pics);

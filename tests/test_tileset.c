@@ -235,10 +235,27 @@ Test(tileset, malformed_tilesets_are_errors_naming_the_file) {
                             "<neighbors>\n<neighbor left=\"a\" right=\"b\"/>"
                             "</neighbors></set>\n",
                             -1);
+  /* the number is one of the 8 actions, for every class (I too) */
   char *orient = temp_file("<set><tiles><tile name=\"a\" symmetry=\"I\"/>"
-                           "</tiles>\n<neighbors><neighbor left=\"a 2\" "
+                           "</tiles>\n<neighbors><neighbor left=\"a 8\" "
                            "right=\"a\"/></neighbors></set>\n",
                            -1);
+  char *negative = temp_file("<set><tiles><tile name=\"a\"/></tiles>\n"
+                             "<neighbors><neighbor left=\"a\" right=\"a -1\"/>"
+                             "</neighbors></set>\n",
+                             -1);
+  char *notnum = temp_file("<set><tiles><tile name=\"a\" symmetry=\"F\"/>"
+                           "</tiles>\n<neighbors><neighbor left=\"a 1x\" "
+                           "right=\"a\"/></neighbors></set>\n",
+                           -1);
+  char *words = temp_file("<set><tiles><tile name=\"a\"/></tiles>\n"
+                          "<neighbors><neighbor left=\"a\" right=\"a 1 2\"/>"
+                          "</neighbors></set>\n",
+                          -1);
+  char *blank = temp_file("<set><tiles><tile name=\"a\"/></tiles>\n"
+                          "<neighbors><neighbor left=\" \" right=\"a\"/>"
+                          "</neighbors></set>\n",
+                          -1);
   char *notset = temp_file("<map/>\n", -1);
   char *badsym = temp_file("<set><tiles>\n<tile name=\"a\" symmetry=\"Q\"/>"
                            "</tiles></set>\n",
@@ -252,7 +269,13 @@ Test(tileset, malformed_tilesets_are_errors_naming_the_file) {
       {cut, "bad XML: "},
       {garbage, ":1: bad XML: "},
       {unknown, ":3: unknown tile 'b' (the only tile is 'a')"},
-      {orient, ":2: tile 'a 2' has no such orientation"},
+      {orient, ":2: tile 'a 8': the number after a tile's name is one of "
+               "the square's 8 turns and reflections, 0 to 7\n"},
+      {negative, ":2: tile 'a -1': the number after a tile's name"},
+      {notnum, ":2: tile 'a 1x': the number after a tile's name"},
+      {words, ":2: right='a 1 2' is not a tile's name and at most one "
+              "number\n"},
+      {blank, ":2: left=' ' is not a tile's name and at most one number\n"},
       {notset, ":1: not a WFC tileset: root element <map>, expected <set>"},
       {badsym, ":2: tile 'a': symmetry 'Q' is not one of L T I \\ F X"},
       {badweight, ":2: tile 'a': weight '-1' is not a positive decimal"},
@@ -448,8 +471,8 @@ Test(tileset, tile_images_past_the_pictures_limit_write_no_pictures) {
   snprintf(want, sizeof want,
            "tilesat: warning: no pictures written: %s/B/a.png: tile image of "
            "4097x4097 pixels: larger than a pictures file holds (at most "
-           "4096 pixels a side)\n",
-           dir);
+           "4096 pixels a side)\ntilesat: wrote %s/b.rules\n",
+           dir, dir);
   cr_expect_str_eq(r.err, want);
   run_free(&r);
   cr_expect_neq(access(pics, F_OK), 0, "%s was written", pics);
@@ -462,4 +485,220 @@ Test(tileset, tile_images_past_the_pictures_limit_write_no_pictures) {
   snprintf(path, sizeof path, "%s/B", dir);
   rmdir(path);
   rm_dir(dir);
+}
+
+/* The reference's symmetry classes, written here from SimpleTiledModel.cs
+ * (independently of src/io/tileset.c): a turns a tile's orientation by 90
+ * degrees, b reflects it; orientation t's action row is t, a t, a a t,
+ * a a a t, b t, b a t, b a a t, b a a a t. */
+static const char ref_classes[] = "XI\\TLF";
+static int ref_card(char sym) {
+  return strchr("TL", sym) ? 4 : strchr("I\\", sym) ? 2 : sym == 'F' ? 8 : 1;
+}
+static int ref_a(char sym, int i) {
+  if (sym == 'L' || sym == 'T')
+    return (i + 1) % 4;
+  if (sym == 'I' || sym == '\\')
+    return 1 - i;
+  if (sym == 'F')
+    return i < 4 ? (i + 1) % 4 : 4 + (i - 1) % 4;
+  return i;
+}
+static int ref_b(char sym, int i) {
+  if (sym == 'L')
+    return i % 2 == 0 ? i + 1 : i - 1;
+  if (sym == 'T')
+    return i % 2 == 0 ? i : 4 - i;
+  if (sym == '\\')
+    return 1 - i;
+  if (sym == 'F')
+    return i < 4 ? i + 4 : i - 4;
+  return i; /* I and X */
+}
+static int ref_action(char sym, int t, int k) {
+  for (int i = 0; i < k % 4; i++)
+    t = ref_a(sym, t);
+  return k < 4 ? t : ref_b(sym, t);
+}
+
+/* A tileset of one tile per class (named by the class: x, i, d, t, l, f)
+ * and its oriented tiles in the reference's order: oriented tile o is
+ * class ref_cls[o], orientation ref_or[o]. */
+#define REF_MAX 21
+typedef struct ref_set {
+  int n, cls[REF_MAX], orient[REF_MAX], first[6];
+  bool allow[4][REF_MAX][REF_MAX]; /* the reference's densePropagator */
+} ref_set;
+static const char *const ref_names[] = {"x", "i", "d", "t", "l", "f"};
+
+static void ref_init(ref_set *s) {
+  memset(s, 0, sizeof *s);
+  for (int c = 0; c < 6; c++) {
+    s->first[c] = s->n;
+    for (int t = 0; t < ref_card(ref_classes[c]); t++, s->n++) {
+      s->cls[s->n] = c;
+      s->orient[s->n] = t;
+    }
+  }
+}
+/* The reference's action[o][k], as an oriented tile. */
+static int ref_act(const ref_set *s, int o, int k) {
+  int c = s->cls[o];
+  return s->first[c] + ref_action(ref_classes[c], s->orient[o], k);
+}
+/* <neighbor left="ref_names[lc] lk" right="ref_names[rc] rk"/>, expanded
+ * as the reference expands it. */
+static void ref_neighbor(ref_set *s, int lc, int lk, int rc, int rk) {
+  int L = ref_act(s, s->first[lc], lk), R = ref_act(s, s->first[rc], rk);
+  int D = ref_act(s, L, 1), U = ref_act(s, R, 1);
+  s->allow[0][R][L] = true;
+  s->allow[0][ref_act(s, R, 6)][ref_act(s, L, 6)] = true;
+  s->allow[0][ref_act(s, L, 4)][ref_act(s, R, 4)] = true;
+  s->allow[0][ref_act(s, L, 2)][ref_act(s, R, 2)] = true;
+  s->allow[1][U][D] = true;
+  s->allow[1][ref_act(s, D, 6)][ref_act(s, U, 6)] = true;
+  s->allow[1][ref_act(s, U, 4)][ref_act(s, D, 4)] = true;
+  s->allow[1][ref_act(s, D, 2)][ref_act(s, U, 2)] = true;
+}
+/* The rules equal the reference's: the same oriented tiles, and t2 allowed
+ * in WFC direction d of t1 (0 left, 1 down, 2 right, 3 up) exactly when
+ * the reference's propagator allows it. */
+static void expect_reference_rules(const tilesat_rules *r, ref_set *s,
+                                   const char *what) {
+  const char *dirs[] = {"W", "S", "E", "N"};
+  for (int t1 = 0; t1 < s->n; t1++)
+    for (int t2 = 0; t2 < s->n; t2++) {
+      s->allow[2][t2][t1] = s->allow[0][t1][t2];
+      s->allow[3][t2][t1] = s->allow[1][t1][t2];
+    }
+  cr_assert_eq(tilesat_rules_ntiles(r), s->n, "%s", what);
+  int idx[REF_MAX];
+  for (int o = 0; o < s->n; o++) {
+    char name[16];
+    snprintf(name, sizeof name, "%s %d", ref_names[s->cls[o]], s->orient[o]);
+    idx[o] = tilesat_rules_find_tile(r, name);
+    cr_assert(idx[o] >= 0, "%s: no tile '%s'", what, name);
+  }
+  for (int d = 0; d < 4; d++) {
+    int dir = tilesat_dir_find(TILESAT_SQUARE, dirs[d]);
+    for (int t1 = 0; t1 < s->n; t1++)
+      for (int t2 = 0; t2 < s->n; t2++)
+        cr_expect_eq(tilesat_rules_allows(r, idx[t1], dir, idx[t2]),
+                     s->allow[d][t1][t2], "%s: '%s %d' %s of '%s %d'", what,
+                     ref_names[s->cls[t2]], s->orient[t2], dirs[d],
+                     ref_names[s->cls[t1]], s->orient[t1]);
+  }
+}
+
+/* The number after a tile's name in <neighbor> is the reference's action
+ * K (0-7) on the tile, for every class: "b_i 3" (I) is b_i turned three
+ * times, orientation 1.  For each class and each K, a tileset of one tile
+ * of every class with that tile numbered K on the left, on the right, and
+ * on both sides (against the F tile, whose 8 orientations all differ, and
+ * itself) imports to exactly the rules the reference's definition gives. */
+Test(tileset, neighbour_numbers_are_the_references_actions) {
+  char *dir = temp_dir(), path[300];
+  snprintf(path, sizeof path, "%s/set.xml", dir);
+  int checked = 0;
+  for (int c = 0; c < 6; c++)
+    for (int k = 0; k < 8; k++) {
+      const char *p = ref_names[c];
+      FILE *f = fopen(path, "w");
+      cr_assert(f);
+      fputs("<set>\n <tiles>\n", f);
+      for (int i = 0; i < 6; i++)
+        fprintf(f, "  <tile name=\"%s\" symmetry=\"%c\"/>\n", ref_names[i],
+                ref_classes[i]);
+      fprintf(f,
+              " </tiles>\n <neighbors>\n"
+              "  <neighbor left=\"%s %d\" right=\"f\"/>\n"
+              "  <neighbor left=\"f 6\" right=\"%s %d\"/>\n"
+              "  <neighbor left=\"%s  %d\" right=\"%s %d\"/>\n"
+              " </neighbors>\n</set>\n",
+              p, k, p, k, p, k, p, 7 - k);
+      fclose(f);
+      ref_set s;
+      ref_init(&s);
+      ref_neighbor(&s, c, k, 5, 0);
+      ref_neighbor(&s, 5, 6, c, k);
+      ref_neighbor(&s, c, k, c, 7 - k);
+      tilesat_error err;
+      tilesat_rules *r = tilesat_import_tileset(path, NULL, NULL, &err);
+      cr_assert(r, "class %c, K %d: %s", ref_classes[c], k, err.msg);
+      char what[64];
+      snprintf(what, sizeof what, "class %c, K %d", ref_classes[c], k);
+      expect_reference_rules(r, &s, what);
+      tilesat_rules_free(r);
+      checked++;
+    }
+  cr_expect_eq(checked, 48);
+  rm_dir(dir);
+}
+
+/* mxgmn's Circles.xml says <neighbor left="b_half 3" right="b_i 3"/>: b_i
+ * (symmetry I) turned three times is b_i 1, so the tileset imports, to the
+ * same rules file as the one written with "b_i 1", and not the one with
+ * "b_i 0" (the number matters). */
+Test(tileset, circles_b_i_3_is_b_i_1) {
+  char *dir = temp_dir();
+  char xml[3][300], out[3][300];
+  const char *num[] = {"3", "1", "0"};
+  for (int i = 0; i < 3; i++) {
+    snprintf(xml[i], sizeof xml[i], "%s/c%d.xml", dir, i);
+    snprintf(out[i], sizeof out[i], "%s/c%d.rules", dir, i);
+    FILE *f = fopen(xml[i], "w");
+    cr_assert(f);
+    fprintf(f,
+            "<set>\n <tiles>\n"
+            "  <tile name=\"b_half\" symmetry=\"T\"/>\n"
+            "  <tile name=\"b_i\" symmetry=\"I\"/>\n"
+            "  <tile name=\"b\" symmetry=\"X\"/>\n </tiles>\n"
+            " <neighbors>\n"
+            "  <neighbor left=\"b_half 3\" right=\"b_i %s\"/>\n"
+            "  <neighbor left=\"b_i\" right=\"b_i\"/>\n"
+            "  <neighbor left=\"b\" right=\"b_half 1\"/>\n"
+            " </neighbors>\n</set>\n",
+            num[i]);
+    fclose(f);
+    run_result r = RUN("import-tileset", xml[i], "-o", out[i]);
+    cr_assert_eq(r.code, 0, "b_i %s: %s", num[i], r.err);
+    cr_expect_str_eq(r.out, "");
+    run_free(&r);
+  }
+  char *with3 = slurp(out[0]), *with1 = slurp(out[1]), *with0 = slurp(out[2]);
+  cr_assert(with3 && with1 && with0);
+  cr_expect(strstr(with3, "tile \"b_i 1\" 1\n"), "%s", with3);
+  cr_expect_str_eq(with3, with1);
+  cr_expect_str_neq(with3, with0);
+  free(with3);
+  free(with1);
+  free(with0);
+  rm_dir(dir);
+}
+
+/* A tile's name of any length: with --subset, a <neighbor> of a 300-byte
+ * name was looked up cut to 255 bytes, found outside the subset and
+ * dropped without a word, leaving the tile with no neighbours. */
+Test(tileset, long_names_keep_their_pairs_in_a_subset) {
+  char name[301];
+  memset(name, 'n', 300);
+  name[300] = 0;
+  char xml[2000];
+  snprintf(xml, sizeof xml,
+           "<set>\n <tiles><tile name=\"%s\"/><tile name=\"b\"/></tiles>\n"
+           " <neighbors><neighbor left=\"%s\" right=\"%s 0\"/></neighbors>\n"
+           " <subsets><subset name=\"s\"><tile name=\"%s\"/></subset>"
+           "</subsets>\n</set>\n",
+           name, name, name, name);
+  char *path = temp_file(xml, -1);
+  tilesat_error err;
+  tilesat_rules *r = tilesat_import_tileset(path, "s", NULL, &err);
+  cr_assert(r, "%s", err.msg);
+  cr_assert_eq(tilesat_rules_ntiles(r), 1);
+  for (int d = 0; d < 4; d++)
+    cr_expect(tilesat_rules_allows(r, 0, d, 0), "direction %s",
+              tilesat_dir_name(TILESAT_SQUARE, d));
+  tilesat_rules_free(r);
+  remove(path);
+  free(path);
 }

@@ -130,6 +130,27 @@ if mknod "$tmp/full" c 1 7 2>/dev/null; then
     echo "mpi: a full standard output: FAILED: exit $rc: $msg"
     fails=$((fails + 1))
   fi
+  # under mpirun the answer goes to -o FILE, its write checked there: the
+  # same device, exit 1, said once (on stdout through mpirun, the total
+  # would be lost and the run exit 0)
+  run -o "$tmp/full" rules/coast.rules --size 3x3 >"$tmp/out" 2>"$tmp/err" &&
+    rc=0 || rc=$?
+  msg=$(grep '^tilesat: ' "$tmp/err" || true)
+  if [ "$rc" -ne 0 ] && [ ! -s "$tmp/out" ] &&
+    [ "$msg" = "tilesat: $tmp/full: write error: No space left on device" ]; then
+    echo "mpi: -o on a full device under mpirun: exit $rc, said once"
+  else
+    echo "mpi: -o on a full device under mpirun: FAILED: exit $rc: $msg"
+    fails=$((fails + 1))
+  fi
+  run -o "$tmp/total" --shard rules/coast.rules --size 3x3 >"$tmp/out" 2>&1
+  want=$("$bin" count rules/coast.rules --size 3x3)
+  if [ "$(cat "$tmp/total")" = "$want" ] && [ ! -s "$tmp/out" ]; then
+    echo "mpi: -o FILE: $want there, as count, nothing on stdout"
+  else
+    echo "mpi: -o FILE: FAILED: $(cat "$tmp/total"), count $want"
+    fails=$((fails + 1))
+  fi
 else
   echo "mpi: a full standard output: skipped (mknod needs root)"
 fi

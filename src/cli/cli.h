@@ -77,6 +77,15 @@ bool option_row_for(const option_row *row, const char *cmd);
  * in any case. */
 int options_parse(options *o, const char *cmd, int argc, char **argv);
 void options_free(options *o);
+/* A door (a program or mode that runs a command's job by other means, such
+ * as tilesat-mpi for count) that keeps only some of the command's options
+ * refuses the others by name, never drops them: EXIT_ERROR after
+ * "OPTION: DOOR does not keep it: WHY" for the first option given that is
+ * not in keeps[0..n), else 0.  From the table, so an option added to the
+ * command later is refused until the door keeps it. */
+int options_refuse_unkept(const options *o, const char *door,
+                          const enum option_id *keeps, size_t n,
+                          const char *why);
 /* The --help lines of a command's options. */
 void options_help(const char *cmd, FILE *out);
 
@@ -109,8 +118,12 @@ int write_help_command(const command *c, FILE *out);
 
 /* ----------------------------------------------------------- util.c */
 
-/* "tilesat: " + message on stderr. */
+/* "tilesat: " + message on stderr, one line, what it echoes shown
+ * (tilesat_shown: control bytes and bytes not UTF-8 as \xHH). */
 void fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* A name or value from a file as a report on stdout shows it
+ * (tilesat_shown); the text lasts until four more calls. */
+const char *shown_text(const char *s);
 /* Print a library error; returns EXIT_ERROR. */
 int fail_err(const tilesat_error *err);
 bool ends_with(const char *s, const char *suffix);
@@ -152,10 +165,14 @@ void lazy_backend(const options *o, const tilesat_map *m,
 typedef struct out_file {
   tilesat_output *out; /* NULL: standard output */
   FILE *f;
-  int slot; /* its temporary's, in stop.c */
+  int slot;   /* its temporary's, in stop.c */
+  char *path; /* named on stderr once in place (malloc'd) */
 } out_file;
 /* 0, or EXIT_ERROR after printing why. */
 int out_open(out_file *of, const char *path);
+/* "tilesat: wrote PATH" on stderr: every file a command puts in place is
+ * named so (out_close's when answer_end puts them in place). */
+void said_written(const char *path);
 /* With ok, the file is written (or the write error said: the stream's
  * error flag is enough) and waits to be put in place by answer_end, when
  * the command ends well; without, it is dropped silently.  The old file
@@ -182,7 +199,9 @@ bool stdout_failed(void);
 int stdout_end(int rc);
 /* A JSON document for standard output (explain, trace and collapse with
  * --format json).  Names may hold bytes that are not UTF-8 (rules/README.md)
- * and the writers copy them: json_end writes each such byte as \u00XX
+ * and the writers copy them: report_json_print first puts every string in
+ * the names' encoding (tilesat_name_encode: such a byte as the text \xHH,
+ * reversible), and json_end still writes any such byte left as \u00XX
  * (only a string can hold one, the rest is ASCII), so what is printed is
  * valid UTF-8 and valid JSON. */
 typedef struct json_out {
@@ -193,12 +212,14 @@ typedef struct json_out {
 FILE *json_begin(json_out *j);
 /* The document to standard output, whole (stop_hold), and free it. */
 void json_end(json_out *j);
-/* X.tmx -> X-tiles.png (malloc'd, or NULL): the tileset picture of our
- * own Tiled maps. */
+/* X.tmx -> X.tmx.png (malloc'd, or NULL): the tileset picture of our
+ * own Tiled maps (tilesat_tiled_picture_path). */
 char *tiled_image(const char *map);
 /* Refuse (EXIT_ERROR, after saying why) an output that is an input of the
  * command, or another of its outputs, or that cannot be written (a
- * folder, a missing or read-only folder); before any work. */
+ * folder, a missing or read-only folder), or a picture written beside
+ * another output (X.tmx.png, X.tsx.png) over a file tilesat did not write
+ * (without --force); before any work. */
 int check_outputs(const options *o);
 
 /* -------------------------------------------- signals (stop.c) */

@@ -98,8 +98,8 @@ static void report_cleanup(const tilesat_map *m, const tilesat_anneal_stats *s,
   for (int c = 0; c < n; c++)
     if (before[c] != after[c] && shown++ < 20)
       fprintf(stderr, "cleanup: (%d,%d) %s -> %s\n", c / w, c % w,
-              tilesat_rules_tile_name(r, before[c]),
-              tilesat_rules_tile_name(r, after[c]));
+              shown_text(tilesat_rules_tile_name(r, before[c])),
+              shown_text(tilesat_rules_tile_name(r, after[c])));
   if (shown > 20)
     fprintf(stderr, "cleanup: ... and %d more cells\n", shown - 20);
 }

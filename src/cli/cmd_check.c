@@ -40,7 +40,7 @@ int cmd_check(options *o) {
       if (how.by == TILESAT_BY_WINDOW || how.by == TILESAT_BY_PROPAGATION) {
         char why[256];
         tilesat_check_answer_text(m, &how, why, sizeof why);
-        fprintf(stderr, "tilesat: check: UNSAT: %s\n", why);
+        fail("check: UNSAT: %s", why);
       }
       printf("UNSAT\n");
     } else {

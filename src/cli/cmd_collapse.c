@@ -62,12 +62,11 @@ typedef struct run_end {
 /* A run that found no map writes no Tiled map: said, not skipped. */
 static void say_no_map(const options *o, const run_end *e) {
   if (o->tmx || o->tmj)
-    fprintf(stderr, "tilesat: collapse: %s%s%s not written: %s\n",
-            o->tmx ? o->tmx : "", o->tmx && o->tmj ? " and " : "",
-            o->tmj ? o->tmj : "",
-            e->res == TILESAT_UNSAT ? "there is no map"
-            : e->broken             ? "the map breaks a constraint"
-                                    : "the run contradicted, there is no map");
+    fail("collapse: %s%s%s not written: %s", o->tmx ? o->tmx : "",
+         o->tmx && o->tmj ? " and " : "", o->tmj ? o->tmj : "",
+         e->res == TILESAT_UNSAT ? "there is no map"
+         : e->broken             ? "the map breaks a constraint"
+                                 : "the run contradicted, there is no map");
 }
 
 /* What the guard did in the last run, on stderr. */

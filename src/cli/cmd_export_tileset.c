@@ -1,9 +1,11 @@
 /* cmd_export_tileset.c: tilesat export-tileset RULES -o X.tsx: the rules'
  * tiles as a Tiled tileset, drawn with their pictures, each tile named by
  * its "tilesat" property, so that a map painted with it in Tiled reads
- * back (--pins-from, verify, extract) by the rules' own names. */
+ * back (--pins-from, verify, extract) by the rules' own names.  Its
+ * picture, X.tsx.png, replaces only a picture tilesat wrote (files.c). */
 #include "cli.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 int cmd_export_tileset(options *o) {
@@ -14,7 +16,7 @@ int cmd_export_tileset(options *o) {
   }
   if (!o->output || !strcmp(o->output, "-")) {
     fail("export-tileset: missing -o X.tsx (the tileset and its picture "
-         "X.png are files)");
+         "X.tsx.png are files)");
     return EXIT_ERROR;
   }
   tilesat_error err;
@@ -28,6 +30,12 @@ int cmd_export_tileset(options *o) {
     if (tilesat_tiled_write_tileset(r, pics, o->output, &err))
       rc = fail_err(&err);
     stop_release();
+  }
+  if (!rc) { /* the picture is put in place first (files.c says the same) */
+    char *png = tilesat_tiled_picture_path(o->output);
+    said_written(png);
+    said_written(o->output);
+    free(png);
   }
   tilesat_pictures_free(pics);
   tilesat_rules_free(r);

@@ -471,7 +471,8 @@ static void print_line(const entry_run *r, bool ran, double seconds) {
   char set[400];
   settings(r, set, sizeof set);
   stop_hold(); /* the line whole */
-  printf("%02zu %s (%s): ", r->number, r->e->name[0] ? r->e->name : "?", set);
+  printf("%02zu %s (%s): ", r->number,
+         r->e->name[0] ? shown_text(r->e->name) : "?", shown_text(set));
   if (!ran) {
     printf("cannot run: %s\n", r->why);
   } else {

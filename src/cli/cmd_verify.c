@@ -77,7 +77,7 @@ static void print_cell(const tilesat_rules *r, const cells *cs, int c) {
     fputs("one of ", stdout);
   for (int i = a; i < b; i++)
     printf("%s\"%s\"", i > a ? ", " : "",
-           tilesat_rules_tile_name(r, cs->tile[i]));
+           shown_text(tilesat_rules_tile_name(r, cs->tile[i])));
 }
 
 /* May cells c and n (its neighbour in direction d) hold an allowed pair? */

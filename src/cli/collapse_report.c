@@ -24,7 +24,7 @@ static void print_choice(const tilesat_map *m, const tilesat_collapse *c,
   int cell, tile, w = tilesat_map_width(m);
   tilesat_collapse_choices(c, i, &cell, &tile);
   printf("choice %zu: (%d,%d) = \"%s\"", i + 1, cell / w, cell % w,
-         tile_name(m, tile));
+         shown_text(tile_name(m, tile)));
 }
 
 /* Choice i as {"step": i+1, "row", "col", "tile"}. */
@@ -389,7 +389,7 @@ static void summary_text(const doom_summary *s, const size_t *idx, size_t nt,
   for (size_t i = 0; i < nt; i++) {
     long r = s->tile_runs[idx[i]], b = s->border_runs[idx[i]];
     printf("    %5.1f%%  \"%s\" (%ld runs", 100.0 * (double)r / (double)ex,
-           tile_name(s->m, (int)idx[i]), r);
+           shown_text(tile_name(s->m, (int)idx[i])), r);
     if (b)
       printf("; on the border in %ld", b);
     printf(")\n");
@@ -403,8 +403,9 @@ static void summary_text(const doom_summary *s, const size_t *idx, size_t nt,
     int ta = (int)(key / T / (size_t)s->D), tb = (int)(key % T);
     int dir = (int)(key / T % (size_t)s->D);
     printf("    %5.1f%%  \"%s\" with \"%s\" to its %s (%ld runs)\n",
-           100.0 * (double)s->pair_runs[key] / (double)ex, tile_name(s->m, ta),
-           tile_name(s->m, tb), tilesat_dir_name(topo, dir), s->pair_runs[key]);
+           100.0 * (double)s->pair_runs[key] / (double)ex,
+           shown_text(tile_name(s->m, ta)), shown_text(tile_name(s->m, tb)),
+           tilesat_dir_name(topo, dir), s->pair_runs[key]);
   }
 }
 
@@ -488,24 +489,25 @@ static void change_text(const tilesat_map *m, const tilesat_advice_change *c) {
   tilesat_topology topo = tilesat_rules_topology(tilesat_map_rules(m));
   switch (c->kind) {
   case TILESAT_ADVICE_ALLOW:
-    printf("allowing \"%s\" next to \"%s\" (%s)", tile_name(m, c->a),
-           tile_name(m, c->b), report_dir_words(topo, c->dir));
+    printf("allowing \"%s\" next to \"%s\" (%s)",
+           shown_text(tile_name(m, c->a)), shown_text(tile_name(m, c->b)),
+           report_dir_words(topo, c->dir));
     break;
   case TILESAT_ADVICE_WEIGHT:
     if (c->others > 1) /* a weight of 1: the others raised instead */
       printf("lowering the weight of \"%s\" to a quarter (every other "
              "weight times %" PRIu64 ")",
-             tile_name(m, c->a), c->others);
+             shown_text(tile_name(m, c->a)), c->others);
     else
       printf("lowering the weight of \"%s\" from %" PRIu64 " to %" PRIu64,
-             tile_name(m, c->a), c->from, c->to);
+             shown_text(tile_name(m, c->a)), c->from, c->to);
     break;
   case TILESAT_ADVICE_WRAP:
     printf("wrapping the map (--periodic)");
     break;
   case TILESAT_ADVICE_BORDER:
-    printf("a border of \"%s\" (--border all=%s)", tile_name(m, c->a),
-           tile_name(m, c->a));
+    printf("a border of \"%s\" (--border all=%s)",
+           shown_text(tile_name(m, c->a)), shown_text(tile_name(m, c->a)));
     break;
   }
 }
@@ -520,10 +522,10 @@ static void change_line(const tilesat_map *m, const tilesat_advice *v, long i) {
 static void suspect_text(const tilesat_map *m, const tilesat_advice *v,
                          const tilesat_advice_suspect *s) {
   long ex = v->explained - v->no_map;
-  printf("  \"%s\"", tile_name(m, s->a));
+  printf("  \"%s\"", shown_text(tile_name(m, s->a)));
   if (s->b >= 0)
     printf(
-        " with \"%s\" to its %s", tile_name(m, s->b),
+        " with \"%s\" to its %s", shown_text(tile_name(m, s->b)),
         report_dir_words(tilesat_rules_topology(tilesat_map_rules(m)), s->dir));
   printf(" in %.1f%% of the doomed sets (%ld on the border, %ld inside):\n"
          "    ",

@@ -95,9 +95,10 @@ static const command_doc docs[] = {
       NULL}},
     {"export-tileset",
      "The rules' tiles as a Tiled tileset X.tsx (or .tsj) and its picture "
-     "X.png, each tile named by its \"tilesat\" property: paint a level in "
-     "Tiled with it, and every command reads the level back "
-     "(--pins-from).",
+     "X.tsx.png, each tile named by its \"tilesat\" property: paint a level "
+     "in Tiled with it, and every command reads the level back "
+     "(--pins-from). The picture replaces only a PNG tilesat wrote; a file "
+     "of yours there is refused unless --force.",
      "0 written, 1 error.",
      {"tilesat export-tileset rules/coast.rules -o coast.tsx", NULL}},
     {"explain",

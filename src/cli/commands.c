@@ -33,7 +33,7 @@ const command commands[] = {
      "rules from a WFC simple-tiled tileset (oriented tiles, pairs, weights)",
      cmd_import_tileset},
     {"export-tileset", "RULES -o X.tsx",
-     "the rules' tiles as a Tiled tileset (X.tsx and its picture X.png), "
+     "the rules' tiles as a Tiled tileset (X.tsx and its picture X.tsx.png), "
      "each tile named by its 'tilesat' property, to paint maps with",
      cmd_export_tileset},
     {"explain", "RULES --size WxH",

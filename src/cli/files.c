@@ -27,34 +27,47 @@
 typedef struct waiting_file {
   tilesat_output *out;
   int slot;
+  char *path; /* named on stderr once in place */
 } waiting_file;
 static struct {
   waiting_file *v;
   int n, cap;
 } waiting;
 
+void said_written(const char *path) {
+  fprintf(stderr, "tilesat: wrote %s\n", path);
+}
+
 int out_open(out_file *of, const char *path) {
   of->out = NULL;
   of->f = stdout;
   of->slot = -1;
+  of->path = NULL;
   if (!path || !strcmp(path, "-"))
     return 0;
   tilesat_error err;
   if (!(of->out = tilesat_output_open(path, &err)))
     return fail_err(&err);
+  if (!(of->path = strdup(path))) {
+    fail("out of memory");
+    exit(EXIT_ERROR);
+  }
   of->f = tilesat_output_file(of->out);
   const char *temp = tilesat_output_temp(of->out);
   if (temp && (of->slot = stop_temp_add(temp)) < 0) {
     tilesat_output_discard(of->out);
     of->out = NULL;
+    free(of->path);
+    of->path = NULL;
     fail("%s: too many files written at once", path);
     return EXIT_ERROR;
   }
   return 0;
 }
 
-/* Put one output in place now (or drop it); 0 or EXIT_ERROR (said). */
-static int put(tilesat_output *out, int slot, bool ok) {
+/* Put one output in place now and say so (or drop it); 0 or EXIT_ERROR
+ * (said).  Frees path. */
+static int put(tilesat_output *out, int slot, char *path, bool ok) {
   tilesat_error err;
   int rc = 0;
   stop_hold(); /* the rename is not cut, nor its temporary left behind */
@@ -62,8 +75,11 @@ static int put(tilesat_output *out, int slot, bool ok) {
     tilesat_output_discard(out);
   else if (tilesat_output_commit(out, &err))
     rc = fail_err(&err);
+  else
+    said_written(path);
   stop_temp_remove(slot);
   stop_release();
+  free(path);
   return rc;
 }
 
@@ -71,12 +87,14 @@ int out_close(out_file *of, bool ok) {
   if (!of->out)
     return ok ? 0 : EXIT_ERROR; /* standard output: stdout_end checks it */
   tilesat_output *out = of->out;
+  char *path = of->path;
   of->out = NULL;
+  of->path = NULL;
   /* a write error now, before the answer: committing says why (and drops
    * the file) */
   errno = 0;
   if (!ok || fflush(of->f) || ferror(of->f)) {
-    put(out, of->slot, ok);
+    put(out, of->slot, path, ok);
     return EXIT_ERROR;
   }
   if (waiting.n == waiting.cap) {
@@ -89,7 +107,7 @@ int out_close(out_file *of, bool ok) {
     waiting.v = v;
     waiting.cap = cap;
   }
-  waiting.v[waiting.n++] = (waiting_file){out, of->slot};
+  waiting.v[waiting.n++] = (waiting_file){out, of->slot, path};
   return 0;
 }
 
@@ -97,8 +115,10 @@ int out_close_now(out_file *of, bool ok) {
   if (!of->out)
     return ok ? 0 : EXIT_ERROR;
   tilesat_output *out = of->out;
+  char *path = of->path;
   of->out = NULL;
-  return put(out, of->slot, ok) || !ok ? EXIT_ERROR : 0;
+  of->path = NULL;
+  return put(out, of->slot, path, ok) || !ok ? EXIT_ERROR : 0;
 }
 
 /* Every waiting output put in place (ok) or dropped; after the first that
@@ -106,7 +126,7 @@ int out_close_now(out_file *of, bool ok) {
 static int put_waiting(bool ok) {
   int rc = 0;
   for (int i = 0; i < waiting.n; i++)
-    if (put(waiting.v[i].out, waiting.v[i].slot, ok && !rc))
+    if (put(waiting.v[i].out, waiting.v[i].slot, waiting.v[i].path, ok && !rc))
       rc = EXIT_ERROR;
   free(waiting.v);
   memset(&waiting, 0, sizeof waiting);
@@ -256,10 +276,12 @@ int answer_end(const options *o, int rc) {
 /* ------------------------------------------------- outputs that are inputs */
 
 /* A file by the option that names it ("" for an argument); owned: the
- * path when it was made here (a sidecar), malloc'd. */
+ * path when it was made here (a sidecar), malloc'd; beside: for a picture
+ * written beside another output, that output's path. */
 typedef struct named_file {
   const char *option, *path;
   char *owned;
+  const char *beside;
 } named_file;
 
 typedef struct file_list {
@@ -284,36 +306,29 @@ static void push(file_list *l, named_file f) {
 
 static void add(file_list *l, const char *option, const char *path) {
   if (path && strcmp(path, "-"))
-    push(l, (named_file){option, path, NULL});
+    push(l, (named_file){option, path, NULL, NULL});
 }
 
 /* A sidecar (malloc'd, or NULL), which the list then owns. */
 static void add_owned(file_list *l, const char *option, char *path) {
   if (path)
-    push(l, (named_file){option, path, path});
+    push(l, (named_file){option, path, path, NULL});
 }
 
-/* X.tmx -> X-tiles.png, the tileset picture tilesat writes beside a map. */
-char *tiled_image(const char *map) {
-  const char *slash = strrchr(map, '/'), *dot = strrchr(map, '.');
-  size_t stem =
-      dot && (!slash || dot > slash) ? (size_t)(dot - map) : strlen(map);
-  char *p = malloc(stem + sizeof "-tiles.png");
-  if (p)
-    snprintf(p, stem + sizeof "-tiles.png", "%.*s-tiles.png", (int)stem, map);
-  return p;
+/* The picture of tiles written beside the Tiled file `main` (-o, --tmx or
+ * --tmj), which the list then owns. */
+static void add_picture(file_list *l, const char *option, const char *main) {
+  if (!main)
+    return;
+  char *p = tiled_image(main);
+  if (!p) {
+    fail("out of memory");
+    exit(EXIT_ERROR);
+  }
+  push(l, (named_file){option, p, p, main});
 }
 
-/* X.tsx -> X.png, export-tileset's picture. */
-static char *tileset_png(const char *set) {
-  const char *slash = strrchr(set, '/'), *dot = strrchr(set, '.');
-  size_t stem =
-      dot && (!slash || dot > slash) ? (size_t)(dot - set) : strlen(set);
-  char *p = malloc(stem + sizeof ".png");
-  if (p)
-    snprintf(p, stem + sizeof ".png", "%.*s.png", (int)stem, set);
-  return p;
-}
+char *tiled_image(const char *map) { return tilesat_tiled_picture_path(map); }
 
 /* What the command writes and what it reads, by option. */
 static void list_files(const options *o, file_list *in, file_list *out) {
@@ -340,11 +355,12 @@ static void list_files(const options *o, file_list *in, file_list *out) {
       !o->tilesets_from && (!tiled_pins(o) || !strcmp(o->command, "enum") ||
                             !strcmp(o->command, "sample"));
   if (own_set) {
-    add_owned(out, "--tmx", o->tmx ? tiled_image(o->tmx) : NULL);
-    add_owned(out, "--tmj", o->tmj ? tiled_image(o->tmj) : NULL);
+    add_picture(out, "--tmx", o->tmx);
+    add_picture(out, "--tmj", o->tmj);
   }
-  if (!strcmp(o->command, "export-tileset") && o->output)
-    add_owned(out, "-o", tileset_png(o->output));
+  if (!strcmp(o->command, "export-tileset") && o->output &&
+      strcmp(o->output, "-")) /* (refused: export-tileset writes files) */
+    add_picture(out, "-o", o->output);
   if (makes_rules) {
     add(out, "--pictures", o->pictures);
     add_owned(out, "-o", o->pictures ? NULL : sidecar(o->output));
@@ -400,6 +416,21 @@ static int refuse(const named_file *w, const named_file *r, bool input) {
   return EXIT_ERROR;
 }
 
+/* A picture written beside another output may replace only a file tilesat
+ * wrote (a PNG marked as tilesat's), never a user's (a sample the rules
+ * came from); a file that is not a regular one is written as any output
+ * is (files.c's top). */
+static int check_not_users(const named_file *w) {
+  struct stat st;
+  if (stat(w->path, &st) || !S_ISREG(st.st_mode) ||
+      tilesat_png_by_tilesat(w->path))
+    return 0;
+  fail("%s: exists and was not written by tilesat (%s %s writes its "
+       "picture of tiles there); --force replaces it",
+       w->path, w->option, w->beside);
+  return EXIT_ERROR;
+}
+
 /* A painted Tiled map's copy is written in its own format. */
 static int check_copy_format(const options *o) {
   const char *base = o->tilesets_from ? NULL : tiled_pins(o);
@@ -426,11 +457,13 @@ int check_outputs(const options *o) {
     for (int k = 0; k < in.n && !rc; k++)
       if (same_file(p, in.v[k].path))
         rc = refuse(&out.v[i], &in.v[k], true);
-    /* (X.tmx and X.tmj both write the same X-tiles.png, alike) */
     for (int k = 0; k < i && !rc; k++)
-      if (!(out.v[i].owned && out.v[k].owned) && same_file(p, out.v[k].path))
+      if (same_file(p, out.v[k].path))
         rc = refuse(&out.v[i], &out.v[k], false);
   }
+  for (int i = 0; i < out.n && !rc && !o->force; i++)
+    if (out.v[i].beside)
+      rc = check_not_users(&out.v[i]);
   /* an output that cannot be written: said now, not after the answer */
   tilesat_error err;
   for (int i = 0; i < out.n && !rc; i++)

@@ -423,6 +423,21 @@ int options_parse(options *o, const char *cmd, int argc, char **argv) {
   return rc;
 }
 
+int options_refuse_unkept(const options *o, const char *door,
+                          const enum option_id *keeps, size_t n,
+                          const char *why) {
+  for (int id = 0; id < NOPTIONS; id++) {
+    bool kept = id == OPTION_help;
+    for (size_t i = 0; i < n && !kept; i++)
+      kept = keeps[i] == (enum option_id)id;
+    if (o->given[id] && !kept) {
+      fail("%s: %s does not keep it: %s", info[id].name, door, why);
+      return EXIT_ERROR;
+    }
+  }
+  return 0;
+}
+
 void options_free(options *o) {
   for (int id = 0; id < NOPTIONS; id++)
     if (info[id].kind == LIST)

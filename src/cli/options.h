@@ -235,7 +235,8 @@
        "the doomed set framed, with a legend); with -n, where the "            \
        "contradictions happened (heat map, with its colour scale)")            \
   ALSO(output, "X.tsx", " export-tileset ",                                    \
-       "write the tileset there (.tsj or .json: JSON), its picture as X.png")  \
+       "write the tileset there (.tsj or .json: JSON), its picture as "        \
+       "X.tsx.png")                                                            \
   ALSO(output, "FILE", " repair ",                                             \
        "write the rules file with the (first) repair's pairs allowed")         \
   ALSO(png, "FILE", " analyze ",                                               \
@@ -249,15 +250,23 @@
        "draw the map, 16 or more pixels a cell, with a legend: the cells of "  \
        "each broken pair framed, a dot on their edge")                         \
   OPT(tmx, "--tmx", STRING, NULL, 0, 0, "FILE", " check anneal collapse ",     \
-      "write the witness as a Tiled map (XML), with its tileset image; with "  \
-      "a Tiled --pins-from map, a copy of that map, its --layer filled")       \
+      "write the witness as a Tiled map (XML), with its tileset image "        \
+      "FILE.png; with a Tiled --pins-from map, a copy of that map, its "       \
+      "--layer filled")                                                        \
   OPT(tmj, "--tmj", STRING, NULL, 0, 0, "FILE", " check anneal collapse ",     \
-      "write the witness as a Tiled map (JSON), with its tileset image; with " \
-      "a Tiled --pins-from map (.tmj), a copy of it, its --layer filled")      \
+      "write the witness as a Tiled map (JSON), with its tileset image "       \
+      "FILE.png; with a Tiled --pins-from map (.tmj), a copy of it, its "      \
+      "--layer filled")                                                        \
   ALSO(tmx, "FILE", " enum sample ",                                           \
        "write the maps as one Tiled map (XML), a layer each")                  \
   ALSO(tmj, "FILE", " enum sample ",                                           \
        "write the maps as one Tiled map (JSON), a layer each")                 \
+  OPT(force, "--force", FLAG, false, 0, 0, NULL, TS_DRAW,                      \
+      "--tmx/--tmj: replace the picture of tiles written beside the map "      \
+      "(FILE.png) even when a file tilesat did not write is there")            \
+  ALSO(force, NULL, " export-tileset ",                                        \
+       "replace the tileset's picture (X.tsx.png) even when a file tilesat "   \
+       "did not write is there")                                               \
   OPT(tilesets_from, "--tilesets-from", STRING, NULL, 0, 0, "MAP", TS_DRAW,    \
       "--tmx/--tmj: use this Tiled map's tilesets (tiles named by gid)")       \
   OPT(chooses, "--choose", LIST, {0}, 0, 0, "ROW,COL=TILE", " trace ",         \

@@ -30,7 +30,7 @@ static int write_png(const char *path, const tilesat_image *img) {
 }
 
 /* maps as a Tiled map at path: with our own tileset, its picture beside it
- * (PATH-tiles.png), else with --tilesets-from's.  0 or EXIT_ERROR. */
+ * (PATH.png), else with --tilesets-from's.  0 or EXIT_ERROR. */
 static int write_tiled(const options *o, const tilesat_map *m,
                        const int *const *maps, size_t n,
                        const tilesat_pictures *pics, const char *path) {
@@ -39,7 +39,7 @@ static int write_tiled(const options *o, const tilesat_map *m,
     fail("out of memory");
     return EXIT_ERROR;
   }
-  out_file img = {NULL, NULL, -1}, map = {NULL, NULL, -1};
+  out_file img = {NULL, NULL, -1, NULL}, map = {NULL, NULL, -1, NULL};
   tilesat_error err;
   int rc = png && open_file(&img, png) ? EXIT_ERROR : 0;
   if (!rc && open_file(&map, path))
@@ -125,7 +125,7 @@ int map_outputs(options *o, const tilesat_map *m, const int *tiles) {
       rc = !base ? write_tiled(o, m, maps, 1, pics, tiled[i])
            : tilesat_tiled_write_into(m, tiles, base, o->layer, tiled[i], &err)
                ? fail_err(&err)
-               : 0;
+               : (said_written(tiled[i]), 0);
   tilesat_pictures_free(pics);
   return rc;
 }

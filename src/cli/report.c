@@ -268,7 +268,22 @@ static cJSON *json_steps(const tilesat_map *m, const tilesat_steps *steps,
   return a;
 }
 
+/* Every string of a JSON output in the names' encoding
+ * (tilesat_name_encode), so that the output is UTF-8 whatever a name holds,
+ * and a name reads back as it is. */
+static void json_encode_strings(cJSON *j) {
+  for (; j; j = j->next) {
+    if (cJSON_IsString(j) && j->valuestring) {
+      char *e = tilesat_name_encode(j->valuestring);
+      cJSON_free(j->valuestring);
+      j->valuestring = e; /* cJSON frees it with free(), its default */
+    }
+    json_encode_strings(j->child);
+  }
+}
+
 int report_json_print(cJSON *doc) {
+  json_encode_strings(doc);
   char *text = doc ? cJSON_Print(doc) : NULL;
   int rc = 0;
   if (!text) {
@@ -664,6 +679,7 @@ cJSON *report_trace_json(const tilesat_trace *t) {
 
 int report_trace_write_json(const tilesat_trace *t, FILE *out) {
   cJSON *doc = report_trace_json(t);
+  json_encode_strings(doc);
   char *text = cJSON_Print(doc);
   cJSON_Delete(doc);
   if (!text)

@@ -8,13 +8,39 @@
 #include <string.h>
 #include <time.h>
 
+/* Every message to stderr: what it echoes from a file or the command line
+ * (a name, a value) shown with escapes (tilesat_shown), one line. */
 void fail(const char *fmt, ...) {
-  va_list ap;
+  va_list ap, again;
   va_start(ap, fmt);
-  fputs("tilesat: ", stderr);
-  vfprintf(stderr, fmt, ap);
-  fputc('\n', stderr);
+  va_copy(again, ap);
+  int n = vsnprintf(NULL, 0, fmt, ap);
   va_end(ap);
+  size_t size = n > 0 ? 4 * (size_t)n + 1 : 1;
+  char *raw = malloc((size_t)(n > 0 ? n : 0) + 1), *shown = malloc(size);
+  if (raw && shown) {
+    vsnprintf(raw, (size_t)(n > 0 ? n : 0) + 1, fmt, again);
+    tilesat_shown(shown, size, raw);
+  }
+  va_end(again);
+  fprintf(stderr, "tilesat: %s\n", raw && shown ? shown : "out of memory");
+  free(shown);
+  free(raw);
+}
+
+const char *shown_text(const char *s) {
+  static char *pool[4];
+  static size_t cap[4], next;
+  size_t k = next++ % 4, need = 4 * strlen(s) + 1;
+  if (cap[k] < need) {
+    free(pool[k]);
+    pool[k] = malloc(need);
+    cap[k] = pool[k] ? need : 0;
+    if (!pool[k])
+      return "?";
+  }
+  tilesat_shown(pool[k], cap[k], s);
+  return pool[k];
 }
 
 int fail_err(const tilesat_error *err) {

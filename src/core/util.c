@@ -59,18 +59,21 @@ void ts_error(tilesat_error *err, const char *file, long line, const char *fmt,
               ...) {
   if (!err)
     return;
-  size_t size = sizeof err->msg;
-  int n = 0;
-  if (file && line > 0)
-    n = snprintf(err->msg, size, "%s:%ld: ", file, line);
-  else if (file)
-    n = snprintf(err->msg, size, "%s: ", file);
-  if (n < 0 || (size_t)n >= size)
-    n = 0; /* a file name that long: keep the message, drop the name */
+  char raw[sizeof err->msg], what[sizeof err->msg];
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(err->msg + n, size - (size_t)n, fmt, ap);
+  vsnprintf(what, sizeof what, fmt, ap);
   va_end(ap);
+  int n = 0;
+  if (file && line > 0)
+    n = snprintf(raw, sizeof raw, "%s:%ld: ", file, line);
+  else if (file)
+    n = snprintf(raw, sizeof raw, "%s: ", file);
+  if (n < 0 || (size_t)n >= sizeof raw)
+    n = 0; /* a file name that long: keep the message, drop the name */
+  snprintf(raw + n, sizeof raw - (size_t)n, "%s", what);
+  /* names and values from files shown, never controls to a terminal */
+  tilesat_shown(err->msg, sizeof err->msg, raw);
 }
 
 char *ts_read_file(const char *path, size_t *len, tilesat_error *err) {
@@ -559,6 +562,79 @@ void ts_write_token(FILE *out, const char *name) {
 
 void tilesat_write_name(FILE *out, const char *name) {
   ts_write_token(out, name);
+}
+
+/* Bytes of s[0..] that a Tiled file, a JSON output or a message holds as
+ * they are: a UTF-8 character that is neither a control (C0, DEL, C1) nor
+ * U+FFFE/U+FFFF (not XML 1.0 characters); 0 for a byte to escape. */
+static int kept(const unsigned char *s) {
+  if (*s < 0x80)
+    return control(*s) ? 0 : 1;
+  char msg[64]; /* the NUL ends a sequence cut short as a bad byte would */
+  int n = utf8_seq(s, 4, msg, sizeof msg);
+  if (n == 2 && s[0] == 0xC2 && s[1] < 0xA0)
+    return 0;
+  if (n == 3 && s[0] == 0xEF && s[1] == 0xBF && s[2] >= 0xBE)
+    return 0;
+  return n;
+}
+
+char *tilesat_name_encode(const char *name) {
+  char *out = ts_malloc(4 * strlen(name) + 1), *o = out;
+  for (const unsigned char *p = (const unsigned char *)name; *p;) {
+    int n = kept(p);
+    if (*p == '\\') {
+      *o++ = '\\';
+      *o++ = '\\';
+      p++;
+    } else if (n) {
+      memcpy(o, p, (size_t)n);
+      o += n;
+      p += n;
+    } else {
+      o += snprintf(o, 5, "\\x%02x", *p++);
+    }
+  }
+  *o = 0;
+  return out;
+}
+
+char *tilesat_name_decode(const char *text) {
+  char *out = ts_malloc(strlen(text) + 1), *o = out;
+  while (*text) {
+    int hi = text[0] == '\\' && text[1] == 'x' ? hex_digit(text[2]) : -1;
+    int lo = hi < 0 ? -1 : hex_digit(text[3]);
+    if (text[0] == '\\' && text[1] == '\\') {
+      *o++ = '\\';
+      text += 2;
+    } else if (lo >= 0 && hi + lo) {
+      *o++ = (char)(hi * 16 + lo);
+      text += 4;
+    } else {
+      *o++ = *text++;
+    }
+  }
+  *o = 0;
+  return out;
+}
+
+void tilesat_shown(char *out, size_t size, const char *s) {
+  size_t k = 0;
+  if (!size)
+    return;
+  for (const unsigned char *p = (const unsigned char *)s; *p;) {
+    int n = kept(p);
+    size_t need = n ? (size_t)n : 4;
+    if (k + need >= size)
+      break;
+    if (n)
+      memcpy(out + k, p, need);
+    else
+      snprintf(out + k, 5, "\\x%02x", *p);
+    k += need;
+    p += n ? n : 1;
+  }
+  out[k] = 0;
 }
 
 static uint64_t hash_bytes(const char *s, size_t n) {

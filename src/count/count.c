@@ -363,6 +363,16 @@ int tilesat_count(const tilesat_map *m, const tilesat_count_options *o,
   return rc;
 }
 
+int ts_count_dp_map(const tilesat_map *m, const tilesat_count_options *o,
+                    tilesat_map **low, tilesat_error *err) {
+  tilesat_method method;
+  *low = NULL;
+  if (refuse_for(m, o, "count", &method, err))
+    return -1;
+  *low = ts_map_lowered(m);
+  return 0;
+}
+
 int tilesat_count_by_tile(const tilesat_map *m, const char *cls,
                           const tilesat_count_options *o,
                           tilesat_count_result *res, char ***dist,
@@ -374,12 +384,14 @@ int tilesat_count_by_tile(const tilesat_map *m, const char *cls,
     ts_error(err, "--by-tile", 0, "counts with the dp: --method auto or dp");
     return -1;
   }
-  if (refuse_for(m, &co, "count", &co.method, err))
+  tilesat_map *low;
+  if (ts_count_dp_map(m, &co, &low, err))
     return -1;
   uint64_t *by = ts_class_parse(m, cls, "--by-tile", err);
-  if (!by)
+  if (!by) {
+    tilesat_map_free(low);
     return -1;
-  tilesat_map *low = ts_map_lowered(m);
+  }
   int n = m->ncells;
   mpz_t count, *d = ts_malloc((size_t)(n + 1) * sizeof *d);
   mpz_init(count);

@@ -24,6 +24,19 @@ int ts_dp_refuse(const tilesat_map *m, const tilesat_count_options *o,
 int ts_dp_count_by_tile(const tilesat_map *m, const tilesat_count_options *o,
                         const uint64_t *by, mpz_t count, mpz_t *dist,
                         tilesat_error *err);
+/* The map count's dp counts for m under o, whoever runs the dp (count,
+ * --by-tile, tilesat-mpi --shard): refused as count refuses (a constraint
+ * the dp cannot keep), borders lowered to bans.  0 with *low the map to
+ * count (NULL: m itself; the caller frees it), or -1 with err. */
+int ts_count_dp_map(const tilesat_map *m, const tilesat_count_options *o,
+                    tilesat_map **low, tilesat_error *err);
+/* tilesat_count_part, and with a class list cls (--by-tile) also *dist
+ * as tilesat_count_by_tile gives it (freed by tilesat_count_by_tile_free)
+ * for that part: what tilesat-mpi's parts hand back. */
+int ts_count_part_by_tile(const tilesat_map *m, int k, int n, const char *cls,
+                          const tilesat_count_options *o,
+                          tilesat_count_result *res, char ***dist,
+                          tilesat_error *err);
 int ts_dp_sample(const tilesat_map *m, const tilesat_count_options *o, int n,
                  tilesat_map_fn fn, void *user, tilesat_error *err);
 /* Test hook: ts_dp_sample with the bytes its stored layers may take

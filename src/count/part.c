@@ -503,24 +503,39 @@ static int exact_method(const tilesat_count_options *o,
   return 0;
 }
 
-int tilesat_count_part(const tilesat_map *m, int k, int n,
-                       const tilesat_count_options *o,
-                       tilesat_count_result *res, tilesat_error *err) {
+int ts_count_part_by_tile(const tilesat_map *m, int k, int n, const char *cls,
+                          const tilesat_count_options *o,
+                          tilesat_count_result *res, char ***dist,
+                          tilesat_error *err) {
   memset(res, 0, sizeof *res);
+  if (dist)
+    *dist = NULL;
   tilesat_count_options po;
   tilesat_map *p;
   if (exact_method(o, &po, err) ||
       (po.method == TILESAT_METHOD_DP && ts_dp_refuse(m, &po, "count", err)) ||
       tilesat_map_part(m, k, n, &p, err))
     return -1;
-  if (!p) {
+  if (!p) { /* an empty part: no map, none with any k */
     res->count = ts_strdup("0");
     res->method = po.method;
+    if (cls && dist) {
+      *dist = ts_malloc(((size_t)m->ncells + 1) * sizeof **dist);
+      for (int c = 0; c <= m->ncells; c++)
+        (*dist)[c] = ts_strdup("0");
+    }
     return 0;
   }
-  int rc = tilesat_count(p, &po, res, err);
+  int rc = cls && dist ? tilesat_count_by_tile(p, cls, &po, res, dist, err)
+                       : tilesat_count(p, &po, res, err);
   tilesat_map_free(p);
   return rc;
+}
+
+int tilesat_count_part(const tilesat_map *m, int k, int n,
+                       const tilesat_count_options *o,
+                       tilesat_count_result *res, tilesat_error *err) {
+  return ts_count_part_by_tile(m, k, n, NULL, o, res, NULL, err);
 }
 
 /* The parts of a problem with their counts: upto[k], the count of parts

@@ -1,10 +1,13 @@
-/* image.c: RGBA images and PNG files, through libpng's simplified API
- * (png_image), which converts every colour type and bit depth to 8-bit RGBA
- * and reports corrupt or truncated data as a message instead of longjmp'ing
- * into our code. */
+/* image.c: RGBA images and PNG files.  Read through libpng's simplified
+ * API (png_image), which converts every colour type and bit depth to 8-bit
+ * RGBA and reports corrupt or truncated data as a message instead of
+ * longjmp'ing into our code; written through its full API, which alone
+ * writes the text chunk that marks a PNG as tilesat's. */
 #include "io/io.h"
 
 #include <png.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -79,20 +82,95 @@ tilesat_image *tilesat_image_read_png(const char *path, tilesat_error *err) {
   return img;
 }
 
+/* The text chunk of every PNG tilesat writes (PNG's keyword for the
+ * program that made the file). */
+#define TS_PNG_KEY "Software"
+#define TS_PNG_VALUE "tilesat"
+
+/* libpng's full write API (the simplified one writes no text chunks):
+ * its errors longjmp back to ts_png_write_stream with their message here
+ * (not an automatic variable there, whose value a longjmp may lose). */
+static _Thread_local char png_message[128];
+
+static void png_fail(png_structp png, png_const_charp msg) {
+  snprintf(png_message, sizeof png_message, "%s", msg);
+  png_longjmp(png, 1);
+}
+
+static void png_warn(png_structp png, png_const_charp msg) {
+  (void)png;
+  (void)msg;
+}
+
+/* Every PNG tilesat writes says so: a tEXt chunk "Software" = "tilesat",
+ * which tilesat_png_by_tilesat reads before a side picture is replaced. */
 int ts_png_write_stream(const tilesat_image *img, FILE *f, const char *path,
                         tilesat_error *err) {
-  png_image pi;
-  memset(&pi, 0, sizeof pi);
-  pi.version = PNG_IMAGE_VERSION;
-  pi.width = (png_uint_32)img->width;
-  pi.height = (png_uint_32)img->height;
-  pi.format = PNG_FORMAT_RGBA;
-  if (!png_image_write_to_stdio(&pi, f, 0, img->rgba, 0, NULL)) {
-    ts_error(err, path, 0, "cannot write PNG: %s", pi.message);
-    png_image_free(&pi);
+  snprintf(png_message, sizeof png_message, "out of memory");
+  png_structp png =
+      png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, png_fail, png_warn);
+  png_infop info = png ? png_create_info_struct(png) : NULL;
+  if (!info || setjmp(png_jmpbuf(png))) {
+    png_destroy_write_struct(&png, &info);
+    ts_error(err, path, 0, "cannot write PNG: %s", png_message);
     return -1;
   }
+  png_init_io(png, f);
+  png_set_IHDR(png, info, (png_uint_32)img->width, (png_uint_32)img->height, 8,
+               PNG_COLOR_TYPE_RGB_ALPHA, PNG_INTERLACE_NONE,
+               PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+  png_set_sRGB(png, info, PNG_sRGB_INTENT_PERCEPTUAL);
+  char key[] = TS_PNG_KEY, value[] = TS_PNG_VALUE;
+  png_text text;
+  memset(&text, 0, sizeof text);
+  text.compression = PNG_TEXT_COMPRESSION_NONE;
+  text.key = key;
+  text.text = value;
+  png_set_text(png, info, &text, 1);
+  png_write_info(png, info);
+  size_t row = (size_t)img->width * 4;
+  for (int y = 0; y < img->height; y++)
+    png_write_row(png, img->rgba + (size_t)y * row);
+  png_write_end(png, info);
+  png_destroy_write_struct(&png, &info);
   return 0;
+}
+
+/* A big-endian 32-bit number. */
+static uint32_t be32(const unsigned char *p) {
+  return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 |
+         (uint32_t)p[3];
+}
+
+/* The chunks before the image data, read one by one (a file of any size
+ * costs at most this many reads); a text chunk is as long as ours. */
+#define PNG_CHUNKS_READ 256
+
+bool tilesat_png_by_tilesat(const char *path) {
+  FILE *f = fopen(path, "rb");
+  if (!f)
+    return false;
+  static const char want[] = TS_PNG_KEY "\0" TS_PNG_VALUE;
+  unsigned char head[8], body[sizeof want - 1]; /* (no final NUL) */
+  bool ours = fread(head, 1, 8, f) == 8 && tilesat_is_png(head, 8);
+  bool found = false;
+  for (int i = 0; ours && !found && i < PNG_CHUNKS_READ; i++) {
+    if (fread(head, 1, 8, f) != 8 || !memcmp(head + 4, "IDAT", 4) ||
+        !memcmp(head + 4, "IEND", 4))
+      break;
+    uint32_t len = be32(head);
+    if (len == sizeof body && !memcmp(head + 4, "tEXt", 4)) {
+      if (fread(body, 1, len, f) != len)
+        break;
+      found = !memcmp(body, want, len);
+      len = 0;
+    }
+    /* past the data (what is left of it) and the CRC */
+    if (len > INT32_MAX || fseek(f, (long)len + 4, SEEK_CUR))
+      break;
+  }
+  fclose(f);
+  return found;
 }
 
 int tilesat_image_write_png_stream(const tilesat_image *img, FILE *f,

@@ -47,6 +47,7 @@ int ts_tiled_tmj_tileset_names(const char *path, const cJSON *ts,
                                named_gids *named, tilesat_error *err);
 cJSON *ts_tiled_tmj_find_layer(const cJSON *layers, const char *want);
 void ts_tiled_xml_escaped(FILE *f, const char *s);
+void ts_tiled_name_escaped(FILE *f, const char *name);
 bool ts_tiled_ends_with(const char *s, const char *suffix);
 void ts_tiled_tmx_layers(FILE *f, const tilesat_map *m, const layers_in *l);
 void ts_tiled_tmj_layers(cJSON *root, const tilesat_map *m, const layers_in *l);

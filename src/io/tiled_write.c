@@ -53,6 +53,21 @@ static void make_atlas(const tilesat_rules *r, const tilesat_pictures *pics,
   }
 }
 
+/* A name in an XML attribute: encoded (tilesat_name_encode: no control
+ * byte, nothing that is not UTF-8), then escaped for XML. */
+void ts_tiled_name_escaped(FILE *f, const char *name) {
+  char *e = tilesat_name_encode(name);
+  ts_tiled_xml_escaped(f, e);
+  free(e);
+}
+
+/* A name as a JSON string member: encoded, so that the file is UTF-8. */
+static void json_name(cJSON *o, const char *key, const char *name) {
+  char *e = tilesat_name_encode(name);
+  cJSON_AddStringToObject(o, key, e);
+  free(e);
+}
+
 void ts_tiled_xml_escaped(FILE *f, const char *s) {
   for (; *s; s++)
     switch (*s) {
@@ -164,7 +179,7 @@ static void tsx_body(FILE *f, const tilesat_rules *r, const atlas *a,
             "%s <tile id=\"%d\">\n%s  <properties>\n%s   <property "
             "name=\"%s\" value=\"",
             ind, t, ind, ind, PROPERTY);
-    ts_tiled_xml_escaped(f, r->names.v.v[t]);
+    ts_tiled_name_escaped(f, r->names.v.v[t]);
     fprintf(f, "\"/>\n%s  </properties>\n%s </tile>\n", ind, ind);
   }
   fprintf(f, "%s</tileset>\n", ind);
@@ -247,20 +262,16 @@ static void tmj_tileset_body(cJSON *ts, const tilesat_rules *r, const atlas *a,
     props = cJSON_AddArrayToObject(tile, "properties");
     cJSON_AddStringToObject(p, "name", PROPERTY);
     cJSON_AddStringToObject(p, "type", "string");
-    cJSON_AddStringToObject(p, "value", r->names.v.v[t]);
+    json_name(p, "value", r->names.v.v[t]);
     cJSON_AddItemToArray(props, p);
     cJSON_AddItemToArray(tl, tile);
   }
 }
 
-/* PATH without extension + "-tiles.png": the tileset image of our own
- * maps (malloc'd). */
-static char *tiles_png_of(const char *path) {
-  const char *slash = strrchr(path, '/'), *dot = strrchr(path, '.');
-  size_t stem =
-      dot && (!slash || dot > slash) ? (size_t)(dot - path) : strlen(path);
-  char *png = ts_malloc(stem + sizeof "-tiles.png");
-  snprintf(png, stem + sizeof "-tiles.png", "%.*s-tiles.png", (int)stem, path);
+char *tilesat_tiled_picture_path(const char *path) {
+  size_t n = strlen(path) + sizeof ".png";
+  char *png = ts_malloc(n);
+  snprintf(png, n, "%s.png", path);
   return png;
 }
 
@@ -270,7 +281,7 @@ int ts_tiled_write_own_to(const tilesat_map *m, const layers_in *l,
                           FILE *f, FILE *img, tilesat_error *err) {
   bool json =
       ts_tiled_ends_with(path, ".tmj") || ts_tiled_ends_with(path, ".json");
-  char *png = tiles_png_of(path);
+  char *png = tilesat_tiled_picture_path(path);
   const char *image = strrchr(png, '/') ? strrchr(png, '/') + 1 : png;
   atlas a;
   make_atlas(m->rules, pics, &a);
@@ -308,7 +319,7 @@ static int commit_with_picture(int rc, tilesat_output *file,
 int ts_tiled_write_own(const tilesat_map *m, const layers_in *l,
                        const tilesat_pictures *pics, const char *path,
                        tilesat_error *err) {
-  char *png = tiles_png_of(path);
+  char *png = tilesat_tiled_picture_path(path);
   /* both files written before either replaces what was there */
   tilesat_output *img = tilesat_output_open(png, err), *map = NULL;
   int rc = img ? 0 : -1;
@@ -327,13 +338,12 @@ int tilesat_tiled_write_tileset(const tilesat_rules *r,
                                 tilesat_error *err) {
   bool json =
       ts_tiled_ends_with(path, ".tsj") || ts_tiled_ends_with(path, ".json");
-  /* the image: PATH without extension + ".png"; the name: its stem */
+  /* the image: PATH + ".png"; the name: its stem */
   const char *slash = strrchr(path, '/'), *dot = strrchr(path, '.');
   const char *base = slash ? slash + 1 : path;
   size_t stem =
       dot && (!slash || dot > slash) ? (size_t)(dot - path) : strlen(path);
-  char *png = ts_malloc(stem + sizeof ".png");
-  snprintf(png, stem + sizeof ".png", "%.*s.png", (int)stem, path);
+  char *png = tilesat_tiled_picture_path(path);
   char *name = ts_strndup(base, stem - (size_t)(base - path));
   const char *image = strrchr(png, '/') ? strrchr(png, '/') + 1 : png;
   atlas a;
@@ -348,14 +358,14 @@ int tilesat_tiled_write_tileset(const tilesat_rules *r,
     cJSON_AddStringToObject(ts, "type", "tileset");
     cJSON_AddStringToObject(ts, "version", "1.8");
     cJSON_AddStringToObject(ts, "tiledversion", "1.8.2");
-    cJSON_AddStringToObject(ts, "name", name);
+    json_name(ts, "name", name);
     tmj_tileset_body(ts, r, &a, image);
     ts_tiled_json_write(tilesat_output_file(set), ts);
   } else if (!rc) {
     FILE *f = tilesat_output_file(set);
     fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<tileset "
                "version=\"1.8\" tiledversion=\"1.8.2\" name=\"");
-    ts_tiled_xml_escaped(f, name);
+    ts_tiled_name_escaped(f, name);
     fputc('"', f);
     tsx_body(f, r, &a, image, "");
   }

@@ -209,31 +209,36 @@ static int load_images(const char *path, bool unique, const tile_class *cls,
   return 0;
 }
 
-/* Find the oriented tile "NAME" or "NAME K" of a neighbour declaration:
- * its class index and orientation, -1 when the name is unknown. */
-static int find_oriented(const tile_class *cls, const ts_names *cls_names,
-                         const char *spec, int *orient, bool *bad_orient) {
-  char *copy = ts_strdup(spec);
-  char *tok[3], *save = NULL;
-  int nt = 0;
-  for (char *p = strtok_r(copy, " ", &save); p && nt < 3;
-       p = strtok_r(NULL, " ", &save))
-    tok[nt++] = p;
-  int found = -1;
-  *bad_orient = false;
-  *orient = 0;
-  if (nt == 1 || nt == 2)
-    found = ts_names_find(cls_names, tok[0]);
-  if (found >= 0 && nt == 2) {
-    char *end;
-    long k = strtol(tok[1], &end, 10);
-    if (*end || k < 0 || k >= cls[found].card)
-      *bad_orient = true;
-    else
-      *orient = (int)k;
+/* One side of a <neighbor>: "NAME" or "NAME K", split at spaces as the
+ * reference splits it.  K (0 when absent) is not an orientation but one of
+ * the eight actions of the square's symmetry group, applied to the tile's
+ * orientation 0: the reference's action[first][K], for every symmetry
+ * class.  So "b_i 3" (I) is b_i turned three times, orientation 1, and
+ * "corner 4" (L) is corner reflected, orientation 1. */
+typedef struct nb_side {
+  char *copy;       /* the words, split in place */
+  const char *name; /* the first word, or NULL when there are none */
+  int words;        /* how many (the reference reads the first two) */
+  int act;          /* K, 0..7, or -1 when the second word is not one */
+} nb_side;
+
+static nb_side nb_split(const char *spec) {
+  nb_side s = {ts_strdup(spec), NULL, 0, 0};
+  char *save = NULL, *num = NULL;
+  for (char *p = strtok_r(s.copy, " ", &save); p;
+       p = strtok_r(NULL, " ", &save)) {
+    if (s.words == 0)
+      s.name = p;
+    else if (s.words == 1)
+      num = p;
+    s.words++;
   }
-  free(copy);
-  return found;
+  if (num) {
+    char *end;
+    long k = strtol(num, &end, 10);
+    s.act = *end || k < 0 || k > 7 ? -1 : (int)k;
+  }
+  return s;
 }
 
 /* Everything is in the set when there is no subset. */
@@ -372,39 +377,60 @@ static void allow_pair(import *imp, int L, int R) {
   allow_wfc(imp, 1, act[D][2], act[U][2]);
 }
 
+/* The oriented tile a checked side names, or -1 with the error said. */
+static int nb_tile(import *imp, const nb_side *s, const char *spec, long line) {
+  int c = ts_names_find(&imp->cls_names, s->name);
+  if (c < 0) {
+    char hint[TS_HINT];
+    ts_names_hint(&imp->cls_names, s->name, "tiles", hint, sizeof hint);
+    ts_error(imp->err, imp->path, line, "unknown tile '%s'%s", spec, hint);
+    return -1;
+  }
+  if (s->act < 0) {
+    ts_error(imp->err, imp->path, line,
+             "tile '%s': the number after a tile's name is one of the "
+             "square's 8 turns and reflections, 0 to 7",
+             spec);
+    return -1;
+  }
+  return imp->action.v[imp->cls.v[c].first][s->act];
+}
+
+/* Both sides of a <neighbor>, allowed, or skipped when the subset leaves a
+ * side out (as the reference, before it reads the numbers). */
+static bool neighbor_pair(import *imp, const char *left, const char *right,
+                          long line) {
+  nb_side ls = nb_split(left), rs = nb_split(right);
+  bool ok = false;
+  if (!ls.name || !rs.name || ls.words > 2 || rs.words > 2) {
+    const nb_side *bad = !ls.name || ls.words > 2 ? &ls : &rs;
+    ts_error(imp->err, imp->path, line,
+             "%s='%s' is not a tile's name and at most one number",
+             bad == &ls ? "left" : "right", bad == &ls ? left : right);
+  } else if (!in_subset(&imp->sub, imp->subset, ls.name) ||
+             !in_subset(&imp->sub, imp->subset, rs.name)) {
+    ok = true;
+  } else {
+    int L = nb_tile(imp, &ls, left, line);
+    int R = L < 0 ? -1 : nb_tile(imp, &rs, right, line);
+    if (R >= 0)
+      allow_pair(imp, L, R);
+    ok = R >= 0;
+  }
+  free(ls.copy);
+  free(rs.copy);
+  return ok;
+}
+
 /* One <neighbor left=L right=R/>; a pair outside the subset is skipped. */
-static bool read_neighbor(import *imp, xmlNode *x, bool subset) {
+static bool read_neighbor(import *imp, xmlNode *x) {
   char *left = attr(x, "left"), *right = attr(x, "right");
   long line = xmlGetLineNo(x);
   bool nb_ok = false;
-  if (!left || !right) {
+  if (!left || !right)
     ts_error(imp->err, imp->path, line, "a <neighbor> needs left= and right=");
-  } else {
-    int lo, ro;
-    bool lbad, rbad;
-    int lc = find_oriented(imp->cls.v, &imp->cls_names, left, &lo, &lbad);
-    int rc = find_oriented(imp->cls.v, &imp->cls_names, right, &ro, &rbad);
-    char lname[256], rname[256];
-    sscanf(left, "%255s", lname);
-    sscanf(right, "%255s", rname);
-    if (!in_subset(&imp->sub, subset, lname) ||
-        !in_subset(&imp->sub, subset, rname)) {
-      nb_ok = true;
-    } else if (lc < 0 || rc < 0) {
-      char hint[TS_HINT];
-      ts_names_hint(&imp->cls_names, lc < 0 ? lname : rname, "tiles", hint,
-                    sizeof hint);
-      ts_error(imp->err, imp->path, line, "unknown tile '%s'%s",
-               lc < 0 ? left : right, hint);
-    } else if (lbad || rbad) {
-      ts_error(imp->err, imp->path, line, "tile '%s' has no such orientation",
-               lbad ? left : right);
-    } else {
-      allow_pair(imp, imp->action.v[imp->cls.v[lc].first][lo],
-                 imp->action.v[imp->cls.v[rc].first][ro]);
-      nb_ok = true;
-    }
-  }
+  else
+    nb_ok = neighbor_pair(imp, left, right, line);
   xmlFree(left);
   xmlFree(right);
   return nb_ok;
@@ -497,7 +523,7 @@ static tilesat_rules *import_doc(import *imp, xmlNode *root, const char *subset,
   imp->rules = ts_rules_new(TILESAT_SQUARE, &imp->names);
   xmlNode *nbs = next_elem(root, NULL, "neighbors");
   for (xmlNode *x = NULL; (x = next_elem(nbs, x, "neighbor"));)
-    if (!read_neighbor(imp, x, subset != NULL))
+    if (!read_neighbor(imp, x))
       return NULL;
   if (pics && load_images(imp->path, unique, imp->cls.v, imp->cls.n,
                           &imp->rules->names, pics, imp->err) < 0) {

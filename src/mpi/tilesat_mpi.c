@@ -1,24 +1,30 @@
 /* tilesat_mpi.c: tilesat-mpi, `tilesat count` over MPI ranks, for parts
  * of uneven cost, or one dp whose layers the ranks share.
  *
- *   mpirun -np P tilesat-mpi [--parts N] RULES --size WxH [count's options]
- *   mpirun -np P tilesat-mpi --shard RULES --size WxH [count's options]
+ *   mpirun -np P tilesat-mpi [--parts N] [-o FILE] RULES --size WxH [...]
+ *   mpirun -np P tilesat-mpi --shard [-o FILE] RULES --size WxH [...]
+ *
+ * The rest are count's options, parsed by count's table; it answers as
+ * count does for those it keeps (`kept` below) and refuses the others by
+ * name.  Every rank sets up the same job: what count's dp counts
+ * (ts_count_dp_map: count's refusals, borders as bans).
  *
  * --shard: one dp (count --method dp) whose states are split over the
  * ranks by a hash of their key: each rank extends its own states, sends
  * each successor to the rank that owns it (one all-to-all exchange a
- * cell, the GMP counts as limbs), and the ranks' totals are added on
+ * cell, the GMP counts as limbs), and the ranks' tallies are added on
  * rank 0.  Each rank holds and works on about 1/P of every layer.
  *
  * The problem is cut into N parts (default 8 per worker) as `count --part
  * K/N` cuts it; rank 0 hands the parts out one at a time to the other
  * ranks as they come back, each worker counts its part through the library
- * (tilesat_count_part) and sends the count back as a decimal string, and
- * rank 0 adds them up (GMP) and prints what `count` prints: the number of
- * valid maps as the last line.  With one rank, rank 0 counts every part
- * itself.  Every rank reads the rules and map options itself (a shared
- * file system, or the same files on every host).  Exit 0, or 1 after an
- * error (said once, by rank 0). */
+ * and sends its tally back as text, and rank 0 adds them up (GMP) and
+ * prints what `count` prints: the number of valid maps as the last line
+ * (with --by-tile, the distribution before it).  With one rank, rank 0
+ * counts every part itself.  Parts keep no constraint but borders: without
+ * --parts, a map with one goes to the shard.  Every rank reads the rules
+ * and map options itself (a shared file system, or the same files on every
+ * host).  Exit 0, or 1 after an error (said once, by rank 0). */
 #include "cli/cli.h"
 #include "count/dp.h"
 
@@ -30,6 +36,110 @@
 
 enum { TAG_WORK = 1, TAG_DONE = 2 };
 
+/* What a run counts, set up alike on every rank from count's options. */
+typedef struct job {
+  options o;
+  tilesat_rules *r;
+  tilesat_map *m;   /* as the options describe it */
+  tilesat_map *low; /* borders as bans (NULL: m), what the ranks count */
+  tilesat_count_options co;
+  count_progress pr;
+  uint64_t *by;    /* --by-tile's classes (shard), or NULL */
+  int parts;       /* --parts N (0: 8 a worker) */
+  bool shard;      /* --shard, or chosen for constraints parts lose */
+  const char *out; /* -o FILE: the answer there, its write checked */
+} job;
+
+static const tilesat_map *counted(const job *j) {
+  return j->low ? j->low : j->m;
+}
+
+/* ------------------------------------------------------------ tallies */
+
+/* A count, and with --by-tile the maps with k cells of the classes for
+ * each k: what a part or a rank hands over as text, "TOTAL[ K:N]...", and
+ * rank 0 adds up. */
+typedef struct tally {
+  mpz_t total, *dist; /* dist: ncells + 1, or NULL */
+  int ncells;
+} tally;
+
+static void tally_init(tally *t, int ncells, bool by) {
+  mpz_init(t->total);
+  t->ncells = ncells;
+  t->dist = by ? malloc(((size_t)ncells + 1) * sizeof *t->dist) : NULL;
+  if (by && !t->dist)
+    MPI_Abort(MPI_COMM_WORLD, 1);
+  for (int k = 0; t->dist && k <= ncells; k++)
+    mpz_init(t->dist[k]);
+}
+
+static void tally_clear(tally *t) {
+  mpz_clear(t->total);
+  for (int k = 0; t->dist && k <= t->ncells; k++)
+    mpz_clear(t->dist[k]);
+  free(t->dist);
+}
+
+/* Add "TOTAL[ K:N]..." to t; false when it is not that. */
+static bool tally_add(tally *t, const char *text) {
+  mpz_t c;
+  mpz_init(c);
+  char *copy = strdup(text), *save = NULL;
+  bool ok = copy != NULL;
+  char *w = ok ? strtok_r(copy, " ", &save) : NULL;
+  ok = w && !mpz_set_str(c, w, 10);
+  if (ok)
+    mpz_add(t->total, t->total, c);
+  while (ok && (w = strtok_r(NULL, " ", &save))) {
+    char *colon = strchr(w, ':'), *end;
+    long k = strtol(w, &end, 10);
+    ok = t->dist && colon && end == colon && k >= 0 && k <= t->ncells &&
+         !mpz_set_str(c, colon + 1, 10);
+    if (ok)
+      mpz_add(t->dist[k], t->dist[k], c);
+  }
+  free(copy);
+  mpz_clear(c);
+  return ok;
+}
+
+/* "TOTAL[ K:N]..." of count and dist[0..ncells] (NULL: none; zeros left
+ * out), malloc'd (NULL: out of memory). */
+static char *tally_text(const mpz_t count, const mpz_t *dist, int ncells) {
+  size_t len = mpz_sizeinbase(count, 10) + 2;
+  for (int k = 0; dist && k <= ncells; k++)
+    len += mpz_sizeinbase(dist[k], 10) + 16;
+  char *s = malloc(len), *p = s;
+  if (!s)
+    return NULL;
+  p += gmp_snprintf(p, len, "%Zd", count);
+  for (int k = 0; dist && k <= ncells; k++)
+    if (mpz_sgn(dist[k]))
+      p += gmp_snprintf(p, len - (size_t)(p - s), " %d:%Zd", k, dist[k]);
+  return s;
+}
+
+/* What count prints: with --by-tile "K N" for each K some map has, then
+ * the total (the last line). */
+static void tally_print(const tally *t, FILE *f) {
+  for (int k = 0; t->dist && k <= t->ncells; k++)
+    if (mpz_sgn(t->dist[k]))
+      gmp_fprintf(f, "%d %Zd\n", k, t->dist[k]);
+  gmp_fprintf(f, "%Zd\n", t->total);
+}
+
+/* The answer on standard output or in -o FILE (written whole, its write
+ * checked: under mpirun a rank's standard output goes through mpirun,
+ * which says nothing when its own write fails).  0 or EXIT_ERROR. */
+static int answer_write(const job *j, const tally *t) {
+  out_file of;
+  if (out_open(&of, j->out))
+    return EXIT_ERROR;
+  tally_print(t, of.f);
+  return out_close_now(&of, true);
+}
+
 /* Rank 0's count of done parts on stderr, at most once a second. */
 static void report(count_progress *pr, int done, int n) {
   char line[96];
@@ -37,19 +147,33 @@ static void report(count_progress *pr, int done, int n) {
   progress_report(pr, line);
 }
 
-/* Count part k: "COUNT" or "!ERROR" (malloc'd). */
-static char *count_part(const tilesat_map *m, int k, int n,
-                        const tilesat_count_options *co) {
+/* Count part k: its tally's text or "!ERROR" (malloc'd; NULL: out of
+ * memory). */
+static char *count_part(const job *j, int k, int n) {
   tilesat_count_result res;
   tilesat_error err;
-  if (tilesat_count_part(m, k, n, co, &res, &err)) {
+  char **dist = NULL, *text = NULL;
+  if (ts_count_part_by_tile(counted(j), k, n, j->o.by_tile, &j->co, &res,
+                            j->o.by_tile ? &dist : NULL, &err)) {
     size_t len = strlen(err.msg) + 2;
     char *msg = malloc(len);
     if (msg)
       snprintf(msg, len, "!%s", err.msg);
     return msg;
   }
-  return res.count;
+  int cells = j->m->ncells;
+  size_t len = strlen(res.count) + 1;
+  for (int c = 0; dist && c <= cells; c++)
+    len += strlen(dist[c]) + 16;
+  if ((text = malloc(len))) {
+    size_t at = (size_t)snprintf(text, len, "%s", res.count);
+    for (int c = 0; dist && c <= cells; c++)
+      if (strcmp(dist[c], "0"))
+        at += (size_t)snprintf(text + at, len - at, " %d:%s", c, dist[c]);
+  }
+  tilesat_count_by_tile_free(counted(j), dist);
+  tilesat_count_result_free(&res);
+  return text;
 }
 
 /* Receive one string with tag from any rank; *from its rank.  Rank 0
@@ -82,14 +206,28 @@ static void send_part(int to, int k) {
   MPI_Send(&k, 1, MPI_INT, to, TAG_WORK, MPI_COMM_WORLD);
 }
 
+/* A worker's answer: its tally's text or "!ERROR" (malloc'd), with *from
+ * the worker and *k its part; *stopped when a signal came first. */
+static char *next_answer(int *from, int *k, int *busy, bool *stopped) {
+  char *msg = receive(TAG_DONE, from);
+  *stopped = !msg;
+  if (!msg)
+    return NULL;
+  (*busy)--;
+  char *space = strchr(msg, ' ');
+  *k = atoi(msg);
+  char *got = strdup(space ? space + 1 : "!garbled answer");
+  free(msg);
+  return got;
+}
+
 /* Rank 0: hand out parts 1..n to ranks 1..size-1 (or count them itself),
  * add up what comes back.  0, or EXIT_ERROR after saying why.  Stopped by
  * a signal (Ctrl-C through mpirun), it says "count: interrupted" and
  * leaves the workers to their own stop (or the watchdog's). */
-static int master(const options *o, const tilesat_map *m, int n, int size,
-                  const tilesat_count_options *co, count_progress *pr) {
-  mpz_t total, c;
-  mpz_inits(total, c, NULL);
+static int master(job *j, int n, int size) {
+  tally t;
+  tally_init(&t, j->m->ncells, j->o.by_tile != NULL);
   int rc = 0, next = 1, done = 0, busy = 0;
   for (int w = 1; w < size; w++) { /* a part each, or stop */
     send_part(w, next <= n ? next : 0);
@@ -100,31 +238,22 @@ static int master(const options *o, const tilesat_map *m, int n, int size,
   }
   while (size == 1 ? next <= n && !rc : busy > 0) {
     int from = 0, k = next;
-    char *got = NULL;
-    if (size == 1) {
-      got = count_part(m, next++, n, co);
-    } else {
-      char *msg = receive(TAG_DONE, &from);
-      if (!msg) /* a signal */
-        break;
-      busy--;
-      char *space = strchr(msg, ' ');
-      k = atoi(msg);
-      got = strdup(space ? space + 1 : "!garbled answer");
-      free(msg);
-    }
-    if (stop_requested()) {
+    bool stopped;
+    char *got = size == 1 ? count_part(j, next++, n)
+                          : next_answer(&from, &k, &busy, &stopped);
+    if ((size > 1 && stopped) || stop_requested()) {
       free(got);
       break;
     }
-    if (!got || got[0] == '!') {
+    if (!got || got[0] == '!' || !tally_add(&t, got)) {
       if (!rc) /* the first error only; the other workers finish theirs */
-        fail("part %d/%d: %s", k, n, got ? got + 1 : "out of memory");
+        fail("part %d/%d: %s", k, n,
+             !got            ? "out of memory"
+             : got[0] == '!' ? got + 1
+                             : "garbled");
       rc = EXIT_ERROR;
     } else {
-      mpz_set_str(c, got, 10);
-      mpz_add(total, total, c);
-      report(pr, ++done, n);
+      report(&j->pr, ++done, n);
     }
     free(got);
     if (size > 1) {
@@ -134,22 +263,21 @@ static int master(const options *o, const tilesat_map *m, int n, int size,
     }
   }
   if (stop_requested())
-    rc = stop_said(o);
+    rc = stop_said(&j->o);
   else if (!rc)
-    gmp_printf("%Zd\n", total);
-  mpz_clears(total, c, NULL);
+    rc = answer_write(j, &t);
+  tally_clear(&t);
   return rc;
 }
 
 /* Ranks 1..: count the parts rank 0 sends until it sends 0. */
-static void worker(const tilesat_map *m, int n,
-                   const tilesat_count_options *co) {
+static void worker(const job *j, int n) {
   for (;;) {
     int k;
     MPI_Recv(&k, 1, MPI_INT, 0, TAG_WORK, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     if (!k)
       return;
-    char *count = count_part(m, k, n, co);
+    char *count = count_part(j, k, n);
     size_t len = (count ? strlen(count) : 0) + 16;
     char *msg = malloc(len);
     if (!msg) { /* (MPI_Abort does not return; gcc cannot know it) */
@@ -232,13 +360,75 @@ static bool exchange(dp *s, layer *next, bool ok, bool end, bool *done,
   return true;
 }
 
+/* This rank's share of the last layer as a tally's text (with `by`, the
+ * maps by their number of cells of the classes too); NULL: no memory. */
+static char *shard_text(dp *s, const layer *last, bool by, int ncells) {
+  mpz_t total, *dist = by ? malloc(((size_t)ncells + 1) * sizeof *dist) : NULL;
+  if (by && !dist)
+    return NULL;
+  mpz_init(total);
+  ts_dp_layer_total_kept(s, last, total);
+  for (int k = 0; dist && k <= ncells; k++)
+    mpz_init(dist[k]);
+  for (size_t e = 0; dist && e < last->n; e++) {
+    const unsigned char *key = (const unsigned char *)entry_key(last, e);
+    mpz_t c;
+    mpz_roinit_n(c, entry_count(s, last, e), last->nlimbs);
+    if (ts_dp_ext_accept(s, key))
+      mpz_add(dist[ts_dp_ext_by(s, key)], dist[ts_dp_ext_by(s, key)], c);
+  }
+  char *text = tally_text(total, (const mpz_t *)dist, ncells);
+  for (int k = 0; dist && k <= ncells; k++)
+    mpz_clear(dist[k]);
+  free(dist);
+  mpz_clear(total);
+  return text;
+}
+
+/* Every rank's text to rank 0, added up there and written.  0, or
+ * EXIT_ERROR (said by rank 0). */
+static int shard_gather(job *j, const char *text, int rank, int size) {
+  int len = (int)strlen(text), *lens = NULL, *displ = NULL, all = 0;
+  if (rank == 0 && (!(lens = malloc((size_t)size * sizeof *lens)) ||
+                    !(displ = malloc((size_t)size * sizeof *displ))))
+    MPI_Abort(MPI_COMM_WORLD, 1);
+  MPI_Gather(&len, 1, MPI_INT, lens, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  for (int r = 0; rank == 0 && r < size; r++) {
+    displ[r] = all;
+    all += lens[r] + 1;
+  }
+  char *texts = rank == 0 ? calloc((size_t)all + 1, 1) : NULL;
+  if (rank == 0 && !texts)
+    MPI_Abort(MPI_COMM_WORLD, 1);
+  MPI_Gatherv(text, len, MPI_CHAR, texts, lens, displ, MPI_CHAR, 0,
+              MPI_COMM_WORLD);
+  int rc = 0;
+  if (rank == 0) {
+    tally t;
+    tally_init(&t, j->m->ncells, j->by != NULL);
+    for (int r = 0; r < size && !rc; r++)
+      if (!tally_add(&t, texts + displ[r])) /* (texts are 0-separated) */
+        rc = EXIT_ERROR;
+    if (rc)
+      fail("shard: a rank's count is garbled");
+    else
+      rc = answer_write(j, &t);
+    tally_clear(&t);
+  }
+  free(texts);
+  free(lens);
+  free(displ);
+  return rc;
+}
+
 /* count --method dp over every rank (--shard): 0 with the total printed by
  * rank 0, or EXIT_ERROR after rank 0 said why. */
-static int shard_count(const options *o, const tilesat_map *m, int rank,
-                       int size, const tilesat_count_options *co) {
+static int shard_count(job *j, int rank, int size) {
   tilesat_error err = {0};
+  const tilesat_map *m = counted(j);
+  const tilesat_count_options *co = &j->co;
   dp s;
-  int opened = ts_dp_open_count(&s, m, co, TS_DP_PROBE, NULL, co->dp_plain_key,
+  int opened = ts_dp_open_count(&s, m, co, TS_DP_PROBE, j->by, co->dp_plain_key,
                                 TS_DP_SETS_SHARED, &err);
   int failed = opened != 0, any;
   MPI_Allreduce(&failed, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
@@ -261,7 +451,7 @@ static int shard_count(const options *o, const tilesat_map *m, int rank,
   if (!last) {
     rc = EXIT_ERROR;
     if (rank == 0 && stop_requested())
-      rc = stop_said(o);
+      rc = stop_said(&j->o);
     else if (rank == 0)
       fail("%s", err.msg);
   } else {
@@ -276,107 +466,138 @@ static int shard_count(const options *o, const tilesat_map *m, int rank,
                size, m->ncells, s.out.rounds, sent);
       co->progress(co->progress_user, line);
     }
-    mpz_t total;
-    mpz_init(total);
-    ts_dp_layer_total_kept(&s, last, total);
-    /* the ranks' totals to rank 0, as limbs */
-    int n = (int)mpz_size(total);
-    int *ns = rank == 0 ? malloc((size_t)size * sizeof *ns) : NULL;
-    MPI_Gather(&n, 1, MPI_INT, ns, 1, MPI_INT, 0, MPI_COMM_WORLD);
-    int *displ = rank == 0 ? calloc((size_t)size, sizeof *displ) : NULL;
-    int all = 0;
-    for (int r = 0; rank == 0 && r < size; r++) {
-      displ[r] = all;
-      all += ns[r];
-    }
-    mp_limb_t *limbs =
-        rank == 0 ? malloc(((size_t)all + 1) * sizeof *limbs) : NULL;
-    MPI_Gatherv(mpz_limbs_read(total), n, MPI_UINT64_T, limbs, ns, displ,
-                MPI_UINT64_T, 0, MPI_COMM_WORLD);
-    if (rank == 0) {
-      mpz_t sum, part;
-      mpz_init(sum);
-      for (int r = 0; r < size; r++)
-        mpz_add(sum, sum, mpz_roinit_n(part, limbs + displ[r], ns[r]));
-      gmp_printf("%Zd\n", sum);
-      mpz_clear(sum);
-    }
-    free(ns);
-    free(displ);
-    free(limbs);
-    mpz_clear(total);
+    char *text = shard_text(&s, last, j->by != NULL, m->ncells);
+    if (!text)
+      MPI_Abort(MPI_COMM_WORLD, 1);
+    rc = shard_gather(j, text, rank, size);
+    free(text);
   }
   ts_dp_free(&s);
   return rc;
 }
 
-/* --parts N in front of count's arguments: 0 with *n (0: not given) and
- * the arguments after it, or EXIT_ERROR. */
-static int parse_parts(int *argc, char ***argv, int *n, bool *shard) {
-  *n = 0;
-  *shard = *argc >= 2 && !strcmp((*argv)[1], "--shard");
-  if (*shard) {
-    (*argc)--;
-    (*argv)++;
-  }
-  if (*shard && *argc >= 2 && !strcmp((*argv)[1], "--parts")) {
-    fail("--shard and --parts: one or the other");
-    return EXIT_ERROR;
-  }
-  if (*argc >= 2 && !strcmp((*argv)[1], "--parts")) {
-    char *end;
-    long v = *argc >= 3 ? strtol((*argv)[2], &end, 10) : 0;
-    if (*argc < 3 || *end || v < 1 || v > TILESAT_MAX_PARTS ||
-        (*argv)[2][0] < '0' || (*argv)[2][0] > '9') {
-      fail("--parts: '%s' is not a whole number from 1 to %d",
-           *argc >= 3 ? (*argv)[2] : "", TILESAT_MAX_PARTS);
+/* --shard, --parts N and -o FILE in front of count's arguments, in any
+ * order: 0 with the arguments after them, or EXIT_ERROR (said). */
+static int parse_front(int *argc, char ***argv, job *j) {
+  bool parts = false;
+  while (*argc >= 2 && (*argv)[1][0] == '-') {
+    const char *a = (*argv)[1], *v = *argc >= 3 ? (*argv)[2] : NULL;
+    if (!strcmp(a, "--shard")) {
+      j->shard = true;
+      (*argc)--;
+      (*argv)++;
+      continue;
+    }
+    if (strcmp(a, "--parts") && strcmp(a, "-o"))
+      break;
+    if (!v) {
+      fail("%s needs a value", a);
       return EXIT_ERROR;
     }
-    *n = (int)v;
+    if (!strcmp(a, "-o")) {
+      j->out = v;
+    } else {
+      char *end;
+      long n = strtol(v, &end, 10);
+      if (*end || n < 1 || n > TILESAT_MAX_PARTS || v[0] < '0' || v[0] > '9') {
+        fail("--parts: '%s' is not a whole number from 1 to %d", v,
+             TILESAT_MAX_PARTS);
+        return EXIT_ERROR;
+      }
+      j->parts = (int)n;
+      parts = true;
+    }
     *argc -= 2;
     *argv += 2;
+  }
+  if (j->shard && parts) {
+    fail("--shard and --parts: one or the other");
+    return EXIT_ERROR;
   }
   return 0;
 }
 
-int main(int argc, char **argv) {
-  MPI_Init(&argc, &argv);
-  int rank, size;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-  /* Ctrl-C: mpirun sends the ranks SIGTERM; rank 0 says it */
-  stop_install(rank == 0 ? "count" : NULL);
-  int n = 0;
-  bool shard = false;
-  options o = {0};
-  tilesat_rules *r = NULL;
-  tilesat_map *m = NULL;
-  tilesat_count_options co;
-  count_progress pr = {0};
-  /* rank 0 first, so that a bad argument is said once; then the others */
+/* count's options that tilesat-mpi keeps, answering as count does; it
+ * refuses the others by name (options_refuse_unkept): --part (it makes
+ * the parts itself) and the options of the methods that are not exact. */
+static const enum option_id kept[] = {
+    OPTION_size,       OPTION_topology,  OPTION_periodic,    OPTION_pins,
+    OPTION_pins_from,  OPTION_free_tile, OPTION_constraints, OPTION_connected,
+    OPTION_path,       OPTION_count_of,  OPTION_border,      OPTION_mask,
+    OPTION_backend,    OPTION_method,    OPTION_by_tile,     OPTION_seed,
+    OPTION_max_memory, OPTION_layer};
+
+/* The method: exact, and the one the mode runs. */
+static int check_method(const job *j) {
+  tilesat_method mt = j->co.method;
+  if (mt != TILESAT_METHOD_AUTO && mt != TILESAT_METHOD_DP &&
+      mt != TILESAT_METHOD_ENUM) {
+    fail("--method: the parts' counts must be exact: dp or enum, not %s",
+         j->o.method);
+    return EXIT_ERROR;
+  }
+  if (j->shard && mt == TILESAT_METHOD_ENUM) {
+    fail("--shard shares the dp: --method dp (or auto), not enum");
+    return EXIT_ERROR;
+  }
+  return 0;
+}
+
+/* What the ranks count, refused as count refuses it: the dp's refusal
+ * (count's own words) unless enum; borders as bans.  Parts keep no other
+ * constraint: without --parts the shard takes a map that has one; with
+ * it, the refusal names it. */
+static int prepare(job *j, bool parts_given) {
+  tilesat_error err;
+  if (j->co.method == TILESAT_METHOD_ENUM)
+    j->low = ts_map_lowered(j->m);
+  else if (ts_count_dp_map(j->m, &j->co, &j->low, &err))
+    return fail_err(&err);
+  bool constrained = tilesat_map_refuse_globals(counted(j), 0, "", NULL, NULL);
+  if (constrained && !j->shard && !parts_given &&
+      j->co.method != TILESAT_METHOD_ENUM)
+    j->shard = true;
+  if (!j->shard &&
+      tilesat_map_refuse_globals(
+          counted(j), 0, "tilesat-mpi --parts",
+          j->co.method == TILESAT_METHOD_ENUM
+              ? "; tilesat count --method enum keeps it"
+              : "; tilesat-mpi --shard (or without --parts) keeps it",
+          &err))
+    return fail_err(&err);
+  if (j->shard && j->o.by_tile &&
+      !(j->by = ts_class_parse(j->m, j->o.by_tile, "--by-tile", &err)))
+    return fail_err(&err);
+  return 0;
+}
+
+/* Rank 0 first, so that a bad argument is said once; then the others.
+ * 0 when every rank has its job, or EXIT_ERROR on every rank. */
+static int setup(job *j, int rank, int *argc, char ***argv) {
   int rc = 0;
   for (int turn = 0; turn < 2; turn++) {
     if ((rank == 0) == (turn == 0)) {
-      rc = parse_parts(&argc, &argv, &n, &shard);
+      rc = parse_front(argc, argv, j);
+      bool parts_given = j->parts > 0;
       if (!rc)
-        rc = options_parse(&o, "count", argc - 1, argv + 1);
-      if (!rc && (o.help || o.part)) {
-        fail("usage: mpirun -np P tilesat-mpi [--parts N | --shard] RULES "
-             "--size WxH [count's options but --part]");
+        rc = options_parse(&j->o, "count", *argc - 1, *argv + 1);
+      if (!rc && j->o.help) {
+        fail("usage: mpirun -np P tilesat-mpi [--parts N | --shard] [-o FILE] "
+             "RULES --size WxH [count's options but --part, --strip-width, "
+             "--epsilon, --delta, --particles, --replicates]");
         rc = EXIT_ERROR;
       }
       if (!rc)
-        rc = counting_setup(&o, &r, &m, &co, &pr);
-      if (!rc && co.method != TILESAT_METHOD_AUTO &&
-          co.method != TILESAT_METHOD_DP && co.method != TILESAT_METHOD_ENUM) {
-        fail("--method: the parts' counts must be exact: dp or enum, not %s",
-             o.method);
-        rc = EXIT_ERROR;
-      }
-      if (!rc && shard && co.method == TILESAT_METHOD_ENUM) {
-        fail("--shard shares the dp: --method dp (or auto), not enum");
-        rc = EXIT_ERROR;
-      }
+        rc = options_refuse_unkept(
+            &j->o, "tilesat-mpi", kept, sizeof kept / sizeof *kept,
+            "it counts exactly, by the dp or enumeration (tilesat count "
+            "takes it)");
+      if (!rc)
+        rc = counting_setup(&j->o, &j->r, &j->m, &j->co, &j->pr);
+      if (!rc)
+        rc = check_method(j);
+      if (!rc)
+        rc = prepare(j, parts_given);
     }
     /* rank 0 has said why it fails: the SIGTERM mpirun may send it, once
      * a worker has ended with that exit code, is no interruption */
@@ -387,23 +608,35 @@ int main(int argc, char **argv) {
     if ((rc = any))
       break;
   }
-  if (!rc && shard) {
-    if (rank != 0)
-      co.progress = co.notice = co.solve.progress = NULL;
-    rc = shard_count(&o, m, rank, size, &co);
+  return rc;
+}
+
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  int rank, size;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  /* Ctrl-C: mpirun sends the ranks SIGTERM; rank 0 says it */
+  stop_install(rank == 0 ? "count" : NULL);
+  job j;
+  memset(&j, 0, sizeof j);
+  int rc = setup(&j, rank, &argc, &argv);
+  if (!rc && rank != 0)
+    j.co.progress = j.co.notice = j.co.solve.progress = NULL;
+  if (!rc && j.shard) {
+    rc = shard_count(&j, rank, size);
   } else if (!rc) {
-    if (!n)
-      n = 8 * (size > 1 ? size - 1 : 1);
-    if (rank == 0) {
-      rc = master(&o, m, n, size, &co, &pr);
-    } else {
-      co.progress = co.notice = co.solve.progress = NULL;
-      worker(m, n, &co);
-    }
+    int n = j.parts ? j.parts : 8 * (size > 1 ? size - 1 : 1);
+    if (rank == 0)
+      rc = master(&j, n, size);
+    else
+      worker(&j, n);
   }
-  tilesat_map_free(m);
-  tilesat_rules_free(r);
-  options_free(&o);
+  free(j.by);
+  tilesat_map_free(j.low);
+  tilesat_map_free(j.m);
+  tilesat_rules_free(j.r);
+  options_free(&j.o);
   if (rank == 0) /* the total lost to a full disk is an error */
     rc = stdout_end(rc);
   MPI_Finalize();

@@ -48,7 +48,7 @@ static void write_images(void) {
   FUZZ_CHECK(m &&
                  !tilesat_tiled_write(m, tiles, NULL, fuzz_path("s.tmx"), &err),
              "%s", err.msg);
-  remove(fuzz_path("s-tiles.png"));
+  remove(fuzz_path("s.tmx.png"));
   tilesat_image *img = tilesat_image_new(5, 5);
   for (int i = 0; i < 25; i++) {
     img->rgba[4 * i + tiles[i]] = 255;

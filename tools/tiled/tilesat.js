@@ -14,14 +14,35 @@
  *   tilesat: Failure heat map where WFC runs on the painted map contradict,
  *                             as objects of "tilesat: heat map"
  *
- * Settings are custom properties of the map:
+ * The program it runs is the user's setting, never the map's: the
+ * environment variable TILESAT (an absolute path, or a name looked up on
+ * PATH), else `tilesat` on PATH.  PATH's absolute folders only: an empty
+ * or relative entry (".") is skipped, so a `tilesat` beside a map never
+ * runs.  (Tiled 1.8's scripting API has no preference an extension can
+ * add or read; Process.getEnv reads Tiled's environment.)  Every command
+ * it runs is shown whole in Tiled's Console (console.log: also standard
+ * error, headless): "tilesat: running /usr/bin/tilesat check ...".
+ *
+ * Settings are custom properties of the map, which may come from anyone:
  *   tilesat-rules    the rules file, relative to the map (required)
  *   tilesat-layer    the tile layer to read and fill (default: the first)
- *   tilesat-options  extra options, e.g. "--connected ." (a completion with
+ *   tilesat-options  more options, e.g. "--connected ." (a completion with
  *                    global constraints runs `check`, else `collapse --guard
- *                    sat`, a WFC run that never fails)
+ *                    sat`, a WFC run that never fails).  Input options
+ *                    only: --backend --border --connected --constraints
+ *                    --count --free-tile --guard --heuristic --mask
+ *                    --max-memory --method --path --periodic --pin
+ *                    --prefer --seed --smallest --topology, a file
+ *                    (--constraints, --mask) inside the map's folder (a
+ *                    relative path without ".." that stays inside it).
+ *                    Anything else (--png, -o, --tmx: a file to write; a
+ *                    word that is no option) refuses the whole run:
+ *                    "map property tilesat-options: '--png' is not an
+ *                    option a map may set ..."
  *   tilesat-runs     runs of the heat map (default 100)
- *   tilesat-command  the tilesat program (default: tilesat on PATH)
+ * A map with the property tilesat-command (earlier versions took the
+ * program from it) is refused: "map property tilesat-command refused: a
+ * map cannot choose the program to run; ...".
  *
  * The same code is registered as map formats, so Tiled runs it headless:
  *   tiled --export-map tilesat-complete in.tmx out.tmx   the completed map
@@ -88,8 +109,127 @@
     return null;
   }
 
-  /* The settings, paths relative to `dir` (the map's folder). */
+  /* ------------------------------------------------- what a map may set */
+
+  /* The options a map's tilesat-options may give: what tilesat reads, never
+   * a file it writes (--png, --tmx, --tmj, -o, --qubo-out, --out-dir) nor
+   * one that changes the output this extension reads (--format, --explain,
+   * --all).  FLAG takes no value, VALUE one, FILE one naming a file that
+   * must lie inside the map's folder.  The run list's layer and runs are
+   * tilesat-layer and tilesat-runs; --pins-from is the extension's. */
+  var FLAG = 0, VALUE = 1, FILE = 2;
+  var ALLOWED = {
+    "--backend": VALUE, "--border": VALUE, "--connected": VALUE,
+    "--constraints": FILE, "--count": VALUE, "--free-tile": VALUE,
+    "--guard": VALUE, "--heuristic": VALUE, "--mask": FILE,
+    "--max-memory": VALUE, "--method": VALUE, "--path": VALUE,
+    "--periodic": FLAG, "--pin": VALUE, "--prefer": VALUE, "--seed": VALUE,
+    "--smallest": FLAG, "--topology": VALUE
+  };
+  var PROGRAM = "it is your setting (the environment variable TILESAT, " +
+                "else tilesat on PATH)";
+
+  function refuse(text) { throw new Error(text); }
+
+  function refuseOption(word) {
+    refuse("map property tilesat-options: '" + word + "' is not an option " +
+           "a map may set (only " + Object.keys(ALLOWED).sort().join(" ") +
+           "; never a file to write)");
+  }
+
+  /* A file a map names: relative, no "..", and (when it exists) inside
+   * `dir` once symbolic links are followed. */
+  function checkFile(name, file, dir) {
+    var why = null;
+    if (file === "" || file === "-")
+      why = "it names no file";
+    else if (FileInfo.isAbsolutePath(file))
+      why = "an absolute path";
+    else if (file.split(/[\/\\]/).indexOf("..") >= 0)
+      why = "it leaves the map's folder (..)";
+    else {
+      var full = FileInfo.joinPaths(dir, file);
+      var real = File.exists(full) ? FileInfo.canonicalPath(full) : "";
+      var home = FileInfo.canonicalPath(dir);
+      if (real && real.indexOf(home + "/") !== 0)
+        why = "it leads out of the map's folder";
+    }
+    if (why)
+      refuse("map property tilesat-options: " + name + " '" + file +
+             "' refused: " + why + "; a file a map names must be inside " +
+             "the map's folder");
+  }
+
+  /* tilesat-options as tilesat reads them (options.c: a name, or NAME=VALUE,
+   * else the next word is the value whatever it is), each checked against
+   * ALLOWED; the words and the option names given. */
+  function mapOptions(text, dir) {
+    var w = words(text), names = {};
+    for (var i = 0; i < w.length; i++) {
+      var eq = w[i].indexOf("="), name = eq < 0 ? w[i] : w[i].slice(0, eq);
+      if (w[i] === "--" || name.charAt(0) !== "-" || w[i] === "-" ||
+          !Object.prototype.hasOwnProperty.call(ALLOWED, name))
+        refuseOption(w[i]);
+      var kind = ALLOWED[name], value = null;
+      if (kind === FLAG && eq >= 0)
+        refuseOption(w[i]);
+      if (kind !== FLAG) {
+        if (eq < 0 && i + 1 >= w.length)
+          refuse("map property tilesat-options: " + name + " needs a value");
+        value = eq >= 0 ? w[i].slice(eq + 1) : w[++i];
+      }
+      if (kind === FILE)
+        checkFile(name, value, dir);
+      names[name] = true;
+    }
+    return {words: w, names: names};
+  }
+
+  /* A folder's executable file `name`, or null. */
+  function executableIn(dir, name) {
+    var all = File.directoryEntries(dir, File.Files | File.Executable,
+                                    File.NoSort);
+    return all.indexOf(name) >= 0 ? FileInfo.joinPaths(dir, name) : null;
+  }
+
+  /* The program to run, as an absolute path: TILESAT, else tilesat, looked
+   * up in PATH's absolute folders (never the map's, never "."). */
+  function program() {
+    var env = new Process();
+    var chosen = env.getEnv("TILESAT"), path = env.getEnv("PATH");
+    var windows = tiled.platform === "windows";
+    if (chosen && FileInfo.isAbsolutePath(chosen)) {
+      var found = executableIn(FileInfo.path(chosen), FileInfo.fileName(chosen));
+      if (!found)
+        refuse("TILESAT='" + chosen + "' is not an executable file");
+      return found;
+    }
+    if (chosen && /[\/\\]/.test(chosen))
+      refuse("TILESAT='" + chosen + "' must be an absolute path or a " +
+             "program name on PATH");
+    var name = chosen || "tilesat";
+    if (windows && !/\.exe$/i.test(name))
+      name += ".exe";
+    var dirs = (path || "").split(windows ? ";" : ":");
+    for (var i = 0; i < dirs.length; i++) {
+      var at = dirs[i] && FileInfo.isAbsolutePath(dirs[i])
+                   ? executableIn(dirs[i], name) : null;
+      if (at)
+        return at;
+    }
+    return refuse((chosen ? "TILESAT='" + chosen + "': " : "") + name +
+                  " is not on PATH: install tilesat, or set the environment " +
+                  "variable TILESAT to its absolute path");
+  }
+
+  /* The settings, paths relative to `dir` (the map's folder).  Throws
+   * before anything is written or run when the map asks for more than it
+   * may. */
   function settings(map, dir) {
+    if (map.property("tilesat-command") !== undefined)
+      refuse("map property tilesat-command refused: a map cannot choose " +
+             "the program to run; " + PROGRAM + ". Remove the property to " +
+             "go on");
     var rules = setting(map, "tilesat-rules", "");
     if (!rules)
       throw new Error("set the map property tilesat-rules to the rules " +
@@ -97,28 +237,41 @@
     var layer = setting(map, "tilesat-layer", firstTileLayer(map));
     if (layer === null)
       throw new Error("the map has no tile layer");
+    var opts = mapOptions(setting(map, "tilesat-options", ""), dir);
+    var path = FileInfo.isAbsolutePath(rules) ? rules
+                                              : FileInfo.joinPaths(dir, rules);
     return {
       dir: dir,
-      rules: FileInfo.isAbsolutePath(rules) ? rules
-                                            : FileInfo.joinPaths(dir, rules),
+      /* joinPaths(".", "--png=x") is "--png=x": tilesat would read an option */
+      rules: path.charAt(0) === "-" ? "./" + path : path,
       layer: layer,
-      options: words(setting(map, "tilesat-options", "")),
+      options: opts.words,
+      given: opts.names,
       runs: setting(map, "tilesat-runs", "100"),
-      command: setting(map, "tilesat-command", "tilesat")
+      command: program()
     };
   }
 
+  /* A word as a shell would need it, for the console. */
+  function shellWord(w) {
+    return /^[\w@%+=:,.\/-]+$/.test(w) ? w
+                                       : "'" + w.replace(/'/g, "'\\''") + "'";
+  }
+
   /* Run tilesat; its answer {code, out, err}.  Exit 10 and 20 are answers
-   * (SAT, UNSAT), 0 a report; anything else is an error, said. */
+   * (SAT, UNSAT), 0 a report; anything else is an error, said.  The
+   * command line goes to Tiled's console first. */
   function run(s, args) {
+    console.log("tilesat: running " +
+                [s.command].concat(args).map(shellWord).join(" ") +
+                " (in " + s.dir + ")");
     var p = new Process();
     p.workingDirectory = s.dir;
     var code = p.exec(s.command, args, false);
     var out = p.readStdOut(), err = p.readStdErr();
     p.close();
     if (code < 0)
-      throw new Error("cannot run '" + s.command + "': is tilesat " +
-                      "installed? (map property tilesat-command)");
+      throw new Error("cannot run '" + s.command + "' (" + PROGRAM + ")");
     if (code !== 0 && code !== 10 && code !== 20)
       throw new Error((err.trim() || s.command + ": exit " + code));
     return {code: code, out: out, err: err};
@@ -144,11 +297,7 @@
   function pins(s, file) { return ["--pins-from", file, "--layer", s.layer]; }
 
   function hasGlobals(s) {
-    return s.options.some(function (o) {
-      return GLOBALS.some(function (g) {
-        return o === g || o.indexOf(g + "=") === 0;
-      });
-    });
+    return GLOBALS.some(function (g) { return s.given[g]; });
   }
 
   /* ------------------------------------------------------------ commands */
@@ -160,8 +309,10 @@
   /* The completed map written to `out` (a .tmx): the painted map whole,
    * its layer filled.  Throws when no completion exists. */
   function complete(s, file, out) {
-    var args = hasGlobals(s) ? ["check", s.rules]
-                             : ["collapse", s.rules, "--guard", "sat"];
+    /* a --guard of the map's own replaces sat */
+    var args = hasGlobals(s)   ? ["check", s.rules]
+               : s.given["--guard"] ? ["collapse", s.rules]
+                                  : ["collapse", s.rules, "--guard", "sat"];
     var r = run(s, args.concat(pins(s, file), ["--tmx", out], s.options));
     if (r.code !== 10)
       throw new Error("the painted cells of layer '" + s.layer + "' " +
