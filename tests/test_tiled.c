@@ -6,6 +6,7 @@
 #include <cJSON.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define DATA "tests/data/"
 
@@ -680,5 +681,69 @@ Test(tiled, twenty_thousand_named_tiles_read_at_once, .timeout = 15) {
   cr_expect_str_eq(colon, tail);
   run_free(&e);
   free(path);
+  rm_dir(dir);
+}
+
+/* A .tmx map's tilewidth, tileheight and hexsidelength become numbers in a
+ * .tmj written with --tilesets-from: tilewidth="99999999999" went through
+ * atoi and came out as 1215752191; now refused before any work. */
+Test(tiled, map_sizes_copied_to_a_tmj_are_checked) {
+  char *dir = temp_dir(), msg[1024];
+  char *rules = write_in(dir, "a.rules",
+                         "tilesat-rules 1\ntile a 1\nallow a E a\n"
+                         "allow a W a\n");
+  char *tsx = write_in(dir, "t.tsx",
+                       "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+                       "<tileset name=\"t\" tilewidth=\"8\" tileheight=\"8\">\n"
+                       " <tile id=\"0\"><properties><property "
+                       "name=\"tilesat\" value=\"a\"/></properties></tile>\n"
+                       "</tileset>\n");
+  const char *widths[] = {"99999999999", "-8", "8px"};
+  for (int i = 0; i < 3; i++) {
+    char text[1024];
+    snprintf(text, sizeof text,
+             "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+             "<map width=\"2\" height=\"1\" tilewidth=\"%s\" "
+             "tileheight=\"8\">\n"
+             " <tileset firstgid=\"1\" source=\"t.tsx\"/>\n"
+             " <layer width=\"2\" height=\"1\"><data encoding=\"csv\">1,1"
+             "</data></layer>\n</map>\n",
+             widths[i]);
+    char *like = write_in(dir, "like.tmx", text);
+    char out[4300];
+    snprintf(out, sizeof out, "%s/out.tmj", dir);
+    snprintf(msg, sizeof msg,
+             "tilesat: %s:2: tilewidth '%s' is not a whole number from 0 to "
+             "2147483647\n",
+             like, widths[i]);
+    expect_cli_error(msg, "check", rules, "--size", "2x1", "--tmj", out,
+                     "--tilesets-from", like);
+    cr_expect_neq(access(out, F_OK), 0, "%s written", out);
+    free(like);
+  }
+  /* a good one is copied as the number it is */
+  char *like = write_in(dir, "good.tmx",
+                        "<map width=\"2\" height=\"1\" tilewidth=\"16\" "
+                        "tileheight=\"8\">\n"
+                        " <tileset firstgid=\"1\" source=\"t.tsx\"/>\n"
+                        " <layer width=\"2\" height=\"1\"><data "
+                        "encoding=\"csv\">1,1</data></layer>\n</map>\n");
+  char out[4300];
+  snprintf(out, sizeof out, "%s/good.tmj", dir);
+  run_result r = RUN("check", rules, "--size", "2x1", "--tmj", out,
+                     "--tilesets-from", like);
+  cr_expect_eq(r.code, 10, "%s", r.err);
+  run_free(&r);
+  char *json = slurp(out);
+  cJSON *root = cJSON_Parse(json);
+  cr_assert(root, "%s", json);
+  const cJSON *tw = cJSON_GetObjectItemCaseSensitive(root, "tilewidth");
+  cr_expect(cJSON_IsNumber(tw) && tw->valuedouble == 16, "%s", json);
+  cJSON_Delete(root);
+  free(json);
+  remove(out);
+  free(like);
+  free(rules);
+  free(tsx);
   rm_dir(dir);
 }

@@ -5,6 +5,8 @@
 #define _XOPEN_SOURCE 700
 #include "io/tiled.h"
 
+#include <limits.h>
+
 /* ------------------------------------------------- writing like a sample */
 
 /* What a map written "like" another takes from it: its tile size and
@@ -124,6 +126,20 @@ static int like_read_tmx(const char *text, size_t len, const char *like,
   if (!ts_tiled_is_elem(root, "map")) {
     ts_error(err, like, 0, "not a Tiled map");
     return -1;
+  }
+  /* the numbers a .tmj copy writes as numbers: checked, not atoi'd */
+  static const char *const sizes[] = {"tilewidth", "tileheight",
+                                      "hexsidelength"};
+  for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++) {
+    long v = ts_tiled_int_attr(root, sizes[k], 0);
+    if (v < 0 || v > INT_MAX) {
+      xmlChar *x = xmlGetProp(root, (const xmlChar *)sizes[k]);
+      ts_error(err, like, xmlGetLineNo(root),
+               "%s '%.40s' is not a whole number from 0 to %d", sizes[k],
+               (const char *)x, INT_MAX);
+      xmlFree(x);
+      return -1;
+    }
   }
   for (xmlNode *n = root->children; n; n = n->next)
     if (ts_tiled_is_elem(n, "tileset")) {
@@ -358,7 +374,10 @@ static void tmj_like_attrs(cJSON *root, const like_map *l) {
     if (x && (k == 0 || k >= 4))
       cJSON_AddStringToObject(root, like_attrs[k], (const char *)x);
     else if (x)
-      cJSON_AddNumberToObject(root, like_attrs[k], atoi((const char *)x));
+      cJSON_AddNumberToObject(
+          root, like_attrs[k],
+          (double)ts_tiled_int_attr(xmlDocGetRootElement(l->doc), like_attrs[k],
+                                    0)); /* like_read_tmx */
     xmlFree(x);
   }
 }
