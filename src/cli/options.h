@@ -208,7 +208,8 @@
       "image samples: tile names for colours/tile images (pictures file)")     \
   OPT(empty, "--empty", CHOICE, NULL, 0, 0, "tile|exclude",                    \
       " extract verify ",                                                      \
-      "Tiled samples: empty cells are tile \"0\" (default) or left out")       \
+      "Tiled maps: empty cells are tile \"0\" (extract's default) or left "    \
+      "out (verify's default: the map is then incomplete)")                    \
   OPT(layer, "--layer", STRING, NULL, 0, 0, "NAME", " extract verify ",        \
       "Tiled samples: the tile layer to read (default: the first)")            \
   ALSO(layer, "NAME", TS_MAPS,                                                 \
