@@ -7,11 +7,13 @@
 #include "png_helpers.h"
 
 #include <cJSON.h>
+#include <fcntl.h>
 #include <iconv.h>
 #include <stdarg.h>
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* A growing text. */
 typedef struct text {
@@ -446,4 +448,114 @@ Test(deep_xml, is_refused_with_a_message_a_user_can_act_on) {
   free(tmx);
   free(set);
   free(t.s);
+}
+
+/* ------------------------------------------- --pins-from - (issue 31) */
+
+/* The file the child's standard input is read from (run_cli_with's setup
+ * takes no argument). */
+static const char *stdin_path;
+
+static void stdin_from_file(void) {
+  int fd = open(stdin_path, O_RDONLY);
+  if (fd < 0 || dup2(fd, 0) < 0)
+    _exit(126);
+  close(fd);
+}
+
+/* argv with "--pins-from" PINS appended (room for 16 words). */
+static run_result run_pins(const char *const *args, const char *pins,
+                           const char *input) {
+  const char *argv[24];
+  int n = 0;
+  while (args[n])
+    argv[n] = args[n], n++;
+  argv[n++] = "--pins-from";
+  argv[n++] = pins;
+  argv[n] = NULL;
+  stdin_path = input;
+  return run_cli_with(argv, 0, 0, stdin_from_file);
+}
+
+/* `--pins-from -` read standard input twice, once for the map's size and
+ * once for its pins: "empty sample: no rows", exit 1.  Now every command
+ * that takes --pins-from answers from standard input exactly as from the
+ * same file, a text grid or a Tiled map. */
+Test(pins_from, standard_input_is_read_once_by_every_command) {
+  char *level = temp_file("S..\n...\n..L\n", -1);
+  const char *const cmds[][10] = {
+      {"check", "rules/coast.rules", NULL},
+      {"enum", "rules/coast.rules", NULL},
+      {"count", "rules/coast.rules", NULL},
+      {"sample", "rules/coast.rules", "--seed", "3", "-n", "2", NULL},
+      {"encode", "rules/coast.rules", NULL},
+      {"trace", "rules/coast.rules", NULL},
+      {"collapse", "rules/coast.rules", "--seed", "2", NULL},
+      {"anneal", "rules/coast.rules", "--seed", "1", NULL},
+      {"explain", "rules/coast.rules", NULL},
+      {"repair", "rules/coast.rules", NULL}};
+  for (size_t i = 0; i < sizeof cmds / sizeof *cmds; i++) {
+    run_result file = run_pins(cmds[i], level, "/dev/null");
+    run_result in = run_pins(cmds[i], "-", level);
+    cr_expect_neq(file.code, 1, "%s: %s", cmds[i][0], file.err);
+    cr_expect_eq(in.code, file.code, "%s: %s", cmds[i][0], in.err);
+    cr_expect_str_eq(in.out, file.out, "%s", cmds[i][0]);
+    run_free(&file);
+    run_free(&in);
+  }
+  /* the exact answers, for two of them: coast 3x3 with sea in the top left
+   * corner and land in the bottom right has 10 maps (brute force) */
+  run_result r = run_pins(
+      (const char *const[]){"count", "rules/coast.rules", NULL}, "-", level);
+  tilesat_rules *coast = rules_from_file("rules/coast.rules");
+  tilesat_map *m = map_new(coast, 3, 3, TILESAT_SQUARE, false);
+  tilesat_error err;
+  cr_assert(!tilesat_map_pin(m, 0, 0, "S", &err), "%s", err.msg);
+  cr_assert(!tilesat_map_pin(m, 2, 2, "L", &err), "%s", err.msg);
+  char want[32];
+  snprintf(want, sizeof want, "%ld\n", enum_count(m, TILESAT_PICOSAT));
+  cr_expect_str_eq(r.out, want);
+  cr_expect_eq(r.code, 0, "%s", r.err);
+  run_free(&r);
+  tilesat_map_free(m);
+  tilesat_rules_free(coast);
+  free(level);
+}
+
+/* A Tiled map on standard input: its painted cells pinned, and --tmx
+ * writes its completed copy; standard input named twice is refused. */
+Test(pins_from, a_tiled_map_on_standard_input) {
+  char *dir = temp_dir(), tmx[4200], out[4200], pinned[4200];
+  snprintf(tmx, sizeof tmx, "%s/level.tmx", dir);
+  snprintf(out, sizeof out, "%s/done.tmx", dir);
+  snprintf(pinned, sizeof pinned, "%s/pinned.tmx", dir);
+  run_result r = RUN("check", "rules/coast.rules", "--size", "4x2", "--pin",
+                     "0,0=S", "--pin", "1,3=L", "--tmx", tmx);
+  cr_assert_eq(r.code, 10, "%s", r.err);
+  run_free(&r);
+  run_result file = run_pins((const char *const[]){"check", "rules/coast.rules",
+                                                   "--tmx", pinned, NULL},
+                             tmx, "/dev/null");
+  run_result in = run_pins(
+      (const char *const[]){"check", "rules/coast.rules", "--tmx", out, NULL},
+      "-", tmx);
+  cr_expect_eq(file.code, 10, "%s", file.err);
+  cr_expect_eq(in.code, 10, "%s", in.err);
+  cr_expect_str_eq(in.out, file.out);
+  /* the same layer (the tileset's picture is named from the map's folder,
+   * the current one for standard input) */
+  char *a = slurp(out), *b = slurp(pinned);
+  char *da = strstr(a, "<data"), *db = strstr(b, "<data");
+  cr_assert(da && db, "%s", a);
+  cr_expect_str_eq(da, db);
+  free(a);
+  free(b);
+  run_free(&file);
+  run_free(&in);
+  in = run_pins((const char *const[]){"check", "-", NULL}, "-", tmx);
+  cr_expect_eq(in.code, 1);
+  cr_expect_str_eq(in.err, "tilesat: --pins-from: - (standard input) is also "
+                           "the rules file: standard input can be read once\n");
+  run_free(&in);
+  rm_dir(dir);
 }
