@@ -111,6 +111,93 @@ Test(many_tiles, too_many_are_refused_with_what_they_need) {
   }
 }
 
+/* The maps of a W x 1 line, counted by the test's own transfer over
+ * tilesat_rules_allows (long integers), cell 0 pinned to `first` when
+ * first >= 0. */
+static long line_count(const tilesat_rules *r, int w, int first) {
+  int T = tilesat_rules_ntiles(r), e = tilesat_dir_find(TILESAT_SQUARE, "E");
+  long *cur = calloc((size_t)T, sizeof *cur),
+       *next = calloc((size_t)T, sizeof *next);
+  cr_assert(cur && next);
+  for (int t = 0; t < T; t++)
+    cur[t] = first < 0 || t == first;
+  for (int c = 1; c < w; c++) {
+    for (int b = 0; b < T; b++) {
+      next[b] = 0;
+      for (int a = 0; a < T; a++)
+        if (cur[a] && tilesat_rules_allows(r, a, e, b))
+          next[b] += cur[a];
+    }
+    long *swap = cur;
+    cur = next;
+    next = swap;
+  }
+  long n = 0;
+  for (int t = 0; t < T; t++)
+    n += cur[t];
+  free(cur);
+  free(next);
+  return n;
+}
+
+/* Issue 31: with more than 255 tiles (the dp's byte a cell) count fell
+ * back to approx with no time bound: 5000 tiles on a 2x1 map ran over 60
+ * s.  A map of one line is now counted exactly, its time said first; any
+ * other map is refused at once, saying what would fit. */
+Test(many_tiles, count_past_the_dp_answers_at_once_or_refuses) {
+  char *ring = ring_rules(5000, false), *path = temp_file(ring, -1);
+  tilesat_rules *r = rules_from_text(ring);
+  free(ring);
+  struct {
+    const char *size, *pin;
+    int w, first;
+  } lines[] = {
+      {"2x1", NULL, 2, -1}, {"4x1", "0,0=t7", 4, 7}, {"1x3", NULL, 1, -1}};
+  for (size_t i = 0; i < 3; i++) {
+    /* the transfer in the test; a column holds one tile (each above only
+     * itself) */
+    long want =
+        lines[i].w == 1 ? 5000 : line_count(r, lines[i].w, lines[i].first);
+    char out[32];
+    snprintf(out, sizeof out, "%ld\n", want);
+    const char *methods[] = {"auto", "dp"};
+    for (int k = 0; k < 2; k++) {
+      run_result c = lines[i].pin
+                         ? RUN("count", path, "--size", lines[i].size, "--pin",
+                               lines[i].pin, "--method", methods[k])
+                         : RUN("count", path, "--size", lines[i].size,
+                               "--method", methods[k]);
+      cr_expect_eq(c.code, 0, "%s: %s", lines[i].size, c.err);
+      cr_expect_str_eq(c.out, out, "%s %s", lines[i].size, methods[k]);
+      cr_expect(strstr(c.err,
+                       "tilesat: 5000 tiles, past the dp's 255: the "
+                       "map is one line, counted exactly pair by pair ("),
+                "%s", c.err);
+      run_free(&c);
+    }
+  }
+  cr_expect_eq(line_count(r, 2, -1),
+               10000); /* each tile, then itself or the next */
+  run_result c = RUN("count", path, "--size", "3x3");
+  cr_expect_eq(c.code, 1);
+  cr_expect_str_eq(c.out, "");
+  cr_expect_str_eq(
+      c.err,
+      "tilesat: count: 5000 tiles: the exact dp keys a cell by a byte, so at "
+      "most 255 tiles; past them count counts maps of one line exactly (1xN "
+      "or Nx1, not --periodic, without --count, --connected or a mask), and "
+      "this 3x3 map is not one line: --method enum lists every map (small "
+      "counts only), --method approx estimates (no time bound)\n");
+  run_free(&c);
+  c = RUN("count", path, "--size", "5x1", "--periodic");
+  cr_expect_eq(c.code, 1);
+  cr_expect(strstr(c.err, "and this 5x1 map is wrapped (--periodic): "), "%s",
+            c.err);
+  run_free(&c);
+  tilesat_rules_free(r);
+  free(path);
+}
+
 /* An image of w x w distinct colours. */
 static tilesat_image *distinct_colours(int w) {
   tilesat_image *img = tilesat_image_new(w, w);

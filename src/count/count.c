@@ -1,5 +1,6 @@
 /* count.c: counting and sampling, whichever method fits. */
 #include "count/count.h"
+#include "count/dp.h"
 #include "gen/gen.h"
 
 #include <math.h>
@@ -202,6 +203,28 @@ static int count_bounds(ts_bounds *b, tilesat_count_result *res,
   return rc;
 }
 
+/* auto, beyond the dp: the estimate beside the proved bounds (a failed
+ * estimate said, not an error).  0, or -1 with err (interrupted). */
+static int estimate_beside(const tilesat_map *m, const tilesat_count_options *o,
+                           tilesat_count_result *res, tilesat_error *err) {
+  ts_estimate e;
+  tilesat_error eerr;
+  if (!ts_estimate_count(m, o, &e, &eerr)) {
+    res->estimated = true;
+    res->estimate_log10 = e.log10;
+    res->estimate_halfwidth = e.half_width;
+  } else if (ts_terminated(&o->solve)) {
+    if (err)
+      *err = eerr;
+    return -1;
+  } else {
+    char line[sizeof eerr.msg + 32];
+    snprintf(line, sizeof line, "%s; no estimate", eerr.msg);
+    tell(o, line);
+  }
+  return 0;
+}
+
 static int count_method(const tilesat_map *m, const tilesat_count_options *o,
                         tilesat_count_result *res, tilesat_error *err) {
   memset(res, 0, sizeof *res);
@@ -210,15 +233,26 @@ static int count_method(const tilesat_map *m, const tilesat_count_options *o,
   int rc = -1;
   tilesat_method method = o->method;
   ts_bounds *b = NULL;
-  if (method == TILESAT_METHOD_AUTO || method == TILESAT_METHOD_BOUNDS)
+  bool one_line =
+      (method == TILESAT_METHOD_AUTO || method == TILESAT_METHOD_DP) &&
+      m->rules->ntiles > DP_MAX_TILES;
+  if (one_line) {
+    /* past the dp's tiles: a line exactly, or a refusal, never approx
+     * without a time bound */
+    rc = ts_line_count(m, o, method == TILESAT_METHOD_AUTO, n, err);
+    if (!rc)
+      res->count = decimal(n);
+    method = TILESAT_METHOD_DP;
+  } else if (method == TILESAT_METHOD_AUTO || method == TILESAT_METHOD_BOUNDS) {
     b = ts_bounds_new(m, o);
+  }
   if (method == TILESAT_METHOD_AUTO) {
     method = auto_choose(m, o, b, n, &rc, err);
     if (rc)
       method = TILESAT_METHOD_AUTO; /* interrupted: nothing more */
     else if (method == TILESAT_METHOD_DP)
       res->count = decimal(n);
-  } else if (method == TILESAT_METHOD_DP) {
+  } else if (method == TILESAT_METHOD_DP && !one_line) {
     rc = ts_dp_count(m, o, n, err);
     if (!rc)
       res->count = decimal(n);
@@ -257,23 +291,8 @@ static int count_method(const tilesat_map *m, const tilesat_count_options *o,
   ts_bounds_free(b);
   /* auto, beyond the dp: the estimate beside the proved bounds */
   if (!rc && method == TILESAT_METHOD_BOUNDS &&
-      o->method == TILESAT_METHOD_AUTO && !res->count) {
-    ts_estimate e;
-    tilesat_error eerr;
-    if (!ts_estimate_count(m, o, &e, &eerr)) {
-      res->estimated = true;
-      res->estimate_log10 = e.log10;
-      res->estimate_halfwidth = e.half_width;
-    } else if (ts_terminated(&o->solve)) {
-      rc = -1;
-      if (err)
-        *err = eerr;
-    } else {
-      char line[sizeof eerr.msg + 32];
-      snprintf(line, sizeof line, "%s; no estimate", eerr.msg);
-      tell(o, line);
-    }
-  }
+      o->method == TILESAT_METHOD_AUTO && !res->count)
+    rc = estimate_beside(m, o, res, err);
   mpz_clear(n);
   if (rc)
     tilesat_count_result_free(res);
