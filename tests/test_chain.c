@@ -278,6 +278,8 @@ Test(estimate, no_valid_map) {
   tilesat_error err;
   cr_assert_eq(tilesat_count(m, &o, &res, &err), 0, "%s", err.msg);
   cr_expect(isinf(res.estimate_log10) && res.estimate_log10 < 0);
+  cr_expect_str_eq(res.count, "0"); /* check refutes it (issue 31) */
+  tilesat_count_result_free(&res);
   tilesat_map_free(m);
   tilesat_rules_free(hard);
 }
@@ -312,6 +314,7 @@ Test(estimate, agrees_with_brute_force) {
       cr_log_info("%s: %ld maps, estimate 10^%.4f +- %.4f%s", c.desc, c.brute,
                   res.estimate_log10, res.estimate_halfwidth, in ? "" : " OUT");
     }
+    tilesat_count_result_free(&res); /* a refuted map's count: "0" */
     random_case_free(&c);
   }
   cr_expect_geq(inside, 0.95 * with, "%d of %d cases within the error bar",
