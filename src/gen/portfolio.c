@@ -256,8 +256,10 @@ int ts_check_refute(const tilesat_map *m, const tilesat_solve_options *so,
   tilesat_check_answer how = {.by = TILESAT_BY_CNF, .cell = -1};
   int res = pin_windows(lm, &in, &how) == TILESAT_UNSAT ? TILESAT_UNSAT : 0;
   if (!res && !ts_terminated(so) && collapse_can(m)) {
-    d.until = cpu_seconds() + budget - budget / 10;
-    d.passed = false;
+    /* the rest of the budget, the windows' deadline passed or not */
+    deadline rest = {so, cpu_seconds() + budget - budget / 10, false};
+    in = within(so, &rest);
+    in.progress = NULL;
     int *tiles = ts_malloc((size_t)m->ncells * sizeof *tiles);
     tilesat_error cerr;
     res = run_collapse(m, &in, 1, tiles, &how, &cerr);
