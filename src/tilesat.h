@@ -108,6 +108,13 @@ bool tilesat_neighbor(tilesat_topology topo, int width, int height,
                       bool periodic, int row, int col, int dir, int *nrow,
                       int *ncol);
 
+/* ------------------------------------------------------------------- files */
+
+/* A whole file, malloc'd (free it), *len its bytes; NULL and an error on
+ * failure.  "-" is standard input, read once: every reader of "-" (this
+ * and the library's *_read_file) gets the same bytes. */
+char *tilesat_read_file(const char *path, size_t *len, tilesat_error *err);
+
 /* ------------------------------------------------------------------- grids */
 
 /* A grid of named tiles: a sample map as read from a file, with its own tile

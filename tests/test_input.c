@@ -7,11 +7,13 @@
 #include "png_helpers.h"
 
 #include <cJSON.h>
+#include <fcntl.h>
 #include <iconv.h>
 #include <stdarg.h>
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* A growing text. */
 typedef struct text {
@@ -107,6 +109,93 @@ Test(many_tiles, too_many_are_refused_with_what_they_need) {
     tilesat_rules_free(r);
     free(s);
   }
+}
+
+/* The maps of a W x 1 line, counted by the test's own transfer over
+ * tilesat_rules_allows (long integers), cell 0 pinned to `first` when
+ * first >= 0. */
+static long line_count(const tilesat_rules *r, int w, int first) {
+  int T = tilesat_rules_ntiles(r), e = tilesat_dir_find(TILESAT_SQUARE, "E");
+  long *cur = calloc((size_t)T, sizeof *cur),
+       *next = calloc((size_t)T, sizeof *next);
+  cr_assert(cur && next);
+  for (int t = 0; t < T; t++)
+    cur[t] = first < 0 || t == first;
+  for (int c = 1; c < w; c++) {
+    for (int b = 0; b < T; b++) {
+      next[b] = 0;
+      for (int a = 0; a < T; a++)
+        if (cur[a] && tilesat_rules_allows(r, a, e, b))
+          next[b] += cur[a];
+    }
+    long *swap = cur;
+    cur = next;
+    next = swap;
+  }
+  long n = 0;
+  for (int t = 0; t < T; t++)
+    n += cur[t];
+  free(cur);
+  free(next);
+  return n;
+}
+
+/* Issue 31: with more than 255 tiles (the dp's byte a cell) count fell
+ * back to approx with no time bound: 5000 tiles on a 2x1 map ran over 60
+ * s.  A map of one line is now counted exactly, its time said first; any
+ * other map is refused at once, saying what would fit. */
+Test(many_tiles, count_past_the_dp_answers_at_once_or_refuses) {
+  char *ring = ring_rules(5000, false), *path = temp_file(ring, -1);
+  tilesat_rules *r = rules_from_text(ring);
+  free(ring);
+  struct {
+    const char *size, *pin;
+    int w, first;
+  } lines[] = {
+      {"2x1", NULL, 2, -1}, {"4x1", "0,0=t7", 4, 7}, {"1x3", NULL, 1, -1}};
+  for (size_t i = 0; i < 3; i++) {
+    /* the transfer in the test; a column holds one tile (each above only
+     * itself) */
+    long want =
+        lines[i].w == 1 ? 5000 : line_count(r, lines[i].w, lines[i].first);
+    char out[32];
+    snprintf(out, sizeof out, "%ld\n", want);
+    const char *methods[] = {"auto", "dp"};
+    for (int k = 0; k < 2; k++) {
+      run_result c = lines[i].pin
+                         ? RUN("count", path, "--size", lines[i].size, "--pin",
+                               lines[i].pin, "--method", methods[k])
+                         : RUN("count", path, "--size", lines[i].size,
+                               "--method", methods[k]);
+      cr_expect_eq(c.code, 0, "%s: %s", lines[i].size, c.err);
+      cr_expect_str_eq(c.out, out, "%s %s", lines[i].size, methods[k]);
+      cr_expect(strstr(c.err,
+                       "tilesat: 5000 tiles, past the dp's 255: the "
+                       "map is one line, counted exactly pair by pair ("),
+                "%s", c.err);
+      run_free(&c);
+    }
+  }
+  cr_expect_eq(line_count(r, 2, -1),
+               10000); /* each tile, then itself or the next */
+  run_result c = RUN("count", path, "--size", "3x3");
+  cr_expect_eq(c.code, 1);
+  cr_expect_str_eq(c.out, "");
+  cr_expect_str_eq(
+      c.err,
+      "tilesat: count: 5000 tiles: the exact dp keys a cell by a byte, so at "
+      "most 255 tiles; past them count counts maps of one line exactly (1xN "
+      "or Nx1, not --periodic, without --count, --connected or a mask), and "
+      "this 3x3 map is not one line: --method enum lists every map (small "
+      "counts only), --method approx estimates (no time bound)\n");
+  run_free(&c);
+  c = RUN("count", path, "--size", "5x1", "--periodic");
+  cr_expect_eq(c.code, 1);
+  cr_expect(strstr(c.err, "and this 5x1 map is wrapped (--periodic): "), "%s",
+            c.err);
+  run_free(&c);
+  tilesat_rules_free(r);
+  free(path);
 }
 
 /* An image of w x w distinct colours. */
@@ -448,4 +537,114 @@ Test(deep_xml, is_refused_with_a_message_a_user_can_act_on) {
   free(tmx);
   free(set);
   free(t.s);
+}
+
+/* ------------------------------------------- --pins-from - (issue 31) */
+
+/* The file the child's standard input is read from (run_cli_with's setup
+ * takes no argument). */
+static const char *stdin_path;
+
+static void stdin_from_file(void) {
+  int fd = open(stdin_path, O_RDONLY);
+  if (fd < 0 || dup2(fd, 0) < 0)
+    _exit(126);
+  close(fd);
+}
+
+/* argv with "--pins-from" PINS appended (room for 16 words). */
+static run_result run_pins(const char *const *args, const char *pins,
+                           const char *input) {
+  const char *argv[24];
+  int n = 0;
+  while (args[n])
+    argv[n] = args[n], n++;
+  argv[n++] = "--pins-from";
+  argv[n++] = pins;
+  argv[n] = NULL;
+  stdin_path = input;
+  return run_cli_with(argv, 0, 0, stdin_from_file);
+}
+
+/* `--pins-from -` read standard input twice, once for the map's size and
+ * once for its pins: "empty sample: no rows", exit 1.  Now every command
+ * that takes --pins-from answers from standard input exactly as from the
+ * same file, a text grid or a Tiled map. */
+Test(pins_from, standard_input_is_read_once_by_every_command) {
+  char *level = temp_file("S..\n...\n..L\n", -1);
+  const char *const cmds[][10] = {
+      {"check", "rules/coast.rules", NULL},
+      {"enum", "rules/coast.rules", NULL},
+      {"count", "rules/coast.rules", NULL},
+      {"sample", "rules/coast.rules", "--seed", "3", "-n", "2", NULL},
+      {"encode", "rules/coast.rules", NULL},
+      {"trace", "rules/coast.rules", NULL},
+      {"collapse", "rules/coast.rules", "--seed", "2", NULL},
+      {"anneal", "rules/coast.rules", "--seed", "1", NULL},
+      {"explain", "rules/coast.rules", NULL},
+      {"repair", "rules/coast.rules", NULL}};
+  for (size_t i = 0; i < sizeof cmds / sizeof *cmds; i++) {
+    run_result file = run_pins(cmds[i], level, "/dev/null");
+    run_result in = run_pins(cmds[i], "-", level);
+    cr_expect_neq(file.code, 1, "%s: %s", cmds[i][0], file.err);
+    cr_expect_eq(in.code, file.code, "%s: %s", cmds[i][0], in.err);
+    cr_expect_str_eq(in.out, file.out, "%s", cmds[i][0]);
+    run_free(&file);
+    run_free(&in);
+  }
+  /* the exact answers, for two of them: coast 3x3 with sea in the top left
+   * corner and land in the bottom right has 10 maps (brute force) */
+  run_result r = run_pins(
+      (const char *const[]){"count", "rules/coast.rules", NULL}, "-", level);
+  tilesat_rules *coast = rules_from_file("rules/coast.rules");
+  tilesat_map *m = map_new(coast, 3, 3, TILESAT_SQUARE, false);
+  tilesat_error err;
+  cr_assert(!tilesat_map_pin(m, 0, 0, "S", &err), "%s", err.msg);
+  cr_assert(!tilesat_map_pin(m, 2, 2, "L", &err), "%s", err.msg);
+  char want[32];
+  snprintf(want, sizeof want, "%ld\n", enum_count(m, TILESAT_PICOSAT));
+  cr_expect_str_eq(r.out, want);
+  cr_expect_eq(r.code, 0, "%s", r.err);
+  run_free(&r);
+  tilesat_map_free(m);
+  tilesat_rules_free(coast);
+  free(level);
+}
+
+/* A Tiled map on standard input: its painted cells pinned, and --tmx
+ * writes its completed copy; standard input named twice is refused. */
+Test(pins_from, a_tiled_map_on_standard_input) {
+  char *dir = temp_dir(), tmx[4200], out[4200], pinned[4200];
+  snprintf(tmx, sizeof tmx, "%s/level.tmx", dir);
+  snprintf(out, sizeof out, "%s/done.tmx", dir);
+  snprintf(pinned, sizeof pinned, "%s/pinned.tmx", dir);
+  run_result r = RUN("check", "rules/coast.rules", "--size", "4x2", "--pin",
+                     "0,0=S", "--pin", "1,3=L", "--tmx", tmx);
+  cr_assert_eq(r.code, 10, "%s", r.err);
+  run_free(&r);
+  run_result file = run_pins((const char *const[]){"check", "rules/coast.rules",
+                                                   "--tmx", pinned, NULL},
+                             tmx, "/dev/null");
+  run_result in = run_pins(
+      (const char *const[]){"check", "rules/coast.rules", "--tmx", out, NULL},
+      "-", tmx);
+  cr_expect_eq(file.code, 10, "%s", file.err);
+  cr_expect_eq(in.code, 10, "%s", in.err);
+  cr_expect_str_eq(in.out, file.out);
+  /* the same layer (the tileset's picture is named from the map's folder,
+   * the current one for standard input) */
+  char *a = slurp(out), *b = slurp(pinned);
+  char *da = strstr(a, "<data"), *db = strstr(b, "<data");
+  cr_assert(da && db, "%s", a);
+  cr_expect_str_eq(da, db);
+  free(a);
+  free(b);
+  run_free(&file);
+  run_free(&in);
+  in = run_pins((const char *const[]){"check", "-", NULL}, "-", tmx);
+  cr_expect_eq(in.code, 1);
+  cr_expect_str_eq(in.err, "tilesat: --pins-from: - (standard input) is also "
+                           "the rules file: standard input can be read once\n");
+  run_free(&in);
+  rm_dir(dir);
 }

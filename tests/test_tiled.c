@@ -747,3 +747,107 @@ Test(tiled, map_sizes_copied_to_a_tmj_are_checked) {
   free(tsx);
   rm_dir(dir);
 }
+
+/* tmx with the cells of `cells` (row-major indices, -1 ends) made empty
+ * (gid 0) in its CSV layer, written to out. */
+static void unpaint(const char *tmx, const int *cells, const char *out) {
+  char *text = slurp(tmx), *data = strstr(text, "<data encoding=\"csv\">");
+  cr_assert(data, "%s", text);
+  FILE *f = fopen(out, "w");
+  cr_assert(f);
+  char *p = data + strlen("<data encoding=\"csv\">");
+  fwrite(text, 1, (size_t)(p - text), f);
+  for (int c = 0; *p != '<'; c++) {
+    size_t digits = strspn(p + strspn(p, "\n"), "0123456789"),
+           lead = strspn(p, "\n");
+    bool empty = false;
+    for (int i = 0; cells[i] >= 0; i++)
+      empty |= cells[i] == c;
+    fwrite(p, 1, lead, f);
+    if (empty)
+      fputc('0', f);
+    else
+      fwrite(p + lead, 1, digits, f);
+    p += lead + digits;
+    if (*p == ',')
+      fputc(*p++, f);
+  }
+  fputs(p, f);
+  fclose(f);
+  free(text);
+}
+
+/* Issue 31: verify on a half-painted Tiled map said "(0,0) holds \"0\", a
+ * tile the rules do not have" (exit 1): its empty cells were read as a
+ * tile "0".  An empty cell makes the map incomplete: how many, the first,
+ * exit 20; the painted cells' broken pairs are still listed. */
+Test(tiled, verify_says_a_half_painted_map_is_incomplete) {
+  char *dir = temp_dir(), tmx[4200], half[4200], one[4200], none[4200];
+  snprintf(tmx, sizeof tmx, "%s/full.tmx", dir);
+  snprintf(half, sizeof half, "%s/half.tmx", dir);
+  snprintf(one, sizeof one, "%s/one.tmx", dir);
+  snprintf(none, sizeof none, "%s/none.tmx", dir);
+  /* a 5x3 coast map, land in the top right corner, sea bottom left */
+  run_result r = RUN("check", "rules/coast.rules", "--size", "5x3", "--pin",
+                     "0,4=L", "--pin", "2,0=S", "--tmx", tmx);
+  cr_assert_eq(r.code, 10, "%s", r.err);
+  run_free(&r);
+  r = RUN("verify", "rules/coast.rules", tmx);
+  cr_expect_eq(r.code, 10, "%s", r.err);
+  cr_expect_str_eq(r.out, "VALID\n");
+  run_free(&r);
+  unpaint(tmx, (const int[]){7, 2, 14, -1}, half);
+  r = RUN("verify", "rules/coast.rules", half);
+  cr_expect_eq(r.code, 20, "%s", r.err);
+  cr_expect_str_eq(r.out, "INVALID: the map is incomplete: 3 of its 15 cells "
+                          "are empty, the first (0,2)\n");
+  cr_expect_str_eq(r.err, "");
+  run_free(&r);
+  unpaint(tmx, (const int[]){5, -1}, one);
+  r = RUN("verify", "rules/coast.rules", one);
+  cr_expect_eq(r.code, 20, "%s", r.err);
+  cr_expect_str_eq(r.out, "INVALID: the map is incomplete: 1 of its 15 cells "
+                          "is empty: (1,0)\n");
+  run_free(&r);
+  int all[16];
+  for (int c = 0; c < 15; c++)
+    all[c] = c;
+  all[15] = -1;
+  unpaint(tmx, all, none);
+  r = RUN("verify", "rules/coast.rules", none);
+  cr_expect_eq(r.code, 20, "%s", r.err);
+  cr_expect_str_eq(r.out,
+                   "INVALID: the map is incomplete: all of its 15 cells are "
+                   "empty\n");
+  run_free(&r);
+  /* a painted pair that breaks the rules is said too: the land pinned top
+   * right beside the sea pinned bottom left, on a 2x1 map */
+  char pair[4200], gap[4200];
+  snprintf(pair, sizeof pair, "%s/pair.tmx", dir);
+  snprintf(gap, sizeof gap, "%s/gap.tmx", dir);
+  r = RUN("check", "rules/coast.rules", "--size", "3x1", "--pin", "0,0=L",
+          "--pin", "0,2=L", "--tmx", pair);
+  cr_assert_eq(r.code, 10, "%s", r.err);
+  run_free(&r);
+  char *text = slurp(pair), *csv = strstr(text, "<data encoding=\"csv\">");
+  cr_assert(csv, "%s", text);
+  FILE *f = fopen(pair, "w");
+  /* the L in (0,2) becomes S (gid of S: the third tile, 3) */
+  char *comma = strrchr(csv, ',');
+  cr_assert(comma);
+  fprintf(f, "%.*s,3%s", (int)(comma - text), text,
+          comma + 1 + strspn(comma + 1, "0123456789"));
+  fclose(f);
+  free(text);
+  unpaint(pair, (const int[]){0, -1}, gap);
+  r = RUN("verify", "rules/coast.rules", gap);
+  cr_expect_eq(r.code, 20, "%s", r.err);
+  cr_expect_str_eq(r.out,
+                   "INVALID: the map is incomplete: 1 of its 3 cells is "
+                   "empty: (0,0)\n"
+                   "1 pair of neighbouring cells breaks the rules\n"
+                   "(0,1) \"L\" and its east neighbour (0,2) \"S\": not an "
+                   "allowed pair\n");
+  run_free(&r);
+  rm_dir(dir);
+}

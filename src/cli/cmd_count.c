@@ -46,7 +46,9 @@ static void print_bounds(const tilesat_count_result *res) {
   if (strlen(res->upper) > WHOLE_DIGITS && strcmp(res->lower, "0"))
     printf(" (2^%.1f and 2^%.1f)", tenth(res->lower_log2, false),
            tenth(res->upper_log2, true));
-  if (res->estimated)
+  if (res->estimated && res->estimate_log10 == -INFINITY)
+    printf("; no estimate (every particle died: no map found)");
+  else if (res->estimated)
     printf("; estimate 10^%.1f +- %.1f (95%%)", res->estimate_log10,
            res->estimate_halfwidth);
   printf("\n");

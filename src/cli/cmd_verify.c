@@ -13,6 +13,8 @@
 typedef struct cells {
   int *start, *tile;
   long shared; /* cells of several tiles */
+  long empty;  /* cells of no tile (a Tiled map's unpainted cells) */
+  int first_empty;
 } cells;
 
 static void cells_free(cells *cs) {
@@ -20,12 +22,13 @@ static void cells_free(cells *cs) {
   free(cs->tile);
 }
 
-/* The map's cells; 0, or EXIT_ERROR and a message for a cell that is not
- * a tile of the rules. */
+/* The map's cells (an empty one holds no tile, and is counted); 0, or
+ * EXIT_ERROR and a message for a cell that is not a tile of the rules. */
 static int cells_of(const map_in *in, const tilesat_rules *r, int w, int h,
                     cells *cs) {
   int T = tilesat_rules_ntiles(r);
-  cs->shared = 0;
+  cs->shared = cs->empty = 0;
+  cs->first_empty = -1;
   cs->start = malloc(((size_t)w * (size_t)h + 1) * sizeof *cs->start);
   int *buf = malloc((size_t)T * sizeof *buf);
   size_t cap = (size_t)w * (size_t)h, n = 0;
@@ -42,13 +45,11 @@ static int cells_of(const map_in *in, const tilesat_rules *r, int w, int h,
     char hint[512] = "";
     if (!k && name)
       tilesat_rules_tile_hint(r, name, hint, sizeof hint);
-    if (!k && name)
+    if (!k && !name && !cs->empty++)
+      cs->first_empty = c;
+    if (!k && name) {
       fail("%s: (%d,%d) holds \"%s\", a tile the rules do not have%s",
            tilesat_grid_filename(in->grid), c / w, c % w, name, hint);
-    else if (!k)
-      fail("%s: (%d,%d) is empty: a map to verify has a tile in every cell",
-           tilesat_grid_filename(in->grid), c / w, c % w);
-    if (!k) {
       rc = EXIT_ERROR;
       break;
     }
@@ -104,8 +105,9 @@ static long report(const tilesat_rules *r, tilesat_topology topo, bool per,
           !tilesat_neighbor(topo, w, h, per, c / w, c % w, d, &nr, &nc))
         continue;
       int n = nr * w + nc;
-      if (some_pair(r, cs, c, d, n))
-        continue;
+      if (cs->start[c] == cs->start[c + 1] ||
+          cs->start[n] == cs->start[n + 1] || some_pair(r, cs, c, d, n))
+        continue; /* an empty cell breaks no pair: it is said apart */
       if (pairs) {
         pairs[2 * bad] = c;
         pairs[2 * bad + 1] = n;
@@ -222,6 +224,53 @@ static int draw(options *o, const tilesat_map *m, tilesat_topology topo,
   return rc;
 }
 
+/* "the map is incomplete: ...": how many cells are empty, the first. */
+static void incomplete(const cells *cs, int w, int h, char *why,
+                       size_t whylen) {
+  long all = (long)w * h;
+  int r0 = cs->first_empty / w, c0 = cs->first_empty % w;
+  if (cs->empty == all)
+    snprintf(why, whylen, "the map is incomplete: all of its %ld %s empty", all,
+             all == 1 ? "cell is" : "cells are");
+  else if (cs->empty == 1)
+    snprintf(why, whylen,
+             "the map is incomplete: 1 of its %ld cells is empty: (%d,%d)", all,
+             r0, c0);
+  else
+    snprintf(why, whylen,
+             "the map is incomplete: %ld of its %ld cells are empty, the "
+             "first (%d,%d)",
+             cs->empty, all, r0, c0);
+}
+
+/* The answer on standard output: VALID, or INVALID and why, then every
+ * broken pair; TILESAT_SAT or TILESAT_UNSAT. */
+static int verdict(const options *o, const tilesat_map *m,
+                   tilesat_topology topo, const cells *cs, long bad,
+                   const char *why) {
+  const tilesat_rules *r = tilesat_map_rules(m);
+  int w = tilesat_map_width(m), h = tilesat_map_height(m);
+  stop_hold(); /* the report whole */
+  if (cs->empty)
+    printf("INVALID: %s\n", why);
+  if (bad)
+    printf("%s%ld %s of neighbouring cells %s the rules\n",
+           cs->empty ? "" : "INVALID: ", bad, bad == 1 ? "pair" : "pairs",
+           bad == 1 ? "breaks" : "break");
+  else if (why[0] && !cs->empty)
+    printf("INVALID: %s\n", why);
+  else if (!cs->empty)
+    printf("VALID\n");
+  if (!bad && !why[0] && cs->shared)
+    printf("%ld %s a picture several tiles share, read as any of them: "
+           "a choice among them keeps the rules%s\n",
+           cs->shared, cs->shared == 1 ? "cell shows" : "cells show",
+           tilesat_map_nglobals(m) ? " and the constraints" : "");
+  report(r, topo, o->periodic, w, h, cs, true, NULL);
+  stop_release();
+  return bad || why[0] ? TILESAT_UNSAT : TILESAT_SAT;
+}
+
 int cmd_verify(options *o) {
   if (o->args.n != 2) {
     fail("verify takes a rules file and a map (see 'tilesat verify --help')");
@@ -232,9 +281,16 @@ int cmd_verify(options *o) {
   if (!r)
     return fail_err(&err);
   map_in in;
+  /* a Tiled map's empty cells are empty (the map incomplete), unless
+   * --empty tile makes them the tile "0" */
+  bool empty_given = GIVEN(o, empty);
+  if (!empty_given)
+    o->empty = "free";
   int rc = map_in_read(o, o->args.v[1], r, &in);
+  if (!empty_given)
+    o->empty = NULL;
   tilesat_map *m = NULL;
-  cells cs = {NULL, NULL, 0};
+  cells cs = {NULL, NULL, 0, 0, -1};
   int w = 0, h = 0;
   tilesat_topology topo = topology_of(o, tilesat_rules_topology(r));
   if (!rc) {
@@ -252,30 +308,16 @@ int cmd_verify(options *o) {
   long bad = 0;
   if (!rc) {
     bad = report(r, topo, o->periodic, w, h, &cs, false, NULL);
-    if (!bad && cs.shared)
+    if (cs.empty)
+      incomplete(&cs, w, h, why, sizeof why);
+    else if (!bad && cs.shared)
       rc = choose(o, m, &cs, why, sizeof why);
     else if (!bad && !tilesat_map_verify(m, cs.tile, why, sizeof why) &&
              !why[0])
       snprintf(why, sizeof why, "the map breaks a constraint");
   }
-  if (!rc) {
-    stop_hold(); /* the report whole */
-    if (bad)
-      printf("INVALID: %ld %s of neighbouring cells %s the rules\n", bad,
-             bad == 1 ? "pair" : "pairs", bad == 1 ? "breaks" : "break");
-    else if (why[0])
-      printf("INVALID: %s\n", why);
-    else
-      printf("VALID\n");
-    if (!bad && !why[0] && cs.shared)
-      printf("%ld %s a picture several tiles share, read as any of them: "
-             "a choice among them keeps the rules%s\n",
-             cs.shared, cs.shared == 1 ? "cell shows" : "cells show",
-             tilesat_map_nglobals(m) ? " and the constraints" : "");
-    report(r, topo, o->periodic, w, h, &cs, true, NULL);
-    stop_release();
-    rc = bad || why[0] ? TILESAT_UNSAT : TILESAT_SAT;
-  }
+  if (!rc)
+    rc = verdict(o, m, topo, &cs, bad, why);
   if ((rc == TILESAT_SAT || rc == TILESAT_UNSAT) && o->png &&
       draw(o, m, topo, &cs, bad))
     rc = EXIT_ERROR;

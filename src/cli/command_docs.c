@@ -173,8 +173,10 @@ static const command_doc docs[] = {
     {"verify",
      "Does a finished map (a text grid, a Tiled map, or a PNG cut by the "
      "rules' pictures) keep the rules and constraints? VALID, or INVALID "
-     "and every pair of neighbouring cells that breaks them.",
-     "10 valid, 20 invalid, 1 error.",
+     "and every pair of neighbouring cells that breaks them; a Tiled map "
+     "with empty cells is INVALID, incomplete (how many cells are empty, "
+     "the first).",
+     "10 valid, 20 invalid or incomplete, 1 error.",
      {"tilesat verify rules/coast.rules rules/coast.txt   # exit 10, "
       "\"VALID\"",
       NULL}},

@@ -60,7 +60,7 @@
       "pin every painted cell of a map of the same size (text, PNG, Tiled; "   \
       "without --size, the map's size); --free-tile cells and Tiled's empty "  \
       "cells stay free; a PNG cell whose picture several tiles share holds "   \
-      "one of them (repeatable)")                                              \
+      "one of them; - reads standard input (repeatable)")                      \
   OPT(free_tile, "--free-tile", STRING, ".", 0, 0, "NAME", TS_MAPS,            \
       "with --pins-from: the tile that marks a free cell (default .)")         \
   OPT(constraints, "--constraints", LIST, {0}, 0, 0, "FILE", TS_MAPS_VERIFY,   \
@@ -208,7 +208,8 @@
       "image samples: tile names for colours/tile images (pictures file)")     \
   OPT(empty, "--empty", CHOICE, NULL, 0, 0, "tile|exclude",                    \
       " extract verify ",                                                      \
-      "Tiled samples: empty cells are tile \"0\" (default) or left out")       \
+      "Tiled maps: empty cells are tile \"0\" (extract's default) or left "    \
+      "out (verify's default: the map is then incomplete)")                    \
   OPT(layer, "--layer", STRING, NULL, 0, 0, "NAME", " extract verify ",        \
       "Tiled samples: the tile layer to read (default: the first)")            \
   ALSO(layer, "NAME", TS_MAPS,                                                 \

@@ -12,17 +12,37 @@ struct inputs {
 
 typedef enum kind { TEXT, PNG, TILED, UNREADABLE } kind;
 
+/* The first bytes of a file (of standard input for "-", which the library
+ * reads once and keeps for the reader that follows): how many, or -1 when
+ * it cannot be opened. */
+static long head_of(const char *path, unsigned char *head, size_t size) {
+  if (!strcmp(path, "-")) {
+    size_t len;
+    tilesat_error err;
+    char *all = tilesat_read_file(path, &len, &err);
+    if (!all)
+      return -1; /* the reader says why */
+    size_t n = len < size ? len : size;
+    memcpy(head, all, n);
+    free(all);
+    return (long)n;
+  }
+  FILE *f = fopen(path, "rb");
+  if (!f)
+    return -1;
+  size_t n = fread(head, 1, size, f);
+  fclose(f);
+  return (long)n;
+}
+
 /* What a sample file holds, by its first bytes (the extension only breaks
  * the tie for text that happens to start like XML or JSON). */
 static kind sample_kind(const char *path) {
-  if (!strcmp(path, "-"))
-    return TEXT;
-  FILE *f = fopen(path, "rb");
-  if (!f)
-    return UNREADABLE;
   unsigned char head[64];
-  size_t n = fread(head, 1, sizeof head, f);
-  fclose(f);
+  long got = head_of(path, head, sizeof head);
+  if (got < 0)
+    return UNREADABLE;
+  size_t n = (size_t)got;
   if (tilesat_is_png(head, n))
     return PNG;
   if (ends_with(path, ".png"))
@@ -44,16 +64,14 @@ static kind sample_kind(const char *path) {
 bool is_tiled_map(const char *path) { return sample_kind(path) == TILED; }
 
 bool tiled_is_json(const char *path) {
-  FILE *f = fopen(path, "rb");
-  int c = f ? getc(f) : EOF;
-  if (c == 0xEF) /* a byte order mark */
-    for (int i = 0; i < 3; i++)
-      c = getc(f);
-  while (c == ' ' || c == '\n' || c == '\r' || c == '\t')
-    c = getc(f);
-  if (f)
-    fclose(f);
-  return c == '{';
+  unsigned char head[4096];
+  long n = head_of(path, head, sizeof head), i = 0;
+  if (n >= 3 && !memcmp(head, "\xEF\xBB\xBF", 3)) /* a byte order mark */
+    i = 3;
+  while (i < n && (head[i] == ' ' || head[i] == '\n' || head[i] == '\r' ||
+                   head[i] == '\t'))
+    i++;
+  return i < n && head[i] == '{';
 }
 
 const char *tiled_pins(const options *o) {
@@ -135,11 +153,8 @@ int end_samples(options *o, int rc) {
 
 static bool is_png_file(const char *path) {
   unsigned char head[8];
-  FILE *f = fopen(path, "rb");
-  size_t n = f ? fread(head, 1, sizeof head, f) : 0;
-  if (f)
-    fclose(f);
-  return tilesat_is_png(head, n);
+  long n = head_of(path, head, sizeof head);
+  return n > 0 && tilesat_is_png(head, (size_t)n);
 }
 
 /* A finished map as a grid (verify, --pins-from).  A PNG is cut into tiles the

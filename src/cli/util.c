@@ -204,6 +204,36 @@ int load_constraints(const options *o, tilesat_map *m) {
   return 0;
 }
 
+/* Standard input ("-") is read once, so it may be one input only. */
+static int stdin_once(const options *o) {
+  const char *first = !strcmp(o->args.v[0], "-") ? "the rules file" : NULL;
+  const struct {
+    const char *option;
+    const string_list *v;
+  } lists[] = {{"--pins-from", &o->pins_from},
+               {"--constraints", &o->constraints}};
+  for (size_t l = 0; l < sizeof lists / sizeof *lists; l++)
+    for (int i = 0; i < lists[l].v->n; i++) {
+      if (strcmp(lists[l].v->v[i], "-"))
+        continue;
+      if (first) {
+        fail("%s: - (standard input) is also %s: standard input can be "
+             "read once",
+             lists[l].option, first);
+        return EXIT_ERROR;
+      }
+      first = lists[l].option == lists[0].option ? "a --pins-from map"
+                                                 : "a --constraints file";
+    }
+  if (first && o->mask && !strcmp(o->mask, "-")) {
+    fail("--mask: - (standard input) is also %s: standard input can be "
+         "read once",
+         first);
+    return EXIT_ERROR;
+  }
+  return 0;
+}
+
 /* Read the rules and build the map the options describe. */
 int load_map(options *o, tilesat_rules **rules, tilesat_map **map) {
   tilesat_error err;
@@ -224,6 +254,8 @@ int load_map(options *o, tilesat_rules **rules, tilesat_map **map) {
          o->command);
     return EXIT_ERROR;
   }
+  if (stdin_once(o))
+    return EXIT_ERROR;
   if (GIVEN(o, layer) && !tiled_pins(o)) {
     fail("--layer: no Tiled map to read it from (--pins-from MAP.tmx)");
     return EXIT_ERROR;

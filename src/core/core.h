@@ -53,7 +53,9 @@ void ts_error(tilesat_error *err, const char *file, long line, const char *fmt,
 /* Flush an output (see tilesat_output): 0, or -1 after a write error,
  * whose errno the output keeps for tilesat_output_commit's message. */
 int ts_output_flush(tilesat_output *o);
-/* Read a whole file; NULL and an error on failure. */
+/* Read a whole file ("-": standard input, read once and kept, so that
+ * every reader of "-" gets the same bytes); NULL and an error on
+ * failure. */
 char *ts_read_file(const char *path, size_t *len, tilesat_error *err);
 /* Check that text is valid UTF-8 with no NUL byte; on failure returns false
  * with the line number and a message.  Also rejects ASCII control

@@ -76,12 +76,9 @@ void ts_error(tilesat_error *err, const char *file, long line, const char *fmt,
   tilesat_shown(err->msg, sizeof err->msg, raw);
 }
 
-char *ts_read_file(const char *path, size_t *len, tilesat_error *err) {
-  FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
-  if (!f) {
-    ts_error(err, path, 0, "cannot open: %s", strerror(errno));
-    return NULL;
-  }
+/* Read a whole stream; NULL and an error on failure. */
+static char *read_stream(FILE *f, const char *path, size_t *len,
+                         tilesat_error *err) {
   size_t cap = 4096, n = 0;
   char *buf = ts_malloc(cap);
   errno = 0;
@@ -95,8 +92,6 @@ char *ts_read_file(const char *path, size_t *len, tilesat_error *err) {
   }
   bool bad = ferror(f);
   int e = errno; /* a directory: EISDIR, which says more than "read error" */
-  if (f != stdin)
-    fclose(f);
   if (bad) {
     free(buf);
     ts_error(err, path, 0, "cannot read: %s", e ? strerror(e) : "read error");
@@ -104,6 +99,41 @@ char *ts_read_file(const char *path, size_t *len, tilesat_error *err) {
   }
   *len = n;
   return buf;
+}
+
+/* Standard input, read once: every later read of "-" gets the same bytes
+ * (a map's size and its pins are read from one --pins-from, the map's
+ * kind sniffed before). */
+static char *stdin_bytes;
+static size_t stdin_len;
+
+static void stdin_release(void) { free(stdin_bytes); }
+
+char *ts_read_file(const char *path, size_t *len, tilesat_error *err) {
+  if (!strcmp(path, "-")) {
+    if (!stdin_bytes) {
+      stdin_bytes = read_stream(stdin, path, &stdin_len, err);
+      if (!stdin_bytes)
+        return NULL;
+      atexit(stdin_release);
+    }
+    char *copy = ts_malloc(stdin_len + 1);
+    memcpy(copy, stdin_bytes, stdin_len);
+    *len = stdin_len;
+    return copy;
+  }
+  FILE *f = fopen(path, "rb");
+  if (!f) {
+    ts_error(err, path, 0, "cannot open: %s", strerror(errno));
+    return NULL;
+  }
+  char *buf = read_stream(f, path, len, err);
+  fclose(f);
+  return buf;
+}
+
+char *tilesat_read_file(const char *path, size_t *len, tilesat_error *err) {
+  return ts_read_file(path, len, err);
 }
 
 size_t ts_bom_len(const char *text, size_t len) {

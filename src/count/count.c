@@ -1,5 +1,7 @@
 /* count.c: counting and sampling, whichever method fits. */
 #include "count/count.h"
+#include "count/dp.h"
+#include "gen/gen.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -89,6 +91,33 @@ static void say_seconds(double s, char *out, size_t len) {
     snprintf(out, len, "10^%.0f years", log10(s / (365 * 86400)));
 }
 
+/* The refutation's CPU seconds: half a second, and a little more on large
+ * maps (a tenth for the windows at the pins, the rest for a guarded
+ * collapse): Circuit 128x128 gets 0.6 s. */
+static double refute_budget(const tilesat_map *m) {
+  return 0.5 + 5e-8 * (double)m->ncells * (double)m->rules->ntiles;
+}
+
+/* A map check refutes has no valid map: 0, exactly, by every method (the
+ * bounds and the estimate could not see it: "between 0 and 10^22").
+ * Check's windows at the pins and its guarded collapse, within
+ * refute_budget.  1 (refuted: n is 0, said on stderr), 0 (not), or -1 with
+ * err (interrupted). */
+static int refute(const tilesat_map *m, const tilesat_count_options *o, mpz_t n,
+                  char *why, size_t whylen, tilesat_error *err) {
+  char line[600];
+  int res = ts_check_refute(m, &o->solve, refute_budget(m), why, whylen,
+                            "count", err);
+  if (res < 0)
+    return -1;
+  if (res != TILESAT_UNSAT)
+    return 0;
+  snprintf(line, sizeof line, "no valid map (%s): the count is 0", why);
+  tell(o, line);
+  mpz_set_ui(n, 0);
+  return 1;
+}
+
 /* auto: the exact dp if it is predicted to finish soon (or has finished:
  * a map narrow enough is one of the strips probed), else bounds, else
  * approx.  Returns the method chosen; with DP, n holds the count. */
@@ -174,23 +203,56 @@ static int count_bounds(ts_bounds *b, tilesat_count_result *res,
   return rc;
 }
 
-static int count_map(const tilesat_map *m, const tilesat_count_options *o,
-                     tilesat_count_result *res, tilesat_error *err) {
+/* auto, beyond the dp: the estimate beside the proved bounds (a failed
+ * estimate said, not an error).  0, or -1 with err (interrupted). */
+static int estimate_beside(const tilesat_map *m, const tilesat_count_options *o,
+                           tilesat_count_result *res, tilesat_error *err) {
+  ts_estimate e;
+  tilesat_error eerr;
+  if (!ts_estimate_count(m, o, &e, &eerr)) {
+    res->estimated = true;
+    res->estimate_log10 = e.log10;
+    res->estimate_halfwidth = e.half_width;
+  } else if (ts_terminated(&o->solve)) {
+    if (err)
+      *err = eerr;
+    return -1;
+  } else {
+    char line[sizeof eerr.msg + 32];
+    snprintf(line, sizeof line, "%s; no estimate", eerr.msg);
+    tell(o, line);
+  }
+  return 0;
+}
+
+static int count_method(const tilesat_map *m, const tilesat_count_options *o,
+                        tilesat_count_result *res, tilesat_error *err) {
   memset(res, 0, sizeof *res);
   mpz_t n;
   mpz_init(n);
   int rc = -1;
   tilesat_method method = o->method;
   ts_bounds *b = NULL;
-  if (method == TILESAT_METHOD_AUTO || method == TILESAT_METHOD_BOUNDS)
+  bool one_line =
+      (method == TILESAT_METHOD_AUTO || method == TILESAT_METHOD_DP) &&
+      m->rules->ntiles > DP_MAX_TILES;
+  if (one_line) {
+    /* past the dp's tiles: a line exactly, or a refusal, never approx
+     * without a time bound */
+    rc = ts_line_count(m, o, method == TILESAT_METHOD_AUTO, n, err);
+    if (!rc)
+      res->count = decimal(n);
+    method = TILESAT_METHOD_DP;
+  } else if (method == TILESAT_METHOD_AUTO || method == TILESAT_METHOD_BOUNDS) {
     b = ts_bounds_new(m, o);
+  }
   if (method == TILESAT_METHOD_AUTO) {
     method = auto_choose(m, o, b, n, &rc, err);
     if (rc)
       method = TILESAT_METHOD_AUTO; /* interrupted: nothing more */
     else if (method == TILESAT_METHOD_DP)
       res->count = decimal(n);
-  } else if (method == TILESAT_METHOD_DP) {
+  } else if (method == TILESAT_METHOD_DP && !one_line) {
     rc = ts_dp_count(m, o, n, err);
     if (!rc)
       res->count = decimal(n);
@@ -229,29 +291,47 @@ static int count_map(const tilesat_map *m, const tilesat_count_options *o,
   ts_bounds_free(b);
   /* auto, beyond the dp: the estimate beside the proved bounds */
   if (!rc && method == TILESAT_METHOD_BOUNDS &&
-      o->method == TILESAT_METHOD_AUTO && !res->count) {
-    ts_estimate e;
-    tilesat_error eerr;
-    if (!ts_estimate_count(m, o, &e, &eerr)) {
-      res->estimated = true;
-      res->estimate_log10 = e.log10;
-      res->estimate_halfwidth = e.half_width;
-    } else if (ts_terminated(&o->solve)) {
-      rc = -1;
-      if (err)
-        *err = eerr;
-    } else {
-      char line[sizeof eerr.msg + 32];
-      snprintf(line, sizeof line, "%s; no estimate", eerr.msg);
-      tell(o, line);
-    }
-  }
+      o->method == TILESAT_METHOD_AUTO && !res->count)
+    rc = estimate_beside(m, o, res, err);
   mpz_clear(n);
   if (rc)
     tilesat_count_result_free(res);
   else
     res->method = method;
   return rc;
+}
+
+/* Every method but enum (itself a refutation): a map check refutes counts
+ * 0, exactly (auto's answer then by the dp). */
+static int count_map(const tilesat_map *m, const tilesat_count_options *o,
+                     tilesat_count_result *res, tilesat_error *err) {
+  if (o->method == TILESAT_METHOD_ENUM || o->method == TILESAT_METHOD_CHAIN)
+    return count_method(m, o, res, err);
+  memset(res, 0, sizeof *res);
+  mpz_t n;
+  mpz_init(n);
+  char why[300];
+  int refuted = refute(m, o, n, why, sizeof why, err);
+  if (refuted > 0) {
+    /* what the method says, met: bounds 0 and 0, an estimate of 0 */
+    res->count = decimal(n);
+    res->method =
+        o->method == TILESAT_METHOD_AUTO ? TILESAT_METHOD_DP : o->method;
+    if (o->method == TILESAT_METHOD_BOUNDS) {
+      res->lower = decimal(n);
+      res->upper = decimal(n);
+      res->lower_log2 = res->upper_log2 = -INFINITY;
+      snprintf(res->lower_why, sizeof res->lower_why, "trivial");
+      snprintf(res->upper_why, sizeof res->upper_why,
+               "proved: no valid map (%s)", why);
+    }
+    if (o->method == TILESAT_METHOD_ESTIMATE) {
+      res->estimated = true;
+      res->estimate_log10 = -INFINITY;
+    }
+  }
+  mpz_clear(n);
+  return refuted ? (refuted < 0 ? -1 : 0) : count_method(m, o, res, err);
 }
 
 void tilesat_count_result_free(tilesat_count_result *res) {

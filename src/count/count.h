@@ -51,6 +51,13 @@ int ts_dp_sample_with(const tilesat_map *m, const tilesat_count_options *o,
 int ts_dp_sample_ordered(const tilesat_map *m, const tilesat_count_options *o,
                          ts_dp_order order, int n, tilesat_map_fn fn,
                          void *user, tilesat_error *err);
+/* Past the dp's tiles (DP_MAX_TILES), a map of one line (1xN or Nx1, not
+ * periodic, no global constraint or mask) counted exactly by carrying a
+ * count per tile along it (line.c), its predicted time said first through
+ * o's notice; other maps refused, saying what fits.  bounded (auto):
+ * refused too when predicted over a minute.  0, or -1 with err. */
+int ts_line_count(const tilesat_map *m, const tilesat_count_options *o,
+                  bool bounded, mpz_t count, tilesat_error *err);
 /* ApproxMC counts and UniGen samples on CryptoMiniSat (approx.c). */
 int ts_xor_sample(const tilesat_map *m, const tilesat_count_options *o, int n,
                   tilesat_map_fn fn, void *user, tilesat_error *err);

@@ -111,6 +111,14 @@ int ts_collapse_refuse(const tilesat_map *m, const char *what,
 int ts_check_collapse_first(const tilesat_map *m,
                             const tilesat_solve_options *so, const char *what,
                             tilesat_error *err);
+/* A cheap refutation (count, before its methods): the windows around the
+ * pins and the guarded collapse of check's portfolio within `budget` CPU
+ * seconds, never the whole map's CNF.  TILESAT_UNSAT (why: what proved
+ * it, as check says it), TILESAT_UNKNOWN (not refuted), or -1 with err
+ * ("WHAT: interrupted" when so's terminate stopped it). */
+int ts_check_refute(const tilesat_map *m, const tilesat_solve_options *so,
+                    double budget, char *why, size_t whylen, const char *what,
+                    tilesat_error *err);
 
 /* ------------------------------------------ global constraints, annealed */
 

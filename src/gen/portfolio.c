@@ -240,6 +240,43 @@ int ts_check_collapse_first(const tilesat_map *m,
   return res == TILESAT_SAT || res < 0 ? res : TILESAT_UNKNOWN;
 }
 
+/* A cheap refutation before counting (count.c): check's windows around
+ * the pins and its guarded collapse, within `budget` CPU seconds, never
+ * the whole map's CNF.  TILESAT_UNSAT (why says what proved it, as check
+ * says it), TILESAT_UNKNOWN (not refuted: a map found, or no answer in
+ * time or memory), or -1 with err (so's terminate stopped it). */
+int ts_check_refute(const tilesat_map *m, const tilesat_solve_options *so,
+                    double budget, char *why, size_t whylen, const char *what,
+                    tilesat_error *err) {
+  deadline d = {so, cpu_seconds() + budget / 10, false};
+  tilesat_solve_options in = within(so, &d);
+  in.progress = NULL; /* quick, and not what the command was asked */
+  tilesat_map *low = ts_map_lowered(m);
+  const tilesat_map *lm = low ? low : m;
+  tilesat_check_answer how = {.by = TILESAT_BY_CNF, .cell = -1};
+  int res = pin_windows(lm, &in, &how) == TILESAT_UNSAT ? TILESAT_UNSAT : 0;
+  if (!res && !ts_terminated(so) && collapse_can(m)) {
+    /* the rest of the budget, the windows' deadline passed or not */
+    deadline rest = {so, cpu_seconds() + budget - budget / 10, false};
+    in = within(so, &rest);
+    in.progress = NULL;
+    int *tiles = ts_malloc((size_t)m->ncells * sizeof *tiles);
+    tilesat_error cerr;
+    res = run_collapse(m, &in, 1, tiles, &how, &cerr);
+    if (res == TILESAT_UNSAT && how.by == TILESAT_BY_PROPAGATION)
+      name_window(lm, how.cell, &in, &how);
+    free(tiles);
+    if (res != TILESAT_UNSAT)
+      res = 0;
+  }
+  if (ts_terminated(so))
+    res = ts_no_answer(so, what, err);
+  else if (res == TILESAT_UNSAT)
+    tilesat_check_answer_text(m, &how, why, whylen);
+  tilesat_map_free(low);
+  return res ? res : TILESAT_UNKNOWN;
+}
+
 /* ---------------------------------------------------------- the answer */
 
 const char *tilesat_check_method_name(tilesat_check_method method) {
