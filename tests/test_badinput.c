@@ -56,8 +56,12 @@ Test(badinput, sample_with_256_tiles_names_sample) {
                    "handles at most 255 tiles (this rule set has 256): use "
                    "--method approx\n",
                    "sample", rules, "--size", "2x2", "--method", "dp");
-  expect_cli_error("tilesat: count: the DP handles at most 255 tiles (this "
-                   "rule set has 256): use --method enum or approx\n",
+  expect_cli_error("tilesat: count: 256 tiles: the exact dp keys a cell by a "
+                   "byte, so at most 255 tiles; past them count counts maps "
+                   "of one line exactly (1xN or Nx1, not --periodic, without "
+                   "--count, --connected or a mask), and this 2x2 map is not "
+                   "one line: --method enum lists every map (small counts "
+                   "only), --method approx estimates (no time bound)\n",
                    "count", rules, "--size", "2x2", "--method", "dp");
   remove(grid);
   remove(rules);
