@@ -204,9 +204,19 @@ typedef enum tilesat_guard {
   TILESAT_GUARD_BLOCKS = 2,
   /* Exact while it answers within guard_budget, then blocks. */
   TILESAT_GUARD_AUTO = 3,
+  /* Modifying in blocks (Merrell; Boris the Brave's "infinite modifying in
+   * blocks"): no WFC run on the whole map.  A periodic pattern found by SAT
+   * on a small torus is tiled across the map (the whole map's SAT when
+   * none fits), the cells that break a pin or a border made again in
+   * windows around them, then 4 layers of overlapping 16x16 blocks are
+   * each made again by WFC (then SAT) with their one-cell margin fixed, a
+   * block neither fills keeping its content: valid after every block, in
+   * memory of a block.  Keeps pins, masks and borders; refuses counts,
+   * connected and path constraints. */
+  TILESAT_GUARD_MODIFY = 4,
 } tilesat_guard;
 const char *tilesat_guard_name(tilesat_guard g);
-/* "none", "sat", "blocks" or "auto"; -1 if none. */
+/* "none", "sat", "blocks", "auto" or "modify"; -1 if none. */
 int tilesat_guard_parse(const char *name, tilesat_guard *out);
 
 /* How a run goes. */
@@ -242,6 +252,15 @@ long tilesat_collapse_solver_calls(const tilesat_collapse *c);
  * again (a cell counts once per repair that covered it). */
 long tilesat_collapse_repairs(const tilesat_collapse *c);
 long tilesat_collapse_resolved(const tilesat_collapse *c);
+/* After a run with TILESAT_GUARD_MODIFY: the periodic pattern it started
+ * from (0 x 0: the whole map's SAT), the windows that made pins and
+ * borders hold, and the blocks made again by WFC, by SAT, and kept. */
+typedef struct tilesat_modify_stats {
+  int pattern_rows, pattern_cols;
+  long pin_windows, wfc, sat, kept;
+} tilesat_modify_stats;
+void tilesat_collapse_modify_stats(const tilesat_collapse *c,
+                                   tilesat_modify_stats *out);
 /* After a guarded run on a map with count, connected or path constraints:
  * how many times it started over (a run that has to go back too often
  * starts again from a seed drawn from its own; the bans are then the last

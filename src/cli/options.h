@@ -155,11 +155,13 @@
   OPT(check_time, "--check-time", UINT, 60, 1, 1000000, "SECONDS",             \
       " run-samples ",                                                         \
       "stop an entry's SAT check after SECONDS: unknown (default 60)")         \
-  OPT(guard, "--guard", CHOICE, NULL, 0, 0, "none|sat|blocks|auto",            \
+  OPT(guard, "--guard", CHOICE, NULL, 0, 0, "none|sat|blocks|auto|modify",     \
       " collapse ",                                                            \
       "never fail: sat bans a tile no valid map has there and the cell draws " \
       "again; blocks decides the cells around a contradiction again; auto: "   \
-      "sat while it answers soon, then blocks (default none: WFC as it is)")   \
+      "sat while it answers soon, then blocks; modify: a periodic pattern "    \
+      "made again block by block, in memory of a block (keeps pins, masks, "   \
+      "borders) (default none: WFC as it is)")                                 \
   OPT(sizes, "--sizes", STRING, NULL, 0, 0, "N,N,...", " collapse ",           \
       "a failure-rate table: -n RUNS (default 100) at each size (N is NxN, "   \
       "or WxH)")                                                               \
