@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MOD_TRIES 3
+#define MOD_TRIES 8
 #define MOD_CONFLICTS 2000
 #define MOD_CACHE 8 /* collapsers kept, one per window size */
 
@@ -186,8 +186,30 @@ static int window_cells(mod_engine *e, const mod_plane *pl, int y0, int x0,
   return nfree;
 }
 
-/* The window's pins and bans: ring cells their tiles, free cells the
- * plane's pins and bans. */
+/* A free cell of the window at its edge: the tiles its outside neighbours
+ * (as they are in the plane) do not allow, banned. */
+static void edge_bans(const mod_engine *e, const mod_plane *pl,
+                      tilesat_map *wm, int lc) {
+  const tilesat_rules *r = e->r;
+  int pc = e->gcell[lc];
+  for (int d = 0; d < r->ndirs; d++) {
+    int ny, nx;
+    if (ts_map_neighbor(wm, lc, d) >= 0 ||
+        !tilesat_neighbor(e->topo, pl->w, pl->h, pl->periodic, pc / pl->w,
+                          pc % pl->w, d, &ny, &nx))
+      continue;
+    int pn = ny * pl->w + nx;
+    if (pl->m && ts_masked(pl->m, pn))
+      continue;
+    int u = pl->tiles[pn], back = tilesat_dir_opposite(e->topo, d);
+    for (int t = 0; t < r->ntiles; t++)
+      if (!ts_bit(ts_allowed(r, u, back), t))
+        TS_PUSH(wm->bans, ((ts_pin){lc, t}));
+  }
+}
+
+/* The window's pins and bans: fixed cells their tiles, free cells the
+ * plane's pins and bans and what their outside neighbours do not allow. */
 static void window_fill(const mod_engine *e, const mod_plane *pl,
                         tilesat_map *wm) {
   wm->pins.n = wm->bans.n = 0;
@@ -199,6 +221,7 @@ static void window_fill(const mod_engine *e, const mod_plane *pl,
       TS_PUSH(wm->pins, ((ts_pin){lc, pl->tiles[pc]}));
       continue;
     }
+    edge_bans(e, pl, wm, lc);
     if (!pl->m)
       continue;
     if (pl->pin[pc] >= 0)
@@ -325,19 +348,20 @@ static tilesat_map *window_map(mod_engine *e, const mod_plane *pl, int hh,
 
 int mod_window(mod_engine *e, mod_plane *pl, const mod_rect *b, uint64_t key,
                int conflicts, tilesat_error *err) {
-  if (b->hh <= 0 || b->ww <= 0 ||
-      !window_cells(e, pl, b->y0, b->x0, b->hh, b->ww, b->ring))
+  mod_rect in = *b;
+  if (in.hh <= 0 || in.ww <= 0 ||
+      !window_cells(e, pl, in.y0, in.x0, in.hh, in.ww, in.ring))
     return 0;
   tilesat_map own;
   tilesat_collapse *c;
-  tilesat_map *wm = window_map(e, pl, b->hh, b->ww, &own, &c, err);
+  tilesat_map *wm = window_map(e, pl, in.hh, in.ww, &own, &c, err);
   if (!wm)
     return -1;
   window_fill(e, pl, wm);
   int res = conflicts >= 0 ? fill_sat(e, wm, conflicts, err)
                            : fill_window(e, wm, c, key, err);
   if (res == 1)
-    for (int lc = 0; lc < b->hh * b->ww; lc++)
+    for (int lc = 0; lc < in.hh * in.ww; lc++)
       if (e->free_cell[lc])
         pl->tiles[e->gcell[lc]] = e->wtiles[lc];
   window_clear(&own);
