@@ -313,6 +313,30 @@ size_t tilesat_collapse_doomed(const tilesat_collapse *c,
 size_t tilesat_collapse_choices(const tilesat_collapse *c, size_t i, int *cell,
                                 int *tile);
 
+/* ------------------------------------------------------- endless worlds */
+
+/* An unbounded map made by modifying in blocks (TILESAT_GUARD_MODIFY on the
+ * plane): its chunks are computed on demand from their dependency cone
+ * alone, the same whatever is asked before, valid across every seam,
+ * determined by the seed, in time and memory that do not depend on their
+ * coordinates.  NULL with err when the rules have no periodic pattern up
+ * to 16x16 ("tilesat world needs a periodic pattern ...") or on error.
+ * The rules must outlive it. */
+typedef struct tilesat_world tilesat_world;
+tilesat_world *tilesat_world_new(const tilesat_rules *r, tilesat_topology topo,
+                                 uint64_t seed, const tilesat_solve_options *so,
+                                 tilesat_error *err);
+void tilesat_world_free(tilesat_world *w);
+/* The span_w x span_h chunks of n x n cells from chunk row crow and chunk
+ * column ccol (cell row crow * n, rows grow to the south, columns to the
+ * east) into tiles, (span_h * n) rows of (span_w * n): 0, or -1 with err
+ * (more than about 8000 cells a side at once, or stopped). */
+int tilesat_world_chunks(tilesat_world *w, int64_t crow, int64_t ccol, int n,
+                         int span_w, int span_h, int *tiles,
+                         tilesat_error *err);
+/* After tilesat_world_chunks: its pattern and blocks (pin_windows 0). */
+void tilesat_world_stats(const tilesat_world *w, tilesat_modify_stats *out);
+
 /* ------------------------------------------------- advice for designers */
 
 /* What to change in the rules or the map so that fewer of WFC's runs fail

@@ -37,7 +37,7 @@
 
 #define TS_MAPS                                                                \
   " encode check enum count sample explain repair trace anneal collapse "
-#define TS_DRAW " check enum sample anneal collapse "
+#define TS_DRAW " check enum sample anneal collapse world "
 #define TS_MAPS_VERIFY TS_MAPS "verify "
 
 #define OPTIONS                                                                \
@@ -46,7 +46,7 @@
       "of the first --pins-from map)")                                         \
   OPT(topology, "--topology", CHOICE, NULL, 0, 0, "square|hex",                \
       " extract encode check enum count sample explain repair trace analyze "  \
-      "anneal collapse verify ",                                               \
+      "anneal collapse verify world ",                                         \
       "grid topology (map commands: default, the rules file's)")               \
   OPT(periodic, "--periodic", FLAG, false, 0, 0, NULL,                         \
       " encode check enum count sample explain repair trace analyze anneal "   \
@@ -124,7 +124,7 @@
       "estimate: independent replicates, whose spread makes the error bar "    \
       "(default 8)")                                                           \
   OPT(seed, "--seed", UINT, 1, 0, UINT64_MAX, "S",                             \
-      " check count sample anneal collapse run-samples ",                      \
+      " check count sample anneal collapse run-samples world ",                \
       "random seed (default 1): same seed, same result")                       \
   OPT(max_memory, "--max-memory", BYTES, 0, 0, 0, "SIZE",                      \
       TS_MAPS "run-samples ",                                                  \
@@ -250,10 +250,13 @@
   ALSO(png, "FILE", " verify ",                                                \
        "draw the map, 16 or more pixels a cell, with a legend: the cells of "  \
        "each broken pair framed, a dot on their edge")                         \
-  OPT(tmx, "--tmx", STRING, NULL, 0, 0, "FILE", " check anneal collapse ",     \
+  ALSO(png, "FILE", " world ", "draw the chunks as one map")                   \
+  OPT(tmx, "--tmx", STRING, NULL, 0, 0, "FILE",                                \
+      " check anneal collapse world ",                                         \
       "write the witness as a Tiled map (XML), with its tileset image; with "  \
       "a Tiled --pins-from map, a copy of that map, its --layer filled")       \
-  OPT(tmj, "--tmj", STRING, NULL, 0, 0, "FILE", " check anneal collapse ",     \
+  OPT(tmj, "--tmj", STRING, NULL, 0, 0, "FILE",                                \
+      " check anneal collapse world ",                                         \
       "write the witness as a Tiled map (JSON), with its tileset image; with " \
       "a Tiled --pins-from map (.tmj), a copy of it, its --layer filled")      \
   ALSO(tmx, "FILE", " enum sample ",                                           \
@@ -270,6 +273,14 @@
   OPT(chunk, "--chunk", UINT, 0, 1, 64, "K", " analyze ",                      \
       "instead: is every valid border of a KxK chunk completed by a filling "  \
       "inside? 'complete at K', or a border with no filling")                  \
+  ALSO(chunk, "N", " world ",                                                  \
+       "the side of a chunk, in cells (a hex world's: even)")                  \
+  OPT(at, "--at", STRING, NULL, 0, 0, "R,C", " world ",                        \
+      "the chunk at chunk row R and chunk column C (64-bit integers, "         \
+      "negative too; rows grow to the south, columns to the east)")            \
+  OPT(span, "--span", WXH, {0}, 0, 0, "WxH", " world ",                        \
+      "W chunks wide and H high from --at to the south-east, as one map "      \
+      "(default 1x1)")                                                         \
   OPT(chunk_max, "--chunk-max", UINT, 0, 1, 64, "M", " analyze ",              \
       "with --chunk K: each size from K to M until one is complete; the "      \
       "smallest complete size")                                                \
