@@ -71,14 +71,17 @@ static bool pattern_fits(int p, int q, bool hex, int need_h, int need_w) {
 }
 
 int mod_pattern_find(const tilesat_rules *r, tilesat_topology topo, int need_h,
-                     int need_w, const tilesat_solve_options *so,
-                     mod_pattern *out, tilesat_error *err) {
+                     int need_w, int max_p, int max_q,
+                     const tilesat_solve_options *so, mod_pattern *out,
+                     tilesat_error *err) {
   bool hex = topo == TILESAT_HEX;
   int *tiles = ts_malloc(MOD_PATTERN * MOD_PATTERN * sizeof *tiles);
-  for (int area = 1; area <= MOD_PATTERN * MOD_PATTERN; area++)
-    for (int p = 1; p <= MOD_PATTERN; p++) {
+  max_p = max_p < MOD_PATTERN ? max_p : MOD_PATTERN;
+  max_q = max_q < MOD_PATTERN ? max_q : MOD_PATTERN;
+  for (int area = 1; area <= max_p * max_q; area++)
+    for (int p = 1; p <= max_p; p++) {
       int q = area / p;
-      if (area % p || q > MOD_PATTERN || !pattern_fits(p, q, hex, need_h, need_w))
+      if (area % p || q > max_q || !pattern_fits(p, q, hex, need_h, need_w))
         continue;
       int res = torus(r, topo, p, q, so, tiles, err);
       if (res != 0) {
@@ -96,7 +99,8 @@ int mod_pattern_find(const tilesat_rules *r, tilesat_topology topo, int need_h,
 /* -------------------------------------------------------------- blocks */
 
 typedef struct mod_cached {
-  tilesat_map wm; /* its pins change from block to block */
+  tilesat_map *wm; /* its pins change from block to block; the collapser
+                      holds its address */
   tilesat_collapse *c;
 } mod_cached;
 
@@ -134,13 +138,17 @@ static void window_clear(tilesat_map *wm) {
   memset(wm, 0, sizeof *wm);
 }
 
+static void cache_drop(mod_cached *k) {
+  tilesat_collapse_free(k->c);
+  window_clear(k->wm);
+  free(k->wm);
+}
+
 void mod_engine_free(mod_engine *e) {
   if (!e)
     return;
-  for (int i = 0; i < e->ncached; i++) {
-    tilesat_collapse_free(e->cache[i].c);
-    window_clear(&e->cache[i].wm);
-  }
+  for (int i = 0; i < e->ncached; i++)
+    cache_drop(&e->cache[i]);
   free(e->gcell);
   free(e->wtiles);
   free(e->free_cell);
@@ -244,19 +252,20 @@ static bool window_masked(const mod_engine *e, const mod_plane *pl, int n) {
 /* A collapser for an hh x ww window without masks, kept; NULL with err. */
 static mod_cached *cached(mod_engine *e, int hh, int ww, tilesat_error *err) {
   for (int i = 0; i < e->ncached; i++)
-    if (e->cache[i].wm.height == hh && e->cache[i].wm.width == ww)
+    if (e->cache[i].wm->height == hh && e->cache[i].wm->width == ww)
       return &e->cache[i];
   if (e->ncached == MOD_CACHE) { /* the oldest goes */
-    tilesat_collapse_free(e->cache[0].c);
-    window_clear(&e->cache[0].wm);
+    cache_drop(&e->cache[0]);
     memmove(e->cache, e->cache + 1, (MOD_CACHE - 1) * sizeof *e->cache);
     e->ncached--;
   }
   mod_cached *k = &e->cache[e->ncached];
-  window_init(e, &k->wm, hh, ww);
-  k->c = tilesat_collapse_new(&k->wm, err);
+  k->wm = ts_malloc(sizeof *k->wm);
+  window_init(e, k->wm, hh, ww);
+  k->c = tilesat_collapse_new(k->wm, err);
   if (!k->c) {
-    window_clear(&k->wm);
+    window_clear(k->wm);
+    free(k->wm);
     return NULL;
   }
   e->ncached++;
@@ -343,7 +352,7 @@ static tilesat_map *window_map(mod_engine *e, const mod_plane *pl, int hh,
   if (!k)
     return NULL;
   *c = k->c;
-  return &k->wm;
+  return k->wm;
 }
 
 int mod_window(mod_engine *e, mod_plane *pl, const mod_rect *b, uint64_t key,

@@ -29,13 +29,14 @@ typedef struct mod_pattern {
   int *tiles;
 } mod_pattern;
 
-/* The smallest torus (by area, rows then columns, each side at most
- * MOD_PATTERN; rows even on a hex map) that has a valid map, with p
- * dividing need_h and q dividing need_w where those are not 0: 1 with
- * *out, 0 when there is none, -1 with err. */
+/* The smallest torus (by area, rows then columns; at most max_p rows and
+ * max_q columns, each at most MOD_PATTERN; rows even on a hex map) that
+ * has a valid map, with p dividing need_h and q dividing need_w where
+ * those are not 0: 1 with *out, 0 when there is none, -1 with err. */
 int mod_pattern_find(const tilesat_rules *r, tilesat_topology topo, int need_h,
-                     int need_w, const tilesat_solve_options *so,
-                     mod_pattern *out, tilesat_error *err);
+                     int need_w, int max_p, int max_q,
+                     const tilesat_solve_options *so, mod_pattern *out,
+                     tilesat_error *err);
 
 /* Floor division and modulo (the world's coordinates go negative). */
 mod_i128 mod_floordiv(mod_i128 a, mod_i128 b);

@@ -76,8 +76,10 @@ static int base(fin *f, tilesat_error *err) {
   const tilesat_map *m = f->m;
   if (c->mod_p < 0) {
     mod_pattern pt;
+    /* a pattern larger than the map: the whole map's SAT instead */
     int res = mod_pattern_find(m->rules, m->topo, m->periodic ? m->height : 0,
-                               m->periodic ? m->width : 0, &f->so, &pt, err);
+                               m->periodic ? m->width : 0, m->height, m->width,
+                               &f->so, &pt, err);
     if (res < 0)
       return -1;
     c->mod_p = res ? pt.p : 0;
@@ -242,7 +244,8 @@ static int modify(fin *f, tilesat_error *err) {
 
 int ts_modify_run(tilesat_collapse *c, const tilesat_collapse_options *o,
                   int *tiles, tilesat_error *err) {
-  if (tilesat_map_refuse_globals(c->m, 1u << TILESAT_GLOBAL_BORDER,
+  if (tilesat_map_refuse_globals(c->m,
+                                 1u << TILESAT_GLOBAL_BORDER | TILESAT_KEEPS_MASK,
                                  "collapse --guard modify", "; --guard sat can",
                                  err))
     return -1;

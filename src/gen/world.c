@@ -43,11 +43,12 @@ tilesat_world *tilesat_world_new(const tilesat_rules *r, tilesat_topology topo,
   if (so)
     w->so = *so;
   w->so.progress = NULL;
-  int res = mod_pattern_find(r, topo, 0, 0, &w->so, &w->pat, err);
+  int res = mod_pattern_find(r, topo, 0, 0, MOD_PATTERN, MOD_PATTERN, &w->so,
+                             &w->pat, err);
   if (res == 0)
     ts_error(err, "world", 0,
-             "tilesat world needs a periodic pattern of the rules (a valid "
-             "map of a small torus) and found none up to %dx%d",
+             "an endless map needs a periodic pattern of the rules (a valid "
+             "map of a small torus), and they have none up to %dx%d",
              MOD_PATTERN, MOD_PATTERN);
   if (res != 1) {
     free(w);
