@@ -85,7 +85,8 @@
       " extract ", "samples wrap around both axes")                            \
   OPT(backend, "--backend", CHOICE, NULL, 0, 0,                                \
       "picosat|cryptominisat|cadical|auto",                                    \
-      " check enum count explain repair analyze anneal collapse run-samples ", \
+      " check enum count explain repair analyze anneal collapse run-samples "  \
+      "world ",                                                                \
       "SAT backend (default picosat, and cadical on maps with connected or "   \
       "path constraints; anneal: of the clean-up; collapse: of the guard; "    \
       "run-samples: of the check)")                                            \
@@ -251,14 +252,16 @@
        "draw the map, 16 or more pixels a cell, with a legend: the cells of "  \
        "each broken pair framed, a dot on their edge")                         \
   ALSO(png, "FILE", " world ", "draw the chunks as one map")                   \
-  OPT(tmx, "--tmx", STRING, NULL, 0, 0, "FILE",                                \
-      " check anneal collapse world ",                                         \
+  OPT(tmx, "--tmx", STRING, NULL, 0, 0, "FILE", " check anneal collapse ",     \
       "write the witness as a Tiled map (XML), with its tileset image; with "  \
       "a Tiled --pins-from map, a copy of that map, its --layer filled")       \
-  OPT(tmj, "--tmj", STRING, NULL, 0, 0, "FILE",                                \
-      " check anneal collapse world ",                                         \
+  OPT(tmj, "--tmj", STRING, NULL, 0, 0, "FILE", " check anneal collapse ",     \
       "write the witness as a Tiled map (JSON), with its tileset image; with " \
       "a Tiled --pins-from map (.tmj), a copy of it, its --layer filled")      \
+  ALSO(tmx, "FILE", " world ",                                                 \
+       "write the chunks as a Tiled map (XML), with its tileset image")        \
+  ALSO(tmj, "FILE", " world ",                                                 \
+       "write the chunks as a Tiled map (JSON), with its tileset image")       \
   ALSO(tmx, "FILE", " enum sample ",                                           \
        "write the maps as one Tiled map (XML), a layer each")                  \
   ALSO(tmj, "FILE", " enum sample ",                                           \
@@ -288,7 +291,8 @@
        "readable text (default) or a JSON document")                           \
   OPT(help, "--help", FLAG, false, 0, 0, NULL,                                 \
       " extract import-tileset export-tileset encode check enum count sample " \
-      "explain repair trace analyze anneal collapse verify run-samples sum ",  \
+      "explain repair trace analyze anneal collapse verify run-samples sum "   \
+      "world ",                                                                \
       "this help")                                                             \
   OPT(energy, "--energy", STRING, NULL, 0, 0, "FILE", " anneal ",              \
       "soft terms from an energy file (rules/README.md)")                      \
