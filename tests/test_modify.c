@@ -154,8 +154,8 @@ Test(modify, never_fails_on_small_maps) {
       cr_expect_eq(res, truth ? TILESAT_SAT : TILESAT_UNSAT,
                    "%s: modify says %d, %ld maps", p.desc, res, truth);
       if (res == TILESAT_SAT)
-        cr_expect(own_valid(p.r, &p.o, tiles), "%s: seed %d: not valid",
-                  p.desc, (int)seed);
+        cr_expect(own_valid(p.r, &p.o, tiles), "%s: seed %d: not valid", p.desc,
+                  (int)seed);
     }
     maps += truth > 0;
     none += truth == 0;
@@ -182,8 +182,7 @@ static void larger_case(int iter) {
   if (iter % 4 == 1) /* masks on a quarter of the maps */
     for (int c = 0; c < n; c++)
       if (rnd(25) == 0)
-        cr_assert_eq(tilesat_map_mask(m, c / w, c % w, &err), 0, "%s",
-                     err.msg);
+        cr_assert_eq(tilesat_map_mask(m, c / w, c % w, &err), 0, "%s", err.msg);
   int res = tilesat_check(m, NULL, witness, &err);
   cr_assert_geq(res, 0, "%s", err.msg);
   bool border[8] = {false};
@@ -192,8 +191,8 @@ static void larger_case(int iter) {
     int y = c / w, x = c % w;
     if (res == TILESAT_SAT && witness[c] != TILESAT_NO_TILE && rnd(40) == 0) {
       pin[c] = witness[c];
-      cr_assert_eq(tilesat_map_pin(m, y, x,
-                                   tilesat_rules_tile_name(r, witness[c]), &err),
+      cr_assert_eq(tilesat_map_pin(
+                       m, y, x, tilesat_rules_tile_name(r, witness[c]), &err),
                    0, "%s", err.msg);
     }
     if (res == TILESAT_SAT && witness[c] != TILESAT_NO_TILE &&
@@ -287,8 +286,8 @@ static void stitched(tilesat_world *w, int64_t R, int64_t C, const int *order,
   tilesat_error err;
   for (int k = 0; k < 9; k++) {
     int i = order[k] / 3, j = order[k] % 3;
-    cr_assert_eq(tilesat_world_chunks(w, R + i, C + j, N, 1, 1, chunk, &err),
-                 0, "%s", err.msg);
+    cr_assert_eq(tilesat_world_chunks(w, R + i, C + j, N, 1, 1, chunk, &err), 0,
+                 "%s", err.msg);
     for (int y = 0; y < N; y++)
       memcpy(map + (i * N + y) * 3 * N + j * N, chunk + y * N,
              N * sizeof *chunk);
@@ -305,8 +304,7 @@ static void world_agrees(const tilesat_rules *r, int64_t R, int64_t C) {
   tilesat_world *w1 = world(r), *w2 = world(r);
   tilesat_error err;
   stitched(w1, R, C, order1, a);
-  cr_assert_eq(tilesat_world_chunks(w2, R + 1, C + 1, N, 1, 1, other, &err),
-               0);
+  cr_assert_eq(tilesat_world_chunks(w2, R + 1, C + 1, N, 1, 1, other, &err), 0);
   stitched(w2, R, C, order2, b);
   cr_expect_eq(memcmp(a, b, sizeof a), 0, "(%lld,%lld): orders differ",
                (long long)R, (long long)C);

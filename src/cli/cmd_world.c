@@ -15,8 +15,8 @@ static bool parse_i64(const char *s, const char *end, int64_t *out) {
   char buf[32];
   memcpy(buf, s, (size_t)(end - s));
   buf[end - s] = '\0';
-  if (!strchr("+-0123456789", buf[0]) || strspn(buf + 1, "0123456789") !=
-                                             strlen(buf + 1) ||
+  if (!strchr("+-0123456789", buf[0]) ||
+      strspn(buf + 1, "0123456789") != strlen(buf + 1) ||
       (buf[0] < '0' && !buf[1]))
     return false;
   errno = 0;
@@ -105,8 +105,8 @@ static int world_run(options *o, const tilesat_rules *r, const tilesat_map *m,
   if (parse_backend(o, &so))
     return EXIT_ERROR;
   tilesat_error err;
-  tilesat_world *w = tilesat_world_new(r, topology_of(o, tilesat_rules_topology(r)), o->seed,
-                                       &so, &err);
+  tilesat_world *w = tilesat_world_new(
+      r, topology_of(o, tilesat_rules_topology(r)), o->seed, &so, &err);
   if (!w)
     return fail_err(&err);
   size_t n = (size_t)tilesat_map_width(m) * (size_t)tilesat_map_height(m);

@@ -37,12 +37,10 @@ void mod_layer_offset(int layer, int side, bool hex_rows, int *oy, int *ox) {
   *ox = xs[layer % MOD_LAYERS] ? half : 0;
 }
 
-uint64_t mod_block_key(uint64_t seed, int layer, mod_i128 brow,
-                       mod_i128 bcol) {
+uint64_t mod_block_key(uint64_t seed, int layer, mod_i128 brow, mod_i128 bcol) {
   uint64_t x = seed ^ 0x6d6f64696679u;
-  uint64_t parts[5] = {(uint64_t)layer, (uint64_t)brow,
-                       (uint64_t)(brow >> 64), (uint64_t)bcol,
-                       (uint64_t)(bcol >> 64)};
+  uint64_t parts[5] = {(uint64_t)layer, (uint64_t)brow, (uint64_t)(brow >> 64),
+                       (uint64_t)bcol, (uint64_t)(bcol >> 64)};
   for (int i = 0; i < 5; i++) {
     x ^= parts[i];
     x = ts_splitmix64(&x);
@@ -75,7 +73,7 @@ int mod_pattern_find(const tilesat_rules *r, tilesat_topology topo, int need_h,
                      const tilesat_solve_options *so, mod_pattern *out,
                      tilesat_error *err) {
   bool hex = topo == TILESAT_HEX;
-  int *tiles = ts_malloc(MOD_PATTERN * MOD_PATTERN * sizeof *tiles);
+  int *tiles = ts_malloc((size_t)MOD_PATTERN * MOD_PATTERN * sizeof *tiles);
   max_p = max_p < MOD_PATTERN ? max_p : MOD_PATTERN;
   max_q = max_q < MOD_PATTERN ? max_q : MOD_PATTERN;
   for (int area = 1; area <= max_p * max_q; area++)
@@ -196,8 +194,8 @@ static int window_cells(mod_engine *e, const mod_plane *pl, int y0, int x0,
 
 /* A free cell of the window at its edge: the tiles its outside neighbours
  * (as they are in the plane) do not allow, banned. */
-static void edge_bans(const mod_engine *e, const mod_plane *pl,
-                      tilesat_map *wm, int lc) {
+static void edge_bans(const mod_engine *e, const mod_plane *pl, tilesat_map *wm,
+                      int lc) {
   const tilesat_rules *r = e->r;
   int pc = e->gcell[lc];
   for (int d = 0; d < r->ndirs; d++) {

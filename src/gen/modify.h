@@ -15,8 +15,8 @@
 
 #include "gen/collapse_internal.h"
 
-#define MOD_P 16      /* a block's side, a multiple of 4 */
-#define MOD_LAYERS 4  /* layers of blocks */
+#define MOD_P 16       /* a block's side, a multiple of 4 */
+#define MOD_LAYERS 4   /* layers of blocks */
 #define MOD_PATTERN 16 /* the largest side of a periodic pattern tried */
 
 /* Cell coordinates of an endless world pass 64 bits (chunk row times
@@ -90,8 +90,7 @@ int mod_window(mod_engine *e, mod_plane *pl, const mod_rect *b, uint64_t key,
 
 /* The hash of a block's place: the seed, its layer and its block row and
  * column in the plane's own numbering. */
-uint64_t mod_block_key(uint64_t seed, int layer, mod_i128 brow,
-                       mod_i128 bcol);
+uint64_t mod_block_key(uint64_t seed, int layer, mod_i128 brow, mod_i128 bcol);
 
 /* collapse --guard modify on c's map (its borders as bans): TILESAT_SAT
  * with tiles, TILESAT_UNSAT, or -1 with err.  c->repairs holds the blocks

@@ -203,8 +203,8 @@ static int layer(fin *f, int l, seg *rows, seg *cols, tilesat_error *err) {
   const tilesat_map *m = f->m;
   int oy, ox;
   mod_layer_offset(l, MOD_P, false, &oy, &ox);
-  int nr = segments(m->height, oy != 0, m->topo == TILESAT_HEX, m->periodic,
-                    rows);
+  int nr =
+      segments(m->height, oy != 0, m->topo == TILESAT_HEX, m->periodic, rows);
   int nc = segments(m->width, ox != 0, false, m->periodic, cols);
   for (int i = 0; i < nr; i++)
     for (int j = 0; j < nc; j++) {
@@ -212,11 +212,10 @@ static int layer(fin *f, int l, seg *rows, seg *cols, tilesat_error *err) {
         ts_error(err, "collapse", 0, "interrupted");
         return -1;
       }
-      mod_rect b = {rows[i].start, cols[j].start, rows[i].len, cols[j].len,
-                    (rows[i].lo ? MOD_RING_N : 0u) |
-                        (rows[i].hi ? MOD_RING_S : 0u) |
-                        (cols[j].lo ? MOD_RING_W : 0u) |
-                        (cols[j].hi ? MOD_RING_E : 0u)};
+      mod_rect b = {
+          rows[i].start, cols[j].start, rows[i].len, cols[j].len,
+          (rows[i].lo ? MOD_RING_N : 0u) | (rows[i].hi ? MOD_RING_S : 0u) |
+              (cols[j].lo ? MOD_RING_W : 0u) | (cols[j].hi ? MOD_RING_E : 0u)};
       uint64_t key = mod_block_key(f->c->seed, l, i, j);
       if (mod_window(f->e, &f->pl, &b, key, -1, err) < 0)
         return -1;
@@ -244,10 +243,9 @@ static int modify(fin *f, tilesat_error *err) {
 
 int ts_modify_run(tilesat_collapse *c, const tilesat_collapse_options *o,
                   int *tiles, tilesat_error *err) {
-  if (tilesat_map_refuse_globals(c->m,
-                                 1u << TILESAT_GLOBAL_BORDER | TILESAT_KEEPS_MASK,
-                                 "collapse --guard modify", "; --guard sat can",
-                                 err))
+  if (tilesat_map_refuse_globals(
+          c->m, 1u << TILESAT_GLOBAL_BORDER | TILESAT_KEEPS_MASK,
+          "collapse --guard modify", "; --guard sat can", err))
     return -1;
   memset(&c->mod, 0, sizeof c->mod);
   c->unsat_window.m.width = 0;
@@ -257,8 +255,11 @@ int ts_modify_run(tilesat_collapse *c, const tilesat_collapse_options *o,
   fin f = {.c = c, .m = c->m};
   f.so = o->solve;
   f.so.progress = NULL;
-  f.pl = (mod_plane){.tiles = tiles, .w = c->m->width, .h = c->m->height,
-                     .periodic = c->m->periodic, .m = c->m};
+  f.pl = (mod_plane){.tiles = tiles,
+                     .w = c->m->width,
+                     .h = c->m->height,
+                     .periodic = c->m->periodic,
+                     .m = c->m};
   fin_index(&f);
   f.e = mod_engine_new(c->m->rules, c->m->topo, o->seed, &f.so);
   int res = modify(&f, err);

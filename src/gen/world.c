@@ -141,8 +141,10 @@ int tilesat_world_chunks(tilesat_world *w, int64_t crow, int64_t ccol, int n,
              WORLD_MAX_SIDE - 8 * MOD_P, (long)n * span_w, (long)n * span_h);
     return -1;
   }
-  span128 rows = {(mod_i128)crow * n, (mod_i128)crow * n + (long)n * span_h};
-  span128 cols = {(mod_i128)ccol * n, (mod_i128)ccol * n + (long)n * span_w};
+  span128 rows = {(mod_i128)crow * n,
+                  (mod_i128)crow * n + (mod_i128)n * span_h};
+  span128 cols = {(mod_i128)ccol * n,
+                  (mod_i128)ccol * n + (mod_i128)n * span_w};
   span128 rl[MOD_LAYERS], cl[MOD_LAYERS];
   cone(rows, cols, w->topo == TILESAT_HEX, rl, cl);
   int h = (int)(rl[0].b - rl[0].a), wd = (int)(cl[0].b - cl[0].a);
