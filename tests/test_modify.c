@@ -273,7 +273,8 @@ Test(modify, refuses_what_it_cannot_keep) {
 
 static tilesat_world *world(const tilesat_rules *r) {
   tilesat_error err;
-  tilesat_world *w = tilesat_world_new(r, TILESAT_SQUARE, 7, NULL, &err);
+  tilesat_world *w =
+      tilesat_world_new(r, tilesat_rules_topology(r), 7, NULL, &err);
   cr_assert(w, "%s", err.msg);
   return w;
 }
@@ -313,8 +314,9 @@ static void world_agrees(const tilesat_rules *r, int64_t R, int64_t C) {
   cr_expect_eq(memcmp(a, span, sizeof a), 0,
                "(%lld,%lld): --span 3x3 differs from its chunks", (long long)R,
                (long long)C);
-  cr_expect(own_ok(r, 3 * N, 3 * N, TILESAT_SQUARE, false, NULL, NULL, a),
-            "(%lld,%lld): a seam breaks the rules", (long long)R, (long long)C);
+  cr_expect(
+      own_ok(r, 3 * N, 3 * N, tilesat_rules_topology(r), false, NULL, NULL, a),
+      "(%lld,%lld): a seam breaks the rules", (long long)R, (long long)C);
   tilesat_world_free(w1);
   tilesat_world_free(w2);
 }
@@ -325,14 +327,14 @@ Test(world, chunks_agree_in_any_order_and_at_seams) {
   tilesat_rules_free(r);
 }
 
-/* Rules of 5 tiles with a periodic pattern and more than one tile in
+/* Rules of 5 tiles with a periodic pattern and more than two tiles in
  * their chunks. */
-static tilesat_rules *five_tiles(void) {
+static tilesat_rules *five_tiles(tilesat_topology topo) {
   test_rng = 6464;
   for (;;) {
-    tilesat_rules *r = random_rules(5, TILESAT_SQUARE, 4);
+    tilesat_rules *r = random_rules(5, topo, 4);
     tilesat_error err;
-    tilesat_world *w = tilesat_world_new(r, TILESAT_SQUARE, 1, NULL, &err);
+    tilesat_world *w = tilesat_world_new(r, topo, 1, NULL, &err);
     int tiles[N * N], distinct = 0;
     bool seen[5] = {false};
     if (w && !tilesat_world_chunks(w, 0, 0, N, 1, 1, tiles, &err))
@@ -347,8 +349,15 @@ static tilesat_rules *five_tiles(void) {
   }
 }
 
+Test(world, hex_chunks_agree_at_seams) {
+  tilesat_rules *r = five_tiles(TILESAT_HEX);
+  world_agrees(r, -3, 2);
+  world_agrees(r, 1, -1);
+  tilesat_rules_free(r);
+}
+
 Test(world, far_coordinates) {
-  tilesat_rules *r = five_tiles();
+  tilesat_rules *r = five_tiles(TILESAT_SQUARE);
   world_agrees(r, INT64_MAX - 2, INT64_MIN);
   world_agrees(r, INT64_MIN, INT64_MAX - 2);
   tilesat_rules_free(r);
