@@ -259,6 +259,38 @@ Test(modify, castle_128) {
   tilesat_rules_free(r);
 }
 
+/* Every cell is made again in some layer (inside a block, off its margin),
+ * at the map's edges too: from the same pattern, a cell that no block
+ * changed would hold the same tile under every seed.  Line rules (a, b, c,
+ * equal weights) change a cell with a fair chance each time. */
+static void every_cell_changes(int w, int h, bool periodic) {
+  tilesat_rules *r = rules_from_text(line_rules);
+  tilesat_map *m = map_new(r, w, h, TILESAT_SQUARE, periodic);
+  int n = w * h, *tiles = malloc((size_t)n * sizeof *tiles);
+  int *first = malloc((size_t)n * sizeof *first);
+  bool *changed = calloc((size_t)n, 1);
+  for (uint64_t seed = 1; seed <= 16; seed++) {
+    cr_assert_eq(modify_run(m, seed, seed == 1 ? first : tiles), TILESAT_SAT);
+    for (int c = 0; c < n && seed > 1; c++)
+      changed[c] |= tiles[c] != first[c];
+  }
+  for (int c = 0; c < n; c++)
+    cr_expect(changed[c], "%dx%d%s: (%d,%d) the same under 16 seeds", w, h,
+              periodic ? " periodic" : "", c / w, c % w);
+  free(tiles);
+  free(first);
+  free(changed);
+  tilesat_map_free(m);
+  tilesat_rules_free(r);
+}
+
+Test(modify, every_cell_is_made_again) {
+  every_cell_changes(41, 37, false);
+  every_cell_changes(48, 32, true);
+  every_cell_changes(27, 13, true);
+  every_cell_changes(9, 6, false);
+}
+
 Test(modify, refuses_what_it_cannot_keep) {
   expect_cli_error("tilesat: collapse --guard modify cannot keep count "
                    "constraints yet (--count: the count of L is exactly 3); "
