@@ -202,7 +202,8 @@ typedef enum tilesat_guard {
    * its neighbours outside as they are (SAT proves the block has a filling,
    * else the block doubles, up to the whole map), and the run goes on. */
   TILESAT_GUARD_BLOCKS = 2,
-  /* Exact while it answers within guard_budget, then blocks. */
+  /* Exact while it answers within guard_budget, then blocks; modify when
+   * a block grows to the whole map and its solver would not fit. */
   TILESAT_GUARD_AUTO = 3,
   /* Modifying in blocks (Merrell; Boris the Brave's "infinite modifying in
    * blocks"): no WFC run on the whole map.  A periodic pattern found by SAT
@@ -252,10 +253,15 @@ long tilesat_collapse_solver_calls(const tilesat_collapse *c);
  * again (a cell counts once per repair that covered it). */
 long tilesat_collapse_repairs(const tilesat_collapse *c);
 long tilesat_collapse_resolved(const tilesat_collapse *c);
-/* After a run with TILESAT_GUARD_MODIFY: the periodic pattern it started
- * from (0 x 0: the whole map's SAT), the windows that made pins and
- * borders hold, and the blocks made again by WFC, by SAT, and kept. */
+/* After a run with TILESAT_GUARD_MODIFY, or with TILESAT_GUARD_AUTO whose
+ * blocks grew to the whole map and its solver would not fit in
+ * --max-memory (auto then goes on by modify, on a map without count,
+ * connected or path constraints, instead of starting over): `used`, the
+ * periodic pattern it started from (0 x 0: the whole map's SAT), the
+ * windows that made pins and borders hold, and the blocks made again by
+ * WFC, by SAT, and kept. */
 typedef struct tilesat_modify_stats {
+  bool used;
   int pattern_rows, pattern_cols;
   long pin_windows, wfc, sat, kept;
 } tilesat_modify_stats;

@@ -70,8 +70,8 @@ static void say_no_map(const options *o, const run_end *e) {
                                     : "the run contradicted, there is no map");
 }
 
-/* What --guard modify did, on stderr. */
-static void say_modify(const tilesat_collapse *c) {
+/* What --guard modify did (or auto, by modify), on stderr. */
+static void say_modify(const tilesat_collapse *c, tilesat_guard g) {
   tilesat_modify_stats st;
   tilesat_collapse_modify_stats(c, &st);
   char from[64] = "the whole map's SAT";
@@ -79,16 +79,22 @@ static void say_modify(const tilesat_collapse *c) {
     snprintf(from, sizeof from, "a %dx%d periodic pattern", st.pattern_cols,
              st.pattern_rows);
   fprintf(stderr,
-          "tilesat: collapse: guard: modify from %s, %ld pin and border "
+          "tilesat: collapse: guard: %smodify from %s, %ld pin and border "
           "windows, %ld blocks redone (%ld by WFC, %ld by SAT), %ld kept\n",
+          g == TILESAT_GUARD_MODIFY
+              ? ""
+              : "auto went on by modify (its blocks grew to the whole map, "
+                "whose solver does not fit): ",
           from, st.pin_windows, st.wfc + st.sat, st.wfc, st.sat, st.kept);
 }
 
 /* What the guard did in the last run, on stderr. */
 static void say_guard(const tilesat_map *m, const tilesat_collapse *c,
                       tilesat_guard g) {
-  if (g == TILESAT_GUARD_MODIFY) {
-    say_modify(c);
+  tilesat_modify_stats st;
+  tilesat_collapse_modify_stats(c, &st);
+  if (st.used) {
+    say_modify(c, g);
     return;
   }
   long cells = (long)tilesat_map_width(m) * tilesat_map_height(m);

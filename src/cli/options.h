@@ -160,7 +160,9 @@
       " collapse ",                                                            \
       "never fail: sat bans a tile no valid map has there and the cell draws " \
       "again; blocks decides the cells around a contradiction again; auto: "   \
-      "sat while it answers soon, then blocks; modify: a periodic pattern "    \
+      "sat while it answers soon, then blocks, then modify where a block "     \
+      "would need the whole map's solver past --max-memory; modify: a "        \
+      "periodic pattern "                                                      \
       "made again block by block, in memory of a block (keeps pins, masks, "   \
       "borders) (default none: WFC as it is)")                                 \
   OPT(sizes, "--sizes", STRING, NULL, 0, 0, "N,N,...", " collapse ",           \

@@ -883,10 +883,13 @@ int tilesat_collapse_run(tilesat_collapse *c, const tilesat_collapse_options *o,
   c->guarded = o->guard != TILESAT_GUARD_NONE;
   c->snap.step = c->old.step = c->snap_want = SIZE_MAX;
   c->unsat_window.m.width = 0;
+  c->mod.used = false;
   for (int how = RUN_START;;) {
     int st = run_once(c, o, how, err);
     if (st == 1 || st == 2) /* the limit, or a block's cap */
       return TILESAT_UNKNOWN;
+    if (st == 3 && o->guard == TILESAT_GUARD_AUTO && !c->cg)
+      return ts_modify_run(c, o, tiles, err); /* no whole-map solver */
     if (st == 3) /* the whole map's solver does not fit: start over */
       st = memory_restart(c, err);
     if (st == 3) {

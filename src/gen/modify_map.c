@@ -248,6 +248,7 @@ int ts_modify_run(tilesat_collapse *c, const tilesat_collapse_options *o,
           "collapse --guard modify", "; --guard sat can", err))
     return -1;
   memset(&c->mod, 0, sizeof c->mod);
+  c->mod.used = true;
   c->unsat_window.m.width = 0;
   c->seed = o->seed;
   c->contradiction = -1;
