@@ -848,10 +848,15 @@ static int memory_gave_up(const tilesat_collapse *c, tilesat_error *err) {
   return -1;
 }
 
-/* A run whose whole map's solver would not fit: 3 (start over from the
- * next seed, err cleared: a new start, not an error), or past
- * MEMORY_RESTARTS, -1 with err. */
-static int memory_restart(tilesat_collapse *c, tilesat_error *err) {
+/* A run whose whole map's solver would not fit: auto goes on by modify
+ * (its result, on a map without count, connected or path constraints);
+ * else 3 (start over from the next seed, err cleared: a new start, not an
+ * error), or past MEMORY_RESTARTS, -1 with err. */
+static int memory_restart(tilesat_collapse *c,
+                          const tilesat_collapse_options *o, int *tiles,
+                          tilesat_error *err) {
+  if (o->guard == TILESAT_GUARD_AUTO && !c->cg)
+    return ts_modify_run(c, o, tiles, err); /* no whole map's solver */
   if (c->restarts >= MEMORY_RESTARTS)
     return memory_gave_up(c, err);
   ts_collapse_new_start(c);
@@ -888,10 +893,8 @@ int tilesat_collapse_run(tilesat_collapse *c, const tilesat_collapse_options *o,
     int st = run_once(c, o, how, err);
     if (st == 1 || st == 2) /* the limit, or a block's cap */
       return TILESAT_UNKNOWN;
-    if (st == 3 && o->guard == TILESAT_GUARD_AUTO && !c->cg)
-      return ts_modify_run(c, o, tiles, err); /* no whole-map solver */
     if (st == 3) /* the whole map's solver does not fit: start over */
-      st = memory_restart(c, err);
+      st = memory_restart(c, o, tiles, err);
     if (st == 3) {
       how = RUN_START;
       continue;
