@@ -202,11 +202,22 @@ typedef enum tilesat_guard {
    * its neighbours outside as they are (SAT proves the block has a filling,
    * else the block doubles, up to the whole map), and the run goes on. */
   TILESAT_GUARD_BLOCKS = 2,
-  /* Exact while it answers within guard_budget, then blocks. */
+  /* Exact while it answers within guard_budget, then blocks; modify when
+   * a block grows to the whole map and its solver would not fit. */
   TILESAT_GUARD_AUTO = 3,
+  /* Modifying in blocks (Merrell; Boris the Brave's "infinite modifying in
+   * blocks"): no WFC run on the whole map.  A periodic pattern found by SAT
+   * on a small torus is tiled across the map (the whole map's SAT when
+   * none fits), the cells that break a pin or a border made again in
+   * windows around them, then 4 layers of overlapping 16x16 blocks are
+   * each made again by WFC (then SAT) with their one-cell margin fixed, a
+   * block neither fills keeping its content: valid after every block, in
+   * memory of a block.  Keeps pins, masks and borders; refuses counts,
+   * connected and path constraints. */
+  TILESAT_GUARD_MODIFY = 4,
 } tilesat_guard;
 const char *tilesat_guard_name(tilesat_guard g);
-/* "none", "sat", "blocks" or "auto"; -1 if none. */
+/* "none", "sat", "blocks", "auto" or "modify"; -1 if none. */
 int tilesat_guard_parse(const char *name, tilesat_guard *out);
 
 /* How a run goes. */
@@ -242,6 +253,20 @@ long tilesat_collapse_solver_calls(const tilesat_collapse *c);
  * again (a cell counts once per repair that covered it). */
 long tilesat_collapse_repairs(const tilesat_collapse *c);
 long tilesat_collapse_resolved(const tilesat_collapse *c);
+/* After a run with TILESAT_GUARD_MODIFY, or with TILESAT_GUARD_AUTO whose
+ * blocks grew to the whole map and its solver would not fit in
+ * --max-memory (auto then goes on by modify, on a map without count,
+ * connected or path constraints, instead of starting over): `used`, the
+ * periodic pattern it started from (0 x 0: the whole map's SAT), the
+ * windows that made pins and borders hold, and the blocks made again by
+ * WFC, by SAT, and kept. */
+typedef struct tilesat_modify_stats {
+  bool used;
+  int pattern_rows, pattern_cols;
+  long pin_windows, wfc, sat, kept;
+} tilesat_modify_stats;
+void tilesat_collapse_modify_stats(const tilesat_collapse *c,
+                                   tilesat_modify_stats *out);
 /* After a guarded run on a map with count, connected or path constraints:
  * how many times it started over (a run that has to go back too often
  * starts again from a seed drawn from its own; the bans are then the last
@@ -293,6 +318,30 @@ size_t tilesat_collapse_doomed(const tilesat_collapse *c,
  * choice's cell and tile. */
 size_t tilesat_collapse_choices(const tilesat_collapse *c, size_t i, int *cell,
                                 int *tile);
+
+/* ------------------------------------------------------- endless worlds */
+
+/* An unbounded map made by modifying in blocks (TILESAT_GUARD_MODIFY on the
+ * plane): its chunks are computed on demand from their dependency cone
+ * alone, the same whatever is asked before, valid across every seam,
+ * determined by the seed, in time and memory that do not depend on their
+ * coordinates.  NULL with err when the rules have no periodic pattern up
+ * to 16x16 ("tilesat world needs a periodic pattern ...") or on error.
+ * The rules must outlive it. */
+typedef struct tilesat_world tilesat_world;
+tilesat_world *tilesat_world_new(const tilesat_rules *r, tilesat_topology topo,
+                                 uint64_t seed, const tilesat_solve_options *so,
+                                 tilesat_error *err);
+void tilesat_world_free(tilesat_world *w);
+/* The span_w x span_h chunks of n x n cells from chunk row crow and chunk
+ * column ccol (cell row crow * n, rows grow to the south, columns to the
+ * east) into tiles, (span_h * n) rows of (span_w * n): 0, or -1 with err
+ * (more than about 8000 cells a side at once, or stopped). */
+int tilesat_world_chunks(tilesat_world *w, int64_t crow, int64_t ccol, int n,
+                         int span_w, int span_h, int *tiles,
+                         tilesat_error *err);
+/* After tilesat_world_chunks: its pattern and blocks (pin_windows 0). */
+void tilesat_world_stats(const tilesat_world *w, tilesat_modify_stats *out);
 
 /* ------------------------------------------------- advice for designers */
 

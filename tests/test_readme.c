@@ -260,7 +260,7 @@ Test(readme, every_man_page_example_runs_as_written) {
     pages++;
     p = strchr(p, '\n') + 1;
   }
-  cr_expect_eq(pages, 17);
+  cr_expect_eq(pages, 18);
   cr_expect_eq(r.mismatches, 0, "%s", r.report);
   run_free(&h);
   rm_tree(dir);

@@ -444,6 +444,7 @@ int cmd_trace(options *o);
 int cmd_analyze(options *o);
 int cmd_anneal(options *o);
 int cmd_collapse(options *o);
+int cmd_world(options *o);
 int cmd_verify(options *o);
 int cmd_run_samples(options *o);
 int cmd_sum(options *o);

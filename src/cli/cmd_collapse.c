@@ -69,8 +69,33 @@ static void say_no_map(const options *o, const run_end *e) {
                                  : "the run contradicted, there is no map");
 }
 
+/* What --guard modify did (or auto, by modify), on stderr. */
+static void say_modify(const tilesat_collapse *c, tilesat_guard g) {
+  tilesat_modify_stats st;
+  tilesat_collapse_modify_stats(c, &st);
+  char from[64] = "the whole map's SAT";
+  if (st.pattern_rows)
+    snprintf(from, sizeof from, "a %dx%d periodic pattern", st.pattern_cols,
+             st.pattern_rows);
+  fprintf(stderr,
+          "tilesat: collapse: guard: %smodify from %s, %ld pin and border "
+          "windows, %ld blocks redone (%ld by WFC, %ld by SAT), %ld kept\n",
+          g == TILESAT_GUARD_MODIFY
+              ? ""
+              : "auto went on by modify (its blocks grew to the whole map, "
+                "whose solver does not fit): ",
+          from, st.pin_windows, st.wfc + st.sat, st.wfc, st.sat, st.kept);
+}
+
 /* What the guard did in the last run, on stderr. */
-static void say_guard(const tilesat_map *m, const tilesat_collapse *c) {
+static void say_guard(const tilesat_map *m, const tilesat_collapse *c,
+                      tilesat_guard g) {
+  tilesat_modify_stats st;
+  tilesat_collapse_modify_stats(c, &st);
+  if (st.used) {
+    say_modify(c, g);
+    return;
+  }
   long cells = (long)tilesat_map_width(m) * tilesat_map_height(m);
   long resolved = tilesat_collapse_resolved(c);
   long starts = tilesat_collapse_restarts(c);
@@ -156,7 +181,7 @@ static int one_run(options *o, const tilesat_map *m, tilesat_collapse *c,
   if (e.res < 0)
     return fail_solve(o, &err);
   if (co->guard)
-    say_guard(m, c);
+    say_guard(m, c, co->guard);
   int cell, tile;
   e.choices = tilesat_collapse_choices(c, 0, &cell, &tile);
   e.bad = tilesat_collapse_contradiction(c);

@@ -162,13 +162,35 @@ static const command_doc docs[] = {
      "run's point of no return and a minimal doomed set of choices. --guard "
      "makes it never fail: sat bans a tile with which no valid map exists, "
      "blocks re-decides the cells around a contradiction, auto takes sat "
-     "while it answers soon.",
+     "while it answers soon, modify starts from a periodic pattern and makes "
+     "it again in overlapping 16x16 blocks (WFC, then SAT, a block neither "
+     "fills keeping its content), in the memory of a block.",
      "10 a map (one run) or a run that succeeded (-n), 0 a run that "
      "contradicted, 20 no valid map (guarded), 1 error.",
      {"tilesat collapse rules/coast.rules --size 12x8 --seed 1   # exit 10, "
       "\"SAT\"",
       "tilesat collapse rules/coast.rules --size 12x8 -n 20   # "
       "\"successes: 20\"",
+      "tilesat collapse rules/coast.rules --size 100x60 --guard modify   # "
+      "exit 10, \"SAT\"",
+      NULL}},
+    {"world",
+     "Prints the N x N chunk at chunk row R and chunk column C of an endless "
+     "map (rows grow to the south, columns to the east; any 64-bit "
+     "coordinates, negative too), or with --span WxH the W x H chunks from "
+     "there to the south-east as one map. The map is the rules' smallest "
+     "periodic pattern (found by SAT on a torus up to 16x16) made again by "
+     "4 layers of overlapping 16x16 blocks, each by WFC (then SAT) with its "
+     "margin fixed, as collapse --guard modify does; a chunk is computed "
+     "from the blocks it depends on alone, so it is the same whatever was "
+     "asked before, agrees with its neighbours at every seam, and takes the "
+     "same time anywhere. Same seed, same world.",
+     "10 the chunks (printed), 1 error, also when the rules have no "
+     "periodic pattern up to 16x16 (tilesat world needs one).",
+     {"tilesat world rules/coast.rules --chunk 16 --at 0,0   # exit 10, "
+      "\"SAT\"",
+      "tilesat world rules/coast.rules --chunk 16 --at "
+      "-3,576460752303423487 --span 2x2 --seed 7 --png world.png   # exit 10",
       NULL}},
     {"verify",
      "Does a finished map (a text grid, a Tiled map, or a PNG cut by the "

@@ -57,6 +57,10 @@ const command commands[] = {
      "run Wave Function Collapse as WFC does: a map (exit 10), or where it "
      "contradicted",
      cmd_collapse},
+    {"world", "RULES --chunk N --at R,C",
+     "chunks of an endless map, made by modifying in blocks: the same chunk "
+     "whatever is asked before, valid across every seam (exit 10)",
+     cmd_world},
     {"verify", "RULES MAP",
      "does a finished map keep the rules? VALID (exit 10), or every pair of "
      "cells that breaks them (20)",

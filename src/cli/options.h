@@ -37,7 +37,7 @@
 
 #define TS_MAPS                                                                \
   " encode check enum count sample explain repair trace anneal collapse "
-#define TS_DRAW " check enum sample anneal collapse "
+#define TS_DRAW " check enum sample anneal collapse world "
 #define TS_MAPS_VERIFY TS_MAPS "verify "
 
 #define OPTIONS                                                                \
@@ -46,7 +46,7 @@
       "of the first --pins-from map)")                                         \
   OPT(topology, "--topology", CHOICE, NULL, 0, 0, "square|hex",                \
       " extract encode check enum count sample explain repair trace analyze "  \
-      "anneal collapse verify ",                                               \
+      "anneal collapse verify world ",                                         \
       "grid topology (map commands: default, the rules file's)")               \
   OPT(periodic, "--periodic", FLAG, false, 0, 0, NULL,                         \
       " encode check enum count sample explain repair trace analyze anneal "   \
@@ -85,7 +85,8 @@
       " extract ", "samples wrap around both axes")                            \
   OPT(backend, "--backend", CHOICE, NULL, 0, 0,                                \
       "picosat|cryptominisat|cadical|auto",                                    \
-      " check enum count explain repair analyze anneal collapse run-samples ", \
+      " check enum count explain repair analyze anneal collapse run-samples "  \
+      "world ",                                                                \
       "SAT backend (default picosat, and cadical on maps with connected or "   \
       "path constraints; anneal: of the clean-up; collapse: of the guard; "    \
       "run-samples: of the check)")                                            \
@@ -124,7 +125,7 @@
       "estimate: independent replicates, whose spread makes the error bar "    \
       "(default 8)")                                                           \
   OPT(seed, "--seed", UINT, 1, 0, UINT64_MAX, "S",                             \
-      " check count sample anneal collapse run-samples ",                      \
+      " check count sample anneal collapse run-samples world ",                \
       "random seed (default 1): same seed, same result")                       \
   OPT(max_memory, "--max-memory", BYTES, 0, 0, 0, "SIZE",                      \
       TS_MAPS "run-samples ",                                                  \
@@ -155,11 +156,15 @@
   OPT(check_time, "--check-time", UINT, 60, 1, 1000000, "SECONDS",             \
       " run-samples ",                                                         \
       "stop an entry's SAT check after SECONDS: unknown (default 60)")         \
-  OPT(guard, "--guard", CHOICE, NULL, 0, 0, "none|sat|blocks|auto",            \
+  OPT(guard, "--guard", CHOICE, NULL, 0, 0, "none|sat|blocks|auto|modify",     \
       " collapse ",                                                            \
       "never fail: sat bans a tile no valid map has there and the cell draws " \
       "again; blocks decides the cells around a contradiction again; auto: "   \
-      "sat while it answers soon, then blocks (default none: WFC as it is)")   \
+      "sat while it answers soon, then blocks, then modify where a block "     \
+      "would need the whole map's solver past --max-memory; modify: a "        \
+      "periodic pattern "                                                      \
+      "made again block by block, in memory of a block (keeps pins, masks, "   \
+      "borders) (default none: WFC as it is)")                                 \
   OPT(sizes, "--sizes", STRING, NULL, 0, 0, "N,N,...", " collapse ",           \
       "a failure-rate table: -n RUNS (default 100) at each size (N is NxN, "   \
       "or WxH)")                                                               \
@@ -250,6 +255,7 @@
   ALSO(png, "FILE", " verify ",                                                \
        "draw the map, 16 or more pixels a cell, with a legend: the cells of "  \
        "each broken pair framed, a dot on their edge")                         \
+  ALSO(png, "FILE", " world ", "draw the chunks as one map")                   \
   OPT(tmx, "--tmx", STRING, NULL, 0, 0, "FILE", " check anneal collapse ",     \
       "write the witness as a Tiled map (XML), with its tileset image "        \
       "FILE.png; with a Tiled --pins-from map, a copy of that map, its "       \
@@ -258,6 +264,12 @@
       "write the witness as a Tiled map (JSON), with its tileset image "       \
       "FILE.png; with a Tiled --pins-from map (.tmj), a copy of it, its "      \
       "--layer filled")                                                        \
+  ALSO(tmx, "FILE", " world ",                                                 \
+       "write the chunks as a Tiled map (XML), with its tileset image "        \
+       "FILE.png")                                                             \
+  ALSO(tmj, "FILE", " world ",                                                 \
+       "write the chunks as a Tiled map (JSON), with its tileset image "       \
+       "FILE.png")                                                             \
   ALSO(tmx, "FILE", " enum sample ",                                           \
        "write the maps as one Tiled map (XML), a layer each")                  \
   ALSO(tmj, "FILE", " enum sample ",                                           \
@@ -278,6 +290,14 @@
   OPT(chunk, "--chunk", UINT, 0, 1, 64, "K", " analyze ",                      \
       "instead: is every valid border of a KxK chunk completed by a filling "  \
       "inside? 'complete at K', or a border with no filling")                  \
+  ALSO(chunk, "N", " world ",                                                  \
+       "the side of a chunk, in cells (a hex world's: even)")                  \
+  OPT(at, "--at", STRING, NULL, 0, 0, "R,C", " world ",                        \
+      "the chunk at chunk row R and chunk column C (64-bit integers, "         \
+      "negative too; rows grow to the south, columns to the east)")            \
+  OPT(span, "--span", WXH, {0}, 0, 0, "WxH", " world ",                        \
+      "W chunks wide and H high from --at to the south-east, as one map "      \
+      "(default 1x1)")                                                         \
   OPT(chunk_max, "--chunk-max", UINT, 0, 1, 64, "M", " analyze ",              \
       "with --chunk K: each size from K to M until one is complete; the "      \
       "smallest complete size")                                                \
@@ -285,7 +305,8 @@
        "readable text (default) or a JSON document")                           \
   OPT(help, "--help", FLAG, false, 0, 0, NULL,                                 \
       " extract import-tileset export-tileset encode check enum count sample " \
-      "explain repair trace analyze anneal collapse verify run-samples sum ",  \
+      "explain repair trace analyze anneal collapse verify run-samples sum "   \
+      "world ",                                                                \
       "this help")                                                             \
   OPT(energy, "--energy", STRING, NULL, 0, 0, "FILE", " anneal ",              \
       "soft terms from an energy file (rules/README.md)")                      \

@@ -72,6 +72,7 @@
  * restarts are in collapse_guard.c.
  */
 #include "gen/collapse_internal.h"
+#include "gen/modify.h"
 
 #include <limits.h>
 #include <math.h>
@@ -185,6 +186,7 @@ tilesat_collapse *tilesat_collapse_new(const tilesat_map *m,
   c->pos = ts_malloc((size_t)N * sizeof *c->pos);
   c->map_sat = -1;
   c->level_cap = INT_MAX;
+  c->mod_p = -1;
   c->w = ts_malloc((size_t)T * sizeof *c->w);
   c->wlogw = ts_malloc((size_t)T * sizeof *c->wlogw);
   for (int t = 0; t < T; t++) {
@@ -238,6 +240,7 @@ void tilesat_collapse_free(tilesat_collapse *c) {
   }
   free(c->empties.v);
   free(c->base);
+  free(c->mod_tiles);
   free(c->open_memo);
   free(c->open_seen);
   free(c);
@@ -845,10 +848,15 @@ static int memory_gave_up(const tilesat_collapse *c, tilesat_error *err) {
   return -1;
 }
 
-/* A run whose whole map's solver would not fit: 3 (start over from the
- * next seed, err cleared: a new start, not an error), or past
- * MEMORY_RESTARTS, -1 with err. */
-static int memory_restart(tilesat_collapse *c, tilesat_error *err) {
+/* A run whose whole map's solver would not fit: auto goes on by modify
+ * (its result, on a map without count, connected or path constraints);
+ * else 3 (start over from the next seed, err cleared: a new start, not an
+ * error), or past MEMORY_RESTARTS, -1 with err. */
+static int memory_restart(tilesat_collapse *c,
+                          const tilesat_collapse_options *o, int *tiles,
+                          tilesat_error *err) {
+  if (o->guard == TILESAT_GUARD_AUTO && !c->cg)
+    return ts_modify_run(c, o, tiles, err); /* no whole map's solver */
   if (c->restarts >= MEMORY_RESTARTS)
     return memory_gave_up(c, err);
   ts_collapse_new_start(c);
@@ -862,8 +870,10 @@ int tilesat_collapse_run(tilesat_collapse *c, const tilesat_collapse_options *o,
                          int *tiles, tilesat_error *err) {
   if (!c || !o || !tiles)
     ts_misuse(__func__, "NULL argument");
-  if ((unsigned)o->guard > TILESAT_GUARD_AUTO)
+  if ((unsigned)o->guard > TILESAT_GUARD_MODIFY)
     ts_misuse(__func__, "no such guard");
+  if (o->guard == TILESAT_GUARD_MODIFY)
+    return ts_modify_run(c, o, tiles, err);
   if (o->guard != TILESAT_GUARD_NONE && collapse_refuse(c->m, true, err))
     return -1;
   if (o->guard == TILESAT_GUARD_BLOCKS && (c->cg || c->m->masked) &&
@@ -878,12 +888,13 @@ int tilesat_collapse_run(tilesat_collapse *c, const tilesat_collapse_options *o,
   c->guarded = o->guard != TILESAT_GUARD_NONE;
   c->snap.step = c->old.step = c->snap_want = SIZE_MAX;
   c->unsat_window.m.width = 0;
+  c->mod.used = false;
   for (int how = RUN_START;;) {
     int st = run_once(c, o, how, err);
     if (st == 1 || st == 2) /* the limit, or a block's cap */
       return TILESAT_UNKNOWN;
     if (st == 3) /* the whole map's solver does not fit: start over */
-      st = memory_restart(c, err);
+      st = memory_restart(c, o, tiles, err);
     if (st == 3) {
       how = RUN_START;
       continue;
@@ -990,11 +1001,12 @@ const char *tilesat_guard_name(tilesat_guard g) {
   return g == TILESAT_GUARD_SAT      ? "sat"
          : g == TILESAT_GUARD_BLOCKS ? "blocks"
          : g == TILESAT_GUARD_AUTO   ? "auto"
+         : g == TILESAT_GUARD_MODIFY ? "modify"
                                      : "none";
 }
 
 int tilesat_guard_parse(const char *name, tilesat_guard *out) {
-  for (int g = 0; g <= TILESAT_GUARD_AUTO; g++)
+  for (int g = 0; g <= TILESAT_GUARD_MODIFY; g++)
     if (!strcmp(name, tilesat_guard_name((tilesat_guard)g))) {
       *out = (tilesat_guard)g;
       return 0;

@@ -100,6 +100,11 @@ struct tilesat_collapse {
   /* the window that refuted the pins (its size and place only), or one of
    * width 0 (tilesat_collapse_unsat_window) */
   ts_window unsat_window;
+  /* --guard modify (modify.c): what it did, and its periodic pattern,
+   * found once for the map (p 0: none fits, -1: not looked for yet) */
+  tilesat_modify_stats mod;
+  int mod_p, mod_q;
+  int *mod_tiles;
 };
 
 /* ----------------------------------------- hooks for the block guard */

@@ -1,0 +1,102 @@
+/* gen/modify.h: modifying in blocks (Merrell's model synthesis, Boris the
+ * Brave's "infinite modifying in blocks"), shared by collapse --guard
+ * modify (modify.c) and tilesat world (world.c).
+ *
+ * A map is made valid first (a periodic pattern found by SAT on a small
+ * torus, tiled across it), then changed block by block: layer l cuts the
+ * plane into blocks of MOD_P x MOD_P at one of four offsets, and each
+ * block's interior (the block without its one-cell ring, the margin) is
+ * made again by WFC, then by SAT, with everything outside it fixed; a
+ * block neither fills keeps its content.  The map is valid after every
+ * block, and the blocks of a layer do not touch each other's interiors
+ * nor margins, so their order does not matter. */
+#ifndef TILESAT_GEN_MODIFY_H
+#define TILESAT_GEN_MODIFY_H
+
+#include "gen/collapse_internal.h"
+
+#define MOD_P 16       /* a block's side, a multiple of 4 */
+#define MOD_LAYERS 4   /* layers of blocks */
+#define MOD_PATTERN 16 /* the largest side of a periodic pattern tried */
+
+/* Cell coordinates of an endless world pass 64 bits (chunk row times
+ * chunk size): 128-bit integers for them, int for the window. */
+__extension__ typedef __int128 mod_i128;
+
+/* A periodic pattern: p rows, q columns, tiles[row * q + col]. */
+typedef struct mod_pattern {
+  int p, q;
+  int *tiles;
+} mod_pattern;
+
+/* The smallest torus (by area, rows then columns; at most max_p rows and
+ * max_q columns, each at most MOD_PATTERN; rows even on a hex map) that
+ * has a valid map, with p dividing need_h and q dividing need_w where
+ * those are not 0: 1 with *out, 0 when there is none, -1 with err. */
+int mod_pattern_find(const tilesat_rules *r, tilesat_topology topo, int need_h,
+                     int need_w, int max_p, int max_q,
+                     const tilesat_solve_options *so, mod_pattern *out,
+                     tilesat_error *err);
+
+/* Floor division and modulo (the world's coordinates go negative). */
+mod_i128 mod_floordiv(mod_i128 a, mod_i128 b);
+int mod_floormod(mod_i128 a, int b);
+
+/* The layer's block offsets: (row, column) of the blocks' corners modulo
+ * the block's side. */
+void mod_layer_offset(int layer, int side, bool hex_rows, int *oy, int *ox);
+
+/* What the blocks change: a grid of cells (tiles[y * w + x]), wrapping or
+ * not; for a finite map its pins (pin[cell]: the tile, or -1), bans
+ * (ban_tile[ban_at[cell] .. ban_at[cell + 1])) and masks. */
+typedef struct mod_plane {
+  int *tiles;
+  int w, h;
+  bool periodic;
+  const tilesat_map *m; /* NULL: the world (no pins, bans nor masks) */
+  const int *pin, *ban_at, *ban_tile;
+} mod_plane;
+
+/* What the blocks did. */
+typedef struct mod_stats {
+  long wfc, sat, kept; /* blocks made again by WFC, by SAT, kept */
+} mod_stats;
+
+typedef struct mod_engine mod_engine;
+mod_engine *mod_engine_new(const tilesat_rules *r, tilesat_topology topo,
+                           uint64_t seed, const tilesat_solve_options *so);
+void mod_engine_free(mod_engine *e);
+const mod_stats *mod_engine_stats(const mod_engine *e);
+
+/* Ring sides of a block: the sides where its margin is (the others are
+ * the map's edge). */
+enum { MOD_RING_N = 1, MOD_RING_S = 2, MOD_RING_W = 4, MOD_RING_E = 8 };
+#define MOD_RING_ALL 15
+
+/* A window of the plane: rows y0..y0+hh-1 and columns x0..x0+ww-1
+ * (modulo its size when it wraps), its margin on `ring`'s sides. */
+typedef struct mod_rect {
+  int y0, x0, hh, ww;
+  unsigned ring;
+} mod_rect;
+
+/* The window's cells but its margin made again, with everything outside
+ * as it is: conflicts < 0, a block (WFC, the runs' seeds from key, then
+ * SAT within MOD_CONFLICTS, else kept, counted in the stats); else SAT
+ * alone within that many conflicts (0: no bound).  1 made again, 0 not,
+ * -1 with err. */
+int mod_window(mod_engine *e, mod_plane *pl, const mod_rect *b, uint64_t key,
+               int conflicts, tilesat_error *err);
+
+/* The hash of a block's place: the seed, its layer and its block row and
+ * column in the plane's own numbering. */
+uint64_t mod_block_key(uint64_t seed, int layer, mod_i128 brow, mod_i128 bcol);
+
+/* collapse --guard modify on c's map (its borders as bans): TILESAT_SAT
+ * with tiles, TILESAT_UNSAT, or -1 with err.  c->repairs holds the blocks
+ * made again, c->resolved the blocks kept, c->calls the windows the pins
+ * and bans took. */
+int ts_modify_run(tilesat_collapse *c, const tilesat_collapse_options *o,
+                  int *tiles, tilesat_error *err);
+
+#endif

@@ -1,0 +1,288 @@
+/* modify_map.c: collapse --guard modify on a finite map (gen/modify.h).
+ *
+ * 1. The base: the smallest periodic pattern (p dividing the height and q
+ *    the width on a periodic map) tiled across the map; when none is found
+ *    up to 16x16, the whole map's SAT (UNSAT: no map).
+ * 2. Pins and borders: each cell whose tile breaks a pin or a ban is made
+ *    again by SAT in a window around it (radius 2, 4, 8, ...), the window's
+ *    margin fixed; a window with no filling is tried again without its
+ *    margin (ts_window_at: a relaxation), and when that has none either,
+ *    the map has none (UNSAT, that window); a window as large as the map
+ *    is the whole map's SAT.
+ * 3. MOD_LAYERS layers of blocks (modify.c), clipped to the map: a side on
+ *    the map's edge has no margin; on a periodic map the blocks wrap (at
+ *    most as large as the map, the last of a row shorter). */
+#include "gen/modify.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct fin {
+  tilesat_collapse *c;
+  const tilesat_map *m;
+  mod_plane pl;
+  int *pin, *ban_at, *ban_tile;
+  mod_engine *e;
+  tilesat_solve_options so;
+} fin;
+
+/* Each cell's pin and bans, at hand. */
+static void fin_index(fin *f) {
+  const tilesat_map *m = f->m;
+  int N = m->ncells;
+  f->pin = ts_malloc((size_t)N * sizeof *f->pin);
+  f->ban_at = ts_calloc((size_t)N + 1, sizeof *f->ban_at);
+  f->ban_tile = ts_malloc((m->bans.n + 1) * sizeof *f->ban_tile);
+  for (int i = 0; i < N; i++)
+    f->pin[i] = -1;
+  for (size_t i = 0; i < m->pins.n; i++)
+    f->pin[m->pins.v[i].cell] = m->pins.v[i].tile;
+  for (size_t i = 0; i < m->bans.n; i++)
+    f->ban_at[m->bans.v[i].cell + 1]++;
+  for (int i = 0; i < N; i++)
+    f->ban_at[i + 1] += f->ban_at[i];
+  int *at = ts_malloc((size_t)N * sizeof *at);
+  memcpy(at, f->ban_at, (size_t)N * sizeof *at);
+  for (size_t i = 0; i < m->bans.n; i++)
+    f->ban_tile[at[m->bans.v[i].cell]++] = m->bans.v[i].tile;
+  free(at);
+  f->pl.pin = f->pin;
+  f->pl.ban_at = f->ban_at;
+  f->pl.ban_tile = f->ban_tile;
+}
+
+/* Does the cell's tile break its pin or a ban? */
+static bool breaks(const fin *f, int cell) {
+  int t = f->pl.tiles[cell];
+  if (ts_masked(f->m, cell))
+    return false;
+  if (f->pin[cell] >= 0 && t != f->pin[cell])
+    return true;
+  for (int k = f->ban_at[cell]; k < f->ban_at[cell + 1]; k++)
+    if (f->ban_tile[k] == t)
+      return true;
+  return false;
+}
+
+/* The whole map by SAT: 0 (its tiles), TILESAT_UNSAT, or -1. */
+static int whole(fin *f, tilesat_error *err) {
+  int res = tilesat_check(f->m, &f->so, f->pl.tiles, err);
+  return res == TILESAT_SAT ? 0 : res;
+}
+
+/* The base map: 0, TILESAT_UNSAT, or -1 with err. */
+static int base(fin *f, tilesat_error *err) {
+  tilesat_collapse *c = f->c;
+  const tilesat_map *m = f->m;
+  if (c->mod_p < 0) {
+    mod_pattern pt;
+    /* a pattern larger than the map: the whole map's SAT instead */
+    int res = mod_pattern_find(m->rules, m->topo, m->periodic ? m->height : 0,
+                               m->periodic ? m->width : 0, m->height, m->width,
+                               &f->so, &pt, err);
+    if (res < 0)
+      return -1;
+    c->mod_p = res ? pt.p : 0;
+    c->mod_q = res ? pt.q : 0;
+    c->mod_tiles = res ? pt.tiles : NULL;
+  }
+  c->mod.pattern_rows = c->mod_p;
+  c->mod.pattern_cols = c->mod_q;
+  if (c->mod_p == 0)
+    return whole(f, err);
+  for (int y = 0; y < m->height; y++)
+    for (int x = 0; x < m->width; x++) {
+      int cell = y * m->width + x;
+      f->pl.tiles[cell] =
+          ts_masked(m, cell)
+              ? TILESAT_NO_TILE
+              : c->mod_tiles[(y % c->mod_p) * c->mod_q + x % c->mod_q];
+    }
+  return 0;
+}
+
+/* One side of a window around a cell: from a - r to a + r on a side of
+ * `dim` cells, cut at the edges (open) or modulo dim; false when it takes
+ * the whole side.  The margin on the low and high ends in *lo, *hi. */
+static bool side_place(int a, int r, int dim, bool periodic, bool even,
+                       int *start, int *len, bool *lo, bool *hi) {
+  int s = a - r, n = 2 * r + 1;
+  if (periodic) {
+    s = (s % dim + dim) % dim;
+    if (even && s % 2) {
+      s = s ? s - 1 : dim - 1;
+      n++;
+    }
+    *lo = *hi = true;
+    *start = s;
+    *len = n;
+    return n < dim;
+  }
+  int e = s + n < dim ? s + n : dim;
+  s = s < 0 ? 0 : s;
+  if (even && s % 2)
+    s--;
+  *start = s;
+  *len = e - s;
+  *lo = s > 0;
+  *hi = e < dim;
+  return *lo || *hi;
+}
+
+/* The window of radius r around cell: false when it is the whole map. */
+static bool around(const fin *f, int cell, int r, mod_rect *b) {
+  const tilesat_map *m = f->m;
+  bool lo, hi, left, right;
+  bool hex = m->topo == TILESAT_HEX;
+  bool rows = side_place(cell / m->width, r, m->height, m->periodic, hex,
+                         &b->y0, &b->hh, &lo, &hi);
+  bool cols = side_place(cell % m->width, r, m->width, m->periodic, false,
+                         &b->x0, &b->ww, &left, &right);
+  b->ring = (lo ? MOD_RING_N : 0u) | (hi ? MOD_RING_S : 0u) |
+            (left ? MOD_RING_W : 0u) | (right ? MOD_RING_E : 0u);
+  return m->periodic ? rows && cols : rows || cols;
+}
+
+/* Does the window of radius r around cell, without its margin, have no
+ * filling (the map then has none)?  1 none (c->unsat_window says where),
+ * 0 one, -1 with err. */
+static int relaxed_none(fin *f, int cell, int r, tilesat_error *err) {
+  ts_window w;
+  if (!ts_window_at(f->m, cell, r, &w))
+    return 0;
+  int res = tilesat_check(&w.m, &f->so, NULL, err);
+  ts_window_free(&w);
+  if (res == TILESAT_UNSAT)
+    f->c->unsat_window = w;
+  return res == TILESAT_UNSAT ? 1 : res < 0 ? -1 : 0;
+}
+
+/* Make the cell keep its pin and bans: 0, TILESAT_UNSAT, or -1. */
+static int fix_cell(fin *f, int cell, tilesat_error *err) {
+  for (int r = 2;; r *= 2) {
+    mod_rect b;
+    if (!around(f, cell, r, &b))
+      return whole(f, err);
+    f->c->mod.pin_windows++;
+    int res = mod_window(f->e, &f->pl, &b, 0, 0, err);
+    if (res != 0)
+      return res < 0 ? -1 : 0;
+    res = relaxed_none(f, cell, r, err);
+    if (res != 0)
+      return res < 0 ? -1 : TILESAT_UNSAT;
+  }
+}
+
+/* The blocks of a side of `dim` cells at offset off: starts, lengths and
+ * margins; returns how many (at most dim / MOD_P + 3). */
+typedef struct seg {
+  int start, len;
+  unsigned lo, hi;
+} seg;
+
+static int segments(int dim, bool half, bool even, bool periodic, seg *out) {
+  int n = 0;
+  if (periodic) {
+    int side = dim < MOD_P ? dim : MOD_P, off = half ? side / 2 : 0;
+    if (even && off % 2) /* a hex map's rows keep their parity */
+      off--;
+    for (int s = off; s < off + dim; s += side) {
+      int len = off + dim - s < side ? off + dim - s : side;
+      out[n++] = (seg){s % dim, len, 1, 1};
+    }
+    return n;
+  }
+  for (int s = half ? MOD_P / 2 - MOD_P : 0; s < dim; s += MOD_P) {
+    int a = s < 0 ? 0 : s, b = s + MOD_P < dim ? s + MOD_P : dim;
+    out[n++] = (seg){a, b - a, s > 0, s + MOD_P < dim};
+  }
+  return n;
+}
+
+static int layer(fin *f, int l, seg *rows, seg *cols, tilesat_error *err) {
+  const tilesat_map *m = f->m;
+  int oy, ox;
+  mod_layer_offset(l, MOD_P, false, &oy, &ox);
+  int nr =
+      segments(m->height, oy != 0, m->topo == TILESAT_HEX, m->periodic, rows);
+  int nc = segments(m->width, ox != 0, false, m->periodic, cols);
+  for (int i = 0; i < nr; i++)
+    for (int j = 0; j < nc; j++) {
+      if (ts_terminated(&f->so)) {
+        ts_error(err, "collapse", 0, "interrupted");
+        return -1;
+      }
+      mod_rect b = {
+          rows[i].start, cols[j].start, rows[i].len, cols[j].len,
+          (rows[i].lo ? MOD_RING_N : 0u) | (rows[i].hi ? MOD_RING_S : 0u) |
+              (cols[j].lo ? MOD_RING_W : 0u) | (cols[j].hi ? MOD_RING_E : 0u)};
+      uint64_t key = mod_block_key(f->c->seed, l, i, j);
+      if (mod_window(f->e, &f->pl, &b, key, -1, err) < 0)
+        return -1;
+    }
+  return 0;
+}
+
+/* Pins and bans, then the layers: 0, TILESAT_UNSAT, or -1. */
+static int modify(fin *f, tilesat_error *err) {
+  int res = base(f, err);
+  for (int cell = 0; cell < f->m->ncells && res == 0; cell++)
+    if (breaks(f, cell))
+      res = fix_cell(f, cell, err);
+  if (res != 0)
+    return res;
+  int most = (f->m->width > f->m->height ? f->m->width : f->m->height);
+  seg *rows = ts_malloc(((size_t)most / MOD_P + 3) * sizeof *rows);
+  seg *cols = ts_malloc(((size_t)most / MOD_P + 3) * sizeof *cols);
+  for (int l = 0; l < MOD_LAYERS && res == 0; l++)
+    res = layer(f, l, rows, cols, err);
+  free(rows);
+  free(cols);
+  return res;
+}
+
+int ts_modify_run(tilesat_collapse *c, const tilesat_collapse_options *o,
+                  int *tiles, tilesat_error *err) {
+  if (tilesat_map_refuse_globals(
+          c->m, 1u << TILESAT_GLOBAL_BORDER | TILESAT_KEEPS_MASK,
+          "collapse --guard modify", "; --guard sat can", err))
+    return -1;
+  memset(&c->mod, 0, sizeof c->mod);
+  c->mod.used = true;
+  c->unsat_window.m.width = 0;
+  c->seed = o->seed;
+  c->contradiction = -1;
+  c->choices.n = 0;
+  fin f = {.c = c, .m = c->m};
+  f.so = o->solve;
+  f.so.progress = NULL;
+  f.pl = (mod_plane){.tiles = tiles,
+                     .w = c->m->width,
+                     .h = c->m->height,
+                     .periodic = c->m->periodic,
+                     .m = c->m};
+  fin_index(&f);
+  f.e = mod_engine_new(c->m->rules, c->m->topo, o->seed, &f.so);
+  int res = modify(&f, err);
+  const mod_stats *st = mod_engine_stats(f.e);
+  c->mod.wfc = st->wfc;
+  c->mod.sat = st->sat;
+  c->mod.kept = st->kept;
+  c->repairs = st->wfc + st->sat;
+  mod_engine_free(f.e);
+  free(f.pin);
+  free(f.ban_at);
+  free(f.ban_tile);
+  char why[512];
+  if (res == 0 && !tilesat_map_verify(c->m, tiles, why, sizeof why)) {
+    ts_error(err, "collapse", 0, "--guard modify made a map that breaks %s",
+             why);
+    return -1;
+  }
+  return res == 0 ? TILESAT_SAT : res;
+}
+
+void tilesat_collapse_modify_stats(const tilesat_collapse *c,
+                                   tilesat_modify_stats *out) {
+  *out = c->mod;
+}

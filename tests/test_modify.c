@@ -1,0 +1,432 @@
+/* test_modify.c: modifying in blocks (issue 32).  collapse --guard modify
+ * never fails: on random small problems (square and hex, open and
+ * periodic, pins, masks, borders) it gives a map the test's own checker
+ * passes exactly when the test's own enumeration finds one, else UNSAT; on
+ * larger random maps (pins and borders taken from a valid map, so that one
+ * exists) and on Castle 128x128 a valid map, checked here from the rules'
+ * pairs alone.  tilesat world: chunks asked in different orders are the
+ * same bytes, a 3x3 set of chunks asked one by one is valid whole and is
+ * what --span 3x3 gives, far coordinates work; counts and rules with no
+ * periodic pattern are refused by name. */
+#include "own_check.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Every pair of neighbouring cells (brute_neighbor's geometry, masked
+ * cells holding TILESAT_NO_TILE have none) allowed by the rules' pairs, and
+ * every pin (pin[cell] >= 0) and border class (border[tile], on the cells
+ * of the map's edge; NULL: none) kept. */
+static bool own_ok(const tilesat_rules *r, int w, int h, tilesat_topology topo,
+                   bool periodic, const int *pin, const bool *border,
+                   const int *tiles) {
+  int D = topo == TILESAT_HEX ? 6 : 4;
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++) {
+      int t = tiles[y * w + x];
+      if (t == TILESAT_NO_TILE)
+        continue;
+      if (pin && pin[y * w + x] >= 0 && pin[y * w + x] != t)
+        return false;
+      bool edge = y == 0 || x == 0 || y == h - 1 || x == w - 1;
+      if (border && edge && !periodic && !border[t])
+        return false;
+      for (int d = 0; d < D; d++) {
+        int ny, nx;
+        if (!brute_neighbor(topo, w, h, periodic, y, x, d, &ny, &nx))
+          continue;
+        int u = tiles[ny * w + nx];
+        if (u != TILESAT_NO_TILE && !tilesat_rules_allows(r, t, d, u))
+          return false;
+      }
+    }
+  return true;
+}
+
+/* What the run under way is, for its failures. */
+static char current[160];
+
+/* One modify run of m (seed): its result, the map in tiles. */
+static int modify_run(const tilesat_map *m, uint64_t seed, int *tiles) {
+  tilesat_error err;
+  tilesat_collapse *c = tilesat_collapse_new(m, &err);
+  cr_assert(c, "%s", err.msg);
+  tilesat_collapse_options o;
+  tilesat_collapse_options_init(&o);
+  o.seed = seed;
+  o.guard = TILESAT_GUARD_MODIFY;
+  int res = tilesat_collapse_run(c, &o, tiles, &err);
+  cr_assert_geq(res, 0, "%s: %s", current, err.msg);
+  tilesat_collapse_free(c);
+  return res;
+}
+
+/* A random small problem: the test's own reading and the library's map. */
+typedef struct small {
+  tilesat_rules *r;
+  tilesat_map *m;
+  own_map o;
+  char desc[160];
+} small;
+
+static void small_border(small *p, int T) {
+  spec *s = &p->o.specs[p->o.nspecs++];
+  memset(s, 0, sizeof *s);
+  s->kind = TILESAT_GLOBAL_BORDER;
+  s->topo = p->o.topo;
+  s->w = p->o.w;
+  s->h = p->o.h;
+  s->periodic = p->o.periodic;
+  for (int i = 0; i < 4; i++)
+    s->side[i] = true;
+  char text[128] = "tilesat-constraints 1\nborder all ";
+  size_t k = strlen(text);
+  for (int t = 0, first = 1; t < T; t++)
+    if (rnd(2) || t == T - 1) {
+      s->in[t] = true;
+      k += (size_t)snprintf(text + k, sizeof text - k, "%s%c", first ? "" : ",",
+                            'a' + t);
+      first = 0;
+    }
+  strcat(text, "\n");
+  tilesat_error err;
+  cr_assert_eq(
+      tilesat_map_constraints_parse(p->m, text, strlen(text), "test", &err), 0,
+      "%s", err.msg);
+}
+
+static void small_new(small *p, int iter) {
+  memset(p, 0, sizeof *p);
+  own_map *o = &p->o;
+  o->topo = iter % 2 ? TILESAT_HEX : TILESAT_SQUARE;
+  o->periodic = (iter / 2) % 3 == 0;
+  int T = 2 + (int)rnd(3), most = T == 2 ? 12 : T == 3 ? 8 : 6;
+  do {
+    o->w = 1 + (int)rnd(4);
+    o->h = 1 + (int)rnd(3);
+    if (o->periodic && o->topo == TILESAT_HEX && o->h % 2)
+      o->h = o->h == 3 ? 2 : o->h + 1;
+  } while (o->w * o->h > most);
+  p->r = random_rules(T, o->topo, 3 + (int)rnd(5));
+  p->m = map_new(p->r, o->w, o->h, o->topo, o->periodic);
+  int n = o->w * o->h, nmasked = 0, npins = 0;
+  tilesat_error err;
+  for (int c = 0; c < n; c++) {
+    o->pin[c] = -1;
+    if (iter % 3 == 1 && rnd(4) == 0 && nmasked + 1 < n) {
+      o->masked[c] = true;
+      nmasked++;
+      cr_assert_eq(tilesat_map_mask(p->m, c / o->w, c % o->w, &err), 0, "%s",
+                   err.msg);
+    }
+  }
+  for (int i = (int)rnd(4); i > 0; i--) {
+    int c = (int)rnd((unsigned)n), t = (int)rnd((unsigned)T);
+    if (o->masked[c] || o->pin[c] >= 0)
+      continue;
+    o->pin[c] = t;
+    npins++;
+    cr_assert_eq(tilesat_map_pin(p->m, c / o->w, c % o->w,
+                                 tilesat_rules_tile_name(p->r, t), &err),
+                 0, "%s", err.msg);
+  }
+  if (!o->periodic && rnd(3) == 0)
+    small_border(p, T);
+  snprintf(p->desc, sizeof p->desc,
+           "case %d: %s %dx%d%s, %d tiles, %d pins, %d masked%s", iter,
+           tilesat_topology_name(o->topo), o->w, o->h,
+           o->periodic ? " periodic" : "", T, npins, nmasked,
+           o->nspecs ? ", a border" : "");
+}
+
+Test(modify, never_fails_on_small_maps) {
+  test_rng = 32;
+  int cases = test_cases(160), maps = 0, none = 0;
+  for (int i = 0; i < cases; i++) {
+    small p;
+    small_new(&p, i);
+    long truth = own_count(p.r, &p.o);
+    int tiles[OWN_MAX_CELLS];
+    snprintf(current, sizeof current, "%s", p.desc);
+    for (uint64_t seed = 1; seed <= 2; seed++) {
+      int res = modify_run(p.m, seed, tiles);
+      cr_expect_eq(res, truth ? TILESAT_SAT : TILESAT_UNSAT,
+                   "%s: modify says %d, %ld maps", p.desc, res, truth);
+      if (res == TILESAT_SAT)
+        cr_expect(own_valid(p.r, &p.o, tiles), "%s: seed %d: not valid", p.desc,
+                  (int)seed);
+    }
+    maps += truth > 0;
+    none += truth == 0;
+    tilesat_map_free(p.m);
+    tilesat_rules_free(p.r);
+  }
+  cr_expect_gt(maps, cases / 4, "%d with maps", maps);
+  cr_expect_gt(none, 5, "%d with none", none);
+}
+
+/* A larger random map that has a valid map (check's witness): pins and
+ * a border class taken from it, masks at random; modify gives a valid map
+ * of it. */
+static void larger_case(int iter) {
+  tilesat_topology topo = iter % 2 ? TILESAT_HEX : TILESAT_SQUARE;
+  bool periodic = iter % 4 >= 2;
+  int w = 20 + (int)rnd(25), h = 2 * (10 + (int)rnd(12));
+  int T = 3 + (int)rnd(3);
+  tilesat_rules *r = random_rules(T, topo, 4 + (int)rnd(3));
+  tilesat_map *m = map_new(r, w, h, topo, periodic);
+  int n = w * h, *witness = malloc((size_t)n * sizeof *witness);
+  int *pin = malloc((size_t)n * sizeof *pin), *tiles = malloc((size_t)n * 4);
+  tilesat_error err;
+  if (iter % 4 == 1) /* masks on a quarter of the maps */
+    for (int c = 0; c < n; c++)
+      if (rnd(25) == 0)
+        cr_assert_eq(tilesat_map_mask(m, c / w, c % w, &err), 0, "%s", err.msg);
+  int res = tilesat_check(m, NULL, witness, &err);
+  cr_assert_geq(res, 0, "%s", err.msg);
+  bool border[8] = {false};
+  for (int c = 0; c < n; c++) {
+    pin[c] = -1;
+    int y = c / w, x = c % w;
+    if (res == TILESAT_SAT && witness[c] != TILESAT_NO_TILE && rnd(40) == 0) {
+      pin[c] = witness[c];
+      cr_assert_eq(tilesat_map_pin(
+                       m, y, x, tilesat_rules_tile_name(r, witness[c]), &err),
+                   0, "%s", err.msg);
+    }
+    if (res == TILESAT_SAT && witness[c] != TILESAT_NO_TILE &&
+        (y == 0 || x == 0 || y == h - 1 || x == w - 1))
+      border[witness[c]] = true;
+  }
+  bool use_border = res == TILESAT_SAT && !periodic && iter % 3 == 0;
+  for (int c = 0; c < n && res == TILESAT_SAT; c++) /* masked: no tile */
+    cr_assert_eq(witness[c] == TILESAT_NO_TILE,
+                 tilesat_map_masked(m, c / w, c % w));
+  if (use_border) {
+    char text[128] = "tilesat-constraints 1\nborder all ";
+    for (int t = 0, first = 1; t < T; t++)
+      if (border[t]) {
+        char one[8];
+        snprintf(one, sizeof one, "%s%c", first ? "" : ",", 'a' + t);
+        strcat(text, one);
+        first = 0;
+      }
+    strcat(text, "\n");
+    cr_assert_eq(
+        tilesat_map_constraints_parse(m, text, strlen(text), "test", &err), 0,
+        "%s", err.msg);
+  }
+  snprintf(current, sizeof current, "case %d: %s %dx%d%s, %d tiles", iter,
+           tilesat_topology_name(topo), w, h, periodic ? " periodic" : "", T);
+  int got = modify_run(m, (uint64_t)iter + 1, tiles);
+  cr_expect_eq(got, res, "case %d: %s %dx%d%s: modify %d, check %d", iter,
+               tilesat_topology_name(topo), w, h, periodic ? " periodic" : "",
+               got, res);
+  if (got == TILESAT_SAT)
+    cr_expect(
+        own_ok(r, w, h, topo, periodic, pin, use_border ? border : NULL, tiles),
+        "case %d: not valid", iter);
+  free(witness);
+  free(pin);
+  free(tiles);
+  tilesat_map_free(m);
+  tilesat_rules_free(r);
+}
+
+Test(modify, never_fails_on_larger_maps) {
+  test_rng = 3232;
+  for (int i = 0; i < test_cases(24); i++)
+    larger_case(i);
+}
+
+Test(modify, castle_128) {
+  tilesat_rules *r = tileset("Castle");
+  tilesat_map *m = map_new(r, 128, 128, TILESAT_SQUARE, false);
+  int *tiles = malloc(128 * 128 * sizeof *tiles);
+  cr_assert_eq(modify_run(m, 1, tiles), TILESAT_SAT);
+  cr_expect(own_ok(r, 128, 128, TILESAT_SQUARE, false, NULL, NULL, tiles));
+  int distinct = 0; /* more than the pattern it started from */
+  bool seen[256] = {false};
+  for (int c = 0; c < 128 * 128; c++)
+    if (!seen[tiles[c]]) {
+      seen[tiles[c]] = true;
+      distinct++;
+    }
+  cr_expect_gt(distinct, 10, "%d tiles in the map", distinct);
+  free(tiles);
+  tilesat_map_free(m);
+  tilesat_rules_free(r);
+}
+
+/* Every cell is made again in some layer (inside a block, off its margin),
+ * at the map's edges too: from the same pattern, a cell that no block
+ * changed would hold the same tile under every seed.  Line rules (a, b, c,
+ * equal weights) change a cell with a fair chance each time. */
+static void every_cell_changes(int w, int h, bool periodic) {
+  tilesat_rules *r = rules_from_text(line_rules);
+  tilesat_map *m = map_new(r, w, h, TILESAT_SQUARE, periodic);
+  int n = w * h, *tiles = malloc((size_t)n * sizeof *tiles);
+  int *first = malloc((size_t)n * sizeof *first);
+  bool *changed = calloc((size_t)n, 1);
+  for (uint64_t seed = 1; seed <= 16; seed++) {
+    cr_assert_eq(modify_run(m, seed, seed == 1 ? first : tiles), TILESAT_SAT);
+    for (int c = 0; c < n && seed > 1; c++)
+      changed[c] |= tiles[c] != first[c];
+  }
+  for (int c = 0; c < n; c++)
+    cr_expect(changed[c], "%dx%d%s: (%d,%d) the same under 16 seeds", w, h,
+              periodic ? " periodic" : "", c / w, c % w);
+  free(tiles);
+  free(first);
+  free(changed);
+  tilesat_map_free(m);
+  tilesat_rules_free(r);
+}
+
+Test(modify, every_cell_is_made_again) {
+  every_cell_changes(41, 37, false);
+  every_cell_changes(48, 32, true);
+  every_cell_changes(27, 13, true);
+  every_cell_changes(9, 6, false);
+}
+
+Test(modify, refuses_what_it_cannot_keep) {
+  expect_cli_error("tilesat: collapse --guard modify cannot keep count "
+                   "constraints yet (--count: the count of L is exactly 3); "
+                   "--guard sat can\n",
+                   "collapse", "rules/coast.rules", "--size", "8x8", "--count",
+                   "L=3", "--guard", "modify");
+}
+
+/* ----------------------------------------------------------------- world */
+
+#define N 8 /* a chunk's side */
+
+static tilesat_world *world(const tilesat_rules *r) {
+  tilesat_error err;
+  tilesat_world *w =
+      tilesat_world_new(r, tilesat_rules_topology(r), 7, NULL, &err);
+  cr_assert(w, "%s", err.msg);
+  return w;
+}
+
+/* The 3x3 chunks from (R, C), each asked alone in the order given, into
+ * one 3N x 3N map. */
+static void stitched(tilesat_world *w, int64_t R, int64_t C, const int *order,
+                     int *map) {
+  int chunk[N * N];
+  tilesat_error err;
+  for (int k = 0; k < 9; k++) {
+    int i = order[k] / 3, j = order[k] % 3;
+    cr_assert_eq(tilesat_world_chunks(w, R + i, C + j, N, 1, 1, chunk, &err), 0,
+                 "%s", err.msg);
+    for (int y = 0; y < N; y++)
+      memcpy(map + (i * N + y) * 3 * N + j * N, chunk + y * N,
+             N * sizeof *chunk);
+  }
+}
+
+/* Chunks asked one by one in two orders (each from a fresh world, the
+ * second after other chunks) and all at once are the same bytes, and valid
+ * whole. */
+static void world_agrees(const tilesat_rules *r, int64_t R, int64_t C) {
+  static const int order1[9] = {0, 1, 2, 3, 4, 5, 6, 7, 8};
+  static const int order2[9] = {8, 4, 0, 6, 2, 7, 1, 5, 3};
+  int a[9 * N * N], b[9 * N * N], span[9 * N * N], other[N * N];
+  tilesat_world *w1 = world(r), *w2 = world(r);
+  tilesat_error err;
+  stitched(w1, R, C, order1, a);
+  cr_assert_eq(tilesat_world_chunks(w2, R + 1, C + 1, N, 1, 1, other, &err), 0);
+  stitched(w2, R, C, order2, b);
+  cr_expect_eq(memcmp(a, b, sizeof a), 0, "(%lld,%lld): orders differ",
+               (long long)R, (long long)C);
+  cr_assert_eq(tilesat_world_chunks(w1, R, C, N, 3, 3, span, &err), 0, "%s",
+               err.msg);
+  cr_expect_eq(memcmp(a, span, sizeof a), 0,
+               "(%lld,%lld): --span 3x3 differs from its chunks", (long long)R,
+               (long long)C);
+  cr_expect(
+      own_ok(r, 3 * N, 3 * N, tilesat_rules_topology(r), false, NULL, NULL, a),
+      "(%lld,%lld): a seam breaks the rules", (long long)R, (long long)C);
+  tilesat_world_free(w1);
+  tilesat_world_free(w2);
+}
+
+Test(world, chunks_agree_in_any_order_and_at_seams) {
+  tilesat_rules *r = tileset("Castle");
+  world_agrees(r, -2, 5);
+  tilesat_rules_free(r);
+}
+
+/* Rules of 5 tiles with a periodic pattern and more than two tiles in
+ * their chunks. */
+static tilesat_rules *five_tiles(tilesat_topology topo) {
+  test_rng = 6464;
+  for (;;) {
+    tilesat_rules *r = random_rules(5, topo, 4);
+    tilesat_error err;
+    tilesat_world *w = tilesat_world_new(r, topo, 1, NULL, &err);
+    int tiles[N * N], distinct = 0;
+    bool seen[5] = {false};
+    if (w && !tilesat_world_chunks(w, 0, 0, N, 1, 1, tiles, &err))
+      for (int c = 0; c < N * N; c++) {
+        distinct += !seen[tiles[c]];
+        seen[tiles[c]] = true;
+      }
+    tilesat_world_free(w);
+    if (distinct > 2)
+      return r;
+    tilesat_rules_free(r);
+  }
+}
+
+Test(world, hex_chunks_agree_at_seams) {
+  tilesat_rules *r = five_tiles(TILESAT_HEX);
+  world_agrees(r, -3, 2);
+  world_agrees(r, 1, -1);
+  tilesat_rules_free(r);
+}
+
+Test(world, far_coordinates) {
+  tilesat_rules *r = five_tiles(TILESAT_SQUARE);
+  world_agrees(r, INT64_MAX - 2, INT64_MIN);
+  world_agrees(r, INT64_MIN, INT64_MAX - 2);
+  tilesat_rules_free(r);
+  run_result got = RUN("world", "rules/coast.rules", "--chunk", "16", "--at",
+                       "9223372036854775000,-9223372036854775000");
+  cr_expect_eq(got.code, 10, "%s", got.err);
+  cr_expect_eq(strncmp(got.out, "SAT\n", 4), 0);
+  cr_expect_eq(strlen(got.out), 4 + 16 * 17, "%s", got.out);
+  run_free(&got);
+}
+
+Test(world, cli_is_the_library_and_refuses_by_name) {
+  expect_cli_error("tilesat: world: an endless map needs a periodic pattern "
+                   "of the rules (a valid map of a small torus), and they "
+                   "have none up to 16x16\n",
+                   "world", "rules/hard.rules", "--chunk", "4", "--at", "0,0");
+  expect_cli_error("tilesat: --at: '1,x' is not R,C (two integers of 64 "
+                   "bits)\n",
+                   "world", "rules/coast.rules", "--chunk", "4", "--at", "1,x");
+  expect_cli_error("tilesat: --at: '1,99999999999999999999' is not R,C (two "
+                   "integers of 64 bits)\n",
+                   "world", "rules/coast.rules", "--chunk", "4", "--at",
+                   "1,99999999999999999999");
+  expect_cli_error("tilesat: world: missing --chunk N (the side of a chunk, "
+                   "in cells)\n",
+                   "world", "rules/coast.rules", "--at", "0,0");
+  run_result a = RUN("world", "rules/coast.rules", "--chunk", "8", "--at",
+                     "-1,3", "--span", "2x1", "--seed", "4");
+  run_result b = RUN("world", "rules/coast.rules", "--chunk", "8", "--at",
+                     "-1,4", "--seed", "4");
+  cr_assert_eq(a.code, 10, "%s", a.err);
+  cr_assert_eq(b.code, 10, "%s", b.err);
+  /* the second chunk of the span is the chunk east of the first */
+  for (int y = 0; y < 8; y++)
+    cr_expect_eq(memcmp(a.out + 4 + y * 17 + 8, b.out + 4 + y * 9, 8), 0,
+                 "row %d: %.16s vs %.8s", y, a.out + 4 + y * 17,
+                 b.out + 4 + y * 9);
+  run_free(&a);
+  run_free(&b);
+}
