@@ -390,11 +390,11 @@ Test(blocks_cli, guard_values) {
   tilesat_guard unused;
   cr_expect_eq(tilesat_guard_parse("exact", &unused), -1);
   expect_cli_error(
-      "tilesat: --guard: 'maybe' is not none, sat, blocks or auto\n",
+      "tilesat: --guard: 'maybe' is not none, sat, blocks, auto or modify\n",
       "collapse", "rules/coast.rules", "--size", "3x3", "--guard", "maybe");
-  expect_cli_error("tilesat: --guard: '' is not none, sat, blocks or auto\n",
-                   "collapse", "rules/coast.rules", "--size", "3x3", "--guard",
-                   "");
+  expect_cli_error(
+      "tilesat: --guard: '' is not none, sat, blocks, auto or modify\n",
+      "collapse", "rules/coast.rules", "--size", "3x3", "--guard", "");
   tilesat_rules *cr = tileset("Castle");
   char *castle = rules_file(cr);
   tilesat_rules_free(cr);

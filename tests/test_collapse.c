@@ -637,7 +637,7 @@ Test(collapse_cli, the_guard_and_its_answers) {
   cr_expect(strstr(r.out, "banned choices: "), "%s", r.out);
   run_free(&r);
   expect_cli_error(
-      "tilesat: --guard: 'maybe' is not none, sat, blocks or auto\n",
+      "tilesat: --guard: 'maybe' is not none, sat, blocks, auto or modify\n",
       "collapse", "rules/coast.rules", "--size", "3x3", "--guard", "maybe");
 }
 

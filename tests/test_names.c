@@ -166,16 +166,16 @@ Test(names, suggest_helper) {
 
 /* A choice's value mistyped: its choices, and the one near. */
 Test(names, choice_did_you_mean) {
-  expect_cli_error("tilesat: --guard: 'atuo' is not none, sat, blocks or auto "
-                   "(did you mean 'auto'?)\n",
+  expect_cli_error("tilesat: --guard: 'atuo' is not none, sat, blocks, auto or "
+                   "modify (did you mean 'auto'?)\n",
                    "collapse", "rules/coast.rules", "--size", "3x3", "--guard",
                    "atuo");
   expect_cli_error("tilesat: --heuristic: 'MRV' is not entropy, mrv or "
                    "scanline (did you mean 'mrv'?)\n",
                    "collapse", "rules/coast.rules", "--size", "3x3",
                    "--heuristic", "MRV");
-  expect_cli_error("tilesat: --guard: 'maybe' is not none, sat, blocks or "
-                   "auto\n",
+  expect_cli_error("tilesat: --guard: 'maybe' is not none, sat, blocks, auto "
+                   "or modify\n",
                    "collapse", "rules/coast.rules", "--size", "3x3", "--guard",
                    "maybe");
 }
