@@ -253,7 +253,7 @@ check-mpi: $(BIN) $(BUILD)/tilesat-mpi
 # tests/fuzz/corpus/NAME/.  `make test` builds the same harnesses with the
 # normal compiler and a plain main() (replay.c) and replays the stored
 # corpus through them: no clang needed, seconds.
-FUZZ_NAMES   = grid rules constraints energy pictures png tileset tmx tmj cli
+FUZZ_NAMES   = grid rules constraints energy pictures png tileset tmx tmj tsx cli
 FUZZ_SECONDS ?= 300
 FUZZ_OPT     = -O1 -g -fsanitize=fuzzer-no-link,address,undefined \
                -fno-sanitize-recover=all -fno-omit-frame-pointer \
@@ -272,6 +272,7 @@ FUZZ_SEEDS_png      = tests/data/wfc/samples/*.png tests/data/wfc/tilesets/*/*.p
 FUZZ_SEEDS_tileset  = tests/data/wfc/tilesets/*.xml
 FUZZ_SEEDS_tmx      = tests/data/*.tmx
 FUZZ_SEEDS_tmj      = tests/data/*.tmj
+FUZZ_SEEDS_tsx      = tests/data/*.tsx tests/data/*.tsj
 
 .PHONY: fuzz fuzz-build fuzz-replay fuzz-replay-bins
 # (fuzz-run-NAME is a pattern rule: make skips those for .PHONY targets)
