@@ -2,8 +2,8 @@
  * reads them: the external tileset (source="...") of a map, in the map's
  * folder, recognised by content.  The input is written as ts.tsx (or
  * ts.tsj when it starts as JSON) and read through a .tmx and a .tmj map
- * that reference it twice (first gids 1 and near the top of the 28 bits
- * a gid has for its tile) and paint its first tiles, empty and flipped
+ * that reference it twice (first gids 1 and 64 below the top of the 28
+ * bits a gid has for its tile) and paint its first tiles, empty and flipped
  * cells: both maps name every cell alike, or fail with the same message.
  * The tiles read are then written by tilesat as a tileset of the same
  * format (tilesat_tiled_write_tileset) and read back through a map: the
@@ -15,7 +15,9 @@
 #define COLS 16
 #define ROWS 4
 #define NCELLS (COLS * ROWS)
-#define HIGH_GID 268435440u /* 0x0FFFFFF0: ids 0-15 end at 0x0FFFFFFF */
+/* 0x0FFFFFC0: ids 0-63 end at 0x0FFFFFFF, the last gid (28 bits of tile
+ * id); a tileset with a larger id is refused, from either map */
+#define HIGH_GID 268435392u
 
 /* The layer both maps paint: gids 1-48 (the tileset's ids 0-47), empty,
  * flipped (h, v, d, and hex 120 degrees), then ids 0-10 at HIGH_GID. */
