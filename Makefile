@@ -253,7 +253,7 @@ check-mpi: $(BIN) $(BUILD)/tilesat-mpi
 # tests/fuzz/corpus/NAME/.  `make test` builds the same harnesses with the
 # normal compiler and a plain main() (replay.c) and replays the stored
 # corpus through them: no clang needed, seconds.
-FUZZ_NAMES   = grid rules constraints energy pictures png tileset tmx tmj cli
+FUZZ_NAMES   = grid rules constraints energy pictures png tileset tmx tmj tsx cli
 FUZZ_SECONDS ?= 300
 FUZZ_OPT     = -O1 -g -fsanitize=fuzzer-no-link,address,undefined \
                -fno-sanitize-recover=all -fno-omit-frame-pointer \
@@ -272,6 +272,11 @@ FUZZ_SEEDS_png      = tests/data/wfc/samples/*.png tests/data/wfc/tilesets/*/*.p
 FUZZ_SEEDS_tileset  = tests/data/wfc/tilesets/*.xml
 FUZZ_SEEDS_tmx      = tests/data/*.tmx
 FUZZ_SEEDS_tmj      = tests/data/*.tmj
+FUZZ_SEEDS_tsx      = tests/data/*.tsx tests/data/*.tsj
+# the tokens a harness's mutations may insert (libFuzzer -dict)
+FUZZ_DICT_tmx       = tests/fuzz/tiled.dict
+FUZZ_DICT_tmj       = tests/fuzz/tiled.dict
+FUZZ_DICT_tsx       = tests/fuzz/tiled.dict
 
 .PHONY: fuzz fuzz-build fuzz-replay fuzz-replay-bins
 # (fuzz-run-NAME is a pattern rule: make skips those for .PHONY targets)
@@ -318,6 +323,7 @@ fuzz-run-%: $(FUZZ_DIR)/fuzz-%
 	@echo "fuzz $*: $(FUZZ_SECONDS) s"
 	@TMPDIR=$(FUZZ_ABS)/tmp $(FUZZ_ABS)/fuzz-$* -max_total_time=$(FUZZ_SECONDS) -timeout=60 \
 	  -rss_limit_mb=2048 -close_fd_mask=1 -print_final_stats=1 \
+	  $(if $(FUZZ_DICT_$*),-dict=$(abspath $(FUZZ_DICT_$*))) \
 	  -artifact_prefix=$(FUZZ_ABS)/crash-$*- $(FUZZ_ABS)/corpus-$* \
 	  >$(FUZZ_DIR)/$*.log 2>&1; rc=$$?; \
 	  runs=$$(sed -n 's/^stat::number_of_executed_units: *//p' $(FUZZ_DIR)/$*.log); \

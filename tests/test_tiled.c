@@ -227,6 +227,58 @@ Test(tiled, json_gid_out_of_range_says_the_range) {
   free(big);
 }
 
+/* One tileset as Tiled 1.8.2 writes it (--export-tileset, as .tsx and as
+ * .tsj, the seeds of tests/fuzz/corpus/tsx/tiled-coll-*): a string of two
+ * lines is the <property>'s text in XML, with no value attribute, and
+ * "value" in JSON.  The .tsx named that tile by its gid ("8"). */
+Test(tiled, multi_line_property_names_the_tile_in_tsx_as_in_tsj) {
+  char *dir = temp_dir();
+  const char *tsx =
+      "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+      "<tileset version=\"1.8\" tiledversion=\"1.8.2\" name=\"coll\" "
+      "tilewidth=\"16\" tileheight=\"16\" tilecount=\"2\" columns=\"0\">\n"
+      " <tile id=\"0\">\n  <properties>\n"
+      "   <property name=\"tilesat\" value=\"a\"/>\n  </properties>\n"
+      "  <image width=\"16\" height=\"16\" source=\"a.png\"/>\n </tile>\n"
+      " <tile id=\"7\">\n  <properties>\n"
+      "   <property name=\"tilesat\">two\nlines</property>\n"
+      "  </properties>\n"
+      "  <image width=\"16\" height=\"16\" source=\"b.png\"/>\n </tile>\n"
+      "</tileset>\n";
+  const char *tsj =
+      "{ \"columns\":0,\n \"name\":\"coll\",\n \"tilecount\":2,\n"
+      " \"tiles\":[\n  {\n   \"id\":0,\n   \"image\":\"a.png\",\n"
+      "   \"properties\":[{\"name\":\"tilesat\", \"type\":\"string\", "
+      "\"value\":\"a\"}]\n  },\n  {\n   \"id\":7,\n   \"image\":\"b.png\",\n"
+      "   \"properties\":[{\"name\":\"tilesat\", \"type\":\"string\", "
+      "\"value\":\"two\\nlines\"}]\n  }],\n \"type\":\"tileset\"\n}\n";
+  const char *files[][2] = {{"coll.tsx", tsx}, {"coll.tsj", tsj}};
+  for (int i = 0; i < 2; i++) {
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", dir, files[i][0]);
+    FILE *f = fopen(path, "w");
+    cr_assert(f);
+    fputs(files[i][1], f);
+    fclose(f);
+    snprintf(path, sizeof path, "%s/map-%d.tmx", dir, i);
+    f = fopen(path, "w");
+    cr_assert(f);
+    fprintf(f,
+            "<map width=\"3\" height=\"1\">\n"
+            " <tileset firstgid=\"1\" source=\"%s\"/>\n"
+            " <layer width=\"3\" height=\"1\"><data encoding=\"csv\">"
+            "1,8,2</data></layer>\n</map>\n",
+            files[i][0]);
+    fclose(f);
+    tilesat_grid *g = read_tiled(path, NULL, TILESAT_EMPTY_TILE);
+    cr_expect_str_eq(tilesat_grid_at(g, 0, 0), "a", "%s", files[i][0]);
+    cr_expect_str_eq(tilesat_grid_at(g, 0, 1), "two\nlines", "%s", files[i][0]);
+    cr_expect_str_eq(tilesat_grid_at(g, 0, 2), "2", "%s", files[i][0]);
+    tilesat_grid_free(g);
+  }
+  rm_dir(dir);
+}
+
 /* Rules from a Tiled sample, answers written with that sample's tilesets. */
 Test(tiled, written_with_the_samples_tilesets) {
   char *rules = temp_path(".rules"), *tmx = temp_path(".tmx"),

@@ -358,13 +358,26 @@ bool ts_tiled_is_elem(xmlNode *n, const char *name) {
   return n->type == XML_ELEMENT_NODE && !strcmp((const char *)n->name, name);
 }
 
+/* A <property>'s value: its value attribute, or the text Tiled writes
+ * instead for a string of several lines (a .tsj has it as "value", like
+ * any other); NULL for neither (a class property holds <properties>). */
+static xmlChar *tmx_property_value(xmlNode *p) {
+  xmlChar *value = xmlGetProp(p, (const xmlChar *)"value");
+  if (value)
+    return value;
+  for (xmlNode *c = p->children; c; c = c->next)
+    if (c->type == XML_ELEMENT_NODE)
+      return NULL;
+  return xmlNodeGetContent(p);
+}
+
 /* The tilesat name property of one <tile>'s <properties>, as gid GID. */
 static void tmx_tile_names(xmlNode *ps, uint32_t gid, named_gids *named) {
   for (xmlNode *p = ps->children; p; p = p->next) {
     if (!ts_tiled_is_elem(p, "property"))
       continue;
     xmlChar *name = xmlGetProp(p, (const xmlChar *)"name");
-    xmlChar *value = xmlGetProp(p, (const xmlChar *)"value");
+    xmlChar *value = tmx_property_value(p);
     if (name && value && !strcmp((const char *)name, PROPERTY) && *value) {
       named_gid g = {gid, tilesat_name_decode((char *)value)};
       TS_PUSH(*named, g);

@@ -166,7 +166,38 @@ static void tiled_roundtrip(const tilesat_grid *g, const char *ext) {
   tilesat_rules_free(r);
 }
 
+/* The external tilesets a map may name (source="coast.tsx" or
+ * "coast.tsj"), written beside it: coast's tiles as export-tileset writes
+ * them, ids 0-2 (.tsx) and 0, 1 and 5 (.tsj). */
+static const char coast_tsx[] =
+    "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+    "<tileset version=\"1.8\" tiledversion=\"1.8.2\" name=\"coast\" "
+    "tilewidth=\"8\" tileheight=\"8\" tilecount=\"3\" columns=\"2\">\n"
+    " <image source=\"coast.png\" width=\"16\" height=\"16\"/>\n"
+    " <tile id=\"0\"><properties><property name=\"tilesat\" value=\"L\"/>"
+    "</properties></tile>\n"
+    " <tile id=\"1\"><properties><property name=\"tilesat\" value=\"C\"/>"
+    "</properties></tile>\n"
+    " <tile id=\"2\"><properties><property name=\"tilesat\" value=\"S\"/>"
+    "</properties></tile>\n"
+    "</tileset>\n";
+static const char coast_tsj[] =
+    "{\"type\": \"tileset\", \"name\": \"coast\", \"tilewidth\": 8, "
+    "\"tileheight\": 8, \"tilecount\": 6, \"columns\": 2,\n"
+    " \"tiles\": [{\"id\": 0, \"properties\": [{\"name\": \"tilesat\", "
+    "\"type\": \"string\", \"value\": \"L\"}]},\n"
+    "  {\"id\": 1, \"properties\": [{\"name\": \"tilesat\", "
+    "\"type\": \"string\", \"value\": \"C\"}]},\n"
+    "  {\"id\": 5, \"properties\": [{\"name\": \"tilesat\", "
+    "\"type\": \"string\", \"value\": \"S\"}]}]}\n";
+
 int fuzz_tiled(const uint8_t *data, size_t size, const char *ext) {
+  static bool ready;
+  if (!ready) {
+    fuzz_write_file(fuzz_path("coast.tsx"), coast_tsx, sizeof coast_tsx - 1);
+    fuzz_write_file(fuzz_path("coast.tsj"), coast_tsj, sizeof coast_tsj - 1);
+    ready = true;
+  }
   char name[16];
   snprintf(name, sizeof name, "in%s", ext);
   const char *in = fuzz_path(name);

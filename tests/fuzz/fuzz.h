@@ -49,8 +49,9 @@ void fuzz_rules_roundtrip(const tilesat_rules *r);
  * NULL when some cell is excluded (a NULL name).  malloc'd. */
 int *fuzz_grid_tiles(const tilesat_grid *g, const tilesat_rules *r);
 
-/* The Tiled harnesses: read data as a Tiled map (a file named "map" +
- * ext), then write its sample as ext and read it back. */
+/* The Tiled harnesses: read data as a Tiled map (a file named "in" + ext,
+ * beside the external tilesets coast.tsx and coast.tsj it may name), then
+ * write its sample as ext and read it back. */
 int fuzz_tiled(const uint8_t *data, size_t size, const char *ext);
 
 #endif
