@@ -39,8 +39,9 @@ void mod_layer_offset(int layer, int side, bool hex_rows, int *oy, int *ox) {
 
 uint64_t mod_block_key(uint64_t seed, int layer, mod_i128 brow, mod_i128 bcol) {
   uint64_t x = seed ^ 0x6d6f64696679u;
-  uint64_t parts[5] = {(uint64_t)layer, (uint64_t)brow, (uint64_t)(brow >> 64),
-                       (uint64_t)bcol, (uint64_t)(bcol >> 64)};
+  const uint64_t parts[5] = {(uint64_t)layer, (uint64_t)brow,
+                             (uint64_t)(brow >> 64), (uint64_t)bcol,
+                             (uint64_t)(bcol >> 64)};
   for (int i = 0; i < 5; i++) {
     x ^= parts[i];
     x = ts_splitmix64(&x);
