@@ -370,3 +370,66 @@ Test(escape, json_outputs_are_utf8_and_read_back) {
   run_free(&r);
   fixture_free(&fx);
 }
+
+/* collapse --explain's chain joins the collapse's JSON document: its
+ * names are encoded once, with the document (they were encoded by the
+ * trace's writer and again by the collapse's: "b\c" read back "b\\c").
+ * Castle's tiles renamed "tower\0" (a backslash for the space). */
+Test(escape, explain_chain_names_are_encoded_once) {
+  tilesat_rules *cr = tileset("Castle");
+  char *plain = rules_file(cr), *text = slurp(plain);
+  tilesat_rules_free(cr);
+  size_t n = strlen(text);
+  char *renamed = malloc(2 * n + 1), *o = renamed;
+  for (size_t i = 0; i < n; i++)
+    if (text[i] == ' ' && i + 2 < n && text[i + 1] >= '0' &&
+        text[i + 1] <= '9' && text[i + 2] == '"') {
+      *o++ = '\\';
+      *o++ = '\\';
+    } else {
+      *o++ = text[i];
+    }
+  *o = 0;
+  char *rules = temp_file(renamed, -1);
+  run_result r = RUN("collapse", rules, "--size", "16x16", "--seed", "3",
+                     "--explain", "--format", "json");
+  cr_assert_eq(r.code, 0, "%s", r.err);
+  cJSON *doc = cJSON_Parse(r.out);
+  cr_assert(doc, "%s", r.out);
+  /* every string of the document decodes to a tile name, or holds none */
+  int names = 0, wrong = 0;
+  char *printed = cJSON_PrintUnformatted(doc);
+  tilesat_rules *back = tilesat_rules_read_file(rules, NULL);
+  cr_assert(back);
+  for (const char *p = printed; (p = strstr(p, "\\\\")); p += 2) {
+    const char *s = p;
+    while (s > printed && s[-1] != '"')
+      s--;
+    const char *e = strchr(p, '"');
+    char word[128];
+    snprintf(word, sizeof word, "%.*s", (int)(e - s), s);
+    /* the JSON text's "\\\\" is one encoded backslash: "\\" decoded */
+    char raw[128], *w = raw;
+    for (const char *q = word; *q; q++) {
+      *w++ = *q;
+      if (q[0] == '\\' && q[1] == '\\')
+        q++;
+    }
+    *w = 0;
+    char *name = tilesat_name_decode(raw);
+    names++;
+    wrong += tilesat_rules_find_tile(back, name) < 0;
+    free(name);
+    p = e;
+  }
+  cr_expect_gt(names, 0, "no tile name in %s", r.out);
+  cr_expect_eq(wrong, 0, "%d of %d names are no tile: %s", wrong, names, r.out);
+  tilesat_rules_free(back);
+  free(printed);
+  cJSON_Delete(doc);
+  run_free(&r);
+  free(renamed);
+  free(text);
+  free(plain);
+  free(rules);
+}

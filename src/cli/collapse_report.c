@@ -5,6 +5,7 @@
  * tiles and neighbouring pairs doomed the failed runs most often.  Text,
  * or JSON (cJSON) with --format json. */
 #include "cli.h"
+#include "report.h"
 
 #include <cJSON.h>
 #include <inttypes.h>
@@ -96,17 +97,10 @@ static tilesat_trace *chain_of(const tilesat_map *m,
   return t;
 }
 
-/* The steps of the trace's JSON document (its own writer, read back). */
+/* The steps of the trace's JSON document, not yet encoded: the document
+ * they join is encoded once, when it is printed. */
 static cJSON *json_chain(const tilesat_trace *t) {
-  char *buf = NULL;
-  size_t len = 0;
-  FILE *mem = open_memstream(&buf, &len);
-  if (!mem)
-    return cJSON_CreateNull();
-  int rc = report_trace_write_json(t, mem);
-  fclose(mem);
-  cJSON *doc = rc ? NULL : cJSON_Parse(buf);
-  free(buf);
+  cJSON *doc = report_trace_json(t);
   cJSON *steps = cJSON_DetachItemFromObject(doc, "steps");
   cJSON_Delete(doc);
   return steps ? steps : cJSON_CreateNull();
