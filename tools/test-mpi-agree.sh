@@ -4,7 +4,8 @@
 # Random small problems (seeded, the same every run): random rules of 2 to
 # 4 tiles, square or hex, open or periodic, with pins, a mask, a global
 # constraint of each kind in turn (count, connected, path, border, from
-# the command line or a constraints file) and --by-tile, each on 1, 2 or 3
+# the command line or a constraints file) and --by-tile (of a tile, or of a
+# class the constraints file names), each on 1, 2 or 3
 # ranks by --parts, --shard or neither.  tilesat-mpi must print what count
 # prints (every line, with --by-tile the distribution too), or refuse as
 # count refuses (the same message, exit 1).  The one refusal of its own it
@@ -66,11 +67,13 @@ make_case() {
     if (kind == 4) {
       c = dir "/c.constraints"
       print "tilesat-constraints 1" > c
-      printf "count %s <= %d\n", cls, 1 + int(rand() * 3) > c
+      printf "class pair %s %s\n", name[1], name[2] > c
+      # (without a constraint in half of them: the parts keep a class)
+      if (rand() < 0.5) printf "count %s <= %d\n", cls, 1 + int(rand() * 3) > c
       close(c)
-      args = args " --constraints " c
+      args = args " --constraints " c " --by-tile pair"
     }
-    if (rand() < 0.3) args = args " --by-tile " name[1 + int(rand() * n)]
+    else if (rand() < 0.3) args = args " --by-tile " name[1 + int(rand() * n)]
     print args
   }'
 }
@@ -83,7 +86,7 @@ i=1
 while [ "$i" -le "$cases" ]; do
   args=$(make_case "$i")
   np=$((1 + i % 3))
-  case $((i % 3)) in
+  case $(((i + i / 6) % 3)) in
   0) mode="--parts 5" ;;
   1) mode="--shard" ;;
   *) mode="" ;;

@@ -40,6 +40,12 @@ check "dungeon8 5x4 periodic, 40 parts" 40 rules/dungeon8.rules --size 5x4 \
   --periodic
 check "coast-hex 5x4 by enum, 24 parts" 24 rules/coast-hex.rules --size 5x4 \
   --method enum
+# --by-tile of a class a constraints file names: the parts' maps keep no
+# class of their own (it was refused, "unknown tile or class 'land'")
+cls=$(mktemp)
+printf 'tilesat-constraints 1\nclass land L C\n' >"$cls"
+check "coast 3x3 by the class land, 8 parts" 8 rules/coast.rules --size 3x3 \
+  --constraints "$cls" --by-tile land
 
 # --shard: one dp whose states the ranks share, against the dp and enum in
 # one process (square, hex, periodic, pins, count and connected constraints,
@@ -211,5 +217,5 @@ interrupt() { # interrupt NAME ARGS...
 ended() { ! ps -o stat= --ppid "$job" | grep -qv '^Z'; }
 interrupt "(parts)" rules/dungeon8.rules --size 10x10
 interrupt "(--shard)" --shard rules/dungeon8.rules --size 12x12
-rm -rf "$tmp"
+rm -rf "$tmp" "$cls"
 [ "$fails" -eq 0 ]

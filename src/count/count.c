@@ -453,10 +453,9 @@ int ts_count_dp_map(const tilesat_map *m, const tilesat_count_options *o,
   return 0;
 }
 
-int tilesat_count_by_tile(const tilesat_map *m, const char *cls,
-                          const tilesat_count_options *o,
-                          tilesat_count_result *res, char ***dist,
-                          tilesat_error *err) {
+int ts_count_by_set(const tilesat_map *m, const uint64_t *by,
+                    const tilesat_count_options *o, tilesat_count_result *res,
+                    char ***dist, tilesat_error *err) {
   memset(res, 0, sizeof *res);
   *dist = NULL;
   tilesat_count_options co = *o;
@@ -467,11 +466,6 @@ int tilesat_count_by_tile(const tilesat_map *m, const char *cls,
   tilesat_map *low;
   if (ts_count_dp_map(m, &co, &low, err))
     return -1;
-  uint64_t *by = ts_class_parse(m, cls, "--by-tile", err);
-  if (!by) {
-    tilesat_map_free(low);
-    return -1;
-  }
   int n = m->ncells;
   mpz_t count, *d = ts_malloc((size_t)(n + 1) * sizeof *d);
   mpz_init(count);
@@ -490,6 +484,23 @@ int tilesat_count_by_tile(const tilesat_map *m, const char *cls,
   free(d);
   mpz_clear(count);
   tilesat_map_free(low);
+  return rc;
+}
+
+int tilesat_count_by_tile(const tilesat_map *m, const char *cls,
+                          const tilesat_count_options *o,
+                          tilesat_count_result *res, char ***dist,
+                          tilesat_error *err) {
+  memset(res, 0, sizeof *res);
+  *dist = NULL;
+  if (o->method != TILESAT_METHOD_AUTO && o->method != TILESAT_METHOD_DP) {
+    ts_error(err, "--by-tile", 0, "counts with the dp: --method auto or dp");
+    return -1;
+  }
+  uint64_t *by = ts_class_parse(m, cls, "--by-tile", err);
+  if (!by)
+    return -1;
+  int rc = ts_count_by_set(m, by, o, res, dist, err);
   free(by);
   return rc;
 }

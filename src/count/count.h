@@ -30,6 +30,11 @@ int ts_dp_count_by_tile(const tilesat_map *m, const tilesat_count_options *o,
  * count (NULL: m itself; the caller frees it), or -1 with err. */
 int ts_count_dp_map(const tilesat_map *m, const tilesat_count_options *o,
                     tilesat_map **low, tilesat_error *err);
+/* tilesat_count_by_tile with the class already parsed (a part's map no
+ * longer knows the classes its problem's constraints file named). */
+int ts_count_by_set(const tilesat_map *m, const uint64_t *by,
+                    const tilesat_count_options *o, tilesat_count_result *res,
+                    char ***dist, tilesat_error *err);
 /* tilesat_count_part, and with a class list cls (--by-tile) also *dist
  * as tilesat_count_by_tile gives it (freed by tilesat_count_by_tile_free)
  * for that part: what tilesat-mpi's parts hand back. */

@@ -526,8 +526,11 @@ int ts_count_part_by_tile(const tilesat_map *m, int k, int n, const char *cls,
     }
     return 0;
   }
-  int rc = cls && dist ? tilesat_count_by_tile(p, cls, &po, res, dist, err)
+  /* the class is m's: the part's map keeps no named class */
+  uint64_t *by = cls && dist ? ts_class_parse(m, cls, "--by-tile", err) : NULL;
+  int rc = cls && dist ? (by ? ts_count_by_set(p, by, &po, res, dist, err) : -1)
                        : tilesat_count(p, &po, res, err);
+  free(by);
   tilesat_map_free(p);
   return rc;
 }
