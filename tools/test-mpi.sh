@@ -121,6 +121,38 @@ else
   echo "mpi: a bad argument: FAILED: exit $rc, said $said times: $msg"
   fails=$((fails + 1))
 fi
+# refusals said once, before any work, exit 1, nothing on stdout: -o
+# naming an input (it overwrote the rules), and "-" on more than one rank
+# (standard input reaches rank 0 alone: the others read nothing)
+refused() { # refused NAME MESSAGE ARGS...
+  name=$1
+  want=$2
+  shift 2
+  t=$(mktemp -d)
+  run "$@" >"$t/out" 2>"$t/err" </dev/null && rc=0 || rc=$?
+  msg=$(grep '^tilesat: ' "$t/err" || true)
+  if [ "$rc" -ne 0 ] && [ ! -s "$t/out" ] && [ "$msg" = "$want" ]; then
+    echo "mpi: $name: exit $rc, said once"
+  else
+    echo "mpi: $name: FAILED: exit $rc: $msg"
+    fails=$((fails + 1))
+  fi
+  rm -rf "$t"
+}
+rules=$(mktemp)
+cp rules/coast.rules "$rules"
+refused "-o naming the rules" \
+  "tilesat: -o: $rules is also an input of this command; refusing to overwrite it" \
+  -o "$rules" "$rules" --size 3x3
+cmp -s "$rules" rules/coast.rules || {
+  echo "mpi: -o naming the rules: FAILED: the rules were overwritten"
+  fails=$((fails + 1))
+}
+rm -f "$rules"
+refused "--pins-from - on 3 ranks" \
+  "tilesat: --pins-from: - (standard input) reaches rank 0 alone under mpirun: give a file every rank can read" \
+  --shard rules/coast.rules --size 3x3 --pins-from -
+
 # standard output on a full device (a private node, never /dev/full): the
 # total lost is an error, said once, exit 1 (it used to exit 0).  One rank
 # without mpirun, whose standard output is the device itself (mpirun's

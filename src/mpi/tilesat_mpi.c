@@ -433,8 +433,10 @@ static int shard_count(job *j, int rank, int size) {
   int failed = opened != 0, any;
   MPI_Allreduce(&failed, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
   if (any) { /* the same map everywhere: the same error */
-    if (rank == 0)
+    if (rank == 0) {
       fail("%s", err.msg);
+      stop_commit(); /* mpirun's SIGTERM now is no interruption */
+    }
     if (!opened)
       ts_dp_free(&s);
     return EXIT_ERROR;
@@ -452,8 +454,10 @@ static int shard_count(job *j, int rank, int size) {
     rc = EXIT_ERROR;
     if (rank == 0 && stop_requested())
       rc = stop_said(&j->o);
-    else if (rank == 0)
+    else if (rank == 0) {
       fail("%s", err.msg);
+      stop_commit();
+    }
   } else {
     unsigned long sent = 0;
     MPI_Reduce(&s.out.sent, &sent, 1, MPI_UNSIGNED_LONG, MPI_SUM, 0,
@@ -571,9 +575,29 @@ static int prepare(job *j, bool parts_given) {
   return 0;
 }
 
+/* Under mpirun standard input reaches rank 0 alone: "-" for an input is
+ * refused on more ranks (the others would read nothing). */
+static int refuse_stdin(const options *o, int size) {
+  const char *opt = NULL;
+  if (o->args.n && !strcmp(o->args.v[0], "-"))
+    opt = "RULES";
+  for (int i = 0; i < o->pins_from.n; i++)
+    opt = strcmp(o->pins_from.v[i], "-") ? opt : "--pins-from";
+  for (int i = 0; i < o->constraints.n; i++)
+    opt = strcmp(o->constraints.v[i], "-") ? opt : "--constraints";
+  if (o->mask && !strcmp(o->mask, "-"))
+    opt = "--mask";
+  if (!opt || size == 1)
+    return 0;
+  fail("%s: - (standard input) reaches rank 0 alone under mpirun: give a "
+       "file every rank can read",
+       opt);
+  return EXIT_ERROR;
+}
+
 /* Rank 0 first, so that a bad argument is said once; then the others.
  * 0 when every rank has its job, or EXIT_ERROR on every rank. */
-static int setup(job *j, int rank, int *argc, char ***argv) {
+static int setup(job *j, int rank, int size, int *argc, char ***argv) {
   int rc = 0;
   for (int turn = 0; turn < 2; turn++) {
     if ((rank == 0) == (turn == 0)) {
@@ -592,6 +616,12 @@ static int setup(job *j, int rank, int *argc, char ***argv) {
             &j->o, "tilesat-mpi", kept, sizeof kept / sizeof *kept,
             "it counts exactly, by the dp or enumeration (tilesat count "
             "takes it)");
+      if (!rc)
+        rc = refuse_stdin(&j->o, size);
+      /* -o FILE: not an input, and writable, before any work */
+      j->o.output = j->out;
+      if (!rc && rank == 0)
+        rc = check_outputs(&j->o);
       if (!rc)
         rc = counting_setup(&j->o, &j->r, &j->m, &j->co, &j->pr);
       if (!rc)
@@ -620,7 +650,7 @@ int main(int argc, char **argv) {
   stop_install(rank == 0 ? "count" : NULL);
   job j;
   memset(&j, 0, sizeof j);
-  int rc = setup(&j, rank, &argc, &argv);
+  int rc = setup(&j, rank, size, &argc, &argv);
   if (!rc && rank != 0)
     j.co.progress = j.co.notice = j.co.solve.progress = NULL;
   if (!rc && j.shard) {
