@@ -762,6 +762,47 @@ Test(outputs, export_tileset_keeps_the_sample) {
   rm_dir(dir);
 }
 
+/* extract's pictures file beside -o X.rules (X.pictures) replaces only
+ * one of tilesat's (its first line): a user's file of that name is
+ * refused before any work, --force replaces it, and tilesat's own is
+ * replaced without it. */
+Test(outputs, a_users_pictures_file_is_not_replaced) {
+  char *dir = temp_dir(), *png = join(dir, "village.png");
+  char *rules = join(dir, "village.rules"),
+       *pics = join(dir, "village.pictures");
+  copy_file(VILLAGE, png);
+  FILE *f = fopen(pics, "w");
+  cr_assert(f);
+  fputs("MY PRECIOUS\n", f);
+  fclose(f);
+  run_result r = RUN("extract", png, "-o", rules);
+  cr_expect_eq(r.code, 1);
+  char want[2048];
+  snprintf(want, sizeof want,
+           "tilesat: %s: exists and was not written by tilesat (-o %s writes "
+           "its pictures file there); --force replaces it\n",
+           pics, rules);
+  cr_expect_str_eq(r.err, want);
+  run_free(&r);
+  char *text = slurp(pics);
+  cr_expect_str_eq(text, "MY PRECIOUS\n");
+  free(text);
+  cr_expect(access(rules, F_OK) != 0, "the rules were written");
+  for (int pass = 0; pass < 2; pass++) { /* --force, then over its own */
+    r = pass ? RUN("extract", png, "-o", rules)
+             : RUN("extract", png, "-o", rules, "--force");
+    cr_expect_eq(r.code, 0, "%s", r.err);
+    run_free(&r);
+    text = slurp(pics);
+    cr_expect(!strncmp(text, "tilesat-pictures 1\n", 19), "%s", text);
+    free(text);
+  }
+  free(pics);
+  free(rules);
+  free(png);
+  rm_dir(dir);
+}
+
 /* A file tilesat did not write where the picture goes is refused before
  * any work: exit 1, the file named with the option that writes there and
  * --force, nothing written, the file byte for byte as it was. */

@@ -363,7 +363,9 @@ static void list_files(const options *o, file_list *in, file_list *out) {
     add_picture(out, "-o", o->output);
   if (makes_rules) {
     add(out, "--pictures", o->pictures);
-    add_owned(out, "-o", o->pictures ? NULL : sidecar(o->output));
+    char *side = o->pictures ? NULL : sidecar(o->output);
+    if (side) /* beside -o: never over a file tilesat did not write */
+      push(out, (named_file){"-o", side, side, o->output});
     return;
   }
   add(in, "--pictures", o->pictures);
@@ -420,14 +422,28 @@ static int refuse(const named_file *w, const named_file *r, bool input) {
  * wrote (a PNG marked as tilesat's), never a user's (a sample the rules
  * came from); a file that is not a regular one is written as any output
  * is (files.c's top). */
+/* A pictures file tilesat writes starts with its format's first line. */
+static bool pictures_by_tilesat(const char *path) {
+  static const char head[] = "tilesat-pictures 1\n";
+  char buf[sizeof head] = {0};
+  FILE *f = fopen(path, "rb");
+  size_t n = f ? fread(buf, 1, sizeof head - 1, f) : 0;
+  if (f)
+    fclose(f);
+  return n == sizeof head - 1 && !memcmp(buf, head, n);
+}
+
 static int check_not_users(const named_file *w) {
   struct stat st;
+  bool pictures = ends_with(w->path, ".pictures");
   if (stat(w->path, &st) || !S_ISREG(st.st_mode) ||
-      tilesat_png_by_tilesat(w->path))
+      (pictures ? pictures_by_tilesat(w->path)
+                : tilesat_png_by_tilesat(w->path)))
     return 0;
-  fail("%s: exists and was not written by tilesat (%s %s writes its "
-       "picture of tiles there); --force replaces it",
-       w->path, w->option, w->beside);
+  fail("%s: exists and was not written by tilesat (%s %s writes its %s "
+       "there); --force replaces it",
+       w->path, w->option, w->beside,
+       pictures ? "pictures file" : "picture of tiles");
   return EXIT_ERROR;
 }
 

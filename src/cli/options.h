@@ -280,6 +280,9 @@
   ALSO(force, NULL, " export-tileset ",                                        \
        "replace the tileset's picture (X.tsx.png) even when a file tilesat "   \
        "did not write is there")                                               \
+  ALSO(force, NULL, " extract import-tileset ",                                \
+       "replace the pictures file (X.pictures beside -o X.rules) even when a " \
+       "file tilesat did not write is there")                                  \
   OPT(tilesets_from, "--tilesets-from", STRING, NULL, 0, 0, "MAP", TS_DRAW,    \
       "--tmx/--tmj: use this Tiled map's tilesets (tiles named by gid)")       \
   OPT(chooses, "--choose", LIST, {0}, 0, 0, "ROW,COL=TILE", " trace ",         \
