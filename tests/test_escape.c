@@ -433,3 +433,27 @@ Test(escape, explain_chain_names_are_encoded_once) {
   free(plain);
   free(rules);
 }
+
+/* A Tiled file names its picture inside it: an output name that is not
+ * plain UTF-8 is refused before any work (tilesat could not read the file
+ * back: "bad XML"). */
+Test(escape, tiled_output_names_must_be_utf8) {
+  char *dir = temp_dir(), path[4096], shown[4096], want[8192];
+  snprintf(path, sizeof path, "%s/caf\xe9.tmx", dir);
+  snprintf(shown, sizeof shown, "%s/caf\\xe9.tmx", dir);
+  snprintf(want, sizeof want,
+           "tilesat: --tmx: %s: a Tiled file names its picture inside it, so "
+           "its name must be UTF-8 without control bytes or backslashes\n",
+           shown);
+  expect_cli_error(want, "check", "rules/coast.rules", "--size", "3x3", "--tmx",
+                   path);
+  snprintf(path, sizeof path, "%s/caf\xc3\xa9.tmx", dir);
+  run_result r =
+      RUN("check", "rules/coast.rules", "--size", "3x3", "--tmx", path);
+  cr_expect_eq(r.code, 10, "%s", r.err);
+  run_free(&r);
+  r = RUN("verify", "rules/coast.rules", path);
+  cr_expect_eq(r.code, 10, "%s", r.err);
+  run_free(&r);
+  free(dir);
+}

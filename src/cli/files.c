@@ -462,8 +462,29 @@ static int check_copy_format(const options *o) {
   return EXIT_ERROR;
 }
 
+/* A Tiled file names its picture (FILE.png) inside it: a name that is not
+ * plain UTF-8 (control bytes, bytes not UTF-8) could not be read back. */
+static int check_tiled_name(const char *option, const char *path) {
+  if (!path)
+    return 0;
+  const char *base = strrchr(path, '/');
+  base = base ? base + 1 : path;
+  char *enc = tilesat_name_encode(base);
+  bool same = enc && !strcmp(enc, base);
+  free(enc);
+  if (same)
+    return 0;
+  fail("%s: %s: a Tiled file names its picture inside it, so its name must "
+       "be UTF-8 without control bytes or backslashes",
+       option, path);
+  return EXIT_ERROR;
+}
+
 int check_outputs(const options *o) {
-  if (check_copy_format(o))
+  if (check_copy_format(o) || check_tiled_name("--tmx", o->tmx) ||
+      check_tiled_name("--tmj", o->tmj) ||
+      (!strcmp(o->command, "export-tileset") &&
+       check_tiled_name("-o", o->output)))
     return EXIT_ERROR;
   file_list in = {.n = 0}, out = {.n = 0};
   list_files(o, &in, &out);
