@@ -877,9 +877,12 @@ Test(tiled_ext, allowed_options_still_work) {
   /* --seed: the completion is collapse's with that seed (not seed 1's);
    * with a constraints file inside the map's folder: check's, which keeps
    * it */
-  const char *const cases[][2] = {
-      {"--seed 7", "collapse"},
-      {"--constraints sub/one-c.constraints --seed=7", "check"}};
+  /* (the map's words, the command, the words run: quoted and plain pieces
+   * side by side are one word, as a shell joins them) */
+  const char *const cases[][3] = {
+      {"--seed 7", "collapse", "--seed 7"},
+      {"--constraints='sub/one-c.constraints' --seed=7", "check",
+       "--constraints=sub/one-c.constraints --seed=7"}};
   for (int i = 0; i < 2; i++) {
     char *in = hostile_map(&s, "level.tmx", "tilesat-options", cases[i][0]);
     char *out = path_in(s.lvl, "done.tmx");
@@ -890,7 +893,7 @@ Test(tiled_ext, allowed_options_still_work) {
              "tilesat: running %s/tilesat %s %s/line.rules%s --pins-from "
              "%s/.tilesat-X.tmx --layer ground --tmx %s %s (in %s)",
              s.bindir, cases[i][1], s.lvl, i ? "" : " --guard sat", s.lvl, out,
-             cases[i][0], s.lvl);
+             cases[i][2], s.lvl);
     char *line = ran_line(r.err);
     cr_expect(line && !strcmp(line, want), "%s\nwant %s", r.err, want);
     free(line);

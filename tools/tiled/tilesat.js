@@ -73,9 +73,13 @@
 
   /* "--connected . --seed 3", or with quotes: "--count 'deep water=4'" */
   function words(text) {
-    var out = [], re = /'([^']*)'|"([^"]*)"|(\S+)/g, m;
+    /* a word: quoted and plain pieces side by side, as a shell joins them
+     * (--count='deep water=4' is one word) */
+    var out = [], re = /(?:'[^']*'|"[^"]*"|[^\s'"]+)+/g, m;
     while ((m = re.exec(text)) !== null)
-      out.push(m[1] !== undefined ? m[1] : m[2] !== undefined ? m[2] : m[3]);
+      out.push(m[0].replace(/'([^']*)'|"([^"]*)"/g, function (q, a, b) {
+        return a !== undefined ? a : b;
+      }));
     return out;
   }
 
