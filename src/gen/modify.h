@@ -46,6 +46,19 @@ int mod_floormod(mod_i128 a, int b);
  * the block's side. */
 void mod_layer_offset(int layer, int side, bool hex_rows, int *oy, int *ox);
 
+/* A layer's blocks on an open map or the world's plane: corners at (oy,
+ * ox) modulo MOD_P, bh x bw cells.  Layers 0 and 1 are MOD_P x MOD_P at
+ * offsets (0,0) and (MOD_P/2, MOD_P/2): every cell but the crossings of
+ * layer 0's margins with layer 1's is made again in one of them; layers
+ * 2 and 3 are small spot blocks, MOD_SPOT a side (MOD_SPOT + 2 rows on a
+ * hex map, whose blocks start on even rows), around those crossings
+ * alone: each cell is made again 2.3 times on average, not 4. */
+#define MOD_SPOT 6
+typedef struct mod_layer_geom {
+  int oy, ox, bh, bw;
+} mod_layer_geom;
+mod_layer_geom mod_layer_open(int layer, bool hex_rows);
+
 /* What the blocks change: a grid of cells (tiles[y * w + x]), wrapping or
  * not; for a finite map its pins (pin[cell]: the tile, or -1), bans
  * (ban_tile[ban_at[cell] .. ban_at[cell + 1])) and masks. */
@@ -60,6 +73,7 @@ typedef struct mod_plane {
 /* What the blocks did. */
 typedef struct mod_stats {
   long wfc, sat, kept; /* blocks made again by WFC, by SAT, kept */
+  long long cells;     /* their free cells, summed */
 } mod_stats;
 
 typedef struct mod_engine mod_engine;
