@@ -425,15 +425,24 @@ static void start(tilesat_collapse *c, uint64_t seed, tilesat_heuristic h) {
   c->no_return = -1;
   c->contradiction = c->failed = -1;
   c->scan = 0;
+  /* a fresh cell's supports (the first cell's, copied to the others) */
+  const size_t row = (size_t)T * (size_t)D;
+  bool unsupported = false; /* a tile with no support in some direction */
+  for (int t = 0; t < T && N > 0; t++)
+    for (int d = 0; d < D; d++) {
+      c->support[(size_t)t * (size_t)D + (size_t)d] =
+          (uint16_t)c->supp_len[d * T + t];
+      unsupported |= c->supp_len[d * T + t] == 0;
+    }
+  const double fresh = entropy_of(sw, swl);
   for (int cell = 0; cell < N; cell++) {
     c->count[cell] = T;
     c->sum_w[cell] = sw;
     c->sum_wlogw[cell] = swl;
-    c->entropy[cell] = entropy_of(sw, swl);
-    for (int t = 0; t < T; t++)
-      for (int d = 0; d < D; d++)
-        c->support[((size_t)cell * (size_t)T + (size_t)t) * (size_t)D +
-                   (size_t)d] = (uint16_t)c->supp_len[d * T + t];
+    c->entropy[cell] = fresh;
+    if (cell > 0)
+      memcpy(c->support + (size_t)cell * row, c->support,
+             row * sizeof *c->support);
     if (ts_masked(m, cell)) { /* not part of the map: no tile, no choice */
       memset(c->possible + (size_t)cell * (size_t)T, 0, (size_t)T);
       c->count[cell] = 0;
@@ -441,7 +450,7 @@ static void start(tilesat_collapse *c, uint64_t seed, tilesat_heuristic h) {
     }
   }
   heap_build(c);
-  for (int cell = 0; cell < N && c->contradiction < 0; cell++)
+  for (int cell = 0; unsupported && cell < N && c->contradiction < 0; cell++)
     for (int t = 0; t < T; t++)
       for (int d = 0; d < D; d++)
         if (c->nbr[(size_t)cell * (size_t)D + (size_t)d] >= 0 &&
