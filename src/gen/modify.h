@@ -3,11 +3,12 @@
  * modify (modify.c) and tilesat world (world.c).
  *
  * A map is made valid first (a periodic pattern found by SAT on a small
- * torus, tiled across it), then changed block by block: layer l cuts the
- * plane into blocks of MOD_P x MOD_P at one of four offsets, and each
- * block's interior (the block without its one-cell ring, the margin) is
- * made again by WFC, then by SAT, with everything outside it fixed; a
- * block neither fills keeps its content.  The map is valid after every
+ * torus, tiled across it), then changed block by block: each of
+ * MOD_LAYERS layers is a grid of blocks (mod_layer_open; on a periodic
+ * map MOD_P x MOD_P at one of four offsets), and each block's interior
+ * (the block without its one-cell ring, the margin) is made again by
+ * WFC, then by SAT, with everything outside it fixed; a block neither
+ * fills keeps its content.  The map is valid after every
  * block, and the blocks of a layer do not touch each other's interiors
  * nor margins, so their order does not matter. */
 #ifndef TILESAT_GEN_MODIFY_H

@@ -10,8 +10,10 @@
  *    the map has none (UNSAT, that window); a window as large as the map
  *    is the whole map's SAT.
  * 3. MOD_LAYERS layers of blocks (modify.c), clipped to the map: a side on
- *    the map's edge has no margin; on a periodic map the blocks wrap (at
- *    most as large as the map, the last of a row shorter). */
+ *    the map's edge has no margin; an open map's layers are
+ *    mod_layer_open's (16x16 blocks, then spots on their margins'
+ *    crossings); on a periodic map 4 layers of 16x16 blocks wrap (at most
+ *    as large as the map, the last of a row shorter). */
 #include "gen/modify.h"
 
 #include <stdlib.h>
@@ -173,8 +175,9 @@ static int fix_cell(fin *f, int cell, tilesat_error *err) {
   }
 }
 
-/* The blocks of a side of `dim` cells at offset off: starts, lengths and
- * margins; returns how many (at most dim / MOD_P + 3). */
+/* The blocks of a periodic side of `dim` cells, at offset 0 or half a
+ * block: starts, lengths and margins; returns how many (at most dim /
+ * MOD_P + 3). */
 typedef struct seg {
   int start, len;
   unsigned lo, hi;

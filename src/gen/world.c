@@ -2,18 +2,18 @@
  * blocks (gen/modify.h) on the unbounded plane.
  *
  * The plane starts as the rules' smallest periodic pattern, tiled from
- * cell (0,0); layer l (0..MOD_LAYERS-1) makes every MOD_P x MOD_P block
- * of its grid (corners at the layer's offset modulo MOD_P) again, its
- * one-cell margin fixed.  The cells asked for are computed from their
- * dependency cone alone: the blocks of the last layer that meet them,
- * which need the state after the layer before on their whole area (the
+ * cell (0,0); layer l (0..MOD_LAYERS-1) makes every block of its grid
+ * (mod_layer_open: bh x bw cells, corners at the layer's offset modulo
+ * MOD_P) again, its one-cell margin fixed.  The cells asked for are computed
+ * from their dependency cone alone: the blocks of the last layer that meet
+ * them, which need the state after the layer before on their whole area (the
  * margin, and the content a block that fails keeps), so the region of
- * layer l is that of layer l+1 grown to layer l's grid, down to the
- * pattern.  A block's result depends on its place (its key: the seed, its
- * layer, block row and column), the seed and its cells' content alone, so
- * a chunk is the same whatever was asked before, and time and memory grow
- * with the chunk, not with its coordinates (cells in 128-bit integers:
- * chunk row times chunk size passes 64 bits). */
+ * layer l is that of layer l+1 grown to hold every block of layer l
+ * that meets it, down to the pattern.  A block's result depends on its place
+ * (its key: the seed, its layer, block row and column), the seed and its cells'
+ * content alone, so a chunk is the same whatever was asked before, and time and
+ * memory grow with the chunk, not with its coordinates (cells in 128-bit
+ * integers: chunk row times chunk size passes 64 bits). */
 #include "gen/modify.h"
 
 #include <stdlib.h>
