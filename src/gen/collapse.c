@@ -226,8 +226,8 @@ void tilesat_collapse_free(tilesat_collapse *c) {
   cg_free(c->cg);
   free(c->dooms.v);
   free(c->doomed.v);
-  snapshot *snaps[3] = {&c->snap, &c->old, &c->probe};
-  for (int i = 0; i < 3; i++) {
+  snapshot *snaps[4] = {&c->snap, &c->old, &c->probe, &c->start_snap};
+  for (int i = 0; i < 4; i++) {
     free(snaps[i]->support);
     free(snaps[i]->possible);
     free(snaps[i]->count);
@@ -606,6 +606,19 @@ static void snap_restore_from(tilesat_collapse *c, const snapshot *s) {
     cg_rebuild(c);
 }
 
+/* The state the last start left (start_snap), with the seeds' generators
+ * and the heap's noise drawn again: the same as start() on the same map
+ * and pins, without their bans and propagation. */
+static void start_again(tilesat_collapse *c, uint64_t seed,
+                        tilesat_heuristic h) {
+  snap_restore_from(c, &c->start_snap);
+  ts_rng_seed(&c->rng, seed, 0x636f6cu);
+  ts_rng_seed(&c->noise, seed, 0x6e6f6973u);
+  c->heuristic = h;
+  c->scan = 0;
+  heap_build(c);
+}
+
 /* The latest snapshot taken at or before step (NULL: none). */
 static const snapshot *snap_at(const tilesat_collapse *c, size_t step) {
   const snapshot *s = c->snap.step <= step ? &c->snap : NULL;
@@ -711,7 +724,12 @@ static int run_once(tilesat_collapse *c, const tilesat_collapse_options *o,
     c->drain = blocks && (o->guard == TILESAT_GUARD_BLOCKS ||
                           o->guard == TILESAT_GUARD_AUTO);
     c->blocks_on = blocks && o->guard == TILESAT_GUARD_BLOCKS;
-    start(c, c->seed_now, o->heuristic);
+    if (c->start_reuse == 2 && c->start_ok)
+      start_again(c, c->seed_now, o->heuristic);
+    else
+      start(c, c->seed_now, o->heuristic);
+    if (c->start_reuse == 1 && (c->start_ok = c->contradiction < 0))
+      snap_save_to(c, &c->start_snap);
     if (c->drain && !c->base && c->contradiction < 0) {
       c->base = ts_malloc((size_t)c->N * (size_t)c->T);
       memcpy(c->base, c->possible, (size_t)c->N * (size_t)c->T);

@@ -40,7 +40,8 @@ void mod_layer_offset(int layer, int side, bool hex_rows, int *oy, int *ox) {
 mod_layer_geom mod_layer_open(int layer, bool hex_rows) {
   /* layer 0's margins are rows (and columns) MOD_P - 1 and 0 modulo MOD_P,
    * layer 1's MOD_P/2 - 1 and MOD_P/2: a spot block centred on each pair,
-   * 2 cells on either side (a hex map's rows: 3, its corner even) */
+   * MOD_SPOT / 2 - 1 cells on either side (a hex map's rows: one more, its
+   * corner even) */
   const int half = MOD_P / 2, sh = hex_rows ? MOD_SPOT + 2 : MOD_SPOT;
   const int y0 = MOD_P - sh / 2, y1 = half - sh / 2;
   const int x0 = MOD_P - MOD_SPOT / 2, x1 = half - MOD_SPOT / 2;
@@ -299,7 +300,9 @@ static int fill_wfc(mod_engine *e, tilesat_collapse *c, uint64_t key,
   for (int t = 0; t < MOD_TRIES; t++) {
     uint64_t x = key + (uint64_t)t;
     co.seed = ts_splitmix64(&x);
+    c->start_reuse = t == 0 ? 1 : 2; /* the same window: its start once */
     int res = tilesat_collapse_run(c, &co, e->wtiles, err);
+    c->start_reuse = 0;
     if (res < 0)
       return -1;
     if (res == TILESAT_SAT)
