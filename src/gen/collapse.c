@@ -713,28 +713,32 @@ static bool poll_run(tilesat_collapse *c, const tilesat_collapse_options *o,
  * contradiction by blocks once they are on: 0 (the map's cells all
  * decided, or a contradiction), 1 (it stopped at o->limit choices: the
  * wave as it is), 2, 3, TILESAT_UNSAT or -1 with err (ts_blocks_repair's). */
+/* A run from its seed: the start (or the one modify kept, start_reuse). */
+static void run_start(tilesat_collapse *c, const tilesat_collapse_options *o) {
+  /* the block guard decides blocks again without global constraints or
+   * masks: not on such maps (blocks refused, auto as sat) */
+  bool blocks = !c->cg && !c->m->masked;
+  c->drain = blocks && (o->guard == TILESAT_GUARD_BLOCKS ||
+                        o->guard == TILESAT_GUARD_AUTO);
+  c->blocks_on = blocks && o->guard == TILESAT_GUARD_BLOCKS;
+  if (c->start_reuse == 2 && c->start_ok)
+    start_again(c, c->seed_now, o->heuristic);
+  else
+    start(c, c->seed_now, o->heuristic);
+  if (c->start_reuse == 1 && (c->start_ok = c->contradiction < 0))
+    snap_save_to(c, &c->start_snap);
+  if (c->drain && !c->base && c->contradiction < 0) {
+    c->base = ts_malloc((size_t)c->N * (size_t)c->T);
+    memcpy(c->base, c->possible, (size_t)c->N * (size_t)c->T);
+  }
+}
+
 static int run_once(tilesat_collapse *c, const tilesat_collapse_options *o,
                     int how, tilesat_error *err) {
   if (how == RUN_RESUME)
     snap_restore_from(c, snap_at(c, c->snap_want));
-  else if (how == RUN_START) {
-    /* the block guard decides blocks again without global constraints or
-     * masks: not on such maps (blocks refused, auto as sat) */
-    bool blocks = !c->cg && !c->m->masked;
-    c->drain = blocks && (o->guard == TILESAT_GUARD_BLOCKS ||
-                          o->guard == TILESAT_GUARD_AUTO);
-    c->blocks_on = blocks && o->guard == TILESAT_GUARD_BLOCKS;
-    if (c->start_reuse == 2 && c->start_ok)
-      start_again(c, c->seed_now, o->heuristic);
-    else
-      start(c, c->seed_now, o->heuristic);
-    if (c->start_reuse == 1 && (c->start_ok = c->contradiction < 0))
-      snap_save_to(c, &c->start_snap);
-    if (c->drain && !c->base && c->contradiction < 0) {
-      c->base = ts_malloc((size_t)c->N * (size_t)c->T);
-      memcpy(c->base, c->possible, (size_t)c->N * (size_t)c->T);
-    }
-  }
+  else if (how == RUN_START)
+    run_start(c, o);
   for (;;) {
     if (c->contradiction >= 0) {
       /* none left by the pins alone: propagation refuted them */
