@@ -260,7 +260,7 @@ long tilesat_collapse_resolved(const tilesat_collapse *c);
  * periodic pattern it started from (0 x 0: the whole map's SAT), the
  * windows that made pins and borders hold, and the blocks made again by
  * WFC, by SAT, and kept; cells: the cells the blocks made again (or
- * tried to), summed over the blocks: each cell of an open map about 1.7
+ * tried to), summed over the blocks: each cell of an open map about 2.0
  * times. */
 typedef struct tilesat_modify_stats {
   bool used;
