@@ -259,11 +259,14 @@ long tilesat_collapse_resolved(const tilesat_collapse *c);
  * connected or path constraints, instead of starting over): `used`, the
  * periodic pattern it started from (0 x 0: the whole map's SAT), the
  * windows that made pins and borders hold, and the blocks made again by
- * WFC, by SAT, and kept. */
+ * WFC, by SAT, and kept; cells: the cells the blocks made again (or
+ * tried to), summed over the blocks: each cell of an open map about 2.0
+ * times. */
 typedef struct tilesat_modify_stats {
   bool used;
   int pattern_rows, pattern_cols;
   long pin_windows, wfc, sat, kept;
+  long long cells;
 } tilesat_modify_stats;
 void tilesat_collapse_modify_stats(const tilesat_collapse *c,
                                    tilesat_modify_stats *out);

@@ -226,8 +226,8 @@ void tilesat_collapse_free(tilesat_collapse *c) {
   cg_free(c->cg);
   free(c->dooms.v);
   free(c->doomed.v);
-  snapshot *snaps[3] = {&c->snap, &c->old, &c->probe};
-  for (int i = 0; i < 3; i++) {
+  snapshot *snaps[4] = {&c->snap, &c->old, &c->probe, &c->start_snap};
+  for (int i = 0; i < 4; i++) {
     free(snaps[i]->support);
     free(snaps[i]->possible);
     free(snaps[i]->count);
@@ -425,15 +425,24 @@ static void start(tilesat_collapse *c, uint64_t seed, tilesat_heuristic h) {
   c->no_return = -1;
   c->contradiction = c->failed = -1;
   c->scan = 0;
+  /* a fresh cell's supports (the first cell's, copied to the others) */
+  const size_t row = (size_t)T * (size_t)D;
+  bool unsupported = false; /* a tile with no support in some direction */
+  for (int t = 0; t < T && N > 0; t++)
+    for (int d = 0; d < D; d++) {
+      c->support[(size_t)t * (size_t)D + (size_t)d] =
+          (uint16_t)c->supp_len[d * T + t];
+      unsupported |= c->supp_len[d * T + t] == 0;
+    }
+  const double fresh = entropy_of(sw, swl);
   for (int cell = 0; cell < N; cell++) {
     c->count[cell] = T;
     c->sum_w[cell] = sw;
     c->sum_wlogw[cell] = swl;
-    c->entropy[cell] = entropy_of(sw, swl);
-    for (int t = 0; t < T; t++)
-      for (int d = 0; d < D; d++)
-        c->support[((size_t)cell * (size_t)T + (size_t)t) * (size_t)D +
-                   (size_t)d] = (uint16_t)c->supp_len[d * T + t];
+    c->entropy[cell] = fresh;
+    if (cell > 0)
+      memcpy(c->support + (size_t)cell * row, c->support,
+             row * sizeof *c->support);
     if (ts_masked(m, cell)) { /* not part of the map: no tile, no choice */
       memset(c->possible + (size_t)cell * (size_t)T, 0, (size_t)T);
       c->count[cell] = 0;
@@ -441,7 +450,7 @@ static void start(tilesat_collapse *c, uint64_t seed, tilesat_heuristic h) {
     }
   }
   heap_build(c);
-  for (int cell = 0; cell < N && c->contradiction < 0; cell++)
+  for (int cell = 0; unsupported && cell < N && c->contradiction < 0; cell++)
     for (int t = 0; t < T; t++)
       for (int d = 0; d < D; d++)
         if (c->nbr[(size_t)cell * (size_t)D + (size_t)d] >= 0 &&
@@ -597,6 +606,19 @@ static void snap_restore_from(tilesat_collapse *c, const snapshot *s) {
     cg_rebuild(c);
 }
 
+/* The state the last start left (start_snap), with the seeds' generators
+ * and the heap's noise drawn again: the same as start() on the same map
+ * and pins, without their bans and propagation. */
+static void start_again(tilesat_collapse *c, uint64_t seed,
+                        tilesat_heuristic h) {
+  snap_restore_from(c, &c->start_snap);
+  ts_rng_seed(&c->rng, seed, 0x636f6cu);
+  ts_rng_seed(&c->noise, seed, 0x6e6f6973u);
+  c->heuristic = h;
+  c->scan = 0;
+  heap_build(c);
+}
+
 /* The latest snapshot taken at or before step (NULL: none). */
 static const snapshot *snap_at(const tilesat_collapse *c, size_t step) {
   const snapshot *s = c->snap.step <= step ? &c->snap : NULL;
@@ -691,23 +713,32 @@ static bool poll_run(tilesat_collapse *c, const tilesat_collapse_options *o,
  * contradiction by blocks once they are on: 0 (the map's cells all
  * decided, or a contradiction), 1 (it stopped at o->limit choices: the
  * wave as it is), 2, 3, TILESAT_UNSAT or -1 with err (ts_blocks_repair's). */
+/* A run from its seed: the start (or the one modify kept, start_reuse). */
+static void run_start(tilesat_collapse *c, const tilesat_collapse_options *o) {
+  /* the block guard decides blocks again without global constraints or
+   * masks: not on such maps (blocks refused, auto as sat) */
+  bool blocks = !c->cg && !c->m->masked;
+  c->drain = blocks && (o->guard == TILESAT_GUARD_BLOCKS ||
+                        o->guard == TILESAT_GUARD_AUTO);
+  c->blocks_on = blocks && o->guard == TILESAT_GUARD_BLOCKS;
+  if (c->start_reuse == 2 && c->start_ok)
+    start_again(c, c->seed_now, o->heuristic);
+  else
+    start(c, c->seed_now, o->heuristic);
+  if (c->start_reuse == 1 && (c->start_ok = c->contradiction < 0))
+    snap_save_to(c, &c->start_snap);
+  if (c->drain && !c->base && c->contradiction < 0) {
+    c->base = ts_malloc((size_t)c->N * (size_t)c->T);
+    memcpy(c->base, c->possible, (size_t)c->N * (size_t)c->T);
+  }
+}
+
 static int run_once(tilesat_collapse *c, const tilesat_collapse_options *o,
                     int how, tilesat_error *err) {
   if (how == RUN_RESUME)
     snap_restore_from(c, snap_at(c, c->snap_want));
-  else if (how == RUN_START) {
-    /* the block guard decides blocks again without global constraints or
-     * masks: not on such maps (blocks refused, auto as sat) */
-    bool blocks = !c->cg && !c->m->masked;
-    c->drain = blocks && (o->guard == TILESAT_GUARD_BLOCKS ||
-                          o->guard == TILESAT_GUARD_AUTO);
-    c->blocks_on = blocks && o->guard == TILESAT_GUARD_BLOCKS;
-    start(c, c->seed_now, o->heuristic);
-    if (c->drain && !c->base && c->contradiction < 0) {
-      c->base = ts_malloc((size_t)c->N * (size_t)c->T);
-      memcpy(c->base, c->possible, (size_t)c->N * (size_t)c->T);
-    }
-  }
+  else if (how == RUN_START)
+    run_start(c, o);
   for (;;) {
     if (c->contradiction >= 0) {
       /* none left by the pins alone: propagation refuted them */

@@ -78,7 +78,13 @@ struct tilesat_collapse {
   snapshot snap;      /* the state at the newest doom's step */
   snapshot old;       /* an older one (snap_keep) */
   snapshot probe;     /* a state to come back to, probing a cell */
-  size_t snap_want;   /* the step to take it at, or SIZE_MAX */
+  /* modify's tries of one block: 1, keep the state after the start in
+   * start_snap; 2, start from it again (the same map and pins: only the
+   * seeds differ); 0, neither.  start_ok: start_snap holds one. */
+  int start_reuse;
+  bool start_ok;
+  snapshot start_snap;
+  size_t snap_want; /* the step to take it at, or SIZE_MAX */
   /* why the last run failed (tilesat_collapse_explain) */
   long no_return;
   TS_VEC(size_t) doomed;

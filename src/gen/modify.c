@@ -37,6 +37,26 @@ void mod_layer_offset(int layer, int side, bool hex_rows, int *oy, int *ox) {
   *ox = xs[layer % MOD_LAYERS] ? half : 0;
 }
 
+mod_layer_geom mod_layer_open(int layer, bool hex_rows) {
+  /* layer 0's margins are rows (and columns) MOD_P - 1 and 0 modulo MOD_P,
+   * layer 1's MOD_P/2 - 1 and MOD_P/2: a spot block centred on each pair,
+   * MOD_SPOT / 2 - 1 cells on either side (a hex map's rows: one more, its
+   * corner even) */
+  const int half = MOD_P / 2, sh = hex_rows ? MOD_SPOT + 2 : MOD_SPOT;
+  const int y0 = MOD_P - sh / 2, y1 = half - sh / 2;
+  const int x0 = MOD_P - MOD_SPOT / 2, x1 = half - MOD_SPOT / 2;
+  switch (layer % MOD_LAYERS) {
+  case 0:
+    return (mod_layer_geom){0, 0, MOD_P, MOD_P};
+  case 1:
+    return (mod_layer_geom){half, half, MOD_P, MOD_P};
+  case 2:
+    return (mod_layer_geom){y0, x1, sh, MOD_SPOT};
+  default:
+    return (mod_layer_geom){y1, x0, sh, MOD_SPOT};
+  }
+}
+
 uint64_t mod_block_key(uint64_t seed, int layer, mod_i128 brow, mod_i128 bcol) {
   uint64_t x = seed ^ 0x6d6f64696679u;
   const uint64_t parts[5] = {(uint64_t)layer, (uint64_t)brow,
@@ -280,7 +300,9 @@ static int fill_wfc(mod_engine *e, tilesat_collapse *c, uint64_t key,
   for (int t = 0; t < MOD_TRIES; t++) {
     uint64_t x = key + (uint64_t)t;
     co.seed = ts_splitmix64(&x);
+    c->start_reuse = t == 0 ? 1 : 2; /* the same window: its start once */
     int res = tilesat_collapse_run(c, &co, e->wtiles, err);
+    c->start_reuse = 0;
     if (res < 0)
       return -1;
     if (res == TILESAT_SAT)
@@ -354,12 +376,38 @@ static tilesat_map *window_map(mod_engine *e, const mod_plane *pl, int hh,
   return k->wm;
 }
 
+/* The window without its margin, which its cells' bans stand for (the
+ * tiles their fixed outside neighbours do not allow, edge_bans): fewer
+ * cells for WFC, none pinned.  A hex window keeps its rows' margin (its
+ * first row's parity is the plane's). */
+static void inner(const mod_engine *e, mod_rect *b) {
+  bool rows = e->topo != TILESAT_HEX;
+  if (rows && (b->ring & MOD_RING_N)) {
+    b->y0++;
+    b->hh--;
+  }
+  if (rows && (b->ring & MOD_RING_S))
+    b->hh--;
+  if (b->ring & MOD_RING_W) {
+    b->x0++;
+    b->ww--;
+  }
+  if (b->ring & MOD_RING_E)
+    b->ww--;
+  b->ring &= rows ? 0u : (unsigned)(MOD_RING_N | MOD_RING_S);
+}
+
 int mod_window(mod_engine *e, mod_plane *pl, const mod_rect *b, uint64_t key,
                int conflicts, tilesat_error *err) {
   mod_rect in = *b;
-  if (in.hh <= 0 || in.ww <= 0 ||
-      !window_cells(e, pl, in.y0, in.x0, in.hh, in.ww, in.ring))
+  inner(e, &in);
+  int nfree = in.hh <= 0 || in.ww <= 0
+                  ? 0
+                  : window_cells(e, pl, in.y0, in.x0, in.hh, in.ww, in.ring);
+  if (!nfree)
     return 0;
+  if (conflicts < 0)
+    e->st.cells += nfree;
   tilesat_map own;
   tilesat_collapse *c;
   tilesat_map *wm = window_map(e, pl, in.hh, in.ww, &own, &c, err);

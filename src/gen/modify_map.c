@@ -10,8 +10,10 @@
  *    the map has none (UNSAT, that window); a window as large as the map
  *    is the whole map's SAT.
  * 3. MOD_LAYERS layers of blocks (modify.c), clipped to the map: a side on
- *    the map's edge has no margin; on a periodic map the blocks wrap (at
- *    most as large as the map, the last of a row shorter). */
+ *    the map's edge has no margin; an open map's layers are
+ *    mod_layer_open's (16x16 blocks, then spots on their margins'
+ *    crossings); on a periodic map 4 layers of 16x16 blocks wrap (at most
+ *    as large as the map, the last of a row shorter). */
 #include "gen/modify.h"
 
 #include <stdlib.h>
@@ -173,39 +175,59 @@ static int fix_cell(fin *f, int cell, tilesat_error *err) {
   }
 }
 
-/* The blocks of a side of `dim` cells at offset off: starts, lengths and
- * margins; returns how many (at most dim / MOD_P + 3). */
+/* The blocks of a periodic side of `dim` cells, at offset 0 or half a
+ * block: starts, lengths and margins; returns how many (at most dim /
+ * MOD_P + 3). */
 typedef struct seg {
   int start, len;
   unsigned lo, hi;
 } seg;
 
-static int segments(int dim, bool half, bool even, bool periodic, seg *out) {
+static int segments(int dim, bool half, bool even, seg *out) {
   int n = 0;
-  if (periodic) {
-    int side = dim < MOD_P ? dim : MOD_P, off = half ? side / 2 : 0;
-    if (even && off % 2) /* a hex map's rows keep their parity */
-      off--;
-    for (int s = off; s < off + dim; s += side) {
-      int len = off + dim - s < side ? off + dim - s : side;
-      out[n++] = (seg){s % dim, len, 1, 1};
-    }
-    return n;
-  }
-  for (int s = half ? MOD_P / 2 - MOD_P : 0; s < dim; s += MOD_P) {
-    int a = s < 0 ? 0 : s, b = s + MOD_P < dim ? s + MOD_P : dim;
-    out[n++] = (seg){a, b - a, s > 0, s + MOD_P < dim};
+  int side = dim < MOD_P ? dim : MOD_P, off = half ? side / 2 : 0;
+  if (even && off % 2) /* a hex map's rows keep their parity */
+    off--;
+  for (int s = off; s < off + dim; s += side) {
+    int len = off + dim - s < side ? off + dim - s : side;
+    out[n++] = (seg){s % dim, len, 1, 1};
   }
   return n;
 }
 
+/* An open map's blocks of len cells at offset off modulo MOD_P, cut at
+ * its edges (no margin there). */
+static int segments_open(int dim, int off, int len, seg *out) {
+  int n = 0;
+  for (int s = off > 0 ? off - MOD_P : 0; s < dim; s += MOD_P) {
+    int a = s < 0 ? 0 : s, b = s + len < dim ? s + len : dim;
+    if (b > a)
+      out[n++] = (seg){a, b - a, s > 0, s + len < dim};
+  }
+  return n;
+}
+
+/* Layer l's blocks along the rows and the columns: on a periodic map 4
+ * layers of MOD_P x MOD_P blocks at offsets (0,0), (8,8), (0,8), (8,0)
+ * (they wrap, the last of a row shorter); on an open map
+ * mod_layer_open's. */
+static void layer_segments(const tilesat_map *m, int l, seg *rows, int *nr,
+                           seg *cols, int *nc) {
+  if (m->periodic) {
+    int oy, ox;
+    mod_layer_offset(l, MOD_P, false, &oy, &ox);
+    *nr = segments(m->height, oy != 0, m->topo == TILESAT_HEX, rows);
+    *nc = segments(m->width, ox != 0, false, cols);
+    return;
+  }
+  mod_layer_geom g = mod_layer_open(l, m->topo == TILESAT_HEX);
+  *nr = segments_open(m->height, g.oy, g.bh, rows);
+  *nc = segments_open(m->width, g.ox, g.bw, cols);
+}
+
 static int layer(fin *f, int l, seg *rows, seg *cols, tilesat_error *err) {
-  const tilesat_map *m = f->m;
-  int oy, ox;
-  mod_layer_offset(l, MOD_P, false, &oy, &ox);
-  int nr =
-      segments(m->height, oy != 0, m->topo == TILESAT_HEX, m->periodic, rows);
-  int nc = segments(m->width, ox != 0, false, m->periodic, cols);
+  int nr, nc;
+  layer_segments(f->m, l, rows, &nr, cols, &nc);
   for (int i = 0; i < nr; i++)
     for (int j = 0; j < nc; j++) {
       if (ts_terminated(&f->so)) {
@@ -268,6 +290,7 @@ int ts_modify_run(tilesat_collapse *c, const tilesat_collapse_options *o,
   c->mod.wfc = st->wfc;
   c->mod.sat = st->sat;
   c->mod.kept = st->kept;
+  c->mod.cells = st->cells;
   c->repairs = st->wfc + st->sat;
   mod_engine_free(f.e);
   free(f.pin);

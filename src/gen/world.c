@@ -2,18 +2,18 @@
  * blocks (gen/modify.h) on the unbounded plane.
  *
  * The plane starts as the rules' smallest periodic pattern, tiled from
- * cell (0,0); layer l (0..MOD_LAYERS-1) makes every MOD_P x MOD_P block
- * of its grid (corners at the layer's offset modulo MOD_P) again, its
- * one-cell margin fixed.  The cells asked for are computed from their
- * dependency cone alone: the blocks of the last layer that meet them,
- * which need the state after the layer before on their whole area (the
+ * cell (0,0); layer l (0..MOD_LAYERS-1) makes every block of its grid
+ * (mod_layer_open: bh x bw cells, corners at the layer's offset modulo
+ * MOD_P) again, its one-cell margin fixed.  The cells asked for are computed
+ * from their dependency cone alone: the blocks of the last layer that meet
+ * them, which need the state after the layer before on their whole area (the
  * margin, and the content a block that fails keeps), so the region of
- * layer l is that of layer l+1 grown to layer l's grid, down to the
- * pattern.  A block's result depends on its place (its key: the seed, its
- * layer, block row and column), the seed and its cells' content alone, so
- * a chunk is the same whatever was asked before, and time and memory grow
- * with the chunk, not with its coordinates (cells in 128-bit integers:
- * chunk row times chunk size passes 64 bits). */
+ * layer l is that of layer l+1 grown to hold every block of layer l
+ * that meets it, down to the pattern.  A block's result depends on its place
+ * (its key: the seed, its layer, block row and column), the seed and its cells'
+ * content alone, so a chunk is the same whatever was asked before, and time and
+ * memory grow with the chunk, not with its coordinates (cells in 128-bit
+ * integers: chunk row times chunk size passes 64 bits). */
 #include "gen/modify.h"
 
 #include <stdlib.h>
@@ -75,21 +75,26 @@ typedef struct span128 {
   mod_i128 a, b;
 } span128;
 
-/* Grown to the grid of blocks at offset off. */
-static span128 aligned(span128 s, int off) {
-  mod_i128 a = mod_floordiv(s.a - off, MOD_P) * MOD_P + off;
-  mod_i128 b = -mod_floordiv(-(s.b - off), MOD_P) * MOD_P + off;
-  return (span128){a, b};
+/* s grown to hold every block of len cells at offset off (modulo MOD_P)
+ * that meets it (spot blocks leave gaps: s is kept whole). */
+static span128 aligned(span128 s, int off, int len) {
+  mod_i128 first = -mod_floordiv(-(s.a - off - len + 1), MOD_P) * MOD_P + off;
+  mod_i128 last = mod_floordiv(s.b - 1 - off, MOD_P) * MOD_P + off + len;
+  return (span128){first < s.a ? first : s.a, last > s.b ? last : s.b};
+}
+
+/* The first corner of a block at offset off at or after a. */
+static mod_i128 first_block(mod_i128 a, int off) {
+  return -mod_floordiv(-(a - off), MOD_P) * MOD_P + off;
 }
 
 /* The regions of each layer, the last first. */
 static void cone(span128 rows, span128 cols, bool hex, span128 *rl,
                  span128 *cl) {
   for (int l = MOD_LAYERS - 1; l >= 0; l--) {
-    int oy, ox;
-    mod_layer_offset(l, MOD_P, hex, &oy, &ox);
-    rows = aligned(rows, oy);
-    cols = aligned(cols, ox);
+    mod_layer_geom g = mod_layer_open(l, hex);
+    rows = aligned(rows, g.oy, g.bh);
+    cols = aligned(cols, g.ox, g.bw);
     rl[l] = rows;
     cl[l] = cols;
   }
@@ -99,18 +104,17 @@ static void cone(span128 rows, span128 cols, bool hex, span128 *rl,
  * first cell is (r0, c0). */
 static int layer(tilesat_world *w, mod_engine *e, mod_plane *pl, int l,
                  span128 rl, span128 cl, span128 r0c0, tilesat_error *err) {
-  int oy, ox;
-  mod_layer_offset(l, MOD_P, w->topo == TILESAT_HEX, &oy, &ox);
-  for (mod_i128 y = rl.a; y < rl.b; y += MOD_P)
-    for (mod_i128 x = cl.a; x < cl.b; x += MOD_P) {
+  mod_layer_geom g = mod_layer_open(l, w->topo == TILESAT_HEX);
+  for (mod_i128 y = first_block(rl.a, g.oy); y + g.bh <= rl.b; y += MOD_P)
+    for (mod_i128 x = first_block(cl.a, g.ox); x + g.bw <= cl.b; x += MOD_P) {
       if (ts_terminated(&w->so)) {
         ts_error(err, "world", 0, "interrupted");
         return -1;
       }
-      mod_rect b = {(int)(y - r0c0.a), (int)(x - r0c0.b), MOD_P, MOD_P,
+      mod_rect b = {(int)(y - r0c0.a), (int)(x - r0c0.b), g.bh, g.bw,
                     MOD_RING_ALL};
-      uint64_t key = mod_block_key(w->seed, l, mod_floordiv(y - oy, MOD_P),
-                                   mod_floordiv(x - ox, MOD_P));
+      uint64_t key = mod_block_key(w->seed, l, mod_floordiv(y - g.oy, MOD_P),
+                                   mod_floordiv(x - g.ox, MOD_P));
       if (mod_window(e, pl, &b, key, -1, err) < 0)
         return -1;
     }
@@ -158,6 +162,7 @@ int tilesat_world_chunks(tilesat_world *w, int64_t crow, int64_t ccol, int n,
   w->st.wfc = st->wfc;
   w->st.sat = st->sat;
   w->st.kept = st->kept;
+  w->st.cells = st->cells;
   int dy = (int)(rows.a - rl[0].a), dx = (int)(cols.a - cl[0].a);
   int oh = n * span_h, ow = n * span_w;
   for (int y = 0; y < oh && !rc; y++)
