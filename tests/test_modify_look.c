@@ -157,30 +157,17 @@ static int seam_at(int d, int y, int x) {
   return at == 0 ? 1 : at == MOD_P / 2 ? 0 : -1;
 }
 
-/* Chi-square homogeneity of seam pairs against middle-line pairs, by
- * direction and tiles: its p. */
-static double seams_p(const maps *m) {
-  size_t K = 2 * (size_t)m->T * (size_t)m->T;
-  double *cnt[2] = {calloc(K, sizeof(double)), calloc(K, sizeof(double))};
-  for (int i = 0; i < m->n; i++)
-    for (int y = 0; y < W; y++)
-      for (int x = 0; x < W; x++)
-        for (int d = 0; d < 2; d++) {
-          int at = seam_at(d, y, x);
-          if (at < 0)
-            continue;
-          const int *t = m->tiles + (size_t)i * W * W;
-          int a = t[y * W + x], b = t[(y + d) % W * W + (x + 1 - d) % W];
-          cnt[at][((size_t)d * (size_t)m->T + (size_t)a) * (size_t)m->T +
-                  (size_t)b]++;
-        }
-  double S = 0, I = 0, x2 = 0, ps = 0, pi = 0;
+/* Chi-square homogeneity of the pairs of one direction, seam (cnt[1])
+ * against middle lines (cnt[0]), over K columns: adds the statistic to
+ * *x2 and the degrees of freedom to *df. */
+static void homogeneity(double *const cnt[2], size_t K, double *x2, int *df) {
+  double S = 0, I = 0, ps = 0, pi = 0;
   for (size_t k = 0; k < K; k++) {
     S += cnt[1][k];
     I += cnt[0][k];
   }
   int cols = 0;
-  for (size_t k = 0; k <= K; k++) {
+  for (size_t k = 0; k <= K && S > 0 && I > 0; k++) {
     double s = k < K ? cnt[1][k] : ps, i = k < K ? cnt[0][k] : pi;
     if (s + i == 0)
       continue;
@@ -190,12 +177,34 @@ static double seams_p(const maps *m) {
       continue;
     }
     double es = (s + i) * S / (S + I), ei = (s + i) * I / (S + I);
-    x2 += (s - es) * (s - es) / es + (i - ei) * (i - ei) / ei;
+    *x2 += (s - es) * (s - es) / es + (i - ei) * (i - ei) / ei;
     cols++;
   }
-  free(cnt[0]);
-  free(cnt[1]);
-  return gamma_q((cols > 1 ? cols - 1 : 1) / 2.0, x2 / 2);
+  *df += cols > 1 ? cols - 1 : 0;
+}
+
+/* Seam pairs against middle-line pairs, direction by direction (the
+ * statistics and degrees of freedom summed): the chi-square p. */
+static double seams_p(const maps *m) {
+  size_t K = (size_t)m->T * (size_t)m->T;
+  double x2 = 0;
+  int df = 0;
+  for (int d = 0; d < 2; d++) {
+    double *cnt[2] = {calloc(K, sizeof(double)), calloc(K, sizeof(double))};
+    for (int i = 0; i < m->n; i++)
+      for (int y = 0; y < W; y++)
+        for (int x = 0; x < W; x++) {
+          int at = seam_at(d, y, x);
+          const int *t = m->tiles + (size_t)i * W * W;
+          if (at >= 0)
+            cnt[at][(size_t)t[y * W + x] * (size_t)m->T +
+                    (size_t)t[(y + d) % W * W + (x + 1 - d) % W]]++;
+        }
+    homogeneity(cnt, K, &x2, &df);
+    free(cnt[0]);
+    free(cnt[1]);
+  }
+  return gamma_q((df > 0 ? df : 1) / 2.0, x2 / 2);
 }
 
 /* A blocky sample: each block of the last layer's grid of map i taken

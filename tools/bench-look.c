@@ -97,32 +97,38 @@ static void pairs_add(pairs *p, const int *tiles, int w, int h,
       }
 }
 
-/* Chi-square homogeneity of seam against inside: p, *stat and *df. */
+/* Chi-square homogeneity of seam against inside, direction by direction
+ * (their lines are not as many on an open map), the statistics and
+ * degrees of freedom summed: p, *stat and *df. */
 static double pairs_p(const pairs *p, double *stat, int *df) {
-  size_t K = 2 * (size_t)p->T * (size_t)p->T;
-  double S = 0, I = 0;
-  for (size_t k = 0; k < K; k++) {
-    S += p->seam[k];
-    I += p->in[k];
-  }
-  double x2 = 0, ps = 0, pi = 0;
-  int cols = 0;
-  for (size_t k = 0; k <= K; k++) {
-    bool last = k == K;
-    double s = last ? ps : p->seam[k], i = last ? pi : p->in[k];
-    if (s + i == 0)
-      continue;
-    if (!last && (s + i) * S / (S + I) < 5) {
-      ps += s;
-      pi += i;
-      continue;
+  size_t K = (size_t)p->T * (size_t)p->T;
+  double x2 = 0;
+  int dfs = 0;
+  for (int d = 0; d < 2; d++) {
+    const double *seam = p->seam + d * K, *in = p->in + d * K;
+    double S = 0, I = 0, ps = 0, pi = 0;
+    for (size_t k = 0; k < K; k++) {
+      S += seam[k];
+      I += in[k];
     }
-    double es = (s + i) * S / (S + I), ei = (s + i) * I / (S + I);
-    x2 += (s - es) * (s - es) / es + (i - ei) * (i - ei) / ei;
-    cols++;
+    int cols = 0;
+    for (size_t k = 0; k <= K && S > 0 && I > 0; k++) {
+      double s = k < K ? seam[k] : ps, i = k < K ? in[k] : pi;
+      if (s + i == 0)
+        continue;
+      if (k < K && (s + i) * S / (S + I) < 5) {
+        ps += s;
+        pi += i;
+        continue;
+      }
+      double es = (s + i) * S / (S + I), ei = (s + i) * I / (S + I);
+      x2 += (s - es) * (s - es) / es + (i - ei) * (i - ei) / ei;
+      cols++;
+    }
+    dfs += cols > 1 ? cols - 1 : 0;
   }
   *stat = x2;
-  *df = cols > 1 ? cols - 1 : 1;
+  *df = dfs > 0 ? dfs : 1;
   return gamma_q(*df / 2.0, x2 / 2);
 }
 
