@@ -12,10 +12,10 @@
  *   different blocks of modify's last layer (gen/modify.h: MOD_P,
  *   mod_layer_offset) against the pairs of the blocks' middle lines (the
  *   same number of lines, half a block from the seams), chi-square test
- *   of homogeneity (columns with an expected seam count under 5 pooled),
- *   p > 0.01.  The same check passes on plain WFC's maps (no blocks: a
- *   control) and fails on a deliberately blocky sample (each block of
- *   the last layer's grid from another plain map: seams join unrelated
+ *   of homogeneity, east and south apart (columns with an expected seam
+ *   count under 5 pooled), p > 0.01.  The same check passes on plain WFC's maps
+ * (no blocks: a control) and fails on a deliberately blocky sample (each block
+ * of the last layer's grid from another plain map: seams join unrelated
  *   content), so it can fail. */
 #include "helpers.h"
 
