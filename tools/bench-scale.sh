@@ -1,6 +1,7 @@
 #!/bin/sh
-# Guarded collapse at scale (issue 21): the exact guard (--guard sat), the
-# block guard (--guard blocks) and auto side by side, CPU time per map.
+# Guarded collapse at scale (issues 21 and 32): the exact guard (--guard
+# sat), the block guard (--guard blocks), auto and modifying in blocks
+# (--guard modify) side by side, CPU time per map.
 # Castle without wrap at 128, 256, 512 and 1024 (10, 10, 5 and 3 seeds);
 # WFC's Knots (Standard), Circuit (Turnless) and three overlapping samples
 # (Rooms, Knot, Village), periodic as samples.xml runs them, at 1024.
@@ -10,7 +11,8 @@
 # "> CAP s" or the maps made), maps/runs, block repairs per map and the
 # share of cells they re-solved.  A cell is stopped at CAP CPU seconds a
 # run.
-#   CAP=90 BACKEND=cadical GUARDS="sat blocks auto" SCALE="128 256 512 1024"
+#   CAP=90 BACKEND=cadical GUARDS="sat blocks auto modify"
+#   SCALE="128 256 512 1024"
 #   QUICK=1: Castle at 64 and 128 only, 3 seeds, CAP=20 (a smoke test);
 #   SCALE=- OTHERS=0: no Castle rows, no other rows
 # Then side by side (SIDE=1024, the sizes; SIDE=-: none): the six rule
@@ -39,7 +41,7 @@ if [ "${QUICK:-0}" = 1 ]; then
   CAP=20
   OTHERS=0
 fi
-GUARDS=${GUARDS:-sat blocks auto}
+GUARDS=${GUARDS:-sat blocks auto modify}
 BACKEND=${BACKEND:-cadical}
 W=build/bench-scale.d
 mkdir -p $W
@@ -246,6 +248,78 @@ Village overlapping $S/Village.png 3 2 1"
         "$(brief "$cnf")" "$(brief "$auto")"
     done
   done
+fi
+
+# ------------------------------------------------------- endless worlds
+# tilesat world (issue 32): Castle, Knots and Circuit chunks of WORLD_CHUNK
+# (default 64) at 10 coordinates up to 10^12 chunks apart, one process a
+# chunk: median and largest CPU time (user + system, the process, the
+# rules and the pattern included) and the largest peak RSS, from
+# /usr/bin/time.  WORLD=0: none.
+WORLD_CHUNK=${WORLD_CHUNK:-64}
+if [ "${WORLD:-1}" = 1 ]; then
+  echo
+  echo "tilesat world: ${WORLD_CHUNK}x$WORLD_CHUNK chunks at 10 places up to" \
+    "10^12 chunks apart, one process each (CPU time and peak RSS)"
+  printf '%-8s | %-9s | %-9s | %-8s | %s\n' rules median largest "peak RSS" \
+    "chunks made"
+  AT="0,0 -5,9 123456789,-987654321 -1000000000000,1000000000000
+999999999999,3 7,-424242424242 -31,-77 500000000000,500000000000
+-999999999999,-1 42,1000000000000"
+  for name in Castle Knots Circuit; do
+    : >$W/world.times
+    for at in $AT; do
+      rc=0
+      {
+        /usr/bin/time -f '%U %S %M' -o $W/time "$B" world $W/$name.rules \
+          --chunk "$WORLD_CHUNK" --at "$at" >/dev/null 2>$W/err || rc=$?
+      } 2>/dev/null
+      [ "$rc" = 10 ] && tail -n 1 $W/time >>$W/world.times
+    done
+    awk 'NF == 3 { print $1 + $2, $3 }' $W/world.times | sort -g |
+      awk -v name="$name" '
+        { n++; t[n] = $1; if ($2 > mem) mem = $2 }
+        END {
+          printf "%-8s | %-9s | %-9s | %-8s | %d/10\n", name,
+            n ? sprintf("%.2f s", t[int((n + 1) / 2)]) : "-",
+            n ? sprintf("%.2f s", t[n]) : "-",
+            n ? sprintf("%.0f MB", mem / 1024) : "-", n
+        }'
+  done
+fi
+
+# ------------------------------------------------------- look
+# Does --guard modify keep WFC's look (issue 32)?  tools/bench-look.c on
+# Castle (open; against --guard blocks, as plain WFC makes no Castle map
+# that large), Knots and Circuit (periodic, against plain WFC's successful
+# runs) at LOOK_SIZE (default 128), LOOK_MAPS maps each way (default 20):
+# the largest difference of a tile's share in points, and the seams'
+# chi-square p beside the reference's (a control: its maps have no
+# blocks).  LOOK=0: none.
+if [ "${LOOK:-1}" = 1 ]; then
+  # shellcheck disable=SC2046 # the link flags, one word each
+  cc -std=c11 -D_POSIX_C_SOURCE=200809L -O2 -Isrc tools/bench-look.c \
+    build/libtilesat.a $(make -s print-libs) -o build/bench-look
+  L=${LOOK_SIZE:-128}
+  echo
+  echo "look: --guard modify against the reference, ${LOOK_MAPS:-20} maps each"
+  for c in "Castle ${L}x$L blocks" "Knots ${L}x$L:periodic plain" \
+    "Circuit ${L}x$L:periodic plain"; do
+    # shellcheck disable=SC2086 # three words
+    set -- $c
+    build/bench-look "$W/$1.rules" "$2" "${LOOK_MAPS:-20}" "$3" |
+      sed "s|^$W/||" || echo "$1: bench-look failed"
+  done
+fi
+
+# ------------------------------------------------------- peers
+# fast-wfc (math-fehr/fast-wfc, C++) and POMS (zzyzek/PunchOutModelSynthesis,
+# C++), built beside the project in build/bench-peers/NAME from a git
+# directory the caller brought here (FASTWFC_GIT, POMS_GIT: the script
+# downloads nothing): tools/bench-peers.sh.  PEERS=0: none.
+if [ "${PEERS:-1}" = 1 ]; then
+  echo
+  tools/bench-peers.sh "$B" || echo "peers: tools/bench-peers.sh failed"
 fi
 
 [ "${CHECKS:-}" = - ] && exit 0
