@@ -89,6 +89,39 @@ static bool pattern_fits(int p, int q, bool hex, int need_h, int need_w) {
   return (!need_h || need_h % p == 0) && (!need_w || need_w % q == 0);
 }
 
+/* The largest side up to `most` that fits `need` (0: any), even on hex
+ * rows; 0 when none does. */
+static int widest(int most, int need, bool even) {
+  for (int n = most; n > 0; n--)
+    if ((!need || need % n == 0) && (!even || n % 2 == 0))
+      return n;
+  return 0;
+}
+
+/* A varied pattern: the largest torus that fits, filled by WFC with the
+ * exact guard (one fixed seed, so every run and every chunk starts from the
+ * same): its tiles in WFC's shares, so that what the blocks leave of the
+ * start does not show (a 1x1 pattern, Circuit's bridge or Castle's ground,
+ * came back from blocks whose margins held nothing else).  1 with tiles,
+ * else 0 (the smallest torus is looked for then). */
+static int varied(const tilesat_rules *r, tilesat_topology topo, int p, int q,
+                  const tilesat_solve_options *so, int *tiles) {
+  if (p * q < 16)
+    return 0;
+  tilesat_error err;
+  tilesat_map *m = tilesat_map_new(r, q, p, topo, true, &err);
+  tilesat_collapse *c = m ? tilesat_collapse_new(m, &err) : NULL;
+  tilesat_collapse_options o;
+  tilesat_collapse_options_init(&o);
+  o.guard = TILESAT_GUARD_SAT;
+  if (so)
+    o.solve = *so;
+  int res = c ? tilesat_collapse_run(c, &o, tiles, &err) : TILESAT_UNKNOWN;
+  tilesat_collapse_free(c);
+  tilesat_map_free(m);
+  return res == TILESAT_SAT;
+}
+
 int mod_pattern_find(const tilesat_rules *r, tilesat_topology topo, int need_h,
                      int need_w, int max_p, int max_q,
                      const tilesat_solve_options *so, mod_pattern *out,
@@ -97,6 +130,11 @@ int mod_pattern_find(const tilesat_rules *r, tilesat_topology topo, int need_h,
   int *tiles = ts_malloc((size_t)MOD_PATTERN * MOD_PATTERN * sizeof *tiles);
   max_p = max_p < MOD_PATTERN ? max_p : MOD_PATTERN;
   max_q = max_q < MOD_PATTERN ? max_q : MOD_PATTERN;
+  int vp = widest(max_p, need_h, hex), vq = widest(max_q, need_w, false);
+  if (vp && vq && varied(r, topo, vp, vq, so, tiles)) {
+    *out = (mod_pattern){vp, vq, tiles};
+    return 1;
+  }
   for (int area = 1; area <= max_p * max_q; area++)
     for (int p = 1; p <= max_p; p++) {
       int q = area / p;
