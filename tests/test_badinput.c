@@ -63,6 +63,11 @@ Test(badinput, sample_with_256_tiles_names_sample) {
                    "one line: --method enum lists every map (small counts "
                    "only), --method approx estimates (no time bound)\n",
                    "count", rules, "--size", "2x2", "--method", "dp");
+  /* --by-tile: the dp alone counts a distribution (enum and approx, which
+   * the plain refusal suggests, refuse --by-tile) */
+  expect_cli_error("tilesat: --by-tile: counts with the DP, which handles at "
+                   "most 255 tiles (this rule set has 256)\n",
+                   "count", rules, "--size", "2x2", "--by-tile", "t0");
   remove(grid);
   remove(rules);
   free(grid);
