@@ -252,40 +252,81 @@ fi
 
 # ------------------------------------------------------- endless worlds
 # tilesat world (issue 32): Castle, Knots and Circuit chunks of WORLD_CHUNK
-# (default 64) at 10 coordinates up to 10^12 chunks apart, one process a
-# chunk: median and largest CPU time (user + system, the process, the
-# rules and the pattern included) and the largest peak RSS, from
-# /usr/bin/time.  WORLD=0: none.
+# (default 64) at WORLD_PLACES (default 100) places drawn at random (a
+# fixed draw) up to 10^12 chunks apart, one process a chunk: median and
+# largest CPU time (user + system, the process, the rules and the pattern
+# included) and the largest peak RSS, from /usr/bin/time.  Then the same
+# places asked again in another order (the reversed list, every second
+# place first): the chunks whose bytes are the same; then each place's
+# east and south neighbours, asked on their own, glued to it as text and
+# checked by `tilesat verify`: the seams that keep the rules.  Targets:
+# median <= 0.2 s, every seam valid, the same bytes.  WORLD=0: none.
 WORLD_CHUNK=${WORLD_CHUNK:-64}
+WORLD_PLACES=${WORLD_PLACES:-100}
+[ "${QUICK:-0}" = 1 ] && WORLD_PLACES=${WORLD_PLACES_QUICK:-5}
 if [ "${WORLD:-1}" = 1 ]; then
   echo
-  echo "tilesat world: ${WORLD_CHUNK}x$WORLD_CHUNK chunks at 10 places up to" \
-    "10^12 chunks apart, one process each (CPU time and peak RSS)"
-  printf '%-8s | %-9s | %-9s | %-8s | %s\n' rules median largest "peak RSS" \
-    "chunks made"
-  AT="0,0 -5,9 123456789,-987654321 -1000000000000,1000000000000
-999999999999,3 7,-424242424242 -31,-77 500000000000,500000000000
--999999999999,-1 42,1000000000000"
+  echo "tilesat world: ${WORLD_CHUNK}x$WORLD_CHUNK chunks at $WORLD_PLACES" \
+    "places up to 10^12 chunks apart, one process each (CPU time and peak RSS)"
+  printf '%-8s | %-9s | %-9s | %-8s | %-11s | %-15s | %s\n' rules median \
+    largest "peak RSS" "chunks made" "same bytes" "seams valid"
+  D=$W/world
+  mkdir -p $D
+  awk -v n="$WORLD_PLACES" 'BEGIN {
+    srand(32)
+    for (i = 1; i <= n; i++)
+      printf "%d %.0f,%.0f\n", i, int(rand() * 1e12) - 5e11, int(rand() * 1e12) - 5e11
+  }' >$D/places
+  # NAME AT OUT: one chunk, its CPU time and RSS appended to $D/times
+  chunk() {
+    rc=0
+    {
+      /usr/bin/time -f '%U %S %M' -o $D/time "$B" world $W/$1.rules \
+        --chunk "$WORLD_CHUNK" --at "$2" >"$3" 2>$D/err || rc=$?
+    } 2>/dev/null
+    [ "$rc" = 10 ] && tail -n 1 $D/time >>$D/times
+    return 0
+  }
   for name in Castle Knots Circuit; do
-    : >$W/world.times
-    for at in $AT; do
-      rc=0
-      {
-        /usr/bin/time -f '%U %S %M' -o $W/time "$B" world $W/$name.rules \
-          --chunk "$WORLD_CHUNK" --at "$at" >/dev/null 2>$W/err || rc=$?
-      } 2>/dev/null
-      [ "$rc" = 10 ] && tail -n 1 $W/time >>$W/world.times
-    done
-    awk 'NF == 3 { print $1 + $2, $3 }' $W/world.times | sort -g |
-      awk -v name="$name" '
-        { n++; t[n] = $1; if ($2 > mem) mem = $2 }
+    : >$D/times
+    while read -r i at; do chunk "$name" "$at" "$D/a.$i"; done <$D/places
+    made=$(wc -l <$D/times)
+    stats=$(awk 'NF == 3 { print $1 + $2, $3 }' $D/times | sort -g |
+      awk '{ n++; t[n] = $1; if ($2 > mem) mem = $2 }
         END {
-          printf "%-8s | %-9s | %-9s | %-8s | %d/10\n", name,
-            n ? sprintf("%.2f s", t[int((n + 1) / 2)]) : "-",
-            n ? sprintf("%.2f s", t[n]) : "-",
-            n ? sprintf("%.0f MB", mem / 1024) : "-", n
-        }'
+          printf "%s|%s|%s", n ? sprintf("%.2f s", t[int((n + 1) / 2)]) : "-",
+            n ? sprintf("%.2f s", t[n]) : "-", n ? sprintf("%.0f MB", mem / 1024) : "-"
+        }')
+    # another order: the reversed list, the even places first
+    sort -k1,1nr $D/places | awk '$1 % 2 == 0' >$D/order
+    sort -k1,1nr $D/places | awk '$1 % 2 == 1' >>$D/order
+    same=0
+    while read -r i at; do
+      chunk "$name" "$at" "$D/b"
+      cmp -s "$D/a.$i" "$D/b" && same=$((same + 1))
+    done <$D/order
+    seams=0
+    while read -r i at; do
+      r=${at%,*} c=${at#*,}
+      chunk "$name" "$r,$((c + 1))" "$D/e"
+      chunk "$name" "$((r + 1)),$c" "$D/s"
+      tail -n +3 "$D/a.$i" >$D/a.rows
+      tail -n +3 "$D/e" >$D/e.rows
+      { echo "tilesat-grid names"; paste -d' ' $D/a.rows $D/e.rows; } >$D/ae
+      { echo "tilesat-grid names"; cat $D/a.rows; tail -n +3 "$D/s"; } >$D/as
+      for g in ae as; do
+        rc=0
+        "$B" verify $W/$name.rules $D/$g >/dev/null 2>&1 || rc=$?
+        [ "$rc" = 10 ] && seams=$((seams + 1)) # VALID
+      done
+    done <$D/places
+    printf '%-8s | %-9s | %-9s | %-8s | %-11s | %-15s | %s\n' "$name" \
+      "$(echo "$stats" | cut -d'|' -f1)" "$(echo "$stats" | cut -d'|' -f2)" \
+      "$(echo "$stats" | cut -d'|' -f3)" "$made/$WORLD_PLACES" \
+      "$same/$WORLD_PLACES" "$seams/$((2 * WORLD_PLACES))"
   done
+  echo "targets: median <= 0.2 s a chunk, every seam valid, the same bytes in" \
+    "both orders"
 fi
 
 # ------------------------------------------------------- look
