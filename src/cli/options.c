@@ -349,13 +349,15 @@ static int unknown_option(const char *cmd, const char *a, size_t len) {
     if (!dup && option_row_for(&option_rows[i], cmd))
       names[n++] = name;
   }
-  size_t k = tilesat_suggest(word, names, n, NULL, hint, sizeof hint);
-  /* else: the commands that have it */
+  /* the commands that have it, first: an option of another command is
+   * that, not a typo of a near name (explain's --whole for --choose) */
   const char *of[64];
   int nof = 0;
-  for (size_t i = 0; i < ncommands && !k && nof < 64; i++)
+  for (size_t i = 0; i < ncommands && nof < 64; i++)
     if (strcmp(commands[i].name, cmd) && find_row(commands[i].name, a, len))
       of[nof++] = commands[i].name;
+  if (!nof)
+    tilesat_suggest(word, names, n, NULL, hint, sizeof hint);
   int shown = nof > 4 ? 3 : nof; /* then "and N other commands" */
   for (int i = 0; i < shown; i++) {
     size_t at = strlen(hint);
