@@ -416,7 +416,7 @@ static size_t frame_pins(const painter *p, tilesat_image *img,
                  ? mark_width(side)
                  : 0;
     if (side - 2 * in < 4 * t)
-      in = 0;
+      continue; /* no room inside the mark's frame: the mark says more */
     ts_frame_rect(img, o[0] + in, o[1] + in, o[2] - 2 * in, o[3] - 2 * in, t,
                   black_px);
     ts_frame_rect(img, o[0] + in + t, o[1] + in + t, o[2] - 2 * (in + t),
@@ -540,7 +540,8 @@ static tilesat_image *with_legend(tilesat_image *img, const legend *lg) {
 
 /* Does a picture of w x h with the largest legend fit? */
 static bool legend_fits(size_t w, size_t h, const legend *lg) {
-  ts_legend_size(lg->rows, lg->n, &w, &h);
+  if (lg->n)
+    ts_legend_size(lg->rows, lg->n, &w, &h);
   return side_fits(w, h);
 }
 
