@@ -101,6 +101,21 @@ Test(drawing, scale_applies_to_pictures_sheets_and_heat_maps) {
     for (int x = 0; x < wb; x++)
       cr_expect(same_px(pixel_at(pb, wb, x, y), pixel_at(pa, wa, x / 2, y / 2)),
                 "(%d,%d)", x, y);
+  free(pb);
+  /* scaled down, 3 pixels a cell: drawn from the cells, the same pixels
+   * as the 7-pixel picture's nearest (a map too large to draw at 7
+   * pixels a cell still draws at 1) */
+  r = RUN("collapse", rules, "--size", "4x3", "--seed", "2", "--guard", "sat",
+          "--png", b, "--scale", "3");
+  cr_assert_eq(r.code, 10, "%s", r.err);
+  run_free(&r);
+  pb = decode_png(b, &wb, &hb);
+  cr_assert(wb == 12 && hb == 9, "%dx%d", wb, hb);
+  for (int y = 0; y < hb; y++)
+    for (int x = 0; x < wb; x++)
+      cr_expect(same_px(pixel_at(pb, wb, x, y),
+                        pixel_at(pa, wa, x * 7 / 3, y * 7 / 3)),
+                "(%d,%d)", x, y);
   free(pa);
   free(pb);
   /* four samples, two a row, 2 grey pixels apart, 10 pixels a cell */

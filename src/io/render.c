@@ -308,8 +308,16 @@ static bool side_fits(size_t w, size_t h) {
 
 /* The output's size: the picture, scaled. */
 static void scaled_size(const painter *p, size_t *w, size_t *h) {
-  int nw, nh;
-  map_size(p, &nw, &nh);
+  long long nw, nh;
+  if (p->overlap) {
+    int iw, ih;
+    map_size(p, &iw, &ih);
+    nw = iw;
+    nh = ih;
+  } else { /* not saturated: scaled down, it may fit */
+    nw = (long long)p->w * p->tw + (p->m->topo == TILESAT_HEX ? p->tw / 2 : 0);
+    nh = (long long)p->h * p->th;
+  }
   *w = (size_t)up(nw, p->xn, p->xd);
   *h = (size_t)up(nh, p->yn, p->yd);
 }
@@ -364,11 +372,47 @@ static int owner(const painter *p, int x, int y) {
 
 /* The map drawn, the cells `marks` leaves unmarked washed out (when any
  * is marked), scaled by nearest neighbour. */
+/* The same drawn pixel by pixel from the cells, for a picture scaled
+ * down: its full size may be larger than any image (Castle's 7-pixel
+ * tiles on 2048x2048 cells at --scale 1). */
+static tilesat_image *picture_down(const painter *p, const int *tiles,
+                                   const uint64_t *domains,
+                                   const uint8_t *marks) {
+  const tilesat_map *m = p->m;
+  size_t W, H;
+  scaled_size(p, &W, &H);
+  tilesat_image *img = tilesat_image_new((int)W, (int)H);
+  for (size_t Y = 0; Y < H; Y++) {
+    int y = (int)((long long)Y * p->yd / p->yn);
+    for (size_t X = 0; X < W; X++) {
+      int x = (int)((long long)X * p->xd / p->xn), cell = owner(p, x, y);
+      if (cell < 0)
+        continue; /* a hex row's shift: transparent */
+      int r = cell / m->width - p->r0, c = cell % m->width - p->c0;
+      int dy = p->overlap ? y - r : y - r * p->th;
+      int dx =
+          p->overlap
+              ? x - c
+              : x - c * p->tw -
+                    (m->topo == TILESAT_HEX && (p->r0 + r) % 2 ? p->tw / 2 : 0);
+      uint8_t *px = img->rgba + 4 * (Y * W + X);
+      cell_pixel(p, tiles, domains, cell, dy, dx, px);
+      if (marks && marks[cell] == TILESAT_MARK_NONE)
+        fade(px);
+    }
+  }
+  return img;
+}
+
 static tilesat_image *picture(const painter *p, const int *tiles,
                               const uint64_t *domains, const bool *highlight,
                               const uint8_t *marks) {
   int nw, nh;
   map_size(p, &nw, &nh);
+  size_t W, H;
+  scaled_size(p, &W, &H);
+  if (!highlight && W * H < (size_t)nw * (size_t)nh)
+    return picture_down(p, tiles, domains, marks);
   tilesat_image *native = tilesat_image_new(nw, nh);
   draw(p, tiles, domains, highlight, native, 0, 0);
   for (int y = 0; marks && y < nh; y++)
@@ -379,8 +423,6 @@ static tilesat_image *picture(const painter *p, const int *tiles,
     }
   if (p->xn == p->xd && p->yn == p->yd)
     return native;
-  size_t W, H;
-  scaled_size(p, &W, &H);
   tilesat_image *img = tilesat_image_new((int)W, (int)H);
   for (size_t Y = 0; Y < H; Y++) {
     size_t y = (size_t)((long long)Y * p->yd / p->yn);
@@ -562,8 +604,9 @@ static bool plain_fits(const painter *p, size_t nmaps, size_t *sw, size_t *sh,
   map_size(p, &nw, &nh);
   size_t w, h;
   scaled_size(p, &w, &h);
-  if (!image_fits((size_t)nw, (size_t)nh) || !side_fits(w, h))
-    return false;
+  if (!side_fits(w, h) ||
+      (w * h >= (size_t)nw * (size_t)nh && !image_fits((size_t)nw, (size_t)nh)))
+    return false; /* (a picture scaled down is drawn at its size) */
   if (!nmaps) {
     *sw = w;
     *sh = h;
@@ -800,8 +843,9 @@ static bool marked_size(const painter *p, size_t *w, size_t *h) {
   int nw, nh;
   map_size(p, &nw, &nh);
   scaled_size(p, w, h);
-  if (!image_fits((size_t)nw, (size_t)nh) || !side_fits(*w, *h))
-    return false;
+  if (!side_fits(*w, *h) || (*w * *h >= (size_t)nw * (size_t)nh &&
+                             !image_fits((size_t)nw, (size_t)nh)))
+    return false; /* (a picture scaled down is drawn at its size) */
   legend lg;
   marked_legend(p, NULL, NULL, true, true, true, &lg);
   return legend_fits(*w, *h, &lg);
