@@ -40,7 +40,7 @@ static void clash_window(options *o, const tilesat_map *m,
   }
   if (hi[0] < 0)
     return;
-  int size[2] = {H, W};
+  const int size[2] = {H, W};
   for (int a = 0; a < 2; a++) {
     lo[a] = lo[a] - MARGIN > 0 ? lo[a] - MARGIN : 0;
     hi[a] = hi[a] + MARGIN < size[a] - 1 ? hi[a] + MARGIN : size[a] - 1;
