@@ -26,6 +26,15 @@ struct _xmlDoc *ts_xml_read(const char *path, tilesat_error *err);
 /* NOLINTNEXTLINE(bugprone-reserved-identifier) */
 struct _xmlDoc *ts_xml_parse(const char *text, size_t len, const char *path,
                              tilesat_error *err);
+/* A root element of another kind than `want` that tilesat knows (a WFC
+ * tileset's <set>, a run list's <samples>, a Tiled <map> or <tileset>):
+ * true with "FILE:LINE: a KIND, not a WANT: what to do" (ts_kind_refuse);
+ * false for any other root, which the caller names. */
+/* NOLINTNEXTLINE(bugprone-reserved-identifier) */
+struct _xmlNode;
+/* NOLINTNEXTLINE(bugprone-reserved-identifier) */
+bool ts_xml_known_root(const struct _xmlNode *root, const char *path,
+                       ts_kind want, tilesat_error *err);
 
 /* Drawing into an image (clipped to it), and text in the one tiny bitmap
  * font (legend.c): 3x5 glyphs drawn two pixels a dot. */

@@ -61,3 +61,21 @@ xmlDoc *ts_xml_read(const char *path, tilesat_error *err) {
   free(text);
   return doc;
 }
+
+bool ts_xml_known_root(const xmlNode *root, const char *path, ts_kind want,
+                       tilesat_error *err) {
+  static const struct {
+    const char *name;
+    ts_kind kind;
+  } roots[] = {{"set", TS_KIND_WFC_TILESET},
+               {"samples", TS_KIND_WFC_SAMPLES},
+               {"map", TS_KIND_TILED_MAP},
+               {"tileset", TS_KIND_TILED_TILESET}};
+  for (size_t r = 0; r < sizeof roots / sizeof *roots; r++)
+    if (!strcmp((const char *)root->name, roots[r].name) &&
+        roots[r].kind != want) {
+      ts_kind_refuse(roots[r].kind, want, path, xmlGetLineNo(root), err);
+      return true;
+    }
+  return false;
+}

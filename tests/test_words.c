@@ -1,0 +1,153 @@
+/* Messages that say what to do (issue 33): a file of the wrong kind named
+ * as what it is with the command that reads it, suggestions for help, the
+ * words of stderr, quiet mode. */
+#include "helpers.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A PNG given as rules said "invalid UTF-8 (byte 0x89)": it is a picture,
+ * and extract (or --pictures) is what reads one. */
+Test(words, png_as_rules_says_it_is_a_picture) {
+  expect_cli_error(
+      "tilesat: docs/coast-check.png: a PNG picture, not a rules file: make "
+      "rules from a sample picture with 'tilesat extract docs/coast-check.png "
+      "--tile-size N -o coast-check.rules' (WFC's overlapping model: "
+      "--pattern N); the rules' tile pictures are given with --pictures "
+      "FILE\n",
+      "check", "docs/coast-check.png", "--size", "3x3");
+  expect_cli_error("tilesat: docs/coast-check.png: a PNG picture, not a "
+                   "pictures file: a pictures file is text (rules/README.md); "
+                   "'tilesat extract docs/coast-check.png --tile-size N -o "
+                   "coast-check.rules' writes one beside the rules\n",
+                   "check", "rules/coast.rules", "--size", "2x2", "--pictures",
+                   "docs/coast-check.png", "--png", "never-written.png");
+}
+
+/* A WFC tileset given as rules said "the first line must be
+ * 'tilesat-rules 1'", and to extract "ragged grid": import-tileset reads
+ * it. */
+Test(words, wfc_tileset_names_import_tileset) {
+  const char *castle = "tests/data/wfc/tilesets/Castle.xml";
+  expect_cli_error("tilesat: tests/data/wfc/tilesets/Castle.xml: a WFC "
+                   "simple-tiled tileset, not a rules file: make its rules "
+                   "with 'tilesat import-tileset "
+                   "tests/data/wfc/tilesets/Castle.xml -o Castle.rules'\n",
+                   "collapse", castle, "--size", "8x8");
+  expect_cli_error("tilesat: tests/data/wfc/tilesets/Castle.xml: a WFC "
+                   "simple-tiled tileset, not a map: make its rules with "
+                   "'tilesat import-tileset tests/data/wfc/tilesets/Castle.xml "
+                   "-o Castle.rules'\n",
+                   "extract", castle);
+  /* with an XML declaration it is read as a Tiled map, which said "root
+   * element <set>, expected <map>" */
+  char *text = slurp(castle);
+  char with_decl[16384];
+  snprintf(with_decl, sizeof with_decl,
+           "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n%s", text);
+  char *f = temp_file(with_decl, -1);
+  char want[1024];
+  /* the temporary file's base name makes the rules' name */
+  const char *base = strrchr(f, '/') ? strrchr(f, '/') + 1 : f;
+  char stem[256];
+  snprintf(stem, sizeof stem, "%.*s.rules",
+           (int)(strrchr(base, '.') && strrchr(base, '.') > base
+                     ? strrchr(base, '.') - base
+                     : (long)strlen(base)),
+           base);
+  snprintf(want, sizeof want,
+           "tilesat: %s:2: a WFC simple-tiled tileset, not a Tiled map: make "
+           "its rules with 'tilesat import-tileset %s -o %s'\n",
+           f, f, stem);
+  expect_cli_error(want, "extract", f);
+  expect_cli_error(want, "check", "rules/coast.rules", "--pins-from", f);
+  free(text);
+  remove(f);
+  free(f);
+}
+
+/* A Tiled map as rules: extract makes rules from it, --pins-from takes it
+ * as a level; the run list and the tileset go to their own commands. */
+Test(words, tiled_map_and_run_list_name_their_commands) {
+  expect_cli_error(
+      "tilesat: tests/data/tiled-csv.tmx: a Tiled map, not a rules file: "
+      "'tilesat extract tests/data/tiled-csv.tmx -o tiled-csv.rules' makes "
+      "rules from the tiles painted in it, and --pins-from "
+      "tests/data/tiled-csv.tmx completes it as a level\n",
+      "check", "tests/data/tiled-csv.tmx", "--size", "4x3");
+  expect_cli_error(
+      "tilesat: tests/data/tiled-array.tmj: a Tiled map, not a rules file: "
+      "'tilesat extract tests/data/tiled-array.tmj -o tiled-array.rules' "
+      "makes rules from the tiles painted in it, and --pins-from "
+      "tests/data/tiled-array.tmj completes it as a level\n",
+      "check", "tests/data/tiled-array.tmj", "--size", "4x3");
+  expect_cli_error("tilesat: tests/data/wfc/samples.xml:1: a WFC run list "
+                   "(samples.xml), not a WFC simple-tiled tileset: 'tilesat "
+                   "run-samples tests/data/wfc/samples.xml' runs it; 'tilesat "
+                   "import-tileset' reads the tilesets it names\n",
+                   "import-tileset", "tests/data/wfc/samples.xml");
+  expect_cli_error("tilesat: tests/data/wfc/tilesets/Castle.xml:1: a WFC "
+                   "simple-tiled tileset, not a WFC run list (samples.xml): "
+                   "make its rules with 'tilesat import-tileset "
+                   "tests/data/wfc/tilesets/Castle.xml -o Castle.rules'\n",
+                   "run-samples", "tests/data/wfc/tilesets/Castle.xml");
+}
+
+/* tilesat's own files in each other's places: a rules file as a map said
+ * "blank line inside the grid", a constraints file as rules "the first
+ * line must be 'tilesat-rules 1'". */
+Test(words, own_formats_in_the_wrong_place) {
+  const char *as_map =
+      "tilesat: rules/coast.rules: a rules file, not a map: rules go first, "
+      "as in 'tilesat check RULES --pins-from MAP'; a map or sample is a "
+      "text grid, a PNG or a Tiled map\n";
+  expect_cli_error(as_map, "verify", "rules/coast.rules", "rules/coast.rules");
+  expect_cli_error(as_map, "check", "rules/coast.rules", "--pins-from",
+                   "rules/coast.rules");
+  expect_cli_error(as_map, "extract", "rules/coast.rules");
+  expect_cli_error("tilesat: rules/dungeon8.constraints: a constraints file, "
+                   "not a rules file: give it with --constraints "
+                   "rules/dungeon8.constraints, after the rules\n",
+                   "check", "rules/dungeon8.constraints", "--size", "4x4");
+  expect_cli_error("tilesat: rules/coast.rules: a rules file, not a "
+                   "constraints file: rules go first, as in 'tilesat check "
+                   "RULES --size WxH'\n",
+                   "check", "rules/coast.rules", "--size", "4x4",
+                   "--constraints", "rules/coast.rules");
+  expect_cli_error("tilesat: rules/entropy7.energy: an energy file, not a "
+                   "rules file: give it to 'tilesat anneal RULES --energy "
+                   "rules/entropy7.energy'\n",
+                   "check", "rules/entropy7.energy", "--size", "4x4");
+}
+
+/* Text that only looks like another kind stays what it is: a grid whose
+ * rows start with '<' or '{', a rules file that starts with comments. */
+Test(words, look_alikes_are_read_as_before) {
+  char *grid = temp_file("<set\n<<<<\n", -1);
+  char *rules = temp_file("", 0);
+  run_result r = RUN("extract", grid, "-o", rules);
+  cr_expect_eq(r.code, 0, "%s", r.err);
+  run_free(&r);
+  char *commented = temp_file("# my rules\n\ntilesat-rules 1\ntile a 1\n"
+                              "allow a E a\nallow a W a\nallow a N a\n"
+                              "allow a S a\n",
+                              -1);
+  r = RUN("check", commented, "--size", "2x2");
+  cr_expect_eq(r.code, 10, "%s", r.err);
+  run_free(&r);
+  /* and as a map it is a rules file still */
+  char want[512];
+  snprintf(want, sizeof want,
+           "tilesat: %s: a rules file, not a map: rules go first, as in "
+           "'tilesat check RULES --pins-from MAP'; a map or sample is a text "
+           "grid, a PNG or a Tiled map\n",
+           commented);
+  expect_cli_error(want, "verify", "rules/coast.rules", commented);
+  remove(grid);
+  remove(rules);
+  remove(commented);
+  free(grid);
+  free(rules);
+  free(commented);
+}
