@@ -151,3 +151,15 @@ Test(words, look_alikes_are_read_as_before) {
   free(rules);
   free(commented);
 }
+
+/* `tilesat help colapse` said only "unknown command 'colapse'", where
+ * `tilesat colapse` suggests collapse. */
+Test(words, help_suggests_a_command) {
+  const char *want = "tilesat: unknown command 'colapse': did you mean "
+                     "'collapse'? (see 'tilesat --help')\n";
+  expect_cli_error(want, "help", "colapse");
+  expect_cli_error(want, "colapse");
+  expect_cli_error("tilesat: unknown command 'chek': did you mean 'check'? "
+                   "(see 'tilesat --help')\n",
+                   "help", "chek");
+}
