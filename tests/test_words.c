@@ -163,3 +163,40 @@ Test(words, help_suggests_a_command) {
                    "(see 'tilesat --help')\n",
                    "help", "chek");
 }
+
+/* collapse --explain's headline named the run's contradiction, (5,14),
+ * and its steps ended at (6,13) without a word: the doomed set alone
+ * empties another cell first (the run had 150 more choices).  The lead of
+ * the steps names the cell they end at, and the run's. */
+Test(words, explain_steps_name_the_cell_they_end_at) {
+  char *dir = temp_dir();
+  char rules[512];
+  snprintf(rules, sizeof rules, "%s/castle.rules", dir);
+  run_result r =
+      RUN("import-tileset", "tests/data/wfc/tilesets/Castle.xml", "-o", rules);
+  cr_assert_eq(r.code, 0, "%s", r.err);
+  run_free(&r);
+  r = RUN("collapse", rules, "--size", "16x16", "--seed", "3", "--explain");
+  cr_assert_eq(r.code, 0, "%s", r.err);
+  cr_expect(!strncmp(r.out, "contradiction at (5,14) after 154 choices", 41),
+            "%s", r.out);
+  cr_expect(strstr(r.out, "\nhow propagation from the doomed set alone "
+                          "reaches a contradiction at (6,13) (as trace shows "
+                          "it; the run, with its other choices, emptied "
+                          "(5,14) first):\n"),
+            "%s", r.out);
+  /* the last step is the cell the lead names */
+  const char *last = strstr(r.out, "41. (6,13) has no tile left");
+  cr_expect(last && !strchr(strchr(last, '\n') + 1, '.'), "%s", r.out);
+  run_free(&r);
+  /* seed 5: another run, another pair of cells */
+  r = RUN("collapse", rules, "--size", "16x16", "--seed", "5", "--explain");
+  cr_expect(strstr(r.out, "contradiction at (6,0) after 170 choices"), "%s",
+            r.out);
+  cr_expect(strstr(r.out, "reaches a contradiction at (5,1) (as trace shows "
+                          "it; the run, with its other choices, emptied (6,0) "
+                          "first):\n"),
+            "%s", r.out);
+  run_free(&r);
+  rm_dir(dir);
+}

@@ -78,23 +78,66 @@ static int cells_apart(const options *o, const tilesat_map *m, int a, int b) {
 
 /* ------------------------------------------------------ one failed run */
 
-/* The doomed set's choices alone, in the run's order, through trace's
- * propagation (the one collapse runs): often they reach a contradiction
- * by themselves, and trace keeps the steps that lead to it.  NULL when
- * out of memory. */
-static tilesat_trace *chain_of(const tilesat_map *m,
-                               const tilesat_collapse *c) {
+/* The cell whose contradiction the trace's chain ends at, or -1. */
+static int chain_end(const tilesat_trace *t) {
+  tilesat_steps *s = tilesat_trace_steps(t);
+  size_t n = s ? tilesat_steps_count(s) : 0;
+  int cell = -1;
+  if (n && tilesat_steps_contradiction(s)) {
+    const tilesat_step *last = tilesat_steps_get(s, n - 1);
+    cell = last->row * tilesat_map_width(tilesat_trace_map(t)) + last->col;
+  }
+  tilesat_steps_free(s);
+  return cell;
+}
+
+/* The run's choices i < k with use[i], in the run's order and with its
+ * numbers, through trace's propagation (the one collapse runs). */
+static tilesat_trace *replay(const tilesat_map *m, const tilesat_collapse *c,
+                             const bool *use, size_t k) {
   tilesat_trace *t = tilesat_trace_new(m);
-  const size_t *doomed;
-  size_t n = tilesat_collapse_doomed(c, &doomed);
   int w = tilesat_map_width(m), cell, tile;
-  for (size_t i = 0; i < n && t; i++) {
-    tilesat_collapse_choices(c, doomed[i], &cell, &tile);
-    if (tilesat_trace_choose_as(t, cell / w, cell % w, tile,
-                                (int)doomed[i] + 1) == TILESAT_UNSAT)
+  for (size_t i = 0; i < k && t; i++) {
+    if (!use[i])
+      continue;
+    tilesat_collapse_choices(c, i, &cell, &tile);
+    if (tilesat_trace_choose_as(t, cell / w, cell % w, tile, (int)i + 1) ==
+        TILESAT_UNSAT)
       break;
   }
   return t;
+}
+
+/* The chain printed: the doomed set's choices alone, in the run's order,
+ * through trace's propagation; often they reach a contradiction by
+ * themselves, and trace keeps the steps that lead to it.  Its cell may
+ * not be the run's: propagation from a doomed set empties every cell in
+ * the end, and which first depends on what else was chosen and on the
+ * order cells are propagated in (Castle 16x16 seed 3: (6,13) from its
+ * doomed set alone; the run's 154 choices replayed in trace empty (5,13)
+ * first; the run emptied (5,14)), so the text names both.  t is NULL when
+ * out of memory. */
+typedef struct chain {
+  tilesat_trace *t;
+  int end; /* the cell the chain ends at, or -1 */
+} chain;
+
+static chain chain_of(const tilesat_map *m, const tilesat_collapse *c) {
+  int cell, tile;
+  size_t k = tilesat_collapse_choices(c, 0, &cell, &tile);
+  const size_t *doomed;
+  size_t n = tilesat_collapse_doomed(c, &doomed);
+  chain ch = {NULL, -1};
+  bool *in = calloc(k ? k : 1, 1);
+  if (!in)
+    return ch;
+  for (size_t i = 0; i < n; i++)
+    in[doomed[i]] = true;
+  ch.t = replay(m, c, in, k);
+  if (ch.t && tilesat_trace_status(ch.t) == TILESAT_UNSAT)
+    ch.end = chain_end(ch.t);
+  free(in);
+  return ch;
 }
 
 /* The steps of the trace's JSON document, not yet encoded: the document
@@ -140,7 +183,8 @@ int collapse_failure_png(options *o, const tilesat_map *m,
 
 /* The explanation's text. */
 static void explain_text(options *o, const tilesat_map *m,
-                         const tilesat_collapse *c, const tilesat_trace *t) {
+                         const tilesat_collapse *c, const chain *ch) {
+  const tilesat_trace *t = ch->t;
   long nr = tilesat_collapse_no_return(c);
   int cell, tile;
   size_t k = tilesat_collapse_choices(c, (size_t)nr, &cell, &tile);
@@ -166,8 +210,16 @@ static void explain_text(options *o, const tilesat_map *m,
            "only search proves that no map completes it\n");
     return;
   }
-  printf("how propagation from the doomed set alone reaches a "
-         "contradiction (as trace shows it):\n");
+  int end = ch->end, w = tilesat_map_width(m);
+  if (end == bad)
+    printf("how propagation from the doomed set alone reaches the "
+           "contradiction at (%d,%d) (as trace shows it):\n",
+           end / w, end % w);
+  else
+    printf("how propagation from the doomed set alone reaches a "
+           "contradiction at (%d,%d) (as trace shows it; the run, with its "
+           "other choices, emptied (%d,%d) first):\n",
+           end / w, end % w, bad / w, bad % w);
   fflush(stdout);
   report_trace(t, stdout);
 }
@@ -208,16 +260,16 @@ int collapse_explain(options *o, const tilesat_map *m, tilesat_collapse *c,
       printf("no valid map exists with these rules and pins (see explain)\n");
     return 0;
   }
-  tilesat_trace *t = chain_of(m, c);
-  if (!t) {
+  chain ch = chain_of(m, c);
+  if (!ch.t) {
     fail("out of memory");
     return EXIT_ERROR;
   }
   if (doc)
-    cJSON_AddItemToObject(doc, "explain", explain_json(o, m, c, t));
+    cJSON_AddItemToObject(doc, "explain", explain_json(o, m, c, ch.t));
   else
-    explain_text(o, m, c, t);
-  tilesat_trace_free(t);
+    explain_text(o, m, c, &ch);
+  tilesat_trace_free(ch.t);
   const size_t *doomed;
   size_t n = tilesat_collapse_doomed(c, &doomed);
   return o->png ? wave_png(o, m, c, doomed, n) : 0;
