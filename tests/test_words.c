@@ -200,3 +200,98 @@ Test(words, explain_steps_name_the_cell_they_end_at) {
   run_free(&r);
   rm_dir(dir);
 }
+
+/* The last line of a text (without its newline), malloc'd. */
+static char *last_line(const char *s) {
+  size_t n = strlen(s);
+  while (n && s[n - 1] == '\n')
+    n--;
+  size_t b = n;
+  while (b && s[b - 1] != '\n')
+    b--;
+  return strndup(s + b, n - b);
+}
+
+static bool same_bytes(const char *p, const char *q) {
+  FILE *a = fopen(p, "rb"), *b = fopen(q, "rb");
+  bool same = a && b;
+  long n = 0;
+  for (int x, y; same; n++) {
+    x = fgetc(a);
+    y = fgetc(b);
+    same = x == y;
+    if (x == EOF)
+      break;
+  }
+  if (a)
+    fclose(a);
+  if (b)
+    fclose(b);
+  return same && n > 8;
+}
+
+/* -q/--quiet: the answer line alone on stdout (check, collapse and world
+ * printed every map as text, 64 lines of 700 characters at 64x64, also
+ * with --png); the map goes to the files as before. */
+Test(words, quiet_prints_only_the_answer) {
+  char *dir = temp_dir();
+  char png[512], png2[512];
+  snprintf(png, sizeof png, "%s/q.png", dir);
+  snprintf(png2, sizeof png2, "%s/loud.png", dir);
+  run_result q = RUN("check", "rules/coast.rules", "--size", "12x8", "--pin",
+                     "7,0=S", "-q", "--png", png);
+  run_result loud = RUN("check", "rules/coast.rules", "--size", "12x8", "--pin",
+                        "7,0=S", "--png", png2);
+  cr_expect_eq(q.code, 10, "%s", q.err);
+  cr_expect_str_eq(q.out, "SAT\n");
+  cr_expect_eq(loud.code, 10);
+  cr_expect(!strncmp(loud.out, "SAT\n", 4) && strlen(loud.out) > 4 + 8 * 12,
+            "%s", loud.out);
+  /* the same map drawn either way */
+  cr_expect(same_bytes(png, png2));
+  run_free(&q);
+  run_free(&loud);
+  /* without a file too: just the answer */
+  q = RUN("check", "rules/coast.rules", "--size", "4x3", "--quiet");
+  cr_expect_eq(q.code, 10);
+  cr_expect_str_eq(q.out, "SAT\n");
+  run_free(&q);
+  q = RUN("check", "rules/hard.rules", "--size", "3x3", "-q");
+  cr_expect_eq(q.code, 20);
+  cr_expect_str_eq(q.out, "UNSAT\n");
+  run_free(&q);
+  q = RUN("collapse", "rules/coast.rules", "--size", "16x16", "--seed", "1",
+          "--guard", "auto", "-q");
+  cr_expect_eq(q.code, 10, "%s", q.err);
+  cr_expect_str_eq(q.out, "SAT\n");
+  run_free(&q);
+  q = RUN("world", "rules/coast.rules", "--chunk", "8", "--at", "0,0", "-q");
+  cr_expect_eq(q.code, 10, "%s", q.err);
+  cr_expect_str_eq(q.out, "SAT\n");
+  run_free(&q);
+  /* enum: the count alone, the same as the loud run's last line */
+  q = RUN("enum", "rules/coast.rules", "--size", "3x2", "-q");
+  loud = RUN("enum", "rules/coast.rules", "--size", "3x2");
+  char *want = last_line(loud.out);
+  cr_expect(!strncmp(want, "maps: ", 6), "%s", loud.out);
+  char line[64];
+  snprintf(line, sizeof line, "%s\n", want);
+  cr_expect_str_eq(q.out, line);
+  cr_expect_eq(q.code, 10);
+  free(want);
+  run_free(&q);
+  run_free(&loud);
+  q = RUN("sample", "rules/coast.rules", "--size", "3x3", "-n", "2", "-q");
+  cr_expect_eq(q.code, 10, "%s", q.err);
+  cr_expect_str_eq(q.out, "SAT\n");
+  run_free(&q);
+  /* anneal: its report without the map */
+  q = RUN("anneal", "rules/coast.rules", "--size", "4x4", "--seed", "1", "-q");
+  loud = RUN("anneal", "rules/coast.rules", "--size", "4x4", "--seed", "1");
+  cr_expect_eq(q.code, loud.code);
+  const char *report = strstr(loud.out, "energy: ");
+  cr_expect(report && !strcmp(q.out, report), "%s\n---\n%s", q.out, loud.out);
+  run_free(&q);
+  run_free(&loud);
+  rm_dir(dir);
+}

@@ -386,6 +386,7 @@ typedef struct map_sink {
   int *last;
   struct count_progress *progress; /* or NULL */
   double first;                    /* mono_seconds at the first map */
+  bool quiet;                      /* --quiet: no map printed */
 } map_sink;
 int map_sink_print(void *user, const int *tiles);
 /* The kept map printed (with print) or dropped. */

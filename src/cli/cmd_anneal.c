@@ -156,7 +156,8 @@ int cmd_anneal(options *o) {
       if (st.cleanup_regions)
         report_cleanup(m, &st, before, tiles);
       stop_hold(); /* the map and its report whole */
-      tilesat_map_write(m, tiles, stdout);
+      if (!o->quiet)
+        tilesat_map_write(m, tiles, stdout);
       printf("energy: %.10g\nviolations: %ld\n", st.energy, st.violations);
       size_t n = (size_t)tilesat_map_width(m) * (size_t)tilesat_map_height(m);
       int T = tilesat_rules_ntiles(r);

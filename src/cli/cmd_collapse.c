@@ -153,7 +153,8 @@ static void run_text(const options *o, const tilesat_map *m, const int *tiles,
   if (e->res == TILESAT_SAT) {
     stop_hold(); /* the map whole */
     printf("SAT\n");
-    tilesat_map_write(m, tiles, stdout);
+    if (!o->quiet)
+      tilesat_map_write(m, tiles, stdout);
     stop_release();
   } else if (e->res == TILESAT_UNSAT) {
     printf("UNSAT\n");
@@ -161,7 +162,8 @@ static void run_text(const options *o, const tilesat_map *m, const int *tiles,
     stop_hold();
     printf("broken after %zu choices (seed %" PRIu64 "): %s\n", e->choices,
            o->seed, e->why);
-    tilesat_map_write(m, tiles, stdout);
+    if (!o->quiet)
+      tilesat_map_write(m, tiles, stdout);
     stop_release();
   } else {
     printf("contradiction at (%d,%d) after %zu choices (seed %" PRIu64

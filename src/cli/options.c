@@ -369,6 +369,8 @@ static int split(options *o, int argc, char **argv, given_value *seen,
     }
     if (!strcmp(a, "-h"))
       a = "--help";
+    else if (!strcmp(a, "-q"))
+      a = "--quiet";
     const char *eq = strchr(a, '=');
     size_t len = eq ? (size_t)(eq - a) : strlen(a);
     const option_row *row = find_row(o->command, a, len);

@@ -306,6 +306,9 @@
       "smallest complete size")                                                \
   ALSO(format, "text|json", " explain trace collapse ",                        \
        "readable text (default) or a JSON document")                           \
+  OPT(quiet, "--quiet", FLAG, false, 0, 0, NULL, TS_DRAW,                      \
+      "-q: no map on standard output, only the answer (SAT, UNSAT, maps: N, "  \
+      "energy:...): for a map written to a file (--png, --tmx, --tmj)")        \
   OPT(help, "--help", FLAG, false, 0, 0, NULL,                                 \
       " extract import-tileset export-tileset encode check enum count sample " \
       "explain repair trace analyze anneal collapse verify run-samples sum "   \
