@@ -295,3 +295,67 @@ Test(words, quiet_prints_only_the_answer) {
   run_free(&loud);
   rm_dir(dir);
 }
+
+/* "(1 runs)", "doomed sets of 1 failed runs", "1 cells from it": one is
+ * singular. */
+Test(words, one_run_is_one_run) {
+  char *dir = temp_dir();
+  char rules[512];
+  snprintf(rules, sizeof rules, "%s/castle.rules", dir);
+  run_result r =
+      RUN("import-tileset", "tests/data/wfc/tilesets/Castle.xml", "-o", rules);
+  cr_assert_eq(r.code, 0, "%s", r.err);
+  run_free(&r);
+  r = RUN("collapse", rules, "--size", "16x16", "-n", "2", "--seed", "3",
+          "--explain");
+  cr_expect_eq(r.code, 10, "%s", r.err); /* one run made a map */
+  cr_expect(strstr(r.out, "contradictions: 1 (50.0%"), "%s", r.out);
+  cr_expect(strstr(r.out, "doomed sets of 1 failed run (each minimal"), "%s",
+            r.out);
+  cr_expect(strstr(r.out, "median 0 choices before the contradiction, 1 cell "
+                          "from it\n"),
+            "%s", r.out);
+  cr_expect(strstr(r.out, "\"wall 1\" (1 run)\n"), "%s", r.out);
+  cr_expect(!strstr(r.out, " 1 runs") && !strstr(r.out, "(1 runs"), "%s",
+            r.out);
+  run_free(&r);
+  rm_dir(dir);
+}
+
+/* Help text with its lines joined (a newline and the indent: a space). */
+static char *flat(const char *s) {
+  char *f = strdup(s), *o = f;
+  for (const char *c = s; *c; c++) {
+    if (*c == '\n') {
+      while (c[1] == ' ')
+        c++;
+      *o++ = ' ';
+    } else {
+      *o++ = *c;
+    }
+  }
+  *o = 0;
+  return f;
+}
+
+/* The words of count's and sample's stderr (dp, frontier, burn-in,
+ * autocorrelation) are said plainly in their help. */
+Test(words, stderr_words_are_explained_in_help) {
+  run_result r = RUN("help", "count");
+  char *f = flat(r.out);
+  cr_expect(strstr(f, "its frontier is the row's worth of cells between the "
+                      "part counted and the rest"),
+            "%s", f);
+  free(f);
+  run_free(&r);
+  r = RUN("help", "sample");
+  f = flat(r.out);
+  cr_expect(strstr(f, "its burn-in is the first sweeps, dropped so that the "
+                      "maps forget where the chain started"),
+            "%s", f);
+  cr_expect(strstr(f, "near 0 the maps drawn are nearly independent, near 1 "
+                      "the chain barely moves"),
+            "%s", f);
+  free(f);
+  run_free(&r);
+}

@@ -353,6 +353,8 @@ struct cJSON *collapse_json_map(const tilesat_map *m, const int *tiles);
 int report_trace(const tilesat_trace *t, FILE *out);
 /* "north", "south-east", ...: a direction of the rules in words. */
 const char *report_dir_words(tilesat_topology topo, int dir);
+/* "s" unless n is 1: "%ld run%s" (util.c). */
+const char *plural(double n);
 int report_trace_write_json(const tilesat_trace *t, FILE *out);
 
 /* Before any work: can the --png / --tmx / --tmj of m be drawn (the

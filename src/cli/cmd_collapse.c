@@ -160,16 +160,16 @@ static void run_text(const options *o, const tilesat_map *m, const int *tiles,
     printf("UNSAT\n");
   } else if (e->broken) { /* the map WFC made, and what it breaks */
     stop_hold();
-    printf("broken after %zu choices (seed %" PRIu64 "): %s\n", e->choices,
-           o->seed, e->why);
+    printf("broken after %zu choice%s (seed %" PRIu64 "): %s\n", e->choices,
+           plural((double)e->choices), o->seed, e->why);
     if (!o->quiet)
       tilesat_map_write(m, tiles, stdout);
     stop_release();
   } else {
-    printf("contradiction at (%d,%d) after %zu choices (seed %" PRIu64
+    printf("contradiction at (%d,%d) after %zu choice%s (seed %" PRIu64
            ")%s%s\n",
-           e->bad / w, e->bad % w, e->choices, o->seed, e->why ? ": " : "",
-           e->why ? e->why : "");
+           e->bad / w, e->bad % w, e->choices, plural((double)e->choices),
+           o->seed, e->why ? ": " : "", e->why ? e->why : "");
   }
 }
 

@@ -9,6 +9,7 @@
 
 #include <cJSON.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -192,14 +193,19 @@ static void explain_text(options *o, const tilesat_map *m,
   int dist = cells_apart(o, m, cell, bad);
   printf("point of no return: ");
   print_choice(m, c, (size_t)nr);
-  printf("\n  no valid map exists after it; %zu more choices before the "
+  printf("\n  no valid map exists after it; %zu more choice%s before the "
          "contradiction, %d %s away from it\n",
-         k - 1 - (size_t)nr, dist, dist == 1 ? "cell" : "cells");
+         k - 1 - (size_t)nr, plural((double)(k - 1 - (size_t)nr)), dist,
+         dist == 1 ? "cell" : "cells");
   const size_t *doomed;
   size_t n = tilesat_collapse_doomed(c, &doomed);
-  printf("doomed set: %zu choices that together leave no valid map (drop any "
-         "one and a map exists)\n",
-         n);
+  if (n == 1)
+    printf("doomed set: 1 choice that alone leaves no valid map (without it "
+           "a map exists)\n");
+  else
+    printf("doomed set: %zu choices that together leave no valid map (drop "
+           "any one and a map exists)\n",
+           n);
   for (size_t i = 0; i < n; i++) {
     printf("  ");
     print_choice(m, c, doomed[i]);
@@ -421,21 +427,22 @@ static void summary_text(const doom_summary *s, const size_t *idx, size_t nt,
                          const size_t *pidx, size_t np, double msize,
                          double mafter, double mapart) {
   long ex = s->runs - s->nomap;
-  printf("doomed sets of %ld failed runs (each minimal, found by SAT):\n",
-         s->runs);
+  printf("doomed sets of %ld failed run%s (each minimal, found by SAT):\n",
+         s->runs, plural((double)s->runs));
   if (s->nomap)
-    printf("  %ld runs: no valid map exists with these rules and pins\n",
-           s->nomap);
+    printf("  %ld run%s: no valid map exists with these rules and pins\n",
+           s->nomap, plural((double)s->nomap));
   if (!ex)
     return;
-  printf("  median size %.0f choices; the point of no return: median %.0f "
-         "choices before the contradiction, %.0f cells from it\n",
-         msize, mafter, mapart);
+  printf("  median size %.0f choice%s; the point of no return: median %.0f "
+         "choice%s before the contradiction, %.0f cell%s from it\n",
+         msize, plural(round(msize)), mafter, plural(round(mafter)), mapart,
+         plural(round(mapart)));
   printf("  tiles most often in a doomed set (%% of these runs):\n");
   for (size_t i = 0; i < nt; i++) {
     long r = s->tile_runs[idx[i]], b = s->border_runs[idx[i]];
-    printf("    %5.1f%%  \"%s\" (%ld runs", 100.0 * (double)r / (double)ex,
-           shown_text(tile_name(s->m, (int)idx[i])), r);
+    printf("    %5.1f%%  \"%s\" (%ld run%s", 100.0 * (double)r / (double)ex,
+           shown_text(tile_name(s->m, (int)idx[i])), r, plural((double)r));
     if (b)
       printf("; on the border in %ld", b);
     printf(")\n");
@@ -448,10 +455,11 @@ static void summary_text(const doom_summary *s, const size_t *idx, size_t nt,
     size_t key = pidx[i], T = (size_t)s->T;
     int ta = (int)(key / T / (size_t)s->D), tb = (int)(key % T);
     int dir = (int)(key / T % (size_t)s->D);
-    printf("    %5.1f%%  \"%s\" with \"%s\" to its %s (%ld runs)\n",
+    printf("    %5.1f%%  \"%s\" with \"%s\" to its %s (%ld run%s)\n",
            100.0 * (double)s->pair_runs[key] / (double)ex,
            shown_text(tile_name(s->m, ta)), shown_text(tile_name(s->m, tb)),
-           tilesat_dir_name(topo, dir), s->pair_runs[key]);
+           tilesat_dir_name(topo, dir), s->pair_runs[key],
+           plural((double)s->pair_runs[key]));
   }
 }
 
@@ -561,8 +569,9 @@ static void change_text(const tilesat_map *m, const tilesat_advice_change *c) {
 static void change_line(const tilesat_map *m, const tilesat_advice *v, long i) {
   const tilesat_advice_change *c = &v->changes[i];
   change_text(m, c);
-  printf(" drops failures from %.1f%% to %.1f%% (%ld runs)\n",
-         pct(v->failures, v->runs), pct(c->failures, v->runs), v->runs);
+  printf(" drops failures from %.1f%% to %.1f%% (%ld run%s)\n",
+         pct(v->failures, v->runs), pct(c->failures, v->runs), v->runs,
+         plural((double)v->runs));
 }
 
 static void suspect_text(const tilesat_map *m, const tilesat_advice *v,
@@ -585,9 +594,9 @@ static void suspect_text(const tilesat_map *m, const tilesat_advice *v,
 static void advice_text(const tilesat_map *m, const tilesat_advice *v) {
   uint64_t last = v->first_seed + (uint64_t)(v->runs - 1);
   if (!v->failures) {
-    printf("advice for designers: no run failed (%ld runs, seeds %" PRIu64
+    printf("advice for designers: no run failed (%ld run%s, seeds %" PRIu64
            " to %" PRIu64 "): nothing to change\n",
-           v->runs, v->first_seed, last);
+           v->runs, plural((double)v->runs), v->first_seed, last);
     return;
   }
   if (v->explained && v->no_map == v->explained) {
@@ -595,9 +604,10 @@ static void advice_text(const tilesat_map *m, const tilesat_advice *v) {
            "pins, so every run fails; tilesat repair says what to allow\n");
     return;
   }
-  printf("advice for designers (the same %ld seeds run again with each "
-         "change; %zu changes tried):\n",
-         v->runs, v->nchanges);
+  printf("advice for designers (the same %ld seed%s run again with each "
+         "change; %zu change%s tried):\n",
+         v->runs, plural((double)v->runs), v->nchanges,
+         plural((double)v->nchanges));
   for (size_t i = 0; i < v->nsuspects; i++)
     suspect_text(m, v, &v->suspects[i]);
   if (!v->nsuspects)

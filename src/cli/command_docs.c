@@ -60,7 +60,12 @@ static const command_doc docs[] = {
      "with a 95% error bar. --part K/N counts one part, for tilesat sum: "
      "parts divide enum's work and the dp's on a periodic map, but on a "
      "map that does not wrap each dp part costs about as much as the "
-     "whole (tilesat-mpi --shard divides that dp).",
+     "whole (tilesat-mpi --shard divides that dp). Words of its stderr: the "
+     "dp is that exact count; it sweeps the map cell by cell, and its "
+     "frontier is the row's worth of cells between the part counted and the "
+     "rest: it keeps a number for each way of filling the frontier (its "
+     "states), so its memory grows with the tiles to the power of the "
+     "map's width.",
      "0 counted, 1 error.",
      {"tilesat count rules/coast.rules --size 24x24   # \"1945651872306\"",
       "tilesat count rules/coast.rules --size 8x8 --method approx --seed 1   "
@@ -69,8 +74,13 @@ static const command_doc docs[] = {
     {"sample",
      "Valid maps drawn uniformly at random: exactly with the dp, within a "
      "factor of uniform by XOR hashing (approx), or uniformly in the limit "
-     "by a block Markov chain (chain) on maps too large for the dp. Same "
-     "seed, same maps.",
+     "by a block Markov chain (chain) on maps too large for the dp (count's "
+     "exact count). Same seed, same maps. The chain's line on stderr: its "
+     "burn-in is the first sweeps, dropped so that the maps forget where the "
+     "chain started (--burn-in); the autocorrelation of the tile counts "
+     "from one sweep to the next says how alike consecutive sweeps are: "
+     "near 0 the maps drawn are nearly independent, near 1 the chain barely "
+     "moves (raise --sweeps, the sweeps between maps).",
      "10 maps drawn, 20 no map exists, 1 error.",
      {"tilesat sample rules/coast.rules --size 12x8 -n 3 --seed 7 --png "
       "maps.png   # exit 10",
