@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* A PNG given as rules said "invalid UTF-8 (byte 0x89)": it is a picture,
  * and extract (or --pictures) is what reads one. */
@@ -358,4 +359,121 @@ Test(words, stderr_words_are_explained_in_help) {
             "%s", f);
   free(f);
   run_free(&r);
+}
+
+/* The colours of one tile's picture in a pictures file ("#rrggbb" each,
+ * row by row), into px[s*s][8]; the side s. */
+static int picture_of(const char *pictures, const char *tile, char px[][8],
+                      int max) {
+  char key[128];
+  snprintf(key, sizeof key, "picture \"%s\" ", tile);
+  const char *p = strstr(pictures, key);
+  cr_assert(p, "no picture of %s", tile);
+  p += strlen(key);
+  int n = 0;
+  while (*p == '#' && n < max) {
+    memcpy(px[n], p, 7);
+    px[n++][7] = 0;
+    p += 7;
+    while (*p == ' ')
+      p++;
+  }
+  int s = 0;
+  while ((s + 1) * (s + 1) <= n)
+    s++;
+  cr_assert_eq(s * s, n, "%s: %d pixels", tile, n);
+  return s;
+}
+
+/* README: "NAME 1, NAME 2 and NAME 3 are NAME 0 turned a quarter, a half
+ * and three quarters counterclockwise; with symmetry F, NAME 4 to NAME 7
+ * are NAME 0 to NAME 3 mirrored left to right".  Checked on the pictures
+ * import-tileset writes: Castle's tower (L), and a tileset of one F tile
+ * whose 3x3 picture has nine colours. */
+static void expect_turns(const char *pictures, const char *name, int n) {
+  char a[64][8], b[64][8];
+  for (int t = 1; t < n; t++) {
+    char prev[64], cur[64];
+    snprintf(prev, sizeof prev, "%s %d", name, t < 4 ? t - 1 : t - 4);
+    snprintf(cur, sizeof cur, "%s %d", name, t);
+    int s = picture_of(pictures, prev, a, 64);
+    cr_assert_eq(picture_of(pictures, cur, b, 64), s);
+    for (int y = 0; y < s; y++)
+      for (int x = 0; x < s; x++) {
+        /* a quarter turn counterclockwise takes the top right corner to
+         * the top left; the mirror, left to right */
+        int fx = t < 4 ? s - 1 - y : s - 1 - x, fy = t < 4 ? x : y;
+        cr_expect_str_eq(b[x + y * s], a[fx + fy * s], "%s (%d,%d)", cur, x, y);
+      }
+  }
+}
+
+Test(words, rotations_turn_counterclockwise) {
+  char *dir = temp_dir();
+  char rules[512], pics[512];
+  snprintf(rules, sizeof rules, "%s/castle.rules", dir);
+  snprintf(pics, sizeof pics, "%s/castle.pictures", dir);
+  run_result r =
+      RUN("import-tileset", "tests/data/wfc/tilesets/Castle.xml", "-o", rules);
+  cr_assert_eq(r.code, 0, "%s", r.err);
+  run_free(&r);
+  char *text = slurp(pics);
+  expect_turns(text, "tower", 4);
+  expect_turns(text, "riverturn", 4);
+  free(text);
+  /* an F tile: eight orientations */
+  char xml[512], folder[512], png[600];
+  snprintf(xml, sizeof xml, "%s/flag.xml", dir);
+  snprintf(folder, sizeof folder, "%s/flag", dir);
+  snprintf(png, sizeof png, "%s/flag/f.png", dir);
+  cr_assert_eq(mkdir(folder, 0700), 0);
+  FILE *f = fopen(xml, "w");
+  cr_assert(f);
+  fputs("<set><tiles><tile name=\"f\" symmetry=\"F\"/></tiles><neighbors>"
+        "<neighbor left=\"f\" right=\"f\"/></neighbors></set>\n",
+        f);
+  fclose(f);
+  tilesat_image *img = tilesat_image_new(3, 3);
+  for (int i = 0; i < 9; i++) {
+    img->rgba[4 * i] = (uint8_t)(20 * i + 10);
+    img->rgba[4 * i + 1] = (uint8_t)(200 - 20 * i);
+    img->rgba[4 * i + 2] = (uint8_t)(i * 7);
+    img->rgba[4 * i + 3] = 255;
+  }
+  tilesat_error err;
+  cr_assert_eq(tilesat_image_write_png(img, png, &err), 0, "%s", err.msg);
+  tilesat_image_free(img);
+  snprintf(rules, sizeof rules, "%s/flag.rules", dir);
+  snprintf(pics, sizeof pics, "%s/flag.pictures", dir);
+  r = RUN("import-tileset", xml, "-o", rules);
+  cr_assert_eq(r.code, 0, "%s", r.err);
+  run_free(&r);
+  text = slurp(pics);
+  expect_turns(text, "f", 8);
+  /* what the README and help import-tileset say */
+  char *readme = slurp("README.md");
+  char *flat_readme = flat(readme);
+  cr_expect(strstr(flat_readme,
+                   "`tower 0` is the tile as its picture is drawn, and "
+                   "`tower 1`, `tower 2` and `tower 3` are `tower 0` turned a "
+                   "quarter, a half and three quarters counterclockwise"));
+  cr_expect(strstr(flat_readme, "has `NAME 4` to `NAME 7` too, `NAME 0` to "
+                                "`NAME 3` mirrored left to right"));
+  free(flat_readme);
+  free(readme);
+  r = RUN("help", "import-tileset");
+  char *h = flat(r.out);
+  cr_expect(strstr(h, "NAME 1, NAME 2 and NAME 3 are it turned a quarter, a "
+                      "half and three quarters counterclockwise; with "
+                      "symmetry F, NAME 4 to NAME 7 are NAME 0 to NAME 3 "
+                      "mirrored left to right"),
+            "%s", h);
+  free(h);
+  run_free(&r);
+  /* and f 0 is the picture as drawn: its top left pixel first */
+  char px[9][8];
+  picture_of(text, "f 0", px, 9);
+  cr_expect_str_eq(px[0], "#0ac800");
+  free(text);
+  rm_dir(dir);
 }

@@ -98,7 +98,10 @@ static const command_doc docs[] = {
      "Rules from a WFC simple-tiled tileset (mxgmn's XML): each tile in its "
      "orientations by its symmetry, the neighbour pairs, the weights; the "
      "tiles' pictures beside the rules (X.pictures) when the images are "
-     "there.",
+     "there. NAME 0 is a tile as its picture is drawn; NAME 1, NAME 2 and "
+     "NAME 3 are it turned a quarter, a half and three quarters "
+     "counterclockwise; with symmetry F, NAME 4 to NAME 7 are NAME 0 to "
+     "NAME 3 mirrored left to right.",
      "0 written, 1 error.",
      {"tilesat import-tileset tests/data/wfc/tilesets/Knots.xml -o "
       "knots.rules",
