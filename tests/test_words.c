@@ -477,3 +477,84 @@ Test(words, rotations_turn_counterclockwise) {
   free(text);
   rm_dir(dir);
 }
+
+/* The number in "clauses" of `tilesat encode`'s header "p cnf V C". */
+static long encoded_clauses(const char *rules, const char *size,
+                            bool periodic) {
+  run_result r = periodic ? RUN("encode", rules, "--size", size, "--periodic")
+                          : RUN("encode", rules, "--size", size);
+  cr_assert_eq(r.code, 0, "%s", r.err);
+  const char *p = strstr(r.out, "\np cnf ");
+  long v = 0, c = -1;
+  cr_assert(p && sscanf(p, "\np cnf %ld %ld", &v, &c) == 2);
+  run_free(&r);
+  return c;
+}
+
+/* The exact guard reached the whole map's solver without a word (Castle
+ * 128x128: 3.7 M clauses loaded after 24 s, then only "solving with
+ * picosat"); it says so first, with the size (the clauses encode counts)
+ * and what would do without it.  And its count of decided cells ran
+ * backwards (16163, 10555, 16108) with no word of why. */
+Test(words, guard_says_what_it_does) {
+  char *dir = temp_dir();
+  char rules[512];
+  snprintf(rules, sizeof rules, "%s/castle.rules", dir);
+  run_result r =
+      RUN("import-tileset", "tests/data/wfc/tilesets/Castle.xml", "-o", rules);
+  cr_assert_eq(r.code, 0, "%s", r.err);
+  run_free(&r);
+  r = RUN("collapse", rules, "--size", "16x16", "--periodic", "--guard", "sat",
+          "--seed", "2", "-q");
+  cr_expect_eq(r.code, 10, "%s", r.err);
+  char want[512];
+  snprintf(want, sizeof want,
+           "tilesat: collapse: guard: no window refutes the run: the exact "
+           "guard needs the whole map's solver (%ld clauses, 16x16 cells); "
+           "--guard auto or modify would not (",
+           encoded_clauses(rules, "16x16", true));
+  cr_expect(strstr(r.err, want), "%s\nwant %s", r.err, want);
+  cr_expect(strstr(r.err, "tilesat: collapse: guard: 4 exact bans, "), "%s",
+            r.err);
+  run_free(&r);
+  /* auto on the same map: no whole-map solver, no such line */
+  r = RUN("collapse", rules, "--size", "16x16", "--periodic", "--guard", "auto",
+          "--seed", "2", "-q");
+  cr_expect_eq(r.code, 10, "%s", r.err);
+  cr_expect(!strstr(r.err, "whole map's solver"), "%s", r.err);
+  run_free(&r);
+  /* every line of progress whose count is below one said before says
+   * why, and from how many */
+  setenv("TILESAT_PROGRESS", "all", 1);
+  r = RUN("collapse", rules, "--size", "64x64", "--guard", "sat", "--seed", "1",
+          "-q");
+  unsetenv("TILESAT_PROGRESS");
+  cr_expect_eq(r.code, 10, "%s", r.err);
+  long most = 0, back = 0;
+  for (const char *l = r.err; (l = strstr(l, "tilesat: collapse: ")); l++) {
+    long k, n;
+    if (sscanf(l, "tilesat: collapse: %ld of %ld cells decided", &k, &n) != 2)
+      continue;
+    const char *end = strchr(l, '\n');
+    const char *why = strstr(l, "; back from ");
+    if (why && end && why > end)
+      why = NULL;
+    if (k < most) {
+      back++;
+      long from = -1;
+      cr_expect(why && sscanf(why, "; back from %ld decided: ", &from) == 1,
+                "%.*s", (int)(end ? end - l : 80), l);
+      cr_expect(from > k && from <= most, "%ld, back from %ld (most %ld)", k,
+                from, most);
+      cr_expect(why && (!strncmp(strstr(why, ": ") + 2,
+                                 "an exact ban replays the run from before "
+                                 "the choice it bans (",
+                                 58)),
+                "%.*s", (int)(end ? end - l : 80), l);
+    }
+    most = k > most ? k : most;
+  }
+  cr_expect_gt(back, 0, "the count never went back: the test tests nothing");
+  run_free(&r);
+  rm_dir(dir);
+}

@@ -407,6 +407,9 @@ typedef struct count_progress {
 void progress_start(count_progress *p, const char *prefix);
 /* A tilesat_progress_fn: user is a count_progress. */
 void progress_report(void *user, const char *line);
+/* The same line said at once, whatever the throttle (a change of method,
+ * a run about to cost much more). */
+void progress_notice(void *user, const char *line);
 /* "WHAT k of N[, about T left]" to progress_report: the k-th of n runs
  * (maps, entries) starts; T from the k-1 done since `started`
  * (mono_seconds). */

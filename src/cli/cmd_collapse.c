@@ -103,11 +103,12 @@ static void say_guard(const tilesat_map *m, const tilesat_collapse *c,
   if (starts)
     snprintf(more, sizeof more, ", %ld new %s", starts,
              starts == 1 ? "start" : "starts");
+  long bans = tilesat_collapse_banned(c), repairs = tilesat_collapse_repairs(c);
   fprintf(stderr,
-          "tilesat: collapse: guard: %ld exact bans, %ld block repairs (%ld "
+          "tilesat: collapse: guard: %ld exact ban%s, %ld block repair%s (%ld "
           "cells re-solved, %.1f%% of the map), %ld solver calls%s\n",
-          tilesat_collapse_banned(c), tilesat_collapse_repairs(c), resolved,
-          100.0 * (double)resolved / (double)cells,
+          bans, plural((double)bans), repairs, plural((double)repairs),
+          resolved, 100.0 * (double)resolved / (double)cells,
           tilesat_collapse_solver_calls(c), more);
 }
 
@@ -520,6 +521,7 @@ static int sizes_table(options *o, tilesat_collapse_options *co) {
 int cmd_collapse(options *o) {
   tilesat_collapse_options co;
   tilesat_collapse_options_init(&co);
+  co.notice = progress_notice;
   if (parse_backend(o, &co.solve)) /* the guard's, and Ctrl-C */
     return EXIT_ERROR;
   if (o->heuristic) /* one of the table's choices */

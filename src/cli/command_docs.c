@@ -173,17 +173,24 @@ static const command_doc docs[] = {
      "the map, or where it contradicted. -n RUNS gives the failure rate "
      "with its 95% interval, --sizes a table by size, --explain a failed "
      "run's point of no return and a minimal doomed set of choices. --guard "
-     "makes it never fail: sat bans a tile with which no valid map exists, "
-     "blocks re-decides the cells around a contradiction, auto takes sat "
-     "while it answers soon, modify starts from a periodic pattern and makes "
-     "it again in overlapping 16x16 blocks (WFC, then SAT, a block neither "
-     "fills keeping its content), in the memory of a block.",
+     "auto makes it never fail on any map: it takes sat while sat answers "
+     "soon, then blocks, then modify where a block would need the whole "
+     "map's solver. The others: sat bans a tile with which no valid map "
+     "exists (exact, the map an eager guard makes; for small maps and maps "
+     "with counts or connectivity: on a large map its proofs can need the "
+     "whole map's solver, and stderr says so with its size before it "
+     "starts), blocks re-decides the cells around a contradiction, modify "
+     "starts from a periodic pattern and makes it again in overlapping 16x16 "
+     "blocks (WFC, then SAT, a block neither fills keeping its content), in "
+     "the memory of a block.",
      "10 a map (one run) or a run that succeeded (-n), 0 a run that "
      "contradicted, 20 no valid map (guarded), 1 error.",
      {"tilesat collapse rules/coast.rules --size 12x8 --seed 1   # exit 10, "
       "\"SAT\"",
       "tilesat collapse rules/coast.rules --size 12x8 -n 20   # "
       "\"successes: 20\"",
+      "tilesat collapse rules/coast.rules --size 64x64 --guard auto -q "
+      "--png coast-map.png   # exit 10, \"SAT\"",
       "tilesat collapse rules/coast.rules --size 100x60 --guard modify   # "
       "exit 10, \"SAT\"",
       NULL}},
