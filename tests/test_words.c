@@ -116,6 +116,14 @@ Test(words, own_formats_in_the_wrong_place) {
                    "RULES --size WxH'\n",
                    "check", "rules/coast.rules", "--size", "4x4",
                    "--constraints", "rules/coast.rules");
+  expect_cli_error("tilesat: rules/coast.rules: a rules file, not a WFC "
+                   "simple-tiled tileset: these are rules already: 'tilesat "
+                   "check rules/coast.rules --size WxH' reads them\n",
+                   "import-tileset", "rules/coast.rules");
+  expect_cli_error("tilesat: rules/coast.rules: a rules file, not a WFC run "
+                   "list (samples.xml): these are rules already: 'tilesat "
+                   "check rules/coast.rules --size WxH' reads them\n",
+                   "run-samples", "rules/coast.rules");
   expect_cli_error("tilesat: rules/entropy7.energy: an energy file, not a "
                    "rules file: give it to 'tilesat anneal RULES --energy "
                    "rules/entropy7.energy'\n",

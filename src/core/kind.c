@@ -238,6 +238,14 @@ static void advice(ts_kind is, ts_kind want, const char *file, char *out,
              "map painted with it");
     break;
   case TS_KIND_RULES:
+    if (want != TS_KIND_GRID && want != TS_KIND_CONSTRAINTS &&
+        want != TS_KIND_PICTURES && want != TS_KIND_ENERGY) {
+      snprintf(out, size,
+               "these are rules already: 'tilesat check %s --size WxH' reads "
+               "them",
+               f);
+      break;
+    }
     snprintf(out, size, "%s",
              want == TS_KIND_GRID
                  ? "rules go first, as in 'tilesat check RULES --pins-from "

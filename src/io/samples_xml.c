@@ -202,7 +202,7 @@ tilesat_wfc_entry *tilesat_wfc_samples_read(const char *path, size_t *n,
   if (!path || !n)
     ts_misuse(__func__, "NULL path or count");
   *n = 0;
-  xmlDoc *doc = ts_xml_read(path, err);
+  xmlDoc *doc = ts_xml_read(path, TS_KIND_WFC_SAMPLES, err);
   if (!doc)
     return NULL;
   xmlNode *root = xmlDocGetRootElement(doc);

@@ -545,7 +545,7 @@ tilesat_rules *tilesat_import_tileset(const char *path, const char *subset,
                                       tilesat_error *err) {
   if (pics)
     *pics = NULL;
-  xmlDoc *doc = ts_xml_read(path, err);
+  xmlDoc *doc = ts_xml_read(path, TS_KIND_WFC_TILESET, err);
   if (!doc)
     return NULL;
 import imp = {.path = path, .err = err };

@@ -52,11 +52,19 @@ xmlDoc *ts_xml_parse(const char *text, size_t len, const char *path,
   return doc;
 }
 
-xmlDoc *ts_xml_read(const char *path, tilesat_error *err) {
+xmlDoc *ts_xml_read(const char *path, ts_kind want, tilesat_error *err) {
   size_t len;
   char *text = ts_read_file(path, &len, err);
   if (!text)
     return NULL;
+  /* an XML root of another kind is named by its caller, with its line */
+  ts_kind is = ts_kind_of(text, len);
+  bool xml = is == TS_KIND_WFC_TILESET || is == TS_KIND_WFC_SAMPLES ||
+             is == TS_KIND_TILED_MAP || is == TS_KIND_TILED_TILESET;
+  if (!xml && !ts_kind_check(text, len, path, want, err)) {
+    free(text);
+    return NULL;
+  }
   xmlDoc *doc = ts_xml_parse(text, len, path, err);
   free(text);
   return doc;
