@@ -73,21 +73,30 @@ static ts_kind xml_kind(const char *s, size_t n, size_t i) {
   return TS_KIND_OTHER;
 }
 
+static bool has(const char *s, size_t n, const char *what) {
+  size_t k = strlen(what);
+  for (size_t i = 0; i + k <= n; i++)
+    if (!memcmp(s + i, what, k))
+      return true;
+  return false;
+}
+
 /* A Tiled JSON map or tileset: an object with Tiled's keys near its top. */
 static ts_kind json_kind(const char *s, size_t n) {
+  static const struct {
+    const char *key;
+    ts_kind kind;
+  } keys[] = {{"\"layers\"", TS_KIND_TILED_MAP},
+              {"\"type\": \"map\"", TS_KIND_TILED_MAP},
+              {"\"type\":\"map\"", TS_KIND_TILED_MAP},
+              {"\"tilecount\"", TS_KIND_TILED_TILESET},
+              {"\"type\": \"tileset\"", TS_KIND_TILED_TILESET},
+              {"\"type\":\"tileset\"", TS_KIND_TILED_TILESET}};
   size_t k = n < 4096 ? n : 4096;
-  bool map = false, tileset = false;
-  for (size_t i = 0; i < k; i++) {
-    map = map || starts(s + i, k - i, "\"layers\"") ||
-          starts(s + i, k - i, "\"type\": \"map\"") ||
-          starts(s + i, k - i, "\"type\":\"map\"");
-    tileset = tileset || starts(s + i, k - i, "\"tilecount\"") ||
-              starts(s + i, k - i, "\"type\": \"tileset\"") ||
-              starts(s + i, k - i, "\"type\":\"tileset\"");
-  }
-  return map       ? TS_KIND_TILED_MAP
-         : tileset ? TS_KIND_TILED_TILESET
-                   : TS_KIND_OTHER;
+  for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
+    if (has(s, k, keys[i].key))
+      return keys[i].kind;
+  return TS_KIND_OTHER;
 }
 
 ts_kind ts_kind_of(const char *text, size_t len) {
