@@ -294,6 +294,11 @@ Test(words, quiet_prints_only_the_answer) {
   cr_expect_eq(q.code, 10, "%s", q.err);
   cr_expect_str_eq(q.out, "SAT\n");
   run_free(&q);
+  /* a command without it names -q as typed */
+  expect_cli_error("tilesat: unknown option '-q' for 'count': it is an "
+                   "option of check, enum, sample and 3 other commands (see "
+                   "'tilesat count --help')\n",
+                   "count", "rules/coast.rules", "--size", "2x2", "-q");
   /* anneal: its report without the map */
   q = RUN("anneal", "rules/coast.rules", "--size", "4x4", "--seed", "1", "-q");
   loud = RUN("anneal", "rules/coast.rules", "--size", "4x4", "--seed", "1");
