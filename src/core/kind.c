@@ -182,7 +182,7 @@ static void rules_name(const char *file, char *out, size_t size) {
   base = base ? base + 1 : file;
   const char *dot = strrchr(base, '.');
   size_t n = dot && dot > base ? (size_t)(dot - base) : strlen(base);
-  if (!n || n > 64 || !name_char(*base)) {
+  if (!n || n > 64 || !name_char(*base) || *base == '-') { /* "-": stdin */
     snprintf(out, size, "X.rules");
     return;
   }
