@@ -3,6 +3,8 @@
  * words of stderr, quiet mode. */
 #include "helpers.h"
 
+#include <cJSON.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -187,8 +189,11 @@ Test(words, explain_steps_name_the_cell_they_end_at) {
   run_free(&r);
   r = RUN("collapse", rules, "--size", "16x16", "--seed", "3", "--explain");
   cr_assert_eq(r.code, 0, "%s", r.err);
-  cr_expect(!strncmp(r.out, "contradiction at (5,14) after 154 choices", 41),
-            "%s", r.out);
+  /* the headline names both cells */
+  const char *head = "contradiction at (5,14) after 154 choices (seed 3); the "
+                     "steps below end at (6,13), where propagation from its "
+                     "doomed set alone first empties a cell\n";
+  cr_expect(!strncmp(r.out, head, strlen(head)), "%s", r.out);
   cr_expect(strstr(r.out, "\nhow propagation from the doomed set alone "
                           "reaches a contradiction at (6,13) (as trace shows "
                           "it; the run, with its other choices, emptied "
@@ -197,6 +202,20 @@ Test(words, explain_steps_name_the_cell_they_end_at) {
   /* the last step is the cell the lead names */
   const char *last = strstr(r.out, "41. (6,13) has no tile left");
   cr_expect(last && !strchr(strchr(last, '\n') + 1, '.'), "%s", r.out);
+  run_free(&r);
+  /* JSON says where the chain ends too */
+  r = RUN("collapse", rules, "--size", "16x16", "--seed", "3", "--explain",
+          "--format", "json");
+  cJSON *doc = cJSON_Parse(r.out);
+  cr_assert(doc, "%s", r.out);
+  const cJSON *ex = cJSON_GetObjectItem(doc, "explain");
+  const cJSON *at = cJSON_GetObjectItem(ex, "chain_ends_at");
+  cr_expect(at && cJSON_GetObjectItem(at, "row")->valueint == 6 &&
+            cJSON_GetObjectItem(at, "col")->valueint == 13);
+  const cJSON *run = cJSON_GetObjectItem(doc, "contradiction");
+  cr_expect(run && cJSON_GetObjectItem(run, "row")->valueint == 5 &&
+            cJSON_GetObjectItem(run, "col")->valueint == 14);
+  cJSON_Delete(doc);
   run_free(&r);
   /* seed 5: another run, another pair of cells */
   r = RUN("collapse", rules, "--size", "16x16", "--seed", "5", "--explain");

@@ -322,11 +322,16 @@ int domains_png(options *o, const tilesat_map *m, cell_has has,
 /* ------------------------------- collapse's reports (collapse_report.c) */
 
 struct cJSON;
-/* --explain of a failed run: the point of no return, a minimal doomed set
- * and the propagation chain, printed, or added to `doc` as "explain"; with
- * --png the wave it left, those cells framed.  0 or EXIT_ERROR (said). */
+/* --explain of a failed run (tilesat_collapse_explain done): the point of
+ * no return, a minimal doomed set and the propagation chain, printed, or
+ * added to `doc` as "explain"; with --png the wave it left, those cells
+ * framed.  0 or EXIT_ERROR (said). */
 int collapse_explain(options *o, const tilesat_map *m, tilesat_collapse *c,
-                     const tilesat_solve_options *so, struct cJSON *doc);
+                     struct cJSON *doc);
+/* The cell that chain's steps end at (tilesat_collapse_explain done), or
+ * -1: no chain (no valid map at all, or propagation from the doomed set
+ * reaches no contradiction). */
+int collapse_chain_end(const tilesat_map *m, const tilesat_collapse *c);
 /* --png of a failed run: the wave it left, the contradiction framed. */
 int collapse_failure_png(options *o, const tilesat_map *m,
                          const tilesat_collapse *c);

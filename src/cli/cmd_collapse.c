@@ -55,7 +55,8 @@ static int collapse_map_ok(const options *o, const tilesat_map *m,
  * not keep, and a finished map that breaks one (an unguarded run's
  * connected or path constraint). */
 typedef struct run_end {
-  int res, bad; /* bad: the contradiction's cell, or -1 */
+  int res, bad;  /* bad: the contradiction's cell, or -1 */
+  int chain_end; /* --explain: where its steps end, or -1 */
   size_t choices;
   const char *why;
   bool broken;
@@ -169,10 +170,14 @@ static void run_text(const options *o, const tilesat_map *m, const int *tiles,
       tilesat_map_write(m, tiles, stdout);
     stop_release();
   } else {
-    printf("contradiction at (%d,%d) after %zu choice%s (seed %" PRIu64
-           ")%s%s\n",
+    printf("contradiction at (%d,%d) after %zu choice%s (seed %" PRIu64 ")%s%s",
            e->bad / w, e->bad % w, e->choices, plural((double)e->choices),
            o->seed, e->why ? ": " : "", e->why ? e->why : "");
+    if (e->chain_end >= 0 && e->chain_end != e->bad)
+      printf("; the steps below end at (%d,%d), where propagation from its "
+             "doomed set alone first empties a cell",
+             e->chain_end / w, e->chain_end % w);
+    printf("\n");
   }
 }
 
@@ -192,6 +197,10 @@ static int one_run(options *o, const tilesat_map *m, tilesat_collapse *c,
   e.bad = tilesat_collapse_contradiction(c);
   e.why = e.res == TILESAT_UNKNOWN ? tilesat_collapse_why(c) : NULL;
   e.broken = e.why && e.bad < 0;
+  bool explain = e.res != TILESAT_SAT && e.bad >= 0 && o->explain;
+  if (explain && tilesat_collapse_explain(c, &co->solve, &err))
+    return fail_solve(o, &err);
+  e.chain_end = explain ? collapse_chain_end(m, c) : -1;
   cJSON *doc = json_output(o) ? run_json(o, m, c, co, tiles, &e) : NULL;
   if (!doc)
     run_text(o, m, tiles, &e);
@@ -200,8 +209,8 @@ static int one_run(options *o, const tilesat_map *m, tilesat_collapse *c,
     say_no_map(o, &e);
   if (e.res == TILESAT_SAT)
     out = map_outputs(o, m, tiles);
-  else if (e.bad >= 0 && o->explain)
-    out = collapse_explain(o, m, c, &co->solve, doc);
+  else if (explain)
+    out = collapse_explain(o, m, c, doc);
   else if ((e.bad >= 0 || e.broken) && o->png)
     out = collapse_failure_png(o, m, c);
   if (doc && !out)

@@ -250,14 +250,29 @@ static cJSON *explain_json(options *o, const tilesat_map *m,
                         tilesat_trace_status(t) == TILESAT_UNSAT
                             ? json_chain(t)
                             : cJSON_CreateNull());
+  /* the cell the chain ends at: not always the run's (chain_of) */
+  int end = tilesat_trace_status(t) == TILESAT_UNSAT ? chain_end(t) : -1;
+  int w = tilesat_map_width(m);
+  if (end >= 0) {
+    cJSON *at = cJSON_AddObjectToObject(j, "chain_ends_at");
+    cJSON_AddNumberToObject(at, "row", end / w);
+    cJSON_AddNumberToObject(at, "col", end % w);
+  } else {
+    cJSON_AddNullToObject(j, "chain_ends_at");
+  }
   return j;
 }
 
+int collapse_chain_end(const tilesat_map *m, const tilesat_collapse *c) {
+  if (tilesat_collapse_no_return(c) < 0)
+    return -1;
+  chain ch = chain_of(m, c);
+  tilesat_trace_free(ch.t);
+  return ch.end;
+}
+
 int collapse_explain(options *o, const tilesat_map *m, tilesat_collapse *c,
-                     const tilesat_solve_options *so, cJSON *doc) {
-  tilesat_error err;
-  if (tilesat_collapse_explain(c, so, &err))
-    return fail_solve(o, &err);
+                     cJSON *doc) {
   if (tilesat_collapse_no_return(c) < 0) {
     if (doc)
       cJSON_AddStringToObject(doc, "explain",
