@@ -255,8 +255,9 @@ static cJSON *explain_json(options *o, const tilesat_map *m,
   int w = tilesat_map_width(m);
   if (end >= 0) {
     cJSON *at = cJSON_AddObjectToObject(j, "chain_ends_at");
-    cJSON_AddNumberToObject(at, "row", end / w);
-    cJSON_AddNumberToObject(at, "col", end % w);
+    int row = end / w, col = end % w;
+    cJSON_AddNumberToObject(at, "row", row);
+    cJSON_AddNumberToObject(at, "col", col);
   } else {
     cJSON_AddNullToObject(j, "chain_ends_at");
   }
