@@ -336,7 +336,9 @@ static const option_row *find_row(const char *cmd, const char *name,
 
 /* "unknown option 'NAME' for 'CMD'", and what it may have meant: the
  * command's options near it, or else the commands it is an option of. */
-static int unknown_option(const char *cmd, const char *a, size_t len) {
+/* typed: the word as typed when a is its long name (-q: --quiet). */
+static int unknown_option(const char *cmd, const char *a, size_t len,
+                          const char *typed) {
   char word[128], hint[512] = "";
   snprintf(word, sizeof word, "%.*s", (int)(len < 100 ? len : 100), a);
   const char *names[NOPTIONS] = {NULL};
@@ -372,8 +374,9 @@ static int unknown_option(const char *cmd, const char *a, size_t len) {
     snprintf(hint + at, sizeof hint - at, " and %d other commands",
              nof - shown);
   }
-  fail("unknown option '%.*s' for '%s'%s%s (see 'tilesat %s --help')", (int)len,
-       a, cmd, *hint ? ": " : "", hint, cmd);
+  fail("unknown option '%.*s' for '%s'%s%s (see 'tilesat %s --help')",
+       typed ? (int)strlen(typed) : (int)len, typed ? typed : a, cmd,
+       *hint ? ": " : "", hint, cmd);
   return EXIT_ERROR;
 }
 
@@ -407,11 +410,13 @@ static int split(options *o, int argc, char **argv, given_value *seen,
     }
     if (!strcmp(a, "-h"))
       a = "--help";
+    else if (!strcmp(a, "-q"))
+      a = "--quiet";
     const char *eq = strchr(a, '=');
     size_t len = eq ? (size_t)(eq - a) : strlen(a);
     const option_row *row = find_row(o->command, a, len);
-    if (!row)
-      return unknown_option(o->command, a, len);
+    if (!row) /* -h, -q: named as typed */
+      return unknown_option(o->command, a, len, a != argv[i] ? argv[i] : NULL);
     const char *name = info[row->id].name, *val = NULL;
     bool flag = info[row->id].kind == FLAG;
     if (flag && eq) {

@@ -160,13 +160,13 @@
       "stop an entry's SAT check after SECONDS: unknown (default 60)")         \
   OPT(guard, "--guard", CHOICE, NULL, 0, 0, "none|sat|blocks|auto|modify",     \
       " collapse ",                                                            \
-      "never fail: sat bans a tile no valid map has there and the cell draws " \
-      "again; blocks decides the cells around a contradiction again; auto: "   \
-      "sat while it answers soon, then blocks, then modify where a block "     \
-      "would need the whole map's solver past --max-memory; modify: a "        \
-      "periodic pattern "                                                      \
-      "made again block by block, in memory of a block (keeps pins, masks, "   \
-      "borders) (default none: WFC as it is)")                                 \
+      "never fail: auto, for any map: sat while it answers soon, then "        \
+      "blocks, then modify where a block would need the whole map's solver "   \
+      "past --max-memory; sat bans a tile no valid map has there and the "     \
+      "cell draws again (exact; small maps, counts, connectivity); blocks "    \
+      "decides the cells around a contradiction again; modify: a periodic "    \
+      "pattern made again block by block, in memory of a block (keeps pins, "  \
+      "masks, borders) (default none: WFC as it is)")                          \
   OPT(sizes, "--sizes", STRING, NULL, 0, 0, "N,N,...", " collapse ",           \
       "a failure-rate table: -n RUNS (default 100) at each size (N is NxN, "   \
       "or WxH)")                                                               \
@@ -317,6 +317,9 @@
       "smallest complete size")                                                \
   ALSO(format, "text|json", " explain trace collapse ",                        \
        "readable text (default) or a JSON document")                           \
+  OPT(quiet, "--quiet", FLAG, false, 0, 0, NULL, TS_DRAW,                      \
+      "-q: no map on standard output, only the answer (SAT, UNSAT, maps: N, "  \
+      "energy:...): for a map written to a file (--png, --tmx, --tmj)")        \
   OPT(help, "--help", FLAG, false, 0, 0, NULL,                                 \
       " extract import-tileset export-tileset encode check enum count sample " \
       "explain repair trace analyze anneal collapse verify run-samples sum "   \

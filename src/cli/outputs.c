@@ -269,7 +269,7 @@ int map_sink_print(void *user, const int *tiles) {
       abort();
     }
     memcpy(ctx->last, tiles, n * sizeof *tiles);
-  } else {
+  } else if (!ctx->quiet) {
     print_map(ctx->m, tiles);
   }
   sheet_add(ctx->sheet, tiles);
@@ -288,7 +288,7 @@ int map_sink_print(void *user, const int *tiles) {
 }
 
 void map_sink_end(map_sink *ctx, bool print) {
-  if (print && ctx->last)
+  if (print && ctx->last && !ctx->quiet)
     print_map(ctx->m, ctx->last);
   free(ctx->last);
   ctx->last = NULL;

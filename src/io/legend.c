@@ -153,7 +153,8 @@ static void heat_colour(double f, uint8_t px[4]) {
 
 static void heat_size(int w, int h, long runs, int cell, size_t *iw, size_t *ih,
                       char *title, size_t tlen) {
-  snprintf(title, tlen, "contradictions per cell (%ld runs)", runs);
+  snprintf(title, tlen, "contradictions per cell (%ld run%s)", runs,
+           runs == 1 ? "" : "s");
   size_t mw = (size_t)w * (size_t)cell + 1,
          mh = (size_t)h * (size_t)cell + 1; /* and its edge */
   size_t lw = (size_t)ts_text_width(title) + (size_t)(2 * PAD);
