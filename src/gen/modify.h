@@ -24,10 +24,12 @@
  * chunk size): 128-bit integers for them, int for the window. */
 __extension__ typedef __int128 mod_i128;
 
-/* A periodic pattern: p rows, q columns, tiles[row * q + col]. */
+/* A periodic pattern: p rows, q columns, tiles[row * q + col]; wfc: made
+ * by WFC (the varied pattern), not the smallest torus SAT found. */
 typedef struct mod_pattern {
   int p, q;
   int *tiles;
+  bool wfc;
 } mod_pattern;
 
 /* The smallest torus (by area, rows then columns; at most max_p rows and
@@ -38,6 +40,11 @@ int mod_pattern_find(const tilesat_rules *r, tilesat_topology topo, int need_h,
                      int need_w, int max_p, int max_q,
                      const tilesat_solve_options *so, mod_pattern *out,
                      tilesat_error *err);
+
+/* A p x q torus filled by WFC with the exact guard from seed (at least 16
+ * cells): 1 with tiles, else 0. */
+int mod_pattern_wfc(const tilesat_rules *r, tilesat_topology topo, int p, int q,
+                    const tilesat_solve_options *so, uint64_t seed, int *tiles);
 
 /* Floor division and modulo (the world's coordinates go negative). */
 mod_i128 mod_floordiv(mod_i128 a, mod_i128 b);
@@ -85,6 +92,16 @@ mod_engine *mod_engine_new(const tilesat_rules *r, tilesat_topology topo,
                            uint64_t seed, const tilesat_solve_options *so);
 void mod_engine_free(mod_engine *e);
 const mod_stats *mod_engine_stats(const mod_engine *e);
+/* The tile weights of the blocks' WFC runs (copied; NULL: the rules'). */
+void mod_engine_weights(mod_engine *e, const double *w);
+
+/* The blocks' tile weights, w[tile], corrected so that a block made again
+ * keeps the tile shares of WFC's maps (open maps made by WFC with the
+ * exact guard, fixed seeds): 1 calibrated, 0 not (the rules' weights in
+ * w), -1 with err. */
+int mod_calibrate(const tilesat_rules *r, tilesat_topology topo,
+                  const tilesat_solve_options *so, double *w,
+                  tilesat_error *err);
 
 /* Ring sides of a block: the sides where its margin is (the others are
  * the map's edge). */

@@ -87,19 +87,37 @@ static int base(fin *f, tilesat_error *err) {
     c->mod_p = res ? pt.p : 0;
     c->mod_q = res ? pt.q : 0;
     c->mod_tiles = res ? pt.tiles : NULL;
+    c->mod_wfc = res && pt.wfc;
   }
   c->mod.pattern_rows = c->mod_p;
   c->mod.pattern_cols = c->mod_q;
   if (c->mod_p == 0)
     return whole(f, err);
+  /* A pattern made by WFC is made again from the run's seed, and shifted
+   * by a phase drawn from it: one pattern for every run left its tiles'
+   * shares in every map (a global feature such as Knots' crossings one
+   * way or the other outlives the blocks on small maps), and the first
+   * layer's blocks, aligned with a 16x16 pattern, all see the same margin:
+   * what they make there would be the same at each place of every map. */
+  const int p = c->mod_p, q = c->mod_q;
+  uint64_t h = c->seed ^ 0x7068617365u;
+  int *own = ts_malloc((size_t)p * (size_t)q * sizeof *own);
+  const int *pat = c->mod_wfc && mod_pattern_wfc(m->rules, m->topo, p, q,
+                                                 &f->so, ts_splitmix64(&h), own)
+                       ? own
+                       : c->mod_tiles;
+  int dy = (int)(ts_splitmix64(&h) % (uint64_t)p);
+  int dx = (int)(ts_splitmix64(&h) % (uint64_t)q);
+  if (m->topo == TILESAT_HEX)
+    dy &= ~1; /* odd rows stay odd */
   for (int y = 0; y < m->height; y++)
     for (int x = 0; x < m->width; x++) {
       int cell = y * m->width + x;
-      f->pl.tiles[cell] =
-          ts_masked(m, cell)
-              ? TILESAT_NO_TILE
-              : c->mod_tiles[(y % c->mod_p) * c->mod_q + x % c->mod_q];
+      f->pl.tiles[cell] = ts_masked(m, cell)
+                              ? TILESAT_NO_TILE
+                              : pat[(y + dy) % p * q + (x + dx) % q];
     }
+  free(own);
   return 0;
 }
 
@@ -245,12 +263,33 @@ static int layer(fin *f, int l, seg *rows, seg *cols, tilesat_error *err) {
   return 0;
 }
 
+/* The blocks' weights (mod_calibrate), found once for the collapser, when
+ * its pattern was made by WFC (so WFC with the exact guard fills the
+ * calibration's maps soon); else the rules' own.  0, or -1 with err. */
+static int weights(fin *f, tilesat_error *err) {
+  tilesat_collapse *c = f->c;
+  if (!c->mod_wfc)
+    return 0;
+  if (!c->mod_w) {
+    c->mod_w = ts_malloc((size_t)c->T * sizeof *c->mod_w);
+    if (mod_calibrate(c->m->rules, c->m->topo, &f->so, c->mod_w, err) < 0) {
+      free(c->mod_w);
+      c->mod_w = NULL;
+      return -1;
+    }
+  }
+  mod_engine_weights(f->e, c->mod_w);
+  return 0;
+}
+
 /* Pins and bans, then the layers: 0, TILESAT_UNSAT, or -1. */
 static int modify(fin *f, tilesat_error *err) {
   int res = base(f, err);
   for (int cell = 0; cell < f->m->ncells && res == 0; cell++)
     if (breaks(f, cell))
       res = fix_cell(f, cell, err);
+  if (res == 0)
+    res = weights(f, err);
   if (res != 0)
     return res;
   int most = (f->m->width > f->m->height ? f->m->width : f->m->height);
