@@ -8,7 +8,9 @@
  * map MOD_P x MOD_P at one of four offsets), and each block's interior
  * (the block without its one-cell ring, the margin) is made again by
  * WFC, then by SAT, with everything outside it fixed; a block neither
- * fills keeps its content.  The map is valid after every
+ * fills keeps its content.  A block's WFC may run with tile weights of
+ * its own (mod_calibrate: a fixed margin makes WFC favour some tiles).
+ * The map is valid after every
  * block, and the blocks of a layer do not touch each other's interiors
  * nor margins, so their order does not matter. */
 #ifndef TILESAT_GEN_MODIFY_H

@@ -1,15 +1,17 @@
 /* modify_map.c: collapse --guard modify on a finite map (gen/modify.h).
  *
- * 1. The base: the smallest periodic pattern (p dividing the height and q
- *    the width on a periodic map) tiled across the map; when none is found
- *    up to 16x16, the whole map's SAT (UNSAT: no map).
+ * 1. The base: a periodic pattern (p dividing the height and q the width
+ *    on a periodic map) tiled across the map; a WFC torus is made again
+ *    from the run's seed, at a phase drawn from it; when no pattern is
+ *    found up to 16x16, the whole map's SAT (UNSAT: no map).
  * 2. Pins and borders: each cell whose tile breaks a pin or a ban is made
  *    again by SAT in a window around it (radius 2, 4, 8, ...), the window's
  *    margin fixed; a window with no filling is tried again without its
  *    margin (ts_window_at: a relaxation), and when that has none either,
  *    the map has none (UNSAT, that window); a window as large as the map
  *    is the whole map's SAT.
- * 3. MOD_LAYERS layers of blocks (modify.c), clipped to the map: a side on
+ * 3. MOD_LAYERS layers of blocks (modify.c), their WFC with the weights
+ *    mod_calibrate found for the rules, clipped to the map: a side on
  *    the map's edge has no margin; an open map's layers are
  *    mod_layer_open's (16x16 blocks, then spots on their margins'
  *    crossings); on a periodic map 4 layers of 16x16 blocks wrap (at most
