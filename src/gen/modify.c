@@ -100,13 +100,13 @@ static int widest(int most, int need, bool even) {
 }
 
 /* A varied pattern: the largest torus that fits, filled by WFC with the
- * exact guard: its tiles in WFC's shares, so that what the blocks leave of the
+ * exact guard (one fixed seed, so every run and every chunk starts from the
+ * same): its tiles in WFC's shares, so that what the blocks leave of the
  * start does not show (a 1x1 pattern, Circuit's bridge or Castle's ground,
  * came back from blocks whose margins held nothing else).  1 with tiles,
  * else 0 (the smallest torus is looked for then). */
-int mod_pattern_wfc(const tilesat_rules *r, tilesat_topology topo, int p, int q,
-                    const tilesat_solve_options *so, uint64_t seed,
-                    int *tiles) {
+static int varied(const tilesat_rules *r, tilesat_topology topo, int p, int q,
+                  const tilesat_solve_options *so, int *tiles) {
   if (p * q < 16)
     return 0;
   tilesat_error err;
@@ -115,7 +115,6 @@ int mod_pattern_wfc(const tilesat_rules *r, tilesat_topology topo, int p, int q,
   tilesat_collapse_options o;
   tilesat_collapse_options_init(&o);
   o.guard = TILESAT_GUARD_SAT;
-  o.seed = seed;
   if (so)
     o.solve = *so;
   int res = c ? tilesat_collapse_run(c, &o, tiles, &err) : TILESAT_UNKNOWN;
@@ -133,8 +132,7 @@ int mod_pattern_find(const tilesat_rules *r, tilesat_topology topo, int need_h,
   max_p = max_p < MOD_PATTERN ? max_p : MOD_PATTERN;
   max_q = max_q < MOD_PATTERN ? max_q : MOD_PATTERN;
   int vp = widest(max_p, need_h, hex), vq = widest(max_q, need_w, false);
-  /* one fixed seed: every world and every collapser starts alike */
-  if (vp && vq && mod_pattern_wfc(r, topo, vp, vq, so, 1, tiles)) {
+  if (vp && vq && varied(r, topo, vp, vq, so, tiles)) {
     *out = (mod_pattern){vp, vq, tiles, true};
     return 1;
   }

@@ -43,11 +43,6 @@ int mod_pattern_find(const tilesat_rules *r, tilesat_topology topo, int need_h,
                      const tilesat_solve_options *so, mod_pattern *out,
                      tilesat_error *err);
 
-/* A p x q torus filled by WFC with the exact guard from seed (at least 16
- * cells): 1 with tiles, else 0. */
-int mod_pattern_wfc(const tilesat_rules *r, tilesat_topology topo, int p, int q,
-                    const tilesat_solve_options *so, uint64_t seed, int *tiles);
-
 /* Floor division and modulo (the world's coordinates go negative). */
 mod_i128 mod_floordiv(mod_i128 a, mod_i128 b);
 int mod_floormod(mod_i128 a, int b);
@@ -97,6 +92,9 @@ const mod_stats *mod_engine_stats(const mod_engine *e);
 /* The tile weights of the blocks' WFC runs (copied; NULL: the rules'). */
 void mod_engine_weights(mod_engine *e, const double *w);
 
+/* The calibration's own cells (6 maps 48x48): modify calibrates maps of
+ * at least as many cells (modify_map.c). */
+#define MOD_CAL_CELLS 13824
 /* The blocks' tile weights, w[tile], corrected so that a block made again
  * keeps the tile shares of WFC's maps (open maps made by WFC with the
  * exact guard, fixed seeds): 1 calibrated, 0 not (the rules' weights in
