@@ -16,6 +16,7 @@
  *   fail SECONDS          plain: a contradiction; anneal: violations left
  *   unsat SECONDS         no valid map exists
  *   error MESSAGE         e.g. the memory bound: "... needs about 3 GiB ..."
+ * and last "peak KB": the process's peak resident memory (every run's).
  * SECONDS is the run alone: the collapser's tables (built once, reused by
  * every run) and loading the rules are not in it; the guard's solver is
  * made at the first guarded run, so it is in that run's time.  Uses only
@@ -24,6 +25,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 
 static double cpu(void) {
@@ -170,5 +172,8 @@ int main(int argc, char **argv) {
                                      : 1;
   tilesat_map_free(m);
   tilesat_rules_free(r);
+  struct rusage ru;
+  if (!getrusage(RUSAGE_SELF, &ru))
+    printf("peak %ld\n", ru.ru_maxrss);
   return rc;
 }

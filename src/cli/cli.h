@@ -56,6 +56,8 @@ typedef struct options {
    * name with spaces the shell split off ("--pin 0,0=tower 1") */
   const char *split_option, *split_value, *split_word;
   struct inputs *inputs; /* what a command's samples share (samples.c) */
+  int window[4];         /* --png draws only this part: row, col, height, width
+                            (0 0 0 0: the whole map); explain sets it */
 } options;
 
 /* Was the option on the command line (rather than its default)? */

@@ -108,7 +108,9 @@ static const command_doc docs[] = {
      "it does. Dropping any one of them leaves a satisfiable set (checked). "
      "--smallest finds one of fewest constraints, --all every minimal one, "
      "--prefer which groups to blame first. --png frames the cells "
-     "involved.",
+     "involved, pinned cells drawn as their tile. A map larger than 32x32 "
+     "is shown, as text and in --png, around the clash with 4 cells of "
+     "margin (its rows and columns said); --whole shows all of it.",
      "20 explained, 10 a map exists after all, 1 error.",
      {"tilesat explain rules/hard.rules --size 3x3   # exit 20, \"These 3 "
       "constraints\"",

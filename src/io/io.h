@@ -37,11 +37,12 @@ void ts_text_draw(tilesat_image *img, int x, int y, const char *s,
                   const uint8_t rgba[4]);
 int ts_text_width(const char *s);
 int ts_text_height(void);
-/* A row of a legend: a sample cell (fill, a frame and a dot if not NULL)
- * and its text. */
+/* A row of a legend: a sample cell (fill, a frame, a dot and a frame
+ * inside the frame if not NULL) and its text. */
 typedef struct ts_legend_row {
   const uint8_t *fill, *frame, *dot;
   const char *text;
+  const uint8_t *inner;
 } ts_legend_row;
 /* The size of an image w x h with these rows of legend below it. */
 void ts_legend_size(const ts_legend_row *rows, size_t n, size_t *w, size_t *h);
