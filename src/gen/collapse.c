@@ -241,6 +241,7 @@ void tilesat_collapse_free(tilesat_collapse *c) {
   free(c->empties.v);
   free(c->base);
   free(c->mod_tiles);
+  free(c->mod_w);
   free(c->open_memo);
   free(c->open_seen);
   free(c);

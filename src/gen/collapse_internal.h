@@ -115,6 +115,8 @@ struct tilesat_collapse {
   tilesat_modify_stats mod;
   int mod_p, mod_q;
   int *mod_tiles;
+  bool mod_wfc;  /* the pattern was made by WFC (mod_pattern.wfc) */
+  double *mod_w; /* the blocks' weights (mod_calibrate), or NULL: not yet */
 };
 
 /* ----------------------------------------- hooks for the block guard */

@@ -12,6 +12,7 @@
  * its place, the seed and its cells' content alone. */
 #include "gen/modify.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -153,7 +154,7 @@ int mod_pattern_find(const tilesat_rules *r, tilesat_topology topo, int need_h,
     most = (size_t)vp * (size_t)vq;
   int *tiles = ts_malloc(most * sizeof *tiles);
   if (vp && vq && varied(r, topo, vp, vq, so, tiles)) {
-    *out = (mod_pattern){vp, vq, tiles};
+    *out = (mod_pattern){vp, vq, tiles, true};
     return 1;
   }
   max_p = max_p < MOD_PATTERN ? max_p : MOD_PATTERN;
@@ -166,7 +167,7 @@ int mod_pattern_find(const tilesat_rules *r, tilesat_topology topo, int need_h,
       int res = torus(r, topo, p, q, so, tiles, err);
       if (res != 0) {
         if (res == 1)
-          *out = (mod_pattern){p, q, tiles};
+          *out = (mod_pattern){p, q, tiles, false};
         else
           free(tiles);
         return res;
@@ -194,8 +195,11 @@ struct mod_engine {
   int *gcell, *wtiles; /* a window's plane cells, its tiles */
   uint8_t *free_cell;
   size_t cap;
+  double *w; /* the blocks' tile weights (mod_engine_weights), or NULL */
   mod_stats st;
 };
+
+static void weigh(const mod_engine *e, tilesat_collapse *c);
 
 mod_engine *mod_engine_new(const tilesat_rules *r, tilesat_topology topo,
                            uint64_t seed, const tilesat_solve_options *so) {
@@ -232,10 +236,33 @@ void mod_engine_free(mod_engine *e) {
   free(e->gcell);
   free(e->wtiles);
   free(e->free_cell);
+  free(e->w);
   free(e);
 }
 
+void mod_engine_weights(mod_engine *e, const double *w) {
+  if (!w)
+    return;
+  int T = e->r->ntiles;
+  e->w = ts_realloc(e->w, (size_t)T * sizeof *e->w);
+  memcpy(e->w, w, (size_t)T * sizeof *e->w);
+  for (int i = 0; i < e->ncached; i++)
+    weigh(e, e->cache[i].c);
+}
+
 const mod_stats *mod_engine_stats(const mod_engine *e) { return &e->st; }
+
+/* The engine's weights into a block's collapser (its runs' start reads
+ * them afresh: a start kept for reuse is dropped). */
+static void weigh(const mod_engine *e, tilesat_collapse *c) {
+  if (!e->w || !c)
+    return;
+  for (int t = 0; t < c->T; t++) {
+    c->w[t] = e->w[t];
+    c->wlogw[t] = e->w[t] > 0 ? e->w[t] * log(e->w[t]) : 0;
+  }
+  c->start_ok = false;
+}
 
 static void window_init(const mod_engine *e, tilesat_map *wm, int hh, int ww) {
   memset(wm, 0, sizeof *wm);
@@ -348,6 +375,7 @@ static mod_cached *cached(mod_engine *e, int hh, int ww, tilesat_error *err) {
     free(k->wm);
     return NULL;
   }
+  weigh(e, k->c);
   e->ncached++;
   return k;
 }
@@ -400,6 +428,8 @@ static int fill_window(mod_engine *e, tilesat_map *wm, tilesat_collapse *c,
   tilesat_collapse *own = NULL;
   if (!c && !(c = own = tilesat_collapse_new(wm, err)))
     return -1;
+  if (own)
+    weigh(e, own);
   int res = fill_wfc(e, c, key, err);
   tilesat_collapse_free(own);
   if (res == 1) {
@@ -483,4 +513,211 @@ int mod_window(mod_engine *e, mod_plane *pl, const mod_rect *b, uint64_t key,
         pl->tiles[e->gcell[lc]] = e->wtiles[lc];
   window_clear(&own);
   return res;
+}
+
+/* ---------------------------------------------------------- calibration */
+
+#define CAL_P 48     /* the reference maps' side */
+#define CAL_MAPS 6   /* reference maps */
+#define CAL_ROUNDS 4 /* weight corrections; the last half averaged */
+
+/* The reference: CAL_MAPS open maps CAL_P a side filled by WFC with the
+ * exact guard (fixed seeds: every run and every process calibrates
+ * alike).  How many were made; tiles[i * CAL_P * CAL_P ..]. */
+static int cal_refs(const tilesat_rules *r, tilesat_topology topo,
+                    const tilesat_solve_options *so, int *tiles) {
+  tilesat_error err;
+  tilesat_map *m = tilesat_map_new(r, CAL_P, CAL_P, topo, false, &err);
+  tilesat_collapse *c = m ? tilesat_collapse_new(m, &err) : NULL;
+  tilesat_collapse_options o;
+  tilesat_collapse_options_init(&o);
+  o.guard = TILESAT_GUARD_SAT;
+  if (so)
+    o.solve = *so;
+  int n = 0;
+  for (int i = 0; c && i < CAL_MAPS; i++) {
+    o.seed = 0x63616cu + (uint64_t)i;
+    if (tilesat_collapse_run(c, &o, tiles + (size_t)n * CAL_P * CAL_P, &err) ==
+        TILESAT_SAT)
+      n++;
+  }
+  tilesat_collapse_free(c);
+  tilesat_map_free(m);
+  return n;
+}
+
+/* One round: each MOD_P x MOD_P block of each reference (corners every
+ * MOD_P / 2 cells, inside the map) made again once from the reference,
+ * with the weights w: the tiles its interior held (had) and holds (got),
+ * counted.  0, or -1 with err. */
+static int cal_round(const tilesat_rules *r, tilesat_topology topo,
+                     const tilesat_solve_options *so, const int *ref, int n,
+                     const double *w, int round, double *had, double *got,
+                     tilesat_error *err) {
+  const int P = CAL_P, PP = CAL_P * CAL_P, step = MOD_P / 2;
+  const int nb = (P - MOD_P) / step + 1; /* blocks a side */
+  mod_engine *e = mod_engine_new(r, topo, 0, so);
+  mod_engine_weights(e, w);
+  int *buf = ts_malloc((size_t)PP * sizeof *buf);
+  mod_plane pl = {.tiles = buf, .w = P, .h = P};
+  int rc = 0;
+  for (int i = 0; i < n && !rc; i++) {
+    const int *was = ref + (size_t)i * PP;
+    memcpy(buf, was, (size_t)PP * sizeof *buf);
+    for (int b = 0; b < nb * nb && !rc; b++) {
+      mod_rect rect = {b / nb * step, b % nb * step, MOD_P, MOD_P,
+                       MOD_RING_ALL};
+      uint64_t key = mod_block_key(0x63616cu + (uint64_t)round, 0, i, b);
+      rc = mod_window(e, &pl, &rect, key, -1, err) < 0 ? -1 : 0;
+      for (int y = 1; y < MOD_P - 1; y++)
+        for (int x = 1; x < MOD_P - 1; x++) {
+          int cell = (rect.y0 + y) * P + rect.x0 + x;
+          had[was[cell]]++;
+          got[buf[cell]]++;
+          buf[cell] = was[cell]; /* the next block sees the reference */
+        }
+    }
+  }
+  free(buf);
+  mod_engine_free(e);
+  return rc;
+}
+
+/* Symmetries of the rules: the tiles that a rotation or reflection of a
+ * square map (one that keeps the rules, weights and allowed pairs) maps
+ * onto each other share one correction, as WFC gives them one share: the
+ * correction of a collective feature (Knots' corners turning one way or
+ * the other) from a few reference maps is mostly their noise, and the
+ * blocks amplify it.  orbit[t]: the least tile of t's orbit. */
+#define SYM_NODES 20000 /* a permutation's search gives up past it */
+
+typedef struct sym {
+  const tilesat_rules *r;
+  int g[4]; /* direction d goes to g[d] */
+  int *pi;  /* tile a goes to pi[a], or -1 */
+  int *deg; /* [tile][dir]: how many tiles it allows there */
+  bool *used;
+  long nodes;
+} sym;
+
+static bool allow3(const tilesat_rules *r, int a, int d, int b) {
+  return ts_bit(ts_allowed(r, a, d), b);
+}
+
+/* Can a go to b, given the tiles before a? */
+static bool sym_fits(const sym *s, int a, int b) {
+  const tilesat_rules *r = s->r;
+  if (r->weight[a] != r->weight[b])
+    return false;
+  for (int d = 0; d < 4; d++)
+    if (s->deg[a * 4 + d] != s->deg[b * 4 + s->g[d]] ||
+        allow3(r, a, d, a) != allow3(r, b, s->g[d], b))
+      return false;
+  for (int x = 0; x < a; x++)
+    for (int d = 0; d < 4; d++)
+      if (allow3(r, a, d, x) != allow3(r, b, s->g[d], s->pi[x]) ||
+          allow3(r, x, d, a) != allow3(r, s->pi[x], s->g[d], b))
+        return false;
+  return true;
+}
+
+static bool sym_search(sym *s, int a) {
+  if (a == s->r->ntiles)
+    return true;
+  for (int b = 0; b < s->r->ntiles && s->nodes <= SYM_NODES; b++) {
+    if (s->used[b] || (++s->nodes, !sym_fits(s, a, b)))
+      continue;
+    s->pi[a] = b;
+    s->used[b] = true;
+    if (sym_search(s, a + 1))
+      return true;
+    s->used[b] = false;
+  }
+  s->pi[a] = -1;
+  return false;
+}
+
+static int orbit_root(int *orbit, int t) {
+  while (orbit[t] != t)
+    t = orbit[t] = orbit[orbit[t]];
+  return t;
+}
+
+static void orbits(const tilesat_rules *r, tilesat_topology topo, int *orbit) {
+  int T = r->ntiles;
+  for (int t = 0; t < T; t++)
+    orbit[t] = t;
+  if (topo == TILESAT_HEX)
+    return;
+  sym s = {.r = r};
+  s.pi = ts_malloc((size_t)T * sizeof *s.pi);
+  s.used = ts_malloc((size_t)T * sizeof *s.used);
+  s.deg = ts_calloc((size_t)T * 4, sizeof *s.deg);
+  for (int t = 0; t < T; t++)
+    for (int d = 0; d < 4; d++)
+      for (int k = 0; k < r->words; k++)
+        s.deg[t * 4 + d] += __builtin_popcountll(ts_allowed(r, t, d)[k]);
+  for (int k = 1; k < 8; k++) { /* 3 rotations, 4 reflections */
+    for (int d = 0; d < 4; d++)
+      s.g[d] = k < 4 ? (d + k) % 4 : ((k - 4) - d + 4) % 4;
+    memset(s.used, 0, (size_t)T * sizeof *s.used);
+    s.nodes = 0;
+    if (!sym_search(&s, 0))
+      continue;
+    for (int t = 0; t < T; t++) {
+      int a = orbit_root(orbit, t), b = orbit_root(orbit, s.pi[t]);
+      orbit[a > b ? a : b] = a < b ? a : b;
+    }
+  }
+  for (int t = 0; t < T; t++)
+    orbit[t] = orbit_root(orbit, t);
+  free(s.pi);
+  free(s.used);
+  free(s.deg);
+}
+
+int mod_calibrate(const tilesat_rules *r, tilesat_topology topo,
+                  const tilesat_solve_options *so, double *w,
+                  tilesat_error *err) {
+  int T = r->ntiles;
+  for (int t = 0; t < T; t++)
+    w[t] = (double)r->weight[t];
+  int *ref = ts_malloc((size_t)CAL_MAPS * CAL_P * CAL_P * sizeof *ref);
+  int n = cal_refs(r, topo, so, ref);
+  double *had = ts_malloc(2 * (size_t)T * sizeof *had), *got = had + T;
+  int *orbit = ts_malloc((size_t)T * sizeof *orbit);
+  double *logw = ts_calloc((size_t)T, sizeof *logw);
+  if (n > 0)
+    orbits(r, topo, orbit);
+  int rc = n > 0 ? 1 : 0;
+  for (int round = 0; round < CAL_ROUNDS && rc == 1; round++) {
+    memset(had, 0, 2 * (size_t)T * sizeof *had);
+    if (cal_round(r, topo, so, ref, n, w, round, had, got, err)) {
+      rc = -1;
+      break;
+    }
+    for (int t = 0; t < T; t++)
+      if (orbit[t] != t) {
+        had[orbit[t]] += had[t];
+        got[orbit[t]] += got[t];
+      }
+    for (int t = 0; t < T; t++) {
+      int o = orbit[t];
+      double f = (had[o] + 1) / (got[o] + 1);
+      f = f < 0.5 ? 0.5 : f > 2 ? 2 : f;
+      w[t] *= f;
+      if (round >= CAL_ROUNDS / 2)
+        logw[t] += log(w[t] > 0 ? w[t] : 1);
+    }
+  }
+  const int later = CAL_ROUNDS - CAL_ROUNDS / 2; /* rounds averaged */
+  if (rc == 1) /* the later rounds' weights, averaged: less noise */
+    for (int t = 0; t < T; t++)
+      if (w[t] > 0)
+        w[t] = exp(logw[t] / (double)later);
+  free(logw);
+  free(had);
+  free(orbit);
+  free(ref);
+  return rc;
 }

@@ -8,7 +8,9 @@
  * map MOD_P x MOD_P at one of four offsets), and each block's interior
  * (the block without its one-cell ring, the margin) is made again by
  * WFC, then by SAT, with everything outside it fixed; a block neither
- * fills keeps its content.  The map is valid after every
+ * fills keeps its content.  A block's WFC may run with tile weights of
+ * its own (mod_calibrate: a fixed margin makes WFC favour some tiles).
+ * The map is valid after every
  * block, and the blocks of a layer do not touch each other's interiors
  * nor margins, so their order does not matter. */
 #ifndef TILESAT_GEN_MODIFY_H
@@ -25,10 +27,12 @@
  * chunk size): 128-bit integers for them, int for the window. */
 __extension__ typedef __int128 mod_i128;
 
-/* A periodic pattern: p rows, q columns, tiles[row * q + col]. */
+/* A periodic pattern: p rows, q columns, tiles[row * q + col]; wfc: made
+ * by WFC (the varied pattern), not the smallest torus SAT found. */
 typedef struct mod_pattern {
   int p, q;
   int *tiles;
+  bool wfc;
 } mod_pattern;
 
 /* A periodic pattern, p dividing need_h and q dividing need_w where those
@@ -89,6 +93,19 @@ mod_engine *mod_engine_new(const tilesat_rules *r, tilesat_topology topo,
                            uint64_t seed, const tilesat_solve_options *so);
 void mod_engine_free(mod_engine *e);
 const mod_stats *mod_engine_stats(const mod_engine *e);
+/* The tile weights of the blocks' WFC runs (copied; NULL: the rules'). */
+void mod_engine_weights(mod_engine *e, const double *w);
+
+/* The calibration's own cells (6 maps 48x48): modify calibrates maps of
+ * at least as many cells (modify_map.c). */
+#define MOD_CAL_CELLS 13824
+/* The blocks' tile weights, w[tile], corrected so that a block made again
+ * keeps the tile shares of WFC's maps (open maps made by WFC with the
+ * exact guard, fixed seeds): 1 calibrated, 0 not (the rules' weights in
+ * w), -1 with err. */
+int mod_calibrate(const tilesat_rules *r, tilesat_topology topo,
+                  const tilesat_solve_options *so, double *w,
+                  tilesat_error *err);
 
 /* Ring sides of a block: the sides where its margin is (the others are
  * the map's edge). */
