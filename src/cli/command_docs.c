@@ -70,7 +70,11 @@ static const command_doc docs[] = {
      "Valid maps drawn uniformly at random: exactly with the dp, within a "
      "factor of uniform by XOR hashing (approx), or uniformly in the limit "
      "by a block Markov chain (chain) on maps too large for the dp. Same "
-     "seed, same maps.",
+     "seed, same maps. auto predicts first what the dp would hold (from the "
+     "dp on strips of the map) and takes the chain at once, saying so with "
+     "the prediction, where the dp would pass --max-memory or a minute; on "
+     "a map with constraints only the dp keeps, it refuses such a draw at "
+     "once (--method dp tries it regardless).",
      "10 maps drawn, 20 no map exists, 1 error.",
      {"tilesat sample rules/coast.rules --size 12x8 -n 3 --seed 7 --png "
       "maps.png   # exit 10",

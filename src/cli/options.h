@@ -94,7 +94,8 @@
       "auto|dp|enum|approx|bounds|chain|estimate", " count sample ",           \
       "method (default auto: count: dp if it is predicted to finish in a "     \
       "minute, else proved bounds and the estimate; sample: dp, chain where "  \
-      "dp outgrows memory; bounds and estimate count, chain samples)")         \
+      "dp is predicted past --max-memory or a minute, said on stderr; "        \
+      "bounds and estimate count, chain samples)")                             \
   ALSO(method, "auto|cnf|collapse", " check ",                                 \
        "auto (default): windows around the pins, a guarded collapse (its "     \
        "map is WFC's), then the whole map's CNF, each in its share of a "      \
