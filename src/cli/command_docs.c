@@ -120,7 +120,10 @@ static const command_doc docs[] = {
     {"repair",
      "For a map with no valid filling: the fewest pairs to allow, printed as "
      "allow lines to paste into the rules (-o writes the rules repaired), or "
-     "with --keep-rules the fewest pins to drop. Each repair is checked: "
+     "with --keep-rules the fewest pins to drop; the pins too by default "
+     "when they alone clash (the map without them has a filling), found "
+     "first in the windows around the pins where check refutes them "
+     "(--change-rules: the pairs regardless). Each repair is checked: "
      "with it a map exists, without it none does. --all lists every minimal "
      "repair, smallest first.",
      "0 a repair found, 10 a map exists already, 20 no repair, 1 error.",

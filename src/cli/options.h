@@ -182,7 +182,10 @@
       "stop after N maps (default: all)")                                      \
   OPT(keep_rules, "--keep-rules", FLAG, false, 0, 0, NULL, " repair ",         \
       "keep the rules: the fewest pins to drop, printed as the --pin options " \
-      "to leave out")                                                          \
+      "to leave out (the default too when the pins alone clash)")              \
+  OPT(change_rules, "--change-rules", FLAG, false, 0, 0, NULL, " repair ",     \
+      "the fewest pairs to allow even when the pins alone clash (by default "  \
+      "the pins to drop come first then)")                                     \
   OPT(all, "--all", FLAG, false, 0, 0, NULL, " repair ",                       \
       "every minimal repair, smallest first, up to --limit")                   \
   ALSO(limit, "N", " repair ", "with --all: at most N repairs (default 10)")   \
