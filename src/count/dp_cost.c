@@ -27,8 +27,11 @@
 
 /* States the strips may build in all (each axis): about 0.2 s. */
 #define COST_WORK 1000000.0
-/* The sampler's time over its count pass's (README: at most 2.4x). */
-#define SAMPLER_FACTOR 2.4
+/* The draw's time over its largest layer times its cells at the strips'
+ * rate: calibrated on Knots 16x16, Castle 6x6 and 7x7, Circuit 5x5 and
+ * dungeon8 10x10 (the prediction 0.7 to 1.25 times the CPU the draw
+ * took). */
+#define SAMPLER_FACTOR 1.4
 /* Seconds a state and step at the least (src/count/README.md: about
  * 200 ns on the WFC tilesets; strips in cache run faster). */
 #define MIN_STEP_SECONDS 1e-7
