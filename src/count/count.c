@@ -357,6 +357,9 @@ static int relay_map(void *user, const int *tiles) {
   return r->fn ? r->fn(r->user, tiles) : 0;
 }
 
+/* An exact draw predicted this long is said before it starts. */
+#define SAY_DP_SECONDS 10
+
 /* The dp's memory bound: the smaller of the options' and the map's. */
 static size_t dp_bound(const tilesat_map *m, const tilesat_count_options *o) {
   return o->max_memory < m->max_memory ? o->max_memory : m->max_memory;
@@ -367,11 +370,13 @@ static size_t dp_bound(const tilesat_map *m, const tilesat_count_options *o) {
  * line says so.  0, 1 (no prediction: the dp refuses a strip) or -1
  * (interrupted, err). */
 static int sample_cost(const tilesat_map *m, const tilesat_count_options *o,
-                       int *over, char *line, size_t len, tilesat_error *err) {
+                       int *over, double *seconds, char *line, size_t len,
+                       tilesat_error *err) {
   ts_dp_cost c;
   int rc = ts_dp_sample_cost(m, o, &c, err);
   if (rc)
     return rc;
+  *seconds = c.seconds;
   char text[400], when[48], bound[48];
   ts_dp_cost_text(&c, text, sizeof text);
   ts_dp_bytes_text(log10((double)dp_bound(m, o)), bound, sizeof bound);
@@ -397,11 +402,17 @@ static int sample_choose(const tilesat_map *m, const tilesat_count_options *o,
                          tilesat_error *err) {
   int over = 0;
   char line[600], full[700];
-  int rc = sample_cost(m, o, &over, line, sizeof line, err);
+  double seconds = 0;
+  int rc = sample_cost(m, o, &over, &seconds, line, sizeof line, err);
   if (rc)
     return rc < 0 ? -1 : 0;
-  if (!over)
+  if (!over) {
+    if (seconds >= SAY_DP_SECONDS) { /* a long draw is said before it */
+      snprintf(full, sizeof full, "sample: auto: %s: drawing exactly", line);
+      tell(o, full);
+    }
     return 0;
+  }
   snprintf(full, sizeof full,
            "sample: auto: %s: drawing by the chain (block Markov chain) "
            "instead",
@@ -574,9 +585,10 @@ void tilesat_count_by_tile_free(const tilesat_map *m, char **dist) {
 static int sample_kept(const tilesat_map *m, const tilesat_count_options *o,
                        tilesat_error *err) {
   int over = 0;
+  double seconds = 0;
   char line[600], full[700];
-  int rc = sample_cost(m, o, &over, line, sizeof line, err);
-  if (rc || !over)
+  int rc = sample_cost(m, o, &over, &seconds, line, sizeof line, err);
+  if (rc || (!over && seconds < SAY_DP_SECONDS))
     return rc < 0 ? -1 : 0;
   if (over == 1) {
     ts_error(err, "sample", 0,
@@ -590,6 +602,8 @@ static int sample_kept(const tilesat_map *m, const tilesat_count_options *o,
            "sample: auto: %s; the dp is the one method that keeps these "
            "constraints",
            line);
+  if (!over)
+    snprintf(full, sizeof full, "sample: auto: %s: drawing exactly", line);
   tell(o, full);
   return 0;
 }
