@@ -179,7 +179,7 @@ help:
 	@echo "make bench   encode sizes and check times, both backends"
 	@echo "make bench-chunk     analyze --chunk K at K = 3..8, rule sets and tilesets"
 	@echo "make bench-collapse  collapse, guarded, check, anneal and a JS WFC side by side"
-	@echo "make bench-scale     the exact, block, auto and modify guards side by side, 128 to 1024; worlds; modify's look; fast-wfc and POMS (FASTWFC_GIT, POMS_GIT); check at scale"
+	@echo "make bench-scale     the exact, block, auto and modify guards side by side, 128 to 1024; worlds; modify's look; fast-wfc and POMS (FASTWFC_GIT, POMS_GIT); samples.xml at 2048 by modify (SAMPLES_REF); check at scale"
 	@echo "make bench-count     the dp, sampling and the seen key; one dp over MPI ranks (--shard) against one process"
 	@echo "make bench-rates     WFC's failure rate on Castle by size (RUNS=1000)"
 	@echo "make man     the man pages, tilesat.1 and tilesat-COMMAND.1, in build/man/"

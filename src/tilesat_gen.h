@@ -233,6 +233,12 @@ typedef struct tilesat_collapse_options {
    * the run ends TILESAT_UNKNOWN with no contradiction, its wave left as
    * it is (tilesat_collapse_possible). */
   long limit;
+  /* When not NULL, called (with solve.progress_user) when a run is about
+   * to cost much more than it did: the exact guard building the whole
+   * map's solver ("the exact guard needs the whole map's solver (3.7 M
+   * clauses); --guard auto or modify would not"), a line to say at once,
+   * not to throttle. */
+  tilesat_progress_fn notice;
 } tilesat_collapse_options;
 void tilesat_collapse_options_init(tilesat_collapse_options *o);
 

@@ -309,6 +309,43 @@ bool tilesat_render_fits(const tilesat_map *m, const tilesat_pictures *pics);
 size_t tilesat_render_sheet_fits(const tilesat_map *m,
                                  const tilesat_pictures *pics, size_t nmaps);
 
+/* How the command line draws a map, beyond tilesat_render's defaults (a
+ * NULL tilesat_draw is tilesat_render's picture):
+ * - scale: pixels a cell (its width; its height keeps the tile pictures'
+ *   proportions), pictures resized by nearest neighbour; 0: as drawn today
+ *   (tilesat_render's size; tilesat_render_marked's own scale).
+ * - pins: a pinned cell is drawn as its pinned tile (not the blend of its
+ *   domain, while the domain holds that tile) and framed, black outside,
+ *   white inside (cells of 4 or more pixels a side).
+ * - legend: when every tile is drawn in one colour (no picture, or a
+ *   picture of one colour) and a name is not its colour ("#rrggbb"), a
+ *   legend below the map: each tile's colour and name (the tiles the map
+ *   shows, at most TILESAT_LEGEND_TILES, then how many more), and the pin
+ *   frame's when a pinned cell is framed.
+ * - window: the part of the map drawn, {row, column, height, width}
+ *   ({0,0,0,0}: all of it); a hex map's window starts on an even row. */
+#define TILESAT_LEGEND_TILES 32
+typedef struct tilesat_draw {
+  int scale;
+  bool pins;
+  bool legend;
+  int window[4];
+} tilesat_draw;
+tilesat_image *tilesat_render_drawn(const tilesat_map *m,
+                                    const tilesat_pictures *pics,
+                                    const int *tiles, const uint64_t *domains,
+                                    const tilesat_draw *how);
+tilesat_image *tilesat_render_sheet_drawn(const tilesat_map *m,
+                                          const tilesat_pictures *pics,
+                                          const int *const *maps, size_t nmaps,
+                                          const tilesat_draw *how);
+bool tilesat_render_drawn_fits(const tilesat_map *m,
+                               const tilesat_pictures *pics,
+                               const tilesat_draw *how);
+size_t tilesat_render_sheet_drawn_fits(const tilesat_map *m,
+                                       const tilesat_pictures *pics,
+                                       size_t nmaps, const tilesat_draw *how);
+
 /* ------------------------------------------------- pictures for designers */
 
 /* What a mark on a cell of tilesat_render_marked means; each is drawn its
@@ -347,6 +384,15 @@ tilesat_image *tilesat_render_marked(const tilesat_map *m,
 /* Before any work: does tilesat_render_marked draw m (with any marks)? */
 bool tilesat_render_marked_fits(const tilesat_map *m,
                                 const tilesat_pictures *pics);
+/* The same drawn as `how` says (tilesat_draw; NULL: as above). */
+tilesat_image *
+tilesat_render_marked_drawn(const tilesat_map *m, const tilesat_pictures *pics,
+                            const int *tiles, const uint64_t *domains,
+                            const uint8_t *marks, const int *pairs,
+                            size_t npairs, const tilesat_draw *how);
+bool tilesat_render_marked_drawn_fits(const tilesat_map *m,
+                                      const tilesat_pictures *pics,
+                                      const tilesat_draw *how);
 /* A heat map of how often something happened in each cell of a width x
  * height map, of `runs` runs: TILESAT_HEAT_CELL pixels a cell, white
  * (never) to red (the most hits), and below it its title ("contradictions
@@ -356,6 +402,10 @@ bool tilesat_render_marked_fits(const tilesat_map *m,
 tilesat_image *tilesat_heat_map(int width, int height, const long *hits,
                                 long runs);
 bool tilesat_heat_map_fits(int width, int height, long runs);
+/* The same at `cell` pixels a cell (0: TILESAT_HEAT_CELL). */
+tilesat_image *tilesat_heat_map_scaled(int width, int height, const long *hits,
+                                       long runs, int cell);
+bool tilesat_heat_map_scaled_fits(int width, int height, long runs, int cell);
 
 #ifdef __cplusplus
 }

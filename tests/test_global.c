@@ -540,8 +540,11 @@ Test(global, file_errors_name_the_line) {
   } cases[] = {
       {"", "c.cons: empty constraints file (the first line must be "
            "'tilesat-constraints 1')"},
-      {"tilesat-rules 1\n", "c.cons:1: not a constraints file: the first line "
-                            "must be 'tilesat-constraints 1'"},
+      {"tilesat-rules 1\n", "c.cons: a rules file, not a constraints file: "
+                            "rules go first, as in 'tilesat check RULES "
+                            "--size WxH'"},
+      {"tilesat-rule 1\n", "c.cons:1: not a constraints file: the first line "
+                           "must be 'tilesat-constraints 1'"},
       {"tilesat-constraints 1\nconnect .\n",
        "c.cons:2: unknown constraint 'connect' (class, count, connected, path, "
        "border)"},

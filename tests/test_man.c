@@ -191,11 +191,15 @@ Test(man, a_page_per_command_lists_its_help) {
 }
 
 Test(man, help_of_a_command_that_is_not) {
-  expect_cli_error("tilesat: unknown command 'chek' (see 'tilesat --help')\n",
+  expect_cli_error("tilesat: unknown command 'chek': did you mean 'check'? "
+                   "(see 'tilesat --help')\n",
                    "help", "chek");
+  expect_cli_error("tilesat: unknown command 'solve' (see 'tilesat --help')\n",
+                   "help", "solve");
   expect_cli_error("tilesat: help: one command at a time\n", "help", "check",
                    "count");
-  expect_cli_error("tilesat: unknown command 'chek' (see 'tilesat --help')\n",
+  expect_cli_error("tilesat: unknown command 'chek': did you mean 'check'? "
+                   "(see 'tilesat --help')\n",
                    "--man", "chek");
   /* tilesat help alone is the list of commands */
   run_result h = RUN("help");

@@ -318,6 +318,64 @@ Test(modify, each_cell_is_made_again_about_twice) {
   tilesat_rules_free(r);
 }
 
+/* The largest share of one tile in a map of n cells, and how many tiles
+ * it holds. */
+static double largest_share(const tilesat_rules *r, const int *tiles, int n,
+                            int *distinct) {
+  int T = tilesat_rules_ntiles(r), most = 0;
+  int *seen = calloc((size_t)T, sizeof *seen);
+  *distinct = 0;
+  for (int c = 0; c < n; c++) {
+    *distinct += seen[tiles[c]]++ == 0;
+    most = seen[tiles[c]] > most ? seen[tiles[c]] : most;
+  }
+  free(seen);
+  return (double)most / n;
+}
+
+/* A periodic map whose side has no divisor from 4 to 16 (34 = 2 x 17,
+ * Circuit Turnless's size in samples.xml): the start was a 1x1 or 2x2
+ * pattern, and the blocks of a map without edges kept it (every cell
+ * "bridge 0"); now a 17x17 torus filled by WFC.  Against --guard sat's
+ * maps of the same size and seeds: no tile holds twice its largest share,
+ * and at least half as many tiles are in the map. */
+Test(modify, odd_periodic_side_starts_varied) {
+  tilesat_error err;
+  tilesat_rules *r = tilesat_import_tileset(
+      "tests/data/wfc/tilesets/Circuit.xml", "Turnless", NULL, &err);
+  cr_assert(r, "%s", err.msg);
+  enum { S = 34 };
+  tilesat_map *m = map_new(r, S, S, TILESAT_SQUARE, true);
+  int *tiles = malloc((size_t)S * S * sizeof *tiles);
+  for (uint64_t seed = 1; seed <= 2; seed++) {
+    tilesat_collapse *c = tilesat_collapse_new(m, &err);
+    cr_assert(c, "%s", err.msg);
+    tilesat_collapse_options o;
+    tilesat_collapse_options_init(&o);
+    o.seed = seed;
+    o.guard = TILESAT_GUARD_SAT;
+    cr_assert_eq(tilesat_collapse_run(c, &o, tiles, &err), TILESAT_SAT, "%s",
+                 err.msg);
+    tilesat_collapse_free(c);
+    int sat_tiles, mod_tiles;
+    double sat_share = largest_share(r, tiles, S * S, &sat_tiles);
+    snprintf(current, sizeof current, "Circuit Turnless %dx%d periodic", S, S);
+    cr_assert_eq(modify_run(m, seed, tiles), TILESAT_SAT);
+    cr_expect(own_ok(r, S, S, TILESAT_SQUARE, true, NULL, NULL, tiles));
+    double mod_share = largest_share(r, tiles, S * S, &mod_tiles);
+    cr_expect_lt(mod_share, 2 * sat_share,
+                 "seed %d: a tile holds %.1f%% of the map (--guard sat: "
+                 "%.1f%%)",
+                 (int)seed, 100 * mod_share, 100 * sat_share);
+    cr_expect_geq(2 * mod_tiles, sat_tiles,
+                  "seed %d: %d tiles in the map (--guard sat: %d)", (int)seed,
+                  mod_tiles, sat_tiles);
+  }
+  free(tiles);
+  tilesat_map_free(m);
+  tilesat_rules_free(r);
+}
+
 Test(modify, refuses_what_it_cannot_keep) {
   expect_cli_error("tilesat: collapse --guard modify cannot keep count "
                    "constraints yet (--count: the count of L is exactly 3); "

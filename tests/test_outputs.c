@@ -145,17 +145,20 @@ static void expect_kept(const char *dir, const char *path, const char *want,
 }
 
 Test(outputs, failed_writes_keep_the_old_file) {
-  char *dir = temp_dir(), *old = join(dir, "old.out");
+  char *dir = temp_dir(), *old = join(dir, "old.out"),
+       *old_png = join(dir, "old.png");
   write_text(old, "old\n");
+  write_text(old_png, "old\n");
   const char *const cases[][12] = {
       {"encode", "rules/coast.rules", "--size", "9x9", "-o", old, NULL},
-      {"check", "rules/coast.rules", "--size", "30x30", "--png", old, NULL},
+      {"check", "rules/coast.rules", "--size", "30x30", "--png", old_png, NULL},
       {"extract", "rules/coast.txt", "rules/dungeon8.txt", "-o", old, NULL},
-      {"enum", "rules/coast.rules", "--size", "3x3", "--png", old, NULL},
+      {"enum", "rules/coast.rules", "--size", "3x3", "--png", old_png, NULL},
       {"anneal", "rules/coast.rules", "--size", "9x9", "--frequency", "1",
        "--qubo-out", old, "--sweeps", "10", NULL}};
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
-    expect_kept(dir, old, "old\n", 1, cases[i]);
+    expect_kept(dir, !strcmp(cases[i][4], "--png") ? old_png : old, "old\n", 2,
+                cases[i]);
   /* a Tiled map and its tileset picture: both kept */
   char *tmx = join(dir, "m.tmx"), *tiles = join(dir, "m.tmx.png");
   write_text(tmx, "old map\n");
@@ -163,13 +166,14 @@ Test(outputs, failed_writes_keep_the_old_file) {
   const char *const tiled[] = {
       "check", "rules/coast.rules", "--size", "40x40", "--tmx",
       tmx,     "--force",           NULL};
-  expect_kept(dir, tmx, "old map\n", 3, tiled);
+  expect_kept(dir, tmx, "old map\n", 4, tiled);
   char *text = slurp(tiles);
   cr_expect_str_eq(text, "old tiles\n");
   free(text);
   free(tmx);
   free(tiles);
   free(old);
+  free(old_png);
   rm_dir(dir);
 }
 
@@ -191,16 +195,22 @@ Test(outputs, output_that_is_an_input_is_refused) {
   free(text);
   char *energy = join(dir, "e.energy");
   write_text(energy, "tilesat-energy 1\nfrequency 1\n");
+  /* by other names (--png and --tmx refuse .energy) */
+  char *as_png = join(dir, "e.png"), *bare = join(dir, "e");
+  cr_assert_eq(symlink(energy, as_png), 0);
+  cr_assert_eq(symlink(energy, bare), 0);
   snprintf(want, sizeof want,
            "tilesat: --png: %s is also the --energy file; refusing to "
            "overwrite an input\n",
-           energy);
+           as_png);
   expect_cli_error(want, "anneal", "rules/coast.rules", "--size", "3x3",
-                   "--energy", energy, "--png", energy);
+                   "--energy", energy, "--png", as_png);
   snprintf(want, sizeof want, "tilesat: --tmx: %s is also written by --png\n",
-           energy);
+           bare);
   expect_cli_error(want, "check", "rules/coast.rules", "--size", "3x3", "--png",
-                   energy, "--tmx", energy);
+                   bare, "--tmx", bare);
+  free(as_png);
+  free(bare);
   text = slurp(energy);
   cr_expect_str_eq(text, "tilesat-energy 1\nfrequency 1\n");
   free(text);
@@ -431,10 +441,10 @@ static void expect_text(const char *path, const char *want) {
  * any work.  They used to be overwritten: `check --pins-from p.txt --png
  * p.txt` made p.txt a PNG. */
 Test(outputs, pins_mask_and_constraints_are_inputs) {
-  char *dir = temp_dir(), *pins = join(dir, "p.txt"),
-       *mask = join(dir, "m.txt");
-  char *cons = join(dir, "c.constraints"), *soft = join(dir, "link.txt");
-  char *hard = join(dir, "hard.txt");
+  /* (names without an extension: --png and --tmx refuse .txt) */
+  char *dir = temp_dir(), *pins = join(dir, "p"), *mask = join(dir, "m");
+  char *cons = join(dir, "c.constraints"), *soft = join(dir, "link");
+  char *hard = join(dir, "hard");
   const char *pins_text = "L...\n....\n....\n",
              *mask_text = "....\n....\n....\n";
   const char *cons_text = "tilesat-constraints 1\ncount L >= 1\n";
@@ -509,7 +519,7 @@ static void png_size(const char *path, unsigned *w, unsigned *h) {
  * the answer (SAT and the map, the first rows of the table) and then fail. */
 Test(outputs, outputs_are_checked_before_solving) {
   char *dir = temp_dir(), *png = join(dir, "w.png"), *file = join(dir, "f");
-  char *through = join(dir, "f/x.png");
+  char *through = join(dir, "f/x.tmx");
   write_text(file, "a file\n");
   char want[1024];
   snprintf(want, sizeof want,

@@ -70,16 +70,26 @@ Test(pictures, verify_png_marks_the_broken_pair) {
   cr_expect(pixel_is(pixel_at(px, w, 6 + 3, y0 + 3), "#c0c0c0"));
   cr_expect(pixel_is(pixel_at(px, w, 6 + 8, y0 + 8), "#ff0000"));
   cr_expect(pixel_is(pixel_at(px, w, 6 + 8, y0 + 22 + 8), "#eaeaea"));
-  cr_expect_eq(h, 2 * cs + 2 * 22 + 6, "two legend rows");
+  /* then coast's tiles, plain colours, named: L, C, S */
+  cr_expect_eq(h, 2 * cs + 5 * 22 + 6, "two legend rows, three tiles");
+  tilesat_rules *coast = rules_from_file("rules/coast.rules");
+  for (int t = 0; t < 3; t++) {
+    uint8_t c[4];
+    tilesat_tile_colour(coast, t, c);
+    cr_expect(!memcmp(pixel_at(px, w, 6 + 8, y0 + (2 + t) * 22 + 8), c, 4),
+              "tile %d", t);
+  }
+  tilesat_rules_free(coast);
   cr_expect_gt(count_colour(px, w, 28, y0, w, y0 + 16, "#000000"), 20);
   free(px);
-  /* a valid map: drawn, no marks, no legend */
+  /* a valid map: drawn, no marks, the legend of its tiles alone */
   write_text(map, "tilesat-grid names\nL C S\nC S S\n");
   r = RUN("verify", "rules/coast.rules", map, "--png", png);
   cr_expect_eq(r.code, 10, "%s", r.err);
   run_free(&r);
   px = decode_png(png, &w, &h);
-  cr_expect(w == 3 * cs && h == 2 * cs, "%dx%d", w, h);
+  cr_expect(w >= 3 * cs && h == 2 * cs + 3 * 22 + 6, "%dx%d: the tiles' rows",
+            w, h);
   free(px);
   remove(map);
   remove(png);

@@ -336,7 +336,12 @@ Test(run_samples, reader_gives_each_entry_its_own_error) {
   cr_expect_null(read_list("<samples><overlapping", &n, &err));
   cr_expect(strstr(err.msg, "bad XML"), "%s", err.msg);
   cr_expect_null(read_list("<set/>", &n, &err));
-  cr_expect(strstr(err.msg, ":1: not a WFC run list: root element <set>, "
+  cr_expect(strstr(err.msg, ":1: a WFC simple-tiled tileset, not a WFC run "
+                            "list (samples.xml): make its rules with 'tilesat "
+                            "import-tileset "),
+            "%s", err.msg);
+  cr_expect_null(read_list("<sets/>", &n, &err));
+  cr_expect(strstr(err.msg, ":1: not a WFC run list: root element <sets>, "
                             "expected <samples>"),
             "%s", err.msg);
 }

@@ -257,6 +257,7 @@ Test(tileset, malformed_tilesets_are_errors_naming_the_file) {
                           "</neighbors></set>\n",
                           -1);
   char *notset = temp_file("<map/>\n", -1);
+  char *other = temp_file("<sets/>\n", -1);
   char *badsym = temp_file("<set><tiles>\n<tile name=\"a\" symmetry=\"Q\"/>"
                            "</tiles></set>\n",
                            -1);
@@ -276,7 +277,9 @@ Test(tileset, malformed_tilesets_are_errors_naming_the_file) {
       {words, ":2: right='a 1 2' is not a tile's name and at most one "
               "number\n"},
       {blank, ":2: left=' ' is not a tile's name and at most one number\n"},
-      {notset, ":1: not a WFC tileset: root element <map>, expected <set>"},
+      {notset, ":1: a Tiled map, not a WFC simple-tiled tileset: 'tilesat "
+               "extract "},
+      {other, ":1: not a WFC tileset: root element <sets>, expected <set>"},
       {badsym, ":2: tile 'a': symmetry 'Q' is not one of L T I \\ F X"},
       {badweight, ":2: tile 'a': weight '-1' is not a positive decimal"},
   };

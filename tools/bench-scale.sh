@@ -351,6 +351,85 @@ if [ "${WORLD:-1}" = 1 ]; then
     "both orders"
 fi
 
+# ------------------------------------------------------- samples.xml
+# Every simple-tiled entry of samples.xml at SAMPLES x SAMPLES (issue 32:
+# a map each, <= 60 s): one case per tileset, subset and periodic flag
+# (the entry's size, heuristic and other settings do not matter here),
+# `collapse --guard modify --seed 1`, periodic as the entry says, one run
+# each stopped at SAMPLES_CAP CPU seconds: CPU time (user + system) and
+# peak RSS from /usr/bin/time, the blocks made again by WFC and by SAT and
+# the blocks kept (stderr's guard line), the map checked by `tilesat
+# verify`.  SAMPLES_REF: a checkout of mxgmn/WaveFunctionCollapse (its
+# samples.xml and tilesets/, 23 simple-tiled entries, 19 cases; not
+# fetched here); default tests/data/wfc (12 entries, its Knots and Rooms).
+#   SAMPLES=2048 SAMPLES_CAP=300; SAMPLES=-: none; QUICK=1: none
+[ "${QUICK:-0}" = 1 ] && SAMPLES=${SAMPLES:--}
+SAMPLES=${SAMPLES:-2048}
+SAMPLES_REF=${SAMPLES_REF:-tests/data/wfc}
+SAMPLES_CAP=${SAMPLES_CAP:-300}
+if [ "$SAMPLES" != - ]; then
+  echo
+  echo "samples.xml's simple-tiled entries ($SAMPLES_REF) at" \
+    "${SAMPLES}x$SAMPLES: collapse --guard modify --seed 1, one run each" \
+    "(CPU time, peak RSS; cap $SAMPLES_CAP s); blocks by WFC / SAT / kept"
+  printf '%-36s | %-9s | %-8s | %-21s | %-14s | %s\n' "entry (tileset, subset)" \
+    CPU "peak RSS" "blocks WFC/SAT/kept" map target
+  # a line a case, NAME|SUBSET|PERIODIC (periodic="True" or not), as its
+  # first entry has them
+  awk 'function a(s, k) {
+         if (!match(s, "[ \t]" k "=\"[^\"]*\"")) return ""
+         return substr(s, RSTART + length(k) + 3, RLENGTH - length(k) - 4)
+       }
+       /<simpletiled[ \t]/ {
+         c = a($0, "name") "|" a($0, "subset") "|" \
+           (a($0, "periodic") == "True" ? "True" : "False")
+         if (!seen[c]++) print c
+       }' "$SAMPLES_REF/samples.xml" >$W/samples.list
+  i=0
+  while IFS='|' read -r name subset per; do
+    i=$((i + 1))
+    r=$W/sample$i.rules
+    shown=$name${subset:+ ($subset)}
+    pflag=
+    [ "$per" = True ] && pflag=--periodic && shown="$shown, periodic"
+    if ! "$B" import-tileset "$SAMPLES_REF/tilesets/$name.xml" \
+      ${subset:+--subset "$subset"} -o "$r" --force >/dev/null 2>$W/err; then
+      printf '%-36s | import-tileset: %s\n' "$shown" "$(head -n 1 $W/err)"
+      continue
+    fi
+    rc=0
+    {
+      (
+        # shellcheck disable=SC3045 # dash and bash have it
+        ulimit -t "$SAMPLES_CAP" 2>/dev/null || true
+        # shellcheck disable=SC2086 # pflag: none or one word
+        exec /usr/bin/time -f '%U %S %M' -o $W/time "$B" collapse "$r" \
+          --size "${SAMPLES}x$SAMPLES" $pflag --guard modify --seed 1
+      ) >$W/out 2>$W/err || rc=$?
+    } 2>/dev/null
+    cpu=$(tail -n 1 $W/time | awk 'NF == 3 { printf "%.2f s", $1 + $2 }')
+    mem=$(tail -n 1 $W/time | awk 'NF == 3 { printf "%.0f MB", $3 / 1024 }')
+    blocks=$(sed -n 's/.*(\([0-9]*\) by WFC, \([0-9]*\) by SAT), \([0-9]*\) kept.*/\1 \/ \2 \/ \3/p' \
+      $W/err | head -n 1)
+    case $rc in
+    10)
+      tail -n +2 $W/out >$W/map.txt # its first line: SAT
+      vrc=0 # verify: 10 VALID, 20 the pairs that break the rules
+      # shellcheck disable=SC2086
+      v=$("$B" verify "$r" $W/map.txt $pflag 2>&1) || vrc=$?
+      [ "$vrc" = 10 ] && v=VALID || v="INVALID: $(echo "$v" | head -n 1)"
+      ok=$(echo "$cpu" | awk -v v="$v" '{ print v == "VALID" && $1 <= 60 }')
+      ;;
+    137 | 152) cpu="> $SAMPLES_CAP s" mem=- v="no map" ok=0 ;;
+    *) v="no map (exit $rc): $(grep -v 'wrote' $W/err | head -n 1)" ok=0 ;;
+    esac
+    printf '%-36s | %-9s | %-8s | %-21s | %-14s | %s\n' "$shown" "$cpu" \
+      "$mem" "${blocks:--}" "$v" \
+      "$([ "$ok" = 1 ] && echo "<= 60 s: met" || echo "<= 60 s: **missed**")"
+  done <$W/samples.list
+  rm -f $W/out $W/map.txt
+fi
+
 # ------------------------------------------------------- look
 # Does --guard modify keep WFC's look (issue 32)?  tools/bench-look.c on
 # Castle (open; against --guard blocks, as plain WFC makes no Castle map

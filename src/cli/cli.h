@@ -56,6 +56,8 @@ typedef struct options {
    * name with spaces the shell split off ("--pin 0,0=tower 1") */
   const char *split_option, *split_value, *split_word;
   struct inputs *inputs; /* what a command's samples share (samples.c) */
+  int window[4];         /* --png draws only this part: row, col, height, width
+                            (0 0 0 0: the whole map); explain sets it */
 } options;
 
 /* Was the option on the command line (rather than its default)? */
@@ -320,11 +322,16 @@ int domains_png(options *o, const tilesat_map *m, cell_has has,
 /* ------------------------------- collapse's reports (collapse_report.c) */
 
 struct cJSON;
-/* --explain of a failed run: the point of no return, a minimal doomed set
- * and the propagation chain, printed, or added to `doc` as "explain"; with
- * --png the wave it left, those cells framed.  0 or EXIT_ERROR (said). */
+/* --explain of a failed run (tilesat_collapse_explain done): the point of
+ * no return, a minimal doomed set and the propagation chain, printed, or
+ * added to `doc` as "explain"; with --png the wave it left, those cells
+ * framed.  0 or EXIT_ERROR (said). */
 int collapse_explain(options *o, const tilesat_map *m, tilesat_collapse *c,
-                     const tilesat_solve_options *so, struct cJSON *doc);
+                     struct cJSON *doc);
+/* The cell that chain's steps end at (tilesat_collapse_explain done), or
+ * -1: no chain (no valid map at all, or propagation from the doomed set
+ * reaches no contradiction). */
+int collapse_chain_end(const tilesat_map *m, const tilesat_collapse *c);
 /* --png of a failed run: the wave it left, the contradiction framed. */
 int collapse_failure_png(options *o, const tilesat_map *m,
                          const tilesat_collapse *c);
@@ -353,6 +360,8 @@ struct cJSON *collapse_json_map(const tilesat_map *m, const int *tiles);
 int report_trace(const tilesat_trace *t, FILE *out);
 /* "north", "south-east", ...: a direction of the rules in words. */
 const char *report_dir_words(tilesat_topology topo, int dir);
+/* "s" unless n is 1: "%ld run%s" (util.c). */
+const char *plural(double n);
 int report_trace_write_json(const tilesat_trace *t, FILE *out);
 
 /* Before any work: can the --png / --tmx / --tmj of m be drawn (the
@@ -386,6 +395,7 @@ typedef struct map_sink {
   int *last;
   struct count_progress *progress; /* or NULL */
   double first;                    /* mono_seconds at the first map */
+  bool quiet;                      /* --quiet: no map printed */
 } map_sink;
 int map_sink_print(void *user, const int *tiles);
 /* The kept map printed (with print) or dropped. */
@@ -404,6 +414,9 @@ typedef struct count_progress {
 void progress_start(count_progress *p, const char *prefix);
 /* A tilesat_progress_fn: user is a count_progress. */
 void progress_report(void *user, const char *line);
+/* The same line said at once, whatever the throttle (a change of method,
+ * a run about to cost much more). */
+void progress_notice(void *user, const char *line);
 /* "WHAT k of N[, about T left]" to progress_report: the k-th of n runs
  * (maps, entries) starts; T from the k-1 done since `started`
  * (mono_seconds). */

@@ -104,6 +104,28 @@ static void report_cleanup(const tilesat_map *m, const tilesat_anneal_stats *s,
     fprintf(stderr, "cleanup: ... and %d more cells\n", shown - 20);
 }
 
+/* The map (but with --quiet), its energy, violations and tile counts,
+ * whole. */
+static void print_answer(const options *o, const tilesat_energy *e,
+                         const tilesat_anneal_stats *st, const int *tiles) {
+  const tilesat_map *m = tilesat_energy_map(e);
+  const tilesat_rules *r = tilesat_map_rules(m);
+  stop_hold(); /* the map and its report whole */
+  if (!o->quiet)
+    tilesat_map_write(m, tiles, stdout);
+  printf("energy: %.10g\nviolations: %ld\n", st->energy, st->violations);
+  size_t n = (size_t)tilesat_map_width(m) * (size_t)tilesat_map_height(m);
+  int T = tilesat_rules_ntiles(r);
+  for (int t = 0; t < T; t++) {
+    long count = 0;
+    for (size_t c = 0; c < n; c++)
+      count += tiles[c] == t;
+    printf("count %s: %ld (target %" PRId64 ")\n",
+           tilesat_rules_tile_name(r, t), count, tilesat_energy_target(e, t));
+  }
+  stop_release();
+}
+
 int cmd_anneal(options *o) {
   tilesat_rules *r = NULL;
   tilesat_map *m = NULL;
@@ -155,20 +177,7 @@ int cmd_anneal(options *o) {
                 none);
       if (st.cleanup_regions)
         report_cleanup(m, &st, before, tiles);
-      stop_hold(); /* the map and its report whole */
-      tilesat_map_write(m, tiles, stdout);
-      printf("energy: %.10g\nviolations: %ld\n", st.energy, st.violations);
-      size_t n = (size_t)tilesat_map_width(m) * (size_t)tilesat_map_height(m);
-      int T = tilesat_rules_ntiles(r);
-      for (int t = 0; t < T; t++) {
-        long count = 0;
-        for (size_t c = 0; c < n; c++)
-          count += tiles[c] == t;
-        printf("count %s: %ld (target %" PRId64 ")\n",
-               tilesat_rules_tile_name(r, t), count,
-               tilesat_energy_target(e, t));
-      }
-      stop_release();
+      print_answer(o, e, &st, tiles);
       rc = st.violations || st.cleanup_result == TILESAT_UNSAT ? TILESAT_UNSAT
                                                                : 0;
       if (map_outputs(o, m, tiles))

@@ -33,7 +33,8 @@ int cmd_check(options *o) {
       cut_report(o, m, &stats);
     if (rc == TILESAT_SAT) {
       printf("SAT\n");
-      tilesat_map_write(m, tiles, stdout);
+      if (!o->quiet)
+        tilesat_map_write(m, tiles, stdout);
       if (map_outputs(o, m, tiles))
         rc = EXIT_ERROR;
     } else if (rc == TILESAT_UNSAT) {

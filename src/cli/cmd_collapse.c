@@ -18,13 +18,15 @@
  * cell, white to red, with its colour scale), at most 2^26 pixels as every
  * picture: checked before the runs. */
 static bool heat_map_fits(const options *o, const tilesat_map *m) {
-  return tilesat_heat_map_fits(tilesat_map_width(m), tilesat_map_height(m),
-                               (long)o->nsamples);
+  return tilesat_heat_map_scaled_fits(tilesat_map_width(m),
+                                      tilesat_map_height(m), (long)o->nsamples,
+                                      (int)o->scale);
 }
 
 static int heat_map(const options *o, const tilesat_map *m, const long *hits) {
-  tilesat_image *img = tilesat_heat_map(
-      tilesat_map_width(m), tilesat_map_height(m), hits, (long)o->nsamples);
+  tilesat_image *img =
+      tilesat_heat_map_scaled(tilesat_map_width(m), tilesat_map_height(m), hits,
+                              (long)o->nsamples, (int)o->scale);
   int rc = image_png(o->png, img);
   tilesat_image_free(img);
   return rc;
@@ -53,7 +55,8 @@ static int collapse_map_ok(const options *o, const tilesat_map *m,
  * not keep, and a finished map that breaks one (an unguarded run's
  * connected or path constraint). */
 typedef struct run_end {
-  int res, bad; /* bad: the contradiction's cell, or -1 */
+  int res, bad;  /* bad: the contradiction's cell, or -1 */
+  int chain_end; /* --explain: where its steps end, or -1 */
   size_t choices;
   const char *why;
   bool broken;
@@ -103,11 +106,12 @@ static void say_guard(const tilesat_map *m, const tilesat_collapse *c,
   if (starts)
     snprintf(more, sizeof more, ", %ld new %s", starts,
              starts == 1 ? "start" : "starts");
+  long bans = tilesat_collapse_banned(c), repairs = tilesat_collapse_repairs(c);
   fprintf(stderr,
-          "tilesat: collapse: guard: %ld exact bans, %ld block repairs (%ld "
+          "tilesat: collapse: guard: %ld exact ban%s, %ld block repair%s (%ld "
           "cells re-solved, %.1f%% of the map), %ld solver calls%s\n",
-          tilesat_collapse_banned(c), tilesat_collapse_repairs(c), resolved,
-          100.0 * (double)resolved / (double)cells,
+          bans, plural((double)bans), repairs, plural((double)repairs),
+          resolved, 100.0 * (double)resolved / (double)cells,
           tilesat_collapse_solver_calls(c), more);
 }
 
@@ -153,21 +157,27 @@ static void run_text(const options *o, const tilesat_map *m, const int *tiles,
   if (e->res == TILESAT_SAT) {
     stop_hold(); /* the map whole */
     printf("SAT\n");
-    tilesat_map_write(m, tiles, stdout);
+    if (!o->quiet)
+      tilesat_map_write(m, tiles, stdout);
     stop_release();
   } else if (e->res == TILESAT_UNSAT) {
     printf("UNSAT\n");
   } else if (e->broken) { /* the map WFC made, and what it breaks */
     stop_hold();
-    printf("broken after %zu choices (seed %" PRIu64 "): %s\n", e->choices,
-           o->seed, e->why);
-    tilesat_map_write(m, tiles, stdout);
+    printf("broken after %zu choice%s (seed %" PRIu64 "): %s\n", e->choices,
+           plural((double)e->choices), o->seed, e->why);
+    if (!o->quiet)
+      tilesat_map_write(m, tiles, stdout);
     stop_release();
   } else {
-    printf("contradiction at (%d,%d) after %zu choices (seed %" PRIu64
-           ")%s%s\n",
-           e->bad / w, e->bad % w, e->choices, o->seed, e->why ? ": " : "",
-           e->why ? e->why : "");
+    printf("contradiction at (%d,%d) after %zu choice%s (seed %" PRIu64 ")%s%s",
+           e->bad / w, e->bad % w, e->choices, plural((double)e->choices),
+           o->seed, e->why ? ": " : "", e->why ? e->why : "");
+    if (e->chain_end >= 0 && e->chain_end != e->bad)
+      printf("; the steps below end at (%d,%d), where propagation from its "
+             "doomed set alone first empties a cell",
+             e->chain_end / w, e->chain_end % w);
+    printf("\n");
   }
 }
 
@@ -187,6 +197,10 @@ static int one_run(options *o, const tilesat_map *m, tilesat_collapse *c,
   e.bad = tilesat_collapse_contradiction(c);
   e.why = e.res == TILESAT_UNKNOWN ? tilesat_collapse_why(c) : NULL;
   e.broken = e.why && e.bad < 0;
+  bool explain = e.res != TILESAT_SAT && e.bad >= 0 && o->explain;
+  if (explain && tilesat_collapse_explain(c, &co->solve, &err))
+    return fail_solve(o, &err);
+  e.chain_end = explain ? collapse_chain_end(m, c) : -1;
   cJSON *doc = json_output(o) ? run_json(o, m, c, co, tiles, &e) : NULL;
   if (!doc)
     run_text(o, m, tiles, &e);
@@ -195,8 +209,8 @@ static int one_run(options *o, const tilesat_map *m, tilesat_collapse *c,
     say_no_map(o, &e);
   if (e.res == TILESAT_SAT)
     out = map_outputs(o, m, tiles);
-  else if (e.bad >= 0 && o->explain)
-    out = collapse_explain(o, m, c, &co->solve, doc);
+  else if (explain)
+    out = collapse_explain(o, m, c, doc);
   else if ((e.bad >= 0 || e.broken) && o->png)
     out = collapse_failure_png(o, m, c);
   if (doc && !out)
@@ -518,6 +532,7 @@ static int sizes_table(options *o, tilesat_collapse_options *co) {
 int cmd_collapse(options *o) {
   tilesat_collapse_options co;
   tilesat_collapse_options_init(&co);
+  co.notice = progress_notice;
   if (parse_backend(o, &co.solve)) /* the guard's, and Ctrl-C */
     return EXIT_ERROR;
   if (o->heuristic) /* one of the table's choices */

@@ -18,7 +18,7 @@ int cmd_enum(options *o) {
     rc = EXIT_ERROR; /* parse_part says why; the part is in range */
   if (!rc) {
     lazy_backend(o, m, &so);
-    map_sink ctx = {.m = m, .sheet = sheet_new(o, m)};
+    map_sink ctx = {.m = m, .sheet = sheet_new(o, m), .quiet = o->quiet};
     tilesat_solve_stats stats = {0};
     so.stats = &stats;
     int64_t found =

@@ -10,6 +10,49 @@
 
 #define DEFAULT_LIMIT 10 /* --all's */
 
+/* Maps larger than this a side are shown around the clash (--whole: all
+ * of them), with this many cells of margin. */
+#define SHOWN_WHOLE 32
+#define MARGIN 4
+
+/* o->window: the cells the explanations name and a margin around them,
+ * on a map larger than 32x32 without --whole; none (the whole map) when
+ * a global constraint (the whole map's) is part of the clash. */
+static void clash_window(options *o, const tilesat_map *m,
+                         tilesat_explanation *const *es, size_t n) {
+  int W = tilesat_map_width(m), H = tilesat_map_height(m);
+  int lo[2] = {H, W}, hi[2] = {-1, -1};
+  if (o->whole || (W <= SHOWN_WHOLE && H <= SHOWN_WHOLE))
+    return;
+  for (size_t k = 0; k < n; k++) {
+    for (size_t i = 0; i < tilesat_explanation_size(es[k]); i++)
+      if (tilesat_explanation_constraint(es[k], i)->kind == TILESAT_GLOBAL)
+        return;
+    const int *cells;
+    size_t nc = tilesat_explanation_cells(es[k], &cells);
+    for (size_t i = 0; i < nc; i++) {
+      int rc[2] = {cells[i] / W, cells[i] % W};
+      for (int a = 0; a < 2; a++) {
+        lo[a] = rc[a] < lo[a] ? rc[a] : lo[a];
+        hi[a] = rc[a] > hi[a] ? rc[a] : hi[a];
+      }
+    }
+  }
+  if (hi[0] < 0)
+    return;
+  const int size[2] = {H, W};
+  for (int a = 0; a < 2; a++) {
+    lo[a] = lo[a] - MARGIN > 0 ? lo[a] - MARGIN : 0;
+    hi[a] = hi[a] + MARGIN < size[a] - 1 ? hi[a] + MARGIN : size[a] - 1;
+  }
+  if (tilesat_rules_topology(tilesat_map_rules(m)) == TILESAT_HEX && lo[0] % 2)
+    lo[0]--; /* a hex map's rows keep their shifts */
+  o->window[0] = lo[0];
+  o->window[1] = lo[1];
+  o->window[2] = hi[0] - lo[0] + 1;
+  o->window[3] = hi[1] - lo[1] + 1;
+}
+
 /* The cells the explanations name, framed in --png. */
 static int draw_cells(options *o, const tilesat_map *m,
                       tilesat_explanation *const *es, size_t n) {
@@ -55,13 +98,14 @@ static int print_answer(options *o, const tilesat_map *m, int rc,
            tilesat_map_width(m), tilesat_map_height(m));
     return rc;
   }
+  clash_window(o, m, es, n);
   if (json &&
       report_json_print(o->all ? report_explanations_json(es, n, complete)
                                : report_explanation_json(es[0])))
     rc = EXIT_ERROR;
   else if (!json)
-    o->all ? report_explanations(es, n, complete, stdout)
-           : report_explanation(es[0], stdout);
+    o->all ? report_explanations(es, n, complete, o->window, stdout)
+           : report_explanation(es[0], o->window, stdout);
   if (draw_cells(o, m, es, n))
     rc = EXIT_ERROR;
   return rc;

@@ -31,7 +31,8 @@ int cmd_sample(options *o) {
     map_sink sink = {.m = m,
                      .sheet = sheet_new(o, m),
                      .hold_at = (long)o->nsamples,
-                     .progress = &pr};
+                     .progress = &pr,
+                     .quiet = o->quiet};
     int got = o->part_split ? tilesat_sample_parts(m, &co, (int)o->part_split,
                                                    (int)o->nsamples,
                                                    map_sink_print, &sink, &err)
@@ -47,6 +48,8 @@ int cmd_sample(options *o) {
       printf("UNSAT\n");
       rc = 20;
     } else {
+      if (o->quiet) /* the answer line, for the maps not printed */
+        printf("SAT\n");
       rc = 10;
     }
     if (sheet_end(sink.sheet))

@@ -124,7 +124,8 @@ static int world_run(options *o, const tilesat_rules *r, const tilesat_map *m,
     say_world(o, w, row, col);
     stop_hold(); /* the map whole */
     printf("SAT\n");
-    tilesat_map_write(m, tiles, stdout);
+    if (!o->quiet)
+      tilesat_map_write(m, tiles, stdout);
     stop_release();
     rc = map_outputs(o, m, tiles) ? EXIT_ERROR : TILESAT_SAT;
   }

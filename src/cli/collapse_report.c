@@ -9,6 +9,7 @@
 
 #include <cJSON.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,23 +79,66 @@ static int cells_apart(const options *o, const tilesat_map *m, int a, int b) {
 
 /* ------------------------------------------------------ one failed run */
 
-/* The doomed set's choices alone, in the run's order, through trace's
- * propagation (the one collapse runs): often they reach a contradiction
- * by themselves, and trace keeps the steps that lead to it.  NULL when
- * out of memory. */
-static tilesat_trace *chain_of(const tilesat_map *m,
-                               const tilesat_collapse *c) {
+/* The cell whose contradiction the trace's chain ends at, or -1. */
+static int chain_end(const tilesat_trace *t) {
+  tilesat_steps *s = tilesat_trace_steps(t);
+  size_t n = s ? tilesat_steps_count(s) : 0;
+  int cell = -1;
+  if (n && tilesat_steps_contradiction(s)) {
+    const tilesat_step *last = tilesat_steps_get(s, n - 1);
+    cell = last->row * tilesat_map_width(tilesat_trace_map(t)) + last->col;
+  }
+  tilesat_steps_free(s);
+  return cell;
+}
+
+/* The run's choices i < k with use[i], in the run's order and with its
+ * numbers, through trace's propagation (the one collapse runs). */
+static tilesat_trace *replay(const tilesat_map *m, const tilesat_collapse *c,
+                             const bool *use, size_t k) {
   tilesat_trace *t = tilesat_trace_new(m);
-  const size_t *doomed;
-  size_t n = tilesat_collapse_doomed(c, &doomed);
   int w = tilesat_map_width(m), cell, tile;
-  for (size_t i = 0; i < n && t; i++) {
-    tilesat_collapse_choices(c, doomed[i], &cell, &tile);
-    if (tilesat_trace_choose_as(t, cell / w, cell % w, tile,
-                                (int)doomed[i] + 1) == TILESAT_UNSAT)
+  for (size_t i = 0; i < k && t; i++) {
+    if (!use[i])
+      continue;
+    tilesat_collapse_choices(c, i, &cell, &tile);
+    if (tilesat_trace_choose_as(t, cell / w, cell % w, tile, (int)i + 1) ==
+        TILESAT_UNSAT)
       break;
   }
   return t;
+}
+
+/* The chain printed: the doomed set's choices alone, in the run's order,
+ * through trace's propagation; often they reach a contradiction by
+ * themselves, and trace keeps the steps that lead to it.  Its cell may
+ * not be the run's: propagation from a doomed set empties every cell in
+ * the end, and which first depends on what else was chosen and on the
+ * order cells are propagated in (Castle 16x16 seed 3: (6,13) from its
+ * doomed set alone; the run's 154 choices replayed in trace empty (5,13)
+ * first; the run emptied (5,14)), so the text names both.  t is NULL when
+ * out of memory. */
+typedef struct chain {
+  tilesat_trace *t;
+  int end; /* the cell the chain ends at, or -1 */
+} chain;
+
+static chain chain_of(const tilesat_map *m, const tilesat_collapse *c) {
+  int cell, tile;
+  size_t k = tilesat_collapse_choices(c, 0, &cell, &tile);
+  const size_t *doomed;
+  size_t n = tilesat_collapse_doomed(c, &doomed);
+  chain ch = {NULL, -1};
+  bool *in = calloc(k ? k : 1, 1);
+  if (!in)
+    return ch;
+  for (size_t i = 0; i < n; i++)
+    in[doomed[i]] = true;
+  ch.t = replay(m, c, in, k);
+  if (ch.t && tilesat_trace_status(ch.t) == TILESAT_UNSAT)
+    ch.end = chain_end(ch.t);
+  free(in);
+  return ch;
 }
 
 /* The steps of the trace's JSON document, not yet encoded: the document
@@ -140,7 +184,8 @@ int collapse_failure_png(options *o, const tilesat_map *m,
 
 /* The explanation's text. */
 static void explain_text(options *o, const tilesat_map *m,
-                         const tilesat_collapse *c, const tilesat_trace *t) {
+                         const tilesat_collapse *c, const chain *ch) {
+  const tilesat_trace *t = ch->t;
   long nr = tilesat_collapse_no_return(c);
   int cell, tile;
   size_t k = tilesat_collapse_choices(c, (size_t)nr, &cell, &tile);
@@ -148,14 +193,19 @@ static void explain_text(options *o, const tilesat_map *m,
   int dist = cells_apart(o, m, cell, bad);
   printf("point of no return: ");
   print_choice(m, c, (size_t)nr);
-  printf("\n  no valid map exists after it; %zu more choices before the "
+  printf("\n  no valid map exists after it; %zu more choice%s before the "
          "contradiction, %d %s away from it\n",
-         k - 1 - (size_t)nr, dist, dist == 1 ? "cell" : "cells");
+         k - 1 - (size_t)nr, plural((double)(k - 1 - (size_t)nr)), dist,
+         dist == 1 ? "cell" : "cells");
   const size_t *doomed;
   size_t n = tilesat_collapse_doomed(c, &doomed);
-  printf("doomed set: %zu choices that together leave no valid map (drop any "
-         "one and a map exists)\n",
-         n);
+  if (n == 1)
+    printf("doomed set: 1 choice that alone leaves no valid map (without it "
+           "a map exists)\n");
+  else
+    printf("doomed set: %zu choices that together leave no valid map (drop "
+           "any one and a map exists)\n",
+           n);
   for (size_t i = 0; i < n; i++) {
     printf("  ");
     print_choice(m, c, doomed[i]);
@@ -166,8 +216,16 @@ static void explain_text(options *o, const tilesat_map *m,
            "only search proves that no map completes it\n");
     return;
   }
-  printf("how propagation from the doomed set alone reaches a "
-         "contradiction (as trace shows it):\n");
+  int end = ch->end, w = tilesat_map_width(m);
+  if (end == bad)
+    printf("how propagation from the doomed set alone reaches the "
+           "contradiction at (%d,%d) (as trace shows it):\n",
+           end / w, end % w);
+  else
+    printf("how propagation from the doomed set alone reaches a "
+           "contradiction at (%d,%d) (as trace shows it; the run, with its "
+           "other choices, emptied (%d,%d) first):\n",
+           end / w, end % w, bad / w, bad % w);
   fflush(stdout);
   report_trace(t, stdout);
 }
@@ -192,14 +250,30 @@ static cJSON *explain_json(options *o, const tilesat_map *m,
                         tilesat_trace_status(t) == TILESAT_UNSAT
                             ? json_chain(t)
                             : cJSON_CreateNull());
+  /* the cell the chain ends at: not always the run's (chain_of) */
+  int end = tilesat_trace_status(t) == TILESAT_UNSAT ? chain_end(t) : -1;
+  int w = tilesat_map_width(m);
+  if (end >= 0) {
+    cJSON *at = cJSON_AddObjectToObject(j, "chain_ends_at");
+    int row = end / w, col = end % w;
+    cJSON_AddNumberToObject(at, "row", row);
+    cJSON_AddNumberToObject(at, "col", col);
+  } else {
+    cJSON_AddNullToObject(j, "chain_ends_at");
+  }
   return j;
 }
 
+int collapse_chain_end(const tilesat_map *m, const tilesat_collapse *c) {
+  if (tilesat_collapse_no_return(c) < 0)
+    return -1;
+  chain ch = chain_of(m, c);
+  tilesat_trace_free(ch.t);
+  return ch.end;
+}
+
 int collapse_explain(options *o, const tilesat_map *m, tilesat_collapse *c,
-                     const tilesat_solve_options *so, cJSON *doc) {
-  tilesat_error err;
-  if (tilesat_collapse_explain(c, so, &err))
-    return fail_solve(o, &err);
+                     cJSON *doc) {
   if (tilesat_collapse_no_return(c) < 0) {
     if (doc)
       cJSON_AddStringToObject(doc, "explain",
@@ -208,16 +282,16 @@ int collapse_explain(options *o, const tilesat_map *m, tilesat_collapse *c,
       printf("no valid map exists with these rules and pins (see explain)\n");
     return 0;
   }
-  tilesat_trace *t = chain_of(m, c);
-  if (!t) {
+  chain ch = chain_of(m, c);
+  if (!ch.t) {
     fail("out of memory");
     return EXIT_ERROR;
   }
   if (doc)
-    cJSON_AddItemToObject(doc, "explain", explain_json(o, m, c, t));
+    cJSON_AddItemToObject(doc, "explain", explain_json(o, m, c, ch.t));
   else
-    explain_text(o, m, c, t);
-  tilesat_trace_free(t);
+    explain_text(o, m, c, &ch);
+  tilesat_trace_free(ch.t);
   const size_t *doomed;
   size_t n = tilesat_collapse_doomed(c, &doomed);
   return o->png ? wave_png(o, m, c, doomed, n) : 0;
@@ -369,21 +443,22 @@ static void summary_text(const doom_summary *s, const size_t *idx, size_t nt,
                          const size_t *pidx, size_t np, double msize,
                          double mafter, double mapart) {
   long ex = s->runs - s->nomap;
-  printf("doomed sets of %ld failed runs (each minimal, found by SAT):\n",
-         s->runs);
+  printf("doomed sets of %ld failed run%s (each minimal, found by SAT):\n",
+         s->runs, plural((double)s->runs));
   if (s->nomap)
-    printf("  %ld runs: no valid map exists with these rules and pins\n",
-           s->nomap);
+    printf("  %ld run%s: no valid map exists with these rules and pins\n",
+           s->nomap, plural((double)s->nomap));
   if (!ex)
     return;
-  printf("  median size %.0f choices; the point of no return: median %.0f "
-         "choices before the contradiction, %.0f cells from it\n",
-         msize, mafter, mapart);
+  printf("  median size %.0f choice%s; the point of no return: median %.0f "
+         "choice%s before the contradiction, %.0f cell%s from it\n",
+         msize, plural(round(msize)), mafter, plural(round(mafter)), mapart,
+         plural(round(mapart)));
   printf("  tiles most often in a doomed set (%% of these runs):\n");
   for (size_t i = 0; i < nt; i++) {
     long r = s->tile_runs[idx[i]], b = s->border_runs[idx[i]];
-    printf("    %5.1f%%  \"%s\" (%ld runs", 100.0 * (double)r / (double)ex,
-           shown_text(tile_name(s->m, (int)idx[i])), r);
+    printf("    %5.1f%%  \"%s\" (%ld run%s", 100.0 * (double)r / (double)ex,
+           shown_text(tile_name(s->m, (int)idx[i])), r, plural((double)r));
     if (b)
       printf("; on the border in %ld", b);
     printf(")\n");
@@ -396,10 +471,11 @@ static void summary_text(const doom_summary *s, const size_t *idx, size_t nt,
     size_t key = pidx[i], T = (size_t)s->T;
     int ta = (int)(key / T / (size_t)s->D), tb = (int)(key % T);
     int dir = (int)(key / T % (size_t)s->D);
-    printf("    %5.1f%%  \"%s\" with \"%s\" to its %s (%ld runs)\n",
+    printf("    %5.1f%%  \"%s\" with \"%s\" to its %s (%ld run%s)\n",
            100.0 * (double)s->pair_runs[key] / (double)ex,
            shown_text(tile_name(s->m, ta)), shown_text(tile_name(s->m, tb)),
-           tilesat_dir_name(topo, dir), s->pair_runs[key]);
+           tilesat_dir_name(topo, dir), s->pair_runs[key],
+           plural((double)s->pair_runs[key]));
   }
 }
 
@@ -509,8 +585,9 @@ static void change_text(const tilesat_map *m, const tilesat_advice_change *c) {
 static void change_line(const tilesat_map *m, const tilesat_advice *v, long i) {
   const tilesat_advice_change *c = &v->changes[i];
   change_text(m, c);
-  printf(" drops failures from %.1f%% to %.1f%% (%ld runs)\n",
-         pct(v->failures, v->runs), pct(c->failures, v->runs), v->runs);
+  printf(" drops failures from %.1f%% to %.1f%% (%ld run%s)\n",
+         pct(v->failures, v->runs), pct(c->failures, v->runs), v->runs,
+         plural((double)v->runs));
 }
 
 static void suspect_text(const tilesat_map *m, const tilesat_advice *v,
@@ -533,9 +610,9 @@ static void suspect_text(const tilesat_map *m, const tilesat_advice *v,
 static void advice_text(const tilesat_map *m, const tilesat_advice *v) {
   uint64_t last = v->first_seed + (uint64_t)(v->runs - 1);
   if (!v->failures) {
-    printf("advice for designers: no run failed (%ld runs, seeds %" PRIu64
+    printf("advice for designers: no run failed (%ld run%s, seeds %" PRIu64
            " to %" PRIu64 "): nothing to change\n",
-           v->runs, v->first_seed, last);
+           v->runs, plural((double)v->runs), v->first_seed, last);
     return;
   }
   if (v->explained && v->no_map == v->explained) {
@@ -543,9 +620,10 @@ static void advice_text(const tilesat_map *m, const tilesat_advice *v) {
            "pins, so every run fails; tilesat repair says what to allow\n");
     return;
   }
-  printf("advice for designers (the same %ld seeds run again with each "
-         "change; %zu changes tried):\n",
-         v->runs, v->nchanges);
+  printf("advice for designers (the same %ld seed%s run again with each "
+         "change; %zu change%s tried):\n",
+         v->runs, plural((double)v->runs), v->nchanges,
+         plural((double)v->nchanges));
   for (size_t i = 0; i < v->nsuspects; i++)
     suspect_text(m, v, &v->suspects[i]);
   if (!v->nsuspects)

@@ -60,7 +60,12 @@ static const command_doc docs[] = {
      "with a 95% error bar. --part K/N counts one part, for tilesat sum: "
      "parts divide enum's work and the dp's on a periodic map, but on a "
      "map that does not wrap each dp part costs about as much as the "
-     "whole (tilesat-mpi --shard divides that dp).",
+     "whole (tilesat-mpi --shard divides that dp). Words of its stderr: the "
+     "dp is that exact count; it sweeps the map cell by cell, and its "
+     "frontier is the row's worth of cells between the part counted and the "
+     "rest: it keeps a number for each way of filling the frontier (its "
+     "states), so its memory grows with the tiles to the power of the "
+     "map's width.",
      "0 counted, 1 error.",
      {"tilesat count rules/coast.rules --size 24x24   # \"1945651872306\"",
       "tilesat count rules/coast.rules --size 8x8 --method approx --seed 1   "
@@ -69,12 +74,18 @@ static const command_doc docs[] = {
     {"sample",
      "Valid maps drawn uniformly at random: exactly with the dp, within a "
      "factor of uniform by XOR hashing (approx), or uniformly in the limit "
-     "by a block Markov chain (chain) on maps too large for the dp. Same "
-     "seed, same maps. auto predicts first what the dp would hold (from the "
-     "dp on strips of the map) and takes the chain at once, saying so with "
-     "the prediction, where the dp would pass --max-memory or a minute; on "
-     "a map with constraints only the dp keeps, it refuses such a draw at "
-     "once (--method dp tries it regardless).",
+     "by a block Markov chain (chain) on maps too large for the dp (count's "
+     "exact count). Same seed, same maps. auto predicts first what the dp "
+     "would hold (from the dp on strips of the map) and takes the chain at "
+     "once, saying so with the prediction, where the dp would pass "
+     "--max-memory or a minute; on a map with constraints only the dp "
+     "keeps, it refuses such a draw at once (--method dp tries it "
+     "regardless). The chain's line on stderr: its "
+     "burn-in is the first sweeps, dropped so that the maps forget where the "
+     "chain started (--burn-in); the autocorrelation of the tile counts "
+     "from one sweep to the next says how alike consecutive sweeps are: "
+     "near 0 the maps drawn are nearly independent, near 1 the chain barely "
+     "moves (raise --sweeps, the sweeps between maps).",
      "10 maps drawn, 20 no map exists, 1 error.",
      {"tilesat sample rules/coast.rules --size 12x8 -n 3 --seed 7 --png "
       "maps.png   # exit 10",
@@ -92,7 +103,10 @@ static const command_doc docs[] = {
      "Rules from a WFC simple-tiled tileset (mxgmn's XML): each tile in its "
      "orientations by its symmetry, the neighbour pairs, the weights; the "
      "tiles' pictures beside the rules (X.pictures) when the images are "
-     "there.",
+     "there. NAME 0 is a tile as its picture is drawn; NAME 1, NAME 2 and "
+     "NAME 3 are it turned a quarter, a half and three quarters "
+     "counterclockwise; with symmetry F, NAME 4 to NAME 7 are NAME 0 to "
+     "NAME 3 mirrored left to right.",
      "0 written, 1 error.",
      {"tilesat import-tileset tests/data/wfc/tilesets/Knots.xml -o "
       "knots.rules",
@@ -112,7 +126,9 @@ static const command_doc docs[] = {
      "it does. Dropping any one of them leaves a satisfiable set (checked). "
      "--smallest finds one of fewest constraints, --all every minimal one, "
      "--prefer which groups to blame first. --png frames the cells "
-     "involved.",
+     "involved, pinned cells drawn as their tile. A map larger than 32x32 "
+     "is shown, as text and in --png, around the clash with 4 cells of "
+     "margin (its rows and columns said); --whole shows all of it.",
      "20 explained, 10 a map exists after all, 1 error.",
      {"tilesat explain rules/hard.rules --size 3x3   # exit 20, \"These 3 "
       "constraints\"",
@@ -167,17 +183,24 @@ static const command_doc docs[] = {
      "the map, or where it contradicted. -n RUNS gives the failure rate "
      "with its 95% interval, --sizes a table by size, --explain a failed "
      "run's point of no return and a minimal doomed set of choices. --guard "
-     "makes it never fail: sat bans a tile with which no valid map exists, "
-     "blocks re-decides the cells around a contradiction, auto takes sat "
-     "while it answers soon, modify starts from a periodic pattern and makes "
-     "it again in overlapping 16x16 blocks (WFC, then SAT, a block neither "
-     "fills keeping its content), in the memory of a block.",
+     "auto makes it never fail on any map: it takes sat while sat answers "
+     "soon, then blocks, then modify where a block would need the whole "
+     "map's solver. The others: sat bans a tile with which no valid map "
+     "exists (exact, the map an eager guard makes; for small maps and maps "
+     "with counts or connectivity: on a large map its proofs can need the "
+     "whole map's solver, and stderr says so with its size before it "
+     "starts), blocks re-decides the cells around a contradiction, modify "
+     "starts from a periodic pattern and makes it again in overlapping 16x16 "
+     "blocks (WFC, then SAT, a block neither fills keeping its content), in "
+     "the memory of a block.",
      "10 a map (one run) or a run that succeeded (-n), 0 a run that "
      "contradicted, 20 no valid map (guarded), 1 error.",
      {"tilesat collapse rules/coast.rules --size 12x8 --seed 1   # exit 10, "
       "\"SAT\"",
       "tilesat collapse rules/coast.rules --size 12x8 -n 20   # "
       "\"successes: 20\"",
+      "tilesat collapse rules/coast.rules --size 64x64 --guard auto -q "
+      "--png coast-map.png   # exit 10, \"SAT\"",
       "tilesat collapse rules/coast.rules --size 100x60 --guard modify   # "
       "exit 10, \"SAT\"",
       NULL}},

@@ -17,7 +17,7 @@ static double since(const struct timespec *t) {
          1e-9 * (double)(now.tv_nsec - t->tv_nsec);
 }
 
-static void notice(void *user, const char *line) {
+void progress_notice(void *user, const char *line) {
   count_progress *p = user;
   fprintf(stderr, "tilesat: %s%s%s (%.0f s)\n", p->command ? p->command : "",
           p->command ? ": " : "", line, since(&p->start));
@@ -38,7 +38,7 @@ void progress_report(void *user, const char *line) {
   count_progress *p = user;
   if (every_line() ||
       (since(&p->start) >= 1 && (!p->printed || since(&p->last) >= 1)))
-    notice(user, line);
+    progress_notice(user, line);
 }
 
 /* "12 s", "4 min", "2.5 h" */
@@ -144,7 +144,7 @@ int counting_setup(options *o, tilesat_rules **r, tilesat_map **m,
   }
   progress_start(pr, NULL);
   co->progress = progress_report;
-  co->notice = notice;
+  co->notice = progress_notice;
   co->progress_user = pr;
   /* the solvers' lines (enum, approx) through the same clock */
   co->solve.progress = progress_report;

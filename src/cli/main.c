@@ -18,7 +18,7 @@ int main(int argc, char **argv) {
       if (c)
         fail("%s: one command at a time", name);
       else
-        fail("unknown command '%s' (see 'tilesat --help')", argv[2]);
+        unknown_command(argv[2]); /* with "did you mean" */
       return EXIT_ERROR;
     }
     return stdout_end(name[0] == 'h' ? write_help_command(c, stdout)

@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 typedef enum kind {
   FLAG,
@@ -241,6 +242,39 @@ static void list_add(string_list *l, const char *s) {
   l->v = v;
 }
 
+/* --png, --tmx, --tmj: a name with another extension is refused (the
+ * bytes would not be what the name says); a name with none is taken.
+ * 0 or EXIT_ERROR (said). */
+static int output_extension(enum option_id id, const char *val) {
+  static const struct {
+    enum option_id id;
+    const char *ext, *also, *what;
+  } outs[] = {
+      {OPTION_png, ".png", NULL, "a PNG picture"},
+      {OPTION_tmx, ".tmx", NULL, "a Tiled map in XML"},
+      {OPTION_tmj, ".tmj", ".json", "a Tiled map in JSON"},
+  };
+  for (size_t i = 0; i < sizeof outs / sizeof *outs; i++) {
+    if (outs[i].id != id)
+      continue;
+    const char *base = strrchr(val, '/');
+    base = base ? base + 1 : val;
+    const char *dot = strrchr(base, '.');
+    if (!dot || dot == base || !strcasecmp(dot, outs[i].ext) ||
+        (outs[i].also && !strcasecmp(dot, outs[i].also)))
+      return 0;
+    char shown[256], ext[64], stem[256], want[256];
+    tilesat_shown(shown, sizeof shown, val);
+    tilesat_shown(ext, sizeof ext, dot);
+    snprintf(want, sizeof want, "%.*s", (int)(dot - val), val);
+    tilesat_shown(stem, sizeof stem, want);
+    fail("%s: %s: %s writes %s, not a %s file: name it %s%s", info[id].name,
+         shown, info[id].name, outs[i].what, ext, stem, outs[i].ext);
+    return EXIT_ERROR;
+  }
+  return 0;
+}
+
 /* Store one option's value in its typed field; 0 or EXIT_ERROR. */
 static int set_value(options *o, const option_row *row, const char *val) {
   const option_info *in = &info[row->id];
@@ -267,6 +301,8 @@ static int set_value(options *o, const option_row *row, const char *val) {
     break;
   case STRING:
     *(const char **)field = val;
+    if (output_extension(row->id, val))
+      return EXIT_ERROR;
     break;
   case TERM: /* one word: the energy reader would read more as tiles */
     ok = !val[strcspn(val, " \t")] && strlen(val) < 256;
@@ -300,7 +336,9 @@ static const option_row *find_row(const char *cmd, const char *name,
 
 /* "unknown option 'NAME' for 'CMD'", and what it may have meant: the
  * command's options near it, or else the commands it is an option of. */
-static int unknown_option(const char *cmd, const char *a, size_t len) {
+/* typed: the word as typed when a is its long name (-q: --quiet). */
+static int unknown_option(const char *cmd, const char *a, size_t len,
+                          const char *typed) {
   char word[128], hint[512] = "";
   snprintf(word, sizeof word, "%.*s", (int)(len < 100 ? len : 100), a);
   const char *names[NOPTIONS] = {NULL};
@@ -313,13 +351,15 @@ static int unknown_option(const char *cmd, const char *a, size_t len) {
     if (!dup && option_row_for(&option_rows[i], cmd))
       names[n++] = name;
   }
-  size_t k = tilesat_suggest(word, names, n, NULL, hint, sizeof hint);
-  /* else: the commands that have it */
+  /* the commands that have it, first: an option of another command is
+   * that, not a typo of a near name (explain's --whole for --choose) */
   const char *of[64];
   int nof = 0;
-  for (size_t i = 0; i < ncommands && !k && nof < 64; i++)
+  for (size_t i = 0; i < ncommands && nof < 64; i++)
     if (strcmp(commands[i].name, cmd) && find_row(commands[i].name, a, len))
       of[nof++] = commands[i].name;
+  if (!nof)
+    tilesat_suggest(word, names, n, NULL, hint, sizeof hint);
   int shown = nof > 4 ? 3 : nof; /* then "and N other commands" */
   for (int i = 0; i < shown; i++) {
     size_t at = strlen(hint);
@@ -334,8 +374,9 @@ static int unknown_option(const char *cmd, const char *a, size_t len) {
     snprintf(hint + at, sizeof hint - at, " and %d other commands",
              nof - shown);
   }
-  fail("unknown option '%.*s' for '%s'%s%s (see 'tilesat %s --help')", (int)len,
-       a, cmd, *hint ? ": " : "", hint, cmd);
+  fail("unknown option '%.*s' for '%s'%s%s (see 'tilesat %s --help')",
+       typed ? (int)strlen(typed) : (int)len, typed ? typed : a, cmd,
+       *hint ? ": " : "", hint, cmd);
   return EXIT_ERROR;
 }
 
@@ -369,11 +410,13 @@ static int split(options *o, int argc, char **argv, given_value *seen,
     }
     if (!strcmp(a, "-h"))
       a = "--help";
+    else if (!strcmp(a, "-q"))
+      a = "--quiet";
     const char *eq = strchr(a, '=');
     size_t len = eq ? (size_t)(eq - a) : strlen(a);
     const option_row *row = find_row(o->command, a, len);
-    if (!row)
-      return unknown_option(o->command, a, len);
+    if (!row) /* -h, -q: named as typed */
+      return unknown_option(o->command, a, len, a != argv[i] ? argv[i] : NULL);
     const char *name = info[row->id].name, *val = NULL;
     bool flag = info[row->id].kind == FLAG;
     if (flag && eq) {

@@ -39,6 +39,8 @@
   " encode check enum count sample explain repair trace anneal collapse "
 #define TS_DRAW " check enum sample anneal collapse world "
 #define TS_MAPS_VERIFY TS_MAPS "verify "
+#define TS_PNG                                                                 \
+  " check enum sample explain trace analyze anneal collapse verify world "
 
 #define OPTIONS                                                                \
   OPT(size, "--size", WXH, {0}, 0, 0, "WxH", TS_MAPS,                          \
@@ -159,13 +161,13 @@
       "stop an entry's SAT check after SECONDS: unknown (default 60)")         \
   OPT(guard, "--guard", CHOICE, NULL, 0, 0, "none|sat|blocks|auto|modify",     \
       " collapse ",                                                            \
-      "never fail: sat bans a tile no valid map has there and the cell draws " \
-      "again; blocks decides the cells around a contradiction again; auto: "   \
-      "sat while it answers soon, then blocks, then modify where a block "     \
-      "would need the whole map's solver past --max-memory; modify: a "        \
-      "periodic pattern "                                                      \
-      "made again block by block, in memory of a block (keeps pins, masks, "   \
-      "borders) (default none: WFC as it is)")                                 \
+      "never fail: auto, for any map: sat while it answers soon, then "        \
+      "blocks, then modify where a block would need the whole map's solver "   \
+      "past --max-memory; sat bans a tile no valid map has there and the "     \
+      "cell draws again (exact; small maps, counts, connectivity); blocks "    \
+      "decides the cells around a contradiction again; modify: a periodic "    \
+      "pattern made again block by block, in memory of a block (keeps pins, "  \
+      "masks, borders) (default none: WFC as it is)")                          \
   OPT(sizes, "--sizes", STRING, NULL, 0, 0, "N,N,...", " collapse ",           \
       "a failure-rate table: -n RUNS (default 100) at each size (N is NxN, "   \
       "or WxH)")                                                               \
@@ -197,6 +199,9 @@
   OPT(smallest, "--smallest", FLAG, false, 0, 0, NULL, " explain ",            \
       "an explanation with the fewest constraints there are (a plain "         \
       "explanation is minimal: none can be dropped, but it may be larger)")    \
+  OPT(whole, "--whole", FLAG, false, 0, 0, NULL, " explain ",                  \
+      "show the whole map, as text and in --png (default: a map larger than "  \
+      "32x32 is shown around the clash, 4 cells of margin)")                   \
   OPT(prefer, "--prefer", STRING, NULL, 0, 0, "GROUPS", " explain ",           \
       "blame these groups first, in this order (QuickXplain): a comma list "   \
       "of pins, cells, rules, borders, counts, connected, paths; the others "  \
@@ -260,6 +265,12 @@
        "draw the map, 16 or more pixels a cell, with a legend: the cells of "  \
        "each broken pair framed, a dot on their edge")                         \
   ALSO(png, "FILE", " world ", "draw the chunks as one map")                   \
+  OPT(scale, "--scale", UINT, 0, 1, 512, "N", TS_PNG,                          \
+      "--png: N pixels a cell (resized by nearest neighbour), a map's pins "   \
+      "framed and its plain colours named below it (default: a tile "          \
+      "picture's size, 1 when every tile is named by its colour, else 8, "     \
+      "the map alone, as --pins-from reads it back; marked pictures 16 to "    \
+      "48; the heat map 16)")                                                  \
   OPT(tmx, "--tmx", STRING, NULL, 0, 0, "FILE", " check anneal collapse ",     \
       "write the witness as a Tiled map (XML), with its tileset image "        \
       "FILE.png; with a Tiled --pins-from map, a copy of that map, its "       \
@@ -310,6 +321,9 @@
       "smallest complete size")                                                \
   ALSO(format, "text|json", " explain trace collapse ",                        \
        "readable text (default) or a JSON document")                           \
+  OPT(quiet, "--quiet", FLAG, false, 0, 0, NULL, TS_DRAW,                      \
+      "-q: no map on standard output, only the answer (SAT, UNSAT, maps: N, "  \
+      "energy:...): for a map written to a file (--png, --tmx, --tmj)")        \
   OPT(help, "--help", FLAG, false, 0, 0, NULL,                                 \
       " extract import-tileset export-tileset encode check enum count sample " \
       "explain repair trace analyze anneal collapse verify run-samples sum "   \

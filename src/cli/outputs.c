@@ -12,6 +12,19 @@ static int open_file(out_file *of, const char *path) {
   return out_open(of, strcmp(path, "-") ? path : "./-");
 }
 
+/* How --png draws: --scale, explain's window; pins drawn as their tile
+ * and framed, plain colours named in a legend: always on a picture for
+ * reading (marked), on a finished map's only with --scale: at its own
+ * size it is the map, pixel for pixel, which verify, --pins-from and
+ * extract read back. */
+static tilesat_draw drawing(const options *o, bool marked) {
+  bool decorated = marked || GIVEN(o, scale);
+  tilesat_draw how = {
+      .scale = (int)o->scale, .pins = decorated, .legend = decorated};
+  memcpy(how.window, o->window, sizeof how.window);
+  return how;
+}
+
 /* img as a PNG file; 0 or EXIT_ERROR (said). */
 static int write_png(const char *path, const tilesat_image *img) {
   tilesat_error err;
@@ -91,9 +104,11 @@ int outputs_ready(options *o, const tilesat_map *m, bool on_sheet) {
   /* explain, trace and verify draw marked pictures, larger */
   bool marked = !strcmp(o->command, "explain") ||
                 !strcmp(o->command, "trace") || !strcmp(o->command, "verify");
-  if (o->png && !(on_sheet ? tilesat_render_sheet_fits(m, pics, 1) > 0
-                  : marked ? tilesat_render_marked_fits(m, pics)
-                           : tilesat_render_fits(m, pics))) {
+  tilesat_draw how = drawing(o, marked);
+  if (o->png &&
+      !(on_sheet ? tilesat_render_sheet_drawn_fits(m, pics, 1, &how) > 0
+        : marked ? tilesat_render_marked_drawn_fits(m, pics, &how)
+                 : tilesat_render_drawn_fits(m, pics, &how))) {
     fail("%s: the map's picture would be too large (over 2^26 pixels)", o->png);
     rc = EXIT_ERROR;
   }
@@ -112,7 +127,8 @@ int map_outputs(options *o, const tilesat_map *m, const int *tiles) {
   int rc = 0;
   tilesat_error err;
   if (o->png) {
-    tilesat_image *img = tilesat_render(m, pics, tiles, NULL, NULL);
+    tilesat_draw how = drawing(o, false);
+    tilesat_image *img = tilesat_render_drawn(m, pics, tiles, NULL, &how);
     rc = write_png(o->png, img);
     tilesat_image_free(img);
   }
@@ -150,8 +166,9 @@ int domains_png(options *o, const tilesat_map *m, cell_has has,
                                                              << (k % 64);
   int rc = load_pictures(o, &pics);
   if (!rc) {
-    tilesat_image *img =
-        tilesat_render_marked(m, pics, NULL, dom, marks, pairs, npairs);
+    tilesat_draw how = drawing(o, true);
+    tilesat_image *img = tilesat_render_marked_drawn(m, pics, NULL, dom, marks,
+                                                     pairs, npairs, &how);
     rc = write_png(o->png, img);
     tilesat_image_free(img);
   }
@@ -190,7 +207,10 @@ sheet *sheet_new(options *o, const tilesat_map *m) {
   s->m = m;
   s->failed = load_pictures(o, &s->pics) != 0;
   /* as many maps as a picture of at most 2^26 pixels holds */
-  s->fit = s->failed ? 0 : tilesat_render_sheet_fits(m, s->pics, SHEET_MAX);
+  tilesat_draw how = drawing(o, false);
+  s->fit = s->failed
+               ? 0
+               : tilesat_render_sheet_drawn_fits(m, s->pics, SHEET_MAX, &how);
   return s;
 }
 
@@ -212,8 +232,9 @@ int sheet_end(sheet *s) {
   int rc = s->failed ? EXIT_ERROR : 0;
   if (!rc && o->png) {
     size_t n = s->n < s->fit ? s->n : s->fit;
-    tilesat_image *img =
-        tilesat_render_sheet(s->m, s->pics, (const int *const *)s->maps, n);
+    tilesat_draw how = drawing(o, false);
+    tilesat_image *img = tilesat_render_sheet_drawn(
+        s->m, s->pics, (const int *const *)s->maps, n, &how);
     rc = write_png(o->png, img);
     tilesat_image_free(img);
   }
@@ -248,7 +269,7 @@ int map_sink_print(void *user, const int *tiles) {
       abort();
     }
     memcpy(ctx->last, tiles, n * sizeof *tiles);
-  } else {
+  } else if (!ctx->quiet) {
     print_map(ctx->m, tiles);
   }
   sheet_add(ctx->sheet, tiles);
@@ -267,7 +288,7 @@ int map_sink_print(void *user, const int *tiles) {
 }
 
 void map_sink_end(map_sink *ctx, bool print) {
-  if (print && ctx->last)
+  if (print && ctx->last && !ctx->quiet)
     print_map(ctx->m, ctx->last);
   free(ctx->last);
   ctx->last = NULL;

@@ -394,51 +394,84 @@ static void square_row(int W, const uint8_t *kind, const uint8_t *east,
   fputs(wrapped ? "-\n" : "\n", out);
 }
 
-/* The map with the cells involved marked; on square maps the adjacency
- * constraints are drawn as - and | between cells (on the margin for the
- * wrap-around pairs of a periodic map). */
-static void write_picture(const tilesat_explanation *e, FILE *out) {
-  const tilesat_map *m = tilesat_explanation_map(e);
+/* The part of the map shown: window (row, col, height, width; NULL or
+ * empty: all of it) clamped to the map, in box. */
+static void shown_box(const tilesat_map *m, const int *window, int box[4]) {
   int W = tilesat_map_width(m), H = tilesat_map_height(m);
-  size_t N = (size_t)W * (size_t)H;
-  uint8_t *kind = zalloc(N, 1), *east = zalloc(N, 1), *south = zalloc(N, 1);
-  bool square = map_topo(m) == TILESAT_SQUARE;
-  mark_cells(e, kind, east, south);
-  fputs("\nThe map (# a cell that must hold one tile, P a pin, o a cell "
-        "only in an\nadjacency, . not involved",
+  box[0] = box[1] = 0;
+  box[2] = H;
+  box[3] = W;
+  if (!window || window[2] <= 0 || window[3] <= 0)
+    return;
+  box[0] = window[0] < 0 ? 0 : window[0] < H ? window[0] : H - 1;
+  box[1] = window[1] < 0 ? 0 : window[1] < W ? window[1] : W - 1;
+  box[2] = window[2] < H - box[0] ? window[2] : H - box[0];
+  box[3] = window[3] < W - box[1] ? window[3] : W - box[1];
+}
+
+/* The picture's heading: what the marks mean, and the part shown. */
+static void picture_heading(const tilesat_map *m, const int box[4], bool square,
+                            FILE *out) {
+  int W = tilesat_map_width(m), H = tilesat_map_height(m);
+  fputs("\nThe map", out);
+  fputs(" (# a cell that must hold one tile, P a pin, o a cell only in "
+        "an\nadjacency, . not involved",
         out);
   fputs(square ? "; - and | adjacency constraints):\n"
                : "; hex rows, odd rows shifted right):\n",
         out);
-  bool wrap = tilesat_map_periodic(m) && square;
+  if (box[2] < H || box[3] < W)
+    fprintf(out,
+            "  rows %d to %d, columns %d to %d of %dx%d, around the clash "
+            "(--whole: all of it)\n",
+            box[0], box[0] + box[2] - 1, box[1], box[1] + box[3] - 1, W, H);
+}
+
+/* The map (or the part of it in window) with the cells involved marked; on
+ * square maps the adjacency constraints are drawn as - and | between cells
+ * (on the margin for the wrap-around pairs of a periodic map shown
+ * whole). */
+static void write_picture(const tilesat_explanation *e, const int *window,
+                          FILE *out) {
+  const tilesat_map *m = tilesat_explanation_map(e);
+  int W = tilesat_map_width(m), H = tilesat_map_height(m), box[4];
+  size_t N = (size_t)W * (size_t)H;
+  uint8_t *kind = zalloc(N, 1), *east = zalloc(N, 1), *south = zalloc(N, 1);
+  bool square = map_topo(m) == TILESAT_SQUARE;
+  mark_cells(e, kind, east, south);
+  shown_box(m, window, box);
+  picture_heading(m, box, square, out);
+  int r0 = box[0], c0 = box[1], w = box[3];
+  bool wrap = tilesat_map_periodic(m) && square && w == W;
   const char *lead = wrap ? "   " : "  ";
-  const uint8_t *last = south + (size_t)(H - 1) * (size_t)W;
+  const uint8_t *last = south + (size_t)(H - 1) * (size_t)W + (size_t)c0;
   bool wrap_south = false; /* the last row's south pairs wrap to the top */
-  for (int c = 0; wrap && c < W; c++)
+  for (int c = 0; wrap && box[2] == H && c < w; c++)
     wrap_south |= last[c];
   if (wrap_south)
-    vertical_line(lead, last, W, out);
-  for (int r = 0; r < H; r++) {
-    size_t row = (size_t)r * (size_t)W;
+    vertical_line(lead, last, w, out);
+  for (int r = r0; r < r0 + box[2]; r++) {
+    size_t row = (size_t)r * (size_t)W + (size_t)c0;
     if (!square) {
       fputs(r & 1 ? "   " : "  ", out);
-      for (int c = 0; c < W; c++)
+      for (int c = 0; c < w; c++)
         fprintf(out, "%s%c", c ? " " : "", cell_mark(kind, row + (size_t)c));
       fputc('\n', out);
       continue;
     }
-    square_row(W, kind + row, east + row, wrap, out);
-    if (r + 1 < H)
-      vertical_line(lead, south + row, W, out);
+    square_row(w, kind + row, east + row, wrap, out);
+    if (r + 1 < r0 + box[2])
+      vertical_line(lead, south + row, w, out);
   }
   if (wrap_south)
-    vertical_line(lead, last, W, out);
+    vertical_line(lead, last, w, out);
   free(kind);
   free(east);
   free(south);
 }
 
-int report_explanation(const tilesat_explanation *e, FILE *out) {
+int report_explanation(const tilesat_explanation *e, const int *window,
+                       FILE *out) {
   const tilesat_map *m = tilesat_explanation_map(e);
   size_t n = tilesat_explanation_size(e);
   fprintf(out, "UNSAT: no valid %dx%d map.\n", tilesat_map_width(m),
@@ -475,12 +508,12 @@ int report_explanation(const tilesat_explanation *e, FILE *out) {
           "solver's search\n  shows that no filling satisfies all of these "
           "constraints together.\n",
           out);
-  write_picture(e, out);
+  write_picture(e, window, out);
   return ferror(out) ? -1 : 0;
 }
 
 int report_explanations(tilesat_explanation *const *es, size_t n, bool complete,
-                        FILE *out) {
+                        const int *window, FILE *out) {
   fprintf(out, "%zu distinct minimal explanation%s, smallest first", n,
           n == 1 ? "" : "s");
   fputs(complete ? ": all there are.\n"
@@ -488,7 +521,7 @@ int report_explanations(tilesat_explanation *const *es, size_t n, bool complete,
         out);
   for (size_t i = 0; i < n; i++) {
     fprintf(out, "\n=== Explanation %zu of %zu ===\n", i + 1, n);
-    if (report_explanation(es[i], out))
+    if (report_explanation(es[i], window, out))
       return -1;
   }
   return ferror(out) ? -1 : 0;
@@ -862,7 +895,7 @@ int report_analysis(const tilesat_analysis *a, FILE *out) {
           "\nHard: no %dx%d map exists.  The smallest size without a map is "
           "%dx%d:\n\n",
           N, N, tilesat_map_width(hard), tilesat_map_height(hard));
-  report_explanation(why, out);
+  report_explanation(why, NULL, out);
   return ferror(out) ? -1 : 0;
 }
 

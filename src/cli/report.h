@@ -10,12 +10,14 @@
 #include <stdio.h>
 
 /* The constraints, what each rules out and why, and a picture of the map
- * marking the cells involved. */
-int report_explanation(const tilesat_explanation *e, FILE *out);
+ * marking the cells involved: the part in window (row, col, height, width),
+ * or all of it when window is NULL or empty. */
+int report_explanation(const tilesat_explanation *e, const int *window,
+                       FILE *out);
 /* Numbered, each as report_explanation, after a line saying how many and
  * whether they are all there are. */
 int report_explanations(tilesat_explanation *const *es, size_t n, bool complete,
-                        FILE *out);
+                        const int *window, FILE *out);
 /* {"result": "UNSAT", "map", "total_constraints", then the explanation's
  * fields: "minimal", "constraints", "cells", "propagation_refutes",
  * "steps"}. */

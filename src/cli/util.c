@@ -336,3 +336,5 @@ void lazy_backend(const options *o, const tilesat_map *m,
   if (!o->backend && has_lazy(m))
     so->backend = TILESAT_BACKEND_AUTO; /* CaDiCaL, for these */
 }
+
+const char *plural(double n) { return n == 1 ? "" : "s"; }

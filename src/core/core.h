@@ -107,9 +107,41 @@ typedef struct ts_reader {
  * reported at its line (or at none, with no_lines). */
 bool ts_text_check(const char *text, size_t len, const char *file,
                    bool no_lines, tilesat_error *err);
-/* Start at the first line; false if the text is not UTF-8. */
+/* What kind of file a text is, by its first bytes (kind.c): pictures,
+ * the XML and JSON files of WFC and Tiled, tilesat's own text formats by
+ * their header; TS_KIND_OTHER for the rest (text grids among them). */
+typedef enum ts_kind {
+  TS_KIND_OTHER,
+  TS_KIND_PNG,
+  TS_KIND_JPEG,
+  TS_KIND_GIF,
+  TS_KIND_WEBP,
+  TS_KIND_WFC_TILESET,
+  TS_KIND_WFC_SAMPLES,
+  TS_KIND_TILED_MAP,
+  TS_KIND_TILED_TILESET,
+  TS_KIND_RULES,
+  TS_KIND_PICTURES,
+  TS_KIND_CONSTRAINTS,
+  TS_KIND_ENERGY,
+  TS_KIND_GRID /* only wanted: a text map or sample */
+} ts_kind;
+ts_kind ts_kind_of(const char *text, size_t len);
+/* True when the text is not recognisably another kind than `want`; else
+ * false with "FILE: a KIND, not a WANT: what to do" (ts_kind_refuse). */
+bool ts_kind_check(const char *text, size_t len, const char *file, ts_kind want,
+                   tilesat_error *err);
+/* Report a file of kind `is` given where `want` belongs, naming the
+ * command that reads it or the option it goes to. */
+void ts_kind_refuse(ts_kind is, ts_kind want, const char *file, long line,
+                    tilesat_error *err);
+
+/* Start at the first line; false if the text is recognisably another kind
+ * than `want` (ts_kind_check; not with no_lines or TS_KIND_OTHER) or is
+ * not UTF-8. */
 bool ts_reader_open(ts_reader *rd, const char *text, size_t len,
-                    const char *file, bool no_lines, tilesat_error *err);
+                    const char *file, ts_kind want, bool no_lines,
+                    tilesat_error *err);
 /* The next line that is neither blank nor a comment, tokenized: 1; 0 at the
  * end; -1 with the error reported (a bad quote). */
 int ts_reader_next(ts_reader *rd);

@@ -570,7 +570,8 @@ int tilesat_map_constraints_parse(tilesat_map *m, const char *text, size_t len,
   if (!m || !text || !filename)
     ts_misuse(__func__, "NULL map, text or file name");
   ts_reader rd;
-  if (!ts_reader_open(&rd, text, len, filename, false, err))
+  if (!ts_reader_open(&rd, text, len, filename, TS_KIND_CONSTRAINTS, false,
+                      err))
     return -1;
   src s = {m, &rd, NULL, err};
   bool header = false;

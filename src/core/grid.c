@@ -70,7 +70,8 @@ static int split_row(tilesat_grid *g, bool names_form, const char *line,
 
 tilesat_grid *tilesat_grid_parse(const char *text, size_t len,
                                  const char *filename, tilesat_error *err) {
-  if (!ts_text_check(text, len, filename, false, err))
+  if (!ts_kind_check(text, len, filename, TS_KIND_GRID, err) ||
+      !ts_text_check(text, len, filename, false, err))
     return NULL;
   size_t bom = ts_bom_len(text, len);
   text += bom;

@@ -18,7 +18,8 @@ bool ts_text_check(const char *text, size_t len, const char *file,
 }
 
 bool ts_reader_open(ts_reader *rd, const char *text, size_t len,
-                    const char *file, bool no_lines, tilesat_error *err) {
+                    const char *file, ts_kind want, bool no_lines,
+                    tilesat_error *err) {
   memset(rd, 0, sizeof *rd);
   rd->file = file;
   rd->err = err;
@@ -26,6 +27,9 @@ bool ts_reader_open(ts_reader *rd, const char *text, size_t len,
   rd->len = len - ts_bom_len(text, len);
   rd->no_lines = no_lines;
   ts_reader_rewind(rd);
+  if (!no_lines && want != TS_KIND_OTHER &&
+      !ts_kind_check(text, len, file, want, err))
+    return false;
   return ts_text_check(text, len, file, no_lines, err);
 }
 

@@ -289,7 +289,7 @@ static int read_allows(ts_reader *rd, tilesat_rules *r, bool check) {
 tilesat_rules *tilesat_rules_parse(const char *text, size_t len,
                                    const char *file, tilesat_error *err) {
   ts_reader rd;
-  if (!ts_reader_open(&rd, text, len, file, false, err))
+  if (!ts_reader_open(&rd, text, len, file, TS_KIND_RULES, false, err))
     return NULL;
   decl d = {.topo = TILESAT_SQUARE};
   tilesat_rules *r = NULL;

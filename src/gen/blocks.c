@@ -496,6 +496,8 @@ int ts_blocks_repair(tilesat_collapse *c, const tilesat_collapse_options *o,
   TS_VEC(repaired) done = {0};
   open_wave ow = {.c = c, .big = OPEN_CELLS};
   open_changed(&ow); /* the wave is not the last call's */
+  ts_collapse_undo(c, "a block repair decides the cells around a "
+                      "contradiction again");
   for (size_t i = 0; i < c->empties.n && !rc; i++) {
     int x = c->empties.v[i];
     if (c->count[x] != 0) /* decided again by an earlier block */

@@ -648,24 +648,38 @@ static void snap_keep(tilesat_collapse *c) {
   256 /* a progress line offered (the caller throttles)                        \
        */
 
+static long decided_cells(const tilesat_collapse *c) {
+  long open =
+      c->heuristic == TILESAT_HEURISTIC_SCANLINE ? c->N - c->scan : c->heap_n;
+  return (long)c->N - open;
+}
+
+void ts_collapse_undo(tilesat_collapse *c, const char *why) {
+  long now = decided_cells(c);
+  bool pending = c->undo_why && now < c->undo_from; /* keep the higher */
+  c->undo_from = pending ? c->undo_from : now;
+  c->undo_why = why;
+}
+
 void ts_collapse_report(const tilesat_collapse *c,
                         const tilesat_solve_options *so, const char *doing) {
   for (; c->parent; c = c->parent)
     so = c->parent_so;
   if (!so || !so->progress)
     return;
-  long open =
-      c->heuristic == TILESAT_HEURISTIC_SCANLINE ? c->N - c->scan : c->heap_n;
-  char line[160];
-  int n = snprintf(line, sizeof line, "%ld of %d cells decided",
-                   (long)c->N - open, c->N);
+  long decided = decided_cells(c);
+  char line[256];
+  int n = snprintf(line, sizeof line, "%ld of %d cells decided", decided, c->N);
   if (c->guarded && n > 0 && (size_t)n < sizeof line)
     n += snprintf(line + n, sizeof line - (size_t)n,
                   ", %zu exact ban%s, %ld block repair%s", c->dooms.n,
                   c->dooms.n == 1 ? "" : "s", c->repairs,
                   c->repairs == 1 ? "" : "s");
-  if (doing && n > 0 && (size_t)n < sizeof line)
-    snprintf(line + n, sizeof line - (size_t)n, "; %s", doing);
+  if (doing && *doing && n > 0 && (size_t)n < sizeof line)
+    n += snprintf(line + n, sizeof line - (size_t)n, "; %s", doing);
+  if (c->undo_why && decided < c->undo_from && n > 0 && (size_t)n < sizeof line)
+    snprintf(line + n, sizeof line - (size_t)n, "; back from %ld decided: %s",
+             c->undo_from, c->undo_why);
   so->progress(so->progress_user, line);
 }
 
@@ -890,6 +904,8 @@ static int memory_restart(tilesat_collapse *c,
     return ts_modify_run(c, o, tiles, err); /* no whole map's solver */
   if (c->restarts >= MEMORY_RESTARTS)
     return memory_gave_up(c, err);
+  ts_collapse_undo(c, "a new start from another seed (the whole map's "
+                      "solver would not fit --max-memory)");
   ts_collapse_new_start(c);
   c->snap_want = SIZE_MAX;
   if (err)
@@ -913,6 +929,8 @@ int tilesat_collapse_run(tilesat_collapse *c, const tilesat_collapse_options *o,
                                  err))
     return -1;
   c->dooms.n = 0;
+  c->undo_from = 0;
+  c->undo_why = NULL;
   c->calls = c->repairs = c->resolved = 0;
   c->backs = c->learns = c->restarts = 0;
   c->seed = c->seed_now = o->seed;
@@ -951,6 +969,7 @@ int tilesat_collapse_run(tilesat_collapse *c, const tilesat_collapse_options *o,
     if (res != TILESAT_SAT)
       return res;
     if (!c->dooms.n) { /* a new start */
+      ts_collapse_undo(c, "a new start from another seed");
       c->snap_want = SIZE_MAX;
       how = RUN_START;
       continue;
@@ -964,6 +983,8 @@ int tilesat_collapse_run(tilesat_collapse *c, const tilesat_collapse_options *o,
     if (c->old.step > c->snap_want)
       c->old.step = SIZE_MAX;
     how = snap_at(c, c->snap_want) ? RUN_RESUME : RUN_START;
+    ts_collapse_undo(c, "an exact ban replays the run from before the "
+                        "choice it bans");
   }
 }
 

@@ -395,6 +395,25 @@ static int global_learn(tilesat_collapse *c, const tilesat_solve_options *so,
   return TILESAT_SAT;
 }
 
+/* Before the exact guard first builds the whole map's solver: its size,
+ * and what would do without it, said at once (the load alone takes
+ * seconds to minutes on a large map, and then only "solving" is said). */
+static void say_whole_map(const tilesat_collapse *c,
+                          const tilesat_collapse_options *o) {
+  ts_cnf_size z = ts_cnf_measure(c->m);
+  char size[64], line[256];
+  if (z.nclauses >= 1e5)
+    snprintf(size, sizeof size, "%.1f M clauses", z.nclauses / 1e6);
+  else
+    snprintf(size, sizeof size, "%.0f clauses", z.nclauses);
+  snprintf(line, sizeof line,
+           "guard: no window refutes the run: the exact guard needs the "
+           "whole map's solver (%s, %dx%d cells); --guard auto or modify "
+           "would not",
+           size, c->m->width, c->m->height);
+  o->notice(o->solve.progress_user, line);
+}
+
 /* A guarded run contradicted: learn a doom (in a window around the
  * contradiction if one refutes the run, else at the point of no return on
  * the whole map).  TILESAT_SAT (a doom learnt: run again), TILESAT_UNSAT
@@ -430,6 +449,8 @@ int ts_collapse_guard_learn(tilesat_collapse *c,
     }
     return -1;
   }
+  if (!c->solver && !aut && o->notice)
+    say_whole_map(c, o);
   long k = ts_collapse_global_no_return(c, so, aut ? AUTO_CONFLICTS : 0, err);
   if (k == -3) {
     c->global_slow = true; /* not again with this collapser */

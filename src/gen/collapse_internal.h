@@ -98,6 +98,10 @@ struct tilesat_collapse {
   unsigned *open_seen; /* [cell]: blocks.c's search that met it */
   unsigned open_epoch, open_stamp;
   long repairs, resolved;
+  /* the progress line's count of decided cells before the guard last
+   * undid some, and why: a line below it says so (ts_collapse_undo) */
+  long undo_from;
+  const char *undo_why;
   int level_cap; /* a block's own collapser: repairs give up past it */
   /* a block's own collapser: the one whose block it fills, and the options
    * that one runs with (its progress reports are the parent's) */
@@ -177,6 +181,11 @@ int ts_collapse_guard_learn(tilesat_collapse *c,
  * its outermost parent's run instead. */
 void ts_collapse_report(const tilesat_collapse *c,
                         const tilesat_solve_options *so, const char *doing);
+/* The guard is about to undo decided cells (a replay after an exact ban, a
+ * new start, a block decided again): the progress lines whose count is
+ * below today's say "back from N: WHY" until the count is past it again,
+ * so that it never runs backwards without a word. */
+void ts_collapse_undo(tilesat_collapse *c, const char *why);
 /* so for a solver of the guard's own (a window, a block): its progress
  * lines are c's run's (ts_collapse_report with `own`, the options c runs
  * with), not the solver's; say lives as long as the solver. */

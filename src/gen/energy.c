@@ -283,7 +283,7 @@ static int parse_text(tilesat_energy *e, const char *text, size_t len,
                       const char *file, bool cli, tilesat_error *err) {
   check_prepared("tilesat_energy_parse", e, false);
   ts_reader rd;
-  if (!ts_reader_open(&rd, text, len, file, cli, err))
+  if (!ts_reader_open(&rd, text, len, file, TS_KIND_ENERGY, cli, err))
     return -1;
   TS_PUSH(e->files, ts_strdup(file));
   bool header = cli;

@@ -98,6 +98,25 @@ static int widest(int most, int need, bool even) {
   return 0;
 }
 
+/* The varied pattern's side on a side of `need` cells (0: any): the
+ * widest up to MOD_PATTERN; when that is under 4 (need has no divisor
+ * from 4 to MOD_PATTERN: 34, 2 x 17, as samples.xml's Circuit), the
+ * smallest divisor of need from MOD_PATTERN + 1 to MOD_PATTERN_WIDE,
+ * `most` and half of need (a pattern as large as the map would be the
+ * whole map's solver).  A periodic map has no edge to bring other tiles
+ * in: from a 1x1 or 2x2 pattern its blocks kept it (Circuit 34x34: every
+ * cell "bridge 0"). */
+static int varied_side(int most, int need, bool even) {
+  int n = widest(most < MOD_PATTERN ? most : MOD_PATTERN, need, even);
+  if (n >= 4 || !need)
+    return n;
+  for (int d = MOD_PATTERN + 1;
+       d <= MOD_PATTERN_WIDE && d <= most && d <= need / 2; d++)
+    if (need % d == 0 && (!even || d % 2 == 0))
+      return d;
+  return n;
+}
+
 /* A varied pattern: the largest torus that fits, filled by WFC with the
  * exact guard (one fixed seed, so every run and every chunk starts from the
  * same): its tiles in WFC's shares, so that what the blocks leave of the
@@ -127,14 +146,18 @@ int mod_pattern_find(const tilesat_rules *r, tilesat_topology topo, int need_h,
                      const tilesat_solve_options *so, mod_pattern *out,
                      tilesat_error *err) {
   bool hex = topo == TILESAT_HEX;
-  int *tiles = ts_malloc((size_t)MOD_PATTERN * MOD_PATTERN * sizeof *tiles);
-  max_p = max_p < MOD_PATTERN ? max_p : MOD_PATTERN;
-  max_q = max_q < MOD_PATTERN ? max_q : MOD_PATTERN;
-  int vp = widest(max_p, need_h, hex), vq = widest(max_q, need_w, false);
+  int vp = varied_side(max_p, need_h, hex),
+      vq = varied_side(max_q, need_w, false);
+  size_t most = (size_t)MOD_PATTERN * MOD_PATTERN;
+  if ((size_t)vp * (size_t)vq > most)
+    most = (size_t)vp * (size_t)vq;
+  int *tiles = ts_malloc(most * sizeof *tiles);
   if (vp && vq && varied(r, topo, vp, vq, so, tiles)) {
     *out = (mod_pattern){vp, vq, tiles};
     return 1;
   }
+  max_p = max_p < MOD_PATTERN ? max_p : MOD_PATTERN;
+  max_q = max_q < MOD_PATTERN ? max_q : MOD_PATTERN;
   for (int area = 1; area <= max_p * max_q; area++)
     for (int p = 1; p <= max_p; p++) {
       int q = area / p;

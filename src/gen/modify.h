@@ -16,9 +16,10 @@
 
 #include "gen/collapse_internal.h"
 
-#define MOD_P 16       /* a block's side, a multiple of 4 */
-#define MOD_LAYERS 4   /* layers of blocks */
-#define MOD_PATTERN 16 /* the largest side of a periodic pattern tried */
+#define MOD_P 16            /* a block's side, a multiple of 4 */
+#define MOD_LAYERS 4        /* layers of blocks */
+#define MOD_PATTERN 16      /* the largest side of a periodic pattern tried */
+#define MOD_PATTERN_WIDE 64 /* ... or of a varied one on a periodic map */
 
 /* Cell coordinates of an endless world pass 64 bits (chunk row times
  * chunk size): 128-bit integers for them, int for the window. */
@@ -30,10 +31,13 @@ typedef struct mod_pattern {
   int *tiles;
 } mod_pattern;
 
-/* The smallest torus (by area, rows then columns; at most max_p rows and
- * max_q columns, each at most MOD_PATTERN; rows even on a hex map) that
- * has a valid map, with p dividing need_h and q dividing need_w where
- * those are not 0: 1 with *out, 0 when there is none, -1 with err. */
+/* A periodic pattern, p dividing need_h and q dividing need_w where those
+ * are not 0, at most max_p rows and max_q columns, rows even on a hex map:
+ * the widest such torus up to MOD_PATTERN a side (a side with no divisor
+ * from 4 to MOD_PATTERN: its smallest from there to MOD_PATTERN_WIDE)
+ * filled by WFC with the exact guard, one fixed seed; else the smallest
+ * torus (by area, rows then columns, each side at most MOD_PATTERN) that
+ * has a valid map: 1 with *out, 0 when there is none, -1 with err. */
 int mod_pattern_find(const tilesat_rules *r, tilesat_topology topo, int need_h,
                      int need_w, int max_p, int max_q,
                      const tilesat_solve_options *so, mod_pattern *out,

@@ -1,8 +1,8 @@
 /* modify_map.c: collapse --guard modify on a finite map (gen/modify.h).
  *
- * 1. The base: the smallest periodic pattern (p dividing the height and q
- *    the width on a periodic map) tiled across the map; when none is found
- *    up to 16x16, the whole map's SAT (UNSAT: no map).
+ * 1. The base: a periodic pattern (mod_pattern_find: p dividing the height
+ *    and q the width on a periodic map) tiled across the map; when none is
+ *    found, the whole map's SAT (UNSAT: no map).
  * 2. Pins and borders: each cell whose tile breaks a pin or a ban is made
  *    again by SAT in a window around it (radius 2, 4, 8, ...), the window's
  *    margin fixed; a window with no filling is tried again without its

@@ -30,7 +30,11 @@ static const struct {
     {'-', "00700"}, {'%', "51245"}, {'(', "24442"}, {')', "21112"},
     {'/', "11244"}, {'+', "02720"}, {'=', "07070"}, {'\'', "22000"},
     {'"', "55000"}, {'#', "57575"}, {'<', "12421"}, {'>', "42124"},
-    {'_', "00007"}, {'[', "64446"}, {']', "31113"}, {'?', "71302"},
+    {'_', "00007"}, {'[', "64446"}, {']', "31113"}, {'~', "00360"},
+    {'*', "05250"}, {'!', "22202"}, {';', "02024"}, {'|', "22222"},
+    {'^', "25000"}, {'@', "75744"}, {'$', "36736"}, {'&', "25353"},
+    {'{', "32623"}, {'}', "62326"}, {'`', "42000"}, {'\\', "44211"},
+    {'?', "71302"},
 };
 
 #define TEXT_SCALE 2
@@ -124,6 +128,9 @@ tilesat_image *ts_legend_add(const tilesat_image *img,
     ts_fill_rect(out, PAD, y, SWATCH, SWATCH, rows[i].fill);
     if (rows[i].frame)
       ts_frame_rect(out, PAD, y, SWATCH, SWATCH, 2, rows[i].frame);
+    if (rows[i].inner)
+      ts_frame_rect(out, PAD + 2, y + 2, SWATCH - 4, SWATCH - 4, 2,
+                    rows[i].inner);
     if (rows[i].dot)
       ts_fill_rect(out, PAD + SWATCH / 2 - 3, y + SWATCH / 2 - 3, 6, 6,
                    rows[i].dot);
@@ -144,11 +151,12 @@ static void heat_colour(double f, uint8_t px[4]) {
 
 #define HEAT_BAR 160 /* the colour scale's length in pixels */
 
-static void heat_size(int w, int h, long runs, size_t *iw, size_t *ih,
+static void heat_size(int w, int h, long runs, int cell, size_t *iw, size_t *ih,
                       char *title, size_t tlen) {
-  snprintf(title, tlen, "contradictions per cell (%ld runs)", runs);
-  size_t mw = (size_t)w * TILESAT_HEAT_CELL + 1,
-         mh = (size_t)h * TILESAT_HEAT_CELL + 1; /* and its edge */
+  snprintf(title, tlen, "contradictions per cell (%ld run%s)", runs,
+           runs == 1 ? "" : "s");
+  size_t mw = (size_t)w * (size_t)cell + 1,
+         mh = (size_t)h * (size_t)cell + 1; /* and its edge */
   size_t lw = (size_t)ts_text_width(title) + (size_t)(2 * PAD);
   if (lw < (size_t)(HEAT_BAR + 2 * PAD + 40))
     lw = (size_t)(HEAT_BAR + 2 * PAD + 40);
@@ -158,43 +166,59 @@ static void heat_size(int w, int h, long runs, size_t *iw, size_t *ih,
 }
 
 bool tilesat_heat_map_fits(int width, int height, long runs) {
-  size_t w, h;
-  char title[96];
-  if (width <= 0 || height <= 0 ||
-      (size_t)width * (size_t)height > ((size_t)1 << 26))
-    return false;
-  heat_size(width, height, runs, &w, &h, title, sizeof title);
-  return w <= ((size_t)1 << 15) && h <= ((size_t)1 << 15) &&
-         w * h <= ((size_t)1 << 26);
+  return tilesat_heat_map_scaled_fits(width, height, runs, 0);
 }
 
 tilesat_image *tilesat_heat_map(int width, int height, const long *hits,
                                 long runs) {
-  if (!tilesat_heat_map_fits(width, height, runs))
-    return NULL;
-  size_t iw, ih;
+  return tilesat_heat_map_scaled(width, height, hits, runs, 0);
+}
+
+bool tilesat_heat_map_scaled_fits(int width, int height, long runs, int cell) {
+  size_t w, h;
   char title[96];
-  heat_size(width, height, runs, &iw, &ih, title, sizeof title);
-  long most = 0;
-  for (size_t c = 0; c < (size_t)width * (size_t)height; c++)
-    most = hits[c] > most ? hits[c] : most;
-  tilesat_image *img = tilesat_image_new((int)iw, (int)ih);
-  ts_fill_rect(img, 0, 0, img->width, img->height, white);
+  if (cell <= 0)
+    cell = TILESAT_HEAT_CELL;
+  if (width <= 0 || height <= 0 || cell > (1 << 15) ||
+      (size_t)width * (size_t)height > ((size_t)1 << 26))
+    return false;
+  heat_size(width, height, runs, cell, &w, &h, title, sizeof title);
+  return w <= ((size_t)1 << 15) && h <= ((size_t)1 << 15) &&
+         w * h <= ((size_t)1 << 26);
+}
+
+/* The map's cells, white to red, and its edge. */
+static void heat_cells(tilesat_image *img, int width, int height,
+                       const long *hits, long most, int cell) {
   for (int r = 0; r < height; r++)
     for (int c = 0; c < width; c++) {
       uint8_t px[4];
       long k = hits[(size_t)r * (size_t)width + (size_t)c];
       heat_colour(most ? (double)k / (double)most : 0, px);
-      ts_fill_rect(img, c * TILESAT_HEAT_CELL, r * TILESAT_HEAT_CELL,
-                   TILESAT_HEAT_CELL, TILESAT_HEAT_CELL, px);
+      ts_fill_rect(img, c * cell, r * cell, cell, cell, px);
     }
   /* the map's edge, where white cells meet the white around them */
   static const uint8_t edge[4] = {128, 128, 128, 255};
-  for (int x = 0; x < width * TILESAT_HEAT_CELL; x++)
-    ts_fill_rect(img, x, height * TILESAT_HEAT_CELL, 1, 1, edge);
-  for (int y = 0; y <= height * TILESAT_HEAT_CELL; y++)
-    ts_fill_rect(img, width * TILESAT_HEAT_CELL, y, 1, 1, edge);
-  int y = height * TILESAT_HEAT_CELL + PAD;
+  ts_fill_rect(img, 0, height * cell, width * cell, 1, edge);
+  ts_fill_rect(img, width * cell, 0, 1, height * cell + 1, edge);
+}
+
+tilesat_image *tilesat_heat_map_scaled(int width, int height, const long *hits,
+                                       long runs, int cell) {
+  if (cell <= 0)
+    cell = TILESAT_HEAT_CELL;
+  if (!tilesat_heat_map_scaled_fits(width, height, runs, cell))
+    return NULL;
+  size_t iw, ih;
+  char title[96];
+  heat_size(width, height, runs, cell, &iw, &ih, title, sizeof title);
+  long most = 0;
+  for (size_t c = 0; c < (size_t)width * (size_t)height; c++)
+    most = hits[c] > most ? hits[c] : most;
+  tilesat_image *img = tilesat_image_new((int)iw, (int)ih);
+  ts_fill_rect(img, 0, 0, img->width, img->height, white);
+  heat_cells(img, width, height, hits, most, cell);
+  int y = height * cell + PAD;
   ts_text_draw(img, PAD, y, title, black);
   y += TEXT_H + PAD;
   /* the scale: white (0) to red (the most), framed, with its numbers */

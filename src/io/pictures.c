@@ -236,7 +236,7 @@ tilesat_pictures *tilesat_pictures_parse(const char *text, size_t len,
                                          const char *filename,
                                          tilesat_error *err) {
   ts_reader rd;
-  if (!ts_reader_open(&rd, text, len, filename, false, err))
+  if (!ts_reader_open(&rd, text, len, filename, TS_KIND_PICTURES, false, err))
     return NULL;
   tilesat_pictures *p = NULL;
   shape s = {0, 0, 0};

@@ -16,6 +16,11 @@ typedef struct painter {
   int words;
   uint8_t **pix; /* per tile: tw*th*4 bytes (owned when own[t]) */
   bool *own;
+  int r0, c0, h, w;        /* the window drawn: its first row, column, size */
+  long long xn, xd;        /* output pixels = picture pixels * xn / xd */
+  long long yn, yd;        /* the same down */
+  int *pinned;             /* per cell its pinned tile or -1 (NULL: none) */
+  const tilesat_draw *how; /* NULL: tilesat_render's defaults */
 } painter;
 
 static void painter_init(painter *p, const tilesat_map *m,
@@ -37,6 +42,9 @@ static void painter_init(painter *p, const tilesat_map *m,
     /* a hex map needs room to shift its odd rows by half a cell */
     p->tw = p->th = colours && m->topo == TILESAT_SQUARE ? 1 : BLOCK;
   }
+  p->h = m->height;
+  p->w = m->width;
+  p->xn = p->xd = p->yn = p->yd = 1;
   p->pix = ts_calloc((size_t)r->ntiles, sizeof *p->pix);
   p->own = ts_calloc((size_t)r->ntiles, sizeof *p->own);
   size_t n = (size_t)p->tw * (size_t)p->th;
@@ -62,21 +70,79 @@ static void painter_free(painter *p) {
       free(p->pix[t]);
   free(p->pix);
   free(p->own);
+  free(p->pinned);
+}
+
+static int clamp(int v, int lo, int hi) {
+  return v < lo ? lo : v > hi ? hi : v;
+}
+
+/* The window and the pins `how` asks for; the scale is set apart (the
+ * marked pictures' default depends on the window). */
+static void painter_how(painter *p, const tilesat_draw *how) {
+  const tilesat_map *m = p->m;
+  p->how = how;
+  if (!how)
+    return;
+  const int *win = how->window;
+  if (win[2] > 0 && win[3] > 0) {
+    p->r0 = clamp(win[0], 0, m->height - 1);
+    p->c0 = clamp(win[1], 0, m->width - 1);
+    p->h = clamp(win[2], 1, m->height - p->r0);
+    p->w = clamp(win[3], 1, m->width - p->c0);
+    if (m->topo == TILESAT_HEX && p->r0 % 2) { /* keep the rows' shifts */
+      p->r0--;
+      p->h++;
+    }
+  }
+  if (how->pins && m->pins.n) {
+    p->pinned = ts_malloc((size_t)m->ncells * sizeof *p->pinned);
+    for (int c = 0; c < m->ncells; c++)
+      p->pinned[c] = -1;
+    for (size_t i = 0; i < m->pins.n; i++)
+      if (p->pinned[m->pins.v[i].cell] < 0)
+        p->pinned[m->pins.v[i].cell] = m->pins.v[i].tile;
+  }
+}
+
+/* how->scale pixels a cell, when given: a picture's width to that, its
+ * height in proportion (an overlapping map: a pixel a cell). */
+static void painter_scale(painter *p) {
+  int n = p->how ? p->how->scale : 0;
+  if (n <= 0)
+    return;
+  if (p->overlap) {
+    p->xn = p->yn = n;
+    p->xd = p->yd = 1;
+    return;
+  }
+  long long nh = ((long long)n * p->th + p->tw / 2) / p->tw;
+  p->xn = n;
+  p->xd = p->tw;
+  p->yn = nh > 0 ? nh : 1;
+  p->yd = p->th;
+}
+
+/* A picture coordinate v scaled by num/den, rounded up: the first output
+ * pixel whose picture pixel (rounded down) is v or more. */
+static long long up(long long v, long long num, long long den) {
+  return (v * num + den - 1) / den;
 }
 
 /* Output size of one map. */
 static void map_size(const painter *p, int *w, int *h) {
   const tilesat_map *m = p->m;
   if (p->overlap) {
+    /* the last patterns' pixels, where the window reaches the map's end */
     int extra = m->periodic ? 0 : p->overlap - 1;
-    *w = m->width + extra;
-    *h = m->height + extra;
+    *w = p->w + (p->c0 + p->w == m->width ? extra : 0);
+    *h = p->h + (p->r0 + p->h == m->height ? extra : 0);
     return;
   }
   /* in 64 bits, saturated: big maps of big pictures overflow an int */
   long long W =
-      (long long)m->width * p->tw + (m->topo == TILESAT_HEX ? p->tw / 2 : 0);
-  long long H = (long long)m->height * p->th;
+      (long long)p->w * p->tw + (m->topo == TILESAT_HEX ? p->tw / 2 : 0);
+  long long H = (long long)p->h * p->th;
   *w = W > INT_MAX ? INT_MAX : (int)W;
   *h = H > INT_MAX ? INT_MAX : (int)H;
 }
@@ -101,6 +167,11 @@ static void cell_pixel(const painter *p, const int *tiles,
    * the weights add up to nothing (or too much to sum) */
   const tilesat_rules *r = p->m->rules;
   const uint64_t *set = domains + (size_t)cell * (size_t)p->words;
+  int pin = p->pinned ? p->pinned[cell] : -1;
+  if (pin >= 0 && ts_bit(set, pin)) { /* a pin: its tile, not a blend */
+    memcpy(out, p->pix[pin] + off, 4);
+    return;
+  }
   uint64_t sum[4] = {0, 0, 0, 0}, n = 0;
   bool weighted = true;
   for (int t = 0; t < r->ntiles && weighted; t++)
@@ -172,12 +243,12 @@ static void draw_overlap(const painter *p, const int *tiles,
   map_size(p, &w, &h);
   for (int y = 0; y < h; y++)
     for (int x = 0; x < w; x++) {
-      int r = y < m->height ? y : m->height - 1;
-      int c = x < m->width ? x : m->width - 1;
+      int r = y < p->h ? y : p->h - 1;
+      int c = x < p->w ? x : p->w - 1;
       uint8_t *px =
           img->rgba +
           ((size_t)(y0 + y) * (size_t)img->width + (size_t)(x0 + x)) * 4;
-      int cell = r * m->width + c;
+      int cell = (p->r0 + r) * m->width + p->c0 + c;
       cell_pixel(p, tiles, domains, cell, y - r, x - c, px);
       if (highlight && highlight[cell] && y == r && x == c)
         mark(px, true);
@@ -194,11 +265,11 @@ static void draw(const painter *p, const int *tiles, const uint64_t *domains,
     return;
   }
   const tilesat_map *m = p->m;
-  for (int r = 0; r < m->height; r++)
-    for (int c = 0; c < m->width; c++) {
-      int cell = r * m->width + c;
-      int cx =
-          x0 + c * p->tw + (m->topo == TILESAT_HEX && r % 2 ? p->tw / 2 : 0);
+  for (int r = 0; r < p->h; r++)
+    for (int c = 0; c < p->w; c++) {
+      int cell = (p->r0 + r) * m->width + p->c0 + c;
+      int cx = x0 + c * p->tw +
+               (m->topo == TILESAT_HEX && (p->r0 + r) % 2 ? p->tw / 2 : 0);
       int cy = y0 + r * p->th;
       for (int dy = 0; dy < p->th; dy++)
         for (int dx = 0; dx < p->tw; dx++) {
@@ -211,6 +282,343 @@ static void draw(const painter *p, const int *tiles, const uint64_t *domains,
     }
 }
 
+/* A sheet of nmaps maps of w x h pixels: ceil(sqrt(nmaps)) columns; its
+ * size in *sw x *sh and *cols; false when too large. */
+static bool sheet_size(int w, int h, size_t nmaps, size_t *cols, size_t *sw,
+                       size_t *sh) {
+  size_t g = TILESAT_SHEET_GAP;
+  *cols = 1;
+  while (*cols * *cols < nmaps)
+    ++*cols;
+  size_t rows = nmaps ? (nmaps + *cols - 1) / *cols : 1;
+  *sw = *cols * (size_t)w + (*cols - 1) * g;
+  *sh = rows * (size_t)h + (rows - 1) * g;
+  return *sw <= (1u << 15) && *sh <= (1u << 15) && *sw * *sh <= (1u << 26);
+}
+
+/* ----------------------------------------------------- scaled and marked */
+
+static const uint8_t grey[4] = {192, 192, 192, 255};
+static const uint8_t black_px[4] = {0, 0, 0, 255};
+static const uint8_t white_px[4] = {255, 255, 255, 255};
+
+static bool side_fits(size_t w, size_t h) {
+  return w <= (1u << 15) && h <= (1u << 15) && w * h <= (1u << 26);
+}
+
+/* The output's size: the picture, scaled. */
+static void scaled_size(const painter *p, size_t *w, size_t *h) {
+  long long nw, nh;
+  if (p->overlap) {
+    int iw, ih;
+    map_size(p, &iw, &ih);
+    nw = iw;
+    nh = ih;
+  } else { /* not saturated: scaled down, it may fit */
+    nw = (long long)p->w * p->tw + (p->m->topo == TILESAT_HEX ? p->tw / 2 : 0);
+    nh = (long long)p->h * p->th;
+  }
+  *w = (size_t)up(nw, p->xn, p->xd);
+  *h = (size_t)up(nh, p->yn, p->yd);
+}
+
+/* A cell's rectangle on the picture before scaling (x, y, w, h), false
+ * when it is outside the window. */
+static bool cell_rect(const painter *p, int cell, int rect[4]) {
+  const tilesat_map *m = p->m;
+  int r = cell / m->width - p->r0, c = cell % m->width - p->c0;
+  if (r < 0 || c < 0 || r >= p->h || c >= p->w)
+    return false;
+  if (p->overlap) {
+    rect[0] = c;
+    rect[1] = r;
+    rect[2] = rect[3] = 1;
+    return true;
+  }
+  rect[0] =
+      c * p->tw + (m->topo == TILESAT_HEX && (p->r0 + r) % 2 ? p->tw / 2 : 0);
+  rect[1] = r * p->th;
+  rect[2] = p->tw;
+  rect[3] = p->th;
+  return true;
+}
+
+/* The same on the output, scaled. */
+static bool out_rect(const painter *p, int cell, int o[4]) {
+  int rect[4];
+  if (!cell_rect(p, cell, rect))
+    return false;
+  o[0] = (int)up(rect[0], p->xn, p->xd);
+  o[1] = (int)up(rect[1], p->yn, p->yd);
+  o[2] = (int)up(rect[0] + rect[2], p->xn, p->xd) - o[0];
+  o[3] = (int)up(rect[1] + rect[3], p->yn, p->yd) - o[1];
+  return true;
+}
+
+/* The cell a pixel of the picture before scaling belongs to, or -1. */
+static int owner(const painter *p, int x, int y) {
+  const tilesat_map *m = p->m;
+  if (p->overlap) {
+    int r = y < p->h ? y : p->h - 1;
+    int c = x < p->w ? x : p->w - 1;
+    return (p->r0 + r) * m->width + p->c0 + c;
+  }
+  int r = y / p->th;
+  int shift = m->topo == TILESAT_HEX && (p->r0 + r) % 2 ? p->tw / 2 : 0;
+  if (x < shift || (x - shift) / p->tw >= p->w)
+    return -1;
+  return (p->r0 + r) * m->width + p->c0 + (x - shift) / p->tw;
+}
+
+/* The map drawn, the cells `marks` leaves unmarked washed out (when any
+ * is marked), scaled by nearest neighbour. */
+/* The same drawn pixel by pixel from the cells, for a picture scaled
+ * down: its full size may be larger than any image (Castle's 7-pixel
+ * tiles on 2048x2048 cells at --scale 1). */
+static tilesat_image *picture_down(const painter *p, const int *tiles,
+                                   const uint64_t *domains,
+                                   const uint8_t *marks) {
+  const tilesat_map *m = p->m;
+  size_t W, H;
+  scaled_size(p, &W, &H);
+  tilesat_image *img = tilesat_image_new((int)W, (int)H);
+  for (size_t Y = 0; Y < H; Y++) {
+    int y = (int)((long long)Y * p->yd / p->yn);
+    for (size_t X = 0; X < W; X++) {
+      int x = (int)((long long)X * p->xd / p->xn), cell = owner(p, x, y);
+      if (cell < 0)
+        continue; /* a hex row's shift: transparent */
+      int r = cell / m->width - p->r0, c = cell % m->width - p->c0;
+      int dy = p->overlap ? y - r : y - r * p->th;
+      int dx =
+          p->overlap
+              ? x - c
+              : x - c * p->tw -
+                    (m->topo == TILESAT_HEX && (p->r0 + r) % 2 ? p->tw / 2 : 0);
+      uint8_t *px = img->rgba + 4 * (Y * W + X);
+      cell_pixel(p, tiles, domains, cell, dy, dx, px);
+      if (marks && marks[cell] == TILESAT_MARK_NONE)
+        fade(px);
+    }
+  }
+  return img;
+}
+
+static tilesat_image *picture(const painter *p, const int *tiles,
+                              const uint64_t *domains, const bool *highlight,
+                              const uint8_t *marks) {
+  int nw, nh;
+  map_size(p, &nw, &nh);
+  size_t W, H;
+  scaled_size(p, &W, &H);
+  if (!highlight && W * H < (size_t)nw * (size_t)nh)
+    return picture_down(p, tiles, domains, marks);
+  tilesat_image *native = tilesat_image_new(nw, nh);
+  draw(p, tiles, domains, highlight, native, 0, 0);
+  for (int y = 0; marks && y < nh; y++)
+    for (int x = 0; x < nw; x++) {
+      int cell = owner(p, x, y);
+      if (cell >= 0 && marks[cell] == TILESAT_MARK_NONE)
+        fade(native->rgba + 4 * ((size_t)y * (size_t)nw + (size_t)x));
+    }
+  if (p->xn == p->xd && p->yn == p->yd)
+    return native;
+  tilesat_image *img = tilesat_image_new((int)W, (int)H);
+  for (size_t Y = 0; Y < H; Y++) {
+    size_t y = (size_t)((long long)Y * p->yd / p->yn);
+    for (size_t X = 0; X < W; X++) {
+      size_t x = (size_t)((long long)X * p->xd / p->xn);
+      memcpy(img->rgba + 4 * (Y * W + X),
+             native->rgba + 4 * (y * (size_t)nw + x), 4);
+    }
+  }
+  tilesat_image_free(native);
+  return img;
+}
+
+/* A mark's frame: 2 pixels, 1/8 of a cell of 24 pixels or more. */
+static int mark_width(int side) { return side / 8 > 2 ? side / 8 : 2; }
+
+/* Pinned cells framed, black outside and white inside (inside a mark's
+ * frame), on cells of 4 or more pixels a side; how many were. */
+static size_t frame_pins(const painter *p, tilesat_image *img,
+                         const uint8_t *marks) {
+  const tilesat_map *m = p->m;
+  size_t framed = 0;
+  for (size_t i = 0; p->pinned && i < m->pins.n; i++) {
+    int cell = m->pins.v[i].cell, o[4];
+    if (p->pinned[cell] != m->pins.v[i].tile || !out_rect(p, cell, o))
+      continue; /* a second pin on a cell: framed once */
+    int side = o[2] < o[3] ? o[2] : o[3];
+    if (side < 4)
+      continue;
+    int t = side / 16 > 1 ? side / 16 : 1;
+    int in = marks && marks[cell] != TILESAT_MARK_NONE &&
+                     marks[cell] < TILESAT_NMARKS
+                 ? mark_width(side)
+                 : 0;
+    if (side - 2 * in < 4 * t)
+      continue; /* no room inside the mark's frame: the mark says more */
+    ts_frame_rect(img, o[0] + in, o[1] + in, o[2] - 2 * in, o[3] - 2 * in, t,
+                  black_px);
+    ts_frame_rect(img, o[0] + in + t, o[1] + in + t, o[2] - 2 * (in + t),
+                  o[3] - 2 * (in + t), t, white_px);
+    framed++;
+  }
+  return framed;
+}
+
+/* ---------------------------------------------------------------- legend */
+
+#define NAME_SHOWN 40 /* a tile's name in a legend: at most this long */
+
+typedef struct legend {
+  ts_legend_row rows[TILESAT_NMARKS + 3 + TILESAT_LEGEND_TILES];
+  char text[TILESAT_LEGEND_TILES + 1][NAME_SHOWN + 32];
+  uint8_t colour[TILESAT_LEGEND_TILES][4]; /* the tiles' (the painter's go) */
+  uint8_t faded[4], blend[4];
+  size_t n;
+} legend;
+
+/* Is every tile drawn in one colour, and is some tile's name not its
+ * colour?  Then a legend says which tile each colour is. */
+static bool plain_colours(const painter *p) {
+  const tilesat_rules *r = p->m->rules;
+  if (p->overlap)
+    return false;
+  size_t n = (size_t)p->tw * (size_t)p->th;
+  bool named = false;
+  for (int t = 0; t < r->ntiles; t++) {
+    for (size_t k = 1; k < n; k++)
+      if (memcmp(p->pix[t] + 4 * k, p->pix[t], 4))
+        return false;
+    uint8_t c[4];
+    named |= !ts_parse_colour(r->names.v.v[t], c);
+  }
+  return named;
+}
+
+/* The tiles the window shows, of `tiles` maps (nmaps of them) or of the
+ * domains (all: every tile of the rules). */
+static bool *shown_tiles(const painter *p, const int *const *maps, size_t nmaps,
+                         const uint64_t *domains, bool all) {
+  const tilesat_map *m = p->m;
+  bool *used = ts_calloc((size_t)m->rules->ntiles, 1);
+  for (int r = p->r0; r < p->r0 + p->h; r++)
+    for (int c = p->c0; c < p->c0 + p->w; c++) {
+      size_t cell = (size_t)r * (size_t)m->width + (size_t)c;
+      for (size_t k = 0; k < nmaps; k++)
+        if (maps[k][cell] >= 0)
+          used[maps[k][cell]] = true;
+      for (int t = 0; domains && t < m->rules->ntiles; t++)
+        used[t] |= ts_bit(domains + cell * (size_t)p->words, t);
+    }
+  for (int t = 0; all && t < m->rules->ntiles; t++)
+    used[t] = true;
+  return used;
+}
+
+/* Rows naming the plain colours of the tiles shown, in the rules' order:
+ * at most TILESAT_LEGEND_TILES, then how many more. */
+static void tile_rows(const painter *p, const bool *used, legend *lg) {
+  const tilesat_rules *r = p->m->rules;
+  int more = 0;
+  size_t k = 0;
+  for (int t = 0; t < r->ntiles; t++) {
+    if (!used[t])
+      continue;
+    if (k == TILESAT_LEGEND_TILES) {
+      more++;
+      continue;
+    }
+    char shown[NAME_SHOWN + 1];
+    tilesat_shown(shown, sizeof shown, r->names.v.v[t]);
+    snprintf(lg->text[k], sizeof lg->text[k], "%s", shown);
+    memcpy(lg->colour[k], p->pix[t], 4);
+    lg->rows[lg->n++] =
+        (ts_legend_row){lg->colour[k], NULL, NULL, lg->text[k], NULL};
+    k++;
+  }
+  if (more) {
+    snprintf(lg->text[k], sizeof lg->text[k], "and %d more tile%s", more,
+             more == 1 ? "" : "s");
+    lg->rows[lg->n++] =
+        (ts_legend_row){white_px, NULL, NULL, lg->text[k], NULL};
+  }
+}
+
+static void pin_row(legend *lg) {
+  lg->rows[lg->n++] = (ts_legend_row){
+      grey, black_px, NULL, "pinned: a tile you placed (--pin, --pins-from)",
+      white_px};
+}
+
+/* A plain picture's legend (how->legend): the tiles' colours when they
+ * are plain, the pins' frame when `pins` were framed. */
+static void plain_legend(const painter *p, const int *const *maps, size_t nmaps,
+                         const uint64_t *domains, bool pins, bool all,
+                         legend *lg) {
+  lg->n = 0;
+  if (!p->how || !p->how->legend)
+    return;
+  if (plain_colours(p)) {
+    bool *used = shown_tiles(p, maps, nmaps, domains, all);
+    tile_rows(p, used, lg);
+    free(used);
+  }
+  if (pins)
+    pin_row(lg);
+}
+
+/* img with lg below it (img itself when lg is empty; NULL, img freed,
+ * when too large). */
+static tilesat_image *with_legend(tilesat_image *img, const legend *lg) {
+  if (!lg->n)
+    return img;
+  tilesat_image *out = ts_legend_add(img, lg->rows, lg->n);
+  tilesat_image_free(img);
+  return out;
+}
+
+/* Does a picture of w x h with the largest legend fit? */
+static bool legend_fits(size_t w, size_t h, const legend *lg) {
+  if (lg->n)
+    ts_legend_size(lg->rows, lg->n, &w, &h);
+  return side_fits(w, h);
+}
+
+/* ---------------------------------------------------------- plain maps */
+
+static void painter_open(painter *p, const tilesat_map *m,
+                         const tilesat_pictures *pics,
+                         const tilesat_draw *how) {
+  painter_init(p, m, pics);
+  painter_how(p, how);
+  painter_scale(p);
+}
+
+/* Does the plain picture fit, before and after scaling? */
+static bool plain_fits(const painter *p, size_t nmaps, size_t *sw, size_t *sh,
+                       size_t *cols) {
+  int nw, nh;
+  map_size(p, &nw, &nh);
+  size_t w, h;
+  scaled_size(p, &w, &h);
+  if (!side_fits(w, h) ||
+      (w * h >= (size_t)nw * (size_t)nh && !image_fits((size_t)nw, (size_t)nh)))
+    return false; /* (a picture scaled down is drawn at its size) */
+  if (!nmaps) {
+    *sw = w;
+    *sh = h;
+  } else if (w > INT_MAX || h > INT_MAX ||
+             !sheet_size((int)w, (int)h, nmaps, cols, sw, sh)) {
+    return false;
+  }
+  legend lg;
+  plain_legend(p, NULL, 0, NULL, p->pinned != NULL, true, &lg);
+  return legend_fits(*sw, *sh, &lg);
+}
+
 tilesat_image *tilesat_render(const tilesat_map *m,
                               const tilesat_pictures *pics, const int *tiles,
                               const uint64_t *domains, const bool *highlight) {
@@ -220,12 +628,31 @@ tilesat_image *tilesat_render(const tilesat_map *m,
   painter_init(&p, m, pics);
   int w, h;
   map_size(&p, &w, &h);
-  if (!image_fits((size_t)w, (size_t)h)) {
-    painter_free(&p);
-    return NULL;
+  tilesat_image *img = image_fits((size_t)w, (size_t)h)
+                           ? picture(&p, tiles, domains, highlight, NULL)
+                           : NULL;
+  painter_free(&p);
+  return img;
+}
+
+tilesat_image *tilesat_render_drawn(const tilesat_map *m,
+                                    const tilesat_pictures *pics,
+                                    const int *tiles, const uint64_t *domains,
+                                    const tilesat_draw *how) {
+  if (!tiles && !domains)
+    ts_misuse(__func__, "neither tiles nor domains");
+  painter p;
+  painter_open(&p, m, pics, how);
+  size_t w, h, cols;
+  tilesat_image *img = NULL;
+  if (plain_fits(&p, 0, &w, &h, &cols)) {
+    img = picture(&p, tiles, domains, NULL, NULL);
+    size_t pins = frame_pins(&p, img, NULL);
+    legend lg;
+    const int *maps[1] = {tiles};
+    plain_legend(&p, maps, tiles ? 1 : 0, domains, pins > 0, false, &lg);
+    img = with_legend(img, &lg);
   }
-  tilesat_image *img = tilesat_image_new(w, h);
-  draw(&p, tiles, domains, highlight, img, 0, 0);
   painter_free(&p);
   return img;
 }
@@ -254,51 +681,62 @@ bool tilesat_render_fits(const tilesat_map *m, const tilesat_pictures *pics) {
   return image_fits((size_t)w, (size_t)h);
 }
 
-/* A sheet of nmaps maps of w x h pixels: ceil(sqrt(nmaps)) columns; its
- * size in *sw x *sh and *cols; false when too large. */
-static bool sheet_size(int w, int h, size_t nmaps, size_t *cols, size_t *sw,
-                       size_t *sh) {
-  size_t g = TILESAT_SHEET_GAP;
-  *cols = 1;
-  while (*cols * *cols < nmaps)
-    ++*cols;
-  size_t rows = nmaps ? (nmaps + *cols - 1) / *cols : 1;
-  *sw = *cols * (size_t)w + (*cols - 1) * g;
-  *sh = rows * (size_t)h + (rows - 1) * g;
-  return *sw <= (1u << 15) && *sh <= (1u << 15) && *sw * *sh <= (1u << 26);
+bool tilesat_render_drawn_fits(const tilesat_map *m,
+                               const tilesat_pictures *pics,
+                               const tilesat_draw *how) {
+  painter p;
+  painter_open(&p, m, pics, how);
+  size_t w, h, cols;
+  bool fits = plain_fits(&p, 0, &w, &h, &cols);
+  painter_free(&p);
+  return fits;
 }
+
+/* ---------------------------------------------------------- contact sheets */
 
 size_t tilesat_render_sheet_fits(const tilesat_map *m,
                                  const tilesat_pictures *pics, size_t nmaps) {
+  return tilesat_render_sheet_drawn_fits(m, pics, nmaps, NULL);
+}
+
+size_t tilesat_render_sheet_drawn_fits(const tilesat_map *m,
+                                       const tilesat_pictures *pics,
+                                       size_t nmaps, const tilesat_draw *how) {
   painter p;
-  painter_init(&p, m, pics);
-  int w, h;
-  map_size(&p, &w, &h);
-  painter_free(&p);
+  painter_open(&p, m, pics, how);
   /* a larger sheet is never smaller (columns and rows only grow): the
    * largest that fits by bisection, in [lo, hi) */
   size_t cols, sw, sh, lo = 0, hi = nmaps > (1u << 26) ? (1u << 26) : nmaps;
-  if (sheet_size(w, h, hi, &cols, &sw, &sh))
+  if (plain_fits(&p, hi, &sw, &sh, &cols)) {
+    painter_free(&p);
     return hi;
+  }
   while (hi - lo > 1) {
     size_t mid = lo + (hi - lo) / 2;
-    if (sheet_size(w, h, mid, &cols, &sw, &sh))
+    if (plain_fits(&p, mid, &sw, &sh, &cols))
       lo = mid;
     else
       hi = mid;
   }
+  painter_free(&p);
   return lo;
 }
 
 tilesat_image *tilesat_render_sheet(const tilesat_map *m,
                                     const tilesat_pictures *pics,
                                     const int *const *maps, size_t nmaps) {
+  return tilesat_render_sheet_drawn(m, pics, maps, nmaps, NULL);
+}
+
+tilesat_image *tilesat_render_sheet_drawn(const tilesat_map *m,
+                                          const tilesat_pictures *pics,
+                                          const int *const *maps, size_t nmaps,
+                                          const tilesat_draw *how) {
   painter p;
-  painter_init(&p, m, pics);
-  int w, h, g = TILESAT_SHEET_GAP;
-  map_size(&p, &w, &h);
-  size_t cols, sw, sh;
-  if (!sheet_size(w, h, nmaps, &cols, &sw, &sh)) {
+  painter_open(&p, m, pics, how);
+  size_t w, h, cols, sw, sh;
+  scaled_size(&p, &w, &h);
+  if (!plain_fits(&p, nmaps, &sw, &sh, &cols)) {
     painter_free(&p);
     return NULL;
   }
@@ -307,11 +745,20 @@ tilesat_image *tilesat_render_sheet(const tilesat_map *m,
     img->rgba[4 * k] = img->rgba[4 * k + 1] = img->rgba[4 * k + 2] = 0x80;
     img->rgba[4 * k + 3] = 255;
   }
-  for (size_t k = 0; k < nmaps; k++)
-    draw(&p, maps[k], NULL, NULL, img, (int)(k % cols) * (w + g),
-         (int)(k / cols) * (h + g));
+  size_t pins = 0, g = TILESAT_SHEET_GAP;
+  for (size_t k = 0; k < nmaps; k++) {
+    tilesat_image *one = picture(&p, maps[k], NULL, NULL, NULL);
+    pins += frame_pins(&p, one, NULL);
+    size_t x0 = (k % cols) * (w + g), y0 = (k / cols) * (h + g);
+    for (size_t y = 0; y < h; y++)
+      memcpy(img->rgba + 4 * ((y0 + y) * sw + x0), one->rgba + 4 * y * w,
+             4 * w);
+    tilesat_image_free(one);
+  }
+  legend lg;
+  plain_legend(&p, maps, nmaps, NULL, pins > 0, false, &lg);
   painter_free(&p);
-  return img;
+  return with_legend(img, &lg);
 }
 
 /* ------------------------------------------------- pictures for designers */
@@ -327,24 +774,6 @@ static const char *const mark_text[TILESAT_NMARKS] = {
     "empty: no tile left (the contradiction)",
     "broken pair: no allowed pair of tiles",
 };
-static const uint8_t grey[4] = {192, 192, 192, 255};
-static const uint8_t black_px[4] = {0, 0, 0, 255};
-
-/* A cell's rectangle at one pixel a picture pixel (x, y, w, h). */
-static void cell_rect(const painter *p, int cell, int rect[4]) {
-  const tilesat_map *m = p->m;
-  int r = cell / m->width, c = cell % m->width;
-  if (p->overlap) {
-    rect[0] = c;
-    rect[1] = r;
-    rect[2] = rect[3] = 1;
-    return;
-  }
-  rect[0] = c * p->tw + (m->topo == TILESAT_HEX && r % 2 ? p->tw / 2 : 0);
-  rect[1] = r * p->th;
-  rect[2] = p->tw;
-  rect[3] = p->th;
-}
 
 /* The scale that gives each cell TILESAT_MARK_PIXELS a side; more, up to
  * 48 pixels a cell, while the map is under 192 pixels wide. */
@@ -357,74 +786,81 @@ static int mark_scale(const painter *p) {
   return s;
 }
 
-/* The cell a pixel of the unscaled picture belongs to, or -1. */
-static int owner(const painter *p, int x, int y) {
-  const tilesat_map *m = p->m;
-  if (p->overlap) {
-    int r = y < m->height ? y : m->height - 1;
-    int c = x < m->width ? x : m->width - 1;
-    return r * m->width + c;
+static void marked_open(painter *p, const tilesat_map *m,
+                        const tilesat_pictures *pics, const tilesat_draw *how) {
+  painter_init(p, m, pics);
+  painter_how(p, how);
+  if (how && how->scale > 0) {
+    painter_scale(p);
+  } else {
+    p->xn = p->yn = mark_scale(p);
+    p->xd = p->yd = 1;
   }
-  int r = y / p->th;
-  int shift = m->topo == TILESAT_HEX && r % 2 ? p->tw / 2 : 0;
-  if (x < shift || (x - shift) / p->tw >= m->width)
-    return -1;
-  return r * m->width + (x - shift) / p->tw;
 }
 
-/* The legend's rows for these marks (at most TILESAT_NMARKS + 1). */
-static size_t legend_rows(const painter *p, const uint8_t *marks, bool blends,
-                          bool all, ts_legend_row *rows, uint8_t faded[4],
-                          uint8_t blend[4]) {
-  size_t ncells = (size_t)p->m->width * (size_t)p->m->height, n = 0;
+/* The legend's rows for these marks: a row per kind of mark used, the
+ * washed-out cells, the blends, the pins (all: every row there may be). */
+static void marked_legend(const painter *p, const uint8_t *marks,
+                          const uint64_t *domains, bool blends, bool pins,
+                          bool all, legend *lg) {
+  size_t ncells = (size_t)p->m->width * (size_t)p->m->height;
   bool used[TILESAT_NMARKS] = {false};
+  lg->n = 0;
   for (size_t c = 0; marks && c < ncells; c++)
     if (marks[c] < TILESAT_NMARKS)
       used[marks[c]] = true;
   for (int k = 1; k < TILESAT_NMARKS; k++)
     if (used[k] || all)
-      rows[n++] = (ts_legend_row){
+      lg->rows[lg->n++] = (ts_legend_row){
           k == TILESAT_MARK_EMPTY ? black_px : grey, mark_colour[k],
-          k == TILESAT_MARK_BROKEN ? mark_colour[k] : NULL, mark_text[k]};
-  memcpy(faded, grey, 4);
-  fade(faded);
-  if (n && (used[TILESAT_MARK_NONE] || all))
-    rows[n++] =
-        (ts_legend_row){faded, NULL, NULL, mark_text[TILESAT_MARK_NONE]};
+          k == TILESAT_MARK_BROKEN ? mark_colour[k] : NULL, mark_text[k], NULL};
+  memcpy(lg->faded, grey, 4);
+  fade(lg->faded);
+  if (lg->n && (used[TILESAT_MARK_NONE] || all))
+    lg->rows[lg->n++] = (ts_legend_row){lg->faded, NULL, NULL,
+                                        mark_text[TILESAT_MARK_NONE], NULL};
   if (blends || all) {
     const tilesat_rules *r = p->m->rules;
     uint8_t a[4], b[4];
     tilesat_tile_colour(r, 0, a);
     tilesat_tile_colour(r, r->ntiles > 1 ? 1 : 0, b);
     for (int k = 0; k < 4; k++)
-      blend[k] = (uint8_t)((a[k] + b[k] + 1) / 2);
-    rows[n++] = (ts_legend_row){blend, NULL, NULL,
-                                "blend: the tiles a cell may still hold"};
+      lg->blend[k] = (uint8_t)((a[k] + b[k] + 1) / 2);
+    lg->rows[lg->n++] = (ts_legend_row){
+        lg->blend, NULL, NULL, "blend: the tiles a cell may still hold", NULL};
   }
-  return n;
+  if (pins || (all && p->pinned))
+    pin_row(lg);
+  if (p->how && p->how->legend && plain_colours(p)) {
+    bool *used_tiles = shown_tiles(p, NULL, 0, domains, all);
+    tile_rows(p, used_tiles, lg);
+    free(used_tiles);
+  }
 }
 
 /* The scaled map's size, and with the largest legend. */
 static bool marked_size(const painter *p, size_t *w, size_t *h) {
   int nw, nh;
   map_size(p, &nw, &nh);
-  size_t s = (size_t)mark_scale(p);
-  *w = (size_t)nw * s;
-  *h = (size_t)nh * s;
-  if (*w > (1u << 15) || *h > (1u << 15) || *w * *h > (1u << 26))
-    return false;
-  ts_legend_row rows[TILESAT_NMARKS + 1];
-  uint8_t faded[4], blend[4];
-  size_t n = legend_rows(p, NULL, true, true, rows, faded, blend);
-  size_t lw = *w, lh = *h;
-  ts_legend_size(rows, n, &lw, &lh);
-  return lw <= (1u << 15) && lh <= (1u << 15) && lw * lh <= (1u << 26);
+  scaled_size(p, w, h);
+  if (!side_fits(*w, *h) || (*w * *h >= (size_t)nw * (size_t)nh &&
+                             !image_fits((size_t)nw, (size_t)nh)))
+    return false; /* (a picture scaled down is drawn at its size) */
+  legend lg;
+  marked_legend(p, NULL, NULL, true, true, true, &lg);
+  return legend_fits(*w, *h, &lg);
 }
 
 bool tilesat_render_marked_fits(const tilesat_map *m,
                                 const tilesat_pictures *pics) {
+  return tilesat_render_marked_drawn_fits(m, pics, NULL);
+}
+
+bool tilesat_render_marked_drawn_fits(const tilesat_map *m,
+                                      const tilesat_pictures *pics,
+                                      const tilesat_draw *how) {
   painter p;
-  painter_init(&p, m, pics);
+  marked_open(&p, m, pics, how);
   size_t w, h;
   bool fits = marked_size(&p, &w, &h);
   painter_free(&p);
@@ -433,18 +869,52 @@ bool tilesat_render_marked_fits(const tilesat_map *m,
 
 /* The dot of a broken pair: on the edge between the two cells' centres,
  * when they are neighbours on the picture. */
-static void pair_dot(const painter *p, tilesat_image *img, int s, int a, int b,
-                     int side) {
+static void pair_dot(const painter *p, tilesat_image *img, int a, int b) {
   int ra[4], rb[4];
-  cell_rect(p, a, ra);
-  cell_rect(p, b, rb);
+  if (!out_rect(p, a, ra) || !out_rect(p, b, rb))
+    return;
+  int side = (ra[2] < ra[3] ? ra[2] : ra[3]) / 3;
+  side = side > 6 ? side : 6;
   int ax = 2 * ra[0] + ra[2], ay = 2 * ra[1] + ra[3]; /* twice the centre */
   int bx = 2 * rb[0] + rb[2], by = 2 * rb[1] + rb[3];
   if (abs(ax - bx) > 3 * ra[2] || abs(ay - by) > 3 * ra[3])
     return; /* wrapped around the map */
-  int x = (ax + bx) * s / 4 - side / 2, y = (ay + by) * s / 4 - side / 2;
+  int x = (ax + bx) / 4 - side / 2, y = (ay + by) / 4 - side / 2;
   ts_fill_rect(img, x, y, side, side, mark_colour[TILESAT_MARK_BROKEN]);
   ts_frame_rect(img, x, y, side, side, 1, black_px);
+}
+
+/* The marks' frames. */
+static void frame_marks(const painter *p, tilesat_image *img,
+                        const uint8_t *marks) {
+  size_t ncells = (size_t)p->m->width * (size_t)p->m->height;
+  for (size_t c = 0; c < ncells; c++) {
+    int k = marks[c], o[4];
+    if (k == TILESAT_MARK_NONE || k >= TILESAT_NMARKS ||
+        !out_rect(p, (int)c, o))
+      continue;
+    int side = o[2] < o[3] ? o[2] : o[3];
+    ts_frame_rect(img, o[0], o[1], o[2], o[3], mark_width(side),
+                  mark_colour[k]);
+  }
+}
+
+/* Does a cell of the window hold several tiles? */
+static bool any_blend(const painter *p, const uint64_t *domains) {
+  const tilesat_map *m = p->m;
+  for (int r = p->r0; r < p->r0 + p->h; r++)
+    for (int c = p->c0; c < p->c0 + p->w; c++) {
+      size_t cell = (size_t)r * (size_t)m->width + (size_t)c;
+      if (p->pinned && p->pinned[cell] >= 0 &&
+          ts_bit(domains + cell * (size_t)p->words, p->pinned[cell]))
+        continue; /* drawn as its pin */
+      int k = 0;
+      for (int w = 0; w < p->words; w++)
+        k += __builtin_popcountll(domains[cell * (size_t)p->words + (size_t)w]);
+      if (k > 1)
+        return true;
+    }
+  return false;
 }
 
 tilesat_image *tilesat_render_marked(const tilesat_map *m,
@@ -452,68 +922,37 @@ tilesat_image *tilesat_render_marked(const tilesat_map *m,
                                      const int *tiles, const uint64_t *domains,
                                      const uint8_t *marks, const int *pairs,
                                      size_t npairs) {
+  return tilesat_render_marked_drawn(m, pics, tiles, domains, marks, pairs,
+                                     npairs, NULL);
+}
+
+tilesat_image *
+tilesat_render_marked_drawn(const tilesat_map *m, const tilesat_pictures *pics,
+                            const int *tiles, const uint64_t *domains,
+                            const uint8_t *marks, const int *pairs,
+                            size_t npairs, const tilesat_draw *how) {
   if (!tiles && !domains)
     ts_misuse(__func__, "neither tiles nor domains");
   painter p;
-  painter_init(&p, m, pics);
+  marked_open(&p, m, pics, how);
   size_t W, H;
   if (!marked_size(&p, &W, &H)) {
     painter_free(&p);
     return NULL;
   }
-  int nw, nh, s = mark_scale(&p);
-  map_size(&p, &nw, &nh);
-  tilesat_image *native = tilesat_image_new(nw, nh);
-  draw(&p, tiles, domains, NULL, native, 0, 0);
   size_t ncells = (size_t)m->width * (size_t)m->height;
   bool any = false;
   for (size_t c = 0; marks && c < ncells; c++)
     any |= marks[c] != TILESAT_MARK_NONE;
-  tilesat_image *img = tilesat_image_new((int)W, (int)H);
-  for (int y = 0; y < nh; y++)
-    for (int x = 0; x < nw; x++) {
-      uint8_t px[4];
-      memcpy(px, native->rgba + 4 * ((size_t)y * (size_t)nw + (size_t)x), 4);
-      int cell = any ? owner(&p, x, y) : -1;
-      if (cell >= 0 && marks[cell] == TILESAT_MARK_NONE)
-        fade(px);
-      ts_fill_rect(img, x * s, y * s, s, s, px);
-    }
-  tilesat_image_free(native);
-  for (size_t c = 0; any && c < ncells; c++) {
-    int k = marks[c];
-    if (k == TILESAT_MARK_NONE || k >= TILESAT_NMARKS)
-      continue;
-    int rect[4];
-    cell_rect(&p, (int)c, rect);
-    int side = (rect[2] < rect[3] ? rect[2] : rect[3]) * s;
-    int b = side / 8 > 2 ? side / 8 : 2;
-    ts_frame_rect(img, rect[0] * s, rect[1] * s, rect[2] * s, rect[3] * s, b,
-                  mark_colour[k]);
-  }
-  for (size_t i = 0; i < npairs; i++) {
-    int rect[4];
-    cell_rect(&p, pairs[2 * i], rect);
-    int side = (rect[2] < rect[3] ? rect[2] : rect[3]) * s;
-    pair_dot(&p, img, s, pairs[2 * i], pairs[2 * i + 1],
-             side / 3 > 6 ? side / 3 : 6);
-  }
-  ts_legend_row rows[TILESAT_NMARKS + 1];
-  uint8_t faded[4], blend[4];
-  bool blends = false; /* a cell of several tiles */
-  for (size_t c = 0; !tiles && c < ncells && !blends; c++) {
-    int k = 0;
-    for (int w = 0; w < p.words; w++)
-      k += __builtin_popcountll(domains[c * (size_t)p.words + (size_t)w]);
-    blends = k > 1;
-  }
-  size_t n =
-      legend_rows(&p, any ? marks : NULL, blends, false, rows, faded, blend);
+  tilesat_image *img = picture(&p, tiles, domains, NULL, any ? marks : NULL);
+  if (any)
+    frame_marks(&p, img, marks);
+  size_t pins = frame_pins(&p, img, any ? marks : NULL);
+  for (size_t i = 0; i < npairs; i++)
+    pair_dot(&p, img, pairs[2 * i], pairs[2 * i + 1]);
+  legend lg;
+  marked_legend(&p, any ? marks : NULL, domains,
+                !tiles && any_blend(&p, domains), pins > 0, false, &lg);
   painter_free(&p);
-  tilesat_image *out = n ? ts_legend_add(img, rows, n) : NULL;
-  if (n) {
-    tilesat_image_free(img);
-    img = out;
-  }
-  return img;
+  return with_legend(img, &lg);
 }

@@ -202,14 +202,15 @@ tilesat_wfc_entry *tilesat_wfc_samples_read(const char *path, size_t *n,
   if (!path || !n)
     ts_misuse(__func__, "NULL path or count");
   *n = 0;
-  xmlDoc *doc = ts_xml_read(path, err);
+  xmlDoc *doc = ts_xml_read(path, TS_KIND_WFC_SAMPLES, err);
   if (!doc)
     return NULL;
   xmlNode *root = xmlDocGetRootElement(doc);
   if (strcmp((const char *)root->name, "samples")) {
-    ts_error(err, path, xmlGetLineNo(root),
-             "not a WFC run list: root element <%s>, expected <samples>",
-             (const char *)root->name);
+    if (!ts_xml_known_root(root, path, TS_KIND_WFC_SAMPLES, err))
+      ts_error(err, path, xmlGetLineNo(root),
+               "not a WFC run list: root element <%s>, expected <samples>",
+               (const char *)root->name);
     xmlFreeDoc(doc);
     return NULL;
   }

@@ -603,9 +603,10 @@ static tilesat_grid *read_tmx(const char *path, const char *text, size_t len,
   tilesat_grid *g = NULL;
   named_gids named = {0};
   if (!ts_tiled_is_elem(root, "map")) {
-    ts_error(err, path, xmlGetLineNo(root),
-             "not a Tiled map: root element <%s>, expected <map>",
-             (const char *)root->name);
+    if (!ts_xml_known_root(root, path, TS_KIND_TILED_MAP, err))
+      ts_error(err, path, xmlGetLineNo(root),
+               "not a Tiled map: root element <%s>, expected <map>",
+               (const char *)root->name);
     goto done;
   }
   if (ts_tiled_int_attr(root, "infinite", 0) == 1) {

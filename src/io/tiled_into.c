@@ -277,9 +277,10 @@ static int into_tmx(const tilesat_map *m, const int *tiles, const char *text,
   uint32_t *gids = NULL;
   int rc = -1;
   if (!ts_tiled_is_elem(root, "map")) {
-    ts_error(err, base, xmlGetLineNo(root),
-             "not a Tiled map: root element <%s>, expected <map>",
-             (const char *)root->name);
+    if (!ts_xml_known_root(root, base, TS_KIND_TILED_MAP, err))
+      ts_error(err, base, xmlGetLineNo(root),
+               "not a Tiled map: root element <%s>, expected <map>",
+               (const char *)root->name);
     goto done;
   }
   for (xmlNode *n = root->children; n; n = n->next)

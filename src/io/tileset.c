@@ -497,9 +497,10 @@ static tilesat_rules *import_doc(import *imp, xmlNode *root, const char *subset,
   bool unique = s && (!strcmp(s, "True") || !strcmp(s, "true"));
   xmlFree(s);
   if (strcmp((const char *)root->name, "set")) {
-    ts_error(imp->err, imp->path, xmlGetLineNo(root),
-             "not a WFC tileset: root element <%s>, expected <set>",
-             (const char *)root->name);
+    if (!ts_xml_known_root(root, imp->path, TS_KIND_WFC_TILESET, imp->err))
+      ts_error(imp->err, imp->path, xmlGetLineNo(root),
+               "not a WFC tileset: root element <%s>, expected <set>",
+               (const char *)root->name);
     return NULL;
   }
   imp->subset = subset != NULL;
@@ -544,7 +545,7 @@ tilesat_rules *tilesat_import_tileset(const char *path, const char *subset,
                                       tilesat_error *err) {
   if (pics)
     *pics = NULL;
-  xmlDoc *doc = ts_xml_read(path, err);
+  xmlDoc *doc = ts_xml_read(path, TS_KIND_WFC_TILESET, err);
   if (!doc)
     return NULL;
 import imp = {.path = path, .err = err };

@@ -52,12 +52,38 @@ xmlDoc *ts_xml_parse(const char *text, size_t len, const char *path,
   return doc;
 }
 
-xmlDoc *ts_xml_read(const char *path, tilesat_error *err) {
+xmlDoc *ts_xml_read(const char *path, ts_kind want, tilesat_error *err) {
   size_t len;
   char *text = ts_read_file(path, &len, err);
   if (!text)
     return NULL;
+  /* an XML root of another kind is named by its caller, with its line */
+  ts_kind is = ts_kind_of(text, len);
+  bool xml = is == TS_KIND_WFC_TILESET || is == TS_KIND_WFC_SAMPLES ||
+             is == TS_KIND_TILED_MAP || is == TS_KIND_TILED_TILESET;
+  if (!xml && !ts_kind_check(text, len, path, want, err)) {
+    free(text);
+    return NULL;
+  }
   xmlDoc *doc = ts_xml_parse(text, len, path, err);
   free(text);
   return doc;
+}
+
+bool ts_xml_known_root(const xmlNode *root, const char *path, ts_kind want,
+                       tilesat_error *err) {
+  static const struct {
+    const char *name;
+    ts_kind kind;
+  } roots[] = {{"set", TS_KIND_WFC_TILESET},
+               {"samples", TS_KIND_WFC_SAMPLES},
+               {"map", TS_KIND_TILED_MAP},
+               {"tileset", TS_KIND_TILED_TILESET}};
+  for (size_t r = 0; r < sizeof roots / sizeof *roots; r++)
+    if (!strcmp((const char *)root->name, roots[r].name) &&
+        roots[r].kind != want) {
+      ts_kind_refuse(roots[r].kind, want, path, xmlGetLineNo(root), err);
+      return true;
+    }
+  return false;
 }

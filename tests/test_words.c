@@ -1,0 +1,592 @@
+/* Messages that say what to do (issue 33): a file of the wrong kind named
+ * as what it is with the command that reads it, suggestions for help, the
+ * words of stderr, quiet mode. */
+#include "helpers.h"
+
+#include <cJSON.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/* A PNG given as rules said "invalid UTF-8 (byte 0x89)": it is a picture,
+ * and extract (or --pictures) is what reads one. */
+Test(words, png_as_rules_says_it_is_a_picture) {
+  expect_cli_error(
+      "tilesat: docs/coast-check.png: a PNG picture, not a rules file: make "
+      "rules from a sample picture with 'tilesat extract docs/coast-check.png "
+      "--tile-size N -o coast-check.rules' (WFC's overlapping model: "
+      "--pattern N); the rules' tile pictures are given with --pictures "
+      "FILE\n",
+      "check", "docs/coast-check.png", "--size", "3x3");
+  expect_cli_error("tilesat: docs/coast-check.png: a PNG picture, not a "
+                   "pictures file: a pictures file is text (rules/README.md); "
+                   "'tilesat extract docs/coast-check.png --tile-size N -o "
+                   "coast-check.rules' writes one beside the rules\n",
+                   "check", "rules/coast.rules", "--size", "2x2", "--pictures",
+                   "docs/coast-check.png", "--png", "never-written.png");
+}
+
+/* A WFC tileset given as rules said "the first line must be
+ * 'tilesat-rules 1'", and to extract "ragged grid": import-tileset reads
+ * it. */
+Test(words, wfc_tileset_names_import_tileset) {
+  const char *castle = "tests/data/wfc/tilesets/Castle.xml";
+  expect_cli_error("tilesat: tests/data/wfc/tilesets/Castle.xml: a WFC "
+                   "simple-tiled tileset, not a rules file: make its rules "
+                   "with 'tilesat import-tileset "
+                   "tests/data/wfc/tilesets/Castle.xml -o Castle.rules'\n",
+                   "collapse", castle, "--size", "8x8");
+  expect_cli_error("tilesat: tests/data/wfc/tilesets/Castle.xml: a WFC "
+                   "simple-tiled tileset, not a map: make its rules with "
+                   "'tilesat import-tileset tests/data/wfc/tilesets/Castle.xml "
+                   "-o Castle.rules'\n",
+                   "extract", castle);
+  /* with an XML declaration it is read as a Tiled map, which said "root
+   * element <set>, expected <map>" */
+  char *text = slurp(castle);
+  char with_decl[16384];
+  snprintf(with_decl, sizeof with_decl,
+           "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n%s", text);
+  char *f = temp_file(with_decl, -1);
+  char want[1024];
+  /* the temporary file's base name makes the rules' name */
+  const char *base = strrchr(f, '/') ? strrchr(f, '/') + 1 : f;
+  char stem[256];
+  snprintf(stem, sizeof stem, "%.*s.rules",
+           (int)(strrchr(base, '.') && strrchr(base, '.') > base
+                     ? strrchr(base, '.') - base
+                     : (long)strlen(base)),
+           base);
+  snprintf(want, sizeof want,
+           "tilesat: %s:2: a WFC simple-tiled tileset, not a Tiled map: make "
+           "its rules with 'tilesat import-tileset %s -o %s'\n",
+           f, f, stem);
+  expect_cli_error(want, "extract", f);
+  expect_cli_error(want, "check", "rules/coast.rules", "--pins-from", f);
+  free(text);
+  remove(f);
+  free(f);
+}
+
+/* A Tiled map as rules: extract makes rules from it, --pins-from takes it
+ * as a level; the run list and the tileset go to their own commands. */
+Test(words, tiled_map_and_run_list_name_their_commands) {
+  expect_cli_error(
+      "tilesat: tests/data/tiled-csv.tmx: a Tiled map, not a rules file: "
+      "'tilesat extract tests/data/tiled-csv.tmx -o tiled-csv.rules' makes "
+      "rules from the tiles painted in it, and --pins-from "
+      "tests/data/tiled-csv.tmx completes it as a level\n",
+      "check", "tests/data/tiled-csv.tmx", "--size", "4x3");
+  expect_cli_error(
+      "tilesat: tests/data/tiled-array.tmj: a Tiled map, not a rules file: "
+      "'tilesat extract tests/data/tiled-array.tmj -o tiled-array.rules' "
+      "makes rules from the tiles painted in it, and --pins-from "
+      "tests/data/tiled-array.tmj completes it as a level\n",
+      "check", "tests/data/tiled-array.tmj", "--size", "4x3");
+  expect_cli_error("tilesat: tests/data/wfc/samples.xml:1: a WFC run list "
+                   "(samples.xml), not a WFC simple-tiled tileset: 'tilesat "
+                   "run-samples tests/data/wfc/samples.xml' runs it; 'tilesat "
+                   "import-tileset' reads the tilesets it names\n",
+                   "import-tileset", "tests/data/wfc/samples.xml");
+  expect_cli_error("tilesat: tests/data/wfc/tilesets/Castle.xml:1: a WFC "
+                   "simple-tiled tileset, not a WFC run list (samples.xml): "
+                   "make its rules with 'tilesat import-tileset "
+                   "tests/data/wfc/tilesets/Castle.xml -o Castle.rules'\n",
+                   "run-samples", "tests/data/wfc/tilesets/Castle.xml");
+}
+
+/* tilesat's own files in each other's places: a rules file as a map said
+ * "blank line inside the grid", a constraints file as rules "the first
+ * line must be 'tilesat-rules 1'". */
+Test(words, own_formats_in_the_wrong_place) {
+  const char *as_map =
+      "tilesat: rules/coast.rules: a rules file, not a map: rules go first, "
+      "as in 'tilesat check RULES --pins-from MAP'; a map or sample is a "
+      "text grid, a PNG or a Tiled map\n";
+  expect_cli_error(as_map, "verify", "rules/coast.rules", "rules/coast.rules");
+  expect_cli_error(as_map, "check", "rules/coast.rules", "--pins-from",
+                   "rules/coast.rules");
+  expect_cli_error(as_map, "extract", "rules/coast.rules");
+  expect_cli_error("tilesat: rules/dungeon8.constraints: a constraints file, "
+                   "not a rules file: give it with --constraints "
+                   "rules/dungeon8.constraints, after the rules\n",
+                   "check", "rules/dungeon8.constraints", "--size", "4x4");
+  expect_cli_error("tilesat: rules/coast.rules: a rules file, not a "
+                   "constraints file: rules go first, as in 'tilesat check "
+                   "RULES --size WxH'\n",
+                   "check", "rules/coast.rules", "--size", "4x4",
+                   "--constraints", "rules/coast.rules");
+  expect_cli_error("tilesat: rules/coast.rules: a rules file, not a WFC "
+                   "simple-tiled tileset: these are rules already: 'tilesat "
+                   "check rules/coast.rules --size WxH' reads them\n",
+                   "import-tileset", "rules/coast.rules");
+  expect_cli_error("tilesat: rules/coast.rules: a rules file, not a WFC run "
+                   "list (samples.xml): these are rules already: 'tilesat "
+                   "check rules/coast.rules --size WxH' reads them\n",
+                   "run-samples", "rules/coast.rules");
+  expect_cli_error("tilesat: rules/entropy7.energy: an energy file, not a "
+                   "rules file: give it to 'tilesat anneal RULES --energy "
+                   "rules/entropy7.energy'\n",
+                   "check", "rules/entropy7.energy", "--size", "4x4");
+}
+
+/* Text that only looks like another kind stays what it is: a grid whose
+ * rows start with '<' or '{', a rules file that starts with comments. */
+Test(words, look_alikes_are_read_as_before) {
+  char *grid = temp_file("<set\n<<<<\n", -1);
+  char *rules = temp_file("", 0);
+  run_result r = RUN("extract", grid, "-o", rules);
+  cr_expect_eq(r.code, 0, "%s", r.err);
+  run_free(&r);
+  char *commented = temp_file("# my rules\n\ntilesat-rules 1\ntile a 1\n"
+                              "allow a E a\nallow a W a\nallow a N a\n"
+                              "allow a S a\n",
+                              -1);
+  r = RUN("check", commented, "--size", "2x2");
+  cr_expect_eq(r.code, 10, "%s", r.err);
+  run_free(&r);
+  /* and as a map it is a rules file still */
+  char want[512];
+  snprintf(want, sizeof want,
+           "tilesat: %s: a rules file, not a map: rules go first, as in "
+           "'tilesat check RULES --pins-from MAP'; a map or sample is a text "
+           "grid, a PNG or a Tiled map\n",
+           commented);
+  expect_cli_error(want, "verify", "rules/coast.rules", commented);
+  remove(grid);
+  remove(rules);
+  remove(commented);
+  free(grid);
+  free(rules);
+  free(commented);
+}
+
+/* `tilesat help colapse` said only "unknown command 'colapse'", where
+ * `tilesat colapse` suggests collapse. */
+Test(words, help_suggests_a_command) {
+  const char *want = "tilesat: unknown command 'colapse': did you mean "
+                     "'collapse'? (see 'tilesat --help')\n";
+  expect_cli_error(want, "help", "colapse");
+  expect_cli_error(want, "colapse");
+  expect_cli_error("tilesat: unknown command 'chek': did you mean 'check'? "
+                   "(see 'tilesat --help')\n",
+                   "help", "chek");
+}
+
+/* collapse --explain's headline named the run's contradiction, (5,14),
+ * and its steps ended at (6,13) without a word: the doomed set alone
+ * empties another cell first (the run had 150 more choices).  The lead of
+ * the steps names the cell they end at, and the run's. */
+Test(words, explain_steps_name_the_cell_they_end_at) {
+  char *dir = temp_dir();
+  char rules[512];
+  snprintf(rules, sizeof rules, "%s/castle.rules", dir);
+  run_result r =
+      RUN("import-tileset", "tests/data/wfc/tilesets/Castle.xml", "-o", rules);
+  cr_assert_eq(r.code, 0, "%s", r.err);
+  run_free(&r);
+  r = RUN("collapse", rules, "--size", "16x16", "--seed", "3", "--explain");
+  cr_assert_eq(r.code, 0, "%s", r.err);
+  /* the headline names both cells */
+  const char *head = "contradiction at (5,14) after 154 choices (seed 3); the "
+                     "steps below end at (6,13), where propagation from its "
+                     "doomed set alone first empties a cell\n";
+  cr_expect(!strncmp(r.out, head, strlen(head)), "%s", r.out);
+  cr_expect(strstr(r.out, "\nhow propagation from the doomed set alone "
+                          "reaches a contradiction at (6,13) (as trace shows "
+                          "it; the run, with its other choices, emptied "
+                          "(5,14) first):\n"),
+            "%s", r.out);
+  /* the last step is the cell the lead names */
+  const char *last = strstr(r.out, "41. (6,13) has no tile left");
+  cr_expect(last && !strchr(strchr(last, '\n') + 1, '.'), "%s", r.out);
+  run_free(&r);
+  /* JSON says where the chain ends too */
+  r = RUN("collapse", rules, "--size", "16x16", "--seed", "3", "--explain",
+          "--format", "json");
+  cJSON *doc = cJSON_Parse(r.out);
+  cr_assert(doc, "%s", r.out);
+  const cJSON *ex = cJSON_GetObjectItem(doc, "explain");
+  const cJSON *at = cJSON_GetObjectItem(ex, "chain_ends_at");
+  cr_expect(at && cJSON_GetObjectItem(at, "row")->valueint == 6 &&
+            cJSON_GetObjectItem(at, "col")->valueint == 13);
+  const cJSON *run = cJSON_GetObjectItem(doc, "contradiction");
+  cr_expect(run && cJSON_GetObjectItem(run, "row")->valueint == 5 &&
+            cJSON_GetObjectItem(run, "col")->valueint == 14);
+  cJSON_Delete(doc);
+  run_free(&r);
+  /* seed 5: another run, another pair of cells */
+  r = RUN("collapse", rules, "--size", "16x16", "--seed", "5", "--explain");
+  cr_expect(strstr(r.out, "contradiction at (6,0) after 170 choices"), "%s",
+            r.out);
+  cr_expect(strstr(r.out, "reaches a contradiction at (5,1) (as trace shows "
+                          "it; the run, with its other choices, emptied (6,0) "
+                          "first):\n"),
+            "%s", r.out);
+  run_free(&r);
+  rm_dir(dir);
+}
+
+/* The last line of a text (without its newline), malloc'd. */
+static char *last_line(const char *s) {
+  size_t n = strlen(s);
+  while (n && s[n - 1] == '\n')
+    n--;
+  size_t b = n;
+  while (b && s[b - 1] != '\n')
+    b--;
+  return strndup(s + b, n - b);
+}
+
+static bool same_bytes(const char *p, const char *q) {
+  FILE *a = fopen(p, "rb"), *b = fopen(q, "rb");
+  bool same = a && b;
+  long n = 0;
+  for (int x, y; same; n++) {
+    x = fgetc(a);
+    y = fgetc(b);
+    same = x == y;
+    if (x == EOF)
+      break;
+  }
+  if (a)
+    fclose(a);
+  if (b)
+    fclose(b);
+  return same && n > 8;
+}
+
+/* -q/--quiet: the answer line alone on stdout (check, collapse and world
+ * printed every map as text, 64 lines of 700 characters at 64x64, also
+ * with --png); the map goes to the files as before. */
+Test(words, quiet_prints_only_the_answer) {
+  char *dir = temp_dir();
+  char png[512], png2[512];
+  snprintf(png, sizeof png, "%s/q.png", dir);
+  snprintf(png2, sizeof png2, "%s/loud.png", dir);
+  run_result q = RUN("check", "rules/coast.rules", "--size", "12x8", "--pin",
+                     "7,0=S", "-q", "--png", png);
+  run_result loud = RUN("check", "rules/coast.rules", "--size", "12x8", "--pin",
+                        "7,0=S", "--png", png2);
+  cr_expect_eq(q.code, 10, "%s", q.err);
+  cr_expect_str_eq(q.out, "SAT\n");
+  cr_expect_eq(loud.code, 10);
+  cr_expect(!strncmp(loud.out, "SAT\n", 4) && strlen(loud.out) > 4 + 8 * 12,
+            "%s", loud.out);
+  /* the same map drawn either way */
+  cr_expect(same_bytes(png, png2));
+  run_free(&q);
+  run_free(&loud);
+  /* without a file too: just the answer */
+  q = RUN("check", "rules/coast.rules", "--size", "4x3", "--quiet");
+  cr_expect_eq(q.code, 10);
+  cr_expect_str_eq(q.out, "SAT\n");
+  run_free(&q);
+  q = RUN("check", "rules/hard.rules", "--size", "3x3", "-q");
+  cr_expect_eq(q.code, 20);
+  cr_expect_str_eq(q.out, "UNSAT\n");
+  run_free(&q);
+  q = RUN("collapse", "rules/coast.rules", "--size", "16x16", "--seed", "1",
+          "--guard", "auto", "-q");
+  cr_expect_eq(q.code, 10, "%s", q.err);
+  cr_expect_str_eq(q.out, "SAT\n");
+  run_free(&q);
+  q = RUN("world", "rules/coast.rules", "--chunk", "8", "--at", "0,0", "-q");
+  cr_expect_eq(q.code, 10, "%s", q.err);
+  cr_expect_str_eq(q.out, "SAT\n");
+  run_free(&q);
+  /* enum: the count alone, the same as the loud run's last line */
+  q = RUN("enum", "rules/coast.rules", "--size", "3x2", "-q");
+  loud = RUN("enum", "rules/coast.rules", "--size", "3x2");
+  char *want = last_line(loud.out);
+  cr_expect(!strncmp(want, "maps: ", 6), "%s", loud.out);
+  char line[64];
+  snprintf(line, sizeof line, "%s\n", want);
+  cr_expect_str_eq(q.out, line);
+  cr_expect_eq(q.code, 10);
+  free(want);
+  run_free(&q);
+  run_free(&loud);
+  q = RUN("sample", "rules/coast.rules", "--size", "3x3", "-n", "2", "-q");
+  cr_expect_eq(q.code, 10, "%s", q.err);
+  cr_expect_str_eq(q.out, "SAT\n");
+  run_free(&q);
+  /* a command without it names -q as typed */
+  expect_cli_error("tilesat: unknown option '-q' for 'count': it is an "
+                   "option of check, enum, sample and 3 other commands (see "
+                   "'tilesat count --help')\n",
+                   "count", "rules/coast.rules", "--size", "2x2", "-q");
+  /* anneal: its report without the map */
+  q = RUN("anneal", "rules/coast.rules", "--size", "4x4", "--seed", "1", "-q");
+  loud = RUN("anneal", "rules/coast.rules", "--size", "4x4", "--seed", "1");
+  cr_expect_eq(q.code, loud.code);
+  const char *report = strstr(loud.out, "energy: ");
+  cr_expect(report && !strcmp(q.out, report), "%s\n---\n%s", q.out, loud.out);
+  run_free(&q);
+  run_free(&loud);
+  rm_dir(dir);
+}
+
+/* "(1 runs)", "doomed sets of 1 failed runs", "1 cells from it": one is
+ * singular. */
+Test(words, one_run_is_one_run) {
+  char *dir = temp_dir();
+  char rules[512];
+  snprintf(rules, sizeof rules, "%s/castle.rules", dir);
+  run_result r =
+      RUN("import-tileset", "tests/data/wfc/tilesets/Castle.xml", "-o", rules);
+  cr_assert_eq(r.code, 0, "%s", r.err);
+  run_free(&r);
+  r = RUN("collapse", rules, "--size", "16x16", "-n", "2", "--seed", "3",
+          "--explain");
+  cr_expect_eq(r.code, 10, "%s", r.err); /* one run made a map */
+  cr_expect(strstr(r.out, "contradictions: 1 (50.0%"), "%s", r.out);
+  cr_expect(strstr(r.out, "doomed sets of 1 failed run (each minimal"), "%s",
+            r.out);
+  cr_expect(strstr(r.out, "median 0 choices before the contradiction, 1 cell "
+                          "from it\n"),
+            "%s", r.out);
+  cr_expect(strstr(r.out, "\"wall 1\" (1 run)\n"), "%s", r.out);
+  cr_expect(!strstr(r.out, " 1 runs") && !strstr(r.out, "(1 runs"), "%s",
+            r.out);
+  run_free(&r);
+  rm_dir(dir);
+}
+
+/* Help text with its lines joined (a newline and the indent: a space). */
+static char *flat(const char *s) {
+  char *f = strdup(s), *o = f;
+  for (const char *c = s; *c; c++) {
+    if (*c == '\n') {
+      while (c[1] == ' ')
+        c++;
+      *o++ = ' ';
+    } else {
+      *o++ = *c;
+    }
+  }
+  *o = 0;
+  return f;
+}
+
+/* The words of count's and sample's stderr (dp, frontier, burn-in,
+ * autocorrelation) are said plainly in their help. */
+Test(words, stderr_words_are_explained_in_help) {
+  run_result r = RUN("help", "count");
+  char *f = flat(r.out);
+  cr_expect(strstr(f, "its frontier is the row's worth of cells between the "
+                      "part counted and the rest"),
+            "%s", f);
+  free(f);
+  run_free(&r);
+  r = RUN("help", "sample");
+  f = flat(r.out);
+  cr_expect(strstr(f, "its burn-in is the first sweeps, dropped so that the "
+                      "maps forget where the chain started"),
+            "%s", f);
+  cr_expect(strstr(f, "near 0 the maps drawn are nearly independent, near 1 "
+                      "the chain barely moves"),
+            "%s", f);
+  free(f);
+  run_free(&r);
+}
+
+/* The colours of one tile's picture in a pictures file ("#rrggbb" each,
+ * row by row), into px[s*s][8]; the side s. */
+static int picture_of(const char *pictures, const char *tile, char px[][8],
+                      int max) {
+  char key[128];
+  snprintf(key, sizeof key, "picture \"%s\" ", tile);
+  const char *p = strstr(pictures, key);
+  cr_assert(p, "no picture of %s", tile);
+  p += strlen(key);
+  int n = 0;
+  while (*p == '#' && n < max) {
+    memcpy(px[n], p, 7);
+    px[n++][7] = 0;
+    p += 7;
+    while (*p == ' ')
+      p++;
+  }
+  int s = 0;
+  while ((s + 1) * (s + 1) <= n)
+    s++;
+  cr_assert_eq(s * s, n, "%s: %d pixels", tile, n);
+  return s;
+}
+
+/* README: "NAME 1, NAME 2 and NAME 3 are NAME 0 turned a quarter, a half
+ * and three quarters counterclockwise; with symmetry F, NAME 4 to NAME 7
+ * are NAME 0 to NAME 3 mirrored left to right".  Checked on the pictures
+ * import-tileset writes: Castle's tower (L), and a tileset of one F tile
+ * whose 3x3 picture has nine colours. */
+static void expect_turns(const char *pictures, const char *name, int n) {
+  char a[64][8], b[64][8];
+  for (int t = 1; t < n; t++) {
+    char prev[64], cur[64];
+    snprintf(prev, sizeof prev, "%s %d", name, t < 4 ? t - 1 : t - 4);
+    snprintf(cur, sizeof cur, "%s %d", name, t);
+    int s = picture_of(pictures, prev, a, 64);
+    cr_assert_eq(picture_of(pictures, cur, b, 64), s);
+    for (int y = 0; y < s; y++)
+      for (int x = 0; x < s; x++) {
+        /* a quarter turn counterclockwise takes the top right corner to
+         * the top left; the mirror, left to right */
+        int fx = t < 4 ? s - 1 - y : s - 1 - x, fy = t < 4 ? x : y;
+        cr_expect_str_eq(b[x + y * s], a[fx + fy * s], "%s (%d,%d)", cur, x, y);
+      }
+  }
+}
+
+Test(words, rotations_turn_counterclockwise) {
+  char *dir = temp_dir();
+  char rules[512], pics[512];
+  snprintf(rules, sizeof rules, "%s/castle.rules", dir);
+  snprintf(pics, sizeof pics, "%s/castle.pictures", dir);
+  run_result r =
+      RUN("import-tileset", "tests/data/wfc/tilesets/Castle.xml", "-o", rules);
+  cr_assert_eq(r.code, 0, "%s", r.err);
+  run_free(&r);
+  char *text = slurp(pics);
+  expect_turns(text, "tower", 4);
+  expect_turns(text, "riverturn", 4);
+  free(text);
+  /* an F tile: eight orientations */
+  char xml[512], folder[512], png[600];
+  snprintf(xml, sizeof xml, "%s/flag.xml", dir);
+  snprintf(folder, sizeof folder, "%s/flag", dir);
+  snprintf(png, sizeof png, "%s/flag/f.png", dir);
+  cr_assert_eq(mkdir(folder, 0700), 0);
+  FILE *f = fopen(xml, "w");
+  cr_assert(f);
+  fputs("<set><tiles><tile name=\"f\" symmetry=\"F\"/></tiles><neighbors>"
+        "<neighbor left=\"f\" right=\"f\"/></neighbors></set>\n",
+        f);
+  fclose(f);
+  tilesat_image *img = tilesat_image_new(3, 3);
+  for (int i = 0; i < 9; i++) {
+    img->rgba[4 * i] = (uint8_t)(20 * i + 10);
+    img->rgba[4 * i + 1] = (uint8_t)(200 - 20 * i);
+    img->rgba[4 * i + 2] = (uint8_t)(i * 7);
+    img->rgba[4 * i + 3] = 255;
+  }
+  tilesat_error err;
+  cr_assert_eq(tilesat_image_write_png(img, png, &err), 0, "%s", err.msg);
+  tilesat_image_free(img);
+  snprintf(rules, sizeof rules, "%s/flag.rules", dir);
+  snprintf(pics, sizeof pics, "%s/flag.pictures", dir);
+  r = RUN("import-tileset", xml, "-o", rules);
+  cr_assert_eq(r.code, 0, "%s", r.err);
+  run_free(&r);
+  text = slurp(pics);
+  expect_turns(text, "f", 8);
+  /* what the README and help import-tileset say */
+  char *readme = slurp("README.md");
+  char *flat_readme = flat(readme);
+  cr_expect(strstr(flat_readme,
+                   "`tower 0` is the tile as its picture is drawn, and "
+                   "`tower 1`, `tower 2` and `tower 3` are `tower 0` turned a "
+                   "quarter, a half and three quarters counterclockwise"));
+  cr_expect(strstr(flat_readme, "has `NAME 4` to `NAME 7` too, `NAME 0` to "
+                                "`NAME 3` mirrored left to right"));
+  free(flat_readme);
+  free(readme);
+  r = RUN("help", "import-tileset");
+  char *h = flat(r.out);
+  cr_expect(strstr(h, "NAME 1, NAME 2 and NAME 3 are it turned a quarter, a "
+                      "half and three quarters counterclockwise; with "
+                      "symmetry F, NAME 4 to NAME 7 are NAME 0 to NAME 3 "
+                      "mirrored left to right"),
+            "%s", h);
+  free(h);
+  run_free(&r);
+  /* and f 0 is the picture as drawn: its top left pixel first */
+  char px[9][8];
+  picture_of(text, "f 0", px, 9);
+  cr_expect_str_eq(px[0], "#0ac800");
+  free(text);
+  rm_dir(dir);
+}
+
+/* The number in "clauses" of `tilesat encode`'s header "p cnf V C". */
+static long encoded_clauses(const char *rules, const char *size,
+                            bool periodic) {
+  run_result r = periodic ? RUN("encode", rules, "--size", size, "--periodic")
+                          : RUN("encode", rules, "--size", size);
+  cr_assert_eq(r.code, 0, "%s", r.err);
+  const char *p = strstr(r.out, "\np cnf ");
+  long v = 0, c = -1;
+  cr_assert(p && sscanf(p, "\np cnf %ld %ld", &v, &c) == 2);
+  run_free(&r);
+  return c;
+}
+
+/* The exact guard reached the whole map's solver without a word (Castle
+ * 128x128: 3.7 M clauses loaded after 24 s, then only "solving with
+ * picosat"); it says so first, with the size (the clauses encode counts)
+ * and what would do without it.  And its count of decided cells ran
+ * backwards (16163, 10555, 16108) with no word of why. */
+Test(words, guard_says_what_it_does) {
+  char *dir = temp_dir();
+  char rules[512];
+  snprintf(rules, sizeof rules, "%s/castle.rules", dir);
+  run_result r =
+      RUN("import-tileset", "tests/data/wfc/tilesets/Castle.xml", "-o", rules);
+  cr_assert_eq(r.code, 0, "%s", r.err);
+  run_free(&r);
+  r = RUN("collapse", rules, "--size", "16x16", "--periodic", "--guard", "sat",
+          "--seed", "2", "-q");
+  cr_expect_eq(r.code, 10, "%s", r.err);
+  char want[512];
+  snprintf(want, sizeof want,
+           "tilesat: collapse: guard: no window refutes the run: the exact "
+           "guard needs the whole map's solver (%ld clauses, 16x16 cells); "
+           "--guard auto or modify would not (",
+           encoded_clauses(rules, "16x16", true));
+  cr_expect(strstr(r.err, want), "%s\nwant %s", r.err, want);
+  cr_expect(strstr(r.err, "tilesat: collapse: guard: 4 exact bans, "), "%s",
+            r.err);
+  run_free(&r);
+  /* auto on the same map: no whole-map solver, no such line */
+  r = RUN("collapse", rules, "--size", "16x16", "--periodic", "--guard", "auto",
+          "--seed", "2", "-q");
+  cr_expect_eq(r.code, 10, "%s", r.err);
+  cr_expect(!strstr(r.err, "whole map's solver"), "%s", r.err);
+  run_free(&r);
+  /* every line of progress whose count is below one said before says
+   * why, and from how many */
+  setenv("TILESAT_PROGRESS", "all", 1);
+  r = RUN("collapse", rules, "--size", "64x64", "--guard", "sat", "--seed", "1",
+          "-q");
+  unsetenv("TILESAT_PROGRESS");
+  cr_expect_eq(r.code, 10, "%s", r.err);
+  long most = 0, back = 0;
+  for (const char *l = r.err; (l = strstr(l, "tilesat: collapse: ")); l++) {
+    long k, n;
+    if (sscanf(l, "tilesat: collapse: %ld of %ld cells decided", &k, &n) != 2)
+      continue;
+    const char *end = strchr(l, '\n');
+    const char *why = strstr(l, "; back from ");
+    if (why && end && why > end)
+      why = NULL;
+    if (k < most) {
+      back++;
+      long from = -1;
+      cr_expect(why && sscanf(why, "; back from %ld decided: ", &from) == 1,
+                "%.*s", (int)(end ? end - l : 80), l);
+      cr_expect(from > k && from <= most, "%ld, back from %ld (most %ld)", k,
+                from, most);
+      cr_expect(why && (!strncmp(strstr(why, ": ") + 2,
+                                 "an exact ban replays the run from before "
+                                 "the choice it bans (",
+                                 58)),
+                "%.*s", (int)(end ? end - l : 80), l);
+    }
+    most = k > most ? k : most;
+  }
+  cr_expect_gt(back, 0, "the count never went back: the test tests nothing");
+  run_free(&r);
+  rm_dir(dir);
+}
