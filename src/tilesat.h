@@ -779,6 +779,18 @@ const tilesat_change *tilesat_repair_change(const tilesat_repairs *r, size_t i,
 /* A copy of the map's rules with repair i's pairs allowed (a repair of
  * pairs); the caller frees it. */
 tilesat_rules *tilesat_rules_repaired(const tilesat_repairs *r, size_t i);
+/* Where the repair was found: "the 5x5 window at rows 18-22, columns
+ * 18-22" when the fewest pins to drop came from windows around the pins
+ * that have no filling (keep_rules with limit 1 tries them before the
+ * whole map's CNF; "and N more" when it took several), "" when from the
+ * whole map. */
+const char *tilesat_repairs_found_in(const tilesat_repairs *r);
+/* Does the map have a valid filling with its pins left out (the rules,
+ * masks and global constraints alone)?  TILESAT_SAT, TILESAT_UNSAT or -1
+ * with err: repair proposes pins to drop first when they alone clash. */
+int tilesat_repair_rules_alone(const tilesat_map *m,
+                               const tilesat_solve_options *so,
+                               tilesat_error *err);
 
 /* ------------------------------------------------------------------ traces */
 

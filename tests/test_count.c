@@ -10,6 +10,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static tilesat_rules *coast(void) {
   tilesat_error err;
@@ -1059,6 +1060,163 @@ Test(count_cli, memory_bound_and_errors) {
 
 /* sample --png draws the same contact sheet enum draws: hard 2x2 has
  * exactly one map, so one drawn map of each must be the same picture. */
+/* The line of err that starts with `start`, without the clock a notice
+ * ends with (" (N s)"); malloc'd, or NULL when there is none. */
+static char *line_of(const char *err, const char *start) {
+  const char *at = strstr(err, start);
+  if (!at)
+    return NULL;
+  const char *end = strchr(at, '\n');
+  size_t n = end ? (size_t)(end - at) : strlen(at);
+  char *line = strndup(at, n);
+  char *clock = strrchr(line, '(');
+  if (clock && clock > line && clock[-1] == ' ' && strstr(clock, " s)"))
+    clock[-1] = '\0';
+  return line;
+}
+
+/* The largest layer the dp builds (its progress lines, one a layer). */
+static void largest_layer(void *user, const char *line) {
+  size_t *most = user, states;
+  int cell, of;
+  if (sscanf(line, "dp: cell %d of %d, %zu states", &cell, &of, &states) == 3 &&
+      states > *most)
+    *most = states;
+}
+
+static bool m_is_hex(const tilesat_rules *r) {
+  return tilesat_rules_topology(r) == TILESAT_HEX;
+}
+
+/* sample's prediction of the exact draw (dp_cost.c: strips of the map,
+ * extrapolated) against the largest layer the dp then builds, on maps it
+ * draws in a second: within a factor of 3 (half a digit) on square, hex,
+ * socket (Knots), hand-written (Castle) and loose (dungeon8) rules, and
+ * with a connected constraint, whose labels join the key. */
+Test(sample, predicts_the_exact_draws_largest_layer) {
+  struct {
+    const char *rules, *tileset;
+    int w, h;
+    bool connected;
+  } cases[] = {
+      {NULL, "Knots", 12, 12, false},
+      {NULL, "Castle", 5, 5, false},
+      {"rules/dungeon8.rules", NULL, 7, 7, false},
+      {"rules/dungeon8.rules", NULL, 6, 6, true},
+      {"rules/coast.rules", NULL, 12, 9, false},
+      {"rules/coast-hex.rules", NULL, 8, 8, false},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    tilesat_rules *r = cases[i].tileset ? tileset(cases[i].tileset)
+                                        : rules_from_file(cases[i].rules);
+    tilesat_error err;
+    tilesat_map *m = tilesat_map_new(r, cases[i].w, cases[i].h,
+                                     tilesat_rules_topology(r), false, &err);
+    cr_assert(m, "%s", err.msg);
+    const char *floor = "tilesat-constraints 1\nclass floor . + , =\n"
+                        "connected floor\n";
+    if (cases[i].connected)
+      cr_assert_eq(
+          tilesat_map_constraints_parse(m, floor, strlen(floor), "floor", &err),
+          0, "%s", err.msg);
+    tilesat_count_options o;
+    tilesat_count_options_init(&o);
+    ts_dp_cost c;
+    cr_assert_eq(ts_dp_sample_cost(m, &o, &c, &err), 0, "%s", err.msg);
+    /* the dp in each order (hex: rows), the smaller kept, as the dp's
+     * probe of both keeps the order with fewer states */
+    size_t most = 0, least = SIZE_MAX;
+    o.progress = largest_layer;
+    o.progress_user = &most;
+    for (int col = 0; col < (m_is_hex(r) ? 1 : 2); col++) {
+      most = 0;
+      cr_assert_eq(ts_dp_sample_ordered(m, &o, col ? TS_DP_COLUMNS : TS_DP_ROWS,
+                                        1, NULL, NULL, &err),
+                   1, "%s", err.msg);
+      least = most < least ? most : least;
+    }
+    most = least;
+    cr_expect(fabs(c.log10_states - log10((double)most)) < log10(3.0),
+              "case %zu: predicted 10^%.2f states, the dp held %zu", i,
+              c.log10_states, most);
+    tilesat_map_free(m);
+    tilesat_rules_free(r);
+  }
+}
+
+/* sample's auto predicts the exact draw's cost before it starts (issue
+ * 33): Knots 32x32 would hold 2^33 states (each cell of its frontier
+ * doubles them), far past the bound: the chain at once, said with the
+ * prediction, where the dp spent 60 s and about 4 GB before falling back;
+ * --method dp still takes the dp (and outgrows the bound); a map the dp
+ * draws at once keeps auto's maps the dp's (same seed, same maps). */
+Test(sample_cli, auto_predicts_the_exact_draw_and_picks_the_chain) {
+  tilesat_rules *r = tileset("Knots");
+  char *path = rules_file(r);
+  run_result a = RUN("sample", path, "--size", "32x32", "--max-memory", "256M",
+                     "--burn-in", "0", "--sweeps", "1");
+  cr_expect_eq(a.code, 10, "%s", a.err);
+  char *line = line_of(a.err, "tilesat: sample: auto:");
+  cr_expect_str_eq(line ? line : a.err,
+                   "tilesat: sample: auto: the exact draw (dp) would hold "
+                   "about 10^9.9 states in its largest layer, 5069 GiB "
+                   "(strips 1 to 10 cells wide, drawn in row order: 2048 "
+                   "states at 10, 2.00x more a cell, to the map's 32), past "
+                   "--max-memory 256 MiB: drawing by the chain (block Markov "
+                   "chain) instead");
+  cr_expect_eq(strstr(a.err, "tilesat: sample: auto:"), a.err, "said first: %s",
+               a.err);
+  cr_expect(!strstr(a.err, "falling back"), "%s", a.err);
+  size_t rows = 0;
+  for (const char *c = a.out; *c; c++)
+    rows += *c == '\n';
+  cr_expect_eq(rows, 34, "%s", a.out); /* a header, 32 rows, a blank line */
+  free(line);
+  run_free(&a);
+  run_result d = RUN("sample", path, "--size", "32x32", "--max-memory", "64M",
+                     "--method", "dp");
+  cr_expect_eq(d.code, 1);
+  cr_expect(strstr(d.err, "tilesat: sample: the frontier outgrew "
+                          "--max-memory 64 MiB"),
+            "%s", d.err);
+  cr_expect(!strstr(d.err, "would hold"), "%s", d.err);
+  run_free(&d);
+  run_result x = RUN("sample", "rules/coast.rules", "--size", "16x6", "-n", "3",
+                     "--seed", "42");
+  run_result y = RUN("sample", "rules/coast.rules", "--size", "16x6", "-n", "3",
+                     "--seed", "42", "--method", "dp");
+  cr_expect_eq(x.code, 10);
+  cr_expect_str_eq(x.out, y.out);
+  cr_expect_str_eq(x.err, "");
+  run_free(&x);
+  run_free(&y);
+  unlink(path);
+  free(path);
+  tilesat_rules_free(r);
+}
+
+/* A map only the dp keeps (a connected constraint) and the dp would
+ * outgrow: refused at once, saying so (dungeon8 16x12 reached 2.5 GB at
+ * cell 16 of 192 without a word); --method dp tries it regardless. */
+Test(sample_cli, refuses_at_once_what_only_the_dp_keeps_and_would_not_fit) {
+  expect_cli_error(
+      "tilesat: sample: the exact draw (dp) would hold about 10^7.6 states "
+      "in its largest layer, 6.36 GiB (strips 1 to 6 cells wide, drawn in "
+      "column order: 11412 states at 6, 3.97x more a cell, to the map's "
+      "12), past --max-memory 600 MiB; the dp is the one method that keeps "
+      "these constraints: raise --max-memory, draw a smaller map, or try it "
+      "regardless with --method dp\n",
+      "sample", "rules/dungeon8.rules", "--size", "16x12", "--constraints",
+      "rules/dungeon8.constraints", "--max-memory", "600M");
+  run_result d = RUN("sample", "rules/dungeon8.rules", "--size", "16x12",
+                     "--constraints", "rules/dungeon8.constraints",
+                     "--max-memory", "30M", "--method", "dp");
+  cr_expect_eq(d.code, 1);
+  cr_expect(strstr(d.err, "the frontier outgrew --max-memory 30 MiB"), "%s",
+            d.err);
+  run_free(&d);
+}
+
 Test(sample_cli, png_matches_enum) {
   char *a = temp_path(".png"), *b = temp_path(".png");
   run_result r = RUN("sample", "rules/hard.rules", "--size", "2x2", "--png", a);

@@ -538,9 +538,10 @@ Test(repair, satisfiable_none_possible_and_misuse) {
                           "dropped (0 pins): no repair by pins; try without "
                           "--keep-rules.\n");
   run_free(&r);
-  /* two tiles pinned to one cell: no pair helps */
+  /* two tiles pinned to one cell: no pair helps (asked for pairs: by
+   * default the pins, which alone clash, come first) */
   r = RUN("repair", "rules/coast.rules", "--size", "2x2", "--pin", "0,0=S",
-          "--pin", "0,0=L");
+          "--pin", "0,0=L", "--change-rules");
   cr_expect_eq(r.code, 20);
   cr_expect_str_eq(r.out, "UNSAT: no valid 2x2 map even with every pair "
                           "allowed: the pins, masks or global constraints "
@@ -552,6 +553,98 @@ Test(repair, satisfiable_none_possible_and_misuse) {
                    "--keep-rules", "-o", "x.rules");
   expect_cli_error("tilesat: --limit: only with --all\n", "repair",
                    "rules/hard.rules", "--size", "3x3", "--limit", "3");
+  expect_cli_error("tilesat: --change-rules: --keep-rules keeps them; give "
+                   "one or the other\n",
+                   "repair", "rules/coast.rules", "--size", "3x3",
+                   "--keep-rules", "--change-rules");
+}
+
+/* Castle 128x128 with three clashing pins around (61,60) (issue 33):
+ * the rules alone have a map, so the pins to drop come first, found in
+ * the 5x5 window where check refutes them: under a second, where the
+ * whole map's CNF took 4 s at 64x64 already (and some 15 s here), and
+ * the rule change proposed before ("allow riverturn 1 S bridge 0") was a
+ * seam in a picture tileset.  Checked by check too: the three together
+ * have no map, the two others have one. */
+Test(repair, clashing_pins_dropped_from_their_window_first) {
+  char *dir = temp_dir();
+  char rules[512];
+  snprintf(rules, sizeof rules, "%s/castle.rules", dir);
+  run_result t =
+      RUN("import-tileset", "tests/data/wfc/tilesets/Castle.xml", "-o", rules);
+  cr_assert_eq(t.code, 0, "%s", t.err);
+  run_free(&t);
+  const char *pins[] = {"60,60=river 0", "62,60=bridge 0", "61,59=bridge 1"};
+  run_result r = RUN("repair", rules, "--size", "128x128", "--pin", pins[0],
+                     "--pin", pins[1], "--pin", pins[2]);
+  cr_expect_eq(r.code, 0, "%s", r.err);
+  cr_expect_str_eq(
+      r.out, "# No valid 128x128 map with these pins, but the rules alone "
+             "have one: without the pins below there is one (--change-rules: "
+             "pairs to allow instead).\n"
+             "--pin '62,60=bridge 0'\n"
+             "# repair: 1 pin, the fewest; checked: without it a valid "
+             "128x128 map exists, and with it none does\n"
+             "# found in the 5x5 window at rows 58-62, columns 58-62, "
+             "which has no filling with these pins\n");
+  run_free(&r);
+  run_result c = RUN("check", rules, "--size", "128x128", "--pin", pins[0],
+                     "--pin", pins[1], "--pin", pins[2]);
+  cr_expect_eq(c.code, 20, "%s", c.err);
+  run_free(&c);
+  c = RUN("check", rules, "--size", "128x128", "--pin", pins[0], "--pin",
+          pins[2]);
+  cr_expect_eq(c.code, 10, "%s", c.err);
+  run_free(&c);
+  /* pairs when asked */
+  r = RUN("repair", "rules/coast.rules", "--size", "3x3", "--pin", "0,0=S",
+          "--pin", "2,2=L", "--change-rules");
+  cr_expect_eq(r.code, 0, "%s", r.err);
+  cr_expect(strstr(r.out, "allow "), "%s", r.out);
+  run_free(&r);
+  rm_dir(dir);
+}
+
+/* The window route against the whole map's search (tilesat_repair with a
+ * limit of 2 searches the whole map; its first repair is a fewest): the
+ * same number of pins on random clashing pins near the middle of coast 32x32,
+ * every repair checked by the library both ways, and some of them found in a
+ * window. */
+Test(repair, pins_from_windows_are_as_few_as_the_whole_maps) {
+  tilesat_rules *r = rules_from_file("rules/coast.rules");
+  test_rng = 3333;
+  int windowed = 0, cases_seen = 0;
+  for (int iter = 0; iter < 40 && cases_seen < 12; iter++) {
+    tilesat_error err;
+    tilesat_map *m = tilesat_map_new(r, 32, 32, TILESAT_SQUARE, false, &err);
+    int npins = 2 + (int)rnd(4);
+    for (int k = 0; k < npins; k++) {
+      const char *tiles[] = {"L", "C", "S"};
+      tilesat_map_pin(m, 12 + (int)rnd(5), 12 + (int)rnd(5), tiles[rnd(3)],
+                      &err);
+    }
+    tilesat_repairs *a = NULL, *b = NULL;
+    if (tilesat_check(m, NULL, NULL, &err) != TILESAT_UNSAT ||
+        tilesat_repair_rules_alone(m, NULL, &err) != TILESAT_SAT) {
+      tilesat_map_free(m);
+      continue;
+    }
+    cases_seen++;
+    cr_assert_eq(tilesat_repair(m, NULL, true, 1, &a, &err), TILESAT_UNSAT,
+                 "%s", err.msg);
+    cr_assert_eq(tilesat_repair(m, NULL, true, 2, &b, &err), TILESAT_UNSAT,
+                 "%s", err.msg);
+    cr_expect_eq(tilesat_repair_size(a, 0), tilesat_repair_size(b, 0),
+                 "iter %d: %s", iter, tilesat_repairs_found_in(a));
+    cr_expect_str_eq(tilesat_repairs_found_in(b), "");
+    windowed += *tilesat_repairs_found_in(a) != 0;
+    tilesat_repairs_free(a);
+    tilesat_repairs_free(b);
+    tilesat_map_free(m);
+  }
+  cr_expect_geq(cases_seen, 8);
+  cr_expect_geq(windowed, 4, "%d of %d from windows", windowed, cases_seen);
+  tilesat_rules_free(r);
 }
 
 /* A pin to drop pastes into a shell: a name with a space or a quote is

@@ -1,7 +1,9 @@
 /* cmd_repair.c: tilesat repair RULES --size WxH: for a map with no valid
  * filling, the fewest pairs to allow (allow lines to paste, -o the
- * repaired rules file) or with --keep-rules the fewest pins to drop; with
- * --all every minimal repair up to --limit.  Repairs: exit 0; the map
+ * repaired rules file) or with --keep-rules the fewest pins to drop (the
+ * pins too by default when they alone clash: the rules alone have a map;
+ * --change-rules the pairs regardless); with --all every minimal repair
+ * up to --limit.  Repairs: exit 0; the map
  * already has a filling: 10; no repair exists: 20. */
 #include "cli.h"
 #include "report.h"
@@ -10,20 +12,22 @@
 
 #define DEFAULT_LIMIT 10
 
-static void say_checked(const options *o, const tilesat_repairs *reps,
-                        const tilesat_map *m) {
+static void say_checked(const options *o, bool pins,
+                        const tilesat_repairs *reps, const tilesat_map *m) {
   size_t n = tilesat_repairs_count(reps);
-  const char *what = o->keep_rules ? "pin" : "pair";
+  const char *what = pins ? "pin" : "pair";
   int w = tilesat_map_width(m), h = tilesat_map_height(m);
   if (!o->all) {
     size_t k = tilesat_repair_size(reps, 0);
     const char *it = k > 1 ? "them" : "it";
     printf("# repair: %zu %s%s, the fewest; checked: %s %s a valid %dx%d map "
            "exists, and %s none does\n",
-           k, what, k > 1 ? "s" : "", o->keep_rules ? "without" : "with", it, w,
-           h,
-           o->keep_rules ? (k > 1 ? "keeping any one of them" : "with it")
-                         : (k > 1 ? "without any one of them" : "without it"));
+           k, what, k > 1 ? "s" : "", pins ? "without" : "with", it, w, h,
+           pins ? (k > 1 ? "keeping any one of them" : "with it")
+                : (k > 1 ? "without any one of them" : "without it"));
+    if (*tilesat_repairs_found_in(reps))
+      printf("# found in %s, which has no filling with these pins\n",
+             tilesat_repairs_found_in(reps));
     return;
   }
   printf("# %zu minimal repair%s (%s), smallest first; each checked: a valid "
@@ -33,12 +37,18 @@ static void say_checked(const options *o, const tilesat_repairs *reps,
          tilesat_repairs_complete(reps) ? "all there are" : "the limit", w, h);
 }
 
-static void print_repairs(const options *o, const tilesat_repairs *reps,
-                          const tilesat_map *m) {
+static void print_repairs(const options *o, bool pins,
+                          const tilesat_repairs *reps, const tilesat_map *m) {
   size_t n = tilesat_repairs_count(reps);
-  const char *what = o->keep_rules ? "pin" : "pair";
+  const char *what = pins ? "pin" : "pair";
   int w = tilesat_map_width(m), h = tilesat_map_height(m);
-  if (o->keep_rules)
+  if (pins && !o->keep_rules)
+    printf("# No valid %dx%d map with these pins, but the rules alone have "
+           "one: %s (--change-rules: pairs to allow instead).\n",
+           w, h,
+           o->all ? "without the pins of any one repair below there is one"
+                  : "without the pins below there is one");
+  else if (pins)
     printf("# No valid %dx%d map with these pins; %s.\n", w, h,
            o->all ? "without the pins of any one repair below there is one"
                   : "without the pins below there is one");
@@ -52,7 +62,7 @@ static void print_repairs(const options *o, const tilesat_repairs *reps,
       printf("# repair %zu: %zu %s%s\n", i + 1, k, what, k > 1 ? "s" : "");
     report_repair(reps, i, m, stdout);
   }
-  say_checked(o, reps, m);
+  say_checked(o, pins, reps, m);
 }
 
 /* -o: the rules file with the first repair's pairs allowed. */
@@ -65,19 +75,39 @@ static int write_repaired(const options *o, const tilesat_repairs *reps) {
   return rc;
 }
 
+/* Pins first: without --keep-rules, -o or --change-rules, a map whose
+ * pins alone clash (the rules alone have a map) gets the pins to drop.
+ * 1 pins, 0 pairs, -1 error (said). */
+static int pins_first(const options *o, const tilesat_map *m,
+                      const tilesat_solve_options *so) {
+  if (o->keep_rules)
+    return 1;
+  if (o->output || o->change_rules || !tilesat_map_npins(m))
+    return 0;
+  tilesat_error err;
+  int alone = tilesat_repair_rules_alone(m, so, &err);
+  if (alone < 0)
+    return fail_solve(o, &err), -1;
+  return alone == TILESAT_SAT;
+}
+
 static int repair_map(options *o, const tilesat_map *m,
                       tilesat_solve_options *so) {
   int limit = !o->all ? 1 : GIVEN(o, limit) ? (int)o->limit : DEFAULT_LIMIT;
   tilesat_error err;
   tilesat_repairs *reps = NULL;
-  int rc = tilesat_repair(m, so, o->keep_rules, limit, &reps, &err);
+  int first = pins_first(o, m, so);
+  if (first < 0)
+    return EXIT_ERROR;
+  bool pins = first == 1;
+  int rc = tilesat_repair(m, so, pins, limit, &reps, &err);
   int w = tilesat_map_width(m), h = tilesat_map_height(m);
   if (rc == TILESAT_SAT) {
     printf("SAT: a valid %dx%d map exists, nothing to repair (see 'tilesat "
            "check').\n",
            w, h);
   } else if (rc == TILESAT_UNSAT && !tilesat_repairs_count(reps)) {
-    if (o->keep_rules)
+    if (pins)
       printf("UNSAT: no valid %dx%d map even with every pin dropped (%d "
              "pin%s): no repair by pins; try without --keep-rules.\n",
              w, h, tilesat_map_npins(m), tilesat_map_npins(m) == 1 ? "" : "s");
@@ -88,7 +118,7 @@ static int repair_map(options *o, const tilesat_map *m,
              w, h);
   } else if (rc == TILESAT_UNSAT) {
     stop_hold(); /* the repairs whole */
-    print_repairs(o, reps, m);
+    print_repairs(o, pins, reps, m);
     stop_release();
     rc = write_repaired(o, reps) ? EXIT_ERROR : 0;
   } else {
@@ -102,6 +132,10 @@ int cmd_repair(options *o) {
   if (o->keep_rules && o->output) {
     fail("-o: --keep-rules changes no rules, there is no rules file to "
          "write");
+    return EXIT_ERROR;
+  }
+  if (o->keep_rules && o->change_rules) {
+    fail("--change-rules: --keep-rules keeps them; give one or the other");
     return EXIT_ERROR;
   }
   if (GIVEN(o, limit) && !o->all) {

@@ -75,7 +75,12 @@ static const command_doc docs[] = {
      "Valid maps drawn uniformly at random: exactly with the dp, within a "
      "factor of uniform by XOR hashing (approx), or uniformly in the limit "
      "by a block Markov chain (chain) on maps too large for the dp (count's "
-     "exact count). Same seed, same maps. The chain's line on stderr: its "
+     "exact count). Same seed, same maps. auto predicts first what the dp "
+     "would hold (from the dp on strips of the map) and takes the chain at "
+     "once, saying so with the prediction, where the dp would pass "
+     "--max-memory or a minute; on a map with constraints only the dp "
+     "keeps, it refuses such a draw at once (--method dp tries it "
+     "regardless). The chain's line on stderr: its "
      "burn-in is the first sweeps, dropped so that the maps forget where the "
      "chain started (--burn-in); the autocorrelation of the tile counts "
      "from one sweep to the next says how alike consecutive sweeps are: "
@@ -131,7 +136,10 @@ static const command_doc docs[] = {
     {"repair",
      "For a map with no valid filling: the fewest pairs to allow, printed as "
      "allow lines to paste into the rules (-o writes the rules repaired), or "
-     "with --keep-rules the fewest pins to drop. Each repair is checked: "
+     "with --keep-rules the fewest pins to drop; the pins too by default "
+     "when they alone clash (the map without them has a filling), found "
+     "first in the windows around the pins where check refutes them "
+     "(--change-rules: the pairs regardless). Each repair is checked: "
      "with it a map exists, without it none does. --all lists every minimal "
      "repair, smallest first.",
      "0 a repair found, 10 a map exists already, 20 no repair, 1 error.",

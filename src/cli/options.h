@@ -96,7 +96,8 @@
       "auto|dp|enum|approx|bounds|chain|estimate", " count sample ",           \
       "method (default auto: count: dp if it is predicted to finish in a "     \
       "minute, else proved bounds and the estimate; sample: dp, chain where "  \
-      "dp outgrows memory; bounds and estimate count, chain samples)")         \
+      "dp is predicted past --max-memory or a minute, said on stderr; "        \
+      "bounds and estimate count, chain samples)")                             \
   ALSO(method, "auto|cnf|collapse", " check ",                                 \
        "auto (default): windows around the pins, a guarded collapse (its "     \
        "map is WFC's), then the whole map's CNF, each in its share of a "      \
@@ -183,7 +184,10 @@
       "stop after N maps (default: all)")                                      \
   OPT(keep_rules, "--keep-rules", FLAG, false, 0, 0, NULL, " repair ",         \
       "keep the rules: the fewest pins to drop, printed as the --pin options " \
-      "to leave out")                                                          \
+      "to leave out (the default too when the pins alone clash)")              \
+  OPT(change_rules, "--change-rules", FLAG, false, 0, 0, NULL, " repair ",     \
+      "the fewest pairs to allow even when the pins alone clash (by default "  \
+      "the pins to drop come first then)")                                     \
   OPT(all, "--all", FLAG, false, 0, 0, NULL, " repair ",                       \
       "every minimal repair, smallest first, up to --limit")                   \
   ALSO(limit, "N", " repair ", "with --all: at most N repairs (default 10)")   \

@@ -52,6 +52,27 @@ int ts_dp_sample(const tilesat_map *m, const tilesat_count_options *o, int n,
 int ts_dp_sample_with(const tilesat_map *m, const tilesat_count_options *o,
                       int n, size_t keep_bytes, int batch, tilesat_map_fn fn,
                       void *user, tilesat_error *err);
+/* What the exact draw (ts_dp_sample) would cost on m, predicted from the
+ * sampler's dp on strips of it (dp_cost.c): its largest layer (log10 of
+ * states), the bytes of its two working layers (log10) and its seconds;
+ * from strips 1 to `lines` cells wide in the order whose lines run across
+ * the map (`columns`: column order), the widest with strip_states in its
+ * largest layer, `growth` times more a cell, to the map's `frontier`. */
+typedef struct ts_dp_cost {
+  double log10_states, log10_bytes, seconds, growth;
+  size_t strip_states;
+  int lines, frontier;
+  bool columns;
+} ts_dp_cost;
+/* 0 with *out; 1 when not even a strip one cell wide can be drawn (too
+ * many tiles); -1 with err when interrupted. */
+int ts_dp_sample_cost(const tilesat_map *m, const tilesat_count_options *o,
+                      ts_dp_cost *out, tilesat_error *err);
+/* The prediction in words: "about 10^9.6 states in its largest layer,
+ * 720 GiB (strips 1 to ...)". */
+void ts_dp_cost_text(const ts_dp_cost *c, char *buf, size_t len);
+/* Bytes (log10) in words: "512 MiB", "14.2 GiB", "10^14.3 GiB". */
+void ts_dp_bytes_text(double log10_bytes, char *buf, size_t len);
 /* ts_dp_sample in a given order. */
 int ts_dp_sample_ordered(const tilesat_map *m, const tilesat_count_options *o,
                          ts_dp_order order, int n, tilesat_map_fn fn,
