@@ -485,6 +485,58 @@ Test(modify, each_cell_is_made_again_about_twice) {
   tilesat_rules_free(r);
 }
 
+/* A collapser run again after its map's pins changed (modify's windows
+ * keep one collapser a size and change its pins and bans block by block):
+ * --guard blocks and auto re-decided cells from the wave of the first
+ * run's pins, and a repair put back a tile the new pins rule out ("internal
+ * error: the collapsed map is not valid"). */
+Test(modify, a_reused_collapser_keeps_its_maps_new_pins) {
+  test_rng = 3234;
+  int runs = 0, maps = 0;
+  for (int iter = 0; iter < test_cases(40); iter++) {
+    tilesat_topology topo = iter % 2 ? TILESAT_HEX : TILESAT_SQUARE;
+    int T = 3 + (int)rnd(4), w = 8 + (int)rnd(20), h = 2 * (4 + (int)rnd(8));
+    tilesat_rules *r = random_rules(T, topo, 4 + (int)rnd(4));
+    tilesat_map *m = map_new(r, w, h, topo, iter % 3 == 0);
+    int n = w * h, *pin = malloc((size_t)n * sizeof *pin);
+    int *tiles = malloc((size_t)n * sizeof *tiles);
+    for (int c = 0; c < n; c++)
+      pin[c] = -1;
+    tilesat_error err;
+    tilesat_collapse *c = tilesat_collapse_new(m, &err);
+    cr_assert(c, "%s", err.msg);
+    for (int round = 0; round < 4; round++) {
+      tilesat_collapse_options o;
+      tilesat_collapse_options_init(&o);
+      o.seed = (uint64_t)round + 1;
+      o.guard = round % 2 ? TILESAT_GUARD_AUTO : TILESAT_GUARD_BLOCKS;
+      int res = tilesat_collapse_run(c, &o, tiles, &err);
+      cr_expect_geq(res, 0, "case %d round %d: %s", iter, round, err.msg);
+      runs++;
+      if (res == TILESAT_SAT) {
+        maps++;
+        cr_expect(own_ok(r, w, h, topo, iter % 3 == 0, pin, NULL, tiles),
+                  "case %d round %d: not valid", iter, round);
+      }
+      for (int k = 0; k < 1 + (int)rnd(3); k++) { /* pins for the next */
+        int cell = (int)rnd((unsigned)n), t = (int)rnd((unsigned)T);
+        if (pin[cell] >= 0)
+          continue;
+        pin[cell] = t;
+        cr_assert_eq(tilesat_map_pin(m, cell / w, cell % w,
+                                     tilesat_rules_tile_name(r, t), &err),
+                     0, "%s", err.msg);
+      }
+    }
+    tilesat_collapse_free(c);
+    free(pin);
+    free(tiles);
+    tilesat_map_free(m);
+    tilesat_rules_free(r);
+  }
+  cr_expect_gt(maps, runs / 4, "%d maps in %d runs", maps, runs);
+}
+
 /* How many cells of the map printed after "SAT\n" hold tile ch. */
 static int cells_holding(const char *out, char ch) {
   int n = 0;
