@@ -904,7 +904,7 @@ static int memory_restart(tilesat_collapse *c,
 static uint64_t pins_key(const tilesat_map *m) {
   uint64_t h = 0xcbf29ce484222325u;
   const ts_pin *v[2] = {m->pins.v, m->bans.v};
-  size_t n[2] = {m->pins.n, m->bans.n};
+  const size_t n[2] = {m->pins.n, m->bans.n};
   for (int k = 0; k < 2; k++) {
     h = (h ^ n[k]) * 0x100000001b3u;
     for (size_t i = 0; i < n[k]; i++)
