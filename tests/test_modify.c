@@ -8,7 +8,8 @@
  * drawn at random, UNSAT exactly when check finds no map.  tilesat world:
  * chunks asked in different orders are the same bytes, a 3x3 set of chunks
  * asked one by one is valid whole and is what --span 3x3 gives, far coordinates
- * work; counts and rules with no periodic pattern are refused by name. */
+ * work; connected and path constraints (modify) and rules with no periodic
+ * pattern (world) are refused by name. */
 #include "own_check.h"
 
 #include <stdint.h>
