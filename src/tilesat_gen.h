@@ -212,7 +212,9 @@ typedef enum tilesat_guard {
    * windows around them, then 4 layers of overlapping 16x16 blocks are
    * each made again by WFC (then SAT) with their one-cell margin fixed, a
    * block neither fills keeping its content: valid after every block, in
-   * memory of a block.  Keeps pins, masks and borders; refuses counts,
+   * memory of a block.  Keeps pins, masks, borders and counts (windows
+   * made again by SAT move each count to its bounds first, the whole
+   * map's SAT where they cannot; then every block keeps them); refuses
    * connected and path constraints. */
   TILESAT_GUARD_MODIFY = 4,
 } tilesat_guard;
@@ -264,7 +266,8 @@ long tilesat_collapse_resolved(const tilesat_collapse *c);
  * --max-memory (auto then goes on by modify, on a map without count,
  * connected or path constraints, instead of starting over): `used`, the
  * periodic pattern it started from (0 x 0: the whole map's SAT), the
- * windows that made pins and borders hold, and the blocks made again by
+ * windows that made pins and borders hold, the windows tried to bring
+ * the counts to their bounds, and the blocks made again by
  * WFC, by SAT, and kept; cells: the cells the blocks made again (or
  * tried to), summed over the blocks: each cell of an open map about 2.0
  * times. */
@@ -273,6 +276,7 @@ typedef struct tilesat_modify_stats {
   int pattern_rows, pattern_cols;
   long pin_windows, wfc, sat, kept;
   long long cells;
+  long count_windows; /* windows tried to bring a count to its bounds */
 } tilesat_modify_stats;
 void tilesat_collapse_modify_stats(const tilesat_collapse *c,
                                    tilesat_modify_stats *out);

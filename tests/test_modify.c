@@ -1,13 +1,15 @@
 /* test_modify.c: modifying in blocks (issue 32).  collapse --guard modify
  * never fails: on random small problems (square and hex, open and
- * periodic, pins, masks, borders) it gives a map the test's own checker
- * passes exactly when the test's own enumeration finds one, else UNSAT; on
- * larger random maps (pins and borders taken from a valid map, so that one
- * exists) and on Castle 128x128 a valid map, checked here from the rules'
- * pairs alone.  tilesat world: chunks asked in different orders are the
- * same bytes, a 3x3 set of chunks asked one by one is valid whole and is
- * what --span 3x3 gives, far coordinates work; counts and rules with no
- * periodic pattern are refused by name. */
+ * periodic, pins, masks, borders, counts) it gives a map the test's own
+ * checker passes exactly when the test's own enumeration finds one, else
+ * UNSAT; on larger random maps (pins, borders and counts taken from a
+ * valid map, so that one exists) and on Castle 128x128 a valid map,
+ * checked here from the rules' pairs alone, and where the counts are
+ * drawn at random, UNSAT exactly when check finds no map.  tilesat world:
+ * chunks asked in different orders are the same bytes, a 3x3 set of chunks
+ * asked one by one is valid whole and is what --span 3x3 gives, far coordinates
+ * work; connected and path constraints (modify) and rules with no periodic
+ * pattern (world) are refused by name. */
 #include "own_check.h"
 
 #include <stdint.h>
@@ -45,10 +47,12 @@ static bool own_ok(const tilesat_rules *r, int w, int h, tilesat_topology topo,
 }
 
 /* What the run under way is, for its failures. */
-static char current[160];
+static char current[600];
 
-/* One modify run of m (seed): its result, the map in tiles. */
-static int modify_run(const tilesat_map *m, uint64_t seed, int *tiles) {
+/* One modify run of m (seed): its result, the map in tiles, what it did
+ * in *st (NULL: not asked). */
+static int modify_stats_run(const tilesat_map *m, uint64_t seed, int *tiles,
+                            tilesat_modify_stats *st) {
   tilesat_error err;
   tilesat_collapse *c = tilesat_collapse_new(m, &err);
   cr_assert(c, "%s", err.msg);
@@ -58,8 +62,14 @@ static int modify_run(const tilesat_map *m, uint64_t seed, int *tiles) {
   o.guard = TILESAT_GUARD_MODIFY;
   int res = tilesat_collapse_run(c, &o, tiles, &err);
   cr_assert_geq(res, 0, "%s: %s", current, err.msg);
+  if (st)
+    tilesat_collapse_modify_stats(c, st);
   tilesat_collapse_free(c);
   return res;
+}
+
+static int modify_run(const tilesat_map *m, uint64_t seed, int *tiles) {
+  return modify_stats_run(m, seed, tiles, NULL);
 }
 
 /* A random small problem: the test's own reading and the library's map. */
@@ -67,33 +77,61 @@ typedef struct small {
   tilesat_rules *r;
   tilesat_map *m;
   own_map o;
-  char desc[160];
+  char desc[600];
 } small;
 
-static void small_border(small *p, int T) {
+/* A new spec of p's map. */
+static spec *small_spec(small *p, tilesat_global_kind kind) {
   spec *s = &p->o.specs[p->o.nspecs++];
   memset(s, 0, sizeof *s);
-  s->kind = TILESAT_GLOBAL_BORDER;
+  s->kind = kind;
   s->topo = p->o.topo;
   s->w = p->o.w;
   s->h = p->o.h;
   s->periodic = p->o.periodic;
+  return s;
+}
+
+/* A border of every side, its constraints-file line into text. */
+static void small_border(small *p, int T, char *text, size_t size) {
+  spec *s = small_spec(p, TILESAT_GLOBAL_BORDER);
   for (int i = 0; i < 4; i++)
     s->side[i] = true;
-  char text[128] = "tilesat-constraints 1\nborder all ";
   size_t k = strlen(text);
+  k += (size_t)snprintf(text + k, size - k, "border all ");
   for (int t = 0, first = 1; t < T; t++)
     if (rnd(2) || t == T - 1) {
       s->in[t] = true;
-      k += (size_t)snprintf(text + k, sizeof text - k, "%s%c", first ? "" : ",",
+      k += (size_t)snprintf(text + k, size - k, "%s%c", first ? "" : ",",
                             'a' + t);
       first = 0;
     }
-  strcat(text, "\n");
-  tilesat_error err;
-  cr_assert_eq(
-      tilesat_map_constraints_parse(p->m, text, strlen(text), "test", &err), 0,
-      "%s", err.msg);
+  snprintf(text + k, size - k, "\n");
+}
+
+/* A count of a random class in a random rectangle (the whole map half the
+ * time), at most, at least or exactly K (0 to its cells + 1), its line
+ * into text. */
+static void small_count(small *p, int T, char *text, size_t size) {
+  spec *s = small_spec(p, TILESAT_GLOBAL_COUNT);
+  bool any = false;
+  for (int t = 0; t < T; t++)
+    any |= s->in[t] = rnd(3) == 0;
+  if (!any)
+    s->in[rnd((unsigned)T)] = true;
+  s->cmp = (int)rnd(3);
+  bool whole = rnd(2);
+  s->r0 = whole ? 0 : (int)rnd((unsigned)s->h);
+  s->c0 = whole ? 0 : (int)rnd((unsigned)s->w);
+  s->r1 = whole ? s->h - 1 : s->r0 + (int)rnd((unsigned)(s->h - s->r0));
+  s->c1 = whole ? s->w - 1 : s->c0 + (int)rnd((unsigned)(s->w - s->c0));
+  s->k = (int)rnd((unsigned)((s->r1 - s->r0 + 1) * (s->c1 - s->c0 + 1) + 2));
+  char cls[32];
+  class_word(s, T, cls);
+  static const char *const cmps[] = {"<=", ">=", "="};
+  size_t k = strlen(text);
+  snprintf(text + k, size - k, "count %s %s %d rect %d,%d:%d,%d\n", cls,
+           cmps[s->cmp], s->k, s->r0, s->c0, s->r1, s->c1);
 }
 
 static void small_new(small *p, int iter) {
@@ -131,18 +169,26 @@ static void small_new(small *p, int iter) {
                                  tilesat_rules_tile_name(p->r, t), &err),
                  0, "%s", err.msg);
   }
+  char text[400] = "tilesat-constraints 1\n";
   if (!o->periodic && rnd(3) == 0)
-    small_border(p, T);
+    small_border(p, T, text, sizeof text);
+  for (int i = (int)rnd(3); i > 0; i--) /* no count, one or two */
+    small_count(p, T, text, sizeof text);
+  if (o->nspecs)
+    cr_assert_eq(
+        tilesat_map_constraints_parse(p->m, text, strlen(text), "test", &err),
+        0, "%s", err.msg);
   snprintf(p->desc, sizeof p->desc,
-           "case %d: %s %dx%d%s, %d tiles, %d pins, %d masked%s", iter,
+           "case %d: %s %dx%d%s, %d tiles, %d pins, %d masked; %s", iter,
            tilesat_topology_name(o->topo), o->w, o->h,
            o->periodic ? " periodic" : "", T, npins, nmasked,
-           o->nspecs ? ", a border" : "");
+           text + strlen("tilesat-constraints 1\n"));
 }
 
 Test(modify, never_fails_on_small_maps) {
   test_rng = 32;
   int cases = test_cases(160), maps = 0, none = 0;
+  int counted[2] = {0, 0}; /* problems with counts: no map, maps */
   for (int i = 0; i < cases; i++) {
     small p;
     small_new(&p, i);
@@ -159,11 +205,17 @@ Test(modify, never_fails_on_small_maps) {
     }
     maps += truth > 0;
     none += truth == 0;
+    bool counts = false;
+    for (int k = 0; k < p.o.nspecs; k++)
+      counts |= p.o.specs[k].kind == TILESAT_GLOBAL_COUNT;
+    counted[truth > 0] += counts;
     tilesat_map_free(p.m);
     tilesat_rules_free(p.r);
   }
   cr_expect_gt(maps, cases / 4, "%d with maps", maps);
   cr_expect_gt(none, 5, "%d with none", none);
+  cr_expect_gt(counted[1], cases / 8, "%d with counts and maps", counted[1]);
+  cr_expect_gt(counted[0], 5, "%d with counts and no map", counted[0]);
 }
 
 /* A larger random map that has a valid map (check's witness): pins and
@@ -238,6 +290,122 @@ Test(modify, never_fails_on_larger_maps) {
   test_rng = 3232;
   for (int i = 0; i < test_cases(24); i++)
     larger_case(i);
+}
+
+/* Count constraints on a larger random map: a class, a rectangle and K.  From a
+ * valid map (check's witness), so that a map exists: exactly its count, at most
+ * a little more, at least a little less; or, with random K, whatever check
+ * says. */
+typedef struct counts_case {
+  tilesat_topology topo;
+  bool periodic;
+  int w, h, T;
+  tilesat_rules *r;
+  tilesat_map *m;
+  spec specs[2];
+  int nspecs;
+  char lines[256];
+} counts_case;
+
+static void counts_spec(counts_case *k, const int *witness, bool from_witness) {
+  spec *s = &k->specs[k->nspecs++];
+  memset(s, 0, sizeof *s);
+  s->kind = TILESAT_GLOBAL_COUNT;
+  s->topo = k->topo;
+  s->w = k->w;
+  s->h = k->h;
+  s->periodic = k->periodic;
+  bool any = false;
+  for (int t = 0; t < k->T - 1; t++) /* never every tile */
+    any |= s->in[t] = rnd(3) == 0;
+  if (!any)
+    s->in[rnd((unsigned)(k->T - 1))] = true;
+  s->r0 = (int)rnd((unsigned)k->h / 2);
+  s->c0 = (int)rnd((unsigned)k->w / 2);
+  s->r1 = s->r0 + k->h / 8 + (int)rnd((unsigned)k->h / 4);
+  s->c1 = s->c0 + k->w / 8 + (int)rnd((unsigned)k->w / 4);
+  int have = 0, cells = (s->r1 - s->r0 + 1) * (s->c1 - s->c0 + 1);
+  for (int c = 0; witness && c < k->w * k->h; c++) {
+    int y = c / k->w, x = c % k->w;
+    have += y >= s->r0 && y <= s->r1 && x >= s->c0 && x <= s->c1 &&
+            witness[c] >= 0 && s->in[witness[c]];
+  }
+  s->cmp = (int)rnd(3);
+  s->k = !from_witness ? (int)rnd((unsigned)cells / 2 + 1)
+         : s->cmp == 0 ? have + (int)rnd(3)
+         : s->cmp == 1 ? (have > 2 ? have - (int)rnd(3) : have)
+                       : have;
+  char cls[32];
+  class_word(s, k->T, cls);
+  static const char *const cmps[] = {"<=", ">=", "="};
+  size_t n = strlen(k->lines);
+  snprintf(k->lines + n, sizeof k->lines - n,
+           "count %s %s %d rect %d,%d:%d,%d\n", cls, cmps[s->cmp], s->k, s->r0,
+           s->c0, s->r1, s->c1);
+}
+
+/* One case: 1 when modify made again some window for the counts. */
+static int counts_one(int iter) {
+  counts_case k = {.topo = iter % 2 ? TILESAT_HEX : TILESAT_SQUARE,
+                   .periodic = iter % 4 >= 2,
+                   .w = 36 + (int)rnd(30),
+                   .h = 2 * (17 + (int)rnd(14)),
+                   .T = 3 + (int)rnd(3)};
+  k.r = random_rules(k.T, k.topo, 4 + (int)rnd(3));
+  k.m = map_new(k.r, k.w, k.h, k.topo, k.periodic);
+  int n = k.w * k.h, *witness = malloc((size_t)n * sizeof *witness);
+  int *tiles = malloc((size_t)n * sizeof *tiles);
+  tilesat_error err;
+  if (iter % 3 == 1)
+    for (int c = 0; c < n; c++)
+      if (rnd(25) == 0)
+        cr_assert_eq(tilesat_map_mask(k.m, c / k.w, c % k.w, &err), 0, "%s",
+                     err.msg);
+  /* CaDiCaL: PicoSAT took 30 s on some of these maps */
+  tilesat_solve_options so = {.backend = TILESAT_CADICAL};
+  int res = tilesat_check(k.m, &so, witness, &err);
+  cr_assert_geq(res, 0, "%s", err.msg);
+  bool drawn = iter % 4 == 3 || res != TILESAT_SAT; /* K at random */
+  strcpy(k.lines, "tilesat-constraints 1\n");
+  for (int i = 1 + (int)rnd(2); i > 0; i--)
+    counts_spec(&k, drawn ? NULL : witness, !drawn);
+  cr_assert_eq(tilesat_map_constraints_parse(k.m, k.lines, strlen(k.lines),
+                                             "test", &err),
+               0, "%s", err.msg);
+  if (drawn)
+    res = tilesat_check(k.m, &so, NULL, &err);
+  cr_assert_geq(res, 0, "%s", err.msg);
+  snprintf(current, sizeof current, "case %d: %s %dx%d%s, %d tiles, %s", iter,
+           tilesat_topology_name(k.topo), k.w, k.h,
+           k.periodic ? " periodic" : "", k.T,
+           k.lines + strlen("tilesat-constraints 1\n"));
+  tilesat_modify_stats st;
+  int got = modify_stats_run(k.m, (uint64_t)iter + 1, tiles, &st);
+  cr_expect_eq(got, res, "%s: modify %d, check %d", current, got, res);
+  if (got == TILESAT_SAT) {
+    cr_expect(own_ok(k.r, k.w, k.h, k.topo, k.periodic, NULL, NULL, tiles),
+              "%s: breaks the rules", current);
+    for (int i = 0; i < k.nspecs; i++)
+      cr_expect(keeps_masked(&k.specs[i], tiles), "%s: breaks count %d",
+                current, i + 1);
+  }
+  free(witness);
+  free(tiles);
+  tilesat_map_free(k.m);
+  tilesat_rules_free(k.r);
+  return st.count_windows > 0;
+}
+
+/* modify keeps counts on maps too large for one window: the counts met
+ * first by windows (the whole map's SAT only where they cannot), then kept
+ * by every block. */
+Test(modify, keeps_counts_on_larger_maps) {
+  test_rng = 3233;
+  int cases = test_cases(24), windowed = 0;
+  for (int i = 0; i < cases; i++)
+    windowed += counts_one(i);
+  cr_expect_gt(windowed, cases / 3, "%d of %d cases by count windows", windowed,
+               cases);
 }
 
 Test(modify, castle_128) {
@@ -376,12 +544,94 @@ Test(modify, odd_periodic_side_starts_varied) {
   tilesat_rules_free(r);
 }
 
-Test(modify, refuses_what_it_cannot_keep) {
-  expect_cli_error("tilesat: collapse --guard modify cannot keep count "
-                   "constraints yet (--count: the count of L is exactly 3); "
-                   "--guard sat can\n",
-                   "collapse", "rules/coast.rules", "--size", "8x8", "--count",
-                   "L=3", "--guard", "modify");
+/* A collapser run again after its map's pins changed (modify's windows
+ * keep one collapser a size and change its pins and bans block by block):
+ * --guard blocks and auto re-decided cells from the wave of the first
+ * run's pins, and a repair put back a tile the new pins rule out ("internal
+ * error: the collapsed map is not valid"). */
+Test(modify, a_reused_collapser_keeps_its_maps_new_pins) {
+  test_rng = 3234;
+  int runs = 0, maps = 0;
+  for (int iter = 0; iter < test_cases(40); iter++) {
+    tilesat_topology topo = iter % 2 ? TILESAT_HEX : TILESAT_SQUARE;
+    int T = 3 + (int)rnd(4), w = 8 + (int)rnd(20), h = 2 * (4 + (int)rnd(8));
+    tilesat_rules *r = random_rules(T, topo, 4 + (int)rnd(4));
+    tilesat_map *m = map_new(r, w, h, topo, iter % 3 == 0);
+    int n = w * h, *pin = malloc((size_t)n * sizeof *pin);
+    int *tiles = malloc((size_t)n * sizeof *tiles);
+    for (int c = 0; c < n; c++)
+      pin[c] = -1;
+    tilesat_error err;
+    tilesat_collapse *c = tilesat_collapse_new(m, &err);
+    cr_assert(c, "%s", err.msg);
+    for (int round = 0; round < 4; round++) {
+      tilesat_collapse_options o;
+      tilesat_collapse_options_init(&o);
+      o.seed = (uint64_t)round + 1;
+      o.guard = round % 2 ? TILESAT_GUARD_AUTO : TILESAT_GUARD_BLOCKS;
+      int res = tilesat_collapse_run(c, &o, tiles, &err);
+      cr_expect_geq(res, 0, "case %d round %d: %s", iter, round, err.msg);
+      runs++;
+      if (res == TILESAT_SAT) {
+        maps++;
+        cr_expect(own_ok(r, w, h, topo, iter % 3 == 0, pin, NULL, tiles),
+                  "case %d round %d: not valid", iter, round);
+      }
+      for (int k = 0; k < 1 + (int)rnd(3); k++) { /* pins for the next */
+        int cell = (int)rnd((unsigned)n), t = (int)rnd((unsigned)T);
+        if (pin[cell] >= 0)
+          continue;
+        pin[cell] = t;
+        cr_assert_eq(tilesat_map_pin(m, cell / w, cell % w,
+                                     tilesat_rules_tile_name(r, t), &err),
+                     0, "%s", err.msg);
+      }
+    }
+    tilesat_collapse_free(c);
+    free(pin);
+    free(tiles);
+    tilesat_map_free(m);
+    tilesat_rules_free(r);
+  }
+  cr_expect_gt(maps, runs / 4, "%d maps in %d runs", maps, runs);
+}
+
+/* How many cells of the map printed after "SAT\n" hold tile ch. */
+static int cells_holding(const char *out, char ch) {
+  int n = 0;
+  for (const char *p = out + 4; *p; p++)
+    n += *p == ch;
+  return n;
+}
+
+/* Counts from the command line are kept (coast: L needs L north of it up
+ * to the edge, so few windows can take L away: the whole map's SAT
+ * there); a count no map meets is UNSAT (exit 20); connected and path
+ * constraints are refused by name. */
+Test(modify, keeps_counts_and_refuses_what_it_cannot_keep) {
+  run_result got =
+      RUN("collapse", "rules/coast.rules", "--size", "40x36", "--count", "L=3",
+          "--count", "C>=30", "--guard", "modify", "--seed", "2");
+  cr_assert_eq(got.code, 10, "%s", got.err);
+  cr_expect_eq(cells_holding(got.out, 'L'), 3, "%s", got.out);
+  cr_expect_geq(cells_holding(got.out, 'C'), 30, "%s", got.out);
+  cr_expect(strstr(got.err, " count windows, "), "%s", got.err);
+  run_free(&got);
+  got = RUN("collapse", "rules/coast.rules", "--size", "8x8", "--count",
+            "L,C,S<=63", "--guard", "modify");
+  cr_expect_eq(got.code, 20, "%s", got.err);
+  cr_expect_str_eq(got.out, "UNSAT\n");
+  run_free(&got);
+  expect_cli_error("tilesat: collapse --guard modify cannot keep connected "
+                   "constraints yet (--connected: L connected: the cells "
+                   "holding L form one region); --guard sat can\n",
+                   "collapse", "rules/coast.rules", "--size", "8x8",
+                   "--connected", "L", "--guard", "modify");
+  expect_cli_error("tilesat: collapse --guard modify cannot keep path "
+                   "constraints yet (--path: a path of {L C} joins (0,0) and "
+                   "(7,7)); --guard sat can\n",
+                   "collapse", "rules/coast.rules", "--size", "8x8", "--path",
+                   "0,0:7,7=L,C", "--guard", "modify");
 }
 
 /* ----------------------------------------------------------------- world */

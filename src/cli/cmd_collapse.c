@@ -80,14 +80,18 @@ static void say_modify(const tilesat_collapse *c, tilesat_guard g) {
   if (st.pattern_rows)
     snprintf(from, sizeof from, "a %dx%d periodic pattern", st.pattern_cols,
              st.pattern_rows);
+  char counts[64] = "";
+  if (st.count_windows)
+    snprintf(counts, sizeof counts, ", %ld count windows", st.count_windows);
   fprintf(stderr,
           "tilesat: collapse: guard: %smodify from %s, %ld pin and border "
-          "windows, %ld blocks redone (%ld by WFC, %ld by SAT), %ld kept\n",
+          "windows%s, %ld blocks redone (%ld by WFC, %ld by SAT), %ld kept\n",
           g == TILESAT_GUARD_MODIFY
               ? ""
               : "auto went on by modify (its blocks grew to the whole map, "
                 "whose solver does not fit): ",
-          from, st.pin_windows, st.wfc + st.sat, st.wfc, st.sat, st.kept);
+          from, st.pin_windows, counts, st.wfc + st.sat, st.wfc, st.sat,
+          st.kept);
 }
 
 /* What the guard did in the last run, on stderr. */

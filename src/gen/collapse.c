@@ -742,8 +742,11 @@ static void run_start(tilesat_collapse *c, const tilesat_collapse_options *o) {
     start(c, c->seed_now, o->heuristic);
   if (c->start_reuse == 1 && (c->start_ok = c->contradiction < 0))
     snap_save_to(c, &c->start_snap);
-  if (c->drain && !c->base && c->contradiction < 0) {
-    c->base = ts_malloc((size_t)c->N * (size_t)c->T);
+  /* at every start: the map's pins and bans may have changed since the
+   * last run (modify's windows change them block by block) */
+  if (c->drain && c->contradiction < 0) {
+    if (!c->base)
+      c->base = ts_malloc((size_t)c->N * (size_t)c->T);
     memcpy(c->base, c->possible, (size_t)c->N * (size_t)c->T);
   }
 }
@@ -914,6 +917,36 @@ static int memory_restart(tilesat_collapse *c,
   return 3;
 }
 
+/* A hash of the map's pins and bans. */
+static uint64_t pins_key(const tilesat_map *m) {
+  uint64_t h = 0xcbf29ce484222325u;
+  const ts_pin *v[2] = {m->pins.v, m->bans.v};
+  const size_t n[2] = {m->pins.n, m->bans.n};
+  for (int k = 0; k < 2; k++) {
+    h = (h ^ n[k]) * 0x100000001b3u;
+    for (size_t i = 0; i < n[k]; i++)
+      h = (h ^ ((uint64_t)(unsigned)v[k][i].cell << 32 |
+                (uint64_t)(unsigned)v[k][i].tile)) *
+          0x100000001b3u;
+  }
+  return h;
+}
+
+/* The map's pins or bans changed since the guard's solver was made
+ * (modify's windows change them block by block; a caller may pin more):
+ * the solver and what it knew of the map go. */
+static void pins_changed(tilesat_collapse *c) {
+  uint64_t key = pins_key(c->m);
+  if (key == c->pins_key)
+    return;
+  c->pins_key = key;
+  ts_solver_free(c->solver);
+  ts_cuts_free(c->cuts);
+  c->solver = NULL;
+  c->cuts = NULL;
+  c->map_sat = -1;
+}
+
 int tilesat_collapse_run(tilesat_collapse *c, const tilesat_collapse_options *o,
                          int *tiles, tilesat_error *err) {
   if (!c || !o || !tiles)
@@ -922,6 +955,7 @@ int tilesat_collapse_run(tilesat_collapse *c, const tilesat_collapse_options *o,
     ts_misuse(__func__, "no such guard");
   if (o->guard == TILESAT_GUARD_MODIFY)
     return ts_modify_run(c, o, tiles, err);
+  pins_changed(c);
   if (o->guard != TILESAT_GUARD_NONE && collapse_refuse(c->m, true, err))
     return -1;
   if (o->guard == TILESAT_GUARD_BLOCKS && (c->cg || c->m->masked) &&

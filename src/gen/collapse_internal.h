@@ -72,6 +72,7 @@ struct tilesat_collapse {
   tilesat_solve_options solve; /* what the solver was made with */
   const tilesat_solve_options *now; /* the options of the solving under way */
   int map_sat;        /* the rules and pins alone: SAT, UNSAT, -1 */
+  uint64_t pins_key;  /* the map's pins and bans the solver was made with */
   TS_VEC(doom) dooms; /* proved, by step; of the last run */
   size_t next_doom;   /* the first doom not yet reached */
   long calls;         /* solver calls of the last run */

@@ -17,7 +17,6 @@
 #include <string.h>
 
 #define MOD_TRIES 8
-#define MOD_CONFLICTS 2000
 #define MOD_CACHE 8 /* collapsers kept, one per window size */
 
 mod_i128 mod_floordiv(mod_i128 a, mod_i128 b) {
@@ -196,6 +195,17 @@ struct mod_engine {
   uint8_t *free_cell;
   size_t cap;
   double *w; /* the blocks' tile weights (mod_engine_weights), or NULL */
+  struct wcount { /* a count in the window under way (window_counts) */
+    int n, cur;   /* its free cells, those of its class now */
+    int lo, hi;   /* what they may hold */
+    /* the count to move: at most j of its class cells (too high) or of
+     * its other cells (too low), j from jt (as far as the window can) to
+     * jl (one nearer) */
+    bool low;
+    int jt, jl;
+  } * wc;
+  int nwc;
+  int *lits, *out; /* the count's literals and totalizer, cap of each */
   mod_stats st;
 };
 
@@ -237,6 +247,9 @@ void mod_engine_free(mod_engine *e) {
   free(e->wtiles);
   free(e->free_cell);
   free(e->w);
+  free(e->wc);
+  free(e->lits);
+  free(e->out);
   free(e);
 }
 
@@ -284,6 +297,8 @@ static int window_cells(mod_engine *e, const mod_plane *pl, int y0, int x0,
     e->gcell = ts_realloc(e->gcell, n * sizeof *e->gcell);
     e->wtiles = ts_realloc(e->wtiles, n * sizeof *e->wtiles);
     e->free_cell = ts_realloc(e->free_cell, n);
+    e->lits = ts_realloc(e->lits, n * sizeof *e->lits);
+    e->out = ts_realloc(e->out, n * sizeof *e->out);
   }
   int nfree = 0;
   for (int i = 0; i < hh; i++)
@@ -380,9 +395,165 @@ static mod_cached *cached(mod_engine *e, int hh, int ww, tilesat_error *err) {
   return k;
 }
 
-/* WFC on the window: up to MOD_TRIES plain runs.  1 filled, 0, -1. */
-static int fill_wfc(mod_engine *e, tilesat_collapse *c, uint64_t key,
-                    tilesat_error *err) {
+/* -------------------------------------------------------------- counts */
+
+static bool in_class(const ts_global *g, int tile) {
+  return tile >= 0 && ts_bit(g->class, tile);
+}
+
+static int clamp(long v, int n) { return v < 0 ? 0 : v > n ? n : (int)v; }
+
+/* The window's range for count k (its free cells counted in *w): a met
+ * count stays met, an unmet one comes no farther from its bounds; the
+ * count to move, pl->move, may come as near as it can (w->jt) and must
+ * come one nearer (w->jl).  False when k is pl->move and no filling of
+ * the window could move it. */
+static bool window_range(const mod_plane *pl, const mod_count *k,
+                         struct wcount *w) {
+  long out = k->total - w->cur;
+  int lo = clamp(k->lo - out, w->n), hi = clamp((long)k->hi - out, w->n);
+  bool high = k->total > k->hi, low = k->total < k->lo;
+  w->low = low;
+  if (k != pl->move) {
+    w->lo = low ? w->cur : lo;
+    w->hi = high ? w->cur : hi;
+    return true;
+  }
+  w->lo = high ? lo : 0; /* not past its bounds on the other side */
+  w->hi = high ? w->n : hi;
+  w->jt = high ? hi : w->n - lo; /* hi < cur, lo > cur: k->total's side */
+  w->jl = high ? w->cur - 1 : w->n - w->cur - 1;
+  return w->jl >= 0;
+}
+
+/* Each count's range in the window whose cells window_cells set: false
+ * when the count to move cannot move in it. */
+static bool window_counts(mod_engine *e, const mod_plane *pl, int ncells) {
+  if (pl->ncounts > e->nwc) {
+    e->nwc = pl->ncounts;
+    e->wc = ts_realloc(e->wc, (size_t)e->nwc * sizeof *e->wc);
+  }
+  bool can = true;
+  for (int i = 0; i < pl->ncounts; i++) {
+    const ts_global *g = pl->counts[i].g;
+    struct wcount *w = &e->wc[i];
+    w->n = w->cur = 0;
+    for (int lc = 0; lc < ncells; lc++)
+      if (e->free_cell[lc] && ts_global_covers(pl->m, g, e->gcell[lc])) {
+        w->n++;
+        w->cur += in_class(g, pl->tiles[e->gcell[lc]]);
+      }
+    can &= window_range(pl, &pl->counts[i], w);
+  }
+  return can;
+}
+
+/* Count i's class cells among the window's free cells in e->wtiles. */
+static int window_new(const mod_engine *e, const mod_plane *pl, int i,
+                      int ncells) {
+  const ts_global *g = pl->counts[i].g;
+  int k = 0;
+  for (int lc = 0; lc < ncells; lc++)
+    k += e->free_cell[lc] && in_class(g, e->wtiles[lc]) &&
+         ts_global_covers(pl->m, g, e->gcell[lc]);
+  return k;
+}
+
+/* Does the window's filling in e->wtiles keep each count in its range? */
+static bool counts_keep(const mod_engine *e, const mod_plane *pl, int ncells) {
+  for (int i = 0; i < pl->ncounts; i++) {
+    const struct wcount *w = &e->wc[i];
+    if (!w->n || (w->lo == 0 && w->hi == w->n))
+      continue;
+    int k = window_new(e, pl, i, ncells);
+    if (k < w->lo || k > w->hi)
+      return false;
+  }
+  return true;
+}
+
+/* The window's filling in e->wtiles goes into the plane: the counts. */
+static void counts_apply(const mod_engine *e, mod_plane *pl, int ncells) {
+  for (int i = 0; i < pl->ncounts; i++)
+    if (e->wc[i].n)
+      pl->counts[i].total += window_new(e, pl, i, ncells) - e->wc[i].cur;
+}
+
+static void to_solver(void *user, int group, const int *lits, size_t n) {
+  (void)group;
+  ts_solver_add_clause(user, lits, n);
+}
+
+/* "The cell holds a tile of g's class" as a literal of s (a new
+ * variable y, y <-> one of the class's tiles, when the class has more than
+ * one). */
+static int class_lit(ts_solver *s, const tilesat_map *wm, const ts_global *g,
+                     int lc, int *next, int *buf) {
+  if (g->ntiles == 1)
+    return ts_var(wm, lc, g->tile);
+  int y = ++*next, len = 0;
+  buf[len++] = -y;
+  for (int t = 0; t < wm->rules->ntiles; t++)
+    if (ts_bit(g->class, t)) {
+      int l[2] = {-ts_var(wm, lc, t), y};
+      ts_solver_add_clause(s, l, 2);
+      buf[len++] = ts_var(wm, lc, t);
+    }
+  ts_solver_add_clause(s, buf, (size_t)len);
+  return y;
+}
+
+/* Count i's class literals on the window's free cells into e->lits:
+ * how many. */
+static int count_lits(mod_engine *e, const mod_plane *pl, const tilesat_map *wm,
+                      ts_solver *s, int i, int *next) {
+  const ts_global *g = pl->counts[i].g;
+  int n = 0;
+  int *buf = ts_malloc(((size_t)wm->rules->ntiles + 1) * sizeof *buf);
+  for (int lc = 0; lc < wm->ncells; lc++)
+    if (e->free_cell[lc] && ts_global_covers(pl->m, g, e->gcell[lc]))
+      e->lits[n++] = class_lit(s, wm, g, lc, next, buf);
+  free(buf);
+  return n;
+}
+
+/* Count i's range on the window's free cells, in s: a totalizer each
+ * way, at most hi of the class literals and at most n - lo of their
+ * negations; for the count to move, its totalizer of at most j (out[j]:
+ * more than j) into e->out. */
+static void sat_count(mod_engine *e, const mod_plane *pl, const tilesat_map *wm,
+                      ts_solver *s, int i, int *next) {
+  const struct wcount *w = &e->wc[i];
+  bool move = &pl->counts[i] == pl->move;
+  int lo = w->lo, hi = w->hi;
+  if (!w->n || (!move && lo <= 0 && hi >= w->n))
+    return;
+  int n = count_lits(e, pl, wm, s, i, next);
+  if (hi < n) {
+    ts_totalizer_up(e->lits, n, hi + 1, next, to_solver, s, e->out);
+    int unit = -e->out[hi];
+    ts_solver_add_clause(s, &unit, 1);
+  }
+  if (lo > 0) {
+    for (int k = 0; k < n; k++)
+      e->lits[k] = -e->lits[k];
+    ts_totalizer_up(e->lits, n, n - lo + 1, next, to_solver, s, e->out);
+    int unit = -e->out[n - lo];
+    ts_solver_add_clause(s, &unit, 1);
+    for (int k = 0; k < n; k++)
+      e->lits[k] = -e->lits[k];
+  }
+  if (move) { /* its totalizer: e->out */
+    for (int k = 0; w->low && k < n; k++)
+      e->lits[k] = -e->lits[k];
+    ts_totalizer_up(e->lits, n, w->jl + 1, next, to_solver, s, e->out);
+  }
+}
+
+/* WFC on the window: up to MOD_TRIES plain runs, a filling that breaks
+ * a count's range one that failed.  1 filled, 0, -1. */
+static int fill_wfc(mod_engine *e, const mod_plane *pl, tilesat_collapse *c,
+                    uint64_t key, tilesat_error *err) {
   tilesat_collapse_options co;
   tilesat_collapse_options_init(&co);
   co.solve = e->so;
@@ -394,20 +565,20 @@ static int fill_wfc(mod_engine *e, tilesat_collapse *c, uint64_t key,
     c->start_reuse = 0;
     if (res < 0)
       return -1;
-    if (res == TILESAT_SAT)
+    if (res == TILESAT_SAT && counts_keep(e, pl, c->m->ncells))
       return 1;
   }
   return 0;
 }
 
-/* SAT on the window (CaDiCaL within MOD_CONFLICTS): 1 filled, 0, -1. */
-static int fill_sat(mod_engine *e, const tilesat_map *wm, int conflicts,
-                    tilesat_error *err) {
-  tilesat_solve_options q = e->so;
-  q.backend = TILESAT_CADICAL;
-  ts_solver *s = ts_solver_for_map(wm, &q);
+/* One solve of s within `conflicts` (0: no bound), assuming `assume` (0:
+ * nothing): 1 with e->wtiles, 0, -1 with err. */
+static int solve_read(mod_engine *e, ts_solver *s, const tilesat_map *wm,
+                      int conflicts, int assume, tilesat_error *err) {
   if (conflicts > 0)
     ts_solver_limit(s, conflicts);
+  if (assume)
+    ts_solver_assume(s, assume);
   int res = ts_solver_solve(s);
   if (res == TILESAT_UNKNOWN && ts_terminated(&e->so))
     res = ts_solver_unknown(s, "collapse", err);
@@ -418,25 +589,86 @@ static int fill_sat(mod_engine *e, const tilesat_map *wm, int conflicts,
         if (ts_solver_value(s, ts_var(wm, lc, t)))
           e->wtiles[lc] = t;
     }
-  ts_solver_free(s);
   return res == TILESAT_SAT ? 1 : res < 0 ? -1 : 0;
 }
 
+/* The window's solver (CaDiCaL): its map and the counts. */
+static ts_solver *window_solver(mod_engine *e, const mod_plane *pl,
+                                const tilesat_map *wm) {
+  tilesat_solve_options q = e->so;
+  q.backend = TILESAT_CADICAL;
+  ts_solver *s = ts_solver_for_map(wm, &q);
+  int next = ts_encode_nvars(wm);
+  for (int i = 0; i < pl->ncounts; i++) /* the count to move last */
+    if (&pl->counts[i] != pl->move)
+      sat_count(e, pl, wm, s, i, &next);
+  if (pl->move)
+    sat_count(e, pl, wm, s, (int)(pl->move - pl->counts), &next);
+  return s;
+}
+
+/* SAT on the window within `conflicts` (0: no bound), the counts in
+ * their ranges: 1 filled, 0, -1. */
+static int fill_sat(mod_engine *e, const mod_plane *pl, const tilesat_map *wm,
+                    int conflicts, tilesat_error *err) {
+  ts_solver *s = window_solver(e, pl, wm);
+  int res = solve_read(e, s, wm, conflicts, 0, err);
+  ts_solver_free(s);
+  return res;
+}
+
+/* How many of the count to move's literals (e->lits, as its totalizer
+ * counts them) the last model holds. */
+static int model_j(const mod_engine *e, ts_solver *s, int n) {
+  int j = 0;
+  for (int k = 0; k < n; k++)
+    j += ts_solver_value(s, abs(e->lits[k])) == (e->lits[k] > 0);
+  return j;
+}
+
+/* The count to move as near its bounds as the window can take it: a
+ * filling with at most jl of its literals (one nearer), then each time
+ * one with fewer than the last had, down to jt or until none is found
+ * within `conflicts` (the solves that fail cost the most: one here).
+ * The last filling in e->wtiles: 1, 0 (none moves it), -1 with err. */
+static int fill_move(mod_engine *e, const mod_plane *pl, const tilesat_map *wm,
+                     int conflicts, tilesat_error *err) {
+  const struct wcount *w = &e->wc[pl->move - pl->counts];
+  ts_solver *s = window_solver(e, pl, wm);
+  int *best = ts_malloc((size_t)wm->ncells * sizeof *best);
+  int found = 0;
+  for (int j = w->jl; j >= w->jt;) {
+    int res = solve_read(e, s, wm, conflicts, -e->out[j], err);
+    if (res < 0)
+      found = -1;
+    if (res != 1)
+      break;
+    memcpy(best, e->wtiles, (size_t)wm->ncells * sizeof *best);
+    found = 1;
+    j = model_j(e, s, w->n) - 1;
+  }
+  if (found == 1)
+    memcpy(e->wtiles, best, (size_t)wm->ncells * sizeof *best);
+  free(best);
+  ts_solver_free(s);
+  return found;
+}
+
 /* The window wm filled by WFC (c, when given), then SAT. */
-static int fill_window(mod_engine *e, tilesat_map *wm, tilesat_collapse *c,
-                       uint64_t key, tilesat_error *err) {
+static int fill_window(mod_engine *e, const mod_plane *pl, tilesat_map *wm,
+                       tilesat_collapse *c, uint64_t key, tilesat_error *err) {
   tilesat_collapse *own = NULL;
   if (!c && !(c = own = tilesat_collapse_new(wm, err)))
     return -1;
   if (own)
     weigh(e, own);
-  int res = fill_wfc(e, c, key, err);
+  int res = fill_wfc(e, pl, c, key, err);
   tilesat_collapse_free(own);
   if (res == 1) {
     e->st.wfc++;
     return 1;
   }
-  if (res == 0 && (res = fill_sat(e, wm, MOD_CONFLICTS, err)) == 1)
+  if (res == 0 && (res = fill_sat(e, pl, wm, MOD_CONFLICTS, err)) == 1)
     e->st.sat++;
   if (res == 0)
     e->st.kept++;
@@ -497,6 +729,8 @@ int mod_window(mod_engine *e, mod_plane *pl, const mod_rect *b, uint64_t key,
                   : window_cells(e, pl, in.y0, in.x0, in.hh, in.ww, in.ring);
   if (!nfree)
     return 0;
+  if (pl->ncounts && !window_counts(e, pl, in.hh * in.ww))
+    return 0; /* the count to move cannot move here */
   if (conflicts < 0)
     e->st.cells += nfree;
   tilesat_map own;
@@ -505,12 +739,15 @@ int mod_window(mod_engine *e, mod_plane *pl, const mod_rect *b, uint64_t key,
   if (!wm)
     return -1;
   window_fill(e, pl, wm);
-  int res = conflicts >= 0 ? fill_sat(e, wm, conflicts, err)
-                           : fill_window(e, wm, c, key, err);
-  if (res == 1)
+  int res = pl->move         ? fill_move(e, pl, wm, conflicts, err)
+            : conflicts >= 0 ? fill_sat(e, pl, wm, conflicts, err)
+                             : fill_window(e, pl, wm, c, key, err);
+  if (res == 1) {
+    counts_apply(e, pl, in.hh * in.ww);
     for (int lc = 0; lc < in.hh * in.ww; lc++)
       if (e->free_cell[lc])
         pl->tiles[e->gcell[lc]] = e->wtiles[lc];
+  }
   window_clear(&own);
   return res;
 }

@@ -22,6 +22,7 @@
 #define MOD_LAYERS 4        /* layers of blocks */
 #define MOD_PATTERN 16      /* the largest side of a periodic pattern tried */
 #define MOD_PATTERN_WIDE 64 /* ... or of a varied one on a periodic map */
+#define MOD_CONFLICTS 2000  /* a block's SAT, after WFC */
 
 /* Cell coordinates of an endless world pass 64 bits (chunk row times
  * chunk size): 128-bit integers for them, int for the window. */
@@ -71,16 +72,39 @@ typedef struct mod_layer_geom {
 } mod_layer_geom;
 mod_layer_geom mod_layer_open(int layer, bool hex_rows);
 
+/* A count constraint of a finite map as the blocks keep it: its class
+ * cells in the map now (kept up to date by mod_window) and its bounds. */
+typedef struct mod_count {
+  const ts_global *g;
+  long total;
+  int lo, hi; /* met when lo <= total <= hi */
+} mod_count;
+
 /* What the blocks change: a grid of cells (tiles[y * w + x]), wrapping or
  * not; for a finite map its pins (pin[cell]: the tile, or -1), bans
- * (ban_tile[ban_at[cell] .. ban_at[cell + 1])) and masks. */
+ * (ban_tile[ban_at[cell] .. ban_at[cell + 1])), masks and counts.  A
+ * window's new filling keeps every met count met (the count of its own
+ * cells bounded by the count's bounds less the count outside them) and
+ * moves no unmet count away from its bounds; `move` (NULL: none), an
+ * unmet count, it must move toward them: SAT alone then, first as far as
+ * the window can (the count met, or all its cells in or out of the
+ * class), else by one at least; a window that cannot move it (none of its
+ * cells could change the count) is not tried. */
 typedef struct mod_plane {
   int *tiles;
   int w, h;
   bool periodic;
   const tilesat_map *m; /* NULL: the world (no pins, bans nor masks) */
   const int *pin, *ban_at, *ban_tile;
+  mod_count *counts; /* ncounts of them (0 in the world) */
+  int ncounts;
+  const mod_count *move;
 } mod_plane;
+
+/* Is the count met? */
+static inline bool mod_count_met(const mod_count *k) {
+  return k->lo <= k->total && k->total <= k->hi;
+}
 
 /* What the blocks did. */
 typedef struct mod_stats {
@@ -120,10 +144,10 @@ typedef struct mod_rect {
 } mod_rect;
 
 /* The window's cells but its margin made again, with everything outside
- * as it is: conflicts < 0, a block (WFC, the runs' seeds from key, then
- * SAT within MOD_CONFLICTS, else kept, counted in the stats); else SAT
- * alone within that many conflicts (0: no bound).  1 made again, 0 not,
- * -1 with err. */
+ * as it is and the plane's counts kept (mod_plane): conflicts < 0, a block
+ * (WFC, the runs' seeds from key, then SAT within MOD_CONFLICTS, else kept,
+ * counted in the stats); else SAT alone within that many conflicts (0: no
+ * bound).  1 made again, 0 not, -1 with err. */
 int mod_window(mod_engine *e, mod_plane *pl, const mod_rect *b, uint64_t key,
                int conflicts, tilesat_error *err);
 

@@ -10,6 +10,10 @@
  *    margin (ts_window_at: a relaxation), and when that has none either,
  *    the map has none (UNSAT, that window); a window as large as the map
  *    is the whole map's SAT.
+ *    Counts: while one is unmet, windows made again by SAT move it toward
+ *    its bounds and keep the others no farther (meet_counts); where they
+ *    cannot, the whole map's SAT (UNSAT: no map).  From here on every
+ *    window keeps every count (mod_plane, modify.h).
  * 3. MOD_LAYERS layers of blocks (modify.c), their WFC with the weights
  *    mod_calibrate found for the rules, clipped to the map: a side on
  *    the map's edge has no margin; an open map's layers are
@@ -18,8 +22,13 @@
  *    as large as the map, the last of a row shorter). */
 #include "gen/modify.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* Count windows: up to MOD_COUNT_SIDE cells a side (then the whole map's
+ * SAT), each solve within MOD_CONFLICTS conflicts. */
+#define MOD_COUNT_SIDE 256
 
 typedef struct fin {
   tilesat_collapse *c;
@@ -28,6 +37,8 @@ typedef struct fin {
   int *pin, *ban_at, *ban_tile;
   mod_engine *e;
   tilesat_solve_options so;
+  mod_count *counts; /* the map's count constraints, kept from step 3 on */
+  int ncounts;
 } fin;
 
 /* Each cell's pin and bans, at hand. */
@@ -70,7 +81,10 @@ static bool breaks(const fin *f, int cell) {
 
 /* The whole map by SAT: 0 (its tiles), TILESAT_UNSAT, or -1. */
 static int whole(fin *f, tilesat_error *err) {
-  int res = tilesat_check(f->m, &f->so, f->pl.tiles, err);
+  tilesat_solve_options so = f->so;
+  if (so.backend == TILESAT_BACKEND_AUTO && f->ncounts)
+    so.backend = TILESAT_CADICAL; /* counts: it finishes hard ones */
+  int res = tilesat_check(f->m, &so, f->pl.tiles, err);
   return res == TILESAT_SAT ? 0 : res;
 }
 
@@ -278,16 +292,150 @@ static int weights(fin *f, tilesat_error *err) {
   return 0;
 }
 
-/* Pins and bans, then the layers: 0, TILESAT_UNSAT, or -1. */
+
+/* ------------------------------------------------------------- counts */
+
+/* Each count's class cells in the map as it is now. */
+static void counts_total(fin *f) {
+  const tilesat_map *m = f->m;
+  for (int i = 0; i < f->ncounts; i++) {
+    mod_count *k = &f->counts[i];
+    k->total = 0;
+    for (int c = 0; c < m->ncells; c++) {
+      int t = f->pl.tiles[c];
+      k->total +=
+          t >= 0 && ts_bit(k->g->class, t) && ts_global_covers(m, k->g, c);
+    }
+  }
+}
+
+/* The map's counts and their bounds. */
+static void counts_index(fin *f) {
+  const tilesat_map *m = f->m;
+  f->counts = ts_calloc(m->globals.n + 1, sizeof *f->counts);
+  for (size_t i = 0; i < m->globals.n; i++) {
+    const ts_global *g = &m->globals.v[i];
+    if (g->kind != TILESAT_GLOBAL_COUNT)
+      continue;
+    mod_count *k = &f->counts[f->ncounts++];
+    k->g = g;
+    k->lo = g->cmp == TS_AT_MOST ? 0 : g->k;
+    k->hi = g->cmp == TS_AT_LEAST ? INT_MAX : g->k;
+  }
+}
+
+static bool counts_met(const fin *f) {
+  for (int i = 0; i < f->ncounts; i++)
+    if (!mod_count_met(&f->counts[i]))
+      return false;
+  return true;
+}
+
+/* One side's windows of `side` cells at offset off (a multiple of 2 on a
+ * hex map's rows) for the counts: on an open map cut at its edges (no
+ * margin there), on a periodic one wrapping, the last shorter.  Returns
+ * how many (at most dim / side + 2). */
+static int count_segments(int dim, int side, int off, bool periodic, seg *out) {
+  int n = 0;
+  if (periodic) {
+    side = side < dim ? side : dim;
+    for (int s = off % side; s < off % side + dim; s += side) {
+      int len = off % side + dim - s < side ? off % side + dim - s : side;
+      out[n++] = (seg){s % dim, len, 1, 1};
+    }
+    return n;
+  }
+  for (int s = off > 0 ? off - side : 0; s < dim; s += side) {
+    int a = s < 0 ? 0 : s, b = s + side < dim ? s + side : dim;
+    if (b > a)
+      out[n++] = (seg){a, b - a, a > 0, b < dim};
+  }
+  return n;
+}
+
+/* One sweep of count k's windows (side cells, at offset off both ways)
+ * that meet its cells, each made again by SAT to move k toward its
+ * bounds: how many moved it, or -1 with err. */
+static int count_sweep(fin *f, mod_count *k, int side, int off, seg *rows,
+                       seg *cols, tilesat_error *err) {
+  const tilesat_map *m = f->m;
+  bool hex = m->topo == TILESAT_HEX;
+  int nr =
+      count_segments(m->height, side, hex ? off & ~1 : off, m->periodic, rows);
+  int nc = count_segments(m->width, side, off, m->periodic, cols);
+  int moved = 0;
+  f->pl.move = k;
+  for (int i = 0; i < nr && !mod_count_met(k); i++)
+    for (int j = 0; j < nc && !mod_count_met(k); j++) {
+      if (ts_terminated(&f->so)) {
+        ts_error(err, "collapse", 0, "interrupted");
+        return -1;
+      }
+      const ts_global *g = k->g;
+      seg a = rows[i], b = cols[j];
+      if (!m->periodic && (a.start > g->r1 || a.start + a.len <= g->r0 ||
+                           b.start > g->c1 || b.start + b.len <= g->c0))
+        continue; /* none of its cells */
+      mod_rect w = {a.start, b.start, a.len, b.len,
+                    (a.lo ? MOD_RING_N : 0u) | (a.hi ? MOD_RING_S : 0u) |
+                        (b.lo ? MOD_RING_W : 0u) | (b.hi ? MOD_RING_E : 0u)};
+      long before = k->total;
+      int res = mod_window(f->e, &f->pl, &w, 0, MOD_CONFLICTS, err);
+      if (res < 0)
+        return -1;
+      f->c->mod.count_windows++;
+      moved += res == 1 && k->total != before;
+    }
+  f->pl.move = NULL;
+  return moved;
+}
+
+/* Make every count hold by windows that move one toward its bounds and
+ * keep the others no farther (16x16, at offsets 0 and 8, then 32x32 and
+ * so on, again while they move it); when windows as large as the map
+ * cannot, the whole map's SAT (UNSAT: no map).  0, TILESAT_UNSAT, or -1. */
+static int meet_counts(fin *f, tilesat_error *err) {
+  const tilesat_map *m = f->m;
+  int most = m->width > m->height ? m->width : m->height;
+  seg *rows = ts_malloc(((size_t)most / MOD_P + 3) * sizeof *rows);
+  seg *cols = ts_malloc(((size_t)most / MOD_P + 3) * sizeof *cols);
+  int res = 0;
+  for (int side = MOD_P; res == 0 && !counts_met(f); side *= 2) {
+    if (2 * side >= most || side > MOD_COUNT_SIDE) {
+      res = whole(f, err);
+      break;
+    }
+    for (int half = 0; half < 2 && res == 0; half++)
+      for (int i = 0; i < f->ncounts && res == 0; i++)
+        for (int moved = 1; moved > 0 && !mod_count_met(&f->counts[i]);) {
+          moved = count_sweep(f, &f->counts[i], side, half * side / 2, rows,
+                              cols, err);
+          res = moved < 0 ? -1 : 0;
+        }
+  }
+  free(rows);
+  free(cols);
+  return res;
+}
+
+/* Pins and bans, the counts, then the layers: 0, TILESAT_UNSAT, or -1. */
 static int modify(fin *f, tilesat_error *err) {
+  counts_index(f);
   int res = base(f, err);
   for (int cell = 0; cell < f->m->ncells && res == 0; cell++)
     if (breaks(f, cell))
       res = fix_cell(f, cell, err);
+  if (res == 0 && f->ncounts) { /* the counts from here on */
+    counts_total(f);
+    f->pl.counts = f->counts;
+    f->pl.ncounts = f->ncounts;
+    res = meet_counts(f, err);
+  }
   if (res == 0)
     res = weights(f, err);
   if (res != 0)
     return res;
+  counts_total(f); /* whole() may have made the map again */
   int most = (f->m->width > f->m->height ? f->m->width : f->m->height);
   seg *rows = ts_malloc(((size_t)most / MOD_P + 3) * sizeof *rows);
   seg *cols = ts_malloc(((size_t)most / MOD_P + 3) * sizeof *cols);
@@ -301,7 +449,9 @@ static int modify(fin *f, tilesat_error *err) {
 int ts_modify_run(tilesat_collapse *c, const tilesat_collapse_options *o,
                   int *tiles, tilesat_error *err) {
   if (tilesat_map_refuse_globals(
-          c->m, 1u << TILESAT_GLOBAL_BORDER | TILESAT_KEEPS_MASK,
+          c->m,
+          1u << TILESAT_GLOBAL_BORDER | 1u << TILESAT_GLOBAL_COUNT |
+              TILESAT_KEEPS_MASK,
           "collapse --guard modify", "; --guard sat can", err))
     return -1;
   memset(&c->mod, 0, sizeof c->mod);
@@ -328,6 +478,7 @@ int ts_modify_run(tilesat_collapse *c, const tilesat_collapse_options *o,
   c->mod.cells = st->cells;
   c->repairs = st->wfc + st->sat;
   mod_engine_free(f.e);
+  free(f.counts);
   free(f.pin);
   free(f.ban_at);
   free(f.ban_tile);
