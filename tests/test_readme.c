@@ -1,8 +1,10 @@
 /* Documentation that cannot go stale.  Every line of every ```sh block of
  * README.md and rules/README.md, and every example of the man pages
  * (tilesat --man COMMAND, EXAMPLES), runs as written: by sh, in order, in a
- * temporary folder holding a copy of rules/ and tests/data/, with the
- * binary under test first on PATH.  What a line's trailing comment names is
+ * temporary folder holding a copy of rules/, tests/data/ and tools/tiled/,
+ * with the binary under test first on PATH and HOME a folder of its own
+ * (README.md's Tiled lines link the extension into ~/.config/tiled/ and
+ * run headless Tiled).  What a line's trailing comment names is
  * compared:
  *   exit N        its exit code must be N;
  *   "text"        its output (stdout, then stderr) must hold text;
@@ -55,10 +57,13 @@ static const char *shell_comment(const char *line) {
 /* Run one line (from `where`) and compare what its comment names. */
 static void run_line(doc_run *r, const char *where, const char *line) {
   char sh[16384];
+  /* HOME is the folder's own home/ (the README's Tiled lines link the
+   * extension into ~/.config/tiled/extensions/), never the user's */
   snprintf(sh, sizeof sh,
-           "cd '%s' && PATH='%s':\"$PATH\" && exec >out.txt 2>err.txt "
-           "</dev/null && %s",
-           r->dir, r->bindir, line);
+           "cd '%s' && PATH='%s':\"$PATH\" && HOME='%s/home' && "
+           "XDG_RUNTIME_DIR=\"$HOME\" && export HOME XDG_RUNTIME_DIR && "
+           "unset XDG_CONFIG_HOME && exec >out.txt 2>err.txt </dev/null && %s",
+           r->dir, r->bindir, r->dir, line);
   int status = system(sh);
   r->commands++;
   if (!WIFEXITED(status)) {
@@ -152,8 +157,9 @@ static char *man_examples(const char *cmd) {
   return md;
 }
 
-/* A temporary folder holding a copy of rules/ and tests/data/ (malloc'd),
- * and the binary's folder into bindir. */
+/* A temporary folder holding a copy of rules/, tests/data/ and
+ * tools/tiled/ (the Tiled extension) and an empty home/ (malloc'd), and the
+ * binary's folder into bindir. */
 static char *doc_folder(char *bindir, size_t cap) {
   const char *bin = getenv("TILESAT_BIN");
   bin = bin ? bin : "build/tilesat";
@@ -165,9 +171,10 @@ static char *doc_folder(char *bindir, size_t cap) {
   char *dir = temp_dir();
   char sh[4096];
   snprintf(sh, sizeof sh,
-           "mkdir '%s/tests' && cp -R rules '%s/' && cp -R tests/data "
-           "'%s/tests/'",
-           dir, dir, dir);
+           "mkdir '%s/tests' '%s/tools' && mkdir -m 700 '%s/home' && cp -R "
+           "rules '%s/' && cp -R tests/data '%s/tests/' && cp -R tools/tiled "
+           "'%s/tools/'",
+           dir, dir, dir, dir, dir, dir);
   cr_assert_eq(system(sh), 0);
   return dir;
 }
