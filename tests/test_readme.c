@@ -377,3 +377,73 @@ Test(readme, the_demo_does_what_it_announces) {
   free(out);
   rm_tree(dir);
 }
+
+/* The README's dungeon is a real one: the map its dungeon32 line makes
+ * has a floor (rooms ".", doors "+", corridors ",", bridges "=") of at
+ * least a third of the map, all one region by the test's own flood fill
+ * (4 neighbours), and the picture the README shows is the one that line
+ * draws.  (The dungeon it once showed was two corridor cells.) */
+Test(readme, the_dungeon_is_one_floor_a_third_of_the_map) {
+  char bindir[2 * PATH_MAX];
+  char *dir = doc_folder(bindir, sizeof bindir);
+  char *readme = slurp("README.md");
+  const char *at = strstr(readme, "\ntilesat check rules/dungeon8.rules ");
+  cr_assert(at && strstr(at, "dungeon32.constraints"), "no dungeon line");
+  char line[1024];
+  snprintf(line, sizeof line, "%.*s", (int)strcspn(at + 1, "\n"), at + 1);
+  cr_assert(strstr(line, "--png dungeon.png"), "%s", line);
+  *strstr(line, "   #") = 0; /* the line without its comment */
+  doc_run r = {.dir = dir, .bindir = bindir};
+  run_line(&r, "README.md", line);
+  cr_expect_eq(r.mismatches, 0, "%s", r.report);
+  char path[PATH_MAX];
+  snprintf(path, sizeof path, "%s/out.txt", dir);
+  char *out = slurp(path);
+  cr_assert(!strncmp(out, "SAT\n", 4), "%s", out);
+  enum { N = 32 };
+  char map[N][N + 1];
+  const char *p = out + 4;
+  for (int row = 0; row < N; row++) {
+    size_t len = strcspn(p, "\n");
+    cr_assert_eq(len, (size_t)N, "row %d: %.*s", row, (int)len, p);
+    memcpy(map[row], p, N);
+    map[row][N] = 0;
+    p += len + 1;
+  }
+  cr_expect_eq(*p, 0, "more than 32 rows: %s", p);
+  int floor = 0, reached = 0, stack[N * N], top = 0;
+  bool seen[N * N] = {false};
+  for (int c = 0; c < N * N; c++)
+    if (strchr(".+,=", map[c / N][c % N])) {
+      floor++;
+      if (!top && !reached) { /* the flood from the first floor cell */
+        seen[c] = true;
+        stack[top++] = c;
+        while (top) {
+          int k = stack[--top], row = k / N, col = k % N;
+          reached++;
+          const int nb[4][2] = {{-1, 0}, {1, 0}, {0, -1}, {0, 1}};
+          for (int d = 0; d < 4; d++) {
+            int rr = row + nb[d][0], cc = col + nb[d][1];
+            if (rr < 0 || rr >= N || cc < 0 || cc >= N || seen[rr * N + cc] ||
+                !strchr(".+,=", map[rr][cc]))
+              continue;
+            seen[rr * N + cc] = true;
+            stack[top++] = rr * N + cc;
+          }
+        }
+      }
+    }
+  cr_expect_geq(3 * floor, N * N, "floor %d of %d cells", floor, N * N);
+  cr_expect_eq(reached, floor, "one region: %d of %d floor cells reached",
+               reached, floor);
+  /* rooms and corridors both: each kind of floor is there */
+  for (const char *k = ".+,"; *k; k++)
+    cr_expect(memchr(&map[0][0], *k, sizeof map), "no '%c'", *k);
+  char cmp[3 * PATH_MAX];
+  snprintf(cmp, sizeof cmp, "cmp -s '%s/dungeon.png' docs/dungeon.png", dir);
+  cr_expect_eq(system(cmp), 0, "docs/dungeon.png is not what %s draws", line);
+  free(out);
+  free(readme);
+  rm_tree(dir);
+}
