@@ -267,6 +267,28 @@ int tilesat_tiled_write_maps_to(const tilesat_map *m, const int *const *maps,
                                 const char *like, const char *path, FILE *map,
                                 FILE *image, tilesat_error *err);
 
+/* The map property "tilesat-rules" that names the rules file `rules` in a
+ * Tiled map written to `path`, as Tiled's extension (tools/tiled/tilesat.js)
+ * reads it: the file's path relative to path's folder (malloc'd); NULL
+ * when rules is not a regular file (standard input, a pipe) or that path
+ * is not plain UTF-8 (tilesat_name_encode would change it: a Tiled file
+ * cannot hold its control bytes). */
+char *tilesat_tiled_rules_property(const char *rules, const char *path);
+/* tilesat_tiled_write_maps_to and tilesat_tiled_write_into, the map given
+ * the property "tilesat-rules" with the value `rules` (NULL: none; see
+ * tilesat_tiled_rules_property), unless base already has it with a value,
+ * which is kept.  A new <properties> is the map's first child. */
+int tilesat_tiled_write_maps_rules_to(const tilesat_map *m,
+                                      const int *const *maps, size_t nmaps,
+                                      const tilesat_pictures *pics,
+                                      const char *like, const char *rules,
+                                      const char *path, FILE *map, FILE *image,
+                                      tilesat_error *err);
+int tilesat_tiled_write_into_rules(const tilesat_map *m, const int *tiles,
+                                   const char *base, const char *layer,
+                                   const char *rules, const char *path,
+                                   tilesat_error *err);
+
 /* -------------------------------------------------------------- rendering */
 
 /* Draw a map.  Each cell shows, in this order of preference:

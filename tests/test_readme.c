@@ -1,8 +1,10 @@
 /* Documentation that cannot go stale.  Every line of every ```sh block of
  * README.md and rules/README.md, and every example of the man pages
  * (tilesat --man COMMAND, EXAMPLES), runs as written: by sh, in order, in a
- * temporary folder holding a copy of rules/ and tests/data/, with the
- * binary under test first on PATH.  What a line's trailing comment names is
+ * temporary folder holding a copy of rules/, tests/data/ and tools/tiled/,
+ * with the binary under test first on PATH and HOME a folder of its own
+ * (README.md's Tiled lines link the extension into ~/.config/tiled/ and
+ * run headless Tiled).  What a line's trailing comment names is
  * compared:
  *   exit N        its exit code must be N;
  *   "text"        its output (stdout, then stderr) must hold text;
@@ -55,10 +57,13 @@ static const char *shell_comment(const char *line) {
 /* Run one line (from `where`) and compare what its comment names. */
 static void run_line(doc_run *r, const char *where, const char *line) {
   char sh[16384];
+  /* HOME is the folder's own home/ (the README's Tiled lines link the
+   * extension into ~/.config/tiled/extensions/), never the user's */
   snprintf(sh, sizeof sh,
-           "cd '%s' && PATH='%s':\"$PATH\" && exec >out.txt 2>err.txt "
-           "</dev/null && %s",
-           r->dir, r->bindir, line);
+           "cd '%s' && PATH='%s':\"$PATH\" && HOME='%s/home' && "
+           "XDG_RUNTIME_DIR=\"$HOME\" && export HOME XDG_RUNTIME_DIR && "
+           "unset XDG_CONFIG_HOME && exec >out.txt 2>err.txt </dev/null && %s",
+           r->dir, r->bindir, r->dir, line);
   int status = system(sh);
   r->commands++;
   if (!WIFEXITED(status)) {
@@ -152,8 +157,9 @@ static char *man_examples(const char *cmd) {
   return md;
 }
 
-/* A temporary folder holding a copy of rules/ and tests/data/ (malloc'd),
- * and the binary's folder into bindir. */
+/* A temporary folder holding a copy of rules/, tests/data/ and
+ * tools/tiled/ (the Tiled extension) and an empty home/ (malloc'd), and the
+ * binary's folder into bindir. */
 static char *doc_folder(char *bindir, size_t cap) {
   const char *bin = getenv("TILESAT_BIN");
   bin = bin ? bin : "build/tilesat";
@@ -165,9 +171,10 @@ static char *doc_folder(char *bindir, size_t cap) {
   char *dir = temp_dir();
   char sh[4096];
   snprintf(sh, sizeof sh,
-           "mkdir '%s/tests' && cp -R rules '%s/' && cp -R tests/data "
-           "'%s/tests/'",
-           dir, dir, dir);
+           "mkdir '%s/tests' '%s/tools' && mkdir -m 700 '%s/home' && cp -R "
+           "rules '%s/' && cp -R tests/data '%s/tests/' && cp -R tools/tiled "
+           "'%s/tools/'",
+           dir, dir, dir, dir, dir, dir);
   cr_assert_eq(system(sh), 0);
   return dir;
 }
@@ -369,5 +376,75 @@ Test(readme, the_demo_does_what_it_announces) {
   cr_expect(strstr(out, "demo: 3 step(s) did not do what they announce\n"),
             "%s", out);
   free(out);
+  rm_tree(dir);
+}
+
+/* The README's dungeon is a real one: the map its dungeon32 line makes
+ * has a floor (rooms ".", doors "+", corridors ",", bridges "=") of at
+ * least a third of the map, all one region by the test's own flood fill
+ * (4 neighbours), and the picture the README shows is the one that line
+ * draws.  (The dungeon it once showed was two corridor cells.) */
+Test(readme, the_dungeon_is_one_floor_a_third_of_the_map) {
+  char bindir[2 * PATH_MAX];
+  char *dir = doc_folder(bindir, sizeof bindir);
+  char *readme = slurp("README.md");
+  const char *at = strstr(readme, "\ntilesat check rules/dungeon8.rules ");
+  cr_assert(at && strstr(at, "dungeon32.constraints"), "no dungeon line");
+  char line[1024];
+  snprintf(line, sizeof line, "%.*s", (int)strcspn(at + 1, "\n"), at + 1);
+  cr_assert(strstr(line, "--png dungeon.png"), "%s", line);
+  *strstr(line, "   #") = 0; /* the line without its comment */
+  doc_run r = {.dir = dir, .bindir = bindir};
+  run_line(&r, "README.md", line);
+  cr_expect_eq(r.mismatches, 0, "%s", r.report);
+  char path[PATH_MAX];
+  snprintf(path, sizeof path, "%s/out.txt", dir);
+  char *out = slurp(path);
+  cr_assert(!strncmp(out, "SAT\n", 4), "%s", out);
+  enum { N = 32 };
+  char map[N][N + 1];
+  const char *p = out + 4;
+  for (int row = 0; row < N; row++) {
+    size_t len = strcspn(p, "\n");
+    cr_assert_eq(len, (size_t)N, "row %d: %.*s", row, (int)len, p);
+    memcpy(map[row], p, N);
+    map[row][N] = 0;
+    p += len + 1;
+  }
+  cr_expect_eq(*p, 0, "more than 32 rows: %s", p);
+  int floor = 0, reached = 0, stack[N * N], top = 0;
+  bool seen[N * N] = {false};
+  for (int c = 0; c < N * N; c++)
+    if (strchr(".+,=", map[c / N][c % N])) {
+      floor++;
+      if (!top && !reached) { /* the flood from the first floor cell */
+        seen[c] = true;
+        stack[top++] = c;
+        while (top) {
+          int k = stack[--top], row = k / N, col = k % N;
+          reached++;
+          const int nb[4][2] = {{-1, 0}, {1, 0}, {0, -1}, {0, 1}};
+          for (int d = 0; d < 4; d++) {
+            int rr = row + nb[d][0], cc = col + nb[d][1];
+            if (rr < 0 || rr >= N || cc < 0 || cc >= N || seen[rr * N + cc] ||
+                !strchr(".+,=", map[rr][cc]))
+              continue;
+            seen[rr * N + cc] = true;
+            stack[top++] = rr * N + cc;
+          }
+        }
+      }
+    }
+  cr_expect_geq(3 * floor, N * N, "floor %d of %d cells", floor, N * N);
+  cr_expect_eq(reached, floor, "one region: %d of %d floor cells reached",
+               reached, floor);
+  /* rooms and corridors both: each kind of floor is there */
+  for (const char *k = ".+,"; *k; k++)
+    cr_expect(memchr(&map[0][0], *k, sizeof map), "no '%c'", *k);
+  char cmp[3 * PATH_MAX];
+  snprintf(cmp, sizeof cmp, "cmp -s '%s/dungeon.png' docs/dungeon.png", dir);
+  cr_expect_eq(system(cmp), 0, "docs/dungeon.png is not what %s draws", line);
+  free(out);
+  free(readme);
   rm_tree(dir);
 }

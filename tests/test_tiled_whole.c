@@ -2,9 +2,14 @@
  * --layer, and --tmx/--tmj write a copy of that map with only the layer's
  * data changed; external tilesets name tiles by their "tilesat" property;
  * export-tileset makes the tileset to paint with. */
+/* POSIX with XSI: realpath (a feature macro, reserved by design) */
+/* NOLINTNEXTLINE(bugprone-reserved-identifier) */
+#define _XOPEN_SOURCE 700
 #include "helpers.h"
 
 #include <cJSON.h>
+#include <libxml/parser.h>
+#include <libxml/tree.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -119,6 +124,38 @@ static void csv_of(const char *s, unsigned *g, int n) {
     cr_assert(end != s, "%s", s);
     s = end + (*end == ',');
   }
+}
+
+/* The file `value` names, seen from the folder of `map`, is `rules`. */
+static bool names_file(const char *map, const char *value, const char *rules) {
+  char path[8192];
+  const char *slash = strrchr(map, '/');
+  snprintf(path, sizeof path, "%.*s%s", slash ? (int)(slash - map + 1) : 0, map,
+           value);
+  char *a = realpath(path, NULL), *b = realpath(rules, NULL);
+  bool same = a && b && !strcmp(a, b);
+  free(a);
+  free(b);
+  return same;
+}
+
+/* A .tmx written from a map with no properties has one, tilesat-rules (the
+ * rules file seen from the map's folder), in a new <properties> as the
+ * map's first child: checked, and cut out of `text`, which then is the
+ * painted map's text but the layer's data. */
+static void cut_tmx_rules(char *text, const char *map, const char *rules) {
+  const char *open =
+      " <properties>\n  <property name=\"tilesat-rules\" value=\"";
+  const char *close = "\"/>\n </properties>\n";
+  char *p = strstr(text, open), *map_line = strstr(text, "<map");
+  cr_assert(p && map_line, "%s", text);
+  cr_expect_eq(p, strchr(map_line, '\n') + 1, "%s", text);
+  char *v = p + strlen(open), *q = strchr(v, '"');
+  char value[4096];
+  snprintf(value, sizeof value, "%.*s", (int)(q - v), v);
+  cr_expect(names_file(map, value, rules), "%s from %s", value, map);
+  cr_assert(!strncmp(q, close, strlen(close)), "%s", text);
+  memmove(p, q + strlen(close), strlen(q + strlen(close)) + 1);
 }
 
 Test(tiled_whole, tmx_copy_is_the_map_but_the_layer) {
@@ -263,6 +300,7 @@ Test(tiled_whole, every_encoding_kept) {
     tilesat_grid_free(p);
     char *before = slurp(in), *after = slurp(out);
     if (!json) {
+      cut_tmx_rules(after, out, rules);
       size_t a0, a1, b0, b1;
       split_data(before, 0, &a0, &a1);
       split_data(after, 0, &b0, &b1);
@@ -277,6 +315,17 @@ Test(tiled_whole, every_encoding_kept) {
     } else {
       cJSON *x = cJSON_Parse(before), *y = cJSON_Parse(after);
       cr_assert(x && y, "%s", files[i]);
+      /* and tilesat-rules, the one property, naming the rules file */
+      cJSON *props = cJSON_DetachItemFromObject(y, "properties");
+      cJSON *p0 = cJSON_GetArrayItem(props, 0);
+      cr_expect_eq(cJSON_GetArraySize(props), 1, "%s", after);
+      cr_expect_str_eq(cJSON_GetStringValue(cJSON_GetObjectItem(p0, "name")),
+                       "tilesat-rules");
+      cr_expect_str_eq(cJSON_GetStringValue(cJSON_GetObjectItem(p0, "type")),
+                       "string");
+      const char *v = cJSON_GetStringValue(cJSON_GetObjectItem(p0, "value"));
+      cr_expect(v && names_file(out, v, rules), "%s", after);
+      cJSON_Delete(props);
       cJSON *lx = cJSON_GetArrayItem(cJSON_GetObjectItem(x, "layers"), 1),
             *ly = cJSON_GetArrayItem(cJSON_GetObjectItem(y, "layers"), 1);
       cJSON *dx = cJSON_DetachItemFromObject(lx, "data"),
@@ -475,5 +524,157 @@ Test(tiled_whole, external_tileset_that_is_not_one) {
                    "file)\n",
                    "extract", map);
   free(map);
+  rm_dir(dir);
+}
+
+/* The value of the map property tilesat-rules in a .tmx (libxml2) or a
+ * .tmj (cJSON), malloc'd, or NULL when the map has none. */
+static char *rules_property_of(const char *map) {
+  char *text = slurp(map), *v = NULL;
+  cr_assert(text, "%s", map);
+  if (text[0] == '{') {
+    cJSON *root = cJSON_Parse(text), *p;
+    cJSON_ArrayForEach(p, cJSON_GetObjectItem(root, "properties")) {
+      if (!strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(p, "name")),
+                  "tilesat-rules"))
+        v = strdup(cJSON_GetStringValue(cJSON_GetObjectItem(p, "value")));
+    }
+    cJSON_Delete(root);
+  } else {
+    xmlDoc *doc =
+        xmlReadMemory(text, (int)strlen(text), map, NULL, XML_PARSE_NONET);
+    cr_assert(doc, "%s", text);
+    for (xmlNode *n = xmlDocGetRootElement(doc)->children; n; n = n->next)
+      if (n->type == XML_ELEMENT_NODE &&
+          !strcmp((const char *)n->name, "properties"))
+        for (xmlNode *p = n->children; p; p = p->next) {
+          xmlChar *name = xmlGetProp(p, (const xmlChar *)"name");
+          if (name && !strcmp((const char *)name, "tilesat-rules")) {
+            xmlChar *x = xmlGetProp(p, (const xmlChar *)"value");
+            v = strdup((const char *)x);
+            xmlFree(x);
+          }
+          xmlFree(name);
+        }
+    xmlFreeDoc(doc);
+  }
+  free(text);
+  return v;
+}
+
+static const char *stdin_from;
+static void stdin_from_file(void) {
+  FILE *f = freopen(stdin_from, "rb", stdin);
+  if (!f)
+    _exit(126);
+}
+
+/* Every Tiled map tilesat writes names its rules file in the map property
+ * tilesat-rules (relative to the map, as Tiled's extension reads it), so
+ * `tiled --export-map tilesat-complete` works on it: our own tileset, a
+ * sample's (--tilesets-from), a painted map (its own property kept and
+ * re-pointed from the new folder), .tmx and .tmj; names with characters
+ * XML and JSON escape; none from standard input. */
+Test(tiled_whole, written_maps_name_their_rules_for_tiled) {
+  char *dir = level_dir();
+  /* a rules file whose name XML and JSON must escape, in another folder */
+  const char *odd = "a \"b\" & <c> 'd' \xc3\xa9.rules";
+  char rdir[4096], sub[4096], rules[8192], line[4096], path[8192];
+  snprintf(rdir, sizeof rdir, "%s/r", dir);
+  snprintf(sub, sizeof sub, "%s/maps", dir);
+  cr_assert_eq(mkdir(rdir, 0700), 0);
+  cr_assert_eq(mkdir(sub, 0700), 0);
+  snprintf(rules, sizeof rules, "%s/%s", rdir, odd);
+  snprintf(line, sizeof line, "%s/line.rules", dir);
+  free(put(rdir, odd, line_rules));
+  char want[32768];
+  snprintf(want, sizeof want, "../r/%s", odd);
+  const char *outs[] = {"own.tmx", "own.tmj"};
+  for (int i = 0; i < 2; i++) {
+    snprintf(path, sizeof path, "%s/%s", sub, outs[i]);
+    run_result r =
+        RUN("check", rules, "--size", "4x3", i ? "--tmj" : "--tmx", path);
+    cr_assert_eq(r.code, 10, "%s", r.err);
+    run_free(&r);
+    char *v = rules_property_of(path);
+    cr_expect(v && !strcmp(v, want), "%s: %s", outs[i], v);
+    cr_expect(v && names_file(path, v, rules), "%s", outs[i]);
+    free(v);
+    /* escaped as XML requires, in the text */
+    char *text = slurp(path);
+    cr_expect(i || strstr(text, "value=\"../r/a &quot;b&quot; &amp; "
+                                "&lt;c&gt; 'd' \xc3\xa9.rules\"/>"),
+              "%s", text);
+    free(text);
+  }
+  /* with a sample's tilesets: the painted map lends t.tsx */
+  char painted_map[4096];
+  snprintf(painted_map, sizeof painted_map, "%s/painted.tmx", dir);
+  snprintf(path, sizeof path, "%s/like.tmx", sub);
+  run_result r = RUN("check", line, "--size", "4x3", "--tilesets-from",
+                     painted_map, "--tmx", path);
+  cr_assert_eq(r.code, 10, "%s", r.err);
+  run_free(&r);
+  char *v = rules_property_of(path);
+  cr_expect(v && !strcmp(v, "../line.rules"), "%s", v);
+  free(v);
+  /* a painted map with the property keeps it, seen from the new folder
+   * (the extension's maps have it); one without gets it */
+  snprintf(path, sizeof path, "%s/done.tmx", sub);
+  r = RUN("check", rules, "--pins-from", painted_map, "--tmx", path);
+  cr_assert_eq(r.code, 10, "%s", r.err);
+  run_free(&r);
+  v = rules_property_of(path);
+  cr_expect(v && !strcmp(v, "../line.rules"), "%s", v);
+  free(v);
+  char *bare = slurp(painted_map);
+  char *prop = strstr(bare, "  <property name=\"tilesat-rules\"");
+  cr_assert(prop);
+  memmove(prop, strchr(prop, '\n') + 1, strlen(strchr(prop, '\n') + 1) + 1);
+  free(put(dir, "bare.tmx", bare));
+  free(bare);
+  snprintf(painted_map, sizeof painted_map, "%s/bare.tmx", dir);
+  r = RUN("check", rules, "--pins-from", painted_map, "--tmx", path);
+  cr_assert_eq(r.code, 10, "%s", r.err);
+  run_free(&r);
+  v = rules_property_of(path);
+  cr_expect(v && !strcmp(v, want), "%s", v);
+  free(v);
+  char *text = slurp(path); /* after the map's other property */
+  cr_expect(strstr(text, " <properties>\n  <property name=\"note\" value=\"a "
+                         "&amp; b &lt;c&gt; &quot;d&quot;\"/>\n  <property "
+                         "name=\"tilesat-rules\" value=\"../r/a &quot;b"),
+            "%s", text);
+  free(text);
+  /* rules from standard input: nothing to name */
+  stdin_from = line;
+  snprintf(path, sizeof path, "%s/stdin.tmx", sub);
+  r = run_cli_with(
+      (const char *const[]){"check", "-", "--size", "4x3", "--tmx", path, NULL},
+      0, 0, stdin_from_file);
+  cr_assert_eq(r.code, 10, "%s", r.err);
+  run_free(&r);
+  v = rules_property_of(path);
+  cr_expect_null(v, "%s", v);
+  free(v);
+  /* a rules file whose path a Tiled file cannot hold (a control byte):
+   * the map without the property, and a word why */
+  snprintf(rules, sizeof rules, "%s/x\x01y.rules", rdir);
+  free(put(rdir, "x\x01y.rules", line_rules));
+  snprintf(path, sizeof path, "%s/ctl.tmx", sub);
+  r = RUN("check", rules, "--size", "4x3", "--tmx", path);
+  cr_assert_eq(r.code, 10, "%s", r.err);
+  snprintf(want, sizeof want,
+           "tilesat: %s: no map property tilesat-rules: the path of %s/x\\x01y"
+           ".rules from there is not plain UTF-8; set the property in Tiled\n",
+           path, rdir);
+  cr_expect(strstr(r.err, want), "%s", r.err);
+  run_free(&r);
+  v = rules_property_of(path);
+  cr_expect_null(v, "%s", v);
+  free(v);
+  char cmd[16384];
+  snprintf(cmd, sizeof cmd, "rm -rf '%s' '%s'", rdir, sub);
+  cr_expect_eq(system(cmd), 0);
   rm_dir(dir);
 }

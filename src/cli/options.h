@@ -274,11 +274,13 @@
   OPT(tmx, "--tmx", STRING, NULL, 0, 0, "FILE", " check anneal collapse ",     \
       "write the witness as a Tiled map (XML), with its tileset image "        \
       "FILE.png; with a Tiled --pins-from map, a copy of that map, its "       \
-      "--layer filled")                                                        \
+      "--layer filled; the map property tilesat-rules names the rules file "   \
+      "(from FILE's folder) for Tiled's extension")                            \
   OPT(tmj, "--tmj", STRING, NULL, 0, 0, "FILE", " check anneal collapse ",     \
       "write the witness as a Tiled map (JSON), with its tileset image "       \
       "FILE.png; with a Tiled --pins-from map (.tmj), a copy of it, its "      \
-      "--layer filled")                                                        \
+      "--layer filled; the map property tilesat-rules names the rules file "   \
+      "(from FILE's folder) for Tiled's extension")                            \
   ALSO(tmx, "FILE", " world ",                                                 \
        "write the chunks as a Tiled map (XML), with its tileset image "        \
        "FILE.png")                                                             \

@@ -6,6 +6,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* ("-" is a file here, as it always was: a picture is no answer) */
 static int open_file(out_file *of, const char *path) {
@@ -42,6 +43,20 @@ static int write_png(const char *path, const tilesat_image *img) {
   return out_close(&of, true);
 }
 
+/* The map property tilesat-rules of a Tiled map written to path: the rules
+ * file seen from there, for Tiled's extension (malloc'd), or NULL: none
+ * (rules from standard input; a path no Tiled file can hold, said). */
+static char *rules_property(const options *o, const char *path) {
+  const char *rules = o->args.n > 0 ? o->args.v[0] : NULL;
+  char *v = tilesat_tiled_rules_property(rules, path);
+  struct stat st;
+  if (!v && rules && !stat(rules, &st) && S_ISREG(st.st_mode))
+    fail("%s: no map property tilesat-rules: the path of %s from there is "
+         "not plain UTF-8; set the property in Tiled",
+         path, rules);
+  return v;
+}
+
 /* maps as a Tiled map at path: with our own tileset, its picture beside it
  * (PATH.png), else with --tilesets-from's.  0 or EXIT_ERROR. */
 static int write_tiled(const options *o, const tilesat_map *m,
@@ -52,20 +67,36 @@ static int write_tiled(const options *o, const tilesat_map *m,
     fail("out of memory");
     return EXIT_ERROR;
   }
+  char *rules = rules_property(o, path);
   out_file img = {NULL, NULL, -1, NULL}, map = {NULL, NULL, -1, NULL};
   tilesat_error err;
   int rc = png && open_file(&img, png) ? EXIT_ERROR : 0;
   if (!rc && open_file(&map, path))
     rc = EXIT_ERROR;
-  if (!rc && tilesat_tiled_write_maps_to(m, maps, n, pics, o->tilesets_from,
-                                         path, map.f, png ? img.f : NULL, &err))
+  if (!rc && tilesat_tiled_write_maps_rules_to(m, maps, n, pics,
+                                               o->tilesets_from, rules, path,
+                                               map.f, png ? img.f : NULL, &err))
     rc = fail_err(&err);
   /* the picture first: a write error there drops the map too */
   if (img.out && out_close(&img, !rc))
     rc = EXIT_ERROR;
   if (map.out && out_close(&map, !rc))
     rc = EXIT_ERROR;
+  free(rules);
   free(png);
+  return rc;
+}
+
+/* The map painted in `base` with its layer filled, to path. */
+static int write_into(const options *o, const tilesat_map *m, const int *tiles,
+                      const char *base, const char *path) {
+  tilesat_error err;
+  char *rules = rules_property(o, path);
+  int rc = tilesat_tiled_write_into_rules(m, tiles, base, o->layer, rules, path,
+                                          &err)
+               ? fail_err(&err)
+               : (said_written(path), 0);
+  free(rules);
   return rc;
 }
 
@@ -125,7 +156,6 @@ int map_outputs(options *o, const tilesat_map *m, const int *tiles) {
   if (load_pictures(o, &pics))
     return EXIT_ERROR;
   int rc = 0;
-  tilesat_error err;
   if (o->png) {
     tilesat_draw how = drawing(o, false);
     tilesat_image *img = tilesat_render_drawn(m, pics, tiles, NULL, &how);
@@ -139,9 +169,7 @@ int map_outputs(options *o, const tilesat_map *m, const int *tiles) {
   for (int i = 0; i < 2 && !rc; i++)
     if (tiled[i])
       rc = !base ? write_tiled(o, m, maps, 1, pics, tiled[i])
-           : tilesat_tiled_write_into(m, tiles, base, o->layer, tiled[i], &err)
-               ? fail_err(&err)
-               : (said_written(tiled[i]), 0);
+                 : write_into(o, m, tiles, base, tiled[i]);
   tilesat_pictures_free(pics);
   return rc;
 }

@@ -26,12 +26,17 @@ typedef struct named_gid {
 typedef TS_VEC(named_gid) named_gids;
 
 /* The layers written: one per map, named "tilesat" (one map) or "map K",
- * tile t as gid[t] (or t + 1 in our own tileset). */
+ * tile t as gid[t] (or t + 1 in our own tileset); and the map property
+ * tilesat-rules (RULES_PROPERTY) when rules is not NULL. */
 typedef struct layers_in {
   const int *const *maps;
   size_t n;
   const uint32_t *gid;
+  const char *rules;
 } layers_in;
+
+/* the map property Tiled's extension (tools/tiled/tilesat.js) reads */
+#define RULES_PROPERTY "tilesat-rules"
 
 char *ts_tiled_dir_of(const char *path);
 void ts_tiled_named_free(named_gids *v);
@@ -51,6 +56,10 @@ void ts_tiled_name_escaped(FILE *f, const char *name);
 bool ts_tiled_ends_with(const char *s, const char *suffix);
 void ts_tiled_tmx_layers(FILE *f, const tilesat_map *m, const layers_in *l);
 void ts_tiled_tmj_layers(cJSON *root, const tilesat_map *m, const layers_in *l);
+/* A new map's <properties> (a TMX map's first child) or "properties"
+ * holding tilesat-rules, when l->rules is set. */
+void ts_tiled_tmx_properties(FILE *f, const layers_in *l);
+void ts_tiled_tmj_properties(cJSON *root, const layers_in *l);
 void ts_tiled_json_write(FILE *f, cJSON *root);
 int ts_tiled_write_own_to(const tilesat_map *m, const layers_in *l,
                           const tilesat_pictures *pics, const char *path,

@@ -147,6 +147,151 @@ static void tmx_move_paths(xmlNode *parent, const char *base, const char *out) {
   }
 }
 
+/* n's previous sibling when it is white space only (the indentation
+ * before n), or NULL. */
+static const xmlChar *indent_before(const xmlNode *n) {
+  const xmlNode *t = n ? n->prev : NULL;
+  return t && t->type == XML_TEXT_NODE && t->content &&
+                 !t->content[strspn((const char *)t->content, " \t\r\n")]
+             ? t->content
+             : NULL;
+}
+
+/* A new <property name="tilesat-rules" value="rules"/>. */
+static xmlNode *rules_node(const char *rules) {
+  xmlNode *p = xmlNewNode(NULL, (const xmlChar *)"property");
+  xmlNewProp(p, (const xmlChar *)"name", (const xmlChar *)RULES_PROPERTY);
+  xmlNewProp(p, (const xmlChar *)"value", (const xmlChar *)rules);
+  return p;
+}
+
+/* The map's <properties>' tilesat-rules with a value (true: the map's own
+ * is kept, re-pointed from `out` as the other paths are: it is relative to
+ * the map); one without a value gets `rules`. */
+static bool tmx_has_rules(xmlNode *props, const char *rules, const char *base,
+                          const char *out) {
+  for (xmlNode *p = props->children; p; p = p->next) {
+    if (!ts_tiled_is_elem(p, "property"))
+      continue;
+    xmlChar *name = xmlGetProp(p, (const xmlChar *)"name");
+    bool ours = name && !strcmp((const char *)name, RULES_PROPERTY);
+    xmlFree(name);
+    if (!ours)
+      continue;
+    xmlChar *v = xmlGetProp(p, (const xmlChar *)"value");
+    xmlChar *type = xmlGetProp(p, (const xmlChar *)"type");
+    bool file = type && !strcmp((const char *)type, "file"); /* moved */
+    xmlFree(type);
+    if (v && *v && !file)
+      tmx_move_attr(p, "value", base, out);
+    xmlChar *text = v ? NULL : xmlNodeGetContent(p); /* several lines */
+    if ((!v || !*v) && (!text || !*text) && rules)
+      xmlSetProp(p, (const xmlChar *)"value", (const xmlChar *)rules);
+    xmlFree(v);
+    xmlFree(text);
+    return true;
+  }
+  return false;
+}
+
+/* The map property tilesat-rules = rules (NULL: none) unless the map has
+ * it: added to its <properties>, or in a new <properties> as the map's
+ * first child, indented as the map's children are. */
+static void tmx_rules_property(xmlNode *root, const char *rules,
+                               const char *base, const char *out) {
+  xmlNode *props = NULL, *first = NULL, *last = NULL;
+  for (xmlNode *n = root->children; n; n = n->next)
+    if (n->type == XML_ELEMENT_NODE) {
+      first = first ? first : n;
+      props = props ? props : ts_tiled_is_elem(n, "properties") ? n : NULL;
+    }
+  if ((props && tmx_has_rules(props, rules, base, out)) || !rules)
+    return;
+  xmlNode *p = rules_node(rules);
+  if (props) { /* after its last property, indented as that one */
+    for (xmlNode *c = props->children; c; c = c->next)
+      last = c->type == XML_ELEMENT_NODE ? c : last;
+    const xmlChar *ind = indent_before(last);
+    if (!last)
+      xmlAddChild(props, p);
+    else if (!ind)
+      xmlAddNextSibling(last, p);
+    else /* text before p, which then merges with no other */
+      xmlAddPrevSibling(xmlAddNextSibling(last, p), xmlNewText(ind));
+    return;
+  }
+  props = xmlNewNode(NULL, (const xmlChar *)"properties");
+  const xmlChar *ind = indent_before(first);
+  if (ind) { /* "\n " before the map's children: "\n  " before ours */
+    size_t n = strlen((const char *)ind) + 2;
+    char *deeper = ts_malloc(n);
+    snprintf(deeper, n, "%s ", (const char *)ind);
+    xmlAddChild(props, xmlNewText((const xmlChar *)deeper));
+    free(deeper);
+  }
+  xmlAddChild(props, p);
+  if (ind)
+    xmlAddChild(props, xmlNewText(ind));
+  if (!first) {
+    xmlAddChild(root, props);
+  } else {
+    xmlAddPrevSibling(first, props);
+    if (ind)
+      xmlAddPrevSibling(first, xmlNewText(ind));
+  }
+}
+
+static void json_move(cJSON *o, const char *key, const char *base,
+                      const char *out);
+
+/* The same for a .tmj map: its "properties" array (or the object of
+ * Tiled before 1.2, name to value) gets tilesat-rules unless it has one
+ * with a value, which is re-pointed from `out`. */
+static void tmj_rules_property(cJSON *root, const char *rules, const char *base,
+                               const char *out) {
+  cJSON *props = cJSON_GetObjectItemCaseSensitive(root, "properties");
+  if (!props && !rules)
+    return;
+  if (!props)
+    props = cJSON_AddArrayToObject(root, "properties");
+  if (cJSON_IsObject(props)) {
+    const cJSON *old = cJSON_GetObjectItemCaseSensitive(props, RULES_PROPERTY);
+    bool set = old && (!cJSON_IsString(old) || *old->valuestring);
+    if (set && cJSON_IsString(old))
+      json_move(props, RULES_PROPERTY, base, out); /* frees old */
+    if (set || !rules)
+      return;
+    cJSON_DeleteItemFromObjectCaseSensitive(props, RULES_PROPERTY);
+    cJSON_AddStringToObject(props, RULES_PROPERTY, rules);
+    return;
+  }
+  if (!cJSON_IsArray(props))
+    return; /* not Tiled's: left as it is */
+  cJSON *p;
+  cJSON_ArrayForEach(p, props) {
+    const char *name = ts_tiled_json_str(p, "name");
+    if (!name || strcmp(name, RULES_PROPERTY))
+      continue;
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(p, "value");
+    const char *type = ts_tiled_json_str(p, "type");
+    bool set = v && (!cJSON_IsString(v) || *v->valuestring);
+    if (set && cJSON_IsString(v) && !(type && !strcmp(type, "file")))
+      json_move(p, "value", base, out); /* frees v; a file's is moved */
+    if (set || !rules)
+      return;
+    cJSON_DeleteItemFromObjectCaseSensitive(p, "value");
+    cJSON_AddStringToObject(p, "value", rules);
+    return;
+  }
+  if (!rules)
+    return;
+  p = cJSON_CreateObject();
+  cJSON_AddStringToObject(p, "name", RULES_PROPERTY);
+  cJSON_AddStringToObject(p, "type", "string");
+  cJSON_AddStringToObject(p, "value", rules);
+  cJSON_AddItemToArray(props, p);
+}
+
 /* The text of n with its leading (lead) or trailing white space only. */
 static char *space_of(const xmlChar *text, bool lead) {
   const char *s = text ? (const char *)text : "";
@@ -267,8 +412,8 @@ static const char *tmj_put_gids(cJSON *layer, const uint32_t *gids, size_t n) {
  * into *out, or -1 and *err. */
 static int into_tmx(const tilesat_map *m, const int *tiles, const char *text,
                     size_t len, const char *base, const char *want,
-                    const char *path, char **out, size_t *outlen,
-                    tilesat_error *err) {
+                    const char *rules, const char *path, char **out,
+                    size_t *outlen, tilesat_error *err) {
   xmlDoc *doc = ts_xml_parse(text, len, base, err);
   if (!doc)
     return -1;
@@ -310,6 +455,7 @@ static int into_tmx(const tilesat_map *m, const int *tiles, const char *text,
     goto done;
   }
   tmx_move_paths(root, base, path);
+  tmx_rules_property(root, rules, base, path);
   xmlChar *buf = NULL;
   int n = 0;
   xmlDocDumpMemoryEnc(doc, &buf, &n, "UTF-8");
@@ -330,8 +476,8 @@ done:
 
 static int into_tmj(const tilesat_map *m, const int *tiles, const char *text,
                     size_t len, const char *base, const char *want,
-                    const char *path, char **out, size_t *outlen,
-                    tilesat_error *err) {
+                    const char *rules, const char *path, char **out,
+                    size_t *outlen, tilesat_error *err) {
   cJSON *root = cJSON_ParseWithLength(text, len);
   cJSON *layers = cJSON_GetObjectItemCaseSensitive(root, "layers");
   named_gids named = {0};
@@ -367,6 +513,7 @@ static int into_tmj(const tilesat_map *m, const int *tiles, const char *text,
     goto done;
   }
   tmj_move_paths(root, base, path);
+  tmj_rules_property(root, rules, base, path);
   char *s = cJSON_Print(root);
   if (!s) {
     fprintf(stderr, "tilesat: out of memory (writing JSON)\n");
@@ -387,6 +534,13 @@ done:
 int tilesat_tiled_write_into(const tilesat_map *m, const int *tiles,
                              const char *base, const char *layer,
                              const char *path, tilesat_error *err) {
+  return tilesat_tiled_write_into_rules(m, tiles, base, layer, NULL, path, err);
+}
+
+int tilesat_tiled_write_into_rules(const tilesat_map *m, const int *tiles,
+                                   const char *base, const char *layer,
+                                   const char *rules, const char *path,
+                                   tilesat_error *err) {
   size_t len;
   char *text = ts_read_file(base, &len, err);
   if (!text)
@@ -407,10 +561,11 @@ int tilesat_tiled_write_into(const tilesat_map *m, const int *tiles,
              base, xml ? ".tmx" : ".tmj", xml ? ".tmx" : ".tmj",
              xml ? "--tmx" : "--tmj");
   else if (xml)
-    rc = into_tmx(m, tiles, text, len, base, layer, path, &out, &outlen, err);
-  else
-    rc = into_tmj(m, tiles, text + i, len - i, base, layer, path, &out, &outlen,
+    rc = into_tmx(m, tiles, text, len, base, layer, rules, path, &out, &outlen,
                   err);
+  else
+    rc = into_tmj(m, tiles, text + i, len - i, base, layer, rules, path, &out,
+                  &outlen, err);
   free(text);
   tilesat_output *o = rc ? NULL : tilesat_output_open(path, err);
   if (o) {
@@ -429,7 +584,7 @@ int tilesat_tiled_write_maps(const tilesat_map *m, const int *const *maps,
                              tilesat_error *err) {
   if (nmaps == 0)
     ts_misuse(__func__, "no maps");
-  layers_in l = {maps, nmaps, NULL};
+  layers_in l = {maps, nmaps, NULL, NULL};
   return like ? ts_tiled_write_like(m, &l, like, path, err)
               : ts_tiled_write_own(m, &l, pics, path, err);
 }

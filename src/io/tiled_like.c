@@ -355,6 +355,7 @@ static void write_like_tmx(FILE *f, const tilesat_map *m, const layers_in *lin,
           " renderorder=\"right-down\" width=\"%d\" height=\"%d\" "
           "infinite=\"0\" nextlayerid=\"%zu\" nextobjectid=\"1\">\n",
           m->width, m->height, lin->n + 1);
+  ts_tiled_tmx_properties(f, lin);
   tmx_like_sets(f, l, like, path);
   ts_tiled_tmx_layers(f, m, lin);
   fprintf(f, "</map>\n");
@@ -427,6 +428,7 @@ static void write_like_tmj(FILE *f, const tilesat_map *m, const layers_in *lin,
   cJSON_AddBoolToObject(root, "infinite", false);
   cJSON_AddNumberToObject(root, "nextlayerid", (double)(lin->n + 1));
   cJSON_AddNumberToObject(root, "nextobjectid", 1);
+  ts_tiled_tmj_properties(root, lin);
   ts_tiled_tmj_layers(root, m, lin);
   tmj_like_sets(root, l, like, path);
   ts_tiled_json_write(f, root);
@@ -472,13 +474,43 @@ int ts_tiled_write_like(const tilesat_map *m, const layers_in *lin,
   return tilesat_output_commit(out, err);
 }
 
+int tilesat_tiled_write_maps_rules_to(const tilesat_map *m,
+                                      const int *const *maps, size_t nmaps,
+                                      const tilesat_pictures *pics,
+                                      const char *like, const char *rules,
+                                      const char *path, FILE *map, FILE *image,
+                                      tilesat_error *err) {
+  if (nmaps == 0 || !map || (!like && !image))
+    ts_misuse(__func__, nmaps ? "no stream" : "no maps");
+  layers_in l = {maps, nmaps, NULL, rules};
+  return like ? write_like_to(m, &l, like, path, map, err)
+              : ts_tiled_write_own_to(m, &l, pics, path, map, image, err);
+}
+
 int tilesat_tiled_write_maps_to(const tilesat_map *m, const int *const *maps,
                                 size_t nmaps, const tilesat_pictures *pics,
                                 const char *like, const char *path, FILE *map,
                                 FILE *image, tilesat_error *err) {
-  if (nmaps == 0 || !map || (!like && !image))
-    ts_misuse(__func__, nmaps ? "no stream" : "no maps");
-  layers_in l = {maps, nmaps, NULL};
-  return like ? write_like_to(m, &l, like, path, map, err)
-              : ts_tiled_write_own_to(m, &l, pics, path, map, image, err);
+  return tilesat_tiled_write_maps_rules_to(m, maps, nmaps, pics, like, NULL,
+                                           path, map, image, err);
+}
+
+char *tilesat_tiled_rules_property(const char *rules, const char *path) {
+  struct stat st;
+  if (!rules || stat(rules, &st) || !S_ISREG(st.st_mode))
+    return NULL; /* standard input, a pipe: nothing to name */
+  char *real = realpath(rules, NULL);
+  if (!real)
+    return NULL;
+  /* the file's own name in its folder, seen from path's */
+  char *v = ts_tiled_moved_source(real, path, strrchr(real, '/') + 1);
+  free(real);
+  char *enc = tilesat_name_encode(v);
+  bool plain = !strcmp(enc, v);
+  free(enc);
+  if (!plain) {
+    free(v);
+    return NULL;
+  }
+  return v;
 }

@@ -148,6 +148,25 @@ void ts_tiled_tmj_layers(cJSON *root, const tilesat_map *m,
   }
 }
 
+void ts_tiled_tmx_properties(FILE *f, const layers_in *l) {
+  if (!l->rules)
+    return;
+  fprintf(f, " <properties>\n  <property name=\"%s\" value=\"", RULES_PROPERTY);
+  ts_tiled_xml_escaped(f, l->rules);
+  fprintf(f, "\"/>\n </properties>\n");
+}
+
+void ts_tiled_tmj_properties(cJSON *root, const layers_in *l) {
+  if (!l->rules)
+    return;
+  cJSON *props = cJSON_AddArrayToObject(root, "properties");
+  cJSON *p = cJSON_CreateObject();
+  cJSON_AddStringToObject(p, "name", RULES_PROPERTY);
+  cJSON_AddStringToObject(p, "type", "string");
+  cJSON_AddStringToObject(p, "value", l->rules);
+  cJSON_AddItemToArray(props, p);
+}
+
 /* A JSON document and a newline to f; the document is freed.  Running out
  * of memory aborts, as everywhere in the library. */
 void ts_tiled_json_write(FILE *f, cJSON *root) {
@@ -199,6 +218,7 @@ static void write_tmx(FILE *f, const tilesat_map *m, const layers_in *l,
     fprintf(f, " hexsidelength=\"%d\" staggeraxis=\"y\" staggerindex=\"odd\"",
             a->th / 2);
   fprintf(f, " nextlayerid=\"%zu\" nextobjectid=\"1\">\n", l->n + 1);
+  ts_tiled_tmx_properties(f, l);
   fprintf(f, " <tileset firstgid=\"1\" name=\"tilesat\"");
   tsx_body(f, r, a, image, " ");
   ts_tiled_tmx_layers(f, m, l);
@@ -233,6 +253,7 @@ static void write_tmj(FILE *f, const tilesat_map *m, const layers_in *l,
   cJSON_AddNumberToObject(root, "nextlayerid", (double)(l->n + 1));
   cJSON_AddNumberToObject(root, "nextobjectid", 1);
   cJSON_AddNumberToObject(root, "compressionlevel", -1);
+  ts_tiled_tmj_properties(root, l);
   ts_tiled_tmj_layers(root, m, l);
   cJSON *tilesets = cJSON_AddArrayToObject(root, "tilesets");
   cJSON *ts = cJSON_CreateObject();

@@ -24,7 +24,8 @@
  * error, headless): "tilesat: running /usr/bin/tilesat check ...".
  *
  * Settings are custom properties of the map, which may come from anyone:
- *   tilesat-rules    the rules file, relative to the map (required)
+ *   tilesat-rules    the rules file, relative to the map (required; maps
+ *                    tilesat writes with --tmx/--tmj have it)
  *   tilesat-layer    the tile layer to read and fill (default: the first)
  *   tilesat-options  more options, e.g. "--connected ." (a completion with
  *                    global constraints runs `check`, else `collapse --guard
