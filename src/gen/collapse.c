@@ -148,32 +148,73 @@ int ts_collapse_refuse(const tilesat_map *m, const char *what,
   return ts_memory_refuse(m, (double)m->ncells * per_cell, 0, what, err);
 }
 
+/* What every collapser has: the map (borders as bans), the rules' support
+ * lists and weights; no table of the map's cells. */
+static tilesat_collapse *collapse_light(const tilesat_map *m) {
+  tilesat_collapse *c = ts_calloc(1, sizeof *c);
+  c->own = ts_map_lowered(m);
+  c->m = m = c->own ? c->own : m;
+  c->T = m->rules->ntiles;
+  c->D = m->rules->ndirs;
+  c->N = m->ncells;
+  c->opp = ts_malloc((size_t)c->D * sizeof *c->opp);
+  for (int d = 0; d < c->D; d++)
+    c->opp[d] = tilesat_dir_opposite(m->topo, d);
+  precompute_pairs(c);
+  c->map_sat = -1;
+  c->level_cap = INT_MAX;
+  c->mod_p = -1;
+  c->w = ts_malloc((size_t)c->T * sizeof *c->w);
+  c->wlogw = ts_malloc((size_t)c->T * sizeof *c->wlogw);
+  for (int t = 0; t < c->T; t++) {
+    c->w[t] = (double)m->rules->weight[t];
+    c->wlogw[t] = c->w[t] > 0 ? c->w[t] * log(c->w[t]) : 0;
+  }
+  c->failed = -1;
+  return c;
+}
+
+static bool tiles_ok(const tilesat_map *m, tilesat_error *err) {
+  if (m->rules->ntiles <= 65535)
+    return true;
+  ts_error(err, "collapse", 0, "at most 65535 tiles, not %d", m->rules->ntiles);
+  return false;
+}
+
+tilesat_collapse *tilesat_collapse_new_modify(const tilesat_map *m,
+                                              tilesat_error *err) {
+  if (!m)
+    ts_misuse(__func__, "NULL map");
+  if (!tiles_ok(m, err))
+    return NULL;
+  tilesat_collapse *c = collapse_light(m);
+  c->light = true;
+  return c;
+}
+
 tilesat_collapse *tilesat_collapse_new(const tilesat_map *m,
                                        tilesat_error *err) {
   if (!m)
     ts_misuse(__func__, "NULL map");
-  int T = m->rules->ntiles, D = m->rules->ndirs, N = m->ncells;
-  if (T > 65535) {
-    ts_error(err, "collapse", 0, "at most 65535 tiles, not %d", T);
+  if (!tiles_ok(m, err))
+    return NULL;
+  if (tilesat_map_large(m)) {
+    ts_error(err, "collapse", 0,
+             "%dx%d with %d tiles is too large for a run on the whole map (at "
+             "most %d cells times tiles); --guard modify goes past it",
+             m->width, m->height, m->rules->ntiles, TILESAT_MAX_CELL_TILES);
     return NULL;
   }
   if (collapse_refuse(m, false, err)) /* memory */
     return NULL;
-  tilesat_collapse *c = ts_calloc(1, sizeof *c);
-  c->own = ts_map_lowered(m);
-  c->m = m = c->own ? c->own : m;
-  c->T = T;
-  c->D = D;
-  c->N = N;
+  tilesat_collapse *c = collapse_light(m);
+  m = c->m;
+  int T = c->T, D = c->D, N = c->N;
   c->nbr = ts_malloc((size_t)N * (size_t)D * sizeof *c->nbr);
   for (int cell = 0; cell < N; cell++)
     for (int d = 0; d < D; d++)
       c->nbr[(size_t)cell * (size_t)D + (size_t)d] =
           ts_map_neighbor(m, cell, d);
-  c->opp = ts_malloc((size_t)D * sizeof *c->opp);
-  for (int d = 0; d < D; d++)
-    c->opp[d] = tilesat_dir_opposite(m->topo, d);
-  precompute_pairs(c);
   size_t NT = (size_t)N * (size_t)T;
   c->support = ts_malloc(NT * (size_t)D * sizeof *c->support);
   c->possible = ts_malloc(NT);
@@ -184,17 +225,7 @@ tilesat_collapse *tilesat_collapse_new(const tilesat_map *m,
   c->key = ts_malloc((size_t)N * sizeof *c->key);
   c->heap = ts_malloc((size_t)N * sizeof *c->heap);
   c->pos = ts_malloc((size_t)N * sizeof *c->pos);
-  c->map_sat = -1;
-  c->level_cap = INT_MAX;
-  c->mod_p = -1;
-  c->w = ts_malloc((size_t)T * sizeof *c->w);
-  c->wlogw = ts_malloc((size_t)T * sizeof *c->wlogw);
-  for (int t = 0; t < T; t++) {
-    c->w[t] = (double)m->rules->weight[t];
-    c->wlogw[t] = c->w[t] > 0 ? c->w[t] * log(c->w[t]) : 0;
-  }
   c->cg = cg_new(c); /* borders are bans (ts_map_lowered); the others */
-  c->failed = -1;
   return c;
 }
 
@@ -897,6 +928,23 @@ static int memory_restart(tilesat_collapse *c,
   return 3;
 }
 
+/* A run of a collapser for modify (tilesat_collapse_new_modify): auto goes
+ * on by modify at once; the other guards need the whole map's tables. */
+static int light_run(tilesat_collapse *c, const tilesat_collapse_options *o,
+                     int *tiles, tilesat_error *err) {
+  if (o->guard == TILESAT_GUARD_AUTO) {
+    int res = ts_modify_run(c, o, tiles, err);
+    c->mod.past_bound = true;
+    return res;
+  }
+  ts_error(err, "collapse", 0,
+           "--guard %s needs the whole map's collapser%s; --guard modify does "
+           "not",
+           tilesat_guard_name(o->guard),
+           tilesat_map_large(c->m) ? ", and the map is too large for it" : "");
+  return -1;
+}
+
 int tilesat_collapse_run(tilesat_collapse *c, const tilesat_collapse_options *o,
                          int *tiles, tilesat_error *err) {
   if (!c || !o || !tiles)
@@ -905,6 +953,8 @@ int tilesat_collapse_run(tilesat_collapse *c, const tilesat_collapse_options *o,
     ts_misuse(__func__, "no such guard");
   if (o->guard == TILESAT_GUARD_MODIFY)
     return ts_modify_run(c, o, tiles, err);
+  if (c->light) /* no table of the whole map: auto goes to modify */
+    return light_run(c, o, tiles, err);
   if (o->guard != TILESAT_GUARD_NONE && collapse_refuse(c->m, true, err))
     return -1;
   if (o->guard == TILESAT_GUARD_BLOCKS && (c->cg || c->m->masked) &&
@@ -1016,6 +1066,8 @@ const char *tilesat_collapse_why(const tilesat_collapse *c) {
 bool tilesat_collapse_possible(const tilesat_collapse *c, int cell, int tile) {
   if (!c || cell < 0 || cell >= c->N || tile < 0 || tile >= c->T)
     ts_misuse(__func__, "NULL collapser, or cell or tile out of range");
+  if (!c->possible)
+    ts_misuse(__func__, "a collapser for modify has no wave");
   return c->possible[(size_t)cell * (size_t)c->T + (size_t)tile];
 }
 

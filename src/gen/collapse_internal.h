@@ -37,6 +37,7 @@ struct tilesat_collapse {
   const tilesat_map *m; /* the caller's, or own */
   tilesat_map *own;     /* the caller's with its borders as bans, or NULL */
   int T, D, N;
+  bool light;        /* tilesat_collapse_new_modify's: no table of cells */
   int *nbr;          /* [cell][dir]: neighbour or -1 */
   int *opp;          /* [dir]: the opposite direction */
   int **supp_list;   /* [dir][tile]: tiles allowed in dir of tile */

@@ -64,15 +64,19 @@ typedef struct mod_layer_geom {
 mod_layer_geom mod_layer_open(int layer, bool hex_rows);
 
 /* What the blocks change: a grid of cells (tiles[y * w + x]), wrapping or
- * not; for a finite map its pins (pin[cell]: the tile, or -1), bans
- * (ban_tile[ban_at[cell] .. ban_at[cell + 1])) and masks. */
+ * not; for a finite map its pins and bans (pin[0 .. npin), ban[0 ..
+ * nban), each sorted by cell: no table of the map's cells) and masks. */
 typedef struct mod_plane {
   int *tiles;
   int w, h;
   bool periodic;
   const tilesat_map *m; /* NULL: the world (no pins, bans nor masks) */
-  const int *pin, *ban_at, *ban_tile;
+  const ts_pin *pin, *ban;
+  size_t npin, nban;
 } mod_plane;
+
+/* The first of v[0 .. n) (sorted by cell) at cell or after it. */
+size_t mod_first_at(const ts_pin *v, size_t n, int cell);
 
 /* What the blocks did. */
 typedef struct mod_stats {
