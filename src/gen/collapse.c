@@ -16,7 +16,8 @@
  * and pins are applied before the first observation.
  *
  * Entropy, as the reference keeps it per cell: log(sum w) - sum(w log w) /
- * sum w over the possible tiles, updated on every ban.  A tile of weight 0
+ * sum w over the possible tiles, its sums updated on every ban, the log and
+ * the cell's place in the heap when the heap is next read (heap_flush).  A tile of weight 0
  * is never chosen unless every possible tile has weight 0 (then uniformly).
  *
  * The observation takes the top of a binary heap of the undecided cells
@@ -118,15 +119,16 @@ bool tilesat_collapse_keeps(const tilesat_map *m) {
 /* ---------------------------------------------------------- its memory */
 
 /* Bytes a cell costs: its neighbours (4D), supports (2TD), possible tiles
- * (T), the per-cell arrays (44), a choice and a pending removal (pairs in
- * doubling vectors, 32) and the caller's map (4); with a guard, the
- * snapshot of the state (2TD + T + 44) and the blocks' base wave (T) too.
+ * (T), the per-cell arrays (44, and 13 for the heap's deferred changes), a
+ * choice and a pending removal (pairs in doubling vectors, 32) and the
+ * caller's map (4); with a guard, the snapshot of the state (2TD + T + 44)
+ * and the blocks' base wave (T) too.
  * Peak RSS of unguarded runs was within: coast 2000x2000 352 MiB
  * (estimate 469), Circuit 500x500 108 MiB (111), patchwork16 1000x1000
  * 200 MiB (229). */
 double ts_collapse_bytes_per_cell(int T, int D, bool guard) {
   double state = 2.0 * T * D + T + 44;
-  return 4.0 * D + state + 32 + 4 + (guard ? state + T : 0);
+  return 4.0 * D + state + 13 + 32 + 4 + (guard ? state + T : 0);
 }
 
 /* Refuse a map whose tables (guarded: and the snapshot and base) would
@@ -225,6 +227,9 @@ tilesat_collapse *tilesat_collapse_new(const tilesat_map *m,
   c->key = ts_malloc((size_t)N * sizeof *c->key);
   c->heap = ts_malloc((size_t)N * sizeof *c->heap);
   c->pos = ts_malloc((size_t)N * sizeof *c->pos);
+  c->pend = ts_malloc((size_t)N * sizeof *c->pend);
+  c->dirty = ts_malloc((size_t)N * sizeof *c->dirty);
+  c->dirty_on = ts_calloc((size_t)N, sizeof *c->dirty_on);
   c->cg = cg_new(c); /* borders are bans (ts_map_lowered); the others */
   return c;
 }
@@ -248,6 +253,9 @@ void tilesat_collapse_free(tilesat_collapse *c) {
   free(c->key);
   free(c->heap);
   free(c->pos);
+  free(c->pend);
+  free(c->dirty);
+  free(c->dirty_on);
   free(c->w);
   free(c->wlogw);
   free(c->stack.v);
@@ -325,8 +333,16 @@ static double key_of(tilesat_collapse *c, int cell) {
   return x + 1e-6 * ts_rng_double(&c->noise);
 }
 
+/* No change pending (the heap built or restored anew). */
+static void heap_clean(tilesat_collapse *c) {
+  for (int k = 0; k < c->ndirty; k++)
+    c->dirty_on[c->dirty[k]] = 0;
+  c->ndirty = 0;
+}
+
 /* Every cell in the heap, each with a key and a noise of its own. */
 static void heap_build(tilesat_collapse *c) {
+  heap_clean(c);
   c->heap_n = 0;
   memset(c->pos, -1, (size_t)c->N * sizeof *c->pos);
   if (c->heuristic == TILESAT_HEURISTIC_SCANLINE)
@@ -347,6 +363,8 @@ static void heap_update(tilesat_collapse *c, int cell) {
   int i = c->pos[cell];
   if (i < 0)
     return;
+  if (c->dirty_on[cell]) /* ts_collapse_set: the pending change is moot */
+    c->dirty_on[cell] = 0;
   if (c->count[cell] <= 1) {
     c->pos[cell] = -1;
     if (--c->heap_n > i) {
@@ -366,6 +384,46 @@ static void heap_update(tilesat_collapse *c, int cell) {
     sift_down(c, i);
 }
 
+/* A ban on a cell in the heap, its key's change deferred to heap_flush
+ * (a cell loses many tiles between two observations): its noise drawn now,
+ * in the order the bans come, as heap_update draws it, and its entropy
+ * (a log) and place in the heap once, when the heap is read.  The keys
+ * are the same (the entropy of the same sums, the last noise drawn), so
+ * the heap's least is the same cell. */
+static void heap_defer(tilesat_collapse *c, int cell) {
+  if (c->count[cell] > 1)
+    c->pend[cell] = ts_rng_double(&c->noise);
+  if (!c->dirty_on[cell]) {
+    c->dirty_on[cell] = 1;
+    c->dirty[c->ndirty++] = cell;
+  }
+}
+
+/* The deferred changes into the heap, one cell at a time (the heap is
+ * valid before each), in the order of their first ban. */
+static void heap_flush(tilesat_collapse *c) {
+  for (int k = 0; k < c->ndirty; k++) {
+    int cell = c->dirty[k], i = c->pos[cell];
+    if (!c->dirty_on[cell] || i < 0)
+      continue;
+    c->dirty_on[cell] = 0;
+    c->entropy[cell] = entropy_of(c->sum_w[cell], c->sum_wlogw[cell]);
+    if (c->count[cell] <= 1) {
+      heap_update(c, cell);
+      continue;
+    }
+    double old = c->key[cell];
+    double x = c->heuristic == TILESAT_HEURISTIC_MRV ? (double)c->count[cell]
+                                                     : c->entropy[cell];
+    c->key[cell] = x + 1e-6 * c->pend[cell];
+    if (c->key[cell] < old)
+      sift_up(c, i);
+    else
+      sift_down(c, i);
+  }
+  c->ndirty = 0;
+}
+
 /* Remove tile t from cell; a cell left empty is the contradiction.  The
  * last tile's removal is not propagated: an empty cell would empty its
  * neighbours in turn; they go on counting it (a block repair, which
@@ -376,8 +434,10 @@ static void ban(tilesat_collapse *c, int cell, int t) {
   c->count[cell]--;
   c->sum_w[cell] -= c->w[t];
   c->sum_wlogw[cell] -= c->wlogw[t];
-  c->entropy[cell] = entropy_of(c->sum_w[cell], c->sum_wlogw[cell]);
-  heap_update(c, cell);
+  if (c->pos[cell] >= 0)
+    heap_defer(c, cell);
+  else
+    c->entropy[cell] = entropy_of(c->sum_w[cell], c->sum_wlogw[cell]);
   if (c->cg)
     cg_on_ban(c, cell, t);
   if (c->count[cell] > 0) {
@@ -515,6 +575,7 @@ static int next_cell(tilesat_collapse *c, tilesat_heuristic h) {
       c->scan++;
     return c->scan < c->N ? c->scan : -1;
   }
+  heap_flush(c);
   return c->heap_n ? c->heap[0] : -1;
 }
 
@@ -605,6 +666,7 @@ static int finish(tilesat_collapse *c, int *tiles, tilesat_error *err) {
   X(key, (size_t)c->N)
 
 static void snap_save_to(tilesat_collapse *c, snapshot *s) {
+  heap_flush(c);
 #define SAVE(f, n)                                                             \
   if (!s->f)                                                                   \
     s->f = ts_malloc((n) * sizeof *s->f);                                      \
@@ -624,6 +686,7 @@ static void snap_restore_from(tilesat_collapse *c, const snapshot *s) {
 #define RESTORE(f, n) memcpy(c->f, s->f, (n) * sizeof *s->f);
   SNAP_FIELDS(RESTORE)
 #undef RESTORE
+  heap_clean(c); /* it was saved flushed */
   c->heap_n = s->heap_n;
   c->scan = s->scan;
   c->rng = s->rng;

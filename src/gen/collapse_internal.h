@@ -53,6 +53,12 @@ struct tilesat_collapse {
   int *heap;   /* [heap_n]: cells */
   int *pos;    /* [cell]: its place in heap, or -1 */
   int heap_n;
+  /* bans' changes to the heap, deferred until it is read (heap_flush):
+   * the cells (dirty[0 .. ndirty), dirty_on[cell]) and the noise drawn
+   * last for each (pend[cell]) */
+  double *pend;
+  int *dirty, ndirty;
+  uint8_t *dirty_on;
   TS_VEC(pair) stack;
   TS_VEC(pair) choices;
   int contradiction; /* the cell left empty, or -1 */
