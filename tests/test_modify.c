@@ -7,7 +7,9 @@
  * pairs alone.  tilesat world: chunks asked in different orders are the
  * same bytes, a 3x3 set of chunks asked one by one is valid whole and is
  * what --span 3x3 gives, far coordinates work; counts and rules with no
- * periodic pattern are refused by name. */
+ * periodic pattern are refused by name.  Past the whole map's bound (2^28
+ * cells times tiles) modify and auto make a valid map, and what needs the
+ * whole map's tables is refused by name. */
 #include "own_check.h"
 
 #include <stdint.h>
