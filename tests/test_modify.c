@@ -592,6 +592,11 @@ Test(modify, past_the_bound_whole_map_work_is_refused) {
                    "268435456 cells times tiles)\n",
                    "collapse", column, "--size", "1x262145", "--guard",
                    "modify");
+  expect_cli_error("tilesat: collapse --guard modify cannot keep count "
+                   "constraints yet (--count: the count of t0 is exactly 3); "
+                   "--guard sat can on a map within 2^28 cells times tiles\n",
+                   "collapse", rules, "--size", "513x513", "--guard", "auto",
+                   "--count", "t0=3");
   expect_cli_error("tilesat: --size: 16385x16385 is too large (at most "
                    "268435456 cells, even with --guard modify)\n",
                    "collapse", "rules/coast.rules", "--size", "16385x16385",

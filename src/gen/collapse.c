@@ -17,8 +17,9 @@
  *
  * Entropy, as the reference keeps it per cell: log(sum w) - sum(w log w) /
  * sum w over the possible tiles, its sums updated on every ban, the log and
- * the cell's place in the heap when the heap is next read (heap_flush).  A tile of weight 0
- * is never chosen unless every possible tile has weight 0 (then uniformly).
+ * the cell's place in the heap when the heap is next read (heap_flush).  A tile
+ * of weight 0 is never chosen unless every possible tile has weight 0 (then
+ * uniformly).
  *
  * The observation takes the top of a binary heap of the undecided cells
  * keyed on entropy (or count) plus a noise of at most 1e-6, drawn afresh

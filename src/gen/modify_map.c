@@ -300,7 +300,11 @@ int ts_modify_run(tilesat_collapse *c, const tilesat_collapse_options *o,
                   int *tiles, tilesat_error *err) {
   if (tilesat_map_refuse_globals(
           c->m, 1u << TILESAT_GLOBAL_BORDER | TILESAT_KEEPS_MASK,
-          "collapse --guard modify", "; --guard sat can", err))
+          "collapse --guard modify",
+          tilesat_map_large(c->m)
+              ? "; --guard sat can on a map within 2^28 cells times tiles"
+              : "; --guard sat can",
+          err))
     return -1;
   memset(&c->mod, 0, sizeof c->mod);
   c->mod.used = true;
