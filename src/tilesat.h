@@ -212,6 +212,20 @@ typedef struct tilesat_map tilesat_map;
 tilesat_map *tilesat_map_new(const tilesat_rules *r, int width, int height,
                              tilesat_topology topo, bool periodic,
                              tilesat_error *err);
+/* A map past TILESAT_MAX_CELL_TILES (at most TILESAT_MAX_MODIFY_CELLS
+ * cells), for collapse's modify guard alone: it needs the tiles and a
+ * block's window, never a table of cells times tiles.  Fill it with a
+ * collapser from tilesat_collapse_new_modify (--guard modify, or auto,
+ * which goes to modify on it); everything that works on the whole map
+ * (check, enumerate, count, sample, explain, trace, anneal, the plain
+ * collapser) refuses it with an error naming --guard modify.  Within the
+ * bound it is the map tilesat_map_new makes. */
+#define TILESAT_MAX_MODIFY_CELLS (1 << 28)
+tilesat_map *tilesat_map_new_large(const tilesat_rules *r, int width,
+                                   int height, tilesat_topology topo,
+                                   bool periodic, tilesat_error *err);
+/* Is the map past TILESAT_MAX_CELL_TILES (made by tilesat_map_new_large)? */
+bool tilesat_map_large(const tilesat_map *m);
 void tilesat_map_free(tilesat_map *m);
 /* Pin `tile` (a name) at (row, col). */
 int tilesat_map_pin(tilesat_map *m, int row, int col, const char *tile,
@@ -245,7 +259,8 @@ int tilesat_map_mask(tilesat_map *m, int row, int col, tilesat_error *err);
 int tilesat_map_nmasked(const tilesat_map *m);
 bool tilesat_map_masked(const tilesat_map *m, int row, int col);
 /* Parse "WxH" (both positive; the product must fit TILESAT_MAX_CELL_TILES
- * once multiplied by the number of tiles, checked by tilesat_map_new). */
+ * once multiplied by the number of tiles, checked by tilesat_map_new, or
+ * TILESAT_MAX_MODIFY_CELLS, by tilesat_map_new_large). */
 int tilesat_parse_size(const char *s, int *width, int *height,
                        tilesat_error *err);
 /* Parse "ROW,COL=TILE" and pin it. */

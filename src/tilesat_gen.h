@@ -187,6 +187,13 @@ bool tilesat_collapse_keeps(const tilesat_map *m);
 typedef struct tilesat_collapse tilesat_collapse;
 tilesat_collapse *tilesat_collapse_new(const tilesat_map *m,
                                        tilesat_error *err);
+/* A collapser for --guard modify alone (and auto, which goes to modify at
+ * once with it): it builds no table of the map's cells (its neighbours,
+ * supports and wave: tens of bytes a cell), so it takes a map past
+ * TILESAT_MAX_CELL_TILES (tilesat_map_new_large).  A run with another
+ * guard is an error; tilesat_collapse_possible has no wave to read. */
+tilesat_collapse *tilesat_collapse_new_modify(const tilesat_map *m,
+                                              tilesat_error *err);
 void tilesat_collapse_free(tilesat_collapse *c);
 /* What a run does at a contradiction (--guard). */
 typedef enum tilesat_guard {
@@ -264,7 +271,9 @@ long tilesat_collapse_resolved(const tilesat_collapse *c);
 /* After a run with TILESAT_GUARD_MODIFY, or with TILESAT_GUARD_AUTO whose
  * blocks grew to the whole map and its solver would not fit in
  * --max-memory (auto then goes on by modify, on a map without count,
- * connected or path constraints, instead of starting over): `used`, the
+ * connected or path constraints, instead of starting over), or with
+ * TILESAT_GUARD_AUTO on a collapser for modify (past_bound: it went by
+ * modify at once, tilesat_collapse_new_modify): `used`, the
  * periodic pattern it started from (0 x 0: the whole map's SAT), the
  * windows that made pins and borders hold, the windows tried to bring
  * the counts to their bounds, and the blocks made again by
@@ -273,6 +282,7 @@ long tilesat_collapse_resolved(const tilesat_collapse *c);
  * times. */
 typedef struct tilesat_modify_stats {
   bool used;
+  bool past_bound; /* auto went by modify at once: a collapser for modify */
   int pattern_rows, pattern_cols;
   long pin_windows, wfc, sat, kept;
   long long cells;

@@ -9,7 +9,9 @@
  * chunks asked in different orders are the same bytes, a 3x3 set of chunks
  * asked one by one is valid whole and is what --span 3x3 gives, far coordinates
  * work; connected and path constraints (modify) and rules with no periodic
- * pattern (world) are refused by name. */
+ * pattern (world) are refused by name.  Past the whole map's bound (2^28
+ * cells times tiles) modify and auto make a valid map, and what needs the
+ * whole map's tables is refused by name. */
 #include "own_check.h"
 
 #include <stdint.h>
@@ -764,4 +766,182 @@ Test(world, cli_is_the_library_and_refuses_by_name) {
                  b.out + 4 + y * 9);
   run_free(&a);
   run_free(&b);
+}
+
+/* ------------------------------------------- past the whole map's bound */
+
+/* Rules of BIG_T tiles t0, t1, ...: a tile's neighbours, in every
+ * direction, are itself and its partner (t0 and t1, t2 and t3, ...); with
+ * `east` false, nothing east of any tile (no torus has a map: a map is one
+ * column wide).  513x513 cells times BIG_T tiles is past 2^28. */
+#define BIG_T 1024
+#define BIG_SIDE 513
+static char *big_rules(bool east) {
+  size_t size = (size_t)BIG_T * 160 + 64, n = 0;
+  char *text = malloc(size);
+  cr_assert(text);
+  n += (size_t)snprintf(text, size, "tilesat-rules 1\ntopology square\n");
+  for (int t = 0; t < BIG_T; t++)
+    n += (size_t)snprintf(text + n, size - n, "tile t%d 1\n", t);
+  for (int t = 0; t < BIG_T; t++)
+    for (int d = 0; d < 4; d++)
+      if (east || d % 2 == 0)
+        n += (size_t)snprintf(text + n, size - n, "allow t%d %c t%d t%d\n", t,
+                              "NESW"[d], t, t ^ 1);
+  char *path = temp_file(text, (long)n);
+  free(text);
+  return path;
+}
+
+/* The tile t<k> a word names, or -1 ("" or anything else). */
+static int big_tile(const char *word, size_t len) {
+  if (len < 2 || word[0] != 't' || len > 6)
+    return -1;
+  int k = 0;
+  for (size_t i = 1; i < len; i++) {
+    if (word[i] < '0' || word[i] > '9')
+      return -1;
+    k = k * 10 + (word[i] - '0');
+  }
+  return k < BIG_T ? k : -1;
+}
+
+/* The text map (SAT, tilesat-grid names, then BIG_SIDE rows) read into
+ * tiles (-1: "", a masked cell); false when it is not that. */
+static bool big_read(const char *out, int *tiles) {
+  const char *head = "SAT\ntilesat-grid names\n";
+  if (strncmp(out, head, strlen(head)))
+    return false;
+  const char *p = out + strlen(head);
+  for (int y = 0; y < BIG_SIDE; y++) {
+    for (int x = 0; x < BIG_SIDE; x++) {
+      size_t len = strcspn(p, " \n");
+      bool masked = len == 2 && !strncmp(p, "\"\"", 2);
+      int t = big_tile(p, len);
+      if (!masked && t < 0)
+        return false;
+      tiles[y * BIG_SIDE + x] = masked ? -1 : t;
+      p += len;
+      if (*p != (x == BIG_SIDE - 1 ? '\n' : ' '))
+        return false;
+      p++;
+    }
+  }
+  return *p == '\0';
+}
+
+/* A 513x513 map of 1024 tiles (past 2^28 cells times tiles: refused
+ * before) by --guard modify and by auto, which goes by modify at once: its
+ * unmasked cells (a 40x24 corner: the blocks' work is theirs) each hold a
+ * tile, every pair of neighbours is a pair the rules allow (read here from
+ * the rules' own shape), the masked cells hold none. */
+Test(modify, past_the_whole_maps_bound) {
+  char *rules = big_rules(true);
+  size_t cells = (size_t)BIG_SIDE * BIG_SIDE, k = 0;
+  char *mask = malloc(cells + BIG_SIDE + 1);
+  cr_assert(mask);
+  for (int y = 0; y < BIG_SIDE; y++) {
+    for (int x = 0; x < BIG_SIDE; x++)
+      mask[k++] = y < 24 && x < 40 ? '.' : '#';
+    mask[k++] = '\n';
+  }
+  char *mask_path = temp_file(mask, (long)k);
+  free(mask);
+  int *tiles = malloc(cells * sizeof *tiles);
+  cr_assert(tiles);
+  const char *guards[2] = {"modify", "auto"};
+  for (int g = 0; g < 2; g++) {
+    run_result got = RUN("collapse", rules, "--size", "513x513", "--mask",
+                         mask_path, "--guard", guards[g], "--seed", "3");
+    cr_assert_eq(got.code, 10, "%s: %s", guards[g], got.err);
+    cr_expect(strstr(got.err, g ? "guard: auto went by modify (the map is too "
+                                  "large for the whole map's tables): modify "
+                                  "from a 16x16 periodic pattern"
+                                : "guard: modify from a 16x16 periodic "
+                                  "pattern"),
+              "%s", got.err);
+    cr_assert(big_read(got.out, tiles), "%s: not a 513x513 map of t0..t1023",
+              guards[g]);
+    long made = 0;
+    for (int y = 0; y < BIG_SIDE; y++)
+      for (int x = 0; x < BIG_SIDE; x++) {
+        int t = tiles[y * BIG_SIDE + x];
+        bool free_cell = y < 24 && x < 40;
+        cr_expect_eq(t >= 0, free_cell, "%s: (%d,%d) holds %d", guards[g], y, x,
+                     t);
+        made += t >= 0;
+        int right = x + 1 < BIG_SIDE ? tiles[y * BIG_SIDE + x + 1] : -1;
+        int below = y + 1 < BIG_SIDE ? tiles[(y + 1) * BIG_SIDE + x] : -1;
+        cr_expect(t < 0 || right < 0 || right >> 1 == t >> 1,
+                  "%s: t%d beside t%d at (%d,%d)", guards[g], t, right, y, x);
+        cr_expect(t < 0 || below < 0 || below >> 1 == t >> 1,
+                  "%s: t%d above t%d at (%d,%d)", guards[g], t, below, y, x);
+      }
+    cr_expect_eq(made, 24 * 40);
+    run_free(&got);
+  }
+  free(tiles);
+  free(mask_path);
+  free(rules);
+}
+
+/* Past the bound, what needs the whole map's tables is refused by name:
+ * the other guards (the bound's own message), modify's whole-map SAT (rules
+ * with no periodic pattern), and in the library check and the plain
+ * collapser; past 2^28 cells modify too. */
+Test(modify, past_the_bound_whole_map_work_is_refused) {
+  char *rules = big_rules(true), *column = big_rules(false);
+  expect_cli_error("tilesat: --size: 513x513 with 1024 tiles is too large (at "
+                   "most 268435456 cells times tiles)\n",
+                   "collapse", rules, "--size", "513x513", "--guard", "blocks");
+  expect_cli_error("tilesat: collapse: --guard modify needs the whole map's "
+                   "SAT (the rules have no periodic pattern up to 16x16), and "
+                   "1x262145 with 1024 tiles is too large for it (at most "
+                   "268435456 cells times tiles)\n",
+                   "collapse", column, "--size", "1x262145", "--guard",
+                   "modify");
+  expect_cli_error("tilesat: collapse --guard modify cannot keep connected "
+                   "constraints yet (--connected: t0 connected: the cells "
+                   "holding t0 form one region); --guard sat can on a map "
+                   "within 2^28 cells times tiles\n",
+                   "collapse", rules, "--size", "513x513", "--guard", "auto",
+                   "--connected", "t0");
+  expect_cli_error("tilesat: --size: 16385x16385 is too large (at most "
+                   "268435456 cells, even with --guard modify)\n",
+                   "collapse", "rules/coast.rules", "--size", "16385x16385",
+                   "--guard", "modify");
+  tilesat_rules *r = rules_from_file(rules);
+  tilesat_error err;
+  cr_assert_null(
+      tilesat_map_new(r, BIG_SIDE, BIG_SIDE, TILESAT_SQUARE, false, &err));
+  tilesat_map *m =
+      tilesat_map_new_large(r, BIG_SIDE, BIG_SIDE, TILESAT_SQUARE, false, &err);
+  cr_assert(m, "%s", err.msg);
+  cr_expect(tilesat_map_large(m));
+  cr_expect_null(tilesat_collapse_new(m, &err));
+  cr_expect_str_eq(err.msg,
+                   "collapse: 513x513 with 1024 tiles is too large for a run "
+                   "on the whole map (at most 268435456 cells times tiles); "
+                   "--guard modify goes past it");
+  cr_expect_eq(tilesat_check(m, NULL, NULL, &err), -1);
+  cr_expect_str_eq(err.msg,
+                   "check: 513x513 with 1024 tiles is too large for the whole "
+                   "map (at most 268435456 cells times tiles); only collapse "
+                   "--guard modify goes past it");
+  tilesat_collapse *c = tilesat_collapse_new_modify(m, &err);
+  cr_assert(c, "%s", err.msg);
+  tilesat_collapse_options o;
+  tilesat_collapse_options_init(&o);
+  o.guard = TILESAT_GUARD_BLOCKS;
+  int *tiles = malloc((size_t)BIG_SIDE * BIG_SIDE * sizeof *tiles);
+  cr_expect_eq(tilesat_collapse_run(c, &o, tiles, &err), -1);
+  cr_expect_str_eq(err.msg,
+                   "collapse: --guard blocks needs the whole map's collapser, "
+                   "and the map is too large for it; --guard modify does not");
+  free(tiles);
+  tilesat_collapse_free(c);
+  tilesat_map_free(m);
+  tilesat_rules_free(r);
+  free(column);
+  free(rules);
 }

@@ -51,7 +51,10 @@ static int collapse(const tilesat_map *m, tilesat_guard guard, long runs,
                     double budget,
                     tilesat_backend backend) {
   tilesat_error err;
-  tilesat_collapse *c = tilesat_collapse_new(m, &err);
+  /* modify: as collapse --guard modify, no table of the map's cells */
+  tilesat_collapse *c = guard == TILESAT_GUARD_MODIFY
+                            ? tilesat_collapse_new_modify(m, &err)
+                            : tilesat_collapse_new(m, &err);
   if (!c)
     return error(&err);
   size_t n = (size_t)tilesat_map_width(m) * (size_t)tilesat_map_height(m);

@@ -464,6 +464,53 @@ if [ "${PEERS:-1}" = 1 ]; then
   tools/bench-peers.sh "$B" || echo "peers: tools/bench-peers.sh failed"
 fi
 
+# ------------------------------------------------------- big maps
+# --guard modify at BIG (default 4096; BIG=-: none) a side, one process a
+# map, text output to /dev/null: Castle without wrap, seeds 1-3; Knots
+# (Standard), Circuit (Turnless) and Rooms (N=3, symmetry 8) periodic,
+# seed 1.  CPU time (user + system) and peak RSS from /usr/bin/time, each
+# run stopped at BIG_CAP CPU seconds (default 600), the issue's targets
+# (2-core machine) beside.  QUICK=1: none.
+BIG=${BIG:-4096}
+[ "${QUICK:-0}" = 1 ] && BIG=-
+if [ "$BIG" != - ]; then
+  echo
+  echo "big maps: collapse --guard modify ${BIG}x$BIG, CPU time and peak RSS" \
+    "of one run (cap ${BIG_CAP:-600} s)"
+  printf '%-8s %-5s | %-9s | %-8s | %-7s | %s\n' rules seed CPU "peak RSS" \
+    answer "target (4096x4096)"
+  # NAME SEED PERIODIC TARGET
+  echo "Castle 1 0 <= 180 s, <= 2 GB
+Castle 2 0 <= 180 s, <= 2 GB
+Castle 3 0 <= 180 s, <= 2 GB
+Knots 1 1 <= 120 s
+Circuit 1 1 <= 120 s
+Rooms 1 1 <= 120 s" | while read -r name seed per target; do
+    pflag=
+    [ "$per" = 1 ] && pflag=--periodic
+    rc=0
+    {
+      (
+        # shellcheck disable=SC3045 # dash and bash have it
+        ulimit -t "${BIG_CAP:-600}" 2>/dev/null || true
+        # shellcheck disable=SC2086 # pflag: none or one word
+        exec /usr/bin/time -f '%U %S %M' -o $W/time "$B" collapse \
+          $W/$name.rules --size "${BIG}x$BIG" $pflag --guard modify \
+          --seed "$seed"
+      ) >/dev/null 2>$W/err || rc=$?
+    } 2>/dev/null
+    case $rc in
+    10) ans=SAT ;;
+    137 | 152) ans="> ${BIG_CAP:-600} s" ;;
+    *) ans="error: $(grep -v '%' $W/err | head -n 1)" ;;
+    esac
+    printf '%-8s %-5s | %-9s | %-8s | %-7s | %s\n' "$name" "$seed" \
+      "$(tail -n 1 $W/time | awk 'NF == 3 { printf "%.1f s", $1 + $2 }')" \
+      "$(tail -n 1 $W/time | awk 'NF == 3 { printf "%.0f MB", $3 / 1024 }')" \
+      "$ans" "$target"
+  done
+fi
+
 [ "${CHECKS:-}" = - ] && exit 0
 echo
 echo "check at scale: CPU time and peak RSS of one run; cap $CHECK_CAP s," \

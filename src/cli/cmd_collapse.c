@@ -51,6 +51,18 @@ static int collapse_map_ok(const options *o, const tilesat_map *m,
   return 0;
 }
 
+/* The map's collapser: for --guard modify (and auto past the whole map's
+ * bound, which goes by modify at once) one without a table of the map's
+ * cells; NULL with err. */
+static tilesat_collapse *collapser(const tilesat_map *m,
+                                   const tilesat_collapse_options *co,
+                                   tilesat_error *err) {
+  bool modify = co->guard == TILESAT_GUARD_MODIFY ||
+                (co->guard == TILESAT_GUARD_AUTO && tilesat_map_large(m));
+  return modify ? tilesat_collapse_new_modify(m, err)
+                : tilesat_collapse_new(m, err);
+}
+
 /* How one run ended: its result, and (UNKNOWN) a global constraint it could
  * not keep, and a finished map that breaks one (an unguarded run's
  * connected or path constraint). */
@@ -86,8 +98,10 @@ static void say_modify(const tilesat_collapse *c, tilesat_guard g) {
   fprintf(stderr,
           "tilesat: collapse: guard: %smodify from %s, %ld pin and border "
           "windows%s, %ld blocks redone (%ld by WFC, %ld by SAT), %ld kept\n",
-          g == TILESAT_GUARD_MODIFY
-              ? ""
+          g == TILESAT_GUARD_MODIFY ? ""
+          : st.past_bound
+              ? "auto went by modify (the map is too large for the whole "
+                "map's tables): "
               : "auto went on by modify (its blocks grew to the whole map, "
                 "whose solver does not fit): ",
           from, st.pin_windows, counts, st.wfc + st.sat, st.wfc, st.sat,
@@ -460,7 +474,7 @@ static int size_row(options *o, tilesat_collapse_options *co, long n, bool *any,
   int rc = load_map(o, &r, &m);
   if (!rc)
     rc = collapse_map_ok(o, m, co);
-  if (!rc && !(c = tilesat_collapse_new(m, &err)))
+  if (!rc && !(c = collapser(m, co, &err)))
     rc = fail_err(&err);
   char size[32];
   snprintf(size, sizeof size, "%dx%d", o->size.w, o->size.h);
@@ -571,7 +585,7 @@ int cmd_collapse(options *o) {
   }
   if (!rc)
     rc = collapse_map_ok(o, m, &co);
-  if (!rc && !(c = tilesat_collapse_new(m, &err)))
+  if (!rc && !(c = collapser(m, &co, &err)))
     rc = fail_err(&err);
   if (!rc && many) {
     rc = many_runs(o, m, c, &co);

@@ -266,6 +266,12 @@ static inline bool ts_masked(const tilesat_map *m, int cell) {
   return m->masked && m->masked[cell];
 }
 
+/* A map past TILESAT_MAX_CELL_TILES (tilesat_map_new_large): -1 with err
+ * (from `what`, naming --guard modify), else 0.  Everything that builds a
+ * table of the whole map's cells times tiles asks first. */
+int ts_map_refuse_large(const tilesat_map *m, const char *what,
+                        tilesat_error *err);
+
 /* Is the cell one of g's: in a COUNT's rectangle, on a BORDER's sides? */
 bool ts_global_covers(const tilesat_map *m, const ts_global *g, int cell);
 /* CONNECTED and PATH: enforced by cuts as models break them (sat/cuts.c). */

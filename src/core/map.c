@@ -12,9 +12,9 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-tilesat_map *tilesat_map_new(const tilesat_rules *r, int width, int height,
-                             tilesat_topology topo, bool periodic,
-                             tilesat_error *err) {
+static tilesat_map *map_new(const tilesat_rules *r, int width, int height,
+                            tilesat_topology topo, bool periodic, bool large,
+                            tilesat_error *err) {
   if (!r)
     ts_misuse(__func__, "NULL rules");
   if (width <= 0 || height <= 0) {
@@ -27,8 +27,14 @@ tilesat_map *tilesat_map_new(const tilesat_rules *r, int width, int height,
              tilesat_topology_name(r->topo), tilesat_topology_name(topo));
     return NULL;
   }
-  if ((uint64_t)width * (uint64_t)height * (uint64_t)r->ntiles >
-      TILESAT_MAX_CELL_TILES) {
+  uint64_t cells = (uint64_t)width * (uint64_t)height;
+  if (large && cells > TILESAT_MAX_MODIFY_CELLS) {
+    ts_error(err, "--size", 0,
+             "%dx%d is too large (at most %d cells, even with --guard modify)",
+             width, height, TILESAT_MAX_MODIFY_CELLS);
+    return NULL;
+  }
+  if (!large && cells * (uint64_t)r->ntiles > TILESAT_MAX_CELL_TILES) {
     ts_error(err, "--size", 0,
              "%dx%d with %d tiles is too large (at most %d cells times tiles)",
              width, height, r->ntiles, TILESAT_MAX_CELL_TILES);
@@ -50,6 +56,34 @@ tilesat_map *tilesat_map_new(const tilesat_rules *r, int width, int height,
   m->ncells = width * height;
   m->max_memory = tilesat_default_max_memory();
   return m;
+}
+
+tilesat_map *tilesat_map_new(const tilesat_rules *r, int width, int height,
+                             tilesat_topology topo, bool periodic,
+                             tilesat_error *err) {
+  return map_new(r, width, height, topo, periodic, false, err);
+}
+
+tilesat_map *tilesat_map_new_large(const tilesat_rules *r, int width,
+                                   int height, tilesat_topology topo,
+                                   bool periodic, tilesat_error *err) {
+  return map_new(r, width, height, topo, periodic, true, err);
+}
+
+bool tilesat_map_large(const tilesat_map *m) {
+  return (uint64_t)m->ncells * (uint64_t)m->rules->ntiles >
+         TILESAT_MAX_CELL_TILES;
+}
+
+int ts_map_refuse_large(const tilesat_map *m, const char *what,
+                        tilesat_error *err) {
+  if (!tilesat_map_large(m))
+    return 0;
+  ts_error(err, what, 0,
+           "%dx%d with %d tiles is too large for the whole map (at most %d "
+           "cells times tiles); only collapse --guard modify goes past it",
+           m->width, m->height, m->rules->ntiles, TILESAT_MAX_CELL_TILES);
+  return -1;
 }
 
 /* Bytes of the address space (field 0) or of data (field 5) in use, from

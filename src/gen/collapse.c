@@ -16,8 +16,10 @@
  * and pins are applied before the first observation.
  *
  * Entropy, as the reference keeps it per cell: log(sum w) - sum(w log w) /
- * sum w over the possible tiles, updated on every ban.  A tile of weight 0
- * is never chosen unless every possible tile has weight 0 (then uniformly).
+ * sum w over the possible tiles, its sums updated on every ban, the log and
+ * the cell's place in the heap when the heap is next read (heap_flush).  A tile
+ * of weight 0 is never chosen unless every possible tile has weight 0 (then
+ * uniformly).
  *
  * The observation takes the top of a binary heap of the undecided cells
  * keyed on entropy (or count) plus a noise of at most 1e-6, drawn afresh
@@ -118,15 +120,16 @@ bool tilesat_collapse_keeps(const tilesat_map *m) {
 /* ---------------------------------------------------------- its memory */
 
 /* Bytes a cell costs: its neighbours (4D), supports (2TD), possible tiles
- * (T), the per-cell arrays (44), a choice and a pending removal (pairs in
- * doubling vectors, 32) and the caller's map (4); with a guard, the
- * snapshot of the state (2TD + T + 44) and the blocks' base wave (T) too.
+ * (T), the per-cell arrays (44, and 13 for the heap's deferred changes), a
+ * choice and a pending removal (pairs in doubling vectors, 32) and the
+ * caller's map (4); with a guard, the snapshot of the state (2TD + T + 44)
+ * and the blocks' base wave (T) too.
  * Peak RSS of unguarded runs was within: coast 2000x2000 352 MiB
  * (estimate 469), Circuit 500x500 108 MiB (111), patchwork16 1000x1000
  * 200 MiB (229). */
 double ts_collapse_bytes_per_cell(int T, int D, bool guard) {
   double state = 2.0 * T * D + T + 44;
-  return 4.0 * D + state + 32 + 4 + (guard ? state + T : 0);
+  return 4.0 * D + state + 13 + 32 + 4 + (guard ? state + T : 0);
 }
 
 /* Refuse a map whose tables (guarded: and the snapshot and base) would
@@ -148,32 +151,73 @@ int ts_collapse_refuse(const tilesat_map *m, const char *what,
   return ts_memory_refuse(m, (double)m->ncells * per_cell, 0, what, err);
 }
 
+/* What every collapser has: the map (borders as bans), the rules' support
+ * lists and weights; no table of the map's cells. */
+static tilesat_collapse *collapse_light(const tilesat_map *m) {
+  tilesat_collapse *c = ts_calloc(1, sizeof *c);
+  c->own = ts_map_lowered(m);
+  c->m = m = c->own ? c->own : m;
+  c->T = m->rules->ntiles;
+  c->D = m->rules->ndirs;
+  c->N = m->ncells;
+  c->opp = ts_malloc((size_t)c->D * sizeof *c->opp);
+  for (int d = 0; d < c->D; d++)
+    c->opp[d] = tilesat_dir_opposite(m->topo, d);
+  precompute_pairs(c);
+  c->map_sat = -1;
+  c->level_cap = INT_MAX;
+  c->mod_p = -1;
+  c->w = ts_malloc((size_t)c->T * sizeof *c->w);
+  c->wlogw = ts_malloc((size_t)c->T * sizeof *c->wlogw);
+  for (int t = 0; t < c->T; t++) {
+    c->w[t] = (double)m->rules->weight[t];
+    c->wlogw[t] = c->w[t] > 0 ? c->w[t] * log(c->w[t]) : 0;
+  }
+  c->failed = -1;
+  return c;
+}
+
+static bool tiles_ok(const tilesat_map *m, tilesat_error *err) {
+  if (m->rules->ntiles <= 65535)
+    return true;
+  ts_error(err, "collapse", 0, "at most 65535 tiles, not %d", m->rules->ntiles);
+  return false;
+}
+
+tilesat_collapse *tilesat_collapse_new_modify(const tilesat_map *m,
+                                              tilesat_error *err) {
+  if (!m)
+    ts_misuse(__func__, "NULL map");
+  if (!tiles_ok(m, err))
+    return NULL;
+  tilesat_collapse *c = collapse_light(m);
+  c->light = true;
+  return c;
+}
+
 tilesat_collapse *tilesat_collapse_new(const tilesat_map *m,
                                        tilesat_error *err) {
   if (!m)
     ts_misuse(__func__, "NULL map");
-  int T = m->rules->ntiles, D = m->rules->ndirs, N = m->ncells;
-  if (T > 65535) {
-    ts_error(err, "collapse", 0, "at most 65535 tiles, not %d", T);
+  if (!tiles_ok(m, err))
+    return NULL;
+  if (tilesat_map_large(m)) {
+    ts_error(err, "collapse", 0,
+             "%dx%d with %d tiles is too large for a run on the whole map (at "
+             "most %d cells times tiles); --guard modify goes past it",
+             m->width, m->height, m->rules->ntiles, TILESAT_MAX_CELL_TILES);
     return NULL;
   }
   if (collapse_refuse(m, false, err)) /* memory */
     return NULL;
-  tilesat_collapse *c = ts_calloc(1, sizeof *c);
-  c->own = ts_map_lowered(m);
-  c->m = m = c->own ? c->own : m;
-  c->T = T;
-  c->D = D;
-  c->N = N;
+  tilesat_collapse *c = collapse_light(m);
+  m = c->m;
+  int T = c->T, D = c->D, N = c->N;
   c->nbr = ts_malloc((size_t)N * (size_t)D * sizeof *c->nbr);
   for (int cell = 0; cell < N; cell++)
     for (int d = 0; d < D; d++)
       c->nbr[(size_t)cell * (size_t)D + (size_t)d] =
           ts_map_neighbor(m, cell, d);
-  c->opp = ts_malloc((size_t)D * sizeof *c->opp);
-  for (int d = 0; d < D; d++)
-    c->opp[d] = tilesat_dir_opposite(m->topo, d);
-  precompute_pairs(c);
   size_t NT = (size_t)N * (size_t)T;
   c->support = ts_malloc(NT * (size_t)D * sizeof *c->support);
   c->possible = ts_malloc(NT);
@@ -184,17 +228,10 @@ tilesat_collapse *tilesat_collapse_new(const tilesat_map *m,
   c->key = ts_malloc((size_t)N * sizeof *c->key);
   c->heap = ts_malloc((size_t)N * sizeof *c->heap);
   c->pos = ts_malloc((size_t)N * sizeof *c->pos);
-  c->map_sat = -1;
-  c->level_cap = INT_MAX;
-  c->mod_p = -1;
-  c->w = ts_malloc((size_t)T * sizeof *c->w);
-  c->wlogw = ts_malloc((size_t)T * sizeof *c->wlogw);
-  for (int t = 0; t < T; t++) {
-    c->w[t] = (double)m->rules->weight[t];
-    c->wlogw[t] = c->w[t] > 0 ? c->w[t] * log(c->w[t]) : 0;
-  }
+  c->pend = ts_malloc((size_t)N * sizeof *c->pend);
+  c->dirty = ts_malloc((size_t)N * sizeof *c->dirty);
+  c->dirty_on = ts_calloc((size_t)N, sizeof *c->dirty_on);
   c->cg = cg_new(c); /* borders are bans (ts_map_lowered); the others */
-  c->failed = -1;
   return c;
 }
 
@@ -217,6 +254,9 @@ void tilesat_collapse_free(tilesat_collapse *c) {
   free(c->key);
   free(c->heap);
   free(c->pos);
+  free(c->pend);
+  free(c->dirty);
+  free(c->dirty_on);
   free(c->w);
   free(c->wlogw);
   free(c->stack.v);
@@ -295,8 +335,16 @@ static double key_of(tilesat_collapse *c, int cell) {
   return x + 1e-6 * ts_rng_double(&c->noise);
 }
 
+/* No change pending (the heap built or restored anew). */
+static void heap_clean(tilesat_collapse *c) {
+  for (int k = 0; k < c->ndirty; k++)
+    c->dirty_on[c->dirty[k]] = 0;
+  c->ndirty = 0;
+}
+
 /* Every cell in the heap, each with a key and a noise of its own. */
 static void heap_build(tilesat_collapse *c) {
+  heap_clean(c);
   c->heap_n = 0;
   memset(c->pos, -1, (size_t)c->N * sizeof *c->pos);
   if (c->heuristic == TILESAT_HEURISTIC_SCANLINE)
@@ -317,6 +365,8 @@ static void heap_update(tilesat_collapse *c, int cell) {
   int i = c->pos[cell];
   if (i < 0)
     return;
+  if (c->dirty_on[cell]) /* ts_collapse_set: the pending change is moot */
+    c->dirty_on[cell] = 0;
   if (c->count[cell] <= 1) {
     c->pos[cell] = -1;
     if (--c->heap_n > i) {
@@ -336,6 +386,46 @@ static void heap_update(tilesat_collapse *c, int cell) {
     sift_down(c, i);
 }
 
+/* A ban on a cell in the heap, its key's change deferred to heap_flush
+ * (a cell loses many tiles between two observations): its noise drawn now,
+ * in the order the bans come, as heap_update draws it, and its entropy
+ * (a log) and place in the heap once, when the heap is read.  The keys
+ * are the same (the entropy of the same sums, the last noise drawn), so
+ * the heap's least is the same cell. */
+static void heap_defer(tilesat_collapse *c, int cell) {
+  if (c->count[cell] > 1)
+    c->pend[cell] = ts_rng_double(&c->noise);
+  if (!c->dirty_on[cell]) {
+    c->dirty_on[cell] = 1;
+    c->dirty[c->ndirty++] = cell;
+  }
+}
+
+/* The deferred changes into the heap, one cell at a time (the heap is
+ * valid before each), in the order of their first ban. */
+static void heap_flush(tilesat_collapse *c) {
+  for (int k = 0; k < c->ndirty; k++) {
+    int cell = c->dirty[k], i = c->pos[cell];
+    if (!c->dirty_on[cell] || i < 0)
+      continue;
+    c->dirty_on[cell] = 0;
+    c->entropy[cell] = entropy_of(c->sum_w[cell], c->sum_wlogw[cell]);
+    if (c->count[cell] <= 1) {
+      heap_update(c, cell);
+      continue;
+    }
+    double old = c->key[cell];
+    double x = c->heuristic == TILESAT_HEURISTIC_MRV ? (double)c->count[cell]
+                                                     : c->entropy[cell];
+    c->key[cell] = x + 1e-6 * c->pend[cell];
+    if (c->key[cell] < old)
+      sift_up(c, i);
+    else
+      sift_down(c, i);
+  }
+  c->ndirty = 0;
+}
+
 /* Remove tile t from cell; a cell left empty is the contradiction.  The
  * last tile's removal is not propagated: an empty cell would empty its
  * neighbours in turn; they go on counting it (a block repair, which
@@ -346,8 +436,10 @@ static void ban(tilesat_collapse *c, int cell, int t) {
   c->count[cell]--;
   c->sum_w[cell] -= c->w[t];
   c->sum_wlogw[cell] -= c->wlogw[t];
-  c->entropy[cell] = entropy_of(c->sum_w[cell], c->sum_wlogw[cell]);
-  heap_update(c, cell);
+  if (c->pos[cell] >= 0)
+    heap_defer(c, cell);
+  else
+    c->entropy[cell] = entropy_of(c->sum_w[cell], c->sum_wlogw[cell]);
   if (c->cg)
     cg_on_ban(c, cell, t);
   if (c->count[cell] > 0) {
@@ -485,6 +577,7 @@ static int next_cell(tilesat_collapse *c, tilesat_heuristic h) {
       c->scan++;
     return c->scan < c->N ? c->scan : -1;
   }
+  heap_flush(c);
   return c->heap_n ? c->heap[0] : -1;
 }
 
@@ -575,6 +668,7 @@ static int finish(tilesat_collapse *c, int *tiles, tilesat_error *err) {
   X(key, (size_t)c->N)
 
 static void snap_save_to(tilesat_collapse *c, snapshot *s) {
+  heap_flush(c);
 #define SAVE(f, n)                                                             \
   if (!s->f)                                                                   \
     s->f = ts_malloc((n) * sizeof *s->f);                                      \
@@ -594,6 +688,7 @@ static void snap_restore_from(tilesat_collapse *c, const snapshot *s) {
 #define RESTORE(f, n) memcpy(c->f, s->f, (n) * sizeof *s->f);
   SNAP_FIELDS(RESTORE)
 #undef RESTORE
+  heap_clean(c); /* it was saved flushed */
   c->heap_n = s->heap_n;
   c->scan = s->scan;
   c->rng = s->rng;
@@ -947,6 +1042,23 @@ static void pins_changed(tilesat_collapse *c) {
   c->map_sat = -1;
 }
 
+/* A run of a collapser for modify (tilesat_collapse_new_modify): auto goes
+ * on by modify at once; the other guards need the whole map's tables. */
+static int light_run(tilesat_collapse *c, const tilesat_collapse_options *o,
+                     int *tiles, tilesat_error *err) {
+  if (o->guard == TILESAT_GUARD_AUTO) {
+    int res = ts_modify_run(c, o, tiles, err);
+    c->mod.past_bound = true;
+    return res;
+  }
+  ts_error(err, "collapse", 0,
+           "--guard %s needs the whole map's collapser%s; --guard modify does "
+           "not",
+           tilesat_guard_name(o->guard),
+           tilesat_map_large(c->m) ? ", and the map is too large for it" : "");
+  return -1;
+}
+
 int tilesat_collapse_run(tilesat_collapse *c, const tilesat_collapse_options *o,
                          int *tiles, tilesat_error *err) {
   if (!c || !o || !tiles)
@@ -955,6 +1067,8 @@ int tilesat_collapse_run(tilesat_collapse *c, const tilesat_collapse_options *o,
     ts_misuse(__func__, "no such guard");
   if (o->guard == TILESAT_GUARD_MODIFY)
     return ts_modify_run(c, o, tiles, err);
+  if (c->light) /* no table of the whole map: auto goes to modify */
+    return light_run(c, o, tiles, err);
   pins_changed(c);
   if (o->guard != TILESAT_GUARD_NONE && collapse_refuse(c->m, true, err))
     return -1;
@@ -1072,6 +1186,8 @@ const char *tilesat_collapse_why(const tilesat_collapse *c) {
 bool tilesat_collapse_possible(const tilesat_collapse *c, int cell, int tile) {
   if (!c || cell < 0 || cell >= c->N || tile < 0 || tile >= c->T)
     ts_misuse(__func__, "NULL collapser, or cell or tile out of range");
+  if (!c->possible)
+    ts_misuse(__func__, "a collapser for modify has no wave");
   return c->possible[(size_t)cell * (size_t)c->T + (size_t)tile];
 }
 

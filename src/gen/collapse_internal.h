@@ -37,6 +37,7 @@ struct tilesat_collapse {
   const tilesat_map *m; /* the caller's, or own */
   tilesat_map *own;     /* the caller's with its borders as bans, or NULL */
   int T, D, N;
+  bool light;        /* tilesat_collapse_new_modify's: no table of cells */
   int *nbr;          /* [cell][dir]: neighbour or -1 */
   int *opp;          /* [dir]: the opposite direction */
   int **supp_list;   /* [dir][tile]: tiles allowed in dir of tile */
@@ -52,6 +53,12 @@ struct tilesat_collapse {
   int *heap;   /* [heap_n]: cells */
   int *pos;    /* [cell]: its place in heap, or -1 */
   int heap_n;
+  /* bans' changes to the heap, deferred until it is read (heap_flush):
+   * the cells (dirty[0 .. ndirty), dirty_on[cell]) and the noise drawn
+   * last for each (pend[cell]) */
+  double *pend;
+  int *dirty, ndirty;
+  uint8_t *dirty_on;
   TS_VEC(pair) stack;
   TS_VEC(pair) choices;
   int contradiction; /* the cell left empty, or -1 */

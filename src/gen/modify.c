@@ -354,11 +354,25 @@ static void window_fill(const mod_engine *e, const mod_plane *pl,
     edge_bans(e, pl, wm, lc);
     if (!pl->m)
       continue;
-    if (pl->pin[pc] >= 0)
-      TS_PUSH(wm->pins, ((ts_pin){lc, pl->pin[pc]}));
-    for (int k = pl->ban_at[pc]; k < pl->ban_at[pc + 1]; k++)
-      TS_PUSH(wm->bans, ((ts_pin){lc, pl->ban_tile[k]}));
+    for (size_t k = pl->npin ? mod_first_at(pl->pin, pl->npin, pc) : 0;
+         k < pl->npin && pl->pin[k].cell == pc; k++)
+      TS_PUSH(wm->pins, ((ts_pin){lc, pl->pin[k].tile}));
+    for (size_t k = pl->nban ? mod_first_at(pl->ban, pl->nban, pc) : 0;
+         k < pl->nban && pl->ban[k].cell == pc; k++)
+      TS_PUSH(wm->bans, ((ts_pin){lc, pl->ban[k].tile}));
   }
+}
+
+size_t mod_first_at(const ts_pin *v, size_t n, int cell) {
+  size_t lo = 0, hi = n;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (v[mid].cell < cell)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo;
 }
 
 /* Does the window hold a masked cell? */

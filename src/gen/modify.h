@@ -81,21 +81,22 @@ typedef struct mod_count {
 } mod_count;
 
 /* What the blocks change: a grid of cells (tiles[y * w + x]), wrapping or
- * not; for a finite map its pins (pin[cell]: the tile, or -1), bans
- * (ban_tile[ban_at[cell] .. ban_at[cell + 1])), masks and counts.  A
- * window's new filling keeps every met count met (the count of its own
- * cells bounded by the count's bounds less the count outside them) and
- * moves no unmet count away from its bounds; `move` (NULL: none), an
- * unmet count, it must move toward them: SAT alone then, first as far as
- * the window can (the count met, or all its cells in or out of the
- * class), else by one at least; a window that cannot move it (none of its
- * cells could change the count) is not tried. */
+ * not; for a finite map its pins and bans (pin[0 .. npin), ban[0 ..
+ * nban), each sorted by cell: no table of the map's cells), masks and
+ * counts.  A window's new filling keeps every met count met (the count of
+ * its own cells bounded by the count's bounds less the count outside
+ * them) and moves no unmet count away from its bounds; `move` (NULL:
+ * none), an unmet count, it must move toward them: SAT alone then, first
+ * as far as the window can (the count met, or all its cells in or out of
+ * the class), else by one at least; a window that cannot move it (none of
+ * its cells could change the count) is not tried. */
 typedef struct mod_plane {
   int *tiles;
   int w, h;
   bool periodic;
   const tilesat_map *m; /* NULL: the world (no pins, bans nor masks) */
-  const int *pin, *ban_at, *ban_tile;
+  const ts_pin *pin, *ban;
+  size_t npin, nban;
   mod_count *counts; /* ncounts of them (0 in the world) */
   int ncounts;
   const mod_count *move;
@@ -105,6 +106,9 @@ typedef struct mod_plane {
 static inline bool mod_count_met(const mod_count *k) {
   return k->lo <= k->total && k->total <= k->hi;
 }
+
+/* The first of v[0 .. n) (sorted by cell) at cell or after it. */
+size_t mod_first_at(const ts_pin *v, size_t n, int cell);
 
 /* What the blocks did. */
 typedef struct mod_stats {

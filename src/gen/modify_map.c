@@ -34,57 +34,68 @@ typedef struct fin {
   tilesat_collapse *c;
   const tilesat_map *m;
   mod_plane pl;
-  int *pin, *ban_at, *ban_tile;
+  ts_pin *pin, *ban; /* the map's, sorted by cell */
   mod_engine *e;
   tilesat_solve_options so;
   mod_count *counts; /* the map's count constraints, kept from step 3 on */
   int ncounts;
 } fin;
 
-/* Each cell's pin and bans, at hand. */
+static int by_cell(const void *a, const void *b) {
+  const ts_pin *x = a, *y = b;
+  return x->cell != y->cell ? (x->cell > y->cell) - (x->cell < y->cell)
+                            : (x->tile > y->tile) - (x->tile < y->tile);
+}
+
+static ts_pin *sorted(const ts_pin *v, size_t n) {
+  ts_pin *out = ts_malloc((n + 1) * sizeof *out);
+  if (n)
+    memcpy(out, v, n * sizeof *out);
+  qsort(out, n, sizeof *out, by_cell);
+  return out;
+}
+
+/* Each cell's pins and bans, at hand: the map's lists sorted by cell (no
+ * table of the map's cells). */
 static void fin_index(fin *f) {
   const tilesat_map *m = f->m;
-  int N = m->ncells;
-  f->pin = ts_malloc((size_t)N * sizeof *f->pin);
-  f->ban_at = ts_calloc((size_t)N + 1, sizeof *f->ban_at);
-  f->ban_tile = ts_malloc((m->bans.n + 1) * sizeof *f->ban_tile);
-  for (int i = 0; i < N; i++)
-    f->pin[i] = -1;
-  for (size_t i = 0; i < m->pins.n; i++)
-    f->pin[m->pins.v[i].cell] = m->pins.v[i].tile;
-  for (size_t i = 0; i < m->bans.n; i++)
-    f->ban_at[m->bans.v[i].cell + 1]++;
-  for (int i = 0; i < N; i++)
-    f->ban_at[i + 1] += f->ban_at[i];
-  int *at = ts_malloc((size_t)N * sizeof *at);
-  memcpy(at, f->ban_at, (size_t)N * sizeof *at);
-  for (size_t i = 0; i < m->bans.n; i++)
-    f->ban_tile[at[m->bans.v[i].cell]++] = m->bans.v[i].tile;
-  free(at);
+  f->pin = sorted(m->pins.v, m->pins.n);
+  f->ban = sorted(m->bans.v, m->bans.n);
   f->pl.pin = f->pin;
-  f->pl.ban_at = f->ban_at;
-  f->pl.ban_tile = f->ban_tile;
+  f->pl.npin = m->pins.n;
+  f->pl.ban = f->ban;
+  f->pl.nban = m->bans.n;
 }
 
-/* Does the cell's tile break its pin or a ban? */
-static bool breaks(const fin *f, int cell) {
+/* Does the cell's tile break a pin or a ban?  *ip and *ib: the first pin
+ * and ban at the cell or after it, moved past the cell's. */
+static bool breaks(const fin *f, int cell, size_t *ip, size_t *ib) {
   int t = f->pl.tiles[cell];
-  if (ts_masked(f->m, cell))
-    return false;
-  if (f->pin[cell] >= 0 && t != f->pin[cell])
-    return true;
-  for (int k = f->ban_at[cell]; k < f->ban_at[cell + 1]; k++)
-    if (f->ban_tile[k] == t)
-      return true;
-  return false;
+  bool masked = ts_masked(f->m, cell), broken = false;
+  for (; *ip < f->pl.npin && f->pin[*ip].cell == cell; ++*ip)
+    broken |= !masked && t != f->pin[*ip].tile;
+  for (; *ib < f->pl.nban && f->ban[*ib].cell == cell; ++*ib)
+    broken |= !masked && t == f->ban[*ib].tile;
+  return broken;
 }
 
-/* The whole map by SAT: 0 (its tiles), TILESAT_UNSAT, or -1. */
-static int whole(fin *f, tilesat_error *err) {
+/* The whole map by SAT: 0 (its tiles), TILESAT_UNSAT, or -1.  Past
+ * TILESAT_MAX_CELL_TILES it does not exist: an error, not a table that
+ * cannot fit. */
+static int whole(fin *f, const char *why, tilesat_error *err) {
+  const tilesat_map *m = f->m;
+  if (tilesat_map_large(m)) {
+    ts_error(err, "collapse", 0,
+             "--guard modify needs the whole map's SAT (%s), and %dx%d with "
+             "%d tiles is too large for it (at most %d cells times tiles)",
+             why, m->width, m->height, m->rules->ntiles,
+             TILESAT_MAX_CELL_TILES);
+    return -1;
+  }
   tilesat_solve_options so = f->so;
   if (so.backend == TILESAT_BACKEND_AUTO && f->ncounts)
     so.backend = TILESAT_CADICAL; /* counts: it finishes hard ones */
-  int res = tilesat_check(f->m, &so, f->pl.tiles, err);
+  int res = tilesat_check(m, &so, f->pl.tiles, err);
   return res == TILESAT_SAT ? 0 : res;
 }
 
@@ -108,7 +119,7 @@ static int base(fin *f, tilesat_error *err) {
   c->mod.pattern_rows = c->mod_p;
   c->mod.pattern_cols = c->mod_q;
   if (c->mod_p == 0)
-    return whole(f, err);
+    return whole(f, "the rules have no periodic pattern up to 16x16", err);
   /* The pattern shifted by a phase drawn from the seed: the first layer's
    * blocks, aligned with a 16x16 pattern, all see one margin, and what
    * they make from it came back at the same place of every map (Castle's
@@ -190,7 +201,7 @@ static int fix_cell(fin *f, int cell, tilesat_error *err) {
   for (int r = 2;; r *= 2) {
     mod_rect b;
     if (!around(f, cell, r, &b))
-      return whole(f, err);
+      return whole(f, "a pin or border window grew to the whole map", err);
     f->c->mod.pin_windows++;
     int res = mod_window(f->e, &f->pl, &b, 0, 0, err);
     if (res != 0)
@@ -402,7 +413,7 @@ static int meet_counts(fin *f, tilesat_error *err) {
   int res = 0;
   for (int side = MOD_P; res == 0 && !counts_met(f); side *= 2) {
     if (2 * side >= most || side > MOD_COUNT_SIDE) {
-      res = whole(f, err);
+      res = whole(f, "the counts need windows as large as the map", err);
       break;
     }
     for (int half = 0; half < 2 && res == 0; half++)
@@ -422,9 +433,16 @@ static int meet_counts(fin *f, tilesat_error *err) {
 static int modify(fin *f, tilesat_error *err) {
   counts_index(f);
   int res = base(f, err);
-  for (int cell = 0; cell < f->m->ncells && res == 0; cell++)
-    if (breaks(f, cell))
+  /* the cells with a pin or a ban, in the order of the cells */
+  size_t ip = 0, ib = 0;
+  while (res == 0 && (ip < f->pl.npin || ib < f->pl.nban)) {
+    int cell = ip == f->pl.npin ? f->ban[ib].cell
+               : ib == f->pl.nban || f->pin[ip].cell < f->ban[ib].cell
+                   ? f->pin[ip].cell
+                   : f->ban[ib].cell;
+    if (breaks(f, cell, &ip, &ib))
       res = fix_cell(f, cell, err);
+  }
   if (res == 0 && f->ncounts) { /* the counts from here on */
     counts_total(f);
     f->pl.counts = f->counts;
@@ -446,13 +464,32 @@ static int modify(fin *f, tilesat_error *err) {
   return res;
 }
 
+/* What modify needs: the map's tiles (the caller's) and mask, its pins
+ * and bans sorted, and whatever the map's size, its blocks' collapsers (up
+ * to 8 window sizes of at most MOD_P x MOD_P cells) and a solver of a
+ * block (counted as 4 more): no table of cells times tiles, so a map past
+ * that bound too.  0, or -1 with err. */
+static int modify_refuse(const tilesat_map *m, tilesat_error *err) {
+  double block =
+      (double)MOD_P * MOD_P *
+      ts_collapse_bytes_per_cell(m->rules->ntiles, m->rules->ndirs, false);
+  double fixed =
+      12 * block + 2.0 * (double)(m->pins.n + m->bans.n) * sizeof(ts_pin);
+  double need = fixed + (double)m->ncells * (4 + (m->masked ? 1 : 0));
+  return ts_memory_refuse_large(m, need, fixed, "collapse --guard modify", err);
+}
+
 int ts_modify_run(tilesat_collapse *c, const tilesat_collapse_options *o,
                   int *tiles, tilesat_error *err) {
   if (tilesat_map_refuse_globals(
           c->m,
           1u << TILESAT_GLOBAL_BORDER | 1u << TILESAT_GLOBAL_COUNT |
               TILESAT_KEEPS_MASK,
-          "collapse --guard modify", "; --guard sat can", err))
+          "collapse --guard modify",
+          tilesat_map_large(c->m)
+              ? "; --guard sat can on a map within 2^28 cells times tiles"
+              : "; --guard sat can",
+          err))
     return -1;
   memset(&c->mod, 0, sizeof c->mod);
   c->mod.used = true;
@@ -468,6 +505,8 @@ int ts_modify_run(tilesat_collapse *c, const tilesat_collapse_options *o,
                      .h = c->m->height,
                      .periodic = c->m->periodic,
                      .m = c->m};
+  if (modify_refuse(c->m, err))
+    return -1;
   fin_index(&f);
   f.e = mod_engine_new(c->m->rules, c->m->topo, o->seed, &f.so);
   int res = modify(&f, err);
@@ -480,8 +519,7 @@ int ts_modify_run(tilesat_collapse *c, const tilesat_collapse_options *o,
   mod_engine_free(f.e);
   free(f.counts);
   free(f.pin);
-  free(f.ban_at);
-  free(f.ban_tile);
+  free(f.ban);
   char why[512];
   if (res == 0 && !tilesat_map_verify(c->m, tiles, why, sizeof why)) {
     ts_error(err, "collapse", 0, "--guard modify made a map that breaks %s",

@@ -115,9 +115,8 @@ static long largest_side(ts_need n, double bound) {
   return s > 1e9 ? 1000000000 : (long)s;
 }
 
-int ts_memory_refuse_within(const tilesat_map *m, double need, ts_need fit,
-                            double bound, const char *what,
-                            tilesat_error *err) {
+static int refuse_within(const tilesat_map *m, double need, ts_need fit,
+                         double bound, const char *what, tilesat_error *err) {
   if (need <= bound)
     return 0;
   char n[32], b[32], largest[96];
@@ -134,6 +133,20 @@ int ts_memory_refuse_within(const tilesat_map *m, double need, ts_need fit,
            "%s; %s",
            m->width, m->height, m->rules->ntiles, n, b, largest);
   return -1;
+}
+
+int ts_memory_refuse_within(const tilesat_map *m, double need, ts_need fit,
+                            double bound, const char *what,
+                            tilesat_error *err) {
+  if (ts_map_refuse_large(m, what, err)) /* tables of cells times tiles */
+    return -1;
+  return refuse_within(m, need, fit, bound, what, err);
+}
+
+int ts_memory_refuse_large(const tilesat_map *m, double need, double fixed,
+                           const char *what, tilesat_error *err) {
+  return refuse_within(m, need, ts_need_linear(m, need, fixed),
+                       (double)m->max_memory, what, err);
 }
 
 int ts_memory_refuse(const tilesat_map *m, double need, double fixed,

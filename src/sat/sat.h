@@ -243,9 +243,15 @@ double ts_need_at(ts_need n, double width, double height);
 /* Refuse, up front, what would need more than `bound` bytes: `need`;
  * "WHAT: a WxH map of T tiles needs about N, more than --max-memory M;
  * the largest square map that fits is about SxS" (S from `fit`).  Returns
- * 0, or -1 with err. */
+ * 0, or -1 with err.  A map past TILESAT_MAX_CELL_TILES is refused
+ * (ts_map_refuse_large): these bounds are for tables of the whole map. */
 int ts_memory_refuse_within(const tilesat_map *m, double need, ts_need fit,
                             double bound, const char *what, tilesat_error *err);
+/* The same within m's max_memory, on any map, also one past
+ * TILESAT_MAX_CELL_TILES: what --guard modify needs (no table of cells
+ * times tiles). */
+int ts_memory_refuse_large(const tilesat_map *m, double need, double fixed,
+                           const char *what, tilesat_error *err);
 /* The same within m's max_memory, `need` growing with the cells beyond
  * its `fixed` part. */
 int ts_memory_refuse(const tilesat_map *m, double need, double fixed,

@@ -170,6 +170,8 @@ static int band_rows(const tilesat_map *m, const tilesat_solve_options *so) {
 
 int tilesat_check(const tilesat_map *m, const tilesat_solve_options *options,
                   int *tiles, tilesat_error *err) {
+  if (ts_map_refuse_large(m, "check", err))
+    return -1;
   tilesat_solve_options so = ts_solve_for(m, options);
   double need = ts_solver_bytes(so.backend, ts_cnf_measure(m)) + cell_bytes(m);
   bool whole = need <= STRIP_ABOVE && need <= (double)m->max_memory;
