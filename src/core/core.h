@@ -127,6 +127,9 @@ typedef enum ts_kind {
   TS_KIND_GRID /* only wanted: a text map or sample */
 } ts_kind;
 ts_kind ts_kind_of(const char *text, size_t len);
+/* The kind of an XML document whose root element is name[0 .. len), or
+ * TS_KIND_OTHER. */
+ts_kind ts_kind_of_root(const char *name, size_t len);
 /* True when the text is not recognisably another kind than `want`; else
  * false with "FILE: a KIND, not a WANT: what to do" (ts_kind_refuse). */
 bool ts_kind_check(const char *text, size_t len, const char *file, ts_kind want,

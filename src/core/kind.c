@@ -39,6 +39,20 @@ static bool name_char(char c) {
          (c >= '0' && c <= '9') || c == '-' || c == '_' || c == ':';
 }
 
+ts_kind ts_kind_of_root(const char *name, size_t len) {
+  static const struct {
+    const char *root;
+    ts_kind kind;
+  } roots[] = {{"set", TS_KIND_WFC_TILESET},
+               {"samples", TS_KIND_WFC_SAMPLES},
+               {"map", TS_KIND_TILED_MAP},
+               {"tileset", TS_KIND_TILED_TILESET}};
+  for (size_t r = 0; r < sizeof roots / sizeof *roots; r++)
+    if (len == strlen(roots[r].root) && !memcmp(name, roots[r].root, len))
+      return roots[r].kind;
+  return TS_KIND_OTHER;
+}
+
 /* The root element of an XML document: its kind, by its name followed by
  * a space, '>' or '/' on its line (a text grid's row "<set" is not). */
 static ts_kind xml_kind(const char *s, size_t n, size_t i) {
@@ -60,17 +74,7 @@ static ts_kind xml_kind(const char *s, size_t n, size_t i) {
     i++;
   if (i >= n || !(s[i] == ' ' || s[i] == '>' || s[i] == '/'))
     return TS_KIND_OTHER;
-  static const struct {
-    const char *root;
-    ts_kind kind;
-  } roots[] = {{"set", TS_KIND_WFC_TILESET},
-               {"samples", TS_KIND_WFC_SAMPLES},
-               {"map", TS_KIND_TILED_MAP},
-               {"tileset", TS_KIND_TILED_TILESET}};
-  for (size_t r = 0; r < sizeof roots / sizeof *roots; r++)
-    if (i - b == strlen(roots[r].root) && !memcmp(s + b, roots[r].root, i - b))
-      return roots[r].kind;
-  return TS_KIND_OTHER;
+  return ts_kind_of_root(s + b, i - b);
 }
 
 static bool has(const char *s, size_t n, const char *what) {

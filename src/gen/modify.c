@@ -117,6 +117,31 @@ static int varied_side(int most, int need, bool even) {
   return n;
 }
 
+/* Up to n maps w x h (wrapping or not) filled by WFC with the exact guard,
+ * seeds seed0, seed0 + 1, ...: how many were made, one after the other in
+ * tiles (w * h each). */
+static int guarded_maps(const tilesat_rules *r, tilesat_topology topo, int w,
+                        int h, bool periodic, const tilesat_solve_options *so,
+                        uint64_t seed0, int n, int *tiles) {
+  tilesat_error err;
+  tilesat_map *m = tilesat_map_new(r, w, h, topo, periodic, &err);
+  tilesat_collapse *c = m ? tilesat_collapse_new(m, &err) : NULL;
+  tilesat_collapse_options o;
+  tilesat_collapse_options_init(&o);
+  o.guard = TILESAT_GUARD_SAT;
+  if (so)
+    o.solve = *so;
+  int made = 0;
+  for (int i = 0; c && i < n; i++) {
+    o.seed = seed0 + (uint64_t)i;
+    made += tilesat_collapse_run(c, &o, tiles + (size_t)made * w * h, &err) ==
+            TILESAT_SAT;
+  }
+  tilesat_collapse_free(c);
+  tilesat_map_free(m);
+  return made;
+}
+
 /* A varied pattern: the largest torus that fits, filled by WFC with the
  * exact guard (one fixed seed, so every run and every chunk starts from the
  * same): its tiles in WFC's shares, so that what the blocks leave of the
@@ -127,18 +152,7 @@ static int varied(const tilesat_rules *r, tilesat_topology topo, int p, int q,
                   const tilesat_solve_options *so, int *tiles) {
   if (p * q < 16)
     return 0;
-  tilesat_error err;
-  tilesat_map *m = tilesat_map_new(r, q, p, topo, true, &err);
-  tilesat_collapse *c = m ? tilesat_collapse_new(m, &err) : NULL;
-  tilesat_collapse_options o;
-  tilesat_collapse_options_init(&o);
-  o.guard = TILESAT_GUARD_SAT;
-  if (so)
-    o.solve = *so;
-  int res = c ? tilesat_collapse_run(c, &o, tiles, &err) : TILESAT_UNKNOWN;
-  tilesat_collapse_free(c);
-  tilesat_map_free(m);
-  return res == TILESAT_SAT;
+  return guarded_maps(r, topo, q, p, true, so, 1, 1, tiles) == 1;
 }
 
 int mod_pattern_find(const tilesat_rules *r, tilesat_topology topo, int need_h,
@@ -777,24 +791,8 @@ int mod_window(mod_engine *e, mod_plane *pl, const mod_rect *b, uint64_t key,
  * alike).  How many were made; tiles[i * CAL_P * CAL_P ..]. */
 static int cal_refs(const tilesat_rules *r, tilesat_topology topo,
                     const tilesat_solve_options *so, int *tiles) {
-  tilesat_error err;
-  tilesat_map *m = tilesat_map_new(r, CAL_P, CAL_P, topo, false, &err);
-  tilesat_collapse *c = m ? tilesat_collapse_new(m, &err) : NULL;
-  tilesat_collapse_options o;
-  tilesat_collapse_options_init(&o);
-  o.guard = TILESAT_GUARD_SAT;
-  if (so)
-    o.solve = *so;
-  int n = 0;
-  for (int i = 0; c && i < CAL_MAPS; i++) {
-    o.seed = 0x63616cu + (uint64_t)i;
-    if (tilesat_collapse_run(c, &o, tiles + (size_t)n * CAL_P * CAL_P, &err) ==
-        TILESAT_SAT)
-      n++;
-  }
-  tilesat_collapse_free(c);
-  tilesat_map_free(m);
-  return n;
+  return guarded_maps(r, topo, CAL_P, CAL_P, false, so, 0x63616cu, CAL_MAPS,
+                      tiles);
 }
 
 /* One round: each MOD_P x MOD_P block of each reference (corners every

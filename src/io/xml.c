@@ -72,18 +72,11 @@ xmlDoc *ts_xml_read(const char *path, ts_kind want, tilesat_error *err) {
 
 bool ts_xml_known_root(const xmlNode *root, const char *path, ts_kind want,
                        tilesat_error *err) {
-  static const struct {
-    const char *name;
-    ts_kind kind;
-  } roots[] = {{"set", TS_KIND_WFC_TILESET},
-               {"samples", TS_KIND_WFC_SAMPLES},
-               {"map", TS_KIND_TILED_MAP},
-               {"tileset", TS_KIND_TILED_TILESET}};
-  for (size_t r = 0; r < sizeof roots / sizeof *roots; r++)
-    if (!strcmp((const char *)root->name, roots[r].name) &&
-        roots[r].kind != want) {
-      ts_kind_refuse(roots[r].kind, want, path, xmlGetLineNo(root), err);
-      return true;
-    }
+  const char *name = (const char *)root->name;
+  ts_kind is = ts_kind_of_root(name, strlen(name));
+  if (is != TS_KIND_OTHER && is != want) {
+    ts_kind_refuse(is, want, path, xmlGetLineNo(root), err);
+    return true;
+  }
   return false;
 }
