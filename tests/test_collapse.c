@@ -588,10 +588,10 @@ Test(collapse_cli, one_run_prints_the_map_or_the_contradiction) {
   cr_expect_eq(x.code, 0, "%s", x.err);
   /* the same headline, then where the explanation's steps end */
   cr_expect_eq(strncmp(x.out, want, strlen(want) - 1), 0, "%s", x.out);
-  cr_expect(x.out[strlen(want) - 1] == '\n' ||
-                !strncmp(x.out + strlen(want) - 1, "; the steps below end at",
-                         24),
-            "%s", x.out);
+  cr_expect(
+      x.out[strlen(want) - 1] == '\n' ||
+          !strncmp(x.out + strlen(want) - 1, "; the steps below end at", 24),
+      "%s", x.out);
   cr_expect(strstr(x.out, nrline), "%s", x.out);
   cr_expect(strstr(x.out, dline), "%s", x.out);
   run_free(&x);

@@ -167,8 +167,8 @@
       "cell draws again (exact; small maps, counts, connectivity); blocks "    \
       "decides the cells around a contradiction again; modify: a periodic "    \
       "pattern made again block by block, in memory of a block (keeps pins, "  \
-      "masks, borders, counts), also on maps past 2^28 cells times tiles, "     \
-      "where auto goes by modify at once (default none: WFC as it is)")         \
+      "masks, borders, counts), also on maps past 2^28 cells times tiles, "    \
+      "where auto goes by modify at once (default none: WFC as it is)")        \
   OPT(sizes, "--sizes", STRING, NULL, 0, 0, "N,N,...", " collapse ",           \
       "a failure-rate table: -n RUNS (default 100) at each size (N is NxN, "   \
       "or WxH)")                                                               \

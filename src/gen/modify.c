@@ -122,13 +122,14 @@ static int varied_side(int most, int need, bool even) {
  * tiles (w * h each). */
 static int guarded_maps(const tilesat_rules *r, tilesat_topology topo, int w,
                         int h, bool periodic, const tilesat_solve_options *so,
-                        uint64_t seed0, int n, int *tiles) {
+                        tilesat_guard guard, uint64_t seed0, int n,
+                        int *tiles) {
   tilesat_error err;
   tilesat_map *m = tilesat_map_new(r, w, h, topo, periodic, &err);
   tilesat_collapse *c = m ? tilesat_collapse_new(m, &err) : NULL;
   tilesat_collapse_options o;
   tilesat_collapse_options_init(&o);
-  o.guard = TILESAT_GUARD_SAT;
+  o.guard = guard;
   if (so)
     o.solve = *so;
   int made = 0;
@@ -152,7 +153,8 @@ static int varied(const tilesat_rules *r, tilesat_topology topo, int p, int q,
                   const tilesat_solve_options *so, int *tiles) {
   if (p * q < 16)
     return 0;
-  return guarded_maps(r, topo, q, p, true, so, 1, 1, tiles) == 1;
+  return guarded_maps(r, topo, q, p, true, so, TILESAT_GUARD_SAT, 1, 1,
+                      tiles) == 1;
 }
 
 int mod_pattern_find(const tilesat_rules *r, tilesat_topology topo, int need_h,
@@ -208,7 +210,7 @@ struct mod_engine {
   int *gcell, *wtiles; /* a window's plane cells, its tiles */
   uint8_t *free_cell;
   size_t cap;
-  double *w; /* the blocks' tile weights (mod_engine_weights), or NULL */
+  double *w;      /* the blocks' tile weights (mod_engine_weights), or NULL */
   struct wcount { /* a count in the window under way (window_counts) */
     int n, cur;   /* its free cells, those of its class now */
     int lo, hi;   /* what they may hold */
@@ -791,8 +793,8 @@ int mod_window(mod_engine *e, mod_plane *pl, const mod_rect *b, uint64_t key,
  * alike).  How many were made; tiles[i * CAL_P * CAL_P ..]. */
 static int cal_refs(const tilesat_rules *r, tilesat_topology topo,
                     const tilesat_solve_options *so, int *tiles) {
-  return guarded_maps(r, topo, CAL_P, CAL_P, false, so, 0x63616cu, CAL_MAPS,
-                      tiles);
+  return guarded_maps(r, topo, CAL_P, CAL_P, false, so, TILESAT_GUARD_AUTO,
+                      0x63616cu, CAL_MAPS, tiles);
 }
 
 /* One round: each MOD_P x MOD_P block of each reference (corners every

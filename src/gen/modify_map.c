@@ -303,7 +303,6 @@ static int weights(fin *f, tilesat_error *err) {
   return 0;
 }
 
-
 /* ------------------------------------------------------------- counts */
 
 /* Each count's class cells in the map as it is now. */
