@@ -135,7 +135,7 @@ static int axis_cost(const tilesat_map *m, const tilesat_count_options *o,
   int across = columns ? m->height : m->width;
   int along = columns ? m->width : m->height;
   int F = m->periodic ? 2 * across : across;
-  double spent = 0, prev = 0, bits_per_cell = 0, step = MIN_STEP_SECONDS;
+  double spent = 0, bits_per_cell = 0, step = MIN_STEP_SECONDS;
   double ratio = 1; /* a strip's mean layer over its largest */
   memset(c, 0, sizeof *c);
   for (int k = 1; k <= across && k <= TS_BOUNDS_MAX_WIDTH; k++) {
@@ -152,7 +152,7 @@ static int axis_cost(const tilesat_map *m, const tilesat_count_options *o,
     if (rc)
       break;
     spent += st.work;
-    prev = (double)c->strip_states;
+    double prev = (double)c->strip_states;
     c->strip_states = st.largest;
     c->lines = k;
     c->growth = k == 1 ? (double)st.largest : (double)st.largest / prev;
