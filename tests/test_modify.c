@@ -768,6 +768,58 @@ Test(world, cli_is_the_library_and_refuses_by_name) {
   run_free(&b);
 }
 
+/* world draws with the pictures it is given, as collapse does (it
+ * refused --pictures: the designer's pass); the picture is the one drawn
+ * with the same pictures found beside the rules. */
+Test(world, draws_with_the_pictures_given) {
+  char *art = slurp("rules/dungeon8-art.pictures");
+  char *rules = slurp("rules/dungeon8.rules");
+  cr_assert(art && rules);
+  char *dir = temp_dir();
+  char path[4][512];
+  const char *name[4] = {"d.rules", "art.pictures", "d.pictures", ""};
+  for (int i = 0; i < 3; i++) {
+    snprintf(path[i], sizeof path[i], "%s/%s", dir, name[i]);
+    FILE *f = fopen(path[i], "w");
+    cr_assert(f);
+    fputs(i == 0 ? rules : art, f);
+    fclose(f);
+  }
+  char a[512], b[512];
+  snprintf(a, sizeof a, "%s/a.png", dir);
+  snprintf(b, sizeof b, "%s/b.png", dir);
+  remove(path[2]); /* first with --pictures alone */
+  run_result x = RUN("world", path[0], "--chunk", "16", "--at", "0,0",
+                     "--pictures", path[1], "--png", a, "-q");
+  cr_assert_eq(x.code, 10, "%s", x.err);
+  FILE *f = fopen(path[2], "w"); /* then the same pictures beside */
+  cr_assert(f);
+  fputs(art, f);
+  fclose(f);
+  run_result y =
+      RUN("world", path[0], "--chunk", "16", "--at", "0,0", "--png", b, "-q");
+  cr_assert_eq(y.code, 10, "%s", y.err);
+  cr_expect_str_eq(x.out, "SAT\n");
+  FILE *fa = fopen(a, "rb"), *fb = fopen(b, "rb");
+  cr_assert(fa && fb);
+  int ca, cb;
+  long n = 0;
+  do {
+    ca = getc(fa);
+    cb = getc(fb);
+    n++;
+  } while (ca == cb && ca != EOF);
+  cr_expect(ca == EOF && cb == EOF && n > 100,
+            "the two pictures differ at byte %ld", n);
+  fclose(fa);
+  fclose(fb);
+  run_free(&x);
+  run_free(&y);
+  free(art);
+  free(rules);
+  rm_dir(dir);
+}
+
 /* ------------------------------------------- past the whole map's bound */
 
 /* Rules of BIG_T tiles t0, t1, ...: a tile's neighbours, in every

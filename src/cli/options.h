@@ -234,7 +234,7 @@
       " extract import-tileset ",                                              \
       "write the tiles' pictures (default beside -o X.rules: X.pictures)")     \
   ALSO(pictures, "FILE",                                                       \
-       " check enum sample explain trace analyze anneal collapse "             \
+       " check enum sample explain trace analyze anneal collapse world "       \
        "export-tileset ",                                                      \
        "draw tiles with these pictures (default: RULES's X.pictures if any)")  \
   ALSO(                                                                        \
