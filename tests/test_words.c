@@ -590,3 +590,31 @@ Test(words, guard_says_what_it_does) {
   run_free(&r);
   rm_dir(dir);
 }
+
+/* A painted level's "." is dungeon8's floor and the free cell's default
+ * name: those cells are left free (a designer's floor, silently), so it is
+ * said once; with --free-tile another name, they are pinned to the floor
+ * and the map keeps them. */
+Test(words, a_free_cell_that_is_a_tile_is_said) {
+  static const char level[] = "##########\n#........#\n##########\n";
+  char *path = temp_file(level, (long)strlen(level));
+  run_result a = RUN("check", "rules/dungeon8.rules", "--pins-from", path);
+  cr_assert_eq(a.code, 10, "%s", a.err);
+  char want[512];
+  snprintf(want, sizeof want,
+           "tilesat: --pins-from: %s: 8 cells hold '.', the free cell, which "
+           "is also a tile of the rules: left free (--free-tile with another "
+           "name pins them)\n",
+           path);
+  cr_expect(strstr(a.err, want), "%s", a.err);
+  run_result b = RUN("check", "rules/dungeon8.rules", "--pins-from", path,
+                     "--free-tile", "?");
+  cr_assert_eq(b.code, 10, "%s", b.err);
+  cr_expect_null(strstr(b.err, "the free cell"), "%s", b.err);
+  /* pinned now: row 1 of the map printed after "SAT\n" is the level's */
+  const char *row1 = strchr(strchr(b.out, '\n') + 1, '\n') + 1;
+  cr_expect_eq(strncmp(row1, "#........#\n", 11), 0, "%s", b.out);
+  run_free(&a);
+  run_free(&b);
+  free(path);
+}

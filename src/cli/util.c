@@ -119,8 +119,14 @@ static int pins_from(options *o, const char *path, tilesat_map *m) {
   }
   tilesat_error err;
   int held = 0; /* cells held to several tiles */
+  /* the free cell's default name is a tile of the rules (dungeon8's
+   * floor "."): those cells are left free, said once */
+  bool clash =
+      !GIVEN(o, free_tile) && tilesat_rules_find_tile(r, o->free_tile) >= 0;
+  long left = 0;
   for (int c = 0; c < w * h && !rc; c++) {
     const char *name = tilesat_grid_at(in.grid, c / w, c % w);
+    left += clash && name && !strcmp(name, o->free_tile);
     if (!name || !strcmp(name, o->free_tile))
       continue;
     int n = map_in_tiles(&in, c / w, c % w, tiles);
@@ -151,6 +157,12 @@ static int pins_from(options *o, const char *path, tilesat_map *m) {
       keep[t] = false;
     }
   }
+  if (!rc && left)
+    fprintf(stderr,
+            "tilesat: --pins-from: %s: %ld %s '%s', the free cell, which is "
+            "also a tile of the rules: left free (--free-tile with another "
+            "name pins them)\n",
+            path, left, left == 1 ? "cell holds" : "cells hold", o->free_tile);
   /* what bans would be refused for later, said in the terms given here */
   if (!rc && held &&
       (!strcmp(o->command, "explain") || !strcmp(o->command, "anneal"))) {
