@@ -87,6 +87,26 @@ int write_rules(const options *o, const tilesat_rules *r) {
   return out_close(&of, true);
 }
 
+/* Cells of a painted level left free though their name, the free cell's
+ * default, is also a tile of the rules (dungeon8's floor "."): said once. */
+static void say_left_free(const options *o, const tilesat_rules *r,
+                          const tilesat_grid *g, const char *path) {
+  if (GIVEN(o, free_tile) || tilesat_rules_find_tile(r, o->free_tile) < 0)
+    return;
+  long left = 0;
+  int w = tilesat_grid_width(g), h = tilesat_grid_height(g);
+  for (int c = 0; c < w * h; c++) {
+    const char *name = tilesat_grid_at(g, c / w, c % w);
+    left += name && !strcmp(name, o->free_tile);
+  }
+  if (left)
+    fprintf(stderr,
+            "tilesat: --pins-from: %s: %ld %s '%s', the free cell, which is "
+            "also a tile of the rules: left free (--free-tile with another "
+            "name pins them)\n",
+            path, left, left == 1 ? "cell holds" : "cells hold", o->free_tile);
+}
+
 /* --pins-from MAP: every painted cell of a map of the same size is a pin;
  * cells holding --free-tile (default ".") and Tiled's empty cells stay
  * free.  A PNG cell whose picture several tiles share is held to them (the
@@ -119,14 +139,8 @@ static int pins_from(options *o, const char *path, tilesat_map *m) {
   }
   tilesat_error err;
   int held = 0; /* cells held to several tiles */
-  /* the free cell's default name is a tile of the rules (dungeon8's
-   * floor "."): those cells are left free, said once */
-  bool clash =
-      !GIVEN(o, free_tile) && tilesat_rules_find_tile(r, o->free_tile) >= 0;
-  long left = 0;
   for (int c = 0; c < w * h && !rc; c++) {
     const char *name = tilesat_grid_at(in.grid, c / w, c % w);
-    left += clash && name && !strcmp(name, o->free_tile);
     if (!name || !strcmp(name, o->free_tile))
       continue;
     int n = map_in_tiles(&in, c / w, c % w, tiles);
@@ -157,12 +171,8 @@ static int pins_from(options *o, const char *path, tilesat_map *m) {
       keep[t] = false;
     }
   }
-  if (!rc && left)
-    fprintf(stderr,
-            "tilesat: --pins-from: %s: %ld %s '%s', the free cell, which is "
-            "also a tile of the rules: left free (--free-tile with another "
-            "name pins them)\n",
-            path, left, left == 1 ? "cell holds" : "cells hold", o->free_tile);
+  if (!rc)
+    say_left_free(o, r, in.grid, path);
   /* what bans would be refused for later, said in the terms given here */
   if (!rc && held &&
       (!strcmp(o->command, "explain") || !strcmp(o->command, "anneal"))) {
