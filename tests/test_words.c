@@ -618,3 +618,26 @@ Test(words, a_free_cell_that_is_a_tile_is_said) {
   run_free(&b);
   free(path);
 }
+
+/* No map, no picture: sample and enum wrote a blank grey PNG on UNSAT
+ * (the designer's pass); now nothing is written, and stderr says why. */
+Test(words, no_map_no_picture) {
+  char *dir = temp_dir();
+  char png[512];
+  snprintf(png, sizeof png, "%s/x.png", dir);
+  const char *cmd[2] = {"sample", "enum"};
+  for (int i = 0; i < 2; i++) {
+    run_result a = RUN(cmd[i], "rules/coast.rules", "--size", "4x4", "--pin",
+                       "0,0=S", "--pin", "0,1=L", "--png", png);
+    cr_expect_eq(a.code, 20, "%s", a.err);
+    char want[640];
+    snprintf(want, sizeof want,
+             "tilesat: --png: no map to draw: %s not written (tilesat "
+             "explain says why there is none)\n",
+             png);
+    cr_expect_str_eq(a.err, want);
+    cr_expect_eq(dir_entries(dir), 0, "%s wrote a picture", cmd[i]);
+    run_free(&a);
+  }
+  rm_dir(dir);
+}

@@ -258,7 +258,12 @@ int sheet_end(sheet *s) {
     return 0;
   const options *o = s->o;
   int rc = s->failed ? EXIT_ERROR : 0;
-  if (!rc && o->png) {
+  if (!rc && o->png && !s->n) /* no map: no blank picture */
+    fprintf(stderr,
+            "tilesat: --png: no map to draw: %s not written (tilesat explain "
+            "says why there is none)\n",
+            o->png);
+  else if (!rc && o->png) {
     size_t n = s->n < s->fit ? s->n : s->fit;
     tilesat_draw how = drawing(o, false);
     tilesat_image *img = tilesat_render_sheet_drawn(
