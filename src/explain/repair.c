@@ -498,14 +498,7 @@ static int repair_search(const tilesat_map *m, const tilesat_solve_options *so,
 /* Does the window have no filling (within WINDOW_CONFLICTS)? */
 static bool window_refuted(const ts_window *w,
                            const tilesat_solve_options *so) {
-  tilesat_solve_options quiet = *so;
-  quiet.progress = NULL;
-  quiet.backend = TILESAT_CADICAL; /* its conflict limit is exact */
-  ts_solver *s = ts_solver_for_map(&w->m, &quiet);
-  ts_solver_limit(s, WINDOW_CONFLICTS);
-  int res = ts_solver_solve(s);
-  ts_solver_free(s);
-  return res == TILESAT_UNSAT;
+  return ts_window_solve(w, so, WINDOW_CONFLICTS) == TILESAT_UNSAT;
 }
 
 /* The first window around a pin of m with no filling: true with w. */

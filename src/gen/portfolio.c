@@ -73,19 +73,6 @@ double ts_check_budget(const tilesat_map *m) {
 
 /* ------------------------------------------------ 1. windows at the pins */
 
-/* Solve the window (CaDiCaL, within WINDOW_CONFLICTS): SAT, UNSAT,
- * TILESAT_UNKNOWN (no answer within them, or the deadline), or -1. */
-static int solve_window(const ts_window *w, const tilesat_solve_options *so) {
-  tilesat_solve_options quiet = *so;
-  quiet.progress = NULL;
-  quiet.backend = TILESAT_CADICAL; /* its conflict limit is exact */
-  ts_solver *s = ts_solver_for_map(&w->m, &quiet);
-  ts_solver_limit(s, WINDOW_CONFLICTS);
-  int res = ts_solver_solve(s);
-  ts_solver_free(s);
-  return res;
-}
-
 static void window_answer(const ts_window *w, tilesat_check_answer *how) {
   how->by = TILESAT_BY_WINDOW;
   how->row0 = w->y0;
@@ -103,7 +90,7 @@ static int try_window(const tilesat_map *m, int cell, int r,
   ts_window w;
   if (!ts_window_at(m, cell, r, &w))
     return 0;
-  int res = solve_window(&w, so);
+  int res = ts_window_solve(&w, so, WINDOW_CONFLICTS);
   if (res == TILESAT_UNSAT)
     window_answer(&w, how);
   ts_window_free(&w);

@@ -175,6 +175,11 @@ bool ts_window_place(const tilesat_map *m, int cell, int r, ts_window *w);
 bool ts_window_rect(const tilesat_map *m, int x0, int y0, int ww, int hh,
                     ts_window *w);
 void ts_window_free(ts_window *w);
+/* Solve the window alone, quietly, by CaDiCaL (its conflict limit is
+ * exact) within `conflicts`: SAT, UNSAT, TILESAT_UNKNOWN (no answer within
+ * them, or the deadline), or -1. */
+int ts_window_solve(const ts_window *w, const tilesat_solve_options *so,
+                    int conflicts);
 /* A cell of m in the window's numbering, or -1 when outside; and back. */
 int ts_window_cell(const tilesat_map *m, const ts_window *w, int cell);
 int ts_window_map_cell(const tilesat_map *m, const ts_window *w, int wcell);

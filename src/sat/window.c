@@ -145,6 +145,18 @@ bool ts_window_at(const tilesat_map *m, int cell, int r, ts_window *w) {
   return true;
 }
 
+int ts_window_solve(const ts_window *w, const tilesat_solve_options *so,
+                    int conflicts) {
+  tilesat_solve_options quiet = *so;
+  quiet.progress = NULL;
+  quiet.backend = TILESAT_CADICAL;
+  ts_solver *s = ts_solver_for_map(&w->m, &quiet);
+  ts_solver_limit(s, conflicts);
+  int res = ts_solver_solve(s);
+  ts_solver_free(s);
+  return res;
+}
+
 void ts_window_free(ts_window *w) {
   free(w->m.pins.v);
   free(w->m.bans.v);
