@@ -243,6 +243,8 @@ interrupt() { # interrupt NAME ARGS...
     echo "mpi: Ctrl-C $name: exit 1, interrupted"
   else
     echo "mpi: Ctrl-C $name: FAILED: exit $rc: $msg; stdout: $(head -c 80 "$tmp/out")"
+    # mpirun's own words (which rank ended how) for the next look
+    tail -n 20 "$tmp/err" | sed 's/^/  | /'
     fails=$((fails + 1))
   fi
 }

@@ -33,6 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 enum { TAG_WORK = 1, TAG_DONE = 2 };
 
@@ -669,6 +670,13 @@ int main(int argc, char **argv) {
   options_free(&j.o);
   if (rank == 0) /* the total lost to a full disk is an error */
     rc = stdout_end(rc);
+  /* Stopped by a signal with the parts handed out, the workers end on their
+   * own watchdog (they wait for a part that will not come): rank 0 does not
+   * wait for them in MPI_Finalize, whose fence with peers that vanish
+   * mid-way is Open MPI's to get wrong (CI saw mpirun exit 139 once in
+   * this case).  --shard's ranks agree to stop and finalize together. */
+  if (stop_requested() && !j.shard)
+    _exit(rc);
   MPI_Finalize();
   return rc;
 }
