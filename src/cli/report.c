@@ -887,7 +887,10 @@ int report_analysis(const tilesat_analysis *a, FILE *out) {
   write_by_width(a, out);
   const tilesat_explanation *why = tilesat_analysis_explanation(a);
   if (!tilesat_analysis_hard(a)) {
-    fprintf(out, "\nNot hard: %dx%d maps exist.\n", N, N);
+    fprintf(out,
+            "\nEvery square size up to %dx%d has a map: these rules can fill "
+            "a level that large (--max N asks about larger ones).\n",
+            N, N);
     return ferror(out) ? -1 : 0;
   }
   const tilesat_map *hard = tilesat_explanation_map(why);
