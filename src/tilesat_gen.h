@@ -295,6 +295,10 @@ void tilesat_collapse_modify_stats(const tilesat_collapse *c,
  * starts again from a seed drawn from its own; the bans are then the last
  * start's). */
 long tilesat_collapse_restarts(const tilesat_collapse *c);
+/* After a guarded run with new starts: why the last one started again, in
+ * words ("the whole map's solver would not fit --max-memory"); NULL
+ * without new starts. */
+const char *tilesat_collapse_restart_why(const tilesat_collapse *c);
 /* After a guarded run, with i below tilesat_collapse_banned: the i-th ban,
  * in the order of the run: drawn as the step-th choice (the choices before
  * it are the run's first `step`), tile at cell left no valid map. */

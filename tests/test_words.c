@@ -641,3 +641,123 @@ Test(words, no_map_no_picture) {
   }
   rm_dir(dir);
 }
+
+/* A guarded collapse on pins that clash said only UNSAT (the designer's
+ * pass): now which pins clash and where, as check finds it, and what says
+ * why. */
+Test(words, guarded_collapse_names_the_clashing_pins) {
+  const char *guards[] = {"sat", "auto", "blocks", "modify"};
+  for (size_t i = 0; i < sizeof guards / sizeof *guards; i++) {
+    run_result a =
+        RUN("collapse", "rules/coast.rules", "--size", "8x4", "--pin", "0,0=S",
+            "--pin", "0,1=L", "--guard", guards[i]);
+    cr_expect_eq(a.code, 20, "%s: %s", guards[i], a.err);
+    cr_expect_str_eq(a.out, "UNSAT\n");
+    cr_expect(strstr(a.err, "tilesat: collapse: UNSAT: the pins (0,0)=S and "
+                            "(0,1)=L clash: no filling of the 5x4 window at "
+                            "rows 0-3, columns 0-4 keeps them; 'tilesat "
+                            "explain' with the same options says why\n"),
+              "%s: %s", guards[i], a.err);
+    run_free(&a);
+  }
+  /* no pins: the rules alone */
+  run_result b =
+      RUN("collapse", "rules/hard.rules", "--size", "3x3", "--guard", "sat");
+  cr_expect_eq(b.code, 20, "%s", b.err);
+  cr_expect(strstr(b.err, "tilesat: collapse: UNSAT: no map of this size "
+                          "exists with these rules; 'tilesat explain' with "
+                          "the same options says why\n"),
+            "%s", b.err);
+  run_free(&b);
+}
+
+/* "1 new start" said nothing of why the run started again. */
+Test(words, a_new_start_says_why) {
+  run_result a = RUN("collapse", "rules/dungeon8.rules", "--size", "32x32",
+                     "--constraints", "rules/dungeon32.constraints", "--guard",
+                     "sat", "--seed", "1", "-q");
+  cr_expect_eq(a.code, 10, "%s", a.err);
+  cr_expect(strstr(a.err, ", 1 new start from another seed (its count, "
+                          "connected and path constraints sent it back to "
+                          "undo earlier choices too often)\n"),
+            "%s", a.err);
+  run_free(&a);
+}
+
+/* export-tileset wrote Tiled 1.8.2's version, --tmx and --tmj 1.10.2's:
+ * every writer now says Debian's tiled, 1.8.2 (format 1.8). */
+Test(words, every_tiled_writer_says_one_version) {
+  char *dir = temp_dir();
+  char tsx[512], tsj[512], tmx[512], tmj[512], like[512], level[512];
+  snprintf(tsx, sizeof tsx, "%s/t.tsx", dir);
+  snprintf(tsj, sizeof tsj, "%s/t.tsj", dir);
+  snprintf(tmx, sizeof tmx, "%s/a.tmx", dir);
+  snprintf(tmj, sizeof tmj, "%s/a.tmj", dir);
+  snprintf(like, sizeof like, "%s/b.tmx", dir);
+  snprintf(level, sizeof level, "%s/level.txt", dir);
+  FILE *f = fopen(level, "w");
+  cr_assert(f);
+  fputs("S.......\n........\n........\n.......L\n", f);
+  fclose(f);
+  run_result r[5] = {RUN("export-tileset", "rules/coast.rules", "-o", tsx),
+                     RUN("export-tileset", "rules/coast.rules", "-o", tsj),
+                     RUN("check", "rules/coast.rules", "--pins-from", level,
+                         "--tmx", tmx, "--tmj", tmj, "-q"),
+                     {0},
+                     {0}};
+  r[3] = RUN("check", "rules/coast.rules", "--pins-from", tmx, "--tmx", like,
+             "-q");
+  for (int i = 0; i < 4; i++) {
+    cr_expect(r[i].code == 0 || r[i].code == 10, "%d: %s", i, r[i].err);
+    run_free(&r[i]);
+  }
+  const char *xml[] = {tsx, tmx, like};
+  for (int i = 0; i < 3; i++) {
+    char *text = slurp(xml[i]);
+    cr_expect(strstr(text, " version=\"1.8\" tiledversion=\"1.8.2\""), "%s: %s",
+              xml[i], text);
+    free(text);
+  }
+  const char *json[] = {tsj, tmj};
+  for (int i = 0; i < 2; i++) {
+    char *text = slurp(json[i]);
+    cJSON *doc = cJSON_Parse(text);
+    cr_assert(doc, "%s", json[i]);
+    cr_expect_str_eq(cJSON_GetStringValue(cJSON_GetObjectItem(doc, "version")),
+                     "1.8");
+    cr_expect_str_eq(
+        cJSON_GetStringValue(cJSON_GetObjectItem(doc, "tiledversion")),
+        "1.8.2");
+    cJSON_Delete(doc);
+    free(text);
+  }
+  rm_dir(dir);
+}
+
+/* import-tileset's rules said their weights were "occurrences in the
+ * samples": a tileset's come from its XML. */
+Test(words, tileset_weights_say_where_they_come_from) {
+  char *dir = temp_dir();
+  char out[512];
+  snprintf(out, sizeof out, "%s/castle.rules", dir);
+  run_result a =
+      RUN("import-tileset", "tests/data/wfc/tilesets/Castle.xml", "-o", out);
+  cr_assert_eq(a.code, 0, "%s", a.err);
+  char *text = slurp(out);
+  cr_expect(strstr(text, "\n# tile NAME WEIGHT (weight: the tileset's weight "
+                         "of each tile, scaled to whole numbers)\n"),
+            "%s", text);
+  free(text);
+  run_free(&a);
+  /* extract's are the samples' */
+  snprintf(out, sizeof out, "%s/coast.rules", dir);
+  a = RUN("extract", "rules/coast.txt", "-o", out);
+  cr_assert_eq(a.code, 0, "%s", a.err);
+  text = slurp(out);
+  cr_expect(strstr(text, "\n# tile NAME WEIGHT (weight: occurrences in the "
+                         "samples)\n"),
+            "%s", text);
+  free(text);
+  run_free(&a);
+  rm_dir(dir);
+}
