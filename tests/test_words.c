@@ -5,6 +5,8 @@
 
 #include <cJSON.h>
 
+#include <math.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -760,4 +762,33 @@ Test(words, tileset_weights_say_where_they_come_from) {
   free(text);
   run_free(&a);
   rm_dir(dir);
+}
+
+/* count printed an estimate's error bar to a tenth, "+- 0.0" when narrow,
+ * which reads as exact: now two significant digits, and the error bar as
+ * a factor or a share, named an estimate; an exact count stays a bare
+ * number. */
+Test(words, an_estimate_says_its_error) {
+  run_result a = RUN("count", "rules/coast.rules", "--size", "3x3", "--method",
+                     "estimate");
+  cr_assert_eq(a.code, 0, "%s", a.err);
+  double l10, h10, l2, h2;
+  char digits[32] = "";
+  cr_assert_eq(sscanf(a.out, "estimate 10^%lf +- %31[0-9.]", &l10, digits), 2,
+               "%s", a.out);
+  h10 = strtod(digits, NULL);
+  cr_assert_eq(sscanf(a.out, "estimate 10^%lf +- %lf (95%%); 2^%lf +- %lf",
+                      &l10, &h10, &l2, &h2),
+               4, "%s", a.out);
+  cr_expect_gt(h10, 0, "%s", a.out);
+  /* two significant digits: "0.021", not "0.0" */
+  size_t lead = strspn(digits, "0.");
+  cr_expect_eq(strlen(digits) - lead, 2, "%s", a.out);
+  cr_expect_leq(fabs(l10 - log10(35.0)), h10, "%s", a.out);
+  cr_expect(strstr(a.out, "either way (an estimate, not exact)\n"), "%s",
+            a.out);
+  run_free(&a);
+  run_result b = RUN("count", "rules/coast.rules", "--size", "3x3");
+  cr_expect_str_eq(b.out, "35\n");
+  run_free(&b);
 }
