@@ -57,6 +57,9 @@ int tilesat_energy_parse_line(tilesat_energy *e, const char *line,
 int tilesat_energy_prepare(tilesat_energy *e, tilesat_error *err);
 const tilesat_map *tilesat_energy_map(const tilesat_energy *e);
 double tilesat_energy_hard_weight(const tilesat_energy *e);
+/* The frequency term's weight; 0 when the energy has none (the counts'
+ * targets are then reported, not weighed). */
+double tilesat_energy_frequency(const tilesat_energy *e);
 /* Target count of a tile (prepared energy). */
 int64_t tilesat_energy_target(const tilesat_energy *e, int tile);
 /* Are counts fixed exactly to the targets ("counts exact")? */

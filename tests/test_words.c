@@ -792,3 +792,34 @@ Test(words, an_estimate_says_its_error) {
   cr_expect_str_eq(b.out, "35\n");
   run_free(&b);
 }
+
+/* anneal without a frequency term said "energy: 0" with the counts far
+ * from their targets: the energy does not weigh them, and stderr now says
+ * so, how far they are (from the counts printed) and what weighs them. */
+Test(words, anneal_says_its_counts_are_not_weighed) {
+  run_result a =
+      RUN("anneal", "rules/coast.rules", "--size", "8x8", "--seed", "1", "-q");
+  cr_assert_eq(a.code, 0, "%s", a.err);
+  long off = 0;
+  for (const char *p = strstr(a.out, "count "); p;
+       p = strstr(p + 1, "count ")) {
+    long n, t;
+    cr_assert_eq(sscanf(p, "count %*s %ld (target %ld)", &n, &t), 2, "%s", p);
+    off += labs(n - t);
+  }
+  cr_assert_gt(off, 0, "%s", a.out);
+  char want[512];
+  snprintf(want, sizeof want,
+           "anneal: the tile counts are not in the energy (it has no "
+           "frequency term): %ld cell%s would have to change tile to meet "
+           "their targets (the rules' weights, scaled to the map); "
+           "--frequency W (or 'frequency W' in the energy file) weighs them\n",
+           (off + 1) / 2, (off + 1) / 2 == 1 ? "" : "s");
+  cr_expect(strstr(a.err, want), "%s", a.err);
+  run_free(&a);
+  run_result b = RUN("anneal", "rules/coast.rules", "--size", "8x8", "--seed",
+                     "1", "-q", "--frequency", "1");
+  cr_assert_eq(b.code, 0, "%s", b.err);
+  cr_expect_null(strstr(b.err, "not in the energy"), "%s", b.err);
+  run_free(&b);
+}
