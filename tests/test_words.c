@@ -823,3 +823,52 @@ Test(words, anneal_says_its_counts_are_not_weighed) {
   cr_expect_null(strstr(b.err, "not in the energy"), "%s", b.err);
   run_free(&b);
 }
+
+/* dungeon8's tiles are punctuation: lists printed {"\"", ,}, a name a
+ * designer cannot pick out.  Now every name of such rules is quoted, the
+ * same way, escapes only where needed; coast's L, C, S stay bare. */
+Test(words, punctuation_names_are_quoted_in_lists) {
+  run_result a = RUN("trace", "rules/dungeon8.rules", "--size", "3x3", "--pin",
+                     "0,0=\"", "--pin", "0,1=,");
+  cr_expect_eq(a.code, 20, "%s", a.err);
+  cr_expect_str_eq(
+      a.out,
+      "contradiction: the steps that lead to it:\n"
+      "   1. (0,0) is pinned to \"\\\"\", so it loses {\"#\", \"~\", \"T\", "
+      "\".\", \"+\", \",\", \"=\", \"%\"}\n"
+      "   2. (0,1) is pinned to \",\", so it loses {\"#\", \"~\", \"\\\"\", "
+      "\"T\", \".\", \"+\", \"=\", \"%\"}\n"
+      "   3. (0,1) loses {\",\"}: (0,0) holds only {\"\\\"\"}, and \"\\\"\" "
+      "allows only {\"\\\"\", \"T\"} to its east\n"
+      "   4. (0,1) is pinned to \",\", which is ruled out: contradiction\n");
+  run_free(&a);
+  run_result b = RUN("analyze", "rules/dungeon8.rules", "--max", "2");
+  cr_expect_eq(strncmp(b.out,
+                       "9 tiles, square topology: \"#\" \"~\" \"\\\"\" \"T\" "
+                       "\".\" \"+\" \",\" \"=\" \"%\"\n",
+                       strlen("9 tiles, square topology: \"#\" \"~\" \"\\\"\" "
+                              "\"T\" \".\" \"+\" \",\" \"=\" \"%\"\n")),
+               0, "%s", b.out);
+  run_free(&b);
+  run_result c = RUN("trace", "rules/coast.rules", "--size", "3x3", "--pin",
+                     "0,0=S", "--pin", "0,1=L");
+  cr_expect(strstr(c.out, "   1. (0,0) is pinned to S, so it loses {L, C}\n"),
+            "%s", c.out);
+  run_free(&c);
+}
+
+/* explain's text map marked cells with '#' and '.', two of dungeon8's
+ * tiles: its key now takes characters no tile is named, and says them. */
+Test(words, explain_key_is_no_tile_name) {
+  run_result a = RUN("explain", "rules/dungeon8.rules", "--size", "3x3",
+                     "--pin", "0,0=\"", "--pin", "0,1=,");
+  cr_expect_eq(a.code, 20, "%s", a.err);
+  const char *want =
+      "\nThe map (@ a cell that must hold one tile, P a pin, o a cell only in "
+      "an\nadjacency, : not involved; - and | adjacency constraints):\n"
+      "  P-P :\n\n  : : :\n\n  : : :\n";
+  const char *map = strstr(a.out, "\nThe map");
+  cr_assert(map, "%s", a.out);
+  cr_expect_str_eq(map, want);
+  run_free(&a);
+}

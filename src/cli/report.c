@@ -42,7 +42,7 @@ static void write_names(const tilesat_rules *r, tset s, FILE *out) {
   for (size_t i = 0; i < s.n; i++) {
     if (i)
       fputs(", ", out);
-    tilesat_write_name(out, tilesat_rules_tile_name(r, s.v[i]));
+    fputs(listed_name(r, s.v[i]), out);
   }
 }
 
@@ -91,7 +91,7 @@ static tset allowed_by(const tilesat_rules *r, tset s, int d, int *buf) {
 static void write_pin(const tilesat_rules *r, const tilesat_step *s,
                       FILE *out) {
   fputs(s->choice ? " is chosen to be " : " is pinned to ", out);
-  tilesat_write_name(out, tilesat_rules_tile_name(r, s->tile));
+  fputs(listed_name(r, s->tile), out);
   if (s->choice)
     fprintf(out, " (choice %d)", s->choice);
   if (s->ntiles) {
@@ -192,7 +192,7 @@ static void write_step(const tilesat_map *m, const tilesat_step *s, FILE *out) {
     break;
   case TILESAT_STEP_LOST:
     fprintf(out, " %s ", s->choice ? "was chosen to be" : "is pinned to");
-    tilesat_write_name(out, tilesat_rules_tile_name(r, s->tile));
+    fputs(listed_name(r, s->tile), out);
     if (s->choice)
       fprintf(out, " (choice %d)", s->choice);
     fputs(", which is ruled out: contradiction", out);
@@ -316,32 +316,52 @@ static void write_constraint(const tilesat_map *m, const tilesat_constraint *c,
     fputs("holds exactly one tile", out);
   } else if (c->kind == TILESAT_PINNED) {
     fputs("is pinned to ", out);
-    tilesat_write_name(out,
-                       tilesat_rules_tile_name(tilesat_map_rules(m), c->tile));
+    fputs(listed_name(tilesat_map_rules(m), c->tile), out);
   } else {
     fprintf(out, "and its %s neighbour (%d,%d) hold an allowed pair",
             report_dir_words(map_topo(m), c->dir), c->nrow, c->ncol);
   }
 }
 
-static char cell_mark(const uint8_t *kind, size_t cell) {
-  return (char)(kind[cell] & 2   ? 'P'
-                : kind[cell] & 1 ? '#'
-                : kind[cell] & 4 ? 'o'
-                                 : '.');
+/* The text map's key: a character for each kind of cell and for the
+ * adjacency constraints between them, each the first of its candidates
+ * that is no tile's name in the rules (dungeon8's '#' and '.' are tiles:
+ * '@' and ':' stand in for them), so that a mark never reads as a tile. */
+typedef struct key {
+  char one, pin, adj, none, east, south;
+} key;
+
+static char key_char(const tilesat_rules *r, const char *candidates) {
+  for (const char *c = candidates;; c++) {
+    char name[2] = {*c, '\0'};
+    if (!c[1] || tilesat_rules_find_tile(r, name) < 0)
+      return *c;
+  }
+}
+
+static key key_of(const tilesat_rules *r) {
+  return (key){key_char(r, "#@*X"), key_char(r, "PpQ"), key_char(r, "oO0"),
+               key_char(r, ".:_"),  key_char(r, "-~"),  key_char(r, "|!")};
+}
+
+static char cell_mark(const key *k, const uint8_t *kind, size_t cell) {
+  return kind[cell] & 2   ? k->pin
+         : kind[cell] & 1 ? k->one
+         : kind[cell] & 4 ? k->adj
+                          : k->none;
 }
 
 /* A line of | under the cells whose south pair is a constraint (trailing
  * blanks trimmed). */
-static void vertical_line(const char *lead, const uint8_t *south, int w,
-                          FILE *out) {
+static void vertical_line(const key *k, const char *lead, const uint8_t *south,
+                          int w, FILE *out) {
   int last = -1;
   for (int c = 0; c < w; c++)
     if (south[c])
       last = c;
   fputs(last < 0 ? "" : lead, out);
   for (int c = 0; c <= last; c++)
-    fprintf(out, "%c%s", south[c] ? '|' : ' ', c < last ? " " : "");
+    fprintf(out, "%c%s", south[c] ? k->south : ' ', c < last ? " " : "");
   fputc('\n', out);
 }
 
@@ -382,16 +402,20 @@ static void mark_cells(const tilesat_explanation *e, uint8_t *kind,
 
 /* Row r of a square map, - between cells whose east pair is a constraint
  * (on the margin for a wrap-around pair). */
-static void square_row(int W, const uint8_t *kind, const uint8_t *east,
-                       bool wrap, FILE *out) {
+static void square_row(const key *k, int W, const uint8_t *kind,
+                       const uint8_t *east, bool wrap, FILE *out) {
   bool wrapped = wrap && east[W - 1];
-  fputs(wrap ? (wrapped ? "  -" : "   ") : "  ", out);
+  fputs(wrap ? (wrapped ? "  " : "   ") : "  ", out);
+  if (wrapped)
+    fputc(k->east, out);
   for (int c = 0; c < W; c++) {
-    fputc(cell_mark(kind, (size_t)c), out);
+    fputc(cell_mark(k, kind, (size_t)c), out);
     if (c + 1 < W)
-      fputc(east[c] ? '-' : ' ', out);
+      fputc(east[c] ? k->east : ' ', out);
   }
-  fputs(wrapped ? "-\n" : "\n", out);
+  if (wrapped)
+    fputc(k->east, out);
+  fputc('\n', out);
 }
 
 /* The part of the map shown: window (row, col, height, width; NULL or
@@ -410,16 +434,18 @@ static void shown_box(const tilesat_map *m, const int *window, int box[4]) {
 }
 
 /* The picture's heading: what the marks mean, and the part shown. */
-static void picture_heading(const tilesat_map *m, const int box[4], bool square,
-                            FILE *out) {
+static void picture_heading(const tilesat_map *m, const key *k,
+                            const int box[4], bool square, FILE *out) {
   int W = tilesat_map_width(m), H = tilesat_map_height(m);
   fputs("\nThe map", out);
-  fputs(" (# a cell that must hold one tile, P a pin, o a cell only in "
-        "an\nadjacency, . not involved",
-        out);
-  fputs(square ? "; - and | adjacency constraints):\n"
-               : "; hex rows, odd rows shifted right):\n",
-        out);
+  fprintf(out,
+          " (%c a cell that must hold one tile, %c a pin, %c a cell only in "
+          "an\nadjacency, %c not involved",
+          k->one, k->pin, k->adj, k->none);
+  if (square)
+    fprintf(out, "; %c and %c adjacency constraints):\n", k->east, k->south);
+  else
+    fputs("; hex rows, odd rows shifted right):\n", out);
   if (box[2] < H || box[3] < W)
     fprintf(out,
             "  rows %d to %d, columns %d to %d of %dx%d, around the clash "
@@ -440,7 +466,8 @@ static void write_picture(const tilesat_explanation *e, const int *window,
   bool square = map_topo(m) == TILESAT_SQUARE;
   mark_cells(e, kind, east, south);
   shown_box(m, window, box);
-  picture_heading(m, box, square, out);
+  key k = key_of(tilesat_map_rules(m));
+  picture_heading(m, &k, box, square, out);
   int r0 = box[0], c0 = box[1], w = box[3];
   bool wrap = tilesat_map_periodic(m) && square && w == W;
   const char *lead = wrap ? "   " : "  ";
@@ -449,22 +476,23 @@ static void write_picture(const tilesat_explanation *e, const int *window,
   for (int c = 0; wrap && box[2] == H && c < w; c++)
     wrap_south |= last[c];
   if (wrap_south)
-    vertical_line(lead, last, w, out);
+    vertical_line(&k, lead, last, w, out);
   for (int r = r0; r < r0 + box[2]; r++) {
     size_t row = (size_t)r * (size_t)W + (size_t)c0;
     if (!square) {
       fputs(r & 1 ? "   " : "  ", out);
       for (int c = 0; c < w; c++)
-        fprintf(out, "%s%c", c ? " " : "", cell_mark(kind, row + (size_t)c));
+        fprintf(out, "%s%c", c ? " " : "",
+                cell_mark(&k, kind, row + (size_t)c));
       fputc('\n', out);
       continue;
     }
-    square_row(w, kind + row, east + row, wrap, out);
+    square_row(&k, w, kind + row, east + row, wrap, out);
     if (r + 1 < r0 + box[2])
-      vertical_line(lead, south + row, w, out);
+      vertical_line(&k, lead, south + row, w, out);
   }
   if (wrap_south)
-    vertical_line(lead, last, w, out);
+    vertical_line(&k, lead, last, w, out);
   free(kind);
   free(east);
   free(south);
@@ -783,7 +811,7 @@ static bool write_border_tiles(const tilesat_analysis *a, FILE *out) {
         continue;
       if (first) {
         fputs("  ", out);
-        tilesat_write_name(out, tilesat_rules_tile_name(r, t));
+        fputs(listed_name(r, t), out);
         fputs(": nothing may stand to its ", out);
       }
       int more = 0; /* directions after this one that also have nothing */
@@ -862,7 +890,7 @@ int report_analysis(const tilesat_analysis *a, FILE *out) {
           periodic ? " (periodic)" : "");
   for (int t = 0; t < T; t++) {
     fputc(' ', out);
-    tilesat_write_name(out, tilesat_rules_tile_name(r, t));
+    fputs(listed_name(r, t), out);
   }
   fputs(periodic ? "\n\nTiles with no neighbour in some direction (a "
                    "periodic map has no border, so\nthey can stand "
@@ -879,7 +907,7 @@ int report_analysis(const tilesat_analysis *a, FILE *out) {
   for (int t = 0; t < T; t++)
     if (!tilesat_analysis_tile_appears(a, t)) {
       fputc(' ', out);
-      tilesat_write_name(out, tilesat_rules_tile_name(r, t));
+      fputs(listed_name(r, t), out);
       any = true;
     }
   fputs(any ? "\n" : " none\n", out);
