@@ -872,3 +872,83 @@ Test(words, explain_key_is_no_tile_name) {
   cr_expect_str_eq(map, want);
   run_free(&a);
 }
+
+/* How many numbered steps ("  12. ") a text holds, and the text of step
+ * `number`'s line up to its first ':' or ',' (its cell and what happens
+ * there), into buf; 0 when it has none. */
+static int numbered_steps(const char *text) {
+  int n = 0;
+  for (const char *p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : p) {
+    int num, used = 0;
+    if (sscanf(p, "%d. %n", &num, &used) == 1 && used > 0)
+      n++;
+  }
+  return n;
+}
+
+static bool step_head(const char *text, int number, char *buf, size_t len) {
+  char tag[32];
+  snprintf(tag, sizeof tag, "%4d. (", number);
+  const char *p = strstr(text, tag);
+  if (!p)
+    return false;
+  size_t n = strcspn(p, ":,\n");
+  snprintf(buf, len, "%.*s", (int)(n < len ? n : len - 1), p);
+  return true;
+}
+
+/* collapse --explain printed every propagation step with every tile named
+ * (16.5 KB for a 64x64 failure): on a map larger than 32x32 it now shows
+ * the steps that matter (the choices, the steps at the cell emptied and
+ * those they follow from), lists cut to 4 tiles; --whole all of it, as
+ * before. */
+Test(words, collapse_explain_is_short_on_large_maps) {
+  char *dir = temp_dir();
+  char rules[512];
+  snprintf(rules, sizeof rules, "%s/castle.rules", dir);
+  run_result imp =
+      RUN("import-tileset", "tests/data/wfc/tilesets/Castle.xml", "-o", rules);
+  cr_assert_eq(imp.code, 0, "%s", imp.err);
+  run_free(&imp);
+  run_result s =
+      RUN("collapse", rules, "--size", "33x33", "--seed", "2", "--explain");
+  run_result w = RUN("collapse", rules, "--size", "33x33", "--seed", "2",
+                     "--explain", "--whole");
+  cr_assert_eq(s.code, 0, "%s", s.err);
+  cr_assert_eq(w.code, 0, "%s", w.err);
+  const char *whole =
+      strstr(w.out, "contradiction: the steps that lead to it:\n");
+  cr_assert(whole, "%s", w.out);
+  int all = numbered_steps(whole);
+  size_t shown, of;
+  const char *cut = strstr(s.out, "contradiction: ");
+  cr_assert(cut, "%s", s.out);
+  cr_assert_eq(sscanf(cut, "contradiction: %zu of the %zu steps", &shown, &of),
+               2, "%s", cut);
+  cr_expect_eq(of, (size_t)all, "%s", cut);
+  cr_expect_lt(shown, of);
+  cr_expect_eq(numbered_steps(cut), (int)shown, "%s", cut);
+  cr_expect(strstr(cut, "steps that lead to it: the choices, the steps at the "
+                        "cell it empties and those they follow from, lists "
+                        "cut to 4 tiles (--whole: every step, every tile):\n"),
+            "%s", cut);
+  cr_expect(strstr(cut, " more}"), "%s", cut);
+  cr_expect_lt(strlen(s.out) * 2, strlen(w.out), "%zu against %zu bytes",
+               strlen(s.out), strlen(w.out));
+  /* each step shown is the whole trace's step of that number */
+  for (int i = 1; i <= all; i++) {
+    char a[256], b[256];
+    if (step_head(cut, i, a, sizeof a)) {
+      cr_assert(step_head(whole, i, b, sizeof b));
+      cr_expect_str_eq(a, b);
+    }
+  }
+  /* both end with the contradiction itself, and the text before the steps
+   * is the same */
+  cr_expect_str_eq(strrchr(cut, '.'), strrchr(whole, '.'));
+  cr_expect_eq(cut - s.out, whole - w.out);
+  cr_expect_eq(strncmp(s.out, w.out, (size_t)(cut - s.out)), 0);
+  run_free(&s);
+  run_free(&w);
+  rm_dir(dir);
+}

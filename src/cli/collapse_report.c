@@ -182,6 +182,10 @@ int collapse_failure_png(options *o, const tilesat_map *m,
   return wave_png(o, m, c, NULL, 0);
 }
 
+/* Maps larger than this a side have their steps cut (--whole: all of
+ * them), as explain shows such maps around the clash. */
+#define SHOWN_WHOLE 32
+
 /* The explanation's text. */
 static void explain_text(options *o, const tilesat_map *m,
                          const tilesat_collapse *c, const chain *ch) {
@@ -227,7 +231,11 @@ static void explain_text(options *o, const tilesat_map *m,
            "other choices, emptied (%d,%d) first):\n",
            end / w, end % w, bad / w, bad % w);
   fflush(stdout);
-  report_trace(t, stdout);
+  int W = tilesat_map_width(m), H = tilesat_map_height(m);
+  if (o->whole || (W <= SHOWN_WHOLE && H <= SHOWN_WHOLE))
+    report_trace(t, stdout);
+  else
+    report_trace_cut(t, stdout);
 }
 
 static cJSON *explain_json(options *o, const tilesat_map *m,

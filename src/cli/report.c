@@ -38,12 +38,17 @@ typedef struct tset {
   size_t n;
 } tset;
 
+/* Names a list shows before "and N more" (report_trace_cut's). */
+static size_t list_cut = SIZE_MAX;
+
 static void write_names(const tilesat_rules *r, tset s, FILE *out) {
-  for (size_t i = 0; i < s.n; i++) {
+  for (size_t i = 0; i < s.n && i < list_cut; i++) {
     if (i)
       fputs(", ", out);
     fputs(listed_name(r, s.v[i]), out);
   }
+  if (s.n > list_cut)
+    fprintf(out, " and %zu more", s.n - list_cut);
 }
 
 /* "{A, B}". */
@@ -704,6 +709,88 @@ int report_trace(const tilesat_trace *t, FILE *out) {
     }
     fputc('\n', out);
   }
+  return ferror(out) ? -1 : 0;
+}
+
+/* The steps that matter most, in keep: the pins and choices, the steps
+ * at the cell the last one empties, and the steps those follow from
+ * directly (the neighbours that emptied it); how many. */
+static size_t steps_that_matter(const tilesat_steps *steps, bool *keep) {
+  size_t k = tilesat_steps_count(steps), n = 0;
+  const tilesat_step *last = tilesat_steps_get(steps, k - 1);
+  for (size_t i = k; i-- > 0;) {
+    const tilesat_step *s = tilesat_steps_get(steps, i);
+    bool end = s->row == last->row && s->col == last->col;
+    if (end || s->kind == TILESAT_STEP_PIN)
+      keep[i] = true;
+    for (size_t j = 0; end && j < s->nafter; j++)
+      if (s->after[j] >= 1 && (size_t)s->after[j] <= i)
+        keep[s->after[j] - 1] = true;
+  }
+  for (size_t i = 0; i < k; i++)
+    n += keep[i];
+  return n;
+}
+
+/* A support step made short: what the cell loses, and the neighbour
+ * whose tiles allow none of it ("(3,4) loses {A, B}: none of them may
+ * stand south of (2,4), which holds only {C}"); the full words when the
+ * reason is another. */
+static void write_step_short(const tilesat_map *m, const tilesat_step *s,
+                             FILE *out) {
+  const tilesat_rules *r = tilesat_map_rules(m);
+  int T = tilesat_rules_ntiles(r);
+  if (s->kind != TILESAT_STEP_SUPPORT || !s->nfrom || s->nfrom == (size_t)T) {
+    write_step(m, s, out);
+    return;
+  }
+  int *buf = zalloc((size_t)T, sizeof *buf);
+  tset lost = {s->tiles, s->ntiles};
+  int back = tilesat_dir_opposite(map_topo(m), s->dir);
+  bool some = allowed_by(r, lost, back, buf).n > 0;
+  free(buf);
+  if (!some) { /* the lost tiles allow nothing that way */
+    write_step(m, s, out);
+    return;
+  }
+  fprintf(out, "(%d,%d) loses ", s->row, s->col);
+  write_tileset(r, lost, out);
+  fprintf(out, ": %s stand %s of (%d,%d), which holds only ",
+          lost.n == 1 ? "it may not" : "none of them may",
+          report_dir_words(map_topo(m), s->dir), s->nrow, s->ncol);
+  write_tileset(r, (tset){s->from, s->nfrom}, out);
+}
+
+int report_trace_cut(const tilesat_trace *t, FILE *out) {
+  const tilesat_map *m = tilesat_trace_map(t);
+  tilesat_steps *steps = tilesat_trace_steps(t);
+  size_t k = tilesat_steps_count(steps);
+  if (!tilesat_steps_contradiction(steps) || !k) {
+    tilesat_steps_free(steps);
+    return report_trace(t, out);
+  }
+  bool *keep = zalloc(k, sizeof *keep);
+  size_t n = steps_that_matter(steps, keep);
+  fprintf(out,
+          "contradiction: %zu of the %zu steps that lead to it: the choices, "
+          "the steps at the cell it empties and those they follow from, "
+          "lists cut to %d tiles (--whole: every step, every tile):\n",
+          n, k, REPORT_LIST_CUT);
+  list_cut = REPORT_LIST_CUT;
+  for (size_t i = 0, shown = 0; i < k; i++) {
+    if (!keep[i])
+      continue;
+    if (i > shown)
+      fprintf(out, "        (%zu step%s on other cells)\n", i - shown,
+              i - shown == 1 ? "" : "s");
+    shown = i + 1;
+    fprintf(out, "%4zu. ", i + 1);
+    write_step_short(m, tilesat_steps_get(steps, i), out);
+    fputc('\n', out);
+  }
+  list_cut = SIZE_MAX;
+  free(keep);
+  tilesat_steps_free(steps);
   return ferror(out) ? -1 : 0;
 }
 
