@@ -350,10 +350,13 @@ static key key_of(const tilesat_rules *r) {
 }
 
 static char cell_mark(const key *k, const uint8_t *kind, size_t cell) {
-  return kind[cell] & 2   ? k->pin
-         : kind[cell] & 1 ? k->one
-         : kind[cell] & 4 ? k->adj
-                          : k->none;
+  if (kind[cell] & 2)
+    return k->pin;
+  if (kind[cell] & 1)
+    return k->one;
+  if (kind[cell] & 4)
+    return k->adj;
+  return k->none;
 }
 
 /* A line of | under the cells whose south pair is a constraint (trailing
