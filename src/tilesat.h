@@ -285,6 +285,9 @@ size_t tilesat_default_max_memory(void);
 int tilesat_map_width(const tilesat_map *m);
 /* How many pins the map has. */
 int tilesat_map_npins(const tilesat_map *m);
+/* The i-th pin (0 <= i < tilesat_map_npins), in the order pinned: its cell
+ * (row-major) and tile. */
+void tilesat_map_pin_get(const tilesat_map *m, int i, int *cell, int *tile);
 int tilesat_map_height(const tilesat_map *m);
 const tilesat_rules *tilesat_map_rules(const tilesat_map *m);
 /* Do both axes wrap around? */

@@ -57,6 +57,9 @@ int tilesat_energy_parse_line(tilesat_energy *e, const char *line,
 int tilesat_energy_prepare(tilesat_energy *e, tilesat_error *err);
 const tilesat_map *tilesat_energy_map(const tilesat_energy *e);
 double tilesat_energy_hard_weight(const tilesat_energy *e);
+/* The frequency term's weight; 0 when the energy has none (the counts'
+ * targets are then reported, not weighed). */
+double tilesat_energy_frequency(const tilesat_energy *e);
 /* Target count of a tile (prepared energy). */
 int64_t tilesat_energy_target(const tilesat_energy *e, int tile);
 /* Are counts fixed exactly to the targets ("counts exact")? */
@@ -295,6 +298,10 @@ void tilesat_collapse_modify_stats(const tilesat_collapse *c,
  * starts again from a seed drawn from its own; the bans are then the last
  * start's). */
 long tilesat_collapse_restarts(const tilesat_collapse *c);
+/* After a guarded run with new starts: why the last one started again, in
+ * words ("the whole map's solver would not fit --max-memory"); NULL
+ * without new starts. */
+const char *tilesat_collapse_restart_why(const tilesat_collapse *c);
 /* After a guarded run, with i below tilesat_collapse_banned: the i-th ban,
  * in the order of the run: drawn as the step-th choice (the choices before
  * it are the run's first `step`), tile at cell left no valid map. */

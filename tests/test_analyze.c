@@ -83,7 +83,8 @@ Test(analyze, coast_is_not_hard) {
       "By width, the heights that have a map:\n"
       "  widths 1..3: every height (1..3)\n"
       "\n"
-      "Not hard: 3x3 maps exist.\n");
+      "Every square size up to 3x3 has a map: these rules can fill a level "
+      "that large (--max N asks about larger ones).\n");
   run_free(&r);
   /* periodic: a border-only tile can stand nowhere */
   r = RUN("analyze", "rules/hard.rules", "--max", "2", "--periodic");

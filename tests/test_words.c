@@ -5,6 +5,8 @@
 
 #include <cJSON.h>
 
+#include <math.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -639,5 +641,314 @@ Test(words, no_map_no_picture) {
     cr_expect_eq(dir_entries(dir), 0, "%s wrote a picture", cmd[i]);
     run_free(&a);
   }
+  rm_dir(dir);
+}
+
+/* A guarded collapse on pins that clash said only UNSAT (the designer's
+ * pass): now which pins clash and where, as check finds it, and what says
+ * why. */
+Test(words, guarded_collapse_names_the_clashing_pins) {
+  const char *guards[] = {"sat", "auto", "blocks", "modify"};
+  for (size_t i = 0; i < sizeof guards / sizeof *guards; i++) {
+    run_result a =
+        RUN("collapse", "rules/coast.rules", "--size", "8x4", "--pin", "0,0=S",
+            "--pin", "0,1=L", "--guard", guards[i]);
+    cr_expect_eq(a.code, 20, "%s: %s", guards[i], a.err);
+    cr_expect_str_eq(a.out, "UNSAT\n");
+    cr_expect(strstr(a.err, "tilesat: collapse: UNSAT: the pins (0,0)=S and "
+                            "(0,1)=L clash: no filling of the 5x4 window at "
+                            "rows 0-3, columns 0-4 keeps them; 'tilesat "
+                            "explain' with the same options says why\n"),
+              "%s: %s", guards[i], a.err);
+    run_free(&a);
+  }
+  /* no pins: the rules alone */
+  run_result b =
+      RUN("collapse", "rules/hard.rules", "--size", "3x3", "--guard", "sat");
+  cr_expect_eq(b.code, 20, "%s", b.err);
+  cr_expect(strstr(b.err, "tilesat: collapse: UNSAT: no map of this size "
+                          "exists with these rules; 'tilesat explain' with "
+                          "the same options says why\n"),
+            "%s", b.err);
+  run_free(&b);
+}
+
+/* "1 new start" said nothing of why the run started again. */
+Test(words, a_new_start_says_why) {
+  run_result a = RUN("collapse", "rules/dungeon8.rules", "--size", "32x32",
+                     "--constraints", "rules/dungeon32.constraints", "--guard",
+                     "sat", "--seed", "1", "-q");
+  cr_expect_eq(a.code, 10, "%s", a.err);
+  cr_expect(strstr(a.err, ", 1 new start from another seed (its count, "
+                          "connected and path constraints sent it back to "
+                          "undo earlier choices too often)\n"),
+            "%s", a.err);
+  run_free(&a);
+}
+
+/* export-tileset wrote Tiled 1.8.2's version, --tmx and --tmj 1.10.2's:
+ * every writer now says Debian's tiled, 1.8.2 (format 1.8). */
+Test(words, every_tiled_writer_says_one_version) {
+  char *dir = temp_dir();
+  char tsx[512], tsj[512], tmx[512], tmj[512], like[512], level[512];
+  snprintf(tsx, sizeof tsx, "%s/t.tsx", dir);
+  snprintf(tsj, sizeof tsj, "%s/t.tsj", dir);
+  snprintf(tmx, sizeof tmx, "%s/a.tmx", dir);
+  snprintf(tmj, sizeof tmj, "%s/a.tmj", dir);
+  snprintf(like, sizeof like, "%s/b.tmx", dir);
+  snprintf(level, sizeof level, "%s/level.txt", dir);
+  FILE *f = fopen(level, "w");
+  cr_assert(f);
+  fputs("S.......\n........\n........\n.......L\n", f);
+  fclose(f);
+  run_result r[5] = {RUN("export-tileset", "rules/coast.rules", "-o", tsx),
+                     RUN("export-tileset", "rules/coast.rules", "-o", tsj),
+                     RUN("check", "rules/coast.rules", "--pins-from", level,
+                         "--tmx", tmx, "--tmj", tmj, "-q"),
+                     {0},
+                     {0}};
+  r[3] = RUN("check", "rules/coast.rules", "--pins-from", tmx, "--tmx", like,
+             "-q");
+  for (int i = 0; i < 4; i++) {
+    cr_expect(r[i].code == 0 || r[i].code == 10, "%d: %s", i, r[i].err);
+    run_free(&r[i]);
+  }
+  const char *xml[] = {tsx, tmx, like};
+  for (int i = 0; i < 3; i++) {
+    char *text = slurp(xml[i]);
+    cr_expect(strstr(text, " version=\"1.8\" tiledversion=\"1.8.2\""), "%s: %s",
+              xml[i], text);
+    free(text);
+  }
+  const char *json[] = {tsj, tmj};
+  for (int i = 0; i < 2; i++) {
+    char *text = slurp(json[i]);
+    cJSON *doc = cJSON_Parse(text);
+    cr_assert(doc, "%s", json[i]);
+    cr_expect_str_eq(cJSON_GetStringValue(cJSON_GetObjectItem(doc, "version")),
+                     "1.8");
+    cr_expect_str_eq(
+        cJSON_GetStringValue(cJSON_GetObjectItem(doc, "tiledversion")),
+        "1.8.2");
+    cJSON_Delete(doc);
+    free(text);
+  }
+  rm_dir(dir);
+}
+
+/* import-tileset's rules said their weights were "occurrences in the
+ * samples": a tileset's come from its XML. */
+Test(words, tileset_weights_say_where_they_come_from) {
+  char *dir = temp_dir();
+  char out[512];
+  snprintf(out, sizeof out, "%s/castle.rules", dir);
+  run_result a =
+      RUN("import-tileset", "tests/data/wfc/tilesets/Castle.xml", "-o", out);
+  cr_assert_eq(a.code, 0, "%s", a.err);
+  char *text = slurp(out);
+  cr_expect(strstr(text, "\n# tile NAME WEIGHT (weight: the tileset's weight "
+                         "of each tile, scaled to whole numbers)\n"),
+            "%s", text);
+  free(text);
+  run_free(&a);
+  /* extract's are the samples' */
+  snprintf(out, sizeof out, "%s/coast.rules", dir);
+  a = RUN("extract", "rules/coast.txt", "-o", out);
+  cr_assert_eq(a.code, 0, "%s", a.err);
+  text = slurp(out);
+  cr_expect(strstr(text, "\n# tile NAME WEIGHT (weight: occurrences in the "
+                         "samples)\n"),
+            "%s", text);
+  free(text);
+  run_free(&a);
+  rm_dir(dir);
+}
+
+/* count printed an estimate's error bar to a tenth, "+- 0.0" when narrow,
+ * which reads as exact: now two significant digits, and the error bar as
+ * a factor or a share, named an estimate; an exact count stays a bare
+ * number. */
+Test(words, an_estimate_says_its_error) {
+  run_result a = RUN("count", "rules/coast.rules", "--size", "3x3", "--method",
+                     "estimate");
+  cr_assert_eq(a.code, 0, "%s", a.err);
+  double l10, h10, l2, h2;
+  char digits[32] = "";
+  cr_assert_eq(sscanf(a.out, "estimate 10^%lf +- %31[0-9.]", &l10, digits), 2,
+               "%s", a.out);
+  h10 = strtod(digits, NULL);
+  cr_assert_eq(sscanf(a.out, "estimate 10^%lf +- %lf (95%%); 2^%lf +- %lf",
+                      &l10, &h10, &l2, &h2),
+               4, "%s", a.out);
+  cr_expect_gt(h10, 0, "%s", a.out);
+  /* two significant digits: "0.021", not "0.0" */
+  size_t lead = strspn(digits, "0.");
+  cr_expect_eq(strlen(digits) - lead, 2, "%s", a.out);
+  cr_expect_leq(fabs(l10 - log10(35.0)), h10, "%s", a.out);
+  cr_expect(strstr(a.out, "either way (an estimate, not exact)\n"), "%s",
+            a.out);
+  run_free(&a);
+  run_result b = RUN("count", "rules/coast.rules", "--size", "3x3");
+  cr_expect_str_eq(b.out, "35\n");
+  run_free(&b);
+}
+
+/* anneal without a frequency term said "energy: 0" with the counts far
+ * from their targets: the energy does not weigh them, and stderr now says
+ * so, how far they are (from the counts printed) and what weighs them. */
+Test(words, anneal_says_its_counts_are_not_weighed) {
+  run_result a =
+      RUN("anneal", "rules/coast.rules", "--size", "8x8", "--seed", "1", "-q");
+  cr_assert_eq(a.code, 0, "%s", a.err);
+  long off = 0;
+  for (const char *p = strstr(a.out, "count "); p;
+       p = strstr(p + 1, "count ")) {
+    long n, t;
+    cr_assert_eq(sscanf(p, "count %*s %ld (target %ld)", &n, &t), 2, "%s", p);
+    off += labs(n - t);
+  }
+  cr_assert_gt(off, 0, "%s", a.out);
+  char want[512];
+  snprintf(want, sizeof want,
+           "anneal: the tile counts are not in the energy (it has no "
+           "frequency term): %ld cell%s would have to change tile to meet "
+           "their targets (the rules' weights, scaled to the map); "
+           "--frequency W (or 'frequency W' in the energy file) weighs them\n",
+           (off + 1) / 2, (off + 1) / 2 == 1 ? "" : "s");
+  cr_expect(strstr(a.err, want), "%s", a.err);
+  run_free(&a);
+  run_result b = RUN("anneal", "rules/coast.rules", "--size", "8x8", "--seed",
+                     "1", "-q", "--frequency", "1");
+  cr_assert_eq(b.code, 0, "%s", b.err);
+  cr_expect_null(strstr(b.err, "not in the energy"), "%s", b.err);
+  run_free(&b);
+}
+
+/* dungeon8's tiles are punctuation: lists printed {"\"", ,}, a name a
+ * designer cannot pick out.  Now every name of such rules is quoted, the
+ * same way, escapes only where needed; coast's L, C, S stay bare. */
+Test(words, punctuation_names_are_quoted_in_lists) {
+  run_result a = RUN("trace", "rules/dungeon8.rules", "--size", "3x3", "--pin",
+                     "0,0=\"", "--pin", "0,1=,");
+  cr_expect_eq(a.code, 20, "%s", a.err);
+  cr_expect_str_eq(
+      a.out,
+      "contradiction: the steps that lead to it:\n"
+      "   1. (0,0) is pinned to \"\\\"\", so it loses {\"#\", \"~\", \"T\", "
+      "\".\", \"+\", \",\", \"=\", \"%\"}\n"
+      "   2. (0,1) is pinned to \",\", so it loses {\"#\", \"~\", \"\\\"\", "
+      "\"T\", \".\", \"+\", \"=\", \"%\"}\n"
+      "   3. (0,1) loses {\",\"}: (0,0) holds only {\"\\\"\"}, and \"\\\"\" "
+      "allows only {\"\\\"\", \"T\"} to its east\n"
+      "   4. (0,1) is pinned to \",\", which is ruled out: contradiction\n");
+  run_free(&a);
+  run_result b = RUN("analyze", "rules/dungeon8.rules", "--max", "2");
+  cr_expect_eq(strncmp(b.out,
+                       "9 tiles, square topology: \"#\" \"~\" \"\\\"\" \"T\" "
+                       "\".\" \"+\" \",\" \"=\" \"%\"\n",
+                       strlen("9 tiles, square topology: \"#\" \"~\" \"\\\"\" "
+                              "\"T\" \".\" \"+\" \",\" \"=\" \"%\"\n")),
+               0, "%s", b.out);
+  run_free(&b);
+  run_result c = RUN("trace", "rules/coast.rules", "--size", "3x3", "--pin",
+                     "0,0=S", "--pin", "0,1=L");
+  cr_expect(strstr(c.out, "   1. (0,0) is pinned to S, so it loses {L, C}\n"),
+            "%s", c.out);
+  run_free(&c);
+}
+
+/* explain's text map marked cells with '#' and '.', two of dungeon8's
+ * tiles: its key now takes characters no tile is named, and says them. */
+Test(words, explain_key_is_no_tile_name) {
+  run_result a = RUN("explain", "rules/dungeon8.rules", "--size", "3x3",
+                     "--pin", "0,0=\"", "--pin", "0,1=,");
+  cr_expect_eq(a.code, 20, "%s", a.err);
+  const char *want =
+      "\nThe map (@ a cell that must hold one tile, P a pin, o a cell only in "
+      "an\nadjacency, : not involved; - and | adjacency constraints):\n"
+      "  P-P :\n\n  : : :\n\n  : : :\n";
+  const char *map = strstr(a.out, "\nThe map");
+  cr_assert(map, "%s", a.out);
+  cr_expect_str_eq(map, want);
+  run_free(&a);
+}
+
+/* How many numbered steps ("  12. ") a text holds, and the text of step
+ * `number`'s line up to its first ':' or ',' (its cell and what happens
+ * there), into buf; 0 when it has none. */
+static int numbered_steps(const char *text) {
+  int n = 0;
+  for (const char *p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : p) {
+    int num, used = 0;
+    if (sscanf(p, "%d. %n", &num, &used) == 1 && used > 0)
+      n++;
+  }
+  return n;
+}
+
+static bool step_head(const char *text, int number, char *buf, size_t len) {
+  char tag[32];
+  snprintf(tag, sizeof tag, "%4d. (", number);
+  const char *p = strstr(text, tag);
+  if (!p)
+    return false;
+  size_t n = strcspn(p, ":,\n");
+  snprintf(buf, len, "%.*s", (int)(n < len ? n : len - 1), p);
+  return true;
+}
+
+/* collapse --explain printed every propagation step with every tile named
+ * (16.5 KB for a 64x64 failure): on a map larger than 32x32 it now shows
+ * the steps that matter (the choices, the steps at the cell emptied and
+ * those they follow from), lists cut to 4 tiles; --whole all of it, as
+ * before. */
+Test(words, collapse_explain_is_short_on_large_maps) {
+  char *dir = temp_dir();
+  char rules[512];
+  snprintf(rules, sizeof rules, "%s/castle.rules", dir);
+  run_result imp =
+      RUN("import-tileset", "tests/data/wfc/tilesets/Castle.xml", "-o", rules);
+  cr_assert_eq(imp.code, 0, "%s", imp.err);
+  run_free(&imp);
+  run_result s =
+      RUN("collapse", rules, "--size", "33x33", "--seed", "2", "--explain");
+  run_result w = RUN("collapse", rules, "--size", "33x33", "--seed", "2",
+                     "--explain", "--whole");
+  cr_assert_eq(s.code, 0, "%s", s.err);
+  cr_assert_eq(w.code, 0, "%s", w.err);
+  const char *whole =
+      strstr(w.out, "contradiction: the steps that lead to it:\n");
+  cr_assert(whole, "%s", w.out);
+  int all = numbered_steps(whole);
+  size_t shown, of;
+  const char *cut = strstr(s.out, "contradiction: ");
+  cr_assert(cut, "%s", s.out);
+  cr_assert_eq(sscanf(cut, "contradiction: %zu of the %zu steps", &shown, &of),
+               2, "%s", cut);
+  cr_expect_eq(of, (size_t)all, "%s", cut);
+  cr_expect_lt(shown, of);
+  cr_expect_eq(numbered_steps(cut), (int)shown, "%s", cut);
+  cr_expect(strstr(cut, "steps that lead to it: the choices, the steps at the "
+                        "cell it empties and those they follow from, lists "
+                        "cut to 4 tiles (--whole: every step, every tile):\n"),
+            "%s", cut);
+  cr_expect(strstr(cut, " more}"), "%s", cut);
+  cr_expect_lt(strlen(s.out) * 2, strlen(w.out), "%zu against %zu bytes",
+               strlen(s.out), strlen(w.out));
+  /* each step shown is the whole trace's step of that number */
+  for (int i = 1; i <= all; i++) {
+    char a[256], b[256];
+    if (step_head(cut, i, a, sizeof a)) {
+      cr_assert(step_head(whole, i, b, sizeof b));
+      cr_expect_str_eq(a, b);
+    }
+  }
+  /* both end with the contradiction itself, and the text before the steps
+   * is the same */
+  cr_expect_str_eq(strrchr(cut, '.'), strrchr(whole, '.'));
+  cr_expect_eq(cut - s.out, whole - w.out);
+  cr_expect_eq(strncmp(s.out, w.out, (size_t)(cut - s.out)), 0);
+  run_free(&s);
+  run_free(&w);
   rm_dir(dir);
 }

@@ -126,6 +126,15 @@ void fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* A name or value from a file as a report on stdout shows it
  * (tilesat_shown); the text lasts until four more calls. */
 const char *shown_text(const char *s);
+/* A tile name in quotes as a report shows it: shown_text, with " and \
+ * escaped ("\"" for dungeon8's '"'); the text lasts until four more
+ * calls. */
+const char *quoted_text(const char *s);
+/* Tile t's name as lists show it: every name of rules whose names are not
+ * all plain words (letters, digits, '_' and '-': coast's L, C, S) in
+ * quotes, the same way (quoted_text), so that '"', ',' or '.' stands out
+ * from the list around it; a plain word as it is.  Lasts as quoted_text. */
+const char *listed_name(const tilesat_rules *r, int t);
 /* Print a library error; returns EXIT_ERROR. */
 int fail_err(const tilesat_error *err);
 bool ends_with(const char *s, const char *suffix);

@@ -5,7 +5,8 @@
  *   violations: V
  *   count T: n (target t)       one line per tile
  * Standard error: progress (sweep, beta, energy, violations), a start the
- * SAT backend gave, what the SAT clean-up changed, and the QUBO's offset.
+ * SAT backend gave, what the SAT clean-up changed, the QUBO's offset, and
+ * without a frequency term how far the counts are from their targets.
  * Exit 0 with a map, 20 when violations remain (no clean-up, or no valid
  * map exists with these pins and constraints), 1 on error. */
 #include "cli.h"
@@ -126,6 +127,33 @@ static void print_answer(const options *o, const tilesat_energy *e,
   stop_release();
 }
 
+/* Without a frequency term the energy does not weigh the tiles' counts,
+ * so it can be 0 with the counts far from their targets: said, with how
+ * far (the cells that would have to change tile) and what weighs them. */
+static void say_counts_unweighed(const tilesat_energy *e, const int *tiles) {
+  const tilesat_map *m = tilesat_energy_map(e);
+  if (tilesat_energy_frequency(e) != 0 || tilesat_energy_exact(e))
+    return;
+  size_t n = (size_t)tilesat_map_width(m) * (size_t)tilesat_map_height(m);
+  int T = tilesat_rules_ntiles(tilesat_map_rules(m));
+  int64_t off = 0;
+  for (int t = 0; t < T; t++) {
+    int64_t count = 0;
+    for (size_t c = 0; c < n; c++)
+      count += tiles[c] == t;
+    int64_t d = count - tilesat_energy_target(e, t);
+    off += d < 0 ? -d : d;
+  }
+  if (off)
+    fprintf(stderr,
+            "anneal: the tile counts are not in the energy (it has no "
+            "frequency term): %" PRId64 " cell%s would have to change tile "
+            "to meet their targets (the rules' weights, scaled to the map); "
+            "--frequency W (or 'frequency W' in the energy file) weighs "
+            "them\n",
+            (off + 1) / 2, (off + 1) / 2 == 1 ? "" : "s");
+}
+
 int cmd_anneal(options *o) {
   tilesat_rules *r = NULL;
   tilesat_map *m = NULL;
@@ -178,6 +206,8 @@ int cmd_anneal(options *o) {
       if (st.cleanup_regions)
         report_cleanup(m, &st, before, tiles);
       print_answer(o, e, &st, tiles);
+      if (!st.violations && st.cleanup_result != TILESAT_UNSAT)
+        say_counts_unweighed(e, tiles);
       rc = st.violations || st.cleanup_result == TILESAT_UNSAT ? TILESAT_UNSAT
                                                                : 0;
       if (map_outputs(o, m, tiles))

@@ -120,10 +120,12 @@ static void say_guard(const tilesat_map *m, const tilesat_collapse *c,
   long cells = (long)tilesat_map_width(m) * tilesat_map_height(m);
   long resolved = tilesat_collapse_resolved(c);
   long starts = tilesat_collapse_restarts(c);
-  char more[64] = "";
+  char more[256] = "";
+  const char *why = tilesat_collapse_restart_why(c);
   if (starts)
-    snprintf(more, sizeof more, ", %ld new %s", starts,
-             starts == 1 ? "start" : "starts");
+    snprintf(more, sizeof more, ", %ld new %s from another seed (%s%s)", starts,
+             starts == 1 ? "start" : "starts",
+             starts == 1 ? "" : "the last: ", why ? why : "");
   long bans = tilesat_collapse_banned(c), repairs = tilesat_collapse_repairs(c);
   fprintf(stderr,
           "tilesat: collapse: guard: %ld exact ban%s, %ld block repair%s (%ld "
@@ -131,6 +133,96 @@ static void say_guard(const tilesat_map *m, const tilesat_collapse *c,
           bans, plural((double)bans), repairs, plural((double)repairs),
           resolved, 100.0 * (double)resolved / (double)cells,
           tilesat_collapse_solver_calls(c), more);
+}
+
+/* Is cell in the window (rows row0.., columns col0.., modulo the size)? */
+static bool in_window(const tilesat_map *m, int cell, const int w[4]) {
+  int W = tilesat_map_width(m), H = tilesat_map_height(m);
+  int dr = (cell / W - w[0] + H) % H, dc = (cell % W - w[1] + W) % W;
+  return dr < w[2] && dc < w[3];
+}
+
+/* The pins in the window, as "the pins (0,0)=S and (0,1)=L" (the first
+ * 6), into f; how many there are. */
+static int window_pins(const tilesat_map *m, const int w[4], FILE *f) {
+  const tilesat_rules *r = tilesat_map_rules(m);
+  int W = tilesat_map_width(m), n = 0, total = 0, np = tilesat_map_npins(m);
+  for (int i = 0; i < np; i++) {
+    int cell, tile;
+    tilesat_map_pin_get(m, i, &cell, &tile);
+    total += in_window(m, cell, w);
+  }
+  for (int i = 0; i < np && n < 6; i++) {
+    int cell, tile;
+    tilesat_map_pin_get(m, i, &cell, &tile);
+    if (!in_window(m, cell, w))
+      continue;
+    n++;
+    fputs(n == 1       ? (total == 1 ? "the pin " : "the pins ")
+          : n == total ? " and "
+                       : ", ",
+          f);
+    fprintf(f, "(%d,%d)=", cell / W, cell % W);
+    tilesat_write_name(f, tilesat_rules_tile_name(r, tile));
+  }
+  if (total > n)
+    fprintf(f, " and %d more", total - n);
+  return total;
+}
+
+/* A guarded run found no map: where, as check says it (the window with no
+ * filling that refutes it, found by check's windows when the run's guard
+ * had none), the pins in that window, and what says why. */
+static void say_unsat(const options *o, const tilesat_map *m,
+                      const tilesat_collapse *c,
+                      const tilesat_collapse_options *co) {
+  tilesat_check_answer how = {.by = TILESAT_BY_CNF, .cell = -1};
+  int w[4] = {0, 0, 0, 0};
+  if (tilesat_collapse_unsat_window(c, &w[0], &w[1], &w[2], &w[3])) {
+    how.by = TILESAT_BY_WINDOW;
+  } else if (tilesat_map_npins(m)) { /* windows around the pins first */
+    tilesat_check_options ch;
+    tilesat_check_options_init(&ch);
+    ch.solve = co->solve;
+    ch.solve.progress = NULL;
+    ch.seed = o->seed;
+    tilesat_error err;
+    if (tilesat_check_portfolio(m, &ch, NULL, &how, &err) != TILESAT_UNSAT)
+      how.by = TILESAT_BY_CNF;
+    w[0] = how.row0;
+    w[1] = how.col0;
+    w[2] = how.rows;
+    w[3] = how.cols;
+  }
+  char *text = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&text, &len);
+  if (!f)
+    return;
+  if (how.by == TILESAT_BY_WINDOW) {
+    how.row0 = w[0];
+    how.col0 = w[1];
+    how.rows = w[2];
+    how.cols = w[3];
+    char where[256];
+    tilesat_check_answer_text(m, &how, where, sizeof where);
+    if (window_pins(m, w, f))
+      fprintf(f, " clash: %s keeps them", where);
+    else
+      fprintf(f, "the rules: %s", where);
+  } else if (how.by == TILESAT_BY_PROPAGATION) {
+    char where[256];
+    tilesat_check_answer_text(m, &how, where, sizeof where);
+    fprintf(f, "%s", where);
+  } else {
+    fprintf(f, "no map of this size exists with these rules%s",
+            tilesat_map_npins(m) ? " and pins" : "");
+  }
+  fclose(f);
+  fail("collapse: UNSAT: %s; 'tilesat explain' with the same options says "
+       "why",
+       text);
+  free(text);
 }
 
 static cJSON *run_json(const options *o, const tilesat_map *m,
@@ -210,6 +302,8 @@ static int one_run(options *o, const tilesat_map *m, tilesat_collapse *c,
     return fail_solve(o, &err);
   if (co->guard)
     say_guard(m, c, co->guard);
+  if (e.res == TILESAT_UNSAT)
+    say_unsat(o, m, c, co);
   int cell, tile;
   e.choices = tilesat_collapse_choices(c, 0, &cell, &tile);
   e.bad = tilesat_collapse_contradiction(c);

@@ -34,6 +34,40 @@ static void numeral(char *out, size_t len, const char *dec, double log2v,
     snprintf(out, len, "10^%.1f", tenth(log2v * log10(2.0), up));
 }
 
+/* Decimals that show a half width (of a log) to two significant digits,
+ * so that a narrow error bar is not printed as +- 0.0, which reads as
+ * exact: at least 1, at most 6. */
+static int decimals(double half) {
+  int d = 1;
+  while (d < 6 && half > 0 && half < 10 * pow(10.0, -d))
+    d++;
+  return d;
+}
+
+/* "estimate 10^L +- H (95%); 2^L2 +- H2, within a factor of F either
+ * way" (under 1.1: "within P% either way"): the count in both bases, each to
+ * two significant digits of its error bar, then the error bar as a factor, so
+ * that an estimate cannot be taken for an exact count. */
+static void print_estimate(double l10, double half) {
+  double l2 = l10 / log10(2.0), h2 = half / log10(2.0);
+  if (l10 == -INFINITY) {
+    printf("estimate 0 (every particle died: no valid map found)\n");
+    return;
+  }
+  int d10 = decimals(half), d2 = decimals(h2);
+  printf("estimate 10^%.*f +- %.*f (95%%); 2^%.*f +- %.*f", d10, l10, d10, half,
+         d2, l2, d2, h2);
+  double factor = pow(10.0, half);
+  if (half > 0 && factor < 1.1)
+    printf(", within %.2g%% either way (an estimate, not exact)\n",
+           100 * (factor - 1));
+  else if (half > 0)
+    printf(", within a factor of %.3g either way (an estimate, not exact)\n",
+           factor);
+  else
+    printf(" (an estimate, not exact: its particles all agreed)\n");
+}
+
 static void print_bounds(const tilesat_count_result *res) {
   char lo[96], hi[96];
   numeral(lo, sizeof lo, res->lower, res->lower_log2, false, true);
@@ -49,19 +83,10 @@ static void print_bounds(const tilesat_count_result *res) {
   if (res->estimated && res->estimate_log10 == -INFINITY)
     printf("; no estimate (every particle died: no map found)");
   else if (res->estimated)
-    printf("; estimate 10^%.1f +- %.1f (95%%)", res->estimate_log10,
-           res->estimate_halfwidth);
+    printf("; estimate 10^%.*f +- %.*f (95%%)",
+           decimals(res->estimate_halfwidth), res->estimate_log10,
+           decimals(res->estimate_halfwidth), res->estimate_halfwidth);
   printf("\n");
-}
-
-/* "estimate 10^L +- H (95%); 2^L2 +- H2": the count in both bases. */
-static void print_estimate(double l10, double half) {
-  double l2 = l10 / log10(2.0), h2 = half / log10(2.0);
-  if (l10 == -INFINITY)
-    printf("estimate 0 (every particle died: no valid map found)\n");
-  else
-    printf("estimate 10^%.1f +- %.1f (95%%); 2^%.1f +- %.1f\n", l10, half, l2,
-           h2);
 }
 
 /* --by-tile: "K N" for each K some map has, then the total. */

@@ -25,8 +25,8 @@ static void print_choice(const tilesat_map *m, const tilesat_collapse *c,
                          size_t i) {
   int cell, tile, w = tilesat_map_width(m);
   tilesat_collapse_choices(c, i, &cell, &tile);
-  printf("choice %zu: (%d,%d) = \"%s\"", i + 1, cell / w, cell % w,
-         shown_text(tile_name(m, tile)));
+  printf("choice %zu: (%d,%d) = %s", i + 1, cell / w, cell % w,
+         quoted_text(tile_name(m, tile)));
 }
 
 /* Choice i as {"step": i+1, "row", "col", "tile"}. */
@@ -182,6 +182,10 @@ int collapse_failure_png(options *o, const tilesat_map *m,
   return wave_png(o, m, c, NULL, 0);
 }
 
+/* Maps larger than this a side have their steps cut (--whole: all of
+ * them), as explain shows such maps around the clash. */
+#define SHOWN_WHOLE 32
+
 /* The explanation's text. */
 static void explain_text(options *o, const tilesat_map *m,
                          const tilesat_collapse *c, const chain *ch) {
@@ -227,7 +231,11 @@ static void explain_text(options *o, const tilesat_map *m,
            "other choices, emptied (%d,%d) first):\n",
            end / w, end % w, bad / w, bad % w);
   fflush(stdout);
-  report_trace(t, stdout);
+  int W = tilesat_map_width(m), H = tilesat_map_height(m);
+  if (o->whole || (W <= SHOWN_WHOLE && H <= SHOWN_WHOLE))
+    report_trace(t, stdout);
+  else
+    report_trace_cut(t, stdout);
 }
 
 static cJSON *explain_json(options *o, const tilesat_map *m,
@@ -457,8 +465,8 @@ static void summary_text(const doom_summary *s, const size_t *idx, size_t nt,
   printf("  tiles most often in a doomed set (%% of these runs):\n");
   for (size_t i = 0; i < nt; i++) {
     long r = s->tile_runs[idx[i]], b = s->border_runs[idx[i]];
-    printf("    %5.1f%%  \"%s\" (%ld run%s", 100.0 * (double)r / (double)ex,
-           shown_text(tile_name(s->m, (int)idx[i])), r, plural((double)r));
+    printf("    %5.1f%%  %s (%ld run%s", 100.0 * (double)r / (double)ex,
+           quoted_text(tile_name(s->m, (int)idx[i])), r, plural((double)r));
     if (b)
       printf("; on the border in %ld", b);
     printf(")\n");
@@ -471,9 +479,9 @@ static void summary_text(const doom_summary *s, const size_t *idx, size_t nt,
     size_t key = pidx[i], T = (size_t)s->T;
     int ta = (int)(key / T / (size_t)s->D), tb = (int)(key % T);
     int dir = (int)(key / T % (size_t)s->D);
-    printf("    %5.1f%%  \"%s\" with \"%s\" to its %s (%ld run%s)\n",
+    printf("    %5.1f%%  %s with %s to its %s (%ld run%s)\n",
            100.0 * (double)s->pair_runs[key] / (double)ex,
-           shown_text(tile_name(s->m, ta)), shown_text(tile_name(s->m, tb)),
+           quoted_text(tile_name(s->m, ta)), quoted_text(tile_name(s->m, tb)),
            tilesat_dir_name(topo, dir), s->pair_runs[key],
            plural((double)s->pair_runs[key]));
   }
@@ -559,25 +567,24 @@ static void change_text(const tilesat_map *m, const tilesat_advice_change *c) {
   tilesat_topology topo = tilesat_rules_topology(tilesat_map_rules(m));
   switch (c->kind) {
   case TILESAT_ADVICE_ALLOW:
-    printf("allowing \"%s\" next to \"%s\" (%s)",
-           shown_text(tile_name(m, c->a)), shown_text(tile_name(m, c->b)),
-           report_dir_words(topo, c->dir));
+    printf("allowing %s next to %s (%s)", quoted_text(tile_name(m, c->a)),
+           quoted_text(tile_name(m, c->b)), report_dir_words(topo, c->dir));
     break;
   case TILESAT_ADVICE_WEIGHT:
     if (c->others > 1) /* a weight of 1: the others raised instead */
-      printf("lowering the weight of \"%s\" to a quarter (every other "
+      printf("lowering the weight of %s to a quarter (every other "
              "weight times %" PRIu64 ")",
-             shown_text(tile_name(m, c->a)), c->others);
+             quoted_text(tile_name(m, c->a)), c->others);
     else
-      printf("lowering the weight of \"%s\" from %" PRIu64 " to %" PRIu64,
-             shown_text(tile_name(m, c->a)), c->from, c->to);
+      printf("lowering the weight of %s from %" PRIu64 " to %" PRIu64,
+             quoted_text(tile_name(m, c->a)), c->from, c->to);
     break;
   case TILESAT_ADVICE_WRAP:
     printf("wrapping the map (--periodic)");
     break;
   case TILESAT_ADVICE_BORDER:
-    printf("a border of \"%s\" (--border all=%s)",
-           shown_text(tile_name(m, c->a)), shown_text(tile_name(m, c->a)));
+    printf("a border of %s (--border all=%s)", quoted_text(tile_name(m, c->a)),
+           shown_text(tile_name(m, c->a)));
     break;
   }
 }
@@ -593,10 +600,10 @@ static void change_line(const tilesat_map *m, const tilesat_advice *v, long i) {
 static void suspect_text(const tilesat_map *m, const tilesat_advice *v,
                          const tilesat_advice_suspect *s) {
   long ex = v->explained - v->no_map;
-  printf("  \"%s\"", shown_text(tile_name(m, s->a)));
+  printf("  %s", quoted_text(tile_name(m, s->a)));
   if (s->b >= 0)
     printf(
-        " with \"%s\" to its %s", shown_text(tile_name(m, s->b)),
+        " with %s to its %s", quoted_text(tile_name(m, s->b)),
         report_dir_words(tilesat_rules_topology(tilesat_map_rules(m)), s->dir));
   printf(" in %.1f%% of the doomed sets (%ld on the border, %ld inside):\n"
          "    ",

@@ -172,7 +172,10 @@ static const command_doc docs[] = {
      "A low-energy map: soft terms (frequencies, coherence, palindromes, an "
      "energy file's terms) minimised by simulated annealing, then the hard "
      "rules restored by SAT. Prints the map, its energy, the violations left "
-     "and the tile counts against their targets.",
+     "and the tile counts against their targets (the rules' weights "
+     "scaled to the map; the energy weighs them only with --frequency W or "
+     "a frequency term, and stderr says how far they are when it does "
+     "not).",
      "0 a map, 20 no valid map, 1 error.",
      {"tilesat anneal rules/entropy7.rules --size 8x8 --energy "
       "rules/entropy7.energy --seed 1   # \"violations: 0\"",

@@ -38,12 +38,17 @@ typedef struct tset {
   size_t n;
 } tset;
 
+/* Names a list shows before "and N more" (report_trace_cut's). */
+static size_t list_cut = SIZE_MAX;
+
 static void write_names(const tilesat_rules *r, tset s, FILE *out) {
-  for (size_t i = 0; i < s.n; i++) {
+  for (size_t i = 0; i < s.n && i < list_cut; i++) {
     if (i)
       fputs(", ", out);
-    tilesat_write_name(out, tilesat_rules_tile_name(r, s.v[i]));
+    fputs(listed_name(r, s.v[i]), out);
   }
+  if (s.n > list_cut)
+    fprintf(out, " and %zu more", s.n - list_cut);
 }
 
 /* "{A, B}". */
@@ -91,7 +96,7 @@ static tset allowed_by(const tilesat_rules *r, tset s, int d, int *buf) {
 static void write_pin(const tilesat_rules *r, const tilesat_step *s,
                       FILE *out) {
   fputs(s->choice ? " is chosen to be " : " is pinned to ", out);
-  tilesat_write_name(out, tilesat_rules_tile_name(r, s->tile));
+  fputs(listed_name(r, s->tile), out);
   if (s->choice)
     fprintf(out, " (choice %d)", s->choice);
   if (s->ntiles) {
@@ -192,7 +197,7 @@ static void write_step(const tilesat_map *m, const tilesat_step *s, FILE *out) {
     break;
   case TILESAT_STEP_LOST:
     fprintf(out, " %s ", s->choice ? "was chosen to be" : "is pinned to");
-    tilesat_write_name(out, tilesat_rules_tile_name(r, s->tile));
+    fputs(listed_name(r, s->tile), out);
     if (s->choice)
       fprintf(out, " (choice %d)", s->choice);
     fputs(", which is ruled out: contradiction", out);
@@ -316,32 +321,55 @@ static void write_constraint(const tilesat_map *m, const tilesat_constraint *c,
     fputs("holds exactly one tile", out);
   } else if (c->kind == TILESAT_PINNED) {
     fputs("is pinned to ", out);
-    tilesat_write_name(out,
-                       tilesat_rules_tile_name(tilesat_map_rules(m), c->tile));
+    fputs(listed_name(tilesat_map_rules(m), c->tile), out);
   } else {
     fprintf(out, "and its %s neighbour (%d,%d) hold an allowed pair",
             report_dir_words(map_topo(m), c->dir), c->nrow, c->ncol);
   }
 }
 
-static char cell_mark(const uint8_t *kind, size_t cell) {
-  return (char)(kind[cell] & 2   ? 'P'
-                : kind[cell] & 1 ? '#'
-                : kind[cell] & 4 ? 'o'
-                                 : '.');
+/* The text map's key: a character for each kind of cell and for the
+ * adjacency constraints between them, each the first of its candidates
+ * that is no tile's name in the rules (dungeon8's '#' and '.' are tiles:
+ * '@' and ':' stand in for them), so that a mark never reads as a tile. */
+typedef struct key {
+  char one, pin, adj, none, east, south;
+} key;
+
+static char key_char(const tilesat_rules *r, const char *candidates) {
+  for (const char *c = candidates;; c++) {
+    char name[2] = {*c, '\0'};
+    if (!c[1] || tilesat_rules_find_tile(r, name) < 0)
+      return *c;
+  }
+}
+
+static key key_of(const tilesat_rules *r) {
+  return (key){key_char(r, "#@*X"), key_char(r, "PpQ"), key_char(r, "oO0"),
+               key_char(r, ".:_"),  key_char(r, "-~"),  key_char(r, "|!")};
+}
+
+static char cell_mark(const key *k, const uint8_t *kind, size_t cell) {
+  if (kind[cell] & 2)
+    return k->pin;
+  if (kind[cell] & 1)
+    return k->one;
+  if (kind[cell] & 4)
+    return k->adj;
+  return k->none;
 }
 
 /* A line of | under the cells whose south pair is a constraint (trailing
  * blanks trimmed). */
-static void vertical_line(const char *lead, const uint8_t *south, int w,
-                          FILE *out) {
+static void vertical_line(const key *k, const char *lead, const uint8_t *south,
+                          int w, FILE *out) {
   int last = -1;
   for (int c = 0; c < w; c++)
     if (south[c])
       last = c;
   fputs(last < 0 ? "" : lead, out);
   for (int c = 0; c <= last; c++)
-    fprintf(out, "%c%s", south[c] ? '|' : ' ', c < last ? " " : "");
+    fprintf(out, "%c%s", south[c] ? k->south : ' ', c < last ? " " : "");
   fputc('\n', out);
 }
 
@@ -382,16 +410,20 @@ static void mark_cells(const tilesat_explanation *e, uint8_t *kind,
 
 /* Row r of a square map, - between cells whose east pair is a constraint
  * (on the margin for a wrap-around pair). */
-static void square_row(int W, const uint8_t *kind, const uint8_t *east,
-                       bool wrap, FILE *out) {
+static void square_row(const key *k, int W, const uint8_t *kind,
+                       const uint8_t *east, bool wrap, FILE *out) {
   bool wrapped = wrap && east[W - 1];
-  fputs(wrap ? (wrapped ? "  -" : "   ") : "  ", out);
+  fputs(wrap ? (wrapped ? "  " : "   ") : "  ", out);
+  if (wrapped)
+    fputc(k->east, out);
   for (int c = 0; c < W; c++) {
-    fputc(cell_mark(kind, (size_t)c), out);
+    fputc(cell_mark(k, kind, (size_t)c), out);
     if (c + 1 < W)
-      fputc(east[c] ? '-' : ' ', out);
+      fputc(east[c] ? k->east : ' ', out);
   }
-  fputs(wrapped ? "-\n" : "\n", out);
+  if (wrapped)
+    fputc(k->east, out);
+  fputc('\n', out);
 }
 
 /* The part of the map shown: window (row, col, height, width; NULL or
@@ -410,16 +442,18 @@ static void shown_box(const tilesat_map *m, const int *window, int box[4]) {
 }
 
 /* The picture's heading: what the marks mean, and the part shown. */
-static void picture_heading(const tilesat_map *m, const int box[4], bool square,
-                            FILE *out) {
+static void picture_heading(const tilesat_map *m, const key *k,
+                            const int box[4], bool square, FILE *out) {
   int W = tilesat_map_width(m), H = tilesat_map_height(m);
   fputs("\nThe map", out);
-  fputs(" (# a cell that must hold one tile, P a pin, o a cell only in "
-        "an\nadjacency, . not involved",
-        out);
-  fputs(square ? "; - and | adjacency constraints):\n"
-               : "; hex rows, odd rows shifted right):\n",
-        out);
+  fprintf(out,
+          " (%c a cell that must hold one tile, %c a pin, %c a cell only in "
+          "an\nadjacency, %c not involved",
+          k->one, k->pin, k->adj, k->none);
+  if (square)
+    fprintf(out, "; %c and %c adjacency constraints):\n", k->east, k->south);
+  else
+    fputs("; hex rows, odd rows shifted right):\n", out);
   if (box[2] < H || box[3] < W)
     fprintf(out,
             "  rows %d to %d, columns %d to %d of %dx%d, around the clash "
@@ -440,7 +474,8 @@ static void write_picture(const tilesat_explanation *e, const int *window,
   bool square = map_topo(m) == TILESAT_SQUARE;
   mark_cells(e, kind, east, south);
   shown_box(m, window, box);
-  picture_heading(m, box, square, out);
+  key k = key_of(tilesat_map_rules(m));
+  picture_heading(m, &k, box, square, out);
   int r0 = box[0], c0 = box[1], w = box[3];
   bool wrap = tilesat_map_periodic(m) && square && w == W;
   const char *lead = wrap ? "   " : "  ";
@@ -449,22 +484,23 @@ static void write_picture(const tilesat_explanation *e, const int *window,
   for (int c = 0; wrap && box[2] == H && c < w; c++)
     wrap_south |= last[c];
   if (wrap_south)
-    vertical_line(lead, last, w, out);
+    vertical_line(&k, lead, last, w, out);
   for (int r = r0; r < r0 + box[2]; r++) {
     size_t row = (size_t)r * (size_t)W + (size_t)c0;
     if (!square) {
       fputs(r & 1 ? "   " : "  ", out);
       for (int c = 0; c < w; c++)
-        fprintf(out, "%s%c", c ? " " : "", cell_mark(kind, row + (size_t)c));
+        fprintf(out, "%s%c", c ? " " : "",
+                cell_mark(&k, kind, row + (size_t)c));
       fputc('\n', out);
       continue;
     }
-    square_row(w, kind + row, east + row, wrap, out);
+    square_row(&k, w, kind + row, east + row, wrap, out);
     if (r + 1 < r0 + box[2])
-      vertical_line(lead, south + row, w, out);
+      vertical_line(&k, lead, south + row, w, out);
   }
   if (wrap_south)
-    vertical_line(lead, last, w, out);
+    vertical_line(&k, lead, last, w, out);
   free(kind);
   free(east);
   free(south);
@@ -679,6 +715,88 @@ int report_trace(const tilesat_trace *t, FILE *out) {
   return ferror(out) ? -1 : 0;
 }
 
+/* The steps that matter most, in keep: the pins and choices, the steps
+ * at the cell the last one empties, and the steps those follow from
+ * directly (the neighbours that emptied it); how many. */
+static size_t steps_that_matter(const tilesat_steps *steps, bool *keep) {
+  size_t k = tilesat_steps_count(steps), n = 0;
+  const tilesat_step *last = tilesat_steps_get(steps, k - 1);
+  for (size_t i = k; i-- > 0;) {
+    const tilesat_step *s = tilesat_steps_get(steps, i);
+    bool end = s->row == last->row && s->col == last->col;
+    if (end || s->kind == TILESAT_STEP_PIN)
+      keep[i] = true;
+    for (size_t j = 0; end && j < s->nafter; j++)
+      if (s->after[j] >= 1 && (size_t)s->after[j] <= i)
+        keep[s->after[j] - 1] = true;
+  }
+  for (size_t i = 0; i < k; i++)
+    n += keep[i];
+  return n;
+}
+
+/* A support step made short: what the cell loses, and the neighbour
+ * whose tiles allow none of it ("(3,4) loses {A, B}: none of them may
+ * stand south of (2,4), which holds only {C}"); the full words when the
+ * reason is another. */
+static void write_step_short(const tilesat_map *m, const tilesat_step *s,
+                             FILE *out) {
+  const tilesat_rules *r = tilesat_map_rules(m);
+  int T = tilesat_rules_ntiles(r);
+  if (s->kind != TILESAT_STEP_SUPPORT || !s->nfrom || s->nfrom == (size_t)T) {
+    write_step(m, s, out);
+    return;
+  }
+  int *buf = zalloc((size_t)T, sizeof *buf);
+  tset lost = {s->tiles, s->ntiles};
+  int back = tilesat_dir_opposite(map_topo(m), s->dir);
+  bool some = allowed_by(r, lost, back, buf).n > 0;
+  free(buf);
+  if (!some) { /* the lost tiles allow nothing that way */
+    write_step(m, s, out);
+    return;
+  }
+  fprintf(out, "(%d,%d) loses ", s->row, s->col);
+  write_tileset(r, lost, out);
+  fprintf(out, ": %s stand %s of (%d,%d), which holds only ",
+          lost.n == 1 ? "it may not" : "none of them may",
+          report_dir_words(map_topo(m), s->dir), s->nrow, s->ncol);
+  write_tileset(r, (tset){s->from, s->nfrom}, out);
+}
+
+int report_trace_cut(const tilesat_trace *t, FILE *out) {
+  const tilesat_map *m = tilesat_trace_map(t);
+  tilesat_steps *steps = tilesat_trace_steps(t);
+  size_t k = tilesat_steps_count(steps);
+  if (!tilesat_steps_contradiction(steps) || !k) {
+    tilesat_steps_free(steps);
+    return report_trace(t, out);
+  }
+  bool *keep = zalloc(k, sizeof *keep);
+  size_t n = steps_that_matter(steps, keep);
+  fprintf(out,
+          "contradiction: %zu of the %zu steps that lead to it: the choices, "
+          "the steps at the cell it empties and those they follow from, "
+          "lists cut to %d tiles (--whole: every step, every tile):\n",
+          n, k, REPORT_LIST_CUT);
+  list_cut = REPORT_LIST_CUT;
+  for (size_t i = 0, shown = 0; i < k; i++) {
+    if (!keep[i])
+      continue;
+    if (i > shown)
+      fprintf(out, "        (%zu step%s on other cells)\n", i - shown,
+              i - shown == 1 ? "" : "s");
+    shown = i + 1;
+    fprintf(out, "%4zu. ", i + 1);
+    write_step_short(m, tilesat_steps_get(steps, i), out);
+    fputc('\n', out);
+  }
+  list_cut = SIZE_MAX;
+  free(keep);
+  tilesat_steps_free(steps);
+  return ferror(out) ? -1 : 0;
+}
+
 cJSON *report_trace_json(const tilesat_trace *t) {
   const tilesat_map *m = tilesat_trace_map(t);
   const tilesat_rules *r = tilesat_map_rules(m);
@@ -783,7 +901,7 @@ static bool write_border_tiles(const tilesat_analysis *a, FILE *out) {
         continue;
       if (first) {
         fputs("  ", out);
-        tilesat_write_name(out, tilesat_rules_tile_name(r, t));
+        fputs(listed_name(r, t), out);
         fputs(": nothing may stand to its ", out);
       }
       int more = 0; /* directions after this one that also have nothing */
@@ -862,7 +980,7 @@ int report_analysis(const tilesat_analysis *a, FILE *out) {
           periodic ? " (periodic)" : "");
   for (int t = 0; t < T; t++) {
     fputc(' ', out);
-    tilesat_write_name(out, tilesat_rules_tile_name(r, t));
+    fputs(listed_name(r, t), out);
   }
   fputs(periodic ? "\n\nTiles with no neighbour in some direction (a "
                    "periodic map has no border, so\nthey can stand "
@@ -879,7 +997,7 @@ int report_analysis(const tilesat_analysis *a, FILE *out) {
   for (int t = 0; t < T; t++)
     if (!tilesat_analysis_tile_appears(a, t)) {
       fputc(' ', out);
-      tilesat_write_name(out, tilesat_rules_tile_name(r, t));
+      fputs(listed_name(r, t), out);
       any = true;
     }
   fputs(any ? "\n" : " none\n", out);
@@ -887,7 +1005,10 @@ int report_analysis(const tilesat_analysis *a, FILE *out) {
   write_by_width(a, out);
   const tilesat_explanation *why = tilesat_analysis_explanation(a);
   if (!tilesat_analysis_hard(a)) {
-    fprintf(out, "\nNot hard: %dx%d maps exist.\n", N, N);
+    fprintf(out,
+            "\nEvery square size up to %dx%d has a map: these rules can fill "
+            "a level that large (--max N asks about larger ones).\n",
+            N, N);
     return ferror(out) ? -1 : 0;
   }
   const tilesat_map *hard = tilesat_explanation_map(why);

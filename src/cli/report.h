@@ -31,6 +31,12 @@ cJSON *report_explain_sat_json(const tilesat_map *m);
 /* {"result": "contradiction" | "decided" | "undecided", "steps", and
  * unless contradicted "domains": rows of cells of tile names}. */
 cJSON *report_trace_json(const tilesat_trace *t);
+/* A contradiction's steps made short (collapse --explain on a map larger
+ * than 32x32): only those the contradiction follows from, with their
+ * numbers in the whole trace, each list of tiles cut to REPORT_LIST_CUT
+ * names and "and N more"; report_trace when there is no contradiction. */
+#define REPORT_LIST_CUT 4
+int report_trace_cut(const tilesat_trace *t, FILE *out);
 /* The analysis: tiles, border tiles, tiles that never appear, the table
  * of sizes, and when hard the smallest failing size's explanation. */
 int report_analysis(const tilesat_analysis *a, FILE *out);

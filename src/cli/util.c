@@ -1,6 +1,7 @@
 /* util.c: what every command shares: errors, outputs, loading a map. */
 #include "cli.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -41,6 +42,57 @@ const char *shown_text(const char *s) {
   }
   tilesat_shown(pool[k], cap[k], s);
   return pool[k];
+}
+
+const char *quoted_text(const char *s) {
+  static char *pool[4];
+  static size_t cap[4], next;
+  const char *shown = shown_text(s);
+  size_t k = next++ % 4, need = 2 * strlen(shown) + 3;
+  if (cap[k] < need) {
+    free(pool[k]);
+    pool[k] = malloc(need);
+    cap[k] = pool[k] ? need : 0;
+    if (!pool[k])
+      return "?";
+  }
+  char *o = pool[k];
+  *o++ = '"';
+  for (const char *p = shown; *p; p++) {
+    if (*p == '"' || *p == '\\')
+      *o++ = '\\';
+    *o++ = *p;
+  }
+  *o++ = '"';
+  *o = '\0';
+  return pool[k];
+}
+
+/* Is every name of r a plain word (letters, digits, '_', '-', or any
+ * byte past ASCII)? */
+static bool plain_names(const tilesat_rules *r) {
+  for (int t = 0; t < tilesat_rules_ntiles(r); t++) {
+    const char *name = tilesat_rules_tile_name(r, t);
+    if (!*name)
+      return false;
+    for (const unsigned char *p = (const unsigned char *)name; *p; p++)
+      if (*p < 0x80 && !isalnum(*p) && *p != '_' && *p != '-')
+        return false;
+  }
+  return true;
+}
+
+const char *listed_name(const tilesat_rules *r, int t) {
+  static const tilesat_rules *last; /* asked name after name of the same */
+  static const char *first;         /* rules: their first name's text */
+  static bool plain;
+  if (r != last || tilesat_rules_tile_name(r, 0) != first) {
+    last = r;
+    first = tilesat_rules_tile_name(r, 0);
+    plain = plain_names(r);
+  }
+  const char *name = tilesat_rules_tile_name(r, t);
+  return plain ? name : quoted_text(name);
 }
 
 int fail_err(const tilesat_error *err) {

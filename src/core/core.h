@@ -192,6 +192,9 @@ struct tilesat_rules {
   ts_names names;   /* tile names, by index */
   uint64_t *weight; /* ntiles */
   uint64_t *allow;  /* [tile][dir][words]: who may stand in dir of tile */
+  const char *weights_from; /* where the weights came from, for the rules
+                               file's comment (a static string); NULL: the
+                               samples' occurrences (extract) */
 };
 
 static inline const uint64_t *ts_allowed(const tilesat_rules *r, int a, int d) {

@@ -146,6 +146,14 @@ void tilesat_map_free(tilesat_map *m) {
 
 int tilesat_map_width(const tilesat_map *m) { return m->width; }
 int tilesat_map_npins(const tilesat_map *m) { return (int)m->pins.n; }
+void tilesat_map_pin_get(const tilesat_map *m, int i, int *cell, int *tile) {
+  if (!m || !cell || !tile)
+    ts_misuse(__func__, "NULL argument");
+  if (i < 0 || (size_t)i >= m->pins.n)
+    ts_misuse(__func__, "no such pin");
+  *cell = m->pins.v[i].cell;
+  *tile = m->pins.v[i].tile;
+}
 int tilesat_map_height(const tilesat_map *m) { return m->height; }
 const tilesat_rules *tilesat_map_rules(const tilesat_map *m) {
   return m->rules;

@@ -64,6 +64,7 @@ tilesat_rules *ts_rules_copy(const tilesat_rules *r) {
     ts_names_intern(&names, r->names.v.v[t], strlen(r->names.v.v[t]));
   tilesat_rules *c = ts_rules_new(r->topo, &names);
   memcpy(c->weight, r->weight, (size_t)r->ntiles * sizeof *c->weight);
+  c->weights_from = r->weights_from;
   memcpy(c->allow, r->allow,
          (size_t)r->ntiles * (size_t)r->ndirs * (size_t)r->words *
              sizeof *c->allow);
@@ -139,7 +140,8 @@ static void write_allow(const tilesat_rules *r, int a, int d, FILE *out) {
 int tilesat_rules_write(const tilesat_rules *r, FILE *out) {
   fprintf(out, "%s %d\n", HEADER, FORMAT_VERSION);
   fprintf(out, "topology %s\n", tilesat_topology_name(r->topo));
-  fprintf(out, "\n# tile NAME WEIGHT (weight: occurrences in the samples)\n");
+  fprintf(out, "\n# tile NAME WEIGHT (weight: %s)\n",
+          r->weights_from ? r->weights_from : "occurrences in the samples");
   for (int t = 0; t < r->ntiles; t++) {
     fputs("tile ", out);
     ts_write_token(out, r->names.v.v[t]);

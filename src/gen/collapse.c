@@ -1006,6 +1006,7 @@ static int memory_restart(tilesat_collapse *c,
   ts_collapse_undo(c, "a new start from another seed (the whole map's "
                       "solver would not fit --max-memory)");
   ts_collapse_new_start(c);
+  c->restart_why = "the whole map's solver would not fit --max-memory";
   c->snap_want = SIZE_MAX;
   if (err)
     err->msg[0] = '\0';
@@ -1082,6 +1083,7 @@ int tilesat_collapse_run(tilesat_collapse *c, const tilesat_collapse_options *o,
   c->undo_why = NULL;
   c->calls = c->repairs = c->resolved = 0;
   c->backs = c->learns = c->restarts = 0;
+  c->restart_why = NULL;
   c->seed = c->seed_now = o->seed;
   c->guarded = o->guard != TILESAT_GUARD_NONE;
   c->snap.step = c->old.step = c->snap_want = SIZE_MAX;
@@ -1151,6 +1153,10 @@ void tilesat_collapse_ban(const tilesat_collapse *c, size_t i, size_t *step,
 }
 long tilesat_collapse_restarts(const tilesat_collapse *c) {
   return c->restarts;
+}
+
+const char *tilesat_collapse_restart_why(const tilesat_collapse *c) {
+  return c->restarts ? c->restart_why : NULL;
 }
 
 long tilesat_collapse_solver_calls(const tilesat_collapse *c) {

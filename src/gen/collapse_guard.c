@@ -338,7 +338,7 @@ static int window_learn(tilesat_collapse *c, const tilesat_solve_options *so,
  * whole map is known to have a valid map at all).  TILESAT_SAT,
  * TILESAT_UNSAT, or -1. */
 static int restart(tilesat_collapse *c, const tilesat_solve_options *so,
-                   tilesat_error *err) {
+                   const char *why, tilesat_error *err) {
   if (c->restarts == FREE_RESTARTS) {
     if (make_solver(c, so, err))
       return -1;
@@ -347,6 +347,7 @@ static int restart(tilesat_collapse *c, const tilesat_solve_options *so,
       return res < 0 ? -1 : TILESAT_UNSAT;
   }
   ts_collapse_new_start(c);
+  c->restart_why = why;
   return TILESAT_SAT;
 }
 
@@ -372,9 +373,16 @@ static int global_learn(tilesat_collapse *c, const tilesat_solve_options *so,
                         tilesat_error *err) {
   size_t last = c->choices.n - 1;
   bool back = c->dooms.n && last < c->dooms.v[c->dooms.n - 1].step;
-  if (c->restarts < MAX_RESTARTS &&
-      (c->learns++ >= MAX_LEARNS(c) || (back && c->backs++ >= MAX_BACKS)))
-    return restart(c, so, err);
+  if (c->restarts < MAX_RESTARTS && c->learns++ >= MAX_LEARNS(c))
+    return restart(c, so,
+                   "its count, connected and path constraints banned too "
+                   "many choices",
+                   err);
+  if (c->restarts < MAX_RESTARTS && back && c->backs++ >= MAX_BACKS)
+    return restart(c, so,
+                   "its count, connected and path constraints sent it back "
+                   "to undo earlier choices too often",
+                   err);
   if (c->failed < 0) {
     int rc = window_learn(c, so, GLOBAL_WINDOW_CELLS, err);
     if (rc != 0)

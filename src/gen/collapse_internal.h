@@ -69,6 +69,7 @@ struct tilesat_collapse {
   uint64_t seed, seed_now; /* the run's, and the start's under way */
   long backs, learns;      /* the guard's learns (that went back) */
   long restarts;           /* new starts (global constraints, memory) */
+  const char *restart_why; /* the last new start's reason (static), or NULL */
   int scan;                /* scanline: no undecided cell before this one */
   ts_rng rng, noise;
   /* the guard: a solver made at the first contradiction it must explain */

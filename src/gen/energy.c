@@ -636,6 +636,11 @@ double tilesat_energy_hard_weight(const tilesat_energy *e) {
   return e->hard;
 }
 
+double tilesat_energy_frequency(const tilesat_energy *e) {
+  check_prepared(__func__, e, true);
+  return e->frequency;
+}
+
 int64_t tilesat_energy_target(const tilesat_energy *e, int tile) {
   check_prepared(__func__, e, true);
   if (tile < 0 || tile >= e->ntiles)

@@ -37,6 +37,10 @@ typedef struct layers_in {
 
 /* the map property Tiled's extension (tools/tiled/tilesat.js) reads */
 #define RULES_PROPERTY "tilesat-rules"
+/* The format version and the Tiled every writer's files say (maps and
+ * tilesets alike): Debian's tiled, which opens them as they are. */
+#define TILED_FORMAT "1.8"
+#define TILED_VERSION "1.8.2"
 
 char *ts_tiled_dir_of(const char *path);
 void ts_tiled_named_free(named_gids *v);

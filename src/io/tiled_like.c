@@ -341,7 +341,7 @@ static void write_like_tmx(FILE *f, const tilesat_map *m, const layers_in *lin,
                            const like_map *l, const char *like,
                            const char *path) {
   fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<map "
-             "version=\"1.10\" tiledversion=\"1.10.2\"");
+             "version=\"" TILED_FORMAT "\" tiledversion=\"" TILED_VERSION "\"");
   for (size_t k = 0; k < NLIKE_ATTRS; k++) {
     char *v = like_attr_text(l, k);
     if (v) {
@@ -419,8 +419,8 @@ static void write_like_tmj(FILE *f, const tilesat_map *m, const layers_in *lin,
                            const char *path) {
   cJSON *root = cJSON_CreateObject();
   cJSON_AddStringToObject(root, "type", "map");
-  cJSON_AddStringToObject(root, "version", "1.10");
-  cJSON_AddStringToObject(root, "tiledversion", "1.10.2");
+  cJSON_AddStringToObject(root, "version", TILED_FORMAT);
+  cJSON_AddStringToObject(root, "tiledversion", TILED_VERSION);
   tmj_like_attrs(root, l);
   cJSON_AddStringToObject(root, "renderorder", "right-down");
   cJSON_AddNumberToObject(root, "width", m->width);

@@ -210,7 +210,8 @@ static void write_tmx(FILE *f, const tilesat_map *m, const layers_in *l,
   bool hex = m->topo == TILESAT_HEX;
   fprintf(f,
           "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-          "<map version=\"1.10\" tiledversion=\"1.10.2\" orientation=\"%s\" "
+          "<map version=\"" TILED_FORMAT "\" tiledversion=\"" TILED_VERSION
+          "\" orientation=\"%s\" "
           "renderorder=\"right-down\" width=\"%d\" height=\"%d\" "
           "tilewidth=\"%d\" tileheight=\"%d\" infinite=\"0\"",
           hex ? "hexagonal" : "orthogonal", m->width, m->height, a->tw, a->th);
@@ -234,8 +235,8 @@ static void write_tmj(FILE *f, const tilesat_map *m, const layers_in *l,
   bool hex = m->topo == TILESAT_HEX;
   cJSON *root = cJSON_CreateObject();
   cJSON_AddStringToObject(root, "type", "map");
-  cJSON_AddStringToObject(root, "version", "1.10");
-  cJSON_AddStringToObject(root, "tiledversion", "1.10.2");
+  cJSON_AddStringToObject(root, "version", TILED_FORMAT);
+  cJSON_AddStringToObject(root, "tiledversion", TILED_VERSION);
   cJSON_AddStringToObject(root, "orientation",
                           hex ? "hexagonal" : "orthogonal");
   if (hex) {
@@ -377,15 +378,16 @@ int tilesat_tiled_write_tileset(const tilesat_rules *r,
   if (!rc && json) {
     cJSON *ts = cJSON_CreateObject();
     cJSON_AddStringToObject(ts, "type", "tileset");
-    cJSON_AddStringToObject(ts, "version", "1.8");
-    cJSON_AddStringToObject(ts, "tiledversion", "1.8.2");
+    cJSON_AddStringToObject(ts, "version", TILED_FORMAT);
+    cJSON_AddStringToObject(ts, "tiledversion", TILED_VERSION);
     json_name(ts, "name", name);
     tmj_tileset_body(ts, r, &a, image);
     ts_tiled_json_write(tilesat_output_file(set), ts);
   } else if (!rc) {
     FILE *f = tilesat_output_file(set);
     fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<tileset "
-               "version=\"1.8\" tiledversion=\"1.8.2\" name=\"");
+               "version=\"" TILED_FORMAT "\" tiledversion=\"" TILED_VERSION
+               "\" name=\"");
     ts_tiled_name_escaped(f, name);
     fputc('"', f);
     tsx_body(f, r, &a, image, "");

@@ -473,6 +473,8 @@ static tilesat_rules *build_rules(import *imp) {
   }
   for (size_t t = 0; t < T; t++)
     r->weight[t] /= g;
+  r->weights_from = "the tileset's weight of each tile, scaled to whole "
+                    "numbers";
   return r;
 }
 
