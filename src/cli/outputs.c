@@ -15,19 +15,23 @@ static int open_file(out_file *of, const char *path) {
 
 /* How --png draws: --scale, explain's window; pins drawn as their tile
  * and framed, plain colours named in a legend: always on a picture for
- * reading (marked), on a finished map's only with --scale: at its own
- * size it is the map, pixel for pixel, which verify, --pins-from and
- * extract read back. */
+ * reading (marked), on a finished map's only with --scale: without it, it
+ * is the map alone (colours of a pixel each drawn larger, to be seen),
+ * which verify, --pins-from and extract read back (its note says how). */
 static tilesat_draw drawing(const options *o, bool marked) {
   bool decorated = marked || GIVEN(o, scale);
-  tilesat_draw how = {
-      .scale = (int)o->scale, .pins = decorated, .legend = decorated};
+  tilesat_draw how = {.scale =
+                          decorated ? (int)o->scale : TILESAT_SCALE_READABLE,
+                      .pins = decorated,
+                      .legend = decorated};
   memcpy(how.window, o->window, sizeof how.window);
   return how;
 }
 
-/* img as a PNG file; 0 or EXIT_ERROR (said). */
-static int write_png(const char *path, const tilesat_image *img) {
+/* img as a PNG file noting what it is (tilesat_png_note; "marked": a
+ * picture that explains); 0 or EXIT_ERROR (said). */
+static int write_png(const char *path, const tilesat_image *img,
+                     const char *note) {
   tilesat_error err;
   out_file of;
   if (!img) {
@@ -36,7 +40,7 @@ static int write_png(const char *path, const tilesat_image *img) {
   }
   if (open_file(&of, path))
     return EXIT_ERROR;
-  if (tilesat_image_write_png_stream(img, of.f, path, &err)) {
+  if (tilesat_image_write_png_noted(img, of.f, path, note, &err)) {
     out_close(&of, false);
     return fail_err(&err);
   }
@@ -159,7 +163,9 @@ int map_outputs(options *o, const tilesat_map *m, const int *tiles) {
   if (o->png) {
     tilesat_draw how = drawing(o, false);
     tilesat_image *img = tilesat_render_drawn(m, pics, tiles, NULL, &how);
-    rc = write_png(o->png, img);
+    char note[80];
+    tilesat_render_drawn_note(m, pics, &how, 1, note, sizeof note);
+    rc = write_png(o->png, img, note);
     tilesat_image_free(img);
   }
   const char *tiled[2] = {o->tmx, o->tmj};
@@ -197,7 +203,7 @@ int domains_png(options *o, const tilesat_map *m, cell_has has,
     tilesat_draw how = drawing(o, true);
     tilesat_image *img = tilesat_render_marked_drawn(m, pics, NULL, dom, marks,
                                                      pairs, npairs, &how);
-    rc = write_png(o->png, img);
+    rc = write_png(o->png, img, "marked");
     tilesat_image_free(img);
   }
   tilesat_pictures_free(pics);
@@ -206,7 +212,7 @@ int domains_png(options *o, const tilesat_map *m, cell_has has,
 }
 
 int image_png(const char *path, const tilesat_image *img) {
-  return write_png(path, img);
+  return write_png(path, img, "marked");
 }
 
 /* ------------------------------------- enum / sample --png / --tmx / --tmj */
@@ -268,7 +274,9 @@ int sheet_end(sheet *s) {
     tilesat_draw how = drawing(o, false);
     tilesat_image *img = tilesat_render_sheet_drawn(
         s->m, s->pics, (const int *const *)s->maps, n, &how);
-    rc = write_png(o->png, img);
+    char note[80];
+    tilesat_render_drawn_note(s->m, s->pics, &how, n, note, sizeof note);
+    rc = write_png(o->png, img, note);
     tilesat_image_free(img);
   }
   /* a Tiled map with one layer per map; nothing to write without maps */
