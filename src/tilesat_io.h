@@ -419,14 +419,16 @@ typedef enum tilesat_mark {
  * domains as blends), scaled up by the smallest whole factor that gives
  * each cell at least TILESAT_MARK_PIXELS pixels a side (an overlapping
  * map's one pixel a cell, too), or larger while the map stays at most 192
- * pixels wide and a cell at most 48 pixels, `marks` (per cell a tilesat_mark,
- * or NULL) drawn as frames 2 pixels wide (a cell of 32 or more: 1/8 of its
- * side), `pairs` (npairs pairs of cells, a broken pair each) as dots on the
- * edge between them (cells apart on the picture, wrapped: none), and below the
- * map a legend: a sample cell and its meaning for every kind of mark used,
- * the washed-out cells, the blends (when a cell may hold several tiles).  NULL
- * when the picture would be larger than 32768 pixels a side or 2^26 pixels in
- * all. */
+ * pixels wide and a cell at most 48 pixels (drawn as tilesat_draw says with
+ * pins: larger, while the picture fits, until each pinned tile shows whole
+ * inside its frames, tilesat_render_pins_cut), `marks` (per cell a
+ * tilesat_mark, or NULL) drawn as frames 2 pixels wide (a cell of 32 or more:
+ * 1/8 of its side), `pairs` (npairs pairs of cells, a broken pair each) as dots
+ * on the edge between them (cells apart on the picture, wrapped: none), and
+ * below the map a legend: a sample cell and its meaning for every kind of mark
+ * used, the washed-out cells, the blends (when a cell may hold several tiles).
+ * NULL when the picture would be larger than 32768 pixels a side or 2^26 pixels
+ * in all. */
 tilesat_image *tilesat_render_marked(const tilesat_map *m,
                                      const tilesat_pictures *pics,
                                      const int *tiles, const uint64_t *domains,
@@ -457,14 +459,29 @@ bool tilesat_heat_map_fits(int width, int height, long runs);
 tilesat_image *tilesat_heat_map_scaled(int width, int height, const long *hits,
                                        long runs, int cell);
 bool tilesat_heat_map_scaled_fits(int width, int height, long runs, int cell);
-/* The heat map of the map m's cells, its edge drawn all round, with m's
- * pins drawn on it as their tiles (pics' pictures, or their colours),
- * each in a frame black then white (on cells of 6 or more pixels), and a
- * line below the scale saying what the frame means. */
+/* The heat map of the map m's cells (cell 0: TILESAT_HEAT_CELL, larger
+ * while it fits until pinned tiles show whole), its edge drawn all round, with
+ * m's pins drawn on it as their tiles (pics' pictures, or their colours), each
+ * in a frame black then white (on cells of 6 or more pixels), and a line below
+ * the scale saying what the frame means. */
 tilesat_image *tilesat_heat_map_drawn(const tilesat_map *m,
                                       const tilesat_pictures *pics,
                                       const long *hits, long runs, int cell);
 bool tilesat_heat_map_drawn_fits(const tilesat_map *m, long runs, int cell);
+/* Does a picture hide pins? 0 when each pinned tile it draws shows whole
+ * (every pixel of its picture, inside the widest frames its cell can get),
+ * else the least --scale (tilesat_draw's scale, the heat map's cell) from
+ * which on up to 512 they all do (-1: none does).  Without a scale the
+ * pictures that frame pins are drawn large enough for that (marked
+ * pictures' own scale, the heat map's 16, grown), unless the picture would
+ * then be too large: drawn as before, the pins smaller, and this says so.
+ * marked: tilesat_render_marked_drawn's picture, else tilesat_render_drawn's
+ * or a sheet's. */
+int tilesat_render_pins_cut(const tilesat_map *m, const tilesat_pictures *pics,
+                            const tilesat_draw *how, bool marked);
+int tilesat_heat_map_pins_cut(const tilesat_map *m,
+                              const tilesat_pictures *pics, long runs,
+                              int cell);
 
 #ifdef __cplusplus
 }

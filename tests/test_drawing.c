@@ -661,3 +661,180 @@ Test(drawing, readme_names_the_frames_colours) {
   cr_expect(strstr(readme, "frames the doomed cells in orange"), "README.md");
   free(readme);
 }
+
+/* Rules of two 16-pixel tiles, a and b, each only beside itself, and
+ * their pictures (the rules' sidecar): the same but at odd (x, y), red in
+ * a, green in b, pixels a picture of half their size drops, so that only
+ * a pinned tile drawn whole tells them apart. */
+static char *big_tile_rules(const char *dir) {
+  char *path = join(dir, "big.rules"), *pics = join(dir, "big.pictures");
+  FILE *f = fopen(path, "w");
+  cr_assert(f);
+  fputs("tilesat-rules 1\ntopology square\ntile a 1\ntile b 1\n", f);
+  for (const char *d = "NESW"; *d; d++)
+    fprintf(f, "allow a %c a\nallow b %c b\n", *d, *d);
+  fclose(f);
+  f = fopen(pics, "w");
+  cr_assert(f);
+  fputs("tilesat-pictures 1\nsize 16 16\noverlap 0\n", f);
+  for (int t = 0; t < 2; t++) {
+    fprintf(f, "picture \"%s\"", t ? "b" : "a");
+    for (int k = 0; k < 256; k++) {
+      int x = k % 16, y = k / 16;
+      fprintf(f, " %s",
+              x % 2 && y % 2 ? (t ? "#00ff00" : "#ff0000")
+              : (x + y) % 4  ? "#336699"
+                             : "#88aa22");
+    }
+    fputc('\n', f);
+  }
+  fclose(f);
+  free(pics);
+  return path;
+}
+
+/* Each pixel of tile `name`'s 16-pixel picture at (x0, y0) of a picture. */
+static void expect_whole_tile(const tilesat_pictures *p, const char *name,
+                              const uint8_t *px, int w, int x0, int y0) {
+  const uint8_t *pic = tilesat_pictures_get(p, name);
+  cr_assert(pic);
+  for (int y = 0; y < 16; y++)
+    for (int x = 0; x < 16; x++)
+      cr_expect(same_px(pixel_at(px, w, x0 + x, y0 + y),
+                        pic + (size_t)4 * (size_t)(y * 16 + x)),
+                "%s (%d,%d)", name, x, y);
+}
+
+/* explain's own scale on an 8x8 map of 16-pixel tiles (16 pixels a cell
+ * when no pin was drawn: the pins' room was 8 pixels, half their
+ * pictures) is twice the pictures, 32 pixels a cell: inside the red clash
+ * frame (4), the black (2) and the white (2) pin frames, each pinned
+ * tile's picture pixel for pixel, and nothing said. */
+Test(drawing, pinned_big_tiles_are_drawn_whole_by_default) {
+  char *dir = temp_dir(), *rules = big_tile_rules(dir),
+       *pics = join(dir, "big.pictures"), *png = join(dir, "e.png");
+  run_result r = RUN("explain", rules, "--size", "8x8", "--pin", "2,3=a",
+                     "--pin", "2,4=b", "--png", png);
+  cr_assert_eq(r.code, 20, "%s", r.err);
+  cr_expect(!strstr(r.err, "smaller"), "%s", r.err);
+  tilesat_error err;
+  tilesat_pictures *p = tilesat_pictures_read_file(pics, &err);
+  cr_assert(p, "%s", err.msg);
+  int w, h;
+  uint8_t *px = decode_png(png, &w, &h);
+  cr_assert(h > 8 * 32, "%dx%d", w, h);
+  for (int k = 0; k < 2; k++) {
+    int x0 = (3 + k) * 32, y0 = 2 * 32;
+    cr_expect(pixel_is(pixel_at(px, w, x0 + 3, y0 + 16), "#ff0000"));
+    cr_expect(pixel_is(pixel_at(px, w, x0 + 4, y0 + 16), "#000000"));
+    cr_expect(pixel_is(pixel_at(px, w, x0 + 6, y0 + 16), "#ffffff"));
+    cr_expect(pixel_is(pixel_at(px, w, x0 + 25, y0 + 16), "#ffffff"));
+    cr_expect(pixel_is(pixel_at(px, w, x0 + 27, y0 + 16), "#000000"));
+    expect_whole_tile(p, k ? "b" : "a", px, w, x0 + 8, y0 + 8);
+  }
+  free(px);
+  tilesat_pictures_free(p);
+  run_free(&r);
+  rm_dir(dir);
+  free(rules);
+  free(pics);
+  free(png);
+}
+
+/* The heat map of the same tiles: 20 pixels a cell by default (not 16,
+ * which left the pins 12), the pin's picture pixel for pixel inside its
+ * frames, one pixel each. */
+Test(drawing, heat_map_draws_big_pinned_tiles_whole) {
+  char *dir = temp_dir(), *rules = big_tile_rules(dir),
+       *pics = join(dir, "big.pictures"), *png = join(dir, "h.png");
+  run_result r = RUN("collapse", rules, "--size", "4x3", "-n", "3", "--pin",
+                     "1,1=b", "--png", png);
+  cr_assert_eq(r.code, 10, "%s", r.err);
+  cr_expect(!strstr(r.err, "smaller"), "%s", r.err);
+  tilesat_error err;
+  tilesat_pictures *p = tilesat_pictures_read_file(pics, &err);
+  cr_assert(p, "%s", err.msg);
+  int w, h;
+  uint8_t *px = decode_png(png, &w, &h);
+  cr_expect(pixel_is(pixel_at(px, w, 4 * 20 + 1, 30), "#808080"));
+  cr_expect(pixel_is(pixel_at(px, w, 30, 3 * 20 + 1), "#808080"));
+  cr_expect(pixel_is(pixel_at(px, w, 21, 30), "#000000"));
+  cr_expect(pixel_is(pixel_at(px, w, 22, 30), "#ffffff"));
+  expect_whole_tile(p, "b", px, w, 23, 23);
+  free(px);
+  tilesat_pictures_free(p);
+  run_free(&r);
+  rm_dir(dir);
+  free(rules);
+  free(pics);
+  free(png);
+}
+
+/* A --scale too small for the pins is drawn as asked, saying once what
+ * is lost and the least --scale that keeps them whole (26 in a clash
+ * frame: 26 - 2 * (3 + 2) = 16; 20 on the heat map); at that, nothing. */
+Test(drawing, a_scale_too_small_for_the_pins_says_so) {
+  char *dir = temp_dir(), *rules = big_tile_rules(dir),
+       *png = join(dir, "e.png");
+  run_result r = RUN("explain", rules, "--size", "8x8", "--pin", "2,3=a",
+                     "--pin", "2,4=b", "--png", png, "--scale", "24");
+  cr_assert_eq(r.code, 20, "%s", r.err);
+  const char *said = "tilesat: --scale 24 draws pinned tiles smaller than "
+                     "their pictures (at least 26 keeps them whole)\n";
+  const char *at = strstr(r.err, said);
+  cr_expect(at, "%s", r.err);
+  cr_expect(!at || !strstr(at + strlen(said), "smaller"), "once: %s", r.err);
+  run_free(&r);
+  r = RUN("explain", rules, "--size", "8x8", "--pin", "2,3=a", "--pin", "2,4=b",
+          "--png", png, "--scale", "26");
+  cr_assert_eq(r.code, 20, "%s", r.err);
+  cr_expect(!strstr(r.err, "smaller"), "%s", r.err);
+  run_free(&r);
+  r = RUN("collapse", rules, "--size", "4x3", "-n", "3", "--pin", "1,1=b",
+          "--png", png, "--scale", "16");
+  cr_assert_eq(r.code, 10, "%s", r.err);
+  cr_expect(strstr(r.err, "tilesat: --scale 16 draws pinned tiles smaller "
+                          "than their pictures (at least 20 keeps them "
+                          "whole)\n"),
+            "%s", r.err);
+  run_free(&r);
+  r = RUN("check", rules, "--size", "4x3", "--pin", "1,1=b", "--png", png,
+          "--scale", "16");
+  cr_assert_eq(r.code, 10, "%s", r.err);
+  cr_expect(strstr(r.err, "tilesat: --scale 16 draws pinned tiles smaller "
+                          "than their pictures (at least 20 keeps them "
+                          "whole)\n"),
+            "%s", r.err);
+  run_free(&r);
+  rm_dir(dir);
+  free(rules);
+  free(png);
+}
+
+/* A map too wide for the pins' 20 pixels a cell (2000 cells: 40002
+ * pixels, past 32768 a side) keeps the heat map's 16, as before, and says
+ * once that the pins are drawn smaller, naming --scale. */
+Test(drawing, a_picture_too_large_for_whole_pins_says_so) {
+  char *dir = temp_dir(), *rules = big_tile_rules(dir),
+       *png = join(dir, "h.png");
+  run_result r = RUN("collapse", rules, "--size", "2000x1", "-n", "2", "--pin",
+                     "0,5=a", "--png", png);
+  cr_assert_eq(r.code, 10, "%s", r.err);
+  char said[512];
+  snprintf(said, sizeof said,
+           "tilesat: %s: pinned tiles are drawn smaller than their pictures "
+           "to keep the picture within 2^26 pixels, 32768 a side (--scale: "
+           "at least 20 keeps them whole, on a smaller map or window)\n",
+           png);
+  const char *at = strstr(r.err, said);
+  cr_expect(at, "%s", r.err);
+  cr_expect(!at || !strstr(at + strlen(said), "smaller"), "once: %s", r.err);
+  int w, h;
+  uint8_t *px = decode_png(png, &w, &h);
+  cr_expect_eq(w, 2000 * 16 + 2);
+  free(px);
+  run_free(&r);
+  rm_dir(dir);
+  free(rules);
+  free(png);
+}

@@ -27,6 +27,9 @@ static int heat_map(const options *o, const tilesat_map *m, const long *hits) {
     return EXIT_ERROR;
   tilesat_image *img =
       tilesat_heat_map_drawn(m, pics, hits, (long)o->nsamples, (int)o->scale);
+  if (img)
+    pins_cut_notice(o, tilesat_heat_map_pins_cut(m, pics, (long)o->nsamples,
+                                                 (int)o->scale));
   tilesat_pictures_free(pics);
   int rc = image_png(o->png, img);
   tilesat_image_free(img);

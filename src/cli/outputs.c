@@ -28,6 +28,29 @@ static tilesat_draw drawing(const options *o, bool marked) {
   return how;
 }
 
+void pins_cut_notice(const options *o, int least) {
+  static bool said; /* once a run, however many pictures */
+  if (!least || said)
+    return;
+  said = true;
+  char keeps[64];
+  if (least > 0)
+    snprintf(keeps, sizeof keeps, "at least %d keeps them whole", least);
+  else
+    snprintf(keeps, sizeof keeps, "no --scale up to 512 keeps them whole");
+  if (GIVEN(o, scale))
+    fprintf(stderr,
+            "tilesat: --scale %d draws pinned tiles smaller than their "
+            "pictures (%s)\n",
+            (int)o->scale, keeps);
+  else
+    fprintf(stderr,
+            "tilesat: %s: pinned tiles are drawn smaller than their pictures "
+            "to keep the picture within 2^26 pixels, 32768 a side (--scale: "
+            "%s, on a smaller map or window)\n",
+            o->png, keeps);
+}
+
 /* img as a PNG file noting what it is (tilesat_png_note; "marked": a
  * picture that explains); 0 or EXIT_ERROR (said). */
 static int write_png(const char *path, const tilesat_image *img,
@@ -163,6 +186,8 @@ int map_outputs(options *o, const tilesat_map *m, const int *tiles) {
   if (o->png) {
     tilesat_draw how = drawing(o, false);
     tilesat_image *img = tilesat_render_drawn(m, pics, tiles, NULL, &how);
+    if (img)
+      pins_cut_notice(o, tilesat_render_pins_cut(m, pics, &how, false));
     char note[80];
     tilesat_render_drawn_note(m, pics, &how, 1, note, sizeof note);
     rc = write_png(o->png, img, note);
@@ -203,6 +228,8 @@ int domains_png(options *o, const tilesat_map *m, cell_has has,
     tilesat_draw how = drawing(o, true);
     tilesat_image *img = tilesat_render_marked_drawn(m, pics, NULL, dom, marks,
                                                      pairs, npairs, &how);
+    if (img)
+      pins_cut_notice(o, tilesat_render_pins_cut(m, pics, &how, true));
     rc = write_png(o->png, img, "marked");
     tilesat_image_free(img);
   }
@@ -274,6 +301,8 @@ int sheet_end(sheet *s) {
     tilesat_draw how = drawing(o, false);
     tilesat_image *img = tilesat_render_sheet_drawn(
         s->m, s->pics, (const int *const *)s->maps, n, &how);
+    if (img)
+      pins_cut_notice(o, tilesat_render_pins_cut(s->m, s->pics, &how, false));
     char note[80];
     tilesat_render_drawn_note(s->m, s->pics, &how, n, note, sizeof note);
     rc = write_png(o->png, img, note);

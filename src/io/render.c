@@ -530,6 +530,69 @@ static size_t frame_pins(const painter *p, tilesat_image *img, const int *tiles,
   return framed;
 }
 
+/* ------------------------------------------------------ pins drawn whole */
+
+/* The largest --scale (options.h) that the least scale keeping pins whole
+ * is looked for under. */
+#define SCALE_MAX 512
+
+/* A pinned tile's picture as drawn (an overlapping map's: one pixel). */
+static void pin_need(const painter *p, int *w, int *h) {
+  *w = p->overlap ? 1 : p->tw;
+  *h = p->overlap ? 1 : p->th;
+}
+
+/* Does a pinned tile show whole, every pixel of its picture, on a cell of
+ * cw x ch output pixels: inside its frames (pin_room) and, `marked`, a
+ * mark's frame, the widest frames a pinned cell can get (unframed: inside
+ * the mark's frame alone)? */
+static bool pin_whole(const painter *p, int cw, int ch, bool marked) {
+  int side = cw < ch ? cw : ch, t = pin_width(side), nw, nh;
+  int in = marked ? mark_width(side) : 0;
+  int b = side - 2 * in >= 4 * t + 1 ? in + 2 * t : in;
+  pin_need(p, &nw, &nh);
+  return cw - 2 * b >= nw && ch - 2 * b >= nh;
+}
+
+/* The same on a heat map's cell of `cell` pixels (framed from 6). */
+static bool heat_pin_whole(const painter *p, int cell) {
+  int b = cell >= 6 ? 2 * pin_width(cell) : 0, nw, nh;
+  pin_need(p, &nw, &nh);
+  return cell - 2 * b >= nw && cell - 2 * b >= nh;
+}
+
+/* A cell's size on the output as the painter scales it. */
+static void cell_out(const painter *p, int *cw, int *ch) {
+  int nw = p->overlap ? 1 : p->tw, nh = p->overlap ? 1 : p->th;
+  *cw = (int)up(nw, p->xn, p->xd);
+  *ch = (int)up(nh, p->yn, p->yd);
+}
+
+/* Is a pin drawn (its cell in the window)? */
+static bool pins_shown(const painter *p) {
+  int rect[4];
+  for (size_t i = 0; p->pinned && i < p->m->pins.n; i++)
+    if (cell_rect(p, p->m->pins.v[i].cell, rect))
+      return true;
+  return false;
+}
+
+/* The least --scale N from which on (up to SCALE_MAX) pinned tiles show
+ * whole, N pixels a cell across as painter_scale draws it (a heat map's:
+ * N x N); -1 when SCALE_MAX does not. */
+static int least_whole(const painter *p, bool marked, bool heat) {
+  int least = -1;
+  for (int n = SCALE_MAX; n >= 1; n--) {
+    long long nh =
+        p->overlap || heat ? n : ((long long)n * p->th + p->tw / 2) / p->tw;
+    int ch = nh > 0 ? (int)nh : 1;
+    if (heat ? !heat_pin_whole(p, n) : !pin_whole(p, n, ch, marked))
+      break;
+    least = n;
+  }
+  return least;
+}
+
 /* ---------------------------------------------------------------- legend */
 
 #define NAME_SHOWN 40 /* a tile's name in a legend: at most this long */
@@ -848,18 +911,6 @@ static int mark_scale(const painter *p) {
   return s;
 }
 
-static void marked_open(painter *p, const tilesat_map *m,
-                        const tilesat_pictures *pics, const tilesat_draw *how) {
-  painter_init(p, m, pics);
-  painter_how(p, how);
-  if (how && how->scale > 0) {
-    painter_scale(p, 1);
-  } else {
-    p->xn = p->yn = mark_scale(p);
-    p->xd = p->yd = 1;
-  }
-}
-
 /* The legend's rows for these marks: a row per kind of mark used, the
  * washed-out cells, the blends, the pins (all: every row there may be). */
 static void marked_legend(const painter *p, const uint8_t *marks,
@@ -911,6 +962,41 @@ static bool marked_size(const painter *p, size_t *w, size_t *h) {
   legend lg;
   marked_legend(p, NULL, NULL, true, true, true, &lg);
   return legend_fits(*w, *h, &lg);
+}
+
+/* The marked pictures' own scale grown, when pins are drawn, to the
+ * least that shows each pinned tile whole inside the widest frames
+ * (pin_whole), while the picture fits; else left as it is (pinned tiles
+ * drawn smaller: tilesat_render_pins_cut says so). */
+static void pins_scale(painter *p) {
+  if (!pins_shown(p))
+    return;
+  long long s0 = p->xn, big = p->tw > p->th ? p->tw : p->th;
+  for (long long s = s0; s * big <= (1 << 15); s++) {
+    p->xn = p->yn = s;
+    int cw, ch;
+    cell_out(p, &cw, &ch);
+    if (!pin_whole(p, cw, ch, true))
+      continue;
+    size_t w, h;
+    if (!marked_size(p, &w, &h))
+      break;
+    return;
+  }
+  p->xn = p->yn = s0;
+}
+
+static void marked_open(painter *p, const tilesat_map *m,
+                        const tilesat_pictures *pics, const tilesat_draw *how) {
+  painter_init(p, m, pics);
+  painter_how(p, how);
+  if (how && how->scale > 0) {
+    painter_scale(p, 1);
+  } else {
+    p->xn = p->yn = mark_scale(p);
+    p->xd = p->yd = 1;
+    pins_scale(p);
+  }
 }
 
 bool tilesat_render_marked_fits(const tilesat_map *m,
@@ -1028,19 +1114,43 @@ bool tilesat_heat_map_drawn_fits(const tilesat_map *m, long runs, int cell) {
                           m->pins.n ? HEAT_PIN_NOTE : NULL);
 }
 
+/* The heat map's cell: `cell` when given, else TILESAT_HEAT_CELL grown
+ * to the least that shows pinned tiles whole (heat_pin_whole), while the
+ * heat map fits (else TILESAT_HEAT_CELL: tilesat_heat_map_pins_cut). */
+static int heat_cell(const painter *p, long runs, int cell) {
+  if (cell > 0)
+    return cell;
+  const tilesat_map *m = p->m;
+  for (int c = TILESAT_HEAT_CELL; p->pinned && c <= (1 << 15); c++)
+    if (heat_pin_whole(p, c))
+      return ts_heat_map_fits(m->width, m->height, runs, c, HEAT_PIN_NOTE)
+                 ? c
+                 : TILESAT_HEAT_CELL;
+  return TILESAT_HEAT_CELL;
+}
+
+/* A painter for the heat map's pins (none: no pins). */
+static void heat_painter(painter *p, const tilesat_map *m,
+                         const tilesat_pictures *pics, tilesat_draw *how) {
+  memset(how, 0, sizeof *how);
+  how->pins = true;
+  painter_init(p, m, pics);
+  painter_how(p, how);
+}
+
 tilesat_image *tilesat_heat_map_drawn(const tilesat_map *m,
                                       const tilesat_pictures *pics,
                                       const long *hits, long runs, int cell) {
-  if (cell <= 0)
-    cell = TILESAT_HEAT_CELL;
+  painter p;
+  tilesat_draw how;
+  heat_painter(&p, m, pics, &how);
+  cell = heat_cell(&p, runs, cell);
   tilesat_image *img = ts_heat_map(m->width, m->height, hits, runs, cell,
                                    m->pins.n ? HEAT_PIN_NOTE : NULL);
-  if (!img || !m->pins.n)
+  if (!img || !m->pins.n) {
+    painter_free(&p);
     return img;
-  painter p;
-  tilesat_draw how = {.pins = true};
-  painter_init(&p, m, pics);
-  painter_how(&p, &how);
+  }
   int *tiles = ts_calloc((size_t)m->ncells, sizeof *tiles);
   for (int c = 0; c < m->ncells; c++)
     tiles[c] = p.pinned[c] >= 0 ? p.pinned[c] : 0;
@@ -1053,6 +1163,34 @@ tilesat_image *tilesat_heat_map_drawn(const tilesat_map *m,
   free(tiles);
   painter_free(&p);
   return img;
+}
+
+int tilesat_heat_map_pins_cut(const tilesat_map *m,
+                              const tilesat_pictures *pics, long runs,
+                              int cell) {
+  painter p;
+  tilesat_draw how;
+  heat_painter(&p, m, pics, &how);
+  int least = 0;
+  if (p.pinned && !heat_pin_whole(&p, heat_cell(&p, runs, cell)))
+    least = least_whole(&p, false, true);
+  painter_free(&p);
+  return least;
+}
+
+int tilesat_render_pins_cut(const tilesat_map *m, const tilesat_pictures *pics,
+                            const tilesat_draw *how, bool marked) {
+  painter p;
+  if (marked)
+    marked_open(&p, m, pics, how);
+  else
+    painter_open(&p, m, pics, how, 1);
+  int least = 0, cw, ch;
+  cell_out(&p, &cw, &ch);
+  if (pins_shown(&p) && !pin_whole(&p, cw, ch, marked))
+    least = least_whole(&p, marked, false);
+  painter_free(&p);
+  return least;
 }
 
 /* --------------------------------------------------- what a picture is */
