@@ -271,7 +271,8 @@
       "framed and its plain colours named below it (default: a tile "          \
       "picture's size, else 8 (fewer past 1024 pixels a side for tiles "       \
       "named by their colour), the map alone, as verify and --pins-from read " \
-      "it back; marked pictures 16 to 48; the heat map 16)")                   \
+      "it back; marked pictures 16 to 48; the heat map 16; both more when a "  \
+      "pinned tile needs it to show whole, which an N too small says)")        \
   OPT(tmx, "--tmx", STRING, NULL, 0, 0, "FILE", " check anneal collapse ",     \
       "write the witness as a Tiled map (XML), with its tileset image "        \
       "FILE.png; with a Tiled --pins-from map, a copy of that map, its "       \
