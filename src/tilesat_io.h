@@ -46,6 +46,20 @@ int tilesat_image_write_png_stream(const tilesat_image *img, FILE *f,
  * carries a text chunk "Software" = "tilesat" (before its image data); a
  * file without it (or not a PNG, or unreadable) was not: false. */
 bool tilesat_png_by_tilesat(const char *path);
+/* A PNG's note of what it shows: tilesat_image_write_png_noted writes it
+ * as a second text chunk, TILESAT_PNG_NOTE = note (at most 79 bytes), and
+ * tilesat_png_note reads it back into note (len bytes with its NUL); false
+ * when the file has none. */
+#define TILESAT_PNG_NOTE "tilesat-picture"
+int tilesat_image_write_png_noted(const tilesat_image *img, FILE *f,
+                                  const char *name, const char *note,
+                                  tilesat_error *err);
+bool tilesat_png_note(const char *path, char *note, size_t len);
+/* The picture img was drawn from, when img is it scaled by nearest
+ * neighbour xn/xd across and yn/yd down (tilesat_render_drawn's scaling,
+ * not smaller): every pixel of img its source's; NULL when it is not. */
+tilesat_image *tilesat_image_unscale(const tilesat_image *img, long long xn,
+                                     long long xd, long long yn, long long yd);
 
 /* Tile pictures: for each tile name a width x height RGBA picture, all of
  * one size.  With `overlap` N > 0 the tiles are N x N patterns of the
@@ -335,7 +349,11 @@ size_t tilesat_render_sheet_fits(const tilesat_map *m,
  * NULL tilesat_draw is tilesat_render's picture):
  * - scale: pixels a cell (its width; its height keeps the tile pictures'
  *   proportions), pictures resized by nearest neighbour; 0: as drawn today
- *   (tilesat_render's size; tilesat_render_marked's own scale).
+ *   (tilesat_render's size; tilesat_render_marked's own scale);
+ *   TILESAT_SCALE_READABLE: tiles of one pixel (plain colours named by
+ *   their colour, as extract names them) drawn up to 8 pixels a cell, the
+ *   picture (a sheet: all its maps) at most 1024 pixels a side, other
+ *   tiles at their pictures' size (tilesat_render_marked: its own).
  * - pins: a pinned cell is drawn as its pinned tile (not the blend of its
  *   domain, while the domain holds that tile) and framed, black outside,
  *   white inside (cells of 4 or more pixels a side).
@@ -347,6 +365,7 @@ size_t tilesat_render_sheet_fits(const tilesat_map *m,
  * - window: the part of the map drawn, {row, column, height, width}
  *   ({0,0,0,0}: all of it); a hex map's window starts on an even row. */
 #define TILESAT_LEGEND_TILES 32
+#define TILESAT_SCALE_READABLE (-1)
 typedef struct tilesat_draw {
   int scale;
   bool pins;
@@ -367,6 +386,16 @@ bool tilesat_render_drawn_fits(const tilesat_map *m,
 size_t tilesat_render_sheet_drawn_fits(const tilesat_map *m,
                                        const tilesat_pictures *pics,
                                        size_t nmaps, const tilesat_draw *how);
+/* What the picture of nmaps maps (0 or 1: tilesat_render_drawn's) drawn
+ * as `how` says is, as a PNG's note (tilesat_image_write_png_noted):
+ * "scaled XN/XD YN/YD" (the map alone, XN/XD output pixels a pixel of
+ * its tile pictures across, YN/YD down: tilesat_image_unscale gives it
+ * back), else "legend" (a legend or framed pins beside the map),
+ * "sheet" (several maps) or "smaller" (drawn smaller than its pictures). */
+void tilesat_render_drawn_note(const tilesat_map *m,
+                               const tilesat_pictures *pics,
+                               const tilesat_draw *how, size_t nmaps,
+                               char *note, size_t len);
 
 /* ------------------------------------------------- pictures for designers */
 
@@ -390,14 +419,16 @@ typedef enum tilesat_mark {
  * domains as blends), scaled up by the smallest whole factor that gives
  * each cell at least TILESAT_MARK_PIXELS pixels a side (an overlapping
  * map's one pixel a cell, too), or larger while the map stays at most 192
- * pixels wide and a cell at most 48 pixels, `marks` (per cell a tilesat_mark,
- * or NULL) drawn as frames 2 pixels wide (a cell of 32 or more: 1/8 of its
- * side), `pairs` (npairs pairs of cells, a broken pair each) as dots on the
- * edge between them (cells apart on the picture, wrapped: none), and below the
- * map a legend: a sample cell and its meaning for every kind of mark used,
- * the washed-out cells, the blends (when a cell may hold several tiles).  NULL
- * when the picture would be larger than 32768 pixels a side or 2^26 pixels in
- * all. */
+ * pixels wide and a cell at most 48 pixels (drawn as tilesat_draw says with
+ * pins: larger, while the picture fits, until each pinned tile shows whole
+ * inside its frames, tilesat_render_pins_cut), `marks` (per cell a
+ * tilesat_mark, or NULL) drawn as frames 2 pixels wide (a cell of 32 or more:
+ * 1/8 of its side), `pairs` (npairs pairs of cells, a broken pair each) as dots
+ * on the edge between them (cells apart on the picture, wrapped: none), and
+ * below the map a legend: a sample cell and its meaning for every kind of mark
+ * used, the washed-out cells, the blends (when a cell may hold several tiles).
+ * NULL when the picture would be larger than 32768 pixels a side or 2^26 pixels
+ * in all. */
 tilesat_image *tilesat_render_marked(const tilesat_map *m,
                                      const tilesat_pictures *pics,
                                      const int *tiles, const uint64_t *domains,
@@ -428,6 +459,29 @@ bool tilesat_heat_map_fits(int width, int height, long runs);
 tilesat_image *tilesat_heat_map_scaled(int width, int height, const long *hits,
                                        long runs, int cell);
 bool tilesat_heat_map_scaled_fits(int width, int height, long runs, int cell);
+/* The heat map of the map m's cells (cell 0: TILESAT_HEAT_CELL, larger
+ * while it fits until pinned tiles show whole), its edge drawn all round, with
+ * m's pins drawn on it as their tiles (pics' pictures, or their colours), each
+ * in a frame black then white (on cells of 6 or more pixels), and a line below
+ * the scale saying what the frame means. */
+tilesat_image *tilesat_heat_map_drawn(const tilesat_map *m,
+                                      const tilesat_pictures *pics,
+                                      const long *hits, long runs, int cell);
+bool tilesat_heat_map_drawn_fits(const tilesat_map *m, long runs, int cell);
+/* Does a picture hide pins? 0 when each pinned tile it draws shows whole
+ * (every pixel of its picture, inside the widest frames its cell can get),
+ * else the least --scale (tilesat_draw's scale, the heat map's cell) from
+ * which on up to 512 they all do (-1: none does).  Without a scale the
+ * pictures that frame pins are drawn large enough for that (marked
+ * pictures' own scale, the heat map's 16, grown), unless the picture would
+ * then be too large: drawn as before, the pins smaller, and this says so.
+ * marked: tilesat_render_marked_drawn's picture, else tilesat_render_drawn's
+ * or a sheet's. */
+int tilesat_render_pins_cut(const tilesat_map *m, const tilesat_pictures *pics,
+                            const tilesat_draw *how, bool marked);
+int tilesat_heat_map_pins_cut(const tilesat_map *m,
+                              const tilesat_pictures *pics, long runs,
+                              int cell);
 
 #ifdef __cplusplus
 }

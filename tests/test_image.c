@@ -104,14 +104,31 @@ Test(image, check_png_shows_the_witness_pixel_for_pixel) {
   tilesat_grid *g = grid_of_output(r.out + 4);
   int w, h;
   uint8_t *px = decode_png(png, &w, &h);
-  /* colour tiles: one pixel per cell, the colour of the tile's name */
-  cr_assert_eq(w, 6);
-  cr_assert_eq(h, 4);
+  /* colour tiles: 8x8 pixels a cell (to be seen), the colour of the
+   * tile's name */
+  cr_assert_eq(w, 6 * 8);
+  cr_assert_eq(h, 4 * 8);
   for (int y = 0; y < h; y++)
     for (int x = 0; x < w; x++)
-      cr_expect(pixel_is(pixel_at(px, w, x, y), tilesat_grid_at(g, y, x)),
+      cr_expect(
+          pixel_is(pixel_at(px, w, x, y), tilesat_grid_at(g, y / 8, x / 8)),
+          "pixel %d,%d", x, y);
+  free(px);
+  run_free(&r);
+  /* --scale 1: one pixel per cell */
+  r = RUN("check", rules, "--size", "6x4", "--periodic", "--png", png,
+          "--scale", "1");
+  cr_assert_eq(r.code, 10, "%s", r.err);
+  px = decode_png(png, &w, &h);
+  cr_assert_eq(w, 6);
+  cr_assert_eq(h, 4);
+  tilesat_grid *g1 = grid_of_output(r.out + 4);
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++)
+      cr_expect(pixel_is(pixel_at(px, w, x, y), tilesat_grid_at(g1, y, x)),
                 "pixel %d,%d", x, y);
   free(px);
+  tilesat_grid_free(g1);
   tilesat_grid_free(g);
   run_free(&r);
   remove(png);
@@ -135,19 +152,22 @@ Test(image, enum_png_is_a_contact_sheet_of_every_map) {
   free(text0);
   free(text1);
   cr_assert_eq(tilesat_grid_height(g0), 2);
+  /* colour tiles 8 pixels a cell, the maps 32x16, two a row */
   int w, h, gap = TILESAT_SHEET_GAP;
   uint8_t *px = decode_png(png, &w, &h);
-  cr_assert_eq(w, 2 * 4 + gap); /* two maps a row */
-  cr_assert_eq(h, 2);
-  for (int y = 0; y < 2; y++) {
-    for (int x = 0; x < 4; x++) {
-      cr_expect(pixel_is(pixel_at(px, w, x, y), tilesat_grid_at(g0, y, x)));
+  cr_assert_eq(w, 2 * 32 + gap);
+  cr_assert_eq(h, 16);
+  for (int y = 0; y < 16; y++) {
+    for (int x = 0; x < 32; x++) {
       cr_expect(
-          pixel_is(pixel_at(px, w, 4 + gap + x, y), tilesat_grid_at(g1, y, x)));
+          pixel_is(pixel_at(px, w, x, y), tilesat_grid_at(g0, y / 8, x / 8)));
+      cr_expect(pixel_is(pixel_at(px, w, 32 + gap + x, y),
+                         tilesat_grid_at(g1, y / 8, x / 8)));
       /* the two maps are each other's negative */
-      cr_expect_str_neq(tilesat_grid_at(g0, y, x), tilesat_grid_at(g1, y, x));
+      cr_expect_str_neq(tilesat_grid_at(g0, y / 8, x / 8),
+                        tilesat_grid_at(g1, y / 8, x / 8));
     }
-    for (int x = 4; x < 4 + gap; x++)
+    for (int x = 32; x < 32 + gap; x++)
       cr_expect(pixel_is(pixel_at(px, w, x, y), "#808080"));
   }
   free(px);

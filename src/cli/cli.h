@@ -378,9 +378,14 @@ int report_trace_write_json(const tilesat_trace *t, FILE *out);
  * `on_sheet` of at least one map on a contact sheet; --tilesets-from's
  * tilesets fit)?  0 or EXIT_ERROR (said). */
 int outputs_ready(options *o, const tilesat_map *m, bool on_sheet);
+/* Once a run, on stderr: a picture drew pinned tiles smaller than their
+ * pictures, and the least --scale that would not (least, from
+ * tilesat_render_pins_cut; 0: nothing to say). */
+void pins_cut_notice(const options *o, int least);
 /* --png / --tmx / --tmj for one filled map; 0 or EXIT_ERROR. */
 int map_outputs(options *o, const tilesat_map *m, const int *tiles);
-/* An image as a PNG file (NULL: too large, said); 0 or EXIT_ERROR. */
+/* A picture that is no map (the heat map) as a PNG file noted "marked",
+ * which the map readers refuse (NULL: too large, said); 0 or EXIT_ERROR. */
 int image_png(const char *path, const tilesat_image *img);
 /* enum --png / --tmx / --tmj: a contact sheet (of as many as a picture of
  * 2^26 pixels holds), or a Tiled map with a layer per map, of the first 256

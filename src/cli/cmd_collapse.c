@@ -18,15 +18,19 @@
  * cell, white to red, with its colour scale), at most 2^26 pixels as every
  * picture: checked before the runs. */
 static bool heat_map_fits(const options *o, const tilesat_map *m) {
-  return tilesat_heat_map_scaled_fits(tilesat_map_width(m),
-                                      tilesat_map_height(m), (long)o->nsamples,
-                                      (int)o->scale);
+  return tilesat_heat_map_drawn_fits(m, (long)o->nsamples, (int)o->scale);
 }
 
 static int heat_map(const options *o, const tilesat_map *m, const long *hits) {
+  tilesat_pictures *pics;
+  if (load_pictures(o, &pics))
+    return EXIT_ERROR;
   tilesat_image *img =
-      tilesat_heat_map_scaled(tilesat_map_width(m), tilesat_map_height(m), hits,
-                              (long)o->nsamples, (int)o->scale);
+      tilesat_heat_map_drawn(m, pics, hits, (long)o->nsamples, (int)o->scale);
+  if (img)
+    pins_cut_notice(o, tilesat_heat_map_pins_cut(m, pics, (long)o->nsamples,
+                                                 (int)o->scale));
+  tilesat_pictures_free(pics);
   int rc = image_png(o->png, img);
   tilesat_image_free(img);
   return rc;

@@ -232,7 +232,10 @@ static const command_doc docs[] = {
      "rules' pictures) keep the rules and constraints? VALID, or INVALID "
      "and every pair of neighbouring cells that breaks them; a Tiled map "
      "with empty cells is INVALID, incomplete (how many cells are empty, "
-     "the first).",
+     "the first). A map's picture tilesat drew larger (--png, --scale) is "
+     "read back at its tiles' size; one with more than the map (a legend, "
+     "framed pins, several maps, an explaining picture) is refused, saying "
+     "why.",
      "10 valid, 20 invalid or incomplete, 1 error.",
      {"tilesat verify rules/coast.rules rules/coast.txt   # exit 10, "
       "\"VALID\"",

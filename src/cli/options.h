@@ -273,9 +273,10 @@
   OPT(scale, "--scale", UINT, 0, 1, 512, "N", TS_PNG,                          \
       "--png: N pixels a cell (resized by nearest neighbour), a map's pins "   \
       "framed and its plain colours named below it (default: a tile "          \
-      "picture's size, 1 when every tile is named by its colour, else 8, "     \
-      "the map alone, as --pins-from reads it back; marked pictures 16 to "    \
-      "48; the heat map 16)")                                                  \
+      "picture's size, else 8 (fewer past 1024 pixels a side for tiles "       \
+      "named by their colour), the map alone, as verify and --pins-from read " \
+      "it back; marked pictures 16 to 48; the heat map 16; both more when a "  \
+      "pinned tile needs it to show whole, which an N too small says)")        \
   OPT(tmx, "--tmx", STRING, NULL, 0, 0, "FILE", " check anneal collapse ",     \
       "write the witness as a Tiled map (XML), with its tileset image "        \
       "FILE.png; with a Tiled --pins-from map, a copy of that map, its "       \

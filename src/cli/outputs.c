@@ -15,19 +15,46 @@ static int open_file(out_file *of, const char *path) {
 
 /* How --png draws: --scale, explain's window; pins drawn as their tile
  * and framed, plain colours named in a legend: always on a picture for
- * reading (marked), on a finished map's only with --scale: at its own
- * size it is the map, pixel for pixel, which verify, --pins-from and
- * extract read back. */
+ * reading (marked), on a finished map's only with --scale: without it, it
+ * is the map alone (colours of a pixel each drawn larger, to be seen),
+ * which verify, --pins-from and extract read back (its note says how). */
 static tilesat_draw drawing(const options *o, bool marked) {
   bool decorated = marked || GIVEN(o, scale);
-  tilesat_draw how = {
-      .scale = (int)o->scale, .pins = decorated, .legend = decorated};
+  tilesat_draw how = {.scale =
+                          decorated ? (int)o->scale : TILESAT_SCALE_READABLE,
+                      .pins = decorated,
+                      .legend = decorated};
   memcpy(how.window, o->window, sizeof how.window);
   return how;
 }
 
-/* img as a PNG file; 0 or EXIT_ERROR (said). */
-static int write_png(const char *path, const tilesat_image *img) {
+void pins_cut_notice(const options *o, int least) {
+  static bool said; /* once a run, however many pictures */
+  if (!least || said)
+    return;
+  said = true;
+  char keeps[64];
+  if (least > 0)
+    snprintf(keeps, sizeof keeps, "at least %d keeps them whole", least);
+  else
+    snprintf(keeps, sizeof keeps, "no --scale up to 512 keeps them whole");
+  if (GIVEN(o, scale))
+    fprintf(stderr,
+            "tilesat: --scale %d draws pinned tiles smaller than their "
+            "pictures (%s)\n",
+            (int)o->scale, keeps);
+  else
+    fprintf(stderr,
+            "tilesat: %s: pinned tiles are drawn smaller than their pictures "
+            "to keep the picture within 2^26 pixels, 32768 a side (--scale: "
+            "%s, on a smaller map or window)\n",
+            o->png, keeps);
+}
+
+/* img as a PNG file noting what it is (tilesat_png_note; "marked": a
+ * picture that explains); 0 or EXIT_ERROR (said). */
+static int write_png(const char *path, const tilesat_image *img,
+                     const char *note) {
   tilesat_error err;
   out_file of;
   if (!img) {
@@ -36,7 +63,7 @@ static int write_png(const char *path, const tilesat_image *img) {
   }
   if (open_file(&of, path))
     return EXIT_ERROR;
-  if (tilesat_image_write_png_stream(img, of.f, path, &err)) {
+  if (tilesat_image_write_png_noted(img, of.f, path, note, &err)) {
     out_close(&of, false);
     return fail_err(&err);
   }
@@ -159,7 +186,11 @@ int map_outputs(options *o, const tilesat_map *m, const int *tiles) {
   if (o->png) {
     tilesat_draw how = drawing(o, false);
     tilesat_image *img = tilesat_render_drawn(m, pics, tiles, NULL, &how);
-    rc = write_png(o->png, img);
+    if (img)
+      pins_cut_notice(o, tilesat_render_pins_cut(m, pics, &how, false));
+    char note[80];
+    tilesat_render_drawn_note(m, pics, &how, 1, note, sizeof note);
+    rc = write_png(o->png, img, note);
     tilesat_image_free(img);
   }
   const char *tiled[2] = {o->tmx, o->tmj};
@@ -197,7 +228,9 @@ int domains_png(options *o, const tilesat_map *m, cell_has has,
     tilesat_draw how = drawing(o, true);
     tilesat_image *img = tilesat_render_marked_drawn(m, pics, NULL, dom, marks,
                                                      pairs, npairs, &how);
-    rc = write_png(o->png, img);
+    if (img)
+      pins_cut_notice(o, tilesat_render_pins_cut(m, pics, &how, true));
+    rc = write_png(o->png, img, "marked");
     tilesat_image_free(img);
   }
   tilesat_pictures_free(pics);
@@ -206,7 +239,7 @@ int domains_png(options *o, const tilesat_map *m, cell_has has,
 }
 
 int image_png(const char *path, const tilesat_image *img) {
-  return write_png(path, img);
+  return write_png(path, img, "marked");
 }
 
 /* ------------------------------------- enum / sample --png / --tmx / --tmj */
@@ -268,7 +301,11 @@ int sheet_end(sheet *s) {
     tilesat_draw how = drawing(o, false);
     tilesat_image *img = tilesat_render_sheet_drawn(
         s->m, s->pics, (const int *const *)s->maps, n, &how);
-    rc = write_png(o->png, img);
+    if (img)
+      pins_cut_notice(o, tilesat_render_pins_cut(s->m, s->pics, &how, false));
+    char note[80];
+    tilesat_render_drawn_note(s->m, s->pics, &how, n, note, sizeof note);
+    rc = write_png(o->png, img, note);
     tilesat_image_free(img);
   }
   /* a Tiled map with one layer per map; nothing to write without maps */

@@ -92,6 +92,54 @@ static struct inputs *inputs_of(options *o) {
   return o->inputs;
 }
 
+/* What a picture tilesat drew holds beyond its map (tilesat_png_note),
+ * and what to do instead. */
+static const struct {
+  const char *note, *why;
+} unreadable[] = {
+    {"legend", "is drawn with --scale (a legend below the map, or its pins "
+               "framed): draw it without --scale to read it back"},
+    {"sheet", "holds several maps: draw one (-n 1) to read it back, or write "
+              "them with --tmx"},
+    {"smaller", "is drawn smaller than its tiles (--scale under their "
+                "pictures' size): draw it without --scale to read it back"},
+    {"marked", "explains (marks, faded cells, a legend): it is no map to read "
+               "back; give the map itself (check --png, or a text grid)"},
+};
+
+/* A PNG as the map it shows: a picture tilesat drew larger (its note
+ * "scaled XN/XD YN/YD") back at its tiles' size; one tilesat drew with
+ * more than the map refused, saying why; any other as it is (a sample:
+ * also one drawn smaller, a picture of its own). */
+static tilesat_image *read_map_png(const char *path, bool sample,
+                                   tilesat_error *err) {
+  tilesat_image *img = tilesat_image_read_png(path, err);
+  char note[80];
+  if (!img || !tilesat_png_note(path, note, sizeof note) ||
+      (sample && !strcmp(note, "smaller")))
+    return img;
+  long long xn, xd, yn, yd;
+  if (sscanf(note, "scaled %lld/%lld %lld/%lld", &xn, &xd, &yn, &yd) == 4) {
+    tilesat_image *back = tilesat_image_unscale(img, xn, xd, yn, yd);
+    if (!back)
+      snprintf(err->msg, sizeof err->msg,
+               "%s: its pixels no longer come in the blocks of %lld/%lld "
+               "pixels a tile pixel tilesat drew (edited since?): draw it "
+               "again without --scale",
+               path, xn, xd);
+    tilesat_image_free(img);
+    return back;
+  }
+  for (size_t i = 0; i < sizeof unreadable / sizeof *unreadable; i++)
+    if (!strcmp(note, unreadable[i].note)) {
+      snprintf(err->msg, sizeof err->msg, "%s: this picture %s", path,
+               unreadable[i].why);
+      tilesat_image_free(img);
+      return NULL;
+    }
+  return img;
+}
+
 static tilesat_grid *load_image(options *o, const char *path,
                                 tilesat_error *err) {
   struct inputs *in = inputs_of(o);
@@ -102,7 +150,7 @@ static tilesat_grid *load_image(options *o, const char *path,
       return NULL;
     in->pics = tilesat_pictures_new(tile_size, tile_size, 0);
   }
-  tilesat_image *img = tilesat_image_read_png(path, err);
+  tilesat_image *img = read_map_png(path, true, err);
   if (!img)
     return NULL;
   tilesat_grid *g =
@@ -177,7 +225,7 @@ static tilesat_grid *read_map_grid(options *o, const char *path,
              path);
     return NULL;
   }
-  tilesat_image *img = tilesat_image_read_png(path, err);
+  tilesat_image *img = read_map_png(path, false, err);
   tilesat_grid *g = NULL;
   if (img) {
     int size = *pics ? tilesat_pictures_width(*pics) : 1;

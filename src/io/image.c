@@ -106,6 +106,13 @@ static void png_warn(png_structp png, png_const_charp msg) {
  * which tilesat_png_by_tilesat reads before a side picture is replaced. */
 int ts_png_write_stream(const tilesat_image *img, FILE *f, const char *path,
                         tilesat_error *err) {
+  return ts_png_write_noted(img, f, path, NULL, err);
+}
+
+/* The same, with a second text chunk TILESAT_PNG_NOTE = note (NULL:
+ * none): what the picture shows, read back by tilesat_png_note. */
+int ts_png_write_noted(const tilesat_image *img, FILE *f, const char *path,
+                       const char *note, tilesat_error *err) {
   snprintf(png_message, sizeof png_message, "out of memory");
   png_structp png =
       png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, png_fail, png_warn);
@@ -120,13 +127,17 @@ int ts_png_write_stream(const tilesat_image *img, FILE *f, const char *path,
                PNG_COLOR_TYPE_RGB_ALPHA, PNG_INTERLACE_NONE,
                PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
   png_set_sRGB(png, info, PNG_sRGB_INTENT_PERCEPTUAL);
-  char key[] = TS_PNG_KEY, value[] = TS_PNG_VALUE;
-  png_text text;
-  memset(&text, 0, sizeof text);
-  text.compression = PNG_TEXT_COMPRESSION_NONE;
-  text.key = key;
-  text.text = value;
-  png_set_text(png, info, &text, 1);
+  char key[] = TS_PNG_KEY, value[] = TS_PNG_VALUE,
+       note_key[] = TILESAT_PNG_NOTE, note_value[80];
+  snprintf(note_value, sizeof note_value, "%s", note ? note : "");
+  png_text text[2];
+  memset(text, 0, sizeof text);
+  text[0].compression = text[1].compression = PNG_TEXT_COMPRESSION_NONE;
+  text[0].key = key;
+  text[0].text = value;
+  text[1].key = note_key;
+  text[1].text = note_value;
+  png_set_text(png, info, text, note ? 2 : 1);
   png_write_info(png, info);
   size_t row = (size_t)img->width * 4;
   for (int y = 0; y < img->height; y++)
@@ -176,6 +187,75 @@ bool tilesat_png_by_tilesat(const char *path) {
 int tilesat_image_write_png_stream(const tilesat_image *img, FILE *f,
                                    const char *name, tilesat_error *err) {
   return ts_png_write_stream(img, f, name, err);
+}
+
+int tilesat_image_write_png_noted(const tilesat_image *img, FILE *f,
+                                  const char *name, const char *note,
+                                  tilesat_error *err) {
+  return ts_png_write_noted(img, f, name, note, err);
+}
+
+bool tilesat_png_note(const char *path, char *note, size_t len) {
+  FILE *f = fopen(path, "rb");
+  if (!f || !len)
+    return f ? fclose(f), false : false;
+  static const char key[] = TILESAT_PNG_NOTE; /* then a NUL, the text */
+  unsigned char head[8], body[sizeof key + 80];
+  bool png = fread(head, 1, 8, f) == 8 && tilesat_is_png(head, 8);
+  bool found = false;
+  for (int i = 0; png && !found && i < PNG_CHUNKS_READ; i++) {
+    if (fread(head, 1, 8, f) != 8 || !memcmp(head + 4, "IDAT", 4) ||
+        !memcmp(head + 4, "IEND", 4))
+      break;
+    uint32_t n = be32(head);
+    if (n > sizeof key && n <= sizeof body && !memcmp(head + 4, "tEXt", 4)) {
+      if (fread(body, 1, n, f) != n)
+        break;
+      if (!memcmp(body, key, sizeof key)) { /* the key and its NUL */
+        size_t k = n - sizeof key < len - 1 ? n - sizeof key : len - 1;
+        memcpy(note, body + sizeof key, k);
+        note[k] = '\0';
+        found = true;
+      }
+      n = 0;
+    }
+    if (n > INT32_MAX || fseek(f, (long)n + 4, SEEK_CUR))
+      break;
+  }
+  fclose(f);
+  return found;
+}
+
+/* The first output pixel of source pixel v, scaled by num/den. */
+static long long first_of(long long v, long long num, long long den) {
+  return (v * num + den - 1) / den;
+}
+
+tilesat_image *tilesat_image_unscale(const tilesat_image *img, long long xn,
+                                     long long xd, long long yn, long long yd) {
+  if (xn < xd || yn < yd || xd <= 0 || yd <= 0)
+    return NULL; /* drawn smaller: pixels were dropped */
+  long long w = (long long)img->width * xd / xn,
+            h = (long long)img->height * yd / yn;
+  if (w <= 0 || h <= 0 || first_of(w, xn, xd) != img->width ||
+      first_of(h, yn, yd) != img->height)
+    return NULL;
+  tilesat_image *out = tilesat_image_new((int)w, (int)h);
+  for (long long y = 0; y < h; y++)
+    for (long long x = 0; x < w; x++)
+      memcpy(out->rgba + 4 * (y * w + x),
+             img->rgba +
+                 4 * (first_of(y, yn, yd) * img->width + first_of(x, xn, xd)),
+             4);
+  /* every pixel of img is its source's, by nearest neighbour */
+  for (long long Y = 0; Y < img->height; Y++)
+    for (long long X = 0; X < img->width; X++)
+      if (memcmp(img->rgba + 4 * (Y * img->width + X),
+                 out->rgba + 4 * (Y * yd / yn * w + X * xd / xn), 4)) {
+        tilesat_image_free(out);
+        return NULL;
+      }
+  return out;
 }
 
 /* Not png_image_write_to_file, which removes the path when it fails: a

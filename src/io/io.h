@@ -16,6 +16,8 @@ bool ts_parse_colour(const char *s, uint8_t rgba[4]);
 void ts_colour_name(const uint8_t rgba[4], char out[10]);
 /* Encode img as PNG into f (an output being written to `path`, named in
  * the error); 0 or -1. */
+int ts_png_write_noted(const tilesat_image *img, FILE *f, const char *path,
+                       const char *note, tilesat_error *err);
 int ts_png_write_stream(const tilesat_image *img, FILE *f, const char *path,
                         tilesat_error *err);
 /* Parse an XML file with libxml2 (no network); NULL and "FILE:LINE: bad
@@ -61,5 +63,11 @@ void ts_legend_size(const ts_legend_row *rows, size_t n, size_t *w, size_t *h);
  * 32768 pixels a side or 2^26 pixels. */
 tilesat_image *ts_legend_add(const tilesat_image *img,
                              const ts_legend_row *rows, size_t n);
+/* tilesat_heat_map_scaled with a line of text below its scale (NULL:
+ * none), and whether it fits. */
+tilesat_image *ts_heat_map(int width, int height, const long *hits, long runs,
+                           int cell, const char *note);
+bool ts_heat_map_fits(int width, int height, long runs, int cell,
+                      const char *note);
 
 #endif

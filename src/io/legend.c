@@ -151,18 +151,21 @@ static void heat_colour(double f, uint8_t px[4]) {
 
 #define HEAT_BAR 160 /* the colour scale's length in pixels */
 
-static void heat_size(int w, int h, long runs, int cell, size_t *iw, size_t *ih,
-                      char *title, size_t tlen) {
+static void heat_size(int w, int h, long runs, int cell, const char *note,
+                      size_t *iw, size_t *ih, char *title, size_t tlen) {
   snprintf(title, tlen, "contradictions per cell (%ld run%s)", runs,
            runs == 1 ? "" : "s");
-  size_t mw = (size_t)w * (size_t)cell + 1,
-         mh = (size_t)h * (size_t)cell + 1; /* and its edge */
+  size_t mw = (size_t)w * (size_t)cell + 2,
+         mh = (size_t)h * (size_t)cell + 2; /* and its edge, all round */
   size_t lw = (size_t)ts_text_width(title) + (size_t)(2 * PAD);
   if (lw < (size_t)(HEAT_BAR + 2 * PAD + 40))
     lw = (size_t)(HEAT_BAR + 2 * PAD + 40);
+  if (note && (size_t)ts_text_width(note) + (size_t)(2 * PAD) > lw)
+    lw = (size_t)ts_text_width(note) + (size_t)(2 * PAD);
   *iw = mw > lw ? mw : lw;
-  /* title, bar, numbers */
-  *ih = mh + (size_t)(PAD + TEXT_H + PAD + SWATCH + 4 + TEXT_H + PAD);
+  /* title, bar, numbers (and the note) */
+  *ih = mh + (size_t)(PAD + TEXT_H + PAD + SWATCH + 4 + TEXT_H + PAD) +
+        (note ? (size_t)(TEXT_H + PAD) : 0);
 }
 
 bool tilesat_heat_map_fits(int width, int height, long runs) {
@@ -175,6 +178,11 @@ tilesat_image *tilesat_heat_map(int width, int height, const long *hits,
 }
 
 bool tilesat_heat_map_scaled_fits(int width, int height, long runs, int cell) {
+  return ts_heat_map_fits(width, height, runs, cell, NULL);
+}
+
+bool ts_heat_map_fits(int width, int height, long runs, int cell,
+                      const char *note) {
   size_t w, h;
   char title[96];
   if (cell <= 0)
@@ -182,12 +190,13 @@ bool tilesat_heat_map_scaled_fits(int width, int height, long runs, int cell) {
   if (width <= 0 || height <= 0 || cell > (1 << 15) ||
       (size_t)width * (size_t)height > ((size_t)1 << 26))
     return false;
-  heat_size(width, height, runs, cell, &w, &h, title, sizeof title);
+  heat_size(width, height, runs, cell, note, &w, &h, title, sizeof title);
   return w <= ((size_t)1 << 15) && h <= ((size_t)1 << 15) &&
          w * h <= ((size_t)1 << 26);
 }
 
-/* The map's cells, white to red, and its edge. */
+/* The map's cells, white to red, one pixel in from its edge, which is
+ * drawn all round (white cells meet the white around them). */
 static void heat_cells(tilesat_image *img, int width, int height,
                        const long *hits, long most, int cell) {
   for (int r = 0; r < height; r++)
@@ -195,33 +204,15 @@ static void heat_cells(tilesat_image *img, int width, int height,
       uint8_t px[4];
       long k = hits[(size_t)r * (size_t)width + (size_t)c];
       heat_colour(most ? (double)k / (double)most : 0, px);
-      ts_fill_rect(img, c * cell, r * cell, cell, cell, px);
+      ts_fill_rect(img, 1 + c * cell, 1 + r * cell, cell, cell, px);
     }
-  /* the map's edge, where white cells meet the white around them */
   static const uint8_t edge[4] = {128, 128, 128, 255};
-  ts_fill_rect(img, 0, height * cell, width * cell, 1, edge);
-  ts_fill_rect(img, width * cell, 0, 1, height * cell + 1, edge);
+  ts_frame_rect(img, 0, 0, width * cell + 2, height * cell + 2, 1, edge);
 }
 
-tilesat_image *tilesat_heat_map_scaled(int width, int height, const long *hits,
-                                       long runs, int cell) {
-  if (cell <= 0)
-    cell = TILESAT_HEAT_CELL;
-  if (!tilesat_heat_map_scaled_fits(width, height, runs, cell))
-    return NULL;
-  size_t iw, ih;
-  char title[96];
-  heat_size(width, height, runs, cell, &iw, &ih, title, sizeof title);
-  long most = 0;
-  for (size_t c = 0; c < (size_t)width * (size_t)height; c++)
-    most = hits[c] > most ? hits[c] : most;
-  tilesat_image *img = tilesat_image_new((int)iw, (int)ih);
-  ts_fill_rect(img, 0, 0, img->width, img->height, white);
-  heat_cells(img, width, height, hits, most, cell);
-  int y = height * cell + PAD;
-  ts_text_draw(img, PAD, y, title, black);
-  y += TEXT_H + PAD;
-  /* the scale: white (0) to red (the most), framed, with its numbers */
+/* The scale below the map: white (0) to red (the most), framed, with
+ * its numbers; y its top. */
+static void heat_scale(tilesat_image *img, int y, long most) {
   for (int i = 0; i < HEAT_BAR; i++) {
     uint8_t px[4];
     heat_colour((double)i / (HEAT_BAR - 1), px);
@@ -244,5 +235,33 @@ tilesat_image *tilesat_heat_map_scaled(int width, int height, const long *hits,
     snprintf(num, sizeof num, "%ld", most);
     ts_text_draw(img, PAD + HEAT_BAR - ts_text_width(num), y, num, black);
   }
+}
+
+tilesat_image *tilesat_heat_map_scaled(int width, int height, const long *hits,
+                                       long runs, int cell) {
+  return ts_heat_map(width, height, hits, runs, cell, NULL);
+}
+
+tilesat_image *ts_heat_map(int width, int height, const long *hits, long runs,
+                           int cell, const char *note) {
+  if (cell <= 0)
+    cell = TILESAT_HEAT_CELL;
+  if (!ts_heat_map_fits(width, height, runs, cell, note))
+    return NULL;
+  size_t iw, ih;
+  char title[96];
+  heat_size(width, height, runs, cell, note, &iw, &ih, title, sizeof title);
+  long most = 0;
+  for (size_t c = 0; c < (size_t)width * (size_t)height; c++)
+    most = hits[c] > most ? hits[c] : most;
+  tilesat_image *img = tilesat_image_new((int)iw, (int)ih);
+  ts_fill_rect(img, 0, 0, img->width, img->height, white);
+  heat_cells(img, width, height, hits, most, cell);
+  int y = height * cell + 2 + PAD;
+  ts_text_draw(img, PAD, y, title, black);
+  y += TEXT_H + PAD;
+  heat_scale(img, y, most);
+  if (note)
+    ts_text_draw(img, PAD, y + SWATCH + 4 + TEXT_H + PAD, note, black);
   return img;
 }

@@ -105,10 +105,34 @@ static void painter_how(painter *p, const tilesat_draw *how) {
   }
 }
 
+/* The readable default (TILESAT_SCALE_READABLE): tiles of one pixel
+ * (colours named by their colour) at up to READABLE_CELL pixels a cell,
+ * the picture (a sheet: all its maps) at most READABLE_SIDE a side; other
+ * pictures at their size (0). */
+#define READABLE_CELL 8
+#define READABLE_SIDE 1024
+static int readable_scale(const painter *p, size_t nmaps) {
+  if (p->overlap || p->tw != 1 || p->th != 1)
+    return 0;
+  size_t cols = 1;
+  while (cols * cols < nmaps)
+    cols++;
+  size_t rows = nmaps > 1 ? (nmaps + cols - 1) / cols : 1;
+  size_t w = cols * (size_t)p->w, h = rows * (size_t)p->h;
+  size_t side = w > h ? w : h;
+  int s = READABLE_CELL;
+  while (s > 1 && side * (size_t)s > READABLE_SIDE)
+    s--;
+  return s;
+}
+
 /* how->scale pixels a cell, when given: a picture's width to that, its
- * height in proportion (an overlapping map: a pixel a cell). */
-static void painter_scale(painter *p) {
+ * height in proportion (an overlapping map: a pixel a cell); nmaps the
+ * maps of a sheet (0 or 1: one map). */
+static void painter_scale(painter *p, size_t nmaps) {
   int n = p->how ? p->how->scale : 0;
+  if (n < 0)
+    n = readable_scale(p, nmaps);
   if (n <= 0)
     return;
   if (p->overlap) {
@@ -215,6 +239,11 @@ static void mark(uint8_t px[4], bool tint) {
 static void fade(uint8_t px[4]) {
   for (int i = 0; i < 3; i++)
     px[i] = (uint8_t)((px[i] + 2 * 255 + 1) / 3);
+}
+
+/* Is the cell pinned (drawn as its pin, never washed out)? */
+static bool pinned_cell(const painter *p, int cell) {
+  return p->pinned && p->pinned[cell] >= 0;
 }
 
 /* Pixel (dy, dx) of a cell, highlighted or not: a red frame two pixels
@@ -397,7 +426,7 @@ static tilesat_image *picture_down(const painter *p, const int *tiles,
                     (m->topo == TILESAT_HEX && (p->r0 + r) % 2 ? p->tw / 2 : 0);
       uint8_t *px = img->rgba + 4 * (Y * W + X);
       cell_pixel(p, tiles, domains, cell, dy, dx, px);
-      if (marks && marks[cell] == TILESAT_MARK_NONE)
+      if (marks && marks[cell] == TILESAT_MARK_NONE && !pinned_cell(p, cell))
         fade(px);
     }
   }
@@ -418,7 +447,8 @@ static tilesat_image *picture(const painter *p, const int *tiles,
   for (int y = 0; marks && y < nh; y++)
     for (int x = 0; x < nw; x++) {
       int cell = owner(p, x, y);
-      if (cell >= 0 && marks[cell] == TILESAT_MARK_NONE)
+      if (cell >= 0 && marks[cell] == TILESAT_MARK_NONE &&
+          !pinned_cell(p, cell))
         fade(native->rgba + 4 * ((size_t)y * (size_t)nw + (size_t)x));
     }
   if (p->xn == p->xd && p->yn == p->yd)
@@ -439,33 +469,128 @@ static tilesat_image *picture(const painter *p, const int *tiles,
 /* A mark's frame: 2 pixels, 1/8 of a cell of 24 pixels or more. */
 static int mark_width(int side) { return side / 8 > 2 ? side / 8 : 2; }
 
-/* Pinned cells framed, black outside and white inside (inside a mark's
- * frame), on cells of 4 or more pixels a side; how many were. */
-static size_t frame_pins(const painter *p, tilesat_image *img,
-                         const uint8_t *marks) {
-  const tilesat_map *m = p->m;
+/* A pin's mark on the output rectangle o: a frame t pixels black, t white
+ * (inside a mark's frame of `in` pixels), and the cell's picture drawn
+ * whole inside it, resized to fit: the frames cover none of the tile's
+ * pixels, so two pinned tiles that differ look different (every pixel of
+ * the picture shows while the inside is as large as the picture). */
+static void pin_mark(const painter *p, tilesat_image *img, const int *tiles,
+                     const uint64_t *domains, int cell, const int o[4], int in,
+                     int t) {
+  ts_frame_rect(img, o[0] + in, o[1] + in, o[2] - 2 * in, o[3] - 2 * in, t,
+                black_px);
+  ts_frame_rect(img, o[0] + in + t, o[1] + in + t, o[2] - 2 * (in + t),
+                o[3] - 2 * (in + t), t, white_px);
+  int b = in + 2 * t, iw = o[2] - 2 * b, ih = o[3] - 2 * b;
+  for (int y = 0; y < ih; y++)
+    for (int x = 0; x < iw; x++) {
+      int X = o[0] + b + x, Y = o[1] + b + y;
+      if (X < 0 || Y < 0 || X >= img->width || Y >= img->height)
+        continue;
+      int dx = p->overlap ? 0 : (int)((long long)x * p->tw / iw);
+      int dy = p->overlap ? 0 : (int)((long long)y * p->th / ih);
+      cell_pixel(p, tiles, domains, cell, dy, dx,
+                 img->rgba + 4 * ((size_t)Y * (size_t)img->width + (size_t)X));
+    }
+}
+
+/* A pin frame's width on a cell of `side` pixels. */
+static int pin_width(int side) { return side / 16 > 1 ? side / 16 : 1; }
+
+/* Pin i's rectangle on the output (o) and the frames around it: *in, a
+ * mark's frame, and the pin frame's width (returned), 0 when the pin is
+ * not framed (a second pin on its cell, outside the window, a cell under
+ * 5 pixels a side or with no room inside the mark's frame). */
+static int pin_room(const painter *p, size_t i, const uint8_t *marks, int o[4],
+                    int *in) {
+  int cell = p->m->pins.v[i].cell;
+  if (!p->pinned || p->pinned[cell] != p->m->pins.v[i].tile ||
+      !out_rect(p, cell, o))
+    return 0;
+  int side = o[2] < o[3] ? o[2] : o[3];
+  int t = pin_width(side);
+  *in =
+      marks && marks[cell] != TILESAT_MARK_NONE && marks[cell] < TILESAT_NMARKS
+          ? mark_width(side)
+          : 0;
+  return side - 2 * *in >= 4 * t + 1 ? t : 0;
+}
+
+/* Pinned cells marked (pin_mark); how many were. */
+static size_t frame_pins(const painter *p, tilesat_image *img, const int *tiles,
+                         const uint64_t *domains, const uint8_t *marks) {
   size_t framed = 0;
-  for (size_t i = 0; p->pinned && i < m->pins.n; i++) {
-    int cell = m->pins.v[i].cell, o[4];
-    if (p->pinned[cell] != m->pins.v[i].tile || !out_rect(p, cell, o))
-      continue; /* a second pin on a cell: framed once */
-    int side = o[2] < o[3] ? o[2] : o[3];
-    if (side < 4)
-      continue;
-    int t = side / 16 > 1 ? side / 16 : 1;
-    int in = marks && marks[cell] != TILESAT_MARK_NONE &&
-                     marks[cell] < TILESAT_NMARKS
-                 ? mark_width(side)
-                 : 0;
-    if (side - 2 * in < 4 * t)
-      continue; /* no room inside the mark's frame: the mark says more */
-    ts_frame_rect(img, o[0] + in, o[1] + in, o[2] - 2 * in, o[3] - 2 * in, t,
-                  black_px);
-    ts_frame_rect(img, o[0] + in + t, o[1] + in + t, o[2] - 2 * (in + t),
-                  o[3] - 2 * (in + t), t, white_px);
-    framed++;
+  for (size_t i = 0; p->pinned && i < p->m->pins.n; i++) {
+    int o[4], in, t = pin_room(p, i, marks, o, &in);
+    if (t) {
+      pin_mark(p, img, tiles, domains, p->m->pins.v[i].cell, o, in, t);
+      framed++;
+    }
   }
   return framed;
+}
+
+/* ------------------------------------------------------ pins drawn whole */
+
+/* The largest --scale (options.h) that the least scale keeping pins whole
+ * is looked for under. */
+#define SCALE_MAX 512
+
+/* A pinned tile's picture as drawn (an overlapping map's: one pixel). */
+static void pin_need(const painter *p, int *w, int *h) {
+  *w = p->overlap ? 1 : p->tw;
+  *h = p->overlap ? 1 : p->th;
+}
+
+/* Does a pinned tile show whole, every pixel of its picture, on a cell of
+ * cw x ch output pixels: inside its frames (pin_room) and, `marked`, a
+ * mark's frame, the widest frames a pinned cell can get (unframed: inside
+ * the mark's frame alone)? */
+static bool pin_whole(const painter *p, int cw, int ch, bool marked) {
+  int side = cw < ch ? cw : ch, t = pin_width(side), nw, nh;
+  int in = marked ? mark_width(side) : 0;
+  int b = side - 2 * in >= 4 * t + 1 ? in + 2 * t : in;
+  pin_need(p, &nw, &nh);
+  return cw - 2 * b >= nw && ch - 2 * b >= nh;
+}
+
+/* The same on a heat map's cell of `cell` pixels (framed from 6). */
+static bool heat_pin_whole(const painter *p, int cell) {
+  int b = cell >= 6 ? 2 * pin_width(cell) : 0, nw, nh;
+  pin_need(p, &nw, &nh);
+  return cell - 2 * b >= nw && cell - 2 * b >= nh;
+}
+
+/* A cell's size on the output as the painter scales it. */
+static void cell_out(const painter *p, int *cw, int *ch) {
+  int nw = p->overlap ? 1 : p->tw, nh = p->overlap ? 1 : p->th;
+  *cw = (int)up(nw, p->xn, p->xd);
+  *ch = (int)up(nh, p->yn, p->yd);
+}
+
+/* Is a pin drawn (its cell in the window)? */
+static bool pins_shown(const painter *p) {
+  int rect[4];
+  for (size_t i = 0; p->pinned && i < p->m->pins.n; i++)
+    if (cell_rect(p, p->m->pins.v[i].cell, rect))
+      return true;
+  return false;
+}
+
+/* The least --scale N from which on (up to SCALE_MAX) pinned tiles show
+ * whole, N pixels a cell across as painter_scale draws it (a heat map's:
+ * N x N); -1 when SCALE_MAX does not. */
+static int least_whole(const painter *p, bool marked, bool heat) {
+  int least = -1;
+  for (int n = SCALE_MAX; n >= 1; n--) {
+    long long nh =
+        p->overlap || heat ? n : ((long long)n * p->th + p->tw / 2) / p->tw;
+    int ch = nh > 0 ? (int)nh : 1;
+    if (heat ? !heat_pin_whole(p, n) : !pin_whole(p, n, ch, marked))
+      break;
+    least = n;
+  }
+  return least;
 }
 
 /* ---------------------------------------------------------------- legend */
@@ -590,11 +715,11 @@ static bool legend_fits(size_t w, size_t h, const legend *lg) {
 /* ---------------------------------------------------------- plain maps */
 
 static void painter_open(painter *p, const tilesat_map *m,
-                         const tilesat_pictures *pics,
-                         const tilesat_draw *how) {
+                         const tilesat_pictures *pics, const tilesat_draw *how,
+                         size_t nmaps) {
   painter_init(p, m, pics);
   painter_how(p, how);
-  painter_scale(p);
+  painter_scale(p, nmaps);
 }
 
 /* Does the plain picture fit, before and after scaling? */
@@ -642,12 +767,12 @@ tilesat_image *tilesat_render_drawn(const tilesat_map *m,
   if (!tiles && !domains)
     ts_misuse(__func__, "neither tiles nor domains");
   painter p;
-  painter_open(&p, m, pics, how);
+  painter_open(&p, m, pics, how, 1);
   size_t w, h, cols;
   tilesat_image *img = NULL;
   if (plain_fits(&p, 0, &w, &h, &cols)) {
     img = picture(&p, tiles, domains, NULL, NULL);
-    size_t pins = frame_pins(&p, img, NULL);
+    size_t pins = frame_pins(&p, img, tiles, domains, NULL);
     legend lg;
     const int *maps[1] = {tiles};
     plain_legend(&p, maps, tiles ? 1 : 0, domains, pins > 0, false, &lg);
@@ -685,7 +810,7 @@ bool tilesat_render_drawn_fits(const tilesat_map *m,
                                const tilesat_pictures *pics,
                                const tilesat_draw *how) {
   painter p;
-  painter_open(&p, m, pics, how);
+  painter_open(&p, m, pics, how, 1);
   size_t w, h, cols;
   bool fits = plain_fits(&p, 0, &w, &h, &cols);
   painter_free(&p);
@@ -703,7 +828,7 @@ size_t tilesat_render_sheet_drawn_fits(const tilesat_map *m,
                                        const tilesat_pictures *pics,
                                        size_t nmaps, const tilesat_draw *how) {
   painter p;
-  painter_open(&p, m, pics, how);
+  painter_open(&p, m, pics, how, nmaps);
   /* a larger sheet is never smaller (columns and rows only grow): the
    * largest that fits by bisection, in [lo, hi) */
   size_t cols, sw, sh, lo = 0, hi = nmaps > (1u << 26) ? (1u << 26) : nmaps;
@@ -733,7 +858,7 @@ tilesat_image *tilesat_render_sheet_drawn(const tilesat_map *m,
                                           const int *const *maps, size_t nmaps,
                                           const tilesat_draw *how) {
   painter p;
-  painter_open(&p, m, pics, how);
+  painter_open(&p, m, pics, how, nmaps);
   size_t w, h, cols, sw, sh;
   scaled_size(&p, &w, &h);
   if (!plain_fits(&p, nmaps, &sw, &sh, &cols)) {
@@ -748,7 +873,7 @@ tilesat_image *tilesat_render_sheet_drawn(const tilesat_map *m,
   size_t pins = 0, g = TILESAT_SHEET_GAP;
   for (size_t k = 0; k < nmaps; k++) {
     tilesat_image *one = picture(&p, maps[k], NULL, NULL, NULL);
-    pins += frame_pins(&p, one, NULL);
+    pins += frame_pins(&p, one, maps[k], NULL, NULL);
     size_t x0 = (k % cols) * (w + g), y0 = (k / cols) * (h + g);
     for (size_t y = 0; y < h; y++)
       memcpy(img->rgba + 4 * ((y0 + y) * sw + x0), one->rgba + 4 * y * w,
@@ -784,18 +909,6 @@ static int mark_scale(const painter *p) {
   while ((long long)w * (s + 1) <= 192 && side * (s + 1) <= 48)
     s++;
   return s;
-}
-
-static void marked_open(painter *p, const tilesat_map *m,
-                        const tilesat_pictures *pics, const tilesat_draw *how) {
-  painter_init(p, m, pics);
-  painter_how(p, how);
-  if (how && how->scale > 0) {
-    painter_scale(p);
-  } else {
-    p->xn = p->yn = mark_scale(p);
-    p->xd = p->yd = 1;
-  }
 }
 
 /* The legend's rows for these marks: a row per kind of mark used, the
@@ -849,6 +962,41 @@ static bool marked_size(const painter *p, size_t *w, size_t *h) {
   legend lg;
   marked_legend(p, NULL, NULL, true, true, true, &lg);
   return legend_fits(*w, *h, &lg);
+}
+
+/* The marked pictures' own scale grown, when pins are drawn, to the
+ * least that shows each pinned tile whole inside the widest frames
+ * (pin_whole), while the picture fits; else left as it is (pinned tiles
+ * drawn smaller: tilesat_render_pins_cut says so). */
+static void pins_scale(painter *p) {
+  if (!pins_shown(p))
+    return;
+  long long s0 = p->xn, big = p->tw > p->th ? p->tw : p->th;
+  for (long long s = s0; s * big <= (1 << 15); s++) {
+    p->xn = p->yn = s;
+    int cw, ch;
+    cell_out(p, &cw, &ch);
+    if (!pin_whole(p, cw, ch, true))
+      continue;
+    size_t w, h;
+    if (!marked_size(p, &w, &h))
+      break;
+    return;
+  }
+  p->xn = p->yn = s0;
+}
+
+static void marked_open(painter *p, const tilesat_map *m,
+                        const tilesat_pictures *pics, const tilesat_draw *how) {
+  painter_init(p, m, pics);
+  painter_how(p, how);
+  if (how && how->scale > 0) {
+    painter_scale(p, 1);
+  } else {
+    p->xn = p->yn = mark_scale(p);
+    p->xd = p->yd = 1;
+    pins_scale(p);
+  }
 }
 
 bool tilesat_render_marked_fits(const tilesat_map *m,
@@ -947,7 +1095,7 @@ tilesat_render_marked_drawn(const tilesat_map *m, const tilesat_pictures *pics,
   tilesat_image *img = picture(&p, tiles, domains, NULL, any ? marks : NULL);
   if (any)
     frame_marks(&p, img, marks);
-  size_t pins = frame_pins(&p, img, any ? marks : NULL);
+  size_t pins = frame_pins(&p, img, tiles, domains, any ? marks : NULL);
   for (size_t i = 0; i < npairs; i++)
     pair_dot(&p, img, pairs[2 * i], pairs[2 * i + 1]);
   legend lg;
@@ -955,4 +1103,116 @@ tilesat_render_marked_drawn(const tilesat_map *m, const tilesat_pictures *pics,
                 !tiles && any_blend(&p, domains), pins > 0, false, &lg);
   painter_free(&p);
   return with_legend(img, &lg);
+}
+
+/* ---------------------------------------------------------- heat maps */
+
+#define HEAT_PIN_NOTE "framed: a tile you placed (--pin, --pins-from)"
+
+bool tilesat_heat_map_drawn_fits(const tilesat_map *m, long runs, int cell) {
+  return ts_heat_map_fits(m->width, m->height, runs, cell,
+                          m->pins.n ? HEAT_PIN_NOTE : NULL);
+}
+
+/* The heat map's cell: `cell` when given, else TILESAT_HEAT_CELL grown
+ * to the least that shows pinned tiles whole (heat_pin_whole), while the
+ * heat map fits (else TILESAT_HEAT_CELL: tilesat_heat_map_pins_cut). */
+static int heat_cell(const painter *p, long runs, int cell) {
+  if (cell > 0)
+    return cell;
+  const tilesat_map *m = p->m;
+  for (int c = TILESAT_HEAT_CELL; p->pinned && c <= (1 << 15); c++)
+    if (heat_pin_whole(p, c))
+      return ts_heat_map_fits(m->width, m->height, runs, c, HEAT_PIN_NOTE)
+                 ? c
+                 : TILESAT_HEAT_CELL;
+  return TILESAT_HEAT_CELL;
+}
+
+/* A painter for the heat map's pins (none: no pins). */
+static void heat_painter(painter *p, const tilesat_map *m,
+                         const tilesat_pictures *pics, tilesat_draw *how) {
+  memset(how, 0, sizeof *how);
+  how->pins = true;
+  painter_init(p, m, pics);
+  painter_how(p, how);
+}
+
+tilesat_image *tilesat_heat_map_drawn(const tilesat_map *m,
+                                      const tilesat_pictures *pics,
+                                      const long *hits, long runs, int cell) {
+  painter p;
+  tilesat_draw how;
+  heat_painter(&p, m, pics, &how);
+  cell = heat_cell(&p, runs, cell);
+  tilesat_image *img = ts_heat_map(m->width, m->height, hits, runs, cell,
+                                   m->pins.n ? HEAT_PIN_NOTE : NULL);
+  if (!img || !m->pins.n) {
+    painter_free(&p);
+    return img;
+  }
+  int *tiles = ts_calloc((size_t)m->ncells, sizeof *tiles);
+  for (int c = 0; c < m->ncells; c++)
+    tiles[c] = p.pinned[c] >= 0 ? p.pinned[c] : 0;
+  int t = cell >= 6 ? pin_width(cell) : 0;
+  for (int c = 0; c < m->ncells; c++)
+    if (p.pinned[c] >= 0) { /* the map is drawn one pixel in */
+      int o[4] = {1 + c % m->width * cell, 1 + c / m->width * cell, cell, cell};
+      pin_mark(&p, img, tiles, NULL, c, o, 0, t);
+    }
+  free(tiles);
+  painter_free(&p);
+  return img;
+}
+
+int tilesat_heat_map_pins_cut(const tilesat_map *m,
+                              const tilesat_pictures *pics, long runs,
+                              int cell) {
+  painter p;
+  tilesat_draw how;
+  heat_painter(&p, m, pics, &how);
+  int least = 0;
+  if (p.pinned && !heat_pin_whole(&p, heat_cell(&p, runs, cell)))
+    least = least_whole(&p, false, true);
+  painter_free(&p);
+  return least;
+}
+
+int tilesat_render_pins_cut(const tilesat_map *m, const tilesat_pictures *pics,
+                            const tilesat_draw *how, bool marked) {
+  painter p;
+  if (marked)
+    marked_open(&p, m, pics, how);
+  else
+    painter_open(&p, m, pics, how, 1);
+  int least = 0, cw, ch;
+  cell_out(&p, &cw, &ch);
+  if (pins_shown(&p) && !pin_whole(&p, cw, ch, marked))
+    least = least_whole(&p, marked, false);
+  painter_free(&p);
+  return least;
+}
+
+/* --------------------------------------------------- what a picture is */
+
+void tilesat_render_drawn_note(const tilesat_map *m,
+                               const tilesat_pictures *pics,
+                               const tilesat_draw *how, size_t nmaps,
+                               char *note, size_t len) {
+  painter p;
+  painter_open(&p, m, pics, how, nmaps);
+  bool framed = false;
+  for (size_t i = 0; p.pinned && i < m->pins.n && !framed; i++) {
+    int o[4], in;
+    framed = pin_room(&p, i, NULL, o, &in) > 0;
+  }
+  if (nmaps > 1)
+    snprintf(note, len, "sheet");
+  else if (p.xn < p.xd || p.yn < p.yd)
+    snprintf(note, len, "smaller");
+  else if (framed || (how && how->legend && plain_colours(&p)))
+    snprintf(note, len, "legend");
+  else
+    snprintf(note, len, "scaled %lld/%lld %lld/%lld", p.xn, p.xd, p.yn, p.yd);
+  painter_free(&p);
 }
