@@ -737,3 +737,25 @@ Test(image, verify_of_a_non_png_named_png_says_so_and_leaks_nothing) {
   remove(notpng);
   free(notpng);
 }
+
+/* A PNG whose chunk claims more bytes than the file holds (a fuzzer's
+ * find: a 76-byte file whose tEXt chunk claims 1.9 GB, which libpng
+ * allocated before reading) is refused by name, the chunk and where. */
+Test(image, a_chunk_longer_than_the_file_is_refused) {
+  static const unsigned char png[] = {
+      0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n',
+      /* IHDR: 2x2, 8-bit RGBA */
+      0, 0, 0, 13, 'I', 'H', 'D', 'R', 0, 0, 0, 2, 0, 0, 0, 2, 8, 6, 0, 0, 0,
+      0, 0, 0, 0,
+      /* a tEXt chunk claiming 0x74455874 bytes, then the file ends */
+      0x74, 0x45, 0x58, 0x74, 't', 'E', 'X', 't', 'k', 0, 'v', 0, 0, 0, 0, 0,
+      0, 0, 0, 0, 'I', 'E', 'N', 'D', 0xae, 0x42, 0x60, 0x82};
+  char *path = temp_file((const char *)png, (long)sizeof png);
+  char want[512];
+  snprintf(want, sizeof want,
+           "tilesat: %s: bad PNG: its chunk 'tEXt' at byte 33 runs past the "
+           "end of the file (cut short or damaged)\n",
+           path);
+  expect_cli_error(want, "extract", path, "--tile-size", "1");
+  free(path);
+}

@@ -38,11 +38,46 @@ bool tilesat_is_png(const void *data, size_t len) {
  * a corrupt header must not make us ask for gigabytes. */
 #define MAX_PIXELS (1 << 26)
 
+/* The chunk of the PNG in data that claims more bytes than the file has
+ * left (libpng allocates a chunk's claimed length before reading it: a
+ * 200-byte file could ask for 2 GB), its offset in *at; NULL when every
+ * chunk up to IEND fits. */
+static const unsigned char *chunk_past_end(const unsigned char *data,
+                                           size_t len, size_t *at) {
+  size_t pos = 8;
+  while (len - pos >= 12) {
+    const unsigned char *c = data + pos;
+    size_t n =
+        (size_t)c[0] << 24 | (size_t)c[1] << 16 | (size_t)c[2] << 8 | c[3];
+    if (n > len - pos - 12) {
+      *at = pos;
+      return c + 4;
+    }
+    if (!memcmp(c + 4, "IEND", 4))
+      return NULL;
+    pos += n + 12;
+  }
+  return NULL; /* (no IEND: libpng says what is missing) */
+}
+
 tilesat_image *tilesat_image_parse_png(const void *data, size_t len,
                                        const char *filename,
                                        tilesat_error *err) {
   if (!tilesat_is_png(data, len)) {
     ts_error(err, filename, 0, "not a PNG file (no PNG signature)");
+    return NULL;
+  }
+  size_t at;
+  const unsigned char *type = chunk_past_end(data, len, &at);
+  if (type) {
+    char name[5];
+    for (int i = 0; i < 4; i++)
+      name[i] = type[i] >= 0x21 && type[i] < 0x7f ? (char)type[i] : '?';
+    name[4] = '\0';
+    ts_error(err, filename, 0,
+             "bad PNG: its chunk '%s' at byte %zu runs past the end of the "
+             "file (cut short or damaged)",
+             name, at);
     return NULL;
   }
   png_image pi;
@@ -233,7 +268,11 @@ static long long first_of(long long v, long long num, long long den) {
 
 tilesat_image *tilesat_image_unscale(const tilesat_image *img, long long xn,
                                      long long xd, long long yn, long long yd) {
-  if (xn < xd || yn < yd || xd <= 0 || yd <= 0)
+  /* (numbers from the file's own note: bounded before any product) */
+  const long long most = 1 << 16;
+  if (xd <= 0 || yd <= 0 || xn > most || yn > most)
+    return NULL;
+  if (xn < xd || yn < yd)
     return NULL; /* drawn smaller: pixels were dropped */
   long long w = (long long)img->width * xd / xn,
             h = (long long)img->height * yd / yn;

@@ -5,6 +5,7 @@
  * by the input's length); every rule set is written and read back. */
 #include "fuzz.h"
 
+#include <stdio.h>
 #include <string.h>
 
 static void write_read_back(const tilesat_image *img) {
@@ -57,11 +58,33 @@ static void patterns(const tilesat_image *img, size_t size) {
   }
 }
 
+/* The note tilesat's pictures carry (tilesat_png_note), read from the
+ * file, and the picture scaled back by the numbers it names, as verify and
+ * --pins-from do: every image it gives is at most the picture's size. */
+static void noted(const tilesat_image *img, const uint8_t *data, size_t size) {
+  const char *path = fuzz_path("noted.png");
+  FILE *f = fopen(path, "wb");
+  FUZZ_CHECK(f && fwrite(data, 1, size, f) == size && !fclose(f),
+             "cannot write %s", path);
+  char note[80];
+  long long xn, xd, yn, yd;
+  if (!tilesat_png_note(path, note, sizeof note) ||
+      sscanf(note, "scaled %lld/%lld %lld/%lld", &xn, &xd, &yn, &yd) != 4)
+    return;
+  tilesat_image *back = tilesat_image_unscale(img, xn, xd, yn, yd);
+  FUZZ_CHECK(!back ||
+                 (back->width <= img->width && back->height <= img->height),
+             "a picture scaled back grew");
+  tilesat_image_free(back);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   tilesat_error err;
   tilesat_image *img = tilesat_image_parse_png(data, size, "fuzz.png", &err);
   if (!img)
     return 0;
+  if ((size_t)img->width * (size_t)img->height <= 1 << 16)
+    noted(img, data, size);
   size_t pixels = (size_t)img->width * (size_t)img->height;
   if (pixels <= 4096) {
     write_read_back(img);
