@@ -258,3 +258,36 @@ Test(progress, runs_say_run_k_of_n) {
   run_free(&r);
   rm_dir(dir);
 }
+
+/* check on a large map modifies in blocks (as collapse --guard modify),
+ * and says so before it starts, then which block of how many it is at:
+ * a 256x256 coast map with a pin answers SAT, its pin kept, and no line
+ * goes without the block it is at. */
+Test(progress, check_says_it_modifies_in_blocks) {
+  run_result r =
+      run_every((const char *const[]){"check", "rules/coast.rules", "--size",
+                                      "256x256", "--pin", "100,100=S", NULL});
+  cr_expect_eq(r.code, 10, "%s", r.err);
+  cr_expect_eq(r.out[4 + 100 * 257 + 100], 'S');
+  cr_expect(strstr(r.err, "tilesat: check: a 256x256 map: modifying in "
+                          "blocks (collapse --guard modify, seed 1) (") !=
+                NULL,
+            "%.2000s", r.err);
+  long last = 0, of = -1, said = 0;
+  const char *key = "tilesat: check: modifying in blocks: block ";
+  for (const char *p = strstr(r.err, key); p; p = strstr(p + 1, key)) {
+    long k, n;
+    int layer, layers;
+    cr_assert_eq(sscanf(p + strlen(key), "%ld of %ld (layer %d of %d;", &k,
+                        &n, &layer, &layers),
+                 4, "%.200s", p);
+    cr_expect(k == last + 1 && (of < 0 || n == of), "%.200s", p);
+    cr_expect(layer >= 1 && layer <= layers && layers == 4, "%.200s", p);
+    last = k;
+    of = n;
+    said++;
+  }
+  cr_expect_gt(said, 100, "%.2000s", r.err);
+  cr_expect_eq(last, of, "the last block said is the last of them");
+  run_free(&r);
+}

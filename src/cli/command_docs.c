@@ -35,9 +35,12 @@ static const command_doc docs[] = {
      "Is there a valid map of this size with these pins and constraints? "
      "SAT and a witness map (checked by an independent checker), or UNSAT. "
      "--method auto (the default) tries windows around the pins, then a "
-     "guarded collapse, then the whole map's CNF; --method cnf is the CNF "
-     "alone, --method collapse the guarded collapse alone. On UNSAT, stderr "
-     "says which window or which cell refutes it.",
+     "guarded collapse (from 256x256 cells on, modifying in blocks as "
+     "collapse --guard modify does: stderr says which block of how many it "
+     "is at), then the whole map's CNF; --method cnf is the CNF alone, "
+     "--method collapse the guarded collapse alone (collapse --guard "
+     "auto's map). On UNSAT, stderr says which window or which cell "
+     "refutes it.",
      "10 a map exists (printed), 20 none, 1 error.",
      {"tilesat check rules/coast.rules --size 12x8 --pin 7,0=S --pin 0,11=L "
       "  # exit 10",
