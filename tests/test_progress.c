@@ -270,16 +270,15 @@ Test(progress, check_says_it_modifies_in_blocks) {
   cr_expect_eq(r.code, 10, "%s", r.err);
   cr_expect_eq(r.out[4 + 100 * 257 + 100], 'S');
   cr_expect(strstr(r.err, "tilesat: check: a 256x256 map: modifying in "
-                          "blocks (collapse --guard modify, seed 1) (") !=
-                NULL,
+                          "blocks (collapse --guard modify, seed 1) (") != NULL,
             "%.2000s", r.err);
   long last = 0, of = -1, said = 0;
   const char *key = "tilesat: check: modifying in blocks: block ";
   for (const char *p = strstr(r.err, key); p; p = strstr(p + 1, key)) {
     long k, n;
     int layer, layers;
-    cr_assert_eq(sscanf(p + strlen(key), "%ld of %ld (layer %d of %d;", &k,
-                        &n, &layer, &layers),
+    cr_assert_eq(sscanf(p + strlen(key), "%ld of %ld (layer %d of %d;", &k, &n,
+                        &layer, &layers),
                  4, "%.200s", p);
     cr_expect(k == last + 1 && (of < 0 || n == of), "%.200s", p);
     cr_expect(layer >= 1 && layer <= layers && layers == 4, "%.200s", p);

@@ -473,8 +473,9 @@ static int modify(fin *f, tilesat_error *err) {
                    ? f->pin[ip].cell
                    : f->ban[ib].cell;
     if (breaks(f, cell, &ip, &ib)) {
-      ts_say(&f->said, "modifying in blocks: making cells again around "
-                       "the pins and borders (%ld windows)",
+      ts_say(&f->said,
+             "modifying in blocks: making cells again around "
+             "the pins and borders (%ld windows)",
              f->c->mod.pin_windows);
       res = fix_cell(f, cell, err);
     }

@@ -214,8 +214,11 @@ static int lean_run(lean *p) {
  * tile (a pinned cell when its tile is gone)?  That cell, or -1. */
 static int pins_propagate(const tilesat_map *m) {
   int W = m->rules->words, T = m->rules->ntiles;
-  lean p = {m, W, ts_calloc((size_t)m->ncells * (size_t)W, sizeof *p.dom),
-            ts_calloc((size_t)m->ncells, 1), {0}};
+  lean p = {m,
+            W,
+            ts_calloc((size_t)m->ncells * (size_t)W, sizeof *p.dom),
+            ts_calloc((size_t)m->ncells, 1),
+            {0}};
   uint64_t *one = ts_calloc((size_t)W, sizeof *one);
   for (int c = 0; c < m->ncells; c++)
     if (!ts_masked(m, c)) {
@@ -266,7 +269,6 @@ static bool by_modify(const tilesat_map *m) {
                                         TILESAT_KEEPS_MASK,
                                     "check", NULL, NULL) == 0;
 }
-
 
 /* Can the collapse take m on: keep what it asks for, count its tiles in
  * its 16 bits, hold its wave (guarded) within the memory bound? */
@@ -460,9 +462,9 @@ static int before_cnf(const tilesat_map *m, const tilesat_check_options *o,
     d.until += budget - budget / 10;
     d.passed = false;
     /* --method collapse: the map collapse --guard auto prints */
-    res = colonly ? run_guard(m, &in, o->seed, TILESAT_GUARD_AUTO, tiles, how,
-                              err)
-                  : run_collapse(m, &in, o->seed, tiles, how, err);
+    res = colonly
+              ? run_guard(m, &in, o->seed, TILESAT_GUARD_AUTO, tiles, how, err)
+              : run_collapse(m, &in, o->seed, tiles, how, err);
     if (res == TILESAT_UNSAT && how->by == TILESAT_BY_PROPAGATION)
       name_window(lm, how->cell, &in, how); /* unnamed if stopped */
     if (res < 0 && !colonly && !ts_terminated(&o->solve) &&
