@@ -290,3 +290,48 @@ Test(progress, check_says_it_modifies_in_blocks) {
   cr_expect_eq(last, of, "the last block said is the last of them");
   run_free(&r);
 }
+
+/* enum said nothing while it listed (Castle 4x4 -q: 111 M maps, silent
+ * for minutes): it says how many maps so far, the rate once it has one,
+ * and what stops it early or counts them instead; with --limit, of how
+ * many at most.  -q leaves stdout's maps off, not stderr's progress. */
+Test(progress, enum_says_maps_so_far) {
+  const char *const args[] = {
+      "enum", "rules/coast.rules", "--size", "3x3", "--pin", "2,2=L", "-q",
+      NULL};
+  run_result quiet = run_cli(args), r = run_every(args);
+  cr_expect_eq(r.code, 10, "%s", r.err);
+  cr_expect_str_eq(r.out, quiet.out);
+  cr_expect_str_eq(quiet.out, "maps: 5\n");
+  const char *hint = "; --limit N stops after N, and 'tilesat count' gives "
+                     "how many without listing them (";
+  long k = 0;
+  for (const char *p = r.err; (p = strstr(p, "tilesat: enum: ")); p++) {
+    long n;
+    int end = 0;
+    sscanf(p, "tilesat: enum: %ld maps so far%n", &n, &end);
+    if (!end)
+      sscanf(p, "tilesat: enum: %ld map so far%n", &n, &end);
+    if (!end)
+      continue;
+    cr_expect_eq(n, k + 1, "%.200s", p);
+    const char *rest = p + end;
+    if (!strncmp(rest, ", ", 2)) /* the rate, once half a second passed */
+      rest = strchr(rest, ';');
+    cr_expect(rest && !strncmp(rest, hint, strlen(hint)), "%.200s", p);
+    k = n;
+  }
+  cr_expect_eq(k, 5, "%s", r.err);
+  run_free(&quiet);
+  run_free(&r);
+  const char *const limited[] = {
+      "enum",  "rules/coast.rules", "--size", "3x3", "--pin",
+      "2,2=L", "--limit",           "2",      "-q",  NULL};
+  r = run_every(limited);
+  cr_expect_str_eq(r.out, "maps: 2\n");
+  cr_expect(strstr(r.err, "tilesat: enum: 1 map so far of at most 2 (") &&
+                strstr(r.err, "tilesat: enum: 2 maps so far of at most 2 ("),
+            "%s", r.err);
+  cr_expect(!strstr(r.err, "--limit N"), "%s", r.err);
+  run_free(&r);
+}

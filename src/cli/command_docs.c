@@ -50,7 +50,10 @@ static const command_doc docs[] = {
       NULL}},
     {"enum",
      "Every valid map, a blank line between two, then \"maps: N\". --limit N "
-     "stops after N maps; --part K/N enumerates the K-th of N parts.",
+     "stops after N maps; --part K/N enumerates the K-th of N parts. After a "
+     "second, stderr says how many maps so far and how many a second, at "
+     "most once a second (with -q too: -q leaves the maps off standard "
+     "output); 'tilesat count' gives how many without listing them.",
      "10 at least one map, 20 none, 1 error.",
      {"tilesat enum rules/coast.rules --size 3x3 --pin 2,2=L   # \"maps: 5\"",
       "tilesat enum rules/hard.rules --size 2x2   # \"maps: 1\"", NULL}},
