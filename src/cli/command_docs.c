@@ -137,7 +137,9 @@ static const command_doc docs[] = {
      "--prefer which groups to blame first. --png frames the cells "
      "involved, pinned cells drawn as their tile. A map larger than 32x32 "
      "is shown, as text and in --png, around the clash with 4 cells of "
-     "margin (its rows and columns said); --whole shows all of it.",
+     "margin (its rows and columns said), a global constraint's clash "
+     "too (around its other cells); --whole shows all of it. stderr says "
+     "each step once, and what the solver works on.",
      "20 explained, 10 a map exists after all, 1 error.",
      {"tilesat explain rules/hard.rules --size 3x3   # exit 20, \"These 3 "
       "constraints\"",

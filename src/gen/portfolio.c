@@ -523,6 +523,46 @@ static int span_text(char *buf, size_t len, const char *what, int first, int n,
                   last - size);
 }
 
+/* The global constraint (not a border: those are bans) m's pins and rules
+ * alone do not refute, which the collapse's propagation used: its index,
+ * -2 when there are several, or -1 when the rules and pins alone leave a
+ * cell with no tile (or m has none). */
+static int propagated_global(const tilesat_map *m) {
+  int found = -1;
+  for (size_t i = 0; i < m->globals.n; i++)
+    if (m->globals.v[i].kind != TILESAT_GLOBAL_BORDER)
+      found = found == -1 ? (int)i : -2;
+  if (found == -1)
+    return -1;
+  tilesat_map *low = ts_map_lowered(m);
+  int empty = pins_propagate(low ? low : m);
+  tilesat_map_free(low);
+  return empty >= 0 ? -1 : found;
+}
+
+/* "propagating the rules and pins leaves no tile at (R,C)", naming the
+ * global constraint propagation used when the rules and pins alone do not
+ * leave a cell empty (a connected floor: a floor pin walled in). */
+static void propagation_text(const tilesat_map *m, int cell, char *buf,
+                             size_t len) {
+  int g = propagated_global(m);
+  int row = cell / m->width, col = cell % m->width;
+  if (g == -1)
+    snprintf(buf, len,
+             "propagating the rules and pins leaves no tile at (%d,%d)", row,
+             col);
+  else if (g == -2)
+    snprintf(buf, len,
+             "propagating the rules, the pins and the global constraints "
+             "leaves no tile at (%d,%d)",
+             row, col);
+  else
+    snprintf(buf, len,
+             "propagating the rules, the pins and the constraint \"%s\" "
+             "(%s) leaves no tile at (%d,%d)",
+             m->globals.v[g].text, m->globals.v[g].origin, row, col);
+}
+
 void tilesat_check_answer_text(const tilesat_map *m,
                                const tilesat_check_answer *a, char *buf,
                                size_t len) {
@@ -537,9 +577,7 @@ void tilesat_check_answer_text(const tilesat_map *m,
              a->rows, rows, cols);
     break;
   case TILESAT_BY_PROPAGATION:
-    snprintf(buf, len,
-             "propagating the rules and pins leaves no tile at (%d,%d)",
-             a->cell / m->width, a->cell % m->width);
+    propagation_text(m, a->cell, buf, len);
     break;
   case TILESAT_BY_COLLAPSE:
     snprintf(buf, len,
