@@ -271,10 +271,12 @@ static bool by_modify(const tilesat_map *m) {
 }
 
 /* Can the collapse take m on: keep what it asks for, count its tiles in
- * its 16 bits, hold its wave (guarded) within the memory bound? */
+ * its 16 bits, hold its wave (guarded) within the memory bound?  (Modify,
+ * on a large map, needs less: the same bound keeps what check refuses
+ * for memory the same whichever runs.) */
 static bool collapse_can(const tilesat_map *m) {
   return tilesat_collapse_keeps(m) && m->rules->ntiles <= 65535 &&
-         (by_modify(m) || ts_collapse_refuse(m, "check", NULL) == 0);
+         ts_collapse_refuse(m, "check", NULL) == 0;
 }
 
 /* A guarded collapse with guard g: SAT (tiles), UNSAT (how says what
@@ -353,6 +355,12 @@ static int run_collapse(const tilesat_map *m, const tilesat_solve_options *so,
   return run_guard(m, so, seed, TILESAT_GUARD_AUTO, tiles, how, err);
 }
 
+/* Is msg a refusal for memory ("... needs about ..., more than
+ * --max-memory ...")? */
+static bool refused(const char *msg) {
+  return strstr(msg, " needs about ") && strstr(msg, "--max-memory");
+}
+
 int ts_check_collapse_first(const tilesat_map *m,
                             const tilesat_solve_options *so, const char *what,
                             tilesat_error *err) {
@@ -372,8 +380,8 @@ int ts_check_collapse_first(const tilesat_map *m,
   free(tiles);
   if (ts_terminated(so))
     return ts_no_answer(so, what, err);
-  if (res < 0 && d.passed)
-    return TILESAT_UNKNOWN; /* the budget ran out */
+  if (res < 0 && (d.passed || (err && refused(err->msg))))
+    return TILESAT_UNKNOWN; /* the budget ran out, or modify's memory */
   return res == TILESAT_SAT || res < 0 ? res : TILESAT_UNKNOWN;
 }
 
@@ -436,12 +444,6 @@ void tilesat_check_options_init(tilesat_check_options *o) {
   o->method = TILESAT_CHECK_AUTO;
   o->solve.backend = TILESAT_PICOSAT;
   o->seed = 1;
-}
-
-/* Is msg a refusal for memory ("... needs about ..., more than
- * --max-memory ...")? */
-static bool refused(const char *msg) {
-  return strstr(msg, " needs about ") && strstr(msg, "--max-memory");
 }
 
 /* Stages 1 and 2 of auto, and collapse.  SAT, UNSAT, TILESAT_UNKNOWN (no
