@@ -174,15 +174,33 @@ static void pigeonhole(ts_solver *s, int n) {
 
 typedef struct said {
   tilesat_backend backend;
-  int solving; /* "solving with NAME" lines */
+  int solving;    /* "solving with NAME" lines (and ": ..." after it) */
+  int decisions;  /* "solving with NAME: K decisions so far" lines */
+  double most;    /* the largest K said (M: millions) */
+  bool backwards; /* a K below one said before */
 } said;
 
 static void count_solving(void *user, const char *line) {
   said *s = user;
   char want[64];
-  snprintf(want, sizeof want, "solving with %s",
-           tilesat_backend_name(s->backend));
-  s->solving += !strcmp(line, want);
+  int n = snprintf(want, sizeof want, "solving with %s",
+                   tilesat_backend_name(s->backend));
+  if (strncmp(line, want, (size_t)n) || (line[n] && line[n] != ':'))
+    return;
+  s->solving++;
+  double k;
+  char unit[4] = "";
+  int end = 0;
+  if (line[n] &&
+      (sscanf(line + n, ": %lf decisions so far%n", &k, &end) == 1 ||
+       sscanf(line + n, ": %lf %1[M] decisions so far%n", &k, unit, &end) ==
+           2) &&
+      !line[n + end]) {
+    k *= *unit ? 1e6 : 1;
+    s->backwards |= k < s->most;
+    s->most = k > s->most ? k : s->most;
+    s->decisions++;
+  }
 }
 
 /* terminate is polled inside the search, not only between solves: a
@@ -195,7 +213,7 @@ static void count_solving(void *user, const char *line) {
 Test(backends, terminate_stops_a_hard_solve) {
   for (int b = 0; b < NBACKENDS; b++) {
     deadline d = {now() + 0.2, 0};
-    said lines = {backends[b], 0};
+    said lines = {backends[b], 0, 0, 0, false};
     tilesat_solve_options so = {.backend = backends[b],
                                 .terminate = past,
                                 .terminate_user = &d,
@@ -209,6 +227,12 @@ Test(backends, terminate_stops_a_hard_solve) {
                  tilesat_backend_name(backends[b]), d.polls);
     cr_expect_gt(lines.solving, 0, "%s never said it was solving",
                  tilesat_backend_name(backends[b]));
+    /* PicoSAT says how far its search went: decisions so far, growing */
+    if (backends[b] == TILESAT_PICOSAT) {
+      cr_expect_eq(lines.decisions, lines.solving);
+      cr_expect_gt(lines.most, 0);
+      cr_expect(!lines.backwards);
+    }
     tilesat_error err;
     cr_expect_eq(ts_solver_unknown(s, "check", &err), -1);
     cr_expect_str_eq(err.msg, "check: interrupted");

@@ -1339,3 +1339,56 @@ Test(count_cli, a_map_check_refutes_counts_0_by_every_method) {
   tilesat_map_free(m);
   tilesat_rules_free(r);
 }
+
+/* count on a map only the dp keeps (dungeon8's connected floor) said no
+ * word of its cost and reached 1.9 GB at 12x12; its --max-memory advice
+ * named --method approx, which refuses the constraint.  It predicts the
+ * cost first, as sample does, and its advice names only what keeps the
+ * constraints. */
+Test(count, kept_constraints_predicted_and_advised) {
+  const char *const args[] = {"count",
+                              "rules/dungeon8.rules",
+                              "--size",
+                              "12x12",
+                              "--constraints",
+                              "rules/dungeon8.constraints",
+                              "--max-memory",
+                              "20M",
+                              NULL};
+  run_result r = run_cli(args);
+  cr_expect_eq(r.code, 1, "%s", r.err);
+  cr_expect_str_eq(r.out, "");
+  const char *first = "tilesat: count: auto: the exact count (dp) would hold "
+                      "about 10^";
+  cr_expect(!strncmp(r.err, first, strlen(first)), "%s", r.err);
+  const char *nl = strchr(r.err, '\n');
+  cr_assert(nl, "%s", r.err);
+  cr_expect(strstr(r.err, "past --max-memory 20 MiB") &&
+                strstr(r.err, "past --max-memory 20 MiB") < nl,
+            "%s", r.err);
+  cr_expect(strstr(r.err, "; the dp is the one method that counts these "
+                          "constraints (--method enum keeps them too, "
+                          "listing every map): it will likely stop there; "
+                          "raise --max-memory or count a smaller map ("),
+            "%s", r.err);
+  cr_expect(strstr(r.err, "): raise --max-memory or count a smaller map (the "
+                          "dp is the one method that counts these "
+                          "constraints; --method enum keeps them too, "
+                          "listing every map)\n"),
+            "%s", r.err);
+  cr_expect(!strstr(r.err, "approx"), "%s", r.err);
+  run_free(&r);
+  /* approx indeed refuses them */
+  r = RUN("count", "rules/dungeon8.rules", "--size", "12x12", "--constraints",
+          "rules/dungeon8.constraints", "--method", "approx");
+  cr_expect_eq(r.code, 1, "%s", r.err);
+  cr_expect(strstr(r.err, "cannot keep connected constraints"), "%s", r.err);
+  run_free(&r);
+  /* a map without them: approx is still the advice */
+  r = RUN("count", "rules/dungeon8.rules", "--size", "12x12", "--method", "dp",
+          "--max-memory", "20M");
+  cr_expect_eq(r.code, 1, "%s", r.err);
+  cr_expect(strstr(r.err, "raise --max-memory or use --method approx\n"), "%s",
+            r.err);
+  run_free(&r);
+}

@@ -1081,3 +1081,79 @@ Test(global_cli, masked_map_drawn_with_its_mask) {
                    mask, "--method", "approx");
   rm_dir(dir);
 }
+
+/* A floor pin walled in at the corner of a 33x33 dungeon and another
+ * floor pin: only the connected floor clashes (without it the map has a
+ * filling).  check names that constraint, not "the rules and pins";
+ * explain shows the map around the clash's own cells (the constraint is
+ * the whole map's: it names no cell), and its progress says each step
+ * once rather than "solving with cadical" each second. */
+Test(global, a_connected_clash_is_named_and_cropped) {
+  const char *const base[] = {"rules/dungeon8.rules",
+                              "--size",
+                              "33x33",
+                              "--pin",
+                              "1,1=.",
+                              "--pin",
+                              "0,1=#",
+                              "--pin",
+                              "2,1=#",
+                              "--pin",
+                              "1,0=#",
+                              "--pin",
+                              "1,2=#",
+                              "--pin",
+                              "3,3=."};
+  const char *args[24];
+  size_t nb = sizeof base / sizeof *base;
+  args[0] = "check";
+  memcpy(args + 1, base, sizeof base);
+  args[nb + 1] = NULL;
+  run_result r = run_cli(args);
+  cr_expect_eq(r.code, 10, "without the constraint: %s", r.err);
+  run_free(&r);
+  args[nb + 1] = "--constraints";
+  args[nb + 2] = "rules/dungeon8.constraints";
+  args[nb + 3] = NULL;
+  r = run_cli(args);
+  cr_expect_eq(r.code, 20, "%s", r.err);
+  cr_expect_str_eq(r.err,
+                   "tilesat: check: UNSAT: propagating the rules, the pins and "
+                   "the constraint \"floor connected: the cells holding . + , "
+                   "= form one region\" (rules/dungeon8.constraints:6) leaves "
+                   "no tile at (3,3)\n");
+  run_free(&r);
+  args[0] = "explain";
+  setenv("TILESAT_PROGRESS", "all", 1);
+  r = run_cli(args);
+  unsetenv("TILESAT_PROGRESS");
+  cr_expect_eq(r.code, 20, "%s", r.err);
+  cr_expect(strstr(r.out, "  [1] floor connected: the cells holding . + , = "
+                          "form one region (rules/dungeon8.constraints:6)\n"),
+            "%s", r.out);
+  /* the clash's cells reach row 3 and column 3: 4 more of margin */
+  cr_expect(strstr(r.out, "\n  rows 0 to 7, columns 0 to 7 of 33x33, around "
+                          "the clash"),
+            "%s", r.out);
+  /* no line said twice in a row (the seconds aside), no bare solver line */
+  const char *prev = NULL;
+  size_t prevlen = 0;
+  int lines = 0;
+  for (const char *l = r.err; *l; l = strchr(l, '\n') + 1) {
+    const char *end = strchr(l, '\n');
+    cr_assert(end, "%s", l);
+    const char *secs = end;
+    while (secs > l && *secs != '(')
+      secs--;
+    size_t len = (size_t)(secs - l);
+    cr_expect(!prev || len != prevlen || strncmp(prev, l, len), "twice: %.*s",
+              (int)(end - l), l);
+    cr_expect(strncmp(l, "tilesat: explain: solving with ", 31), "%.*s",
+              (int)(end - l), l);
+    prev = l;
+    prevlen = len;
+    lines++;
+  }
+  cr_expect_gt(lines, 2, "%s", r.err);
+  run_free(&r);
+}

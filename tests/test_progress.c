@@ -258,3 +258,87 @@ Test(progress, runs_say_run_k_of_n) {
   run_free(&r);
   rm_dir(dir);
 }
+
+/* check on a large map modifies in blocks (as collapse --guard modify),
+ * and says so before it starts, then which block of how many it is at:
+ * a 256x256 map of two tiles that allow each other everywhere (fast, no
+ * calibration to speak of) with a pin answers SAT, its pin kept, and no
+ * line goes without the block it is at. */
+Test(progress, check_says_it_modifies_in_blocks) {
+  char *rules = temp_file("tilesat-rules 1\ntopology square\ntile A 1\n"
+                          "tile B 1\nallow A N A B\nallow A E A B\n"
+                          "allow A S A B\nallow A W A B\nallow B N A B\n"
+                          "allow B E A B\nallow B S A B\nallow B W A B\n",
+                          -1);
+  run_result r = run_every((const char *const[]){
+      "check", rules, "--size", "256x256", "--pin", "100,100=B", NULL});
+  cr_expect_eq(r.code, 10, "%s", r.err);
+  cr_expect_eq(r.out[4 + 100 * 257 + 100], 'B');
+  cr_expect(strstr(r.err, "tilesat: check: a 256x256 map: modifying in "
+                          "blocks (collapse --guard modify, seed 1) (") != NULL,
+            "%.2000s", r.err);
+  long last = 0, of = -1, said = 0;
+  const char *key = "tilesat: check: modifying in blocks: block ";
+  for (const char *p = strstr(r.err, key); p; p = strstr(p + 1, key)) {
+    long k, n;
+    int layer, layers;
+    cr_assert_eq(sscanf(p + strlen(key), "%ld of %ld (layer %d of %d;", &k, &n,
+                        &layer, &layers),
+                 4, "%.200s", p);
+    cr_expect(k == last + 1 && (of < 0 || n == of), "%.200s", p);
+    cr_expect(layer >= 1 && layer <= layers && layers == 4, "%.200s", p);
+    last = k;
+    of = n;
+    said++;
+  }
+  cr_expect_gt(said, 100, "%.2000s", r.err);
+  cr_expect_eq(last, of, "the last block said is the last of them");
+  run_free(&r);
+  remove(rules);
+  free(rules);
+}
+
+/* enum said nothing while it listed (Castle 4x4 -q: 111 M maps, silent
+ * for minutes): it says how many maps so far, the rate once it has one,
+ * and what stops it early or counts them instead; with --limit, of how
+ * many at most.  -q leaves stdout's maps off, not stderr's progress. */
+Test(progress, enum_says_maps_so_far) {
+  const char *const args[] = {
+      "enum", "rules/coast.rules", "--size", "3x3", "--pin", "2,2=L", "-q",
+      NULL};
+  run_result quiet = run_cli(args), r = run_every(args);
+  cr_expect_eq(r.code, 10, "%s", r.err);
+  cr_expect_str_eq(r.out, quiet.out);
+  cr_expect_str_eq(quiet.out, "maps: 5\n");
+  const char *hint = "; --limit N stops after N, and 'tilesat count' gives "
+                     "how many without listing them (";
+  long k = 0;
+  for (const char *p = r.err; (p = strstr(p, "tilesat: enum: ")); p++) {
+    long n;
+    int end = 0;
+    sscanf(p, "tilesat: enum: %ld maps so far%n", &n, &end);
+    if (!end)
+      sscanf(p, "tilesat: enum: %ld map so far%n", &n, &end);
+    if (!end)
+      continue;
+    cr_expect_eq(n, k + 1, "%.200s", p);
+    const char *rest = p + end;
+    if (!strncmp(rest, ", ", 2)) /* the rate, once half a second passed */
+      rest = strchr(rest, ';');
+    cr_expect(rest && !strncmp(rest, hint, strlen(hint)), "%.200s", p);
+    k = n;
+  }
+  cr_expect_eq(k, 5, "%s", r.err);
+  run_free(&quiet);
+  run_free(&r);
+  const char *const limited[] = {
+      "enum",  "rules/coast.rules", "--size", "3x3", "--pin",
+      "2,2=L", "--limit",           "2",      "-q",  NULL};
+  r = run_every(limited);
+  cr_expect_str_eq(r.out, "maps: 2\n");
+  cr_expect(strstr(r.err, "tilesat: enum: 1 map so far of at most 2 (") &&
+                strstr(r.err, "tilesat: enum: 2 maps so far of at most 2 ("),
+            "%s", r.err);
+  cr_expect(!strstr(r.err, "--limit N"), "%s", r.err);
+  run_free(&r);
+}

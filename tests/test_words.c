@@ -512,9 +512,10 @@ Test(words, rotations_turn_counterclockwise) {
   rm_dir(dir);
 }
 
-/* The number in "clauses" of `tilesat encode`'s header "p cnf V C". */
-static long encoded_clauses(const char *rules, const char *size,
-                            bool periodic) {
+/* The number of clauses in `tilesat encode`'s header "p cnf V C" (and of
+ * variables in *vars). */
+static long encoded_clauses(const char *rules, const char *size, bool periodic,
+                            long *vars) {
   run_result r = periodic ? RUN("encode", rules, "--size", size, "--periodic")
                           : RUN("encode", rules, "--size", size);
   cr_assert_eq(r.code, 0, "%s", r.err);
@@ -522,6 +523,7 @@ static long encoded_clauses(const char *rules, const char *size,
   long v = 0, c = -1;
   cr_assert(p && sscanf(p, "\np cnf %ld %ld", &v, &c) == 2);
   run_free(&r);
+  *vars = v;
   return c;
 }
 
@@ -542,11 +544,13 @@ Test(words, guard_says_what_it_does) {
           "--seed", "2", "-q");
   cr_expect_eq(r.code, 10, "%s", r.err);
   char want[512];
+  long vars, clauses = encoded_clauses(rules, "16x16", true, &vars);
   snprintf(want, sizeof want,
            "tilesat: collapse: guard: no window refutes the run: the exact "
-           "guard needs the whole map's solver (%ld clauses, 16x16 cells); "
-           "--guard auto or modify would not (",
-           encoded_clauses(rules, "16x16", true));
+           "guard needs the whole map's solver (%ld clauses, %ld variables, "
+           "16x16 cells); --guard auto, the fast guard, never fails either "
+           "and would not (nor would modify) (",
+           clauses, vars);
   cr_expect(strstr(r.err, want), "%s\nwant %s", r.err, want);
   cr_expect(strstr(r.err, "tilesat: collapse: guard: 4 exact bans, "), "%s",
             r.err);
@@ -589,6 +593,42 @@ Test(words, guard_says_what_it_does) {
     most = k > most ? k : most;
   }
   cr_expect_gt(back, 0, "the count never went back: the test tests nothing");
+  run_free(&r);
+  rm_dir(dir);
+}
+
+/* --guard sat on Castle 128x128 said only "solving with picosat (N s)" for
+ * 110 s: it says first, before its first run, what it may solve (the
+ * whole map's clauses and variables: a periodic map's are 64 times its
+ * 16x16 one's) and that --guard auto is the fast guard; stopped after a
+ * second, it has said it once. */
+Test(words, exact_guard_says_its_size_first) {
+  char *dir = temp_dir();
+  char rules[512];
+  snprintf(rules, sizeof rules, "%s/castle.rules", dir);
+  run_result r =
+      RUN("import-tileset", "tests/data/wfc/tilesets/Castle.xml", "-o", rules);
+  cr_assert_eq(r.code, 0, "%s", r.err);
+  run_free(&r);
+  long vars, clauses = encoded_clauses(rules, "16x16", true, &vars);
+  char want[512];
+  snprintf(want, sizeof want,
+           "tilesat: collapse: guard: the exact guard proves each doom in a "
+           "window around it, else on the whole 128x128 map (%.1f M clauses, "
+           "%.1f M variables: minutes to load and solve); --guard auto is the "
+           "fast guard and never fails either (",
+           64.0 * (double)clauses / 1e6, 64.0 * (double)vars / 1e6);
+  r = run_cli_interrupted((const char *const[]){"collapse", rules, "--size",
+                                                "128x128", "--periodic",
+                                                "--guard", "sat", "-q", NULL},
+                          1000);
+  const char *at = strstr(r.err, want);
+  cr_expect(at == r.err, "%s\nwant %s", r.err, want);
+  cr_expect(!at || !strstr(at + 1, want), "said twice: %s", r.err);
+  run_free(&r);
+  /* a small map's whole solver loads in a moment: no such line */
+  r = RUN("collapse", rules, "--size", "16x16", "--guard", "sat", "-q");
+  cr_expect(!strstr(r.err, "minutes to load"), "%s", r.err);
   run_free(&r);
   rm_dir(dir);
 }

@@ -410,6 +410,10 @@ typedef struct map_sink {
   struct count_progress *progress; /* or NULL */
   double first;                    /* mono_seconds at the first map */
   bool quiet;                      /* --quiet: no map printed */
+  /* enum: "N maps so far, R a second" as they come (limit: --limit, or
+   * 0), on found's progress; NULL: not said */
+  struct count_progress *found;
+  long limit;
 } map_sink;
 int map_sink_print(void *user, const int *tiles);
 /* The kept map printed (with print) or dropped. */

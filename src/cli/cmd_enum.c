@@ -18,7 +18,13 @@ int cmd_enum(options *o) {
     rc = EXIT_ERROR; /* parse_part says why; the part is in range */
   if (!rc) {
     lazy_backend(o, m, &so);
-    map_sink ctx = {.m = m, .sheet = sheet_new(o, m), .quiet = o->quiet};
+    count_progress said;
+    progress_start(&said, o->command);
+    map_sink ctx = {.m = m,
+                    .sheet = sheet_new(o, m),
+                    .quiet = o->quiet,
+                    .found = &said,
+                    .limit = (long)o->limit};
     tilesat_solve_stats stats = {0};
     so.stats = &stats;
     int64_t found =

@@ -16,8 +16,9 @@
 #define MARGIN 4
 
 /* o->window: the cells the explanations name and a margin around them,
- * on a map larger than 32x32 without --whole; none (the whole map) when
- * a global constraint (the whole map's) is part of the clash. */
+ * on a map larger than 32x32 without --whole; a global constraint (the
+ * whole map's) names no cell of its own: the cells of the rest of the
+ * clash are shown (the whole map when it has none). */
 static void clash_window(options *o, const tilesat_map *m,
                          tilesat_explanation *const *es, size_t n) {
   int W = tilesat_map_width(m), H = tilesat_map_height(m);
@@ -25,9 +26,6 @@ static void clash_window(options *o, const tilesat_map *m,
   if (o->whole || (W <= SHOWN_WHOLE && H <= SHOWN_WHOLE))
     return;
   for (size_t k = 0; k < n; k++) {
-    for (size_t i = 0; i < tilesat_explanation_size(es[k]); i++)
-      if (tilesat_explanation_constraint(es[k], i)->kind == TILESAT_GLOBAL)
-        return;
     const int *cells;
     size_t nc = tilesat_explanation_cells(es[k], &cells);
     for (size_t i = 0; i < nc; i++) {
@@ -51,6 +49,41 @@ static void clash_window(options *o, const tilesat_map *m,
   o->window[1] = lo[1];
   o->window[2] = hi[0] - lo[0] + 1;
   o->window[3] = hi[1] - lo[1] + 1;
+}
+
+/* explain's progress: the solver's "solving with NAME", polled all along
+ * each solve, is said as part of the step explain is at ("STEP; solving
+ * with cadical"), and a line the same as the last one said waits
+ * SAME_LINE_SECONDS (a dungeon 64x64 with a connected floor said "solving
+ * with cadical" 34 times over, one a second). */
+#define SAME_LINE_SECONDS 10
+
+typedef struct explain_said {
+  count_progress p;
+  char step[160], last[320];
+  double last_at;
+} explain_said;
+
+static void explain_progress(void *user, const char *line) {
+  explain_said *s = user;
+  char full[320];
+  if (!strncmp(line, "solving with ", 13) && *s->step)
+    snprintf(full, sizeof full, "%s; %s", s->step, line);
+  else
+    snprintf(full, sizeof full, "%s", line);
+  if (strncmp(line, "solving with ", 13))
+    snprintf(s->step, sizeof s->step, "%s", line);
+  double now = mono_seconds();
+  if (!strcmp(full, s->last) && now - s->last_at < SAME_LINE_SECONDS)
+    return;
+  struct timespec before = s->p.last;
+  bool printed = s->p.printed;
+  progress_report(&s->p, full);
+  if (s->p.printed != printed || before.tv_sec != s->p.last.tv_sec ||
+      before.tv_nsec != s->p.last.tv_nsec) {
+    snprintf(s->last, sizeof s->last, "%s", full);
+    s->last_at = now;
+  }
 }
 
 /* The cells the explanations name, framed in --png. */
@@ -129,7 +162,11 @@ int cmd_explain(options *o) {
     rc = outputs_ready(o, m, false);
   if (!rc)
     rc = parse_backend(o, &so);
+  static explain_said said; /* the progress lines' */
   if (!rc) {
+    progress_start(&said.p, o->command);
+    so.progress = explain_progress;
+    so.progress_user = &said;
     lazy_backend(o, m, &so);
     tilesat_error err;
     tilesat_explanation *one = NULL, **es = &one;

@@ -35,9 +35,12 @@ static const command_doc docs[] = {
      "Is there a valid map of this size with these pins and constraints? "
      "SAT and a witness map (checked by an independent checker), or UNSAT. "
      "--method auto (the default) tries windows around the pins, then a "
-     "guarded collapse, then the whole map's CNF; --method cnf is the CNF "
-     "alone, --method collapse the guarded collapse alone. On UNSAT, stderr "
-     "says which window or which cell refutes it.",
+     "guarded collapse (from 256x256 cells on, modifying in blocks as "
+     "collapse --guard modify does: stderr says which block of how many it "
+     "is at), then the whole map's CNF; --method cnf is the CNF alone, "
+     "--method collapse the guarded collapse alone (collapse --guard "
+     "auto's map). On UNSAT, stderr says which window or which cell "
+     "refutes it.",
      "10 a map exists (printed), 20 none, 1 error.",
      {"tilesat check rules/coast.rules --size 12x8 --pin 7,0=S --pin 0,11=L "
       "  # exit 10",
@@ -47,7 +50,10 @@ static const command_doc docs[] = {
       NULL}},
     {"enum",
      "Every valid map, a blank line between two, then \"maps: N\". --limit N "
-     "stops after N maps; --part K/N enumerates the K-th of N parts.",
+     "stops after N maps; --part K/N enumerates the K-th of N parts. After a "
+     "second, stderr says how many maps so far and how many a second, at "
+     "most once a second (with -q too: -q leaves the maps off standard "
+     "output); 'tilesat count' gives how many without listing them.",
      "10 at least one map, 20 none, 1 error.",
      {"tilesat enum rules/coast.rules --size 3x3 --pin 2,2=L   # \"maps: 5\"",
       "tilesat enum rules/hard.rules --size 2x2   # \"maps: 1\"", NULL}},
@@ -57,7 +63,10 @@ static const command_doc docs[] = {
      "fits --max-memory, else enum on tiny maps; approx counts within a "
      "factor 1+E with probability 1-D by XOR hashing; bounds proves a lower "
      "and an upper bound; estimate adds a sequential Monte Carlo estimate "
-     "with a 95% error bar. --part K/N counts one part, for tilesat sum: "
+     "with a 95% error bar. With counts or connectivity, which the dp "
+     "alone keeps (and enum), auto predicts the dp's time and memory first "
+     "and says them before a long count. --part K/N counts one part, for "
+     "tilesat sum: "
      "parts divide enum's work and the dp's on a periodic map, but on a "
      "map that does not wrap each dp part costs about as much as the "
      "whole (tilesat-mpi --shard divides that dp). Words of its stderr: the "
@@ -128,7 +137,9 @@ static const command_doc docs[] = {
      "--prefer which groups to blame first. --png frames the cells "
      "involved, pinned cells drawn as their tile. A map larger than 32x32 "
      "is shown, as text and in --png, around the clash with 4 cells of "
-     "margin (its rows and columns said); --whole shows all of it.",
+     "margin (its rows and columns said), a global constraint's clash "
+     "too (around its other cells); --whole shows all of it. stderr says "
+     "each step once, and what the solver works on.",
      "20 explained, 10 a map exists after all, 1 error.",
      {"tilesat explain rules/hard.rules --size 3x3   # exit 20, \"These 3 "
       "constraints\"",

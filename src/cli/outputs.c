@@ -329,6 +329,28 @@ static void print_map(const tilesat_map *m, const int *tiles) {
   stop_release();
 }
 
+/* enum's maps so far, their rate since the first, and how to have fewer
+ * (the caller throttles). */
+static void say_found(map_sink *ctx) {
+  double now = mono_seconds();
+  if (ctx->seen == 1)
+    ctx->first = now;
+  char line[256];
+  int n = snprintf(line, sizeof line, "%ld map%s so far", ctx->seen,
+                   plural((double)ctx->seen));
+  if (ctx->limit > 0)
+    n += snprintf(line + n, sizeof line - (size_t)n, " of at most %ld",
+                  ctx->limit);
+  if (now - ctx->first >= 0.5)
+    n += snprintf(line + n, sizeof line - (size_t)n, ", %.0f a second",
+                  (double)(ctx->seen - 1) / (now - ctx->first));
+  if (ctx->limit <= 0)
+    snprintf(line + n, sizeof line - (size_t)n,
+             "; --limit N stops after N, and 'tilesat count' gives how many "
+             "without listing them");
+  progress_report(ctx->found, line);
+}
+
 int map_sink_print(void *user, const int *tiles) {
   map_sink *ctx = user;
   if (++ctx->seen == ctx->hold_at) { /* the last: kept for map_sink_end */
@@ -343,9 +365,11 @@ int map_sink_print(void *user, const int *tiles) {
     print_map(ctx->m, tiles);
   }
   sheet_add(ctx->sheet, tiles);
+  if (ctx->found)
+    say_found(ctx);
   if (ctx->progress && ctx->seen < ctx->hold_at) {
     double now = mono_seconds();
-    if (ctx->seen == 1)
+    if (ctx->seen == 1 && !ctx->found)
       ctx->first = now;
     char line[128];
     runs_line(line, sizeof line, "map", ctx->seen + 1, ctx->hold_at,

@@ -369,9 +369,9 @@ static size_t dp_bound(const tilesat_map *m, const tilesat_count_options *o) {
  * the memory bound and a minute, 1 past the memory, 2 past the minute;
  * line says so.  0, 1 (no prediction: the dp refuses a strip) or -1
  * (interrupted, err). */
-static int sample_cost(const tilesat_map *m, const tilesat_count_options *o,
-                       int *over, double *seconds, char *line, size_t len,
-                       tilesat_error *err) {
+static int dp_cost(const tilesat_map *m, const tilesat_count_options *o,
+                   const char *noun, int *over, double *seconds, char *line,
+                   size_t len, tilesat_error *err) {
   ts_dp_cost c;
   int rc = ts_dp_sample_cost(m, o, &c, err);
   if (rc)
@@ -385,13 +385,18 @@ static int sample_cost(const tilesat_map *m, const tilesat_count_options *o,
           : c.seconds > AUTO_DP_SECONDS                 ? 2
                                                         : 0;
   if (*over == 1)
-    snprintf(line, len,
-             "the exact draw (dp) would hold %s, past --max-memory %s", text,
-             bound);
+    snprintf(line, len, "the exact %s (dp) would hold %s, past --max-memory %s",
+             noun, text, bound);
   else
-    snprintf(line, len, "the exact draw (dp) would take about %s, holding %s",
-             when, text);
+    snprintf(line, len, "the exact %s (dp) would take about %s, holding %s",
+             noun, when, text);
   return 0;
+}
+
+static int sample_cost(const tilesat_map *m, const tilesat_count_options *o,
+                       int *over, double *seconds, char *line, size_t len,
+                       tilesat_error *err) {
+  return dp_cost(m, o, "draw", over, seconds, line, len, err);
 }
 
 /* auto: the exact draw's cost predicted first; past the memory bound or
@@ -496,6 +501,33 @@ static int refuse_for(const tilesat_map *m, const tilesat_count_options *o,
   return tilesat_map_refuse_globals(m, BORDERS, what, hint, err);
 }
 
+/* auto on a map only the dp keeps (its constraints), as sample_kept: the
+ * cost predicted first (the sampler's dp on strips: count's seen key
+ * merges more, so it holds at most that) and said before a long count,
+ * with what else keeps the constraints (dungeon8 12x12, connected,
+ * reached 1.9 GB without a word).  Never refused on the prediction: count
+ * stops at --max-memory itself.  0 (go on), or -1 with err. */
+static int count_kept(const tilesat_map *m, const tilesat_count_options *o,
+                      tilesat_error *err) {
+  int over = 0;
+  double seconds = 0;
+  char line[600], full[1000];
+  int rc = dp_cost(m, o, "count", &over, &seconds, line, sizeof line, err);
+  if (rc || (!over && seconds < SAY_DP_SECONDS))
+    return rc < 0 ? -1 : 0;
+  snprintf(full, sizeof full,
+           "count: auto: %s (the sampler's dp: count's merges more states, "
+           "so this is an upper bound); the dp is the one method that counts "
+           "these constraints (--method enum keeps them too, listing every "
+           "map)%s",
+           line,
+           over == 1 ? ": it will likely stop there; raise --max-memory or "
+                       "count a smaller map"
+                     : "");
+  tell(o, full);
+  return 0;
+}
+
 int tilesat_count(const tilesat_map *m, const tilesat_count_options *o,
                   tilesat_count_result *res, tilesat_error *err) {
   if (o->method == TILESAT_METHOD_ENUM)
@@ -505,7 +537,11 @@ int tilesat_count(const tilesat_map *m, const tilesat_count_options *o,
   if (refuse_for(m, o, "count", &co.method, err))
     return -1;
   tilesat_map *low = ts_map_lowered(m);
-  int rc = count_map(low ? low : m, &co, res, err);
+  int rc = 0;
+  if (o->method == TILESAT_METHOD_AUTO && co.method == TILESAT_METHOD_DP)
+    rc = count_kept(low ? low : m, &co, err);
+  if (!rc)
+    rc = count_map(low ? low : m, &co, res, err);
   tilesat_map_free(low);
   return rc;
 }

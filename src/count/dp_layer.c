@@ -39,14 +39,29 @@ static size_t entry_bytes(const dp *s, int nlimbs) {
   return (size_t)s->p.keywords * 8 + (size_t)nlimbs * sizeof(mp_limb_t);
 }
 
+/* What else to use when the dp cannot go on: approx keeps borders alone
+ * (the map here has them as bans), so with a mask or another global
+ * constraint only the dp keeps the map (and count's enum, listing it). */
+static const char *instead(const dp *s) {
+  const tilesat_map *m = s->map;
+  if (!m->nmasked && !tilesat_map_refuse_globals(m, 1u << TILESAT_GLOBAL_BORDER,
+                                                 "", NULL, NULL))
+    return "use --method approx";
+  return strcmp(s->what, "sample")
+             ? "count a smaller map (the dp is the one method that counts "
+               "these constraints; --method enum keeps them too, listing "
+               "every map)"
+             : "draw a smaller map (the dp is the one method that keeps "
+               "these constraints)";
+}
+
 bool ts_dp_reserve(dp *s, size_t bytes, size_t states, tilesat_error *err) {
   while (s->used_memory + bytes > s->max_memory)
     if (!s->make_room || !s->make_room(s)) {
       ts_error(err, s->what, 0,
                "the frontier outgrew --max-memory %zu MiB (%zu states at a "
-               "frontier of %d cells): raise --max-memory or use --method "
-               "approx",
-               s->max_memory >> 20, states, s->p.L);
+               "frontier of %d cells): raise --max-memory or %s",
+               s->max_memory >> 20, states, s->p.L, instead(s));
       return false;
     }
   s->used_memory += bytes;
@@ -235,8 +250,8 @@ static bool layer_grow(dp *s, layer *l, tilesat_error *err) {
     if (l->room >= MAX_ENTRIES) {
       ts_error(err, s->what, 0,
                "the frontier outgrew the DP's %zu states a layer (at a "
-               "frontier of %d cells): use --method approx",
-               (size_t)MAX_ENTRIES, s->p.L);
+               "frontier of %d cells): %s",
+               (size_t)MAX_ENTRIES, s->p.L, instead(s));
       return false;
     }
     size_t room = l->room + l->room / 2 + 16;

@@ -488,6 +488,10 @@ int ts_xctx_open(xctx *x, const tilesat_map *m, const tilesat_solve_options *so,
     if (x->has[g])
       TS_PUSH(x->all, g);
   ts_xsub_init(&x->full, &x->cnf, x->G, NULL, so);
+  ts_say(so,
+         "the whole %dx%d map, its %zu constraints each one to drop, "
+         "for a first set that clashes",
+         m->width, m->height, x->all.n);
   int res = ts_xsub_solve(&x->full, &x->all, -1);
   if (res == TILESAT_UNKNOWN)
     res = ts_no_answer(so, "explain", err);

@@ -262,11 +262,40 @@ static int unsat_window(const tilesat_map *m, xcnf *cnf,
   return 0;
 }
 
+static int cmp_int(const void *a, const void *b) {
+  int x = *(const int *)a, y = *(const int *)b;
+  return (x > y) - (x < y);
+}
+
+/* Is set (as a set) one of the minimal sets found, kept in `found` as
+ * their sizes each followed by their groups, sorted?  A minimal set
+ * shrinks to itself, whatever the centre: no solve needed. */
+static bool found_before(const ts_ints *found, const ts_ints *set) {
+  int *v = ts_malloc((set->n + 1) * sizeof *v);
+  if (set->n)
+    memcpy(v, set->v, set->n * sizeof *v);
+  qsort(v, set->n, sizeof *v, cmp_int);
+  bool same = false;
+  for (size_t i = 0; i < found->n && !same; i += 1 + (size_t)found->v[i])
+    same = (size_t)found->v[i] == set->n &&
+           !memcmp(found->v + i + 1, v, set->n * sizeof *v);
+  free(v);
+  return same;
+}
+
+static void found_add(ts_ints *found, const ts_ints *set) {
+  size_t at = found->n + 1;
+  TS_PUSH(*found, (int)set->n);
+  for (size_t i = 0; i < set->n; i++)
+    TS_PUSH(*found, set->v[i]);
+  qsort(found->v + at, set->n, sizeof *found->v, cmp_int);
+}
+
 static int find_mus(const tilesat_map *m, xcnf *cnf,
                     const tilesat_solve_options *so, const uint8_t *has,
                     xsub *full, const ts_ints *failed, ts_ints *best,
                     tilesat_error *err) {
-  ts_ints base = {0}, core = {0}, mus = {0}, centres = {0};
+  ts_ints base = {0}, core = {0}, mus = {0}, centres = {0}, found = {0};
   ts_x_core_and_centres(m, failed, &base, &centres);
   size_t maxcentres = base.n > (size_t)4 * SMALL_CORE ? 2 : centres.n;
   score bs = {0, 0, 0};
@@ -282,11 +311,14 @@ static int find_mus(const tilesat_map *m, xcnf *cnf,
       break;
     if (!core.n)
       ts_x_copy_ints(&core, &base);
+    if (found_before(&found, &core))
+      continue; /* a set found already, minimal: it scored */
     if (ts_x_shrink(m, cnf, so, &core, c, core.n > SMALL_CORE, &mus, &calls) <
         0) {
       res = -1;
       break;
     }
+    found_add(&found, &mus);
     score s = score_of(m, &mus);
     if (!best->n || better(s, bs)) {
       bs = s;
@@ -300,6 +332,7 @@ static int find_mus(const tilesat_map *m, xcnf *cnf,
   free(core.v);
   free(mus.v);
   free(centres.v);
+  free(found.v);
   return res;
 }
 

@@ -1089,6 +1089,7 @@ int tilesat_collapse_run(tilesat_collapse *c, const tilesat_collapse_options *o,
   c->snap.step = c->old.step = c->snap_want = SIZE_MAX;
   c->unsat_window.m.width = 0;
   c->mod.used = false;
+  ts_collapse_say_exact(c, o);
   for (int how = RUN_START;;) {
     int st = run_once(c, o, how, err);
     if (st == 1 || st == 2) /* the limit, or a block's cap */

@@ -403,22 +403,50 @@ static int global_learn(tilesat_collapse *c, const tilesat_solve_options *so,
   return TILESAT_SAT;
 }
 
+/* "3.7 M clauses, 0.5 M variables" (or the counts, below 10^5). */
+static void cnf_size_text(const tilesat_map *m, char *buf, size_t len) {
+  ts_cnf_size z = ts_cnf_measure(m);
+  if (z.nclauses >= 1e5)
+    snprintf(buf, len, "%.1f M clauses, %.1f M variables", z.nclauses / 1e6,
+             z.nvars / 1e6);
+  else
+    snprintf(buf, len, "%.0f clauses, %.0f variables", z.nclauses, z.nvars);
+}
+
 /* Before the exact guard first builds the whole map's solver: its size,
  * and what would do without it, said at once (the load alone takes
  * seconds to minutes on a large map, and then only "solving" is said). */
 static void say_whole_map(const tilesat_collapse *c,
                           const tilesat_collapse_options *o) {
-  ts_cnf_size z = ts_cnf_measure(c->m);
-  char size[64], line[256];
-  if (z.nclauses >= 1e5)
-    snprintf(size, sizeof size, "%.1f M clauses", z.nclauses / 1e6);
-  else
-    snprintf(size, sizeof size, "%.0f clauses", z.nclauses);
+  char size[96], line[320];
+  cnf_size_text(c->m, size, sizeof size);
   snprintf(line, sizeof line,
            "guard: no window refutes the run: the exact guard needs the "
-           "whole map's solver (%s, %dx%d cells); --guard auto or modify "
-           "would not",
+           "whole map's solver (%s, %dx%d cells); --guard auto, the fast "
+           "guard, never fails either and would not (nor would modify)",
            size, c->m->width, c->m->height);
+  o->notice(o->solve.progress_user, line);
+}
+
+/* Said once, before the exact guard's first run on a map whose whole
+ * solver is large (TS_WHOLE_SAY clauses or more): it may need it, and
+ * loading and solving it takes minutes (Castle 128x128: 3.7 M clauses,
+ * no map after 110 s), where auto takes a second. */
+#define TS_WHOLE_SAY 1e6
+
+void ts_collapse_say_exact(tilesat_collapse *c,
+                           const tilesat_collapse_options *o) {
+  if (!o->notice || o->guard != TILESAT_GUARD_SAT || c->light ||
+      c->said_exact || ts_cnf_measure(c->m).nclauses < TS_WHOLE_SAY)
+    return;
+  c->said_exact = true;
+  char size[96], line[320];
+  cnf_size_text(c->m, size, sizeof size);
+  snprintf(line, sizeof line,
+           "guard: the exact guard proves each doom in a window around it, "
+           "else on the whole %dx%d map (%s: minutes to load and solve); "
+           "--guard auto is the fast guard and never fails either",
+           c->m->width, c->m->height, size);
   o->notice(o->solve.progress_user, line);
 }
 

@@ -38,6 +38,7 @@ struct tilesat_collapse {
   tilesat_map *own;     /* the caller's with its borders as bans, or NULL */
   int T, D, N;
   bool light;        /* tilesat_collapse_new_modify's: no table of cells */
+  bool said_exact;   /* ts_collapse_say_exact said its line */
   int *nbr;          /* [cell][dir]: neighbour or -1 */
   int *opp;          /* [dir]: the opposite direction */
   int **supp_list;   /* [dir][tile]: tiles allowed in dir of tile */
@@ -185,6 +186,10 @@ long ts_collapse_global_no_return(tilesat_collapse *c,
 int ts_collapse_guard_learn(tilesat_collapse *c,
                             const tilesat_collapse_options *o,
                             tilesat_error *err);
+/* --guard sat on a map whose whole solver is large: what it may need, and
+ * the fast guard, on o->notice (once per collapser, before its first run). */
+void ts_collapse_say_exact(tilesat_collapse *c,
+                           const tilesat_collapse_options *o);
 
 /* Where the run is, to so->progress if any (the caller throttles): "K of
  * N cells decided", with a guard its exact bans and block repairs, and

@@ -20,11 +20,13 @@
  *    mod_layer_open's (16x16 blocks, then spots on their margins'
  *    crossings); on a periodic map 4 layers of 16x16 blocks wrap (at most
  *    as large as the map, the last of a row shorter). */
+#include "explain/explain.h"
 #include "gen/modify.h"
 
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 /* Count windows: up to MOD_COUNT_SIDE cells a side (then the whole map's
  * SAT), each solve within MOD_CONFLICTS conflicts. */
@@ -39,6 +41,10 @@ typedef struct fin {
   tilesat_solve_options so;
   mod_count *counts; /* the map's count constraints, kept from step 3 on */
   int ncounts;
+  tilesat_solve_options said; /* the caller's progress (so has none: its
+                                 blocks' solves would each say they solve) */
+  long blocks, done;          /* the layers' blocks, and those made again */
+  struct timespec t0;         /* when the layers started */
 } fin;
 
 static int by_cell(const void *a, const void *b) {
@@ -105,6 +111,7 @@ static int base(fin *f, tilesat_error *err) {
   const tilesat_map *m = f->m;
   if (c->mod_p < 0) {
     mod_pattern pt;
+    ts_say(&f->said, "modifying in blocks: looking for a periodic pattern");
     /* a pattern larger than the map: the whole map's SAT instead */
     int res = mod_pattern_find(m->rules, m->topo, m->periodic ? m->height : 0,
                                m->periodic ? m->width : 0, m->height, m->width,
@@ -262,11 +269,36 @@ static void layer_segments(const tilesat_map *m, int l, seg *rows, int *nr,
   *nc = segments_open(m->width, g.ox, g.bw, cols);
 }
 
+static double since(const struct timespec *t0) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)(t.tv_sec - t0->tv_sec) +
+         1e-9 * (double)(t.tv_nsec - t0->tv_nsec);
+}
+
+/* Where the layers stand, on the caller's progress (it throttles): the
+ * block, of how many, and the time left at the pace so far. */
+static void say_block(fin *f, int l) {
+  if (!f->said.progress)
+    return;
+  char left[48] = "";
+  double s = since(&f->t0);
+  if (f->done > 0 && s >= 1)
+    snprintf(left, sizeof left, ", about %.0f s left",
+             s * (double)(f->blocks - f->done) / (double)f->done);
+  const mod_stats *st = mod_engine_stats(f->e);
+  ts_say(&f->said,
+         "modifying in blocks: block %ld of %ld (layer %d of %d; %ld made "
+         "again by WFC, %ld by SAT)%s",
+         f->done + 1, f->blocks, l + 1, MOD_LAYERS, st->wfc, st->sat, left);
+}
+
 static int layer(fin *f, int l, seg *rows, seg *cols, tilesat_error *err) {
   int nr, nc;
   layer_segments(f->m, l, rows, &nr, cols, &nc);
   for (int i = 0; i < nr; i++)
-    for (int j = 0; j < nc; j++) {
+    for (int j = 0; j < nc; j++, f->done++) {
+      say_block(f, l);
       if (ts_terminated(&f->so)) {
         ts_error(err, "collapse", 0, "interrupted");
         return -1;
@@ -293,6 +325,7 @@ static int weights(fin *f, tilesat_error *err) {
     return 0;
   if (!c->mod_w) {
     c->mod_w = ts_malloc((size_t)c->T * sizeof *c->mod_w);
+    ts_say(&f->said, "modifying in blocks: calibrating the blocks' weights");
     if (mod_calibrate(c->m->rules, c->m->topo, &f->so, c->mod_w, err) < 0) {
       free(c->mod_w);
       c->mod_w = NULL;
@@ -439,8 +472,13 @@ static int modify(fin *f, tilesat_error *err) {
                : ib == f->pl.nban || f->pin[ip].cell < f->ban[ib].cell
                    ? f->pin[ip].cell
                    : f->ban[ib].cell;
-    if (breaks(f, cell, &ip, &ib))
+    if (breaks(f, cell, &ip, &ib)) {
+      ts_say(&f->said,
+             "modifying in blocks: making cells again around "
+             "the pins and borders (%ld windows)",
+             f->c->mod.pin_windows);
       res = fix_cell(f, cell, err);
+    }
   }
   if (res == 0 && f->ncounts) { /* the counts from here on */
     counts_total(f);
@@ -456,6 +494,12 @@ static int modify(fin *f, tilesat_error *err) {
   int most = (f->m->width > f->m->height ? f->m->width : f->m->height);
   seg *rows = ts_malloc(((size_t)most / MOD_P + 3) * sizeof *rows);
   seg *cols = ts_malloc(((size_t)most / MOD_P + 3) * sizeof *cols);
+  for (int l = 0; l < MOD_LAYERS; l++) {
+    int nr, nc;
+    layer_segments(f->m, l, rows, &nr, cols, &nc);
+    f->blocks += (long)nr * nc;
+  }
+  clock_gettime(CLOCK_MONOTONIC, &f->t0);
   for (int l = 0; l < MOD_LAYERS && res == 0; l++)
     res = layer(f, l, rows, cols, err);
   free(rows);
@@ -499,6 +543,7 @@ int ts_modify_run(tilesat_collapse *c, const tilesat_collapse_options *o,
   fin f = {.c = c, .m = c->m};
   f.so = o->solve;
   f.so.progress = NULL;
+  f.said = o->solve;
   f.pl = (mod_plane){.tiles = tiles,
                      .w = c->m->width,
                      .h = c->m->height,

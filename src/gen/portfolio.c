@@ -153,32 +153,149 @@ static void name_window(const tilesat_map *m, int cell,
       return;
 }
 
+/* ---------------------------------------- 2a. the pins' propagation */
+
+/* Arc consistency of the rules, bans and pins on the whole map, on tile
+ * bitsets alone (ncells * words words: not explain's tables of reasons,
+ * nor the collapse's wave, which a map of a million cells cannot afford
+ * before modifying in blocks). */
+typedef struct lean {
+  const tilesat_map *m;
+  int W;
+  uint64_t *dom;
+  uint8_t *queued;
+  ts_ints q;
+} lean;
+
+/* The cell keeps only the tiles of keep: false when none is left. */
+static bool lean_keep(lean *p, int cell, const uint64_t *keep) {
+  uint64_t *d = p->dom + (size_t)cell * (size_t)p->W;
+  bool changed = false, any = false;
+  for (int w = 0; w < p->W; w++) {
+    changed |= (d[w] & ~keep[w]) != 0;
+    d[w] &= keep[w];
+    any |= d[w] != 0;
+  }
+  if (changed && !p->queued[cell]) {
+    p->queued[cell] = 1;
+    TS_PUSH(p->q, cell);
+  }
+  return any;
+}
+
+/* Propagate what the queue holds: the cell left with no tile, or -1. */
+static int lean_run(lean *p) {
+  const tilesat_rules *r = p->m->rules;
+  uint64_t *allow = ts_malloc((size_t)p->W * sizeof *allow);
+  int empty = -1;
+  for (size_t head = 0; empty < 0 && head < p->q.n; head++) {
+    int cell = p->q.v[head];
+    p->queued[cell] = 0;
+    const uint64_t *d = p->dom + (size_t)cell * (size_t)p->W;
+    for (int dir = 0; empty < 0 && dir < r->ndirs; dir++) {
+      int nb = ts_map_neighbor(p->m, cell, dir);
+      if (nb < 0)
+        continue;
+      memset(allow, 0, (size_t)p->W * sizeof *allow);
+      for (int t = 0; t < r->ntiles; t++)
+        if (ts_bit(d, t))
+          for (int w = 0; w < p->W; w++)
+            allow[w] |= ts_allowed(r, t, dir)[w];
+      if (!lean_keep(p, nb, allow))
+        empty = nb;
+    }
+  }
+  p->q.n = 0;
+  free(allow);
+  return empty;
+}
+
+/* Does propagating the rules, bans and pins of m leave a cell with no
+ * tile (a pinned cell when its tile is gone)?  That cell, or -1. */
+static int pins_propagate(const tilesat_map *m) {
+  int W = m->rules->words, T = m->rules->ntiles;
+  lean p = {m,
+            W,
+            ts_calloc((size_t)m->ncells * (size_t)W, sizeof *p.dom),
+            ts_calloc((size_t)m->ncells, 1),
+            {0}};
+  uint64_t *one = ts_calloc((size_t)W, sizeof *one);
+  for (int c = 0; c < m->ncells; c++)
+    if (!ts_masked(m, c)) {
+      for (int t = 0; t < T; t++)
+        p.dom[(size_t)c * (size_t)W + (size_t)(t >> 6)] |= (uint64_t)1
+                                                           << (t & 63);
+      p.queued[c] = 1;
+      TS_PUSH(p.q, c);
+    }
+  int empty = -1;
+  for (size_t i = 0; empty < 0 && i < m->bans.n; i++) {
+    int c = m->bans.v[i].cell, t = m->bans.v[i].tile;
+    memset(one, 0xff, (size_t)W * sizeof *one);
+    one[t >> 6] &= ~((uint64_t)1 << (t & 63));
+    if (!ts_masked(m, c) && !lean_keep(&p, c, one))
+      empty = c;
+  }
+  if (empty < 0)
+    empty = lean_run(&p);
+  for (size_t i = 0; empty < 0 && i < m->pins.n; i++) {
+    int c = m->pins.v[i].cell, t = m->pins.v[i].tile;
+    memset(one, 0, (size_t)W * sizeof *one);
+    one[t >> 6] = (uint64_t)1 << (t & 63);
+    empty = lean_keep(&p, c, one) ? lean_run(&p) : c;
+  }
+  free(one);
+  free(p.dom);
+  free(p.queued);
+  free(p.q.v);
+  return empty;
+}
+
 /* ------------------------------------------------------- 2. the collapse */
 
+/* From 256x256 cells on, check's collapse modifies in blocks (collapse
+ * --guard modify: its time grows with the map, its memory with a block)
+ * where modify keeps what the map asks for: auto's blocks, which keep
+ * WFC's look best, can spend minutes on a large map with a pin (Castle
+ * 1024x1024 with a tower pinned in the middle: no map after 120 s and 1.3
+ * GB; modify, 10 s and 17 MB). */
+#define CHECK_MODIFY_CELLS 65536
+
+static bool by_modify(const tilesat_map *m) {
+  return m->ncells >= CHECK_MODIFY_CELLS &&
+         tilesat_map_refuse_globals(m,
+                                    1u << TILESAT_GLOBAL_BORDER |
+                                        1u << TILESAT_GLOBAL_COUNT |
+                                        TILESAT_KEEPS_MASK,
+                                    "check", NULL, NULL) == 0;
+}
+
 /* Can the collapse take m on: keep what it asks for, count its tiles in
- * its 16 bits, hold its wave (guarded) within the memory bound? */
+ * its 16 bits, hold its wave (guarded) within the memory bound?  (Modify,
+ * on a large map, needs less: the same bound keeps what check refuses
+ * for memory the same whichever runs.) */
 static bool collapse_can(const tilesat_map *m) {
   return tilesat_collapse_keeps(m) && m->rules->ntiles <= 65535 &&
          ts_collapse_refuse(m, "check", NULL) == 0;
 }
 
-/* The guarded collapse, the portfolio's one call of the guard (the guard
- * is chosen here): auto, the exact guard while it answers soon, then block
- * repairs.  SAT (tiles), UNSAT (how says what proved it), TILESAT_UNKNOWN
- * (a block past its cap), or -1 (err; also when so's terminate stopped
- * it). */
-static int run_collapse(const tilesat_map *m, const tilesat_solve_options *so,
-                        uint64_t seed, int *tiles, tilesat_check_answer *how,
-                        tilesat_error *err) {
-  tilesat_collapse *c = tilesat_collapse_new(m, err);
+/* A guarded collapse with guard g: SAT (tiles), UNSAT (how says what
+ * proved it), TILESAT_UNKNOWN (a block past its cap), or -1. */
+static int run_guard(const tilesat_map *m, const tilesat_solve_options *so,
+                     uint64_t seed, tilesat_guard g, int *tiles,
+                     tilesat_check_answer *how, tilesat_error *err) {
+  tilesat_collapse *c = g == TILESAT_GUARD_MODIFY
+                            ? tilesat_collapse_new_modify(m, err)
+                            : tilesat_collapse_new(m, err);
   if (!c)
     return -1;
   tilesat_collapse_options co;
   tilesat_collapse_options_init(&co);
   co.seed = seed;
-  co.guard = TILESAT_GUARD_AUTO;
+  co.guard = g;
   co.solve = *so;
-  ts_say(so, "a guarded collapse (seed %llu)", (unsigned long long)seed);
+  if (g != TILESAT_GUARD_MODIFY)
+    ts_say(so, "a guarded collapse (seed %llu)", (unsigned long long)seed);
   int res = tilesat_collapse_run(c, &co, tiles, err);
   how->banned = tilesat_collapse_banned(c);
   how->repairs = tilesat_collapse_repairs(c);
@@ -203,6 +320,47 @@ static int run_collapse(const tilesat_map *m, const tilesat_solve_options *so,
   return res;
 }
 
+/* A large map: modifying in blocks, after the pins' propagation (which
+ * answers UNSAT at once where the auto guard's first propagation would:
+ * modify's windows would grow to the whole map's CNF first). */
+static int run_modify(const tilesat_map *m, const tilesat_solve_options *so,
+                      uint64_t seed, int *tiles, tilesat_check_answer *how,
+                      tilesat_error *err) {
+  ts_say(so, "propagating the pins over the %dx%d map", m->width, m->height);
+  tilesat_map *low = ts_map_lowered(m);
+  int empty = pins_propagate(low ? low : m);
+  tilesat_map_free(low);
+  if (empty >= 0) {
+    how->by = TILESAT_BY_PROPAGATION;
+    how->cell = empty;
+    return TILESAT_UNSAT;
+  }
+  ts_say(so,
+         "a %dx%d map: modifying in blocks (collapse --guard modify, seed "
+         "%llu)",
+         m->width, m->height, (unsigned long long)seed);
+  return run_guard(m, so, seed, TILESAT_GUARD_MODIFY, tiles, how, err);
+}
+
+/* The guarded collapse, the portfolio's one call of the guard (the guard
+ * is chosen here): auto, the exact guard while it answers soon, then block
+ * repairs.  SAT (tiles), UNSAT (how says what proved it), TILESAT_UNKNOWN
+ * (a block past its cap), or -1 (err; also when so's terminate stopped
+ * it). */
+static int run_collapse(const tilesat_map *m, const tilesat_solve_options *so,
+                        uint64_t seed, int *tiles, tilesat_check_answer *how,
+                        tilesat_error *err) {
+  if (by_modify(m))
+    return run_modify(m, so, seed, tiles, how, err);
+  return run_guard(m, so, seed, TILESAT_GUARD_AUTO, tiles, how, err);
+}
+
+/* Is msg a refusal for memory ("... needs about ..., more than
+ * --max-memory ...")? */
+static bool refused(const char *msg) {
+  return strstr(msg, " needs about ") && strstr(msg, "--max-memory");
+}
+
 int ts_check_collapse_first(const tilesat_map *m,
                             const tilesat_solve_options *so, const char *what,
                             tilesat_error *err) {
@@ -222,8 +380,8 @@ int ts_check_collapse_first(const tilesat_map *m,
   free(tiles);
   if (ts_terminated(so))
     return ts_no_answer(so, what, err);
-  if (res < 0 && d.passed)
-    return TILESAT_UNKNOWN; /* the budget ran out */
+  if (res < 0 && (d.passed || (err && refused(err->msg))))
+    return TILESAT_UNKNOWN; /* the budget ran out, or modify's memory */
   return res == TILESAT_SAT || res < 0 ? res : TILESAT_UNKNOWN;
 }
 
@@ -288,12 +446,6 @@ void tilesat_check_options_init(tilesat_check_options *o) {
   o->seed = 1;
 }
 
-/* Is msg a refusal for memory ("... needs about ..., more than
- * --max-memory ...")? */
-static bool refused(const char *msg) {
-  return strstr(msg, " needs about ") && strstr(msg, "--max-memory");
-}
-
 /* Stages 1 and 2 of auto, and collapse.  SAT, UNSAT, TILESAT_UNKNOWN (no
  * answer: the CNF's turn), or -1. */
 static int before_cnf(const tilesat_map *m, const tilesat_check_options *o,
@@ -311,7 +463,10 @@ static int before_cnf(const tilesat_map *m, const tilesat_check_options *o,
   if (res == 0 && !ts_terminated(&o->solve)) {
     d.until += budget - budget / 10;
     d.passed = false;
-    res = run_collapse(m, &in, o->seed, tiles, how, err);
+    /* --method collapse: the map collapse --guard auto prints */
+    res = colonly
+              ? run_guard(m, &in, o->seed, TILESAT_GUARD_AUTO, tiles, how, err)
+              : run_collapse(m, &in, o->seed, tiles, how, err);
     if (res == TILESAT_UNSAT && how->by == TILESAT_BY_PROPAGATION)
       name_window(lm, how->cell, &in, how); /* unnamed if stopped */
     if (res < 0 && !colonly && !ts_terminated(&o->solve) &&
@@ -370,6 +525,46 @@ static int span_text(char *buf, size_t len, const char *what, int first, int n,
                   last - size);
 }
 
+/* The global constraint (not a border: those are bans) m's pins and rules
+ * alone do not refute, which the collapse's propagation used: its index,
+ * -2 when there are several, or -1 when the rules and pins alone leave a
+ * cell with no tile (or m has none). */
+static int propagated_global(const tilesat_map *m) {
+  int found = -1;
+  for (size_t i = 0; i < m->globals.n; i++)
+    if (m->globals.v[i].kind != TILESAT_GLOBAL_BORDER)
+      found = found == -1 ? (int)i : -2;
+  if (found == -1)
+    return -1;
+  tilesat_map *low = ts_map_lowered(m);
+  int empty = pins_propagate(low ? low : m);
+  tilesat_map_free(low);
+  return empty >= 0 ? -1 : found;
+}
+
+/* "propagating the rules and pins leaves no tile at (R,C)", naming the
+ * global constraint propagation used when the rules and pins alone do not
+ * leave a cell empty (a connected floor: a floor pin walled in). */
+static void propagation_text(const tilesat_map *m, int cell, char *buf,
+                             size_t len) {
+  int g = propagated_global(m);
+  int row = cell / m->width, col = cell % m->width;
+  if (g == -1)
+    snprintf(buf, len,
+             "propagating the rules and pins leaves no tile at (%d,%d)", row,
+             col);
+  else if (g == -2)
+    snprintf(buf, len,
+             "propagating the rules, the pins and the global constraints "
+             "leaves no tile at (%d,%d)",
+             row, col);
+  else
+    snprintf(buf, len,
+             "propagating the rules, the pins and the constraint \"%s\" "
+             "(%s) leaves no tile at (%d,%d)",
+             m->globals.v[g].text, m->globals.v[g].origin, row, col);
+}
+
 void tilesat_check_answer_text(const tilesat_map *m,
                                const tilesat_check_answer *a, char *buf,
                                size_t len) {
@@ -384,9 +579,7 @@ void tilesat_check_answer_text(const tilesat_map *m,
              a->rows, rows, cols);
     break;
   case TILESAT_BY_PROPAGATION:
-    snprintf(buf, len,
-             "propagating the rules and pins leaves no tile at (%d,%d)",
-             a->cell / m->width, a->cell % m->width);
+    propagation_text(m, a->cell, buf, len);
     break;
   case TILESAT_BY_COLLAPSE:
     snprintf(buf, len,

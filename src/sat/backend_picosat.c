@@ -88,6 +88,10 @@ static void prefer(void *impl, int lit) {
   picosat_set_default_phase_lit(impl, lit, 1);
 }
 
+static unsigned long long decisions(void *impl) {
+  return picosat_decisions(impl);
+}
+
 const ts_backend_ops ts_picosat_ops = {
     .name = "picosat",
     .init = init,
@@ -101,4 +105,5 @@ const ts_backend_ops ts_picosat_ops = {
     .set_terminate = set_terminate,
     .limit = limit,
     .prefer = prefer,
+    .decisions = decisions,
 };

@@ -92,6 +92,9 @@ typedef struct ts_backend_ops {
   void (*prefer)(void *impl, int lit); /* a polarity hint */
   void (*set_counting)(void *impl);    /* ApproxMC's settings */
   void (*add_xor)(void *impl, const int *vars, size_t n, bool rhs);
+  /* the search's decisions so far (read from inside the search, by the
+   * progress line) */
+  unsigned long long (*decisions)(void *impl);
 } ts_backend_ops;
 
 extern const ts_backend_ops ts_picosat_ops, ts_cryptominisat_ops,

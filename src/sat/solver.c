@@ -13,10 +13,11 @@ struct ts_solver {
   const ts_backend_ops *ops;
   void *impl;
   tilesat_solve_options so; /* a copy: the caller's may not outlive s */
-  char solving[64];         /* the progress line while it solves */
+  char solving[96];         /* the progress line while it solves */
   /* clauses streaming in (ts_solver_expect): literals so far, of all */
   size_t loaded, load_total, load_clauses;
-  int limit; /* conflicts for the next solve (ts_solver_limit), or 0 */
+  int limit;      /* conflicts for the next solve (ts_solver_limit), or 0 */
+  unsigned polls; /* of the search, since its line was last written */
 };
 
 static const struct {
@@ -85,10 +86,28 @@ bool ts_terminated(const tilesat_solve_options *so) {
   return so && so->terminate && so->terminate(so->terminate_user);
 }
 
+/* How far the search has gone, where the backend says ("solving with
+ * picosat: 1.2 M decisions so far"), rewritten every POLL_LINE polls (the
+ * caller throttles what it prints; this keeps the writing cheap). */
+#define POLL_LINE 64
+
+static void solving_line(ts_solver *s) {
+  unsigned long long d = s->ops->decisions(s->impl);
+  if (d < 100000)
+    snprintf(s->solving, sizeof s->solving,
+             "solving with %s: %llu decisions so far", s->ops->name, d);
+  else
+    snprintf(s->solving, sizeof s->solving,
+             "solving with %s: %.1f M decisions so far", s->ops->name,
+             (double)d / 1e6);
+}
+
 /* What the backend polls during a search: the caller's progress (a line
  * saying it is solving), then its terminate. */
 static int poll_search(void *user) {
-  const ts_solver *s = user;
+  ts_solver *s = user;
+  if (s->so.progress && s->ops->decisions && s->polls++ % POLL_LINE == 0)
+    solving_line(s);
   if (s->so.progress)
     s->so.progress(s->so.progress_user, s->solving);
   return s->so.terminate && s->so.terminate(s->so.terminate_user);
@@ -169,6 +188,7 @@ int ts_solver_solve(ts_solver *s) {
     return TILESAT_UNKNOWN;
   if (limit > 0)
     s->ops->limit(s->impl, limit);
+  s->polls = 0;
   return s->ops->solve(s->impl);
 }
 
