@@ -286,6 +286,11 @@ long tilesat_collapse_resolved(const tilesat_collapse *c);
 typedef struct tilesat_modify_stats {
   bool used;
   bool past_bound; /* auto went by modify at once: a collapser for modify */
+  /* why auto went by modify, in words (NULL: --guard modify itself, or
+   * past_bound): "the map is larger than 512x512 cells", "a block grew
+   * to 49x49 cells", "its blocks grew to the whole map, whose solver does
+   * not fit" */
+  const char *auto_why;
   int pattern_rows, pattern_cols;
   long pin_windows, wfc, sat, kept;
   long long cells;

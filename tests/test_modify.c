@@ -998,3 +998,37 @@ Test(modify, past_the_bound_whole_map_work_is_refused) {
   free(column);
   free(rules);
 }
+
+/* auto on a map larger than 512x512 goes by modify at once, saying why
+ * (its blocks there were heavy-tailed: Castle 1024x1024 with a tower pinned
+ * gave no answer in 120 s; by modify 10 s): a map whose pin holds and
+ * whose every pair of neighbours the line rules allow (a never beside c). */
+Test(modify, auto_past_512x512_goes_by_modify_at_once) {
+  char *rules = temp_file(line_rules, (long)strlen(line_rules));
+  run_result got = RUN("collapse", rules, "--size", "520x513", "--pin",
+                       "7,9=c", "--guard", "auto", "--seed", "2");
+  cr_assert_eq(got.code, 10, "%s", got.err);
+  cr_expect(strstr(got.err, "tilesat: collapse: guard: auto went on by modify "
+                            "(the map is larger than 512x512 cells): modify "
+                            "from a "),
+            "%s", got.err);
+  const char *p = strchr(got.out, '\n'); /* past "SAT" */
+  cr_assert(p);
+  p++;
+  int w = 520, h = 513;
+  for (int y = 0; y < h; y++, p += w + 1) {
+    cr_assert(strlen(p) > (size_t)w && p[w] == '\n', "row %d", y);
+    for (int x = 0; x < w; x++) {
+      const char *below = y + 1 < h ? p + w + 1 + x : NULL;
+      cr_assert(strchr("abc", p[x]), "(%d,%d): %c", y, x, p[x]);
+      cr_expect(x + 1 == w || (p[x] ^ p[x + 1]) != ('a' ^ 'c'),
+                "(%d,%d): %c beside %c", y, x, p[x], p[x + 1]);
+      cr_expect(!below || (p[x] ^ *below) != ('a' ^ 'c'),
+                "(%d,%d): %c above %c", y, x, p[x], *below);
+    }
+    if (y == 7)
+      cr_expect_eq(p[9], 'c', "the pin at (7,9)");
+  }
+  run_free(&got);
+  free(rules);
+}

@@ -96,19 +96,20 @@ static void say_modify(const tilesat_collapse *c, tilesat_guard g) {
   if (st.pattern_rows)
     snprintf(from, sizeof from, "a %dx%d periodic pattern", st.pattern_cols,
              st.pattern_rows);
-  char counts[64] = "";
+  char counts[64] = "", went[160] = "";
+  if (g != TILESAT_GUARD_MODIFY && st.past_bound)
+    snprintf(went, sizeof went,
+             "auto went by modify (the map is too large for the whole map's "
+             "tables): ");
+  else if (g != TILESAT_GUARD_MODIFY)
+    snprintf(went, sizeof went,
+             "auto went on by modify (%s): ", st.auto_why ? st.auto_why : "");
   if (st.count_windows)
     snprintf(counts, sizeof counts, ", %ld count windows", st.count_windows);
   fprintf(stderr,
           "tilesat: collapse: guard: %smodify from %s, %ld pin and border "
           "windows%s, %ld blocks redone (%ld by WFC, %ld by SAT), %ld kept\n",
-          g == TILESAT_GUARD_MODIFY ? ""
-          : st.past_bound
-              ? "auto went by modify (the map is too large for the whole "
-                "map's tables): "
-              : "auto went on by modify (its blocks grew to the whole map, "
-                "whose solver does not fit): ",
-          from, st.pin_windows, counts, st.wfc + st.sat, st.wfc, st.sat,
+          went, from, st.pin_windows, counts, st.wfc + st.sat, st.wfc, st.sat,
           st.kept);
 }
 

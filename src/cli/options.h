@@ -162,8 +162,10 @@
   OPT(guard, "--guard", CHOICE, NULL, 0, 0, "none|sat|blocks|auto|modify",     \
       " collapse ",                                                            \
       "never fail: auto, for any map: sat while it answers soon, then "        \
-      "blocks, then modify where a block would need the whole map's solver "   \
-      "past --max-memory; sat bans a tile no valid map has there and the "     \
+      "blocks, then modify where a block would grow to 49x49 cells on a "      \
+      "map of 256x256 or more or need the whole map's solver past "            \
+      "--max-memory, and at once past 512x512; sat bans a tile no valid map "  \
+      "has there and the "                                                     \
       "cell draws again (exact; small maps, counts, connectivity); blocks "    \
       "decides the cells around a contradiction again; modify: a periodic "    \
       "pattern made again block by block, in memory of a block (keeps pins, "  \

@@ -490,6 +490,17 @@ static int whole_map(tilesat_collapse *c, const tilesat_collapse_options *o,
   return res == TILESAT_SAT ? 0 : res;
 }
 
+/* auto's bound on a block (of radius r) on a map of 256x256 cells or
+ * more: past it the run goes on by modify (tilesat_collapse_run), whose
+ * blocks stay small, rather than grow blocks towards the whole map. */
+#define AUTO_BLOCK_SIDE "49x49"
+#define AUTO_BLOCK_RADIUS 24
+static bool auto_bound(const tilesat_collapse *c,
+                       const tilesat_collapse_options *o, int r) {
+  return !c->parent && o->guard == TILESAT_GUARD_AUTO && !c->cg &&
+         c->m->ncells >= 256 * 256 && r >= AUTO_BLOCK_RADIUS;
+}
+
 int ts_blocks_repair(tilesat_collapse *c, const tilesat_collapse_options *o,
                      tilesat_error *err) {
   int *tiles = NULL, rc = 0;
@@ -510,6 +521,11 @@ int ts_blocks_repair(tilesat_collapse *c, const tilesat_collapse_options *o,
       ts_collapse_report(c, &o->solve, "the guard: repairing blocks");
       window w;
       int r = level < 16 ? BLOCK_RADIUS << level : INT32_MAX;
+      if (auto_bound(c, o, r)) { /* auto goes on by modify */
+        c->auto_why = "a block grew to " AUTO_BLOCK_SIDE " cells";
+        rc = 3;
+        break;
+      }
       if (r > c->m->width + c->m->height || !ts_collapse_window(c, x, r, &w)) {
         rc = whole_map(c, o, err);
         break;

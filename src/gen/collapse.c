@@ -999,8 +999,14 @@ static int memory_gave_up(const tilesat_collapse *c, tilesat_error *err) {
 static int memory_restart(tilesat_collapse *c,
                           const tilesat_collapse_options *o, int *tiles,
                           tilesat_error *err) {
-  if (o->guard == TILESAT_GUARD_AUTO && !c->cg)
-    return ts_modify_run(c, o, tiles, err); /* no whole map's solver */
+  if (o->guard == TILESAT_GUARD_AUTO && !c->cg) { /* no whole map's solver */
+    const char *why = c->auto_why ? c->auto_why
+                                  : "its blocks grew to the whole map, whose "
+                                    "solver does not fit";
+    int res = ts_modify_run(c, o, tiles, err);
+    c->mod.auto_why = why;
+    return res;
+  }
   if (c->restarts >= MEMORY_RESTARTS)
     return memory_gave_up(c, err);
   ts_collapse_undo(c, "a new start from another seed (the whole map's "
@@ -1011,6 +1017,18 @@ static int memory_restart(tilesat_collapse *c,
   if (err)
     err->msg[0] = '\0';
   return 3;
+}
+
+/* auto on a map larger than AUTO_BLOCKS_CELLS that blocks could make
+ * (no count, connected or path constraints, no mask): by modify at once.
+ * Blocks there are heavy-tailed (Castle 1024x1024: 63 to 296 s a map, and
+ * over 120 s without an answer with a tower pinned), modify takes 10 s. */
+#define AUTO_BLOCKS_MAP "512x512"
+#define AUTO_BLOCKS_CELLS (512 * 512)
+static bool auto_by_modify(const tilesat_collapse *c,
+                           const tilesat_collapse_options *o) {
+  return o->guard == TILESAT_GUARD_AUTO && !c->cg && !c->m->masked &&
+         c->m->ncells > AUTO_BLOCKS_CELLS;
 }
 
 /* A hash of the map's pins and bans. */
@@ -1089,6 +1107,12 @@ int tilesat_collapse_run(tilesat_collapse *c, const tilesat_collapse_options *o,
   c->snap.step = c->old.step = c->snap_want = SIZE_MAX;
   c->unsat_window.m.width = 0;
   c->mod.used = false;
+  c->auto_why = NULL;
+  if (auto_by_modify(c, o)) { /* blocks are heavy-tailed there */
+    int res = ts_modify_run(c, o, tiles, err);
+    c->mod.auto_why = "the map is larger than " AUTO_BLOCKS_MAP " cells";
+    return res;
+  }
   ts_collapse_say_exact(c, o);
   for (int how = RUN_START;;) {
     int st = run_once(c, o, how, err);

@@ -123,6 +123,8 @@ struct tilesat_collapse {
   /* --guard modify (modify.c): what it did, and its periodic pattern,
    * found once for the map (p 0: none fits, -1: not looked for yet) */
   tilesat_modify_stats mod;
+  /* why auto's blocks gave way to modify (ts_blocks_repair), or NULL */
+  const char *auto_why;
   int mod_p, mod_q;
   int *mod_tiles;
   bool mod_wfc;  /* the pattern was made by WFC (mod_pattern.wfc) */
