@@ -618,10 +618,10 @@ Test(words, exact_guard_says_its_size_first) {
            "%.1f M variables: minutes to load and solve); --guard auto is the "
            "fast guard and never fails either (",
            64.0 * (double)clauses / 1e6, 64.0 * (double)vars / 1e6);
-  r = run_cli_interrupted((const char *const[]){"collapse", rules, "--size",
-                                                "128x128", "--periodic",
-                                                "--guard", "sat", "-q", NULL},
-                          1000);
+  r = run_cli_interrupted(
+      (const char *const[]){"collapse", rules, "--size", "128x128",
+                            "--periodic", "--guard", "sat", "-q", NULL},
+      2500); /* (the line comes first: slack for a loaded sanitizer run) */
   const char *at = strstr(r.err, want);
   cr_expect(at == r.err, "%s\nwant %s", r.err, want);
   cr_expect(!at || !strstr(at + 1, want), "said twice: %s", r.err);
