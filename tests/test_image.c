@@ -745,11 +745,11 @@ Test(image, a_chunk_longer_than_the_file_is_refused) {
   static const unsigned char png[] = {
       0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n',
       /* IHDR: 2x2, 8-bit RGBA */
-      0, 0, 0, 13, 'I', 'H', 'D', 'R', 0, 0, 0, 2, 0, 0, 0, 2, 8, 6, 0, 0, 0,
-      0, 0, 0, 0,
+      0, 0, 0, 13, 'I', 'H', 'D', 'R', 0, 0, 0, 2, 0, 0, 0, 2, 8, 6, 0, 0, 0, 0,
+      0, 0, 0,
       /* a tEXt chunk claiming 0x74455874 bytes, then the file ends */
-      0x74, 0x45, 0x58, 0x74, 't', 'E', 'X', 't', 'k', 0, 'v', 0, 0, 0, 0, 0,
-      0, 0, 0, 0, 'I', 'E', 'N', 'D', 0xae, 0x42, 0x60, 0x82};
+      0x74, 0x45, 0x58, 0x74, 't', 'E', 'X', 't', 'k', 0, 'v', 0, 0, 0, 0, 0, 0,
+      0, 0, 0, 'I', 'E', 'N', 'D', 0xae, 0x42, 0x60, 0x82};
   char *path = temp_file((const char *)png, (long)sizeof png);
   char want[512];
   snprintf(want, sizeof want,

@@ -71,8 +71,11 @@ tilesat_image *tilesat_image_parse_png(const void *data, size_t len,
   const unsigned char *type = chunk_past_end(data, len, &at);
   if (type) {
     char name[5];
-    for (int i = 0; i < 4; i++)
-      name[i] = type[i] >= 0x21 && type[i] < 0x7f ? (char)type[i] : '?';
+    for (int i = 0; i < 4; i++) {
+      name[i] = '?';
+      if (type[i] >= 0x21 && type[i] < 0x7f)
+        name[i] = (char)type[i];
+    }
     name[4] = '\0';
     ts_error(err, filename, 0,
              "bad PNG: its chunk '%s' at byte %zu runs past the end of the "
