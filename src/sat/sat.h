@@ -120,6 +120,10 @@ void ts_solver_limit(ts_solver *s, int conflicts);
 /* A progress line to the caller of the solver's options (if it wants
  * them). */
 void ts_solver_say(const ts_solver *s, const char *line);
+/* A progress line through so->progress, when the caller wants them (the
+ * caller throttles). */
+void ts_say(const tilesat_solve_options *so, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 /* After SAT: true if the variable is true in the model. */
 bool ts_solver_value(ts_solver *s, int var);
 /* After UNSAT under assumptions: was assumption `lit` part of the reason? */
