@@ -8,7 +8,7 @@ WARN     = -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes \
 OPT     ?= -O2 -g
 CFLAGS  += $(CSTD) $(WARN) $(OPT) -MMD -MP
 CPPFLAGS += -Isrc
-# libtilesat: core, sat, count, explain, gen (GMP and the SAT solvers).
+# libtilesat: core, sat, wfc, explain, gen, count (GMP and the SAT solvers).
 # libcryptominisat5 exports its own copy of every picosat_* symbol, and
 # -lpicosat after it would bind tilesat's calls to that copy.  So Debian's
 # static libpicosat.a is linked in, and --exclude-libs keeps its symbols out
@@ -33,8 +33,14 @@ TEST_LIBS = $(shell pkg-config --libs criterion 2>/dev/null || echo -lcriterion)
 
 # BUILD is the object directory; `make asan` uses build-asan/.
 BUILD   ?= build
-STAGES   = core sat count explain gen
-CORE_SRC = $(foreach d,$(STAGES),$(wildcard src/$(d)/*.c))
+# The stages, one folder of src/ each, in calling order, lowest first: a
+# stage includes and calls only those before it in this list, never one
+# after it (tools/check-stages.sh checks the includes in `make lint`).
+# LIB_STAGES make libtilesat; io is libtilesat-io (it builds on core alone,
+# and its library links libtilesat); cli the command line; mpi tilesat-mpi.
+LIB_STAGES = core sat wfc explain gen count
+STAGES   = $(LIB_STAGES) io cli mpi
+CORE_SRC = $(foreach d,$(LIB_STAGES),$(wildcard src/$(d)/*.c))
 IO_SRC   = $(wildcard src/io/*.c)
 CLI_SRC  = $(wildcard src/cli/*.c)
 CORE_OBJ = $(CORE_SRC:src/%.c=$(BUILD)/obj/%.o)

@@ -73,8 +73,8 @@
  * The solver on the whole map and the guard's windows, learns and
  * restarts are in collapse_guard.c.
  */
-#include "gen/collapse_internal.h"
-#include "gen/modify.h"
+#include "wfc/collapse_internal.h"
+#include "wfc/modify.h"
 
 #include <limits.h>
 #include <math.h>

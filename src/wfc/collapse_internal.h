@@ -1,10 +1,10 @@
-/* gen/collapse_internal.h: the collapser's state (collapse.c), shared with
+/* wfc/collapse_internal.h: the collapser's state (collapse.c), shared with
  * the code that explains its failed runs (collapse_explain.c). */
-#ifndef TILESAT_GEN_COLLAPSE_INTERNAL_H
-#define TILESAT_GEN_COLLAPSE_INTERNAL_H
+#ifndef TILESAT_WFC_COLLAPSE_INTERNAL_H
+#define TILESAT_WFC_COLLAPSE_INTERNAL_H
 
 #include "core/rng.h"
-#include "gen/gen.h"
+#include "wfc/wfc.h"
 
 typedef struct pair {
   int cell, tile;
