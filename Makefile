@@ -191,7 +191,7 @@ help:
 	@echo "make man     the man pages, tilesat.1 and tilesat-COMMAND.1, in build/man/"
 	@echo "make cnf     regenerate the reference DIMACS instances in cnf/"
 	@echo "make format  clang-format the sources"
-	@echo "make lint    clang-format, clang-tidy and cppcheck, warnings as errors"
+	@echo "make lint    stage order, clang-format, clang-tidy and cppcheck, warnings as errors"
 	@echo "make install PREFIX=/usr/local DESTDIR=  (make uninstall removes it)"
 
 demo: deps
@@ -409,8 +409,9 @@ cnf: $(BIN)
 format:
 	clang-format -i src/*.h src/*/*.[ch] tests/*.c tests/*.h tests/fuzz/*.[ch]
 
-# lint: clang-format, clang-tidy (.clang-tidy) and cppcheck (tools/lint/),
-# every warning an error. clang-tidy runs per file into stamps under
+# lint: the stage order (tools/check-stages.sh: no stage includes one above
+# it in STAGES), clang-format, clang-tidy (.clang-tidy) and cppcheck
+# (tools/lint/), every warning an error. clang-tidy runs per file into stamps under
 # $(BUILD)/lint/, so `make -j2 lint` runs two at a time and a second run
 # checks only what changed.
 LINT_SRC  = $(CORE_SRC) $(IO_SRC) $(CLI_SRC)
@@ -429,6 +430,7 @@ CPPCHECK_FLAGS = --quiet --std=c11 --enable=warning,performance,portability,styl
 
 
 lint: lint-tools
+	@tools/check-stages.sh $(STAGES)
 	@clang-format --dry-run -Werror src/*.h src/*/*.[ch] tests/*.c tests/*.h tests/fuzz/*.[ch] && echo "lint: clang-format clean"
 	@$(MAKE) --no-print-directory $(LINT_J) lint-tidy lint-cppcheck
 
