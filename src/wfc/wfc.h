@@ -13,7 +13,7 @@
  * before the whole CNF (portfolio.c): 5 plus 2e-6 per cell and tile. */
 double ts_check_budget(const tilesat_map *m);
 /* Refuse m if a guarded collapse's tables would not fit its memory bound
- * (collapse.c): 0, or -1 with "WHAT: a WxH map ... needs about ...". */
+ * (collapse_new.c): 0, or -1 with "WHAT: a WxH map ... needs about ...". */
 int ts_collapse_refuse(const tilesat_map *m, const char *what,
                        tilesat_error *err);
 /* A quick SAT answer before a command builds the whole map's CNF: the
