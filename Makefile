@@ -431,6 +431,8 @@ CPPCHECK_FLAGS = --quiet --std=c11 --enable=warning,performance,portability,styl
 
 lint: lint-tools
 	@tools/check-stages.sh $(STAGES)
+	@awk 'FNR == 1001 { print FILENAME ": over 1000 lines: split it where its concerns part"; bad = 1 } \
+	  END { exit bad }' src/*.h src/*/*.[ch] && echo "lint: no file of src/ over 1000 lines"
 	@clang-format --dry-run -Werror src/*.h src/*/*.[ch] tests/*.c tests/*.h tests/fuzz/*.[ch] && echo "lint: clang-format clean"
 	@$(MAKE) --no-print-directory $(LINT_J) lint-tidy lint-cppcheck
 
