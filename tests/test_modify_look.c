@@ -241,7 +241,7 @@ static const set sets[] = {
     {"Castle", NULL}, {"Knots", "Standard"}, {"Circuit", "Turnless"}};
 
 /* The issue's look target: missed today (the closing note and
- * src/gen/README.md give the figures), so make test skips it, said so in
+ * src/wfc/README.md give the figures), so make test skips it, said so in
  * its output; `make check-look` runs it (TILESAT_LOOK_TARGETS=1). */
 static bool targets(void) {
   const char *v = getenv("TILESAT_LOOK_TARGETS");

@@ -177,7 +177,7 @@ bool ts_window_at(const tilesat_map *m, int cell, int r, ts_window *w);
 /* The same window, empty (no pins, no bans): only its place; and the
  * window of rows y0..y0+hh-1 and columns x0..x0+ww-1 of the map unwrapped
  * (cut at the edges, or modulo the size on a periodic map), false when it
- * would be the whole map.  The block guard's blocks (gen/blocks.c). */
+ * would be the whole map.  The block guard's blocks (wfc/blocks.c). */
 bool ts_window_place(const tilesat_map *m, int cell, int r, ts_window *w);
 bool ts_window_rect(const tilesat_map *m, int x0, int y0, int ww, int hh,
                     ts_window *w);
