@@ -8,7 +8,7 @@ WARN     = -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes \
 OPT     ?= -O2 -g
 CFLAGS  += $(CSTD) $(WARN) $(OPT) -MMD -MP
 CPPFLAGS += -Isrc
-# libtilesat: core, sat, count, explain, gen (GMP and the SAT solvers).
+# libtilesat: core, sat, wfc, explain, gen, count (GMP and the SAT solvers).
 # libcryptominisat5 exports its own copy of every picosat_* symbol, and
 # -lpicosat after it would bind tilesat's calls to that copy.  So Debian's
 # static libpicosat.a is linked in, and --exclude-libs keeps its symbols out
@@ -33,8 +33,14 @@ TEST_LIBS = $(shell pkg-config --libs criterion 2>/dev/null || echo -lcriterion)
 
 # BUILD is the object directory; `make asan` uses build-asan/.
 BUILD   ?= build
-STAGES   = core sat count explain gen
-CORE_SRC = $(foreach d,$(STAGES),$(wildcard src/$(d)/*.c))
+# The stages, one folder of src/ each, in calling order, lowest first: a
+# stage includes and calls only those before it in this list, never one
+# after it (tools/check-stages.sh checks the includes in `make lint`).
+# LIB_STAGES make libtilesat; io is libtilesat-io (it builds on core alone,
+# and its library links libtilesat); cli the command line; mpi tilesat-mpi.
+LIB_STAGES = core sat wfc explain gen count
+STAGES   = $(LIB_STAGES) io cli mpi
+CORE_SRC = $(foreach d,$(LIB_STAGES),$(wildcard src/$(d)/*.c))
 IO_SRC   = $(wildcard src/io/*.c)
 CLI_SRC  = $(wildcard src/cli/*.c)
 CORE_OBJ = $(CORE_SRC:src/%.c=$(BUILD)/obj/%.o)
@@ -185,7 +191,7 @@ help:
 	@echo "make man     the man pages, tilesat.1 and tilesat-COMMAND.1, in build/man/"
 	@echo "make cnf     regenerate the reference DIMACS instances in cnf/"
 	@echo "make format  clang-format the sources"
-	@echo "make lint    clang-format, clang-tidy and cppcheck, warnings as errors"
+	@echo "make lint    stage order, clang-format, clang-tidy and cppcheck, warnings as errors"
 	@echo "make install PREFIX=/usr/local DESTDIR=  (make uninstall removes it)"
 
 demo: deps
@@ -403,8 +409,9 @@ cnf: $(BIN)
 format:
 	clang-format -i src/*.h src/*/*.[ch] tests/*.c tests/*.h tests/fuzz/*.[ch]
 
-# lint: clang-format, clang-tidy (.clang-tidy) and cppcheck (tools/lint/),
-# every warning an error. clang-tidy runs per file into stamps under
+# lint: the stage order (tools/check-stages.sh: no stage includes one above
+# it in STAGES), clang-format, clang-tidy (.clang-tidy) and cppcheck
+# (tools/lint/), every warning an error. clang-tidy runs per file into stamps under
 # $(BUILD)/lint/, so `make -j2 lint` runs two at a time and a second run
 # checks only what changed.
 LINT_SRC  = $(CORE_SRC) $(IO_SRC) $(CLI_SRC)
@@ -423,6 +430,9 @@ CPPCHECK_FLAGS = --quiet --std=c11 --enable=warning,performance,portability,styl
 
 
 lint: lint-tools
+	@tools/check-stages.sh $(STAGES)
+	@awk 'FNR == 1001 { print FILENAME ": over 1000 lines: split it where its concerns part"; bad = 1 } \
+	  END { exit bad }' src/*.h src/*/*.[ch] && echo "lint: no file of src/ over 1000 lines"
 	@clang-format --dry-run -Werror src/*.h src/*/*.[ch] tests/*.c tests/*.h tests/fuzz/*.[ch] && echo "lint: clang-format clean"
 	@$(MAKE) --no-print-directory $(LINT_J) lint-tidy lint-cppcheck
 

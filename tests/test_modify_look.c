@@ -9,7 +9,7 @@
  *   WFC's successful runs (seeds 1.. until 20 succeeded), Welch's
  *   two-sample test per tile, Bonferroni over the tiles, rejected at 0.01;
  * - seams: neighbour pairs (east and south) whose two cells lie in
- *   different blocks of modify's last layer (gen/modify.h: MOD_P,
+ *   different blocks of modify's last layer (wfc/modify.h: MOD_P,
  *   mod_layer_offset) against the pairs of the blocks' middle lines (the
  *   same number of lines, half a block from the seams), chi-square test
  *   of homogeneity, east and south apart (columns with an expected seam
@@ -19,7 +19,7 @@
  *   content), so it can fail. */
 #include "helpers.h"
 
-#include "gen/modify.h"
+#include "wfc/modify.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -241,7 +241,7 @@ static const set sets[] = {
     {"Castle", NULL}, {"Knots", "Standard"}, {"Circuit", "Turnless"}};
 
 /* The issue's look target: missed today (the closing note and
- * src/gen/README.md give the figures), so make test skips it, said so in
+ * src/wfc/README.md give the figures), so make test skips it, said so in
  * its output; `make check-look` runs it (TILESAT_LOOK_TARGETS=1). */
 static bool targets(void) {
   const char *v = getenv("TILESAT_LOOK_TARGETS");
@@ -300,7 +300,7 @@ Test(look, seams_look_like_block_insides) {
  * maps each way, every tile's mean share within 1 point of plain WFC's
  * successful runs.  Modify's blocks alone left "cross" 1.4 points under
  * plain WFC's (a block's WFC, its margin fixed, makes fewer crossings);
- * their calibrated weights (gen/modify.h: mod_calibrate) bring it back. */
+ * their calibrated weights (wfc/modify.h: mod_calibrate) bring it back. */
 #define BIG 128
 Test(look, knots_128_shares_within_a_point_of_plain_wfc) {
   tilesat_rules *r = import("Knots", "Standard");

@@ -14,13 +14,13 @@
  *     times the tiles (Bonferroni);
  *   seams: the chi-square test of homogeneity of neighbour pairs (east
  *     and south, by tiles) whose two cells lie in different blocks of
- *     modify's last layer against pairs inside its blocks (gen/modify.h:
+ *     modify's last layer against pairs inside its blocks (wfc/modify.h:
  *     MOD_P, mod_layer_offset; columns whose expected seam count is under
  *     5 pooled): statistic, degrees of freedom, p, for modify's maps and,
  *     as a control, for REF's maps (which have no blocks).
  *
  * Times are CPU seconds of this thread for all maps of a kind. */
-#include "gen/modify.h"
+#include "wfc/modify.h"
 #include "tilesat.h"
 
 #include <math.h>

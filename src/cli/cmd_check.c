@@ -1,6 +1,6 @@
 /* cmd_check.c: tilesat check RULES --size WxH: SAT and a witness map
  * (exit 10), or UNSAT (exit 20), by --method: auto (windows around the
- * pins, a guarded collapse, then the whole CNF; gen/portfolio.c), cnf or
+ * pins, a guarded collapse, then the whole CNF; wfc/portfolio.c), cnf or
  * collapse.  An UNSAT answer from a window says which on stderr. */
 #include "cli.h"
 

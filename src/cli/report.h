@@ -1,6 +1,7 @@
 /* report.h: explanations, traces, analyses and repairs in words and in
- * JSON (report.c), from the data the library returns.  A JSON document is
- * a cJSON tree the caller prints (report_json_print) or frees. */
+ * JSON (report.c; the analysis: report_analysis.c), from the data the library
+ * returns.  A JSON document is a cJSON tree the caller prints
+ * (report_json_print) or frees. */
 #ifndef TILESAT_CLI_REPORT_H
 #define TILESAT_CLI_REPORT_H
 
@@ -37,8 +38,9 @@ cJSON *report_trace_json(const tilesat_trace *t);
  * names and "and N more"; report_trace when there is no contradiction. */
 #define REPORT_LIST_CUT 4
 int report_trace_cut(const tilesat_trace *t, FILE *out);
-/* The analysis: tiles, border tiles, tiles that never appear, the table
- * of sizes, and when hard the smallest failing size's explanation. */
+/* The analysis (report_analysis.c): tiles, border tiles, tiles that never
+ * appear, the table of sizes, and when hard the smallest failing size's
+ * explanation. */
 int report_analysis(const tilesat_analysis *a, FILE *out);
 /* Repair i of m's repairs in the rules' own terms, a line per change:
  * "allow A DIR B" and its mirror "allow B DIR' A" (ready to paste into

@@ -23,22 +23,23 @@
  * and different choices make different maps, so count >= product of the
  * pieces' counts.  The best assignment tried is kept.
  *
- * Reflection lower bound (Knots-like rule sets): when the rules have a
- * mirror (a tile involution s with a E b <=> s(b) E s(a), the other axis
- * kept) and the kernel K(t,u) = [t E s(u)] is positive semidefinite (checked
- * exactly), a map without pins, bans or wrap-around of width a+b counts
- * Z(a+b) = <u_a, u_b>_K, where u_a counts the strips of width a by their
- * last column (the right part, mirrored, is a left part).  Cauchy-Schwarz
- * gives Z(a+b)^2 <= Z(2a) Z(2b): log Z(2m) is convex in m, so
- * Z(W) >= Z(k) (Z(k) / Z(k-2))^((W-k)/2) for even W >= k >= 4, and
- * Z(W) >= Z(W+1) / Z(1) for odd W.  It is nearly exact where it applies.
+ * Reflection lower bound (Knots-like rule sets; bounds_reflection.c):
+ * when the rules have a mirror (a tile involution s with a E b <=>
+ * s(b) E s(a), the other axis kept) and the kernel K(t,u) = [t E s(u)]
+ * is positive semidefinite (checked exactly), a map without pins, bans or
+ * wrap-around of width a+b counts Z(a+b) = <u_a, u_b>_K, where u_a counts
+ * the strips of width a by their last column (the right part, mirrored,
+ * is a left part).  Cauchy-Schwarz gives Z(a+b)^2 <= Z(2a) Z(2b): log
+ * Z(2m) is convex in m, so Z(W) >= Z(k) (Z(k) / Z(k-2))^((W-k)/2) for
+ * even W >= k >= 4, and Z(W) >= Z(W+1) / Z(1) for odd W.  It is nearly
+ * exact where it applies.
  *
  * Every sub-map is checked against the map before it is counted: the
  * strips' edges must be the map's edges (the relaxation), and every edge of
  * a piece's cell must be an edge of its sub-map or lead to a cut cell (the
  * lower bound's covering); a failure is an internal error, never a wrong
  * bound. */
-#include "count/count.h"
+#include "count/bounds.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -49,33 +50,6 @@
 typedef struct rect {
   int r0, c0, h, w;
 } rect;
-
-typedef struct cached {
-  uint64_t hash;
-  ts_ints sig;
-  mpz_t count;
-} cached;
-
-struct ts_bounds {
-  const tilesat_map *m;
-  const tilesat_count_options *o;
-  tilesat_count_options dpo; /* o with bounds' terminate and progress */
-  double start, deadline;    /* deadline: of the dp calls, 0 none */
-  bool out_of_time;          /* the last dp call ran past the deadline */
-  const char *prefix;        /* of progress lines: "bounds: " */
-  char phase[96];            /* what is being counted, for progress */
-  /* pins and bans of each cell: [start[c], start[c+1]) */
-  int *pin_start, *pin_tile, *ban_start, *ban_tile;
-  TS_VEC(cached) cache;
-  /* free strips probed across the axis: seconds[k], strip[k] (k lines) */
-  int axis, probed;
-  double seconds[TS_BOUNDS_MAX_WIDTH + 1];
-  mpz_t strip[TS_BOUNDS_MAX_WIDTH + 1];
-  char why_not[sizeof(((tilesat_error *)0)->msg)]; /* the last dp failure */
-  double budget;      /* seconds of CPU for the bounds, 0: no limit */
-  int *wmap;          /* a valid map, for cut lines */
-  bool tried_witness; /* wmap was looked for */
-};
 
 /* Seconds of CPU: the budget is the process's own time, so that a busy
  * machine does not narrow the strips. */
@@ -351,11 +325,7 @@ static outcome rect_count(ts_bounds *b, rect R, const int *cut, bool bare,
 
 /* -------------------------------------------------------------- layout */
 
-/* Along the axis: columns (axis 0: strips of columns, cut columns) or rows
- * (axis 1). */
-static int along(const tilesat_map *m, int axis) {
-  return axis ? m->height : m->width;
-}
+/* (along and line_name are in bounds.h: the reflection bound uses them.) */
 
 static rect band(const tilesat_map *m, int axis, int at, int width) {
   return axis ? (rect){at, 0, width, m->width}
@@ -366,10 +336,6 @@ static int imin(int a, int b) { return a < b ? a : b; }
 
 /* n parts of len, as equal as possible. */
 static int part(int len, int n, int i) { return len / n + (i < len % n); }
-
-static const char *line_name(int axis, int n) {
-  return axis ? (n == 1 ? "row" : "rows") : (n == 1 ? "column" : "columns");
-}
 
 /* ----------------------------------------------------------- the upper */
 
@@ -738,163 +704,6 @@ static outcome lower_bound(ts_bounds *b, int axis, int k, mpz_t lower,
   return rc;
 }
 
-/* ------------------------------------------------------ the reflection */
-
-/* Directions (square): N E S W = 0 1 2 3.  Across axis 0 the cuts are
- * between columns (E), the lines kept are columns (N); axis 1: S and E. */
-static void axis_dirs(int axis, int *across, int *keep) {
-  *across = axis ? 2 : 1;
-  *keep = axis ? 1 : 0;
-}
-
-static bool al(const tilesat_rules *r, int a, int d, int b) {
-  return ts_bit(ts_allowed(r, a, d), b);
-}
-
-/* Is tile a's image s[a] consistent with every tile already mapped? */
-static bool mirror_fits(const tilesat_rules *r, int across, int keep,
-                        const int *s, int a) {
-  for (int b = 0; b < r->ntiles; b++) {
-    if (s[b] < 0)
-      continue;
-    if (al(r, a, across, b) != al(r, s[b], across, s[a]) ||
-        al(r, b, across, a) != al(r, s[a], across, s[b]) ||
-        al(r, a, keep, b) != al(r, s[a], keep, s[b]) ||
-        al(r, b, keep, a) != al(r, s[b], keep, s[a]))
-      return false;
-  }
-  return true;
-}
-
-/* Backtracking for an involution s with a X b <=> s(b) X s(a) across and
- * a Y b <=> s(a) Y s(b) along the kept lines; at most *budget steps. */
-static bool mirror_search(const tilesat_rules *r, int across, int keep, int *s,
-                          int a, long *budget) {
-  int T = r->ntiles;
-  while (a < T && s[a] >= 0)
-    a++;
-  if (a == T)
-    return true;
-  for (int t = a; t < T; t++) {
-    if (s[t] >= 0 || --*budget < 0)
-      continue;
-    s[a] = t;
-    s[t] = a;
-    if (mirror_fits(r, across, keep, s, a) &&
-        mirror_fits(r, across, keep, s, t) &&
-        mirror_search(r, across, keep, s, a + 1, budget))
-      return true;
-    s[a] = s[t] = -1;
-  }
-  return false;
-}
-
-/* Is the symmetric 0/1 matrix k (n x n) positive semidefinite?  Exactly:
- * symmetric elimination over the rationals. */
-static bool psd(const char *k, int n) {
-  mpq_t *a = ts_malloc((size_t)n * (size_t)n * sizeof *a), f, p;
-  for (int i = 0; i < n * n; i++)
-    mpq_init(a[i]), mpq_set_ui(a[i], (unsigned long)k[i], 1);
-  mpq_init(f);
-  mpq_init(p);
-  bool ok = true;
-  for (int i = 0; i < n && ok; i++) {
-    mpq_set(p, a[i * n + i]);
-    if (mpq_sgn(p) < 0) {
-      ok = false;
-    } else if (!mpq_sgn(p)) { /* a zero pivot needs a zero row */
-      for (int j = i + 1; j < n; j++)
-        ok = ok && !mpq_sgn(a[i * n + j]);
-    } else {
-      for (int j = i + 1; j < n; j++) {
-        mpq_div(f, a[j * n + i], p);
-        for (int l = i; l < n; l++) {
-          mpq_t t;
-          mpq_init(t);
-          mpq_mul(t, f, a[i * n + l]);
-          mpq_sub(a[j * n + l], a[j * n + l], t);
-          mpq_clear(t);
-        }
-      }
-    }
-  }
-  for (int i = 0; i < n * n; i++)
-    mpq_clear(a[i]);
-  free(a);
-  mpq_clear(f);
-  mpq_clear(p);
-  return ok;
-}
-
-/* Does the reflection bound hold across this axis (see the top)? */
-static bool reflection_applies(const tilesat_map *m, int axis) {
-  const tilesat_rules *r = m->rules;
-  if (m->topo != TILESAT_SQUARE || m->periodic || m->pins.n || m->bans.n)
-    return false;
-  int T = r->ntiles, across, keep;
-  axis_dirs(axis, &across, &keep);
-  int *s = ts_malloc((size_t)T * sizeof *s);
-  for (int t = 0; t < T; t++)
-    s[t] = -1;
-  long budget = 1000000;
-  bool found = mirror_search(r, across, keep, s, 0, &budget);
-  /* K(t,u) = [t across s(u)], one row per distinct row (a repeated row and
-   * column leaves the semidefiniteness as it is) */
-  char *k = NULL;
-  int n = 0;
-  if (found) {
-    k = ts_malloc((size_t)T * (size_t)T);
-    int *rep = ts_malloc((size_t)T * sizeof *rep);
-    for (int t = 0; t < T; t++) {
-      bool seen = false;
-      for (int i = 0; i < n && !seen; i++) {
-        seen = true;
-        for (int u = 0; u < T && seen; u++)
-          seen = al(r, t, across, s[u]) == al(r, rep[i], across, s[u]);
-      }
-      if (!seen)
-        rep[n++] = t;
-    }
-    for (int i = 0; i < n; i++)
-      for (int j = 0; j < n; j++)
-        k[i * n + j] = (char)al(r, rep[i], across, s[rep[j]]);
-    free(rep);
-  }
-  bool ok = found && psd(k, n);
-  free(k);
-  free(s);
-  return ok;
-}
-
-/* The reflection bound from the free strips counted across the axis
- * (b->strip[1..probed]); 0 if they are too few. */
-static void reflection_bound(ts_bounds *b, int axis, mpz_t lower, char *why,
-                             size_t whylen) {
-  const tilesat_map *m = b->m;
-  int W = along(m, axis), even = W % 2 ? W + 1 : W;
-  int k = b->probed < even ? b->probed : even;
-  k -= k % 2;
-  mpz_set_ui(lower, 0);
-  if (k < 4 || !mpz_sgn(b->strip[k - 2]))
-    return;
-  /* Z(even) >= ceil(Z(k)^(j+1) / Z(k-2)^j), j = (even - k) / 2 */
-  unsigned long j = (unsigned long)(even - k) / 2;
-  mpz_t num, den;
-  mpz_inits(num, den, NULL);
-  mpz_pow_ui(num, b->strip[k], j + 1);
-  mpz_pow_ui(den, b->strip[k - 2], j);
-  mpz_cdiv_q(lower, num, den);
-  if (even != W) /* Z(W) >= Z(W+1) / Z(1) */
-    mpz_cdiv_q(lower, lower, b->strip[1]);
-  mpz_clears(num, den, NULL);
-  snprintf(why, whylen,
-           "proved: reflection (the rules' mirror has a positive "
-           "semidefinite kernel, so log Z is convex in the %s): from the "
-           "exact counts of strips of %d and %d %s%s",
-           axis ? "height" : "width", k - 2, k, line_name(axis, 2),
-           even != W ? " and of one" : "");
-}
-
 /* ------------------------------------------------------------ planning */
 
 /* The free strip (no pins or bans) of k lines across the axis, counted
@@ -1009,15 +818,6 @@ bool ts_bounds_whole(const ts_bounds *b, mpz_t count) {
     return false;
   mpz_set(count, b->strip[b->probed]);
   return true;
-}
-
-/* The upper bound is the count itself: so is the lower. */
-static void exact(ts_bounds_result *res, const char *why) {
-  mpz_set(res->lower, res->upper);
-  res->have_upper = true;
-  if (why != res->upper_why)
-    snprintf(res->upper_why, sizeof res->upper_why, "%s", why);
-  snprintf(res->lower_why, sizeof res->lower_why, "%s", res->upper_why);
 }
 
 /* The dp could not count (b->why_not says why): -1 with that. */

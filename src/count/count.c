@@ -1,7 +1,7 @@
 /* count.c: counting and sampling, whichever method fits. */
 #include "count/count.h"
 #include "count/dp.h"
-#include "gen/gen.h"
+#include "wfc/wfc.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -35,6 +35,19 @@ typedef struct plan {
   int *rm_start, *rm_wslot, *rm_aslot, *rm_from, *rm_to, *rm_pos;
 } plan;
 
+/* The plan (dp_plan.c): built for one order (row-major or column-major),
+ * freed. */
+void plan_build(const tilesat_map *m, bool column_major, plan *p);
+void plan_free(plan *p);
+/* Whether neighbour k of position i is the same cell as an earlier one
+ * (dp_plan.c and dp.c). */
+static inline bool seen_before(const plan *p, int i, int k) {
+  for (int l = p->nb_start[i]; l < k; l++)
+    if (p->nb_pos[l] == p->nb_pos[k])
+      return true;
+  return false;
+}
+
 /* A layer is a dense array of entries (key words, then the count's limbs)
  * in insertion order, and an open-addressing index over it: 8 bytes a slot,
  * the hash's high half as a tag and the entry's number.  Probing touches

@@ -14,7 +14,6 @@
  * why. */
 #include "explain/xplain.h"
 
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -350,17 +349,6 @@ int ts_x_group_dist2(const tilesat_map *m, int g, int centre) {
 }
 
 /* A progress line, when the caller wants them (it throttles). */
-void ts_say(const tilesat_solve_options *so, const char *fmt, ...) {
-  if (!so->progress)
-    return;
-  char line[160];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(line, sizeof line, fmt, ap);
-  va_end(ap);
-  so->progress(so->progress_user, line);
-}
-
 void ts_x_copy_ints(ts_ints *to, const ts_ints *from) {
   to->n = 0;
   for (size_t i = 0; i < from->n; i++)

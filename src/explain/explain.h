@@ -81,10 +81,6 @@ static inline bool ts_prop_has(const ts_prop *p, int cell, int tile) {
  * the explanation's constraint number, 0 if none) or NULL. */
 tilesat_steps *ts_steps_of(const ts_prop *p, const uint8_t *show,
                            const int *cid);
-/* A progress line through so->progress, when the caller wants them (the
- * caller throttles). */
-void ts_say(const tilesat_solve_options *so, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
 
 /* ------------------------------------------------------------- analysis */
 

@@ -29,7 +29,7 @@
  * and read back, or the map without the pins): SAT with it, and UNSAT
  * with any one of its changes undone. */
 #include "explain/explain.h"
-#include "gen/gen.h"
+#include "wfc/wfc.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -7,7 +7,7 @@
 #define TILESAT_EXPLAIN_XPLAIN_H
 
 #include "explain/explain.h"
-#include "gen/gen.h"
+#include "wfc/wfc.h"
 
 typedef TS_VEC(ts_ints) ts_sets;
 

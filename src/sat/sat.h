@@ -120,6 +120,10 @@ void ts_solver_limit(ts_solver *s, int conflicts);
 /* A progress line to the caller of the solver's options (if it wants
  * them). */
 void ts_solver_say(const ts_solver *s, const char *line);
+/* A progress line through so->progress, when the caller wants them (the
+ * caller throttles). */
+void ts_say(const tilesat_solve_options *so, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 /* After SAT: true if the variable is true in the model. */
 bool ts_solver_value(ts_solver *s, int var);
 /* After UNSAT under assumptions: was assumption `lit` part of the reason? */
@@ -173,7 +177,7 @@ bool ts_window_at(const tilesat_map *m, int cell, int r, ts_window *w);
 /* The same window, empty (no pins, no bans): only its place; and the
  * window of rows y0..y0+hh-1 and columns x0..x0+ww-1 of the map unwrapped
  * (cut at the edges, or modulo the size on a periodic map), false when it
- * would be the whole map.  The block guard's blocks (gen/blocks.c). */
+ * would be the whole map.  The block guard's blocks (wfc/blocks.c). */
 bool ts_window_place(const tilesat_map *m, int cell, int r, ts_window *w);
 bool ts_window_rect(const tilesat_map *m, int x0, int y0, int ww, int hh,
                     ts_window *w);

@@ -5,6 +5,7 @@
  * stays in its adapter. */
 #include "sat/sat.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -197,6 +198,17 @@ void ts_solver_limit(ts_solver *s, int conflicts) { s->limit = conflicts; }
 void ts_solver_say(const ts_solver *s, const char *line) {
   if (s->so.progress)
     s->so.progress(s->so.progress_user, line);
+}
+
+void ts_say(const tilesat_solve_options *so, const char *fmt, ...) {
+  if (!so->progress)
+    return;
+  char line[160];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(line, sizeof line, fmt, ap);
+  va_end(ap);
+  so->progress(so->progress_user, line);
 }
 
 bool ts_solver_value(ts_solver *s, int var) {

@@ -1,4 +1,4 @@
-/* modify.c: modifying in blocks (gen/modify.h): the periodic pattern, one
+/* modify.c: modifying in blocks (wfc/modify.h): the periodic pattern, one
  * block made again, and collapse --guard modify on a finite map.
  *
  * A block is a window of the plane, a map of its own that does not wrap:
@@ -10,7 +10,7 @@
  * neither fills keeps its content, which is a filling: the map stays valid
  * after every block.  Same key, same block: a block's result depends on
  * its place, the seed and its cells' content alone. */
-#include "gen/modify.h"
+#include "wfc/modify.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /* world.c: chunks of an endless map (tilesat world), by modifying in
- * blocks (gen/modify.h) on the unbounded plane.
+ * blocks (wfc/modify.h) on the unbounded plane.
  *
  * The plane starts as the rules' smallest periodic pattern, tiled from
  * cell (0,0); layer l (0..MOD_LAYERS-1) makes every block of its grid
@@ -14,7 +14,7 @@
  * content alone, so a chunk is the same whatever was asked before, and time and
  * memory grow with the chunk, not with its coordinates (cells in 128-bit
  * integers: chunk row times chunk size passes 64 bits). */
-#include "gen/modify.h"
+#include "wfc/modify.h"
 
 #include <stdlib.h>
 #include <string.h>

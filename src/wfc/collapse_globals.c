@@ -53,7 +53,7 @@
  *
  * The guard's windows (collapse.c) get the connectivity that holds in a
  * window (cg_window_*, collapse_globals_window.c). */
-#include "gen/collapse_globals_internal.h"
+#include "wfc/collapse_globals_internal.h"
 
 #include <limits.h>
 #include <stdarg.h>

@@ -1,4 +1,4 @@
-/* gen/modify.h: modifying in blocks (Merrell's model synthesis, Boris the
+/* wfc/modify.h: modifying in blocks (Merrell's model synthesis, Boris the
  * Brave's "infinite modifying in blocks"), shared by collapse --guard
  * modify (modify.c) and tilesat world (world.c).
  *
@@ -13,10 +13,10 @@
  * The map is valid after every
  * block, and the blocks of a layer do not touch each other's interiors
  * nor margins, so their order does not matter. */
-#ifndef TILESAT_GEN_MODIFY_H
-#define TILESAT_GEN_MODIFY_H
+#ifndef TILESAT_WFC_MODIFY_H
+#define TILESAT_WFC_MODIFY_H
 
-#include "gen/collapse_internal.h"
+#include "wfc/collapse_internal.h"
 
 #define MOD_P 16            /* a block's side, a multiple of 4 */
 #define MOD_LAYERS 4        /* layers of blocks */

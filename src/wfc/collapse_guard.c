@@ -1,7 +1,7 @@
 /* collapse_guard.c: collapse's solver on the whole map, and the guard
  * (collapse.c tells the design): the windows and the learns of dooms, and
  * a guarded run's restarts with global constraints. */
-#include "gen/collapse_internal.h"
+#include "wfc/collapse_internal.h"
 
 #include <limits.h>
 #include <math.h>

@@ -24,8 +24,7 @@
  * range where the CNF itself takes 30 to 180 microseconds a cell (bench:
  * tools/bench-scale.sh).  Stage 2 is the one call of the guard
  * (run_collapse): the guard's kind is chosen there. */
-#include "explain/explain.h"
-#include "gen/gen.h"
+#include "wfc/wfc.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,4 +1,4 @@
-/* modify_map.c: collapse --guard modify on a finite map (gen/modify.h).
+/* modify_map.c: collapse --guard modify on a finite map (wfc/modify.h).
  *
  * 1. The base: a periodic pattern (mod_pattern_find: p dividing the height
  *    and q the width on a periodic map) tiled across the map at a phase
@@ -20,8 +20,7 @@
  *    mod_layer_open's (16x16 blocks, then spots on their margins'
  *    crossings); on a periodic map 4 layers of 16x16 blocks wrap (at most
  *    as large as the map, the last of a row shorter). */
-#include "explain/explain.h"
-#include "gen/modify.h"
+#include "wfc/modify.h"
 
 #include <limits.h>
 #include <stdlib.h>

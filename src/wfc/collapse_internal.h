@@ -1,10 +1,10 @@
-/* gen/collapse_internal.h: the collapser's state (collapse.c), shared with
+/* wfc/collapse_internal.h: the collapser's state (collapse.c), shared with
  * the code that explains its failed runs (collapse_explain.c). */
-#ifndef TILESAT_GEN_COLLAPSE_INTERNAL_H
-#define TILESAT_GEN_COLLAPSE_INTERNAL_H
+#ifndef TILESAT_WFC_COLLAPSE_INTERNAL_H
+#define TILESAT_WFC_COLLAPSE_INTERNAL_H
 
 #include "core/rng.h"
-#include "gen/gen.h"
+#include "wfc/wfc.h"
 
 typedef struct pair {
   int cell, tile;
@@ -173,10 +173,24 @@ int ts_collapse_solver_refuse(const tilesat_collapse *c,
  * dooms learnt. */
 void ts_collapse_new_start(tilesat_collapse *c);
 
-/* collapse.c for collapse_guard.c: the bytes a cell costs (guarded or
- * not), and probing's first failing prefix before choice x. */
+/* For collapse_guard.c: the bytes a cell costs, guarded or not
+ * (collapse_new.c), and probing's first failing prefix before choice x
+ * (collapse.c). */
 double ts_collapse_bytes_per_cell(int T, int D, bool guard);
 size_t ts_collapse_probe_back(tilesat_collapse *c, int x);
+/* Refuse a map whose tables (guarded: and the snapshot and base) would
+ * not fit m's bound.  What the guard makes later is bounded as it is
+ * made: a window that would not fit is not tried, the whole map's solver
+ * that would not fit is refused (make_solver), and so is a block whose
+ * own collapser would not fit.  0, or -1 with err.
+ * (collapse.c and collapse_new.c: inline here, so that it adds no name
+ * to the library.) */
+static inline int collapse_refuse(const tilesat_map *m, bool guard,
+                                  tilesat_error *err) {
+  double per_cell =
+      ts_collapse_bytes_per_cell(m->rules->ntiles, m->rules->ndirs, guard);
+  return ts_memory_refuse(m, (double)m->ncells * per_cell, 0, "collapse", err);
+}
 /* collapse_guard.c: solve under the choices at idx[0..n); the point of no
  * return on the whole map (-1: none at all, -3: over `budget` conflicts,
  * -2 with err); learn a doom after a guarded run's contradiction. */

@@ -15,7 +15,7 @@
  * around it, out to the nearest exit (or region that touches one):
  * -A | -x[u,t] | OR x[b,t'] for u in the region (its tile t), b in the
  * ring, t' in the class. */
-#include "gen/collapse_globals_internal.h"
+#include "wfc/collapse_globals_internal.h"
 
 #include <limits.h>
 #include <stdlib.h>

@@ -35,7 +35,7 @@
  * restriction (every tile left in the wave still has a support in each
  * neighbour), so every map the run ends with is valid (collapse.c checks
  * it). */
-#include "gen/collapse_internal.h"
+#include "wfc/collapse_internal.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,10 +1,10 @@
 /* collapse_globals_internal.h: the counters and regions of collapse's
  * global constraints (collapse_globals.c), shared with the guard's windows
  * (collapse_globals_window.c). */
-#ifndef TILESAT_GEN_COLLAPSE_GLOBALS_INTERNAL_H
-#define TILESAT_GEN_COLLAPSE_GLOBALS_INTERNAL_H
+#ifndef TILESAT_WFC_COLLAPSE_GLOBALS_INTERNAL_H
+#define TILESAT_WFC_COLLAPSE_GLOBALS_INTERNAL_H
 
-#include "gen/collapse_internal.h"
+#include "wfc/collapse_internal.h"
 
 #define CG_MAX_SEARCH 6 /* neighbours of a cell */
 
