@@ -304,12 +304,36 @@ tilesat_image *tilesat_image_unscale(const tilesat_image *img, long long xn,
  * device node, as root, included. */
 int tilesat_image_write_png(const tilesat_image *img, const char *path,
                             tilesat_error *err) {
+  return ts_png_write_file_noted(img, path, NULL, err);
+}
+
+int ts_png_write_file_noted(const tilesat_image *img, const char *path,
+                            const char *note, tilesat_error *err) {
   tilesat_output *out = tilesat_output_open(path, err);
   if (!out)
     return -1;
-  if (ts_png_write_stream(img, tilesat_output_file(out), path, err)) {
+  if (ts_png_write_noted(img, tilesat_output_file(out), path, note, err)) {
     tilesat_output_discard(out);
     return -1;
   }
   return tilesat_output_commit(out, err);
+}
+
+/* (here rather than in render.c: a picture written, not drawn) */
+int tilesat_render_png(const tilesat_map *m, const tilesat_pictures *pics,
+                       const int *tiles, const uint64_t *domains,
+                       const bool *highlight, const char *path,
+                       tilesat_error *err) {
+  tilesat_image *img = tilesat_render(m, pics, tiles, domains, highlight);
+  if (!img) {
+    ts_error(err, path, 0,
+             "the map's picture would be too large (over 2^26 pixels)");
+    return -1;
+  }
+  /* noted as the command line notes its pictures (tilesat_png_note): the
+   * map alone at its tiles' size, or a picture that marks cells */
+  const char *note = domains || highlight ? "marked" : "scaled 1/1 1/1";
+  int rc = ts_png_write_file_noted(img, path, note, err);
+  tilesat_image_free(img);
+  return rc;
 }

@@ -18,6 +18,9 @@ void ts_colour_name(const uint8_t rgba[4], char out[10]);
  * the error); 0 or -1. */
 int ts_png_write_noted(const tilesat_image *img, FILE *f, const char *path,
                        const char *note, tilesat_error *err);
+/* ts_png_write_noted to a file put in place whole (tilesat_output). */
+int ts_png_write_file_noted(const tilesat_image *img, const char *path,
+                            const char *note, tilesat_error *err);
 int ts_png_write_stream(const tilesat_image *img, FILE *f, const char *path,
                         tilesat_error *err);
 /* Parse an XML file with libxml2 (no network); NULL and "FILE:LINE: bad

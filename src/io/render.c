@@ -558,21 +558,6 @@ tilesat_image *tilesat_render_drawn(const tilesat_map *m,
   return img;
 }
 
-int tilesat_render_png(const tilesat_map *m, const tilesat_pictures *pics,
-                       const int *tiles, const uint64_t *domains,
-                       const bool *highlight, const char *path,
-                       tilesat_error *err) {
-  tilesat_image *img = tilesat_render(m, pics, tiles, domains, highlight);
-  if (!img) {
-    ts_error(err, path, 0,
-             "the map's picture would be too large (over 2^26 pixels)");
-    return -1;
-  }
-  int rc = tilesat_image_write_png(img, path, err);
-  tilesat_image_free(img);
-  return rc;
-}
-
 bool tilesat_render_fits(const tilesat_map *m, const tilesat_pictures *pics) {
   painter p;
   painter_init(&p, m, pics);
