@@ -93,13 +93,40 @@ void options_help(const char *cmd, FILE *out);
 
 /* --------------------------------------------- commands (commands.c) */
 
+/* What a command does that others do not, on its row of the table: code
+ * asks command_does for a trait, never for a command by its name. */
+enum command_trait {
+  /* prints as it goes (maps as they come, CNF, a line an entry): main does
+   * not hold its answer back (answer_begin) */
+  CMD_STREAMS = 1u << 0,
+  /* writes rules: --pictures (or X.pictures beside -o X.rules) is a file it
+   * writes, not one it reads */
+  CMD_MAKES_RULES = 1u << 1,
+  /* --png draws a marked picture: the cells' domains, marks, a legend */
+  CMD_MARKS = 1u << 2,
+  /* --png / --tmx / --tmj hold several maps: its own tileset and a new
+   * Tiled map, even with a painted Tiled map as --pins-from */
+  CMD_SHEET = 1u << 3,
+  /* --max-memory bounds its dp (counting.c), not the map's tables */
+  CMD_DP_MEMORY = 1u << 4,
+  /* --guard modify or auto fills maps past the whole map's bound */
+  CMD_LARGE_GUARD = 1u << 5,
+  /* takes pins, not bans: --pins-from cells several tiles' picture shows
+   * are refused */
+  CMD_PINS_ONLY = 1u << 6,
+  /* -o is a Tiled tileset, its picture written beside it */
+  CMD_TILESET_OUT = 1u << 7,
+};
 typedef struct command {
   const char *name, *usage, *summary;
   int (*run)(options *o);
+  unsigned traits; /* enum command_trait */
 } command;
 extern const command commands[];
 extern const size_t ncommands;
 const command *command_find(const char *name);
+/* Has o's command (its row in the table) any of these traits? */
+bool command_does(const options *o, unsigned traits);
 /* "tilesat: unknown command 'NAME'", with the commands it is near. */
 void unknown_command(const char *name);
 void usage_main(FILE *out);

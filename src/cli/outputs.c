@@ -160,8 +160,7 @@ int outputs_ready(options *o, const tilesat_map *m, bool on_sheet) {
     return EXIT_ERROR;
   int rc = 0;
   /* explain, trace and verify draw marked pictures, larger */
-  bool marked = !strcmp(o->command, "explain") ||
-                !strcmp(o->command, "trace") || !strcmp(o->command, "verify");
+  bool marked = command_does(o, CMD_MARKS);
   tilesat_draw how = drawing(o, marked);
   if (o->png &&
       !(on_sheet ? tilesat_render_sheet_drawn_fits(m, pics, 1, &how) > 0

@@ -52,9 +52,8 @@ int load_pictures(const options *o, tilesat_pictures **pics) {
 }
 
 int check_pictures(const options *o) {
-  if (!o->pictures || !strcmp(o->command, "extract") ||
-      !strcmp(o->command, "import-tileset"))
-    return 0; /* --pictures is what those two write */
+  if (!o->pictures || command_does(o, CMD_MAKES_RULES))
+    return 0; /* --pictures is what those write */
   tilesat_pictures *p;
   int rc = load_pictures(o, &p);
   tilesat_pictures_free(p);
