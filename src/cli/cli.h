@@ -58,6 +58,10 @@ typedef struct options {
   struct inputs *inputs; /* what a command's samples share (samples.c) */
   int window[4];         /* --png draws only this part: row, col, height, width
                             (0 0 0 0: the whole map); explain sets it */
+  /* the pictures, read once a run by the first load_pictures (freed by
+   * options_free) */
+  tilesat_pictures *pics;
+  bool pics_read;
 } options;
 
 /* Was the option on the command line (rather than its default)? */
@@ -313,7 +317,7 @@ int end_samples(options *o, int rc);
 typedef struct map_in {
   tilesat_grid *grid;
   const tilesat_rules *rules;
-  tilesat_pictures *pics; /* a PNG's pictures, else NULL */
+  const tilesat_pictures *pics; /* a PNG's pictures (o's), else NULL */
   int *first;   /* with pics, by tile: the first tile with its picture */
   bool *shared; /* with pics, by tile: another tile has its picture */
 } map_in;
@@ -338,11 +342,14 @@ char *sidecar(const char *rules_path);
 /* --pictures FILE, else beside -o X.rules; 0 or EXIT_ERROR. */
 int write_pictures(const options *o, const tilesat_pictures *p);
 /* The pictures for drawing the map commands' results: --pictures, else
- * the rules file's X.pictures when there is one.  0 or EXIT_ERROR. */
-int load_pictures(const options *o, tilesat_pictures **pics);
+ * the rules file's X.pictures when there is one (*pics NULL when none).
+ * Read once a run, by the first call (check_pictures', or the first
+ * command's that needs them); *pics is o's, until options_free.  0 or
+ * EXIT_ERROR (said; a later call tries again). */
+int load_pictures(options *o, const tilesat_pictures **pics);
 /* A --pictures file the command reads: refused (EXIT_ERROR, said) before
  * any work when it cannot be read, not after the answer is printed. */
-int check_pictures(const options *o);
+int check_pictures(options *o);
 
 /* ------------------------- --png, --tmx, --tmj of maps (outputs.c) */
 

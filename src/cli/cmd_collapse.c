@@ -21,8 +21,8 @@ static bool heat_map_fits(const options *o, const tilesat_map *m) {
   return tilesat_heat_map_drawn_fits(m, (long)o->nsamples, (int)o->scale);
 }
 
-static int heat_map(const options *o, const tilesat_map *m, const long *hits) {
-  tilesat_pictures *pics;
+static int heat_map(options *o, const tilesat_map *m, const long *hits) {
+  const tilesat_pictures *pics;
   if (load_pictures(o, &pics))
     return EXIT_ERROR;
   tilesat_image *img =
@@ -30,7 +30,6 @@ static int heat_map(const options *o, const tilesat_map *m, const long *hits) {
   if (img)
     pins_cut_notice(o, tilesat_heat_map_pins_cut(m, pics, (long)o->nsamples,
                                                  (int)o->scale));
-  tilesat_pictures_free(pics);
   int rc = image_png(o->png, img);
   tilesat_image_free(img);
   return rc;
