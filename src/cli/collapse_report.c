@@ -5,6 +5,7 @@
  * tiles and neighbouring pairs doomed the failed runs most often.  Text,
  * or JSON (cJSON) with --format json. */
 #include "cli.h"
+#include "reply.h"
 #include "report.h"
 
 #include <cJSON.h>
@@ -447,77 +448,75 @@ static double median_of(double *v, size_t n) {
   return n ? median_sorted(v, n) : 0;
 }
 
-static void summary_text(const doom_summary *s, const size_t *idx, size_t nt,
-                         const size_t *pidx, size_t np, double msize,
-                         double mafter, double mapart) {
+/* The doomed sets' summary, described once: the text's lines and the
+ * JSON members. */
+static void summary_reply(reply *r, const doom_summary *s, const size_t *idx,
+                          size_t nt, const size_t *pidx, size_t np,
+                          double msize, double mafter, double mapart) {
   long ex = s->runs - s->nomap;
-  printf("doomed sets of %ld failed run%s (each minimal, found by SAT):\n",
-         s->runs, plural((double)s->runs));
+  reply_number(r, "failed_runs", (double)s->runs,
+               "doomed sets of %ld failed run%s (each minimal, found by "
+               "SAT):\n",
+               s->runs, plural((double)s->runs));
   if (s->nomap)
-    printf("  %ld run%s: no valid map exists with these rules and pins\n",
-           s->nomap, plural((double)s->nomap));
-  if (!ex)
-    return;
-  printf("  median size %.0f choice%s; the point of no return: median %.0f "
-         "choice%s before the contradiction, %.0f cell%s from it\n",
-         msize, plural(round(msize)), mafter, plural(round(mafter)), mapart,
-         plural(round(mapart)));
-  printf("  tiles most often in a doomed set (%% of these runs):\n");
+    reply_number(r, "no_map", (double)s->nomap,
+                 "  %ld run%s: no valid map exists with these rules and "
+                 "pins\n",
+                 s->nomap, plural((double)s->nomap));
+  else
+    reply_number(r, "no_map", 0, NULL);
+  if (ex)
+    reply_number(r, "median_size", msize,
+                 "  median size %.0f choice%s; the point of no return: "
+                 "median %.0f choice%s before the contradiction, %.0f "
+                 "cell%s from it\n",
+                 msize, plural(round(msize)), mafter, plural(round(mafter)),
+                 mapart, plural(round(mapart)));
+  else
+    reply_number(r, "median_size", msize, NULL);
+  reply_number(r, "median_choices_after", mafter, NULL);
+  reply_number(r, "median_cells_from_contradiction", mapart, NULL);
+  /* (no tile or pair without a run explained: nt and np are 0) */
+  if (ex)
+    reply_array(r, "tiles",
+                "  tiles most often in a doomed set (%% of these runs):\n");
+  else
+    reply_array(r, "tiles", NULL);
   for (size_t i = 0; i < nt; i++) {
-    long r = s->tile_runs[idx[i]], b = s->border_runs[idx[i]];
-    printf("    %5.1f%%  %s (%ld run%s", 100.0 * (double)r / (double)ex,
-           quoted_text(tile_name(s->m, (int)idx[i])), r, plural((double)r));
+    long n = s->tile_runs[idx[i]], b = s->border_runs[idx[i]];
+    const char *name = tile_name(s->m, (int)idx[i]);
+    reply *t = reply_array_item(r);
+    reply_string(t, "tile", name, "    %5.1f%%  %s (%ld run%s",
+                 100.0 * (double)n / (double)ex, quoted_text(name), n,
+                 plural((double)n));
+    reply_number(t, "runs", (double)n, NULL);
     if (b)
-      printf("; on the border in %ld", b);
-    printf(")\n");
+      reply_number(t, "on_border", (double)b, "; on the border in %ld)\n", b);
+    else
+      reply_number(t, "on_border", 0, ")\n");
   }
-  if (!np)
-    return;
-  printf("  neighbouring pairs most often in a doomed set:\n");
-  tilesat_topology topo = s->topo;
+  if (np)
+    reply_array(r, "pairs",
+                "  neighbouring pairs most often in a doomed "
+                "set:\n");
+  else
+    reply_array(r, "pairs", NULL);
+  size_t T = (size_t)s->T;
   for (size_t i = 0; i < np; i++) {
-    size_t key = pidx[i], T = (size_t)s->T;
-    int ta = (int)(key / T / (size_t)s->D), tb = (int)(key % T);
-    int dir = (int)(key / T % (size_t)s->D);
-    printf("    %5.1f%%  %s with %s to its %s (%ld run%s)\n",
-           100.0 * (double)s->pair_runs[key] / (double)ex,
-           quoted_text(tile_name(s->m, ta)), quoted_text(tile_name(s->m, tb)),
-           tilesat_dir_name(topo, dir), s->pair_runs[key],
-           plural((double)s->pair_runs[key]));
+    size_t key = pidx[i];
+    const char *a = tile_name(s->m, (int)(key / T / (size_t)s->D));
+    const char *b = tile_name(s->m, (int)(key % T));
+    const char *dir = tilesat_dir_name(s->topo, (int)(key / T % (size_t)s->D));
+    reply *p = reply_array_item(r);
+    reply_string(p, "tile", a,
+                 "    %5.1f%%  %s with %s to its %s (%ld run%s)\n",
+                 100.0 * (double)s->pair_runs[key] / (double)ex, quoted_text(a),
+                 quoted_text(b), dir, s->pair_runs[key],
+                 plural((double)s->pair_runs[key]));
+    reply_string(p, "dir", dir, NULL);
+    reply_string(p, "neighbour", b, NULL);
+    reply_number(p, "runs", (double)s->pair_runs[key], NULL);
   }
-}
-
-static cJSON *summary_json(const doom_summary *s, const size_t *idx, size_t nt,
-                           const size_t *pidx, size_t np, double msize,
-                           double mafter, double mapart) {
-  cJSON *j = cJSON_CreateObject();
-  cJSON_AddNumberToObject(j, "failed_runs", (double)s->runs);
-  cJSON_AddNumberToObject(j, "no_map", (double)s->nomap);
-  cJSON_AddNumberToObject(j, "median_size", msize);
-  cJSON_AddNumberToObject(j, "median_choices_after", mafter);
-  cJSON_AddNumberToObject(j, "median_cells_from_contradiction", mapart);
-  cJSON *tiles = cJSON_AddArrayToObject(j, "tiles");
-  for (size_t i = 0; i < nt; i++) {
-    cJSON *t = cJSON_CreateObject();
-    cJSON_AddStringToObject(t, "tile", tile_name(s->m, (int)idx[i]));
-    cJSON_AddNumberToObject(t, "runs", (double)s->tile_runs[idx[i]]);
-    cJSON_AddNumberToObject(t, "on_border", (double)s->border_runs[idx[i]]);
-    cJSON_AddItemToArray(tiles, t);
-  }
-  cJSON *pairs = cJSON_AddArrayToObject(j, "pairs");
-  tilesat_topology topo = s->topo;
-  for (size_t i = 0; i < np; i++) {
-    size_t key = pidx[i], T = (size_t)s->T;
-    cJSON *p = cJSON_CreateObject();
-    cJSON_AddStringToObject(p, "tile",
-                            tile_name(s->m, (int)(key / T / (size_t)s->D)));
-    cJSON_AddStringToObject(
-        p, "dir", tilesat_dir_name(topo, (int)(key / T % (size_t)s->D)));
-    cJSON_AddStringToObject(p, "neighbour", tile_name(s->m, (int)(key % T)));
-    cJSON_AddNumberToObject(p, "runs", (double)s->pair_runs[key]);
-    cJSON_AddItemToArray(pairs, p);
-  }
-  return j;
 }
 
 void doom_summary_report(doom_summary *s, cJSON *doc) {
@@ -528,12 +527,10 @@ void doom_summary_report(doom_summary *s, cJSON *doc) {
   double msize = median_of(s->sizes, s->nsized),
          mafter = median_of(s->after, s->nsized),
          mapart = median_of(s->apart, s->nsized);
-  if (doc)
-    cJSON_AddItemToObject(
-        doc, "doomed",
-        summary_json(s, idx, nt, pidx, np, msize, mafter, mapart));
-  else
-    summary_text(s, idx, nt, pidx, np, msize, mafter, mapart);
+  reply r = {NULL, 0, 0};
+  summary_reply(reply_object(&r, "doomed"), s, idx, nt, pidx, np, msize, mafter,
+                mapart);
+  reply_end(&r, doc);
 }
 
 /* ------------------------------------------------------------------ JSON */
