@@ -116,15 +116,14 @@ void reply_array(reply *r, const char *name, const char *text, ...) {
 
 reply *reply_array_item(reply *r) {
   reply_field *f = &r->v[r->n - 1];
-  reply **items = realloc(f->items, (f->nitems + 1) * sizeof *items);
-  reply *item = calloc(1, sizeof *item);
-  if (!items || !item) {
+  reply *items = realloc(f->items, (f->nitems + 1) * sizeof *items);
+  if (!items) {
     fail("out of memory");
     abort();
   }
   f->items = items;
-  f->items[f->nitems++] = item;
-  return item;
+  memset(&items[f->nitems], 0, sizeof *items);
+  return &items[f->nitems++];
 }
 
 static void add_json(cJSON *doc, reply_field *f);
@@ -163,12 +162,12 @@ static void add_json(cJSON *doc, reply_field *f) {
     f->item = NULL;
     break;
   case REPLY_OBJECT:
-    v = object_of(f->items[0]);
+    v = object_of(&f->items[0]);
     break;
   case REPLY_ARRAY:
     v = cJSON_CreateArray();
     for (size_t i = 0; i < f->nitems; i++)
-      cJSON_AddItemToArray(v, object_of(f->items[i]));
+      cJSON_AddItemToArray(v, object_of(&f->items[i]));
     break;
   case REPLY_TEXT:
     return;
@@ -182,7 +181,7 @@ static void put_text(reply_field *f) {
   if (f->kind == REPLY_MAP && f->print)
     tilesat_map_write(f->m, f->tiles, stdout);
   for (size_t i = 0; i < f->nitems; i++)
-    reply_end(f->items[i], NULL);
+    reply_end(&f->items[i], NULL);
 }
 
 void reply_end(reply *r, cJSON *doc) {
@@ -194,9 +193,7 @@ void reply_end(reply *r, cJSON *doc) {
       put_text(f);
     cJSON_Delete(f->item);
     free(f->text);
-    for (size_t k = 0; k < f->nitems; k++)
-      free(f->items[k]); /* written (and emptied) above */
-    free(f->items);
+    free(f->items); /* each written (and emptied) above */
   }
   free(r->v);
   memset(r, 0, sizeof *r);

@@ -35,7 +35,7 @@ typedef struct reply_field {
   bool print;  /* REPLY_MAP: printed in the text (not --quiet) */
   cJSON *item; /* REPLY_ITEM */
   char *text;  /* what the text shows for it (malloc'd); NULL: JSON only */
-  struct reply **items; /* REPLY_OBJECT, REPLY_ARRAY: malloc'd each */
+  struct reply *items; /* REPLY_OBJECT, REPLY_ARRAY */
   size_t nitems;
 } reply_field;
 
@@ -65,7 +65,8 @@ void reply_text(reply *r, const char *text, ...)
 reply *reply_object(reply *r, const char *name);
 /* A member that is an array of objects, its text a heading (or none), and
  * a new object at the end of it (r's last fact, an array): its facts are
- * added to the reply returned (r's, until reply_end). */
+ * added to the reply returned (r's, until reply_end; the pointer lasts
+ * until the next reply_array_item on r). */
 void reply_array(reply *r, const char *name, const char *text, ...)
     __attribute__((format(printf, 3, 4)));
 reply *reply_array_item(reply *r);
