@@ -21,27 +21,19 @@ static const char *tile_name(const tilesat_map *m, int tile) {
   return tilesat_rules_tile_name(tilesat_map_rules(m), tile);
 }
 
-/* `choice N: (ROW,COL) = "TILE"` for choice i (0-based). */
-static void print_choice(const tilesat_map *m, const tilesat_collapse *c,
-                         size_t i) {
+/* Choice i (0-based) as {"step": i+1, "row", "col", "tile"}, and in the
+ * text as `PREFIXchoice N: (ROW,COL) = "TILE"`, a line. */
+static void choice_reply(reply *r, const tilesat_map *m,
+                         const tilesat_collapse *c, size_t i,
+                         const char *prefix) {
   int cell, tile, w = tilesat_map_width(m);
   tilesat_collapse_choices(c, i, &cell, &tile);
-  printf("choice %zu: (%d,%d) = %s", i + 1, cell / w, cell % w,
-         quoted_text(tile_name(m, tile)));
-}
-
-/* Choice i as {"step": i+1, "row", "col", "tile"}. */
-static cJSON *json_choice(const tilesat_map *m, const tilesat_collapse *c,
-                          size_t i) {
-  int cell, tile, w = tilesat_map_width(m);
-  tilesat_collapse_choices(c, i, &cell, &tile);
-  int row = cell / w, col = cell % w;
-  cJSON *j = cJSON_CreateObject();
-  cJSON_AddNumberToObject(j, "step", (double)(i + 1));
-  cJSON_AddNumberToObject(j, "row", row);
-  cJSON_AddNumberToObject(j, "col", col);
-  cJSON_AddStringToObject(j, "tile", tile_name(m, tile));
-  return j;
+  const char *name = tile_name(m, tile);
+  reply_number(r, "step", (double)(i + 1), "%schoice %zu: (%d,%d) = %s\n",
+               prefix, i + 1, cell / w, cell % w, quoted_text(name));
+  reply_number(r, "row", cell / w, NULL);
+  reply_number(r, "col", cell % w, NULL);
+  reply_string(r, "tile", name, NULL);
 }
 
 /* Steps from cell a to cell b through neighbours (wrapping on periodic
@@ -187,90 +179,87 @@ int collapse_failure_png(options *o, const tilesat_map *m,
  * them), as explain shows such maps around the clash. */
 #define SHOWN_WHOLE 32
 
-/* The explanation's text. */
-static void explain_text(options *o, const tilesat_map *m,
-                         const tilesat_collapse *c, const chain *ch) {
+/* The chain of steps, as trace shows it: in the text whole on maps up to
+ * SHOWN_WHOLE a side (or --whole), cut around the clash on larger ones. */
+typedef struct chain_out {
+  const options *o;
+  const tilesat_map *m;
+  const tilesat_trace *t;
+} chain_out;
+
+static void chain_text(const void *user) {
+  const chain_out *ch = user;
+  fflush(stdout);
+  int W = tilesat_map_width(ch->m), H = tilesat_map_height(ch->m);
+  if (ch->o->whole || (W <= SHOWN_WHOLE && H <= SHOWN_WHOLE))
+    report_trace(ch->t, stdout);
+  else
+    report_trace_cut(ch->t, stdout);
+}
+
+static cJSON *chain_json(const void *user) {
+  return json_chain(((const chain_out *)user)->t);
+}
+
+/* The explanation, described once (ch->t's chain through out, which
+ * lasts until reply_end). */
+static void explain_reply(reply *r, const options *o, const tilesat_map *m,
+                          const tilesat_collapse *c, const chain *ch,
+                          chain_out *out) {
   const tilesat_trace *t = ch->t;
   long nr = tilesat_collapse_no_return(c);
   int cell, tile;
   size_t k = tilesat_collapse_choices(c, (size_t)nr, &cell, &tile);
   int bad = tilesat_collapse_contradiction(c);
   int dist = cells_apart(o, m, cell, bad);
-  printf("point of no return: ");
-  print_choice(m, c, (size_t)nr);
-  printf("\n  no valid map exists after it; %zu more choice%s before the "
-         "contradiction, %d %s away from it\n",
-         k - 1 - (size_t)nr, plural((double)(k - 1 - (size_t)nr)), dist,
-         dist == 1 ? "cell" : "cells");
+  choice_reply(reply_object(r, "point_of_no_return"), m, c, (size_t)nr,
+               "point of no return: ");
+  reply_number(r, "choices_after", (double)(k - 1 - (size_t)nr),
+               "  no valid map exists after it; %zu more choice%s before the "
+               "contradiction, %d %s away from it\n",
+               k - 1 - (size_t)nr, plural((double)(k - 1 - (size_t)nr)), dist,
+               dist == 1 ? "cell" : "cells");
+  reply_number(r, "cells_from_contradiction", dist, NULL);
   const size_t *doomed;
   size_t n = tilesat_collapse_doomed(c, &doomed);
   if (n == 1)
-    printf("doomed set: 1 choice that alone leaves no valid map (without it "
-           "a map exists)\n");
+    reply_array(r, "doomed_set",
+                "doomed set: 1 choice that alone leaves no valid map (without "
+                "it a map exists)\n");
   else
-    printf("doomed set: %zu choices that together leave no valid map (drop "
-           "any one and a map exists)\n",
-           n);
-  for (size_t i = 0; i < n; i++) {
-    printf("  ");
-    print_choice(m, c, doomed[i]);
-    printf("\n");
-  }
+    reply_array(r, "doomed_set",
+                "doomed set: %zu choices that together leave no valid map "
+                "(drop any one and a map exists)\n",
+                n);
+  for (size_t i = 0; i < n; i++)
+    choice_reply(reply_array_item(r), m, c, doomed[i], "  ");
   if (tilesat_trace_status(t) != TILESAT_UNSAT) {
-    printf("propagation from the doomed set alone reaches no contradiction: "
-           "only search proves that no map completes it\n");
+    reply_text(r, "propagation from the doomed set alone reaches no "
+                  "contradiction: only search proves that no map completes "
+                  "it\n");
+    reply_item(r, "chain", cJSON_CreateNull());
+    reply_item(r, "chain_ends_at", cJSON_CreateNull());
     return;
   }
+  /* the cell the chain ends at: not always the run's (chain_of) */
   int end = ch->end, w = tilesat_map_width(m);
   if (end == bad)
-    printf("how propagation from the doomed set alone reaches the "
-           "contradiction at (%d,%d) (as trace shows it):\n",
-           end / w, end % w);
+    reply_text(r,
+               "how propagation from the doomed set alone reaches the "
+               "contradiction at (%d,%d) (as trace shows it):\n",
+               end / w, end % w);
   else
-    printf("how propagation from the doomed set alone reaches a "
-           "contradiction at (%d,%d) (as trace shows it; the run, with its "
-           "other choices, emptied (%d,%d) first):\n",
-           end / w, end % w, bad / w, bad % w);
-  fflush(stdout);
-  int W = tilesat_map_width(m), H = tilesat_map_height(m);
-  if (o->whole || (W <= SHOWN_WHOLE && H <= SHOWN_WHOLE))
-    report_trace(t, stdout);
+    reply_text(r,
+               "how propagation from the doomed set alone reaches a "
+               "contradiction at (%d,%d) (as trace shows it; the run, with "
+               "its other choices, emptied (%d,%d) first):\n",
+               end / w, end % w, bad / w, bad % w);
+  *out = (chain_out){o, m, t};
+  reply_call(r, "chain", chain_json, chain_text, out);
+  if (end >= 0)
+    reply_cell(r, "chain_ends_at", end / w, end % w, NULL);
   else
-    report_trace_cut(t, stdout);
-}
-
-static cJSON *explain_json(options *o, const tilesat_map *m,
-                           const tilesat_collapse *c, const tilesat_trace *t) {
-  cJSON *j = cJSON_CreateObject();
-  long nr = tilesat_collapse_no_return(c);
-  int cell, tile;
-  size_t k = tilesat_collapse_choices(c, (size_t)nr, &cell, &tile);
-  cJSON_AddItemToObject(j, "point_of_no_return", json_choice(m, c, (size_t)nr));
-  cJSON_AddNumberToObject(j, "choices_after", (double)(k - 1 - (size_t)nr));
-  cJSON_AddNumberToObject(
-      j, "cells_from_contradiction",
-      cells_apart(o, m, cell, tilesat_collapse_contradiction(c)));
-  const size_t *doomed;
-  size_t n = tilesat_collapse_doomed(c, &doomed);
-  cJSON *d = cJSON_AddArrayToObject(j, "doomed_set");
-  for (size_t i = 0; i < n; i++)
-    cJSON_AddItemToArray(d, json_choice(m, c, doomed[i]));
-  cJSON_AddItemToObject(j, "chain",
-                        tilesat_trace_status(t) == TILESAT_UNSAT
-                            ? json_chain(t)
-                            : cJSON_CreateNull());
-  /* the cell the chain ends at: not always the run's (chain_of) */
-  int end = tilesat_trace_status(t) == TILESAT_UNSAT ? chain_end(t) : -1;
-  int w = tilesat_map_width(m);
-  if (end >= 0) {
-    cJSON *at = cJSON_AddObjectToObject(j, "chain_ends_at");
-    int row = end / w, col = end % w;
-    cJSON_AddNumberToObject(at, "row", row);
-    cJSON_AddNumberToObject(at, "col", col);
-  } else {
-    cJSON_AddNullToObject(j, "chain_ends_at");
-  }
-  return j;
+    reply_item(r, "chain_ends_at", cJSON_CreateNull());
 }
 
 int collapse_chain_end(const tilesat_map *m, const tilesat_collapse *c) {
@@ -283,12 +272,12 @@ int collapse_chain_end(const tilesat_map *m, const tilesat_collapse *c) {
 
 int collapse_explain(options *o, const tilesat_map *m, tilesat_collapse *c,
                      cJSON *doc) {
+  reply r = {NULL, 0, 0};
   if (tilesat_collapse_no_return(c) < 0) {
-    if (doc)
-      cJSON_AddStringToObject(doc, "explain",
-                              "no valid map exists with these rules and pins");
-    else
-      printf("no valid map exists with these rules and pins (see explain)\n");
+    reply_string(&r, "explain", "no valid map exists with these rules and pins",
+                 "no valid map exists with these rules and pins (see "
+                 "explain)\n");
+    reply_end(&r, doc);
     return 0;
   }
   chain ch = chain_of(m, c);
@@ -296,10 +285,9 @@ int collapse_explain(options *o, const tilesat_map *m, tilesat_collapse *c,
     fail("out of memory");
     return EXIT_ERROR;
   }
-  if (doc)
-    cJSON_AddItemToObject(doc, "explain", explain_json(o, m, c, ch.t));
-  else
-    explain_text(o, m, c, &ch);
+  chain_out out;
+  explain_reply(reply_object(&r, "explain"), o, m, c, &ch, &out);
+  reply_end(&r, doc);
   tilesat_trace_free(ch.t);
   const size_t *doomed;
   size_t n = tilesat_collapse_doomed(c, &doomed);

@@ -86,7 +86,7 @@ void reply_map(reply *r, const char *name, const tilesat_map *m,
   reply_field *f = push(r, name, REPLY_MAP);
   f->m = m;
   f->tiles = tiles;
-  f->print = print;
+  f->show = print;
 }
 
 void reply_item(reply *r, const char *name, cJSON *item) {
@@ -99,6 +99,14 @@ void reply_text(reply *r, const char *text, ...) {
   va_start(ap, text);
   f->text = format(text, ap);
   va_end(ap);
+}
+
+void reply_call(reply *r, const char *name, reply_json_fn json,
+                reply_text_fn print, const void *user) {
+  reply_field *f = push(r, name, REPLY_CALL);
+  f->json = json;
+  f->print = print;
+  f->user = user;
 }
 
 reply *reply_object(reply *r, const char *name) {
@@ -161,6 +169,9 @@ static void add_json(cJSON *doc, reply_field *f) {
     v = f->item;
     f->item = NULL;
     break;
+  case REPLY_CALL:
+    v = f->json(f->user);
+    break;
   case REPLY_OBJECT:
     v = object_of(&f->items[0]);
     break;
@@ -178,8 +189,10 @@ static void add_json(cJSON *doc, reply_field *f) {
 static void put_text(reply_field *f) {
   if (f->text)
     fputs(f->text, stdout);
-  if (f->kind == REPLY_MAP && f->print)
+  if (f->kind == REPLY_MAP && f->show)
     tilesat_map_write(f->m, f->tiles, stdout);
+  if (f->kind == REPLY_CALL)
+    f->print(f->user);
   for (size_t i = 0; i < f->nitems; i++)
     reply_end(&f->items[i], NULL);
 }
