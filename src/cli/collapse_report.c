@@ -29,10 +29,11 @@ static void choice_reply(reply *r, const tilesat_map *m,
   int cell, tile, w = tilesat_map_width(m);
   tilesat_collapse_choices(c, i, &cell, &tile);
   const char *name = tile_name(m, tile);
+  int row = cell / w, col = cell % w;
   reply_number(r, "step", (double)(i + 1), "%schoice %zu: (%d,%d) = %s\n",
-               prefix, i + 1, cell / w, cell % w, quoted_text(name));
-  reply_number(r, "row", cell / w, NULL);
-  reply_number(r, "col", cell % w, NULL);
+               prefix, i + 1, row, col, quoted_text(name));
+  reply_number(r, "row", row, NULL);
+  reply_number(r, "col", col, NULL);
   reply_string(r, "tile", name, NULL);
 }
 
