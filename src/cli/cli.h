@@ -180,6 +180,9 @@ double median_sorted(double *v, size_t n);
 int write_rules(const options *o, const tilesat_rules *r);
 /* Read the rules file argument and build the map the options describe. */
 int load_map(options *o, tilesat_rules **rules, tilesat_map **map);
+/* The same map on rules already read (collapse --sizes: a map a size, the
+ * rules read once); 0 or EXIT_ERROR (said). */
+int map_of_rules(options *o, const tilesat_rules *rules, tilesat_map **map);
 /* --constraints FILE, then the shortcuts (which may name its classes), into
  * m; 0 or EXIT_ERROR (said). */
 int load_constraints(const options *o, tilesat_map *m);

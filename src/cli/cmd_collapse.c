@@ -548,15 +548,15 @@ static map_size *parse_sizes(const char *list, int *n) {
   return v;
 }
 
-/* One row of the --sizes table. */
-static int size_row(options *o, tilesat_collapse_options *co, long n, bool *any,
+/* One row of the --sizes table, on the rules read once. */
+static int size_row(options *o, const tilesat_rules *r,
+                    tilesat_collapse_options *co, long n, bool *any,
                     cJSON *rows) {
-  tilesat_rules *r = NULL;
   tilesat_map *m = NULL;
   tilesat_collapse *c = NULL;
   tilesat_error err;
   stats st = {0};
-  int rc = load_map(o, &r, &m);
+  int rc = map_of_rules(o, r, &m);
   if (!rc)
     rc = collapse_map_ok(o, m, co);
   if (!rc && !(c = collapser(m, co, &err)))
@@ -588,7 +588,6 @@ static int size_row(options *o, tilesat_collapse_options *co, long n, bool *any,
   free(st.hits);
   tilesat_collapse_free(c);
   tilesat_map_free(m);
-  tilesat_rules_free(r);
   return rc;
 }
 
@@ -600,16 +599,16 @@ static int sizes_table(options *o, tilesat_collapse_options *co) {
   if (!sizes)
     return EXIT_ERROR;
   /* every size's map made (its size, pins, mask, constraints checked)
-   * before the first run, not after some rows */
+   * before the first run, not after some rows; the rules read once */
+  tilesat_rules *r = NULL;
   for (int i = 0; i < nsizes; i++) {
-    tilesat_rules *r = NULL;
     tilesat_map *m = NULL;
     o->size = sizes[i];
     o->given[OPTION_size] = true;
-    int rc = load_map(o, &r, &m);
+    int rc = r ? map_of_rules(o, r, &m) : load_map(o, &r, &m);
     tilesat_map_free(m);
-    tilesat_rules_free(r);
     if (rc) {
+      tilesat_rules_free(r);
       free(sizes);
       return EXIT_ERROR;
     }
@@ -624,8 +623,9 @@ static int sizes_table(options *o, tilesat_collapse_options *co) {
   for (int i = 0; i < nsizes && !rc; i++) {
     o->size = sizes[i];
     o->given[OPTION_size] = true;
-    rc = size_row(o, co, n, &any, rows);
+    rc = size_row(o, r, co, n, &any, rows);
   }
+  tilesat_rules_free(r);
   free(sizes);
   if (doc && !rc)
     rc = report_json_print(doc);

@@ -338,16 +338,21 @@ int load_map(options *o, tilesat_rules **rules, tilesat_map **map) {
     return fail_err(&err);
   if (!GIVEN(o, size) && pins_size(o, *rules))
     return EXIT_ERROR;
-  tilesat_topology topo = topology_of(o, tilesat_rules_topology(*rules));
+  return map_of_rules(o, *rules, map);
+}
+
+int map_of_rules(options *o, const tilesat_rules *rules, tilesat_map **map) {
+  tilesat_error err;
+  tilesat_topology topo = topology_of(o, tilesat_rules_topology(rules));
   /* collapse --guard modify (and auto, which goes by modify there) fills a
    * map past the whole map's bound; a run that needs the whole map's tables
    * refuses it, naming --guard modify (tilesat_collapse_new) */
   bool large = command_does(o, CMD_LARGE_GUARD) && o->guard &&
                (!strcmp(o->guard, "modify") || !strcmp(o->guard, "auto"));
-  *map = large ? tilesat_map_new_large(*rules, o->size.w, o->size.h, topo,
+  *map = large ? tilesat_map_new_large(rules, o->size.w, o->size.h, topo,
                                        o->periodic, &err)
-               : tilesat_map_new(*rules, o->size.w, o->size.h, topo,
-                                 o->periodic, &err);
+               : tilesat_map_new(rules, o->size.w, o->size.h, topo, o->periodic,
+                                 &err);
   if (!*map)
     return fail_err(&err);
   /* count and sample: the dp's bound (counting.c), which auto falls back
