@@ -58,6 +58,10 @@ typedef struct options {
   struct inputs *inputs; /* what a command's samples share (samples.c) */
   int window[4];         /* --png draws only this part: row, col, height, width
                             (0 0 0 0: the whole map); explain sets it */
+  /* the pictures, read once a run by the first load_pictures (freed by
+   * options_free) */
+  tilesat_pictures *pics;
+  bool pics_read;
 } options;
 
 /* Was the option on the command line (rather than its default)? */
@@ -93,13 +97,40 @@ void options_help(const char *cmd, FILE *out);
 
 /* --------------------------------------------- commands (commands.c) */
 
+/* What a command does that others do not, on its row of the table: code
+ * asks command_does for a trait, never for a command by its name. */
+enum command_trait {
+  /* prints as it goes (maps as they come, CNF, a line an entry): main does
+   * not hold its answer back (answer_begin) */
+  CMD_STREAMS = 1u << 0,
+  /* writes rules: --pictures (or X.pictures beside -o X.rules) is a file it
+   * writes, not one it reads */
+  CMD_MAKES_RULES = 1u << 1,
+  /* --png draws a marked picture: the cells' domains, marks, a legend */
+  CMD_MARKS = 1u << 2,
+  /* --png / --tmx / --tmj hold several maps: its own tileset and a new
+   * Tiled map, even with a painted Tiled map as --pins-from */
+  CMD_SHEET = 1u << 3,
+  /* --max-memory bounds its dp (counting.c), not the map's tables */
+  CMD_DP_MEMORY = 1u << 4,
+  /* --guard modify or auto fills maps past the whole map's bound */
+  CMD_LARGE_GUARD = 1u << 5,
+  /* takes pins, not bans: --pins-from cells several tiles' picture shows
+   * are refused */
+  CMD_PINS_ONLY = 1u << 6,
+  /* -o is a Tiled tileset, its picture written beside it */
+  CMD_TILESET_OUT = 1u << 7,
+};
 typedef struct command {
   const char *name, *usage, *summary;
   int (*run)(options *o);
+  unsigned traits; /* enum command_trait */
 } command;
 extern const command commands[];
 extern const size_t ncommands;
 const command *command_find(const char *name);
+/* Has o's command (its row in the table) any of these traits? */
+bool command_does(const options *o, unsigned traits);
 /* "tilesat: unknown command 'NAME'", with the commands it is near. */
 void unknown_command(const char *name);
 void usage_main(FILE *out);
@@ -149,6 +180,9 @@ double median_sorted(double *v, size_t n);
 int write_rules(const options *o, const tilesat_rules *r);
 /* Read the rules file argument and build the map the options describe. */
 int load_map(options *o, tilesat_rules **rules, tilesat_map **map);
+/* The same map on rules already read (collapse --sizes: a map a size, the
+ * rules read once); 0 or EXIT_ERROR (said). */
+int map_of_rules(options *o, const tilesat_rules *rules, tilesat_map **map);
 /* --constraints FILE, then the shortcuts (which may name its classes), into
  * m; 0 or EXIT_ERROR (said). */
 int load_constraints(const options *o, tilesat_map *m);
@@ -286,7 +320,7 @@ int end_samples(options *o, int rc);
 typedef struct map_in {
   tilesat_grid *grid;
   const tilesat_rules *rules;
-  tilesat_pictures *pics; /* a PNG's pictures, else NULL */
+  const tilesat_pictures *pics; /* a PNG's pictures (o's), else NULL */
   int *first;   /* with pics, by tile: the first tile with its picture */
   bool *shared; /* with pics, by tile: another tile has its picture */
 } map_in;
@@ -311,11 +345,14 @@ char *sidecar(const char *rules_path);
 /* --pictures FILE, else beside -o X.rules; 0 or EXIT_ERROR. */
 int write_pictures(const options *o, const tilesat_pictures *p);
 /* The pictures for drawing the map commands' results: --pictures, else
- * the rules file's X.pictures when there is one.  0 or EXIT_ERROR. */
-int load_pictures(const options *o, tilesat_pictures **pics);
+ * the rules file's X.pictures when there is one (*pics NULL when none).
+ * Read once a run, by the first call (check_pictures', or the first
+ * command's that needs them); *pics is o's, until options_free.  0 or
+ * EXIT_ERROR (said; a later call tries again). */
+int load_pictures(options *o, const tilesat_pictures **pics);
 /* A --pictures file the command reads: refused (EXIT_ERROR, said) before
  * any work when it cannot be read, not after the answer is printed. */
-int check_pictures(const options *o);
+int check_pictures(options *o);
 
 /* ------------------------- --png, --tmx, --tmj of maps (outputs.c) */
 

@@ -5,6 +5,7 @@
  * interval, the median time of a run, and with --png a heat map of where
  * the contradictions happened. */
 #include "cli.h"
+#include "reply.h"
 #include "report.h"
 
 #include <cJSON.h>
@@ -21,8 +22,8 @@ static bool heat_map_fits(const options *o, const tilesat_map *m) {
   return tilesat_heat_map_drawn_fits(m, (long)o->nsamples, (int)o->scale);
 }
 
-static int heat_map(const options *o, const tilesat_map *m, const long *hits) {
-  tilesat_pictures *pics;
+static int heat_map(options *o, const tilesat_map *m, const long *hits) {
+  const tilesat_pictures *pics;
   if (load_pictures(o, &pics))
     return EXIT_ERROR;
   tilesat_image *img =
@@ -30,7 +31,6 @@ static int heat_map(const options *o, const tilesat_map *m, const long *hits) {
   if (img)
     pins_cut_notice(o, tilesat_heat_map_pins_cut(m, pics, (long)o->nsamples,
                                                  (int)o->scale));
-  tilesat_pictures_free(pics);
   int rc = image_png(o->png, img);
   tilesat_image_free(img);
   return rc;
@@ -230,70 +230,50 @@ static void say_unsat(const options *o, const tilesat_map *m,
   free(text);
 }
 
-static cJSON *run_json(const options *o, const tilesat_map *m,
-                       const tilesat_collapse *c,
-                       const tilesat_collapse_options *co, const int *tiles,
-                       const run_end *e) {
-  cJSON *doc = cJSON_CreateObject();
-  cJSON_AddStringToObject(doc, "result",
-                          e->res == TILESAT_SAT     ? "SAT"
-                          : e->res == TILESAT_UNSAT ? "UNSAT"
-                          : e->broken               ? "broken"
-                                                    : "contradiction");
-  cJSON_AddNumberToObject(doc, "seed", (double)o->seed);
-  cJSON_AddNumberToObject(doc, "choices", (double)e->choices);
-  if (co->guard) {
-    cJSON_AddNumberToObject(doc, "banned", (double)tilesat_collapse_banned(c));
-    cJSON_AddNumberToObject(doc, "solver_calls",
-                            (double)tilesat_collapse_solver_calls(c));
-    cJSON_AddNumberToObject(doc, "repairs",
-                            (double)tilesat_collapse_repairs(c));
-    cJSON_AddNumberToObject(doc, "resolved",
-                            (double)tilesat_collapse_resolved(c));
-    cJSON_AddNumberToObject(doc, "restarts",
-                            (double)tilesat_collapse_restarts(c));
-  }
-  if (e->res == TILESAT_SAT || e->broken)
-    cJSON_AddItemToObject(doc, "map", collapse_json_map(m, tiles));
-  if (e->why)
-    cJSON_AddStringToObject(doc, "why", e->why);
-  if (e->bad >= 0) {
-    cJSON *at = cJSON_AddObjectToObject(doc, "contradiction");
-    int w = tilesat_map_width(m), row = e->bad / w, col = e->bad % w;
-    cJSON_AddNumberToObject(at, "row", row);
-    cJSON_AddNumberToObject(at, "col", col);
-  }
-  return doc;
-}
-
-static void run_text(const options *o, const tilesat_map *m, const int *tiles,
-                     const run_end *e) {
+/* One run's answer, described once: the text's lines and the JSON
+ * document's members. */
+static void run_reply(reply *rp, const options *o, const tilesat_map *m,
+                      const tilesat_collapse *c,
+                      const tilesat_collapse_options *co, const int *tiles,
+                      const run_end *e) {
   int w = tilesat_map_width(m);
   if (e->res == TILESAT_SAT) {
-    stop_hold(); /* the map whole */
-    printf("SAT\n");
-    if (!o->quiet)
-      tilesat_map_write(m, tiles, stdout);
-    stop_release();
+    reply_string(rp, "result", "SAT", "SAT\n");
   } else if (e->res == TILESAT_UNSAT) {
-    printf("UNSAT\n");
+    reply_string(rp, "result", "UNSAT", "UNSAT\n");
   } else if (e->broken) { /* the map WFC made, and what it breaks */
-    stop_hold();
-    printf("broken after %zu choice%s (seed %" PRIu64 "): %s\n", e->choices,
-           plural((double)e->choices), o->seed, e->why);
-    if (!o->quiet)
-      tilesat_map_write(m, tiles, stdout);
-    stop_release();
+    reply_string(rp, "result", "broken",
+                 "broken after %zu choice%s (seed %" PRIu64 "): %s\n",
+                 e->choices, plural((double)e->choices), o->seed, e->why);
   } else {
-    printf("contradiction at (%d,%d) after %zu choice%s (seed %" PRIu64 ")%s%s",
-           e->bad / w, e->bad % w, e->choices, plural((double)e->choices),
-           o->seed, e->why ? ": " : "", e->why ? e->why : "");
+    reply_string(rp, "result", "contradiction",
+                 "contradiction at (%d,%d) after %zu choice%s (seed %" PRIu64
+                 ")%s%s",
+                 e->bad / w, e->bad % w, e->choices, plural((double)e->choices),
+                 o->seed, e->why ? ": " : "", e->why ? e->why : "");
     if (e->chain_end >= 0 && e->chain_end != e->bad)
-      printf("; the steps below end at (%d,%d), where propagation from its "
-             "doomed set alone first empties a cell",
-             e->chain_end / w, e->chain_end % w);
-    printf("\n");
+      reply_text(rp,
+                 "; the steps below end at (%d,%d), where propagation from "
+                 "its doomed set alone first empties a cell",
+                 e->chain_end / w, e->chain_end % w);
+    reply_text(rp, "\n");
   }
+  reply_number(rp, "seed", (double)o->seed, NULL);
+  reply_number(rp, "choices", (double)e->choices, NULL);
+  if (co->guard) {
+    reply_number(rp, "banned", (double)tilesat_collapse_banned(c), NULL);
+    reply_number(rp, "solver_calls", (double)tilesat_collapse_solver_calls(c),
+                 NULL);
+    reply_number(rp, "repairs", (double)tilesat_collapse_repairs(c), NULL);
+    reply_number(rp, "resolved", (double)tilesat_collapse_resolved(c), NULL);
+    reply_number(rp, "restarts", (double)tilesat_collapse_restarts(c), NULL);
+  }
+  if (e->res == TILESAT_SAT || e->broken)
+    reply_map(rp, "map", m, tiles, !o->quiet);
+  if (e->why)
+    reply_string(rp, "why", e->why, NULL);
+  if (e->bad >= 0)
+    reply_cell(rp, "contradiction", e->bad / w, e->bad % w, NULL);
 }
 
 /* One run: the map, UNSAT, or where it contradicted (and --explain); a
@@ -318,9 +298,12 @@ static int one_run(options *o, const tilesat_map *m, tilesat_collapse *c,
   if (explain && tilesat_collapse_explain(c, &co->solve, &err))
     return fail_solve(o, &err);
   e.chain_end = explain ? collapse_chain_end(m, c) : -1;
-  cJSON *doc = json_output(o) ? run_json(o, m, c, co, tiles, &e) : NULL;
-  if (!doc)
-    run_text(o, m, tiles, &e);
+  cJSON *doc = json_output(o) ? cJSON_CreateObject() : NULL;
+  reply rp = {NULL, 0, 0};
+  run_reply(&rp, o, m, c, co, tiles, &e);
+  stop_hold(); /* the map whole */
+  reply_end(&rp, doc);
+  stop_release();
   int out = 0;
   if (e.res != TILESAT_SAT)
     say_no_map(o, &e);
@@ -436,26 +419,63 @@ static int run_many(options *o, const tilesat_map *m, tilesat_collapse *c,
   return rc;
 }
 
-/* The -n report as JSON: an object of `doc`. */
-static void stats_json(cJSON *doc, const stats *st, uint64_t seed,
-                       tilesat_guard guard) {
-  long bad = st->n - st->ok - st->unsat - st->broken;
-  cJSON_AddNumberToObject(doc, "runs", (double)st->n);
-  cJSON_AddNumberToObject(doc, "first_seed", (double)seed);
-  cJSON_AddNumberToObject(doc, "successes", (double)st->ok);
-  cJSON_AddNumberToObject(doc, "contradictions", (double)bad);
-  cJSON_AddNumberToObject(doc, "rate", (double)bad / (double)st->n);
-  cJSON *iv = cJSON_AddArrayToObject(doc, "interval95");
-  cJSON_AddItemToArray(iv, cJSON_CreateNumber(st->lo));
-  cJSON_AddItemToArray(iv, cJSON_CreateNumber(st->hi));
-  cJSON_AddNumberToObject(doc, "broken", (double)st->broken);
-  cJSON_AddNumberToObject(doc, "median_ms", 1000 * st->median);
+/* The -n report, described once: the text's lines and the JSON
+ * members (m: the map of each run). */
+static void stats_reply(reply *rp, const stats *st, uint64_t seed,
+                        tilesat_guard guard, const tilesat_map *m) {
+  long n = st->n, bad = n - st->ok - st->unsat - st->broken;
+  uint64_t last = seed + (uint64_t)(n - 1);
+  reply_number(rp, "runs", (double)n,
+               "runs: %ld (seeds %" PRIu64 " to %" PRIu64 ")\n", n, seed, last);
+  reply_number(rp, "first_seed", (double)seed, NULL);
+  reply_number(rp, "successes", (double)st->ok, "successes: %ld\n", st->ok);
+  reply_number(rp, "contradictions", (double)bad,
+               "contradictions: %ld (%.1f%%, 95%% interval %.1f%% to "
+               "%.1f%%)\n",
+               bad, 100.0 * (double)bad / (double)n, 100 * st->lo,
+               100 * st->hi);
+  reply_number(rp, "rate", (double)bad / (double)n, NULL);
+  reply_pair(rp, "interval95", st->lo, st->hi, NULL);
+  if (st->broken)
+    reply_number(rp, "broken", (double)st->broken,
+                 "broken: %ld (%.1f%%, 95%% interval %.1f%% to %.1f%%): "
+                 "finished maps that break a connected or path constraint\n",
+                 st->broken, 100.0 * (double)st->broken / (double)n,
+                 100 * st->blo, 100 * st->bhi);
+  else
+    reply_number(rp, "broken", 0, NULL);
+  reply_number(rp, "median_ms", 1000 * st->median,
+               "median time per run: %.3f ms\n", 1000 * st->median);
   if (guard)
-    cJSON_AddNumberToObject(doc, "banned", (double)st->banned);
+    reply_number(rp, "banned", (double)st->banned, "banned choices: %ld\n",
+                 st->banned);
   if (guard == TILESAT_GUARD_BLOCKS || guard == TILESAT_GUARD_AUTO) {
-    cJSON_AddNumberToObject(doc, "repairs", (double)st->repairs);
-    cJSON_AddNumberToObject(doc, "resolved", (double)st->resolved);
+    reply_number(
+        rp, "repairs", (double)st->repairs,
+        "block repairs: %ld (%ld cells re-solved, %.1f%% of the "
+        "maps)\n",
+        st->repairs, st->resolved,
+        100.0 * (double)st->resolved /
+            ((double)n * tilesat_map_width(m) * tilesat_map_height(m)));
+    reply_number(rp, "resolved", (double)st->resolved, NULL);
   }
+}
+
+/* The heat map's numbers: where the contradictions happened. */
+static cJSON *hits_json(const tilesat_map *m, const long *hits) {
+  cJSON *where = cJSON_CreateArray();
+  int w = tilesat_map_width(m), cells = w * tilesat_map_height(m);
+  for (int k = 0; k < cells; k++)
+    if (hits[k]) {
+      cJSON *one = cJSON_CreateObject(), *cell;
+      cell = cJSON_AddArrayToObject(one, "cell");
+      int row = k / w, col = k % w;
+      cJSON_AddItemToArray(cell, cJSON_CreateNumber(row));
+      cJSON_AddItemToArray(cell, cJSON_CreateNumber(col));
+      cJSON_AddNumberToObject(one, "count", (double)hits[k]);
+      cJSON_AddItemToArray(where, one);
+    }
+  return where;
 }
 
 static int many_runs(options *o, const tilesat_map *m, tilesat_collapse *c,
@@ -470,53 +490,20 @@ static int many_runs(options *o, const tilesat_map *m, tilesat_collapse *c,
     if (tilesat_advise(st.advisor, co, n, &advice, &err))
       rc = fail_solve(o, &err);
   }
-  if (!rc && json_output(o)) {
-    cJSON *doc = cJSON_CreateObject();
-    stats_json(doc, &st, o->seed, co->guard);
-    /* the heat map's numbers: where the contradictions happened */
-    cJSON *where = cJSON_AddArrayToObject(doc, "contradiction_cells");
-    int w = tilesat_map_width(m), cells = w * tilesat_map_height(m);
-    for (int k = 0; k < cells; k++)
-      if (st.hits[k]) {
-        cJSON *one = cJSON_CreateObject(), *cell;
-        cell = cJSON_AddArrayToObject(one, "cell");
-        int row = k / w, col = k % w;
-        cJSON_AddItemToArray(cell, cJSON_CreateNumber(row));
-        cJSON_AddItemToArray(cell, cJSON_CreateNumber(col));
-        cJSON_AddNumberToObject(one, "count", (double)st.hits[k]);
-        cJSON_AddItemToArray(where, one);
-      }
+  if (!rc) {
+    cJSON *doc = json_output(o) ? cJSON_CreateObject() : NULL;
+    reply rp = {NULL, 0, 0};
+    stats_reply(&rp, &st, o->seed, co->guard, m);
+    reply_item(&rp, "contradiction_cells", hits_json(m, st.hits));
+    stop_hold(); /* the report whole */
+    reply_end(&rp, doc);
     if (st.doomed)
       doom_summary_report(st.doomed, doc);
     if (advice)
       advice_report(m, advice, doc);
-    rc = report_json_print(doc);
-  } else if (!rc) {
-    long bad = n - st.ok - st.unsat - st.broken;
-    uint64_t last = o->seed + (uint64_t)(n - 1);
-    stop_hold(); /* the report whole */
-    printf("runs: %ld (seeds %" PRIu64 " to %" PRIu64 ")\n", n, o->seed, last);
-    printf("successes: %ld\n", st.ok);
-    printf("contradictions: %ld (%.1f%%, 95%% interval %.1f%% to %.1f%%)\n",
-           bad, 100.0 * (double)bad / (double)n, 100 * st.lo, 100 * st.hi);
-    if (st.broken)
-      printf("broken: %ld (%.1f%%, 95%% interval %.1f%% to %.1f%%): finished "
-             "maps that break a connected or path constraint\n",
-             st.broken, 100.0 * (double)st.broken / (double)n, 100 * st.blo,
-             100 * st.bhi);
-    printf("median time per run: %.3f ms\n", 1000 * st.median);
-    if (co->guard)
-      printf("banned choices: %ld\n", st.banned);
-    if (co->guard == TILESAT_GUARD_BLOCKS || co->guard == TILESAT_GUARD_AUTO)
-      printf("block repairs: %ld (%ld cells re-solved, %.1f%% of the maps)\n",
-             st.repairs, st.resolved,
-             100.0 * (double)st.resolved /
-                 ((double)n * tilesat_map_width(m) * tilesat_map_height(m)));
-    if (st.doomed)
-      doom_summary_report(st.doomed, NULL);
-    if (advice)
-      advice_report(m, advice, NULL);
     stop_release();
+    if (doc)
+      rc = report_json_print(doc);
   }
   if (!rc && o->png && heat_map(o, m, st.hits))
     rc = EXIT_ERROR;
@@ -562,15 +549,15 @@ static map_size *parse_sizes(const char *list, int *n) {
   return v;
 }
 
-/* One row of the --sizes table. */
-static int size_row(options *o, tilesat_collapse_options *co, long n, bool *any,
+/* One row of the --sizes table, on the rules read once. */
+static int size_row(options *o, const tilesat_rules *r,
+                    tilesat_collapse_options *co, long n, bool *any,
                     cJSON *rows) {
-  tilesat_rules *r = NULL;
   tilesat_map *m = NULL;
   tilesat_collapse *c = NULL;
   tilesat_error err;
   stats st = {0};
-  int rc = load_map(o, &r, &m);
+  int rc = map_of_rules(o, r, &m);
   if (!rc)
     rc = collapse_map_ok(o, m, co);
   if (!rc && !(c = collapser(m, co, &err)))
@@ -582,7 +569,9 @@ static int size_row(options *o, tilesat_collapse_options *co, long n, bool *any,
   if (!rc && rows) {
     cJSON *row = cJSON_CreateObject();
     cJSON_AddStringToObject(row, "size", size);
-    stats_json(row, &st, o->seed, co->guard);
+    reply rp = {NULL, 0, 0};
+    stats_reply(&rp, &st, o->seed, co->guard, m);
+    reply_end(&rp, row);
     cJSON_AddItemToArray(rows, row);
     *any |= st.ok > 0;
   } else if (!rc) {
@@ -600,7 +589,6 @@ static int size_row(options *o, tilesat_collapse_options *co, long n, bool *any,
   free(st.hits);
   tilesat_collapse_free(c);
   tilesat_map_free(m);
-  tilesat_rules_free(r);
   return rc;
 }
 
@@ -612,16 +600,16 @@ static int sizes_table(options *o, tilesat_collapse_options *co) {
   if (!sizes)
     return EXIT_ERROR;
   /* every size's map made (its size, pins, mask, constraints checked)
-   * before the first run, not after some rows */
+   * before the first run, not after some rows; the rules read once */
+  tilesat_rules *r = NULL;
   for (int i = 0; i < nsizes; i++) {
-    tilesat_rules *r = NULL;
     tilesat_map *m = NULL;
     o->size = sizes[i];
     o->given[OPTION_size] = true;
-    int rc = load_map(o, &r, &m);
+    int rc = r ? map_of_rules(o, r, &m) : load_map(o, &r, &m);
     tilesat_map_free(m);
-    tilesat_rules_free(r);
     if (rc) {
+      tilesat_rules_free(r);
       free(sizes);
       return EXIT_ERROR;
     }
@@ -636,8 +624,9 @@ static int sizes_table(options *o, tilesat_collapse_options *co) {
   for (int i = 0; i < nsizes && !rc; i++) {
     o->size = sizes[i];
     o->given[OPTION_size] = true;
-    rc = size_row(o, co, n, &any, rows);
+    rc = size_row(o, r, co, n, &any, rows);
   }
+  tilesat_rules_free(r);
   free(sizes);
   if (doc && !rc)
     rc = report_json_print(doc);

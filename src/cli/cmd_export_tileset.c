@@ -23,7 +23,7 @@ int cmd_export_tileset(options *o) {
   tilesat_rules *r = tilesat_rules_read_file(o->args.v[0], &err);
   if (!r)
     return fail_err(&err);
-  tilesat_pictures *pics = NULL;
+  const tilesat_pictures *pics = NULL;
   int rc = load_pictures(o, &pics);
   if (!rc) {
     stop_hold(); /* no temporary file of the library's left behind */
@@ -37,7 +37,6 @@ int cmd_export_tileset(options *o) {
     said_written(o->output);
     free(png);
   }
-  tilesat_pictures_free(pics);
   tilesat_rules_free(r);
   return rc;
 }

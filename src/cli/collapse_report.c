@@ -5,6 +5,7 @@
  * tiles and neighbouring pairs doomed the failed runs most often.  Text,
  * or JSON (cJSON) with --format json. */
 #include "cli.h"
+#include "reply.h"
 #include "report.h"
 
 #include <cJSON.h>
@@ -20,27 +21,20 @@ static const char *tile_name(const tilesat_map *m, int tile) {
   return tilesat_rules_tile_name(tilesat_map_rules(m), tile);
 }
 
-/* `choice N: (ROW,COL) = "TILE"` for choice i (0-based). */
-static void print_choice(const tilesat_map *m, const tilesat_collapse *c,
-                         size_t i) {
+/* Choice i (0-based) as {"step": i+1, "row", "col", "tile"}, and in the
+ * text as `PREFIXchoice N: (ROW,COL) = "TILE"`, a line. */
+static void choice_reply(reply *r, const tilesat_map *m,
+                         const tilesat_collapse *c, size_t i,
+                         const char *prefix) {
   int cell, tile, w = tilesat_map_width(m);
   tilesat_collapse_choices(c, i, &cell, &tile);
-  printf("choice %zu: (%d,%d) = %s", i + 1, cell / w, cell % w,
-         quoted_text(tile_name(m, tile)));
-}
-
-/* Choice i as {"step": i+1, "row", "col", "tile"}. */
-static cJSON *json_choice(const tilesat_map *m, const tilesat_collapse *c,
-                          size_t i) {
-  int cell, tile, w = tilesat_map_width(m);
-  tilesat_collapse_choices(c, i, &cell, &tile);
+  const char *name = tile_name(m, tile);
   int row = cell / w, col = cell % w;
-  cJSON *j = cJSON_CreateObject();
-  cJSON_AddNumberToObject(j, "step", (double)(i + 1));
-  cJSON_AddNumberToObject(j, "row", row);
-  cJSON_AddNumberToObject(j, "col", col);
-  cJSON_AddStringToObject(j, "tile", tile_name(m, tile));
-  return j;
+  reply_number(r, "step", (double)(i + 1), "%schoice %zu: (%d,%d) = %s\n",
+               prefix, i + 1, row, col, quoted_text(name));
+  reply_number(r, "row", row, NULL);
+  reply_number(r, "col", col, NULL);
+  reply_string(r, "tile", name, NULL);
 }
 
 /* Steps from cell a to cell b through neighbours (wrapping on periodic
@@ -186,90 +180,87 @@ int collapse_failure_png(options *o, const tilesat_map *m,
  * them), as explain shows such maps around the clash. */
 #define SHOWN_WHOLE 32
 
-/* The explanation's text. */
-static void explain_text(options *o, const tilesat_map *m,
-                         const tilesat_collapse *c, const chain *ch) {
+/* The chain of steps, as trace shows it: in the text whole on maps up to
+ * SHOWN_WHOLE a side (or --whole), cut around the clash on larger ones. */
+typedef struct chain_out {
+  const options *o;
+  const tilesat_map *m;
+  const tilesat_trace *t;
+} chain_out;
+
+static void chain_text(const void *user) {
+  const chain_out *ch = user;
+  fflush(stdout);
+  int W = tilesat_map_width(ch->m), H = tilesat_map_height(ch->m);
+  if (ch->o->whole || (W <= SHOWN_WHOLE && H <= SHOWN_WHOLE))
+    report_trace(ch->t, stdout);
+  else
+    report_trace_cut(ch->t, stdout);
+}
+
+static cJSON *chain_json(const void *user) {
+  return json_chain(((const chain_out *)user)->t);
+}
+
+/* The explanation, described once (ch->t's chain through out, which
+ * lasts until reply_end). */
+static void explain_reply(reply *r, const options *o, const tilesat_map *m,
+                          const tilesat_collapse *c, const chain *ch,
+                          chain_out *out) {
   const tilesat_trace *t = ch->t;
   long nr = tilesat_collapse_no_return(c);
   int cell, tile;
   size_t k = tilesat_collapse_choices(c, (size_t)nr, &cell, &tile);
   int bad = tilesat_collapse_contradiction(c);
   int dist = cells_apart(o, m, cell, bad);
-  printf("point of no return: ");
-  print_choice(m, c, (size_t)nr);
-  printf("\n  no valid map exists after it; %zu more choice%s before the "
-         "contradiction, %d %s away from it\n",
-         k - 1 - (size_t)nr, plural((double)(k - 1 - (size_t)nr)), dist,
-         dist == 1 ? "cell" : "cells");
+  choice_reply(reply_object(r, "point_of_no_return"), m, c, (size_t)nr,
+               "point of no return: ");
+  reply_number(r, "choices_after", (double)(k - 1 - (size_t)nr),
+               "  no valid map exists after it; %zu more choice%s before the "
+               "contradiction, %d %s away from it\n",
+               k - 1 - (size_t)nr, plural((double)(k - 1 - (size_t)nr)), dist,
+               dist == 1 ? "cell" : "cells");
+  reply_number(r, "cells_from_contradiction", dist, NULL);
   const size_t *doomed;
   size_t n = tilesat_collapse_doomed(c, &doomed);
   if (n == 1)
-    printf("doomed set: 1 choice that alone leaves no valid map (without it "
-           "a map exists)\n");
+    reply_array(r, "doomed_set",
+                "doomed set: 1 choice that alone leaves no valid map (without "
+                "it a map exists)\n");
   else
-    printf("doomed set: %zu choices that together leave no valid map (drop "
-           "any one and a map exists)\n",
-           n);
-  for (size_t i = 0; i < n; i++) {
-    printf("  ");
-    print_choice(m, c, doomed[i]);
-    printf("\n");
-  }
+    reply_array(r, "doomed_set",
+                "doomed set: %zu choices that together leave no valid map "
+                "(drop any one and a map exists)\n",
+                n);
+  for (size_t i = 0; i < n; i++)
+    choice_reply(reply_array_item(r), m, c, doomed[i], "  ");
   if (tilesat_trace_status(t) != TILESAT_UNSAT) {
-    printf("propagation from the doomed set alone reaches no contradiction: "
-           "only search proves that no map completes it\n");
+    reply_text(r, "propagation from the doomed set alone reaches no "
+                  "contradiction: only search proves that no map completes "
+                  "it\n");
+    reply_item(r, "chain", cJSON_CreateNull());
+    reply_item(r, "chain_ends_at", cJSON_CreateNull());
     return;
   }
+  /* the cell the chain ends at: not always the run's (chain_of) */
   int end = ch->end, w = tilesat_map_width(m);
   if (end == bad)
-    printf("how propagation from the doomed set alone reaches the "
-           "contradiction at (%d,%d) (as trace shows it):\n",
-           end / w, end % w);
+    reply_text(r,
+               "how propagation from the doomed set alone reaches the "
+               "contradiction at (%d,%d) (as trace shows it):\n",
+               end / w, end % w);
   else
-    printf("how propagation from the doomed set alone reaches a "
-           "contradiction at (%d,%d) (as trace shows it; the run, with its "
-           "other choices, emptied (%d,%d) first):\n",
-           end / w, end % w, bad / w, bad % w);
-  fflush(stdout);
-  int W = tilesat_map_width(m), H = tilesat_map_height(m);
-  if (o->whole || (W <= SHOWN_WHOLE && H <= SHOWN_WHOLE))
-    report_trace(t, stdout);
+    reply_text(r,
+               "how propagation from the doomed set alone reaches a "
+               "contradiction at (%d,%d) (as trace shows it; the run, with "
+               "its other choices, emptied (%d,%d) first):\n",
+               end / w, end % w, bad / w, bad % w);
+  *out = (chain_out){o, m, t};
+  reply_call(r, "chain", chain_json, chain_text, out);
+  if (end >= 0)
+    reply_cell(r, "chain_ends_at", end / w, end % w, NULL);
   else
-    report_trace_cut(t, stdout);
-}
-
-static cJSON *explain_json(options *o, const tilesat_map *m,
-                           const tilesat_collapse *c, const tilesat_trace *t) {
-  cJSON *j = cJSON_CreateObject();
-  long nr = tilesat_collapse_no_return(c);
-  int cell, tile;
-  size_t k = tilesat_collapse_choices(c, (size_t)nr, &cell, &tile);
-  cJSON_AddItemToObject(j, "point_of_no_return", json_choice(m, c, (size_t)nr));
-  cJSON_AddNumberToObject(j, "choices_after", (double)(k - 1 - (size_t)nr));
-  cJSON_AddNumberToObject(
-      j, "cells_from_contradiction",
-      cells_apart(o, m, cell, tilesat_collapse_contradiction(c)));
-  const size_t *doomed;
-  size_t n = tilesat_collapse_doomed(c, &doomed);
-  cJSON *d = cJSON_AddArrayToObject(j, "doomed_set");
-  for (size_t i = 0; i < n; i++)
-    cJSON_AddItemToArray(d, json_choice(m, c, doomed[i]));
-  cJSON_AddItemToObject(j, "chain",
-                        tilesat_trace_status(t) == TILESAT_UNSAT
-                            ? json_chain(t)
-                            : cJSON_CreateNull());
-  /* the cell the chain ends at: not always the run's (chain_of) */
-  int end = tilesat_trace_status(t) == TILESAT_UNSAT ? chain_end(t) : -1;
-  int w = tilesat_map_width(m);
-  if (end >= 0) {
-    cJSON *at = cJSON_AddObjectToObject(j, "chain_ends_at");
-    int row = end / w, col = end % w;
-    cJSON_AddNumberToObject(at, "row", row);
-    cJSON_AddNumberToObject(at, "col", col);
-  } else {
-    cJSON_AddNullToObject(j, "chain_ends_at");
-  }
-  return j;
+    reply_item(r, "chain_ends_at", cJSON_CreateNull());
 }
 
 int collapse_chain_end(const tilesat_map *m, const tilesat_collapse *c) {
@@ -282,12 +273,12 @@ int collapse_chain_end(const tilesat_map *m, const tilesat_collapse *c) {
 
 int collapse_explain(options *o, const tilesat_map *m, tilesat_collapse *c,
                      cJSON *doc) {
+  reply r = {NULL, 0, 0};
   if (tilesat_collapse_no_return(c) < 0) {
-    if (doc)
-      cJSON_AddStringToObject(doc, "explain",
-                              "no valid map exists with these rules and pins");
-    else
-      printf("no valid map exists with these rules and pins (see explain)\n");
+    reply_string(&r, "explain", "no valid map exists with these rules and pins",
+                 "no valid map exists with these rules and pins (see "
+                 "explain)\n");
+    reply_end(&r, doc);
     return 0;
   }
   chain ch = chain_of(m, c);
@@ -295,10 +286,9 @@ int collapse_explain(options *o, const tilesat_map *m, tilesat_collapse *c,
     fail("out of memory");
     return EXIT_ERROR;
   }
-  if (doc)
-    cJSON_AddItemToObject(doc, "explain", explain_json(o, m, c, ch.t));
-  else
-    explain_text(o, m, c, &ch);
+  chain_out out;
+  explain_reply(reply_object(&r, "explain"), o, m, c, &ch, &out);
+  reply_end(&r, doc);
   tilesat_trace_free(ch.t);
   const size_t *doomed;
   size_t n = tilesat_collapse_doomed(c, &doomed);
@@ -447,77 +437,75 @@ static double median_of(double *v, size_t n) {
   return n ? median_sorted(v, n) : 0;
 }
 
-static void summary_text(const doom_summary *s, const size_t *idx, size_t nt,
-                         const size_t *pidx, size_t np, double msize,
-                         double mafter, double mapart) {
+/* The doomed sets' summary, described once: the text's lines and the
+ * JSON members. */
+static void summary_reply(reply *r, const doom_summary *s, const size_t *idx,
+                          size_t nt, const size_t *pidx, size_t np,
+                          double msize, double mafter, double mapart) {
   long ex = s->runs - s->nomap;
-  printf("doomed sets of %ld failed run%s (each minimal, found by SAT):\n",
-         s->runs, plural((double)s->runs));
+  reply_number(r, "failed_runs", (double)s->runs,
+               "doomed sets of %ld failed run%s (each minimal, found by "
+               "SAT):\n",
+               s->runs, plural((double)s->runs));
   if (s->nomap)
-    printf("  %ld run%s: no valid map exists with these rules and pins\n",
-           s->nomap, plural((double)s->nomap));
-  if (!ex)
-    return;
-  printf("  median size %.0f choice%s; the point of no return: median %.0f "
-         "choice%s before the contradiction, %.0f cell%s from it\n",
-         msize, plural(round(msize)), mafter, plural(round(mafter)), mapart,
-         plural(round(mapart)));
-  printf("  tiles most often in a doomed set (%% of these runs):\n");
+    reply_number(r, "no_map", (double)s->nomap,
+                 "  %ld run%s: no valid map exists with these rules and "
+                 "pins\n",
+                 s->nomap, plural((double)s->nomap));
+  else
+    reply_number(r, "no_map", 0, NULL);
+  if (ex)
+    reply_number(r, "median_size", msize,
+                 "  median size %.0f choice%s; the point of no return: "
+                 "median %.0f choice%s before the contradiction, %.0f "
+                 "cell%s from it\n",
+                 msize, plural(round(msize)), mafter, plural(round(mafter)),
+                 mapart, plural(round(mapart)));
+  else
+    reply_number(r, "median_size", msize, NULL);
+  reply_number(r, "median_choices_after", mafter, NULL);
+  reply_number(r, "median_cells_from_contradiction", mapart, NULL);
+  /* (no tile or pair without a run explained: nt and np are 0) */
+  if (ex)
+    reply_array(r, "tiles",
+                "  tiles most often in a doomed set (%% of these runs):\n");
+  else
+    reply_array(r, "tiles", NULL);
   for (size_t i = 0; i < nt; i++) {
-    long r = s->tile_runs[idx[i]], b = s->border_runs[idx[i]];
-    printf("    %5.1f%%  %s (%ld run%s", 100.0 * (double)r / (double)ex,
-           quoted_text(tile_name(s->m, (int)idx[i])), r, plural((double)r));
+    long n = s->tile_runs[idx[i]], b = s->border_runs[idx[i]];
+    const char *name = tile_name(s->m, (int)idx[i]);
+    reply *t = reply_array_item(r);
+    reply_string(t, "tile", name, "    %5.1f%%  %s (%ld run%s",
+                 100.0 * (double)n / (double)ex, quoted_text(name), n,
+                 plural((double)n));
+    reply_number(t, "runs", (double)n, NULL);
     if (b)
-      printf("; on the border in %ld", b);
-    printf(")\n");
+      reply_number(t, "on_border", (double)b, "; on the border in %ld)\n", b);
+    else
+      reply_number(t, "on_border", 0, ")\n");
   }
-  if (!np)
-    return;
-  printf("  neighbouring pairs most often in a doomed set:\n");
-  tilesat_topology topo = s->topo;
+  if (np)
+    reply_array(r, "pairs",
+                "  neighbouring pairs most often in a doomed "
+                "set:\n");
+  else
+    reply_array(r, "pairs", NULL);
+  size_t T = (size_t)s->T;
   for (size_t i = 0; i < np; i++) {
-    size_t key = pidx[i], T = (size_t)s->T;
-    int ta = (int)(key / T / (size_t)s->D), tb = (int)(key % T);
-    int dir = (int)(key / T % (size_t)s->D);
-    printf("    %5.1f%%  %s with %s to its %s (%ld run%s)\n",
-           100.0 * (double)s->pair_runs[key] / (double)ex,
-           quoted_text(tile_name(s->m, ta)), quoted_text(tile_name(s->m, tb)),
-           tilesat_dir_name(topo, dir), s->pair_runs[key],
-           plural((double)s->pair_runs[key]));
+    size_t key = pidx[i];
+    const char *a = tile_name(s->m, (int)(key / T / (size_t)s->D));
+    const char *b = tile_name(s->m, (int)(key % T));
+    const char *dir = tilesat_dir_name(s->topo, (int)(key / T % (size_t)s->D));
+    reply *p = reply_array_item(r);
+    reply_string(p, "tile", a,
+                 "    %5.1f%%  %s with %s to its %s (%ld run%s)\n",
+                 100.0 * (double)s->pair_runs[key] / (double)ex, quoted_text(a),
+                 quoted_text(b), dir, s->pair_runs[key],
+                 plural((double)s->pair_runs[key]));
+    reply_string(p, "dir", dir, NULL);
+    reply_string(p, "neighbour", b, NULL);
+    reply_number(p, "runs", (double)s->pair_runs[key], NULL);
   }
-}
-
-static cJSON *summary_json(const doom_summary *s, const size_t *idx, size_t nt,
-                           const size_t *pidx, size_t np, double msize,
-                           double mafter, double mapart) {
-  cJSON *j = cJSON_CreateObject();
-  cJSON_AddNumberToObject(j, "failed_runs", (double)s->runs);
-  cJSON_AddNumberToObject(j, "no_map", (double)s->nomap);
-  cJSON_AddNumberToObject(j, "median_size", msize);
-  cJSON_AddNumberToObject(j, "median_choices_after", mafter);
-  cJSON_AddNumberToObject(j, "median_cells_from_contradiction", mapart);
-  cJSON *tiles = cJSON_AddArrayToObject(j, "tiles");
-  for (size_t i = 0; i < nt; i++) {
-    cJSON *t = cJSON_CreateObject();
-    cJSON_AddStringToObject(t, "tile", tile_name(s->m, (int)idx[i]));
-    cJSON_AddNumberToObject(t, "runs", (double)s->tile_runs[idx[i]]);
-    cJSON_AddNumberToObject(t, "on_border", (double)s->border_runs[idx[i]]);
-    cJSON_AddItemToArray(tiles, t);
-  }
-  cJSON *pairs = cJSON_AddArrayToObject(j, "pairs");
-  tilesat_topology topo = s->topo;
-  for (size_t i = 0; i < np; i++) {
-    size_t key = pidx[i], T = (size_t)s->T;
-    cJSON *p = cJSON_CreateObject();
-    cJSON_AddStringToObject(p, "tile",
-                            tile_name(s->m, (int)(key / T / (size_t)s->D)));
-    cJSON_AddStringToObject(
-        p, "dir", tilesat_dir_name(topo, (int)(key / T % (size_t)s->D)));
-    cJSON_AddStringToObject(p, "neighbour", tile_name(s->m, (int)(key % T)));
-    cJSON_AddNumberToObject(p, "runs", (double)s->pair_runs[key]);
-    cJSON_AddItemToArray(pairs, p);
-  }
-  return j;
 }
 
 void doom_summary_report(doom_summary *s, cJSON *doc) {
@@ -528,12 +516,10 @@ void doom_summary_report(doom_summary *s, cJSON *doc) {
   double msize = median_of(s->sizes, s->nsized),
          mafter = median_of(s->after, s->nsized),
          mapart = median_of(s->apart, s->nsized);
-  if (doc)
-    cJSON_AddItemToObject(
-        doc, "doomed",
-        summary_json(s, idx, nt, pidx, np, msize, mafter, mapart));
-  else
-    summary_text(s, idx, nt, pidx, np, msize, mafter, mapart);
+  reply r = {NULL, 0, 0};
+  summary_reply(reply_object(&r, "doomed"), s, idx, nt, pidx, np, msize, mafter,
+                mapart);
+  reply_end(&r, doc);
 }
 
 /* ------------------------------------------------------------------ JSON */

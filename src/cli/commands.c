@@ -1,5 +1,7 @@
-/* commands.c: the table of commands (name, usage, summary, what runs it)
- * and the usage texts made from it and the option table. */
+/* commands.c: the table of commands (name, usage, summary, what runs it,
+ * its traits) and the usage texts made from it and the option table.  A
+ * command's behaviour that differs from the others' is chosen by its
+ * traits (command_does), never by its name (tests/test_commands.c). */
 #include "cli.h"
 
 #include <string.h>
@@ -8,67 +10,69 @@ const command commands[] = {
     {"extract", "SAMPLE...",
      "ESTM rules (tiles, weights, allowed pairs) "
      "from sample maps",
-     cmd_extract},
+     cmd_extract, CMD_MAKES_RULES},
     {"encode", "RULES --size WxH",
-     "a map as CNF: DIMACS with named variables, or propositions", cmd_encode},
+     "a map as CNF: DIMACS with named variables, or propositions", cmd_encode,
+     CMD_STREAMS},
     {"check", "RULES --size WxH",
      "is there a valid map? SAT and a witness (exit 10) or UNSAT (exit 20)",
-     cmd_check},
+     cmd_check, 0},
     {"enum", "RULES --size WxH",
-     "every valid map, then 'maps: N' (exit 10 if any, 20 if none)", cmd_enum},
+     "every valid map, then 'maps: N' (exit 10 if any, 20 if none)", cmd_enum,
+     CMD_STREAMS | CMD_SHEET},
     {"count", "RULES --size WxH",
      "the number of valid maps, exact, approximate or between proved bounds "
      "(last line)",
-     cmd_count},
+     cmd_count, CMD_DP_MEMORY},
     {"sample", "RULES --size WxH",
      "valid maps drawn uniformly at random (dp: exactly; approx: by XOR "
      "hashing)",
-     cmd_sample},
+     cmd_sample, CMD_STREAMS | CMD_SHEET | CMD_DP_MEMORY},
     {"sum", "FILE...",
      "the exact total of the parts 'count --part K/N' counted (refuses a "
      "part missing or twice, parts of different problems, or a count that "
      "does not match its check)",
-     cmd_sum},
+     cmd_sum, 0},
     {"import-tileset", "TILESET.xml",
      "rules from a WFC simple-tiled tileset (oriented tiles, pairs, weights)",
-     cmd_import_tileset},
+     cmd_import_tileset, CMD_MAKES_RULES},
     {"export-tileset", "RULES -o X.tsx",
      "the rules' tiles as a Tiled tileset (X.tsx and its picture X.tsx.png), "
      "each tile named by its 'tilesat' property, to paint maps with",
-     cmd_export_tileset},
+     cmd_export_tileset, CMD_TILESET_OUT},
     {"explain", "RULES --size WxH",
      "why no map exists: a minimal set of clashing constraints (exit 20)",
-     cmd_explain},
+     cmd_explain, CMD_MARKS | CMD_PINS_ONLY},
     {"repair", "RULES --size WxH",
      "for a map with no valid filling: the fewest pairs to allow (allow "
      "lines), or pins to drop; every minimal repair with --all",
-     cmd_repair},
+     cmd_repair, 0},
     {"trace", "RULES --size WxH",
      "WFC propagation with reasons; on a contradiction, its chain (20)",
-     cmd_trace},
+     cmd_trace, CMD_MARKS},
     {"analyze", "RULES",
      "a report on a rule set: border-only and unused tiles, sizes that work; "
      "--chunk K: whether every valid border of a KxK chunk has a filling",
-     cmd_analyze},
+     cmd_analyze, 0},
     {"anneal", "RULES --size WxH",
      "a low-energy map by annealing soft terms, hard rules restored by SAT",
-     cmd_anneal},
+     cmd_anneal, CMD_PINS_ONLY},
     {"collapse", "RULES --size WxH",
      "run Wave Function Collapse as WFC does: a map (exit 10), or where it "
      "contradicted",
-     cmd_collapse},
+     cmd_collapse, CMD_LARGE_GUARD},
     {"world", "RULES --chunk N --at R,C",
      "chunks of an endless map, made by modifying in blocks: the same chunk "
      "whatever is asked before, valid across every seam (exit 10)",
-     cmd_world},
+     cmd_world, 0},
     {"verify", "RULES MAP",
      "does a finished map keep the rules? VALID (exit 10), or every pair of "
      "cells that breaks them (20)",
-     cmd_verify},
+     cmd_verify, CMD_MARKS},
     {"run-samples", "SAMPLES.xml",
      "mxgmn's run list through tilesat: per entry, sat or not, WFC's failure "
      "rate, time, and its maps as PNGs",
-     cmd_run_samples},
+     cmd_run_samples, CMD_STREAMS},
 };
 const size_t ncommands = sizeof commands / sizeof commands[0];
 
@@ -77,6 +81,11 @@ const command *command_find(const char *name) {
     if (!strcmp(commands[i].name, name))
       return &commands[i];
   return NULL;
+}
+
+bool command_does(const options *o, unsigned traits) {
+  const command *c = o->command ? command_find(o->command) : NULL;
+  return c && (c->traits & traits);
 }
 
 void unknown_command(const char *name) {

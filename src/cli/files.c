@@ -332,8 +332,7 @@ char *tiled_image(const char *map) { return tilesat_tiled_picture_path(map); }
 
 /* What the command writes and what it reads, by option. */
 static void list_files(const options *o, file_list *in, file_list *out) {
-  bool makes_rules =
-      !strcmp(o->command, "extract") || !strcmp(o->command, "import-tileset");
+  bool makes_rules = command_does(o, CMD_MAKES_RULES);
   for (int i = 0; i < o->args.n; i++)
     add(in, "", o->args.v[i]);
   add(in, "--energy", o->energy);
@@ -352,13 +351,12 @@ static void list_files(const options *o, file_list *in, file_list *out) {
   /* the tileset picture, unless the tilesets come from a map (or the map
    * is a painted one's copy: map_outputs) */
   bool own_set =
-      !o->tilesets_from && (!tiled_pins(o) || !strcmp(o->command, "enum") ||
-                            !strcmp(o->command, "sample"));
+      !o->tilesets_from && (!tiled_pins(o) || command_does(o, CMD_SHEET));
   if (own_set) {
     add_picture(out, "--tmx", o->tmx);
     add_picture(out, "--tmj", o->tmj);
   }
-  if (!strcmp(o->command, "export-tileset") && o->output &&
+  if (command_does(o, CMD_TILESET_OUT) && o->output &&
       strcmp(o->output, "-")) /* (refused: export-tileset writes files) */
     add_picture(out, "-o", o->output);
   if (makes_rules) {
@@ -450,7 +448,7 @@ static int check_not_users(const named_file *w) {
 /* A painted Tiled map's copy is written in its own format. */
 static int check_copy_format(const options *o) {
   const char *base = o->tilesets_from ? NULL : tiled_pins(o);
-  if (!base || !strcmp(o->command, "enum") || !strcmp(o->command, "sample"))
+  if (!base || command_does(o, CMD_SHEET))
     return 0;
   bool json = tiled_is_json(base);
   const char *other = json ? o->tmx : o->tmj;
@@ -483,8 +481,7 @@ static int check_tiled_name(const char *option, const char *path) {
 int check_outputs(const options *o) {
   if (check_copy_format(o) || check_tiled_name("--tmx", o->tmx) ||
       check_tiled_name("--tmj", o->tmj) ||
-      (!strcmp(o->command, "export-tileset") &&
-       check_tiled_name("-o", o->output)))
+      (command_does(o, CMD_TILESET_OUT) && check_tiled_name("-o", o->output)))
     return EXIT_ERROR;
   file_list in = {.n = 0}, out = {.n = 0};
   list_files(o, &in, &out);

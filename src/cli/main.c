@@ -47,12 +47,7 @@ int main(int argc, char **argv) {
   } else if (!rc && !(rc = check_outputs(&o)) && !(rc = check_pictures(&o))) {
     stop_install(c->name);
     /* the answer whole or not at all, but maps printed as they come */
-    static const char *const streams[] = {"enum", "sample", "encode",
-                                          "run-samples"};
-    bool stream = false;
-    for (size_t i = 0; i < sizeof streams / sizeof *streams; i++)
-      stream |= !strcmp(c->name, streams[i]);
-    if (!stream)
+    if (!(c->traits & CMD_STREAMS))
       answer_begin();
     rc = stdout_end(answer_end(&o, c->run(&o)));
   }

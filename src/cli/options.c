@@ -486,6 +486,9 @@ void options_free(options *o) {
     if (info[id].kind == LIST)
       free(((string_list *)((char *)o + info[id].offset))->v);
   free(o->args.v);
+  tilesat_pictures_free(o->pics);
+  o->pics = NULL;
+  o->pics_read = false;
 }
 
 void options_help(const char *cmd, FILE *out) {

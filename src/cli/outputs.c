@@ -155,13 +155,12 @@ static int tilesets_ready(const options *o, const tilesat_map *m) {
 int outputs_ready(options *o, const tilesat_map *m, bool on_sheet) {
   if (!o->png && !o->tmx && !o->tmj)
     return 0;
-  tilesat_pictures *pics;
+  const tilesat_pictures *pics;
   if (load_pictures(o, &pics))
     return EXIT_ERROR;
   int rc = 0;
   /* explain, trace and verify draw marked pictures, larger */
-  bool marked = !strcmp(o->command, "explain") ||
-                !strcmp(o->command, "trace") || !strcmp(o->command, "verify");
+  bool marked = command_does(o, CMD_MARKS);
   tilesat_draw how = drawing(o, marked);
   if (o->png &&
       !(on_sheet ? tilesat_render_sheet_drawn_fits(m, pics, 1, &how) > 0
@@ -170,7 +169,6 @@ int outputs_ready(options *o, const tilesat_map *m, bool on_sheet) {
     fail("%s: the map's picture would be too large (over 2^26 pixels)", o->png);
     rc = EXIT_ERROR;
   }
-  tilesat_pictures_free(pics);
   if (!rc && o->tilesets_from && (o->tmx || o->tmj))
     rc = tilesets_ready(o, m);
   return rc;
@@ -179,7 +177,7 @@ int outputs_ready(options *o, const tilesat_map *m, bool on_sheet) {
 int map_outputs(options *o, const tilesat_map *m, const int *tiles) {
   if (!o->png && !o->tmx && !o->tmj)
     return 0;
-  tilesat_pictures *pics;
+  const tilesat_pictures *pics;
   if (load_pictures(o, &pics))
     return EXIT_ERROR;
   int rc = 0;
@@ -201,7 +199,6 @@ int map_outputs(options *o, const tilesat_map *m, const int *tiles) {
     if (tiled[i])
       rc = !base ? write_tiled(o, m, maps, 1, pics, tiled[i])
                  : write_into(o, m, tiles, base, tiled[i]);
-  tilesat_pictures_free(pics);
   return rc;
 }
 
@@ -213,7 +210,7 @@ int domains_png(options *o, const tilesat_map *m, cell_has has,
   int w = tilesat_map_width(m), h = tilesat_map_height(m);
   int T = tilesat_rules_ntiles(tilesat_map_rules(m)), words = (T + 63) / 64;
   uint64_t *dom = calloc((size_t)w * (size_t)h * (size_t)words, sizeof *dom);
-  tilesat_pictures *pics = NULL;
+  const tilesat_pictures *pics = NULL;
   if (!dom) {
     fail("out of memory");
     return EXIT_ERROR;
@@ -233,7 +230,6 @@ int domains_png(options *o, const tilesat_map *m, cell_has has,
     rc = write_png(o->png, img, "marked");
     tilesat_image_free(img);
   }
-  tilesat_pictures_free(pics);
   free(dom);
   return rc;
 }
@@ -250,7 +246,7 @@ int image_png(const char *path, const tilesat_image *img) {
 struct sheet {
   const options *o;
   const tilesat_map *m;
-  tilesat_pictures *pics;
+  const tilesat_pictures *pics; /* o's */
   int **maps;
   size_t n, fit; /* maps kept; of them, how many the sheet has room for */
   bool failed;
@@ -317,7 +313,6 @@ int sheet_end(sheet *s) {
   for (size_t i = 0; i < s->n; i++)
     free(s->maps[i]);
   free(s->maps);
-  tilesat_pictures_free(s->pics);
   free(s);
   return rc;
 }

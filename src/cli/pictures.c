@@ -30,9 +30,11 @@ int write_pictures(const options *o, const tilesat_pictures *p) {
   return rc;
 }
 
-int load_pictures(const options *o, tilesat_pictures **pics) {
+int load_pictures(options *o, const tilesat_pictures **pics) {
   tilesat_error err;
-  *pics = NULL;
+  *pics = o->pics;
+  if (o->pics_read)
+    return 0;
   char *side = NULL;
   const char *path = o->pictures;
   if (!path && o->args.n > 0) {
@@ -43,20 +45,19 @@ int load_pictures(const options *o, tilesat_pictures **pics) {
       path = side;
     }
   }
-  if (path && !(*pics = tilesat_pictures_read_file(path, &err))) {
+  if (path && !(o->pics = tilesat_pictures_read_file(path, &err))) {
     free(side);
     return fail_err(&err);
   }
   free(side);
+  o->pics_read = true;
+  *pics = o->pics;
   return 0;
 }
 
-int check_pictures(const options *o) {
-  if (!o->pictures || !strcmp(o->command, "extract") ||
-      !strcmp(o->command, "import-tileset"))
-    return 0; /* --pictures is what those two write */
-  tilesat_pictures *p;
-  int rc = load_pictures(o, &p);
-  tilesat_pictures_free(p);
-  return rc;
+int check_pictures(options *o) {
+  if (!o->pictures || command_does(o, CMD_MAKES_RULES))
+    return 0; /* --pictures is what those write */
+  const tilesat_pictures *p;
+  return load_pictures(o, &p); /* kept for the command */
 }

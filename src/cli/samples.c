@@ -211,7 +211,7 @@ static bool is_png_file(const char *path) {
  * colour, as extract does.  A file that is not a PNG inside but is named
  * X.png is refused as the PNG reader refuses it. */
 static tilesat_grid *read_map_grid(options *o, const char *path,
-                                   tilesat_pictures **pics,
+                                   const tilesat_pictures **pics,
                                    tilesat_error *err) {
   *pics = NULL;
   if (!is_png_file(path) && sample_kind(path) != PNG)
@@ -278,7 +278,6 @@ int map_in_read(options *o, const char *path, const tilesat_rules *r,
 
 void map_in_free(map_in *in) {
   tilesat_grid_free(in->grid);
-  tilesat_pictures_free(in->pics);
   free(in->first);
   free(in->shared);
   memset(in, 0, sizeof *in);

@@ -226,8 +226,7 @@ static int pins_from(options *o, const char *path, tilesat_map *m) {
   if (!rc)
     say_left_free(o, r, in.grid, path);
   /* what bans would be refused for later, said in the terms given here */
-  if (!rc && held &&
-      (!strcmp(o->command, "explain") || !strcmp(o->command, "anneal"))) {
+  if (!rc && held && command_does(o, CMD_PINS_ONLY)) {
     fail("--pins-from: %s: %d %s a picture several tiles share, held to "
          "them by bans, which %s does not take: give the map as a text grid",
          path, held, held == 1 ? "cell shows" : "cells show", o->command);
@@ -339,22 +338,26 @@ int load_map(options *o, tilesat_rules **rules, tilesat_map **map) {
     return fail_err(&err);
   if (!GIVEN(o, size) && pins_size(o, *rules))
     return EXIT_ERROR;
-  tilesat_topology topo = topology_of(o, tilesat_rules_topology(*rules));
+  return map_of_rules(o, *rules, map);
+}
+
+int map_of_rules(options *o, const tilesat_rules *rules, tilesat_map **map) {
+  tilesat_error err;
+  tilesat_topology topo = topology_of(o, tilesat_rules_topology(rules));
   /* collapse --guard modify (and auto, which goes by modify there) fills a
    * map past the whole map's bound; a run that needs the whole map's tables
    * refuses it, naming --guard modify (tilesat_collapse_new) */
-  bool large = !strcmp(o->command, "collapse") && o->guard &&
+  bool large = command_does(o, CMD_LARGE_GUARD) && o->guard &&
                (!strcmp(o->guard, "modify") || !strcmp(o->guard, "auto"));
-  *map = large ? tilesat_map_new_large(*rules, o->size.w, o->size.h, topo,
+  *map = large ? tilesat_map_new_large(rules, o->size.w, o->size.h, topo,
                                        o->periodic, &err)
-               : tilesat_map_new(*rules, o->size.w, o->size.h, topo,
-                                 o->periodic, &err);
+               : tilesat_map_new(rules, o->size.w, o->size.h, topo, o->periodic,
+                                 &err);
   if (!*map)
     return fail_err(&err);
   /* count and sample: the dp's bound (counting.c), which auto falls back
    * from; approx and enum keep the default bound */
-  if (GIVEN(o, max_memory) && strcmp(o->command, "count") &&
-      strcmp(o->command, "sample"))
+  if (GIVEN(o, max_memory) && !command_does(o, CMD_DP_MEMORY))
     tilesat_map_set_max_memory(*map, o->max_memory);
   if (o->mask && load_mask(o, *map)) /* before the pins, which it refuses */
     return EXIT_ERROR;

@@ -1,0 +1,213 @@
+/* reply.c: one builder for an answer's text and JSON forms (reply.h). */
+#include "reply.h"
+
+#include "cli.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+static reply_field *push(reply *r, const char *name, reply_kind kind) {
+  if (r->n == r->cap) {
+    r->cap = r->cap ? 2 * r->cap : 16;
+    reply_field *v = realloc(r->v, r->cap * sizeof *v);
+    if (!v) {
+      fail("out of memory");
+      abort();
+    }
+    r->v = v;
+  }
+  reply_field *f = &r->v[r->n++];
+  memset(f, 0, sizeof *f);
+  f->name = name;
+  f->kind = kind;
+  return f;
+}
+
+static char *format(const char *fmt, va_list ap) {
+  if (!fmt)
+    return NULL;
+  va_list again;
+  va_copy(again, ap);
+  int n = vsnprintf(NULL, 0, fmt, ap);
+  char *s = n >= 0 ? malloc((size_t)n + 1) : NULL;
+  if (!s) {
+    fail("out of memory");
+    abort();
+  }
+  vsnprintf(s, (size_t)n + 1, fmt, again);
+  va_end(again);
+  return s;
+}
+
+void reply_number(reply *r, const char *name, double v, const char *text, ...) {
+  reply_field *f = push(r, name, REPLY_NUMBER);
+  f->num[0] = v;
+  va_list ap;
+  va_start(ap, text);
+  f->text = format(text, ap);
+  va_end(ap);
+}
+
+void reply_string(reply *r, const char *name, const char *s, const char *text,
+                  ...) {
+  reply_field *f = push(r, name, REPLY_STRING);
+  f->str = s;
+  va_list ap;
+  va_start(ap, text);
+  f->text = format(text, ap);
+  va_end(ap);
+}
+
+void reply_pair(reply *r, const char *name, double a, double b,
+                const char *text, ...) {
+  reply_field *f = push(r, name, REPLY_PAIR);
+  f->num[0] = a;
+  f->num[1] = b;
+  va_list ap;
+  va_start(ap, text);
+  f->text = format(text, ap);
+  va_end(ap);
+}
+
+void reply_cell(reply *r, const char *name, int row, int col, const char *text,
+                ...) {
+  reply_field *f = push(r, name, REPLY_CELL);
+  f->num[0] = row;
+  f->num[1] = col;
+  va_list ap;
+  va_start(ap, text);
+  f->text = format(text, ap);
+  va_end(ap);
+}
+
+void reply_map(reply *r, const char *name, const tilesat_map *m,
+               const int *tiles, bool print) {
+  reply_field *f = push(r, name, REPLY_MAP);
+  f->m = m;
+  f->tiles = tiles;
+  f->show = print;
+}
+
+void reply_item(reply *r, const char *name, cJSON *item) {
+  push(r, name, REPLY_ITEM)->item = item;
+}
+
+void reply_text(reply *r, const char *text, ...) {
+  reply_field *f = push(r, NULL, REPLY_TEXT);
+  va_list ap;
+  va_start(ap, text);
+  f->text = format(text, ap);
+  va_end(ap);
+}
+
+void reply_call(reply *r, const char *name, reply_json_fn json,
+                reply_text_fn print, const void *user) {
+  reply_field *f = push(r, name, REPLY_CALL);
+  f->json = json;
+  f->print = print;
+  f->user = user;
+}
+
+reply *reply_object(reply *r, const char *name) {
+  push(r, name, REPLY_OBJECT);
+  return reply_array_item(r);
+}
+
+void reply_array(reply *r, const char *name, const char *text, ...) {
+  reply_field *f = push(r, name, REPLY_ARRAY);
+  va_list ap;
+  va_start(ap, text);
+  f->text = format(text, ap);
+  va_end(ap);
+}
+
+reply *reply_array_item(reply *r) {
+  reply_field *f = &r->v[r->n - 1];
+  reply *items = realloc(f->items, (f->nitems + 1) * sizeof *items);
+  if (!items) {
+    fail("out of memory");
+    abort();
+  }
+  f->items = items;
+  memset(&items[f->nitems], 0, sizeof *items);
+  return &items[f->nitems++];
+}
+
+static void add_json(cJSON *doc, reply_field *f);
+
+/* A reply's facts as the members of a new object. */
+static cJSON *object_of(reply *r) {
+  cJSON *j = cJSON_CreateObject();
+  reply_end(r, j);
+  return j;
+}
+
+static void add_json(cJSON *doc, reply_field *f) {
+  cJSON *v = NULL;
+  switch (f->kind) {
+  case REPLY_NUMBER:
+    v = cJSON_CreateNumber(f->num[0]);
+    break;
+  case REPLY_STRING:
+    v = cJSON_CreateString(f->str);
+    break;
+  case REPLY_PAIR:
+    v = cJSON_CreateArray();
+    cJSON_AddItemToArray(v, cJSON_CreateNumber(f->num[0]));
+    cJSON_AddItemToArray(v, cJSON_CreateNumber(f->num[1]));
+    break;
+  case REPLY_CELL:
+    v = cJSON_CreateObject();
+    cJSON_AddNumberToObject(v, "row", f->num[0]);
+    cJSON_AddNumberToObject(v, "col", f->num[1]);
+    break;
+  case REPLY_MAP:
+    v = collapse_json_map(f->m, f->tiles);
+    break;
+  case REPLY_ITEM:
+    v = f->item;
+    f->item = NULL;
+    break;
+  case REPLY_CALL:
+    v = f->json(f->user);
+    break;
+  case REPLY_OBJECT:
+    v = object_of(&f->items[0]);
+    break;
+  case REPLY_ARRAY:
+    v = cJSON_CreateArray();
+    for (size_t i = 0; i < f->nitems; i++)
+      cJSON_AddItemToArray(v, object_of(&f->items[i]));
+    break;
+  case REPLY_TEXT:
+    return;
+  }
+  cJSON_AddItemToObject(doc, f->name, v);
+}
+
+static void put_text(reply_field *f) {
+  if (f->text)
+    fputs(f->text, stdout);
+  if (f->kind == REPLY_MAP && f->show)
+    tilesat_map_write(f->m, f->tiles, stdout);
+  if (f->kind == REPLY_CALL)
+    f->print(f->user);
+  for (size_t i = 0; i < f->nitems; i++)
+    reply_end(&f->items[i], NULL);
+}
+
+void reply_end(reply *r, cJSON *doc) {
+  for (size_t i = 0; i < r->n; i++) {
+    reply_field *f = &r->v[i];
+    if (doc)
+      add_json(doc, f);
+    else
+      put_text(f);
+    cJSON_Delete(f->item);
+    free(f->text);
+    free(f->items); /* each written (and emptied) above */
+  }
+  free(r->v);
+  memset(r, 0, sizeof *r);
+}
