@@ -55,8 +55,15 @@ TILESAT_API const char *tilesat_version(void);
 
 enum { TILESAT_UNKNOWN = 0, TILESAT_SAT = 10, TILESAT_UNSAT = 20 };
 
+/* An error: the message, and when it is about one of a function's
+ * parameters (a size, a pin, a part), that parameter's name, also the
+ * message's first word: "size: width and height must be positive" with
+ * param "size".  A front end may name the parameter its own way (tilesat's
+ * command line: "--size: ..."); param is "" otherwise.  Library messages
+ * name parameters, never command-line options. */
 typedef struct tilesat_error {
   char msg[1024];
+  char param[32];
 } tilesat_error;
 
 /* ----------------------------------------------------------- writing files */

@@ -124,7 +124,7 @@ Test(analyze, the_library_answers_match_check) {
   }
   cr_expect_null(tilesat_analyze(r, 0, TILESAT_SQUARE, false,
                                  SOLVE(TILESAT_PICOSAT), &err));
-  cr_expect_str_eq(err.msg, "--max: 0 is not from 1 to 64");
+  cr_expect_str_eq(err.msg, "max: 0 is not from 1 to 64");
   tilesat_rules_free(r);
 }
 

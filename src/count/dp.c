@@ -1019,10 +1019,10 @@ static int choose_plan(const tilesat_map *m, const tilesat_count_options *o,
                "(this rule set has %d): use --method approx",
                DP_MAX_TILES, m->rules->ntiles);
     else if (by) /* enum and approx count no distribution */
-      ts_error(err, "--by-tile", 0,
-               "counts with the DP, which handles at most %d tiles (this "
-               "rule set has %d)",
-               DP_MAX_TILES, m->rules->ntiles);
+      ts_error_param(err, "by-tile",
+                     "counts with the DP, which handles at most %d tiles (this "
+                     "rule set has %d)",
+                     DP_MAX_TILES, m->rules->ntiles);
     else
       ts_error(err, what, 0,
                "the DP handles at most %d tiles (this rule set has %d): use "

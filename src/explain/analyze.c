@@ -132,7 +132,7 @@ tilesat_analysis *tilesat_analyze(const tilesat_rules *r, int max,
   if (!r)
     ts_misuse(__func__, "NULL rules");
   if (max < 1 || max > MAX_MAX) {
-    ts_error(err, "--max", 0, "%d is not from 1 to %d", max, MAX_MAX);
+    ts_error_param(err, "max", "%d is not from 1 to %d", max, MAX_MAX);
     return NULL;
   }
   tilesat_analysis *a = ts_calloc(1, sizeof *a);

@@ -30,14 +30,14 @@ int tilesat_blame_parse(const char *list, tilesat_blame *order,
            (strlen(blame_names[b]) != len || strncmp(p, blame_names[b], len)))
       b++;
     if (b == TILESAT_NBLAMES) {
-      ts_error(err, NULL, 0,
-               "--prefer: '%.*s' is not a group of constraints (pins, cells, "
-               "rules, borders, counts, connected, paths)",
-               (int)len, p);
+      ts_error_param(err, "prefer",
+                     "'%.*s' is not a group of constraints (pins, cells, "
+                     "rules, borders, counts, connected, paths)",
+                     (int)len, p);
       return -1;
     }
     if (seen[b]) {
-      ts_error(err, NULL, 0, "--prefer: '%s' is named twice", blame_names[b]);
+      ts_error_param(err, "prefer", "'%s' is named twice", blame_names[b]);
       return -1;
     }
     seen[b] = true;

@@ -219,7 +219,7 @@ static int check_opts(const tilesat_energy *e, const tilesat_anneal_opts *opts,
   }
   if (opts->beta_lo < 0 || opts->beta_hi < opts->beta_lo ||
       !isfinite(opts->beta_hi)) {
-    ts_error(err, "--beta", 0, "the schedule needs 0 < LO <= HI");
+    ts_error_param(err, "beta", "the schedule needs 0 < LO <= HI");
     return -1;
   }
   return 0;

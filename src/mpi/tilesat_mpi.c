@@ -156,7 +156,7 @@ static char *count_part(const job *j, int k, int n) {
   char **dist = NULL, *text = NULL;
   if (ts_count_part_by_tile(counted(j), k, n, j->o.by_tile, &j->co, &res,
                             j->o.by_tile ? &dist : NULL, &err)) {
-    size_t len = strlen(err.msg) + 2;
+    size_t len = strlen(err_said(&err)) + 2;
     char *msg = malloc(len);
     if (msg)
       snprintf(msg, len, "!%s", err.msg);
@@ -343,7 +343,7 @@ static bool exchange(dp *s, layer *next, bool ok, bool end, bool *done,
   int mine[2] = {ok ? size : me, end}, all[2];
   MPI_Allreduce(mine, all, 2, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
   if (all[0] < size) {
-    MPI_Bcast(err->msg, (int)sizeof err->msg, MPI_CHAR, all[0], MPI_COMM_WORLD);
+    MPI_Bcast(err, (int)sizeof *err, MPI_CHAR, all[0], MPI_COMM_WORLD);
     s->stopped = true;
     return false;
   }
@@ -435,7 +435,7 @@ static int shard_count(job *j, int rank, int size) {
   MPI_Allreduce(&failed, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
   if (any) { /* the same map everywhere: the same error */
     if (rank == 0) {
-      fail("%s", err.msg);
+      fail_err(&err);
       stop_commit(); /* mpirun's SIGTERM now is no interruption */
     }
     if (!opened)
@@ -456,7 +456,7 @@ static int shard_count(job *j, int rank, int size) {
     if (rank == 0 && stop_requested())
       rc = stop_said(&j->o);
     else if (rank == 0) {
-      fail("%s", err.msg);
+      fail_err(&err);
       stop_commit();
     }
   } else {
