@@ -92,7 +92,7 @@ MPICC   ?= mpicc
 MPI_BIN  = $(if $(shell command -v $(MPICC) 2>/dev/null),$(BUILD)/tilesat-mpi)
 
 .PHONY: print-libs all deps demo test test-long check-test check-look check-mpi asan bench bench-collapse bench-scale bench-count bench-chunk bench-rates cnf format lint lint-tools \
-        lint-tidy lint-cppcheck clean help install uninstall check-install man
+        lint-tidy lint-cppcheck lint-api clean help install uninstall check-install man
 all: $(BIN) $(LIBRARIES) $(MPI_BIN)
 
 deps:
@@ -197,7 +197,7 @@ help:
 	@echo "make man     the man pages, tilesat.1 and tilesat-COMMAND.1, in build/man/"
 	@echo "make cnf     regenerate the reference DIMACS instances in cnf/"
 	@echo "make format  clang-format the sources"
-	@echo "make lint    clang-format, clang-tidy and cppcheck, warnings as errors"
+	@echo "make lint    clang-format, clang-tidy and cppcheck, warnings as errors; the library's exports (tools/check-api.sh)"
 	@echo "make install PREFIX=/usr/local DESTDIR=  (make uninstall removes it)"
 
 demo: deps
@@ -434,9 +434,16 @@ CPPCHECK_FLAGS = --quiet --std=c11 --enable=warning,performance,portability,styl
   $(filter -I%cjson,$(IO_CFLAGS)) --template='{file}:{line}:{column}: {severity}: {message} [{id}]'
 
 
-lint: lint-tools
+lint: lint-tools lint-api
 	@clang-format --dry-run -Werror src/*.h src/*/*.[ch] tests/*.c tests/*.h tests/fuzz/*.[ch] && echo "lint: clang-format clean"
 	@$(MAKE) --no-print-directory $(LINT_J) lint-tidy lint-cppcheck
+
+# The library stays small and public (tools/check-api.sh): the shared
+# libraries export tilesat_* only, the archives define no unprefixed name,
+# library code names no command-line flag (tools/lint/flag-literals.txt:
+# the exceptions, each with its reason).
+lint-api: $(LIBRARIES)
+	@tools/check-api.sh $(BUILD)
 
 lint-tools:
 	@for t in clang-format clang-tidy cppcheck; do \
