@@ -15,7 +15,7 @@
  *   seams: the chi-square test of homogeneity of neighbour pairs (east
  *     and south, by tiles) whose two cells lie in different blocks of
  *     modify's last layer against pairs inside its blocks (gen/modify.h:
- *     MOD_P, mod_layer_offset; columns whose expected seam count is under
+ *     MOD_P, ts_mod_layer_offset; columns whose expected seam count is under
  *     5 pooled): statistic, degrees of freedom, p, for modify's maps and,
  *     as a control, for REF's maps (which have no blocks).
  *
@@ -75,7 +75,7 @@ typedef struct pairs {
 static void pairs_add(pairs *p, const int *tiles, int w, int h,
                       bool periodic) {
   int oy, ox, T = p->T;
-  mod_layer_offset(MOD_LAYERS - 1, MOD_P, false, &oy, &ox);
+  ts_mod_layer_offset(MOD_LAYERS - 1, MOD_P, false, &oy, &ox);
   for (int y = 0; y < h; y++)
     for (int x = 0; x < w; x++)
       for (int d = 0; d < 2; d++) {

@@ -231,7 +231,7 @@ tilesat_collapse *tilesat_collapse_new(const tilesat_map *m,
   c->pend = ts_malloc((size_t)N * sizeof *c->pend);
   c->dirty = ts_malloc((size_t)N * sizeof *c->dirty);
   c->dirty_on = ts_calloc((size_t)N, sizeof *c->dirty_on);
-  c->cg = cg_new(c); /* borders are bans (ts_map_lowered); the others */
+  c->cg = ts_cg_new(c); /* borders are bans (ts_map_lowered); the others */
   return c;
 }
 
@@ -263,7 +263,7 @@ void tilesat_collapse_free(tilesat_collapse *c) {
   free(c->choices.v);
   ts_solver_free(c->solver);
   ts_cuts_free(c->cuts);
-  cg_free(c->cg);
+  ts_cg_free(c->cg);
   free(c->dooms.v);
   free(c->doomed.v);
   snapshot *snaps[4] = {&c->snap, &c->old, &c->probe, &c->start_snap};
@@ -441,7 +441,7 @@ static void ban(tilesat_collapse *c, int cell, int t) {
   else
     c->entropy[cell] = entropy_of(c->sum_w[cell], c->sum_wlogw[cell]);
   if (c->cg)
-    cg_on_ban(c, cell, t);
+    ts_cg_on_ban(c, cell, t);
   if (c->count[cell] > 0) {
     TS_PUSH(c->stack, ((pair){cell, t}));
     return;
@@ -491,7 +491,7 @@ again:
       }
     }
   }
-  if (c->cg && c->contradiction < 0 && cg_propagate(c))
+  if (c->cg && c->contradiction < 0 && ts_cg_propagate(c))
     goto again;
 }
 
@@ -503,7 +503,7 @@ static void start(tilesat_collapse *c, uint64_t seed, tilesat_heuristic h) {
   const tilesat_map *m = c->m;
   const int T = c->T, D = c->D, N = c->N;
   if (c->cg)
-    cg_stop(c->cg); /* until cg_start, after the start's bans */
+    ts_cg_stop(c->cg); /* until ts_cg_start, after the start's bans */
   ts_rng_seed(&c->rng, seed, 0x636f6cu);
   ts_rng_seed(&c->noise, seed, 0x6e6f6973u);
   c->heuristic = h;
@@ -559,7 +559,7 @@ static void start(tilesat_collapse *c, uint64_t seed, tilesat_heuristic h) {
       ban(c, m->bans.v[i].cell, m->bans.v[i].tile);
   }
   if (c->cg && c->contradiction < 0)
-    cg_start(c);
+    ts_cg_start(c);
   propagate(c);
   for (size_t i = 0; i < m->pins.n && c->contradiction < 0; i++) {
     int cell = m->pins.v[i].cell, keep = m->pins.v[i].tile;
@@ -699,7 +699,7 @@ static void snap_restore_from(tilesat_collapse *c, const snapshot *s) {
   c->no_return = -1;
   c->contradiction = c->failed = -1;
   if (c->cg)
-    cg_rebuild(c);
+    ts_cg_rebuild(c);
 }
 
 /* The state the last start left (start_snap), with the seeds' generators

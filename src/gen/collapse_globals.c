@@ -47,7 +47,7 @@
  * end the walkable cells are the class's cells and form one region.
  *
  * What the propagation decides depends on the wave alone, not on the
- * labels' numbers: a replay resumed from a saved wave (cg_rebuild) makes
+ * labels' numbers: a replay resumed from a saved wave (ts_cg_rebuild) makes
  * the same bans in the same order as the run from its seed (the guard's
  * bans are tied to the run's steps, so this is what keeps them right).
  *
@@ -90,7 +90,7 @@ static void build_rings(cg *G, const int *nbr) {
   }
 }
 
-cg *cg_new(const tilesat_collapse *c) {
+cg *ts_cg_new(const tilesat_collapse *c) {
   const tilesat_map *m = c->m;
   int n = 0, lazy = 0;
   for (size_t i = 0; i < m->globals.n; i++) {
@@ -148,7 +148,7 @@ cg *cg_new(const tilesat_collapse *c) {
   return G;
 }
 
-void cg_free(cg *G) {
+void ts_cg_free(cg *G) {
   if (!G)
     return;
   for (int i = 0; i < G->n; i++) {
@@ -758,7 +758,7 @@ static void seeded(tilesat_collapse *c, cg *G, cg_glob *k, int z) {
 /* ------------------------------------------------------------------ hooks */
 
 /* Counters, and for a guarded run the regions, from the wave. */
-void cg_rebuild(tilesat_collapse *c) {
+void ts_cg_rebuild(tilesat_collapse *c) {
   cg *G = c->cg;
   for (int i = 0; i < G->n; i++) {
     cg_glob *k = &G->v[i];
@@ -783,12 +783,12 @@ void cg_rebuild(tilesat_collapse *c) {
   G->live = true;
 }
 
-void cg_stop(cg *G) { G->live = false; }
+void ts_cg_stop(cg *G) { G->live = false; }
 
-void cg_start(tilesat_collapse *c) {
+void ts_cg_start(tilesat_collapse *c) {
   cg *G = c->cg;
   G->conn = c->guarded;
-  cg_rebuild(c);
+  ts_cg_rebuild(c);
   /* a path's cells, a connected region's cell: the class's tiles only */
   for (int i = 0; i < G->n; i++) {
     cg_glob *k = &G->v[i];
@@ -859,7 +859,7 @@ static void changed(tilesat_collapse *c, cg *G, cg_glob *k, int cell, bool in) {
   }
 }
 
-void cg_on_ban(tilesat_collapse *c, int cell, int t) {
+void ts_cg_on_ban(tilesat_collapse *c, int cell, int t) {
   cg *G = c->cg;
   if (!G->live)
     return;
@@ -874,7 +874,7 @@ void cg_on_ban(tilesat_collapse *c, int cell, int t) {
   }
 }
 
-bool cg_propagate(tilesat_collapse *c) {
+bool ts_cg_propagate(tilesat_collapse *c) {
   cg *G = c->cg;
   if (!G->live)
     return false;

@@ -37,7 +37,7 @@ struct cg {
   int N, T, D, W;
   cg_glob *v;
   int n;
-  bool live; /* the counters follow the bans (after cg_start) */
+  bool live; /* the counters follow the bans (after ts_cg_start) */
   bool conn; /* connected and path are propagated: a guarded run */
   int *ring; /* [N][nring]: the cells around each, in circular order */
   int nring;

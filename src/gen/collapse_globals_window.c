@@ -28,7 +28,7 @@ struct cg_window {
   int nlazy;
   int *gi;       /* [nlazy]: each connected or path constraint */
   int *alit;     /* [nlazy]: A's variable, 0: unconditional, -1: none */
-  bool *used;    /* [nlazy]: A given out (cg_window_outside) */
+  bool *used;    /* [nlazy]: A given out (ts_cg_window_outside) */
   uint8_t *exit; /* [n] */
   uint8_t *must; /* [nlazy][n]: a path's cells in the window */
   int *nbr;      /* [n][D] the window's neighbours */
@@ -44,8 +44,8 @@ static const cg_glob *wglob(const cg_window *w, int j) {
   return &w->c->cg->v[w->gi[j]];
 }
 
-cg_window *cg_window_new(const tilesat_collapse *c, const tilesat_map *wm,
-                         const int *wcell) {
+cg_window *ts_cg_window_new(const tilesat_collapse *c, const tilesat_map *wm,
+                            const int *wcell) {
   cg *G = c->cg;
   int nlazy = 0;
   for (int i = 0; G && i < G->n; i++)
@@ -107,7 +107,7 @@ cg_window *cg_window_new(const tilesat_collapse *c, const tilesat_map *wm,
   return w;
 }
 
-void cg_window_free(cg_window *w) {
+void ts_cg_window_free(cg_window *w) {
   if (!w)
     return;
   free(w->gi);
@@ -131,7 +131,7 @@ void cg_window_free(cg_window *w) {
   free(w);
 }
 
-int cg_window_outside(cg_window *w, int tile) {
+int ts_cg_window_outside(cg_window *w, int tile) {
   for (int j = 0; w && j < w->nlazy; j++)
     if (w->alit[j] > 0 && !w->used[j] && wglob(w, j)->in[tile]) {
       w->used[j] = true;
@@ -262,8 +262,8 @@ static long window_cuts(cg_window *w, ts_solver *s, int j) {
 /* Cut rounds a window's solve may take before it counts as no answer. */
 #define WINDOW_ROUNDS 64
 
-int cg_window_solve(cg_window *w, ts_solver *s, const int *lits, long n,
-                    int budget) {
+int ts_cg_window_solve(cg_window *w, ts_solver *s, const int *lits, long n,
+                       int budget) {
   for (int round = 0;; round++) {
     for (long i = 0; i < n; i++)
       ts_solver_assume(s, lits[i]);

@@ -58,7 +58,7 @@ static int solve_lits(tilesat_collapse *c, ts_solver *s, const int *lits,
   if (s == c->solver && c->cuts) { /* the whole map: its regions too */
     res = ts_solve_cut_assuming(s, c->cuts, lits, (int)n, budget, NULL);
   } else if (s == c->wsolver && c->wcut) { /* a window: what holds there */
-    res = cg_window_solve(c->wcut, s, lits, n, budget);
+    res = ts_cg_window_solve(c->wcut, s, lits, n, budget);
   } else {
     for (long i = 0; i < n; i++)
       ts_solver_assume(s, lits[i]);
@@ -231,7 +231,7 @@ static cg_window *window_globals(const tilesat_collapse *c, const window *w) {
   int *wcell = ts_malloc((size_t)w->m.ncells * sizeof *wcell);
   for (int lc = 0; lc < w->m.ncells; lc++)
     wcell[lc] = ts_collapse_map_cell(c, w, lc);
-  cg_window *cw = cg_window_new(c, &w->m, wcell);
+  cg_window *cw = ts_cg_window_new(c, &w->m, wcell);
   free(wcell);
   return cw;
 }
@@ -278,7 +278,8 @@ static int window_learn(tilesat_collapse *c, const tilesat_solve_options *so,
     long k = 0;
     for (size_t i = 0; i < n; i++) {
       int lc = ts_window_cell(c->m, &w, c->choices.v[i].cell), a = 0;
-      if (lc >= 0 || (a = cg_window_outside(c->wcut, c->choices.v[i].tile))) {
+      if (lc >= 0 ||
+          (a = ts_cg_window_outside(c->wcut, c->choices.v[i].tile))) {
         lits[k] = lc >= 0 ? ts_var(&w.m, lc, c->choices.v[i].tile) : a;
         idx[k++] = i;
       }
@@ -305,7 +306,7 @@ static int window_learn(tilesat_collapse *c, const tilesat_solve_options *so,
     }
     if (res < 0)
       rc = -1;
-    cg_window_free(c->wcut);
+    ts_cg_window_free(c->wcut);
     c->wcut = NULL;
     ts_solver_free(s);
     ts_window_free(&w);

@@ -125,7 +125,7 @@ struct tilesat_collapse {
   int mod_p, mod_q;
   int *mod_tiles;
   bool mod_wfc;  /* the pattern was made by WFC (mod_pattern.wfc) */
-  double *mod_w; /* the blocks' weights (mod_calibrate), or NULL: not yet */
+  double *mod_w; /* the blocks' weights (ts_mod_calibrate), or NULL: not yet */
 };
 
 /* ----------------------------------------- hooks for the block guard */
@@ -220,33 +220,33 @@ int ts_blocks_repair(tilesat_collapse *c, const tilesat_collapse_options *o,
                      tilesat_error *err);
 
 /* collapse_globals.c: counts, connected and path constraints in a run.
- * cg_new: NULL when the map has none.  cg_stop: the bans of a new run's
- * start are not followed (cg_start counts them).  cg_start: after them,
+ * ts_cg_new: NULL when the map has none.  ts_cg_stop: the bans of a new run's
+ * start are not followed (ts_cg_start counts them).  ts_cg_start: after them,
  * before its propagation: the counters and regions from the wave, a
  * path's cells and a connected region's cell banned every tile outside
- * the class.  cg_rebuild: the same from a restored wave (no bans).
- * cg_on_ban: the hook of every ban.  cg_propagate: the work the bans left
+ * the class.  ts_cg_rebuild: the same from a restored wave (no bans).
+ * ts_cg_on_ban: the hook of every ban.  ts_cg_propagate: the work the bans left
  * (tiles a count or a region no longer allows); true if it banned some. */
-cg *cg_new(const tilesat_collapse *c);
-void cg_free(cg *g);
-void cg_stop(cg *g);
-void cg_start(tilesat_collapse *c);
-void cg_rebuild(tilesat_collapse *c);
-void cg_on_ban(tilesat_collapse *c, int cell, int t);
-bool cg_propagate(tilesat_collapse *c);
+cg *ts_cg_new(const tilesat_collapse *c);
+void ts_cg_free(cg *g);
+void ts_cg_stop(cg *g);
+void ts_cg_start(tilesat_collapse *c);
+void ts_cg_rebuild(tilesat_collapse *c);
+void ts_cg_on_ban(tilesat_collapse *c, int cell, int t);
+bool ts_cg_propagate(tilesat_collapse *c);
 /* The window wm (its cell lc is the map's wcell[lc]) with the map's
  * connected and path constraints relaxed to what holds in it (NULL
- * without them).  cg_window_outside: the literal a choice outside the
+ * without them).  ts_cg_window_outside: the literal a choice outside the
  * window holding tile stands for in the window's prefix (a class cell
- * outside is known from then on), or 0.  cg_window_solve: solve under
+ * outside is known from then on), or 0.  ts_cg_window_solve: solve under
  * lits[0..n) within budget conflicts a solve (0: none), cutting models
  * that break them: SAT, UNSAT or UNKNOWN. */
-cg_window *cg_window_new(const tilesat_collapse *c, const tilesat_map *wm,
-                         const int *wcell);
-void cg_window_free(cg_window *w);
-int cg_window_outside(cg_window *w, int tile);
-int cg_window_solve(cg_window *w, ts_solver *s, const int *lits, long n,
-                    int budget);
+cg_window *ts_cg_window_new(const tilesat_collapse *c, const tilesat_map *wm,
+                            const int *wcell);
+void ts_cg_window_free(cg_window *w);
+int ts_cg_window_outside(cg_window *w, int tile);
+int ts_cg_window_solve(cg_window *w, ts_solver *s, const int *lits, long n,
+                       int budget);
 /* Does a filled map (TILESAT_NO_TILE on masked cells) keep m's global
  * constraints?  The index of the first it breaks, with why ("ORIGIN:
  * TEXT, but ..."), or -1.  For every guard's last word on a map. */

@@ -19,17 +19,17 @@
 #define MOD_TRIES 8
 #define MOD_CACHE 8 /* collapsers kept, one per window size */
 
-mod_i128 mod_floordiv(mod_i128 a, mod_i128 b) {
+mod_i128 ts_mod_floordiv(mod_i128 a, mod_i128 b) {
   mod_i128 q = a / b;
   return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q;
 }
 
-int mod_floormod(mod_i128 a, int b) {
+int ts_mod_floormod(mod_i128 a, int b) {
   mod_i128 r = a % b;
   return (int)(r < 0 ? r + b : r);
 }
 
-void mod_layer_offset(int layer, int side, bool hex_rows, int *oy, int *ox) {
+void ts_mod_layer_offset(int layer, int side, bool hex_rows, int *oy, int *ox) {
   int half = side / 2;
   int hy = hex_rows ? half & ~1 : half;
   static const int ys[MOD_LAYERS] = {0, 1, 0, 1}, xs[MOD_LAYERS] = {0, 1, 1, 0};
@@ -37,7 +37,7 @@ void mod_layer_offset(int layer, int side, bool hex_rows, int *oy, int *ox) {
   *ox = xs[layer % MOD_LAYERS] ? half : 0;
 }
 
-mod_layer_geom mod_layer_open(int layer, bool hex_rows) {
+mod_layer_geom ts_mod_layer_open(int layer, bool hex_rows) {
   /* layer 0's margins are rows (and columns) MOD_P - 1 and 0 modulo MOD_P,
    * layer 1's MOD_P/2 - 1 and MOD_P/2: a spot block centred on each pair,
    * MOD_SPOT / 2 - 1 cells on either side (a hex map's rows: one more, its
@@ -57,7 +57,8 @@ mod_layer_geom mod_layer_open(int layer, bool hex_rows) {
   }
 }
 
-uint64_t mod_block_key(uint64_t seed, int layer, mod_i128 brow, mod_i128 bcol) {
+uint64_t ts_mod_block_key(uint64_t seed, int layer, mod_i128 brow,
+                          mod_i128 bcol) {
   uint64_t x = seed ^ 0x6d6f64696679u;
   const uint64_t parts[5] = {(uint64_t)layer, (uint64_t)brow,
                              (uint64_t)(brow >> 64), (uint64_t)bcol,
@@ -157,10 +158,10 @@ static int varied(const tilesat_rules *r, tilesat_topology topo, int p, int q,
                       tiles) == 1;
 }
 
-int mod_pattern_find(const tilesat_rules *r, tilesat_topology topo, int need_h,
-                     int need_w, int max_p, int max_q,
-                     const tilesat_solve_options *so, mod_pattern *out,
-                     tilesat_error *err) {
+int ts_mod_pattern_find(const tilesat_rules *r, tilesat_topology topo,
+                        int need_h, int need_w, int max_p, int max_q,
+                        const tilesat_solve_options *so, mod_pattern *out,
+                        tilesat_error *err) {
   bool hex = topo == TILESAT_HEX;
   int vp = varied_side(max_p, need_h, hex),
       vq = varied_side(max_q, need_w, false);
@@ -210,7 +211,7 @@ struct mod_engine {
   int *gcell, *wtiles; /* a window's plane cells, its tiles */
   uint8_t *free_cell;
   size_t cap;
-  double *w;      /* the blocks' tile weights (mod_engine_weights), or NULL */
+  double *w; /* the blocks' tile weights (ts_mod_engine_weights), or NULL */
   struct wcount { /* a count in the window under way (window_counts) */
     int n, cur;   /* its free cells, those of its class now */
     int lo, hi;   /* what they may hold */
@@ -227,8 +228,8 @@ struct mod_engine {
 
 static void weigh(const mod_engine *e, tilesat_collapse *c);
 
-mod_engine *mod_engine_new(const tilesat_rules *r, tilesat_topology topo,
-                           uint64_t seed, const tilesat_solve_options *so) {
+mod_engine *ts_mod_engine_new(const tilesat_rules *r, tilesat_topology topo,
+                              uint64_t seed, const tilesat_solve_options *so) {
   mod_engine *e = ts_calloc(1, sizeof *e);
   e->r = r;
   e->topo = topo;
@@ -254,7 +255,7 @@ static void cache_drop(mod_cached *k) {
   free(k->wm);
 }
 
-void mod_engine_free(mod_engine *e) {
+void ts_mod_engine_free(mod_engine *e) {
   if (!e)
     return;
   for (int i = 0; i < e->ncached; i++)
@@ -269,7 +270,7 @@ void mod_engine_free(mod_engine *e) {
   free(e);
 }
 
-void mod_engine_weights(mod_engine *e, const double *w) {
+void ts_mod_engine_weights(mod_engine *e, const double *w) {
   if (!w)
     return;
   int T = e->r->ntiles;
@@ -279,7 +280,7 @@ void mod_engine_weights(mod_engine *e, const double *w) {
     weigh(e, e->cache[i].c);
 }
 
-const mod_stats *mod_engine_stats(const mod_engine *e) { return &e->st; }
+const mod_stats *ts_mod_engine_stats(const mod_engine *e) { return &e->st; }
 
 /* The engine's weights into a block's collapser (its runs' start reads
  * them afresh: a start kept for reuse is dropped). */
@@ -370,16 +371,16 @@ static void window_fill(const mod_engine *e, const mod_plane *pl,
     edge_bans(e, pl, wm, lc);
     if (!pl->m)
       continue;
-    for (size_t k = pl->npin ? mod_first_at(pl->pin, pl->npin, pc) : 0;
+    for (size_t k = pl->npin ? ts_mod_first_at(pl->pin, pl->npin, pc) : 0;
          k < pl->npin && pl->pin[k].cell == pc; k++)
       TS_PUSH(wm->pins, ((ts_pin){lc, pl->pin[k].tile}));
-    for (size_t k = pl->nban ? mod_first_at(pl->ban, pl->nban, pc) : 0;
+    for (size_t k = pl->nban ? ts_mod_first_at(pl->ban, pl->nban, pc) : 0;
          k < pl->nban && pl->ban[k].cell == pc; k++)
       TS_PUSH(wm->bans, ((ts_pin){lc, pl->ban[k].tile}));
   }
 }
 
-size_t mod_first_at(const ts_pin *v, size_t n, int cell) {
+size_t ts_mod_first_at(const ts_pin *v, size_t n, int cell) {
   size_t lo = 0, hi = n;
   while (lo < hi) {
     size_t mid = lo + (hi - lo) / 2;
@@ -750,8 +751,8 @@ static void inner(const mod_engine *e, mod_rect *b) {
   b->ring &= rows ? 0u : (unsigned)(MOD_RING_N | MOD_RING_S);
 }
 
-int mod_window(mod_engine *e, mod_plane *pl, const mod_rect *b, uint64_t key,
-               int conflicts, tilesat_error *err) {
+int ts_mod_window(mod_engine *e, mod_plane *pl, const mod_rect *b, uint64_t key,
+                  int conflicts, tilesat_error *err) {
   mod_rect in = *b;
   inner(e, &in);
   int nfree = in.hh <= 0 || in.ww <= 0
@@ -807,8 +808,8 @@ static int cal_round(const tilesat_rules *r, tilesat_topology topo,
                      tilesat_error *err) {
   const int P = CAL_P, PP = CAL_P * CAL_P, step = MOD_P / 2;
   const int nb = (P - MOD_P) / step + 1; /* blocks a side */
-  mod_engine *e = mod_engine_new(r, topo, 0, so);
-  mod_engine_weights(e, w);
+  mod_engine *e = ts_mod_engine_new(r, topo, 0, so);
+  ts_mod_engine_weights(e, w);
   int *buf = ts_malloc((size_t)PP * sizeof *buf);
   mod_plane pl = {.tiles = buf, .w = P, .h = P};
   int rc = 0;
@@ -818,8 +819,8 @@ static int cal_round(const tilesat_rules *r, tilesat_topology topo,
     for (int b = 0; b < nb * nb && !rc; b++) {
       mod_rect rect = {b / nb * step, b % nb * step, MOD_P, MOD_P,
                        MOD_RING_ALL};
-      uint64_t key = mod_block_key(0x63616cu + (uint64_t)round, 0, i, b);
-      rc = mod_window(e, &pl, &rect, key, -1, err) < 0 ? -1 : 0;
+      uint64_t key = ts_mod_block_key(0x63616cu + (uint64_t)round, 0, i, b);
+      rc = ts_mod_window(e, &pl, &rect, key, -1, err) < 0 ? -1 : 0;
       for (int y = 1; y < MOD_P - 1; y++)
         for (int x = 1; x < MOD_P - 1; x++) {
           int cell = (rect.y0 + y) * P + rect.x0 + x;
@@ -830,7 +831,7 @@ static int cal_round(const tilesat_rules *r, tilesat_topology topo,
     }
   }
   free(buf);
-  mod_engine_free(e);
+  ts_mod_engine_free(e);
   return rc;
 }
 
@@ -927,9 +928,9 @@ static void orbits(const tilesat_rules *r, tilesat_topology topo, int *orbit) {
   free(s.deg);
 }
 
-int mod_calibrate(const tilesat_rules *r, tilesat_topology topo,
-                  const tilesat_solve_options *so, double *w,
-                  tilesat_error *err) {
+int ts_mod_calibrate(const tilesat_rules *r, tilesat_topology topo,
+                     const tilesat_solve_options *so, double *w,
+                     tilesat_error *err) {
   int T = r->ntiles;
   for (int t = 0; t < T; t++)
     w[t] = (double)r->weight[t];

@@ -1,6 +1,6 @@
 /* modify_map.c: collapse --guard modify on a finite map (gen/modify.h).
  *
- * 1. The base: a periodic pattern (mod_pattern_find: p dividing the height
+ * 1. The base: a periodic pattern (ts_mod_pattern_find: p dividing the height
  *    and q the width on a periodic map) tiled across the map at a phase
  *    drawn from the seed; when none is found, the whole map's SAT (UNSAT:
  *    no map).
@@ -15,9 +15,9 @@
  *    cannot, the whole map's SAT (UNSAT: no map).  From here on every
  *    window keeps every count (mod_plane, modify.h).
  * 3. MOD_LAYERS layers of blocks (modify.c), their WFC with the weights
- *    mod_calibrate found for the rules, clipped to the map: a side on
+ *    ts_mod_calibrate found for the rules, clipped to the map: a side on
  *    the map's edge has no margin; an open map's layers are
- *    mod_layer_open's (16x16 blocks, then spots on their margins'
+ *    ts_mod_layer_open's (16x16 blocks, then spots on their margins'
  *    crossings); on a periodic map 4 layers of 16x16 blocks wrap (at most
  *    as large as the map, the last of a row shorter). */
 #include "gen/modify.h"
@@ -106,9 +106,9 @@ static int base(fin *f, tilesat_error *err) {
   if (c->mod_p < 0) {
     mod_pattern pt;
     /* a pattern larger than the map: the whole map's SAT instead */
-    int res = mod_pattern_find(m->rules, m->topo, m->periodic ? m->height : 0,
-                               m->periodic ? m->width : 0, m->height, m->width,
-                               &f->so, &pt, err);
+    int res = ts_mod_pattern_find(
+        m->rules, m->topo, m->periodic ? m->height : 0,
+        m->periodic ? m->width : 0, m->height, m->width, &f->so, &pt, err);
     if (res < 0)
       return -1;
     c->mod_p = res ? pt.p : 0;
@@ -203,7 +203,7 @@ static int fix_cell(fin *f, int cell, tilesat_error *err) {
     if (!around(f, cell, r, &b))
       return whole(f, "a pin or border window grew to the whole map", err);
     f->c->mod.pin_windows++;
-    int res = mod_window(f->e, &f->pl, &b, 0, 0, err);
+    int res = ts_mod_window(f->e, &f->pl, &b, 0, 0, err);
     if (res != 0)
       return res < 0 ? -1 : 0;
     res = relaxed_none(f, cell, r, err);
@@ -247,17 +247,17 @@ static int segments_open(int dim, int off, int len, seg *out) {
 /* Layer l's blocks along the rows and the columns: on a periodic map 4
  * layers of MOD_P x MOD_P blocks at offsets (0,0), (8,8), (0,8), (8,0)
  * (they wrap, the last of a row shorter); on an open map
- * mod_layer_open's. */
+ * ts_mod_layer_open's. */
 static void layer_segments(const tilesat_map *m, int l, seg *rows, int *nr,
                            seg *cols, int *nc) {
   if (m->periodic) {
     int oy, ox;
-    mod_layer_offset(l, MOD_P, false, &oy, &ox);
+    ts_mod_layer_offset(l, MOD_P, false, &oy, &ox);
     *nr = segments(m->height, oy != 0, m->topo == TILESAT_HEX, rows);
     *nc = segments(m->width, ox != 0, false, cols);
     return;
   }
-  mod_layer_geom g = mod_layer_open(l, m->topo == TILESAT_HEX);
+  mod_layer_geom g = ts_mod_layer_open(l, m->topo == TILESAT_HEX);
   *nr = segments_open(m->height, g.oy, g.bh, rows);
   *nc = segments_open(m->width, g.ox, g.bw, cols);
 }
@@ -275,14 +275,14 @@ static int layer(fin *f, int l, seg *rows, seg *cols, tilesat_error *err) {
           rows[i].start, cols[j].start, rows[i].len, cols[j].len,
           (rows[i].lo ? MOD_RING_N : 0u) | (rows[i].hi ? MOD_RING_S : 0u) |
               (cols[j].lo ? MOD_RING_W : 0u) | (cols[j].hi ? MOD_RING_E : 0u)};
-      uint64_t key = mod_block_key(f->c->seed, l, i, j);
-      if (mod_window(f->e, &f->pl, &b, key, -1, err) < 0)
+      uint64_t key = ts_mod_block_key(f->c->seed, l, i, j);
+      if (ts_mod_window(f->e, &f->pl, &b, key, -1, err) < 0)
         return -1;
     }
   return 0;
 }
 
-/* The blocks' weights (mod_calibrate), found once for the collapser, when
+/* The blocks' weights (ts_mod_calibrate), found once for the collapser, when
  * its pattern was made by WFC (so WFC with the exact guard fills the
  * calibration's maps soon) and the map has at least MOD_CAL_CELLS cells
  * (on a smaller one the calibration would cost more than the map: Castle
@@ -293,13 +293,13 @@ static int weights(fin *f, tilesat_error *err) {
     return 0;
   if (!c->mod_w) {
     c->mod_w = ts_malloc((size_t)c->T * sizeof *c->mod_w);
-    if (mod_calibrate(c->m->rules, c->m->topo, &f->so, c->mod_w, err) < 0) {
+    if (ts_mod_calibrate(c->m->rules, c->m->topo, &f->so, c->mod_w, err) < 0) {
       free(c->mod_w);
       c->mod_w = NULL;
       return -1;
     }
   }
-  mod_engine_weights(f->e, c->mod_w);
+  ts_mod_engine_weights(f->e, c->mod_w);
   return 0;
 }
 
@@ -390,7 +390,7 @@ static int count_sweep(fin *f, mod_count *k, int side, int off, seg *rows,
                     (a.lo ? MOD_RING_N : 0u) | (a.hi ? MOD_RING_S : 0u) |
                         (b.lo ? MOD_RING_W : 0u) | (b.hi ? MOD_RING_E : 0u)};
       long before = k->total;
-      int res = mod_window(f->e, &f->pl, &w, 0, MOD_CONFLICTS, err);
+      int res = ts_mod_window(f->e, &f->pl, &w, 0, MOD_CONFLICTS, err);
       if (res < 0)
         return -1;
       f->c->mod.count_windows++;
@@ -507,15 +507,15 @@ int ts_modify_run(tilesat_collapse *c, const tilesat_collapse_options *o,
   if (modify_refuse(c->m, err))
     return -1;
   fin_index(&f);
-  f.e = mod_engine_new(c->m->rules, c->m->topo, o->seed, &f.so);
+  f.e = ts_mod_engine_new(c->m->rules, c->m->topo, o->seed, &f.so);
   int res = modify(&f, err);
-  const mod_stats *st = mod_engine_stats(f.e);
+  const mod_stats *st = ts_mod_engine_stats(f.e);
   c->mod.wfc = st->wfc;
   c->mod.sat = st->sat;
   c->mod.kept = st->kept;
   c->mod.cells = st->cells;
   c->repairs = st->wfc + st->sat;
-  mod_engine_free(f.e);
+  ts_mod_engine_free(f.e);
   free(f.counts);
   free(f.pin);
   free(f.ban);
