@@ -297,9 +297,10 @@ static void worker(const job *j, int n) {
 /* The outboxes handed over: each rank's segment for r to r, in bytes (a
  * rank that failed before its outbox was sized sends nothing), what this
  * rank was sent added to next (false if adding failed). */
-static bool hand_over(dp *s, layer *next, bool ok, tilesat_error *err) {
+static bool hand_over(ts_dp *s, ts_dp_layer *next, bool ok,
+                      tilesat_error *err) {
   int size = s->nshards, me = s->shard;
-  dp_outbox *o = &s->out;
+  ts_dp_outbox *o = &s->out;
   int *counts = calloc(4 * (size_t)size, sizeof *counts);
   if (!counts)
     MPI_Abort(MPI_COMM_WORLD, 1);
@@ -336,7 +337,7 @@ static bool hand_over(dp *s, layer *next, bool ok, tilesat_error *err) {
  * then agree on failure (the first failed rank's message for all) and on
  * whether every rank is at its step's end; then bound the next layer's
  * total alike everywhere. */
-static bool exchange(dp *s, layer *next, bool ok, bool end, bool *done,
+static bool exchange(ts_dp *s, ts_dp_layer *next, bool ok, bool end, bool *done,
                      mpz_t total, tilesat_error *err) {
   int size = s->nshards, me = s->shard;
   ok = hand_over(s, next, ok, err);
@@ -363,7 +364,8 @@ static bool exchange(dp *s, layer *next, bool ok, bool end, bool *done,
 
 /* This rank's share of the last layer as a tally's text (with `by`, the
  * maps by their number of cells of the classes too); NULL: no memory. */
-static char *shard_text(dp *s, const layer *last, bool by, int ncells) {
+static char *shard_text(ts_dp *s, const ts_dp_layer *last, bool by,
+                        int ncells) {
   mpz_t total, *dist = by ? malloc(((size_t)ncells + 1) * sizeof *dist) : NULL;
   if (by && !dist)
     return NULL;
@@ -428,7 +430,7 @@ static int shard_count(job *j, int rank, int size) {
   tilesat_error err = {0};
   const tilesat_map *m = counted(j);
   const tilesat_count_options *co = &j->co;
-  dp s;
+  ts_dp s;
   int opened = ts_dp_open_count(&s, m, co, TS_DP_PROBE, j->by, co->dp_plain_key,
                                 TS_DP_SETS_SHARED, &err);
   int failed = opened != 0, any;
@@ -445,7 +447,7 @@ static int shard_count(job *j, int rank, int size) {
   s.nshards = size;
   s.shard = rank;
   s.exchange = exchange;
-  const layer *last = NULL;
+  const ts_dp_layer *last = NULL;
   if (ts_dp_start(&s, &s.layers[0], &err))
     last = ts_dp_run(&s, &s.layers[0], 0, m->ncells, &err);
   else /* (tiny: never expected) */
