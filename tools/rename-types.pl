@@ -24,6 +24,7 @@ sub code {    # a stretch of code, no comment or string in it
   s/(?<![\w.>])($alt)\b(?=\s*\*)/$map{$1}/g;
   s/(?<![\w.>])($alt)\b(?=\s+(?!(?:if|else|return|while|for|do|sizeof)\b)[A-Za-z_])/$map{$1}/g;
   s/(?<!\w)\(\s*($alt)\s*\)(?=[\w({&*])/($map{$1})/g;    # a cast, not f(x) or if (x)
+  s/\b([A-Z][A-Z0-9_]*\()($alt)\)/$1$map{$2})/g;    # TS_VEC(T)
   s/(?<=\} )($alt)(?=;)/$map{$1}/g;
   s/(?<=\bstruct )(\w+ )($alt)(?=;)/$1$map{$2}/g;
   return $_;

@@ -266,7 +266,8 @@ void tilesat_collapse_free(tilesat_collapse *c) {
   ts_cg_free(c->cg);
   free(c->dooms.v);
   free(c->doomed.v);
-  snapshot *snaps[4] = {&c->snap, &c->old, &c->probe, &c->start_snap};
+  ts_collapse_snapshot *snaps[4] = {&c->snap, &c->old, &c->probe,
+                                    &c->start_snap};
   for (int i = 0; i < 4; i++) {
     free(snaps[i]->support);
     free(snaps[i]->possible);
@@ -443,7 +444,7 @@ static void ban(tilesat_collapse *c, int cell, int t) {
   if (c->cg)
     ts_cg_on_ban(c, cell, t);
   if (c->count[cell] > 0) {
-    TS_PUSH(c->stack, ((pair){cell, t}));
+    TS_PUSH(c->stack, ((ts_collapse_pair){cell, t}));
     return;
   }
   if (c->contradiction < 0)
@@ -473,7 +474,7 @@ static void propagate(tilesat_collapse *c) {
   const int T = c->T, D = c->D;
 again:
   while (c->stack.n && (c->contradiction < 0 || c->drain)) {
-    pair p = c->stack.v[--c->stack.n];
+    ts_collapse_pair p = c->stack.v[--c->stack.n];
     for (int d = 0; d < D; d++) {
       int cell = c->nbr[(size_t)p.cell * (size_t)D + (size_t)d];
       if (cell < 0)
@@ -667,7 +668,7 @@ static int finish(tilesat_collapse *c, int *tiles, tilesat_error *err) {
   X(entropy, (size_t)c->N)                                                     \
   X(key, (size_t)c->N)
 
-static void snap_save_to(tilesat_collapse *c, snapshot *s) {
+static void snap_save_to(tilesat_collapse *c, ts_collapse_snapshot *s) {
   heap_flush(c);
 #define SAVE(f, n)                                                             \
   if (!s->f)                                                                   \
@@ -684,7 +685,8 @@ static void snap_save_to(tilesat_collapse *c, snapshot *s) {
 
 static void snap_save(tilesat_collapse *c) { snap_save_to(c, &c->snap); }
 
-static void snap_restore_from(tilesat_collapse *c, const snapshot *s) {
+static void snap_restore_from(tilesat_collapse *c,
+                              const ts_collapse_snapshot *s) {
 #define RESTORE(f, n) memcpy(c->f, s->f, (n) * sizeof *s->f);
   SNAP_FIELDS(RESTORE)
 #undef RESTORE
@@ -716,8 +718,9 @@ static void start_again(tilesat_collapse *c, uint64_t seed,
 }
 
 /* The latest snapshot taken at or before step (NULL: none). */
-static const snapshot *snap_at(const tilesat_collapse *c, size_t step) {
-  const snapshot *s = c->snap.step <= step ? &c->snap : NULL;
+static const ts_collapse_snapshot *snap_at(const tilesat_collapse *c,
+                                           size_t step) {
+  const ts_collapse_snapshot *s = c->snap.step <= step ? &c->snap : NULL;
   if (c->old.step <= step && (!s || c->old.step > s->step))
     s = &c->old;
   return s;
@@ -731,7 +734,7 @@ static const snapshot *snap_at(const tilesat_collapse *c, size_t step) {
 static void snap_keep(tilesat_collapse *c) {
   if (c->cg && c->snap.step != SIZE_MAX &&
       c->snap.step + OLD_GAP <= c->choices.n) {
-    snapshot t = c->old;
+    ts_collapse_snapshot t = c->old;
     c->old = c->snap;
     c->snap = t;
   }
@@ -877,7 +880,7 @@ static int run_once(tilesat_collapse *c, const tilesat_collapse_options *o,
     int keep = decide(c, cell);
     if (keep < 0)
       continue;
-    TS_PUSH(c->choices, ((pair){cell, keep}));
+    TS_PUSH(c->choices, ((ts_collapse_pair){cell, keep}));
     for (int t = 0; t < c->T; t++)
       if (t != keep && c->possible[(size_t)cell * (size_t)c->T + (size_t)t])
         ban(c, cell, t);
@@ -890,9 +893,10 @@ static int run_once(tilesat_collapse *c, const tilesat_collapse_options *o,
 /* The state after the first j choices of ch (the run's), with the dooms
  * learnt at steps up to j banned: from the snapshot when it is no later,
  * else from the seed. */
-static void replay_to(tilesat_collapse *c, const pair *ch, size_t j) {
+static void replay_to(tilesat_collapse *c, const ts_collapse_pair *ch,
+                      size_t j) {
   size_t i = 0, d = 0;
-  const snapshot *s = snap_at(c, j);
+  const ts_collapse_snapshot *s = snap_at(c, j);
   if (s) {
     snap_restore_from(c, s);
     i = s->step;
@@ -903,14 +907,14 @@ static void replay_to(tilesat_collapse *c, const pair *ch, size_t j) {
     d++; /* their cells are decided */
   for (; c->contradiction < 0; i++) {
     for (; d < c->dooms.n && c->dooms.v[d].step == i; d++) {
-      const doom *x = &c->dooms.v[d];
+      const ts_collapse_doom *x = &c->dooms.v[d];
       if (c->possible[(size_t)x->cell * (size_t)c->T + (size_t)x->tile])
         ban(c, x->cell, x->tile);
     }
     propagate(c);
     if (i == j || c->contradiction >= 0)
       break;
-    pair p = ch[i];
+    ts_collapse_pair p = ch[i];
     for (int t = 0; t < c->T; t++)
       if (t != p.tile && c->possible[(size_t)p.cell * (size_t)c->T + (size_t)t])
         ban(c, p.cell, t);
@@ -947,7 +951,7 @@ static bool probe_fails(tilesat_collapse *c, int x) {
  * when the pins alone fail; the state is left as it is. */
 size_t ts_collapse_probe_back(tilesat_collapse *c, int x) {
   size_t n = c->choices.n;
-  pair *ch = ts_malloc((n + 1) * sizeof *ch);
+  ts_collapse_pair *ch = ts_malloc((n + 1) * sizeof *ch);
   memcpy(ch, c->choices.v, n * sizeof *ch);
   long lo = -1, hi = (long)n; /* prefix lo leaves x a tile, prefix hi not */
   for (long step = 1; hi - lo > 1; step *= 2) {
@@ -1260,7 +1264,7 @@ static int find_doomed(tilesat_collapse *c, tilesat_error *err) {
     } else if (res == TILESAT_UNSAT) { /* keep only the failed ones */
       size_t n = 0;
       for (size_t i = 0; i < set.n; i++) {
-        pair p = c->choices.v[set.v[i]];
+        ts_collapse_pair p = c->choices.v[set.v[i]];
         if (i < k || ts_solver_failed(c->solver, ts_var(c->m, p.cell, p.tile)))
           set.v[n++] = set.v[i];
       }

@@ -78,7 +78,7 @@ int ts_collapse_solve_choices(tilesat_collapse *c, const size_t *idx, size_t n,
                               tilesat_error *err) {
   int *lits = ts_malloc((n + 1) * sizeof *lits);
   for (size_t i = 0; i < n; i++) {
-    pair p = c->choices.v[idx[i]];
+    ts_collapse_pair p = c->choices.v[idx[i]];
     lits[i] = ts_var(c->m, p.cell, p.tile);
   }
   int res = solve_lits(c, c->solver, lits, (long)n, 0, err);
@@ -197,8 +197,8 @@ int ts_collapse_solve_map(tilesat_collapse *c, const tilesat_solve_options *so,
 static void learn(tilesat_collapse *c, size_t k) {
   while (c->dooms.n && c->dooms.v[c->dooms.n - 1].step > k)
     c->dooms.n--;
-  pair p = c->choices.v[k];
-  TS_PUSH(c->dooms, ((doom){k, p.cell, p.tile}));
+  ts_collapse_pair p = c->choices.v[k];
+  TS_PUSH(c->dooms, ((ts_collapse_doom){k, p.cell, p.tile}));
 }
 
 /* The block guard's windows (collapse_internal.h): sat/window.c's. */
@@ -225,13 +225,14 @@ int ts_collapse_map_cell(const tilesat_collapse *c, const window *w, int lc) {
 
 /* The map's connected and path constraints as they hold in window w
  * (collapse_globals.c), or NULL. */
-static cg_window *window_globals(const tilesat_collapse *c, const window *w) {
+static ts_cg_window *window_globals(const tilesat_collapse *c,
+                                    const window *w) {
   if (!c->cg)
     return NULL;
   int *wcell = ts_malloc((size_t)w->m.ncells * sizeof *wcell);
   for (int lc = 0; lc < w->m.ncells; lc++)
     wcell[lc] = ts_collapse_map_cell(c, w, lc);
-  cg_window *cw = ts_cg_window_new(c, &w->m, wcell);
+  ts_cg_window *cw = ts_cg_window_new(c, &w->m, wcell);
   free(wcell);
   return cw;
 }

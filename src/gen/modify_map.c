@@ -33,11 +33,11 @@
 typedef struct fin {
   tilesat_collapse *c;
   const tilesat_map *m;
-  mod_plane pl;
+  ts_mod_plane pl;
   ts_pin *pin, *ban; /* the map's, sorted by cell */
-  mod_engine *e;
+  ts_mod_engine *e;
   tilesat_solve_options so;
-  mod_count *counts; /* the map's count constraints, kept from step 3 on */
+  ts_mod_count *counts; /* the map's count constraints, kept from step 3 on */
   int ncounts;
 } fin;
 
@@ -104,7 +104,7 @@ static int base(fin *f, tilesat_error *err) {
   tilesat_collapse *c = f->c;
   const tilesat_map *m = f->m;
   if (c->mod_p < 0) {
-    mod_pattern pt;
+    ts_mod_pattern pt;
     /* a pattern larger than the map: the whole map's SAT instead */
     int res = ts_mod_pattern_find(
         m->rules, m->topo, m->periodic ? m->height : 0,
@@ -169,7 +169,7 @@ static bool side_place(int a, int r, int dim, bool periodic, bool even,
 }
 
 /* The window of radius r around cell: false when it is the whole map. */
-static bool around(const fin *f, int cell, int r, mod_rect *b) {
+static bool around(const fin *f, int cell, int r, ts_mod_rect *b) {
   const tilesat_map *m = f->m;
   bool lo, hi, left, right;
   bool hex = m->topo == TILESAT_HEX;
@@ -199,7 +199,7 @@ static int relaxed_none(fin *f, int cell, int r, tilesat_error *err) {
 /* Make the cell keep its pin and bans: 0, TILESAT_UNSAT, or -1. */
 static int fix_cell(fin *f, int cell, tilesat_error *err) {
   for (int r = 2;; r *= 2) {
-    mod_rect b;
+    ts_mod_rect b;
     if (!around(f, cell, r, &b))
       return whole(f, "a pin or border window grew to the whole map", err);
     f->c->mod.pin_windows++;
@@ -257,7 +257,7 @@ static void layer_segments(const tilesat_map *m, int l, seg *rows, int *nr,
     *nc = segments(m->width, ox != 0, false, cols);
     return;
   }
-  mod_layer_geom g = ts_mod_layer_open(l, m->topo == TILESAT_HEX);
+  ts_mod_layer_geom g = ts_mod_layer_open(l, m->topo == TILESAT_HEX);
   *nr = segments_open(m->height, g.oy, g.bh, rows);
   *nc = segments_open(m->width, g.ox, g.bw, cols);
 }
@@ -271,7 +271,7 @@ static int layer(fin *f, int l, seg *rows, seg *cols, tilesat_error *err) {
         ts_error(err, "collapse", 0, "interrupted");
         return -1;
       }
-      mod_rect b = {
+      ts_mod_rect b = {
           rows[i].start, cols[j].start, rows[i].len, cols[j].len,
           (rows[i].lo ? MOD_RING_N : 0u) | (rows[i].hi ? MOD_RING_S : 0u) |
               (cols[j].lo ? MOD_RING_W : 0u) | (cols[j].hi ? MOD_RING_E : 0u)};
@@ -309,7 +309,7 @@ static int weights(fin *f, tilesat_error *err) {
 static void counts_total(fin *f) {
   const tilesat_map *m = f->m;
   for (int i = 0; i < f->ncounts; i++) {
-    mod_count *k = &f->counts[i];
+    ts_mod_count *k = &f->counts[i];
     k->total = 0;
     for (int c = 0; c < m->ncells; c++) {
       int t = f->pl.tiles[c];
@@ -327,7 +327,7 @@ static void counts_index(fin *f) {
     const ts_global *g = &m->globals.v[i];
     if (g->kind != TILESAT_GLOBAL_COUNT)
       continue;
-    mod_count *k = &f->counts[f->ncounts++];
+    ts_mod_count *k = &f->counts[f->ncounts++];
     k->g = g;
     k->lo = g->cmp == TS_AT_MOST ? 0 : g->k;
     k->hi = g->cmp == TS_AT_LEAST ? INT_MAX : g->k;
@@ -366,7 +366,7 @@ static int count_segments(int dim, int side, int off, bool periodic, seg *out) {
 /* One sweep of count k's windows (side cells, at offset off both ways)
  * that meet its cells, each made again by SAT to move k toward its
  * bounds: how many moved it, or -1 with err. */
-static int count_sweep(fin *f, mod_count *k, int side, int off, seg *rows,
+static int count_sweep(fin *f, ts_mod_count *k, int side, int off, seg *rows,
                        seg *cols, tilesat_error *err) {
   const tilesat_map *m = f->m;
   bool hex = m->topo == TILESAT_HEX;
@@ -386,9 +386,9 @@ static int count_sweep(fin *f, mod_count *k, int side, int off, seg *rows,
       if (!m->periodic && (a.start > g->r1 || a.start + a.len <= g->r0 ||
                            b.start > g->c1 || b.start + b.len <= g->c0))
         continue; /* none of its cells */
-      mod_rect w = {a.start, b.start, a.len, b.len,
-                    (a.lo ? MOD_RING_N : 0u) | (a.hi ? MOD_RING_S : 0u) |
-                        (b.lo ? MOD_RING_W : 0u) | (b.hi ? MOD_RING_E : 0u)};
+      ts_mod_rect w = {a.start, b.start, a.len, b.len,
+                       (a.lo ? MOD_RING_N : 0u) | (a.hi ? MOD_RING_S : 0u) |
+                           (b.lo ? MOD_RING_W : 0u) | (b.hi ? MOD_RING_E : 0u)};
       long before = k->total;
       int res = ts_mod_window(f->e, &f->pl, &w, 0, MOD_CONFLICTS, err);
       if (res < 0)
@@ -499,17 +499,17 @@ int ts_modify_run(tilesat_collapse *c, const tilesat_collapse_options *o,
   fin f = {.c = c, .m = c->m};
   f.so = o->solve;
   f.so.progress = NULL;
-  f.pl = (mod_plane){.tiles = tiles,
-                     .w = c->m->width,
-                     .h = c->m->height,
-                     .periodic = c->m->periodic,
-                     .m = c->m};
+  f.pl = (ts_mod_plane){.tiles = tiles,
+                        .w = c->m->width,
+                        .h = c->m->height,
+                        .periodic = c->m->periodic,
+                        .m = c->m};
   if (modify_refuse(c->m, err))
     return -1;
   fin_index(&f);
   f.e = ts_mod_engine_new(c->m->rules, c->m->topo, o->seed, &f.so);
   int res = modify(&f, err);
-  const mod_stats *st = ts_mod_engine_stats(f.e);
+  const ts_mod_stats *st = ts_mod_engine_stats(f.e);
   c->mod.wfc = st->wfc;
   c->mod.sat = st->sat;
   c->mod.kept = st->kept;

@@ -27,7 +27,7 @@ struct tilesat_world {
   tilesat_topology topo;
   uint64_t seed;
   tilesat_solve_options so;
-  mod_pattern pat;
+  ts_mod_pattern pat;
   tilesat_modify_stats st;
 };
 
@@ -93,7 +93,7 @@ static mod_i128 first_block(mod_i128 a, int off) {
 static void cone(span128 rows, span128 cols, bool hex, span128 *rl,
                  span128 *cl) {
   for (int l = MOD_LAYERS - 1; l >= 0; l--) {
-    mod_layer_geom g = ts_mod_layer_open(l, hex);
+    ts_mod_layer_geom g = ts_mod_layer_open(l, hex);
     rows = aligned(rows, g.oy, g.bh);
     cols = aligned(cols, g.ox, g.bw);
     rl[l] = rows;
@@ -103,17 +103,17 @@ static void cone(span128 rows, span128 cols, bool hex, span128 *rl,
 
 /* Every block of layer l inside its region (rl, cl) of the plane whose
  * first cell is (r0, c0). */
-static int layer(tilesat_world *w, mod_engine *e, mod_plane *pl, int l,
+static int layer(tilesat_world *w, ts_mod_engine *e, ts_mod_plane *pl, int l,
                  span128 rl, span128 cl, span128 r0c0, tilesat_error *err) {
-  mod_layer_geom g = ts_mod_layer_open(l, w->topo == TILESAT_HEX);
+  ts_mod_layer_geom g = ts_mod_layer_open(l, w->topo == TILESAT_HEX);
   for (mod_i128 y = first_block(rl.a, g.oy); y + g.bh <= rl.b; y += MOD_P)
     for (mod_i128 x = first_block(cl.a, g.ox); x + g.bw <= cl.b; x += MOD_P) {
       if (ts_terminated(&w->so)) {
         ts_error(err, "world", 0, "interrupted");
         return -1;
       }
-      mod_rect b = {(int)(y - r0c0.a), (int)(x - r0c0.b), g.bh, g.bw,
-                    MOD_RING_ALL};
+      ts_mod_rect b = {(int)(y - r0c0.a), (int)(x - r0c0.b), g.bh, g.bw,
+                       MOD_RING_ALL};
       uint64_t key =
           ts_mod_block_key(w->seed, l, ts_mod_floordiv(y - g.oy, MOD_P),
                            ts_mod_floordiv(x - g.ox, MOD_P));
@@ -154,13 +154,13 @@ int tilesat_world_chunks(tilesat_world *w, int64_t crow, int64_t ccol, int n,
   span128 rl[MOD_LAYERS], cl[MOD_LAYERS];
   cone(rows, cols, w->topo == TILESAT_HEX, rl, cl);
   int h = (int)(rl[0].b - rl[0].a), wd = (int)(cl[0].b - cl[0].a);
-  mod_plane pl = {.tiles = base(w, rl[0], cl[0], h, wd), .w = wd, .h = h};
-  mod_engine *e = ts_mod_engine_new(w->r, w->topo, w->seed, &w->so);
+  ts_mod_plane pl = {.tiles = base(w, rl[0], cl[0], h, wd), .w = wd, .h = h};
+  ts_mod_engine *e = ts_mod_engine_new(w->r, w->topo, w->seed, &w->so);
   span128 origin = {rl[0].a, cl[0].a};
   int rc = 0;
   for (int l = 0; l < MOD_LAYERS && !rc; l++)
     rc = layer(w, e, &pl, l, rl[l], cl[l], origin, err);
-  const mod_stats *st = ts_mod_engine_stats(e);
+  const ts_mod_stats *st = ts_mod_engine_stats(e);
   w->st.wfc = st->wfc;
   w->st.sat = st->sat;
   w->st.kept = st->kept;
