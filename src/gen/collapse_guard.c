@@ -202,21 +202,23 @@ static void learn(tilesat_collapse *c, size_t k) {
 }
 
 /* The block guard's windows (collapse_internal.h): sat/window.c's. */
-bool ts_collapse_window(const tilesat_collapse *c, int cell, int r, window *w) {
+bool ts_collapse_window(const tilesat_collapse *c, int cell, int r,
+                        ts_window *w) {
   return ts_window_place(c->m, cell, r, w);
 }
 
 bool ts_collapse_window_rect(const tilesat_collapse *c, int x0, int y0, int ww,
-                             int hh, window *w) {
+                             int hh, ts_window *w) {
   return ts_window_rect(c->m, x0, y0, ww, hh, w);
 }
 
-int ts_collapse_window_cell(const tilesat_collapse *c, const window *w,
+int ts_collapse_window_cell(const tilesat_collapse *c, const ts_window *w,
                             int cell) {
   return ts_window_cell(c->m, w, cell);
 }
 
-int ts_collapse_map_cell(const tilesat_collapse *c, const window *w, int lc) {
+int ts_collapse_map_cell(const tilesat_collapse *c, const ts_window *w,
+                         int lc) {
   return ts_window_map_cell(c->m, w, lc);
 }
 
@@ -226,7 +228,7 @@ int ts_collapse_map_cell(const tilesat_collapse *c, const window *w, int lc) {
 /* The map's connected and path constraints as they hold in window w
  * (collapse_globals.c), or NULL. */
 static ts_cg_window *window_globals(const tilesat_collapse *c,
-                                    const window *w) {
+                                    const ts_window *w) {
   if (!c->cg)
     return NULL;
   int *wcell = ts_malloc((size_t)w->m.ncells * sizeof *wcell);

@@ -134,20 +134,20 @@ struct tilesat_collapse {
  * the size on a periodic map), as a map of its own that does not wrap.
  * Its cells lose their neighbours outside, so it is a relaxation of the
  * map. */
-typedef ts_window window;
 
 /* The window of radius r around cell; false when it would be the whole
  * map (or wrap a hex map of odd height, whose rows then change parity). */
-bool ts_collapse_window(const tilesat_collapse *c, int cell, int r, window *w);
+bool ts_collapse_window(const tilesat_collapse *c, int cell, int r,
+                        ts_window *w);
 /* The window of rows y0..y0+hh-1 and columns x0..x0+ww-1 (of the map
  * unwrapped: cut at the edges, or modulo the size on a periodic map);
  * false when it would be the whole map. */
 bool ts_collapse_window_rect(const tilesat_collapse *c, int x0, int y0, int ww,
-                             int hh, window *w);
+                             int hh, ts_window *w);
 /* cell's place in the window, or -1; the map's cell of window cell lc. */
-int ts_collapse_window_cell(const tilesat_collapse *c, const window *w,
+int ts_collapse_window_cell(const tilesat_collapse *c, const ts_window *w,
                             int cell);
-int ts_collapse_map_cell(const tilesat_collapse *c, const window *w, int lc);
+int ts_collapse_map_cell(const tilesat_collapse *c, const ts_window *w, int lc);
 /* Remove tile t from cell (queued for propagation unless it was the last:
  * an empty cell is a contradiction, and its neighbours keep counting its
  * last tile until a repair decides it again). */
