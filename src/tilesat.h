@@ -926,20 +926,20 @@ TILESAT_API int tilesat_analysis_result(const tilesat_analysis *a, int width,
  * max x max?  (Every tile fits a 1x1 map, where it has no neighbour.) */
 TILESAT_API bool tilesat_analysis_tile_appears(const tilesat_analysis *a,
                                                int tile);
-/* Is max x max unsatisfiable? */
-TILESAT_API bool tilesat_analysis_hard(const tilesat_analysis *a);
-/* What was analysed: the rules (borrowed), max, topology, wrap-around. */
-TILESAT_API const tilesat_rules *
-tilesat_analysis_rules(const tilesat_analysis *a);
-TILESAT_API int tilesat_analysis_max(const tilesat_analysis *a);
-TILESAT_API tilesat_topology
-tilesat_analysis_topology(const tilesat_analysis *a);
-TILESAT_API bool tilesat_analysis_periodic(const tilesat_analysis *a);
-/* Tile appearance is asked from least x least: 2, or 1 when max is 1. */
-TILESAT_API int tilesat_analysis_least(const tilesat_analysis *a);
-/* When hard, why the smallest size fails (owned by a); else NULL. */
-TILESAT_API const tilesat_explanation *
-tilesat_analysis_explanation(const tilesat_analysis *a);
+/* The analysis in one struct, filled by tilesat_analysis_get (as
+ * lua_getinfo fills lua_Debug): what was analysed and what was found. */
+typedef struct tilesat_analysis_info {
+  const tilesat_rules *rules; /* borrowed */
+  int max;
+  tilesat_topology topo;
+  bool periodic;
+  int least; /* tiles' appearance asked from least x least: 2 (1: max 1) */
+  bool hard; /* max x max is unsatisfiable */
+  /* when hard, why the smallest size fails (owned by a); else NULL */
+  const tilesat_explanation *explanation;
+} tilesat_analysis_info;
+TILESAT_API void tilesat_analysis_get(const tilesat_analysis *a,
+                                      tilesat_analysis_info *info);
 
 /* ------------------------------------------------------------------ chunks */
 
