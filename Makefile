@@ -70,8 +70,22 @@ SO       = $(BUILD)/libtilesat.so.$(VERSION)
 IOSO     = $(BUILD)/libtilesat-io.so.$(VERSION)
 LIBRARIES = $(LIBA) $(IOLIBA) $(SO) $(IOSO)
 # Every library object is position-independent, so one object serves both
-# the archive and the shared library.
-$(LIB_OBJ): CFLAGS += -fPIC
+# the archive and the shared library; and hidden but for the functions the
+# public headers declare TILESAT_API (src/tilesat.h), which are all a shared
+# library exports.
+$(LIB_OBJ): CFLAGS += -fPIC -fvisibility=hidden
+# Who uses what: programs linking the shared libraries (tools/example.c
+# through pkg-config) see only tilesat_* (check-install's t_symbols).  The
+# CLI ($(BIN)), tilesat-mpi, the tests and the fuzzing harnesses link the
+# archives, where hidden symbols still link, so they keep calling the
+# stages' internal ts_* functions.  libtilesat-io.so uses libtilesat.so's
+# public API and carries its own hidden copy of the core objects that hold
+# the internal helpers it needs (memory, errors, names, files, readers,
+# rule and grid construction): IO_CORE_SRC, compiled again with
+# TILESAT_HIDE_API so that even their tilesat_* functions stay local.
+IO_CORE_SRC = $(addprefix src/core/,util.c grid.c kind.c reader.c rules.c suggest.c topology.c)
+IO_CORE_OBJ = $(IO_CORE_SRC:src/%.c=$(BUILD)/obj/io-core/%.o)
+$(IO_CORE_OBJ): CFLAGS += -fPIC -fvisibility=hidden -DTILESAT_HIDE_API
 
 # Reference CNF instances in cnf/: NAME=RULES:SIZE[:extra options]
 CNF_CASES = coast-1x2:coast:1x2 coast-3x3:coast:3x3 \
@@ -84,7 +98,7 @@ MPICC   ?= mpicc
 MPI_BIN  = $(if $(shell command -v $(MPICC) 2>/dev/null),$(BUILD)/tilesat-mpi)
 
 .PHONY: print-libs all deps demo test test-long check-test check-look check-mpi asan bench bench-collapse bench-scale bench-count bench-chunk bench-rates cnf format lint lint-tools \
-        lint-tidy lint-cppcheck clean help install uninstall check-install man
+        lint-tidy lint-cppcheck lint-api clean help install uninstall check-install man
 all: $(BIN) $(LIBRARIES) $(MPI_BIN)
 
 deps:
@@ -100,6 +114,10 @@ $(BUILD)/obj/cli/%.o: src/cli/%.c
 	$(CC) $(CPPFLAGS) $(IO_CFLAGS) $(CFLAGS) -c $< -o $@
 
 $(BUILD)/obj/%.o: src/%.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
+
+$(BUILD)/obj/io-core/%.o: src/%.c
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
 
@@ -126,21 +144,14 @@ $(LIBA): $(CORE_OBJ)
 $(IOLIBA): $(IO_OBJ)
 	rm -f $@ && $(AR) rcs $@ $^
 
-# What each shared library exports.  libtilesat's public names are tilesat_*;
-# libtilesat-io also calls the core's internal ts_* helpers (memory, errors,
-# names, grids, rules, text), so libtilesat exports those too, but in a
-# version node named after the exact release: a libtilesat-io linked
-# against another release of libtilesat fails to load ("version
-# TILESAT_PRIVATE_x.y.z not found") instead of misreading the core's
-# structs.  The alternatives were worse: a private copy of the core objects
-# in libtilesat-io would be two copies of the code whose structs must still
-# agree, and making io's needs public would freeze internals as API.  Every
-# other symbol (and the solvers linked into the library) stays local, and
+# What each shared library exports: the functions the public headers
+# declare TILESAT_API, all named tilesat_*, in one version node per library
+# (the version scripts only name the node: -fvisibility=hidden already keeps
+# everything else, and the solvers linked into the library, local).
 # -Bsymbolic-functions binds the library's calls to its own functions.
 $(BUILD)/libtilesat.map: src/tilesat.h Makefile
 	@mkdir -p $(@D)
-	printf 'TILESAT_%s { global: tilesat_*; };\nTILESAT_PRIVATE_%s { global: ts_*; local: *; };\n' \
-	  $(MAJOR) $(VERSION) >$@
+	printf 'TILESAT_%s { global: tilesat_*; local: *; };\n' $(MAJOR) >$@
 
 $(BUILD)/libtilesat-io.map: src/tilesat.h Makefile
 	@mkdir -p $(@D)
@@ -152,9 +163,10 @@ $(SO): $(CORE_OBJ) $(BUILD)/libtilesat.map
 	$(CC) $(CFLAGS) $(SHARED) -Wl,-soname,libtilesat.so.$(MAJOR) \
 	  -Wl,--version-script=$(BUILD)/libtilesat.map $(CORE_OBJ) $(CORE_SO_LIBS) -o $@
 
-$(IOSO): $(IO_OBJ) $(SO) $(BUILD)/libtilesat-io.map
+$(IOSO): $(IO_OBJ) $(IO_CORE_OBJ) $(SO) $(BUILD)/libtilesat-io.map
 	$(CC) $(CFLAGS) $(SHARED) -Wl,-soname,libtilesat-io.so.$(MAJOR) \
-	  -Wl,--version-script=$(BUILD)/libtilesat-io.map $(IO_OBJ) $(SO) $(IO_LIBS) -o $@
+	  -Wl,--version-script=$(BUILD)/libtilesat-io.map $(IO_OBJ) $(IO_CORE_OBJ) \
+	  $(SO) $(IO_LIBS) -o $@
 
 $(BIN): $(CLI_OBJ) $(IOLIBA) $(LIBA)
 	$(CC) $(CFLAGS) $^ $(LIBS) -o $@
@@ -191,7 +203,7 @@ help:
 	@echo "make man     the man pages, tilesat.1 and tilesat-COMMAND.1, in build/man/"
 	@echo "make cnf     regenerate the reference DIMACS instances in cnf/"
 	@echo "make format  clang-format the sources"
-	@echo "make lint    stage order, clang-format, clang-tidy and cppcheck, warnings as errors"
+	@echo "make lint    stage order, files under 1000 lines, clang-format, clang-tidy and cppcheck, warnings as errors; the library's exports (tools/check-api.sh)"
 	@echo "make install PREFIX=/usr/local DESTDIR=  (make uninstall removes it)"
 
 demo: deps
@@ -429,12 +441,19 @@ CPPCHECK_FLAGS = --quiet --std=c11 --enable=warning,performance,portability,styl
   $(filter -I%cjson,$(IO_CFLAGS)) --template='{file}:{line}:{column}: {severity}: {message} [{id}]'
 
 
-lint: lint-tools
+lint: lint-tools lint-api
 	@tools/check-stages.sh $(STAGES)
 	@awk 'FNR == 1001 { print FILENAME ": over 1000 lines: split it where its concerns part"; bad = 1 } \
 	  END { exit bad }' src/*.h src/*/*.[ch] && echo "lint: no file of src/ over 1000 lines"
 	@clang-format --dry-run -Werror src/*.h src/*/*.[ch] tests/*.c tests/*.h tests/fuzz/*.[ch] && echo "lint: clang-format clean"
 	@$(MAKE) --no-print-directory $(LINT_J) lint-tidy lint-cppcheck
+
+# The library stays small and public (tools/check-api.sh): the shared
+# libraries export tilesat_* only, the archives define no unprefixed name,
+# library code names no command-line flag (tools/lint/flag-literals.txt:
+# the exceptions, each with its reason).
+lint-api: $(LIBRARIES)
+	@tools/check-api.sh $(BUILD)
 
 lint-tools:
 	@for t in clang-format clang-tidy cppcheck; do \
@@ -512,4 +531,4 @@ check-install: all $(MAN)
 clean:
 	rm -rf build build-asan build-fuzz
 
--include $(LIB_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(BUILD)/obj/mpi/tilesat_mpi.d $(FUZZ_SRC:tests/fuzz/%.c=$(FUZZ_DIR)/%.d)
+-include $(LIB_OBJ:.o=.d) $(IO_CORE_OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(BUILD)/obj/mpi/tilesat_mpi.d $(FUZZ_SRC:tests/fuzz/%.c=$(FUZZ_DIR)/%.d)

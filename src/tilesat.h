@@ -36,17 +36,34 @@
 extern "C" {
 #endif
 
+/* What the shared libraries export: the functions declared with
+ * TILESAT_API, and nothing else (the library is built with
+ * -fvisibility=hidden).  TILESAT_HIDE_API, defined only by the Makefile
+ * for libtilesat-io's private copy of core objects, keeps those hidden. */
+#if defined(TILESAT_HIDE_API) || !defined(__GNUC__)
+#define TILESAT_API
+#else
+#define TILESAT_API __attribute__((visibility("default")))
+#endif
+
 /* MAJOR.MINOR.PATCH, written only here: the Makefile reads it from here. */
 #define TILESAT_VERSION "0.1.0"
 
 /* The version of the libtilesat actually linked (TILESAT_VERSION when it
  * was built), which may differ from the header a program was compiled with. */
-const char *tilesat_version(void);
+TILESAT_API const char *tilesat_version(void);
 
 enum { TILESAT_UNKNOWN = 0, TILESAT_SAT = 10, TILESAT_UNSAT = 20 };
 
+/* An error: the message, and when it is about one of a function's
+ * parameters (a size, a pin, a part), that parameter's name, also the
+ * message's first word: "size: width and height must be positive" with
+ * param "size".  A front end may name the parameter its own way (tilesat's
+ * command line: "--size: ..."); param is "" otherwise.  Library messages
+ * name parameters, never command-line options. */
 typedef struct tilesat_error {
   char msg[1024];
+  char param[32];
 } tilesat_error;
 
 /* ----------------------------------------------------------- writing files */
@@ -63,23 +80,24 @@ typedef struct tilesat_error {
 typedef struct tilesat_output tilesat_output;
 
 /* NULL with "PATH: cannot open for writing: REASON" in err. */
-tilesat_output *tilesat_output_open(const char *path, tilesat_error *err);
+TILESAT_API tilesat_output *tilesat_output_open(const char *path,
+                                                tilesat_error *err);
 /* Before any work: would tilesat_output_open(path) succeed, as far as can
  * be told without making anything?  (Its folder exists and is writable, or
  * the target is a device or FIFO we may write; it is not a folder.)  0, or
  * -1 with the same message. */
-int tilesat_output_check(const char *path, tilesat_error *err);
+TILESAT_API int tilesat_output_check(const char *path, tilesat_error *err);
 /* The stream to write to (owned by the output). */
-FILE *tilesat_output_file(const tilesat_output *o);
+TILESAT_API FILE *tilesat_output_file(const tilesat_output *o);
 /* The temporary file's path, NULL when the target is written directly: for
  * a signal handler that must remove it before the process ends. */
-const char *tilesat_output_temp(const tilesat_output *o);
+TILESAT_API const char *tilesat_output_temp(const tilesat_output *o);
 /* Flush, sync and close the stream and rename the temporary over the
  * target; frees o.  0, or -1 with "PATH: write error: REASON" (e.g. "No
  * space left on device"), the temporary removed. */
-int tilesat_output_commit(tilesat_output *o, tilesat_error *err);
+TILESAT_API int tilesat_output_commit(tilesat_output *o, tilesat_error *err);
 /* Close the stream and remove the temporary; frees o (NULL is fine). */
-void tilesat_output_discard(tilesat_output *o);
+TILESAT_API void tilesat_output_discard(tilesat_output *o);
 
 /* ---------------------------------------------------------------- topology */
 
@@ -90,30 +108,31 @@ typedef enum tilesat_topology {
 } tilesat_topology;
 
 /* Number of directions of a topology (4 or 6). */
-int tilesat_topology_ndirs(tilesat_topology topo);
+TILESAT_API int tilesat_topology_ndirs(tilesat_topology topo);
 /* Direction names: square "N" "E" "S" "W"; hex "E" "W" "NE" "NW" "SE" "SW". */
-const char *tilesat_dir_name(tilesat_topology topo, int dir);
+TILESAT_API const char *tilesat_dir_name(tilesat_topology topo, int dir);
 /* The opposite direction (N<->S, E<->W, NE<->SW, NW<->SE). */
-int tilesat_dir_opposite(tilesat_topology topo, int dir);
+TILESAT_API int tilesat_dir_opposite(tilesat_topology topo, int dir);
 /* Direction index by name, or -1. */
-int tilesat_dir_find(tilesat_topology topo, const char *name);
+TILESAT_API int tilesat_dir_find(tilesat_topology topo, const char *name);
 /* "square" / "hex"; parse returns 0 on success, -1 on an unknown name. */
-const char *tilesat_topology_name(tilesat_topology topo);
-int tilesat_topology_parse(const char *name, tilesat_topology *out);
+TILESAT_API const char *tilesat_topology_name(tilesat_topology topo);
+TILESAT_API int tilesat_topology_parse(const char *name, tilesat_topology *out);
 
 /* The neighbour of (row, col) in direction `dir` on a width x height map:
  * returns true and sets *nrow, *ncol, or false where the map ends.  With
  * `periodic` both axes wrap (hex maps must then have an even height). */
-bool tilesat_neighbor(tilesat_topology topo, int width, int height,
-                      bool periodic, int row, int col, int dir, int *nrow,
-                      int *ncol);
+TILESAT_API bool tilesat_neighbor(tilesat_topology topo, int width, int height,
+                                  bool periodic, int row, int col, int dir,
+                                  int *nrow, int *ncol);
 
 /* ------------------------------------------------------------------- files */
 
 /* A whole file, malloc'd (free it), *len its bytes; NULL and an error on
  * failure.  "-" is standard input, read once: every reader of "-" (this
  * and the library's *_read_file) gets the same bytes. */
-char *tilesat_read_file(const char *path, size_t *len, tilesat_error *err);
+TILESAT_API char *tilesat_read_file(const char *path, size_t *len,
+                                    tilesat_error *err);
 
 /* ------------------------------------------------------------------- grids */
 
@@ -125,16 +144,19 @@ char *tilesat_read_file(const char *path, size_t *len, tilesat_error *err);
  *    whitespace-separated tile names ("quoted" when a name has spaces). */
 typedef struct tilesat_grid tilesat_grid;
 
-tilesat_grid *tilesat_grid_parse(const char *text, size_t len,
-                                 const char *filename, tilesat_error *err);
-tilesat_grid *tilesat_grid_read_file(const char *path, tilesat_error *err);
-void tilesat_grid_free(tilesat_grid *g);
-int tilesat_grid_width(const tilesat_grid *g);
-int tilesat_grid_height(const tilesat_grid *g);
-const char *tilesat_grid_filename(const tilesat_grid *g);
+TILESAT_API tilesat_grid *tilesat_grid_parse(const char *text, size_t len,
+                                             const char *filename,
+                                             tilesat_error *err);
+TILESAT_API tilesat_grid *tilesat_grid_read_file(const char *path,
+                                                 tilesat_error *err);
+TILESAT_API void tilesat_grid_free(tilesat_grid *g);
+TILESAT_API int tilesat_grid_width(const tilesat_grid *g);
+TILESAT_API int tilesat_grid_height(const tilesat_grid *g);
+TILESAT_API const char *tilesat_grid_filename(const tilesat_grid *g);
 /* The tile name at (row, col); NULL for a cell excluded from the sample
  * (a Tiled map's empty cell read with TILESAT_EMPTY_EXCLUDE). */
-const char *tilesat_grid_at(const tilesat_grid *g, int row, int col);
+TILESAT_API const char *tilesat_grid_at(const tilesat_grid *g, int row,
+                                        int col);
 
 /* ------------------------------------------------------------------- rules */
 
@@ -147,24 +169,28 @@ typedef struct tilesat_rules tilesat_rules;
  * direction d in some sample.  Tiles are numbered in order of first
  * appearance (reading order, sample by sample); weights count occurrences.
  * With `periodic_input` the samples wrap around both axes. */
-tilesat_rules *tilesat_extract(const tilesat_grid *const *samples,
-                               size_t nsamples, tilesat_topology topo,
-                               bool periodic_input, tilesat_error *err);
+TILESAT_API tilesat_rules *
+tilesat_extract(const tilesat_grid *const *samples, size_t nsamples,
+                tilesat_topology topo, bool periodic_input, tilesat_error *err);
 
 /* The rules file format is documented in rules/README.md; write then parse
  * gives back the same rule set. */
-tilesat_rules *tilesat_rules_parse(const char *text, size_t len,
-                                   const char *filename, tilesat_error *err);
-tilesat_rules *tilesat_rules_read_file(const char *path, tilesat_error *err);
-int tilesat_rules_write(const tilesat_rules *r, FILE *out);
-void tilesat_rules_free(tilesat_rules *r);
+TILESAT_API tilesat_rules *tilesat_rules_parse(const char *text, size_t len,
+                                               const char *filename,
+                                               tilesat_error *err);
+TILESAT_API tilesat_rules *tilesat_rules_read_file(const char *path,
+                                                   tilesat_error *err);
+TILESAT_API int tilesat_rules_write(const tilesat_rules *r, FILE *out);
+TILESAT_API void tilesat_rules_free(tilesat_rules *r);
 
-int tilesat_rules_ntiles(const tilesat_rules *r);
-tilesat_topology tilesat_rules_topology(const tilesat_rules *r);
-const char *tilesat_rules_tile_name(const tilesat_rules *r, int tile);
-uint64_t tilesat_rules_weight(const tilesat_rules *r, int tile);
+TILESAT_API int tilesat_rules_ntiles(const tilesat_rules *r);
+TILESAT_API tilesat_topology tilesat_rules_topology(const tilesat_rules *r);
+TILESAT_API const char *tilesat_rules_tile_name(const tilesat_rules *r,
+                                                int tile);
+TILESAT_API uint64_t tilesat_rules_weight(const tilesat_rules *r, int tile);
 /* Tile index by name, or -1. */
-int tilesat_rules_find_tile(const tilesat_rules *r, const char *name);
+TILESAT_API int tilesat_rules_find_tile(const tilesat_rules *r,
+                                        const char *name);
 /* "Did you mean": what to tell someone who wrote `word` where one of the
  * n `names` was wanted (a command, an option, a tile).  Into buf (cut to
  * size): "did you mean 'A', 'B' or 'C'?", the names near the word (a few
@@ -172,31 +198,34 @@ int tilesat_rules_find_tile(const tilesat_rules *r, const char *name);
  * when none is near and `noun` (a plural, "tiles") is given, "the tiles are
  * 'A', 'B' and 'C'" (every name, when at most 12) or "the nearest of the
  * 52 tiles are ..." (five).  The length written, 0 when nothing is said. */
-size_t tilesat_suggest(const char *word, const char *const *names, int n,
-                       const char *noun, char *buf, size_t size);
+TILESAT_API size_t tilesat_suggest(const char *word, const char *const *names,
+                                   int n, const char *noun, char *buf,
+                                   size_t size);
 /* tilesat_suggest over the rules' tiles, as " (did you mean ...?)" or
  * " (the tiles are ...)" to append to an error about `name`, or "". */
-size_t tilesat_rules_tile_hint(const tilesat_rules *r, const char *name,
-                               char *buf, size_t size);
+TILESAT_API size_t tilesat_rules_tile_hint(const tilesat_rules *r,
+                                           const char *name, char *buf,
+                                           size_t size);
 /* May tile b stand in direction dir of tile a? */
-bool tilesat_rules_allows(const tilesat_rules *r, int a, int dir, int b);
+TILESAT_API bool tilesat_rules_allows(const tilesat_rules *r, int a, int dir,
+                                      int b);
 /* A tile name as the rules file writes it: as it is, or "quoted" with
  * escapes when it would not read back so. */
-void tilesat_write_name(FILE *out, const char *name);
+TILESAT_API void tilesat_write_name(FILE *out, const char *name);
 /* A name as tilesat's Tiled files (.tmx, .tmj, .tsx, .tsj) and JSON outputs
  * hold it, malloc'd: a backslash as \\, and each byte of a control
  * character (U+0000-U+001F, U+007F-U+009F), of U+FFFE or U+FFFF, or that is
  * not UTF-8, as \xHH; the rest as it is.  XML 1.0 cannot hold those even
  * escaped, and JSON must be UTF-8. */
-char *tilesat_name_encode(const char *name);
+TILESAT_API char *tilesat_name_encode(const char *name);
 /* The name back (malloc'd): \\ and \xHH (not \x00) undone, any other
  * backslash kept as it is. */
-char *tilesat_name_decode(const char *text);
+TILESAT_API char *tilesat_name_decode(const char *text);
 /* s as a message shows it, into out (at most size - 1 bytes, never cutting
  * an escape or a character): the bytes tilesat_name_encode escapes as
  * \xHH (an ESC as \x1b), a backslash as it is, so that nothing a file
  * holds reaches a terminal as a control. */
-void tilesat_shown(char *out, size_t size, const char *s);
+TILESAT_API void tilesat_shown(char *out, size_t size, const char *s);
 
 /* --------------------------------------------------------------------- maps */
 
@@ -209,9 +238,9 @@ typedef struct tilesat_map tilesat_map;
  * ints, and every command keeps a few arrays of that many). */
 #define TILESAT_MAX_CELL_TILES (1 << 28)
 
-tilesat_map *tilesat_map_new(const tilesat_rules *r, int width, int height,
-                             tilesat_topology topo, bool periodic,
-                             tilesat_error *err);
+TILESAT_API tilesat_map *tilesat_map_new(const tilesat_rules *r, int width,
+                                         int height, tilesat_topology topo,
+                                         bool periodic, tilesat_error *err);
 /* A map past TILESAT_MAX_CELL_TILES (at most TILESAT_MAX_MODIFY_CELLS
  * cells), for collapse's modify guard alone: it needs the tiles and a
  * block's window, never a table of cells times tiles.  Fill it with a
@@ -221,15 +250,15 @@ tilesat_map *tilesat_map_new(const tilesat_rules *r, int width, int height,
  * collapser) refuses it with an error naming --guard modify.  Within the
  * bound it is the map tilesat_map_new makes. */
 #define TILESAT_MAX_MODIFY_CELLS (1 << 28)
-tilesat_map *tilesat_map_new_large(const tilesat_rules *r, int width,
-                                   int height, tilesat_topology topo,
-                                   bool periodic, tilesat_error *err);
+TILESAT_API tilesat_map *
+tilesat_map_new_large(const tilesat_rules *r, int width, int height,
+                      tilesat_topology topo, bool periodic, tilesat_error *err);
 /* Is the map past TILESAT_MAX_CELL_TILES (made by tilesat_map_new_large)? */
-bool tilesat_map_large(const tilesat_map *m);
-void tilesat_map_free(tilesat_map *m);
+TILESAT_API bool tilesat_map_large(const tilesat_map *m);
+TILESAT_API void tilesat_map_free(tilesat_map *m);
 /* Pin `tile` (a name) at (row, col). */
-int tilesat_map_pin(tilesat_map *m, int row, int col, const char *tile,
-                    tilesat_error *err);
+TILESAT_API int tilesat_map_pin(tilesat_map *m, int row, int col,
+                                const char *tile, tilesat_error *err);
 /* Ban tile `tile` (an index of the map's rules) at (row, col): no valid
  * map holds it there.  Bans are the general "cell X cannot hold tile T"
  * (WFC's ground, borders, masks); pins say "holds exactly T".  Every
@@ -241,10 +270,10 @@ int tilesat_map_pin(tilesat_map *m, int row, int col, const char *tile,
  * cannot, explain (tilesat_explain, tilesat_constraints_check) and
  * annealing (tilesat_energy_prepare), refuse a map with bans with an
  * error.  Returns 0, or -1 with err for a cell outside the map. */
-int tilesat_map_ban(tilesat_map *m, int row, int col, int tile,
-                    tilesat_error *err);
+TILESAT_API int tilesat_map_ban(tilesat_map *m, int row, int col, int tile,
+                                tilesat_error *err);
 /* How many bans the map has. */
-int tilesat_map_nbans(const tilesat_map *m);
+TILESAT_API int tilesat_map_nbans(const tilesat_map *m);
 /* Mask (row, col): the cell is not part of the map (irregular shapes).  It
  * holds no tile (TILESAT_NO_TILE in a filled map) and has no neighbours:
  * the map's adjacency, and every region of a connected or path
@@ -255,56 +284,60 @@ int tilesat_map_nbans(const tilesat_map *m);
  * tilesat_map_refuse_globals).  -1 with err for a cell outside
  * the map or pinned (tilesat_map_pin refuses a masked cell in turn). */
 #define TILESAT_NO_TILE (-1)
-int tilesat_map_mask(tilesat_map *m, int row, int col, tilesat_error *err);
-int tilesat_map_nmasked(const tilesat_map *m);
-bool tilesat_map_masked(const tilesat_map *m, int row, int col);
+TILESAT_API int tilesat_map_mask(tilesat_map *m, int row, int col,
+                                 tilesat_error *err);
+TILESAT_API int tilesat_map_nmasked(const tilesat_map *m);
+TILESAT_API bool tilesat_map_masked(const tilesat_map *m, int row, int col);
 /* Parse "WxH" (both positive; the product must fit TILESAT_MAX_CELL_TILES
  * once multiplied by the number of tiles, checked by tilesat_map_new, or
  * TILESAT_MAX_MODIFY_CELLS, by tilesat_map_new_large). */
-int tilesat_parse_size(const char *s, int *width, int *height,
-                       tilesat_error *err);
+TILESAT_API int tilesat_parse_size(const char *s, int *width, int *height,
+                                   tilesat_error *err);
 /* Parse "ROW,COL=TILE" and pin it. */
-int tilesat_map_pin_spec(tilesat_map *m, const char *spec, tilesat_error *err);
+TILESAT_API int tilesat_map_pin_spec(tilesat_map *m, const char *spec,
+                                     tilesat_error *err);
 /* Parse "ROW,COL=TILE" for a cell of the map and a tile of its rules;
  * errors are reported as coming from `what` (e.g. "--choose"). */
-int tilesat_map_parse_cell(const tilesat_map *m, const char *spec,
-                           const char *what, int *row, int *col, int *tile,
-                           tilesat_error *err);
+TILESAT_API int tilesat_map_parse_cell(const tilesat_map *m, const char *spec,
+                                       const char *what, int *row, int *col,
+                                       int *tile, tilesat_error *err);
 
 /* The memory bound of everything done with the map (check, enumerate,
  * count, sample, explain, anneal, encode): a function that would need more
  * than this many bytes says so up front ("a WxH map of T tiles needs about
  * N, more than --max-memory M") and returns -1 instead of allocating it.
  * A new map has tilesat_default_max_memory(). */
-void tilesat_map_set_max_memory(tilesat_map *m, size_t bytes);
-size_t tilesat_map_max_memory(const tilesat_map *m);
+TILESAT_API void tilesat_map_set_max_memory(tilesat_map *m, size_t bytes);
+TILESAT_API size_t tilesat_map_max_memory(const tilesat_map *m);
 /* Half of the physical memory (sysconf), at most SIZE_MAX / 2; 4 GiB when
  * the system does not say. */
-size_t tilesat_default_max_memory(void);
+TILESAT_API size_t tilesat_default_max_memory(void);
 
-int tilesat_map_width(const tilesat_map *m);
+TILESAT_API int tilesat_map_width(const tilesat_map *m);
 /* How many pins the map has. */
-int tilesat_map_npins(const tilesat_map *m);
+TILESAT_API int tilesat_map_npins(const tilesat_map *m);
 /* The i-th pin (0 <= i < tilesat_map_npins), in the order pinned: its cell
  * (row-major) and tile. */
-void tilesat_map_pin_get(const tilesat_map *m, int i, int *cell, int *tile);
-int tilesat_map_height(const tilesat_map *m);
-const tilesat_rules *tilesat_map_rules(const tilesat_map *m);
+TILESAT_API void tilesat_map_pin_get(const tilesat_map *m, int i, int *cell,
+                                     int *tile);
+TILESAT_API int tilesat_map_height(const tilesat_map *m);
+TILESAT_API const tilesat_rules *tilesat_map_rules(const tilesat_map *m);
 /* Do both axes wrap around? */
-bool tilesat_map_periodic(const tilesat_map *m);
+TILESAT_API bool tilesat_map_periodic(const tilesat_map *m);
 
 /* Check a filled map (width*height tile indices) against the rules, the
  * pins, the bans, the global constraints (below) and the topology
  * directly, without the CNF encoder.
  * Returns true if valid; otherwise false and, if `why` is not NULL, a
  * sentence naming the first broken constraint. */
-bool tilesat_map_verify(const tilesat_map *m, const int *tiles, char *why,
-                        size_t whylen);
+TILESAT_API bool tilesat_map_verify(const tilesat_map *m, const int *tiles,
+                                    char *why, size_t whylen);
 
 /* Write a filled map as a text grid that tilesat_grid_parse reads back: a
  * character grid when every tile name is one printable code point, a name
  * grid otherwise. */
-int tilesat_map_write(const tilesat_map *m, const int *tiles, FILE *out);
+TILESAT_API int tilesat_map_write(const tilesat_map *m, const int *tiles,
+                                  FILE *out);
 
 /* ------------------------------------------------------ global constraints */
 
@@ -344,35 +377,39 @@ typedef enum tilesat_global_kind {
  * fit: cells inside it, no border on a periodic map); errors
  * "FILE:LINE: message".  Classes it names ("class floor . + ,") stay
  * known to later files and options of the same map. */
-int tilesat_map_constraints_parse(tilesat_map *m, const char *text, size_t len,
-                                  const char *filename, tilesat_error *err);
-int tilesat_map_constraints_read_file(tilesat_map *m, const char *path,
-                                      tilesat_error *err);
+TILESAT_API int tilesat_map_constraints_parse(tilesat_map *m, const char *text,
+                                              size_t len, const char *filename,
+                                              tilesat_error *err);
+TILESAT_API int tilesat_map_constraints_read_file(tilesat_map *m,
+                                                  const char *path,
+                                                  tilesat_error *err);
 /* One constraint of `kind` in its short form: connected "CLASS", path
  * "R1,C1:R2,C2...=CLASS", count "CLASS=K", "CLASS<=K" or "CLASS>=K",
  * border "SIDES=CLASS".  `origin` names where it came from, in its
  * constraint (tilesat_map_global_origin) and in errors "ORIGIN: message".
  * A CLASS is T1,T2,... (tile names), or a class a constraints file
  * named. */
-int tilesat_map_constraint_add(tilesat_map *m, tilesat_global_kind kind,
-                               const char *spec, const char *origin,
-                               tilesat_error *err);
-int tilesat_map_nglobals(const tilesat_map *m);
-tilesat_global_kind tilesat_map_global_kind(const tilesat_map *m, int i);
+TILESAT_API int tilesat_map_constraint_add(tilesat_map *m,
+                                           tilesat_global_kind kind,
+                                           const char *spec, const char *origin,
+                                           tilesat_error *err);
+TILESAT_API int tilesat_map_nglobals(const tilesat_map *m);
+TILESAT_API tilesat_global_kind tilesat_map_global_kind(const tilesat_map *m,
+                                                        int i);
 /* The i-th constraint in words ("floor connected: the cells holding . + ,
  * = form one region"), and where it came from ("FILE:LINE" or the
  * option); both live as long as the map. */
-const char *tilesat_map_global_text(const tilesat_map *m, int i);
-const char *tilesat_map_global_origin(const tilesat_map *m, int i);
+TILESAT_API const char *tilesat_map_global_text(const tilesat_map *m, int i);
+TILESAT_API const char *tilesat_map_global_origin(const tilesat_map *m, int i);
 /* For what cannot keep some kinds: 0 when every global constraint of m is
  * of the kinds in `kinds` (a mask of 1 << kind) and, unless `kinds` has
  * TILESAT_KEEPS_MASK, no cell is masked; else -1 with "WHAT cannot keep
  * KIND constraints yet (ORIGIN: TEXT)HINT" or "WHAT cannot keep masked
  * cells yet (N of the map's cells are masked)HINT" (hint may be NULL). */
 #define TILESAT_KEEPS_MASK (1u << 16)
-int tilesat_map_refuse_globals(const tilesat_map *m, unsigned kinds,
-                               const char *what, const char *hint,
-                               tilesat_error *err);
+TILESAT_API int tilesat_map_refuse_globals(const tilesat_map *m, unsigned kinds,
+                                           const char *what, const char *hint,
+                                           tilesat_error *err);
 
 /* ---------------------------------------------------------------- encoding */
 
@@ -380,10 +417,10 @@ int tilesat_map_refuse_globals(const tilesat_map *m, unsigned kinds,
  * the at-most-one encoding (only with more than 8 tiles) come after them and
  * are functionally determined by the tile variables, so the CNF has exactly
  * one model per valid map. */
-int tilesat_encode_dimacs(const tilesat_map *m, FILE *out);
+TILESAT_API int tilesat_encode_dimacs(const tilesat_map *m, FILE *out);
 /* The same constraints as readable propositions (L_0_1 is "tile L at row 0,
  * column 1"). */
-int tilesat_encode_props(const tilesat_map *m, FILE *out);
+TILESAT_API int tilesat_encode_props(const tilesat_map *m, FILE *out);
 
 /* ----------------------------------------------------------------- solving */
 
@@ -397,11 +434,12 @@ typedef enum tilesat_backend {
 
 /* "picosat", "cryptominisat", "cadical", "auto"; parse also takes "cms",
  * returns 0, or -1 on an unknown name. */
-const char *tilesat_backend_name(tilesat_backend b);
-int tilesat_backend_parse(const char *name, tilesat_backend *out);
+TILESAT_API const char *tilesat_backend_name(tilesat_backend b);
+TILESAT_API int tilesat_backend_parse(const char *name, tilesat_backend *out);
 /* The backend `b` stands for on map m: b itself, or for
  * TILESAT_BACKEND_AUTO the one measured fastest on maps like m. */
-tilesat_backend tilesat_backend_choose(const tilesat_map *m, tilesat_backend b);
+TILESAT_API tilesat_backend tilesat_backend_choose(const tilesat_map *m,
+                                                   tilesat_backend b);
 
 /* How to solve: what every function that runs a SAT solver takes (check,
  * enumerate, constraints_check, explain, analyze; count and anneal hold one
@@ -444,17 +482,19 @@ typedef struct tilesat_solve_options {
  * NULL) receives a witness that has passed tilesat_map_verify.  Returns
  * TILESAT_SAT, TILESAT_UNSAT, or -1 on error (a witness failing verification
  * is an internal error, reported, never printed as an answer). */
-int tilesat_check(const tilesat_map *m, const tilesat_solve_options *so,
-                  int *tiles, tilesat_error *err);
+TILESAT_API int tilesat_check(const tilesat_map *m,
+                              const tilesat_solve_options *so, int *tiles,
+                              tilesat_error *err);
 
 /* Called with each valid map; return nonzero to stop the enumeration. */
 typedef int (*tilesat_map_fn)(void *user, const int *tiles);
 
 /* Enumerate valid maps (each exactly once, each verified), at most `limit`
  * of them when limit > 0.  Returns how many were found, or -1 on error. */
-int64_t tilesat_enumerate(const tilesat_map *m, const tilesat_solve_options *so,
-                          int64_t limit, tilesat_map_fn fn, void *user,
-                          tilesat_error *err);
+TILESAT_API int64_t tilesat_enumerate(const tilesat_map *m,
+                                      const tilesat_solve_options *so,
+                                      int64_t limit, tilesat_map_fn fn,
+                                      void *user, tilesat_error *err);
 
 /* ------------------------------------------------- counting and sampling */
 
@@ -475,8 +515,8 @@ typedef enum tilesat_method {
                               95% error bar (any size) */
 } tilesat_method;
 
-const char *tilesat_method_name(tilesat_method m);
-int tilesat_method_parse(const char *name, tilesat_method *out);
+TILESAT_API const char *tilesat_method_name(tilesat_method m);
+TILESAT_API int tilesat_method_parse(const char *name, tilesat_method *out);
 
 typedef struct tilesat_count_options {
   tilesat_method method;
@@ -521,7 +561,7 @@ typedef struct tilesat_count_options {
 
 /* Defaults: auto, picosat, epsilon 0.8, delta 0.2, tolerance 6, seed 1,
  * 4 GiB, bounds as wide as 20 s allow. */
-void tilesat_count_options_init(tilesat_count_options *o);
+TILESAT_API void tilesat_count_options_init(tilesat_count_options *o);
 
 typedef struct tilesat_count_result {
   char *count;           /* decimal; malloc'd, freed by _result_free; NULL
@@ -545,9 +585,10 @@ typedef struct tilesat_count_result {
  * every particle died, which may also happen, rarely, when maps exist.  auto:
  * dp, or estimate when the DP outgrows its memory bound.  Returns 0, or -1 with
  * err (memory bound exceeded for dp, interrupted, backend failure). */
-int tilesat_count(const tilesat_map *m, const tilesat_count_options *o,
-                  tilesat_count_result *res, tilesat_error *err);
-void tilesat_count_result_free(tilesat_count_result *res);
+TILESAT_API int tilesat_count(const tilesat_map *m,
+                              const tilesat_count_options *o,
+                              tilesat_count_result *res, tilesat_error *err);
+TILESAT_API void tilesat_count_result_free(tilesat_count_result *res);
 
 /* count --by-tile: the valid maps by the number of cells holding a tile of
  * `cls` (a tile, tiles joined by commas, or a class a constraints file
@@ -555,11 +596,11 @@ void tilesat_count_result_free(tilesat_count_result *res);
  * (*dist)[k], decimal, the number of maps with exactly k such cells, for
  * k = 0 .. width * height ("0" when none); res->count their total.
  * Returns 0, or -1 with err; free *dist with tilesat_count_by_tile_free. */
-int tilesat_count_by_tile(const tilesat_map *m, const char *cls,
-                          const tilesat_count_options *o,
-                          tilesat_count_result *res, char ***dist,
-                          tilesat_error *err);
-void tilesat_count_by_tile_free(const tilesat_map *m, char **dist);
+TILESAT_API int tilesat_count_by_tile(const tilesat_map *m, const char *cls,
+                                      const tilesat_count_options *o,
+                                      tilesat_count_result *res, char ***dist,
+                                      tilesat_error *err);
+TILESAT_API void tilesat_count_by_tile_free(const tilesat_map *m, char **dist);
 
 /* Draw n valid maps at random, calling fn with each; the same seed gives
  * the same maps.  dp: exactly uniform, from the DP counts (its memory bound
@@ -570,8 +611,10 @@ void tilesat_count_by_tile_free(const tilesat_map *m, char **dist);
  * maps moved.  auto: dp, or chain when the DP outgrows its memory bound.
  * enum and estimate are refused.  Returns how many were drawn (0 when
  * there is no valid map), or -1 with err. */
-int tilesat_sample(const tilesat_map *m, const tilesat_count_options *o, int n,
-                   tilesat_map_fn fn, void *user, tilesat_error *err);
+TILESAT_API int tilesat_sample(const tilesat_map *m,
+                               const tilesat_count_options *o, int n,
+                               tilesat_map_fn fn, void *user,
+                               tilesat_error *err);
 
 /* -------------------------------------------- parts: beyond one machine */
 
@@ -585,27 +628,29 @@ int tilesat_sample(const tilesat_map *m, const tilesat_count_options *o, int n,
 /* 16 hex digits naming the problem (not the tiles' weights nor the memory
  * bound) and the version of the cut: problems with the same fingerprint
  * have the same parts. */
-void tilesat_map_fingerprint(const tilesat_map *m, char out[17]);
+TILESAT_API void tilesat_map_fingerprint(const tilesat_map *m, char out[17]);
 /* Part k of n (1 <= k <= n <= TILESAT_MAX_PARTS): *part gets a new map,
  * m with the part's cells pinned and tiles banned (the caller frees it),
  * or NULL when the part is empty (no valid map is in it).  Returns 0, or
  * -1 with err when k or n is out of range. */
-int tilesat_map_part(const tilesat_map *m, int k, int n, tilesat_map **part,
-                     tilesat_error *err);
+TILESAT_API int tilesat_map_part(const tilesat_map *m, int k, int n,
+                                 tilesat_map **part, tilesat_error *err);
 /* The exact number of valid maps in part k of n, by o's method: dp or enum
  * (auto is the dp, never an estimate; approx is refused). */
-int tilesat_count_part(const tilesat_map *m, int k, int n,
-                       const tilesat_count_options *o,
-                       tilesat_count_result *res, tilesat_error *err);
+TILESAT_API int tilesat_count_part(const tilesat_map *m, int k, int n,
+                                   const tilesat_count_options *o,
+                                   tilesat_count_result *res,
+                                   tilesat_error *err);
 /* Draw n maps exactly uniformly through nparts parts: each part counted by
  * the dp, each draw a part with probability count(part) / total and then a
  * map of that part by the dp's exact sampler; handed to fn in the order
  * drawn (all n are kept until then: the map's memory bound applies).
  * The same seed gives the same maps.  Returns how many were drawn (0 when
  * there is no valid map), or -1 with err. */
-int tilesat_sample_parts(const tilesat_map *m, const tilesat_count_options *o,
-                         int nparts, int n, tilesat_map_fn fn, void *user,
-                         tilesat_error *err);
+TILESAT_API int tilesat_sample_parts(const tilesat_map *m,
+                                     const tilesat_count_options *o, int nparts,
+                                     int n, tilesat_map_fn fn, void *user,
+                                     tilesat_error *err);
 
 /* ------------------------------------------------------------------- steps */
 
@@ -642,11 +687,12 @@ typedef struct tilesat_step {
 
 /* Steps; they and their arrays live as long as the list. */
 typedef struct tilesat_steps tilesat_steps;
-size_t tilesat_steps_count(const tilesat_steps *s);
+TILESAT_API size_t tilesat_steps_count(const tilesat_steps *s);
 /* Step i (0-based; its number is i + 1); does the last contradict? */
-const tilesat_step *tilesat_steps_get(const tilesat_steps *s, size_t i);
-bool tilesat_steps_contradiction(const tilesat_steps *s);
-void tilesat_steps_free(tilesat_steps *s);
+TILESAT_API const tilesat_step *tilesat_steps_get(const tilesat_steps *s,
+                                                  size_t i);
+TILESAT_API bool tilesat_steps_contradiction(const tilesat_steps *s);
+TILESAT_API void tilesat_steps_free(tilesat_steps *s);
 
 /* ------------------------------------------------------------ explanations */
 
@@ -675,17 +721,17 @@ typedef struct tilesat_constraint {
 
 /* How many constraints the map has: cells + pins + neighbouring pairs +
  * global constraints. */
-int tilesat_constraint_count(const tilesat_map *m);
+TILESAT_API int tilesat_constraint_count(const tilesat_map *m);
 
 /* Is this set of the map's constraints satisfiable on its own, with every
  * other constraint of the map dropped (a cell without its one-tile
  * constraint may then hold no tile or several)?  TILESAT_SAT,
  * TILESAT_UNSAT, or -1 with an error when a constraint is not one of the
  * map's. */
-int tilesat_constraints_check(const tilesat_map *m,
-                              const tilesat_solve_options *so,
-                              const tilesat_constraint *cs, size_t n,
-                              tilesat_error *err);
+TILESAT_API int tilesat_constraints_check(const tilesat_map *m,
+                                          const tilesat_solve_options *so,
+                                          const tilesat_constraint *cs,
+                                          size_t n, tilesat_error *err);
 
 /* Why a map has no valid filling: a minimal set of its constraints that
  * cannot hold together (dropping any one leaves a satisfiable set; this is
@@ -695,32 +741,37 @@ typedef struct tilesat_explanation tilesat_explanation;
 
 /* TILESAT_SAT (a valid map exists; *out is NULL), TILESAT_UNSAT (*out is
  * set), or -1 on error. */
-int tilesat_explain(const tilesat_map *m, const tilesat_solve_options *so,
-                    tilesat_explanation **out, tilesat_error *err);
-void tilesat_explanation_free(tilesat_explanation *e);
+TILESAT_API int tilesat_explain(const tilesat_map *m,
+                                const tilesat_solve_options *so,
+                                tilesat_explanation **out, tilesat_error *err);
+TILESAT_API void tilesat_explanation_free(tilesat_explanation *e);
 /* The constraints, in a stable order (by cell, row-major, then kind). */
-size_t tilesat_explanation_size(const tilesat_explanation *e);
-const tilesat_constraint *
+TILESAT_API size_t tilesat_explanation_size(const tilesat_explanation *e);
+TILESAT_API const tilesat_constraint *
 tilesat_explanation_constraint(const tilesat_explanation *e, size_t i);
 /* Cells involved (row-major cell numbers; the array lives as long as e). */
-size_t tilesat_explanation_cells(const tilesat_explanation *e,
-                                 const int **cells);
+TILESAT_API size_t tilesat_explanation_cells(const tilesat_explanation *e,
+                                             const int **cells);
 /* Does propagation on these constraints alone reach the contradiction (or
  * does it take search)? */
-bool tilesat_explanation_by_propagation(const tilesat_explanation *e);
+TILESAT_API bool
+tilesat_explanation_by_propagation(const tilesat_explanation *e);
 /* The map explained (borrowed). */
-const tilesat_map *tilesat_explanation_map(const tilesat_explanation *e);
+TILESAT_API const tilesat_map *
+tilesat_explanation_map(const tilesat_explanation *e);
 /* Propagation on these constraints alone, step by step (the steps that
  * lead to the contradiction, or every step that rules something out when
  * it takes search), each with the constraints it uses; owned by e. */
-const tilesat_steps *tilesat_explanation_steps(const tilesat_explanation *e);
+TILESAT_API const tilesat_steps *
+tilesat_explanation_steps(const tilesat_explanation *e);
 
 /* A minimum-cardinality explanation: no set of fewer constraints is
  * UNSAT (found through the hitting-set duality with minimal correction
  * sets); returns as tilesat_explain. */
-int tilesat_explain_smallest(const tilesat_map *m,
-                             const tilesat_solve_options *so,
-                             tilesat_explanation **out, tilesat_error *err);
+TILESAT_API int tilesat_explain_smallest(const tilesat_map *m,
+                                         const tilesat_solve_options *so,
+                                         tilesat_explanation **out,
+                                         tilesat_error *err);
 
 /* The groups of constraints an explanation may blame. */
 typedef enum tilesat_blame {
@@ -733,31 +784,34 @@ typedef enum tilesat_blame {
   TILESAT_BLAME_PATHS,     /* "paths" */
   TILESAT_NBLAMES
 } tilesat_blame;
-const char *tilesat_blame_name(tilesat_blame b);
+TILESAT_API const char *tilesat_blame_name(tilesat_blame b);
 /* "pins,borders,rules" into order[TILESAT_NBLAMES]: the groups named, then
  * the others in the enum's order; 0, or -1 with err (an unknown or
  * repeated name). */
-int tilesat_blame_parse(const char *list, tilesat_blame *order,
-                        tilesat_error *err);
+TILESAT_API int tilesat_blame_parse(const char *list, tilesat_blame *order,
+                                    tilesat_error *err);
 /* The preferred explanation under an order of blame (QuickXplain): a
  * constraint of a later group is in it only if the constraints of the
  * earlier groups, with those of its own group tried before it (nearest
  * the conflict first), cannot explain without it.  order: all
  * TILESAT_NBLAMES groups, as tilesat_blame_parse gives.  Returns as
  * tilesat_explain. */
-int tilesat_explain_preferred(const tilesat_map *m,
-                              const tilesat_solve_options *so,
-                              const tilesat_blame *order,
-                              tilesat_explanation **out, tilesat_error *err);
+TILESAT_API int tilesat_explain_preferred(const tilesat_map *m,
+                                          const tilesat_solve_options *so,
+                                          const tilesat_blame *order,
+                                          tilesat_explanation **out,
+                                          tilesat_error *err);
 
 /* Distinct minimal explanations (MARCO), at most `limit` (at least 1):
  * *out an array of *n, smallest first (by constraints, then cells);
  * *complete when they are all the map has.  Returns as tilesat_explain
  * (TILESAT_SAT: *n is 0). */
-int tilesat_explain_all(const tilesat_map *m, const tilesat_solve_options *so,
-                        size_t limit, tilesat_explanation ***out, size_t *n,
-                        bool *complete, tilesat_error *err);
-void tilesat_explanations_free(tilesat_explanation **es, size_t n);
+TILESAT_API int tilesat_explain_all(const tilesat_map *m,
+                                    const tilesat_solve_options *so,
+                                    size_t limit, tilesat_explanation ***out,
+                                    size_t *n, bool *complete,
+                                    tilesat_error *err);
+TILESAT_API void tilesat_explanations_free(tilesat_explanation **es, size_t n);
 
 /* ----------------------------------------------------------------- repairs */
 
@@ -782,33 +836,35 @@ typedef struct tilesat_repairs tilesat_repairs;
  * TILESAT_UNSAT (*out is set; it holds no repair when none exists: with
  * every pair allowed, or every pin dropped, there is still no valid map),
  * or -1 with err. */
-int tilesat_repair(const tilesat_map *m, const tilesat_solve_options *so,
-                   bool keep_rules, int limit, tilesat_repairs **out,
-                   tilesat_error *err);
-void tilesat_repairs_free(tilesat_repairs *r);
-size_t tilesat_repairs_count(const tilesat_repairs *r);
+TILESAT_API int tilesat_repair(const tilesat_map *m,
+                               const tilesat_solve_options *so, bool keep_rules,
+                               int limit, tilesat_repairs **out,
+                               tilesat_error *err);
+TILESAT_API void tilesat_repairs_free(tilesat_repairs *r);
+TILESAT_API size_t tilesat_repairs_count(const tilesat_repairs *r);
 /* Were all minimal repairs found (fewer than the limit)? */
-bool tilesat_repairs_complete(const tilesat_repairs *r);
+TILESAT_API bool tilesat_repairs_complete(const tilesat_repairs *r);
 /* The changes of repair i, in a stable order (pairs by direction, then
  * tiles; pins in the order pinned). */
-size_t tilesat_repair_size(const tilesat_repairs *r, size_t i);
-const tilesat_change *tilesat_repair_change(const tilesat_repairs *r, size_t i,
-                                            size_t j);
+TILESAT_API size_t tilesat_repair_size(const tilesat_repairs *r, size_t i);
+TILESAT_API const tilesat_change *
+tilesat_repair_change(const tilesat_repairs *r, size_t i, size_t j);
 /* A copy of the map's rules with repair i's pairs allowed (a repair of
  * pairs); the caller frees it. */
-tilesat_rules *tilesat_rules_repaired(const tilesat_repairs *r, size_t i);
+TILESAT_API tilesat_rules *tilesat_rules_repaired(const tilesat_repairs *r,
+                                                  size_t i);
 /* Where the repair was found: "the 5x5 window at rows 18-22, columns
  * 18-22" when the fewest pins to drop came from windows around the pins
  * that have no filling (keep_rules with limit 1 tries them before the
  * whole map's CNF; "and N more" when it took several), "" when from the
  * whole map. */
-const char *tilesat_repairs_found_in(const tilesat_repairs *r);
+TILESAT_API const char *tilesat_repairs_found_in(const tilesat_repairs *r);
 /* Does the map have a valid filling with its pins left out (the rules,
  * masks and global constraints alone)?  TILESAT_SAT, TILESAT_UNSAT or -1
  * with err: repair proposes pins to drop first when they alone clash. */
-int tilesat_repair_rules_alone(const tilesat_map *m,
-                               const tilesat_solve_options *so,
-                               tilesat_error *err);
+TILESAT_API int tilesat_repair_rules_alone(const tilesat_map *m,
+                                           const tilesat_solve_options *so,
+                                           tilesat_error *err);
 
 /* ------------------------------------------------------------------ traces */
 
@@ -818,32 +874,34 @@ typedef struct tilesat_trace tilesat_trace;
 
 /* Propagate from the start, then apply the map's pins together and
  * propagate.  Stops at the first contradiction. */
-tilesat_trace *tilesat_trace_new(const tilesat_map *m);
-void tilesat_trace_free(tilesat_trace *t);
+TILESAT_API tilesat_trace *tilesat_trace_new(const tilesat_map *m);
+TILESAT_API void tilesat_trace_free(tilesat_trace *t);
 /* Does a trace of m fit m's memory bound (its log at its longest: every
  * tile of every cell removed)?  0, or -1 with the refusal; call it before
  * tilesat_trace_new, which does not check. */
-int tilesat_trace_fits(const tilesat_map *m, tilesat_error *err);
+TILESAT_API int tilesat_trace_fits(const tilesat_map *m, tilesat_error *err);
 /* Choose `tile` at (row, col) and propagate.  Returns TILESAT_UNSAT on a
  * contradiction (now or earlier: nothing more is done), else 0. */
-int tilesat_trace_choose(tilesat_trace *t, int row, int col, int tile);
+TILESAT_API int tilesat_trace_choose(tilesat_trace *t, int row, int col,
+                                     int tile);
 /* The same, the choice numbered NUMBER in its steps (tilesat_step.choice)
  * (tilesat_trace_choose numbers them 1, 2, ...): a subset of a run's
  * choices keeps the run's numbers. */
-int tilesat_trace_choose_as(tilesat_trace *t, int row, int col, int tile,
-                            int number);
+TILESAT_API int tilesat_trace_choose_as(tilesat_trace *t, int row, int col,
+                                        int tile, int number);
 /* TILESAT_UNSAT after a contradiction, TILESAT_SAT if every cell holds one
  * tile, else TILESAT_UNKNOWN. */
-int tilesat_trace_status(const tilesat_trace *t);
+TILESAT_API int tilesat_trace_status(const tilesat_trace *t);
 /* Is `tile` still possible at (row, col)? */
-bool tilesat_trace_possible(const tilesat_trace *t, int row, int col, int tile);
+TILESAT_API bool tilesat_trace_possible(const tilesat_trace *t, int row,
+                                        int col, int tile);
 /* After a contradiction: the chain of steps that led to it (back to the
  * pins and choices that caused it), only those; otherwise every step.  The
  * caller frees them (tilesat_steps_free); the remaining domains are
  * tilesat_trace_possible's. */
-tilesat_steps *tilesat_trace_steps(const tilesat_trace *t);
+TILESAT_API tilesat_steps *tilesat_trace_steps(const tilesat_trace *t);
 /* The map traced (borrowed). */
-const tilesat_map *tilesat_trace_map(const tilesat_trace *t);
+TILESAT_API const tilesat_map *tilesat_trace_map(const tilesat_trace *t);
 
 /* --------------------------------------------------------------- analysis */
 
@@ -854,29 +912,34 @@ const tilesat_map *tilesat_trace_map(const tilesat_trace *t);
 typedef struct tilesat_analysis tilesat_analysis;
 
 /* max from 1 to 64.  NULL with an error (topology mismatch, bad max). */
-tilesat_analysis *tilesat_analyze(const tilesat_rules *r, int max,
-                                  tilesat_topology topo, bool periodic,
-                                  const tilesat_solve_options *so,
-                                  tilesat_error *err);
-void tilesat_analysis_free(tilesat_analysis *a);
+TILESAT_API tilesat_analysis *tilesat_analyze(const tilesat_rules *r, int max,
+                                              tilesat_topology topo,
+                                              bool periodic,
+                                              const tilesat_solve_options *so,
+                                              tilesat_error *err);
+TILESAT_API void tilesat_analysis_free(tilesat_analysis *a);
 /* TILESAT_SAT / TILESAT_UNSAT for width x height, or TILESAT_UNKNOWN when
  * the size is not a valid map (odd height on a periodic hex map). */
-int tilesat_analysis_result(const tilesat_analysis *a, int width, int height);
+TILESAT_API int tilesat_analysis_result(const tilesat_analysis *a, int width,
+                                        int height);
 /* Does the tile appear in some valid map from 2x2 (1x1 when max is 1) to
  * max x max?  (Every tile fits a 1x1 map, where it has no neighbour.) */
-bool tilesat_analysis_tile_appears(const tilesat_analysis *a, int tile);
-/* Is max x max unsatisfiable? */
-bool tilesat_analysis_hard(const tilesat_analysis *a);
-/* What was analysed: the rules (borrowed), max, topology, wrap-around. */
-const tilesat_rules *tilesat_analysis_rules(const tilesat_analysis *a);
-int tilesat_analysis_max(const tilesat_analysis *a);
-tilesat_topology tilesat_analysis_topology(const tilesat_analysis *a);
-bool tilesat_analysis_periodic(const tilesat_analysis *a);
-/* Tile appearance is asked from least x least: 2, or 1 when max is 1. */
-int tilesat_analysis_least(const tilesat_analysis *a);
-/* When hard, why the smallest size fails (owned by a); else NULL. */
-const tilesat_explanation *
-tilesat_analysis_explanation(const tilesat_analysis *a);
+TILESAT_API bool tilesat_analysis_tile_appears(const tilesat_analysis *a,
+                                               int tile);
+/* The analysis in one struct, filled by tilesat_analysis_get (as
+ * lua_getinfo fills lua_Debug): what was analysed and what was found. */
+typedef struct tilesat_analysis_info {
+  const tilesat_rules *rules; /* borrowed */
+  int max;
+  tilesat_topology topo;
+  bool periodic;
+  int least; /* tiles' appearance asked from least x least: 2 (1: max 1) */
+  bool hard; /* max x max is unsatisfiable */
+  /* when hard, why the smallest size fails (owned by a); else NULL */
+  const tilesat_explanation *explanation;
+} tilesat_analysis_info;
+TILESAT_API void tilesat_analysis_get(const tilesat_analysis *a,
+                                      tilesat_analysis_info *info);
 
 /* ------------------------------------------------------------------ chunks */
 
@@ -893,31 +956,36 @@ tilesat_analysis_explanation(const tilesat_analysis *a);
 
 /* The frame: a (k+2) x (k+2) map with no pins, the border on its outer
  * cells and the chunk inside (k from 1 to 64). */
-tilesat_map *tilesat_chunk_frame(const tilesat_rules *r, int k,
-                                 tilesat_topology topo, tilesat_error *err);
+TILESAT_API tilesat_map *tilesat_chunk_frame(const tilesat_rules *r, int k,
+                                             tilesat_topology topo,
+                                             tilesat_error *err);
 /* 1: complete (every valid border has a filling); 0: not, and `border`
  * ((k+2)*(k+2) ints, may be NULL) receives a valid border no filling
  * completes, its tiles on the frame's outer cells, TILESAT_NO_TILE on the
  * chunk's; -1 on error (interrupted, bad k, hex).
  * *refutations (may be NULL): the fillings found, each refuting every
  * border it fits (0 with 1: the rules allow no border at all). */
-int tilesat_chunk_check(const tilesat_rules *r, int k, tilesat_topology topo,
-                        const tilesat_solve_options *so, int *border,
-                        long *refutations, tilesat_error *err);
+TILESAT_API int tilesat_chunk_check(const tilesat_rules *r, int k,
+                                    tilesat_topology topo,
+                                    const tilesat_solve_options *so,
+                                    int *border, long *refutations,
+                                    tilesat_error *err);
 /* How many of the 8 symmetries of the square (rotations, reflections) the
  * rules keep, the identity included: those with a permutation of the tiles
  * that keeps every allowed pair.  tilesat_chunk_check learns each
  * refutation's images under them.  -1 on error (hex rules). */
-int tilesat_chunk_symmetries(const tilesat_rules *r, tilesat_error *err);
+TILESAT_API int tilesat_chunk_symmetries(const tilesat_rules *r,
+                                         tilesat_error *err);
 
 /* The name that marks the chunk's cells in a written border: ".", or the
  * first of "?", "_", "*", "~" that names no tile, else "(chunk)" (read it
  * back with --pins-from FILE --free-tile NAME). */
-const char *tilesat_chunk_free_name(const tilesat_rules *r);
+TILESAT_API const char *tilesat_chunk_free_name(const tilesat_rules *r);
 /* The frame with the border's tiles on its ring and the free name inside:
  * a character grid when every tile name is one character, else a name
  * grid; both read back by tilesat_grid_parse. */
-int tilesat_chunk_write(const tilesat_map *frame, const int *border, FILE *out);
+TILESAT_API int tilesat_chunk_write(const tilesat_map *frame, const int *border,
+                                    FILE *out);
 
 #ifdef __cplusplus
 }

@@ -30,23 +30,25 @@ extern "C" {
 
 /* The Entropy / Hyle 7 line score: every contiguous palindromic run of
  * length >= 2 in line[0..n-1] scores its length.  AA 2, AAA 7, ABABA 14. */
-long tilesat_palindrome_score(const int *line, int n);
+TILESAT_API long tilesat_palindrome_score(const int *line, int n);
 
 typedef struct tilesat_energy tilesat_energy;
 
 /* A new energy over map `m` (borrowed: it must outlive the energy) with
  * only the hard term, at the default weight (see tilesat_energy_prepare). */
-tilesat_energy *tilesat_energy_new(const tilesat_map *m);
-void tilesat_energy_free(tilesat_energy *e);
+TILESAT_API tilesat_energy *tilesat_energy_new(const tilesat_map *m);
+TILESAT_API void tilesat_energy_free(tilesat_energy *e);
 /* Add the terms of an energy file's text; errors "FILE:LINE: message". */
-int tilesat_energy_parse(tilesat_energy *e, const char *text, size_t len,
-                         const char *filename, tilesat_error *err);
-int tilesat_energy_read_file(tilesat_energy *e, const char *path,
-                             tilesat_error *err);
+TILESAT_API int tilesat_energy_parse(tilesat_energy *e, const char *text,
+                                     size_t len, const char *filename,
+                                     tilesat_error *err);
+TILESAT_API int tilesat_energy_read_file(tilesat_energy *e, const char *path,
+                                         tilesat_error *err);
 /* One energy-file line, e.g. "frequency 2", from `origin`: errors
  * "ORIGIN: message" (no line number). */
-int tilesat_energy_parse_line(tilesat_energy *e, const char *line,
-                              const char *origin, tilesat_error *err);
+TILESAT_API int tilesat_energy_parse_line(tilesat_energy *e, const char *line,
+                                          const char *origin,
+                                          tilesat_error *err);
 /* Freeze the terms: compute targets (an error if explicit targets or pins
  * cannot fit, or exact counts are impossible) and the default hard weight,
  * 1 + twice the largest change any single cell can make to the soft terms
@@ -54,25 +56,27 @@ int tilesat_energy_parse_line(tilesat_energy *e, const char *line,
  * frequency * (4 cells + 2)), so no move that adds a violation ever lowers
  * the energy.  Must be called once before the
  * functions below. */
-int tilesat_energy_prepare(tilesat_energy *e, tilesat_error *err);
-const tilesat_map *tilesat_energy_map(const tilesat_energy *e);
-double tilesat_energy_hard_weight(const tilesat_energy *e);
+TILESAT_API int tilesat_energy_prepare(tilesat_energy *e, tilesat_error *err);
+TILESAT_API const tilesat_map *tilesat_energy_map(const tilesat_energy *e);
+TILESAT_API double tilesat_energy_hard_weight(const tilesat_energy *e);
 /* The frequency term's weight; 0 when the energy has none (the counts'
  * targets are then reported, not weighed). */
-double tilesat_energy_frequency(const tilesat_energy *e);
+TILESAT_API double tilesat_energy_frequency(const tilesat_energy *e);
 /* Target count of a tile (prepared energy). */
-int64_t tilesat_energy_target(const tilesat_energy *e, int tile);
+TILESAT_API int64_t tilesat_energy_target(const tilesat_energy *e, int tile);
 /* Are counts fixed exactly to the targets ("counts exact")? */
-bool tilesat_energy_exact(const tilesat_energy *e);
+TILESAT_API bool tilesat_energy_exact(const tilesat_energy *e);
 /* Does the energy have a term that is not quadratic (the line score)? */
-bool tilesat_energy_has_line_term(const tilesat_energy *e);
+TILESAT_API bool tilesat_energy_has_line_term(const tilesat_energy *e);
 /* The energy of a filled map (every cell a tile, a masked one
  * TILESAT_NO_TILE; pins are not checked), from scratch, independent of the
  * sampler's incremental bookkeeping: the terms, plus the connectivity
  * weight per missing join of a connected or path constraint. */
-double tilesat_energy_eval(const tilesat_energy *e, const int *tiles);
+TILESAT_API double tilesat_energy_eval(const tilesat_energy *e,
+                                       const int *tiles);
 /* Disallowed adjacent pairs in a filled map (each edge once). */
-long tilesat_energy_violations(const tilesat_energy *e, const int *tiles);
+TILESAT_API long tilesat_energy_violations(const tilesat_energy *e,
+                                           const int *tiles);
 
 /* Write the energy as a QUBO in qbsolv's .qubo format, minimised:
  *   c comments
@@ -87,8 +91,8 @@ long tilesat_energy_violations(const tilesat_energy *e, const int *tiles);
  * energy(map) = qubo(x) + *offset.  Terms that are not quadratic (the line
  * score) or not a penalty (exact counts) are refused with an error, as are
  * QUBOs of more than 50 million couplers.  Returns 0 or -1. */
-int tilesat_energy_write_qubo(const tilesat_energy *e, FILE *out,
-                              double *offset, tilesat_error *err);
+TILESAT_API int tilesat_energy_write_qubo(const tilesat_energy *e, FILE *out,
+                                          double *offset, tilesat_error *err);
 
 /* Progress report: called after some sweeps (about 20 times a run). */
 typedef void (*tilesat_anneal_progress_fn)(void *user, int restart, long sweep,
@@ -111,7 +115,7 @@ typedef struct tilesat_anneal_opts {
   int *annealed; /* if not NULL (width*height): the map before the clean-up */
 } tilesat_anneal_opts;
 
-void tilesat_anneal_defaults(tilesat_anneal_opts *o);
+TILESAT_API void tilesat_anneal_defaults(tilesat_anneal_opts *o);
 
 /* What a run did. */
 typedef struct tilesat_anneal_stats {
@@ -146,13 +150,15 @@ typedef struct tilesat_anneal_stats {
  * map solved by the SAT backend is the start (stats->sat_start).
  * Returns 0 (also when no valid map exists: cleanup_result TILESAT_UNSAT),
  * or -1 on error. */
-int tilesat_anneal(const tilesat_energy *e, const tilesat_anneal_opts *opts,
-                   int *tiles, tilesat_anneal_stats *stats, tilesat_error *err);
+TILESAT_API int tilesat_anneal(const tilesat_energy *e,
+                               const tilesat_anneal_opts *opts, int *tiles,
+                               tilesat_anneal_stats *stats, tilesat_error *err);
 /* Does annealing m with these options fit m's memory bound?  0, or -1
  * with the refusal (tilesat_anneal refuses so too; this is for a caller
  * that would allocate before it). */
-int tilesat_anneal_fits(const tilesat_map *m, const tilesat_anneal_opts *opts,
-                        tilesat_error *err);
+TILESAT_API int tilesat_anneal_fits(const tilesat_map *m,
+                                    const tilesat_anneal_opts *opts,
+                                    tilesat_error *err);
 
 /* ---------------------------------------------------------------- collapse */
 
@@ -176,28 +182,29 @@ typedef enum tilesat_heuristic {
   TILESAT_HEURISTIC_SCANLINE = 2, /* the first undecided cell, row-major */
 } tilesat_heuristic;
 
-const char *tilesat_heuristic_name(tilesat_heuristic h);
+TILESAT_API const char *tilesat_heuristic_name(tilesat_heuristic h);
 /* "entropy", "mrv" or "scanline"; -1 if none. */
-int tilesat_heuristic_parse(const char *name, tilesat_heuristic *out);
+TILESAT_API int tilesat_heuristic_parse(const char *name,
+                                        tilesat_heuristic *out);
 
 /* Can a guarded collapse keep everything this map asks for (check's
  * portfolio asks)?  Today every kind of global constraint and masks;
  * --guard blocks refuses counts, connectivity and masks. */
-bool tilesat_collapse_keeps(const tilesat_map *m);
+TILESAT_API bool tilesat_collapse_keeps(const tilesat_map *m);
 /* A collapser for one map: its tables are built once and reused by every
  * run (the map must outlive it).  NULL with err when the map is out of its
  * reach (more than 65535 tiles). */
 typedef struct tilesat_collapse tilesat_collapse;
-tilesat_collapse *tilesat_collapse_new(const tilesat_map *m,
-                                       tilesat_error *err);
+TILESAT_API tilesat_collapse *tilesat_collapse_new(const tilesat_map *m,
+                                                   tilesat_error *err);
 /* A collapser for --guard modify alone (and auto, which goes to modify at
  * once with it): it builds no table of the map's cells (its neighbours,
  * supports and wave: tens of bytes a cell), so it takes a map past
  * TILESAT_MAX_CELL_TILES (tilesat_map_new_large).  A run with another
  * guard is an error; tilesat_collapse_possible has no wave to read. */
-tilesat_collapse *tilesat_collapse_new_modify(const tilesat_map *m,
-                                              tilesat_error *err);
-void tilesat_collapse_free(tilesat_collapse *c);
+TILESAT_API tilesat_collapse *tilesat_collapse_new_modify(const tilesat_map *m,
+                                                          tilesat_error *err);
+TILESAT_API void tilesat_collapse_free(tilesat_collapse *c);
 /* What a run does at a contradiction (--guard). */
 typedef enum tilesat_guard {
   TILESAT_GUARD_NONE = 0, /* nothing: the run fails, as WFC's do */
@@ -228,9 +235,9 @@ typedef enum tilesat_guard {
    * connected and path constraints. */
   TILESAT_GUARD_MODIFY = 4,
 } tilesat_guard;
-const char *tilesat_guard_name(tilesat_guard g);
+TILESAT_API const char *tilesat_guard_name(tilesat_guard g);
 /* "none", "sat", "blocks", "auto" or "modify"; -1 if none. */
-int tilesat_guard_parse(const char *name, tilesat_guard *out);
+TILESAT_API int tilesat_guard_parse(const char *name, tilesat_guard *out);
 
 /* How a run goes. */
 typedef struct tilesat_collapse_options {
@@ -252,7 +259,7 @@ typedef struct tilesat_collapse_options {
    * not to throttle. */
   tilesat_progress_fn notice;
 } tilesat_collapse_options;
-void tilesat_collapse_options_init(tilesat_collapse_options *o);
+TILESAT_API void tilesat_collapse_options_init(tilesat_collapse_options *o);
 
 /* One run.  TILESAT_SAT: `tiles` (width*height) holds the map, checked by
  * tilesat_map_verify; TILESAT_UNKNOWN: an unguarded run hit a contradiction
@@ -261,16 +268,17 @@ void tilesat_collapse_options_init(tilesat_collapse_options *o);
  * limit of choices (then tilesat_collapse_contradiction is -1);
  * TILESAT_UNSAT: guarded, and no valid map exists with these rules, pins
  * and constraints; -1: error (err), or the guard's solver was stopped. */
-int tilesat_collapse_run(tilesat_collapse *c, const tilesat_collapse_options *o,
-                         int *tiles, tilesat_error *err);
+TILESAT_API int tilesat_collapse_run(tilesat_collapse *c,
+                                     const tilesat_collapse_options *o,
+                                     int *tiles, tilesat_error *err);
 /* After a guarded run: tiles banned because no valid map had them there
  * with the choices before (the exact guard), and the solver calls made. */
-long tilesat_collapse_banned(const tilesat_collapse *c);
-long tilesat_collapse_solver_calls(const tilesat_collapse *c);
+TILESAT_API long tilesat_collapse_banned(const tilesat_collapse *c);
+TILESAT_API long tilesat_collapse_solver_calls(const tilesat_collapse *c);
 /* After a guarded run: the blocks repaired and the cells they decided
  * again (a cell counts once per repair that covered it). */
-long tilesat_collapse_repairs(const tilesat_collapse *c);
-long tilesat_collapse_resolved(const tilesat_collapse *c);
+TILESAT_API long tilesat_collapse_repairs(const tilesat_collapse *c);
+TILESAT_API long tilesat_collapse_resolved(const tilesat_collapse *c);
 /* After a run with TILESAT_GUARD_MODIFY, or with TILESAT_GUARD_AUTO whose
  * blocks grew to the whole map and its solver would not fit in
  * --max-memory (auto then goes on by modify, on a map without count,
@@ -296,42 +304,44 @@ typedef struct tilesat_modify_stats {
   long long cells;
   long count_windows; /* windows tried to bring a count to its bounds */
 } tilesat_modify_stats;
-void tilesat_collapse_modify_stats(const tilesat_collapse *c,
-                                   tilesat_modify_stats *out);
+TILESAT_API void tilesat_collapse_modify_stats(const tilesat_collapse *c,
+                                               tilesat_modify_stats *out);
 /* After a guarded run on a map with count, connected or path constraints:
  * how many times it started over (a run that has to go back too often
  * starts again from a seed drawn from its own; the bans are then the last
  * start's). */
-long tilesat_collapse_restarts(const tilesat_collapse *c);
+TILESAT_API long tilesat_collapse_restarts(const tilesat_collapse *c);
 /* After a guarded run with new starts: why the last one started again, in
  * words ("the whole map's solver would not fit --max-memory"); NULL
  * without new starts. */
-const char *tilesat_collapse_restart_why(const tilesat_collapse *c);
+TILESAT_API const char *tilesat_collapse_restart_why(const tilesat_collapse *c);
 /* After a guarded run, with i below tilesat_collapse_banned: the i-th ban,
  * in the order of the run: drawn as the step-th choice (the choices before
  * it are the run's first `step`), tile at cell left no valid map. */
-void tilesat_collapse_ban(const tilesat_collapse *c, size_t i, size_t *step,
-                          int *cell, int *tile);
+TILESAT_API void tilesat_collapse_ban(const tilesat_collapse *c, size_t i,
+                                      size_t *step, int *cell, int *tile);
 /* After a run: the cell left with no tile, or -1. */
-int tilesat_collapse_contradiction(const tilesat_collapse *c);
+TILESAT_API int tilesat_collapse_contradiction(const tilesat_collapse *c);
 /* After a guarded run that ended TILESAT_UNSAT: true, with its place,
  * if a window of the map with no filling proved it (rows row0.. and
  * columns col0.., modulo the size on a periodic map); false when
  * propagation of the pins (tilesat_collapse_contradiction: the cell it
  * emptied) or the solver on the whole map did. */
-bool tilesat_collapse_unsat_window(const tilesat_collapse *c, int *row0,
-                                   int *col0, int *rows, int *cols);
+TILESAT_API bool tilesat_collapse_unsat_window(const tilesat_collapse *c,
+                                               int *row0, int *col0, int *rows,
+                                               int *cols);
 /* After a run that failed on a global constraint, the constraint and why,
  * "ORIGIN: TEXT, but WHAT" (valid until the next run): a count its choices
  * took past a bound (tilesat_collapse_contradiction is the cell where that
  * showed), or a connected or path constraint the finished map of an
  * unguarded run breaks (no contradiction cell: the run returned
  * TILESAT_UNKNOWN with every cell decided).  NULL otherwise. */
-const char *tilesat_collapse_why(const tilesat_collapse *c);
+TILESAT_API const char *tilesat_collapse_why(const tilesat_collapse *c);
 /* After a run: is `tile` still possible at `cell` (row-major)?  The wave
  * as the run left it: one tile a cell after a success, more where a run
  * stopped at its limit, none in a contradiction's cell. */
-bool tilesat_collapse_possible(const tilesat_collapse *c, int cell, int tile);
+TILESAT_API bool tilesat_collapse_possible(const tilesat_collapse *c, int cell,
+                                           int tile);
 /* Why the last run (unguarded) hit a contradiction, in its own choices,
  * found by solving under them as assumptions (so's backend):
  *  - the point of no return: the first choice after which no valid map
@@ -340,19 +350,19 @@ bool tilesat_collapse_possible(const tilesat_collapse *c, int cell, int tile);
  *    leave no valid map, while dropping any one of them leaves one.
  * Returns 0, or -1 with err.  When the rules and pins alone have no valid
  * map, the point of no return is -1 and the doomed set empty. */
-int tilesat_collapse_explain(tilesat_collapse *c,
-                             const tilesat_solve_options *so,
-                             tilesat_error *err);
+TILESAT_API int tilesat_collapse_explain(tilesat_collapse *c,
+                                         const tilesat_solve_options *so,
+                                         tilesat_error *err);
 /* After tilesat_collapse_explain: the index of the point of no return in
  * the choices, or -1; the doomed set's indexes, ascending (valid until the
  * next run). */
-long tilesat_collapse_no_return(const tilesat_collapse *c);
-size_t tilesat_collapse_doomed(const tilesat_collapse *c,
-                               const size_t **choices);
+TILESAT_API long tilesat_collapse_no_return(const tilesat_collapse *c);
+TILESAT_API size_t tilesat_collapse_doomed(const tilesat_collapse *c,
+                                           const size_t **choices);
 /* After a run: how many tiles it chose; with i below that, the i-th
  * choice's cell and tile. */
-size_t tilesat_collapse_choices(const tilesat_collapse *c, size_t i, int *cell,
-                                int *tile);
+TILESAT_API size_t tilesat_collapse_choices(const tilesat_collapse *c, size_t i,
+                                            int *cell, int *tile);
 
 /* ------------------------------------------------------- endless worlds */
 
@@ -364,19 +374,21 @@ size_t tilesat_collapse_choices(const tilesat_collapse *c, size_t i, int *cell,
  * to 16x16 ("tilesat world needs a periodic pattern ...") or on error.
  * The rules must outlive it. */
 typedef struct tilesat_world tilesat_world;
-tilesat_world *tilesat_world_new(const tilesat_rules *r, tilesat_topology topo,
-                                 uint64_t seed, const tilesat_solve_options *so,
-                                 tilesat_error *err);
-void tilesat_world_free(tilesat_world *w);
+TILESAT_API tilesat_world *
+tilesat_world_new(const tilesat_rules *r, tilesat_topology topo, uint64_t seed,
+                  const tilesat_solve_options *so, tilesat_error *err);
+TILESAT_API void tilesat_world_free(tilesat_world *w);
 /* The span_w x span_h chunks of n x n cells from chunk row crow and chunk
  * column ccol (cell row crow * n, rows grow to the south, columns to the
  * east) into tiles, (span_h * n) rows of (span_w * n): 0, or -1 with err
  * (more than about 8000 cells a side at once, or stopped). */
-int tilesat_world_chunks(tilesat_world *w, int64_t crow, int64_t ccol, int n,
-                         int span_w, int span_h, int *tiles,
-                         tilesat_error *err);
+TILESAT_API int tilesat_world_chunks(tilesat_world *w, int64_t crow,
+                                     int64_t ccol, int n, int span_w,
+                                     int span_h, int *tiles,
+                                     tilesat_error *err);
 /* After tilesat_world_chunks: its pattern and blocks (pin_windows 0). */
-void tilesat_world_stats(const tilesat_world *w, tilesat_modify_stats *out);
+TILESAT_API void tilesat_world_stats(const tilesat_world *w,
+                                     tilesat_modify_stats *out);
 
 /* ------------------------------------------------- advice for designers */
 
@@ -429,15 +441,17 @@ typedef struct tilesat_advice {
 /* Collects the doomed sets of a map's failed runs (the map must outlive
  * it). */
 typedef struct tilesat_advisor tilesat_advisor;
-tilesat_advisor *tilesat_advisor_new(const tilesat_map *m);
-void tilesat_advisor_free(tilesat_advisor *a);
+TILESAT_API tilesat_advisor *tilesat_advisor_new(const tilesat_map *m);
+TILESAT_API void tilesat_advisor_free(tilesat_advisor *a);
 /* After tilesat_collapse_explain of a run of m that contradicted. */
-void tilesat_advisor_add(tilesat_advisor *a, const tilesat_collapse *c);
+TILESAT_API void tilesat_advisor_add(tilesat_advisor *a,
+                                     const tilesat_collapse *c);
 /* Run seeds o->seed .. o->seed + runs - 1 with o (as they were run), then
  * again with each change; progress and terminate from o->solve.  0 with
  * *out (valid until the advisor is freed), or -1 with err. */
-int tilesat_advise(tilesat_advisor *a, const tilesat_collapse_options *o,
-                   long runs, const tilesat_advice **out, tilesat_error *err);
+TILESAT_API int tilesat_advise(tilesat_advisor *a,
+                               const tilesat_collapse_options *o, long runs,
+                               const tilesat_advice **out, tilesat_error *err);
 
 /* ---------------------------------------------------- check as a portfolio */
 
@@ -455,9 +469,10 @@ typedef enum tilesat_check_method {
   TILESAT_CHECK_COLLAPSE = 2, /* the guarded collapse alone, without a
                                  budget, as tilesat_collapse_run makes it */
 } tilesat_check_method;
-const char *tilesat_check_method_name(tilesat_check_method method);
+TILESAT_API const char *tilesat_check_method_name(tilesat_check_method method);
 /* "auto", "cnf" or "collapse"; -1 if none. */
-int tilesat_check_method_parse(const char *name, tilesat_check_method *out);
+TILESAT_API int tilesat_check_method_parse(const char *name,
+                                           tilesat_check_method *out);
 
 typedef struct tilesat_check_options {
   tilesat_check_method method; /* default auto */
@@ -467,7 +482,7 @@ typedef struct tilesat_check_options {
                     collapse before the CNF; 0 (default): 5 plus 2e-6 per
                     cell and tile */
 } tilesat_check_options;
-void tilesat_check_options_init(tilesat_check_options *o);
+TILESAT_API void tilesat_check_options_init(tilesat_check_options *o);
 
 /* What gave the answer. */
 typedef enum tilesat_check_by {
@@ -492,15 +507,16 @@ typedef struct tilesat_check_answer {
  * tilesat_check: TILESAT_SAT with `tiles` (may be NULL) a witness that
  * has passed tilesat_map_verify, TILESAT_UNSAT, or -1 with err.  With
  * TILESAT_CHECK_CNF exactly tilesat_check. */
-int tilesat_check_portfolio(const tilesat_map *m,
-                            const tilesat_check_options *o, int *tiles,
-                            tilesat_check_answer *how, tilesat_error *err);
+TILESAT_API int tilesat_check_portfolio(const tilesat_map *m,
+                                        const tilesat_check_options *o,
+                                        int *tiles, tilesat_check_answer *how,
+                                        tilesat_error *err);
 /* The answer in words: "no filling of the 5x5 window at rows 0-4, columns
  * 0-4", "propagating the rules and pins leaves no tile at (0,1)", "a guarded
  * collapse (3 choices banned, 2 blocks repaired)", "the whole map's CNF". */
-void tilesat_check_answer_text(const tilesat_map *m,
-                               const tilesat_check_answer *a, char *buf,
-                               size_t len);
+TILESAT_API void tilesat_check_answer_text(const tilesat_map *m,
+                                           const tilesat_check_answer *a,
+                                           char *buf, size_t len);
 
 #ifdef __cplusplus
 }

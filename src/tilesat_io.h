@@ -23,43 +23,47 @@ typedef struct tilesat_image {
 } tilesat_image;
 
 /* A transparent black width x height image (both positive). */
-tilesat_image *tilesat_image_new(int width, int height);
-void tilesat_image_free(tilesat_image *img);
+TILESAT_API tilesat_image *tilesat_image_new(int width, int height);
+TILESAT_API void tilesat_image_free(tilesat_image *img);
 /* Do these bytes start with the PNG signature?  Inputs are recognised by
  * their content, not their file name. */
-bool tilesat_is_png(const void *data, size_t len);
+TILESAT_API bool tilesat_is_png(const void *data, size_t len);
 /* Decode a PNG (any colour type and depth, through libpng) to RGBA.  A
  * truncated or corrupt file is an error naming it. */
-tilesat_image *tilesat_image_read_png(const char *path, tilesat_error *err);
-tilesat_image *tilesat_image_parse_png(const void *data, size_t len,
-                                       const char *filename,
-                                       tilesat_error *err);
+TILESAT_API tilesat_image *tilesat_image_read_png(const char *path,
+                                                  tilesat_error *err);
+TILESAT_API tilesat_image *tilesat_image_parse_png(const void *data, size_t len,
+                                                   const char *filename,
+                                                   tilesat_error *err);
 /* Write a PNG file whole or not at all (see tilesat_output): on failure the
  * file that was there is untouched.  0, or -1 with err. */
-int tilesat_image_write_png(const tilesat_image *img, const char *path,
-                            tilesat_error *err);
+TILESAT_API int tilesat_image_write_png(const tilesat_image *img,
+                                        const char *path, tilesat_error *err);
 /* Encode img as PNG into a stream the caller puts in place (a
  * tilesat_output's), `name` naming it in errors.  0, or -1 with err. */
-int tilesat_image_write_png_stream(const tilesat_image *img, FILE *f,
-                                   const char *name, tilesat_error *err);
+TILESAT_API int tilesat_image_write_png_stream(const tilesat_image *img,
+                                               FILE *f, const char *name,
+                                               tilesat_error *err);
 /* Was the PNG file at path written by tilesat?  Every PNG tilesat writes
  * carries a text chunk "Software" = "tilesat" (before its image data); a
  * file without it (or not a PNG, or unreadable) was not: false. */
-bool tilesat_png_by_tilesat(const char *path);
+TILESAT_API bool tilesat_png_by_tilesat(const char *path);
 /* A PNG's note of what it shows: tilesat_image_write_png_noted writes it
  * as a second text chunk, TILESAT_PNG_NOTE = note (at most 79 bytes), and
  * tilesat_png_note reads it back into note (len bytes with its NUL); false
  * when the file has none. */
 #define TILESAT_PNG_NOTE "tilesat-picture"
-int tilesat_image_write_png_noted(const tilesat_image *img, FILE *f,
-                                  const char *name, const char *note,
-                                  tilesat_error *err);
-bool tilesat_png_note(const char *path, char *note, size_t len);
+TILESAT_API int tilesat_image_write_png_noted(const tilesat_image *img, FILE *f,
+                                              const char *name,
+                                              const char *note,
+                                              tilesat_error *err);
+TILESAT_API bool tilesat_png_note(const char *path, char *note, size_t len);
 /* The picture img was drawn from, when img is it scaled by nearest
  * neighbour xn/xd across and yn/yd down (tilesat_render_drawn's scaling,
  * not smaller): every pixel of img its source's; NULL when it is not. */
-tilesat_image *tilesat_image_unscale(const tilesat_image *img, long long xn,
-                                     long long xd, long long yn, long long yd);
+TILESAT_API tilesat_image *tilesat_image_unscale(const tilesat_image *img,
+                                                 long long xn, long long xd,
+                                                 long long yn, long long yd);
 
 /* Tile pictures: for each tile name a width x height RGBA picture, all of
  * one size.  With `overlap` N > 0 the tiles are N x N patterns of the
@@ -77,36 +81,39 @@ tilesat_image *tilesat_image_unscale(const tilesat_image *img, long long xn,
  * A palette is a pictures file of size 1 1: it names colours. */
 typedef struct tilesat_pictures tilesat_pictures;
 
-tilesat_pictures *tilesat_pictures_new(int width, int height, int overlap);
-void tilesat_pictures_free(tilesat_pictures *p);
-int tilesat_pictures_width(const tilesat_pictures *p);
-int tilesat_pictures_height(const tilesat_pictures *p);
-int tilesat_pictures_overlap(const tilesat_pictures *p);
-int tilesat_pictures_count(const tilesat_pictures *p);
-const char *tilesat_pictures_name(const tilesat_pictures *p, int i);
+TILESAT_API tilesat_pictures *tilesat_pictures_new(int width, int height,
+                                                   int overlap);
+TILESAT_API void tilesat_pictures_free(tilesat_pictures *p);
+TILESAT_API int tilesat_pictures_width(const tilesat_pictures *p);
+TILESAT_API int tilesat_pictures_height(const tilesat_pictures *p);
+TILESAT_API int tilesat_pictures_overlap(const tilesat_pictures *p);
+TILESAT_API int tilesat_pictures_count(const tilesat_pictures *p);
+TILESAT_API const char *tilesat_pictures_name(const tilesat_pictures *p, int i);
 /* Add (or replace) the picture of `name`: width*height*4 RGBA bytes, copied.
  * Returns its index. */
-int tilesat_pictures_set(tilesat_pictures *p, const char *name,
-                         const uint8_t *rgba);
+TILESAT_API int tilesat_pictures_set(tilesat_pictures *p, const char *name,
+                                     const uint8_t *rgba);
 /* The picture of a tile name (width*height*4 bytes), or NULL. */
-const uint8_t *tilesat_pictures_get(const tilesat_pictures *p,
-                                    const char *name);
+TILESAT_API const uint8_t *tilesat_pictures_get(const tilesat_pictures *p,
+                                                const char *name);
 /* The name of the first picture with exactly these pixels, or NULL. */
-const char *tilesat_pictures_find_pixels(const tilesat_pictures *p,
-                                         const uint8_t *rgba);
-tilesat_pictures *tilesat_pictures_parse(const char *text, size_t len,
-                                         const char *filename,
-                                         tilesat_error *err);
-tilesat_pictures *tilesat_pictures_read_file(const char *path,
-                                             tilesat_error *err);
-int tilesat_pictures_write(const tilesat_pictures *p, FILE *out);
+TILESAT_API const char *tilesat_pictures_find_pixels(const tilesat_pictures *p,
+                                                     const uint8_t *rgba);
+TILESAT_API tilesat_pictures *tilesat_pictures_parse(const char *text,
+                                                     size_t len,
+                                                     const char *filename,
+                                                     tilesat_error *err);
+TILESAT_API tilesat_pictures *tilesat_pictures_read_file(const char *path,
+                                                         tilesat_error *err);
+TILESAT_API int tilesat_pictures_write(const tilesat_pictures *p, FILE *out);
 
 /* The colour tile `tile` of r is drawn in when it has no picture: a name
  * "#rrggbb" (or "#rrggbbaa") is that colour; any other tile gets the colour
  * of its index from a fixed palette of well-separated colours (Kelly's 22,
  * then hues a golden angle apart), so that neighbouring tiles of a small
  * set never look alike.  rgba: 4 bytes. */
-void tilesat_tile_colour(const tilesat_rules *r, int tile, uint8_t rgba[4]);
+TILESAT_API void tilesat_tile_colour(const tilesat_rules *r, int tile,
+                                     uint8_t rgba[4]);
 
 /* ------------------------------------------------------- samples as images */
 
@@ -118,11 +125,10 @@ void tilesat_tile_colour(const tilesat_rules *r, int tile, uint8_t rgba[4]);
  * ("#rrggbbaa" when not opaque), else "tK" (K counting the new tiles of
  * `pics`).  When `pics` is not NULL each new tile's picture is added to it,
  * so several samples share names; its size must be tile_size. */
-tilesat_grid *tilesat_grid_from_image(const tilesat_image *img,
-                                      const char *filename, int tile_size,
-                                      const tilesat_pictures *known,
-                                      tilesat_pictures *pics,
-                                      tilesat_error *err);
+TILESAT_API tilesat_grid *
+tilesat_grid_from_image(const tilesat_image *img, const char *filename,
+                        int tile_size, const tilesat_pictures *known,
+                        tilesat_pictures *pics, tilesat_error *err);
 
 /* WFC's overlapping model: every N x N window of each image (wrapping with
  * `periodic_input`, else only windows inside the image) is a tile, named
@@ -132,11 +138,10 @@ tilesat_grid *tilesat_grid_from_image(const tilesat_image *img,
  * in direction d of a iff they agree where they overlap when b is shifted one
  * pixel in direction d.  Square topology.  *pics (if not NULL) receives the
  * patterns' pictures, with overlap N. */
-tilesat_rules *tilesat_extract_patterns(const tilesat_image *const *images,
-                                        size_t nimages, int n,
-                                        bool periodic_input, int symmetry,
-                                        tilesat_pictures **pics,
-                                        tilesat_error *err);
+TILESAT_API tilesat_rules *
+tilesat_extract_patterns(const tilesat_image *const *images, size_t nimages,
+                         int n, bool periodic_input, int symmetry,
+                         tilesat_pictures **pics, tilesat_error *err);
 
 /* --------------------------------------------------------- WFC tilesets */
 
@@ -150,9 +155,10 @@ tilesat_rules *tilesat_extract_patterns(const tilesat_image *const *images,
  * of ten.  When `pics` is not NULL the tile images (NAME.png beside the XML in
  * a folder named after it, or "NAME K.png" for unique="True" sets) are loaded,
  * rotated and reflected into *pics. */
-tilesat_rules *tilesat_import_tileset(const char *path, const char *subset,
-                                      tilesat_pictures **pics,
-                                      tilesat_error *err);
+TILESAT_API tilesat_rules *tilesat_import_tileset(const char *path,
+                                                  const char *subset,
+                                                  tilesat_pictures **pics,
+                                                  tilesat_error *err);
 
 /* ------------------------------------------------------- WFC run lists */
 
@@ -189,9 +195,9 @@ typedef struct tilesat_wfc_entry {
  * the reference skips them), *n of them; an entry's own problems are in
  * its `error`, so one bad entry does not hide the others.  NULL with err
  * when the file cannot be read, is not XML or its root is not <samples>. */
-tilesat_wfc_entry *tilesat_wfc_samples_read(const char *path, size_t *n,
-                                            tilesat_error *err);
-void tilesat_wfc_samples_free(tilesat_wfc_entry *entries, size_t n);
+TILESAT_API tilesat_wfc_entry *
+tilesat_wfc_samples_read(const char *path, size_t *n, tilesat_error *err);
+TILESAT_API void tilesat_wfc_samples_free(tilesat_wfc_entry *entries, size_t n);
 
 /* ----------------------------------------------------------- Tiled maps */
 
@@ -212,31 +218,34 @@ typedef enum tilesat_empty {
  * suffix ":" + letters of h (horizontal), v (vertical), d (diagonal), x (hex
  * 120 degrees), e.g. "12:hd".  Excluded cells read as NULL names from
  * tilesat_grid_at. */
-tilesat_grid *tilesat_tiled_read(const char *path, const char *layer,
-                                 tilesat_empty empty, tilesat_error *err);
+TILESAT_API tilesat_grid *tilesat_tiled_read(const char *path,
+                                             const char *layer,
+                                             tilesat_empty empty,
+                                             tilesat_error *err);
 /* Write a filled map as a Tiled map, .tmj (JSON) when `path` ends in
  * ".tmj" or ".json", else .tmx (XML, CSV data).  Tile k is global id k+1 of
  * one tileset whose image, PATH + ".png" (tilesat_tiled_picture_path), is
  * written too (the pictures, or tilesat_tile_colour squares), and whose tiles
  * carry their names as the "tilesat" property, so tilesat_tiled_read gives back
  * the same grid.  Hex maps are written as staggered, odd-r, pointy-top. */
-int tilesat_tiled_write(const tilesat_map *m, const int *tiles,
-                        const tilesat_pictures *pics, const char *path,
-                        tilesat_error *err);
+TILESAT_API int tilesat_tiled_write(const tilesat_map *m, const int *tiles,
+                                    const tilesat_pictures *pics,
+                                    const char *path, tilesat_error *err);
 /* The picture of tiles tilesat writes beside a Tiled map or tileset it
  * writes to `path`: path + ".png" ("level.tmx" -> "level.tmx.png",
  * "village.tsx" -> "village.tsx.png"), a name no sample has by accident,
  * one per file (malloc'd). */
-char *tilesat_tiled_picture_path(const char *path);
+TILESAT_API char *tilesat_tiled_picture_path(const char *path);
 /* Write the rules' tiles as a Tiled tileset to paint maps with: .tsx (XML),
  * or .tsj (JSON) when `path` ends in ".tsj" or ".json", and its image PATH
  * + ".png" (tilesat_tiled_picture_path), the tiles drawn as tilesat_tiled_write
  * draws them (pictures, or tilesat_tile_colour squares, at least 8 pixels a
  * side), tile k of the rules tile id k, each carrying its name as its
  * "tilesat" property: a map painted with it reads back by those names. */
-int tilesat_tiled_write_tileset(const tilesat_rules *r,
-                                const tilesat_pictures *pics, const char *path,
-                                tilesat_error *err);
+TILESAT_API int tilesat_tiled_write_tileset(const tilesat_rules *r,
+                                            const tilesat_pictures *pics,
+                                            const char *path,
+                                            tilesat_error *err);
 /* Write a filled map as a Tiled map using the tilesets of the Tiled map
  * `like` (typically the sample the rules came from), so it shows the same
  * tile images: each tile must be named by a global id with optional flip
@@ -245,9 +254,9 @@ int tilesat_tiled_write_tileset(const tilesat_rules *r,
  * tilesets are copied (external sources re-pointed from the new file's
  * folder; embedded ones only between files of one format).  No image is
  * written. */
-int tilesat_tiled_write_like(const tilesat_map *m, const int *tiles,
-                             const char *like, const char *path,
-                             tilesat_error *err);
+TILESAT_API int tilesat_tiled_write_like(const tilesat_map *m, const int *tiles,
+                                         const char *like, const char *path,
+                                         tilesat_error *err);
 /* Write a filled map into a copy of the Tiled map `base` (the painted map
  * its pins came from): the tile layer `layer` (NULL: the first, depth first
  * through group layers) gets the map's tiles, in the encoding it had (CSV,
@@ -260,26 +269,28 @@ int tilesat_tiled_write_like(const tilesat_map *m, const int *tiles,
  * properties) are re-pointed from path's folder.  Tiles are named as by
  * tilesat_tiled_write_like: a gid ("12", "12:h") or a "tilesat" property
  * of one of base's tilesets ("corner", "corner:h"). */
-int tilesat_tiled_write_into(const tilesat_map *m, const int *tiles,
-                             const char *base, const char *layer,
-                             const char *path, tilesat_error *err);
+TILESAT_API int tilesat_tiled_write_into(const tilesat_map *m, const int *tiles,
+                                         const char *base, const char *layer,
+                                         const char *path, tilesat_error *err);
 /* Several filled maps (nmaps > 0) as the layers of one Tiled map, "map 1"
  * to "map N" (only the first visible), with our own tileset (like NULL) or
  * like's, as above.  One map is the same as the functions above. */
-int tilesat_tiled_write_maps(const tilesat_map *m, const int *const *maps,
-                             size_t nmaps, const tilesat_pictures *pics,
-                             const char *like, const char *path,
-                             tilesat_error *err);
+TILESAT_API int tilesat_tiled_write_maps(const tilesat_map *m,
+                                         const int *const *maps, size_t nmaps,
+                                         const tilesat_pictures *pics,
+                                         const char *like, const char *path,
+                                         tilesat_error *err);
 /* The same into streams the caller opened and puts in place (whole or not
  * at all, as a tilesat_output does): the map into `map`, and with our own
  * tileset (like NULL) its image into `image`, the picture the map names
  * (tilesat_tiled_picture_path; NULL with like).  `path` is where
  * the map will be: its references are made from there.  0, or -1 with err
  * (the streams then hold nothing to keep). */
-int tilesat_tiled_write_maps_to(const tilesat_map *m, const int *const *maps,
-                                size_t nmaps, const tilesat_pictures *pics,
-                                const char *like, const char *path, FILE *map,
-                                FILE *image, tilesat_error *err);
+TILESAT_API int
+tilesat_tiled_write_maps_to(const tilesat_map *m, const int *const *maps,
+                            size_t nmaps, const tilesat_pictures *pics,
+                            const char *like, const char *path, FILE *map,
+                            FILE *image, tilesat_error *err);
 
 /* The map property "tilesat-rules" that names the rules file `rules` in a
  * Tiled map written to `path`, as Tiled's extension (tools/tiled/tilesat.js)
@@ -287,21 +298,19 @@ int tilesat_tiled_write_maps_to(const tilesat_map *m, const int *const *maps,
  * when rules is not a regular file (standard input, a pipe) or that path
  * is not plain UTF-8 (tilesat_name_encode would change it: a Tiled file
  * cannot hold its control bytes). */
-char *tilesat_tiled_rules_property(const char *rules, const char *path);
+TILESAT_API char *tilesat_tiled_rules_property(const char *rules,
+                                               const char *path);
 /* tilesat_tiled_write_maps_to and tilesat_tiled_write_into, the map given
  * the property "tilesat-rules" with the value `rules` (NULL: none; see
  * tilesat_tiled_rules_property), unless base already has it with a value,
  * which is kept.  A new <properties> is the map's first child. */
-int tilesat_tiled_write_maps_rules_to(const tilesat_map *m,
-                                      const int *const *maps, size_t nmaps,
-                                      const tilesat_pictures *pics,
-                                      const char *like, const char *rules,
-                                      const char *path, FILE *map, FILE *image,
-                                      tilesat_error *err);
-int tilesat_tiled_write_into_rules(const tilesat_map *m, const int *tiles,
-                                   const char *base, const char *layer,
-                                   const char *rules, const char *path,
-                                   tilesat_error *err);
+TILESAT_API int tilesat_tiled_write_maps_rules_to(
+    const tilesat_map *m, const int *const *maps, size_t nmaps,
+    const tilesat_pictures *pics, const char *like, const char *rules,
+    const char *path, FILE *map, FILE *image, tilesat_error *err);
+TILESAT_API int tilesat_tiled_write_into_rules(
+    const tilesat_map *m, const int *tiles, const char *base, const char *layer,
+    const char *rules, const char *path, tilesat_error *err);
 
 /* -------------------------------------------------------------- rendering */
 
@@ -323,27 +332,33 @@ int tilesat_tiled_write_into_rules(const tilesat_map *m, const int *tiles,
  * their whole pattern, as WFC does.  Returns NULL when the image would be
  * larger than 2^26 pixels, as large as tilesat reads a PNG
  * (tilesat_render_png then reports an error). */
-tilesat_image *tilesat_render(const tilesat_map *m,
-                              const tilesat_pictures *pics, const int *tiles,
-                              const uint64_t *domains, const bool *highlight);
-int tilesat_render_png(const tilesat_map *m, const tilesat_pictures *pics,
-                       const int *tiles, const uint64_t *domains,
-                       const bool *highlight, const char *path,
-                       tilesat_error *err);
+TILESAT_API tilesat_image *tilesat_render(const tilesat_map *m,
+                                          const tilesat_pictures *pics,
+                                          const int *tiles,
+                                          const uint64_t *domains,
+                                          const bool *highlight);
+TILESAT_API int tilesat_render_png(const tilesat_map *m,
+                                   const tilesat_pictures *pics,
+                                   const int *tiles, const uint64_t *domains,
+                                   const bool *highlight, const char *path,
+                                   tilesat_error *err);
 /* A contact sheet of nmaps filled maps: ceil(sqrt(nmaps)) maps a row, map k
  * at column k % cols and row k / cols, each rendered as above, separated by
  * TILESAT_SHEET_GAP pixels of grey (#808080).  NULL when the sheet would
  * be larger than 32768 pixels a side or 2^26 pixels in all. */
 #define TILESAT_SHEET_GAP 2
-tilesat_image *tilesat_render_sheet(const tilesat_map *m,
-                                    const tilesat_pictures *pics,
-                                    const int *const *maps, size_t nmaps);
+TILESAT_API tilesat_image *tilesat_render_sheet(const tilesat_map *m,
+                                                const tilesat_pictures *pics,
+                                                const int *const *maps,
+                                                size_t nmaps);
 /* Before any work: does tilesat_render draw m with these pictures, or is
  * its picture too large?  And the most maps, up to nmaps, whose contact
  * sheet tilesat_render_sheet draws (0: not even one). */
-bool tilesat_render_fits(const tilesat_map *m, const tilesat_pictures *pics);
-size_t tilesat_render_sheet_fits(const tilesat_map *m,
-                                 const tilesat_pictures *pics, size_t nmaps);
+TILESAT_API bool tilesat_render_fits(const tilesat_map *m,
+                                     const tilesat_pictures *pics);
+TILESAT_API size_t tilesat_render_sheet_fits(const tilesat_map *m,
+                                             const tilesat_pictures *pics,
+                                             size_t nmaps);
 
 /* How the command line draws a map, beyond tilesat_render's defaults (a
  * NULL tilesat_draw is tilesat_render's picture):
@@ -372,30 +387,33 @@ typedef struct tilesat_draw {
   bool legend;
   int window[4];
 } tilesat_draw;
-tilesat_image *tilesat_render_drawn(const tilesat_map *m,
-                                    const tilesat_pictures *pics,
-                                    const int *tiles, const uint64_t *domains,
-                                    const tilesat_draw *how);
-tilesat_image *tilesat_render_sheet_drawn(const tilesat_map *m,
-                                          const tilesat_pictures *pics,
-                                          const int *const *maps, size_t nmaps,
-                                          const tilesat_draw *how);
-bool tilesat_render_drawn_fits(const tilesat_map *m,
-                               const tilesat_pictures *pics,
-                               const tilesat_draw *how);
-size_t tilesat_render_sheet_drawn_fits(const tilesat_map *m,
-                                       const tilesat_pictures *pics,
-                                       size_t nmaps, const tilesat_draw *how);
+TILESAT_API tilesat_image *tilesat_render_drawn(const tilesat_map *m,
+                                                const tilesat_pictures *pics,
+                                                const int *tiles,
+                                                const uint64_t *domains,
+                                                const tilesat_draw *how);
+TILESAT_API tilesat_image *
+tilesat_render_sheet_drawn(const tilesat_map *m, const tilesat_pictures *pics,
+                           const int *const *maps, size_t nmaps,
+                           const tilesat_draw *how);
+TILESAT_API bool tilesat_render_drawn_fits(const tilesat_map *m,
+                                           const tilesat_pictures *pics,
+                                           const tilesat_draw *how);
+TILESAT_API size_t tilesat_render_sheet_drawn_fits(const tilesat_map *m,
+                                                   const tilesat_pictures *pics,
+                                                   size_t nmaps,
+                                                   const tilesat_draw *how);
 /* What the picture of nmaps maps (0 or 1: tilesat_render_drawn's) drawn
  * as `how` says is, as a PNG's note (tilesat_image_write_png_noted):
  * "scaled XN/XD YN/YD" (the map alone, XN/XD output pixels a pixel of
  * its tile pictures across, YN/YD down: tilesat_image_unscale gives it
  * back), else "legend" (a legend or framed pins beside the map),
  * "sheet" (several maps) or "smaller" (drawn smaller than its pictures). */
-void tilesat_render_drawn_note(const tilesat_map *m,
-                               const tilesat_pictures *pics,
-                               const tilesat_draw *how, size_t nmaps,
-                               char *note, size_t len);
+TILESAT_API void tilesat_render_drawn_note(const tilesat_map *m,
+                                           const tilesat_pictures *pics,
+                                           const tilesat_draw *how,
+                                           size_t nmaps, char *note,
+                                           size_t len);
 
 /* ------------------------------------------------- pictures for designers */
 
@@ -429,45 +447,48 @@ typedef enum tilesat_mark {
  * used, the washed-out cells, the blends (when a cell may hold several tiles).
  * NULL when the picture would be larger than 32768 pixels a side or 2^26 pixels
  * in all. */
-tilesat_image *tilesat_render_marked(const tilesat_map *m,
-                                     const tilesat_pictures *pics,
-                                     const int *tiles, const uint64_t *domains,
-                                     const uint8_t *marks, const int *pairs,
-                                     size_t npairs);
+TILESAT_API tilesat_image *
+tilesat_render_marked(const tilesat_map *m, const tilesat_pictures *pics,
+                      const int *tiles, const uint64_t *domains,
+                      const uint8_t *marks, const int *pairs, size_t npairs);
 /* Before any work: does tilesat_render_marked draw m (with any marks)? */
-bool tilesat_render_marked_fits(const tilesat_map *m,
-                                const tilesat_pictures *pics);
+TILESAT_API bool tilesat_render_marked_fits(const tilesat_map *m,
+                                            const tilesat_pictures *pics);
 /* The same drawn as `how` says (tilesat_draw; NULL: as above). */
-tilesat_image *
+TILESAT_API tilesat_image *
 tilesat_render_marked_drawn(const tilesat_map *m, const tilesat_pictures *pics,
                             const int *tiles, const uint64_t *domains,
                             const uint8_t *marks, const int *pairs,
                             size_t npairs, const tilesat_draw *how);
-bool tilesat_render_marked_drawn_fits(const tilesat_map *m,
-                                      const tilesat_pictures *pics,
-                                      const tilesat_draw *how);
+TILESAT_API bool tilesat_render_marked_drawn_fits(const tilesat_map *m,
+                                                  const tilesat_pictures *pics,
+                                                  const tilesat_draw *how);
 /* A heat map of how often something happened in each cell of a width x
  * height map, of `runs` runs: TILESAT_HEAT_CELL pixels a cell, white
  * (never) to red (the most hits), and below it its title ("contradictions
  * per cell (N runs)") and colour scale, numbered 0, half the most and the
  * most.  NULL when too large (tilesat_heat_map_fits). */
 #define TILESAT_HEAT_CELL 16
-tilesat_image *tilesat_heat_map(int width, int height, const long *hits,
-                                long runs);
-bool tilesat_heat_map_fits(int width, int height, long runs);
+TILESAT_API tilesat_image *tilesat_heat_map(int width, int height,
+                                            const long *hits, long runs);
+TILESAT_API bool tilesat_heat_map_fits(int width, int height, long runs);
 /* The same at `cell` pixels a cell (0: TILESAT_HEAT_CELL). */
-tilesat_image *tilesat_heat_map_scaled(int width, int height, const long *hits,
-                                       long runs, int cell);
-bool tilesat_heat_map_scaled_fits(int width, int height, long runs, int cell);
+TILESAT_API tilesat_image *tilesat_heat_map_scaled(int width, int height,
+                                                   const long *hits, long runs,
+                                                   int cell);
+TILESAT_API bool tilesat_heat_map_scaled_fits(int width, int height, long runs,
+                                              int cell);
 /* The heat map of the map m's cells (cell 0: TILESAT_HEAT_CELL, larger
  * while it fits until pinned tiles show whole), its edge drawn all round, with
  * m's pins drawn on it as their tiles (pics' pictures, or their colours), each
  * in a frame black then white (on cells of 6 or more pixels), and a line below
  * the scale saying what the frame means. */
-tilesat_image *tilesat_heat_map_drawn(const tilesat_map *m,
-                                      const tilesat_pictures *pics,
-                                      const long *hits, long runs, int cell);
-bool tilesat_heat_map_drawn_fits(const tilesat_map *m, long runs, int cell);
+TILESAT_API tilesat_image *tilesat_heat_map_drawn(const tilesat_map *m,
+                                                  const tilesat_pictures *pics,
+                                                  const long *hits, long runs,
+                                                  int cell);
+TILESAT_API bool tilesat_heat_map_drawn_fits(const tilesat_map *m, long runs,
+                                             int cell);
 /* Does a picture hide pins? 0 when each pinned tile it draws shows whole
  * (every pixel of its picture, inside the widest frames its cell can get),
  * else the least --scale (tilesat_draw's scale, the heat map's cell) from
@@ -477,11 +498,12 @@ bool tilesat_heat_map_drawn_fits(const tilesat_map *m, long runs, int cell);
  * then be too large: drawn as before, the pins smaller, and this says so.
  * marked: tilesat_render_marked_drawn's picture, else tilesat_render_drawn's
  * or a sheet's. */
-int tilesat_render_pins_cut(const tilesat_map *m, const tilesat_pictures *pics,
-                            const tilesat_draw *how, bool marked);
-int tilesat_heat_map_pins_cut(const tilesat_map *m,
-                              const tilesat_pictures *pics, long runs,
-                              int cell);
+TILESAT_API int tilesat_render_pins_cut(const tilesat_map *m,
+                                        const tilesat_pictures *pics,
+                                        const tilesat_draw *how, bool marked);
+TILESAT_API int tilesat_heat_map_pins_cut(const tilesat_map *m,
+                                          const tilesat_pictures *pics,
+                                          long runs, int cell);
 
 #ifdef __cplusplus
 }

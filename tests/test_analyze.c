@@ -119,12 +119,16 @@ Test(analyze, the_library_answers_match_check) {
       }
     for (int t = 0; t < 3; t++)
       cr_expect(tilesat_analysis_tile_appears(a, t));
-    cr_expect(tilesat_analysis_hard(a));
+    tilesat_analysis_info ai;
+    tilesat_analysis_get(a, &ai);
+    cr_expect(ai.hard);
+    cr_expect_eq(ai.max, 4);
+    cr_expect_not_null(ai.explanation);
     tilesat_analysis_free(a);
   }
   cr_expect_null(tilesat_analyze(r, 0, TILESAT_SQUARE, false,
                                  SOLVE(TILESAT_PICOSAT), &err));
-  cr_expect_str_eq(err.msg, "--max: 0 is not from 1 to 64");
+  cr_expect_str_eq(err.msg, "max: 0 is not from 1 to 64");
   tilesat_rules_free(r);
 }
 

@@ -10,7 +10,7 @@
  *   two-sample test per tile, Bonferroni over the tiles, rejected at 0.01;
  * - seams: neighbour pairs (east and south) whose two cells lie in
  *   different blocks of modify's last layer (wfc/modify.h: MOD_P,
- *   mod_layer_offset) against the pairs of the blocks' middle lines (the
+ *   ts_mod_layer_offset) against the pairs of the blocks' middle lines (the
  *   same number of lines, half a block from the seams), chi-square test
  *   of homogeneity, east and south apart (columns with an expected seam
  *   count under 5 pooled), p > 0.01.  The same check passes on plain WFC's maps
@@ -152,7 +152,7 @@ static double shares_p(const maps *a, const maps *b, double *most, int *worst) {
  * block's side): 1 a seam, 0 a block's middle line, -1 neither. */
 static int seam_at(int d, int y, int x) {
   int oy, ox;
-  mod_layer_offset(MOD_LAYERS - 1, MOD_P, false, &oy, &ox);
+  ts_mod_layer_offset(MOD_LAYERS - 1, MOD_P, false, &oy, &ox);
   int at = ((d ? y + 1 - oy : x + 1 - ox) % MOD_P + MOD_P) % MOD_P;
   return at == 0 ? 1 : at == MOD_P / 2 ? 0 : -1;
 }
@@ -213,7 +213,7 @@ static void blocky(const maps *plain, maps *out) {
   *out = *plain;
   out->tiles = malloc((size_t)MAPS * W * W * sizeof *out->tiles);
   int oy, ox;
-  mod_layer_offset(MOD_LAYERS - 1, MOD_P, false, &oy, &ox);
+  ts_mod_layer_offset(MOD_LAYERS - 1, MOD_P, false, &oy, &ox);
   for (int i = 0; i < MAPS; i++)
     for (int y = 0; y < W; y++)
       for (int x = 0; x < W; x++) {
@@ -300,7 +300,7 @@ Test(look, seams_look_like_block_insides) {
  * maps each way, every tile's mean share within 1 point of plain WFC's
  * successful runs.  Modify's blocks alone left "cross" 1.4 points under
  * plain WFC's (a block's WFC, its margin fixed, makes fewer crossings);
- * their calibrated weights (wfc/modify.h: mod_calibrate) bring it back. */
+ * their calibrated weights (wfc/modify.h: ts_mod_calibrate) bring it back. */
 #define BIG 128
 Test(look, knots_128_shares_within_a_point_of_plain_wfc) {
   tilesat_rules *r = import("Knots", "Standard");

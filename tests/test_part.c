@@ -338,7 +338,7 @@ Test(part, the_fingerprint_names_the_problem) {
     tilesat_map_free(q);
   }
   cr_expect_eq(tilesat_map_part(m, 7, 6, &(tilesat_map *){NULL}, &err), -1);
-  cr_expect_str_eq(err.msg, "--part: part 7 of 6: K/N needs 1 <= K <= N <= "
+  cr_expect_str_eq(err.msg, "part: part 7 of 6: K/N needs 1 <= K <= N <= "
                             "1000000");
   tilesat_map_free(m);
   tilesat_rules_free(r);

@@ -184,10 +184,11 @@ Test(map, bad_sizes_and_pins) {
   tilesat_error err;
   int w, h;
   cr_expect_eq(tilesat_parse_size("0x3", &w, &h, &err), -1);
-  cr_expect_str_eq(err.msg, "--size: '0x3': width and height must be "
+  cr_expect_str_eq(err.msg, "size: '0x3': width and height must be "
                             "positive");
+  cr_expect_str_eq(err.param, "size");
   cr_expect_eq(tilesat_parse_size("-1x3", &w, &h, &err), -1);
-  cr_expect_str_eq(err.msg, "--size: '-1x3' is not WIDTHxHEIGHT with whole "
+  cr_expect_str_eq(err.msg, "size: '-1x3' is not WIDTHxHEIGHT with whole "
                             "numbers that fit an int (e.g. 10x8)");
   cr_expect_eq(tilesat_parse_size("99999999999x2", &w, &h, &err), -1);
   cr_expect_eq(tilesat_parse_size("3x", &w, &h, &err), -1);
@@ -196,23 +197,25 @@ Test(map, bad_sizes_and_pins) {
   cr_expect(w == 3 && h == 4);
   cr_expect_null(
       tilesat_map_new(r, 100000, 100000, TILESAT_SQUARE, false, &err));
-  cr_expect_str_eq(err.msg, "--size: 100000x100000 with 3 tiles is too large "
+  cr_expect_str_eq(err.msg, "size: 100000x100000 with 3 tiles is too large "
                             "(at most 268435456 cells times tiles)");
   cr_expect_null(tilesat_map_new(r, 2, 2, TILESAT_HEX, false, &err));
-  cr_expect_str_eq(err.msg, "--topology: the rules are for a square grid and "
+  cr_expect_str_eq(err.msg, "topology: the rules are for a square grid and "
                             "cannot be used on a hex grid");
   tilesat_rules *hex = rules_from_sample("ab\ncd\n", TILESAT_HEX, false);
   cr_expect_null(tilesat_map_new(hex, 2, 3, TILESAT_HEX, true, &err));
-  cr_expect_str_eq(err.msg, "--periodic: a periodic hex map needs an even "
+  cr_expect_str_eq(err.msg, "periodic: a periodic hex map needs an even "
                             "height (odd-r rows alternate), not 3");
   tilesat_map *m = map_new(r, 3, 3, TILESAT_SQUARE, false);
   cr_expect_eq(tilesat_map_pin_spec(m, "3,0=L", &err), -1);
-  cr_expect_str_eq(err.msg, "--pin: cell (3,0) is outside the 3x3 map");
+  cr_expect_str_eq(err.msg, "pin: cell (3,0) is outside the 3x3 map");
   cr_expect_eq(tilesat_map_pin_spec(m, "0,0=X", &err), -1);
   cr_expect_str_eq(err.msg,
-                   "--pin: unknown tile 'X' (the tiles are 'L', 'C' and 'S')");
+                   "pin: unknown tile 'X' (the tiles are 'L', 'C' and 'S')");
+  /* the parameter named, for the command line to call it --pin */
+  cr_expect_str_eq(err.param, "pin");
   cr_expect_eq(tilesat_map_pin_spec(m, "0;0=L", &err), -1);
-  cr_expect_str_eq(err.msg, "--pin: '0;0=L' is not ROW,COL=TILE");
+  cr_expect_str_eq(err.msg, "pin: '0;0=L' is not ROW,COL=TILE");
   cr_expect_eq(tilesat_map_pin_spec(m, "0,0=", &err), -1);
   tilesat_map_free(m);
   tilesat_rules_free(hex);

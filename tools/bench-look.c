@@ -15,13 +15,13 @@
  *   seams: the chi-square test of homogeneity of neighbour pairs (east
  *     and south, by tiles) whose two cells lie in different blocks of
  *     modify's last layer against pairs inside its blocks (wfc/modify.h:
- *     MOD_P, mod_layer_offset; columns whose expected seam count is under
+ *     MOD_P, ts_mod_layer_offset; columns whose expected seam count is under
  *     5 pooled): statistic, degrees of freedom, p, for modify's maps and,
  *     as a control, for REF's maps (which have no blocks).
  *
  * Times are CPU seconds of this thread for all maps of a kind. */
-#include "wfc/modify.h"
 #include "tilesat.h"
+#include "wfc/modify.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -72,10 +72,9 @@ typedef struct pairs {
 } pairs;
 
 /* Adds a w x h map's east and south pairs (wrapping when periodic). */
-static void pairs_add(pairs *p, const int *tiles, int w, int h,
-                      bool periodic) {
+static void pairs_add(pairs *p, const int *tiles, int w, int h, bool periodic) {
   int oy, ox, T = p->T;
-  mod_layer_offset(MOD_LAYERS - 1, MOD_P, false, &oy, &ox);
+  ts_mod_layer_offset(MOD_LAYERS - 1, MOD_P, false, &oy, &ox);
   for (int y = 0; y < h; y++)
     for (int x = 0; x < w; x++)
       for (int d = 0; d < 2; d++) {
@@ -90,9 +89,9 @@ static void pairs_add(pairs *p, const int *tiles, int w, int h,
         if (at != 0 && at != MOD_P / 2)
           continue;
         bool seam = at == 0;
-        size_t k = ((size_t)d * (size_t)T + (size_t)tiles[y * w + x]) *
-                       (size_t)T +
-                   (size_t)tiles[ny * w + nx];
+        size_t k =
+            ((size_t)d * (size_t)T + (size_t)tiles[y * w + x]) * (size_t)T +
+            (size_t)tiles[ny * w + nx];
         (seam ? p->seam : p->in)[k]++;
       }
 }
@@ -182,8 +181,8 @@ static void mean_var(const kind *k, int T, int t, double *m, double *v) {
   *v = k->maps > 1 ? (ss - s * s / k->maps) / (k->maps - 1) : 0;
 }
 
-static void report(const tilesat_rules *r, const char *name, const char *size, const char *ref,
-                   const kind *mod, const kind *rk) {
+static void report(const tilesat_rules *r, const char *name, const char *size,
+                   const char *ref, const kind *mod, const kind *rk) {
   int T = tilesat_rules_ntiles(r), worst = 0;
   double most = 0, pmin = 1;
   for (int t = 0; t < T; t++) {
@@ -204,10 +203,9 @@ static void report(const tilesat_rules *r, const char *name, const char *size, c
   printf("%s %s | modify %d maps %.2f s | %s %d/%ld maps %.2f s | "
          "shares: max diff %.2f points (%s), Welch p %.3g (x%d tiles) | "
          "seams: modify chi2 %.1f df %d p %.3g, %s chi2 %.1f df %d p %.3g\n",
-         name, size, mod->maps, mod->secs,
-         ref, rk->maps, rk->runs, rk->secs, 100 * most,
-         tilesat_rules_tile_name(r, worst), pmin * T < 1 ? pmin * T : 1, T, x1,
-         d1, p1, ref, x2, d2, p2);
+         name, size, mod->maps, mod->secs, ref, rk->maps, rk->runs, rk->secs,
+         100 * most, tilesat_rules_tile_name(r, worst),
+         pmin * T < 1 ? pmin * T : 1, T, x1, d1, p1, ref, x2, d2, p2);
 }
 
 int main(int argc, char **argv) {

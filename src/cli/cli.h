@@ -168,6 +168,10 @@ const char *quoted_text(const char *s);
 const char *listed_name(const tilesat_rules *r, int t);
 /* Print a library error; returns EXIT_ERROR. */
 int fail_err(const tilesat_error *err);
+/* The library's message as the command line says it, in place: an error
+ * about a parameter (err->param, "size: ...") names its option ("--size:
+ * ..."), since library messages never name command-line flags. */
+const char *err_said(tilesat_error *err);
 bool ends_with(const char *s, const char *suffix);
 /* Wilson's score interval, 95%, for k successes in n trials (n > 0): the
  * interval collapse and run-samples give failure rates. */

@@ -24,7 +24,8 @@ int cmd_import_tileset(options *o) {
     tilesat_error err2;
     r = tilesat_import_tileset(path, o->subset, NULL, &err2);
     if (r)
-      fprintf(stderr, "tilesat: warning: no pictures written: %s\n", err.msg);
+      fprintf(stderr, "tilesat: warning: no pictures written: %s\n",
+              err_said(&err));
   }
   if (!r)
     return fail_err(&err);

@@ -82,7 +82,7 @@ static int load_rules(entry_run *r, const char *list) {
   }
   free(path);
   if (!r->rules)
-    snprintf(r->why, sizeof r->why, "%s", err.msg);
+    snprintf(r->why, sizeof r->why, "%s", err_said(&err));
   return r->rules ? 0 : -1;
 }
 
@@ -140,6 +140,8 @@ static int make_map(entry_run *r) {
     r->c = tilesat_collapse_new(r->map, &err);
   r->tiles = malloc((size_t)w * (size_t)h * sizeof *r->tiles);
   /* too large for the memory bound: refused, the others go on */
+  if (!r->map || !r->c)
+    err_said(&err);
   if (r->map && !r->c && !strncmp(err.msg, "collapse: ", 10) &&
       strstr(err.msg, "--max-memory"))
     snprintf(r->why, sizeof r->why, "too large: %s", err.msg + 10);
@@ -179,6 +181,7 @@ static int sat_check(entry_run *r, const tilesat_solve_options *base) {
   }
   if (stop_requested())
     return -1;
+  err_said(&err);
   const char *msg = strncmp(err.msg, "check: ", 7) ? err.msg : err.msg + 7;
   if (d.passed)
     snprintf(r->check, sizeof r->check, "unknown (no answer within %llu s)",
@@ -386,7 +389,7 @@ static int runs(entry_run *r, count_progress *pr) {
     int res = tilesat_collapse_run(r->c, &co, r->tiles, &err);
     double dt = mono_seconds() - t0;
     if (res < 0) {
-      snprintf(r->why, sizeof r->why, "%s", err.msg);
+      snprintf(r->why, sizeof r->why, "%s", err_said(&err));
       rc = -1;
       break;
     }

@@ -11,7 +11,9 @@
 /* The satisfiable heights of a width as text: "1..8", "1, 2", "none". */
 static void heights_text(const tilesat_analysis *a, int w, char *buf,
                          size_t len) {
-  int max = tilesat_analysis_max(a), n = 0, valid = 0;
+  tilesat_analysis_info ai;
+  tilesat_analysis_get(a, &ai);
+  int max = ai.max, n = 0, valid = 0;
   for (int h = 1; h <= max; h++) {
     n += tilesat_analysis_result(a, w, h) == TILESAT_SAT;
     valid += tilesat_analysis_result(a, w, h) != TILESAT_UNKNOWN;
@@ -55,8 +57,10 @@ static bool allows_nothing(const tilesat_rules *r, int t, int d) {
 /* "  T: nothing may stand to its left, top or right" for each such tile;
  * whether there was one. */
 static bool write_border_tiles(const tilesat_analysis *a, FILE *out) {
-  const tilesat_rules *r = tilesat_analysis_rules(a);
-  tilesat_topology topo = tilesat_analysis_topology(a);
+  tilesat_analysis_info ai;
+  tilesat_analysis_get(a, &ai);
+  const tilesat_rules *r = ai.rules;
+  tilesat_topology topo = ai.topo;
   int D = tilesat_topology_ndirs(topo);
   bool any = false;
   for (int t = 0; t < tilesat_rules_ntiles(r); t++) {
@@ -88,13 +92,14 @@ static bool write_border_tiles(const tilesat_analysis *a, FILE *out) {
 
 /* The table of sizes: + satisfiable, . not, - no such periodic hex map. */
 static void write_size_table(const tilesat_analysis *a, FILE *out) {
-  int N = tilesat_analysis_max(a);
+  tilesat_analysis_info ai;
+  tilesat_analysis_get(a, &ai);
+  int N = ai.max;
   fprintf(out,
           "\nSatisfiable sizes up to %dx%d (+ yes, . no%s; width across, "
           "height down):\n     ",
           N, N,
-          tilesat_analysis_topology(a) == TILESAT_HEX &&
-                  tilesat_analysis_periodic(a)
+          ai.topo == TILESAT_HEX && ai.periodic
               ? ", - odd height: no periodic hex map"
               : "");
   for (int w = 1; w <= N; w++)
@@ -115,7 +120,9 @@ static void write_size_table(const tilesat_analysis *a, FILE *out) {
 
 /* Widths with the same satisfiable heights, on one line. */
 static void write_by_width(const tilesat_analysis *a, FILE *out) {
-  int N = tilesat_analysis_max(a);
+  tilesat_analysis_info ai;
+  tilesat_analysis_get(a, &ai);
+  int N = ai.max;
   fputs("\nBy width, the heights that have a map:\n", out);
   char buf[1024], next[1024];
   for (int w = 1; w <= N;) {
@@ -136,12 +143,13 @@ static void write_by_width(const tilesat_analysis *a, FILE *out) {
 }
 
 int report_analysis(const tilesat_analysis *a, FILE *out) {
-  const tilesat_rules *r = tilesat_analysis_rules(a);
-  int T = tilesat_rules_ntiles(r), N = tilesat_analysis_max(a);
-  int least = tilesat_analysis_least(a);
-  bool periodic = tilesat_analysis_periodic(a);
-  fprintf(out, "%d tiles, %s topology%s:", T,
-          tilesat_topology_name(tilesat_analysis_topology(a)),
+  tilesat_analysis_info ai;
+  tilesat_analysis_get(a, &ai);
+  const tilesat_rules *r = ai.rules;
+  int T = tilesat_rules_ntiles(r), N = ai.max;
+  int least = ai.least;
+  bool periodic = ai.periodic;
+  fprintf(out, "%d tiles, %s topology%s:", T, tilesat_topology_name(ai.topo),
           periodic ? " (periodic)" : "");
   for (int t = 0; t < T; t++) {
     fputc(' ', out);
@@ -168,8 +176,8 @@ int report_analysis(const tilesat_analysis *a, FILE *out) {
   fputs(any ? "\n" : " none\n", out);
   write_size_table(a, out);
   write_by_width(a, out);
-  const tilesat_explanation *why = tilesat_analysis_explanation(a);
-  if (!tilesat_analysis_hard(a)) {
+  const tilesat_explanation *why = ai.explanation;
+  if (!ai.hard) {
     fprintf(out,
             "\nEvery square size up to %dx%d has a map: these rules can fill "
             "a level that large (--max N asks about larger ones).\n",

@@ -95,8 +95,24 @@ const char *listed_name(const tilesat_rules *r, int t) {
   return plain ? name : quoted_text(name);
 }
 
+const char *err_said(tilesat_error *err) {
+  size_t n = strnlen(err->param, sizeof err->param);
+  if (n && n < sizeof err->param && !strncmp(err->msg, err->param, n) &&
+      (err->msg[n] == ':' || err->msg[n] == ' ')) {
+    /* the parameter by its option's name: "size: ..." as "--size: ..." */
+    size_t len = strlen(err->msg);
+    len = len + 2 < sizeof err->msg ? len : sizeof err->msg - 3;
+    memmove(err->msg + 2, err->msg, len);
+    err->msg[len + 2] = '\0';
+    memcpy(err->msg, "--", 2);
+  }
+  err->param[0] = '\0';
+  return err->msg;
+}
+
 int fail_err(const tilesat_error *err) {
-  fail("%s", err->msg);
+  tilesat_error said = *err;
+  fail("%s", err_said(&said));
   return EXIT_ERROR;
 }
 
@@ -200,8 +216,8 @@ static int pins_from(options *o, const char *path, tilesat_map *m) {
       if (tilesat_map_pin(m, c / w, c % w,
                           n ? tilesat_rules_tile_name(r, tiles[0]) : name,
                           &err)) {
-        const char *why =
-            strncmp(err.msg, "--pin: ", 7) ? err.msg : err.msg + 7;
+        const char *why = err_said(&err);
+        why = strncmp(why, "--pin: ", 7) ? why : why + 7;
         fail("--pins-from: %s: (%d,%d): %s", path, c / w, c % w, why);
         rc = EXIT_ERROR;
       }
@@ -361,9 +377,16 @@ int map_of_rules(options *o, const tilesat_rules *rules, tilesat_map **map) {
     tilesat_map_set_max_memory(*map, o->max_memory);
   if (o->mask && load_mask(o, *map)) /* before the pins, which it refuses */
     return EXIT_ERROR;
-  for (int i = 0; i < o->pins.n; i++)
-    if (tilesat_map_pin_spec(*map, o->pins.v[i], &err))
+  for (int i = 0; i < o->pins.n; i++) {
+    /* the option's own name in the pin's errors and hints (--pin) */
+    int row, col, t;
+    if (tilesat_map_parse_cell(*map, o->pins.v[i], "--pin", &row, &col, &t,
+                               &err) ||
+        tilesat_map_pin(*map, row, col,
+                        tilesat_rules_tile_name(tilesat_map_rules(*map), t),
+                        &err))
       return fail_err(&err);
+  }
   for (int i = 0; i < o->pins_from.n; i++)
     if (pins_from(o, o->pins_from.v[i], *map))
       return EXIT_ERROR;

@@ -47,6 +47,15 @@ typedef TS_VEC(int) ts_ints;
 /* Fill `err` (if not NULL) with "FILE:LINE: message" (line 0: "FILE: ..."). */
 void ts_error(tilesat_error *err, const char *file, long line, const char *fmt,
               ...) __attribute__((format(printf, 4, 5)));
+/* An error about parameter `param` ("size", "pin"): "PARAM: message", and
+ * err->param set (tilesat_error), so that the command line can name its
+ * option instead; library messages never name a command-line flag. */
+void ts_error_param(tilesat_error *err, const char *param, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* err->param set to `param` when err's message is about it ("PARAM: ..."
+ * or "PARAM cannot ..."), as a function that names its input by a
+ * caller's word reports it. */
+void ts_error_mark_param(tilesat_error *err, const char *param);
 
 /* ------------------------------------------------------------------ text */
 

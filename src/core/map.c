@@ -18,33 +18,36 @@ static tilesat_map *map_new(const tilesat_rules *r, int width, int height,
   if (!r)
     ts_misuse(__func__, "NULL rules");
   if (width <= 0 || height <= 0) {
-    ts_error(err, "--size", 0, "width and height must be positive");
+    ts_error_param(err, "size", "width and height must be positive");
     return NULL;
   }
   if (tilesat_topology_ndirs(topo) != r->ndirs) {
-    ts_error(err, "--topology", 0,
-             "the rules are for a %s grid and cannot be used on a %s grid",
-             tilesat_topology_name(r->topo), tilesat_topology_name(topo));
+    ts_error_param(
+        err, "topology",
+        "the rules are for a %s grid and cannot be used on a %s grid",
+        tilesat_topology_name(r->topo), tilesat_topology_name(topo));
     return NULL;
   }
   uint64_t cells = (uint64_t)width * (uint64_t)height;
   if (large && cells > TILESAT_MAX_MODIFY_CELLS) {
-    ts_error(err, "--size", 0,
-             "%dx%d is too large (at most %d cells, even with --guard modify)",
-             width, height, TILESAT_MAX_MODIFY_CELLS);
+    ts_error_param(
+        err, "size",
+        "%dx%d is too large (at most %d cells, even with --guard modify)",
+        width, height, TILESAT_MAX_MODIFY_CELLS);
     return NULL;
   }
   if (!large && cells * (uint64_t)r->ntiles > TILESAT_MAX_CELL_TILES) {
-    ts_error(err, "--size", 0,
-             "%dx%d with %d tiles is too large (at most %d cells times tiles)",
-             width, height, r->ntiles, TILESAT_MAX_CELL_TILES);
+    ts_error_param(
+        err, "size",
+        "%dx%d with %d tiles is too large (at most %d cells times tiles)",
+        width, height, r->ntiles, TILESAT_MAX_CELL_TILES);
     return NULL;
   }
   if (topo == TILESAT_HEX && periodic && height % 2) {
-    ts_error(err, "--periodic", 0,
-             "a periodic hex map needs an even height (odd-r rows "
-             "alternate), not %d",
-             height);
+    ts_error_param(err, "periodic",
+                   "a periodic hex map needs an even height (odd-r rows "
+                   "alternate), not %d",
+                   height);
     return NULL;
   }
   tilesat_map *m = ts_calloc(1, sizeof *m);
@@ -163,8 +166,8 @@ bool tilesat_map_periodic(const tilesat_map *m) { return m->periodic; }
 /* A pin of a cell that is part of the map. */
 static int push_pin(tilesat_map *m, int cell, int tile, tilesat_error *err) {
   if (ts_masked(m, cell)) {
-    ts_error(err, "--pin", 0, "cell (%d,%d) is masked: not part of the map",
-             cell / m->width, cell % m->width);
+    ts_error_param(err, "pin", "cell (%d,%d) is masked: not part of the map",
+                   cell / m->width, cell % m->width);
     return -1;
   }
   ts_pin p = {cell, tile};
@@ -175,15 +178,15 @@ static int push_pin(tilesat_map *m, int cell, int tile, tilesat_error *err) {
 int tilesat_map_pin(tilesat_map *m, int row, int col, const char *tile,
                     tilesat_error *err) {
   if (row < 0 || row >= m->height || col < 0 || col >= m->width) {
-    ts_error(err, "--pin", 0, "cell (%d,%d) is outside the %dx%d map", row, col,
-             m->width, m->height);
+    ts_error_param(err, "pin", "cell (%d,%d) is outside the %dx%d map", row,
+                   col, m->width, m->height);
     return -1;
   }
   int t = tilesat_rules_find_tile(m->rules, tile);
   if (t < 0) {
     char hint[TS_HINT];
     ts_names_hint(&m->rules->names, tile, "tiles", hint, sizeof hint);
-    ts_error(err, "--pin", 0, "unknown tile '%s'%s", tile, hint);
+    ts_error_param(err, "pin", "unknown tile '%s'%s", tile, hint);
     return -1;
   }
   return push_pin(m, row * m->width + col, t, err);
@@ -191,15 +194,15 @@ int tilesat_map_pin(tilesat_map *m, int row, int col, const char *tile,
 
 int tilesat_map_mask(tilesat_map *m, int row, int col, tilesat_error *err) {
   if (row < 0 || row >= m->height || col < 0 || col >= m->width) {
-    ts_error(err, "--mask", 0, "cell (%d,%d) is outside the %dx%d map", row,
-             col, m->width, m->height);
+    ts_error_param(err, "mask", "cell (%d,%d) is outside the %dx%d map", row,
+                   col, m->width, m->height);
     return -1;
   }
   int cell = row * m->width + col;
   for (size_t i = 0; i < m->pins.n; i++)
     if (m->pins.v[i].cell == cell) {
-      ts_error(err, "--mask", 0,
-               "cell (%d,%d) is pinned: it is part of the map", row, col);
+      ts_error_param(err, "mask",
+                     "cell (%d,%d) is pinned: it is part of the map", row, col);
       return -1;
     }
   if (!m->masked)
@@ -252,14 +255,15 @@ int tilesat_parse_size(const char *s, int *width, int *height,
   const char *p;
   if (!parse_int(s, &p, width) || *p != 'x' || !parse_int(p + 1, &p, height) ||
       *p) {
-    ts_error(err, "--size", 0,
-             "'%s' is not WIDTHxHEIGHT with whole numbers that fit an int "
-             "(e.g. 10x8)",
-             s);
+    ts_error_param(
+        err, "size",
+        "'%s' is not WIDTHxHEIGHT with whole numbers that fit an int "
+        "(e.g. 10x8)",
+        s);
     return -1;
   }
   if (*width == 0 || *height == 0) {
-    ts_error(err, "--size", 0, "'%s': width and height must be positive", s);
+    ts_error_param(err, "size", "'%s': width and height must be positive", s);
     return -1;
   }
   return 0;
@@ -311,8 +315,10 @@ int tilesat_map_parse_cell(const tilesat_map *m, const char *spec,
 
 int tilesat_map_pin_spec(tilesat_map *m, const char *spec, tilesat_error *err) {
   int row, col, tile;
-  if (tilesat_map_parse_cell(m, spec, "--pin", &row, &col, &tile, err))
+  if (tilesat_map_parse_cell(m, spec, "pin", &row, &col, &tile, err)) {
+    ts_error_mark_param(err, "pin");
     return -1;
+  }
   return push_pin(m, row * m->width + col, tile, err);
 }
 

@@ -74,6 +74,27 @@ void ts_error(tilesat_error *err, const char *file, long line, const char *fmt,
   snprintf(raw + n, sizeof raw - (size_t)n, "%s", what);
   /* names and values from files shown, never controls to a terminal */
   tilesat_shown(err->msg, sizeof err->msg, raw);
+  err->param[0] = '\0';
+}
+
+void ts_error_param(tilesat_error *err, const char *param, const char *fmt,
+                    ...) {
+  if (!err)
+    return;
+  char what[sizeof err->msg];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(what, sizeof what, fmt, ap);
+  va_end(ap);
+  ts_error(err, param, 0, "%s", what);
+  ts_error_mark_param(err, param);
+}
+
+void ts_error_mark_param(tilesat_error *err, const char *param) {
+  size_t n = strlen(param);
+  if (err && n < sizeof err->param && !strncmp(err->msg, param, n) &&
+      (err->msg[n] == ':' || err->msg[n] == ' '))
+    memcpy(err->param, param, n + 1);
 }
 
 /* Read a whole stream; NULL and an error on failure. */

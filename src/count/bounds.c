@@ -887,12 +887,12 @@ static outcome lower_narrowing(ts_bounds *b, int axis, int k,
 
 /* The reflection bound, when it applies and beats the cut lines. */
 static void lower_by_reflection(ts_bounds *b, int axis, ts_bounds_result *res) {
-  if (!reflection_applies(b->m, axis))
+  if (!ts_bounds_reflection_applies(b->m, axis))
     return;
   mpz_t z;
   mpz_init(z);
   char why[sizeof res->lower_why];
-  reflection_bound(b, axis, z, why, sizeof why);
+  ts_bounds_reflection_bound(b, axis, z, why, sizeof why);
   if (mpz_cmp(z, res->lower) > 0) {
     mpz_set(res->lower, z);
     snprintf(res->lower_why, sizeof res->lower_why, "%s", why);

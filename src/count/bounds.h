@@ -55,8 +55,8 @@ static inline void exact(ts_bounds_result *res, const char *why) {
 
 /* The reflection bound (bounds_reflection.c): does it hold across this
  * axis, and its value from the free strips counted across it. */
-bool reflection_applies(const tilesat_map *m, int axis);
-void reflection_bound(ts_bounds *b, int axis, mpz_t lower, char *why,
-                      size_t whylen);
+bool ts_bounds_reflection_applies(const tilesat_map *m, int axis);
+void ts_bounds_reflection_bound(ts_bounds *b, int axis, mpz_t lower, char *why,
+                                size_t whylen);
 
 #endif

@@ -93,7 +93,7 @@ static bool psd(const char *k, int n) {
 }
 
 /* Does the reflection bound hold across this axis (see the top)? */
-bool reflection_applies(const tilesat_map *m, int axis) {
+bool ts_bounds_reflection_applies(const tilesat_map *m, int axis) {
   const tilesat_rules *r = m->rules;
   if (m->topo != TILESAT_SQUARE || m->periodic || m->pins.n || m->bans.n)
     return false;
@@ -134,8 +134,8 @@ bool reflection_applies(const tilesat_map *m, int axis) {
 
 /* The reflection bound from the free strips counted across the axis
  * (b->strip[1..probed]); 0 if they are too few. */
-void reflection_bound(ts_bounds *b, int axis, mpz_t lower, char *why,
-                      size_t whylen) {
+void ts_bounds_reflection_bound(ts_bounds *b, int axis, mpz_t lower, char *why,
+                                size_t whylen) {
   const tilesat_map *m = b->m;
   int W = along(m, axis), even = W % 2 ? W + 1 : W;
   int k = b->probed < even ? b->probed : even;

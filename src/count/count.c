@@ -563,7 +563,7 @@ int ts_count_by_set(const tilesat_map *m, const uint64_t *by,
   *dist = NULL;
   tilesat_count_options co = *o;
   if (o->method != TILESAT_METHOD_AUTO && o->method != TILESAT_METHOD_DP) {
-    ts_error(err, "--by-tile", 0, "counts with the dp: --method auto or dp");
+    ts_error_param(err, "by-tile", "counts with the dp: --method auto or dp");
     return -1;
   }
   tilesat_map *low;
@@ -597,12 +597,14 @@ int tilesat_count_by_tile(const tilesat_map *m, const char *cls,
   memset(res, 0, sizeof *res);
   *dist = NULL;
   if (o->method != TILESAT_METHOD_AUTO && o->method != TILESAT_METHOD_DP) {
-    ts_error(err, "--by-tile", 0, "counts with the dp: --method auto or dp");
+    ts_error_param(err, "by-tile", "counts with the dp: --method auto or dp");
     return -1;
   }
-  uint64_t *by = ts_class_parse(m, cls, "--by-tile", err);
-  if (!by)
+  uint64_t *by = ts_class_parse(m, cls, "by-tile", err);
+  if (!by) {
+    ts_error_mark_param(err, "by-tile");
     return -1;
+  }
   int rc = ts_count_by_set(m, by, o, res, dist, err);
   free(by);
   return rc;

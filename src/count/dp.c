@@ -24,7 +24,7 @@
 
 /* -------------------------------------------------------------- the DP */
 
-static void fixed_free(dp *s) {
+static void fixed_free(ts_dp *s) {
   s->used_memory -= s->fix_bytes;
   s->fix_bytes = 0;
   free(s->fix_sets);
@@ -40,7 +40,7 @@ static void fixed_free(dp *s) {
   s->fix_start = s->fix_slot = NULL;
 }
 
-void ts_dp_free(dp *s) {
+void ts_dp_free(ts_dp *s) {
   for (int i = 0; i < 2; i++)
     ts_dp_layer_release(s, &s->layers[i]);
   ts_dp_outbox_free(s);
@@ -56,7 +56,7 @@ void ts_dp_free(dp *s) {
   }
   fixed_free(s);
   ts_dp_ext_free(&s->ext);
-  plan_free(&s->p);
+  ts_dp_plan_free(&s->p);
 }
 
 /* --------------------------------------------------------- the seen key */
@@ -66,14 +66,15 @@ void ts_dp_free(dp *s) {
 
 /* Position i's set number (s->fix_id) in a key holding its earlier
  * neighbours' classes. */
-static inline uint32_t fixed_id(const dp *s, int i, const unsigned char *key) {
+static inline uint32_t fixed_id(const ts_dp *s, int i,
+                                const unsigned char *key) {
   size_t at = s->fix_off[i];
   for (int j = s->fix_start[i]; j < s->fix_start[i + 1]; j++)
     at += (size_t)key[s->fix_slot[j]] * s->fix_stride[j];
   return s->fix_id[at];
 }
 
-static void book_clear(setbook *b) {
+static void book_clear(ts_dp_setbook *b) {
   b->n = 0;
   if (b->index)
     memset(b->index, 0, b->cap * sizeof *b->index);
@@ -92,7 +93,7 @@ static uint64_t hash_set(const uint64_t *set, int words) {
 /* The number of `set` in b (entered if new); -1 when there are more sets
  * than the key's set bytes number (kept below that by dp_setup's bound:
  * a bug otherwise). */
-static long book_id(dp *s, setbook *b, const uint64_t *set) {
+static long book_id(ts_dp *s, ts_dp_setbook *b, const uint64_t *set) {
   int tw = s->twords;
   if (2 * (b->n + 1) > b->cap) {
     size_t cap = b->cap ? 2 * b->cap : 64;
@@ -122,20 +123,21 @@ static long book_id(dp *s, setbook *b, const uint64_t *set) {
   return (long)b->n++;
 }
 
-static long get_id(const dp *s, const unsigned char *key) {
+static long get_id(const ts_dp *s, const unsigned char *key) {
   long id = 0;
   for (int j = s->setbytes - 1; j >= 0; j--)
     id = id << 8 | key[s->setoff + j];
   return id;
 }
 
-static void put_id(const dp *s, unsigned char *key, long id) {
+static void put_id(const ts_dp *s, unsigned char *key, long id) {
   for (int j = 0; j < s->setbytes; j++)
     key[s->setoff + j] = (unsigned char)(id >> (8 * j));
 }
 
 /* A state's set, or the set into its key (numbered, or itself). */
-static const uint64_t *get_set(const dp *s, int i, const unsigned char *key) {
+static const uint64_t *get_set(const ts_dp *s, int i,
+                               const unsigned char *key) {
   if (s->setraw)
     return (const uint64_t *)(const void *)(key + s->setoff);
   if (s->fix_id)
@@ -146,7 +148,7 @@ static const uint64_t *get_set(const dp *s, int i, const unsigned char *key) {
 
 /* The number of `set` among position i's sets built before the run, or
  * -1 (a scan: only position 0's start state needs it). */
-static long fixed_find(const dp *s, int i, const uint64_t *set) {
+static long fixed_find(const ts_dp *s, int i, const uint64_t *set) {
   size_t tw = (size_t)s->twords;
   for (size_t j = s->fix_set_off[i]; j < s->fix_set_off[i + 1]; j++)
     if (!memcmp(s->fix_sets + j * tw, set, tw * 8))
@@ -154,7 +156,7 @@ static long fixed_find(const dp *s, int i, const uint64_t *set) {
   return -1;
 }
 
-static bool put_set(dp *s, int i, unsigned char *key, const uint64_t *set,
+static bool put_set(ts_dp *s, int i, unsigned char *key, const uint64_t *set,
                     tilesat_error *err) {
   if (s->setraw) {
     memcpy(key + s->setoff, set, (size_t)s->setbytes);
@@ -178,8 +180,8 @@ static bool put_set(dp *s, int i, unsigned char *key, const uint64_t *set,
 /* The combinations of classes position i's earlier neighbours (each cell
  * once) may hold: a bound on its candidate sets, which are a function of
  * them. */
-static double combinations(const dp *s, int i) {
-  const plan *p = &s->p;
+static double combinations(const ts_dp *s, int i) {
+  const ts_dp_plan *p = &s->p;
   double n = 1;
   for (int k = p->nb_start[i]; k < p->nb_start[i + 1]; k++)
     if (p->nb_slot[k] >= 0 && !seen_before(p, i, k))
@@ -189,7 +191,7 @@ static double combinations(const dp *s, int i) {
 
 /* Bytes of a set number: enough for every set one position may have; 0
  * when the number of sets is not bounded below 2^32. */
-static int set_bytes(const dp *s) {
+static int set_bytes(const ts_dp *s) {
   double most = 1;
   for (int i = 0; i < s->p.ncells; i++) {
     double sets = combinations(s, i);
@@ -200,9 +202,9 @@ static int set_bytes(const dp *s) {
 
 /* Which tiles may stand at position i given the state's earlier
  * neighbours: an AND of compat masks. */
-void ts_dp_candidates(const dp *s, int i, const unsigned char *key,
+void ts_dp_candidates(const ts_dp *s, int i, const unsigned char *key,
                       uint64_t *mask) {
-  const plan *p = &s->p;
+  const ts_dp_plan *p = &s->p;
   int tw = s->twords;
   for (int w = 0; w < tw; w++)
     mask[w] = ~(uint64_t)0;
@@ -230,7 +232,7 @@ void ts_dp_candidates(const dp *s, int i, const unsigned char *key,
   }
 }
 
-bool ts_dp_self_ok(const dp *s, int i, int t) {
+bool ts_dp_self_ok(const ts_dp *s, int i, int t) {
   const tilesat_rules *r = s->map->rules;
   for (int k = s->p.nb_start[i]; k < s->p.nb_start[i + 1]; k++)
     if (s->p.nb_slot[k] < 0 && !ts_bit(ts_allowed(r, t, s->p.nb_dir[k]), t))
@@ -239,7 +241,7 @@ bool ts_dp_self_ok(const dp *s, int i, int t) {
 }
 
 /* The tiles position i's own wrap-around edges allow, into ok. */
-static void self_mask(const dp *s, int i, uint64_t *ok) {
+static void self_mask(const ts_dp *s, int i, uint64_t *ok) {
   for (int wd = 0; wd < s->twords; wd++)
     ok[wd] = 0;
   for (int t = 0; t < s->p.T; t++)
@@ -250,9 +252,9 @@ static void self_mask(const dp *s, int i, uint64_t *ok) {
 /* The state after position i as far as it does not depend on the tile
  * placed: the window shifted, and the earlier neighbours coarsened (they
  * have one ts_dp_pending direction less). */
-static void next_base(const dp *s, int i, const unsigned char *key,
+static void next_base(const ts_dp *s, int i, const unsigned char *key,
                       unsigned char *out) {
-  const plan *p = &s->p;
+  const ts_dp_plan *p = &s->p;
   memset(out, 0, (size_t)p->keywords * 8);
   size_t T = (size_t)p->T;
   memcpy(out, key + 1, (size_t)p->K - 1);
@@ -268,21 +270,21 @@ static void next_base(const dp *s, int i, const unsigned char *key,
 }
 
 /* The placed cell's class c into the state after position i. */
-static inline void place_class(const plan *p, int i, unsigned char c,
+static inline void place_class(const ts_dp_plan *p, int i, unsigned char c,
                                unsigned char *out) {
   out[p->K - 1] = c;
   if (p->anchor_slot[i] >= 0)
     out[p->anchor_slot[i]] = c;
 }
 
-void ts_dp_next_key(const dp *s, int i, const unsigned char *key, int t,
+void ts_dp_next_key(const ts_dp *s, int i, const unsigned char *key, int t,
                     unsigned char *out) {
   next_base(s, i, key, out);
   place_class(&s->p, i, s->cls[(size_t)s->p.place_mask[i] * s->p.T + t], out);
 }
 
 /* Tile classes for every ts_dp_pending set (see struct dp). */
-static void make_classes(dp *s) {
+static void make_classes(ts_dp *s) {
   const tilesat_rules *r = s->map->rules;
   int T = s->p.T, nmasks = 1 << r->ndirs;
   size_t words = (size_t)r->words;
@@ -323,7 +325,7 @@ static void make_classes(dp *s) {
  * one array, at most one a combination. */
 #define FIXED_WORK ((size_t)1 << 20)
 
-static size_t fixed_work(const dp *s) {
+static size_t fixed_work(const ts_dp *s) {
   double work = 0;
   for (int i = 0; i < s->p.ncells && work <= (double)FIXED_WORK; i++)
     work += combinations(s, i);
@@ -332,15 +334,15 @@ static size_t fixed_work(const dp *s) {
 
 /* What the books of `work` combinations take at most, counted against the
  * memory bound: a number and a set each. */
-static size_t fixed_bound(const dp *s, size_t work) {
+static size_t fixed_bound(const ts_dp *s, size_t work) {
   return work * (sizeof *s->fix_id + (size_t)s->twords * 8);
 }
 
 /* The books of fixed_work's `work` combinations, fixed_bound of them
  * reserved (after the constraints, which may ban tiles from cells); false
  * with err on a bug (more sets than set_bytes' bound). */
-static bool fixed_books(dp *s, size_t work, tilesat_error *err) {
-  const plan *p = &s->p;
+static bool fixed_books(ts_dp *s, size_t work, tilesat_error *err) {
+  const ts_dp_plan *p = &s->p;
   int n = p->ncells, tw = s->twords;
   s->fix_bytes = fixed_bound(s, work);
   s->fix_sets = ts_malloc(work * (size_t)tw * sizeof *s->fix_sets);
@@ -355,7 +357,7 @@ static bool fixed_books(dp *s, size_t work, tilesat_error *err) {
   int *radix = ts_malloc(((size_t)p->nb_start[n] + 1) * sizeof *radix);
   uint64_t *set = ts_malloc((size_t)tw * sizeof *set);
   uint64_t *self = ts_malloc((size_t)tw * sizeof *self);
-  setbook b = {0}; /* one position's, copied out to fix_sets */
+  ts_dp_setbook b = {0}; /* one position's, copied out to fix_sets */
   size_t off = 0, nsets = 0;
   int m = 0;
   bool ok = true;
@@ -413,9 +415,10 @@ static bool fixed_books(dp *s, size_t work, tilesat_error *err) {
 
 /* A DP over the plan `chosen` (taken over: ts_dp_free frees it), keeping m's
  * constraints and counting `by` (ts_dp_open).  0, or -1 with err. */
-static int dp_setup(dp *s, const tilesat_map *m, const tilesat_count_options *o,
-                    const plan *chosen, const char *what, const uint64_t *by,
-                    bool seen, ts_dp_sets sets, tilesat_error *err) {
+static int dp_setup(ts_dp *s, const tilesat_map *m,
+                    const tilesat_count_options *o, const ts_dp_plan *chosen,
+                    const char *what, const uint64_t *by, bool seen,
+                    ts_dp_sets sets, tilesat_error *err) {
   memset(s, 0, sizeof *s);
   const tilesat_rules *r = m->rules;
   int T = r->ntiles;
@@ -471,20 +474,21 @@ typedef struct run_scratch {
   bool filtered;      /* s->keep may refuse states of the layer being built */
   uint64_t *selfnext; /* the seen key: selfok of the next position */
   uint64_t *plain;    /* the seen key: the plain key after the position */
-  dp_batch b;         /* to next */
+  ts_dp_batch b;      /* to next */
   /* per state: the candidate tiles of each class, and the classes met */
   mp_limb_t *mult;
   int *used, *first;
 } run_scratch;
 
-int ts_dp_owner(const dp *s, const uint64_t *key) {
+int ts_dp_owner(const ts_dp *s, const uint64_t *key) {
   return ts_dp_owner_of(s, ts_dp_hash_key(key, s->p.keywords));
 }
 
 /* batch_push of the key at w->b's next slot, to the outbox when another
  * shard owns it (the key hashed once for both). */
-static bool route_push(dp *s, layer *next, run_scratch *w, const mp_limb_t *add,
-                       int nlimbs, mp_limb_t mult, tilesat_error *err) {
+static bool route_push(ts_dp *s, ts_dp_layer *next, run_scratch *w,
+                       const mp_limb_t *add, int nlimbs, mp_limb_t mult,
+                       tilesat_error *err) {
   const uint64_t *key = ts_dp_batch_key(s, &w->b);
   uint64_t h = ts_dp_hash_key(key, s->p.keywords);
   int owner = s->nshards > 1 ? ts_dp_owner_of(s, h) : s->shard;
@@ -494,9 +498,10 @@ static bool route_push(dp *s, layer *next, run_scratch *w, const mp_limb_t *add,
 }
 
 /* Extend state e of `cur` by every tile position i takes, into `next`. */
-static bool extend_state(dp *s, int i, const unsigned char *cls,
-                         const unsigned char *grp, const layer *cur, size_t e,
-                         layer *next, run_scratch *w, tilesat_error *err) {
+static bool extend_state(ts_dp *s, int i, const unsigned char *cls,
+                         const unsigned char *grp, const ts_dp_layer *cur,
+                         size_t e, ts_dp_layer *next, run_scratch *w,
+                         tilesat_error *err) {
   const unsigned char *k = (const unsigned char *)entry_key(cur, e);
   ts_dp_candidates(s, i, k, w->mask);
   /* tiles of one group (a class, or with constraints a class and the
@@ -541,10 +546,11 @@ static bool extend_state(dp *s, int i, const unsigned char *cls,
  * the next position's set, and then its own frontier as it will be after
  * that position.  A successor whose next position has no tile is dropped
  * (counted in w->total all the same: a bound). */
-static bool extend_seen(dp *s, int i, const unsigned char *cls,
-                        const unsigned char *grp, const layer *cur, size_t e,
-                        layer *next, run_scratch *w, tilesat_error *err) {
-  const plan *p = &s->p;
+static bool extend_seen(ts_dp *s, int i, const unsigned char *cls,
+                        const unsigned char *grp, const ts_dp_layer *cur,
+                        size_t e, ts_dp_layer *next, run_scratch *w,
+                        tilesat_error *err) {
+  const ts_dp_plan *p = &s->p;
   const unsigned char *k = (const unsigned char *)entry_key(cur, e);
   const uint64_t *set = get_set(s, i, k);
   const mp_limb_t *count = entry_count(s, cur, e);
@@ -601,9 +607,9 @@ static bool extend_seen(dp *s, int i, const unsigned char *cls,
 }
 
 /* Layer i + 1 from layer i (`cur`): every state extended at position i. */
-static bool dp_step(dp *s, int i, const layer *cur, layer *next, run_scratch *w,
-                    tilesat_error *err) {
-  const plan *p = &s->p;
+static bool dp_step(ts_dp *s, int i, const ts_dp_layer *cur, ts_dp_layer *next,
+                    run_scratch *w, tilesat_error *err) {
+  const ts_dp_plan *p = &s->p;
   /* Room for as many states as the layer had when built before, else as
    * now or as a line before if more (layers grow and shrink the same way
    * along each line), so few rehashes; a filtered layer grows from
@@ -641,7 +647,7 @@ static bool dp_step(dp *s, int i, const layer *cur, layer *next, run_scratch *w,
   return ts_dp_batch_flush(s, next, &w->b, err);
 }
 
-bool ts_dp_start(dp *s, layer *l, tilesat_error *err) {
+bool ts_dp_start(ts_dp *s, ts_dp_layer *l, tilesat_error *err) {
   uint64_t *key = ts_calloc((size_t)s->p.keywords, 8);
   mp_limb_t one = 1;
   bool ok = ts_dp_layer_prepare(s, l, 16, 16, 1, 1, err), any = true;
@@ -665,9 +671,9 @@ bool ts_dp_start(dp *s, layer *l, tilesat_error *err) {
   return ok;
 }
 
-const layer *ts_dp_run(dp *s, const layer *start, int from, int to,
-                       tilesat_error *err) {
-  const plan *p = &s->p;
+const ts_dp_layer *ts_dp_run(ts_dp *s, const ts_dp_layer *start, int from,
+                             int to, tilesat_error *err) {
+  const ts_dp_plan *p = &s->p;
   run_scratch w = {
       .mask = ts_malloc((size_t)s->twords * sizeof *w.mask),
       .selfok = ts_malloc((size_t)s->twords * sizeof *w.selfok),
@@ -681,9 +687,9 @@ const layer *ts_dp_run(dp *s, const layer *start, int from, int to,
   };
   mpz_init(w.total);
   ts_dp_layer_total(s, start, w.total);
-  const layer *cur = start;
+  const ts_dp_layer *cur = start;
   for (int i = from; i < to && cur; i++) {
-    layer *next = &s->layers[(i + 1) % 2];
+    ts_dp_layer *next = &s->layers[(i + 1) % 2];
     if (cur == &s->layers[i % 2])
       ts_dp_layer_pass_index(&s->layers[i % 2], next);
     bool ok = true;
@@ -723,7 +729,7 @@ const layer *ts_dp_run(dp *s, const layer *start, int from, int to,
   return cur;
 }
 
-void ts_dp_layer_total(const dp *s, const layer *l, mpz_t total) {
+void ts_dp_layer_total(const ts_dp *s, const ts_dp_layer *l, mpz_t total) {
   mpz_set_ui(total, 0);
   for (size_t e = 0; e < l->n; e++) {
     mpz_t c;
@@ -731,7 +737,7 @@ void ts_dp_layer_total(const dp *s, const layer *l, mpz_t total) {
   }
 }
 
-void ts_dp_layer_total_kept(const dp *s, const layer *l, mpz_t total) {
+void ts_dp_layer_total_kept(const ts_dp *s, const ts_dp_layer *l, mpz_t total) {
   mpz_set_ui(total, 0);
   for (size_t e = 0; e < l->n; e++) {
     mpz_t c;
@@ -749,7 +755,8 @@ void ts_dp_layer_total_kept(const dp *s, const layer *l, mpz_t total) {
 
 /* A probe's ts_dp_run hook: stop (capped) once a layer holds more than
  * PROBE_CAP states. */
-static bool probe_built(dp *s, int pos, const layer *l, tilesat_error *err) {
+static bool probe_built(ts_dp *s, int pos, const ts_dp_layer *l,
+                        tilesat_error *err) {
   (void)pos;
   (void)err;
   if (l->n <= PROBE_CAP)
@@ -762,11 +769,11 @@ static bool probe_built(dp *s, int pos, const layer *l, tilesat_error *err) {
  * or -1 with err; its plan in *pl either way. */
 static int probe(const tilesat_map *m, const tilesat_count_options *o,
                  bool column_major, const char *what, const uint64_t *by,
-                 bool seen, plan *pl, size_t *states, bool *capped,
+                 bool seen, ts_dp_plan *pl, size_t *states, bool *capped,
                  tilesat_error *err) {
-  plan_build(m, column_major, pl);
+  ts_dp_plan_build(m, column_major, pl);
   int upto = 2 * pl->stride < m->ncells ? 2 * pl->stride : m->ncells;
-  dp s;
+  ts_dp s;
   /* two lines: not worth books built for the whole map */
   int rc = dp_setup(&s, m, o, pl, what, by, seen, TS_DP_SETS_MET, err);
   s.built = probe_built;
@@ -814,7 +821,7 @@ int ts_dp_refuse(const tilesat_map *m, const tilesat_count_options *o,
  * go to the shorter key. */
 static int choose_plan(const tilesat_map *m, const tilesat_count_options *o,
                        ts_dp_order order, const uint64_t *by, bool seen,
-                       plan *out, tilesat_error *err, const char *what) {
+                       ts_dp_plan *out, tilesat_error *err, const char *what) {
   if (m->rules->ntiles > DP_MAX_TILES) {
     if (!strcmp(what, "sample"))
       ts_error(err, what, 0,
@@ -822,10 +829,10 @@ static int choose_plan(const tilesat_map *m, const tilesat_count_options *o,
                "(this rule set has %d): use --method approx",
                DP_MAX_TILES, m->rules->ntiles);
     else if (by) /* enum and approx count no distribution */
-      ts_error(err, "--by-tile", 0,
-               "counts with the DP, which handles at most %d tiles (this "
-               "rule set has %d)",
-               DP_MAX_TILES, m->rules->ntiles);
+      ts_error_param(err, "by-tile",
+                     "counts with the DP, which handles at most %d tiles (this "
+                     "rule set has %d)",
+                     DP_MAX_TILES, m->rules->ntiles);
     else
       ts_error(err, what, 0,
                "the DP handles at most %d tiles (this rule set has %d): use "
@@ -836,17 +843,17 @@ static int choose_plan(const tilesat_map *m, const tilesat_count_options *o,
   if (plan_refuse(m, o, order == TS_DP_PROBE ? 2 : 1, what, err))
     return -1;
   if (order != TS_DP_PROBE) {
-    plan_build(m, order == TS_DP_COLUMNS, out);
+    ts_dp_plan_build(m, order == TS_DP_COLUMNS, out);
     return 0;
   }
-  plan pl[2];
+  ts_dp_plan pl[2];
   size_t states[2];
   bool capped[2];
   for (int i = 0; i < 2; i++)
     if (probe(m, o, i == 1, what, by, seen, &pl[i], &states[i], &capped[i],
               err)) {
       for (int j = 0; j <= i; j++)
-        plan_free(&pl[j]);
+        ts_dp_plan_free(&pl[j]);
       return -1;
     }
   int pick;
@@ -857,15 +864,15 @@ static int choose_plan(const tilesat_map *m, const tilesat_count_options *o,
   else
     pick = pl[1].L < pl[0].L;
   *out = pl[pick];
-  plan_free(&pl[!pick]);
+  ts_dp_plan_free(&pl[!pick]);
   return 0;
 }
 
-static int open_keyed(dp *s, const tilesat_map *m,
+static int open_keyed(ts_dp *s, const tilesat_map *m,
                       const tilesat_count_options *o, ts_dp_order order,
                       const char *what, const uint64_t *by, bool seen,
                       ts_dp_sets sets, tilesat_error *err) {
-  plan p;
+  ts_dp_plan p;
   if (choose_plan(m, o, order, by, seen, &p, err, what))
     return -1;
   if (!dp_setup(s, m, o, &p, what, by, seen, sets, err))
@@ -874,13 +881,13 @@ static int open_keyed(dp *s, const tilesat_map *m,
   return -1;
 }
 
-int ts_dp_open(dp *s, const tilesat_map *m, const tilesat_count_options *o,
+int ts_dp_open(ts_dp *s, const tilesat_map *m, const tilesat_count_options *o,
                ts_dp_order order, const char *what, const uint64_t *by,
                tilesat_error *err) {
   return open_keyed(s, m, o, order, what, by, false, false, err);
 }
 
-int ts_dp_open_count(dp *s, const tilesat_map *m,
+int ts_dp_open_count(ts_dp *s, const tilesat_map *m,
                      const tilesat_count_options *o, ts_dp_order order,
                      const uint64_t *by, bool plain, ts_dp_sets sets,
                      tilesat_error *err) {
@@ -892,11 +899,11 @@ int ts_dp_open_count(dp *s, const tilesat_map *m,
 static int dp_count_by(const tilesat_map *m, const tilesat_count_options *o,
                        const uint64_t *by, mpz_t count, mpz_t *dist,
                        tilesat_error *err) {
-  dp s;
+  ts_dp s;
   if (ts_dp_open_count(&s, m, o, TS_DP_PROBE, by, o->dp_plain_key,
                        (ts_dp_sets)o->dp_sets, err))
     return -1;
-  const layer *last = NULL;
+  const ts_dp_layer *last = NULL;
   if (ts_dp_start(&s, &s.layers[0], err))
     last = ts_dp_run(&s, &s.layers[0], 0, m->ncells, err);
   for (int k = 0; by && k <= m->ncells; k++)

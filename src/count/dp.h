@@ -9,7 +9,7 @@
 
 #define DP_MAX_TILES 255
 
-typedef struct plan {
+typedef struct ts_dp_plan {
   int ncells, T, K, nanchor, L; /* L: key bytes = K + nanchor */
   int stride;                   /* cells in a line of the order */
   int ndirs, *nbr; /* [q * ndirs + d]: position of q's neighbour, or -1 */
@@ -33,15 +33,15 @@ typedef struct plan {
    * after the step (window, anchor; -1 if none) and its sets before and
    * after, and its position. */
   int *rm_start, *rm_wslot, *rm_aslot, *rm_from, *rm_to, *rm_pos;
-} plan;
+} ts_dp_plan;
 
 /* The plan (dp_plan.c): built for one order (row-major or column-major),
  * freed. */
-void plan_build(const tilesat_map *m, bool column_major, plan *p);
-void plan_free(plan *p);
+void ts_dp_plan_build(const tilesat_map *m, bool column_major, ts_dp_plan *p);
+void ts_dp_plan_free(ts_dp_plan *p);
 /* Whether neighbour k of position i is the same cell as an earlier one
  * (dp_plan.c and dp.c). */
-static inline bool seen_before(const plan *p, int i, int k) {
+static inline bool seen_before(const ts_dp_plan *p, int i, int k) {
   for (int l = p->nb_start[i]; l < k; l++)
     if (p->nb_pos[l] == p->nb_pos[k])
       return true;
@@ -55,7 +55,7 @@ static inline bool seen_before(const plan *p, int i, int k) {
  * stays in cache; an entry is read only when its tag matches.  A stored
  * layer (the sampler's) has its entries only, no index and no spare room,
  * until it is given an index again to be looked up. */
-typedef struct layer {
+typedef struct ts_dp_layer {
   size_t cap;      /* index slots, a power of two; 0: no index */
   size_t n;        /* entries */
   size_t room;     /* entries allocated */
@@ -64,66 +64,66 @@ typedef struct layer {
   int nlimbs;      /* width of the counts: enough for the layer's total */
   uint64_t *index; /* tag << 32 | (entry + 1), or 0 when empty */
   unsigned char *mem;
-} layer;
+} ts_dp_layer;
 
-typedef struct dp dp;
+typedef struct ts_dp ts_dp;
 
 /* A shard's successors for the other shards (dp_shard.c): a segment of
  * `room` entries for each other shard (entry bytes: the key's words, then
  * nlimbs limbs of count), n[owner] of them written; the rounds so far and
  * the entries sent in them. */
-typedef struct dp_outbox {
+typedef struct ts_dp_outbox {
   unsigned char *mem;
   size_t room, entry, *n;
   int nlimbs;
   unsigned long rounds, sent;
-} dp_outbox;
+} ts_dp_outbox;
 
 /* The candidate sets of one position, each once (the seen key, struct dp):
  * `n` sets of twords words, and an open-addressing index over them (the
  * set's number + 1, or 0 when empty). */
-typedef struct setbook {
+typedef struct ts_dp_setbook {
   uint64_t *sets;
   size_t n, room;
   uint32_t *index;
   size_t cap;
-} setbook;
+} ts_dp_setbook;
 
 /* Global constraints the dp keeps (dp_global.c), in key bytes after the
  * frontier's L: a counter (two bytes) for each count constraint and for
  * count --by-tile, and for each connected constraint a component label
  * for every frontier slot (L bytes) and a "closed" byte. */
-typedef struct dp_counter {
+typedef struct ts_dp_counter {
   const uint64_t *class; /* its tiles */
   int lo, hi;            /* lo <= cells <= hi (hi -1: no upper bound) */
   int sat;               /* the counter stops growing here */
   int off;               /* its key bytes */
   uint8_t *in;           /* position -> one of its cells (rectangle) */
   int *left;             /* position -> its cells at that position or after */
-} dp_counter;
+} ts_dp_counter;
 
-typedef struct dp_conn {
+typedef struct ts_dp_conn {
   const uint64_t *class;
   bool nonempty; /* at least one class cell */
   int off;       /* L labels, then the closed byte */
-} dp_conn;
+} ts_dp_conn;
 
-typedef struct dp_ext {
+typedef struct ts_dp_ext {
   int ncount, nconn;
   int start, bytes; /* where they start (a word after the frontier's), and
                        how many */
-  dp_counter *count;
-  dp_conn *conn;
+  ts_dp_counter *count;
+  ts_dp_conn *conn;
   int by; /* the counter of count --by-tile, or -1 */
   /* grp[mask*T + t]: t's group when placed with ts_dp_pending set mask: tiles
    * of one class (struct dp) and in the same constraint classes; NULL
    * without constraints (the groups are the classes). */
   unsigned char *grp;
-} dp_ext;
+} ts_dp_ext;
 
-struct dp {
+struct ts_dp {
   const tilesat_map *map;
-  plan p;
+  ts_dp_plan p;
   int lgT; /* ceil(log2 T): a partial map extends in at most 2^lgT ways */
   size_t max_memory, used_memory;
   /* The sampler's: bytes of its stored layers (within used_memory), and
@@ -131,7 +131,7 @@ struct dp {
   size_t stored_memory, working_peak;
   /* When the memory bound is reached, called to free stored layers that
    * can be rebuilt (true when it freed some). */
-  bool (*make_room)(dp *s);
+  bool (*make_room)(ts_dp *s);
   /* When not NULL, a state at position `pos` (the layer it enters) that
    * keep(keep_user, pos, key) refuses is not added: the sampler's cone;
    * cuts(keep_user, pos) says whether keep may refuse any there. */
@@ -139,7 +139,7 @@ struct dp {
   bool (*cuts)(void *keep_user, int pos);
   void *keep_user;
   /* When not NULL, called with each layer ts_dp_run builds. */
-  bool (*built)(dp *s, int pos, const layer *l, tilesat_error *err);
+  bool (*built)(ts_dp *s, int pos, const ts_dp_layer *l, tilesat_error *err);
   void *built_user;
   uint64_t *compat; /* [dir][u][words]: tiles t with t allowing u in dir */
   /* A placed tile is kept in the key as its class: tiles with the same
@@ -157,11 +157,11 @@ struct dp {
   const tilesat_solve_options *solve; /* its terminate */
   tilesat_progress_fn progress;
   void *progress_user;
-  layer layers[2];    /* the working layers */
-  const char *what;   /* "count" or "sample", for messages */
-  size_t last_states; /* states in the last layer built */
-  size_t *sizes;      /* states of each layer built unfiltered */
-  dp_ext ext;         /* global constraints */
+  ts_dp_layer layers[2]; /* the working layers */
+  const char *what;      /* "count" or "sample", for messages */
+  size_t last_states;    /* states in the last layer built */
+  size_t *sizes;         /* states of each layer built unfiltered */
+  ts_dp_ext ext;         /* global constraints */
   /* The seen key (counting only; 0: the plain key).  A state of layer i
    * keeps only what the cells from i on can see: its frontier as it will
    * be once position i is placed (shifted, the cells whose last neighbour
@@ -174,7 +174,7 @@ struct dp {
   int setoff;  /* where the set's bytes start (p.L, or a word boundary) */
   bool setraw; /* the set itself, not its number (shards, when the books
                   would be too large to build up front) */
-  setbook books[2];
+  ts_dp_setbook books[2];
   /* The sets numbered before the run (fix_id NULL: books[i % 2],
    * numbered as the sets are met, which differs from one process to the
    * next: shards then keep the sets themselves).  Position i's set number
@@ -201,18 +201,19 @@ struct dp {
    * failed shard's message in err everywhere) and, when done, sets total
    * to a bound on next's total every shard shares. */
   int nshards, shard;
-  dp_outbox out;
+  ts_dp_outbox out;
   bool stopped;
-  bool (*exchange)(dp *s, layer *next, bool ok, bool end, bool *done,
+  bool (*exchange)(ts_dp *s, ts_dp_layer *next, bool ok, bool end, bool *done,
                    mpz_t total, tilesat_error *err);
   void *exchange_user;
 };
 
-static inline uint64_t *entry_key(const layer *l, size_t i) {
+static inline uint64_t *entry_key(const ts_dp_layer *l, size_t i) {
   return (uint64_t *)(l->mem + i * l->entry);
 }
 
-static inline mp_limb_t *entry_count(const dp *s, const layer *l, size_t i) {
+static inline mp_limb_t *entry_count(const ts_dp *s, const ts_dp_layer *l,
+                                     size_t i) {
   return (mp_limb_t *)(entry_key(l, i) + s->p.keywords);
 }
 
@@ -234,17 +235,17 @@ static inline uint64_t ts_dp_hash_key(const uint64_t *key, int words) {
  * so the cache misses of a batch overlap instead of following each other. */
 #define TS_DP_BATCH 32
 
-typedef struct dp_batch {
+typedef struct ts_dp_batch {
   int n;
   uint64_t *keys; /* TS_DP_BATCH keys */
   uint64_t h[TS_DP_BATCH];
   const mp_limb_t *add[TS_DP_BATCH];
   int nlimbs[TS_DP_BATCH];
   mp_limb_t mult[TS_DP_BATCH];
-} dp_batch;
+} ts_dp_batch;
 
 /* The next queue slot's key, to be filled before ts_dp_batch_push. */
-static inline uint64_t *ts_dp_batch_key(const dp *s, dp_batch *b) {
+static inline uint64_t *ts_dp_batch_key(const ts_dp *s, ts_dp_batch *b) {
   return b->keys + (size_t)b->n * (size_t)s->p.keywords;
 }
 
@@ -252,10 +253,10 @@ static inline uint64_t *ts_dp_batch_key(const dp *s, dp_batch *b) {
  * "count" or "sample"), with m's count and connected constraints and,
  * unless NULL, a counter of the cells holding a tile of `by` (count
  * --by-tile).  0, or -1 with err. */
-int ts_dp_open(dp *s, const tilesat_map *m, const tilesat_count_options *o,
+int ts_dp_open(ts_dp *s, const tilesat_map *m, const tilesat_count_options *o,
                ts_dp_order order, const char *what, const uint64_t *by,
                tilesat_error *err);
-void ts_dp_free(dp *s);
+void ts_dp_free(ts_dp *s);
 /* How the seen key holds its sets (struct dp's fix_id, books, setraw):
  * numbered by books built before the run, or where those would be too
  * large, by books grown as the sets are met (AUTO, one process) or as the
@@ -269,14 +270,14 @@ typedef enum {
 } ts_dp_sets;
 
 /* ts_dp_open for counting: with the seen key unless `plain`. */
-int ts_dp_open_count(dp *s, const tilesat_map *m,
+int ts_dp_open_count(ts_dp *s, const tilesat_map *m,
                      const tilesat_count_options *o, ts_dp_order order,
                      const uint64_t *by, bool plain, ts_dp_sets sets,
                      tilesat_error *err);
 /* The shard that owns key, and the one that owns a key of hash h
  * (ts_dp_hash_key). */
-int ts_dp_owner(const dp *s, const uint64_t *key);
-static inline int ts_dp_owner_of(const dp *s, uint64_t h) {
+int ts_dp_owner(const ts_dp *s, const uint64_t *key);
+static inline int ts_dp_owner_of(const ts_dp *s, uint64_t h) {
   return (int)(((h >> 32) * (uint64_t)s->nshards) >> 32);
 }
 /* dp_shard.c: the outbox sized for counts of nlimbs limbs (a step's
@@ -285,87 +286,90 @@ static inline int ts_dp_owner_of(const dp *s, uint64_t h) {
  * other shards sent (`bytes` of them, as their outboxes hold them) added
  * to next in prefetched batches; the rounds at a step's end (ok: this
  * shard's step went well); the outbox freed. */
-bool ts_dp_outbox_prepare(dp *s, int nlimbs, tilesat_error *err);
-unsigned char *ts_dp_outbox_segment(const dp *s, int owner);
-bool ts_dp_outbox_put(dp *s, layer *next, int owner, const uint64_t *key,
-                      const mp_limb_t *add, int nlimbs, mp_limb_t mult,
-                      tilesat_error *err);
-bool ts_dp_outbox_receive(dp *s, layer *next, const unsigned char *buf,
+bool ts_dp_outbox_prepare(ts_dp *s, int nlimbs, tilesat_error *err);
+unsigned char *ts_dp_outbox_segment(const ts_dp *s, int owner);
+bool ts_dp_outbox_put(ts_dp *s, ts_dp_layer *next, int owner,
+                      const uint64_t *key, const mp_limb_t *add, int nlimbs,
+                      mp_limb_t mult, tilesat_error *err);
+bool ts_dp_outbox_receive(ts_dp *s, ts_dp_layer *next, const unsigned char *buf,
                           size_t bytes, tilesat_error *err);
-bool ts_dp_shard_end(dp *s, layer *next, mpz_t total, bool ok,
+bool ts_dp_shard_end(ts_dp *s, ts_dp_layer *next, mpz_t total, bool ok,
                      tilesat_error *err);
-void ts_dp_outbox_free(dp *s);
+void ts_dp_outbox_free(ts_dp *s);
 /* count(key) += add (n limbs) in l. */
-bool ts_dp_layer_add(dp *s, layer *l, const uint64_t *key, const mp_limb_t *add,
-                     int n, tilesat_error *err);
+bool ts_dp_layer_add(ts_dp *s, ts_dp_layer *l, const uint64_t *key,
+                     const mp_limb_t *add, int n, tilesat_error *err);
 /* Layer 0: the empty map, one state. */
-bool ts_dp_start(dp *s, layer *l, tilesat_error *err);
+bool ts_dp_start(ts_dp *s, ts_dp_layer *l, tilesat_error *err);
 /* Build layers from+1 .. to from `start` (layer from) in the working
  * layers; returns the last one (`start` when from == to), or NULL with err
  * (memory bound, interrupted). */
-const layer *ts_dp_run(dp *s, const layer *start, int from, int to,
-                       tilesat_error *err);
+const ts_dp_layer *ts_dp_run(ts_dp *s, const ts_dp_layer *start, int from,
+                             int to, tilesat_error *err);
 
 /* Take `bytes` more of the memory bound (freeing stored layers through
  * make_room if need be), or say that the frontier outgrew it. */
-bool ts_dp_reserve(dp *s, size_t bytes, size_t states, tilesat_error *err);
-void ts_dp_layer_release(dp *s, layer *l);
+bool ts_dp_reserve(ts_dp *s, size_t bytes, size_t states, tilesat_error *err);
+void ts_dp_layer_release(ts_dp *s, ts_dp_layer *l);
 /* The memory l takes (as counted against the bound). */
-size_t ts_dp_layer_bytes(const layer *l);
+size_t ts_dp_layer_bytes(const ts_dp_layer *l);
 /* A copy of l's entries only (a stored layer). */
-bool ts_dp_layer_store(dp *s, const layer *l, layer *out, tilesat_error *err);
+bool ts_dp_layer_store(ts_dp *s, const ts_dp_layer *l, ts_dp_layer *out,
+                       tilesat_error *err);
 /* Give a stored layer an index, to be looked up; ts_dp_layer_unindex drops it.
  */
-bool ts_dp_layer_index(dp *s, layer *l, tilesat_error *err);
-void ts_dp_layer_unindex(dp *s, layer *l);
+bool ts_dp_layer_index(ts_dp *s, ts_dp_layer *l, tilesat_error *err);
+void ts_dp_layer_unindex(ts_dp *s, ts_dp_layer *l);
 /* The entry of key in l (which has an index), or -1. */
-long ts_dp_layer_lookup(const layer *l, const uint64_t *key, int words);
+long ts_dp_layer_lookup(const ts_dp_layer *l, const uint64_t *key, int words);
 /* dp_layer.c's working layers.  Index slots for n states; an empty layer
  * with `cap` index slots and room for `room` entries (reusing l's memory
  * when it fits), built from a layer of `states`; hand from's index to to. */
 size_t ts_dp_index_slots(size_t n);
-bool ts_dp_layer_prepare(dp *s, layer *l, size_t cap, size_t room, int nlimbs,
-                         size_t states, tilesat_error *err);
-void ts_dp_layer_pass_index(layer *from, layer *to);
+bool ts_dp_layer_prepare(ts_dp *s, ts_dp_layer *l, size_t cap, size_t room,
+                         int nlimbs, size_t states, tilesat_error *err);
+void ts_dp_layer_pass_index(ts_dp_layer *from, ts_dp_layer *to);
 /* Queue count(key at ts_dp_batch_key) += mult * add (nlimbs limbs) into l,
  * applying the batch when it is full; ts_dp_batch_flush applies the rest. */
-bool ts_dp_batch_push(dp *s, layer *l, dp_batch *b, const mp_limb_t *add,
-                      int nlimbs, mp_limb_t mult, tilesat_error *err);
+bool ts_dp_batch_push(ts_dp *s, ts_dp_layer *l, ts_dp_batch *b,
+                      const mp_limb_t *add, int nlimbs, mp_limb_t mult,
+                      tilesat_error *err);
 /* The same, the key's hash h already known. */
-bool ts_dp_batch_push_hashed(dp *s, layer *l, dp_batch *b, uint64_t h,
-                             const mp_limb_t *add, int nlimbs, mp_limb_t mult,
-                             tilesat_error *err);
-bool ts_dp_batch_flush(dp *s, layer *l, dp_batch *b, tilesat_error *err);
-void ts_dp_layer_total(const dp *s, const layer *l, mpz_t total);
+bool ts_dp_batch_push_hashed(ts_dp *s, ts_dp_layer *l, ts_dp_batch *b,
+                             uint64_t h, const mp_limb_t *add, int nlimbs,
+                             mp_limb_t mult, tilesat_error *err);
+bool ts_dp_batch_flush(ts_dp *s, ts_dp_layer *l, ts_dp_batch *b,
+                       tilesat_error *err);
+void ts_dp_layer_total(const ts_dp *s, const ts_dp_layer *l, mpz_t total);
 
 /* Which tiles may stand at position i given the state's earlier
  * neighbours, and whether t keeps its own wrap-around edges. */
-void ts_dp_candidates(const dp *s, int i, const unsigned char *key,
+void ts_dp_candidates(const ts_dp *s, int i, const unsigned char *key,
                       uint64_t *mask);
-bool ts_dp_self_ok(const dp *s, int i, int t);
+bool ts_dp_self_ok(const ts_dp *s, int i, int t);
 /* The state after placing tile t at position i. */
-void ts_dp_next_key(const dp *s, int i, const unsigned char *key, int t,
+void ts_dp_next_key(const ts_dp *s, int i, const unsigned char *key, int t,
                     unsigned char *out);
 /* The directions of position q whose neighbour comes after position
  * `after`: its ts_dp_pending set then. */
-int ts_dp_pending(const plan *p, int q, int after);
+int ts_dp_pending(const ts_dp_plan *p, int q, int after);
 
 /* dp_global.c.  Set up s->ext for m's constraints (and `by`); the key
  * words grow by its bytes.  -1 with err when the frontier is too long for
  * connectivity labels. */
-int ts_dp_ext_setup(dp *s, const uint64_t *by, tilesat_error *err);
-void ts_dp_ext_free(dp_ext *x);
+int ts_dp_ext_setup(ts_dp *s, const uint64_t *by, tilesat_error *err);
+void ts_dp_ext_free(ts_dp_ext *x);
 /* The constraint bytes of the state after placing t at position i on the
  * state key, into out (whose frontier bytes are written); false when no
  * map goes on from it. */
-bool ts_dp_ext_next(const dp *s, int i, const unsigned char *key, int t,
+bool ts_dp_ext_next(const ts_dp *s, int i, const unsigned char *key, int t,
                     unsigned char *out);
 /* Does a state of the last layer keep the constraints (its counters' lower
  * bounds, its connected classes' "at least one")? */
-bool ts_dp_ext_accept(const dp *s, const unsigned char *key);
+bool ts_dp_ext_accept(const ts_dp *s, const unsigned char *key);
 /* The sum of the counts of l's states that keep the constraints. */
-void ts_dp_layer_total_kept(const dp *s, const layer *l, mpz_t total);
+void ts_dp_layer_total_kept(const ts_dp *s, const ts_dp_layer *l, mpz_t total);
 /* The by-tile counter of a state. */
-int ts_dp_ext_by(const dp *s, const unsigned char *key);
+int ts_dp_ext_by(const ts_dp *s, const unsigned char *key);
 
 #endif

@@ -51,7 +51,8 @@ typedef struct strip_stats {
   bool capped;
 } strip_stats;
 
-static bool strip_built(dp *s, int pos, const layer *l, tilesat_error *err) {
+static bool strip_built(ts_dp *s, int pos, const ts_dp_layer *l,
+                        tilesat_error *err) {
   (void)pos;
   (void)err;
   strip_stats *st = s->built_user;
@@ -98,14 +99,14 @@ static int strip_run(const tilesat_map *m, const tilesat_count_options *o,
   copy_connected(m, strip);
   tilesat_count_options so = *o;
   so.progress = so.notice = NULL;
-  dp s;
+  ts_dp s;
   double t0 = cpu_now();
   int rc = 1;
   if (!ts_dp_open(&s, strip, &so, columns ? TS_DP_COLUMNS : TS_DP_ROWS,
                   "sample", NULL, &e)) {
     s.built = strip_built;
     s.built_user = st;
-    const layer *last = NULL;
+    const ts_dp_layer *last = NULL;
     if (ts_dp_start(&s, &s.layers[0], &e))
       last = ts_dp_run(&s, &s.layers[0], 0, strip->ncells, &e);
     if (last) {

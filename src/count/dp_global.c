@@ -33,8 +33,9 @@ static void put16(unsigned char *b, int v) {
 }
 
 /* Counter c over the cells g covers (all of them without g), not masked. */
-static void counter_cells(const dp *s, const ts_global *g, dp_counter *c) {
-  const plan *p = &s->p;
+static void counter_cells(const ts_dp *s, const ts_global *g,
+                          ts_dp_counter *c) {
+  const ts_dp_plan *p = &s->p;
   int n = p->ncells;
   c->in = ts_calloc((size_t)n, 1);
   c->left = ts_calloc((size_t)n + 1, sizeof *c->left);
@@ -48,7 +49,8 @@ static void counter_cells(const dp *s, const ts_global *g, dp_counter *c) {
 
 /* Cell `at` holds a tile of the class: the others are banned there (all
  * of them when it is masked: it holds none). */
-static void require_class(const dp *s, plan *p, const uint64_t *class, int at) {
+static void require_class(const ts_dp *s, ts_dp_plan *p, const uint64_t *class,
+                          int at) {
   size_t tw = (size_t)(p->T + 63) / 64;
   bool masked = ts_masked(s->map, at);
   if (!p->ban)
@@ -61,8 +63,8 @@ static void require_class(const dp *s, plan *p, const uint64_t *class, int at) {
 
 /* The groups: tiles of one class that are in the same constraint classes.
  * sig[t]: the first tile in the same constraint classes as t. */
-static void make_groups(dp *s) {
-  const dp_ext *x = &s->ext;
+static void make_groups(ts_dp *s) {
+  const ts_dp_ext *x = &s->ext;
   int T = s->p.T, nmasks = 1 << s->p.ndirs;
   int *sig = ts_malloc((size_t)T * sizeof *sig);
   for (int t = 0; t < T; t++) {
@@ -100,10 +102,10 @@ static void make_groups(dp *s) {
 /* Labels are bytes, 1 .. L + 1 while a step runs. */
 #define MAX_LABELLED 254
 
-int ts_dp_ext_setup(dp *s, const uint64_t *by, tilesat_error *err) {
+int ts_dp_ext_setup(ts_dp *s, const uint64_t *by, tilesat_error *err) {
   const tilesat_map *m = s->map;
-  plan *p = &s->p;
-  dp_ext *x = &s->ext;
+  ts_dp_plan *p = &s->p;
+  ts_dp_ext *x = &s->ext;
   memset(x, 0, sizeof *x);
   x->by = -1;
   int off = s->setoff + s->setbytes; /* the seen key's set */
@@ -113,14 +115,14 @@ int ts_dp_ext_setup(dp *s, const uint64_t *by, tilesat_error *err) {
   for (size_t k = 0; k < ng; k++) {
     const ts_global *g = &m->globals.v[k];
     if (g->kind == TILESAT_GLOBAL_COUNT) {
-      dp_counter *c = &x->count[x->ncount++];
+      ts_dp_counter *c = &x->count[x->ncount++];
       c->class = g->class;
       c->lo = g->cmp == TS_AT_MOST ? 0 : g->k;
       c->hi = g->cmp == TS_AT_LEAST ? -1 : g->k;
       c->sat = g->k;
       counter_cells(s, g, c);
     } else if (g->kind == TILESAT_GLOBAL_CONNECTED) {
-      dp_conn *c = &x->conn[x->nconn++];
+      ts_dp_conn *c = &x->conn[x->nconn++];
       c->class = g->class;
       c->nonempty = g->nonempty || g->at >= 0;
       if (g->at >= 0)
@@ -129,7 +131,7 @@ int ts_dp_ext_setup(dp *s, const uint64_t *by, tilesat_error *err) {
   }
   if (by) {
     x->by = x->ncount;
-    dp_counter *c = &x->count[x->ncount++];
+    ts_dp_counter *c = &x->count[x->ncount++];
     c->class = by;
     c->lo = 0;
     c->hi = -1;
@@ -163,7 +165,7 @@ int ts_dp_ext_setup(dp *s, const uint64_t *by, tilesat_error *err) {
   return 0;
 }
 
-void ts_dp_ext_free(dp_ext *x) {
+void ts_dp_ext_free(ts_dp_ext *x) {
   for (int j = 0; j < x->ncount; j++) {
     free(x->count[j].in);
     free(x->count[j].left);
@@ -183,7 +185,7 @@ static unsigned char root(unsigned char *par, unsigned char l) {
 /* The frontier's labels after position i (tmp, roots of par), before
  * cells leave: shifted, with the placed cell's `me` (0: not a class
  * cell). */
-static void conn_shift(const plan *p, int i, const unsigned char *ol,
+static void conn_shift(const ts_dp_plan *p, int i, const unsigned char *ol,
                        unsigned char *par, unsigned char me,
                        unsigned char *tmp) {
   int L = p->L, K = p->K;
@@ -199,7 +201,7 @@ static void conn_shift(const plan *p, int i, const unsigned char *ol,
 /* The cells with no neighbour left to come after position i leave the
  * frontier (tmp): how many components they close off (none of their
  * cells is left). */
-static int conn_leave(const plan *p, int i, const unsigned char *ol,
+static int conn_leave(const ts_dp_plan *p, int i, const unsigned char *ol,
                       unsigned char *par, unsigned char me,
                       unsigned char *tmp) {
   int L = p->L;
@@ -235,10 +237,10 @@ static int conn_leave(const plan *p, int i, const unsigned char *ol,
 
 /* Connected constraint c's bytes after placing a tile at position i
  * (member: a tile of its class); false when no map goes on. */
-static bool conn_next(const dp *s, const dp_conn *c, int i,
+static bool conn_next(const ts_dp *s, const ts_dp_conn *c, int i,
                       const unsigned char *key, bool member,
                       unsigned char *out) {
-  const plan *p = &s->p;
+  const ts_dp_plan *p = &s->p;
   int L = p->L;
   const unsigned char *ol = key + c->off;
   unsigned char *nl = out + c->off;
@@ -280,11 +282,11 @@ static bool conn_next(const dp *s, const dp_conn *c, int i,
   return true;
 }
 
-bool ts_dp_ext_next(const dp *s, int i, const unsigned char *key, int t,
+bool ts_dp_ext_next(const ts_dp *s, int i, const unsigned char *key, int t,
                     unsigned char *out) {
-  const dp_ext *x = &s->ext;
+  const ts_dp_ext *x = &s->ext;
   for (int j = 0; j < x->ncount; j++) {
-    const dp_counter *c = &x->count[j];
+    const ts_dp_counter *c = &x->count[j];
     int v = get16(key + c->off) + (c->in[i] && ts_bit(c->class, t));
     if (c->hi >= 0 && v > c->hi)
       return false;
@@ -295,15 +297,15 @@ bool ts_dp_ext_next(const dp *s, int i, const unsigned char *key, int t,
   }
   bool masked = ts_masked(s->map, s->p.cell[i]);
   for (int j = 0; j < x->nconn; j++) {
-    const dp_conn *c = &x->conn[j];
+    const ts_dp_conn *c = &x->conn[j];
     if (!conn_next(s, c, i, key, !masked && ts_bit(c->class, t), out))
       return false;
   }
   return true;
 }
 
-bool ts_dp_ext_accept(const dp *s, const unsigned char *key) {
-  const dp_ext *x = &s->ext;
+bool ts_dp_ext_accept(const ts_dp *s, const unsigned char *key) {
+  const ts_dp_ext *x = &s->ext;
   for (int j = 0; j < x->ncount; j++)
     if (get16(key + x->count[j].off) < x->count[j].lo)
       return false;
@@ -313,6 +315,6 @@ bool ts_dp_ext_accept(const dp *s, const unsigned char *key) {
   return true;
 }
 
-int ts_dp_ext_by(const dp *s, const unsigned char *key) {
+int ts_dp_ext_by(const ts_dp *s, const unsigned char *key) {
   return get16(key + s->ext.count[s->ext.by].off);
 }

@@ -35,14 +35,14 @@ static inline size_t home(uint64_t h, size_t cap) {
 size_t ts_dp_index_slots(size_t n) { return n + n / 2 + n / 8 + 16; }
 #define OVERLOADED(l) (4 * ((l)->n + 1) > 3 * (l)->cap)
 
-static size_t entry_bytes(const dp *s, int nlimbs) {
+static size_t entry_bytes(const ts_dp *s, int nlimbs) {
   return (size_t)s->p.keywords * 8 + (size_t)nlimbs * sizeof(mp_limb_t);
 }
 
 /* What else to use when the dp cannot go on: approx keeps borders alone
  * (the map here has them as bans), so with a mask or another global
  * constraint only the dp keeps the map (and count's enum, listing it). */
-static const char *instead(const dp *s) {
+static const char *instead(const ts_dp *s) {
   const tilesat_map *m = s->map;
   if (!m->nmasked && !tilesat_map_refuse_globals(m, 1u << TILESAT_GLOBAL_BORDER,
                                                  "", NULL, NULL))
@@ -55,7 +55,7 @@ static const char *instead(const dp *s) {
                "these constraints)";
 }
 
-bool ts_dp_reserve(dp *s, size_t bytes, size_t states, tilesat_error *err) {
+bool ts_dp_reserve(ts_dp *s, size_t bytes, size_t states, tilesat_error *err) {
   while (s->used_memory + bytes > s->max_memory)
     if (!s->make_room || !s->make_room(s)) {
       ts_error(err, s->what, 0,
@@ -114,11 +114,11 @@ static void *block_resize(void *p, size_t old, size_t keep, size_t bytes) {
 
 /* What a layer takes: its index, and the entries written so far (pages of
  * the room never written take no memory). */
-size_t ts_dp_layer_bytes(const layer *l) {
+size_t ts_dp_layer_bytes(const ts_dp_layer *l) {
   return l->cap * sizeof *l->index + l->touched * l->entry;
 }
 
-void ts_dp_layer_release(dp *s, layer *l) {
+void ts_dp_layer_release(ts_dp *s, ts_dp_layer *l) {
   s->used_memory -= ts_dp_layer_bytes(l);
   block_free(l->index, l->cap * sizeof *l->index);
   block_free(l->mem, l->room * l->entry);
@@ -127,7 +127,7 @@ void ts_dp_layer_release(dp *s, layer *l) {
 
 /* l's index with `cap` slots, empty (states: for the message if that
  * outgrows the memory bound). */
-static bool index_prepare(dp *s, layer *l, size_t cap, size_t states,
+static bool index_prepare(ts_dp *s, ts_dp_layer *l, size_t cap, size_t states,
                           tilesat_error *err) {
   if (l->cap == cap) {
     memset(l->index, 0, cap * sizeof *l->index);
@@ -150,7 +150,7 @@ static bool index_prepare(dp *s, layer *l, size_t cap, size_t states,
 
 /* l's entries with room for `room` of `entry` bytes, the l->n there kept
  * (and written again: they are all the new block's touched ones). */
-static bool entries_resize(dp *s, layer *l, size_t room, size_t entry,
+static bool entries_resize(ts_dp *s, ts_dp_layer *l, size_t room, size_t entry,
                            tilesat_error *err) {
   unsigned char *mem =
       block_resize(l->mem, l->room * l->entry, l->n * l->entry, room * entry);
@@ -168,7 +168,7 @@ static bool entries_resize(dp *s, layer *l, size_t room, size_t entry,
 }
 
 /* Account for the entries written past those counted, a few at a time. */
-static bool touch(dp *s, layer *l, tilesat_error *err) {
+static bool touch(ts_dp *s, ts_dp_layer *l, tilesat_error *err) {
   size_t more = l->touched / 8 + 4096 / l->entry + 1;
   more = l->touched + more < l->room ? more : l->room - l->touched;
   if (!ts_dp_reserve(s, more * l->entry, l->n, err))
@@ -179,8 +179,8 @@ static bool touch(dp *s, layer *l, tilesat_error *err) {
 
 /* An empty layer with `cap` index slots and room for `room` entries,
  * reusing l's memory when it fits; built from a layer of `states`. */
-bool ts_dp_layer_prepare(dp *s, layer *l, size_t cap, size_t room, int nlimbs,
-                         size_t states, tilesat_error *err) {
+bool ts_dp_layer_prepare(ts_dp *s, ts_dp_layer *l, size_t cap, size_t room,
+                         int nlimbs, size_t states, tilesat_error *err) {
   size_t entry = entry_bytes(s, nlimbs);
   room = room < MAX_ENTRIES ? room : MAX_ENTRIES;
   l->n = 0;
@@ -194,7 +194,7 @@ bool ts_dp_layer_prepare(dp *s, layer *l, size_t cap, size_t room, int nlimbs,
 
 /* A layer being read needs no index: the working layer built next takes
  * it over (one index between the two). */
-void ts_dp_layer_pass_index(layer *from, layer *to) {
+void ts_dp_layer_pass_index(ts_dp_layer *from, ts_dp_layer *to) {
   uint64_t *index = to->index;
   size_t cap = to->cap;
   to->index = from->index;
@@ -212,8 +212,8 @@ static inline bool same_key(const uint64_t *a, const uint64_t *b, int words) {
   return true;
 }
 
-static uint64_t *layer_find(const layer *l, const uint64_t *key, int words,
-                            uint64_t h) {
+static uint64_t *layer_find(const ts_dp_layer *l, const uint64_t *key,
+                            int words, uint64_t h) {
   size_t i = home(h, l->cap);
   uint64_t tag = h >> 32;
   for (;;) {
@@ -227,14 +227,14 @@ static uint64_t *layer_find(const layer *l, const uint64_t *key, int words,
 }
 
 /* The entry of key in l, or -1. */
-long ts_dp_layer_lookup(const layer *l, const uint64_t *key, int words) {
+long ts_dp_layer_lookup(const ts_dp_layer *l, const uint64_t *key, int words) {
   uint64_t slot = *layer_find(l, key, words, ts_dp_hash_key(key, words));
   return slot ? (long)slot_entry(slot) : -1;
 }
 
 /* Grow the index by half (keeping load under 3/4), or the entries'
  * room. */
-static bool layer_grow(dp *s, layer *l, tilesat_error *err) {
+static bool layer_grow(ts_dp *s, ts_dp_layer *l, tilesat_error *err) {
   int words = s->p.keywords;
   if (OVERLOADED(l)) {
     size_t cap = l->cap + l->cap / 2;
@@ -265,9 +265,9 @@ static bool layer_grow(dp *s, layer *l, tilesat_error *err) {
 /* count(key) += add * mult, where add has n limbs and fits l->nlimbs.  The
  * widths come from a bound on the layer's total, so a carry out of the top
  * limb is a bug: it is reported, never a silently wrong count. */
-static bool layer_add_hashed(dp *s, layer *l, const uint64_t *key, uint64_t h,
-                             const mp_limb_t *add, int n, mp_limb_t mult,
-                             tilesat_error *err) {
+static bool layer_add_hashed(ts_dp *s, ts_dp_layer *l, const uint64_t *key,
+                             uint64_t h, const mp_limb_t *add, int n,
+                             mp_limb_t mult, tilesat_error *err) {
   if ((OVERLOADED(l) || l->n == l->room) && !layer_grow(s, l, err))
     return false;
   /* A layer's total can drop well below the one before's (dead ends), so
@@ -307,7 +307,7 @@ static bool layer_add_hashed(dp *s, layer *l, const uint64_t *key, uint64_t h,
   return true;
 }
 
-static bool layer_add(dp *s, layer *l, const uint64_t *key,
+static bool layer_add(ts_dp *s, ts_dp_layer *l, const uint64_t *key,
                       const mp_limb_t *add, int n, mp_limb_t mult,
                       tilesat_error *err) {
   return layer_add_hashed(s, l, key, ts_dp_hash_key(key, s->p.keywords), add, n,
@@ -315,7 +315,8 @@ static bool layer_add(dp *s, layer *l, const uint64_t *key,
 }
 
 /* A stored layer: the entries only, exactly as many as there are. */
-bool ts_dp_layer_store(dp *s, const layer *l, layer *out, tilesat_error *err) {
+bool ts_dp_layer_store(ts_dp *s, const ts_dp_layer *l, ts_dp_layer *out,
+                       tilesat_error *err) {
   memset(out, 0, sizeof *out);
   size_t bytes = l->n * l->entry;
   s->stored_memory += bytes;
@@ -336,7 +337,7 @@ bool ts_dp_layer_store(dp *s, const layer *l, layer *out, tilesat_error *err) {
   return true;
 }
 
-bool ts_dp_layer_index(dp *s, layer *l, tilesat_error *err) {
+bool ts_dp_layer_index(ts_dp *s, ts_dp_layer *l, tilesat_error *err) {
   size_t cap = ts_dp_index_slots(l->n);
   s->stored_memory += cap * sizeof *l->index;
   if (!ts_dp_reserve(s, cap * sizeof *l->index, l->n, err)) {
@@ -359,7 +360,7 @@ bool ts_dp_layer_index(dp *s, layer *l, tilesat_error *err) {
   return true;
 }
 
-void ts_dp_layer_unindex(dp *s, layer *l) {
+void ts_dp_layer_unindex(ts_dp *s, ts_dp_layer *l) {
   s->used_memory -= l->cap * sizeof *l->index;
   s->stored_memory -= l->cap * sizeof *l->index;
   block_free(l->index, l->cap * sizeof *l->index);
@@ -367,7 +368,8 @@ void ts_dp_layer_unindex(dp *s, layer *l) {
   l->cap = 0;
 }
 
-bool ts_dp_batch_flush(dp *s, layer *l, dp_batch *b, tilesat_error *err) {
+bool ts_dp_batch_flush(ts_dp *s, ts_dp_layer *l, ts_dp_batch *b,
+                       tilesat_error *err) {
   for (int j = 0; j < b->n; j++) {
     uint64_t slot = l->index[home(b->h[j], l->cap)];
     if (slot && (slot >> 32) == b->h[j] >> 32)
@@ -382,16 +384,17 @@ bool ts_dp_batch_flush(dp *s, layer *l, dp_batch *b, tilesat_error *err) {
   return true;
 }
 
-bool ts_dp_batch_push(dp *s, layer *l, dp_batch *b, const mp_limb_t *add,
-                      int nlimbs, mp_limb_t mult, tilesat_error *err) {
+bool ts_dp_batch_push(ts_dp *s, ts_dp_layer *l, ts_dp_batch *b,
+                      const mp_limb_t *add, int nlimbs, mp_limb_t mult,
+                      tilesat_error *err) {
   return ts_dp_batch_push_hashed(
       s, l, b, ts_dp_hash_key(ts_dp_batch_key(s, b), s->p.keywords), add,
       nlimbs, mult, err);
 }
 
-bool ts_dp_batch_push_hashed(dp *s, layer *l, dp_batch *b, uint64_t h,
-                             const mp_limb_t *add, int nlimbs, mp_limb_t mult,
-                             tilesat_error *err) {
+bool ts_dp_batch_push_hashed(ts_dp *s, ts_dp_layer *l, ts_dp_batch *b,
+                             uint64_t h, const mp_limb_t *add, int nlimbs,
+                             mp_limb_t mult, tilesat_error *err) {
   __builtin_prefetch(&l->index[home(h, l->cap)]);
   b->h[b->n] = h;
   b->add[b->n] = add;
@@ -400,7 +403,7 @@ bool ts_dp_batch_push_hashed(dp *s, layer *l, dp_batch *b, uint64_t h,
   return ++b->n < TS_DP_BATCH || ts_dp_batch_flush(s, l, b, err);
 }
 
-bool ts_dp_layer_add(dp *s, layer *l, const uint64_t *key, const mp_limb_t *add,
-                     int n, tilesat_error *err) {
+bool ts_dp_layer_add(ts_dp *s, ts_dp_layer *l, const uint64_t *key,
+                     const mp_limb_t *add, int n, tilesat_error *err) {
   return layer_add(s, l, key, add, n, 1, err);
 }

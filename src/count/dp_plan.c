@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-void plan_free(plan *p) {
+void ts_dp_plan_free(ts_dp_plan *p) {
   free(p->cell);
   free(p->pos);
   free(p->nb_start);
@@ -28,7 +28,7 @@ void plan_free(plan *p) {
   free(p->nbr);
 }
 
-int ts_dp_pending(const plan *p, int q, int after) {
+int ts_dp_pending(const ts_dp_plan *p, int q, int after) {
   int mask = 0;
   for (int d = 0; d < p->ndirs; d++)
     if (p->nbr[q * p->ndirs + d] > after)
@@ -40,7 +40,7 @@ int ts_dp_pending(const plan *p, int q, int after) {
  * the long wrap-around edges, gap > 2 lines, whose earlier ends become
  * anchors) and the anchors' slots after it. */
 static void plan_window(const tilesat_map *m, const int *pos, int stride,
-                        plan *p) {
+                        ts_dp_plan *p) {
   int n = p->ncells, K = 0;
   bool *anchor = ts_calloc((size_t)n, sizeof *anchor);
   for (int i = 0; i < n; i++)
@@ -67,8 +67,8 @@ static void plan_window(const tilesat_map *m, const int *pos, int stride,
 /* Position i's earlier (or own) neighbours: key slot, direction and
  * position. */
 static void neighbours_at(const tilesat_map *m, const int *pos, int stride,
-                          int i, const plan *p, ts_ints *slots, ts_ints *dirs,
-                          ts_ints *npos) {
+                          int i, const ts_dp_plan *p, ts_ints *slots,
+                          ts_ints *dirs, ts_ints *npos) {
   for (int d = 0; d < m->rules->ndirs; d++) {
     int nb = ts_map_neighbor(m, p->cell[i], d);
     if (nb < 0 || pos[nb] > i)
@@ -84,7 +84,7 @@ static void neighbours_at(const tilesat_map *m, const int *pos, int stride,
 }
 
 static void plan_neighbours(const tilesat_map *m, const int *pos, int stride,
-                            plan *p) {
+                            ts_dp_plan *p) {
   int n = p->ncells;
   p->nb_start = ts_malloc((size_t)(n + 1) * sizeof *p->nb_start);
   ts_ints slots = {0}, dirs = {0}, npos = {0};
@@ -111,7 +111,7 @@ static void push_removal(ts_ints rm[5], int wslot, int aslot, int from, int to,
  * once, its window and anchor slots (rm[0], rm[1]), its ts_dp_pending mask
  * before and after (rm[2], rm[3]) and its position (rm[4]); and the
  * neighbours' masks before it. */
-static void removals_at(int i, plan *p, ts_ints rm[5]) {
+static void removals_at(int i, ts_dp_plan *p, ts_ints rm[5]) {
   int K = p->K;
   for (int k = p->nb_start[i]; k < p->nb_start[i + 1]; k++) {
     int j = p->nb_pos[k];
@@ -125,7 +125,7 @@ static void removals_at(int i, plan *p, ts_ints rm[5]) {
   }
 }
 
-static void plan_masks(plan *p) {
+static void plan_masks(ts_dp_plan *p) {
   int n = p->ncells;
   size_t nslots = (size_t)p->nb_start[n];
   p->place_mask = ts_malloc((size_t)n * sizeof *p->place_mask);
@@ -146,7 +146,7 @@ static void plan_masks(plan *p) {
 }
 
 /* Build the plan for one order (row-major or column-major). */
-void plan_build(const tilesat_map *m, bool column_major, plan *p) {
+void ts_dp_plan_build(const tilesat_map *m, bool column_major, ts_dp_plan *p) {
   int n = m->ncells, W = m->width, H = m->height;
   memset(p, 0, sizeof *p);
   p->ncells = n;

@@ -39,7 +39,7 @@ enum { FREE, HELD, PINNED };
 
 typedef struct stored {
   int pos, use;
-  layer l;
+  ts_dp_layer l;
   struct stored *prev, *next;
 } stored;
 
@@ -67,7 +67,7 @@ typedef struct store {
 #define MAX_CHOICES 8
 
 typedef struct sampler {
-  dp s;              /* first: make_room finds the sampler from its dp */
+  ts_dp s;           /* first: make_room finds the sampler from its dp */
   size_t keep_bytes; /* test hook: the bound on stored layers, or 0 */
   /* the innermost store, which ts_dp_run fills (make_room drops layers from
    * it first, then from those outside it) */
@@ -110,7 +110,7 @@ typedef struct sampler {
 
 /* ---------------------------------------------------------------- stores */
 
-static void stored_release(sampler *S, layer *l) {
+static void stored_release(sampler *S, ts_dp_layer *l) {
   S->s.stored_memory -= ts_dp_layer_bytes(l);
   ts_dp_layer_release(&S->s, l);
 }
@@ -166,7 +166,7 @@ static bool store_drop(sampler *S, store *st) {
 /* At the memory bound: drop a free stored layer, the innermost store's
  * first, else the entries of a held one (a walk rebuilds what it misses,
  * only slower). */
-static bool make_room(dp *s) {
+static bool make_room(ts_dp *s) {
   sampler *S = (sampler *)s;
   for (store *st = S->inner; st; st = st->outer)
     if (store_drop(S, st))
@@ -194,7 +194,7 @@ static size_t keep_bound(const sampler *S) {
 
 /* Store layer l (at pos) if the store takes that position, dropping others
  * of the store to make room for it. */
-static bool store_offer(sampler *S, store *st, int pos, const layer *l,
+static bool store_offer(sampler *S, store *st, int pos, const ts_dp_layer *l,
                         tilesat_error *err) {
   size_t bytes = l->n * l->entry;
   if ((pos - st->origin) % st->every || bytes > keep_bound(S))
@@ -214,7 +214,8 @@ static bool store_offer(sampler *S, store *st, int pos, const layer *l,
 
 /* ts_dp_run's hook: each layer it builds but the last goes to the innermost
  * store. */
-static bool offer_built(dp *s, int pos, const layer *l, tilesat_error *err) {
+static bool offer_built(ts_dp *s, int pos, const ts_dp_layer *l,
+                        tilesat_error *err) {
   sampler *S = (sampler *)s;
   store *st = S->inner;
   if (S->base && S->base->use == PINNED)
@@ -224,12 +225,12 @@ static bool offer_built(dp *s, int pos, const layer *l, tilesat_error *err) {
 
 /* Build layers a+1 .. st->end from `base` (layer a), offering all but the
  * last to st (the innermost store); returns the last, or NULL with err. */
-static const layer *rebuild(sampler *S, stored *base, store *st,
-                            tilesat_error *err) {
+static const ts_dp_layer *rebuild(sampler *S, stored *base, store *st,
+                                  tilesat_error *err) {
   S->s.built = offer_built;
   S->base = base;
   base->use = PINNED;
-  const layer *l = ts_dp_run(&S->s, &base->l, base->pos, st->end, err);
+  const ts_dp_layer *l = ts_dp_run(&S->s, &base->l, base->pos, st->end, err);
   base->use = HELD;
   S->base = NULL;
   S->s.built = NULL;
@@ -250,7 +251,7 @@ static int cmp_u64(const void *x, const void *y) {
 /* Cell q (placed, at key slot sx of layer pos) if the walkers' states
  * (layer S->at) still hold it. */
 static void cone_cell(sampler *S, int pos, int q, int sx) {
-  const plan *p = &S->s.p;
+  const ts_dp_plan *p = &S->s.p;
   int b = S->at, K = p->K;
   int sy = q >= b - K ? q - (b - K) : p->anchor_slot[q];
   int my = ts_dp_pending(p, q, b - 1);
@@ -265,7 +266,7 @@ static void cone_cell(sampler *S, int pos, int q, int sx) {
 /* The cells a state of layer pos shares with the walkers' states, and the
  * walkers' hashes of them. */
 static void cone_build(sampler *S, int pos) {
-  const plan *p = &S->s.p;
+  const ts_dp_plan *p = &S->s.p;
   int K = p->K;
   S->nshared = 0;
   for (int q = pos - K > 0 ? pos - K : 0; q < pos; q++)
@@ -302,7 +303,7 @@ static bool in_cone(void *user, int pos, const unsigned char *key) {
   sampler *S = user;
   if (pos != S->cone_pos)
     cone_build(S, pos);
-  const dp *s = &S->s;
+  const ts_dp *s = &S->s;
   size_t T = (size_t)s->p.T;
   uint64_t h = 0xcbf29ce484222325u;
   for (int k = 0; k < S->nshared; k++) {
@@ -338,7 +339,7 @@ typedef struct choice {
 /* The classes of ts_dp_pending set `from` that coarsen to class c of `to`. */
 static choice preimages(sampler *S, int from, int to, int c, int slot,
                         int slot2) {
-  const dp *s = &S->s;
+  const ts_dp *s = &S->s;
   size_t T = (size_t)s->p.T;
   choice ch = {slot, slot2, S->values.n, 0};
   for (int f = 0; f < s->nclasses[from]; f++)
@@ -355,7 +356,7 @@ static choice preimages(sampler *S, int from, int to, int c, int slot,
  * that coarsens to theirs); the cell placed at i is not in them. */
 static int choices_of(sampler *S, int i, const unsigned char *y,
                       choice ch[MAX_CHOICES]) {
-  const plan *p = &S->s.p;
+  const ts_dp_plan *p = &S->s.p;
   int K = p->K, n = 1;
   S->values.n = 0;
   int drop = i >= K ? ts_dp_pending(p, i - K, i - 1)
@@ -379,7 +380,7 @@ static int choices_of(sampler *S, int i, const unsigned char *y,
  * returns how many, and the first in *first. */
 static unsigned long tiles_to(sampler *S, int i, const unsigned char *pk,
                               const unsigned char *y, int *first) {
-  const dp *s = &S->s;
+  const ts_dp *s = &S->s;
   unsigned long ntiles = 0;
   ts_dp_candidates(s, i, pk, S->mask);
   *first = -1;
@@ -410,7 +411,7 @@ static uint64_t front_hash(const uint64_t *key, int words) {
 
 /* The slot of frontier `key` in the index of l: its chain's, or the empty
  * one it would take. */
-static size_t front_slot(const sampler *S, const layer *l,
+static size_t front_slot(const sampler *S, const ts_dp_layer *l,
                          const uint64_t *key) {
   size_t i = front_hash(key, S->fw) % S->fcap;
   while (S->fhead[i] &&
@@ -425,8 +426,8 @@ static size_t front_slot(const sampler *S, const layer *l,
 #define LOOKED_UP_COUNTERS 8
 
 /* Index l by frontier (with connectivity or many counters only). */
-static bool front_index(sampler *S, const layer *l, tilesat_error *err) {
-  const dp_ext *x = &S->s.ext;
+static bool front_index(sampler *S, const ts_dp_layer *l, tilesat_error *err) {
+  const ts_dp_ext *x = &S->s.ext;
   if (!x->grp || (!x->nconn && x->ncount <= LOOKED_UP_COUNTERS))
     return true;
   S->fw = (S->s.p.L + 7) / 8;
@@ -444,7 +445,7 @@ static bool front_index(sampler *S, const layer *l, tilesat_error *err) {
   return true;
 }
 
-static void front_unindex(sampler *S, const layer *l) {
+static void front_unindex(sampler *S, const ts_dp_layer *l) {
   if (!S->fhead)
     return;
   S->s.used_memory -= S->fcap * sizeof *S->fhead + l->n * sizeof *S->fnext;
@@ -455,9 +456,9 @@ static void front_unindex(sampler *S, const layer *l) {
 
 /* Entry e of `before` (if e >= 0), if it leads to y at position i: into
  * S->found, its weight into S->total. */
-static void consider(sampler *S, const layer *before, int i,
+static void consider(sampler *S, const ts_dp_layer *before, int i,
                      const unsigned char *y, long e) {
-  const dp *s = &S->s;
+  const ts_dp *s = &S->s;
   if (e < 0)
     return;
   const unsigned char *x = (const unsigned char *)entry_key(before, e);
@@ -478,7 +479,7 @@ static void consider(sampler *S, const layer *before, int i,
 /* y's counters less `bits` (a bit a counter) into pk: the counters of a
  * predecessor, which counted the tile placed or not; false if one would
  * be negative. */
-static bool counters_before(const dp *s, const unsigned char *y, int bits,
+static bool counters_before(const ts_dp *s, const unsigned char *y, int bits,
                             unsigned char *pk) {
   for (int j = 0; j < s->ext.ncount; j++) {
     int off = s->ext.count[j].off,
@@ -494,10 +495,10 @@ static bool counters_before(const dp *s, const unsigned char *y, int bits,
 /* The predecessors of y (walker w's state, layer i + 1) in layer i
  * (`before`, indexed): every combination of choices found there that leads
  * to y, into S->found, their weights summed into S->total. */
-static void predecessors(sampler *S, const layer *before, int i,
+static void predecessors(sampler *S, const ts_dp_layer *before, int i,
                          const unsigned char *y) {
-  dp *s = &S->s;
-  const plan *p = &s->p;
+  ts_dp *s = &S->s;
+  const ts_dp_plan *p = &s->p;
   int kw = p->keywords;
   unsigned char *pk = (unsigned char *)S->pred;
   const unsigned char *cls = s->cls + (size_t)p->place_mask[i] * (size_t)p->T;
@@ -564,10 +565,10 @@ static int nth_tile(const uint64_t *set, int words, unsigned long j) {
 
 /* Walker w from layer i + 1 to layer i (`before`, indexed): a predecessor
  * and a tile, with probability count(predecessor) / count(state). */
-static bool walk_step(sampler *S, const layer *before, int i, int w,
+static bool walk_step(sampler *S, const ts_dp_layer *before, int i, int w,
                       tilesat_error *err) {
-  dp *s = &S->s;
-  const plan *p = &s->p;
+  ts_dp *s = &S->s;
+  const ts_dp_plan *p = &s->p;
   int kw = p->keywords;
   uint64_t *key = S->keys + (size_t)w * (size_t)kw;
   predecessors(S, before, i, (const unsigned char *)key);
@@ -605,7 +606,7 @@ static bool walk_step(sampler *S, const layer *before, int i, int w,
 }
 
 /* Every walker from layer i + 1 to layer i (`before`, indexed). */
-static bool step_all(sampler *S, const layer *before, int i,
+static bool step_all(sampler *S, const ts_dp_layer *before, int i,
                      tilesat_error *err) {
   if (!front_index(S, before, err))
     return false;
@@ -635,7 +636,7 @@ static bool step_all(sampler *S, const layer *before, int i,
  * them walked the same way.  Returns the layer the walkers reached: base's,
  * or a later one if base's entries had to go to make room; -1 with err. */
 static int walk_back(sampler *S, stored *base, int b, tilesat_error *err) {
-  dp *s = &S->s;
+  ts_dp *s = &S->s;
   int a = base->pos;
   base->use = HELD;
   while (b > a && b >= 0 && base->l.mem) {
@@ -662,7 +663,7 @@ static int walk_back(sampler *S, stored *base, int b, tilesat_error *err) {
       s->keep = in_cone;
       s->cuts = cone_cuts;
       s->keep_user = S;
-      const layer *last = rebuild(S, base, &inner, err);
+      const ts_dp_layer *last = rebuild(S, base, &inner, err);
       s->keep = NULL;
       b = last && step_all(S, last, b - 1, err) ? b - 1 : -1;
       for (stored *e; b >= 0 && (e = store_below(&inner, b));) {
@@ -684,7 +685,7 @@ static int walk_back(sampler *S, stored *base, int b, tilesat_error *err) {
 #define SAMPLE_STREAM ((uint64_t)0x6470 << 32)
 
 static void walkers_alloc(sampler *S, int batch) {
-  const plan *p = &S->s.p;
+  const ts_dp_plan *p = &S->s.p;
   S->keys = ts_calloc((size_t)batch * (size_t)p->keywords, 8);
   S->counts = ts_malloc((size_t)batch * sizeof *S->counts);
   for (int w = 0; w < batch; w++)
@@ -731,9 +732,9 @@ static void walkers_free(sampler *S) {
 /* Walkers first .. first + nwalk - 1: their last states drawn from the
  * last layer with probability count / total, then walked back through the
  * stored layers of top. */
-static bool walk_batch(sampler *S, store *top, const layer *last, int first,
-                       const mpz_t total, tilesat_error *err) {
-  const plan *p = &S->s.p;
+static bool walk_batch(sampler *S, store *top, const ts_dp_layer *last,
+                       int first, const mpz_t total, tilesat_error *err) {
+  const ts_dp_plan *p = &S->s.p;
   for (int w = 0; w < S->nwalk; w++) {
     ts_rng_seed(&S->rng[w], S->seed, SAMPLE_STREAM + (uint64_t)first + w);
     draw_below(&S->rng[w], S->r, total);
@@ -762,16 +763,16 @@ static bool walk_batch(sampler *S, store *top, const layer *last, int first,
 
 /* The count pass: layers 0 .. n, storing layer 0 and the line ends that
  * fit in top, and layer n in *last. */
-static bool count_pass(sampler *S, store *top, layer *last,
+static bool count_pass(sampler *S, store *top, ts_dp_layer *last,
                        tilesat_error *err) {
-  dp *s = &S->s;
+  ts_dp *s = &S->s;
   stored *e = ts_calloc(1, sizeof *e);
   store_push(top, e);
   if (!ts_dp_start(s, &s->layers[0], err) ||
       !ts_dp_layer_store(s, &s->layers[0], &e->l, err))
     return false;
   S->line_ends = true;
-  const layer *l = rebuild(S, e, top, err);
+  const ts_dp_layer *l = rebuild(S, e, top, err);
   e->use = FREE;
   S->line_ends = false;
   return l && ts_dp_layer_store(s, l, last, err);
@@ -784,8 +785,8 @@ static int sample_run(const tilesat_map *m, const tilesat_count_options *o,
   memset(&S, 0, sizeof S);
   if (ts_dp_open(&S.s, m, o, order, "sample", NULL, err))
     return -1;
-  dp *s = &S.s;
-  const plan *p = &s->p;
+  ts_dp *s = &S.s;
+  const ts_dp_plan *p = &s->p;
   s->make_room = make_room;
   S.keep_bytes = keep_bytes;
   S.seed = o->seed;
@@ -803,7 +804,7 @@ static int sample_run(const tilesat_map *m, const tilesat_count_options *o,
   walkers_alloc(&S, batch);
   store top = {.origin = 0, .every = p->stride, .end = p->ncells};
   S.inner = &top;
-  layer last = {0};
+  ts_dp_layer last = {0};
   int produced = -1;
   mpz_t total;
   mpz_init(total);

@@ -21,17 +21,17 @@
  * Circuit 6x6 and took 8 MiB more a rank, as a round receives as much). */
 #define OUTBOX_BYTES ((size_t)4 << 20)
 
-static int segment(const dp *s, int owner) {
+static int segment(const ts_dp *s, int owner) {
   return owner < s->shard ? owner : owner - 1;
 }
 
-unsigned char *ts_dp_outbox_segment(const dp *s, int owner) {
-  const dp_outbox *o = &s->out;
+unsigned char *ts_dp_outbox_segment(const ts_dp *s, int owner) {
+  const ts_dp_outbox *o = &s->out;
   return o->mem + (size_t)segment(s, owner) * o->room * o->entry;
 }
 
-bool ts_dp_outbox_prepare(dp *s, int nlimbs, tilesat_error *err) {
-  dp_outbox *o = &s->out;
+bool ts_dp_outbox_prepare(ts_dp *s, int nlimbs, tilesat_error *err) {
+  ts_dp_outbox *o = &s->out;
   size_t entry = (size_t)s->p.keywords * 8 + (size_t)nlimbs * sizeof(mp_limb_t);
   if (!o->n)
     o->n = ts_calloc((size_t)s->nshards, sizeof *o->n);
@@ -52,8 +52,8 @@ bool ts_dp_outbox_prepare(dp *s, int nlimbs, tilesat_error *err) {
   return true;
 }
 
-void ts_dp_outbox_free(dp *s) {
-  dp_outbox *o = &s->out;
+void ts_dp_outbox_free(ts_dp *s) {
+  ts_dp_outbox *o = &s->out;
   if (o->mem)
     s->used_memory -= o->room * (size_t)(s->nshards - 1) * o->entry;
   free(o->mem);
@@ -63,15 +63,15 @@ void ts_dp_outbox_free(dp *s) {
 
 /* One round; false once the shards agreed that one of them failed (the
  * round that agrees sets s->stopped). */
-static bool round_trip(dp *s, layer *next, bool ok, bool end, bool *done,
-                       mpz_t total, tilesat_error *err) {
+static bool round_trip(ts_dp *s, ts_dp_layer *next, bool ok, bool end,
+                       bool *done, mpz_t total, tilesat_error *err) {
   return !s->stopped && s->exchange(s, next, ok, end, done, total, err);
 }
 
-bool ts_dp_outbox_put(dp *s, layer *next, int owner, const uint64_t *key,
-                      const mp_limb_t *add, int nlimbs, mp_limb_t mult,
-                      tilesat_error *err) {
-  dp_outbox *o = &s->out;
+bool ts_dp_outbox_put(ts_dp *s, ts_dp_layer *next, int owner,
+                      const uint64_t *key, const mp_limb_t *add, int nlimbs,
+                      mp_limb_t mult, tilesat_error *err) {
+  ts_dp_outbox *o = &s->out;
   bool done;
   if (o->n[owner] == o->room &&
       !round_trip(s, next, true, false, &done, NULL, err))
@@ -92,12 +92,12 @@ bool ts_dp_outbox_put(dp *s, layer *next, int owner, const uint64_t *key,
   return true;
 }
 
-bool ts_dp_outbox_receive(dp *s, layer *next, const unsigned char *buf,
+bool ts_dp_outbox_receive(ts_dp *s, ts_dp_layer *next, const unsigned char *buf,
                           size_t bytes, tilesat_error *err) {
-  const dp_outbox *o = &s->out;
+  const ts_dp_outbox *o = &s->out;
   int words = s->p.keywords;
   size_t got = o->entry ? bytes / o->entry : 0;
-  dp_batch b = {.keys = ts_malloc(TS_DP_BATCH * (size_t)words * 8)};
+  ts_dp_batch b = {.keys = ts_malloc(TS_DP_BATCH * (size_t)words * 8)};
   bool ok = true;
   for (size_t e = 0; ok && e < got; e++) {
     const uint64_t *key = (const uint64_t *)(const void *)(buf + e * o->entry);
@@ -110,7 +110,7 @@ bool ts_dp_outbox_receive(dp *s, layer *next, const unsigned char *buf,
   return ok;
 }
 
-bool ts_dp_shard_end(dp *s, layer *next, mpz_t total, bool ok,
+bool ts_dp_shard_end(ts_dp *s, ts_dp_layer *next, mpz_t total, bool ok,
                      tilesat_error *err) {
   bool done = false;
   while (!done)

@@ -423,8 +423,8 @@ int tilesat_map_part(const tilesat_map *m, int k, int n, tilesat_map **part,
     ts_misuse(__func__, "NULL map or part");
   *part = NULL;
   if (n < 1 || n > TILESAT_MAX_PARTS || k < 1 || k > n) {
-    ts_error(err, "--part", 0, "part %d of %d: K/N needs 1 <= K <= N <= %d", k,
-             n, TILESAT_MAX_PARTS);
+    ts_error_param(err, "part", "part %d of %d: K/N needs 1 <= K <= N <= %d", k,
+                   n, TILESAT_MAX_PARTS);
     return -1;
   }
   /* the cut and the fingerprint know pins and bans, not constraints */
@@ -495,9 +495,10 @@ static int exact_method(const tilesat_count_options *o,
   if (o->method == TILESAT_METHOD_AUTO)
     po->method = TILESAT_METHOD_DP;
   if (po->method != TILESAT_METHOD_DP && po->method != TILESAT_METHOD_ENUM) {
-    ts_error(err, "--part", 0,
-             "the parts' counts must be exact: --method dp or enum, not %s",
-             tilesat_method_name(o->method));
+    ts_error_param(
+        err, "part",
+        "the parts' counts must be exact: --method dp or enum, not %s",
+        tilesat_method_name(o->method));
     return -1;
   }
   return 0;
@@ -527,7 +528,9 @@ int ts_count_part_by_tile(const tilesat_map *m, int k, int n, const char *cls,
     return 0;
   }
   /* the class is m's: the part's map keeps no named class */
-  uint64_t *by = cls && dist ? ts_class_parse(m, cls, "--by-tile", err) : NULL;
+  uint64_t *by = cls && dist ? ts_class_parse(m, cls, "by-tile", err) : NULL;
+  if (cls && dist && !by)
+    ts_error_mark_param(err, "by-tile");
   int rc = cls && dist ? (by ? ts_count_by_set(p, by, &po, res, dist, err) : -1)
                        : tilesat_count(p, &po, res, err);
   free(by);
@@ -655,14 +658,15 @@ int tilesat_sample_parts(const tilesat_map *m, const tilesat_count_options *o,
   tilesat_count_options po = *o;
   po.method = TILESAT_METHOD_DP;
   if (o->method != TILESAT_METHOD_AUTO && o->method != TILESAT_METHOD_DP) {
-    ts_error(err, "--part-split", 0,
-             "sampling by parts takes the dp (--method dp or auto), not %s",
-             tilesat_method_name(o->method));
+    ts_error_param(
+        err, "part-split",
+        "sampling by parts takes the dp (--method dp or auto), not %s",
+        tilesat_method_name(o->method));
     return -1;
   }
   if (nparts < 1 || nparts > TILESAT_MAX_PARTS) {
-    ts_error(err, "--part-split", 0, "%d parts: at least 1, at most %d", nparts,
-             TILESAT_MAX_PARTS);
+    ts_error_param(err, "part-split", "%d parts: at least 1, at most %d",
+                   nparts, TILESAT_MAX_PARTS);
     return -1;
   }
   /* the maps are drawn part by part and handed on in the order drawn */

@@ -125,6 +125,9 @@ static bool explain_hard(tilesat_analysis *a, const tilesat_solve_options *so,
   return a->hard && tilesat_explain(a->hard, so, &a->why, err) == TILESAT_UNSAT;
 }
 
+/* Is max x max unsatisfiable? */
+static bool analysis_hard(const tilesat_analysis *a);
+
 tilesat_analysis *tilesat_analyze(const tilesat_rules *r, int max,
                                   tilesat_topology topo, bool periodic,
                                   const tilesat_solve_options *so,
@@ -132,7 +135,7 @@ tilesat_analysis *tilesat_analyze(const tilesat_rules *r, int max,
   if (!r)
     ts_misuse(__func__, "NULL rules");
   if (max < 1 || max > MAX_MAX) {
-    ts_error(err, "--max", 0, "%d is not from 1 to %d", max, MAX_MAX);
+    ts_error_param(err, "max", "%d is not from 1 to %d", max, MAX_MAX);
     return NULL;
   }
   tilesat_analysis *a = ts_calloc(1, sizeof *a);
@@ -148,7 +151,7 @@ tilesat_analysis *tilesat_analyze(const tilesat_rules *r, int max,
   bool ok = check_sizes(a, so, err);
   for (int t = 0; t < r->ntiles && ok; t++)
     ok = find_tile(a, t, so, err);
-  if (ok && tilesat_analysis_hard(a))
+  if (ok && analysis_hard(a))
     ok = explain_hard(a, so, err);
   if (!ok) {
     if (ts_terminated(so)) /* said as analyze, not as the check it stopped */
@@ -181,7 +184,7 @@ bool tilesat_analysis_tile_appears(const tilesat_analysis *a, int tile) {
   return a->appears[tile];
 }
 
-bool tilesat_analysis_hard(const tilesat_analysis *a) {
+static bool analysis_hard(const tilesat_analysis *a) {
   int last = a->max;
   /* periodic hex: the largest even height */
   if (a->topo == TILESAT_HEX && a->periodic && last % 2)
@@ -190,23 +193,10 @@ bool tilesat_analysis_hard(const tilesat_analysis *a) {
          a->result[(last - 1) * a->max + (a->max - 1)] == TILESAT_UNSAT;
 }
 
-const tilesat_rules *tilesat_analysis_rules(const tilesat_analysis *a) {
-  return a->r;
-}
-
-int tilesat_analysis_max(const tilesat_analysis *a) { return a->max; }
-
-tilesat_topology tilesat_analysis_topology(const tilesat_analysis *a) {
-  return a->topo;
-}
-
-bool tilesat_analysis_periodic(const tilesat_analysis *a) {
-  return a->periodic;
-}
-
-int tilesat_analysis_least(const tilesat_analysis *a) { return a->least; }
-
-const tilesat_explanation *
-tilesat_analysis_explanation(const tilesat_analysis *a) {
-  return a->why;
+void tilesat_analysis_get(const tilesat_analysis *a,
+                          tilesat_analysis_info *info) {
+  if (!a || !info)
+    ts_misuse(__func__, "NULL argument");
+  *info = (tilesat_analysis_info){
+      a->r, a->max, a->topo, a->periodic, a->least, analysis_hard(a), a->why};
 }

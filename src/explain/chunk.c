@@ -47,12 +47,12 @@ tilesat_map *tilesat_chunk_frame(const tilesat_rules *r, int k,
   if (!r)
     ts_misuse(__func__, "NULL rules");
   if (topo == TILESAT_HEX) {
-    ts_error(err, "--chunk", 0,
-             "hex chunks are not supported yet (square topology only)");
+    ts_error_param(err, "chunk",
+                   "hex chunks are not supported yet (square topology only)");
     return NULL;
   }
   if (k < 1 || k > CHUNK_MAX) {
-    ts_error(err, "--chunk", 0, "%d is not from 1 to %d", k, CHUNK_MAX);
+    ts_error_param(err, "chunk", "%d is not from 1 to %d", k, CHUNK_MAX);
     return NULL;
   }
   return tilesat_map_new(r, k + 2, k + 2, topo, false, err);

@@ -127,25 +127,25 @@ static int group_of(const tilesat_map *m, const tilesat_constraint *c,
 
 /* --------------------------------------------------------- selector solver */
 
-static void xcnf_init(xcnf *x, const tilesat_map *m) {
+static void xcnf_init(ts_xcnf *x, const tilesat_map *m) {
   x->m = m;
   ts_encode(m, &x->cnf);
   x->lazy = ts_cuts_new(m);
 }
 
-static void xcnf_free(xcnf *x) {
+static void xcnf_free(ts_xcnf *x) {
   ts_cnf_free(&x->cnf);
   ts_cuts_free(x->lazy);
 }
 
-static int sub_var(xsub *x, int v) {
+static int sub_var(ts_xsub *x, int v) {
   if (!x->var[v])
     x->var[v] = ++x->next;
   return x->var[v];
 }
 
 /* A clause of the CNF's group g, guarded by g's selector. */
-static void sub_add(xsub *x, int g, const int *lits, size_t n) {
+static void sub_add(ts_xsub *x, int g, const int *lits, size_t n) {
   if (!x->sel[g])
     x->sel[g] = ++x->next;
   x->buf.n = 0;
@@ -157,7 +157,7 @@ static void sub_add(xsub *x, int g, const int *lits, size_t n) {
   ts_solver_add_clause(x->s, x->buf.v, x->buf.n);
 }
 
-void ts_xsub_init(xsub *x, xcnf *cnf, int ngroups, const uint8_t *include,
+void ts_xsub_init(ts_xsub *x, ts_xcnf *cnf, int ngroups, const uint8_t *include,
                   const tilesat_solve_options *so) {
   memset(x, 0, sizeof *x);
   x->src = cnf;
@@ -187,7 +187,7 @@ void ts_xsub_init(xsub *x, xcnf *cnf, int ngroups, const uint8_t *include,
   }
 }
 
-void ts_xsub_free(xsub *x) {
+void ts_xsub_free(ts_xsub *x) {
   ts_solver_free(x->s);
   free(x->sel);
   free(x->var);
@@ -197,13 +197,13 @@ void ts_xsub_free(xsub *x) {
 }
 
 static bool sub_value(void *user, int v) {
-  xsub *x = user;
+  ts_xsub *x = user;
   return x->var[v] && ts_solver_value(x->s, x->var[v]);
 }
 
 /* A cut: into the CNF (for later solvers) and into this solver. */
 static void sub_cut(void *user, int g, const int *lits, size_t n) {
-  xsub *x = user;
+  ts_xsub *x = user;
   ts_cnf *f = &x->src->cnf;
   TS_PUSH(f->start, f->lits.n);
   TS_PUSH(f->group, g);
@@ -213,14 +213,14 @@ static void sub_cut(void *user, int g, const int *lits, size_t n) {
   sub_add(x, g, lits, n);
 }
 
-static void sub_assume(xsub *x, const ts_ints *set, int skip) {
+static void sub_assume(ts_xsub *x, const ts_ints *set, int skip) {
   for (size_t i = 0; i < set->n; i++)
     if (set->v[i] != skip && x->sel[set->v[i]])
       ts_solver_assume(x->s, x->sel[set->v[i]]);
 }
 
 /* Which connected and path constraints this solve assumes. */
-static bool sub_lazy(xsub *x, const ts_ints *set, int skip) {
+static bool sub_lazy(ts_xsub *x, const ts_ints *set, int skip) {
   const tilesat_map *m = x->src->m;
   if (!x->src->lazy)
     return false;
@@ -241,7 +241,7 @@ static bool sub_lazy(xsub *x, const ts_ints *set, int skip) {
 /* Solve with the groups of `set` except `skip` (-1: none), cutting the
  * models that break an assumed connected or path constraint; on UNSAT the
  * failed groups are in x->failed. */
-int ts_xsub_solve(xsub *x, const ts_ints *set, int skip) {
+int ts_xsub_solve(ts_xsub *x, const ts_ints *set, int skip) {
   bool lazy = sub_lazy(x, set, skip);
   int res;
   for (;;) {
@@ -307,9 +307,9 @@ int tilesat_constraints_check(const tilesat_map *m,
   if (res >= 0 && explain_fits(m, so, err))
     res = -1;
   if (res >= 0) {
-    xcnf cnf;
+    ts_xcnf cnf;
     xcnf_init(&cnf, m);
-    xsub x;
+    ts_xsub x;
     ts_xsub_init(&x, &cnf, G, inc, so);
     res = ts_xsub_solve(&x, &set, -1);
     if (res == TILESAT_UNKNOWN)
@@ -442,7 +442,7 @@ tilesat_explanation *ts_x_finish(const tilesat_map *m, const ts_ints *mus) {
 
 /* ------------------------------------------------------- the whole problem */
 
-void ts_xctx_close(xctx *x) {
+void ts_xctx_close(ts_xctx *x) {
   ts_xsub_free(&x->full);
   xcnf_free(&x->cnf);
   free(x->has);
@@ -452,8 +452,8 @@ void ts_xctx_close(xctx *x) {
 /* Set up, and solve with every constraint: TILESAT_UNSAT (a core in
  * x->full.failed; close x after), or TILESAT_SAT or -1 with err (nothing
  * left to close). */
-int ts_xctx_open(xctx *x, const tilesat_map *m, const tilesat_solve_options *so,
-                 tilesat_error *err) {
+int ts_xctx_open(ts_xctx *x, const tilesat_map *m,
+                 const tilesat_solve_options *so, tilesat_error *err) {
   if (refuse_bans(m, err))
     return -1;
   int early = ts_check_collapse_first(m, so, "explain", err); /* a map */
@@ -498,7 +498,7 @@ static bool lazy_group(const tilesat_map *m, int g) {
 
 /* Add to `in` and `cur` every other group whose clauses the full solver's
  * model (of a satisfiable `cur`) satisfies too. */
-static void extend(xctx *x, uint8_t *in, ts_ints *cur) {
+static void extend(ts_xctx *x, uint8_t *in, ts_ints *cur) {
   const ts_cnf *f = &x->cnf.cnf;
   uint8_t *bad = ts_calloc((size_t)x->G, 1);
   for (size_t i = 0; i < f->start.n; i++) {
@@ -545,7 +545,7 @@ static void remove_int(ts_ints *v, int x) {
  * the model satisfies too, then take all, out one failed constraint not
  * in the set at a time until it is SAT, then put back each taken out that
  * fits after all.  0, or -1 (no answer; err set). */
-int ts_x_grow(xctx *x, uint8_t *in, ts_ints *cur, tilesat_error *err) {
+int ts_x_grow(ts_xctx *x, uint8_t *in, ts_ints *cur, tilesat_error *err) {
   extend(x, in, cur);
   uint8_t *start = ts_malloc((size_t)x->G);
   memcpy(start, in, (size_t)x->G);

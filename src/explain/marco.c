@@ -9,7 +9,7 @@
 /* The core of an UNSAT seed to shrink: propagation's on the seed's
  * constraints when it finds one that the solver confirms (small and local,
  * so that small explanations come first), else the solver's failed set. */
-static void seed_core(xctx *x, const uint8_t *in, ts_ints *core) {
+static void seed_core(ts_xctx *x, const uint8_t *in, ts_ints *core) {
   ts_x_copy_ints(core, &x->full.failed);
   ts_prop p;
   if (!(ts_prop_init(&p, x->m, in, true) && ts_prop_pins(&p))) {
@@ -29,7 +29,7 @@ static void seed_core(xctx *x, const uint8_t *in, ts_ints *core) {
  * SAT grows to a maximal satisfiable subset, and the map is told that later
  * subsets have one of the constraints outside it.  The map prefers large
  * subsets: explanations come before the satisfiable sets. */
-static int marco(xctx *x, size_t limit, ts_sets *found, bool *complete,
+static int marco(ts_xctx *x, size_t limit, ts_sets *found, bool *complete,
                  tilesat_error *err) {
   const tilesat_map *m = x->m;
   /* PicoSAT takes the hint to prefer large subsets; the others' C APIs
@@ -132,7 +132,7 @@ int tilesat_explain_all(const tilesat_map *m,
   *out = NULL;
   *n = 0;
   *complete = true;
-  xctx x;
+  ts_xctx x;
   int res = ts_xctx_open(&x, m, &so, err);
   if (res != TILESAT_UNSAT)
     return res;

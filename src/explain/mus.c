@@ -28,14 +28,14 @@ static int cmp_far_first(const void *a, const void *b) {
 /* Deletion-based MUS from `core` (UNSAT), trying the groups farthest from
  * `centre` first.  With `refine`, an UNSAT answer also drops every group
  * outside its failed set (fast on large cores, less steerable). */
-int ts_x_shrink(const tilesat_map *m, xcnf *cnf,
+int ts_x_shrink(const tilesat_map *m, ts_xcnf *cnf,
                 const tilesat_solve_options *so, const ts_ints *core,
                 int centre, bool refine, ts_ints *mus, long *calls) {
   int G = ts_group_count(m);
   uint8_t *in = ts_calloc((size_t)G, 1);
   for (size_t i = 0; i < core->n; i++)
     in[core->v[i]] = 1;
-  xsub x;
+  ts_xsub x;
   ts_xsub_init(&x, cnf, G, in, so);
   order_key *ord = ts_malloc(core->n * sizeof *ord);
   for (size_t i = 0; i < core->n; i++)
@@ -233,7 +233,7 @@ void ts_x_core_and_centres(const tilesat_map *m, const ts_ints *failed,
 /* Into *core, the smallest window around cell c that is UNSAT by itself
  * (its solver's failed groups when large), or nothing if none is; -1 if
  * the backend gave no answer. */
-static int unsat_window(const tilesat_map *m, xcnf *cnf,
+static int unsat_window(const tilesat_map *m, ts_xcnf *cnf,
                         const tilesat_solve_options *so, const uint8_t *has,
                         int c, uint8_t *inwin, ts_ints *core, long *calls) {
   int reach = m->width > m->height ? m->width : m->height;
@@ -244,7 +244,7 @@ static int unsat_window(const tilesat_map *m, xcnf *cnf,
     /* a solver of the window alone: small windows solve fast */
     for (size_t i = 0; i < core->n; i++)
       inwin[core->v[i]] = 1;
-    xsub wx;
+    ts_xsub wx;
     ts_xsub_init(&wx, cnf, G, inwin, so);
     int w = ts_xsub_solve(&wx, core, -1);
     *calls += wx.calls;
@@ -291,9 +291,9 @@ static void found_add(ts_ints *found, const ts_ints *set) {
   qsort(found->v + at, set->n, sizeof *found->v, cmp_int);
 }
 
-static int find_mus(const tilesat_map *m, xcnf *cnf,
+static int find_mus(const tilesat_map *m, ts_xcnf *cnf,
                     const tilesat_solve_options *so, const uint8_t *has,
-                    xsub *full, const ts_ints *failed, ts_ints *best,
+                    ts_xsub *full, const ts_ints *failed, ts_ints *best,
                     tilesat_error *err) {
   ts_ints base = {0}, core = {0}, mus = {0}, centres = {0}, found = {0};
   ts_x_core_and_centres(m, failed, &base, &centres);
@@ -337,14 +337,14 @@ static int find_mus(const tilesat_map *m, xcnf *cnf,
 }
 
 /* UNSAT as a whole, SAT with any one group dropped, on a fresh solver. */
-int ts_x_verify_minimal(const tilesat_map *m, xcnf *cnf,
+int ts_x_verify_minimal(const tilesat_map *m, ts_xcnf *cnf,
                         const tilesat_solve_options *so, const ts_ints *mus,
                         tilesat_error *err) {
   int G = ts_group_count(m);
   uint8_t *in = ts_calloc((size_t)G, 1);
   for (size_t i = 0; i < mus->n; i++)
     in[mus->v[i]] = 1;
-  xsub x;
+  ts_xsub x;
   ts_xsub_init(&x, cnf, G, in, so);
   int res = 0;
   if (ts_xsub_solve(&x, mus, -1) != TILESAT_UNSAT) {
@@ -372,7 +372,7 @@ int tilesat_explain(const tilesat_map *m, const tilesat_solve_options *options,
     ts_misuse(__func__, "NULL map or result");
   tilesat_solve_options so = ts_x_so_of(m, options);
   *out = NULL;
-  xctx x;
+  ts_xctx x;
   int res = ts_xctx_open(&x, m, &so, err);
   if (res != TILESAT_UNSAT)
     return res;

@@ -30,14 +30,14 @@ int tilesat_blame_parse(const char *list, tilesat_blame *order,
            (strlen(blame_names[b]) != len || strncmp(p, blame_names[b], len)))
       b++;
     if (b == TILESAT_NBLAMES) {
-      ts_error(err, NULL, 0,
-               "--prefer: '%.*s' is not a group of constraints (pins, cells, "
-               "rules, borders, counts, connected, paths)",
-               (int)len, p);
+      ts_error_param(err, "prefer",
+                     "'%.*s' is not a group of constraints (pins, cells, "
+                     "rules, borders, counts, connected, paths)",
+                     (int)len, p);
       return -1;
     }
     if (seen[b]) {
-      ts_error(err, NULL, 0, "--prefer: '%s' is named twice", blame_names[b]);
+      ts_error_param(err, "prefer", "'%s' is named twice", blame_names[b]);
       return -1;
     }
     seen[b] = true;
@@ -74,8 +74,8 @@ static tilesat_blame blame_of(const tilesat_map *m, int g) {
  * blame first) that, with B, explains; `delta`: B grew since the last
  * check.  Split C: find what the second half must add to B and the whole
  * first half, then what the first half must add to B and that. */
-static int quickxplain(xctx *x, ts_ints *B, bool delta, const int *C, size_t nc,
-                       ts_ints *out) {
+static int quickxplain(ts_xctx *x, ts_ints *B, bool delta, const int *C,
+                       size_t nc, ts_ints *out) {
   if (delta) {
     int r = ts_xsub_solve(&x->full, B, -1);
     if (r == TILESAT_UNKNOWN)
@@ -115,7 +115,7 @@ static int cmp_blame(const void *a, const void *b) {
 }
 
 /* Every constraint, the groups in `order`, each near the conflict first. */
-static int preferred(xctx *x, const tilesat_blame *order, ts_ints *best,
+static int preferred(ts_xctx *x, const tilesat_blame *order, ts_ints *best,
                      tilesat_error *err) {
   int rank[TILESAT_NBLAMES];
   for (int i = 0; i < TILESAT_NBLAMES; i++)
@@ -153,7 +153,7 @@ int tilesat_explain_preferred(const tilesat_map *m,
     ts_misuse(__func__, "NULL map, order or result");
   tilesat_solve_options so = ts_x_so_of(m, options);
   *out = NULL;
-  xctx x;
+  ts_xctx x;
   int res = ts_xctx_open(&x, m, &so, err);
   if (res != TILESAT_UNSAT)
     return res;

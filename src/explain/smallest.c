@@ -107,7 +107,7 @@ static void min_hitting_set(const ts_sets *sets, int G, ts_ints *out) {
  * found so far is no larger than the smallest explanation.  If it is
  * UNSAT it is the smallest explanation; if SAT, it grows to a maximal
  * satisfiable subset whose correction set it misses: one more set. */
-static int smallest(xctx *x, ts_ints *best, tilesat_error *err) {
+static int smallest(ts_xctx *x, ts_ints *best, tilesat_error *err) {
   ts_sets mcses = {0};
   ts_ints h = {0};
   uint8_t *in = ts_calloc((size_t)x->G, 1);
@@ -151,7 +151,7 @@ int tilesat_explain_smallest(const tilesat_map *m,
     ts_misuse(__func__, "NULL map or result");
   tilesat_solve_options so = ts_x_so_of(m, options);
   *out = NULL;
-  xctx x;
+  ts_xctx x;
   int res = ts_xctx_open(&x, m, &so, err);
   if (res != TILESAT_UNSAT)
     return res;

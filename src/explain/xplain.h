@@ -26,49 +26,49 @@ struct tilesat_explanation {
 /* The map's CNF, and the cuts of its connected and path constraints found
  * so far, appended to it in their constraints' groups (cuts.c): every
  * solver made later starts with them. */
-typedef struct xcnf {
+typedef struct ts_xcnf {
   const tilesat_map *m;
   ts_cnf cnf;
   ts_cuts *lazy; /* NULL: no connected or path constraint */
-} xcnf;
+} ts_xcnf;
 
 /* A solver holding the clauses of some groups, each guarded by its group's
  * selector; variables renumbered densely so that a small subproblem is a
  * small CNF. */
-typedef struct xsub {
+typedef struct ts_xsub {
   ts_solver *s;
-  xcnf *src;
+  ts_xcnf *src;
   int *sel; /* group -> selector variable, 0 when the group has no clause */
   int *var; /* the CNF's variable -> the solver's, 0 when not there */
   int next; /* the solver's last variable */
   ts_ints failed, buf;
   uint8_t *active; /* per global constraint: assumed in this solve */
   long calls;      /* solves so far: the search's budget is counted in them */
-} xsub;
+} ts_xsub;
 
 /* The map's constraints that have clauses, and a solver holding them all
  * (every search below asks it about subsets of them). */
-typedef struct xctx {
+typedef struct ts_xctx {
   const tilesat_map *m;
   const tilesat_solve_options *so;
   int G;
-  xcnf cnf;
+  ts_xcnf cnf;
   uint8_t *has; /* per group: has clauses or is kept by cuts */
   ts_ints all;  /* the groups that have */
-  xsub full;
-} xctx;
+  ts_xsub full;
+} ts_xctx;
 
 /* The cells a group touches (1 or 2; none for a global constraint, which
  * is about the whole map); returns how many. */
 int ts_x_group_cells(const tilesat_map *m, int g, int *cells);
 /* A solver of cnf's groups in `include` (NULL: all). */
-void ts_xsub_init(xsub *x, xcnf *cnf, int ngroups, const uint8_t *include,
+void ts_xsub_init(ts_xsub *x, ts_xcnf *cnf, int ngroups, const uint8_t *include,
                   const tilesat_solve_options *so);
-void ts_xsub_free(xsub *x);
+void ts_xsub_free(ts_xsub *x);
 /* Solve with the groups of `set` except `skip` (-1: none), cutting the
  * models that break an assumed connected or path constraint; on UNSAT the
  * failed groups are in x->failed. */
-int ts_xsub_solve(xsub *x, const ts_ints *set, int skip);
+int ts_xsub_solve(ts_xsub *x, const ts_ints *set, int skip);
 /* Manhattan (or Chebyshev) distance of two cells, across the wrap on
  * periodic maps. */
 int ts_x_cell_dist(const tilesat_map *m, int a, int b, bool manhattan);
@@ -87,17 +87,17 @@ tilesat_solve_options ts_x_so_of(const tilesat_map *m,
 /* Set up, and solve with every constraint: TILESAT_UNSAT (a core in
  * x->full.failed; close x after), or TILESAT_SAT or -1 with err (nothing
  * left to close). */
-int ts_xctx_open(xctx *x, const tilesat_map *m, const tilesat_solve_options *so,
-                 tilesat_error *err);
-void ts_xctx_close(xctx *x);
+int ts_xctx_open(ts_xctx *x, const tilesat_map *m,
+                 const tilesat_solve_options *so, tilesat_error *err);
+void ts_xctx_close(ts_xctx *x);
 /* Grow a satisfiable set to a maximal satisfiable subset of every
  * constraint (explain.c).  0, or -1 (no answer; err set). */
-int ts_x_grow(xctx *x, uint8_t *in, ts_ints *cur, tilesat_error *err);
+int ts_x_grow(ts_xctx *x, uint8_t *in, ts_ints *cur, tilesat_error *err);
 
 /* mus.c: deletion from `core` (UNSAT), the groups farthest from `centre`
  * first; with `refine`, an UNSAT answer also drops every group outside its
  * failed set. */
-int ts_x_shrink(const tilesat_map *m, xcnf *cnf,
+int ts_x_shrink(const tilesat_map *m, ts_xcnf *cnf,
                 const tilesat_solve_options *so, const ts_ints *core,
                 int centre, bool refine, ts_ints *mus, long *calls);
 /* The cell nearest the mean position of a set's cells. */
@@ -108,7 +108,7 @@ void ts_x_prop_core(const tilesat_map *m, const ts_prop *p, ts_ints *out);
 void ts_x_core_and_centres(const tilesat_map *m, const ts_ints *failed,
                            ts_ints *base, ts_ints *centres);
 /* UNSAT as a whole, SAT with any one group dropped, on a fresh solver. */
-int ts_x_verify_minimal(const tilesat_map *m, xcnf *cnf,
+int ts_x_verify_minimal(const tilesat_map *m, ts_xcnf *cnf,
                         const tilesat_solve_options *so, const ts_ints *mus,
                         tilesat_error *err);
 

@@ -48,7 +48,7 @@
  * change, the smallest nonzero weight, is excited anywhere on the map with
  * probability below 1%: cells * (tiles - 1) * exp(-beta * dE_min) = 0.01),
  * for the hard weight the run starts from (see hard_start). */
-static void auto_schedule(const tables *tb, double hard, double *lo,
+static void auto_schedule(const ts_anneal_tables *tb, double hard, double *lo,
                           double *hi) {
   const tilesat_energy *e = tb->e;
   const tilesat_map *m = e->map;
@@ -126,7 +126,8 @@ static double hard_at(const tilesat_energy *e, double h0, long sw,
 }
 
 /* Change every replica's hard weight (tables and running energies). */
-static void set_hard(tables *tb, state *reps, int K, double hard) {
+static void set_hard(ts_anneal_tables *tb, ts_anneal_state *reps, int K,
+                     double hard) {
   if (hard == tb->hard)
     return;
   for (int k = 0; k < K; k++)
@@ -159,9 +160,9 @@ static long violations(const tilesat_energy *e, const int *tiles) {
  * moves allow.  The map only changes if the energy goes down. */
 static void polish(const tilesat_energy *e, int *tiles, uint64_t seed,
                    long sweeps, double beta) {
-  tables tb;
+  ts_anneal_tables tb;
   ts_an_tables_init(&tb, e);
-  state st;
+  ts_anneal_state st;
   ts_an_state_init(&st, &tb);
   ts_rng_seed(&st.r, seed, 0x706f6c697368u);
   int *scratch = ts_malloc((size_t)tb.N * sizeof *scratch);
@@ -196,8 +197,8 @@ typedef struct annealer {
   const tilesat_energy *e;
   const tilesat_anneal_opts *opts;
   tilesat_anneal_stats *s;
-  tables tb;
-  state *reps; /* the replicas, coldest first */
+  ts_anneal_tables tb;
+  ts_anneal_state *reps; /* the replicas, coldest first */
   int K, restarts;
   long sweeps;
   double h0, blo, bhi; /* starting hard weight, schedule */
@@ -219,7 +220,7 @@ static int check_opts(const tilesat_energy *e, const tilesat_anneal_opts *opts,
   }
   if (opts->beta_lo < 0 || opts->beta_hi < opts->beta_lo ||
       !isfinite(opts->beta_hi)) {
-    ts_error(err, "--beta", 0, "the schedule needs 0 < LO <= HI");
+    ts_error_param(err, "beta", "the schedule needs 0 < LO <= HI");
     return -1;
   }
   return 0;
@@ -264,12 +265,12 @@ static void annealer_free(annealer *a) {
 
 /* Swap neighbouring replicas by the Metropolis rule on their energies. */
 static void exchange(annealer *a, double beta) {
-  state *reps = a->reps;
+  ts_anneal_state *reps = a->reps;
   for (int k = 0; k + 1 < a->K; k++) {
     double b1 = beta * pow(LADDER, k), b2 = b1 * LADDER;
     double x = (b1 - b2) * (reps[k].E - reps[k + 1].E);
     if (x >= 0 || ts_rng_float(&reps[0].r) < exp(x)) {
-      state tmp = reps[k];
+      ts_anneal_state tmp = reps[k];
       reps[k] = reps[k + 1];
       reps[k + 1] = tmp;
     }
@@ -283,7 +284,7 @@ static bool keep_best(annealer *a) {
   tilesat_anneal_stats *s = a->s;
   bool stop = false;
   for (int k = 0; k < a->K; k++) {
-    const state *r = &a->reps[k];
+    const ts_anneal_state *r = &a->reps[k];
     bool zero = r->V == 0 && (!r->ag || ts_ag_missing(r->ag) == 0);
     if (zero && s->zero_sweep < 0) {
       s->zero_sweep = s->sweeps_done;
@@ -323,7 +324,7 @@ static bool anneal_sweep(annealer *a, int run, long sw) {
   exchange(a, beta);
   bool stop = keep_best(a);
   long report = sweeps / 20 > 0 ? sweeps / 20 : 1;
-  const state *r0 = &a->reps[0];
+  const ts_anneal_state *r0 = &a->reps[0];
   if (opts->progress && ((sw + 1) % report == 0 || stop))
     opts->progress(
         opts->progress_user, run, sw + 1, beta,
@@ -336,8 +337,8 @@ static bool anneal_sweep(annealer *a, int run, long sw) {
  * constraint (once; every later run starts there too).  TILESAT_SAT,
  * TILESAT_UNSAT (no valid map exists; a->best holds the start that failed)
  * or -1 (err). */
-static int start(annealer *a, state *st, tilesat_error *err) {
-  const tables *tb = &a->tb;
+static int start(annealer *a, ts_anneal_state *st, tilesat_error *err) {
+  const ts_anneal_tables *tb = &a->tb;
   int N = tb->N, T = tb->T;
   if (!a->solved && ts_an_state_start(tb, st, a->scratch) == 0)
     return TILESAT_SAT;

@@ -18,7 +18,7 @@ typedef float v4sf __attribute__((vector_size(16)));
 #define EXP_N 2048 /* factors down to exp(-32) */
 
 /* What every run shares, read-only. */
-typedef struct tables {
+typedef struct ts_anneal_tables {
   const tilesat_energy *e;
   const tilesat_map *m;
   int T, Tp, nd, N;
@@ -54,9 +54,9 @@ typedef struct tables {
   ts_ag *ag;
   bool counts, joins;
   double cratio;
-} tables;
+} ts_anneal_tables;
 
-typedef struct state {
+typedef struct ts_anneal_state {
   uint16_t *tile; /* N + 1: tile[N] = T, the sentinel */
   int64_t *count; /* T */
   float *fq;      /* Tp: frequency * (2 (n_t - target_t) + 1) */
@@ -74,19 +74,23 @@ typedef struct state {
   bool fac_valid;       /* ... at fac_bs and fac_hard */
   float fac_bs;
   double fac_hard;
-} state;
+} ts_anneal_state;
 
-void ts_an_tables_set_hard(tables *tb, double hard);
-void ts_an_tables_init(tables *tb, const tilesat_energy *e);
-void ts_an_tables_free(tables *tb);
-void ts_an_state_init(state *st, const tables *tb);
-void ts_an_state_free(state *st);
-void ts_an_to_ints(const tables *tb, const state *st, int *out);
-double ts_an_hard_units(const tables *tb, const state *st);
-void ts_an_state_sync(const tables *tb, state *st, int *scratch);
-int ts_an_state_start(const tables *tb, state *st, int *scratch);
-void ts_an_fast_resync(const tables *tb, state *st);
-void ts_an_sweep(const tables *tb, state *st, double beta);
-bool ts_an_bookkeeping_ok(const tables *tb, const state *st, int *scratch);
+void ts_an_tables_set_hard(ts_anneal_tables *tb, double hard);
+void ts_an_tables_init(ts_anneal_tables *tb, const tilesat_energy *e);
+void ts_an_tables_free(ts_anneal_tables *tb);
+void ts_an_state_init(ts_anneal_state *st, const ts_anneal_tables *tb);
+void ts_an_state_free(ts_anneal_state *st);
+void ts_an_to_ints(const ts_anneal_tables *tb, const ts_anneal_state *st,
+                   int *out);
+double ts_an_hard_units(const ts_anneal_tables *tb, const ts_anneal_state *st);
+void ts_an_state_sync(const ts_anneal_tables *tb, ts_anneal_state *st,
+                      int *scratch);
+int ts_an_state_start(const ts_anneal_tables *tb, ts_anneal_state *st,
+                      int *scratch);
+void ts_an_fast_resync(const ts_anneal_tables *tb, ts_anneal_state *st);
+void ts_an_sweep(const ts_anneal_tables *tb, ts_anneal_state *st, double beta);
+bool ts_an_bookkeeping_ok(const ts_anneal_tables *tb, const ts_anneal_state *st,
+                          int *scratch);
 
 #endif

@@ -7,7 +7,8 @@
 
 /* Minus the line-score change of rows and columns through cell c if it
  * held each tile t, relative to holding tile 0 (only differences matter). */
-static void add_line_terms(const tables *tb, state *st, int c, float *loc) {
+static void add_line_terms(const ts_anneal_tables *tb, ts_anneal_state *st,
+                           int c, float *loc) {
   const tilesat_map *m = tb->m;
   int row = c / m->width, col = c % m->width, *buf = st->line;
   float w = (float)tb->e->palindrome;
@@ -29,8 +30,8 @@ static void add_line_terms(const tables *tb, state *st, int c, float *loc) {
  * nd and Tp are constants in the specialised sweeps below, so the compiler
  * unrolls and vectorises these loops. */
 static inline __attribute__((always_inline)) void
-local_energies(const tables *tb, state *st, int c, const int nd, const int Tp,
-               float *restrict loc) {
+local_energies(const ts_anneal_tables *tb, ts_anneal_state *st, int c,
+               const int nd, const int Tp, float *restrict loc) {
   const int T1 = tb->T + 1;
   const int32_t *nb = tb->nbr + (size_t)c * nd;
   const float *b = tb->bias + (size_t)tb->e->region[c] * Tp;
@@ -52,8 +53,8 @@ local_energies(const tables *tb, state *st, int c, const int nd, const int Tp,
 }
 
 /* Change cell c to tile t (bookkeeping: counts, fq, violations). */
-static inline void set_tile(const tables *tb, state *st, int c, int t,
-                            const int nd) {
+static inline void set_tile(const ts_anneal_tables *tb, ts_anneal_state *st,
+                            int c, int t, const int nd) {
   int old = st->tile[c];
   const int32_t *nb = tb->nbr + (size_t)c * nd;
   const int T = tb->T, T1 = T + 1;
@@ -75,8 +76,8 @@ static inline void set_tile(const tables *tb, state *st, int c, int t,
 /* One heat-bath update of cell c at inverse temperature beta * EXP_SCALE.
  * The padding tiles T..Tp-1 have a huge bias, so their weight is 0. */
 static inline __attribute__((always_inline)) void
-heat_bath(const tables *tb, state *st, int c, float bs, const int nd,
-          const int Tp) {
+heat_bath(const ts_anneal_tables *tb, ts_anneal_state *st, int c, float bs,
+          const int nd, const int Tp) {
   float *restrict loc = st->loc, *restrict w = st->w;
   int *restrict idx = st->idx;
   local_energies(tb, st, c, nd, Tp, loc);
@@ -198,7 +199,8 @@ static void factor_row(const float *cost, int T, int Tp, float beta, float *out,
     out[t] = 0;
 }
 
-static void factors_build(const tables *tb, state *st, float beta) {
+static void factors_build(const ts_anneal_tables *tb, ts_anneal_state *st,
+                          float beta) {
   int T = tb->T, T1 = T + 1, Tp = tb->Tp;
   float lastx = -1, lastv = 0;
   for (int d = 0; d < tb->nd; d++)
@@ -346,7 +348,7 @@ fast_draw_avx2(const float *b, const float *const *r, const int nd,
 /* The energy and violations of st's map at the tables' hard weight, from
  * the fast kernel's rows: each edge once, in a forward direction (the
  * sentinel's rows are 0; self-loops are in the bias). */
-void ts_an_fast_resync(const tables *tb, state *st) {
+void ts_an_fast_resync(const ts_anneal_tables *tb, ts_anneal_state *st) {
   const tilesat_energy *e = tb->e;
   const int nd = tb->nd, Tp = tb->Tp, nf = e->nforward, N = tb->N;
   const size_t stride = (size_t)nd * Tp;
@@ -488,8 +490,8 @@ fast_rows(const int32_t *nbr, const uint16_t *tile, const float *fac, int c,
  * NOLINTBEGIN(readability-function-cognitive-complexity,readability-function-size)
  */
 static inline __attribute__((always_inline)) void
-fast_sweep(const tables *tb, state *st, float bs, const int nd, const int Tp,
-           const bool avx) {
+fast_sweep(const ts_anneal_tables *tb, ts_anneal_state *st, float bs,
+           const int nd, const int Tp, const bool avx) {
   const int32_t *order = tb->order, *nbr = tb->nbr;
   const uint8_t *region = tb->e->region;
   const float *bfac = st->bfac, *fac = st->fac;
@@ -557,16 +559,18 @@ fast_sweep(const tables *tb, state *st, float bs, const int nd, const int Tp,
   else                                                                         \
     fast_sweep(tb, st, bs, 6, 16, AVX);
 
-static void sweep_fast_portable(const tables *tb, state *st,
+static void sweep_fast_portable(const ts_anneal_tables *tb, ts_anneal_state *st,
                                 float bs){FAST_CASES(false)}
 
 #if FAST_X86
-AVX2 static void sweep_fast_avx2(const tables *tb, state *st, float bs) {
+AVX2 static void sweep_fast_avx2(const ts_anneal_tables *tb,
+                                 ts_anneal_state *st, float bs) {
   FAST_CASES(true)
 }
 #endif
 
-static void sweep_fast(const tables *tb, state *st, float bs) {
+static void sweep_fast(const ts_anneal_tables *tb, ts_anneal_state *st,
+                       float bs) {
   if (!st->fac_valid || bs != st->fac_bs || tb->hard != st->fac_hard) {
     factors_build(tb, st, bs / EXP_SCALE);
     st->fac_valid = true;
@@ -588,7 +592,8 @@ static void sweep_fast(const tables *tb, state *st, float bs) {
   ts_an_fast_resync(tb, st);
 }
 
-static void sweep_heat_bath(const tables *tb, state *st, float bs) {
+static void sweep_heat_bath(const ts_anneal_tables *tb, ts_anneal_state *st,
+                            float bs) {
   const int32_t *order = tb->order;
   int n = tb->norder;
   if (tb->fast) {
@@ -610,7 +615,8 @@ static void sweep_heat_bath(const tables *tb, state *st, float bs) {
 }
 
 /* Local energy of tile t at cell c without the frequency term. */
-static float cell_cost(const tables *tb, state *st, int c, int t) {
+static float cell_cost(const ts_anneal_tables *tb, ts_anneal_state *st, int c,
+                       int t) {
   const int nd = tb->nd, Tp = tb->Tp, T1 = tb->T + 1;
   const int32_t *nb = tb->nbr + (size_t)c * nd;
   float s = tb->bias[(size_t)tb->e->region[c] * Tp + t];
@@ -633,7 +639,8 @@ static float cell_cost(const tables *tb, state *st, int c, int t) {
 }
 
 /* A sweep of count-preserving swaps: as many attempts as free cells. */
-static void sweep_swaps(const tables *tb, state *st, float bs) {
+static void sweep_swaps(const ts_anneal_tables *tb, ts_anneal_state *st,
+                        float bs) {
   uint32_t n = (uint32_t)tb->norder;
   if (n < 2)
     return;
@@ -675,7 +682,7 @@ static void sweep_swaps(const tables *tb, state *st, float bs) {
   }
 }
 
-void ts_an_sweep(const tables *tb, state *st, double beta) {
+void ts_an_sweep(const ts_anneal_tables *tb, ts_anneal_state *st, double beta) {
   float bs = (float)(beta * EXP_SCALE);
   if (tb->swaps)
     sweep_swaps(tb, st, bs);
@@ -690,7 +697,8 @@ void ts_an_sweep(const tables *tb, state *st, double beta) {
 /* The running energy and violation count against a fresh evaluation:
  * violations exactly; the energy too when every weight is a whole number
  * (float sums of whole numbers below 2^24 are exact), else to 1e-3. */
-bool ts_an_bookkeeping_ok(const tables *tb, const state *st, int *scratch) {
+bool ts_an_bookkeeping_ok(const ts_anneal_tables *tb, const ts_anneal_state *st,
+                          int *scratch) {
   ts_an_to_ints(tb, st, scratch);
   if (tilesat_energy_violations(tb->e, scratch) != st->V)
     return false;

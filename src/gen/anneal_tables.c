@@ -28,7 +28,7 @@ static int checker_colour(const tilesat_map *m, int cell) {
 }
 
 /* Are the forward neighbours plain offsets (not periodic, not hex)? */
-static void tables_plain(tables *tb) {
+static void tables_plain(ts_anneal_tables *tb) {
   const tilesat_energy *e = tb->e;
   int W = tb->m->width, H = tb->m->height, nd = tb->nd, c0 = W + 1;
   if (W < 3 || H < 3)
@@ -52,7 +52,7 @@ static void tables_plain(tables *tb) {
 
 /* Neighbours (N: none, or the cell itself on a 1-wide periodic axis, whose
  * self-loops go into the bias instead). */
-static void tables_neighbours(tables *tb) {
+static void tables_neighbours(ts_anneal_tables *tb) {
   const tilesat_energy *e = tb->e;
   const tilesat_rules *r = tb->m->rules;
   int T = tb->T, nd = tb->nd, N = tb->N;
@@ -76,7 +76,7 @@ static void tables_neighbours(tables *tb) {
 }
 
 /* Which pairs violate a rule, in the layouts the kernels read. */
-static void tables_violations(tables *tb) {
+static void tables_violations(ts_anneal_tables *tb) {
   const tilesat_rules *r = tb->m->rules;
   int T = tb->T, Tp = tb->Tp, nd = tb->nd;
   tb->pair =
@@ -98,7 +98,7 @@ static void tables_violations(tables *tb) {
 
 /* The free cells by checkerboard colour; coloured when no two neighbours
  * share a colour (then a colour's cells may be updated in any order). */
-static void tables_colours(tables *tb) {
+static void tables_colours(ts_anneal_tables *tb) {
   const tilesat_map *m = tb->m;
   int N = tb->N, nd = tb->nd;
   int ncolours = m->topo == TILESAT_HEX ? 3 : 2;
@@ -121,7 +121,7 @@ static void tables_colours(tables *tb) {
 }
 
 /* Which terms are on, and so which kernel runs. */
-static void tables_kernel(tables *tb) {
+static void tables_kernel(ts_anneal_tables *tb) {
   const tilesat_energy *e = tb->e;
   int T = tb->T, nd = tb->nd;
   tb->swaps = e->exact;
@@ -147,7 +147,7 @@ static void tables_kernel(tables *tb) {
 #endif
 }
 
-void ts_an_tables_init(tables *tb, const tilesat_energy *e) {
+void ts_an_tables_init(ts_anneal_tables *tb, const tilesat_energy *e) {
   memset(tb, 0, sizeof *tb);
   tb->e = e;
   tb->m = e->map;
@@ -172,7 +172,7 @@ void ts_an_tables_init(tables *tb, const tilesat_energy *e) {
 
 /* The pair costs at hard weight `hard` (the sampler raises it over a run,
  * see tilesat_anneal), with the self-loop costs folded into the bias. */
-void ts_an_tables_set_hard(tables *tb, double hard) {
+void ts_an_tables_set_hard(ts_anneal_tables *tb, double hard) {
   const tilesat_energy *e = tb->e;
   int T = tb->T, Tp = tb->Tp, nd = tb->nd;
   for (int d = 0; d < nd; d++)
@@ -203,7 +203,7 @@ void ts_an_tables_set_hard(tables *tb, double hard) {
   tb->hard = hard;
 }
 
-void ts_an_tables_free(tables *tb) {
+void ts_an_tables_free(ts_anneal_tables *tb) {
   free(tb->selfviol_dir);
   free(tb->nbr);
   free(tb->pair);
@@ -218,8 +218,9 @@ void ts_an_tables_free(tables *tb) {
 
 /* ---------------------------------------------------------------- state */
 
-void ts_an_state_init(state *st, const tables *tb) {
-  *st = (state){0}; /* the fast kernel's tables stay NULL without it */
+void ts_an_state_init(ts_anneal_state *st, const ts_anneal_tables *tb) {
+  *st =
+      (ts_anneal_state){0}; /* the fast kernel's tables stay NULL without it */
   int mx = tb->m->width > tb->m->height ? tb->m->width : tb->m->height;
   st->tile = ts_malloc(((size_t)tb->N + 1) * sizeof *st->tile);
   st->count = ts_calloc((size_t)tb->T + 1, sizeof *st->count);
@@ -243,7 +244,7 @@ void ts_an_state_init(state *st, const tables *tb) {
   }
 }
 
-void ts_an_state_free(state *st) {
+void ts_an_state_free(ts_anneal_state *st) {
   free(st->tile);
   free(st->count);
   free(st->fq);
@@ -259,21 +260,23 @@ void ts_an_state_free(state *st) {
   ts_ag_state_free(st->ag);
 }
 
-void ts_an_to_ints(const tables *tb, const state *st, int *out) {
+void ts_an_to_ints(const ts_anneal_tables *tb, const ts_anneal_state *st,
+                   int *out) {
   for (int c = 0; c < tb->N; c++)
     out[c] = st->tile[c] < tb->T ? st->tile[c] : TILESAT_NO_TILE;
 }
 
 /* Missing joins times their share of the hard weight plus violations: what
  * the energy gains per unit of hard weight. */
-double ts_an_hard_units(const tables *tb, const state *st) {
+double ts_an_hard_units(const ts_anneal_tables *tb, const ts_anneal_state *st) {
   return (double)st->V +
          (st->ag ? tb->cratio * (double)ts_ag_missing(st->ag) : 0);
 }
 
 /* Counts, fq, E and V from the tiles. */
 
-void ts_an_state_sync(const tables *tb, state *st, int *scratch) {
+void ts_an_state_sync(const ts_anneal_tables *tb, ts_anneal_state *st,
+                      int *scratch) {
   const tilesat_energy *e = tb->e;
   memset(st->count, 0, (size_t)tb->T * sizeof *st->count);
   for (int c = 0; c < tb->N; c++)
@@ -292,7 +295,8 @@ void ts_an_state_sync(const tables *tb, state *st, int *scratch) {
 }
 
 /* A tile global constraints allow at cell c, uniformly. */
-static int random_allowed(const tables *tb, state *st, int c) {
+static int random_allowed(const ts_anneal_tables *tb, ts_anneal_state *st,
+                          int c) {
   const uint8_t *ban =
       tb->e->region_ban + (size_t)tb->e->region[c] * (size_t)tb->T;
   for (int i = 0; i < 4 * tb->T; i++) {
@@ -306,13 +310,13 @@ static int random_allowed(const tables *tb, state *st, int c) {
   return t;
 }
 
-static bool banned(const tables *tb, int c, int t) {
+static bool banned(const ts_anneal_tables *tb, int c, int t) {
   return tb->e->region_ban[tb->e->region[c] * tb->T + t];
 }
 
 /* Dealt tiles on cells that ban them: swapped with a free cell where both
  * are allowed (the counts stay). */
-static void deal_bans(const tables *tb, state *st) {
+static void deal_bans(const ts_anneal_tables *tb, ts_anneal_state *st) {
   for (int i = 0; i < tb->norder; i++) {
     int a = tb->order[i];
     for (int j = 0; j < tb->norder && banned(tb, a, st->tile[a]); j++) {
@@ -326,7 +330,8 @@ static void deal_bans(const tables *tb, state *st) {
 }
 
 /* The missing tiles of every target dealt out in random order. */
-static void start_dealt(const tables *tb, state *st, int *scratch) {
+static void start_dealt(const ts_anneal_tables *tb, ts_anneal_state *st,
+                        int *scratch) {
   const tilesat_energy *e = tb->e;
   int k = 0;
   for (int t = 0; t < tb->T; t++)
@@ -346,7 +351,8 @@ static void start_dealt(const tables *tb, state *st, int *scratch) {
 }
 
 /* Each free cell drawn in proportion to the targets. */
-static void start_near_targets(const tables *tb, state *st) {
+static void start_near_targets(const ts_anneal_tables *tb,
+                               ts_anneal_state *st) {
   const tilesat_energy *e = tb->e;
   int T = tb->T;
   int64_t total = 0;
@@ -369,7 +375,8 @@ static void start_near_targets(const tables *tb, state *st) {
  * -1 when no start meets them, or a cell holds a banned tile (a pin on
  * one, or every tile banned there: two borders, or a path and an `at`,
  * that share a cell and no tile). */
-int ts_an_state_start(const tables *tb, state *st, int *scratch) {
+int ts_an_state_start(const ts_anneal_tables *tb, ts_anneal_state *st,
+                      int *scratch) {
   const tilesat_energy *e = tb->e;
   int T = tb->T;
   st->tile[tb->N] = (uint16_t)T;

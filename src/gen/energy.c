@@ -430,10 +430,10 @@ static int prepare_pins(tilesat_energy *e, tilesat_error *err) {
   for (size_t i = 0; i < m->pins.n; i++) {
     ts_pin p = m->pins.v[i];
     if (e->pin_of[p.cell] && e->pin_tile[p.cell] != p.tile) {
-      ts_error(err, "--pin", 0, "cell (%d,%d) is pinned to both %s and %s",
-               p.cell / m->width, p.cell % m->width,
-               m->rules->names.v.v[e->pin_tile[p.cell]],
-               m->rules->names.v.v[p.tile]);
+      ts_error_param(err, "pin", "cell (%d,%d) is pinned to both %s and %s",
+                     p.cell / m->width, p.cell % m->width,
+                     m->rules->names.v.v[e->pin_tile[p.cell]],
+                     m->rules->names.v.v[p.tile]);
       return -1;
     }
     if (!e->pin_of[p.cell])

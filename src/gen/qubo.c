@@ -162,23 +162,27 @@ int tilesat_energy_write_qubo(const tilesat_energy *e, FILE *out,
   if (!e->prepared)
     ts_misuse(__func__, "energy not prepared");
   if (e->palindrome != 0) {
-    ts_error(err, "--qubo-out", 0,
-             "the palindrome line score is not quadratic (every run of any "
-             "length scores), so it has no QUBO; drop it from the energy to "
-             "write one");
+    ts_error_param(
+        err, "qubo-out",
+        "the palindrome line score is not quadratic (every run of any "
+        "length scores), so it has no QUBO; drop it from the energy to "
+        "write one");
     return -1;
   }
   if (e->exact) {
-    ts_error(err, "--qubo-out", 0,
-             "'counts exact' is a hard count constraint, not a QUBO term; use "
-             "'frequency W' (a penalty) instead");
+    ts_error_param(
+        err, "qubo-out",
+        "'counts exact' is a hard count constraint, not a QUBO term; use "
+        "'frequency W' (a penalty) instead");
     return -1;
   }
   const tilesat_map *m = e->map;
   if (tilesat_map_refuse_globals(
-          m, 0, "--qubo-out",
-          "; a QUBO holds no global constraint, anneal keeps them", err))
+          m, 0, "qubo-out",
+          "; a QUBO holds no global constraint, anneal keeps them", err)) {
+    ts_error_mark_param(err, "qubo-out");
     return -1;
+  }
   int T = e->ntiles;
   double free_cells = 0;
   for (int c = 0; c < m->ncells; c++)
@@ -188,11 +192,12 @@ int tilesat_energy_write_qubo(const tilesat_energy *e, FILE *out,
   if (e->frequency != 0)
     estimate += free_cells * (free_cells - 1) / 2.0 * T;
   if (estimate > MAX_COUPLERS) {
-    ts_error(err, "--qubo-out", 0,
-             "the QUBO would have up to %.3g couplers (more than %.0f "
-             "million); use a smaller map%s",
-             estimate, MAX_COUPLERS / 1e6,
-             e->frequency != 0 ? " or drop the frequency term (a clique)" : "");
+    ts_error_param(err, "qubo-out",
+                   "the QUBO would have up to %.3g couplers (more than %.0f "
+                   "million); use a smaller map%s",
+                   estimate, MAX_COUPLERS / 1e6,
+                   e->frequency != 0 ? " or drop the frequency term (a clique)"
+                                     : "");
     return -1;
   }
   double k = constant(e);
@@ -218,7 +223,7 @@ int tilesat_energy_write_qubo(const tilesat_energy *e, FILE *out,
   if (offset)
     *offset = k;
   if (ferror(out)) {
-    ts_error(err, "--qubo-out", 0, "write error");
+    ts_error_param(err, "qubo-out", "write error");
     return -1;
   }
   return 0;

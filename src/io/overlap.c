@@ -205,13 +205,14 @@ tilesat_rules *tilesat_extract_patterns(const tilesat_image *const *images,
   tilesat_rules *r = NULL;
   char msg[256];
   if (pt.pats.n == 0) {
-    ts_error(err, "--pattern", 0,
-             "no %dx%d window fits in the samples (try --periodic-input or "
-             "a smaller --pattern)",
-             n, n);
+    ts_error_param(
+        err, "pattern",
+        "no %dx%d window fits in the samples (try --periodic-input or "
+        "a smaller --pattern)",
+        n, n);
   } else if (ts_rules_too_many(pt.pats.n, TILESAT_SQUARE, msg, sizeof msg)) {
-    ts_error(err, "--pattern", 0, "%zu patterns, a tile each: %s", pt.pats.n,
-             msg);
+    ts_error_param(err, "pattern", "%zu patterns, a tile each: %s", pt.pats.n,
+                   msg);
   } else {
     r = pattern_rules(&pt);
     if (pics)

@@ -1,4 +1,4 @@
-/* painter.c: how a map's cells become pixels, for render.c: the painter's
+/* painter.c: how a map's cells become pixels, for render.c: the ts_painter's
  * tiles' pictures (or solid squares for tiles without any), the window
  * drawn, the pins and the scale asked for, the size of a map's picture,
  * and the colour of each offset of a cell (its tile, or its domain's
@@ -11,8 +11,8 @@
 
 #define BLOCK 8 /* side of a solid square for tiles without pictures */
 
-void painter_init(painter *p, const tilesat_map *m,
-                  const tilesat_pictures *pics) {
+void ts_painter_init(ts_painter *p, const tilesat_map *m,
+                     const tilesat_pictures *pics) {
   const tilesat_rules *r = m->rules;
   memset(p, 0, sizeof *p);
   p->m = m;
@@ -52,7 +52,7 @@ void painter_init(painter *p, const tilesat_map *m,
   }
 }
 
-void painter_free(painter *p) {
+void ts_painter_free(ts_painter *p) {
   for (int t = 0; t < p->m->rules->ntiles; t++)
     if (p->own[t])
       free(p->pix[t]);
@@ -67,7 +67,7 @@ static int clamp(int v, int lo, int hi) {
 
 /* The window and the pins `how` asks for; the scale is set apart (the
  * marked pictures' default depends on the window). */
-void painter_how(painter *p, const tilesat_draw *how) {
+void ts_painter_how(ts_painter *p, const tilesat_draw *how) {
   const tilesat_map *m = p->m;
   p->how = how;
   if (!how)
@@ -99,7 +99,7 @@ void painter_how(painter *p, const tilesat_draw *how) {
  * pictures at their size (0). */
 #define READABLE_CELL 8
 #define READABLE_SIDE 1024
-static int readable_scale(const painter *p, size_t nmaps) {
+static int readable_scale(const ts_painter *p, size_t nmaps) {
   if (p->overlap || p->tw != 1 || p->th != 1)
     return 0;
   size_t cols = 1;
@@ -117,7 +117,7 @@ static int readable_scale(const painter *p, size_t nmaps) {
 /* how->scale pixels a cell, when given: a picture's width to that, its
  * height in proportion (an overlapping map: a pixel a cell); nmaps the
  * maps of a sheet (0 or 1: one map). */
-void painter_scale(painter *p, size_t nmaps) {
+void ts_painter_scale(ts_painter *p, size_t nmaps) {
   int n = p->how ? p->how->scale : 0;
   if (n < 0)
     n = readable_scale(p, nmaps);
@@ -136,7 +136,7 @@ void painter_scale(painter *p, size_t nmaps) {
 }
 
 /* Output size of one map. */
-void map_size(const painter *p, int *w, int *h) {
+void ts_map_size(const ts_painter *p, int *w, int *h) {
   const tilesat_map *m = p->m;
   if (p->overlap) {
     /* the last patterns' pixels, where the window reaches the map's end */
@@ -154,8 +154,9 @@ void map_size(const painter *p, int *w, int *h) {
 }
 
 /* The colour of offset (dy, dx) of `cell`: its tile, or its domain's mean. */
-void cell_pixel(const painter *p, const int *tiles, const uint64_t *domains,
-                int cell, int dy, int dx, uint8_t out[4]) {
+void ts_cell_pixel(const ts_painter *p, const int *tiles,
+                   const uint64_t *domains, int cell, int dy, int dx,
+                   uint8_t out[4]) {
   size_t off = ((size_t)dy * (size_t)p->tw + (size_t)dx) * 4;
   if (tiles && tiles[cell] < 0) { /* masked: not part of the map */
     memset(out, 0, 4);

@@ -1,11 +1,11 @@
-/* io/painter.h: the painter (painter.c), which render.c draws maps,
+/* io/painter.h: the ts_painter (painter.c), which render.c draws maps,
  * sheets, marked pictures and heat maps with. */
 #ifndef TILESAT_IO_PAINTER_H
 #define TILESAT_IO_PAINTER_H
 
 #include "io/io.h"
 
-typedef struct painter {
+typedef struct ts_painter {
   const tilesat_map *m;
   int tw, th, overlap;
   int words;
@@ -16,22 +16,23 @@ typedef struct painter {
   long long yn, yd;        /* the same down */
   int *pinned;             /* per cell its pinned tile or -1 (NULL: none) */
   const tilesat_draw *how; /* NULL: tilesat_render's defaults */
-} painter;
+} ts_painter;
 
 /* Set up for m drawn with pics (NULL: solid squares), freed. */
-void painter_init(painter *p, const tilesat_map *m,
-                  const tilesat_pictures *pics);
-void painter_free(painter *p);
+void ts_painter_init(ts_painter *p, const tilesat_map *m,
+                     const tilesat_pictures *pics);
+void ts_painter_free(ts_painter *p);
 /* The window and the pins `how` asks for; the scale is set apart (the
  * marked pictures' default depends on the window). */
-void painter_how(painter *p, const tilesat_draw *how);
+void ts_painter_how(ts_painter *p, const tilesat_draw *how);
 /* how->scale pixels a cell, when given (for a sheet of nmaps maps). */
-void painter_scale(painter *p, size_t nmaps);
+void ts_painter_scale(ts_painter *p, size_t nmaps);
 /* Output size of one map. */
-void map_size(const painter *p, int *w, int *h);
+void ts_map_size(const ts_painter *p, int *w, int *h);
 /* The colour of offset (dy, dx) of `cell`: its tile, or its domain's mean. */
-void cell_pixel(const painter *p, const int *tiles, const uint64_t *domains,
-                int cell, int dy, int dx, uint8_t out[4]);
+void ts_cell_pixel(const ts_painter *p, const int *tiles,
+                   const uint64_t *domains, int cell, int dy, int dx,
+                   uint8_t out[4]);
 
 /* A picture coordinate v scaled by num/den, rounded up: the first output
  * pixel whose picture pixel (rounded down) is v or more. */

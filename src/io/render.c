@@ -2,7 +2,7 @@
  * one cell and one offset inside that cell's picture, so a cell with several
  * possible tiles (a domain) is simply the average of those tiles' pixels at
  * that offset: the same code draws witnesses, blends and highlights.  The
- * painter that does so (pictures, window, scale, a cell's colours) is in
+ * ts_painter that does so (pictures, window, scale, a cell's colours) is in
  * painter.c. */
 #include "io/painter.h"
 
@@ -18,14 +18,14 @@ static void fade(uint8_t px[4]) {
 }
 
 /* Is the cell pinned (drawn as its pin, never washed out)? */
-static bool pinned_cell(const painter *p, int cell) {
+static bool pinned_cell(const ts_painter *p, int cell) {
   return p->pinned && p->pinned[cell] >= 0;
 }
 
 /* Pixel (dy, dx) of a cell, highlighted or not: a red frame two pixels
  * wide on pictures of 8 or more (one below), a red tint under 3. */
-static void emphasise(const painter *p, const bool *highlight, int cell, int dy,
-                      int dx, uint8_t px[4]) {
+static void emphasise(const ts_painter *p, const bool *highlight, int cell,
+                      int dy, int dx, uint8_t px[4]) {
   if (!highlight)
     return;
   if (!highlight[cell]) {
@@ -40,12 +40,12 @@ static void emphasise(const painter *p, const bool *highlight, int cell, int dy,
 
 /* An overlapping-model map: one pixel per cell, plus the last pattern's
  * other pixels along the right and bottom edges. */
-static void draw_overlap(const painter *p, const int *tiles,
+static void draw_overlap(const ts_painter *p, const int *tiles,
                          const uint64_t *domains, const bool *highlight,
                          tilesat_image *img, int x0, int y0) {
   const tilesat_map *m = p->m;
   int w, h;
-  map_size(p, &w, &h);
+  ts_map_size(p, &w, &h);
   for (int y = 0; y < h; y++)
     for (int x = 0; x < w; x++) {
       int r = y < p->h ? y : p->h - 1;
@@ -54,7 +54,7 @@ static void draw_overlap(const painter *p, const int *tiles,
           img->rgba +
           ((size_t)(y0 + y) * (size_t)img->width + (size_t)(x0 + x)) * 4;
       int cell = (p->r0 + r) * m->width + p->c0 + c;
-      cell_pixel(p, tiles, domains, cell, y - r, x - c, px);
+      ts_cell_pixel(p, tiles, domains, cell, y - r, x - c, px);
       if (highlight && highlight[cell] && y == r && x == c)
         mark(px, true);
       else if (highlight && !highlight[cell])
@@ -63,7 +63,7 @@ static void draw_overlap(const painter *p, const int *tiles,
 }
 
 /* Draw one map into `img` with its top-left corner at (x0, y0). */
-static void draw(const painter *p, const int *tiles, const uint64_t *domains,
+static void draw(const ts_painter *p, const int *tiles, const uint64_t *domains,
                  const bool *highlight, tilesat_image *img, int x0, int y0) {
   if (p->overlap) {
     draw_overlap(p, tiles, domains, highlight, img, x0, y0);
@@ -81,7 +81,7 @@ static void draw(const painter *p, const int *tiles, const uint64_t *domains,
           uint8_t *px =
               img->rgba +
               ((size_t)(cy + dy) * (size_t)img->width + (size_t)(cx + dx)) * 4;
-          cell_pixel(p, tiles, domains, cell, dy, dx, px);
+          ts_cell_pixel(p, tiles, domains, cell, dy, dx, px);
           emphasise(p, highlight, cell, dy, dx, px);
         }
     }
@@ -112,11 +112,11 @@ static bool side_fits(size_t w, size_t h) {
 }
 
 /* The output's size: the picture, scaled. */
-static void scaled_size(const painter *p, size_t *w, size_t *h) {
+static void scaled_size(const ts_painter *p, size_t *w, size_t *h) {
   long long nw, nh;
   if (p->overlap) {
     int iw, ih;
-    map_size(p, &iw, &ih);
+    ts_map_size(p, &iw, &ih);
     nw = iw;
     nh = ih;
   } else { /* not saturated: scaled down, it may fit */
@@ -129,7 +129,7 @@ static void scaled_size(const painter *p, size_t *w, size_t *h) {
 
 /* A cell's rectangle on the picture before scaling (x, y, w, h), false
  * when it is outside the window. */
-static bool cell_rect(const painter *p, int cell, int rect[4]) {
+static bool cell_rect(const ts_painter *p, int cell, int rect[4]) {
   const tilesat_map *m = p->m;
   int r = cell / m->width - p->r0, c = cell % m->width - p->c0;
   if (r < 0 || c < 0 || r >= p->h || c >= p->w)
@@ -149,7 +149,7 @@ static bool cell_rect(const painter *p, int cell, int rect[4]) {
 }
 
 /* The same on the output, scaled. */
-static bool out_rect(const painter *p, int cell, int o[4]) {
+static bool out_rect(const ts_painter *p, int cell, int o[4]) {
   int rect[4];
   if (!cell_rect(p, cell, rect))
     return false;
@@ -161,7 +161,7 @@ static bool out_rect(const painter *p, int cell, int o[4]) {
 }
 
 /* The cell a pixel of the picture before scaling belongs to, or -1. */
-static int owner(const painter *p, int x, int y) {
+static int owner(const ts_painter *p, int x, int y) {
   const tilesat_map *m = p->m;
   if (p->overlap) {
     int r = y < p->h ? y : p->h - 1;
@@ -180,7 +180,7 @@ static int owner(const painter *p, int x, int y) {
 /* The same drawn pixel by pixel from the cells, for a picture scaled
  * down: its full size may be larger than any image (Castle's 7-pixel
  * tiles on 2048x2048 cells at --scale 1). */
-static tilesat_image *picture_down(const painter *p, const int *tiles,
+static tilesat_image *picture_down(const ts_painter *p, const int *tiles,
                                    const uint64_t *domains,
                                    const uint8_t *marks) {
   const tilesat_map *m = p->m;
@@ -201,7 +201,7 @@ static tilesat_image *picture_down(const painter *p, const int *tiles,
               : x - c * p->tw -
                     (m->topo == TILESAT_HEX && (p->r0 + r) % 2 ? p->tw / 2 : 0);
       uint8_t *px = img->rgba + 4 * (Y * W + X);
-      cell_pixel(p, tiles, domains, cell, dy, dx, px);
+      ts_cell_pixel(p, tiles, domains, cell, dy, dx, px);
       if (marks && marks[cell] == TILESAT_MARK_NONE && !pinned_cell(p, cell))
         fade(px);
     }
@@ -209,11 +209,11 @@ static tilesat_image *picture_down(const painter *p, const int *tiles,
   return img;
 }
 
-static tilesat_image *picture(const painter *p, const int *tiles,
+static tilesat_image *picture(const ts_painter *p, const int *tiles,
                               const uint64_t *domains, const bool *highlight,
                               const uint8_t *marks) {
   int nw, nh;
-  map_size(p, &nw, &nh);
+  ts_map_size(p, &nw, &nh);
   size_t W, H;
   scaled_size(p, &W, &H);
   if (!highlight && W * H < (size_t)nw * (size_t)nh)
@@ -250,7 +250,7 @@ static int mark_width(int side) { return side / 8 > 2 ? side / 8 : 2; }
  * whole inside it, resized to fit: the frames cover none of the tile's
  * pixels, so two pinned tiles that differ look different (every pixel of
  * the picture shows while the inside is as large as the picture). */
-static void pin_mark(const painter *p, tilesat_image *img, const int *tiles,
+static void pin_mark(const ts_painter *p, tilesat_image *img, const int *tiles,
                      const uint64_t *domains, int cell, const int o[4], int in,
                      int t) {
   ts_frame_rect(img, o[0] + in, o[1] + in, o[2] - 2 * in, o[3] - 2 * in, t,
@@ -265,8 +265,9 @@ static void pin_mark(const painter *p, tilesat_image *img, const int *tiles,
         continue;
       int dx = p->overlap ? 0 : (int)((long long)x * p->tw / iw);
       int dy = p->overlap ? 0 : (int)((long long)y * p->th / ih);
-      cell_pixel(p, tiles, domains, cell, dy, dx,
-                 img->rgba + 4 * ((size_t)Y * (size_t)img->width + (size_t)X));
+      ts_cell_pixel(p, tiles, domains, cell, dy, dx,
+                    img->rgba +
+                        4 * ((size_t)Y * (size_t)img->width + (size_t)X));
     }
 }
 
@@ -277,8 +278,8 @@ static int pin_width(int side) { return side / 16 > 1 ? side / 16 : 1; }
  * mark's frame, and the pin frame's width (returned), 0 when the pin is
  * not framed (a second pin on its cell, outside the window, a cell under
  * 5 pixels a side or with no room inside the mark's frame). */
-static int pin_room(const painter *p, size_t i, const uint8_t *marks, int o[4],
-                    int *in) {
+static int pin_room(const ts_painter *p, size_t i, const uint8_t *marks,
+                    int o[4], int *in) {
   int cell = p->m->pins.v[i].cell;
   if (!p->pinned || p->pinned[cell] != p->m->pins.v[i].tile ||
       !out_rect(p, cell, o))
@@ -293,8 +294,9 @@ static int pin_room(const painter *p, size_t i, const uint8_t *marks, int o[4],
 }
 
 /* Pinned cells marked (pin_mark); how many were. */
-static size_t frame_pins(const painter *p, tilesat_image *img, const int *tiles,
-                         const uint64_t *domains, const uint8_t *marks) {
+static size_t frame_pins(const ts_painter *p, tilesat_image *img,
+                         const int *tiles, const uint64_t *domains,
+                         const uint8_t *marks) {
   size_t framed = 0;
   for (size_t i = 0; p->pinned && i < p->m->pins.n; i++) {
     int o[4], in, t = pin_room(p, i, marks, o, &in);
@@ -313,7 +315,7 @@ static size_t frame_pins(const painter *p, tilesat_image *img, const int *tiles,
 #define SCALE_MAX 512
 
 /* A pinned tile's picture as drawn (an overlapping map's: one pixel). */
-static void pin_need(const painter *p, int *w, int *h) {
+static void pin_need(const ts_painter *p, int *w, int *h) {
   *w = p->overlap ? 1 : p->tw;
   *h = p->overlap ? 1 : p->th;
 }
@@ -322,7 +324,7 @@ static void pin_need(const painter *p, int *w, int *h) {
  * cw x ch output pixels: inside its frames (pin_room) and, `marked`, a
  * mark's frame, the widest frames a pinned cell can get (unframed: inside
  * the mark's frame alone)? */
-static bool pin_whole(const painter *p, int cw, int ch, bool marked) {
+static bool pin_whole(const ts_painter *p, int cw, int ch, bool marked) {
   int side = cw < ch ? cw : ch, t = pin_width(side), nw, nh;
   int in = marked ? mark_width(side) : 0;
   int b = side - 2 * in >= 4 * t + 1 ? in + 2 * t : in;
@@ -331,21 +333,21 @@ static bool pin_whole(const painter *p, int cw, int ch, bool marked) {
 }
 
 /* The same on a heat map's cell of `cell` pixels (framed from 6). */
-static bool heat_pin_whole(const painter *p, int cell) {
+static bool heat_pin_whole(const ts_painter *p, int cell) {
   int b = cell >= 6 ? 2 * pin_width(cell) : 0, nw, nh;
   pin_need(p, &nw, &nh);
   return cell - 2 * b >= nw && cell - 2 * b >= nh;
 }
 
-/* A cell's size on the output as the painter scales it. */
-static void cell_out(const painter *p, int *cw, int *ch) {
+/* A cell's size on the output as the ts_painter scales it. */
+static void cell_out(const ts_painter *p, int *cw, int *ch) {
   int nw = p->overlap ? 1 : p->tw, nh = p->overlap ? 1 : p->th;
   *cw = (int)up(nw, p->xn, p->xd);
   *ch = (int)up(nh, p->yn, p->yd);
 }
 
 /* Is a pin drawn (its cell in the window)? */
-static bool pins_shown(const painter *p) {
+static bool pins_shown(const ts_painter *p) {
   int rect[4];
   for (size_t i = 0; p->pinned && i < p->m->pins.n; i++)
     if (cell_rect(p, p->m->pins.v[i].cell, rect))
@@ -356,7 +358,7 @@ static bool pins_shown(const painter *p) {
 /* The least --scale N from which on (up to SCALE_MAX) pinned tiles show
  * whole, N pixels a cell across as painter_scale draws it (a heat map's:
  * N x N); -1 when SCALE_MAX does not. */
-static int least_whole(const painter *p, bool marked, bool heat) {
+static int least_whole(const ts_painter *p, bool marked, bool heat) {
   int least = -1;
   for (int n = SCALE_MAX; n >= 1; n--) {
     long long nh =
@@ -376,14 +378,15 @@ static int least_whole(const painter *p, bool marked, bool heat) {
 typedef struct legend {
   ts_legend_row rows[TILESAT_NMARKS + 3 + TILESAT_LEGEND_TILES];
   char text[TILESAT_LEGEND_TILES + 1][NAME_SHOWN + 32];
-  uint8_t colour[TILESAT_LEGEND_TILES][4]; /* the tiles' (the painter's go) */
+  uint8_t colour[TILESAT_LEGEND_TILES]
+                [4]; /* the tiles' (the ts_painter's go) */
   uint8_t faded[4], blend[4];
   size_t n;
 } legend;
 
 /* Is every tile drawn in one colour, and is some tile's name not its
  * colour?  Then a legend says which tile each colour is. */
-static bool plain_colours(const painter *p) {
+static bool plain_colours(const ts_painter *p) {
   const tilesat_rules *r = p->m->rules;
   if (p->overlap)
     return false;
@@ -401,8 +404,8 @@ static bool plain_colours(const painter *p) {
 
 /* The tiles the window shows, of `tiles` maps (nmaps of them) or of the
  * domains (all: every tile of the rules). */
-static bool *shown_tiles(const painter *p, const int *const *maps, size_t nmaps,
-                         const uint64_t *domains, bool all) {
+static bool *shown_tiles(const ts_painter *p, const int *const *maps,
+                         size_t nmaps, const uint64_t *domains, bool all) {
   const tilesat_map *m = p->m;
   bool *used = ts_calloc((size_t)m->rules->ntiles, 1);
   for (int r = p->r0; r < p->r0 + p->h; r++)
@@ -421,7 +424,7 @@ static bool *shown_tiles(const painter *p, const int *const *maps, size_t nmaps,
 
 /* Rows naming the plain colours of the tiles shown, in the rules' order:
  * at most TILESAT_LEGEND_TILES, then how many more. */
-static void tile_rows(const painter *p, const bool *used, legend *lg) {
+static void tile_rows(const ts_painter *p, const bool *used, legend *lg) {
   const tilesat_rules *r = p->m->rules;
   int more = 0;
   size_t k = 0;
@@ -456,9 +459,9 @@ static void pin_row(legend *lg) {
 
 /* A plain picture's legend (how->legend): the tiles' colours when they
  * are plain, the pins' frame when `pins` were framed. */
-static void plain_legend(const painter *p, const int *const *maps, size_t nmaps,
-                         const uint64_t *domains, bool pins, bool all,
-                         legend *lg) {
+static void plain_legend(const ts_painter *p, const int *const *maps,
+                         size_t nmaps, const uint64_t *domains, bool pins,
+                         bool all, legend *lg) {
   lg->n = 0;
   if (!p->how || !p->how->legend)
     return;
@@ -490,19 +493,19 @@ static bool legend_fits(size_t w, size_t h, const legend *lg) {
 
 /* ---------------------------------------------------------- plain maps */
 
-static void painter_open(painter *p, const tilesat_map *m,
+static void painter_open(ts_painter *p, const tilesat_map *m,
                          const tilesat_pictures *pics, const tilesat_draw *how,
                          size_t nmaps) {
-  painter_init(p, m, pics);
-  painter_how(p, how);
-  painter_scale(p, nmaps);
+  ts_painter_init(p, m, pics);
+  ts_painter_how(p, how);
+  ts_painter_scale(p, nmaps);
 }
 
 /* Does the plain picture fit, before and after scaling? */
-static bool plain_fits(const painter *p, size_t nmaps, size_t *sw, size_t *sh,
-                       size_t *cols) {
+static bool plain_fits(const ts_painter *p, size_t nmaps, size_t *sw,
+                       size_t *sh, size_t *cols) {
   int nw, nh;
-  map_size(p, &nw, &nh);
+  ts_map_size(p, &nw, &nh);
   size_t w, h;
   scaled_size(p, &w, &h);
   if (!side_fits(w, h) ||
@@ -525,14 +528,14 @@ tilesat_image *tilesat_render(const tilesat_map *m,
                               const uint64_t *domains, const bool *highlight) {
   if (!tiles && !domains)
     ts_misuse(__func__, "neither tiles nor domains");
-  painter p;
-  painter_init(&p, m, pics);
+  ts_painter p;
+  ts_painter_init(&p, m, pics);
   int w, h;
-  map_size(&p, &w, &h);
+  ts_map_size(&p, &w, &h);
   tilesat_image *img = image_fits((size_t)w, (size_t)h)
                            ? picture(&p, tiles, domains, highlight, NULL)
                            : NULL;
-  painter_free(&p);
+  ts_painter_free(&p);
   return img;
 }
 
@@ -542,7 +545,7 @@ tilesat_image *tilesat_render_drawn(const tilesat_map *m,
                                     const tilesat_draw *how) {
   if (!tiles && !domains)
     ts_misuse(__func__, "neither tiles nor domains");
-  painter p;
+  ts_painter p;
   painter_open(&p, m, pics, how, 1);
   size_t w, h, cols;
   tilesat_image *img = NULL;
@@ -554,27 +557,27 @@ tilesat_image *tilesat_render_drawn(const tilesat_map *m,
     plain_legend(&p, maps, tiles ? 1 : 0, domains, pins > 0, false, &lg);
     img = with_legend(img, &lg);
   }
-  painter_free(&p);
+  ts_painter_free(&p);
   return img;
 }
 
 bool tilesat_render_fits(const tilesat_map *m, const tilesat_pictures *pics) {
-  painter p;
-  painter_init(&p, m, pics);
+  ts_painter p;
+  ts_painter_init(&p, m, pics);
   int w, h;
-  map_size(&p, &w, &h);
-  painter_free(&p);
+  ts_map_size(&p, &w, &h);
+  ts_painter_free(&p);
   return image_fits((size_t)w, (size_t)h);
 }
 
 bool tilesat_render_drawn_fits(const tilesat_map *m,
                                const tilesat_pictures *pics,
                                const tilesat_draw *how) {
-  painter p;
+  ts_painter p;
   painter_open(&p, m, pics, how, 1);
   size_t w, h, cols;
   bool fits = plain_fits(&p, 0, &w, &h, &cols);
-  painter_free(&p);
+  ts_painter_free(&p);
   return fits;
 }
 
@@ -588,13 +591,13 @@ size_t tilesat_render_sheet_fits(const tilesat_map *m,
 size_t tilesat_render_sheet_drawn_fits(const tilesat_map *m,
                                        const tilesat_pictures *pics,
                                        size_t nmaps, const tilesat_draw *how) {
-  painter p;
+  ts_painter p;
   painter_open(&p, m, pics, how, nmaps);
   /* a larger sheet is never smaller (columns and rows only grow): the
    * largest that fits by bisection, in [lo, hi) */
   size_t cols, sw, sh, lo = 0, hi = nmaps > (1u << 26) ? (1u << 26) : nmaps;
   if (plain_fits(&p, hi, &sw, &sh, &cols)) {
-    painter_free(&p);
+    ts_painter_free(&p);
     return hi;
   }
   while (hi - lo > 1) {
@@ -604,7 +607,7 @@ size_t tilesat_render_sheet_drawn_fits(const tilesat_map *m,
     else
       hi = mid;
   }
-  painter_free(&p);
+  ts_painter_free(&p);
   return lo;
 }
 
@@ -618,12 +621,12 @@ tilesat_image *tilesat_render_sheet_drawn(const tilesat_map *m,
                                           const tilesat_pictures *pics,
                                           const int *const *maps, size_t nmaps,
                                           const tilesat_draw *how) {
-  painter p;
+  ts_painter p;
   painter_open(&p, m, pics, how, nmaps);
   size_t w, h, cols, sw, sh;
   scaled_size(&p, &w, &h);
   if (!plain_fits(&p, nmaps, &sw, &sh, &cols)) {
-    painter_free(&p);
+    ts_painter_free(&p);
     return NULL;
   }
   tilesat_image *img = tilesat_image_new((int)sw, (int)sh);
@@ -643,7 +646,7 @@ tilesat_image *tilesat_render_sheet_drawn(const tilesat_map *m,
   }
   legend lg;
   plain_legend(&p, maps, nmaps, NULL, pins > 0, false, &lg);
-  painter_free(&p);
+  ts_painter_free(&p);
   return with_legend(img, &lg);
 }
 
@@ -663,10 +666,10 @@ static const char *const mark_text[TILESAT_NMARKS] = {
 
 /* The scale that gives each cell TILESAT_MARK_PIXELS a side; more, up to
  * 48 pixels a cell, while the map is under 192 pixels wide. */
-static int mark_scale(const painter *p) {
+static int mark_scale(const ts_painter *p) {
   int side = p->overlap ? 1 : p->tw < p->th ? p->tw : p->th;
   int s = (TILESAT_MARK_PIXELS + side - 1) / side, w, h;
-  map_size(p, &w, &h);
+  ts_map_size(p, &w, &h);
   while ((long long)w * (s + 1) <= 192 && side * (s + 1) <= 48)
     s++;
   return s;
@@ -674,7 +677,7 @@ static int mark_scale(const painter *p) {
 
 /* The legend's rows for these marks: a row per kind of mark used, the
  * washed-out cells, the blends, the pins (all: every row there may be). */
-static void marked_legend(const painter *p, const uint8_t *marks,
+static void marked_legend(const ts_painter *p, const uint8_t *marks,
                           const uint64_t *domains, bool blends, bool pins,
                           bool all, legend *lg) {
   size_t ncells = (size_t)p->m->width * (size_t)p->m->height;
@@ -713,9 +716,9 @@ static void marked_legend(const painter *p, const uint8_t *marks,
 }
 
 /* The scaled map's size, and with the largest legend. */
-static bool marked_size(const painter *p, size_t *w, size_t *h) {
+static bool marked_size(const ts_painter *p, size_t *w, size_t *h) {
   int nw, nh;
-  map_size(p, &nw, &nh);
+  ts_map_size(p, &nw, &nh);
   scaled_size(p, w, h);
   if (!side_fits(*w, *h) || (*w * *h >= (size_t)nw * (size_t)nh &&
                              !image_fits((size_t)nw, (size_t)nh)))
@@ -729,7 +732,7 @@ static bool marked_size(const painter *p, size_t *w, size_t *h) {
  * least that shows each pinned tile whole inside the widest frames
  * (pin_whole), while the picture fits; else left as it is (pinned tiles
  * drawn smaller: tilesat_render_pins_cut says so). */
-static void pins_scale(painter *p) {
+static void pins_scale(ts_painter *p) {
   if (!pins_shown(p))
     return;
   long long s0 = p->xn, big = p->tw > p->th ? p->tw : p->th;
@@ -747,12 +750,12 @@ static void pins_scale(painter *p) {
   p->xn = p->yn = s0;
 }
 
-static void marked_open(painter *p, const tilesat_map *m,
+static void marked_open(ts_painter *p, const tilesat_map *m,
                         const tilesat_pictures *pics, const tilesat_draw *how) {
-  painter_init(p, m, pics);
-  painter_how(p, how);
+  ts_painter_init(p, m, pics);
+  ts_painter_how(p, how);
   if (how && how->scale > 0) {
-    painter_scale(p, 1);
+    ts_painter_scale(p, 1);
   } else {
     p->xn = p->yn = mark_scale(p);
     p->xd = p->yd = 1;
@@ -768,17 +771,17 @@ bool tilesat_render_marked_fits(const tilesat_map *m,
 bool tilesat_render_marked_drawn_fits(const tilesat_map *m,
                                       const tilesat_pictures *pics,
                                       const tilesat_draw *how) {
-  painter p;
+  ts_painter p;
   marked_open(&p, m, pics, how);
   size_t w, h;
   bool fits = marked_size(&p, &w, &h);
-  painter_free(&p);
+  ts_painter_free(&p);
   return fits;
 }
 
 /* The dot of a broken pair: on the edge between the two cells' centres,
  * when they are neighbours on the picture. */
-static void pair_dot(const painter *p, tilesat_image *img, int a, int b) {
+static void pair_dot(const ts_painter *p, tilesat_image *img, int a, int b) {
   int ra[4], rb[4];
   if (!out_rect(p, a, ra) || !out_rect(p, b, rb))
     return;
@@ -794,7 +797,7 @@ static void pair_dot(const painter *p, tilesat_image *img, int a, int b) {
 }
 
 /* The marks' frames. */
-static void frame_marks(const painter *p, tilesat_image *img,
+static void frame_marks(const ts_painter *p, tilesat_image *img,
                         const uint8_t *marks) {
   size_t ncells = (size_t)p->m->width * (size_t)p->m->height;
   for (size_t c = 0; c < ncells; c++) {
@@ -809,7 +812,7 @@ static void frame_marks(const painter *p, tilesat_image *img,
 }
 
 /* Does a cell of the window hold several tiles? */
-static bool any_blend(const painter *p, const uint64_t *domains) {
+static bool any_blend(const ts_painter *p, const uint64_t *domains) {
   const tilesat_map *m = p->m;
   for (int r = p->r0; r < p->r0 + p->h; r++)
     for (int c = p->c0; c < p->c0 + p->w; c++) {
@@ -842,11 +845,11 @@ tilesat_render_marked_drawn(const tilesat_map *m, const tilesat_pictures *pics,
                             size_t npairs, const tilesat_draw *how) {
   if (!tiles && !domains)
     ts_misuse(__func__, "neither tiles nor domains");
-  painter p;
+  ts_painter p;
   marked_open(&p, m, pics, how);
   size_t W, H;
   if (!marked_size(&p, &W, &H)) {
-    painter_free(&p);
+    ts_painter_free(&p);
     return NULL;
   }
   size_t ncells = (size_t)m->width * (size_t)m->height;
@@ -862,7 +865,7 @@ tilesat_render_marked_drawn(const tilesat_map *m, const tilesat_pictures *pics,
   legend lg;
   marked_legend(&p, any ? marks : NULL, domains,
                 !tiles && any_blend(&p, domains), pins > 0, false, &lg);
-  painter_free(&p);
+  ts_painter_free(&p);
   return with_legend(img, &lg);
 }
 
@@ -878,7 +881,7 @@ bool tilesat_heat_map_drawn_fits(const tilesat_map *m, long runs, int cell) {
 /* The heat map's cell: `cell` when given, else TILESAT_HEAT_CELL grown
  * to the least that shows pinned tiles whole (heat_pin_whole), while the
  * heat map fits (else TILESAT_HEAT_CELL: tilesat_heat_map_pins_cut). */
-static int heat_cell(const painter *p, long runs, int cell) {
+static int heat_cell(const ts_painter *p, long runs, int cell) {
   if (cell > 0)
     return cell;
   const tilesat_map *m = p->m;
@@ -890,26 +893,26 @@ static int heat_cell(const painter *p, long runs, int cell) {
   return TILESAT_HEAT_CELL;
 }
 
-/* A painter for the heat map's pins (none: no pins). */
-static void heat_painter(painter *p, const tilesat_map *m,
+/* A ts_painter for the heat map's pins (none: no pins). */
+static void heat_painter(ts_painter *p, const tilesat_map *m,
                          const tilesat_pictures *pics, tilesat_draw *how) {
   memset(how, 0, sizeof *how);
   how->pins = true;
-  painter_init(p, m, pics);
-  painter_how(p, how);
+  ts_painter_init(p, m, pics);
+  ts_painter_how(p, how);
 }
 
 tilesat_image *tilesat_heat_map_drawn(const tilesat_map *m,
                                       const tilesat_pictures *pics,
                                       const long *hits, long runs, int cell) {
-  painter p;
+  ts_painter p;
   tilesat_draw how;
   heat_painter(&p, m, pics, &how);
   cell = heat_cell(&p, runs, cell);
   tilesat_image *img = ts_heat_map(m->width, m->height, hits, runs, cell,
                                    m->pins.n ? HEAT_PIN_NOTE : NULL);
   if (!img || !m->pins.n) {
-    painter_free(&p);
+    ts_painter_free(&p);
     return img;
   }
   int *tiles = ts_calloc((size_t)m->ncells, sizeof *tiles);
@@ -922,26 +925,26 @@ tilesat_image *tilesat_heat_map_drawn(const tilesat_map *m,
       pin_mark(&p, img, tiles, NULL, c, o, 0, t);
     }
   free(tiles);
-  painter_free(&p);
+  ts_painter_free(&p);
   return img;
 }
 
 int tilesat_heat_map_pins_cut(const tilesat_map *m,
                               const tilesat_pictures *pics, long runs,
                               int cell) {
-  painter p;
+  ts_painter p;
   tilesat_draw how;
   heat_painter(&p, m, pics, &how);
   int least = 0;
   if (p.pinned && !heat_pin_whole(&p, heat_cell(&p, runs, cell)))
     least = least_whole(&p, false, true);
-  painter_free(&p);
+  ts_painter_free(&p);
   return least;
 }
 
 int tilesat_render_pins_cut(const tilesat_map *m, const tilesat_pictures *pics,
                             const tilesat_draw *how, bool marked) {
-  painter p;
+  ts_painter p;
   if (marked)
     marked_open(&p, m, pics, how);
   else
@@ -950,7 +953,7 @@ int tilesat_render_pins_cut(const tilesat_map *m, const tilesat_pictures *pics,
   cell_out(&p, &cw, &ch);
   if (pins_shown(&p) && !pin_whole(&p, cw, ch, marked))
     least = least_whole(&p, marked, false);
-  painter_free(&p);
+  ts_painter_free(&p);
   return least;
 }
 
@@ -960,7 +963,7 @@ void tilesat_render_drawn_note(const tilesat_map *m,
                                const tilesat_pictures *pics,
                                const tilesat_draw *how, size_t nmaps,
                                char *note, size_t len) {
-  painter p;
+  ts_painter p;
   painter_open(&p, m, pics, how, nmaps);
   bool framed = false;
   for (size_t i = 0; p.pinned && i < m->pins.n && !framed; i++) {
@@ -975,5 +978,5 @@ void tilesat_render_drawn_note(const tilesat_map *m,
     snprintf(note, len, "legend");
   else
     snprintf(note, len, "scaled %lld/%lld %lld/%lld", p.xn, p.xd, p.yn, p.yd);
-  painter_free(&p);
+  ts_painter_free(&p);
 }

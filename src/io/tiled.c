@@ -379,7 +379,7 @@ static void tmx_tile_names(xmlNode *ps, uint32_t gid, named_gids *named) {
     xmlChar *name = xmlGetProp(p, (const xmlChar *)"name");
     xmlChar *value = tmx_property_value(p);
     if (name && value && !strcmp((const char *)name, PROPERTY) && *value) {
-      named_gid g = {gid, tilesat_name_decode((char *)value)};
+      ts_tiled_gid g = {gid, tilesat_name_decode((char *)value)};
       TS_PUSH(*named, g);
     }
     xmlFree(name);
@@ -699,7 +699,7 @@ static int tmj_tile_list(const char *path, const cJSON *ts, long first,
       const char *name = ts_tiled_json_str(p, "name"),
                  *value = ts_tiled_json_str(p, "value");
       if (name && value && !strcmp(name, PROPERTY) && *value) {
-        named_gid g = {gid, tilesat_name_decode(value)};
+        ts_tiled_gid g = {gid, tilesat_name_decode(value)};
         TS_PUSH(*named, g);
       }
     }

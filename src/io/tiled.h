@@ -19,21 +19,21 @@
 #define MAX_CELLS (1 << 24)
 
 /* gid -> name for tiles that carry a "tilesat" property. */
-typedef struct named_gid {
+typedef struct ts_tiled_gid {
   uint32_t gid;
   char *name;
-} named_gid;
-typedef TS_VEC(named_gid) named_gids;
+} ts_tiled_gid;
+typedef TS_VEC(ts_tiled_gid) named_gids;
 
 /* The layers written: one per map, named "tilesat" (one map) or "map K",
  * tile t as gid[t] (or t + 1 in our own tileset); and the map property
  * tilesat-rules (RULES_PROPERTY) when rules is not NULL. */
-typedef struct layers_in {
+typedef struct ts_tiled_layers {
   const int *const *maps;
   size_t n;
   const uint32_t *gid;
   const char *rules;
-} layers_in;
+} ts_tiled_layers;
 
 /* the map property Tiled's extension (tools/tiled/tilesat.js) reads */
 #define RULES_PROPERTY "tilesat-rules"
@@ -58,29 +58,32 @@ cJSON *ts_tiled_tmj_find_layer(const cJSON *layers, const char *want);
 void ts_tiled_xml_escaped(FILE *f, const char *s);
 void ts_tiled_name_escaped(FILE *f, const char *name);
 bool ts_tiled_ends_with(const char *s, const char *suffix);
-void ts_tiled_tmx_layers(FILE *f, const tilesat_map *m, const layers_in *l);
-void ts_tiled_tmj_layers(cJSON *root, const tilesat_map *m, const layers_in *l);
+void ts_tiled_tmx_layers(FILE *f, const tilesat_map *m,
+                         const ts_tiled_layers *l);
+void ts_tiled_tmj_layers(cJSON *root, const tilesat_map *m,
+                         const ts_tiled_layers *l);
 /* A new map's <properties> (a TMX map's first child) or "properties"
  * holding tilesat-rules, when l->rules is set. */
-void ts_tiled_tmx_properties(FILE *f, const layers_in *l);
-void ts_tiled_tmj_properties(cJSON *root, const layers_in *l);
+void ts_tiled_tmx_properties(FILE *f, const ts_tiled_layers *l);
+void ts_tiled_tmj_properties(cJSON *root, const ts_tiled_layers *l);
 void ts_tiled_json_write(FILE *f, cJSON *root);
-int ts_tiled_write_own_to(const tilesat_map *m, const layers_in *l,
+int ts_tiled_write_own_to(const tilesat_map *m, const ts_tiled_layers *l,
                           const tilesat_pictures *pics, const char *path,
                           FILE *f, FILE *img, tilesat_error *err);
-int ts_tiled_write_own(const tilesat_map *m, const layers_in *l,
+int ts_tiled_write_own(const tilesat_map *m, const ts_tiled_layers *l,
                        const tilesat_pictures *pics, const char *path,
                        tilesat_error *err);
 char *ts_tiled_moved_source(const char *like, const char *out, const char *src);
 /* The named gids hashed by name: the gid of each name's first entry. */
-typedef struct named_index {
+typedef struct ts_tiled_index {
   ts_names names;
   uint32_t *gid; /* by the names' index */
-} named_index;
-void ts_tiled_named_index(const named_gids *named, named_index *ix);
-void ts_tiled_named_index_free(named_index *ix);
-bool ts_tiled_name_gid(const named_index *ix, const char *name, uint32_t *gid);
-int ts_tiled_write_like(const tilesat_map *m, const layers_in *lin,
+} ts_tiled_index;
+void ts_tiled_named_index(const named_gids *named, ts_tiled_index *ix);
+void ts_tiled_named_index_free(ts_tiled_index *ix);
+bool ts_tiled_name_gid(const ts_tiled_index *ix, const char *name,
+                       uint32_t *gid);
+int ts_tiled_write_like(const tilesat_map *m, const ts_tiled_layers *lin,
                         const char *like, const char *path, tilesat_error *err);
 
 #endif

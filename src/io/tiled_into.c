@@ -94,7 +94,7 @@ static uint32_t *cell_gids(const tilesat_map *m, const int *tiles,
                            tilesat_error *err) {
   const tilesat_rules *r = m->rules;
   uint32_t *gid = ts_malloc((size_t)r->ntiles * sizeof *gid + 1);
-  named_index ix;
+  ts_tiled_index ix;
   ts_tiled_named_index(named, &ix);
   for (int t = 0; t < r->ntiles; t++)
     if (!ts_tiled_name_gid(&ix, r->names.v.v[t], &gid[t])) {
@@ -584,7 +584,7 @@ int tilesat_tiled_write_maps(const tilesat_map *m, const int *const *maps,
                              tilesat_error *err) {
   if (nmaps == 0)
     ts_misuse(__func__, "no maps");
-  layers_in l = {maps, nmaps, NULL, NULL};
+  ts_tiled_layers l = {maps, nmaps, NULL, NULL};
   return like ? ts_tiled_write_like(m, &l, like, path, err)
               : ts_tiled_write_own(m, &l, pics, path, err);
 }

@@ -193,7 +193,7 @@ static int like_read(const char *like, like_map *l, tilesat_error *err) {
 /* A tile name as a gid: a "tilesat" property of a tileset's tile, or
  * "ID", either with flip letters after a ':' ("12:hd", "corner:h"), as
  * the readers name a flipped tile. */
-void ts_tiled_named_index(const named_gids *named, named_index *ix) {
+void ts_tiled_named_index(const named_gids *named, ts_tiled_index *ix) {
   memset(ix, 0, sizeof *ix);
   ix->gid = ts_malloc((named->n + 1) * sizeof *ix->gid);
   for (size_t i = 0; i < named->n; i++) {
@@ -205,14 +205,15 @@ void ts_tiled_named_index(const named_gids *named, named_index *ix) {
   }
 }
 
-void ts_tiled_named_index_free(named_index *ix) {
+void ts_tiled_named_index_free(ts_tiled_index *ix) {
   ts_names_free(&ix->names);
   free(ix->gid);
 }
 
 /* (a hashed lookup, not a scan of every named tile: 20000 named tiles
  * took 1.5 s through --tilesets-from) */
-bool ts_tiled_name_gid(const named_index *ix, const char *name, uint32_t *gid) {
+bool ts_tiled_name_gid(const ts_tiled_index *ix, const char *name,
+                       uint32_t *gid) {
   int k = ts_names_find(&ix->names, name);
   if (k >= 0) {
     *gid = ix->gid[k];
@@ -257,7 +258,7 @@ static const char *const like_attrs[] = {"orientation", "tilewidth",
 /* Each tile's gid in `like` (-1 and *err if one has none). */
 static int like_gids(const like_map *l, const tilesat_rules *r,
                      const char *like, uint32_t *gid, tilesat_error *err) {
-  named_index ix;
+  ts_tiled_index ix;
   ts_tiled_named_index(&l->named, &ix);
   int rc = 0;
   for (int t = 0; t < r->ntiles && !rc; t++)
@@ -337,9 +338,9 @@ static void tmx_like_sets(FILE *f, const like_map *l, const char *like,
   }
 }
 
-static void write_like_tmx(FILE *f, const tilesat_map *m, const layers_in *lin,
-                           const like_map *l, const char *like,
-                           const char *path) {
+static void write_like_tmx(FILE *f, const tilesat_map *m,
+                           const ts_tiled_layers *lin, const like_map *l,
+                           const char *like, const char *path) {
   fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<map "
              "version=\"" TILED_FORMAT "\" tiledversion=\"" TILED_VERSION "\"");
   for (size_t k = 0; k < NLIKE_ATTRS; k++) {
@@ -414,9 +415,9 @@ static void tmj_like_sets(cJSON *root, const like_map *l, const char *like,
   }
 }
 
-static void write_like_tmj(FILE *f, const tilesat_map *m, const layers_in *lin,
-                           const like_map *l, const char *like,
-                           const char *path) {
+static void write_like_tmj(FILE *f, const tilesat_map *m,
+                           const ts_tiled_layers *lin, const like_map *l,
+                           const char *like, const char *path) {
   cJSON *root = cJSON_CreateObject();
   cJSON_AddStringToObject(root, "type", "map");
   cJSON_AddStringToObject(root, "version", TILED_FORMAT);
@@ -436,7 +437,7 @@ static void write_like_tmj(FILE *f, const tilesat_map *m, const layers_in *lin,
 
 /* A map with like's tilesets into f, or -1 (nothing written) when like
  * cannot lend them. */
-static int write_like_to(const tilesat_map *m, const layers_in *lin,
+static int write_like_to(const tilesat_map *m, const ts_tiled_layers *lin,
                          const char *like, const char *path, FILE *f,
                          tilesat_error *err) {
   like_map l;
@@ -450,7 +451,7 @@ static int write_like_to(const tilesat_map *m, const layers_in *lin,
   int rc = like_gids(&l, m->rules, like, gid, err);
   if (!rc)
     rc = like_sets_travel(&l, json, like, err);
-  layers_in with = *lin;
+  ts_tiled_layers with = *lin;
   with.gid = gid;
   if (!rc && !json)
     write_like_tmx(f, m, &with, &l, like, path);
@@ -461,7 +462,7 @@ static int write_like_to(const tilesat_map *m, const layers_in *lin,
   return rc;
 }
 
-int ts_tiled_write_like(const tilesat_map *m, const layers_in *lin,
+int ts_tiled_write_like(const tilesat_map *m, const ts_tiled_layers *lin,
                         const char *like, const char *path,
                         tilesat_error *err) {
   tilesat_output *out = tilesat_output_open(path, err);
@@ -482,7 +483,7 @@ int tilesat_tiled_write_maps_rules_to(const tilesat_map *m,
                                       tilesat_error *err) {
   if (nmaps == 0 || !map || (!like && !image))
     ts_misuse(__func__, nmaps ? "no stream" : "no maps");
-  layers_in l = {maps, nmaps, NULL, rules};
+  ts_tiled_layers l = {maps, nmaps, NULL, rules};
   return like ? write_like_to(m, &l, like, path, map, err)
               : ts_tiled_write_own_to(m, &l, pics, path, map, image, err);
 }

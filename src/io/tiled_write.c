@@ -93,20 +93,21 @@ bool ts_tiled_ends_with(const char *s, const char *suffix) {
   return n >= k && !strcmp(s + n - k, suffix);
 }
 
-static unsigned long gid_of(const layers_in *l, int t) {
+static unsigned long gid_of(const ts_tiled_layers *l, int t) {
   if (t < 0) /* a masked cell: empty */
     return 0;
   return l->gid ? (unsigned long)l->gid[t] : (unsigned long)t + 1;
 }
 
-static void layer_name(const layers_in *l, size_t k, char buf[32]) {
+static void layer_name(const ts_tiled_layers *l, size_t k, char buf[32]) {
   if (l->n == 1)
     snprintf(buf, 32, "tilesat");
   else
     snprintf(buf, 32, "map %zu", k + 1);
 }
 
-void ts_tiled_tmx_layers(FILE *f, const tilesat_map *m, const layers_in *l) {
+void ts_tiled_tmx_layers(FILE *f, const tilesat_map *m,
+                         const ts_tiled_layers *l) {
   for (size_t k = 0; k < l->n; k++) {
     char name[32];
     layer_name(l, k, name);
@@ -125,7 +126,7 @@ void ts_tiled_tmx_layers(FILE *f, const tilesat_map *m, const layers_in *l) {
 }
 
 void ts_tiled_tmj_layers(cJSON *root, const tilesat_map *m,
-                         const layers_in *l) {
+                         const ts_tiled_layers *l) {
   cJSON *layers = cJSON_AddArrayToObject(root, "layers");
   for (size_t k = 0; k < l->n; k++) {
     char name[32];
@@ -148,7 +149,7 @@ void ts_tiled_tmj_layers(cJSON *root, const tilesat_map *m,
   }
 }
 
-void ts_tiled_tmx_properties(FILE *f, const layers_in *l) {
+void ts_tiled_tmx_properties(FILE *f, const ts_tiled_layers *l) {
   if (!l->rules)
     return;
   fprintf(f, " <properties>\n  <property name=\"%s\" value=\"", RULES_PROPERTY);
@@ -156,7 +157,7 @@ void ts_tiled_tmx_properties(FILE *f, const layers_in *l) {
   fprintf(f, "\"/>\n </properties>\n");
 }
 
-void ts_tiled_tmj_properties(cJSON *root, const layers_in *l) {
+void ts_tiled_tmj_properties(cJSON *root, const ts_tiled_layers *l) {
   if (!l->rules)
     return;
   cJSON *props = cJSON_AddArrayToObject(root, "properties");
@@ -204,7 +205,7 @@ static void tsx_body(FILE *f, const tilesat_rules *r, const atlas *a,
   fprintf(f, "%s</tileset>\n", ind);
 }
 
-static void write_tmx(FILE *f, const tilesat_map *m, const layers_in *l,
+static void write_tmx(FILE *f, const tilesat_map *m, const ts_tiled_layers *l,
                       const atlas *a, const char *image) {
   const tilesat_rules *r = m->rules;
   bool hex = m->topo == TILESAT_HEX;
@@ -229,7 +230,7 @@ static void write_tmx(FILE *f, const tilesat_map *m, const layers_in *l,
 static void tmj_tileset_body(cJSON *ts, const tilesat_rules *r, const atlas *a,
                              const char *image);
 
-static void write_tmj(FILE *f, const tilesat_map *m, const layers_in *l,
+static void write_tmj(FILE *f, const tilesat_map *m, const ts_tiled_layers *l,
                       const atlas *a, const char *image) {
   const tilesat_rules *r = m->rules;
   bool hex = m->topo == TILESAT_HEX;
@@ -298,7 +299,7 @@ char *tilesat_tiled_picture_path(const char *path) {
 }
 
 /* Our own tileset: its image into img, the map into f. */
-int ts_tiled_write_own_to(const tilesat_map *m, const layers_in *l,
+int ts_tiled_write_own_to(const tilesat_map *m, const ts_tiled_layers *l,
                           const tilesat_pictures *pics, const char *path,
                           FILE *f, FILE *img, tilesat_error *err) {
   bool json =
@@ -338,7 +339,7 @@ static int commit_with_picture(int rc, tilesat_output *file,
   return rc;
 }
 
-int ts_tiled_write_own(const tilesat_map *m, const layers_in *l,
+int ts_tiled_write_own(const tilesat_map *m, const ts_tiled_layers *l,
                        const tilesat_pictures *pics, const char *path,
                        tilesat_error *err) {
   char *png = tilesat_tiled_picture_path(path);

@@ -156,7 +156,7 @@ static char *count_part(const job *j, int k, int n) {
   char **dist = NULL, *text = NULL;
   if (ts_count_part_by_tile(counted(j), k, n, j->o.by_tile, &j->co, &res,
                             j->o.by_tile ? &dist : NULL, &err)) {
-    size_t len = strlen(err.msg) + 2;
+    size_t len = strlen(err_said(&err)) + 2;
     char *msg = malloc(len);
     if (msg)
       snprintf(msg, len, "!%s", err.msg);
@@ -297,9 +297,10 @@ static void worker(const job *j, int n) {
 /* The outboxes handed over: each rank's segment for r to r, in bytes (a
  * rank that failed before its outbox was sized sends nothing), what this
  * rank was sent added to next (false if adding failed). */
-static bool hand_over(dp *s, layer *next, bool ok, tilesat_error *err) {
+static bool hand_over(ts_dp *s, ts_dp_layer *next, bool ok,
+                      tilesat_error *err) {
   int size = s->nshards, me = s->shard;
-  dp_outbox *o = &s->out;
+  ts_dp_outbox *o = &s->out;
   int *counts = calloc(4 * (size_t)size, sizeof *counts);
   if (!counts)
     MPI_Abort(MPI_COMM_WORLD, 1);
@@ -336,14 +337,14 @@ static bool hand_over(dp *s, layer *next, bool ok, tilesat_error *err) {
  * then agree on failure (the first failed rank's message for all) and on
  * whether every rank is at its step's end; then bound the next layer's
  * total alike everywhere. */
-static bool exchange(dp *s, layer *next, bool ok, bool end, bool *done,
+static bool exchange(ts_dp *s, ts_dp_layer *next, bool ok, bool end, bool *done,
                      mpz_t total, tilesat_error *err) {
   int size = s->nshards, me = s->shard;
   ok = hand_over(s, next, ok, err);
   int mine[2] = {ok ? size : me, end}, all[2];
   MPI_Allreduce(mine, all, 2, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
   if (all[0] < size) {
-    MPI_Bcast(err->msg, (int)sizeof err->msg, MPI_CHAR, all[0], MPI_COMM_WORLD);
+    MPI_Bcast(err, (int)sizeof *err, MPI_CHAR, all[0], MPI_COMM_WORLD);
     s->stopped = true;
     return false;
   }
@@ -363,7 +364,8 @@ static bool exchange(dp *s, layer *next, bool ok, bool end, bool *done,
 
 /* This rank's share of the last layer as a tally's text (with `by`, the
  * maps by their number of cells of the classes too); NULL: no memory. */
-static char *shard_text(dp *s, const layer *last, bool by, int ncells) {
+static char *shard_text(ts_dp *s, const ts_dp_layer *last, bool by,
+                        int ncells) {
   mpz_t total, *dist = by ? malloc(((size_t)ncells + 1) * sizeof *dist) : NULL;
   if (by && !dist)
     return NULL;
@@ -428,14 +430,14 @@ static int shard_count(job *j, int rank, int size) {
   tilesat_error err = {0};
   const tilesat_map *m = counted(j);
   const tilesat_count_options *co = &j->co;
-  dp s;
+  ts_dp s;
   int opened = ts_dp_open_count(&s, m, co, TS_DP_PROBE, j->by, co->dp_plain_key,
                                 TS_DP_SETS_SHARED, &err);
   int failed = opened != 0, any;
   MPI_Allreduce(&failed, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
   if (any) { /* the same map everywhere: the same error */
     if (rank == 0) {
-      fail("%s", err.msg);
+      fail_err(&err);
       stop_commit(); /* mpirun's SIGTERM now is no interruption */
     }
     if (!opened)
@@ -445,7 +447,7 @@ static int shard_count(job *j, int rank, int size) {
   s.nshards = size;
   s.shard = rank;
   s.exchange = exchange;
-  const layer *last = NULL;
+  const ts_dp_layer *last = NULL;
   if (ts_dp_start(&s, &s.layers[0], &err))
     last = ts_dp_run(&s, &s.layers[0], 0, m->ncells, &err);
   else /* (tiny: never expected) */
@@ -456,7 +458,7 @@ static int shard_count(job *j, int rank, int size) {
     if (rank == 0 && stop_requested())
       rc = stop_said(&j->o);
     else if (rank == 0) {
-      fail("%s", err.msg);
+      fail_err(&err);
       stop_commit();
     }
   } else {

@@ -70,7 +70,7 @@ static bool allowed_by(const tilesat_collapse *c, int t, int d, int n) {
   return false;
 }
 
-static bool in_block(const tilesat_collapse *c, const window *w, int cell) {
+static bool in_block(const tilesat_collapse *c, const ts_window *w, int cell) {
   return ts_collapse_window_cell(c, w, cell) >= 0;
 }
 
@@ -96,7 +96,7 @@ static bool on_band(const band *b, int lx, int ly) {
  * lacks or an outside neighbour (not emptied) does not allow, and (a
  * corridor's band) every tile but its own when it is decided off the
  * band. */
-static int block_bans(const tilesat_collapse *c, window *w, const band *b) {
+static int block_bans(const tilesat_collapse *c, ts_window *w, const band *b) {
   const int T = c->T, D = c->D;
   int kept = 0;
   for (int lc = 0; lc < w->m.ncells; lc++) {
@@ -123,7 +123,7 @@ static int block_bans(const tilesat_collapse *c, window *w, const band *b) {
 /* A filling of block w by SAT (CaDiCaL, within the conflicts above):
  * TILESAT_SAT (tiles), TILESAT_UNKNOWN (none found), or -1 with err. */
 static int sat_fill(tilesat_collapse *c, const tilesat_solve_options *so,
-                    const tilesat_solve_options *own, const window *w,
+                    const tilesat_solve_options *own, const ts_window *w,
                     int *tiles, tilesat_error *err) {
   ts_collapse_say say;
   tilesat_solve_options q = ts_collapse_quiet(c, so, own, &say);
@@ -155,7 +155,7 @@ static int sat_fill(tilesat_collapse *c, const tilesat_solve_options *so,
  * contradictions along it, and larger corridors only get longer) SAT.
  * 1 (filled), 0 (no filling found: a larger block), or -1 with err. */
 static int fill_block(tilesat_collapse *c, const tilesat_collapse_options *o,
-                      const window *w, int level, bool corridor, int *tiles,
+                      const ts_window *w, int level, bool corridor, int *tiles,
                       tilesat_error *err) {
   tilesat_collapse *sub = tilesat_collapse_new(&w->m, err);
   if (!sub)
@@ -203,7 +203,7 @@ static uint16_t support_of(const tilesat_collapse *c, int t, int d, int n) {
 /* For each outside neighbour n of the block's cell mc (tile t), in
  * direction d of it: its tiles' supports from mc counted afresh, or (ban)
  * the tiles left with none taken. */
-static void ring_of(tilesat_collapse *c, const window *w, int mc, int t,
+static void ring_of(tilesat_collapse *c, const ts_window *w, int mc, int t,
                     bool take) {
   const int T = c->T, D = c->D;
   const tilesat_rules *r = c->m->rules;
@@ -229,7 +229,7 @@ static void ring_of(tilesat_collapse *c, const window *w, int mc, int t,
  * from their outside neighbours the tiles the new ones do not allow
  * (queued: the caller propagates).  Every support first, then the
  * removals they make. */
-static void apply(tilesat_collapse *c, const window *w, const int *tiles) {
+static void apply(tilesat_collapse *c, const ts_window *w, const int *tiles) {
   const int T = c->T, D = c->D;
   for (int lc = 0; lc < w->m.ncells; lc++)
     ts_collapse_set(c, ts_collapse_map_cell(c, w, lc), tiles[lc]);
@@ -306,7 +306,7 @@ static void open_changed(open_wave *ow) { ow->c->open_epoch++; }
  * its outside ring open, or does it meet the map's edge?  A block closed
  * in keeps the defect WFC made: a filling moves it, at best, to the next
  * block. */
-static bool open_block(const tilesat_collapse *c, const window *w,
+static bool open_block(const tilesat_collapse *c, const ts_window *w,
                        open_wave *ow) {
   long ring = 0, open = 0;
   for (int lc = 0; lc < w->m.ncells; lc++) {
@@ -383,7 +383,7 @@ static bool nearest_out(const tilesat_collapse *c, open_wave *ow, int cx,
 }
 
 static bool corridor_to(const tilesat_collapse *c, open_wave *ow, int x, int r,
-                        window *w, band *b) {
+                        ts_window *w, band *b) {
   int W = c->m->width, H = c->m->height, cx = x % W, cy = x / W;
   int far = W > H ? W : H;
   long area = -1;
@@ -415,7 +415,7 @@ static bool corridor_to(const tilesat_collapse *c, open_wave *ow, int x, int r,
 /* A corridor to an open cell; when none is left (the run's end on a
  * torus), to the nearest undecided cell. */
 static bool corridor(const tilesat_collapse *c, open_wave *ow, int x, int r,
-                     window *w, band *b) {
+                     ts_window *w, band *b) {
   if (corridor_to(c, ow, x, r, w, b))
     return true;
   int big = ow->big;
@@ -456,7 +456,7 @@ static int start_level(const tilesat_collapse *c, const repaired *done,
                        size_t n, int x) {
   int level = 0;
   for (size_t i = 0; i < n; i++) {
-    window w;
+    ts_window w;
     if (!ts_collapse_window(c, done[i].x, done[i].r + 1, &w) ||
         ts_collapse_window_cell(c, &w, x) >= 0)
       level++;
@@ -478,7 +478,7 @@ static int whole_map(tilesat_collapse *c, const tilesat_collapse_options *o,
   int *tiles = ts_malloc((size_t)c->N * sizeof *tiles);
   int res = ts_collapse_solve_map(c, &o->solve, tiles, err);
   if (res == TILESAT_SAT) {
-    window w;
+    ts_window w;
     memset(&w, 0, sizeof w);
     w.m = *c->m;
     w.m.periodic = false;
@@ -519,7 +519,7 @@ int ts_blocks_repair(tilesat_collapse *c, const tilesat_collapse_options *o,
         break;
       }
       ts_collapse_report(c, &o->solve, "the guard: repairing blocks");
-      window w;
+      ts_window w;
       int r = level < 16 ? BLOCK_RADIUS << level : INT32_MAX;
       if (auto_bound(c, o, r)) { /* auto goes on by modify */
         c->auto_why = "a block grew to " AUTO_BLOCK_SIDE " cells";

@@ -238,9 +238,9 @@ static void ban(tilesat_collapse *c, int cell, int t) {
   else
     c->entropy[cell] = entropy_of(c->sum_w[cell], c->sum_wlogw[cell]);
   if (c->cg)
-    cg_on_ban(c, cell, t);
+    ts_cg_on_ban(c, cell, t);
   if (c->count[cell] > 0) {
-    TS_PUSH(c->stack, ((pair){cell, t}));
+    TS_PUSH(c->stack, ((ts_collapse_pair){cell, t}));
     return;
   }
   if (c->contradiction < 0)
@@ -270,7 +270,7 @@ static void propagate(tilesat_collapse *c) {
   const int T = c->T, D = c->D;
 again:
   while (c->stack.n && (c->contradiction < 0 || c->drain)) {
-    pair p = c->stack.v[--c->stack.n];
+    ts_collapse_pair p = c->stack.v[--c->stack.n];
     for (int d = 0; d < D; d++) {
       int cell = c->nbr[(size_t)p.cell * (size_t)D + (size_t)d];
       if (cell < 0)
@@ -288,7 +288,7 @@ again:
       }
     }
   }
-  if (c->cg && c->contradiction < 0 && cg_propagate(c))
+  if (c->cg && c->contradiction < 0 && ts_cg_propagate(c))
     goto again;
 }
 
@@ -300,7 +300,7 @@ static void start(tilesat_collapse *c, uint64_t seed, tilesat_heuristic h) {
   const tilesat_map *m = c->m;
   const int T = c->T, D = c->D, N = c->N;
   if (c->cg)
-    cg_stop(c->cg); /* until cg_start, after the start's bans */
+    ts_cg_stop(c->cg); /* until ts_cg_start, after the start's bans */
   ts_rng_seed(&c->rng, seed, 0x636f6cu);
   ts_rng_seed(&c->noise, seed, 0x6e6f6973u);
   c->heuristic = h;
@@ -356,7 +356,7 @@ static void start(tilesat_collapse *c, uint64_t seed, tilesat_heuristic h) {
       ban(c, m->bans.v[i].cell, m->bans.v[i].tile);
   }
   if (c->cg && c->contradiction < 0)
-    cg_start(c);
+    ts_cg_start(c);
   propagate(c);
   for (size_t i = 0; i < m->pins.n && c->contradiction < 0; i++) {
     int cell = m->pins.v[i].cell, keep = m->pins.v[i].tile;
@@ -464,7 +464,7 @@ static int finish(tilesat_collapse *c, int *tiles, tilesat_error *err) {
   X(entropy, (size_t)c->N)                                                     \
   X(key, (size_t)c->N)
 
-static void snap_save_to(tilesat_collapse *c, snapshot *s) {
+static void snap_save_to(tilesat_collapse *c, ts_collapse_snapshot *s) {
   heap_flush(c);
 #define SAVE(f, n)                                                             \
   if (!s->f)                                                                   \
@@ -481,7 +481,8 @@ static void snap_save_to(tilesat_collapse *c, snapshot *s) {
 
 static void snap_save(tilesat_collapse *c) { snap_save_to(c, &c->snap); }
 
-static void snap_restore_from(tilesat_collapse *c, const snapshot *s) {
+static void snap_restore_from(tilesat_collapse *c,
+                              const ts_collapse_snapshot *s) {
 #define RESTORE(f, n) memcpy(c->f, s->f, (n) * sizeof *s->f);
   SNAP_FIELDS(RESTORE)
 #undef RESTORE
@@ -496,7 +497,7 @@ static void snap_restore_from(tilesat_collapse *c, const snapshot *s) {
   c->no_return = -1;
   c->contradiction = c->failed = -1;
   if (c->cg)
-    cg_rebuild(c);
+    ts_cg_rebuild(c);
 }
 
 /* The state the last start left (start_snap), with the seeds' generators
@@ -513,8 +514,9 @@ static void start_again(tilesat_collapse *c, uint64_t seed,
 }
 
 /* The latest snapshot taken at or before step (NULL: none). */
-static const snapshot *snap_at(const tilesat_collapse *c, size_t step) {
-  const snapshot *s = c->snap.step <= step ? &c->snap : NULL;
+static const ts_collapse_snapshot *snap_at(const tilesat_collapse *c,
+                                           size_t step) {
+  const ts_collapse_snapshot *s = c->snap.step <= step ? &c->snap : NULL;
   if (c->old.step <= step && (!s || c->old.step > s->step))
     s = &c->old;
   return s;
@@ -528,7 +530,7 @@ static const snapshot *snap_at(const tilesat_collapse *c, size_t step) {
 static void snap_keep(tilesat_collapse *c) {
   if (c->cg && c->snap.step != SIZE_MAX &&
       c->snap.step + OLD_GAP <= c->choices.n) {
-    snapshot t = c->old;
+    ts_collapse_snapshot t = c->old;
     c->old = c->snap;
     c->snap = t;
   }
@@ -674,7 +676,7 @@ static int run_once(tilesat_collapse *c, const tilesat_collapse_options *o,
     int keep = decide(c, cell);
     if (keep < 0)
       continue;
-    TS_PUSH(c->choices, ((pair){cell, keep}));
+    TS_PUSH(c->choices, ((ts_collapse_pair){cell, keep}));
     for (int t = 0; t < c->T; t++)
       if (t != keep && c->possible[(size_t)cell * (size_t)c->T + (size_t)t])
         ban(c, cell, t);
@@ -687,9 +689,10 @@ static int run_once(tilesat_collapse *c, const tilesat_collapse_options *o,
 /* The state after the first j choices of ch (the run's), with the dooms
  * learnt at steps up to j banned: from the snapshot when it is no later,
  * else from the seed. */
-static void replay_to(tilesat_collapse *c, const pair *ch, size_t j) {
+static void replay_to(tilesat_collapse *c, const ts_collapse_pair *ch,
+                      size_t j) {
   size_t i = 0, d = 0;
-  const snapshot *s = snap_at(c, j);
+  const ts_collapse_snapshot *s = snap_at(c, j);
   if (s) {
     snap_restore_from(c, s);
     i = s->step;
@@ -700,14 +703,14 @@ static void replay_to(tilesat_collapse *c, const pair *ch, size_t j) {
     d++; /* their cells are decided */
   for (; c->contradiction < 0; i++) {
     for (; d < c->dooms.n && c->dooms.v[d].step == i; d++) {
-      const doom *x = &c->dooms.v[d];
+      const ts_collapse_doom *x = &c->dooms.v[d];
       if (c->possible[(size_t)x->cell * (size_t)c->T + (size_t)x->tile])
         ban(c, x->cell, x->tile);
     }
     propagate(c);
     if (i == j || c->contradiction >= 0)
       break;
-    pair p = ch[i];
+    ts_collapse_pair p = ch[i];
     for (int t = 0; t < c->T; t++)
       if (t != p.tile && c->possible[(size_t)p.cell * (size_t)c->T + (size_t)t])
         ban(c, p.cell, t);
@@ -744,7 +747,7 @@ static bool probe_fails(tilesat_collapse *c, int x) {
  * when the pins alone fail; the state is left as it is. */
 size_t ts_collapse_probe_back(tilesat_collapse *c, int x) {
   size_t n = c->choices.n;
-  pair *ch = ts_malloc((n + 1) * sizeof *ch);
+  ts_collapse_pair *ch = ts_malloc((n + 1) * sizeof *ch);
   memcpy(ch, c->choices.v, n * sizeof *ch);
   long lo = -1, hi = (long)n; /* prefix lo leaves x a tile, prefix hi not */
   for (long step = 1; hi - lo > 1; step *= 2) {

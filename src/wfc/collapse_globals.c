@@ -47,7 +47,7 @@
  * end the walkable cells are the class's cells and form one region.
  *
  * What the propagation decides depends on the wave alone, not on the
- * labels' numbers: a replay resumed from a saved wave (cg_rebuild) makes
+ * labels' numbers: a replay resumed from a saved wave (ts_cg_rebuild) makes
  * the same bans in the same order as the run from its seed (the guard's
  * bans are tied to the run's steps, so this is what keeps them right).
  *
@@ -65,7 +65,7 @@
 
 /* The ring around each cell: square N NE E SE S SW W NW (a corner is the
  * neighbour's neighbour), hex E NE NW W SW SE; -1 where none. */
-static void build_rings(cg *G, const int *nbr) {
+static void build_rings(ts_cg *G, const int *nbr) {
   static const int sq[8][2] = {{0, -1}, {0, 1}, {1, -1}, {1, 2},
                                {2, -1}, {2, 3}, {3, -1}, {3, 0}};
   static const int hex[6] = {0, 2, 3, 1, 5, 4}; /* E W NE NW SE SW */
@@ -90,7 +90,7 @@ static void build_rings(cg *G, const int *nbr) {
   }
 }
 
-cg *cg_new(const tilesat_collapse *c) {
+ts_cg *ts_cg_new(const tilesat_collapse *c) {
   const tilesat_map *m = c->m;
   int n = 0, lazy = 0;
   for (size_t i = 0; i < m->globals.n; i++) {
@@ -99,7 +99,7 @@ cg *cg_new(const tilesat_collapse *c) {
   }
   if (!n)
     return NULL;
-  cg *G = ts_calloc(1, sizeof *G);
+  ts_cg *G = ts_calloc(1, sizeof *G);
   G->N = c->N;
   G->T = c->T;
   G->D = c->D;
@@ -110,7 +110,7 @@ cg *cg_new(const tilesat_collapse *c) {
     const ts_global *g = &m->globals.v[i];
     if (g->kind == TILESAT_GLOBAL_BORDER)
       continue;
-    cg_glob *k = &G->v[G->n++];
+    ts_cg_glob *k = &G->v[G->n++];
     k->g = g;
     k->idx = (int)i;
     k->lazy = ts_global_lazy(g);
@@ -148,11 +148,11 @@ cg *cg_new(const tilesat_collapse *c) {
   return G;
 }
 
-void cg_free(cg *G) {
+void ts_cg_free(ts_cg *G) {
   if (!G)
     return;
   for (int i = 0; i < G->n; i++) {
-    cg_glob *k = &G->v[i];
+    ts_cg_glob *k = &G->v[i];
     free(k->in);
     free(k->ncls);
     free(k->nnon);
@@ -187,7 +187,8 @@ void cg_free(cg *G) {
 
 /* The run cannot keep k any more: a contradiction at cell, and why. */
 __attribute__((format(printf, 4, 5))) static void
-fail_at(tilesat_collapse *c, int cell, const cg_glob *k, const char *fmt, ...) {
+fail_at(tilesat_collapse *c, int cell, const ts_cg_glob *k, const char *fmt,
+        ...) {
   if (c->contradiction >= 0)
     return;
   c->contradiction = cell;
@@ -203,14 +204,14 @@ fail_at(tilesat_collapse *c, int cell, const cg_glob *k, const char *fmt, ...) {
 
 /* ---------------------------------------------------------------- counts */
 
-static bool covers(const cg *G, const cg_glob *k, int cell) {
+static bool covers(const ts_cg *G, const ts_cg_glob *k, int cell) {
   int r = cell / G->W, col = cell % G->W;
   return r >= k->g->r0 && r <= k->g->r1 && col >= k->g->c0 && col <= k->g->c1;
 }
 
 /* The count's bounds against its counters: a contradiction at cell past
  * one, work to do at one. */
-static void count_check(tilesat_collapse *c, cg_glob *k, int cell) {
+static void count_check(tilesat_collapse *c, ts_cg_glob *k, int cell) {
   if (k->must > k->hi)
     fail_at(c, cell, k, "%d cells must hold them", k->must);
   else if (k->can < k->lo)
@@ -221,7 +222,7 @@ static void count_check(tilesat_collapse *c, cg_glob *k, int cell) {
 
 /* At a bound: the class banned in the cells that may go either way (upper
  * bound reached), or the other tiles (lower bound: all of them must). */
-static void count_apply(tilesat_collapse *c, cg_glob *k) {
+static void count_apply(tilesat_collapse *c, ts_cg_glob *k) {
   const tilesat_map *m = c->m;
   bool full = k->must == k->hi;
   if (!full && k->can != k->lo)
@@ -240,9 +241,9 @@ static void count_apply(tilesat_collapse *c, cg_glob *k) {
 
 /* --------------------------------------------------------------- regions */
 
-static int new_label(cg_glob *k) { return k->freel[--k->nfree]; }
+static int new_label(ts_cg_glob *k) { return k->freel[--k->nfree]; }
 
-static void unlabel(cg_glob *k, int cell) {
+static void unlabel(ts_cg_glob *k, int cell) {
   int l = k->lab[cell];
   k->lab[cell] = -1;
   k->rel[l] -= k->isrel[cell];
@@ -252,7 +253,7 @@ static void unlabel(cg_glob *k, int cell) {
 
 /* A cell of a region that no cell of the class must join: it can hold no
  * class tile (they are banned) and leaves the regions. */
-static void shut(tilesat_collapse *c, cg_glob *k, int cell) {
+static void shut(tilesat_collapse *c, ts_cg_glob *k, int cell) {
   unlabel(k, cell);
   const uint8_t *poss = c->possible + (size_t)cell * (size_t)c->T;
   for (int t = 0; t < c->T; t++)
@@ -262,8 +263,8 @@ static void shut(tilesat_collapse *c, cg_glob *k, int cell) {
 
 /* Every cell of label l shut: cells[0..n), or all the map's when cells is
  * NULL. */
-static void ban_region(tilesat_collapse *c, cg_glob *k, const int *cells, int n,
-                       int l) {
+static void ban_region(tilesat_collapse *c, ts_cg_glob *k, const int *cells,
+                       int n, int l) {
   for (int i = 0; i < (cells ? n : c->N); i++) {
     int cell = cells ? cells[i] : i;
     if (k->lab[cell] == l)
@@ -273,7 +274,7 @@ static void ban_region(tilesat_collapse *c, cg_glob *k, const int *cells, int n,
 
 /* The regions of the walkable cells from scratch, with the cells that
  * must lie in the one region; checks nothing. */
-static void label_all(tilesat_collapse *c, cg *G, cg_glob *k) {
+static void label_all(tilesat_collapse *c, ts_cg *G, ts_cg_glob *k) {
   int N = c->N, D = c->D;
   k->nfree = 0;
   for (int l = N - 1; l >= 0; l--) {
@@ -324,7 +325,7 @@ static void label_all(tilesat_collapse *c, cg *G, cg_glob *k) {
 /* After label_all at the start: cells that must join lying apart, or
  * none left that can hold the class, is a contradiction; a connected
  * region's other regions are to be banned. */
-static void regions_check(tilesat_collapse *c, cg_glob *k) {
+static void regions_check(tilesat_collapse *c, ts_cg_glob *k) {
   int first = -1;
   for (int cell = 0; cell < c->N && c->contradiction < 0; cell++) {
     if (!k->isrel[cell])
@@ -359,8 +360,8 @@ static int uf_find(int *uf, int i) {
 
 /* The groups of x's walkable neighbours of label l that are joined around
  * x (through its ring): rep[i] one cell of each; returns how many. */
-static int ring_groups(const tilesat_collapse *c, const cg *G, const cg_glob *k,
-                       int x, int l, int *rep) {
+static int ring_groups(const tilesat_collapse *c, const ts_cg *G,
+                       const ts_cg_glob *k, int x, int l, int *rep) {
   const int *ring = G->ring + (size_t)x * (size_t)G->nring;
   int n = G->nring, D = G->D, uf[8], roots[CG_MAX_SEARCH], ngroups = 0;
   for (int i = 0; i < n; i++)
@@ -394,8 +395,8 @@ static int ring_groups(const tilesat_collapse *c, const cg *G, const cg_glob *k,
  * turn, until at most one group of them (those that met are one) still
  * runs: 1 when they all met (no split), 0 when some ended apart, -1 when
  * budget cells (0: no bound) were taken before either. */
-static int search(const tilesat_collapse *c, cg *G, const cg_glob *k, int l,
-                  const int *rep, int n, long budget) {
+static int search(const tilesat_collapse *c, ts_cg *G, const ts_cg_glob *k,
+                  int l, const int *rep, int n, long budget) {
   if (G->cur == INT_MAX) {
     memset(G->stamp, 0, (size_t)G->N * sizeof *G->stamp);
     G->cur = 0;
@@ -456,7 +457,7 @@ static int search(const tilesat_collapse *c, cg *G, const cg_glob *k, int l,
 /* After a search that ended apart: the pieces, one per group of searches
  * (roots[p] its root search), and the one that keeps the label: the group
  * still running, or when all ended the largest.  Returns how many. */
-static int pieces(const cg *G, int n, int *roots, int *keep) {
+static int pieces(const ts_cg *G, int n, int *roots, int *keep) {
   int nr = 0;
   long best = -1;
   int *uf = (int *)G->uf;
@@ -478,7 +479,7 @@ static int pieces(const cg *G, int n, int *roots, int *keep) {
 
 /* The cells that must join in the piece of root r (a piece that ended:
  * every cell of it was searched). */
-static int piece_rel(const cg *G, const cg_glob *k, int n, int r) {
+static int piece_rel(const ts_cg *G, const ts_cg_glob *k, int n, int r) {
   int rel = 0;
   for (int j = 0; j < n; j++)
     if (uf_find((int *)G->uf, j) == r)
@@ -488,7 +489,7 @@ static int piece_rel(const cg *G, const cg_glob *k, int n, int r) {
 }
 
 /* The walkable cells around x, to see whether they became cut cells. */
-static void push_around(cg *G, cg_glob *k, int x) {
+static void push_around(ts_cg *G, ts_cg_glob *k, int x) {
   const int *ring = G->ring + (size_t)x * (size_t)G->nring;
   for (int i = 0; i < G->nring; i++)
     if (ring[i] >= 0 && k->lab[ring[i]] >= 0 && !k->isrel[ring[i]])
@@ -503,7 +504,7 @@ static void push_around(cg *G, cg_glob *k, int x) {
  * round: a new cut cell lies on every way between two of them, so on the
  * ways the searches found: looked at one by one, or when they are long,
  * every cut cell at once. */
-static void met_round(cg *G, cg_glob *k) {
+static void met_round(ts_cg *G, ts_cg_glob *k) {
   int len = 0;
   for (int i = 0; i < G->nmeet; i++)
     for (int e = 0; e < 2; e++)
@@ -523,7 +524,7 @@ static void met_round(cg *G, cg_glob *k) {
 /* After a split of label l by n searches: each piece that ended gets a
  * label of its own (labs[p]), the one kept keeps l.  Returns how many
  * pieces. */
-static int relabel_pieces(cg *G, cg_glob *k, int l, int n, int *roots,
+static int relabel_pieces(ts_cg *G, ts_cg_glob *k, int l, int n, int *roots,
                           int *keep, int *labs) {
   int nr = pieces(G, n, roots, keep);
   for (int p = 0; p < nr; p++) {
@@ -552,7 +553,7 @@ static int relabel_pieces(cg *G, cg_glob *k, int l, int n, int *roots,
  * and keep the constraint on them: cells that must join in two pieces is
  * a contradiction; for a connected constraint, the pieces without one lose
  * the class. */
-static void cell_left(tilesat_collapse *c, cg *G, cg_glob *k, int x) {
+static void cell_left(tilesat_collapse *c, ts_cg *G, ts_cg_glob *k, int x) {
   int l = k->lab[x];
   if (l < 0)
     return; /* banned with its region */
@@ -602,7 +603,7 @@ static void cell_left(tilesat_collapse *c, cg *G, cg_glob *k, int x) {
 /* Ban x's tiles outside the class: it must hold one (a cut cell).  (A
  * path's cells alone must join: x is not one of them, only on every way
  * between them; the cells that must join stay a function of the wave.) */
-static void force(tilesat_collapse *c, cg_glob *k, int x) {
+static void force(tilesat_collapse *c, ts_cg_glob *k, int x) {
   bool cuts = k->cuts; /* a cut cell forced adds no cut cell elsewhere */
   const uint8_t *poss = c->possible + (size_t)x * (size_t)c->T;
   for (int t = 0; t < c->T; t++)
@@ -618,7 +619,7 @@ static void force(tilesat_collapse *c, cg_glob *k, int x) {
 /* Is walkable cell x a cut cell, with cells that must join on two sides
  * of it?  Then it must hold the class: its other tiles are banned.  True
  * if it was. */
-static bool try_force(tilesat_collapse *c, cg *G, cg_glob *k, int x) {
+static bool try_force(tilesat_collapse *c, ts_cg *G, ts_cg_glob *k, int x) {
   int l = k->lab[x];
   if (l < 0 || k->isrel[x] || k->rel[l] < 2 || !k->nnon[x])
     return false;
@@ -651,7 +652,7 @@ static bool try_force(tilesat_collapse *c, cg *G, cg_glob *k, int x) {
  * them (Hopcroft and Tarjan's low points), a child's subtree with cells
  * that must join and cells outside it that must too.  True if it forced
  * one. */
-static bool force_cuts(tilesat_collapse *c, cg *G, cg_glob *k) {
+static bool force_cuts(tilesat_collapse *c, ts_cg *G, ts_cg_glob *k) {
   k->cuts = false;
   k->cq.n = 0; /* every candidate is looked at here */
   int l = k->main, N = c->N, D = c->D;
@@ -721,7 +722,7 @@ static bool force_cuts(tilesat_collapse *c, cg *G, cg_glob *k) {
  * every way from z to the nearest one (if x were off one, z would reach
  * it, and every other one, round x).  The cells on the shortest way are
  * looked at one by one; when none is near, every cut cell at once. */
-static void seeded(tilesat_collapse *c, cg *G, cg_glob *k, int z) {
+static void seeded(tilesat_collapse *c, ts_cg *G, ts_cg_glob *k, int z) {
   int l = k->lab[z], D = c->D;
   if (l < 0 || !k->isrel[z] || k->rel[l] < 2)
     return;
@@ -758,10 +759,10 @@ static void seeded(tilesat_collapse *c, cg *G, cg_glob *k, int z) {
 /* ------------------------------------------------------------------ hooks */
 
 /* Counters, and for a guarded run the regions, from the wave. */
-void cg_rebuild(tilesat_collapse *c) {
-  cg *G = c->cg;
+void ts_cg_rebuild(tilesat_collapse *c) {
+  ts_cg *G = c->cg;
   for (int i = 0; i < G->n; i++) {
-    cg_glob *k = &G->v[i];
+    ts_cg_glob *k = &G->v[i];
     k->pending = false;
     k->must = k->can = 0;
     for (int cell = 0; cell < c->N; cell++) {
@@ -783,15 +784,15 @@ void cg_rebuild(tilesat_collapse *c) {
   G->live = true;
 }
 
-void cg_stop(cg *G) { G->live = false; }
+void ts_cg_stop(ts_cg *G) { G->live = false; }
 
-void cg_start(tilesat_collapse *c) {
-  cg *G = c->cg;
+void ts_cg_start(tilesat_collapse *c) {
+  ts_cg *G = c->cg;
   G->conn = c->guarded;
-  cg_rebuild(c);
+  ts_cg_rebuild(c);
   /* a path's cells, a connected region's cell: the class's tiles only */
   for (int i = 0; i < G->n; i++) {
-    cg_glob *k = &G->v[i];
+    ts_cg_glob *k = &G->v[i];
     const ts_global *g = k->g;
     for (size_t j = 0; j <= g->cells.n; j++) {
       int cell = j < g->cells.n ? g->cells.v[j] : g->at;
@@ -803,7 +804,7 @@ void cg_start(tilesat_collapse *c) {
     }
   }
   for (int i = 0; i < G->n && c->contradiction < 0; i++) {
-    cg_glob *k = &G->v[i];
+    ts_cg_glob *k = &G->v[i];
     if (!k->lazy) {
       int cell = k->g->r0 * c->m->width + k->g->c0;
       count_check(c, k, cell);
@@ -814,7 +815,7 @@ void cg_start(tilesat_collapse *c) {
 }
 
 /* A connected constraint's cell now must hold the class. */
-static void must_join(tilesat_collapse *c, cg_glob *k, int cell) {
+static void must_join(tilesat_collapse *c, ts_cg_glob *k, int cell) {
   int l = k->lab[cell];
   if (l < 0)
     return;
@@ -840,7 +841,8 @@ static void must_join(tilesat_collapse *c, cg_glob *k, int cell) {
 }
 
 /* The cell no longer can (in) or now must (!in) hold k's class. */
-static void changed(tilesat_collapse *c, cg *G, cg_glob *k, int cell, bool in) {
+static void changed(tilesat_collapse *c, ts_cg *G, ts_cg_glob *k, int cell,
+                    bool in) {
   if (!k->lazy) {
     if (!covers(G, k, cell))
       return;
@@ -859,12 +861,12 @@ static void changed(tilesat_collapse *c, cg *G, cg_glob *k, int cell, bool in) {
   }
 }
 
-void cg_on_ban(tilesat_collapse *c, int cell, int t) {
-  cg *G = c->cg;
+void ts_cg_on_ban(tilesat_collapse *c, int cell, int t) {
+  ts_cg *G = c->cg;
   if (!G->live)
     return;
   for (int i = 0; i < G->n; i++) {
-    cg_glob *k = &G->v[i];
+    ts_cg_glob *k = &G->v[i];
     if (k->lazy && !G->conn)
       continue;
     bool in = k->in[t];
@@ -874,12 +876,12 @@ void cg_on_ban(tilesat_collapse *c, int cell, int t) {
   }
 }
 
-bool cg_propagate(tilesat_collapse *c) {
-  cg *G = c->cg;
+bool ts_cg_propagate(tilesat_collapse *c) {
+  ts_cg *G = c->cg;
   if (!G->live)
     return false;
   for (int i = 0; i < G->n && c->contradiction < 0; i++) {
-    cg_glob *k = &G->v[i];
+    ts_cg_glob *k = &G->v[i];
     if (!k->lazy) {
       if (k->pending) {
         k->pending = false;

@@ -8,7 +8,7 @@
 
 #define CG_MAX_SEARCH 6 /* neighbours of a cell */
 
-typedef struct cg_glob {
+typedef struct ts_cg_glob {
   const ts_global *g;
   int idx;        /* among the map's globals */
   bool lazy;      /* connected or path */
@@ -31,13 +31,13 @@ typedef struct cg_glob {
   ts_ints cq;    /* cells that may have become cut cells */
   ts_ints seeds; /* cells that must join, with no such neighbour */
   bool cuts;     /* cut cells may be anywhere: look at every one */
-} cg_glob;
+} ts_cg_glob;
 
-struct cg {
+struct ts_cg {
   int N, T, D, W;
-  cg_glob *v;
+  ts_cg_glob *v;
   int n;
-  bool live; /* the counters follow the bans (after cg_start) */
+  bool live; /* the counters follow the bans (after ts_cg_start) */
   bool conn; /* connected and path are propagated: a guarded run */
   int *ring; /* [N][nring]: the cells around each, in circular order */
   int nring;

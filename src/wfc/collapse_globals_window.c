@@ -21,14 +21,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct cg_window {
+struct ts_cg_window {
   const tilesat_collapse *c;
   const tilesat_map *wm; /* the window as a map */
   int n;                 /* its cells */
   int nlazy;
   int *gi;       /* [nlazy]: each connected or path constraint */
   int *alit;     /* [nlazy]: A's variable, 0: unconditional, -1: none */
-  bool *used;    /* [nlazy]: A given out (cg_window_outside) */
+  bool *used;    /* [nlazy]: A given out (ts_cg_window_outside) */
   uint8_t *exit; /* [n] */
   uint8_t *must; /* [nlazy][n]: a path's cells in the window */
   int *nbr;      /* [n][D] the window's neighbours */
@@ -40,19 +40,19 @@ struct cg_window {
   ts_ints lits, layer, next;
 };
 
-static const cg_glob *wglob(const cg_window *w, int j) {
+static const ts_cg_glob *wglob(const ts_cg_window *w, int j) {
   return &w->c->cg->v[w->gi[j]];
 }
 
-cg_window *cg_window_new(const tilesat_collapse *c, const tilesat_map *wm,
-                         const int *wcell) {
-  cg *G = c->cg;
+ts_cg_window *ts_cg_window_new(const tilesat_collapse *c, const tilesat_map *wm,
+                               const int *wcell) {
+  ts_cg *G = c->cg;
   int nlazy = 0;
   for (int i = 0; G && i < G->n; i++)
     nlazy += G->v[i].lazy;
   if (!nlazy)
     return NULL;
-  cg_window *w = ts_calloc(1, sizeof *w);
+  ts_cg_window *w = ts_calloc(1, sizeof *w);
   int n = w->n = wm->ncells, D = c->D, N = c->N;
   w->c = c;
   w->wm = wm;
@@ -74,7 +74,7 @@ cg_window *cg_window_new(const tilesat_collapse *c, const tilesat_map *wm,
     }
   int var = ts_encode_nvars(wm);
   for (int i = 0; i < G->n; i++) {
-    const cg_glob *k = &G->v[i];
+    const ts_cg_glob *k = &G->v[i];
     if (!k->lazy)
       continue;
     int j = w->nlazy++;
@@ -107,7 +107,7 @@ cg_window *cg_window_new(const tilesat_collapse *c, const tilesat_map *wm,
   return w;
 }
 
-void cg_window_free(cg_window *w) {
+void ts_cg_window_free(ts_cg_window *w) {
   if (!w)
     return;
   free(w->gi);
@@ -131,7 +131,7 @@ void cg_window_free(cg_window *w) {
   free(w);
 }
 
-int cg_window_outside(cg_window *w, int tile) {
+int ts_cg_window_outside(ts_cg_window *w, int tile) {
   for (int j = 0; w && j < w->nlazy; j++)
     if (w->alit[j] > 0 && !w->used[j] && wglob(w, j)->in[tile]) {
       w->used[j] = true;
@@ -143,8 +143,8 @@ int cg_window_outside(cg_window *w, int tile) {
 /* The model's regions of constraint j's class (w->tile): their cells in
  * order by region (from rstart[r]), which touch an exit (open) and which
  * must (care: all for connected, those with a path's cell for a path). */
-static void window_regions(cg_window *w, int j) {
-  const cg_glob *k = wglob(w, j);
+static void window_regions(ts_cg_window *w, int j) {
+  const ts_cg_glob *k = wglob(w, j);
   int n = w->n;
   const uint8_t *must = w->must + (size_t)j * (size_t)n;
   for (int lc = 0; lc < n; lc++)
@@ -174,7 +174,7 @@ static void window_regions(cg_window *w, int j) {
  * w->next: a closed region met is taken inside whole (and its neighbours
  * looked at too).  1 if it meets a region that touches an exit (no cut),
  * else 0, with *exit set when the ring holds an exit. */
-static int next_ring(cg_window *w, int st, bool *exit) {
+static int next_ring(ts_cg_window *w, int st, bool *exit) {
   int D = w->c->D;
   bool reached = false;
   *exit = false;
@@ -206,8 +206,8 @@ static int next_ring(cg_window *w, int st, bool *exit) {
 /* The cuts around region r of constraint j: each ring out to the nearest
  * exit, or region that touches one, holds no class tile in the model.
  * How many. */
-static long region_cuts(cg_window *w, ts_solver *s, int j, int r) {
-  const cg_glob *k = wglob(w, j);
+static long region_cuts(ts_cg_window *w, ts_solver *s, int j, int r) {
+  const ts_cg_glob *k = wglob(w, j);
   int n = w->n, T = w->c->T;
   const uint8_t *must = w->must + (size_t)j * (size_t)n;
   if (++w->stamp == INT_MAX) {
@@ -250,7 +250,7 @@ static long region_cuts(cg_window *w, ts_solver *s, int j, int r) {
 
 /* The cuts of constraint j against the model: around each region that
  * should touch an exit and does not.  How many. */
-static long window_cuts(cg_window *w, ts_solver *s, int j) {
+static long window_cuts(ts_cg_window *w, ts_solver *s, int j) {
   window_regions(w, j);
   long cuts = 0;
   for (int r = 0; r < w->R; r++)
@@ -262,8 +262,8 @@ static long window_cuts(cg_window *w, ts_solver *s, int j) {
 /* Cut rounds a window's solve may take before it counts as no answer. */
 #define WINDOW_ROUNDS 64
 
-int cg_window_solve(cg_window *w, ts_solver *s, const int *lits, long n,
-                    int budget) {
+int ts_cg_window_solve(ts_cg_window *w, ts_solver *s, const int *lits, long n,
+                       int budget) {
   for (int round = 0;; round++) {
     for (long i = 0; i < n; i++)
       ts_solver_assume(s, lits[i]);

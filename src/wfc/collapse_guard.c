@@ -58,7 +58,7 @@ static int solve_lits(tilesat_collapse *c, ts_solver *s, const int *lits,
   if (s == c->solver && c->cuts) { /* the whole map: its regions too */
     res = ts_solve_cut_assuming(s, c->cuts, lits, (int)n, budget, NULL);
   } else if (s == c->wsolver && c->wcut) { /* a window: what holds there */
-    res = cg_window_solve(c->wcut, s, lits, n, budget);
+    res = ts_cg_window_solve(c->wcut, s, lits, n, budget);
   } else {
     for (long i = 0; i < n; i++)
       ts_solver_assume(s, lits[i]);
@@ -78,7 +78,7 @@ int ts_collapse_solve_choices(tilesat_collapse *c, const size_t *idx, size_t n,
                               tilesat_error *err) {
   int *lits = ts_malloc((n + 1) * sizeof *lits);
   for (size_t i = 0; i < n; i++) {
-    pair p = c->choices.v[idx[i]];
+    ts_collapse_pair p = c->choices.v[idx[i]];
     lits[i] = ts_var(c->m, p.cell, p.tile);
   }
   int res = solve_lits(c, c->solver, lits, (long)n, 0, err);
@@ -197,26 +197,28 @@ int ts_collapse_solve_map(tilesat_collapse *c, const tilesat_solve_options *so,
 static void learn(tilesat_collapse *c, size_t k) {
   while (c->dooms.n && c->dooms.v[c->dooms.n - 1].step > k)
     c->dooms.n--;
-  pair p = c->choices.v[k];
-  TS_PUSH(c->dooms, ((doom){k, p.cell, p.tile}));
+  ts_collapse_pair p = c->choices.v[k];
+  TS_PUSH(c->dooms, ((ts_collapse_doom){k, p.cell, p.tile}));
 }
 
 /* The block guard's windows (collapse_internal.h): sat/window.c's. */
-bool ts_collapse_window(const tilesat_collapse *c, int cell, int r, window *w) {
+bool ts_collapse_window(const tilesat_collapse *c, int cell, int r,
+                        ts_window *w) {
   return ts_window_place(c->m, cell, r, w);
 }
 
 bool ts_collapse_window_rect(const tilesat_collapse *c, int x0, int y0, int ww,
-                             int hh, window *w) {
+                             int hh, ts_window *w) {
   return ts_window_rect(c->m, x0, y0, ww, hh, w);
 }
 
-int ts_collapse_window_cell(const tilesat_collapse *c, const window *w,
+int ts_collapse_window_cell(const tilesat_collapse *c, const ts_window *w,
                             int cell) {
   return ts_window_cell(c->m, w, cell);
 }
 
-int ts_collapse_map_cell(const tilesat_collapse *c, const window *w, int lc) {
+int ts_collapse_map_cell(const tilesat_collapse *c, const ts_window *w,
+                         int lc) {
   return ts_window_map_cell(c->m, w, lc);
 }
 
@@ -225,13 +227,14 @@ int ts_collapse_map_cell(const tilesat_collapse *c, const window *w, int lc) {
 
 /* The map's connected and path constraints as they hold in window w
  * (collapse_globals.c), or NULL. */
-static cg_window *window_globals(const tilesat_collapse *c, const window *w) {
+static ts_cg_window *window_globals(const tilesat_collapse *c,
+                                    const ts_window *w) {
   if (!c->cg)
     return NULL;
   int *wcell = ts_malloc((size_t)w->m.ncells * sizeof *wcell);
   for (int lc = 0; lc < w->m.ncells; lc++)
     wcell[lc] = ts_collapse_map_cell(c, w, lc);
-  cg_window *cw = cg_window_new(c, &w->m, wcell);
+  ts_cg_window *cw = ts_cg_window_new(c, &w->m, wcell);
   free(wcell);
   return cw;
 }
@@ -278,7 +281,8 @@ static int window_learn(tilesat_collapse *c, const tilesat_solve_options *so,
     long k = 0;
     for (size_t i = 0; i < n; i++) {
       int lc = ts_window_cell(c->m, &w, c->choices.v[i].cell), a = 0;
-      if (lc >= 0 || (a = cg_window_outside(c->wcut, c->choices.v[i].tile))) {
+      if (lc >= 0 ||
+          (a = ts_cg_window_outside(c->wcut, c->choices.v[i].tile))) {
         lits[k] = lc >= 0 ? ts_var(&w.m, lc, c->choices.v[i].tile) : a;
         idx[k++] = i;
       }
@@ -305,7 +309,7 @@ static int window_learn(tilesat_collapse *c, const tilesat_solve_options *so,
     }
     if (res < 0)
       rc = -1;
-    cg_window_free(c->wcut);
+    ts_cg_window_free(c->wcut);
     c->wcut = NULL;
     ts_solver_free(s);
     ts_window_free(&w);

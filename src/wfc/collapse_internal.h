@@ -6,19 +6,19 @@
 #include "core/rng.h"
 #include "wfc/wfc.h"
 
-typedef struct pair {
+typedef struct ts_collapse_pair {
   int cell, tile;
-} pair;
+} ts_collapse_pair;
 
 /* A tile proved to doom the run at its step-th choice (at cell). */
-typedef struct doom {
+typedef struct ts_collapse_doom {
   size_t step;
   int cell, tile;
-} doom;
+} ts_collapse_doom;
 
 /* The run's state at the start of a step (the guard's: a replay resumes
  * there instead of at the seed). */
-typedef struct snapshot {
+typedef struct ts_collapse_snapshot {
   size_t step; /* SIZE_MAX: none taken */
   uint16_t *support;
   uint8_t *possible;
@@ -26,12 +26,12 @@ typedef struct snapshot {
   double *sum_w, *sum_wlogw, *entropy, *key;
   int heap_n, scan;
   ts_rng rng, noise;
-} snapshot;
+} ts_collapse_snapshot;
 
 /* Counts, connected and path (collapse_globals.c), or NULL without them. */
-typedef struct cg cg;
+typedef struct ts_cg ts_cg;
 /* Connected and path constraints, relaxed, in a window of the guard. */
-typedef struct cg_window cg_window;
+typedef struct ts_cg_window ts_cg_window;
 
 struct tilesat_collapse {
   const tilesat_map *m; /* the caller's, or own */
@@ -60,10 +60,10 @@ struct tilesat_collapse {
   double *pend;
   int *dirty, ndirty;
   uint8_t *dirty_on;
-  TS_VEC(pair) stack;
-  TS_VEC(pair) choices;
+  TS_VEC(ts_collapse_pair) stack;
+  TS_VEC(ts_collapse_pair) choices;
   int contradiction; /* the cell left empty, or -1 */
-  cg *cg;            /* the global constraints' counters and regions */
+  ts_cg *cg;         /* the global constraints' counters and regions */
   bool guarded;      /* the run under way is: connectivity propagated */
   int failed;        /* a global constraint the run could not keep, or -1 */
   char why[512];     /* that, in words */
@@ -76,24 +76,24 @@ struct tilesat_collapse {
   /* the guard: a solver made at the first contradiction it must explain */
   ts_solver *solver;
   ts_cuts *cuts;               /* its connected and path constraints, or NULL */
-  cg_window *wcut;             /* the window being solved: its cuts, or NULL */
+  ts_cg_window *wcut;          /* the window being solved: its cuts, or NULL */
   ts_solver *wsolver;          /* its solver */
   tilesat_solve_options solve; /* what the solver was made with */
   const tilesat_solve_options *now; /* the options of the solving under way */
-  int map_sat;        /* the rules and pins alone: SAT, UNSAT, -1 */
-  uint64_t pins_key;  /* the map's pins and bans the solver was made with */
-  TS_VEC(doom) dooms; /* proved, by step; of the last run */
-  size_t next_doom;   /* the first doom not yet reached */
-  long calls;         /* solver calls of the last run */
-  snapshot snap;      /* the state at the newest doom's step */
-  snapshot old;       /* an older one (snap_keep) */
-  snapshot probe;     /* a state to come back to, probing a cell */
+  int map_sat;       /* the rules and pins alone: SAT, UNSAT, -1 */
+  uint64_t pins_key; /* the map's pins and bans the solver was made with */
+  TS_VEC(ts_collapse_doom) dooms; /* proved, by step; of the last run */
+  size_t next_doom;               /* the first doom not yet reached */
+  long calls;                     /* solver calls of the last run */
+  ts_collapse_snapshot snap;      /* the state at the newest doom's step */
+  ts_collapse_snapshot old;       /* an older one (snap_keep) */
+  ts_collapse_snapshot probe;     /* a state to come back to, probing a cell */
   /* modify's tries of one block: 1, keep the state after the start in
    * start_snap; 2, start from it again (the same map and pins: only the
    * seeds differ); 0, neither.  start_ok: start_snap holds one. */
   int start_reuse;
   bool start_ok;
-  snapshot start_snap;
+  ts_collapse_snapshot start_snap;
   size_t snap_want; /* the step to take it at, or SIZE_MAX */
   /* why the last run failed (tilesat_collapse_explain) */
   long no_return;
@@ -128,7 +128,7 @@ struct tilesat_collapse {
   int mod_p, mod_q;
   int *mod_tiles;
   bool mod_wfc;  /* the pattern was made by WFC (mod_pattern.wfc) */
-  double *mod_w; /* the blocks' weights (mod_calibrate), or NULL: not yet */
+  double *mod_w; /* the blocks' weights (ts_mod_calibrate), or NULL: not yet */
 };
 
 /* ----------------------------------------- hooks for the block guard */
@@ -137,20 +137,20 @@ struct tilesat_collapse {
  * the size on a periodic map), as a map of its own that does not wrap.
  * Its cells lose their neighbours outside, so it is a relaxation of the
  * map. */
-typedef ts_window window;
 
 /* The window of radius r around cell; false when it would be the whole
  * map (or wrap a hex map of odd height, whose rows then change parity). */
-bool ts_collapse_window(const tilesat_collapse *c, int cell, int r, window *w);
+bool ts_collapse_window(const tilesat_collapse *c, int cell, int r,
+                        ts_window *w);
 /* The window of rows y0..y0+hh-1 and columns x0..x0+ww-1 (of the map
  * unwrapped: cut at the edges, or modulo the size on a periodic map);
  * false when it would be the whole map. */
 bool ts_collapse_window_rect(const tilesat_collapse *c, int x0, int y0, int ww,
-                             int hh, window *w);
+                             int hh, ts_window *w);
 /* cell's place in the window, or -1; the map's cell of window cell lc. */
-int ts_collapse_window_cell(const tilesat_collapse *c, const window *w,
+int ts_collapse_window_cell(const tilesat_collapse *c, const ts_window *w,
                             int cell);
-int ts_collapse_map_cell(const tilesat_collapse *c, const window *w, int lc);
+int ts_collapse_map_cell(const tilesat_collapse *c, const ts_window *w, int lc);
 /* Remove tile t from cell (queued for propagation unless it was the last:
  * an empty cell is a contradiction, and its neighbours keep counting its
  * last tile until a repair decides it again). */
@@ -241,33 +241,33 @@ int ts_blocks_repair(tilesat_collapse *c, const tilesat_collapse_options *o,
                      tilesat_error *err);
 
 /* collapse_globals.c: counts, connected and path constraints in a run.
- * cg_new: NULL when the map has none.  cg_stop: the bans of a new run's
- * start are not followed (cg_start counts them).  cg_start: after them,
+ * ts_cg_new: NULL when the map has none.  ts_cg_stop: the bans of a new run's
+ * start are not followed (ts_cg_start counts them).  ts_cg_start: after them,
  * before its propagation: the counters and regions from the wave, a
  * path's cells and a connected region's cell banned every tile outside
- * the class.  cg_rebuild: the same from a restored wave (no bans).
- * cg_on_ban: the hook of every ban.  cg_propagate: the work the bans left
+ * the class.  ts_cg_rebuild: the same from a restored wave (no bans).
+ * ts_cg_on_ban: the hook of every ban.  ts_cg_propagate: the work the bans left
  * (tiles a count or a region no longer allows); true if it banned some. */
-cg *cg_new(const tilesat_collapse *c);
-void cg_free(cg *g);
-void cg_stop(cg *g);
-void cg_start(tilesat_collapse *c);
-void cg_rebuild(tilesat_collapse *c);
-void cg_on_ban(tilesat_collapse *c, int cell, int t);
-bool cg_propagate(tilesat_collapse *c);
+ts_cg *ts_cg_new(const tilesat_collapse *c);
+void ts_cg_free(ts_cg *g);
+void ts_cg_stop(ts_cg *g);
+void ts_cg_start(tilesat_collapse *c);
+void ts_cg_rebuild(tilesat_collapse *c);
+void ts_cg_on_ban(tilesat_collapse *c, int cell, int t);
+bool ts_cg_propagate(tilesat_collapse *c);
 /* The window wm (its cell lc is the map's wcell[lc]) with the map's
  * connected and path constraints relaxed to what holds in it (NULL
- * without them).  cg_window_outside: the literal a choice outside the
+ * without them).  ts_cg_window_outside: the literal a choice outside the
  * window holding tile stands for in the window's prefix (a class cell
- * outside is known from then on), or 0.  cg_window_solve: solve under
+ * outside is known from then on), or 0.  ts_cg_window_solve: solve under
  * lits[0..n) within budget conflicts a solve (0: none), cutting models
  * that break them: SAT, UNSAT or UNKNOWN. */
-cg_window *cg_window_new(const tilesat_collapse *c, const tilesat_map *wm,
-                         const int *wcell);
-void cg_window_free(cg_window *w);
-int cg_window_outside(cg_window *w, int tile);
-int cg_window_solve(cg_window *w, ts_solver *s, const int *lits, long n,
-                    int budget);
+ts_cg_window *ts_cg_window_new(const tilesat_collapse *c, const tilesat_map *wm,
+                               const int *wcell);
+void ts_cg_window_free(ts_cg_window *w);
+int ts_cg_window_outside(ts_cg_window *w, int tile);
+int ts_cg_window_solve(ts_cg_window *w, ts_solver *s, const int *lits, long n,
+                       int budget);
 /* Does a filled map (TILESAT_NO_TILE on masked cells) keep m's global
  * constraints?  The index of the first it breaks, with why ("ORIGIN:
  * TEXT, but ..."), or -1.  For every guard's last word on a map. */

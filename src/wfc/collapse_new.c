@@ -146,7 +146,7 @@ tilesat_collapse *tilesat_collapse_new(const tilesat_map *m,
   c->pend = ts_malloc((size_t)N * sizeof *c->pend);
   c->dirty = ts_malloc((size_t)N * sizeof *c->dirty);
   c->dirty_on = ts_calloc((size_t)N, sizeof *c->dirty_on);
-  c->cg = cg_new(c); /* borders are bans (ts_map_lowered); the others */
+  c->cg = ts_cg_new(c); /* borders are bans (ts_map_lowered); the others */
   return c;
 }
 
@@ -178,10 +178,11 @@ void tilesat_collapse_free(tilesat_collapse *c) {
   free(c->choices.v);
   ts_solver_free(c->solver);
   ts_cuts_free(c->cuts);
-  cg_free(c->cg);
+  ts_cg_free(c->cg);
   free(c->dooms.v);
   free(c->doomed.v);
-  snapshot *snaps[4] = {&c->snap, &c->old, &c->probe, &c->start_snap};
+  ts_collapse_snapshot *snaps[4] = {&c->snap, &c->old, &c->probe,
+                                    &c->start_snap};
   for (int i = 0; i < 4; i++) {
     free(snaps[i]->support);
     free(snaps[i]->possible);

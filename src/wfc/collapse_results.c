@@ -130,7 +130,7 @@ static int find_doomed(tilesat_collapse *c, tilesat_error *err) {
     } else if (res == TILESAT_UNSAT) { /* keep only the failed ones */
       size_t n = 0;
       for (size_t i = 0; i < set.n; i++) {
-        pair p = c->choices.v[set.v[i]];
+        ts_collapse_pair p = c->choices.v[set.v[i]];
         if (i < k || ts_solver_failed(c->solver, ts_var(c->m, p.cell, p.tile)))
           set.v[n++] = set.v[i];
       }

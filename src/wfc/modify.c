@@ -19,17 +19,17 @@
 #define MOD_TRIES 8
 #define MOD_CACHE 8 /* collapsers kept, one per window size */
 
-mod_i128 mod_floordiv(mod_i128 a, mod_i128 b) {
+mod_i128 ts_mod_floordiv(mod_i128 a, mod_i128 b) {
   mod_i128 q = a / b;
   return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q;
 }
 
-int mod_floormod(mod_i128 a, int b) {
+int ts_mod_floormod(mod_i128 a, int b) {
   mod_i128 r = a % b;
   return (int)(r < 0 ? r + b : r);
 }
 
-void mod_layer_offset(int layer, int side, bool hex_rows, int *oy, int *ox) {
+void ts_mod_layer_offset(int layer, int side, bool hex_rows, int *oy, int *ox) {
   int half = side / 2;
   int hy = hex_rows ? half & ~1 : half;
   static const int ys[MOD_LAYERS] = {0, 1, 0, 1}, xs[MOD_LAYERS] = {0, 1, 1, 0};
@@ -37,7 +37,7 @@ void mod_layer_offset(int layer, int side, bool hex_rows, int *oy, int *ox) {
   *ox = xs[layer % MOD_LAYERS] ? half : 0;
 }
 
-mod_layer_geom mod_layer_open(int layer, bool hex_rows) {
+ts_mod_layer_geom ts_mod_layer_open(int layer, bool hex_rows) {
   /* layer 0's margins are rows (and columns) MOD_P - 1 and 0 modulo MOD_P,
    * layer 1's MOD_P/2 - 1 and MOD_P/2: a spot block centred on each pair,
    * MOD_SPOT / 2 - 1 cells on either side (a hex map's rows: one more, its
@@ -47,17 +47,18 @@ mod_layer_geom mod_layer_open(int layer, bool hex_rows) {
   const int x0 = MOD_P - MOD_SPOT / 2, x1 = half - MOD_SPOT / 2;
   switch (layer % MOD_LAYERS) {
   case 0:
-    return (mod_layer_geom){0, 0, MOD_P, MOD_P};
+    return (ts_mod_layer_geom){0, 0, MOD_P, MOD_P};
   case 1:
-    return (mod_layer_geom){half, half, MOD_P, MOD_P};
+    return (ts_mod_layer_geom){half, half, MOD_P, MOD_P};
   case 2:
-    return (mod_layer_geom){y0, x1, sh, MOD_SPOT};
+    return (ts_mod_layer_geom){y0, x1, sh, MOD_SPOT};
   default:
-    return (mod_layer_geom){y1, x0, sh, MOD_SPOT};
+    return (ts_mod_layer_geom){y1, x0, sh, MOD_SPOT};
   }
 }
 
-uint64_t mod_block_key(uint64_t seed, int layer, mod_i128 brow, mod_i128 bcol) {
+uint64_t ts_mod_block_key(uint64_t seed, int layer, mod_i128 brow,
+                          mod_i128 bcol) {
   uint64_t x = seed ^ 0x6d6f64696679u;
   const uint64_t parts[5] = {(uint64_t)layer, (uint64_t)brow,
                              (uint64_t)(brow >> 64), (uint64_t)bcol,
@@ -157,10 +158,10 @@ static int varied(const tilesat_rules *r, tilesat_topology topo, int p, int q,
                       tiles) == 1;
 }
 
-int mod_pattern_find(const tilesat_rules *r, tilesat_topology topo, int need_h,
-                     int need_w, int max_p, int max_q,
-                     const tilesat_solve_options *so, mod_pattern *out,
-                     tilesat_error *err) {
+int ts_mod_pattern_find(const tilesat_rules *r, tilesat_topology topo,
+                        int need_h, int need_w, int max_p, int max_q,
+                        const tilesat_solve_options *so, ts_mod_pattern *out,
+                        tilesat_error *err) {
   bool hex = topo == TILESAT_HEX;
   int vp = varied_side(max_p, need_h, hex),
       vq = varied_side(max_q, need_w, false);
@@ -169,7 +170,7 @@ int mod_pattern_find(const tilesat_rules *r, tilesat_topology topo, int need_h,
     most = (size_t)vp * (size_t)vq;
   int *tiles = ts_malloc(most * sizeof *tiles);
   if (vp && vq && varied(r, topo, vp, vq, so, tiles)) {
-    *out = (mod_pattern){vp, vq, tiles, true};
+    *out = (ts_mod_pattern){vp, vq, tiles, true};
     return 1;
   }
   max_p = max_p < MOD_PATTERN ? max_p : MOD_PATTERN;
@@ -182,7 +183,7 @@ int mod_pattern_find(const tilesat_rules *r, tilesat_topology topo, int need_h,
       int res = torus(r, topo, p, q, so, tiles, err);
       if (res != 0) {
         if (res == 1)
-          *out = (mod_pattern){p, q, tiles, false};
+          *out = (ts_mod_pattern){p, q, tiles, false};
         else
           free(tiles);
         return res;
@@ -200,7 +201,7 @@ typedef struct mod_cached {
   tilesat_collapse *c;
 } mod_cached;
 
-struct mod_engine {
+struct ts_mod_engine {
   const tilesat_rules *r;
   tilesat_topology topo;
   uint64_t seed;
@@ -210,7 +211,7 @@ struct mod_engine {
   int *gcell, *wtiles; /* a window's plane cells, its tiles */
   uint8_t *free_cell;
   size_t cap;
-  double *w;      /* the blocks' tile weights (mod_engine_weights), or NULL */
+  double *w; /* the blocks' tile weights (ts_mod_engine_weights), or NULL */
   struct wcount { /* a count in the window under way (window_counts) */
     int n, cur;   /* its free cells, those of its class now */
     int lo, hi;   /* what they may hold */
@@ -222,14 +223,15 @@ struct mod_engine {
   } * wc;
   int nwc;
   int *lits, *out; /* the count's literals and totalizer, cap of each */
-  mod_stats st;
+  ts_mod_stats st;
 };
 
-static void weigh(const mod_engine *e, tilesat_collapse *c);
+static void weigh(const ts_mod_engine *e, tilesat_collapse *c);
 
-mod_engine *mod_engine_new(const tilesat_rules *r, tilesat_topology topo,
-                           uint64_t seed, const tilesat_solve_options *so) {
-  mod_engine *e = ts_calloc(1, sizeof *e);
+ts_mod_engine *ts_mod_engine_new(const tilesat_rules *r, tilesat_topology topo,
+                                 uint64_t seed,
+                                 const tilesat_solve_options *so) {
+  ts_mod_engine *e = ts_calloc(1, sizeof *e);
   e->r = r;
   e->topo = topo;
   e->seed = seed;
@@ -254,7 +256,7 @@ static void cache_drop(mod_cached *k) {
   free(k->wm);
 }
 
-void mod_engine_free(mod_engine *e) {
+void ts_mod_engine_free(ts_mod_engine *e) {
   if (!e)
     return;
   for (int i = 0; i < e->ncached; i++)
@@ -269,7 +271,7 @@ void mod_engine_free(mod_engine *e) {
   free(e);
 }
 
-void mod_engine_weights(mod_engine *e, const double *w) {
+void ts_mod_engine_weights(ts_mod_engine *e, const double *w) {
   if (!w)
     return;
   int T = e->r->ntiles;
@@ -279,11 +281,13 @@ void mod_engine_weights(mod_engine *e, const double *w) {
     weigh(e, e->cache[i].c);
 }
 
-const mod_stats *mod_engine_stats(const mod_engine *e) { return &e->st; }
+const ts_mod_stats *ts_mod_engine_stats(const ts_mod_engine *e) {
+  return &e->st;
+}
 
 /* The engine's weights into a block's collapser (its runs' start reads
  * them afresh: a start kept for reuse is dropped). */
-static void weigh(const mod_engine *e, tilesat_collapse *c) {
+static void weigh(const ts_mod_engine *e, tilesat_collapse *c) {
   if (!e->w || !c)
     return;
   for (int t = 0; t < c->T; t++) {
@@ -293,7 +297,8 @@ static void weigh(const mod_engine *e, tilesat_collapse *c) {
   c->start_ok = false;
 }
 
-static void window_init(const mod_engine *e, tilesat_map *wm, int hh, int ww) {
+static void window_init(const ts_mod_engine *e, tilesat_map *wm, int hh,
+                        int ww) {
   memset(wm, 0, sizeof *wm);
   wm->rules = e->r;
   wm->topo = e->topo;
@@ -305,8 +310,8 @@ static void window_init(const mod_engine *e, tilesat_map *wm, int hh, int ww) {
 
 /* The window's cells: which plane cell each is, and which are free (not
  * on the ring, not masked).  Returns how many are free. */
-static int window_cells(mod_engine *e, const mod_plane *pl, int y0, int x0,
-                        int hh, int ww, unsigned ring) {
+static int window_cells(ts_mod_engine *e, const ts_mod_plane *pl, int y0,
+                        int x0, int hh, int ww, unsigned ring) {
   size_t n = (size_t)hh * (size_t)ww;
   if (n > e->cap) {
     e->cap = n;
@@ -334,8 +339,8 @@ static int window_cells(mod_engine *e, const mod_plane *pl, int y0, int x0,
 
 /* A free cell of the window at its edge: the tiles its outside neighbours
  * (as they are in the plane) do not allow, banned. */
-static void edge_bans(const mod_engine *e, const mod_plane *pl, tilesat_map *wm,
-                      int lc) {
+static void edge_bans(const ts_mod_engine *e, const ts_mod_plane *pl,
+                      tilesat_map *wm, int lc) {
   const tilesat_rules *r = e->r;
   int pc = e->gcell[lc];
   for (int d = 0; d < r->ndirs; d++) {
@@ -356,7 +361,7 @@ static void edge_bans(const mod_engine *e, const mod_plane *pl, tilesat_map *wm,
 
 /* The window's pins and bans: fixed cells their tiles, free cells the
  * plane's pins and bans and what their outside neighbours do not allow. */
-static void window_fill(const mod_engine *e, const mod_plane *pl,
+static void window_fill(const ts_mod_engine *e, const ts_mod_plane *pl,
                         tilesat_map *wm) {
   wm->pins.n = wm->bans.n = 0;
   for (int lc = 0; lc < wm->ncells; lc++) {
@@ -370,16 +375,16 @@ static void window_fill(const mod_engine *e, const mod_plane *pl,
     edge_bans(e, pl, wm, lc);
     if (!pl->m)
       continue;
-    for (size_t k = pl->npin ? mod_first_at(pl->pin, pl->npin, pc) : 0;
+    for (size_t k = pl->npin ? ts_mod_first_at(pl->pin, pl->npin, pc) : 0;
          k < pl->npin && pl->pin[k].cell == pc; k++)
       TS_PUSH(wm->pins, ((ts_pin){lc, pl->pin[k].tile}));
-    for (size_t k = pl->nban ? mod_first_at(pl->ban, pl->nban, pc) : 0;
+    for (size_t k = pl->nban ? ts_mod_first_at(pl->ban, pl->nban, pc) : 0;
          k < pl->nban && pl->ban[k].cell == pc; k++)
       TS_PUSH(wm->bans, ((ts_pin){lc, pl->ban[k].tile}));
   }
 }
 
-size_t mod_first_at(const ts_pin *v, size_t n, int cell) {
+size_t ts_mod_first_at(const ts_pin *v, size_t n, int cell) {
   size_t lo = 0, hi = n;
   while (lo < hi) {
     size_t mid = lo + (hi - lo) / 2;
@@ -392,7 +397,8 @@ size_t mod_first_at(const ts_pin *v, size_t n, int cell) {
 }
 
 /* Does the window hold a masked cell? */
-static bool window_masked(const mod_engine *e, const mod_plane *pl, int n) {
+static bool window_masked(const ts_mod_engine *e, const ts_mod_plane *pl,
+                          int n) {
   if (!pl->m || !pl->m->masked)
     return false;
   for (int lc = 0; lc < n; lc++)
@@ -402,7 +408,8 @@ static bool window_masked(const mod_engine *e, const mod_plane *pl, int n) {
 }
 
 /* A collapser for an hh x ww window without masks, kept; NULL with err. */
-static mod_cached *cached(mod_engine *e, int hh, int ww, tilesat_error *err) {
+static mod_cached *cached(ts_mod_engine *e, int hh, int ww,
+                          tilesat_error *err) {
   for (int i = 0; i < e->ncached; i++)
     if (e->cache[i].wm->height == hh && e->cache[i].wm->width == ww)
       return &e->cache[i];
@@ -438,7 +445,7 @@ static int clamp(long v, int n) { return v < 0 ? 0 : v > n ? n : (int)v; }
  * count to move, pl->move, may come as near as it can (w->jt) and must
  * come one nearer (w->jl).  False when k is pl->move and no filling of
  * the window could move it. */
-static bool window_range(const mod_plane *pl, const mod_count *k,
+static bool window_range(const ts_mod_plane *pl, const ts_mod_count *k,
                          struct wcount *w) {
   long out = k->total - w->cur;
   int lo = clamp(k->lo - out, w->n), hi = clamp((long)k->hi - out, w->n);
@@ -458,7 +465,8 @@ static bool window_range(const mod_plane *pl, const mod_count *k,
 
 /* Each count's range in the window whose cells window_cells set: false
  * when the count to move cannot move in it. */
-static bool window_counts(mod_engine *e, const mod_plane *pl, int ncells) {
+static bool window_counts(ts_mod_engine *e, const ts_mod_plane *pl,
+                          int ncells) {
   if (pl->ncounts > e->nwc) {
     e->nwc = pl->ncounts;
     e->wc = ts_realloc(e->wc, (size_t)e->nwc * sizeof *e->wc);
@@ -479,7 +487,7 @@ static bool window_counts(mod_engine *e, const mod_plane *pl, int ncells) {
 }
 
 /* Count i's class cells among the window's free cells in e->wtiles. */
-static int window_new(const mod_engine *e, const mod_plane *pl, int i,
+static int window_new(const ts_mod_engine *e, const ts_mod_plane *pl, int i,
                       int ncells) {
   const ts_global *g = pl->counts[i].g;
   int k = 0;
@@ -490,7 +498,8 @@ static int window_new(const mod_engine *e, const mod_plane *pl, int i,
 }
 
 /* Does the window's filling in e->wtiles keep each count in its range? */
-static bool counts_keep(const mod_engine *e, const mod_plane *pl, int ncells) {
+static bool counts_keep(const ts_mod_engine *e, const ts_mod_plane *pl,
+                        int ncells) {
   for (int i = 0; i < pl->ncounts; i++) {
     const struct wcount *w = &e->wc[i];
     if (!w->n || (w->lo == 0 && w->hi == w->n))
@@ -503,7 +512,7 @@ static bool counts_keep(const mod_engine *e, const mod_plane *pl, int ncells) {
 }
 
 /* The window's filling in e->wtiles goes into the plane: the counts. */
-static void counts_apply(const mod_engine *e, mod_plane *pl, int ncells) {
+static void counts_apply(const ts_mod_engine *e, ts_mod_plane *pl, int ncells) {
   for (int i = 0; i < pl->ncounts; i++)
     if (e->wc[i].n)
       pl->counts[i].total += window_new(e, pl, i, ncells) - e->wc[i].cur;
@@ -535,8 +544,8 @@ static int class_lit(ts_solver *s, const tilesat_map *wm, const ts_global *g,
 
 /* Count i's class literals on the window's free cells into e->lits:
  * how many. */
-static int count_lits(mod_engine *e, const mod_plane *pl, const tilesat_map *wm,
-                      ts_solver *s, int i, int *next) {
+static int count_lits(ts_mod_engine *e, const ts_mod_plane *pl,
+                      const tilesat_map *wm, ts_solver *s, int i, int *next) {
   const ts_global *g = pl->counts[i].g;
   int n = 0;
   int *buf = ts_malloc(((size_t)wm->rules->ntiles + 1) * sizeof *buf);
@@ -551,8 +560,8 @@ static int count_lits(mod_engine *e, const mod_plane *pl, const tilesat_map *wm,
  * way, at most hi of the class literals and at most n - lo of their
  * negations; for the count to move, its totalizer of at most j (out[j]:
  * more than j) into e->out. */
-static void sat_count(mod_engine *e, const mod_plane *pl, const tilesat_map *wm,
-                      ts_solver *s, int i, int *next) {
+static void sat_count(ts_mod_engine *e, const ts_mod_plane *pl,
+                      const tilesat_map *wm, ts_solver *s, int i, int *next) {
   const struct wcount *w = &e->wc[i];
   bool move = &pl->counts[i] == pl->move;
   int lo = w->lo, hi = w->hi;
@@ -582,8 +591,8 @@ static void sat_count(mod_engine *e, const mod_plane *pl, const tilesat_map *wm,
 
 /* WFC on the window: up to MOD_TRIES plain runs, a filling that breaks
  * a count's range one that failed.  1 filled, 0, -1. */
-static int fill_wfc(mod_engine *e, const mod_plane *pl, tilesat_collapse *c,
-                    uint64_t key, tilesat_error *err) {
+static int fill_wfc(ts_mod_engine *e, const ts_mod_plane *pl,
+                    tilesat_collapse *c, uint64_t key, tilesat_error *err) {
   tilesat_collapse_options co;
   tilesat_collapse_options_init(&co);
   co.solve = e->so;
@@ -603,7 +612,7 @@ static int fill_wfc(mod_engine *e, const mod_plane *pl, tilesat_collapse *c,
 
 /* One solve of s within `conflicts` (0: no bound), assuming `assume` (0:
  * nothing): 1 with e->wtiles, 0, -1 with err. */
-static int solve_read(mod_engine *e, ts_solver *s, const tilesat_map *wm,
+static int solve_read(ts_mod_engine *e, ts_solver *s, const tilesat_map *wm,
                       int conflicts, int assume, tilesat_error *err) {
   if (conflicts > 0)
     ts_solver_limit(s, conflicts);
@@ -623,7 +632,7 @@ static int solve_read(mod_engine *e, ts_solver *s, const tilesat_map *wm,
 }
 
 /* The window's solver (CaDiCaL): its map and the counts. */
-static ts_solver *window_solver(mod_engine *e, const mod_plane *pl,
+static ts_solver *window_solver(ts_mod_engine *e, const ts_mod_plane *pl,
                                 const tilesat_map *wm) {
   tilesat_solve_options q = e->so;
   q.backend = TILESAT_CADICAL;
@@ -639,8 +648,8 @@ static ts_solver *window_solver(mod_engine *e, const mod_plane *pl,
 
 /* SAT on the window within `conflicts` (0: no bound), the counts in
  * their ranges: 1 filled, 0, -1. */
-static int fill_sat(mod_engine *e, const mod_plane *pl, const tilesat_map *wm,
-                    int conflicts, tilesat_error *err) {
+static int fill_sat(ts_mod_engine *e, const ts_mod_plane *pl,
+                    const tilesat_map *wm, int conflicts, tilesat_error *err) {
   ts_solver *s = window_solver(e, pl, wm);
   int res = solve_read(e, s, wm, conflicts, 0, err);
   ts_solver_free(s);
@@ -649,7 +658,7 @@ static int fill_sat(mod_engine *e, const mod_plane *pl, const tilesat_map *wm,
 
 /* How many of the count to move's literals (e->lits, as its totalizer
  * counts them) the last model holds. */
-static int model_j(const mod_engine *e, ts_solver *s, int n) {
+static int model_j(const ts_mod_engine *e, ts_solver *s, int n) {
   int j = 0;
   for (int k = 0; k < n; k++)
     j += ts_solver_value(s, abs(e->lits[k])) == (e->lits[k] > 0);
@@ -661,8 +670,8 @@ static int model_j(const mod_engine *e, ts_solver *s, int n) {
  * one with fewer than the last had, down to jt or until none is found
  * within `conflicts` (the solves that fail cost the most: one here).
  * The last filling in e->wtiles: 1, 0 (none moves it), -1 with err. */
-static int fill_move(mod_engine *e, const mod_plane *pl, const tilesat_map *wm,
-                     int conflicts, tilesat_error *err) {
+static int fill_move(ts_mod_engine *e, const ts_mod_plane *pl,
+                     const tilesat_map *wm, int conflicts, tilesat_error *err) {
   const struct wcount *w = &e->wc[pl->move - pl->counts];
   ts_solver *s = window_solver(e, pl, wm);
   int *best = ts_malloc((size_t)wm->ncells * sizeof *best);
@@ -685,8 +694,9 @@ static int fill_move(mod_engine *e, const mod_plane *pl, const tilesat_map *wm,
 }
 
 /* The window wm filled by WFC (c, when given), then SAT. */
-static int fill_window(mod_engine *e, const mod_plane *pl, tilesat_map *wm,
-                       tilesat_collapse *c, uint64_t key, tilesat_error *err) {
+static int fill_window(ts_mod_engine *e, const ts_mod_plane *pl,
+                       tilesat_map *wm, tilesat_collapse *c, uint64_t key,
+                       tilesat_error *err) {
   tilesat_collapse *own = NULL;
   if (!c && !(c = own = tilesat_collapse_new(wm, err)))
     return -1;
@@ -707,7 +717,7 @@ static int fill_window(mod_engine *e, const mod_plane *pl, tilesat_map *wm,
 
 /* The window's own map: the cached one for its size when it holds no
  * masked cell, else *own (freed by the caller with window_clear). */
-static tilesat_map *window_map(mod_engine *e, const mod_plane *pl, int hh,
+static tilesat_map *window_map(ts_mod_engine *e, const ts_mod_plane *pl, int hh,
                                int ww, tilesat_map *own, tilesat_collapse **c,
                                tilesat_error *err) {
   *c = NULL;
@@ -733,7 +743,7 @@ static tilesat_map *window_map(mod_engine *e, const mod_plane *pl, int hh,
  * tiles their fixed outside neighbours do not allow, edge_bans): fewer
  * cells for WFC, none pinned.  A hex window keeps its rows' margin (its
  * first row's parity is the plane's). */
-static void inner(const mod_engine *e, mod_rect *b) {
+static void inner(const ts_mod_engine *e, ts_mod_rect *b) {
   bool rows = e->topo != TILESAT_HEX;
   if (rows && (b->ring & MOD_RING_N)) {
     b->y0++;
@@ -750,9 +760,9 @@ static void inner(const mod_engine *e, mod_rect *b) {
   b->ring &= rows ? 0u : (unsigned)(MOD_RING_N | MOD_RING_S);
 }
 
-int mod_window(mod_engine *e, mod_plane *pl, const mod_rect *b, uint64_t key,
-               int conflicts, tilesat_error *err) {
-  mod_rect in = *b;
+int ts_mod_window(ts_mod_engine *e, ts_mod_plane *pl, const ts_mod_rect *b,
+                  uint64_t key, int conflicts, tilesat_error *err) {
+  ts_mod_rect in = *b;
   inner(e, &in);
   int nfree = in.hh <= 0 || in.ww <= 0
                   ? 0
@@ -807,19 +817,19 @@ static int cal_round(const tilesat_rules *r, tilesat_topology topo,
                      tilesat_error *err) {
   const int P = CAL_P, PP = CAL_P * CAL_P, step = MOD_P / 2;
   const int nb = (P - MOD_P) / step + 1; /* blocks a side */
-  mod_engine *e = mod_engine_new(r, topo, 0, so);
-  mod_engine_weights(e, w);
+  ts_mod_engine *e = ts_mod_engine_new(r, topo, 0, so);
+  ts_mod_engine_weights(e, w);
   int *buf = ts_malloc((size_t)PP * sizeof *buf);
-  mod_plane pl = {.tiles = buf, .w = P, .h = P};
+  ts_mod_plane pl = {.tiles = buf, .w = P, .h = P};
   int rc = 0;
   for (int i = 0; i < n && !rc; i++) {
     const int *was = ref + (size_t)i * PP;
     memcpy(buf, was, (size_t)PP * sizeof *buf);
     for (int b = 0; b < nb * nb && !rc; b++) {
-      mod_rect rect = {b / nb * step, b % nb * step, MOD_P, MOD_P,
-                       MOD_RING_ALL};
-      uint64_t key = mod_block_key(0x63616cu + (uint64_t)round, 0, i, b);
-      rc = mod_window(e, &pl, &rect, key, -1, err) < 0 ? -1 : 0;
+      ts_mod_rect rect = {b / nb * step, b % nb * step, MOD_P, MOD_P,
+                          MOD_RING_ALL};
+      uint64_t key = ts_mod_block_key(0x63616cu + (uint64_t)round, 0, i, b);
+      rc = ts_mod_window(e, &pl, &rect, key, -1, err) < 0 ? -1 : 0;
       for (int y = 1; y < MOD_P - 1; y++)
         for (int x = 1; x < MOD_P - 1; x++) {
           int cell = (rect.y0 + y) * P + rect.x0 + x;
@@ -830,7 +840,7 @@ static int cal_round(const tilesat_rules *r, tilesat_topology topo,
     }
   }
   free(buf);
-  mod_engine_free(e);
+  ts_mod_engine_free(e);
   return rc;
 }
 
@@ -927,9 +937,9 @@ static void orbits(const tilesat_rules *r, tilesat_topology topo, int *orbit) {
   free(s.deg);
 }
 
-int mod_calibrate(const tilesat_rules *r, tilesat_topology topo,
-                  const tilesat_solve_options *so, double *w,
-                  tilesat_error *err) {
+int ts_mod_calibrate(const tilesat_rules *r, tilesat_topology topo,
+                     const tilesat_solve_options *so, double *w,
+                     tilesat_error *err) {
   int T = r->ntiles;
   for (int t = 0; t < T; t++)
     w[t] = (double)r->weight[t];

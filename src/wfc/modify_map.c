@@ -1,6 +1,6 @@
 /* modify_map.c: collapse --guard modify on a finite map (wfc/modify.h).
  *
- * 1. The base: a periodic pattern (mod_pattern_find: p dividing the height
+ * 1. The base: a periodic pattern (ts_mod_pattern_find: p dividing the height
  *    and q the width on a periodic map) tiled across the map at a phase
  *    drawn from the seed; when none is found, the whole map's SAT (UNSAT:
  *    no map).
@@ -15,9 +15,9 @@
  *    cannot, the whole map's SAT (UNSAT: no map).  From here on every
  *    window keeps every count (mod_plane, modify.h).
  * 3. MOD_LAYERS layers of blocks (modify.c), their WFC with the weights
- *    mod_calibrate found for the rules, clipped to the map: a side on
+ *    ts_mod_calibrate found for the rules, clipped to the map: a side on
  *    the map's edge has no margin; an open map's layers are
- *    mod_layer_open's (16x16 blocks, then spots on their margins'
+ *    ts_mod_layer_open's (16x16 blocks, then spots on their margins'
  *    crossings); on a periodic map 4 layers of 16x16 blocks wrap (at most
  *    as large as the map, the last of a row shorter). */
 #include "wfc/modify.h"
@@ -34,11 +34,11 @@
 typedef struct fin {
   tilesat_collapse *c;
   const tilesat_map *m;
-  mod_plane pl;
+  ts_mod_plane pl;
   ts_pin *pin, *ban; /* the map's, sorted by cell */
-  mod_engine *e;
+  ts_mod_engine *e;
   tilesat_solve_options so;
-  mod_count *counts; /* the map's count constraints, kept from step 3 on */
+  ts_mod_count *counts; /* the map's count constraints, kept from step 3 on */
   int ncounts;
   tilesat_solve_options said; /* the caller's progress (so has none: its
                                  blocks' solves would each say they solve) */
@@ -109,12 +109,12 @@ static int base(fin *f, tilesat_error *err) {
   tilesat_collapse *c = f->c;
   const tilesat_map *m = f->m;
   if (c->mod_p < 0) {
-    mod_pattern pt;
+    ts_mod_pattern pt;
     ts_say(&f->said, "modifying in blocks: looking for a periodic pattern");
     /* a pattern larger than the map: the whole map's SAT instead */
-    int res = mod_pattern_find(m->rules, m->topo, m->periodic ? m->height : 0,
-                               m->periodic ? m->width : 0, m->height, m->width,
-                               &f->so, &pt, err);
+    int res = ts_mod_pattern_find(
+        m->rules, m->topo, m->periodic ? m->height : 0,
+        m->periodic ? m->width : 0, m->height, m->width, &f->so, &pt, err);
     if (res < 0)
       return -1;
     c->mod_p = res ? pt.p : 0;
@@ -175,7 +175,7 @@ static bool side_place(int a, int r, int dim, bool periodic, bool even,
 }
 
 /* The window of radius r around cell: false when it is the whole map. */
-static bool around(const fin *f, int cell, int r, mod_rect *b) {
+static bool around(const fin *f, int cell, int r, ts_mod_rect *b) {
   const tilesat_map *m = f->m;
   bool lo, hi, left, right;
   bool hex = m->topo == TILESAT_HEX;
@@ -205,11 +205,11 @@ static int relaxed_none(fin *f, int cell, int r, tilesat_error *err) {
 /* Make the cell keep its pin and bans: 0, TILESAT_UNSAT, or -1. */
 static int fix_cell(fin *f, int cell, tilesat_error *err) {
   for (int r = 2;; r *= 2) {
-    mod_rect b;
+    ts_mod_rect b;
     if (!around(f, cell, r, &b))
       return whole(f, "a pin or border window grew to the whole map", err);
     f->c->mod.pin_windows++;
-    int res = mod_window(f->e, &f->pl, &b, 0, 0, err);
+    int res = ts_mod_window(f->e, &f->pl, &b, 0, 0, err);
     if (res != 0)
       return res < 0 ? -1 : 0;
     res = relaxed_none(f, cell, r, err);
@@ -253,17 +253,17 @@ static int segments_open(int dim, int off, int len, seg *out) {
 /* Layer l's blocks along the rows and the columns: on a periodic map 4
  * layers of MOD_P x MOD_P blocks at offsets (0,0), (8,8), (0,8), (8,0)
  * (they wrap, the last of a row shorter); on an open map
- * mod_layer_open's. */
+ * ts_mod_layer_open's. */
 static void layer_segments(const tilesat_map *m, int l, seg *rows, int *nr,
                            seg *cols, int *nc) {
   if (m->periodic) {
     int oy, ox;
-    mod_layer_offset(l, MOD_P, false, &oy, &ox);
+    ts_mod_layer_offset(l, MOD_P, false, &oy, &ox);
     *nr = segments(m->height, oy != 0, m->topo == TILESAT_HEX, rows);
     *nc = segments(m->width, ox != 0, false, cols);
     return;
   }
-  mod_layer_geom g = mod_layer_open(l, m->topo == TILESAT_HEX);
+  ts_mod_layer_geom g = ts_mod_layer_open(l, m->topo == TILESAT_HEX);
   *nr = segments_open(m->height, g.oy, g.bh, rows);
   *nc = segments_open(m->width, g.ox, g.bw, cols);
 }
@@ -285,7 +285,7 @@ static void say_block(fin *f, int l) {
   if (f->done > 0 && s >= 1)
     snprintf(left, sizeof left, ", about %.0f s left",
              s * (double)(f->blocks - f->done) / (double)f->done);
-  const mod_stats *st = mod_engine_stats(f->e);
+  const ts_mod_stats *st = ts_mod_engine_stats(f->e);
   ts_say(&f->said,
          "modifying in blocks: block %ld of %ld (layer %d of %d; %ld made "
          "again by WFC, %ld by SAT)%s",
@@ -302,18 +302,18 @@ static int layer(fin *f, int l, seg *rows, seg *cols, tilesat_error *err) {
         ts_error(err, "collapse", 0, "interrupted");
         return -1;
       }
-      mod_rect b = {
+      ts_mod_rect b = {
           rows[i].start, cols[j].start, rows[i].len, cols[j].len,
           (rows[i].lo ? MOD_RING_N : 0u) | (rows[i].hi ? MOD_RING_S : 0u) |
               (cols[j].lo ? MOD_RING_W : 0u) | (cols[j].hi ? MOD_RING_E : 0u)};
-      uint64_t key = mod_block_key(f->c->seed, l, i, j);
-      if (mod_window(f->e, &f->pl, &b, key, -1, err) < 0)
+      uint64_t key = ts_mod_block_key(f->c->seed, l, i, j);
+      if (ts_mod_window(f->e, &f->pl, &b, key, -1, err) < 0)
         return -1;
     }
   return 0;
 }
 
-/* The blocks' weights (mod_calibrate), found once for the collapser, when
+/* The blocks' weights (ts_mod_calibrate), found once for the collapser, when
  * its pattern was made by WFC (so WFC with the exact guard fills the
  * calibration's maps soon) and the map has at least MOD_CAL_CELLS cells
  * (on a smaller one the calibration would cost more than the map: Castle
@@ -325,13 +325,13 @@ static int weights(fin *f, tilesat_error *err) {
   if (!c->mod_w) {
     c->mod_w = ts_malloc((size_t)c->T * sizeof *c->mod_w);
     ts_say(&f->said, "modifying in blocks: calibrating the blocks' weights");
-    if (mod_calibrate(c->m->rules, c->m->topo, &f->so, c->mod_w, err) < 0) {
+    if (ts_mod_calibrate(c->m->rules, c->m->topo, &f->so, c->mod_w, err) < 0) {
       free(c->mod_w);
       c->mod_w = NULL;
       return -1;
     }
   }
-  mod_engine_weights(f->e, c->mod_w);
+  ts_mod_engine_weights(f->e, c->mod_w);
   return 0;
 }
 
@@ -341,7 +341,7 @@ static int weights(fin *f, tilesat_error *err) {
 static void counts_total(fin *f) {
   const tilesat_map *m = f->m;
   for (int i = 0; i < f->ncounts; i++) {
-    mod_count *k = &f->counts[i];
+    ts_mod_count *k = &f->counts[i];
     k->total = 0;
     for (int c = 0; c < m->ncells; c++) {
       int t = f->pl.tiles[c];
@@ -359,7 +359,7 @@ static void counts_index(fin *f) {
     const ts_global *g = &m->globals.v[i];
     if (g->kind != TILESAT_GLOBAL_COUNT)
       continue;
-    mod_count *k = &f->counts[f->ncounts++];
+    ts_mod_count *k = &f->counts[f->ncounts++];
     k->g = g;
     k->lo = g->cmp == TS_AT_MOST ? 0 : g->k;
     k->hi = g->cmp == TS_AT_LEAST ? INT_MAX : g->k;
@@ -398,7 +398,7 @@ static int count_segments(int dim, int side, int off, bool periodic, seg *out) {
 /* One sweep of count k's windows (side cells, at offset off both ways)
  * that meet its cells, each made again by SAT to move k toward its
  * bounds: how many moved it, or -1 with err. */
-static int count_sweep(fin *f, mod_count *k, int side, int off, seg *rows,
+static int count_sweep(fin *f, ts_mod_count *k, int side, int off, seg *rows,
                        seg *cols, tilesat_error *err) {
   const tilesat_map *m = f->m;
   bool hex = m->topo == TILESAT_HEX;
@@ -418,11 +418,11 @@ static int count_sweep(fin *f, mod_count *k, int side, int off, seg *rows,
       if (!m->periodic && (a.start > g->r1 || a.start + a.len <= g->r0 ||
                            b.start > g->c1 || b.start + b.len <= g->c0))
         continue; /* none of its cells */
-      mod_rect w = {a.start, b.start, a.len, b.len,
-                    (a.lo ? MOD_RING_N : 0u) | (a.hi ? MOD_RING_S : 0u) |
-                        (b.lo ? MOD_RING_W : 0u) | (b.hi ? MOD_RING_E : 0u)};
+      ts_mod_rect w = {a.start, b.start, a.len, b.len,
+                       (a.lo ? MOD_RING_N : 0u) | (a.hi ? MOD_RING_S : 0u) |
+                           (b.lo ? MOD_RING_W : 0u) | (b.hi ? MOD_RING_E : 0u)};
       long before = k->total;
-      int res = mod_window(f->e, &f->pl, &w, 0, MOD_CONFLICTS, err);
+      int res = ts_mod_window(f->e, &f->pl, &w, 0, MOD_CONFLICTS, err);
       if (res < 0)
         return -1;
       f->c->mod.count_windows++;
@@ -543,23 +543,23 @@ int ts_modify_run(tilesat_collapse *c, const tilesat_collapse_options *o,
   f.so = o->solve;
   f.so.progress = NULL;
   f.said = o->solve;
-  f.pl = (mod_plane){.tiles = tiles,
-                     .w = c->m->width,
-                     .h = c->m->height,
-                     .periodic = c->m->periodic,
-                     .m = c->m};
+  f.pl = (ts_mod_plane){.tiles = tiles,
+                        .w = c->m->width,
+                        .h = c->m->height,
+                        .periodic = c->m->periodic,
+                        .m = c->m};
   if (modify_refuse(c->m, err))
     return -1;
   fin_index(&f);
-  f.e = mod_engine_new(c->m->rules, c->m->topo, o->seed, &f.so);
+  f.e = ts_mod_engine_new(c->m->rules, c->m->topo, o->seed, &f.so);
   int res = modify(&f, err);
-  const mod_stats *st = mod_engine_stats(f.e);
+  const ts_mod_stats *st = ts_mod_engine_stats(f.e);
   c->mod.wfc = st->wfc;
   c->mod.sat = st->sat;
   c->mod.kept = st->kept;
   c->mod.cells = st->cells;
   c->repairs = st->wfc + st->sat;
-  mod_engine_free(f.e);
+  ts_mod_engine_free(f.e);
   free(f.counts);
   free(f.pin);
   free(f.ban);

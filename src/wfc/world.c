@@ -3,7 +3,7 @@
  *
  * The plane starts as the rules' smallest periodic pattern, tiled from
  * cell (0,0); layer l (0..MOD_LAYERS-1) makes every block of its grid
- * (mod_layer_open: bh x bw cells, corners at the layer's offset modulo
+ * (ts_mod_layer_open: bh x bw cells, corners at the layer's offset modulo
  * MOD_P) again, its one-cell margin fixed.  The cells asked for are computed
  * from their dependency cone alone: the blocks of the last layer that meet
  * them, which need the state after the layer before on their whole area (the
@@ -27,7 +27,7 @@ struct tilesat_world {
   tilesat_topology topo;
   uint64_t seed;
   tilesat_solve_options so;
-  mod_pattern pat;
+  ts_mod_pattern pat;
   tilesat_modify_stats st;
 };
 
@@ -43,8 +43,8 @@ tilesat_world *tilesat_world_new(const tilesat_rules *r, tilesat_topology topo,
   if (so)
     w->so = *so;
   w->so.progress = NULL;
-  int res = mod_pattern_find(r, topo, 0, 0, MOD_PATTERN, MOD_PATTERN, &w->so,
-                             &w->pat, err);
+  int res = ts_mod_pattern_find(r, topo, 0, 0, MOD_PATTERN, MOD_PATTERN, &w->so,
+                                &w->pat, err);
   if (res == 0)
     ts_error(err, "world", 0,
              "an endless map needs a periodic pattern of the rules (a valid "
@@ -78,21 +78,22 @@ typedef struct span128 {
 /* s grown to hold every block of len cells at offset off (modulo MOD_P)
  * that meets it (spot blocks leave gaps: s is kept whole). */
 static span128 aligned(span128 s, int off, int len) {
-  mod_i128 first = -mod_floordiv(-(s.a - off - len + 1), MOD_P) * MOD_P + off;
-  mod_i128 last = mod_floordiv(s.b - 1 - off, MOD_P) * MOD_P + off + len;
+  mod_i128 first =
+      -ts_mod_floordiv(-(s.a - off - len + 1), MOD_P) * MOD_P + off;
+  mod_i128 last = ts_mod_floordiv(s.b - 1 - off, MOD_P) * MOD_P + off + len;
   return (span128){first < s.a ? first : s.a, last > s.b ? last : s.b};
 }
 
 /* The first corner of a block at offset off at or after a. */
 static mod_i128 first_block(mod_i128 a, int off) {
-  return -mod_floordiv(-(a - off), MOD_P) * MOD_P + off;
+  return -ts_mod_floordiv(-(a - off), MOD_P) * MOD_P + off;
 }
 
 /* The regions of each layer, the last first. */
 static void cone(span128 rows, span128 cols, bool hex, span128 *rl,
                  span128 *cl) {
   for (int l = MOD_LAYERS - 1; l >= 0; l--) {
-    mod_layer_geom g = mod_layer_open(l, hex);
+    ts_mod_layer_geom g = ts_mod_layer_open(l, hex);
     rows = aligned(rows, g.oy, g.bh);
     cols = aligned(cols, g.ox, g.bw);
     rl[l] = rows;
@@ -102,20 +103,21 @@ static void cone(span128 rows, span128 cols, bool hex, span128 *rl,
 
 /* Every block of layer l inside its region (rl, cl) of the plane whose
  * first cell is (r0, c0). */
-static int layer(tilesat_world *w, mod_engine *e, mod_plane *pl, int l,
+static int layer(tilesat_world *w, ts_mod_engine *e, ts_mod_plane *pl, int l,
                  span128 rl, span128 cl, span128 r0c0, tilesat_error *err) {
-  mod_layer_geom g = mod_layer_open(l, w->topo == TILESAT_HEX);
+  ts_mod_layer_geom g = ts_mod_layer_open(l, w->topo == TILESAT_HEX);
   for (mod_i128 y = first_block(rl.a, g.oy); y + g.bh <= rl.b; y += MOD_P)
     for (mod_i128 x = first_block(cl.a, g.ox); x + g.bw <= cl.b; x += MOD_P) {
       if (ts_terminated(&w->so)) {
         ts_error(err, "world", 0, "interrupted");
         return -1;
       }
-      mod_rect b = {(int)(y - r0c0.a), (int)(x - r0c0.b), g.bh, g.bw,
-                    MOD_RING_ALL};
-      uint64_t key = mod_block_key(w->seed, l, mod_floordiv(y - g.oy, MOD_P),
-                                   mod_floordiv(x - g.ox, MOD_P));
-      if (mod_window(e, pl, &b, key, -1, err) < 0)
+      ts_mod_rect b = {(int)(y - r0c0.a), (int)(x - r0c0.b), g.bh, g.bw,
+                       MOD_RING_ALL};
+      uint64_t key =
+          ts_mod_block_key(w->seed, l, ts_mod_floordiv(y - g.oy, MOD_P),
+                           ts_mod_floordiv(x - g.ox, MOD_P));
+      if (ts_mod_window(e, pl, &b, key, -1, err) < 0)
         return -1;
     }
   return 0;
@@ -126,10 +128,10 @@ static int *base(const tilesat_world *w, span128 rows, span128 cols, int h,
                  int wd) {
   int *tiles = ts_malloc((size_t)h * (size_t)wd * sizeof *tiles);
   for (int y = 0; y < h; y++) {
-    int py = mod_floormod(rows.a + y, w->pat.p);
+    int py = ts_mod_floormod(rows.a + y, w->pat.p);
     for (int x = 0; x < wd; x++)
       tiles[(size_t)y * (size_t)wd + (size_t)x] =
-          w->pat.tiles[py * w->pat.q + mod_floormod(cols.a + x, w->pat.q)];
+          w->pat.tiles[py * w->pat.q + ts_mod_floormod(cols.a + x, w->pat.q)];
   }
   return tiles;
 }
@@ -152,13 +154,13 @@ int tilesat_world_chunks(tilesat_world *w, int64_t crow, int64_t ccol, int n,
   span128 rl[MOD_LAYERS], cl[MOD_LAYERS];
   cone(rows, cols, w->topo == TILESAT_HEX, rl, cl);
   int h = (int)(rl[0].b - rl[0].a), wd = (int)(cl[0].b - cl[0].a);
-  mod_plane pl = {.tiles = base(w, rl[0], cl[0], h, wd), .w = wd, .h = h};
-  mod_engine *e = mod_engine_new(w->r, w->topo, w->seed, &w->so);
+  ts_mod_plane pl = {.tiles = base(w, rl[0], cl[0], h, wd), .w = wd, .h = h};
+  ts_mod_engine *e = ts_mod_engine_new(w->r, w->topo, w->seed, &w->so);
   span128 origin = {rl[0].a, cl[0].a};
   int rc = 0;
   for (int l = 0; l < MOD_LAYERS && !rc; l++)
     rc = layer(w, e, &pl, l, rl[l], cl[l], origin, err);
-  const mod_stats *st = mod_engine_stats(e);
+  const ts_mod_stats *st = ts_mod_engine_stats(e);
   w->st.wfc = st->wfc;
   w->st.sat = st->sat;
   w->st.kept = st->kept;
@@ -169,7 +171,7 @@ int tilesat_world_chunks(tilesat_world *w, int64_t crow, int64_t ccol, int n,
     memcpy(tiles + (size_t)y * (size_t)ow,
            pl.tiles + (size_t)(y + dy) * (size_t)wd + (size_t)dx,
            (size_t)ow * sizeof *tiles);
-  mod_engine_free(e);
+  ts_mod_engine_free(e);
   free(pl.tiles);
   return rc;
 }
