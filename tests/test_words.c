@@ -992,3 +992,46 @@ Test(words, collapse_explain_is_short_on_large_maps) {
   run_free(&w);
   rm_dir(dir);
 }
+
+/* A pin outside the map says what a cell is (ROW,COL) and the ranges, and
+ * the swapped cell when it is inside (issue: a designer's first hour). */
+Test(words, a_pin_outside_says_row_col_and_the_ranges) {
+  expect_cli_error("tilesat: --pin: cell (10,1) is outside the 12x4 map: a "
+                   "cell is ROW,COL, rows 0-3 and columns 0-11 (did you mean "
+                   "1,10?)\n",
+                   "check", "rules/coast.rules", "--size", "12x4", "--pin",
+                   "10,1=S");
+  expect_cli_error("tilesat: --pin: cell (10,20) is outside the 12x4 map: a "
+                   "cell is ROW,COL, rows 0-3 and columns 0-11\n",
+                   "check", "rules/coast.rules", "--size", "12x4", "--pin",
+                   "10,20=S");
+}
+
+/* --pins-from a level of another size than --size says to drop --size or
+ * give the level's; several levels of different sizes, to give one size. */
+Test(words, pins_from_of_another_size_says_what_to_give) {
+  char *dir = temp_dir(), a[4096], b[4096], msg[10000];
+  snprintf(a, sizeof a, "%s/level.txt", dir);
+  snprintf(b, sizeof b, "%s/small.txt", dir);
+  FILE *f = fopen(a, "w");
+  cr_assert(f);
+  fputs("S.......\n........\n........\n.......L\n", f);
+  fclose(f);
+  f = fopen(b, "w");
+  cr_assert(f);
+  fputs("S..\n...\n", f);
+  fclose(f);
+  snprintf(msg, sizeof msg,
+           "tilesat: --pins-from: %s is 8x4, the map 5x5: drop --size (the "
+           "map then takes the level's size) or give --size 8x4\n",
+           a);
+  expect_cli_error(msg, "check", "rules/coast.rules", "--pins-from", a,
+                   "--size", "5x5");
+  snprintf(msg, sizeof msg,
+           "tilesat: --pins-from: %s is 3x2, the map 8x4 (the size of %s): "
+           "give maps of one size\n",
+           b, a);
+  expect_cli_error(msg, "check", "rules/coast.rules", "--pins-from", a,
+                   "--pins-from", b);
+  rm_dir(dir);
+}

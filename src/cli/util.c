@@ -178,8 +178,15 @@ static int pins_from(options *o, const char *path, tilesat_map *m) {
     return rc;
   int w = tilesat_map_width(m), h = tilesat_map_height(m);
   int gw = tilesat_grid_width(in.grid), gh = tilesat_grid_height(in.grid);
-  if (gw != w || gh != h) {
-    fail("--pins-from: %s is %dx%d, the map %dx%d", path, gw, gh, w, h);
+  if ((gw != w || gh != h) && GIVEN(o, size)) {
+    fail("--pins-from: %s is %dx%d, the map %dx%d: drop --size (the map "
+         "then takes the level's size) or give --size %dx%d",
+         path, gw, gh, w, h, gw, gh);
+    rc = EXIT_ERROR;
+  } else if (gw != w || gh != h) {
+    fail("--pins-from: %s is %dx%d, the map %dx%d (the size of %s): give "
+         "maps of one size",
+         path, gw, gh, w, h, o->pins_from.v[0]);
     rc = EXIT_ERROR;
   }
   int T = tilesat_rules_ntiles(r);
