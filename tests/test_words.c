@@ -1035,3 +1035,33 @@ Test(words, pins_from_of_another_size_says_what_to_give) {
                    "--pins-from", b);
   rm_dir(dir);
 }
+
+/* A file that does not exist names the files of its folder near its name,
+ * nearest first, with the folder as given; none near: no hint. */
+Test(words, a_missing_file_names_a_near_one) {
+  char *dir = temp_dir(), path[4096], msg[10000];
+  const char *files[] = {"coast.rules", "coast-hex.rules", "dungeon8.txt"};
+  for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
+    snprintf(path, sizeof path, "%s/%s", dir, files[i]);
+    FILE *f = fopen(path, "w");
+    cr_assert(f);
+    fclose(f);
+  }
+  snprintf(path, sizeof path, "%s/coasts.rules", dir);
+  snprintf(msg, sizeof msg,
+           "tilesat: %s: cannot open: No such file or directory (did you "
+           "mean '%s/coast.rules' or '%s/coast-hex.rules'?)\n",
+           path, dir, dir);
+  expect_cli_error(msg, "check", path, "--size", "3x3");
+  snprintf(path, sizeof path, "%s/dungen8.txt", dir);
+  snprintf(msg, sizeof msg,
+           "tilesat: %s: cannot open: No such file or directory (did you "
+           "mean '%s/dungeon8.txt'?)\n",
+           path, dir);
+  expect_cli_error(msg, "verify", "rules/coast.rules", path);
+  snprintf(path, sizeof path, "%s/zzz.rules", dir);
+  snprintf(msg, sizeof msg,
+           "tilesat: %s: cannot open: No such file or directory\n", path);
+  expect_cli_error(msg, "check", path, "--size", "3x3");
+  rm_dir(dir);
+}
