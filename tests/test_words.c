@@ -1065,3 +1065,23 @@ Test(words, a_missing_file_names_a_near_one) {
   expect_cli_error(msg, "check", path, "--size", "3x3");
   rm_dir(dir);
 }
+
+/* --method exact names the exact methods: dp and enum for count, dp for
+ * sample (enum draws none), cnf for check (every one answers exactly). */
+Test(words, method_exact_names_the_exact_ones) {
+  expect_cli_error("tilesat: --method: 'exact' is not auto, dp, enum, approx, "
+                   "bounds, chain or estimate (did you mean 'dp' or 'enum'? "
+                   "the exact ones)\n",
+                   "count", "rules/coast.rules", "--size", "3x3", "--method",
+                   "exact");
+  expect_cli_error("tilesat: --method: 'exact' is not auto, dp, enum, approx, "
+                   "bounds, chain or estimate (did you mean 'dp'? the exact "
+                   "one, exactly uniform)\n",
+                   "sample", "rules/coast.rules", "--size", "3x3", "--method",
+                   "exact");
+  expect_cli_error("tilesat: --method: 'Exactly' is not auto, cnf or collapse "
+                   "(did you mean 'cnf'? every method answers exactly; cnf is "
+                   "the whole map's CNF alone)\n",
+                   "check", "rules/coast.rules", "--size", "3x3", "--method",
+                   "Exactly");
+}
