@@ -741,7 +741,10 @@ Test(world, far_coordinates) {
 Test(world, cli_is_the_library_and_refuses_by_name) {
   expect_cli_error("tilesat: world: an endless map needs a periodic pattern "
                    "of the rules (a valid map of a small torus), and they "
-                   "have none up to 16x16\n",
+                   "have none up to 16x16: a finite map may still exist "
+                   "('tilesat check RULES --size WxH', or collapse --guard "
+                   "sat), or 'tilesat repair RULES --size 4x4 --periodic' "
+                   "says which pairs to allow for one\n",
                    "world", "rules/hard.rules", "--chunk", "4", "--at", "0,0");
   expect_cli_error("tilesat: --at: '1,x' is not R,C (two integers of 64 "
                    "bits)\n",
@@ -1005,8 +1008,8 @@ Test(modify, past_the_bound_whole_map_work_is_refused) {
  * whose every pair of neighbours the line rules allow (a never beside c). */
 Test(modify, auto_past_512x512_goes_by_modify_at_once) {
   char *rules = temp_file(line_rules, (long)strlen(line_rules));
-  run_result got = RUN("collapse", rules, "--size", "520x513", "--pin",
-                       "7,9=c", "--guard", "auto", "--seed", "2");
+  run_result got = RUN("collapse", rules, "--size", "520x513", "--pin", "7,9=c",
+                       "--guard", "auto", "--seed", "2");
   cr_assert_eq(got.code, 10, "%s", got.err);
   cr_expect(strstr(got.err, "tilesat: collapse: guard: auto went on by modify "
                             "(the map is larger than 512x512 cells): modify "
