@@ -1040,7 +1040,9 @@ Test(words, pins_from_of_another_size_says_what_to_give) {
  * nearest first, with the folder as given; none near: no hint. */
 Test(words, a_missing_file_names_a_near_one) {
   char *dir = temp_dir(), path[4096], msg[10000];
-  const char *files[] = {"coast.rules", "coast-hex.rules", "dungeon8.txt"};
+  const char *files[] = {"coast.rules", "coast-hex.rules", "dungeon8.txt",
+                         "level-painted-by-hand-for-the-coast-of-the-north-"
+                         "island.txt"};
   for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
     snprintf(path, sizeof path, "%s/%s", dir, files[i]);
     FILE *f = fopen(path, "w");
@@ -1057,6 +1059,16 @@ Test(words, a_missing_file_names_a_near_one) {
   snprintf(msg, sizeof msg,
            "tilesat: %s: cannot open: No such file or directory (did you "
            "mean '%s/dungeon8.txt'?)\n",
+           path, dir);
+  expect_cli_error(msg, "verify", "rules/coast.rules", path);
+  /* a long name whole: a path cut short would not be one */
+  snprintf(path, sizeof path,
+           "%s/level-painted-by-hand-for-the-coast-of-the-north-islnd.txt",
+           dir);
+  snprintf(msg, sizeof msg,
+           "tilesat: %s: cannot open: No such file or directory (did you "
+           "mean '%s/level-painted-by-hand-for-the-coast-of-the-north-"
+           "island.txt'?)\n",
            path, dir);
   expect_cli_error(msg, "verify", "rules/coast.rules", path);
   snprintf(path, sizeof path, "%s/zzz.rules", dir);

@@ -224,9 +224,14 @@ size_t ts_path_hint(const char *path, char *buf, size_t size) {
         r[j] = r[j - 1];
         r[j - 1] = x;
       }
+    int k = n < NEAR_MAX ? n : NEAR_MAX;
     put(&t, " (did you mean ");
-    put_names(&t, (const char *const *)names, r, n < NEAR_MAX ? n : NEAR_MAX,
-              " or ");
+    for (int j = 0; j < k; j++) /* whole: a path cut would not be one */
+      put(&t, "%s'%s'",
+          j == 0       ? ""
+          : j == k - 1 ? " or "
+                       : ", ",
+          names[r[j].i]);
     put(&t, "?)");
   }
   for (int i = 0; i < n; i++)
