@@ -114,6 +114,13 @@ TILESAT_API int tilesat_pictures_write(const tilesat_pictures *p, FILE *out);
  * set never look alike.  rgba: 4 bytes. */
 TILESAT_API void tilesat_tile_colour(const tilesat_rules *r, int tile,
                                      uint8_t rgba[4]);
+/* The pictures maps of r are drawn with when they have none (tilesat_render
+ * with pics NULL): each tile a solid square of its tilesat_tile_colour, a
+ * pixel when every tile is named by a colour on a square map, else 8x8.
+ * Cutting a map's picture by them reads the map back (a hex map's picture
+ * shifts its odd rows: not so). */
+TILESAT_API tilesat_pictures *tilesat_pictures_drawn(const tilesat_rules *r,
+                                                     tilesat_topology topo);
 
 /* ------------------------------------------------------- samples as images */
 

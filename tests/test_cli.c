@@ -153,9 +153,10 @@ Test(cli, errors) {
                    "and 'S')\n",
                    "check", "rules/coast.rules", "--size", "3x3", "--pin",
                    "0,0=X");
-  expect_cli_error("tilesat: --pin: cell (0,3) is outside the 3x3 map\n",
-                   "enum", "rules/coast.rules", "--size", "3x3", "--pin",
-                   "0,3=L");
+  expect_cli_error(
+      "tilesat: --pin: cell (0,3) is outside the 3x3 map: a cell is "
+      "ROW,COL, rows 0-2 and columns 0-2\n",
+      "enum", "rules/coast.rules", "--size", "3x3", "--pin", "0,3=L");
   expect_cli_error(
       "tilesat: --size: '0x4': width and height must be positive\n", "check",
       "rules/coast.rules", "--size", "0x4");

@@ -794,7 +794,10 @@ Test(pins_from, a_painted_level_on_check_explain_collapse) {
   cr_expect_eq(r.code, 20, "%s", r.err);
   run_free(&r);
   char want[4200];
-  snprintf(want, sizeof want, "tilesat: --pins-from: %s is 4x3, the map 5x3\n",
+  snprintf(want, sizeof want,
+           "tilesat: --pins-from: %s is 4x3, the map 5x3"
+           ": drop --size (the map then takes the level's size) or give --size "
+           "4x3\n",
            clash);
   expect_cli_error(want, "check", "rules/coast.rules", "--size", "5x3",
                    "--pins-from", clash);

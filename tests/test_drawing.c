@@ -651,6 +651,57 @@ Test(drawing, verify_reads_scaled_pictures_back) {
   free(png);
 }
 
+/* Rules without pictures (coast: L, C, S) are drawn as 8x8 squares of
+ * generated colours; verify and --pins-from cut the picture by those
+ * squares, as the README's tour does: its check --png and its completed
+ * level read back as their maps.  A hex map's picture (odd rows shifted)
+ * is refused, saying what to give instead. */
+Test(drawing, pictures_of_rules_without_pictures_read_back) {
+  char *dir = temp_dir(), *png = join(dir, "coast-check.png"),
+       *level = join(dir, "level.txt"), *done = join(dir, "level-done.png");
+  run_result r = RUN("check", "rules/coast.rules", "--size", "12x8", "--pin",
+                     "7,0=S", "--pin", "0,11=L", "--png", png);
+  cr_assert_eq(r.code, 10, "%s", r.err);
+  run_result v = RUN("verify", "rules/coast.rules", png);
+  cr_expect_eq(v.code, 10, "%s", v.err);
+  cr_expect_str_eq(v.out, "VALID\n");
+  run_free(&v);
+  v = RUN("check", "rules/coast.rules", "--pins-from", png);
+  cr_expect_eq(v.code, 10, "%s", v.err);
+  cr_expect_str_eq(v.out, r.out); /* every cell pinned: the same map */
+  run_free(&v);
+  run_free(&r);
+  FILE *f = fopen(level, "w");
+  cr_assert(f);
+  fputs("S.......\n........\n........\n.......L\n", f);
+  fclose(f);
+  r = RUN("check", "rules/coast.rules", "--pins-from", level, "--png", done);
+  cr_assert_eq(r.code, 10, "%s", r.err);
+  v = RUN("verify", "rules/coast.rules", done);
+  cr_expect_eq(v.code, 10, "%s", v.err);
+  cr_expect_str_eq(v.out, "VALID\n");
+  run_free(&v);
+  v = RUN("check", "rules/coast.rules", "--pins-from", done);
+  cr_expect_eq(v.code, 10, "%s", v.err);
+  cr_expect_str_eq(v.out, r.out);
+  run_free(&v);
+  run_free(&r);
+  r = RUN("check", "rules/coast-hex.rules", "--size", "4x4", "--png", png);
+  cr_assert_eq(r.code, 10, "%s", r.err);
+  run_free(&r);
+  char msg[1024];
+  snprintf(msg, sizeof msg,
+           "tilesat: %s: a hex map's picture cannot be read back (its odd "
+           "rows are shifted by half a cell): give the map as a text grid "
+           "(what check prints) or write it with --tmx\n",
+           png);
+  expect_cli_error(msg, "verify", "rules/coast-hex.rules", png);
+  rm_dir(dir);
+  free(png);
+  free(level);
+  free(done);
+}
+
 /* The README says what the failed run's picture shows in the colours the
  * legend and the pixels have: doomed cells orange, the contradiction
  * magenta (not "in red"). */

@@ -530,7 +530,7 @@ Test(memory, parts_refuse_what_does_not_fit) {
                       "1/2",
                       NULL};
   dp[3] = "3000x3000";
-  r = RUN_ARGS(ts_dp);
+  r = RUN_ARGS(dp);
   f = expect_refused(&r, "count", "3000x3000", 3, "64 MiB");
   run_free(&r);
   expect_largest(dp, 3, f.side, "count --part");

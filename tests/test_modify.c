@@ -741,7 +741,10 @@ Test(world, far_coordinates) {
 Test(world, cli_is_the_library_and_refuses_by_name) {
   expect_cli_error("tilesat: world: an endless map needs a periodic pattern "
                    "of the rules (a valid map of a small torus), and they "
-                   "have none up to 16x16\n",
+                   "have none up to 16x16: a finite map may still exist "
+                   "('tilesat check RULES --size WxH', or collapse --guard "
+                   "sat), or 'tilesat repair RULES --size 4x4 --periodic' "
+                   "says which pairs to allow for one\n",
                    "world", "rules/hard.rules", "--chunk", "4", "--at", "0,0");
   expect_cli_error("tilesat: --at: '1,x' is not R,C (two integers of 64 "
                    "bits)\n",

@@ -560,9 +560,11 @@ Test(outputs, outputs_are_checked_before_solving) {
                    "(at most 268435456 cells times tiles)\n",
                    "collapse", "rules/coast.rules", "--sizes", "3,70000", "-n",
                    "2");
-  expect_cli_error("tilesat: --pin: cell (3,3) is outside the 3x3 map\n",
-                   "collapse", "rules/coast.rules", "--sizes", "4,3", "-n", "2",
-                   "--pin", "3,3=S");
+  expect_cli_error(
+      "tilesat: --pin: cell (3,3) is outside the 3x3 map: a cell is "
+      "ROW,COL, rows 0-2 and columns 0-2\n",
+      "collapse", "rules/coast.rules", "--sizes", "4,3", "-n", "2", "--pin",
+      "3,3=S");
   expect_cli_error(
       "tilesat: --sizes: no size given (N or WxH, comma-separated)\n",
       "collapse", "rules/coast.rules", "--sizes", "");

@@ -208,7 +208,8 @@ Test(map, bad_sizes_and_pins) {
                             "height (odd-r rows alternate), not 3");
   tilesat_map *m = map_new(r, 3, 3, TILESAT_SQUARE, false);
   cr_expect_eq(tilesat_map_pin_spec(m, "3,0=L", &err), -1);
-  cr_expect_str_eq(err.msg, "pin: cell (3,0) is outside the 3x3 map");
+  cr_expect_str_eq(err.msg, "pin: cell (3,0) is outside the 3x3 map: a cell is "
+                            "ROW,COL, rows 0-2 and columns 0-2");
   cr_expect_eq(tilesat_map_pin_spec(m, "0,0=X", &err), -1);
   cr_expect_str_eq(err.msg,
                    "pin: unknown tile 'X' (the tiles are 'L', 'C' and 'S')");

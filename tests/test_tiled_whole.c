@@ -242,7 +242,10 @@ Test(tiled_whole, layer_option_and_the_maps_size) {
   expect_cli_error("tilesat: check: missing --size WxH (or --pins-from MAP, "
                    "whose size it takes)\n",
                    "check", rules);
-  snprintf(msg, sizeof msg, "tilesat: --pins-from: %s is 4x3, the map 5x3\n",
+  snprintf(msg, sizeof msg,
+           "tilesat: --pins-from: %s is 4x3, the map 5x3"
+           ": drop --size (the map then takes the level's size) or give --size "
+           "4x3\n",
            in);
   expect_cli_error(msg, "check", rules, "--size", "5x3", "--pins-from", in);
   char tmj[4096];

@@ -388,7 +388,8 @@ Test(trace, errors) {
                    "rules/coast.rules", "--size", "3x3", "--choose", "1;1=L");
   expect_cli_error("tilesat: --choose: '1,1=' is not ROW,COL=TILE\n", "trace",
                    "rules/coast.rules", "--size", "3x3", "--choose", "1,1=");
-  expect_cli_error("tilesat: --choose: cell (3,0) is outside the 3x3 map\n",
+  expect_cli_error("tilesat: --choose: cell (3,0) is outside the 3x3 map: a "
+                   "cell is ROW,COL, rows 0-2 and columns 0-2\n",
                    "trace", "rules/coast.rules", "--size", "3x3", "--choose",
                    "0,0=L", "--choose", "3,0=L");
   expect_cli_error("tilesat: --choose: unknown tile 'X' (the tiles are 'L', "
@@ -397,7 +398,8 @@ Test(trace, errors) {
                    "0,0=X");
   expect_cli_error("tilesat: --format: 'yaml' is not text or json\n", "trace",
                    "rules/coast.rules", "--size", "3x3", "--format", "yaml");
-  expect_cli_error("tilesat: --pin: cell (0,9) is outside the 3x3 map\n",
+  expect_cli_error("tilesat: --pin: cell (0,9) is outside the 3x3 map: a cell "
+                   "is ROW,COL, rows 0-2 and columns 0-2\n",
                    "trace", "rules/coast.rules", "--size", "3x3", "--pin",
                    "0,9=L");
   expect_cli_error("tilesat: option '--choose' needs a value (ROW,COL=TILE)\n",

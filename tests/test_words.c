@@ -992,3 +992,108 @@ Test(words, collapse_explain_is_short_on_large_maps) {
   run_free(&w);
   rm_dir(dir);
 }
+
+/* A pin outside the map says what a cell is (ROW,COL) and the ranges, and
+ * the swapped cell when it is inside (issue: a designer's first hour). */
+Test(words, a_pin_outside_says_row_col_and_the_ranges) {
+  expect_cli_error("tilesat: --pin: cell (10,1) is outside the 12x4 map: a "
+                   "cell is ROW,COL, rows 0-3 and columns 0-11 (did you mean "
+                   "1,10?)\n",
+                   "check", "rules/coast.rules", "--size", "12x4", "--pin",
+                   "10,1=S");
+  expect_cli_error("tilesat: --pin: cell (10,20) is outside the 12x4 map: a "
+                   "cell is ROW,COL, rows 0-3 and columns 0-11\n",
+                   "check", "rules/coast.rules", "--size", "12x4", "--pin",
+                   "10,20=S");
+}
+
+/* --pins-from a level of another size than --size says to drop --size or
+ * give the level's; several levels of different sizes, to give one size. */
+Test(words, pins_from_of_another_size_says_what_to_give) {
+  char *dir = temp_dir(), a[4096], b[4096], msg[10000];
+  snprintf(a, sizeof a, "%s/level.txt", dir);
+  snprintf(b, sizeof b, "%s/small.txt", dir);
+  FILE *f = fopen(a, "w");
+  cr_assert(f);
+  fputs("S.......\n........\n........\n.......L\n", f);
+  fclose(f);
+  f = fopen(b, "w");
+  cr_assert(f);
+  fputs("S..\n...\n", f);
+  fclose(f);
+  snprintf(msg, sizeof msg,
+           "tilesat: --pins-from: %s is 8x4, the map 5x5: drop --size (the "
+           "map then takes the level's size) or give --size 8x4\n",
+           a);
+  expect_cli_error(msg, "check", "rules/coast.rules", "--pins-from", a,
+                   "--size", "5x5");
+  snprintf(msg, sizeof msg,
+           "tilesat: --pins-from: %s is 3x2, the map 8x4 (the size of %s): "
+           "give maps of one size\n",
+           b, a);
+  expect_cli_error(msg, "check", "rules/coast.rules", "--pins-from", a,
+                   "--pins-from", b);
+  rm_dir(dir);
+}
+
+/* A file that does not exist names the files of its folder near its name,
+ * nearest first, with the folder as given; none near: no hint. */
+Test(words, a_missing_file_names_a_near_one) {
+  char *dir = temp_dir(), path[4096], msg[10000];
+  const char *files[] = {"coast.rules", "coast-hex.rules", "dungeon8.txt",
+                         "level-painted-by-hand-for-the-coast-of-the-north-"
+                         "island.txt"};
+  for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
+    snprintf(path, sizeof path, "%s/%s", dir, files[i]);
+    FILE *f = fopen(path, "w");
+    cr_assert(f);
+    fclose(f);
+  }
+  snprintf(path, sizeof path, "%s/coasts.rules", dir);
+  snprintf(msg, sizeof msg,
+           "tilesat: %s: cannot open: No such file or directory (did you "
+           "mean '%s/coast.rules' or '%s/coast-hex.rules'?)\n",
+           path, dir, dir);
+  expect_cli_error(msg, "check", path, "--size", "3x3");
+  snprintf(path, sizeof path, "%s/dungen8.txt", dir);
+  snprintf(msg, sizeof msg,
+           "tilesat: %s: cannot open: No such file or directory (did you "
+           "mean '%s/dungeon8.txt'?)\n",
+           path, dir);
+  expect_cli_error(msg, "verify", "rules/coast.rules", path);
+  /* a long name whole: a path cut short would not be one */
+  snprintf(path, sizeof path,
+           "%s/level-painted-by-hand-for-the-coast-of-the-north-islnd.txt",
+           dir);
+  snprintf(msg, sizeof msg,
+           "tilesat: %s: cannot open: No such file or directory (did you "
+           "mean '%s/level-painted-by-hand-for-the-coast-of-the-north-"
+           "island.txt'?)\n",
+           path, dir);
+  expect_cli_error(msg, "verify", "rules/coast.rules", path);
+  snprintf(path, sizeof path, "%s/zzz.rules", dir);
+  snprintf(msg, sizeof msg,
+           "tilesat: %s: cannot open: No such file or directory\n", path);
+  expect_cli_error(msg, "check", path, "--size", "3x3");
+  rm_dir(dir);
+}
+
+/* --method exact names the exact methods: dp and enum for count, dp for
+ * sample (enum draws none), cnf for check (every one answers exactly). */
+Test(words, method_exact_names_the_exact_ones) {
+  expect_cli_error("tilesat: --method: 'exact' is not auto, dp, enum, approx, "
+                   "bounds, chain or estimate (did you mean 'dp' or 'enum'? "
+                   "the exact ones)\n",
+                   "count", "rules/coast.rules", "--size", "3x3", "--method",
+                   "exact");
+  expect_cli_error("tilesat: --method: 'exact' is not auto, dp, enum, approx, "
+                   "bounds, chain or estimate (did you mean 'dp'? the exact "
+                   "one, exactly uniform)\n",
+                   "sample", "rules/coast.rules", "--size", "3x3", "--method",
+                   "exact");
+  expect_cli_error("tilesat: --method: 'Exactly' is not auto, cnf or collapse "
+                   "(did you mean 'cnf'? every method answers exactly; cnf is "
+                   "the whole map's CNF alone)\n",
+                   "check", "rules/coast.rules", "--size", "3x3", "--method",
+                   "Exactly");
+}

@@ -120,6 +120,9 @@ enum command_trait {
   CMD_PINS_ONLY = 1u << 6,
   /* -o is a Tiled tileset, its picture written beside it */
   CMD_TILESET_OUT = 1u << 7,
+  /* draws maps at random: of the exact methods, the dp alone draws (enum
+   * lists maps, it does not draw them) */
+  CMD_DRAWS = 1u << 8,
 };
 typedef struct command {
   const char *name, *usage, *summary;
@@ -324,7 +327,8 @@ int end_samples(options *o, int rc);
 typedef struct map_in {
   tilesat_grid *grid;
   const tilesat_rules *rules;
-  const tilesat_pictures *pics; /* a PNG's pictures (o's), else NULL */
+  const tilesat_pictures *pics; /* a PNG's pictures (o's, or own_pics) */
+  tilesat_pictures *own_pics;   /* drawn for rules without pictures */
   int *first;   /* with pics, by tile: the first tile with its picture */
   bool *shared; /* with pics, by tile: another tile has its picture */
 } map_in;

@@ -242,7 +242,9 @@ static const command_doc docs[] = {
       NULL}},
     {"verify",
      "Does a finished map (a text grid, a Tiled map, or a PNG cut by the "
-     "rules' pictures) keep the rules and constraints? VALID, or INVALID "
+     "rules' pictures, or without them by the squares of generated colours "
+     "tilesat draws their tiles as) keep the rules and constraints? VALID, "
+     "or INVALID "
      "and every pair of neighbouring cells that breaks them; a Tiled map "
      "with empty cells is INVALID, incomplete (how many cells are empty, "
      "the first). A map's picture tilesat drew larger (--png, --scale) is "

@@ -27,7 +27,7 @@ const command commands[] = {
     {"sample", "RULES --size WxH",
      "valid maps drawn uniformly at random (dp: exactly; approx: by XOR "
      "hashing)",
-     cmd_sample, CMD_STREAMS | CMD_SHEET | CMD_DP_MEMORY},
+     cmd_sample, CMD_STREAMS | CMD_SHEET | CMD_DP_MEMORY | CMD_DRAWS},
     {"sum", "FILE...",
      "the exact total of the parts 'count --part K/N' counted (refuses a "
      "part missing or twice, parts of different problems, or a count that "

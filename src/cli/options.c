@@ -180,10 +180,46 @@ static void choices_text(char *buf, size_t size, const char *choices) {
   buf[n < size ? n : size - 1] = 0;
 }
 
+/* A choice asked for by what it does: "exact" (or "exactly", "precise")
+ * names the exact methods among the choices, dp and enum (count; a
+ * command that draws maps, CMD_DRAWS: dp),
+ * or cnf (check, whose every method answers exactly: cnf alone is the
+ * whole map's CNF).  0 when the word is no such one, else its length. */
+static size_t exact_hint(const char *cmd, const char *val,
+                         const char *const *words, int n, char *hint,
+                         size_t size) {
+  if (strncasecmp(val, "exact", 5) && strcasecmp(val, "precise"))
+    return 0;
+  const command *c = cmd ? command_find(cmd) : NULL;
+  bool draws = c && (c->traits & CMD_DRAWS);
+  const char *found[2];
+  int k = 0;
+  /* the exact methods; the last lists maps, it does not draw them */
+  static const char *const exact[] = {"dp", "cnf", "enum"};
+  int nexact = draws ? 2 : 3;
+  for (int i = 0; i < n; i++)
+    for (int e = 0; e < nexact && k < 2; e++)
+      if (!strcmp(words[i], exact[e]))
+        found[k++] = words[i];
+  if (k == 2)
+    return (size_t)snprintf(hint, size,
+                            "did you mean '%s' or '%s'? the exact ones",
+                            found[0], found[1]);
+  if (k == 1 && !strcmp(found[0], "dp"))
+    return (size_t)snprintf(hint, size,
+                            "did you mean 'dp'? the exact one, exactly "
+                            "uniform");
+  if (k == 1 && !strcmp(found[0], "cnf"))
+    return (size_t)snprintf(hint, size,
+                            "did you mean 'cnf'? every method answers "
+                            "exactly; cnf is the whole map's CNF alone");
+  return 0;
+}
+
 /* The one error for a value that does not parse or is out of range:
  * "OPTION: 'VALUE' is not WHAT". */
-static int bad_value(const option_info *in, const option_row *row,
-                     const char *val) {
+static int bad_value(const char *cmd, const option_info *in,
+                     const option_row *row, const char *val) {
   char what[512], lo[32], hi[32];
   switch (in->kind) {
   case UINT:
@@ -214,7 +250,8 @@ static int bad_value(const option_info *in, const option_row *row,
     }
     char hint[256]; /* not for "a|b": two words at once */
     if (!strchr(val, '|') &&
-        tilesat_suggest(val, words, n, NULL, hint, sizeof hint)) {
+        (tilesat_suggest(val, words, n, NULL, hint, sizeof hint) ||
+         exact_hint(cmd, val, words, n, hint, sizeof hint))) {
       size_t at = strlen(what);
       snprintf(what + at, sizeof what - at, " (%s)", hint);
     }
@@ -320,7 +357,7 @@ static int set_value(options *o, const option_row *row, const char *val) {
     ok = parse_span(val, in->dlo, field);
     break;
   }
-  return ok ? 0 : bad_value(in, row, val);
+  return ok ? 0 : bad_value(o->command, in, row, val);
 }
 
 static const option_row *find_row(const char *cmd, const char *name,

@@ -205,19 +205,50 @@ static bool is_png_file(const char *path) {
   return n > 0 && tilesat_is_png(head, (size_t)n);
 }
 
+/* Rules without pictures draw each tile as a square of its own colour
+ * (tilesat_pictures_drawn): a picture so drawn is cut by those squares,
+ * unless they are single pixels named by their colours (read as such).
+ * A hex map's picture shifts its odd rows and is not read back: -1, *err
+ * saying what to give instead. */
+static int drawn_pictures(const options *o, const char *path,
+                          const tilesat_rules *r, tilesat_pictures **pics,
+                          tilesat_error *err) {
+  tilesat_topology topo = topology_of(o, tilesat_rules_topology(r));
+  if (topo == TILESAT_HEX) {
+    snprintf(err->msg, sizeof err->msg,
+             "%s: a hex map's picture cannot be read back (its odd rows are "
+             "shifted by half a cell): give the map as a text grid (what "
+             "check prints) or write it with --tmx",
+             path);
+    return -1;
+  }
+  *pics = tilesat_pictures_drawn(r, topo);
+  if (tilesat_pictures_width(*pics) == 1) {
+    tilesat_pictures_free(*pics);
+    *pics = NULL;
+  }
+  return 0;
+}
+
 /* A finished map as a grid (verify, --pins-from).  A PNG is cut into tiles the
  * size of the rules' pictures (--pictures, or RULES's X.pictures) and named by
- * them (*pics gets them); without pictures every pixel is a cell named by its
- * colour, as extract does.  A file that is not a PNG inside but is named
- * X.png is refused as the PNG reader refuses it. */
+ * them (*pics gets them); without pictures by the squares the rules' maps
+ * are drawn with (drawn_pictures), or every pixel a cell named by its
+ * colour when the tiles are colours, as extract does.  A file that is not a PNG
+ * inside but is named X.png is refused as the PNG reader refuses it. */
 static tilesat_grid *read_map_grid(options *o, const char *path,
+                                   const tilesat_rules *r,
                                    const tilesat_pictures **pics,
-                                   tilesat_error *err) {
+                                   tilesat_pictures **own, tilesat_error *err) {
   *pics = NULL;
   if (!is_png_file(path) && sample_kind(path) != PNG)
     return load_sample(o, path, err);
   if (load_pictures(o, pics))
     return NULL;
+  if (!*pics && drawn_pictures(o, path, r, own, err))
+    return NULL;
+  if (!*pics)
+    *pics = *own;
   if (*pics && tilesat_pictures_overlap(*pics) > 0) {
     snprintf(err->msg, sizeof err->msg,
              "%s: a map of overlapping patterns cannot be read back from "
@@ -247,7 +278,7 @@ int map_in_read(options *o, const char *path, const tilesat_rules *r,
   tilesat_error err;
   memset(in, 0, sizeof *in);
   in->rules = r;
-  in->grid = read_map_grid(o, path, &in->pics, &err);
+  in->grid = read_map_grid(o, path, r, &in->pics, &in->own_pics, &err);
   if (!in->grid) {
     map_in_free(in);
     return fail_err(&err);
@@ -278,6 +309,7 @@ int map_in_read(options *o, const char *path, const tilesat_rules *r,
 
 void map_in_free(map_in *in) {
   tilesat_grid_free(in->grid);
+  tilesat_pictures_free(in->own_pics);
   free(in->first);
   free(in->shared);
   memset(in, 0, sizeof *in);

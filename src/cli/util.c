@@ -175,6 +175,24 @@ static void say_left_free(const options *o, const tilesat_rules *r,
             path, left, left == 1 ? "cell holds" : "cells hold", o->free_tile);
 }
 
+/* A --pins-from map of another size than the map's: what to give instead
+ * (without --size the map has the first one's size).  0 or EXIT_ERROR. */
+static int pins_same_size(const options *o, const char *path,
+                          const tilesat_grid *g, int w, int h) {
+  int gw = tilesat_grid_width(g), gh = tilesat_grid_height(g);
+  if (gw == w && gh == h)
+    return 0;
+  if (GIVEN(o, size))
+    fail("--pins-from: %s is %dx%d, the map %dx%d: drop --size (the map "
+         "then takes the level's size) or give --size %dx%d",
+         path, gw, gh, w, h, gw, gh);
+  else
+    fail("--pins-from: %s is %dx%d, the map %dx%d (the size of %s): give "
+         "maps of one size",
+         path, gw, gh, w, h, o->pins_from.v[0]);
+  return EXIT_ERROR;
+}
+
 /* --pins-from MAP: every painted cell of a map of the same size is a pin;
  * cells holding --free-tile (default ".") and Tiled's empty cells stay
  * free.  A PNG cell whose picture several tiles share is held to them (the
@@ -193,11 +211,7 @@ static int pins_from(options *o, const char *path, tilesat_map *m) {
   if (rc)
     return rc;
   int w = tilesat_map_width(m), h = tilesat_map_height(m);
-  int gw = tilesat_grid_width(in.grid), gh = tilesat_grid_height(in.grid);
-  if (gw != w || gh != h) {
-    fail("--pins-from: %s is %dx%d, the map %dx%d", path, gw, gh, w, h);
-    rc = EXIT_ERROR;
-  }
+  rc = pins_same_size(o, path, in.grid, w, h);
   int T = tilesat_rules_ntiles(r);
   int *tiles = malloc((size_t)T * sizeof *tiles);
   bool *keep = calloc((size_t)T, 1);

@@ -191,6 +191,9 @@ void ts_names_free(ts_names *t);
 size_t ts_names_hint(const ts_names *names, const char *word, const char *noun,
                      char *buf, size_t size);
 #define TS_HINT 512 /* a hint's buffer */
+/* A file that does not exist: " (did you mean 'DIR/NAME'?)" for the names
+ * in its folder near its own (as tilesat_suggest finds them), or "". */
+size_t ts_path_hint(const char *path, char *buf, size_t size);
 
 /* ------------------------------------------------------------------ maps */
 

@@ -175,11 +175,27 @@ static int push_pin(tilesat_map *m, int cell, int tile, tilesat_error *err) {
   return 0;
 }
 
+/* A cell outside the map, said with what cells are (ROW,COL and their
+ * ranges) and, when the swapped cell is inside, that one. */
+static void outside(const tilesat_map *m, const char *what, int row, int col,
+                    tilesat_error *err) {
+  char swap[64] = "";
+  if (!strncmp(what, "--", 2)) /* (a caller's option: the parameter is its
+                                  name, said back as the option) */
+    what += 2;
+  if (col >= 0 && col < m->height && row >= 0 && row < m->width)
+    snprintf(swap, sizeof swap, " (did you mean %d,%d?)", col, row);
+  ts_error_param(err, what,
+                 "cell (%d,%d) is outside the %dx%d map: a cell is ROW,COL, "
+                 "rows 0-%d and columns 0-%d%s",
+                 row, col, m->width, m->height, m->height - 1, m->width - 1,
+                 swap);
+}
+
 int tilesat_map_pin(tilesat_map *m, int row, int col, const char *tile,
                     tilesat_error *err) {
   if (row < 0 || row >= m->height || col < 0 || col >= m->width) {
-    ts_error_param(err, "pin", "cell (%d,%d) is outside the %dx%d map", row,
-                   col, m->width, m->height);
+    outside(m, "pin", row, col, err);
     return -1;
   }
   int t = tilesat_rules_find_tile(m->rules, tile);
@@ -194,8 +210,7 @@ int tilesat_map_pin(tilesat_map *m, int row, int col, const char *tile,
 
 int tilesat_map_mask(tilesat_map *m, int row, int col, tilesat_error *err) {
   if (row < 0 || row >= m->height || col < 0 || col >= m->width) {
-    ts_error_param(err, "mask", "cell (%d,%d) is outside the %dx%d map", row,
-                   col, m->width, m->height);
+    outside(m, "mask", row, col, err);
     return -1;
   }
   int cell = row * m->width + col;
@@ -299,8 +314,7 @@ int tilesat_map_parse_cell(const tilesat_map *m, const char *spec,
     return -1;
   }
   if (*row >= m->height || *col >= m->width) {
-    ts_error(err, what, 0, "cell (%d,%d) is outside the %dx%d map", *row, *col,
-             m->width, m->height);
+    outside(m, what, *row, *col, err);
     return -1;
   }
   *tile = tilesat_rules_find_tile(m->rules, p + 1);

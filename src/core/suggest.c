@@ -3,15 +3,17 @@
 #include "core/core.h"
 
 #include <ctype.h>
+#include <dirent.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define NEAR_MAX 6  /* "did you mean" names at most this many */
-#define LIST_ALL 12 /* no name near: every name when there are so few */
-#define LIST_FEW 5  /* else the nearest this many */
-#define SHOWN 48    /* a name longer than this is cut, "..." */
-#define SPAN 128    /* distances over the first SPAN bytes */
+#define NEAR_MAX 6   /* "did you mean" names at most this many */
+#define LIST_ALL 12  /* no name near: every name when there are so few */
+#define LIST_FEW 5   /* else the nearest this many */
+#define SHOWN 48     /* a name longer than this is cut, "..." */
+#define SPAN 128     /* distances over the first SPAN bytes */
+#define DIR_MAX 4096 /* a folder's names looked at for a missing file */
 
 /* Optimal string alignment distance (insertions, deletions, changes and
  * swaps of neighbours), letters compared without case. */
@@ -164,4 +166,77 @@ size_t ts_names_hint(const ts_names *names, const char *word, const char *noun,
   buf[k + 2] = ')';
   buf[k + 3] = 0;
   return k + 3;
+}
+
+/* The names in dir (at most DIR_MAX, not hidden unless the word is), each
+ * with its prefix as the path gave it, near `word`, into r and names. */
+static int near_files(const char *prefix, size_t plen, const char *word,
+                      char ***names, ranked **r) {
+  char *dir = ts_strndup(plen ? prefix : ".", plen ? plen : 1);
+  DIR *d = opendir(dir);
+  free(dir);
+  int n = 0, cap = 0;
+  *names = NULL;
+  *r = NULL;
+  if (!d)
+    return 0;
+  for (struct dirent *e; n < DIR_MAX && (e = readdir(d));) {
+    if (e->d_name[0] == '.' && word[0] != '.')
+      continue;
+    int dist = distance(word, e->d_name);
+    if (!is_near(word, e->d_name, dist) || !strcmp(word, e->d_name))
+      continue;
+    if (n == cap) {
+      cap = cap ? 2 * cap : 8;
+      *names = ts_realloc(*names, (size_t)cap * sizeof **names);
+      *r = ts_realloc(*r, (size_t)cap * sizeof **r);
+    }
+    size_t len = strlen(e->d_name);
+    (*names)[n] = ts_malloc(plen + len + 1);
+    memcpy((*names)[n], prefix, plen);
+    memcpy((*names)[n] + plen, e->d_name, len + 1);
+    (*r)[n] = (ranked){dist, n};
+    n++;
+  }
+  closedir(d);
+  return n;
+}
+
+size_t ts_path_hint(const char *path, char *buf, size_t size) {
+  if (!buf || size < 4)
+    return 0;
+  buf[0] = 0;
+  const char *slash = strrchr(path, '/');
+  const char *word = slash ? slash + 1 : path;
+  if (!*word)
+    return 0;
+  char **names;
+  ranked *r;
+  int n = near_files(path, (size_t)(word - path), word, &names, &r);
+  text t = {buf, size, 0};
+  if (n) {
+    for (int i = 1; i < n; i++) /* nearest first, ties by name */
+      for (int j = i; j > 0 && (r[j - 1].d > r[j].d ||
+                                (r[j - 1].d == r[j].d &&
+                                 strcmp(names[r[j - 1].i], names[r[j].i]) > 0));
+           j--) {
+        ranked x = r[j];
+        r[j] = r[j - 1];
+        r[j - 1] = x;
+      }
+    int k = n < NEAR_MAX ? n : NEAR_MAX;
+    put(&t, " (did you mean ");
+    for (int j = 0; j < k; j++) /* whole: a path cut would not be one */
+      put(&t, "%s'%s'",
+          j == 0       ? ""
+          : j == k - 1 ? " or "
+                       : ", ",
+          names[r[j].i]);
+    put(&t, "?)");
+  }
+  for (int i = 0; i < n; i++)
+    free(names[i]);
+  free(names);
+  free(r);
+  return t.n;
 }

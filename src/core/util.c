@@ -145,7 +145,11 @@ char *ts_read_file(const char *path, size_t *len, tilesat_error *err) {
   }
   FILE *f = fopen(path, "rb");
   if (!f) {
-    ts_error(err, path, 0, "cannot open: %s", strerror(errno));
+    int e = errno;
+    char hint[TS_HINT] = "";
+    if (e == ENOENT)
+      ts_path_hint(path, hint, sizeof hint);
+    ts_error(err, path, 0, "cannot open: %s%s", strerror(e), hint);
     return NULL;
   }
   char *buf = read_stream(f, path, len, err);

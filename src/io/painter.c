@@ -11,6 +11,34 @@
 
 #define BLOCK 8 /* side of a solid square for tiles without pictures */
 
+/* The side of the solid squares tiles without pictures are drawn as: a
+ * pixel when every tile is named by its colour on a square map, else BLOCK
+ * (a hex map needs room to shift its odd rows by half a cell). */
+static int drawn_side(const tilesat_rules *r, tilesat_topology topo) {
+  uint8_t c[4];
+  for (int t = 0; t < r->ntiles; t++)
+    if (!ts_parse_colour(r->names.v.v[t], c))
+      return BLOCK;
+  return topo == TILESAT_SQUARE ? 1 : BLOCK;
+}
+
+tilesat_pictures *tilesat_pictures_drawn(const tilesat_rules *r,
+                                         tilesat_topology topo) {
+  int side = drawn_side(r, topo);
+  tilesat_pictures *p = tilesat_pictures_new(side, side, 0);
+  size_t n = (size_t)side * (size_t)side;
+  uint8_t *px = ts_malloc(n * 4);
+  for (int t = 0; t < r->ntiles; t++) {
+    uint8_t c[4];
+    tilesat_tile_colour(r, t, c);
+    for (size_t k = 0; k < n; k++)
+      memcpy(px + 4 * k, c, 4);
+    tilesat_pictures_set(p, r->names.v.v[t], px);
+  }
+  free(px);
+  return p;
+}
+
 void ts_painter_init(ts_painter *p, const tilesat_map *m,
                      const tilesat_pictures *pics) {
   const tilesat_rules *r = m->rules;
@@ -23,12 +51,7 @@ void ts_painter_init(ts_painter *p, const tilesat_map *m,
     if (m->topo == TILESAT_SQUARE)
       p->overlap = tilesat_pictures_overlap(pics);
   } else {
-    bool colours = true;
-    uint8_t c[4];
-    for (int t = 0; t < r->ntiles && colours; t++)
-      colours = ts_parse_colour(r->names.v.v[t], c);
-    /* a hex map needs room to shift its odd rows by half a cell */
-    p->tw = p->th = colours && m->topo == TILESAT_SQUARE ? 1 : BLOCK;
+    p->tw = p->th = drawn_side(r, m->topo);
   }
   p->h = m->height;
   p->w = m->width;

@@ -48,7 +48,10 @@ tilesat_world *tilesat_world_new(const tilesat_rules *r, tilesat_topology topo,
   if (res == 0)
     ts_error(err, "world", 0,
              "an endless map needs a periodic pattern of the rules (a valid "
-             "map of a small torus), and they have none up to %dx%d",
+             "map of a small torus), and they have none up to %dx%d: a "
+             "finite map may still exist ('tilesat check RULES --size WxH', "
+             "or collapse --guard sat), or 'tilesat repair RULES --size 4x4 "
+             "--periodic' says which pairs to allow for one",
              MOD_PATTERN, MOD_PATTERN);
   if (res != 1) {
     free(w);
