@@ -78,8 +78,12 @@ static void dp_progress(void *user, const char *line) {
   w->o->progress(w->o->progress_user, full);
 }
 
-static void say_seconds(double s, char *out, size_t len) {
-  if (s < 120)
+/* Seconds in words; a prediction past 10^300 years (it overflows on maps
+ * a thousand cells wide: "10^inf years" was printed) says so. */
+void ts_say_seconds(double s, char *out, size_t len) {
+  if (!(s < 1e300 * 365 * 86400))
+    snprintf(out, len, "more than 10^300 years");
+  else if (s < 120)
     snprintf(out, len, "%.2g s", s);
   else if (s < 7200)
     snprintf(out, len, "%.0f min", s / 60);
@@ -149,7 +153,7 @@ static tilesat_method auto_choose(const tilesat_map *m,
   }
   if (ts_bounds_whole(b, n))
     return TILESAT_METHOD_DP;
-  say_seconds(seconds, when, sizeof when);
+  ts_say_seconds(seconds, when, sizeof when);
   if (seconds > AUTO_DP_SECONDS) {
     snprintf(line, sizeof line,
              "auto: the exact dp would take about %s (%s): proved bounds "
@@ -380,7 +384,7 @@ static int dp_cost(const tilesat_map *m, const tilesat_count_options *o,
   char text[400], when[48], bound[48];
   ts_dp_cost_text(&c, text, sizeof text);
   ts_dp_bytes_text(log10((double)dp_bound(m, o)), bound, sizeof bound);
-  say_seconds(c.seconds, when, sizeof when);
+  ts_say_seconds(c.seconds, when, sizeof when);
   *over = c.log10_bytes > log10((double)dp_bound(m, o)) ? 1
           : c.seconds > AUTO_DP_SECONDS                 ? 2
                                                         : 0;
