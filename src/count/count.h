@@ -131,8 +131,12 @@ typedef struct ts_estimate {
   double drift; /* log10: how much the estimate grew from the pilot's */
   double alpha; /* the twist chosen */
   int replicates, particles;
-  int dead; /* replicates whose particles all died */
+  int dead;       /* replicates whose particles all died */
+  bool over_time; /* stopped: predicted past o->estimate_seconds (err) */
 } ts_estimate;
+/* The replicates and particles a replicate the estimate will run. */
+void ts_estimate_size(const tilesat_map *m, const tilesat_count_options *o,
+                      int *replicates, int *particles);
 int ts_estimate_count(const tilesat_map *m, const tilesat_count_options *o,
                       ts_estimate *out, tilesat_error *err);
 /* Block Markov chain (chain.c): maps of any size, uniform in the limit. */
