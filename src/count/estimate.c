@@ -61,16 +61,19 @@
  * its start (CPU seconds); predicted past `limit` seconds (0: none), it
  * stops, saying so (auto's estimate beside the bounds: a minute). */
 typedef struct pace {
-  double t0, planned, done, limit;
+  double t0, w0; /* CPU (for the limit) and wall (for the time left) */
+  double planned, done, limit;
   int replicates, particles;
   bool over;
 } pace;
 
-static double cpu_now(void) {
+static double clock_now(clockid_t id) {
   struct timespec t;
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+  clock_gettime(id, &t);
   return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
+
+static double cpu_now(void) { return clock_now(CLOCK_PROCESS_CPUTIME_ID); }
 
 typedef struct smc {
   pace *pace; /* shared by every run of one estimate */
@@ -623,8 +626,11 @@ static int pace_check(const smc *s, const tilesat_count_options *o,
   bool measured = done > 0 && (el >= 0.25 || done * 20 >= pc->planned);
   double total = measured ? el * pc->planned / done : 0;
   char line[320], left[48] = "", took[48];
-  if (measured)
-    ts_say_seconds(total - el, left, sizeof left);
+  if (measured) { /* the time left on the clock (a loaded host's is
+                     longer than its CPU's) */
+    double wall = clock_now(CLOCK_MONOTONIC) - pc->w0;
+    ts_say_seconds(wall * (pc->planned / done - 1), left, sizeof left);
+  }
   if (measured && pc->limit > 0 && total > pc->limit) {
     ts_say_seconds(total, left, sizeof left);
     ts_say_seconds(el, took, sizeof took);
@@ -859,9 +865,12 @@ int ts_estimate_count(const tilesat_map *m, const tilesat_count_options *o,
   int R, n;
   ts_estimate_size(m, o, &R, &n);
   int np = n / 4 > 100 ? n / 4 : 100;
-  pace pc = {
-      cpu_now(), (3.0 * np + (double)R * n) * s.N, 0, o->estimate_seconds, R, n,
-      false};
+  pace pc = {.t0 = cpu_now(),
+             .w0 = clock_now(CLOCK_MONOTONIC),
+             .planned = (3.0 * np + (double)R * n) * s.N,
+             .limit = o->estimate_seconds,
+             .replicates = R,
+             .particles = n};
   s.pace = &pc;
   summary pilot, main;
   int rc = choose_twist(&s, msg, o, np, &pilot, err);
