@@ -539,6 +539,10 @@ typedef struct tilesat_count_options {
   /* estimate: particles a replicate (0: about 10^8 / cells, from 1000 to
    * 16384) and independent replicates (0: 8) */
   int particles, replicates;
+  /* estimate: stop, saying so, once predicted past this many CPU seconds
+   * (0: no limit; auto's estimate beside its bounds: a minute unless
+   * set) */
+  double estimate_seconds;
   tilesat_progress_fn progress;
   void *progress_user;
   /* Called (with progress_user) when the method changes, i.e. auto falls

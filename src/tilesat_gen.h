@@ -353,6 +353,13 @@ TILESAT_API bool tilesat_collapse_possible(const tilesat_collapse *c, int cell,
 TILESAT_API int tilesat_collapse_explain(tilesat_collapse *c,
                                          const tilesat_solve_options *so,
                                          tilesat_error *err);
+/* Before tilesat_collapse_explain on a large map (a million clauses or
+ * more, its solver not built yet): what it will load, how much memory
+ * and what is cheaper, in words, into buf; 1, or 0 when nothing is worth
+ * saying. */
+TILESAT_API int tilesat_collapse_explain_cost(const tilesat_collapse *c,
+                                              const tilesat_solve_options *so,
+                                              char *buf, size_t len);
 /* After tilesat_collapse_explain: the index of the point of no return in
  * the choices, or -1; the doomed set's indexes, ascending (valid until the
  * next run). */

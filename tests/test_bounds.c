@@ -348,6 +348,86 @@ Test(bounds, auto_says_which_method_and_why) {
   tilesat_rules_free(knots);
 }
 
+/* auto beside its bounds: says what the estimate will run and that
+ * --method bounds answers without it, then leaves the estimate out,
+ * saying so, once it is predicted past its limit (a minute by default:
+ * Castle 1024x1024's gave no answer in 180 s; here 1 ms). */
+Test(bounds, auto_leaves_out_an_estimate_past_its_limit) {
+  tilesat_rules *coast = rules_from_file("rules/coast.rules");
+  tilesat_map *m = map_new(coast, 12, 12, TILESAT_SQUARE, false);
+  tilesat_count_options o;
+  tilesat_count_options_init(&o);
+  heard h = {0};
+  o.notice = hear_notice;
+  o.progress = hear_progress;
+  o.progress_user = &h;
+  o.max_memory = 8192; /* the strips fit, the whole map's dp does not */
+  o.bounds_width = 3;
+  o.particles = 1000;
+  o.replicates = 3;
+  o.estimate_seconds = 1e-6;
+  tilesat_count_result res;
+  tilesat_error err;
+  cr_assert_eq(tilesat_count(m, &o, &res, &err), 0, "%s", err.msg);
+  cr_expect_eq(res.method, TILESAT_METHOD_BOUNDS);
+  cr_expect(!res.estimated, "an estimate past its limit was made");
+  cr_expect(strstr(h.notice, "auto: proved bounds ready (between 10^"), "%s",
+            h.notice);
+  cr_expect(strstr(h.notice, "); an estimate beside them next: 3 replicates "
+                             "of 1000 particles over 144 cells, left out if "
+                             "predicted past 1e-06 s (--method bounds answers "
+                             "with the bounds alone)\n"),
+            "%s", h.notice);
+  cr_expect(strstr(h.notice,
+                   "auto: the estimate beside the bounds would take about "),
+            "%s", h.notice);
+  cr_expect(strstr(h.notice, " (3 replicates of 1000 particles over 144 "
+                             "cells; "),
+            "%s", h.notice);
+  cr_expect(strstr(h.notice, "), past 1e-06 s: left out, the bounds answer "
+                             "alone (--method estimate makes it)\n"),
+            "%s", h.notice);
+  cr_expect(!strstr(h.notice, "no estimate"), "%s", h.notice);
+  tilesat_count_result_free(&res);
+  tilesat_map_free(m);
+  tilesat_rules_free(coast);
+}
+
+typedef struct left_heard {
+  int lines, with_left;
+} left_heard;
+
+static void hear_left(void *user, const char *line) {
+  left_heard *h = user;
+  h->lines += !strncmp(line, "estimate: ", 10);
+  h->with_left += !strncmp(line, "estimate: replicate ", 20) &&
+                  strstr(line, " left") && strstr(line, ", about ");
+}
+
+/* The estimate's progress says the time left once it has a measure of it
+ * (Castle 256x256's said none for 43 s). */
+Test(bounds, estimate_progress_says_the_time_left) {
+  tilesat_rules *knots = tileset("Knots");
+  tilesat_map *m = map_new(knots, 16, 16, TILESAT_SQUARE, false);
+  tilesat_count_options o;
+  tilesat_count_options_init(&o);
+  o.method = TILESAT_METHOD_ESTIMATE;
+  left_heard h = {0};
+  o.progress = hear_left;
+  o.progress_user = &h;
+  o.particles = 1000;
+  o.replicates = 2;
+  tilesat_count_result res;
+  tilesat_error err;
+  cr_assert_eq(tilesat_count(m, &o, &res, &err), 0, "%s", err.msg);
+  cr_expect(res.estimated);
+  cr_expect_gt(h.lines, 0);
+  cr_expect_gt(h.with_left, 0, "%d lines, none with the time left", h.lines);
+  tilesat_count_result_free(&res);
+  tilesat_map_free(m);
+  tilesat_rules_free(knots);
+}
+
 /* The last line of `count --method bounds` and the two before it: each
  * bound with what it guarantees, whole when short; 10^ and 2^ rounded
  * away from the count when long. */

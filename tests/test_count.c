@@ -1392,3 +1392,17 @@ Test(count, kept_constraints_predicted_and_advised) {
             r.err);
   run_free(&r);
 }
+
+/* A prediction that overflows (Castle 1024x1024: strips 7.3x more a line
+ * over 1024 lines) is said in words, not as "10^inf years". */
+Test(count, overflowed_prediction_said_sanely) {
+  char buf[48];
+  ts_say_seconds(INFINITY, buf, sizeof buf);
+  cr_expect_str_eq(buf, "more than 10^300 years");
+  ts_say_seconds(NAN, buf, sizeof buf);
+  cr_expect_str_eq(buf, "more than 10^300 years");
+  ts_say_seconds(1e200, buf, sizeof buf);
+  cr_expect_str_eq(buf, "10^193 years");
+  ts_say_seconds(42, buf, sizeof buf);
+  cr_expect_str_eq(buf, "42 s");
+}

@@ -295,6 +295,10 @@ static int one_run(options *o, const tilesat_map *m, tilesat_collapse *c,
   e.why = e.res == TILESAT_UNKNOWN ? tilesat_collapse_why(c) : NULL;
   e.broken = e.why && e.bad < 0;
   bool explain = e.res != TILESAT_SAT && e.bad >= 0 && o->explain;
+  char cost[512];
+  if (explain &&
+      tilesat_collapse_explain_cost(c, &co->solve, cost, sizeof cost))
+    fprintf(stderr, "tilesat: %s\n", cost);
   if (explain && tilesat_collapse_explain(c, &co->solve, &err))
     return fail_solve(o, &err);
   e.chain_end = explain ? collapse_chain_end(m, c) : -1;

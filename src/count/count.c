@@ -78,8 +78,12 @@ static void dp_progress(void *user, const char *line) {
   w->o->progress(w->o->progress_user, full);
 }
 
-static void say_seconds(double s, char *out, size_t len) {
-  if (s < 120)
+/* Seconds in words; a prediction past 10^300 years (it overflows on maps
+ * a thousand cells wide: "10^inf years" was printed) says so. */
+void ts_say_seconds(double s, char *out, size_t len) {
+  if (!(s < 1e300 * 365 * 86400))
+    snprintf(out, len, "more than 10^300 years");
+  else if (s < 120)
     snprintf(out, len, "%.2g s", s);
   else if (s < 7200)
     snprintf(out, len, "%.0f min", s / 60);
@@ -89,6 +93,11 @@ static void say_seconds(double s, char *out, size_t len) {
     snprintf(out, len, "%.0f days", s / 86400);
   else
     snprintf(out, len, "10^%.0f years", log10(s / (365 * 86400)));
+}
+
+/* "about " before a time in words, but "more than 10^300 years". */
+static const char *about(const char *when) {
+  return strncmp(when, "more ", 5) ? "about " : "";
 }
 
 /* The refutation's CPU seconds: half a second, and a little more on large
@@ -149,12 +158,12 @@ static tilesat_method auto_choose(const tilesat_map *m,
   }
   if (ts_bounds_whole(b, n))
     return TILESAT_METHOD_DP;
-  say_seconds(seconds, when, sizeof when);
+  ts_say_seconds(seconds, when, sizeof when);
   if (seconds > AUTO_DP_SECONDS) {
     snprintf(line, sizeof line,
-             "auto: the exact dp would take about %s (%s): proved bounds "
+             "auto: the exact dp would take %s%s (%s): proved bounds "
              "instead",
-             when, why);
+             about(when), when, why);
     tell(o, line);
     return TILESAT_METHOD_BOUNDS;
   }
@@ -209,7 +218,25 @@ static int estimate_beside(const tilesat_map *m, const tilesat_count_options *o,
                            tilesat_count_result *res, tilesat_error *err) {
   ts_estimate e;
   tilesat_error eerr;
-  if (!ts_estimate_count(m, o, &e, &eerr)) {
+  tilesat_count_options eo = *o;
+  if (eo.estimate_seconds <= 0)
+    eo.estimate_seconds = AUTO_DP_SECONDS;
+  int R, n;
+  ts_estimate_size(m, o, &R, &n);
+  char line[sizeof eerr.msg + 32], limit[48], low[32] = "0";
+  ts_say_seconds(eo.estimate_seconds, limit, sizeof limit);
+  if (res->lower_log2 > -INFINITY)
+    snprintf(low, sizeof low, "10^%.1f",
+             floor(res->lower_log2 * log10(2.0) * 10) / 10);
+  snprintf(line, sizeof line,
+           "auto: proved bounds ready (between %s and 10^%.1f); an "
+           "estimate beside them next: %d replicates of %d particles over "
+           "%d cells, left out if predicted past %s (--method bounds "
+           "answers with the bounds alone)",
+           low, ceil(res->upper_log2 * log10(2.0) * 10) / 10, R, n, m->ncells,
+           limit);
+  tell(o, line);
+  if (!ts_estimate_count(m, &eo, &e, &eerr)) {
     res->estimated = true;
     res->estimate_log10 = e.log10;
     res->estimate_halfwidth = e.half_width;
@@ -217,8 +244,10 @@ static int estimate_beside(const tilesat_map *m, const tilesat_count_options *o,
     if (err)
       *err = eerr;
     return -1;
+  } else if (e.over_time) { /* said as auto's, without "count: " */
+    const char *msg = eerr.msg;
+    tell(o, strncmp(msg, "count: ", 7) ? msg : msg + 7);
   } else {
-    char line[sizeof eerr.msg + 32];
     snprintf(line, sizeof line, "%s; no estimate", eerr.msg);
     tell(o, line);
   }
@@ -380,7 +409,7 @@ static int dp_cost(const tilesat_map *m, const tilesat_count_options *o,
   char text[400], when[48], bound[48];
   ts_dp_cost_text(&c, text, sizeof text);
   ts_dp_bytes_text(log10((double)dp_bound(m, o)), bound, sizeof bound);
-  say_seconds(c.seconds, when, sizeof when);
+  ts_say_seconds(c.seconds, when, sizeof when);
   *over = c.log10_bytes > log10((double)dp_bound(m, o)) ? 1
           : c.seconds > AUTO_DP_SECONDS                 ? 2
                                                         : 0;
@@ -388,8 +417,8 @@ static int dp_cost(const tilesat_map *m, const tilesat_count_options *o,
     snprintf(line, len, "the exact %s (dp) would hold %s, past --max-memory %s",
              noun, text, bound);
   else
-    snprintf(line, len, "the exact %s (dp) would take about %s, holding %s",
-             noun, when, text);
+    snprintf(line, len, "the exact %s (dp) would take %s%s, holding %s", noun,
+             about(when), when, text);
   return 0;
 }
 

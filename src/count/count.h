@@ -71,6 +71,9 @@ int ts_dp_sample_cost(const tilesat_map *m, const tilesat_count_options *o,
 /* The prediction in words: "about 10^9.6 states in its largest layer,
  * 720 GiB (strips 1 to ...)". */
 void ts_dp_cost_text(const ts_dp_cost *c, char *buf, size_t len);
+/* Seconds in words: "42 s", "9 min", "3 h", "12 days", "10^5 years",
+ * "more than 10^300 years" (also for inf and NaN). */
+void ts_say_seconds(double s, char *out, size_t len);
 /* Bytes (log10) in words: "512 MiB", "14.2 GiB", "10^14.3 GiB". */
 void ts_dp_bytes_text(double log10_bytes, char *buf, size_t len);
 /* ts_dp_sample in a given order. */
@@ -128,8 +131,12 @@ typedef struct ts_estimate {
   double drift; /* log10: how much the estimate grew from the pilot's */
   double alpha; /* the twist chosen */
   int replicates, particles;
-  int dead; /* replicates whose particles all died */
+  int dead;       /* replicates whose particles all died */
+  bool over_time; /* stopped: predicted past o->estimate_seconds (err) */
 } ts_estimate;
+/* The replicates and particles a replicate the estimate will run. */
+void ts_estimate_size(const tilesat_map *m, const tilesat_count_options *o,
+                      int *replicates, int *particles);
 int ts_estimate_count(const tilesat_map *m, const tilesat_count_options *o,
                       ts_estimate *out, tilesat_error *err);
 /* Block Markov chain (chain.c): maps of any size, uniform in the limit. */

@@ -52,10 +52,31 @@
 #include "count/count.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+
+/* How far the estimate is: particle-cells done of those planned, from
+ * its start (CPU seconds); predicted past `limit` seconds (0: none), it
+ * stops, saying so (auto's estimate beside the bounds: a minute). */
+typedef struct pace {
+  double t0, w0; /* CPU (for the limit) and wall (for the time left) */
+  double planned, done, limit;
+  int replicates, particles;
+  bool over;
+} pace;
+
+static double clock_now(clockid_t id) {
+  struct timespec t;
+  clock_gettime(id, &t);
+  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static double cpu_now(void) { return clock_now(CLOCK_PROCESS_CPUTIME_ID); }
 
 typedef struct smc {
+  pace *pace; /* shared by every run of one estimate */
   const tilesat_map *m;
   int N, T, D, words, K, nanchor, slots; /* slots = K + nanchor */
   double alpha;                          /* the twist's power (0: none) */
@@ -595,6 +616,46 @@ static void smc_resample(swarm *p, double sum, ts_rng *rng) {
   p->lnscale = 0;
 }
 
+/* Progress at cell k of a run of n particles, with the time left once
+ * there is a measure of it (a quarter second, or a twentieth done); -1
+ * with err when predicted past the limit. */
+static int pace_check(const smc *s, const tilesat_count_options *o,
+                      const char *label, int k, int n, tilesat_error *err) {
+  pace *pc = s->pace;
+  double el = cpu_now() - pc->t0, done = pc->done + (double)k * n;
+  bool measured = done > 0 && (el >= 0.25 || done * 20 >= pc->planned);
+  double total = measured ? el * pc->planned / done : 0;
+  char line[320], left[48] = "", took[48];
+  if (measured) { /* the time left on the clock (a loaded host's is
+                     longer than its CPU's) */
+    double wall = clock_now(CLOCK_MONOTONIC) - pc->w0;
+    ts_say_seconds(wall * (pc->planned / done - 1), left, sizeof left);
+  }
+  if (measured && pc->limit > 0 && total > pc->limit) {
+    ts_say_seconds(total, left, sizeof left);
+    ts_say_seconds(el, took, sizeof took);
+    ts_error(err, "count", 0,
+             "auto: the estimate beside the bounds would take about %s "
+             "(%d replicates of %d particles over %d cells; %.2g%% done in "
+             "%s), past %g s: left out, the bounds answer alone "
+             "(--method estimate makes it)",
+             left, pc->replicates, pc->particles, s->N,
+             100 * done / pc->planned, took, pc->limit);
+    pc->over = true;
+    return -1;
+  }
+  if (o->progress) {
+    if (measured)
+      snprintf(line, sizeof line, "estimate: %s: cell %d of %d, about %s left",
+               label, k, s->N, left);
+    else
+      snprintf(line, sizeof line, "estimate: %s: cell %d of %d", label, k,
+               s->N);
+    o->progress(o->progress_user, line);
+  }
+  return 0;
+}
+
 /* One run of n particles: ln Z-hat, or -INFINITY when every particle
  * died.  -1 when stopped (err). */
 static int smc_run(const smc *s, int n, ts_rng *rng,
@@ -615,11 +676,9 @@ static int smc_run(const smc *s, int n, ts_rng *rng,
       rc = -1;
       break;
     }
-    if ((k & 63) == 0 && o->progress) {
-      char line[192];
-      snprintf(line, sizeof line, "estimate: %s: cell %d of %d", label, k,
-               s->N);
-      o->progress(o->progress_user, line);
+    if ((k & 63) == 0 && pace_check(s, o, label, k, n, err)) {
+      rc = -1;
+      break;
     }
     double sq, sum = smc_extend(s, &p, k, rng, mask, &sq);
     if (sum == 0) {
@@ -709,6 +768,7 @@ static int replicates(const smc *s, const tilesat_count_options *o, int n,
     snprintf(label, sizeof label, "%s %d of %d (%d particles, twist %g)", what,
              r + 1, R, n, s->alpha);
     rc = smc_run(s, n, &rng, o, label, &z[r], err);
+    s->pace->done += (double)s->N * n;
   }
   if (!rc)
     combine(z, R, out);
@@ -741,6 +801,8 @@ static int choose_twist(smc *s, const double *msg,
   for (int a = 0; a < 2 && !rc; a++) {
     summary got;
     smc_set_twist(s, msg, alphas[a]);
+    if (a > 0) /* the twisted pilots: not planned at first */
+      s->pace->planned += 3.0 * n * s->N;
     rc = replicates(s, o, n, 3, 0x70696c6f74u + 16 * (uint64_t)a, "pilot", &got,
                     err);
     if (rc || (a > 0 && got.lnz < plain))
@@ -782,6 +844,12 @@ static void say(const tilesat_count_options *o, const ts_estimate *e) {
   fn(o->progress_user, line);
 }
 
+void ts_estimate_size(const tilesat_map *m, const tilesat_count_options *o,
+                      int *replicates, int *particles) {
+  *replicates = o->replicates > 1 ? o->replicates : 8;
+  *particles = o->particles > 0 ? o->particles : default_particles(m->ncells);
+}
+
 int ts_estimate_count(const tilesat_map *m, const tilesat_count_options *o,
                       ts_estimate *out, tilesat_error *err) {
   memset(out, 0, sizeof *out);
@@ -794,10 +862,18 @@ int ts_estimate_count(const tilesat_map *m, const tilesat_count_options *o,
   smc s;
   smc_setup(&s, m);
   double *msg = bp_messages(m->rules);
-  int R = o->replicates > 1 ? o->replicates : 8;
-  int n = o->particles > 0 ? o->particles : default_particles(m->ncells);
+  int R, n;
+  ts_estimate_size(m, o, &R, &n);
+  int np = n / 4 > 100 ? n / 4 : 100;
+  pace pc = {.t0 = cpu_now(),
+             .w0 = clock_now(CLOCK_MONOTONIC),
+             .planned = (3.0 * np + (double)R * n) * s.N,
+             .limit = o->estimate_seconds,
+             .replicates = R,
+             .particles = n};
+  s.pace = &pc;
   summary pilot, main;
-  int rc = choose_twist(&s, msg, o, n / 4 > 100 ? n / 4 : 100, &pilot, err);
+  int rc = choose_twist(&s, msg, o, np, &pilot, err);
   if (!rc)
     rc = replicates(&s, o, n, R, 0x736d63u, "replicate", &main, err);
   if (!rc) {
@@ -816,6 +892,7 @@ int ts_estimate_count(const tilesat_map *m, const tilesat_count_options *o,
     out->alpha = s.alpha;
     say(o, out);
   }
+  out->over_time = pc.over;
   free(msg);
   smc_free(&s);
   return rc;
