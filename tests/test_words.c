@@ -992,3 +992,54 @@ Test(words, collapse_explain_is_short_on_large_maps) {
   run_free(&w);
   rm_dir(dir);
 }
+
+/* A PNG's width and height, from its IHDR (0 0: unreadable). */
+static void png_size(const char *path, unsigned *w, unsigned *h) {
+  unsigned char b[24] = {0};
+  FILE *f = fopen(path, "rb");
+  *w = *h = 0;
+  if (!f)
+    return;
+  if (fread(b, 1, sizeof b, f) == sizeof b) {
+    *w = (unsigned)b[16] << 24 | (unsigned)b[17] << 16 | (unsigned)b[18] << 8 |
+         b[19];
+    *h = (unsigned)b[20] << 24 | (unsigned)b[21] << 16 | (unsigned)b[22] << 8 |
+         b[23];
+  }
+  fclose(f);
+}
+
+/* Two clashing pins on Castle 1024x1024 (the designer's pass): explain
+ * was refused ("needs about 71.1 GiB, more than --max-memory"), and its
+ * --png before that (over 2^26 pixels), though check's windows find the
+ * clash in a 5x5 window at once.  Now explain works within that window
+ * and draws around the clash; here the whole map passes a --max-memory
+ * of 100M on 40x40, the same path. */
+Test(words, explain_past_max_memory_works_in_the_clash_window) {
+  char *dir = temp_dir();
+  char rules[512], png[512];
+  snprintf(rules, sizeof rules, "%s/castle.rules", dir);
+  snprintf(png, sizeof png, "%s/ex.png", dir);
+  run_result r =
+      RUN("import-tileset", "tests/data/wfc/tilesets/Castle.xml", "-o", rules);
+  cr_assert_eq(r.code, 0, "%s", r.err);
+  run_free(&r);
+  r = RUN("explain", rules, "--size", "40x40", "--pin", "20,20=river 0",
+          "--pin", "20,21=river 1", "--max-memory", "100M", "--png", png);
+  cr_expect_eq(r.code, 20, "%s", r.err);
+  cr_expect(strstr(r.err,
+                   "tilesat: explain: the whole 40x40 map's solver would not "
+                   "fit in --max-memory: explaining within the 5x5 window at "
+                   "rows 18-22, columns 18-22 that refutes the pins\n"),
+            "%s", r.err);
+  cr_expect(strstr(r.out, "[1] (20,20) is pinned to \"river 0\"\n"), "%s",
+            r.out);
+  cr_expect(strstr(r.out, "rows 16 to 24, columns 16 to 25 of 40x40, around "
+                          "the clash"),
+            "%s", r.out);
+  unsigned w, h;
+  png_size(png, &w, &h);
+  cr_expect(w > 0 && w < 40 * 16, "%ux%u: not cropped to the clash", w, h);
+  run_free(&r);
+  rm_dir(dir);
+}

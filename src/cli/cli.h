@@ -373,10 +373,20 @@ const char *report_dir_words(tilesat_topology topo, int dir);
 const char *plural(double n);
 int report_trace_write_json(const tilesat_trace *t, FILE *out);
 
+/* Maps larger than this a side are shown around the clash (--whole: all
+ * of them): explain's text and picture, a failed collapse's steps and
+ * picture. */
+#define SHOWN_WHOLE 32
+static inline bool shown_cropped(const options *o, const tilesat_map *m) {
+  return !o->whole && (tilesat_map_width(m) > SHOWN_WHOLE ||
+                       tilesat_map_height(m) > SHOWN_WHOLE);
+}
+
 /* Before any work: can the --png / --tmx / --tmj of m be drawn (the
  * pictures read, a picture of at most 2^26 pixels: of one map, or with
  * `on_sheet` of at least one map on a contact sheet; --tilesets-from's
- * tilesets fit)?  0 or EXIT_ERROR (said). */
+ * tilesets fit)?  explain's picture on a map shown cropped is checked
+ * when drawn.  0 or EXIT_ERROR (said). */
 int outputs_ready(options *o, const tilesat_map *m, bool on_sheet);
 /* Once a run, on stderr: a picture drew pinned tiles smaller than their
  * pictures, and the least --scale that would not (least, from

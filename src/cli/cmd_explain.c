@@ -10,9 +10,8 @@
 
 #define DEFAULT_LIMIT 10 /* --all's */
 
-/* Maps larger than this a side are shown around the clash (--whole: all
- * of them), with this many cells of margin. */
-#define SHOWN_WHOLE 32
+/* Maps larger than SHOWN_WHOLE (cli.h) a side are shown around the clash
+ * (--whole: all of them), with this many cells of margin. */
 #define MARGIN 4
 
 /* o->window: the cells the explanations name and a margin around them,
@@ -131,6 +130,14 @@ static int print_answer(options *o, const tilesat_map *m, int rc,
            tilesat_map_width(m), tilesat_map_height(m));
     return rc;
   }
+  int w[4];
+  if (n && tilesat_explanation_window(es[0], &w[0], &w[1], &w[2], &w[3]))
+    fprintf(stderr,
+            "tilesat: explain: the whole %dx%d map's solver would not fit in "
+            "--max-memory: explaining within the %dx%d window at rows %d-%d, "
+            "columns %d-%d that refutes the pins\n",
+            tilesat_map_width(m), tilesat_map_height(m), w[3], w[2], w[0],
+            w[0] + w[2] - 1, w[1], w[1] + w[3] - 1);
   clash_window(o, m, es, n);
   if (json &&
       report_json_print(o->all ? report_explanations_json(es, n, complete)

@@ -182,9 +182,8 @@ int collapse_failure_png(options *o, const tilesat_map *m,
   return wave_png(o, m, c, NULL, 0);
 }
 
-/* Maps larger than this a side have their steps cut (--whole: all of
- * them), as explain shows such maps around the clash. */
-#define SHOWN_WHOLE 32
+/* Maps larger than SHOWN_WHOLE (cli.h) a side have their steps cut
+ * (--whole: all of them), as explain shows such maps around the clash. */
 
 /* The explanation's text. */
 static void explain_text(options *o, const tilesat_map *m,

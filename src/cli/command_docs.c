@@ -138,7 +138,10 @@ static const command_doc docs[] = {
      "involved, pinned cells drawn as their tile. A map larger than 32x32 "
      "is shown, as text and in --png, around the clash with 4 cells of "
      "margin (its rows and columns said), a global constraint's clash "
-     "too (around its other cells); --whole shows all of it. stderr says "
+     "too (around its other cells); --whole shows all of it. A map whose "
+     "whole solver would not fit --max-memory, with pins that clash, is "
+     "explained within the window around them that check finds with no "
+     "filling (not with --all), and stderr says so. stderr says "
      "each step once, and what the solver works on.",
      "20 explained, 10 a map exists after all, 1 error.",
      {"tilesat explain rules/hard.rules --size 3x3   # exit 20, \"These 3 "

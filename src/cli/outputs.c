@@ -163,7 +163,8 @@ int outputs_ready(options *o, const tilesat_map *m, bool on_sheet) {
   bool marked = !strcmp(o->command, "explain") ||
                 !strcmp(o->command, "trace") || !strcmp(o->command, "verify");
   tilesat_draw how = drawing(o, marked);
-  if (o->png &&
+  bool cropped = !strcmp(o->command, "explain") && shown_cropped(o, m);
+  if (o->png && !cropped &&
       !(on_sheet ? tilesat_render_sheet_drawn_fits(m, pics, 1, &how) > 0
         : marked ? tilesat_render_marked_drawn_fits(m, pics, &how)
                  : tilesat_render_drawn_fits(m, pics, &how))) {
