@@ -1043,3 +1043,29 @@ Test(words, explain_past_max_memory_works_in_the_clash_window) {
   run_free(&r);
   rm_dir(dir);
 }
+
+/* check on pins that clash said only which window had no filling (the
+ * designer's pass), and with --png wrote nothing without a word: now it
+ * names the pins and what says why, as collapse does, and says that no
+ * picture was written (as sample and enum do). */
+Test(words, check_unsat_names_the_pins_and_writes_no_picture) {
+  char *dir = temp_dir();
+  char png[512];
+  snprintf(png, sizeof png, "%s/clash.png", dir);
+  run_result a = RUN("check", "rules/coast.rules", "--size", "12x12", "--pin",
+                     "5,5=S", "--pin", "5,6=L", "--png", png);
+  cr_expect_eq(a.code, 20, "%s", a.err);
+  cr_expect_str_eq(a.out, "UNSAT\n");
+  char want[1024];
+  snprintf(want, sizeof want,
+           "tilesat: check: UNSAT: the pins (5,5)=S and (5,6)=L clash: no "
+           "filling of the 5x5 window at rows 3-7, columns 3-7 keeps them; "
+           "'tilesat explain' with the same options says why\n"
+           "tilesat: --png: no map to draw: %s not written (tilesat explain "
+           "says why there is none)\n",
+           png);
+  cr_expect_str_eq(a.err, want);
+  cr_expect_eq(dir_entries(dir), 0, "check wrote a picture");
+  run_free(&a);
+  rm_dir(dir);
+}

@@ -373,6 +373,17 @@ const char *report_dir_words(tilesat_topology topo, int dir);
 const char *plural(double n);
 int report_trace_write_json(const tilesat_trace *t, FILE *out);
 
+/* UNSAT: no map, so no --png, --tmx or --tmj; stderr says so, for each
+ * asked. */
+void no_map_no_picture(const options *o);
+
+/* Why no map exists, as check found it (how): "the pins (0,0)=S and
+ * (0,1)=L clash: no filling of the 5x4 window at rows 0-3, columns 0-4
+ * keeps them", "the rules: no filling of ...", propagation's words, or
+ * "no map of this size exists with these rules and pins"; malloc'd, NULL
+ * out of memory. */
+char *unsat_words(const tilesat_map *m, const tilesat_check_answer *how);
+
 /* Maps larger than this a side are shown around the clash (--whole: all
  * of them): explain's text and picture, a failed collapse's steps and
  * picture. */

@@ -39,8 +39,9 @@ static const command_doc docs[] = {
      "collapse --guard modify does: stderr says which block of how many it "
      "is at), then the whole map's CNF; --method cnf is the CNF alone, "
      "--method collapse the guarded collapse alone (collapse --guard "
-     "auto's map). On UNSAT, stderr says which window or which cell "
-     "refutes it.",
+     "auto's map). On UNSAT, stderr says which window (and the pins in "
+     "it) or which cell refutes it, and that explain says why; --png, "
+     "--tmx and --tmj then write nothing, and say so.",
      "10 a map exists (printed), 20 none, 1 error.",
      {"tilesat check rules/coast.rules --size 12x8 --pin 7,0=S --pin 0,11=L "
       "  # exit 10",

@@ -287,16 +287,24 @@ void sheet_add(sheet *s, const int *tiles) {
   memcpy(s->maps[s->n++], tiles, n * sizeof *tiles);
 }
 
+void no_map_no_picture(const options *o) {
+  const char *flag[3] = {"--png", "--tmx", "--tmj"};
+  const char *path[3] = {o->png, o->tmx, o->tmj};
+  for (int i = 0; i < 3; i++)
+    if (path[i])
+      fprintf(stderr,
+              "tilesat: %s: no map to %s: %s not written (tilesat explain "
+              "says why there is none)\n",
+              flag[i], i ? "write" : "draw", path[i]);
+}
+
 int sheet_end(sheet *s) {
   if (!s)
     return 0;
   const options *o = s->o;
   int rc = s->failed ? EXIT_ERROR : 0;
   if (!rc && o->png && !s->n) /* no map: no blank picture */
-    fprintf(stderr,
-            "tilesat: --png: no map to draw: %s not written (tilesat explain "
-            "says why there is none)\n",
-            o->png);
+    no_map_no_picture(o);
   else if (!rc && o->png) {
     size_t n = s->n < s->fit ? s->n : s->fit;
     tilesat_draw how = drawing(o, false);

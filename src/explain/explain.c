@@ -339,9 +339,10 @@ int ts_x_in_window(const tilesat_map *m, const tilesat_solve_options *so,
   if (m->bans.n || !m->pins.n || !explain_fits(m, so, &fits))
     return TILESAT_UNKNOWN;
   ts_window w;
+  memset(&w, 0, sizeof w);
   ts_ints pin = {0};
   int res = TILESAT_UNKNOWN;
-  if (clash_window(m, so, &w, &pin)) {
+  if (clash_window(m, so, &w, &pin) && !explain_fits(&w.m, so, &fits)) {
     ts_say(so,
            "explaining within the %dx%d window at rows %d-%d, columns "
            "%d-%d that refutes the pins",
@@ -352,8 +353,8 @@ int ts_x_in_window(const tilesat_map *m, const tilesat_solve_options *so,
       move_to_map(m, &w, &pin, *out);
     else if (res == TILESAT_SAT)
       res = TILESAT_UNKNOWN; /* without its bans the window fills */
-    ts_window_free(&w);
   }
+  ts_window_free(&w); /* (zeroed when there was none) */
   free(pin.v);
   return res;
 }
