@@ -1069,3 +1069,42 @@ Test(words, check_unsat_names_the_pins_and_writes_no_picture) {
   run_free(&a);
   rm_dir(dir);
 }
+
+/* A failed run's picture on a large map was the whole map, mostly faded
+ * (5376x5492 at 256x256; at 1024x1024 over 2^26 pixels: exit 1, no
+ * answer): now it is drawn around the contradiction past 32x32, as explain
+ * draws a clash (--whole: all of it); a guarded run that finds no map has
+ * no wave to draw and says so, still UNSAT. */
+Test(words, failed_collapse_picture_crops_to_the_clash) {
+  char *dir = temp_dir();
+  char png[512];
+  snprintf(png, sizeof png, "%s/c.png", dir);
+  unsigned w, h;
+  run_result a = RUN("collapse", "rules/coast.rules", "--size", "40x40",
+                     "--pin", "20,20=S", "--pin", "20,21=L", "--png", png);
+  cr_expect_eq(a.code, 0, "%s", a.err);
+  png_size(png, &w, &h);
+  cr_expect(w > 0 && w < 40 * 16 && h < 40 * 16, "%ux%u: not cropped", w, h);
+  run_free(&a);
+  a = RUN("collapse", "rules/coast.rules", "--size", "40x40", "--pin",
+          "20,20=S", "--pin", "20,21=L", "--png", png, "--whole");
+  cr_expect_eq(a.code, 0, "%s", a.err);
+  png_size(png, &w, &h);
+  cr_expect(w >= 40 * 16 && h >= 40 * 16, "%ux%u: not whole", w, h);
+  run_free(&a);
+  remove(png);
+  a = RUN("collapse", "rules/coast.rules", "--size", "40x40", "--pin",
+          "20,20=S", "--pin", "21,21=L", "--guard", "modify", "-q", "--png",
+          png);
+  cr_expect_eq(a.code, 20, "%s", a.err);
+  cr_expect_str_eq(a.out, "UNSAT\n");
+  char want[640];
+  snprintf(want, sizeof want,
+           "tilesat: --png: no map to draw: %s not written (tilesat explain "
+           "says why there is none)\n",
+           png);
+  cr_expect(strstr(a.err, want), "%s", a.err);
+  cr_expect_eq(dir_entries(dir), 0, "a picture written");
+  run_free(&a);
+  rm_dir(dir);
+}

@@ -393,6 +393,11 @@ static inline bool shown_cropped(const options *o, const tilesat_map *m) {
                        tilesat_map_height(m) > SHOWN_WHOLE);
 }
 
+/* o->window (what --png and explain's text map show): the n cells and 4
+ * cells of margin around them, when m is shown cropped (shown_cropped);
+ * unchanged (the whole map) otherwise, or with no cell. */
+void crop_around(options *o, const tilesat_map *m, const int *cells, size_t n);
+
 /* Before any work: can the --png / --tmx / --tmj of m be drawn (the
  * pictures read, a picture of at most 2^26 pixels: of one map, or with
  * `on_sheet` of at least one map on a contact sheet; --tilesets-from's

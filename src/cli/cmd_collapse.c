@@ -86,6 +86,11 @@ static void say_no_map(const options *o, const run_end *e) {
          e->res == TILESAT_UNSAT ? "there is no map"
          : e->broken             ? "the map breaks a constraint"
                                  : "the run contradicted, there is no map");
+  if (o->png && e->bad < 0 && !e->broken) /* no wave to draw either */
+    fprintf(stderr,
+            "tilesat: --png: no map to draw: %s not written (tilesat explain "
+            "says why there is none)\n",
+            o->png);
 }
 
 /* What --guard modify did (or auto, by modify), on stderr. */

@@ -28,6 +28,36 @@ static tilesat_draw drawing(const options *o, bool marked) {
   return how;
 }
 
+/* Cells of margin around a clash shown cropped. */
+#define MARGIN 4
+
+void crop_around(options *o, const tilesat_map *m, const int *cells, size_t n) {
+  int W = tilesat_map_width(m), H = tilesat_map_height(m);
+  int lo[2] = {H, W}, hi[2] = {-1, -1};
+  if (!shown_cropped(o, m))
+    return;
+  for (size_t i = 0; i < n; i++) {
+    int rc[2] = {cells[i] / W, cells[i] % W};
+    for (int a = 0; a < 2; a++) {
+      lo[a] = rc[a] < lo[a] ? rc[a] : lo[a];
+      hi[a] = rc[a] > hi[a] ? rc[a] : hi[a];
+    }
+  }
+  if (hi[0] < 0)
+    return;
+  const int size[2] = {H, W};
+  for (int a = 0; a < 2; a++) {
+    lo[a] = lo[a] - MARGIN > 0 ? lo[a] - MARGIN : 0;
+    hi[a] = hi[a] + MARGIN < size[a] - 1 ? hi[a] + MARGIN : size[a] - 1;
+  }
+  if (tilesat_rules_topology(tilesat_map_rules(m)) == TILESAT_HEX && lo[0] % 2)
+    lo[0]--; /* a hex map's rows keep their shifts */
+  o->window[0] = lo[0];
+  o->window[1] = lo[1];
+  o->window[2] = hi[0] - lo[0] + 1;
+  o->window[3] = hi[1] - lo[1] + 1;
+}
+
 void pins_cut_notice(const options *o, int least) {
   static bool said; /* once a run, however many pictures */
   if (!least || said)
