@@ -1041,6 +1041,14 @@ Test(words, explain_past_max_memory_works_in_the_clash_window) {
   png_size(png, &w, &h);
   cr_expect(w > 0 && w < 40 * 16, "%ux%u: not cropped to the clash", w, h);
   run_free(&r);
+  r = RUN("explain", rules, "--size", "40x40", "--pin", "20,20=river 0",
+          "--pin", "20,21=river 1", "--max-memory", "100M", "--all");
+  cr_expect_eq(r.code, 20, "%s", r.err);
+  cr_expect(strstr(r.err, "explaining within the 5x5 window at rows 18-22, "
+                          "columns 18-22 that refutes the pins\n"),
+            "%s", r.err);
+  cr_expect(strstr(r.out, "(20,21) is pinned to \"river 1\"\n"), "%s", r.out);
+  run_free(&r);
   rm_dir(dir);
 }
 

@@ -142,7 +142,7 @@ static const command_doc docs[] = {
      "too (around its other cells); --whole shows all of it. A map whose "
      "whole solver would not fit --max-memory, with pins that clash, is "
      "explained within the window around them that check finds with no "
-     "filling (not with --all), and stderr says so. stderr says "
+     "filling (the first such window), and stderr says so. stderr says "
      "each step once, and what the solver works on.",
      "20 explained, 10 a map exists after all, 1 error.",
      {"tilesat explain rules/hard.rules --size 3x3   # exit 20, \"These 3 "

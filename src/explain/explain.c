@@ -332,22 +332,31 @@ static void move_to_map(const tilesat_map *m, const ts_window *w,
   e->window[3] = w->m.width;
 }
 
+/* Does a window apply (see ts_x_in_window)?  True with *w and pin set
+ * (free both in any case). */
+static bool window_applies(const tilesat_map *m,
+                           const tilesat_solve_options *so, ts_window *w,
+                           ts_ints *pin) {
+  tilesat_error fits;
+  memset(w, 0, sizeof *w);
+  if (m->bans.n || !m->pins.n || !explain_fits(m, so, &fits) ||
+      !clash_window(m, so, w, pin) || explain_fits(&w->m, so, &fits))
+    return false;
+  ts_say(so,
+         "explaining within the %dx%d window at rows %d-%d, columns "
+         "%d-%d that refutes the pins",
+         w->m.width, w->m.height, w->y0, w->y0 + w->m.height - 1, w->x0,
+         w->x0 + w->m.width - 1);
+  return true;
+}
+
 int ts_x_in_window(const tilesat_map *m, const tilesat_solve_options *so,
                    ts_x_fn fn, const void *arg, tilesat_explanation **out,
                    tilesat_error *err) {
-  tilesat_error fits;
-  if (m->bans.n || !m->pins.n || !explain_fits(m, so, &fits))
-    return TILESAT_UNKNOWN;
   ts_window w;
-  memset(&w, 0, sizeof w);
   ts_ints pin = {0};
   int res = TILESAT_UNKNOWN;
-  if (clash_window(m, so, &w, &pin) && !explain_fits(&w.m, so, &fits)) {
-    ts_say(so,
-           "explaining within the %dx%d window at rows %d-%d, columns "
-           "%d-%d that refutes the pins",
-           w.m.width, w.m.height, w.y0, w.y0 + w.m.height - 1, w.x0,
-           w.x0 + w.m.width - 1);
+  if (window_applies(m, so, &w, &pin)) {
     res = fn(&w.m, so, arg, out, err);
     if (res == TILESAT_UNSAT)
       move_to_map(m, &w, &pin, *out);
@@ -355,6 +364,24 @@ int ts_x_in_window(const tilesat_map *m, const tilesat_solve_options *so,
       res = TILESAT_UNKNOWN; /* without its bans the window fills */
   }
   ts_window_free(&w); /* (zeroed when there was none) */
+  free(pin.v);
+  return res;
+}
+
+int ts_x_all_in_window(const tilesat_map *m, const tilesat_solve_options *so,
+                       size_t limit, tilesat_explanation ***out, size_t *n,
+                       bool *complete, tilesat_error *err) {
+  ts_window w;
+  ts_ints pin = {0};
+  int res = TILESAT_UNKNOWN;
+  if (window_applies(m, so, &w, &pin)) {
+    res = tilesat_explain_all(&w.m, so, limit, out, n, complete, err);
+    for (size_t i = 0; res == TILESAT_UNSAT && i < *n; i++)
+      move_to_map(m, &w, &pin, (*out)[i]);
+    if (res == TILESAT_SAT)
+      res = TILESAT_UNKNOWN; /* without its bans the window fills */
+  }
+  ts_window_free(&w);
   free(pin.v);
   return res;
 }

@@ -36,6 +36,12 @@ int ts_x_in_window(const tilesat_map *m, const tilesat_solve_options *so,
                    ts_x_fn fn, const void *arg, tilesat_explanation **out,
                    tilesat_error *err);
 
+/* The same for tilesat_explain_all: every explanation of the window
+ * (up to limit), moved to m. */
+int ts_x_all_in_window(const tilesat_map *m, const tilesat_solve_options *so,
+                       size_t limit, tilesat_explanation ***out, size_t *n,
+                       bool *complete, tilesat_error *err);
+
 #define SMALL_CORE 300 /* shrink without refinement up to this size */
 
 /* The map's CNF, and the cuts of its connected and path constraints found
