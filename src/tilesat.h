@@ -760,6 +760,12 @@ TILESAT_API size_t tilesat_explanation_cells(const tilesat_explanation *e,
  * does it take search)? */
 TILESAT_API bool
 tilesat_explanation_by_propagation(const tilesat_explanation *e);
+/* Was it found in a window of the map (a map whose whole solver would not
+ * fit its max_memory, with pins that clash in a window around them): true
+ * with the window's rows row0.. and columns col0... */
+TILESAT_API bool tilesat_explanation_window(const tilesat_explanation *e,
+                                            int *row0, int *col0, int *rows,
+                                            int *cols);
 /* The map explained (borrowed). */
 TILESAT_API const tilesat_map *
 tilesat_explanation_map(const tilesat_explanation *e);

@@ -1121,7 +1121,8 @@ Test(global, a_connected_clash_is_named_and_cropped) {
                    "tilesat: check: UNSAT: propagating the rules, the pins and "
                    "the constraint \"floor connected: the cells holding . + , "
                    "= form one region\" (rules/dungeon8.constraints:6) leaves "
-                   "no tile at (3,3)\n");
+                   "no tile at (3,3); 'tilesat explain' with the same options "
+                   "says why\n");
   run_free(&r);
   args[0] = "explain";
   setenv("TILESAT_PROGRESS", "all", 1);

@@ -177,8 +177,10 @@ Test(portfolio, the_window_is_named) {
   clock_gettime(CLOCK_MONOTONIC, &t1);
   cr_expect_eq(r.code, 20, "%s", r.err);
   cr_expect_str_eq(r.out, "UNSAT\n");
-  cr_expect_str_eq(r.err, "tilesat: check: UNSAT: no filling of the 5x5 "
-                          "window at rows 0-4, columns 0-4\n");
+  cr_expect_str_eq(r.err, "tilesat: check: UNSAT: the pins (0,0)=S and (1,1)=L "
+                          "clash: no filling of the 5x5 window at rows 0-4, "
+                          "columns 0-4 keeps them; 'tilesat explain' with "
+                          "the same options says why\n");
   double s = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (t1.tv_nsec - t0.tv_nsec);
   cr_expect_lt(s, 5.0, "%.2f s", s);
   run_free(&r);
@@ -186,8 +188,10 @@ Test(portfolio, the_window_is_named) {
   r = RUN("check", "rules/coast.rules", "--size", "1024x1024", "--pin",
           "600,300=S", "--pin", "601,301=L");
   cr_expect_eq(r.code, 20, "%s", r.err);
-  cr_expect_str_eq(r.err, "tilesat: check: UNSAT: no filling of the 5x5 "
-                          "window at rows 598-602, columns 298-302\n");
+  cr_expect_str_eq(r.err, "tilesat: check: UNSAT: the pins (600,300)=S and "
+                          "(601,301)=L clash: no filling of the 5x5 window at "
+                          "rows 598-602, columns 298-302 keeps them; 'tilesat "
+                          "explain' with the same options says why\n");
   run_free(&r);
   /* far apart: below S only S, above L only L, down the whole column;
    * no window short of it refutes them, propagation does */
@@ -196,14 +200,17 @@ Test(portfolio, the_window_is_named) {
   cr_expect_eq(r.code, 20, "%s", r.err);
   cr_expect_str_eq(r.out, "UNSAT\n");
   cr_expect_str_eq(r.err, "tilesat: check: UNSAT: propagating the rules and "
-                          "pins leaves no tile at (1023,0)\n");
+                          "pins leaves no tile at (1023,0); 'tilesat explain' "
+                          "with the same options says why\n");
   run_free(&r);
   r = RUN("check", "rules/coast.rules", "--size", "40x30", "--periodic",
           "--pin", "29,39=S", "--pin", "0,0=L");
   cr_expect_eq(r.code, 20, "%s", r.err);
-  cr_expect_str_eq(r.err, "tilesat: check: UNSAT: no filling of the 5x5 "
-                          "window at rows 27-29 and 0-1, columns 37-39 and "
-                          "0-1\n");
+  cr_expect_str_eq(r.err, "tilesat: check: UNSAT: the pins (29,39)=S and "
+                          "(0,0)=L clash: no filling of the 5x5 window at "
+                          "rows 27-29 and 0-1, columns 37-39 and 0-1 keeps "
+                          "them; 'tilesat explain' with the same options says "
+                          "why\n");
   run_free(&r);
   r = RUN("check", "rules/coast.rules", "--size", "40x30", "--periodic",
           "--pin", "29,39=S", "--pin", "0,0=L", "--method", "cnf");
@@ -229,8 +236,10 @@ Test(portfolio, pins_from_a_painted_level) {
                      "--pins-from", clash);
   cr_expect_eq(r.code, 20, "%s", r.err);
   cr_expect_str_eq(r.out, "UNSAT\n");
-  cr_expect_str_eq(r.err, "tilesat: check: UNSAT: no filling of the 5x5 "
-                          "window at rows 38-42, columns 18-22\n");
+  cr_expect_str_eq(r.err, "tilesat: check: UNSAT: the pins (40,20)=S and "
+                          "(41,21)=L clash: no filling of the 5x5 window at "
+                          "rows 38-42, columns 18-22 keeps them; 'tilesat "
+                          "explain' with the same options says why\n");
   run_free(&r);
   level[41 * 65 + 21] = '.'; /* the L painted out: fine */
   level[45 * 65 + 30] = 'L';
@@ -411,15 +420,17 @@ Test(portfolio, the_cli) {
   run_result r = RUN("check", "rules/hard.rules", "--size", "10x10");
   cr_expect_eq(r.code, 20, "%s", r.err);
   cr_expect_str_eq(r.out, "UNSAT\n");
-  cr_expect_str_eq(r.err, "tilesat: check: UNSAT: no filling of the 5x5 "
-                          "window at rows 0-4, columns 0-4\n");
+  cr_expect_str_eq(r.err, "tilesat: check: UNSAT: the rules: no filling of "
+                          "the 5x5 window at rows 0-4, columns 0-4; 'tilesat "
+                          "explain' with the same options says why\n");
   run_free(&r);
   r = RUN("check", "rules/coast.rules", "--size", "3x3", "--pin", "0,0=S",
           "--pin", "1,1=L");
   cr_expect_eq(r.code, 20, "%s", r.err);
   cr_expect_str_eq(r.err,
                    "tilesat: check: UNSAT: propagating the rules and pins "
-                   "leaves no tile at (1,1)\n");
+                   "leaves no tile at (1,1); 'tilesat explain' with "
+                   "the same options says why\n");
   run_free(&r);
   expect_cli_error("tilesat: --method: 'dp' is not auto, cnf or collapse\n",
                    "check", "rules/coast.rules", "--size", "3x3", "--method",

@@ -1132,3 +1132,127 @@ Test(words, method_exact_names_the_exact_ones) {
                    "check", "rules/coast.rules", "--size", "3x3", "--method",
                    "Exactly");
 }
+
+/* A PNG's width and height, from its IHDR (0 0: unreadable). */
+static void png_size(const char *path, unsigned *w, unsigned *h) {
+  unsigned char b[24] = {0};
+  FILE *f = fopen(path, "rb");
+  *w = *h = 0;
+  if (!f)
+    return;
+  if (fread(b, 1, sizeof b, f) == sizeof b) {
+    *w = (unsigned)b[16] << 24 | (unsigned)b[17] << 16 | (unsigned)b[18] << 8 |
+         b[19];
+    *h = (unsigned)b[20] << 24 | (unsigned)b[21] << 16 | (unsigned)b[22] << 8 |
+         b[23];
+  }
+  fclose(f);
+}
+
+/* Two clashing pins on Castle 1024x1024 (the designer's pass): explain
+ * was refused ("needs about 71.1 GiB, more than --max-memory"), and its
+ * --png before that (over 2^26 pixels), though check's windows find the
+ * clash in a 5x5 window at once.  Now explain works within that window
+ * and draws around the clash; here the whole map passes a --max-memory
+ * of 100M on 40x40, the same path. */
+Test(words, explain_past_max_memory_works_in_the_clash_window) {
+  char *dir = temp_dir();
+  char rules[512], png[512];
+  snprintf(rules, sizeof rules, "%s/castle.rules", dir);
+  snprintf(png, sizeof png, "%s/ex.png", dir);
+  run_result r =
+      RUN("import-tileset", "tests/data/wfc/tilesets/Castle.xml", "-o", rules);
+  cr_assert_eq(r.code, 0, "%s", r.err);
+  run_free(&r);
+  r = RUN("explain", rules, "--size", "40x40", "--pin", "20,20=river 0",
+          "--pin", "20,21=river 1", "--max-memory", "100M", "--png", png);
+  cr_expect_eq(r.code, 20, "%s", r.err);
+  cr_expect(strstr(r.err,
+                   "tilesat: explain: the whole 40x40 map's solver would not "
+                   "fit in --max-memory: explaining within the 5x5 window at "
+                   "rows 18-22, columns 18-22 that refutes the pins\n"),
+            "%s", r.err);
+  cr_expect(strstr(r.out, "[1] (20,20) is pinned to \"river 0\"\n"), "%s",
+            r.out);
+  cr_expect(strstr(r.out, "rows 16 to 24, columns 16 to 25 of 40x40, around "
+                          "the clash"),
+            "%s", r.out);
+  unsigned w, h;
+  png_size(png, &w, &h);
+  cr_expect(w > 0 && w < 40 * 16, "%ux%u: not cropped to the clash", w, h);
+  run_free(&r);
+  r = RUN("explain", rules, "--size", "40x40", "--pin", "20,20=river 0",
+          "--pin", "20,21=river 1", "--max-memory", "100M", "--all");
+  cr_expect_eq(r.code, 20, "%s", r.err);
+  cr_expect(strstr(r.err, "explaining within the 5x5 window at rows 18-22, "
+                          "columns 18-22 that refutes the pins\n"),
+            "%s", r.err);
+  cr_expect(strstr(r.out, "(20,21) is pinned to \"river 1\"\n"), "%s", r.out);
+  run_free(&r);
+  rm_dir(dir);
+}
+
+/* check on pins that clash said only which window had no filling (the
+ * designer's pass), and with --png wrote nothing without a word: now it
+ * names the pins and what says why, as collapse does, and says that no
+ * picture was written (as sample and enum do). */
+Test(words, check_unsat_names_the_pins_and_writes_no_picture) {
+  char *dir = temp_dir();
+  char png[512];
+  snprintf(png, sizeof png, "%s/clash.png", dir);
+  run_result a = RUN("check", "rules/coast.rules", "--size", "12x12", "--pin",
+                     "5,5=S", "--pin", "5,6=L", "--png", png);
+  cr_expect_eq(a.code, 20, "%s", a.err);
+  cr_expect_str_eq(a.out, "UNSAT\n");
+  char want[1024];
+  snprintf(want, sizeof want,
+           "tilesat: check: UNSAT: the pins (5,5)=S and (5,6)=L clash: no "
+           "filling of the 5x5 window at rows 3-7, columns 3-7 keeps them; "
+           "'tilesat explain' with the same options says why\n"
+           "tilesat: --png: no map to draw: %s not written (tilesat explain "
+           "says why there is none)\n",
+           png);
+  cr_expect_str_eq(a.err, want);
+  cr_expect_eq(dir_entries(dir), 0, "check wrote a picture");
+  run_free(&a);
+  rm_dir(dir);
+}
+
+/* A failed run's picture on a large map was the whole map, mostly faded
+ * (5376x5492 at 256x256; at 1024x1024 over 2^26 pixels: exit 1, no
+ * answer): now it is drawn around the contradiction past 32x32, as explain
+ * draws a clash (--whole: all of it); a guarded run that finds no map has
+ * no wave to draw and says so, still UNSAT. */
+Test(words, failed_collapse_picture_crops_to_the_clash) {
+  char *dir = temp_dir();
+  char png[512];
+  snprintf(png, sizeof png, "%s/c.png", dir);
+  unsigned w, h;
+  run_result a = RUN("collapse", "rules/coast.rules", "--size", "40x40",
+                     "--pin", "20,20=S", "--pin", "20,21=L", "--png", png);
+  cr_expect_eq(a.code, 0, "%s", a.err);
+  png_size(png, &w, &h);
+  cr_expect(w > 0 && w < 40 * 16 && h < 40 * 16, "%ux%u: not cropped", w, h);
+  run_free(&a);
+  a = RUN("collapse", "rules/coast.rules", "--size", "40x40", "--pin",
+          "20,20=S", "--pin", "20,21=L", "--png", png, "--whole");
+  cr_expect_eq(a.code, 0, "%s", a.err);
+  png_size(png, &w, &h);
+  cr_expect(w >= 40 * 16 && h >= 40 * 16, "%ux%u: not whole", w, h);
+  run_free(&a);
+  remove(png);
+  a = RUN("collapse", "rules/coast.rules", "--size", "40x40", "--pin",
+          "20,20=S", "--pin", "21,21=L", "--guard", "modify", "-q", "--png",
+          png);
+  cr_expect_eq(a.code, 20, "%s", a.err);
+  cr_expect_str_eq(a.out, "UNSAT\n");
+  char want[640];
+  snprintf(want, sizeof want,
+           "tilesat: --png: no map to draw: %s not written (tilesat explain "
+           "says why there is none)\n",
+           png);
+  cr_expect(strstr(a.err, want), "%s", a.err);
+  cr_expect_eq(dir_entries(dir), 0, "a picture written");
+  run_free(&a);
+  rm_dir(dir);
+}

@@ -123,6 +123,9 @@ enum command_trait {
   /* draws maps at random: of the exact methods, the dp alone draws (enum
    * lists maps, it does not draw them) */
   CMD_DRAWS = 1u << 8,
+  /* --png crops its picture around the clash on a map larger than 32x32
+   * (--whole: the whole map) */
+  CMD_CROPS = 1u << 9,
 };
 typedef struct command {
   const char *name, *usage, *summary;
@@ -418,10 +421,36 @@ const char *report_dir_words(tilesat_topology topo, int dir);
 const char *plural(double n);
 int report_trace_write_json(const tilesat_trace *t, FILE *out);
 
+/* UNSAT: no map, so no --png, --tmx or --tmj; stderr says so, for each
+ * asked. */
+void no_map_no_picture(const options *o);
+
+/* Why no map exists, as check found it (how): "the pins (0,0)=S and
+ * (0,1)=L clash: no filling of the 5x4 window at rows 0-3, columns 0-4
+ * keeps them", "the rules: no filling of ...", propagation's words, or
+ * "no map of this size exists with these rules and pins"; malloc'd, NULL
+ * out of memory. */
+char *unsat_words(const tilesat_map *m, const tilesat_check_answer *how);
+
+/* Maps larger than this a side are shown around the clash (--whole: all
+ * of them): explain's text and picture, a failed collapse's steps and
+ * picture. */
+#define SHOWN_WHOLE 32
+static inline bool shown_cropped(const options *o, const tilesat_map *m) {
+  return !o->whole && (tilesat_map_width(m) > SHOWN_WHOLE ||
+                       tilesat_map_height(m) > SHOWN_WHOLE);
+}
+
+/* o->window (what --png and explain's text map show): the n cells and 4
+ * cells of margin around them, when m is shown cropped (shown_cropped);
+ * unchanged (the whole map) otherwise, or with no cell. */
+void crop_around(options *o, const tilesat_map *m, const int *cells, size_t n);
+
 /* Before any work: can the --png / --tmx / --tmj of m be drawn (the
  * pictures read, a picture of at most 2^26 pixels: of one map, or with
  * `on_sheet` of at least one map on a contact sheet; --tilesets-from's
- * tilesets fit)?  0 or EXIT_ERROR (said). */
+ * tilesets fit)?  explain's picture on a map shown cropped is checked
+ * when drawn.  0 or EXIT_ERROR (said). */
 int outputs_ready(options *o, const tilesat_map *m, bool on_sheet);
 /* Once a run, on stderr: a picture drew pinned tiles smaller than their
  * pictures, and the least --scale that would not (least, from

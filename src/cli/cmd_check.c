@@ -39,11 +39,15 @@ int cmd_check(options *o) {
         rc = EXIT_ERROR;
     } else if (rc == TILESAT_UNSAT) {
       if (how.by == TILESAT_BY_WINDOW || how.by == TILESAT_BY_PROPAGATION) {
-        char why[256];
-        tilesat_check_answer_text(m, &how, why, sizeof why);
-        fail("check: UNSAT: %s", why);
+        char *why = unsat_words(m, &how);
+        if (why)
+          fail("check: UNSAT: %s; 'tilesat explain' with the same options "
+               "says why",
+               why);
+        free(why);
       }
       printf("UNSAT\n");
+      no_map_no_picture(o);
     } else {
       rc = tiles ? fail_solve(o, &err) : EXIT_ERROR;
     }

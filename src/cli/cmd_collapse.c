@@ -86,6 +86,11 @@ static void say_no_map(const options *o, const run_end *e) {
          e->res == TILESAT_UNSAT ? "there is no map"
          : e->broken             ? "the map breaks a constraint"
                                  : "the run contradicted, there is no map");
+  if (o->png && e->bad < 0 && !e->broken) /* no wave to draw either */
+    fprintf(stderr,
+            "tilesat: --png: no map to draw: %s not written (tilesat explain "
+            "says why there is none)\n",
+            o->png);
 }
 
 /* What --guard modify did (or auto, by modify), on stderr. */
@@ -140,41 +145,6 @@ static void say_guard(const tilesat_map *m, const tilesat_collapse *c,
           tilesat_collapse_solver_calls(c), more);
 }
 
-/* Is cell in the window (rows row0.., columns col0.., modulo the size)? */
-static bool in_window(const tilesat_map *m, int cell, const int w[4]) {
-  int W = tilesat_map_width(m), H = tilesat_map_height(m);
-  int dr = (cell / W - w[0] + H) % H, dc = (cell % W - w[1] + W) % W;
-  return dr < w[2] && dc < w[3];
-}
-
-/* The pins in the window, as "the pins (0,0)=S and (0,1)=L" (the first
- * 6), into f; how many there are. */
-static int window_pins(const tilesat_map *m, const int w[4], FILE *f) {
-  const tilesat_rules *r = tilesat_map_rules(m);
-  int W = tilesat_map_width(m), n = 0, total = 0, np = tilesat_map_npins(m);
-  for (int i = 0; i < np; i++) {
-    int cell, tile;
-    tilesat_map_pin_get(m, i, &cell, &tile);
-    total += in_window(m, cell, w);
-  }
-  for (int i = 0; i < np && n < 6; i++) {
-    int cell, tile;
-    tilesat_map_pin_get(m, i, &cell, &tile);
-    if (!in_window(m, cell, w))
-      continue;
-    n++;
-    fputs(n == 1       ? (total == 1 ? "the pin " : "the pins ")
-          : n == total ? " and "
-                       : ", ",
-          f);
-    fprintf(f, "(%d,%d)=", cell / W, cell % W);
-    tilesat_write_name(f, tilesat_rules_tile_name(r, tile));
-  }
-  if (total > n)
-    fprintf(f, " and %d more", total - n);
-  return total;
-}
-
 /* A guarded run found no map: where, as check says it (the window with no
  * filling that refutes it, found by check's windows when the run's guard
  * had none), the pins in that window, and what says why. */
@@ -199,31 +169,13 @@ static void say_unsat(const options *o, const tilesat_map *m,
     w[2] = how.rows;
     w[3] = how.cols;
   }
-  char *text = NULL;
-  size_t len = 0;
-  FILE *f = open_memstream(&text, &len);
-  if (!f)
+  how.row0 = w[0];
+  how.col0 = w[1];
+  how.rows = w[2];
+  how.cols = w[3];
+  char *text = unsat_words(m, &how);
+  if (!text)
     return;
-  if (how.by == TILESAT_BY_WINDOW) {
-    how.row0 = w[0];
-    how.col0 = w[1];
-    how.rows = w[2];
-    how.cols = w[3];
-    char where[256];
-    tilesat_check_answer_text(m, &how, where, sizeof where);
-    if (window_pins(m, w, f))
-      fprintf(f, " clash: %s keeps them", where);
-    else
-      fprintf(f, "the rules: %s", where);
-  } else if (how.by == TILESAT_BY_PROPAGATION) {
-    char where[256];
-    tilesat_check_answer_text(m, &how, where, sizeof where);
-    fprintf(f, "%s", where);
-  } else {
-    fprintf(f, "no map of this size exists with these rules%s",
-            tilesat_map_npins(m) ? " and pins" : "");
-  }
-  fclose(f);
   fail("collapse: UNSAT: %s; 'tilesat explain' with the same options says "
        "why",
        text);

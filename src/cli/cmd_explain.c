@@ -10,45 +10,28 @@
 
 #define DEFAULT_LIMIT 10 /* --all's */
 
-/* Maps larger than this a side are shown around the clash (--whole: all
- * of them), with this many cells of margin. */
-#define SHOWN_WHOLE 32
-#define MARGIN 4
-
 /* o->window: the cells the explanations name and a margin around them,
  * on a map larger than 32x32 without --whole; a global constraint (the
  * whole map's) names no cell of its own: the cells of the rest of the
  * clash are shown (the whole map when it has none). */
 static void clash_window(options *o, const tilesat_map *m,
                          tilesat_explanation *const *es, size_t n) {
-  int W = tilesat_map_width(m), H = tilesat_map_height(m);
-  int lo[2] = {H, W}, hi[2] = {-1, -1};
-  if (o->whole || (W <= SHOWN_WHOLE && H <= SHOWN_WHOLE))
-    return;
+  struct {
+    int *v;
+    size_t n;
+  } all = {NULL, 0};
   for (size_t k = 0; k < n; k++) {
     const int *cells;
     size_t nc = tilesat_explanation_cells(es[k], &cells);
-    for (size_t i = 0; i < nc; i++) {
-      int rc[2] = {cells[i] / W, cells[i] % W};
-      for (int a = 0; a < 2; a++) {
-        lo[a] = rc[a] < lo[a] ? rc[a] : lo[a];
-        hi[a] = rc[a] > hi[a] ? rc[a] : hi[a];
-      }
-    }
+    int *more = realloc(all.v, (all.n + nc + 1) * sizeof *more);
+    if (!more)
+      break;
+    all.v = more;
+    memcpy(all.v + all.n, cells, nc * sizeof *cells);
+    all.n += nc;
   }
-  if (hi[0] < 0)
-    return;
-  const int size[2] = {H, W};
-  for (int a = 0; a < 2; a++) {
-    lo[a] = lo[a] - MARGIN > 0 ? lo[a] - MARGIN : 0;
-    hi[a] = hi[a] + MARGIN < size[a] - 1 ? hi[a] + MARGIN : size[a] - 1;
-  }
-  if (tilesat_rules_topology(tilesat_map_rules(m)) == TILESAT_HEX && lo[0] % 2)
-    lo[0]--; /* a hex map's rows keep their shifts */
-  o->window[0] = lo[0];
-  o->window[1] = lo[1];
-  o->window[2] = hi[0] - lo[0] + 1;
-  o->window[3] = hi[1] - lo[1] + 1;
+  crop_around(o, m, all.v, all.n);
+  free(all.v);
 }
 
 /* explain's progress: the solver's "solving with NAME", polled all along
@@ -131,6 +114,14 @@ static int print_answer(options *o, const tilesat_map *m, int rc,
            tilesat_map_width(m), tilesat_map_height(m));
     return rc;
   }
+  int w[4];
+  if (n && tilesat_explanation_window(es[0], &w[0], &w[1], &w[2], &w[3]))
+    fprintf(stderr,
+            "tilesat: explain: the whole %dx%d map's solver would not fit in "
+            "--max-memory: explaining within the %dx%d window at rows %d-%d, "
+            "columns %d-%d that refutes the pins\n",
+            tilesat_map_width(m), tilesat_map_height(m), w[3], w[2], w[0],
+            w[0] + w[2] - 1, w[1], w[1] + w[3] - 1);
   clash_window(o, m, es, n);
   if (json &&
       report_json_print(o->all ? report_explanations_json(es, n, complete)

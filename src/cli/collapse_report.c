@@ -146,7 +146,8 @@ static cJSON *json_chain(const tilesat_trace *t) {
 
 /* --png of a failed run: the wave it left (decided cells as their tile,
  * others as blends, the empty cell black), the contradiction and the
- * doomed set framed. */
+ * doomed set framed; on a map larger than 32x32 (without --whole) only
+ * around them, as explain draws such a map. */
 static bool wave_has(const void *c, int cell, int tile) {
   return tilesat_collapse_possible(c, cell, tile);
 }
@@ -159,14 +160,22 @@ static int wave_png(options *o, const tilesat_map *m, const tilesat_collapse *c,
     fail("out of memory");
     return EXIT_ERROR;
   }
+  int *shown = malloc((n + 1) * sizeof *shown), ns = 0;
   for (size_t i = 0; i < n; i++) {
     int cell, tile;
     tilesat_collapse_choices(c, doomed[i], &cell, &tile);
     mark[cell] = TILESAT_MARK_DOOMED;
+    if (shown)
+      shown[ns++] = cell;
   }
-  if (tilesat_collapse_contradiction(c) >= 0)
+  if (tilesat_collapse_contradiction(c) >= 0) {
     mark[tilesat_collapse_contradiction(c)] = TILESAT_MARK_EMPTY;
+    if (shown)
+      shown[ns++] = tilesat_collapse_contradiction(c);
+  }
+  crop_around(o, m, shown, shown ? (size_t)ns : 0); /* on a large map */
   int rc = domains_png(o, m, wave_has, c, mark, NULL, 0);
+  free(shown);
   free(mark);
   return rc;
 }
@@ -176,9 +185,8 @@ int collapse_failure_png(options *o, const tilesat_map *m,
   return wave_png(o, m, c, NULL, 0);
 }
 
-/* Maps larger than this a side have their steps cut (--whole: all of
- * them), as explain shows such maps around the clash. */
-#define SHOWN_WHOLE 32
+/* Maps larger than SHOWN_WHOLE (cli.h) a side have their steps cut
+ * (--whole: all of them), as explain shows such maps around the clash. */
 
 /* The chain of steps, as trace shows it: in the text whole on maps up to
  * SHOWN_WHOLE a side (or --whole), cut around the clash on larger ones. */

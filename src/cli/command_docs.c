@@ -39,8 +39,9 @@ static const command_doc docs[] = {
      "collapse --guard modify does: stderr says which block of how many it "
      "is at), then the whole map's CNF; --method cnf is the CNF alone, "
      "--method collapse the guarded collapse alone (collapse --guard "
-     "auto's map). On UNSAT, stderr says which window or which cell "
-     "refutes it.",
+     "auto's map). On UNSAT, stderr says which window (and the pins in "
+     "it) or which cell refutes it, and that explain says why; --png, "
+     "--tmx and --tmj then write nothing, and say so.",
      "10 a map exists (printed), 20 none, 1 error.",
      {"tilesat check rules/coast.rules --size 12x8 --pin 7,0=S --pin 0,11=L "
       "  # exit 10",
@@ -143,7 +144,10 @@ static const command_doc docs[] = {
      "involved, pinned cells drawn as their tile. A map larger than 32x32 "
      "is shown, as text and in --png, around the clash with 4 cells of "
      "margin (its rows and columns said), a global constraint's clash "
-     "too (around its other cells); --whole shows all of it. stderr says "
+     "too (around its other cells); --whole shows all of it. A map whose "
+     "whole solver would not fit --max-memory, with pins that clash, is "
+     "explained within the window around them that check finds with no "
+     "filling (the first such window), and stderr says so. stderr says "
      "each step once, and what the solver works on.",
      "20 explained, 10 a map exists after all, 1 error.",
      {"tilesat explain rules/hard.rules --size 3x3   # exit 20, \"These 3 "

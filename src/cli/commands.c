@@ -42,7 +42,7 @@ const command commands[] = {
      cmd_export_tileset, CMD_TILESET_OUT},
     {"explain", "RULES --size WxH",
      "why no map exists: a minimal set of clashing constraints (exit 20)",
-     cmd_explain, CMD_MARKS | CMD_PINS_ONLY},
+     cmd_explain, CMD_MARKS | CMD_PINS_ONLY | CMD_CROPS},
     {"repair", "RULES --size WxH",
      "for a map with no valid filling: the fewest pairs to allow (allow "
      "lines), or pins to drop; every minimal repair with --all",

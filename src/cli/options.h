@@ -206,9 +206,10 @@
       "show the whole map, as text and in --png (default: a map larger than "  \
       "32x32 is shown around the clash, 4 cells of margin)")                   \
   ALSO(whole, NULL, " collapse ",                                              \
-       "with --explain: every propagation step, every tile named (default: "   \
-       "a map larger than 32x32 shows only the steps the contradiction "       \
-       "follows from, lists cut to 4 tiles)")                                  \
+       "with --explain: every propagation step, every tile named, and a "      \
+       "failed run's --png whole (default: a map larger than 32x32 shows "     \
+       "only the steps the contradiction follows from, lists cut to 4 "        \
+       "tiles, and --png around the contradiction)")                           \
   OPT(prefer, "--prefer", STRING, NULL, 0, 0, "GROUPS", " explain ",           \
       "blame these groups first, in this order (QuickXplain): a comma list "   \
       "of pins, cells, rules, borders, counts, connected, paths; the others "  \

@@ -28,6 +28,36 @@ static tilesat_draw drawing(const options *o, bool marked) {
   return how;
 }
 
+/* Cells of margin around a clash shown cropped. */
+#define MARGIN 4
+
+void crop_around(options *o, const tilesat_map *m, const int *cells, size_t n) {
+  int W = tilesat_map_width(m), H = tilesat_map_height(m);
+  int lo[2] = {H, W}, hi[2] = {-1, -1};
+  if (!shown_cropped(o, m))
+    return;
+  for (size_t i = 0; i < n; i++) {
+    int rc[2] = {cells[i] / W, cells[i] % W};
+    for (int a = 0; a < 2; a++) {
+      lo[a] = rc[a] < lo[a] ? rc[a] : lo[a];
+      hi[a] = rc[a] > hi[a] ? rc[a] : hi[a];
+    }
+  }
+  if (hi[0] < 0)
+    return;
+  const int size[2] = {H, W};
+  for (int a = 0; a < 2; a++) {
+    lo[a] = lo[a] - MARGIN > 0 ? lo[a] - MARGIN : 0;
+    hi[a] = hi[a] + MARGIN < size[a] - 1 ? hi[a] + MARGIN : size[a] - 1;
+  }
+  if (tilesat_rules_topology(tilesat_map_rules(m)) == TILESAT_HEX && lo[0] % 2)
+    lo[0]--; /* a hex map's rows keep their shifts */
+  o->window[0] = lo[0];
+  o->window[1] = lo[1];
+  o->window[2] = hi[0] - lo[0] + 1;
+  o->window[3] = hi[1] - lo[1] + 1;
+}
+
 void pins_cut_notice(const options *o, int least) {
   static bool said; /* once a run, however many pictures */
   if (!least || said)
@@ -162,7 +192,8 @@ int outputs_ready(options *o, const tilesat_map *m, bool on_sheet) {
   /* explain, trace and verify draw marked pictures, larger */
   bool marked = command_does(o, CMD_MARKS);
   tilesat_draw how = drawing(o, marked);
-  if (o->png &&
+  bool cropped = command_does(o, CMD_CROPS) && shown_cropped(o, m);
+  if (o->png && !cropped &&
       !(on_sheet ? tilesat_render_sheet_drawn_fits(m, pics, 1, &how) > 0
         : marked ? tilesat_render_marked_drawn_fits(m, pics, &how)
                  : tilesat_render_drawn_fits(m, pics, &how))) {
@@ -282,16 +313,24 @@ void sheet_add(sheet *s, const int *tiles) {
   memcpy(s->maps[s->n++], tiles, n * sizeof *tiles);
 }
 
+void no_map_no_picture(const options *o) {
+  const char *flag[3] = {"--png", "--tmx", "--tmj"};
+  const char *path[3] = {o->png, o->tmx, o->tmj};
+  for (int i = 0; i < 3; i++)
+    if (path[i])
+      fprintf(stderr,
+              "tilesat: %s: no map to %s: %s not written (tilesat explain "
+              "says why there is none)\n",
+              flag[i], i ? "write" : "draw", path[i]);
+}
+
 int sheet_end(sheet *s) {
   if (!s)
     return 0;
   const options *o = s->o;
   int rc = s->failed ? EXIT_ERROR : 0;
   if (!rc && o->png && !s->n) /* no map: no blank picture */
-    fprintf(stderr,
-            "tilesat: --png: no map to draw: %s not written (tilesat explain "
-            "says why there is none)\n",
-            o->png);
+    no_map_no_picture(o);
   else if (!rc && o->png) {
     size_t n = s->n < s->fit ? s->n : s->fit;
     tilesat_draw how = drawing(o, false);

@@ -460,3 +460,63 @@ void lazy_backend(const options *o, const tilesat_map *m,
 }
 
 const char *plural(double n) { return n == 1 ? "" : "s"; }
+
+/* Is cell in the window (rows row0.., columns col0.., modulo the size)? */
+static bool in_window(const tilesat_map *m, int cell, const int w[4]) {
+  int W = tilesat_map_width(m), H = tilesat_map_height(m);
+  int dr = (cell / W - w[0] + H) % H, dc = (cell % W - w[1] + W) % W;
+  return dr < w[2] && dc < w[3];
+}
+
+/* The pins in the window, as "the pins (0,0)=S and (0,1)=L" (the first
+ * 6), into f; how many there are. */
+static int window_pins(const tilesat_map *m, const int w[4], FILE *f) {
+  const tilesat_rules *r = tilesat_map_rules(m);
+  int W = tilesat_map_width(m), n = 0, total = 0, np = tilesat_map_npins(m);
+  for (int i = 0; i < np; i++) {
+    int cell, tile;
+    tilesat_map_pin_get(m, i, &cell, &tile);
+    total += in_window(m, cell, w);
+  }
+  for (int i = 0; i < np && n < 6; i++) {
+    int cell, tile;
+    tilesat_map_pin_get(m, i, &cell, &tile);
+    if (!in_window(m, cell, w))
+      continue;
+    n++;
+    fputs(n == 1       ? (total == 1 ? "the pin " : "the pins ")
+          : n == total ? " and "
+                       : ", ",
+          f);
+    fprintf(f, "(%d,%d)=", cell / W, cell % W);
+    tilesat_write_name(f, tilesat_rules_tile_name(r, tile));
+  }
+  if (total > n)
+    fprintf(f, " and %d more", total - n);
+  return total;
+}
+
+char *unsat_words(const tilesat_map *m, const tilesat_check_answer *how) {
+  char *text = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&text, &len);
+  if (!f)
+    return NULL;
+  char where[256];
+  if (how->by == TILESAT_BY_WINDOW || how->by == TILESAT_BY_PROPAGATION)
+    tilesat_check_answer_text(m, how, where, sizeof where);
+  const int w[4] = {how->row0, how->col0, how->rows, how->cols};
+  if (how->by == TILESAT_BY_WINDOW) {
+    if (window_pins(m, w, f))
+      fprintf(f, " clash: %s keeps them", where);
+    else
+      fprintf(f, "the rules: %s", where);
+  } else if (how->by == TILESAT_BY_PROPAGATION) {
+    fprintf(f, "%s", where);
+  } else {
+    fprintf(f, "no map of this size exists with these rules%s",
+            tilesat_map_npins(m) ? " and pins" : "");
+  }
+  fclose(f);
+  return text;
+}

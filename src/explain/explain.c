@@ -270,6 +270,121 @@ static int explain_fits(const tilesat_map *m, const tilesat_solve_options *so,
   return ts_memory_check(m, so, extra, "explain", err);
 }
 
+/* ------------------------------------------- a map too large, in a window */
+
+/* The window of m that check's windows around the pins find with no
+ * filling, placed in *w with m's pins (pin: the map's pin each of its own
+ * is) and masked cells, without the window's bans (explanations do not
+ * know bans: the window is a weaker relaxation, which may fill); false
+ * when there is none, or it wraps. */
+static bool clash_window(const tilesat_map *m, const tilesat_solve_options *so,
+                         ts_window *w, ts_ints *pin) {
+  tilesat_check_answer how;
+  if (!ts_check_pin_window(m, so, ts_check_budget(m) / 10, &how) ||
+      how.row0 + how.rows > m->height || how.col0 + how.cols > m->width ||
+      !ts_window_rect(m, how.col0, how.row0, how.cols, how.rows, w))
+    return false;
+  if (m->masked) {
+    w->m.masked = ts_calloc((size_t)w->m.ncells, 1);
+    for (int lc = 0; lc < w->m.ncells; lc++)
+      if (ts_masked(m, ts_window_map_cell(m, w, lc))) {
+        w->m.masked[lc] = 1;
+        w->m.nmasked++;
+      }
+  }
+  for (size_t i = 0; i < m->pins.n; i++) {
+    int lc = ts_window_cell(m, w, m->pins.v[i].cell);
+    if (lc >= 0) {
+      TS_PUSH(w->m.pins, ((ts_pin){lc, m->pins.v[i].tile}));
+      TS_PUSH(*pin, (int)i);
+    }
+  }
+  return true;
+}
+
+/* The window's explanation e as m's: its constraints, cells and steps
+ * moved by the window's place (it does not wrap: their order stays). */
+static void move_to_map(const tilesat_map *m, const ts_window *w,
+                        const ts_ints *pin, tilesat_explanation *e) {
+  for (size_t i = 0; i < e->cs.n; i++) {
+    tilesat_constraint *c = &e->cs.v[i];
+    if (c->row >= 0) {
+      c->row += w->y0;
+      c->col += w->x0;
+    }
+    if (c->nrow >= 0) {
+      c->nrow += w->y0;
+      c->ncol += w->x0;
+    }
+    if (c->kind == TILESAT_PINNED)
+      c->pin = pin->v[c->pin];
+    e->groups.v[i] = group_of(m, c, NULL);
+  }
+  for (size_t i = 0; i < e->cells.n; i++)
+    e->cells.v[i] = ts_window_map_cell(m, w, e->cells.v[i]);
+  ts_steps_shift(e->steps, w->y0, w->x0);
+  e->m = m;
+  e->total = tilesat_constraint_count(m);
+  e->window[0] = w->y0;
+  e->window[1] = w->x0;
+  e->window[2] = w->m.height;
+  e->window[3] = w->m.width;
+}
+
+/* Does a window apply (see ts_x_in_window)?  True with *w and pin set
+ * (free both in any case). */
+static bool window_applies(const tilesat_map *m,
+                           const tilesat_solve_options *so, ts_window *w,
+                           ts_ints *pin) {
+  tilesat_error fits;
+  memset(w, 0, sizeof *w);
+  if (m->bans.n || !m->pins.n || !explain_fits(m, so, &fits) ||
+      !clash_window(m, so, w, pin) || explain_fits(&w->m, so, &fits))
+    return false;
+  ts_say(so,
+         "explaining within the %dx%d window at rows %d-%d, columns "
+         "%d-%d that refutes the pins",
+         w->m.width, w->m.height, w->y0, w->y0 + w->m.height - 1, w->x0,
+         w->x0 + w->m.width - 1);
+  return true;
+}
+
+int ts_x_in_window(const tilesat_map *m, const tilesat_solve_options *so,
+                   ts_x_fn fn, const void *arg, tilesat_explanation **out,
+                   tilesat_error *err) {
+  ts_window w;
+  ts_ints pin = {0};
+  int res = TILESAT_UNKNOWN;
+  if (window_applies(m, so, &w, &pin)) {
+    res = fn(&w.m, so, arg, out, err);
+    if (res == TILESAT_UNSAT)
+      move_to_map(m, &w, &pin, *out);
+    else if (res == TILESAT_SAT)
+      res = TILESAT_UNKNOWN; /* without its bans the window fills */
+  }
+  ts_window_free(&w); /* (zeroed when there was none) */
+  free(pin.v);
+  return res;
+}
+
+int ts_x_all_in_window(const tilesat_map *m, const tilesat_solve_options *so,
+                       size_t limit, tilesat_explanation ***out, size_t *n,
+                       bool *complete, tilesat_error *err) {
+  ts_window w;
+  ts_ints pin = {0};
+  int res = TILESAT_UNKNOWN;
+  if (window_applies(m, so, &w, &pin)) {
+    res = tilesat_explain_all(&w.m, so, limit, out, n, complete, err);
+    for (size_t i = 0; res == TILESAT_UNSAT && i < *n; i++)
+      move_to_map(m, &w, &pin, (*out)[i]);
+    if (res == TILESAT_SAT)
+      res = TILESAT_UNKNOWN; /* without its bans the window fills */
+  }
+  ts_window_free(&w);
+  free(pin.v);
+  return res;
+}
+
 /* Explanations speak of cells, pins and pairs: a banned tile is none of
  * those, so a map with bans is refused rather than explained without
  * them. */
@@ -644,6 +759,15 @@ size_t tilesat_explanation_cells(const tilesat_explanation *e,
 
 bool tilesat_explanation_by_propagation(const tilesat_explanation *e) {
   return e->by_prop;
+}
+
+bool tilesat_explanation_window(const tilesat_explanation *e, int *row0,
+                                int *col0, int *rows, int *cols) {
+  *row0 = e->window[0];
+  *col0 = e->window[1];
+  *rows = e->window[2];
+  *cols = e->window[3];
+  return e->window[2] > 0;
 }
 
 const tilesat_map *tilesat_explanation_map(const tilesat_explanation *e) {

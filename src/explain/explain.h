@@ -81,6 +81,9 @@ static inline bool ts_prop_has(const ts_prop *p, int cell, int tile) {
  * the explanation's constraint number, 0 if none) or NULL. */
 tilesat_steps *ts_steps_of(const ts_prop *p, const uint8_t *show,
                            const int *cid);
+/* The steps moved drow rows and dcol columns (a window's steps as its
+ * map's). */
+void ts_steps_shift(tilesat_steps *s, int drow, int dcol);
 
 /* ------------------------------------------------------------- analysis */
 

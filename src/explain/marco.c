@@ -132,6 +132,9 @@ int tilesat_explain_all(const tilesat_map *m,
   *out = NULL;
   *n = 0;
   *complete = true;
+  int in_window = ts_x_all_in_window(m, &so, limit, out, n, complete, err);
+  if (in_window != TILESAT_UNKNOWN)
+    return in_window;
   ts_xctx x;
   int res = ts_xctx_open(&x, m, &so, err);
   if (res != TILESAT_UNSAT)

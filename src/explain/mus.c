@@ -366,12 +366,22 @@ int ts_x_verify_minimal(const tilesat_map *m, ts_xcnf *cnf,
   return res;
 }
 
+static int explain_fn(const tilesat_map *m, const tilesat_solve_options *so,
+                      const void *arg, tilesat_explanation **out,
+                      tilesat_error *err) {
+  (void)arg;
+  return tilesat_explain(m, so, out, err);
+}
+
 int tilesat_explain(const tilesat_map *m, const tilesat_solve_options *options,
                     tilesat_explanation **out, tilesat_error *err) {
   if (!out)
     ts_misuse(__func__, "NULL map or result");
   tilesat_solve_options so = ts_x_so_of(m, options);
   *out = NULL;
+  int in_window = ts_x_in_window(m, &so, explain_fn, NULL, out, err);
+  if (in_window != TILESAT_UNKNOWN)
+    return in_window;
   ts_xctx x;
   int res = ts_xctx_open(&x, m, &so, err);
   if (res != TILESAT_UNSAT)

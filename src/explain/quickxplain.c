@@ -145,6 +145,12 @@ static int preferred(ts_xctx *x, const tilesat_blame *order, ts_ints *best,
   return res;
 }
 
+static int preferred_fn(const tilesat_map *m, const tilesat_solve_options *so,
+                        const void *arg, tilesat_explanation **out,
+                        tilesat_error *err) {
+  return tilesat_explain_preferred(m, so, arg, out, err);
+}
+
 int tilesat_explain_preferred(const tilesat_map *m,
                               const tilesat_solve_options *options,
                               const tilesat_blame *order,
@@ -153,6 +159,9 @@ int tilesat_explain_preferred(const tilesat_map *m,
     ts_misuse(__func__, "NULL map, order or result");
   tilesat_solve_options so = ts_x_so_of(m, options);
   *out = NULL;
+  int in_window = ts_x_in_window(m, &so, preferred_fn, order, out, err);
+  if (in_window != TILESAT_UNKNOWN)
+    return in_window;
   ts_xctx x;
   int res = ts_xctx_open(&x, m, &so, err);
   if (res != TILESAT_UNSAT)

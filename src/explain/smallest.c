@@ -144,6 +144,13 @@ static int smallest(ts_xctx *x, ts_ints *best, tilesat_error *err) {
   return res;
 }
 
+static int smallest_fn(const tilesat_map *m, const tilesat_solve_options *so,
+                       const void *arg, tilesat_explanation **out,
+                       tilesat_error *err) {
+  (void)arg;
+  return tilesat_explain_smallest(m, so, out, err);
+}
+
 int tilesat_explain_smallest(const tilesat_map *m,
                              const tilesat_solve_options *options,
                              tilesat_explanation **out, tilesat_error *err) {
@@ -151,6 +158,9 @@ int tilesat_explain_smallest(const tilesat_map *m,
     ts_misuse(__func__, "NULL map or result");
   tilesat_solve_options so = ts_x_so_of(m, options);
   *out = NULL;
+  int in_window = ts_x_in_window(m, &so, smallest_fn, NULL, out, err);
+  if (in_window != TILESAT_UNKNOWN)
+    return in_window;
   ts_xctx x;
   int res = ts_xctx_open(&x, m, &so, err);
   if (res != TILESAT_UNSAT)

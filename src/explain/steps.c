@@ -140,3 +140,17 @@ void tilesat_steps_free(tilesat_steps *s) {
   free(s->ints.v);
   free(s);
 }
+
+void ts_steps_shift(tilesat_steps *s, int drow, int dcol) {
+  for (size_t i = 0; s && i < s->v.n; i++) {
+    tilesat_step *t = &s->v.v[i];
+    if (t->row >= 0) {
+      t->row += drow;
+      t->col += dcol;
+    }
+    if (t->nrow >= 0) {
+      t->nrow += drow;
+      t->ncol += dcol;
+    }
+  }
+}

@@ -19,7 +19,28 @@ struct tilesat_explanation {
   ts_ints cells;  /* cells involved, sorted */
   bool by_prop;
   tilesat_steps *steps; /* propagation on these constraints alone */
+  int window[4];        /* found in this window of the map (row, col, height,
+                           width; height 0: on the whole map) */
 };
+
+/* A map whose whole solver would not fit its --max-memory, with pins:
+ * explained by fn (as tilesat_explain, arg its own) in the first window
+ * around a pin that has no filling (check's first stage), a map of its
+ * own with the pins and masked cells inside, and the explanation moved
+ * to m.  TILESAT_UNKNOWN when that does not apply (the caller explains the
+ * whole map), else as fn. */
+typedef int (*ts_x_fn)(const tilesat_map *m, const tilesat_solve_options *so,
+                       const void *arg, tilesat_explanation **out,
+                       tilesat_error *err);
+int ts_x_in_window(const tilesat_map *m, const tilesat_solve_options *so,
+                   ts_x_fn fn, const void *arg, tilesat_explanation **out,
+                   tilesat_error *err);
+
+/* The same for tilesat_explain_all: every explanation of the window
+ * (up to limit), moved to m. */
+int ts_x_all_in_window(const tilesat_map *m, const tilesat_solve_options *so,
+                       size_t limit, tilesat_explanation ***out, size_t *n,
+                       bool *complete, tilesat_error *err);
 
 #define SMALL_CORE 300 /* shrink without refinement up to this size */
 

@@ -421,6 +421,20 @@ int ts_check_refute(const tilesat_map *m, const tilesat_solve_options *so,
   return res ? res : TILESAT_UNKNOWN;
 }
 
+/* Check's first stage alone (explain, on a map whose whole solver would
+ * not fit): the first window around a pin with no filling, within
+ * `budget` CPU seconds; true with *how (TILESAT_BY_WINDOW). */
+bool ts_check_pin_window(const tilesat_map *m, const tilesat_solve_options *so,
+                         double budget, tilesat_check_answer *how) {
+  deadline d = {so, cpu_seconds() + budget, false};
+  tilesat_solve_options in = within(so, &d);
+  in.progress = NULL; /* quick, and not what the command was asked */
+  tilesat_map *low = ts_map_lowered(m);
+  bool found = pin_windows(low ? low : m, &in, how) == TILESAT_UNSAT;
+  tilesat_map_free(low);
+  return found;
+}
+
 /* ---------------------------------------------------------- the answer */
 
 const char *tilesat_check_method_name(tilesat_check_method method) {

@@ -34,4 +34,9 @@ int ts_check_refute(const tilesat_map *m, const tilesat_solve_options *so,
                     double budget, char *why, size_t whylen, const char *what,
                     tilesat_error *err);
 
+/* Check's windows around the pins alone, within `budget` CPU seconds:
+ * true with *how (TILESAT_BY_WINDOW: the first window with no filling). */
+bool ts_check_pin_window(const tilesat_map *m, const tilesat_solve_options *so,
+                         double budget, tilesat_check_answer *how);
+
 #endif
