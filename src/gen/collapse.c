@@ -1078,24 +1078,19 @@ static int light_run(tilesat_collapse *c, const tilesat_collapse_options *o,
   return -1;
 }
 
-int tilesat_collapse_run(tilesat_collapse *c, const tilesat_collapse_options *o,
-                         int *tiles, tilesat_error *err) {
-  if (!c || !o || !tiles)
-    ts_misuse(__func__, "NULL argument");
-  if ((unsigned)o->guard > TILESAT_GUARD_MODIFY)
-    ts_misuse(__func__, "no such guard");
-  if (o->guard == TILESAT_GUARD_MODIFY)
-    return ts_modify_run(c, o, tiles, err);
-  if (c->light) /* no table of the whole map: auto goes to modify */
-    return light_run(c, o, tiles, err);
-  pins_changed(c);
+/* A guard the map cannot have: true with err. */
+static bool run_refused(const tilesat_collapse *c,
+                        const tilesat_collapse_options *o, tilesat_error *err) {
   if (o->guard != TILESAT_GUARD_NONE && collapse_refuse(c->m, true, err))
-    return -1;
-  if (o->guard == TILESAT_GUARD_BLOCKS && (c->cg || c->m->masked) &&
-      tilesat_map_refuse_globals(c->m, 1u << TILESAT_GLOBAL_BORDER,
-                                 "collapse --guard blocks", "; --guard sat can",
-                                 err))
-    return -1;
+    return true;
+  return o->guard == TILESAT_GUARD_BLOCKS && (c->cg || c->m->masked) &&
+         tilesat_map_refuse_globals(c->m, 1u << TILESAT_GLOBAL_BORDER,
+                                    "collapse --guard blocks",
+                                    "; --guard sat can", err);
+}
+
+/* A run's state, afresh (what the collapser learnt stays). */
+static void run_reset(tilesat_collapse *c, const tilesat_collapse_options *o) {
   c->dooms.n = 0;
   c->undo_from = 0;
   c->undo_why = NULL;
@@ -1108,6 +1103,22 @@ int tilesat_collapse_run(tilesat_collapse *c, const tilesat_collapse_options *o,
   c->unsat_window.m.width = 0;
   c->mod.used = false;
   c->auto_why = NULL;
+}
+
+int tilesat_collapse_run(tilesat_collapse *c, const tilesat_collapse_options *o,
+                         int *tiles, tilesat_error *err) {
+  if (!c || !o || !tiles)
+    ts_misuse(__func__, "NULL argument");
+  if ((unsigned)o->guard > TILESAT_GUARD_MODIFY)
+    ts_misuse(__func__, "no such guard");
+  if (o->guard == TILESAT_GUARD_MODIFY)
+    return ts_modify_run(c, o, tiles, err);
+  if (c->light) /* no table of the whole map: auto goes to modify */
+    return light_run(c, o, tiles, err);
+  pins_changed(c);
+  if (run_refused(c, o, err))
+    return -1;
+  run_reset(c, o);
   if (auto_by_modify(c, o)) { /* blocks are heavy-tailed there */
     int res = ts_modify_run(c, o, tiles, err);
     c->mod.auto_why = "the map is larger than " AUTO_BLOCKS_MAP " cells";
