@@ -72,7 +72,7 @@ tilesat_image *tilesat_image_parse_png(const void *data, size_t len,
   if (type) {
     char name[5];
     for (int i = 0; i < 4; i++)
-      name[i] = type[i] >= 0x21 && type[i] < 0x7f ? (char)type[i] : '?';
+      name[i] = (char)(type[i] >= 0x21 && type[i] < 0x7f ? type[i] : '?');
     name[4] = '\0';
     ts_error(err, filename, 0,
              "bad PNG: its chunk '%s' at byte %zu runs past the end of the "
