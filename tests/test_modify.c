@@ -1005,8 +1005,8 @@ Test(modify, past_the_bound_whole_map_work_is_refused) {
  * whose every pair of neighbours the line rules allow (a never beside c). */
 Test(modify, auto_past_512x512_goes_by_modify_at_once) {
   char *rules = temp_file(line_rules, (long)strlen(line_rules));
-  run_result got = RUN("collapse", rules, "--size", "520x513", "--pin",
-                       "7,9=c", "--guard", "auto", "--seed", "2");
+  run_result got = RUN("collapse", rules, "--size", "520x513", "--pin", "7,9=c",
+                       "--guard", "auto", "--seed", "2");
   cr_assert_eq(got.code, 10, "%s", got.err);
   cr_expect(strstr(got.err, "tilesat: collapse: guard: auto went on by modify "
                             "(the map is larger than 512x512 cells): modify "
