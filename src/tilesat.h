@@ -869,6 +869,15 @@ TILESAT_API tilesat_rules *tilesat_rules_repaired(const tilesat_repairs *r,
  * whole map's CNF; "and N more" when it took several), "" when from the
  * whole map. */
 TILESAT_API const char *tilesat_repairs_found_in(const tilesat_repairs *r);
+/* The fewest pins to drop, from windows around the pins with no filling
+ * (then the map checked without them), before any whole-map search:
+ * TILESAT_UNSAT with *out as tilesat_repair's with keep_rules and a limit
+ * of 1 (a map without those pins exists, so the rules alone have one), 0
+ * when the windows do not settle it (*out NULL), or -1 with err. */
+TILESAT_API int tilesat_repair_pins_by_windows(const tilesat_map *m,
+                                               const tilesat_solve_options *so,
+                                               tilesat_repairs **out,
+                                               tilesat_error *err);
 /* Does the map have a valid filling with its pins left out (the rules,
  * masks and global constraints alone)?  TILESAT_SAT, TILESAT_UNSAT or -1
  * with err: repair proposes pins to drop first when they alone clash. */

@@ -321,6 +321,8 @@ Test(estimate, agrees_with_brute_force) {
                 inside, with);
 }
 
+static void every_line(void) { setenv("TILESAT_PROGRESS", "all", 1); }
+
 /* sample --method chain: n maps on stdout, the chain's line on stderr;
  * and the options that go only with it. */
 Test(chain_cli, samples_and_reports) {
@@ -350,6 +352,20 @@ Test(chain_cli, samples_and_reports) {
   cr_expect_eq(r.out[9 * 4 + 1 + 8 * 4 + 1], 'L', "%s", r.out);
   cr_expect(strstr(r.err, "sweeps of 9x3 blocks from a guarded collapse"), "%s",
             r.err);
+  run_free(&r);
+  /* said, and by --guard auto (modify past 512x512: Castle 1024x1024 with
+   * a tower pinned ran rows for ~100 s, then the exact guard refused, "54
+   * GiB"; now SAT with 40 MB) */
+  const char *const dead[] = {
+      "sample", "rules/coast.rules", "--size", "3x9",    "--pin",
+      "8,1=L",  "--method",          "chain",  "--seed", "1",
+      NULL};
+  r = run_cli_with(dead, 0, 0, every_line);
+  cr_expect_eq(r.code, 10, "%s", r.err);
+  cr_expect(strstr(r.err, "tilesat: chain: the start by a guarded collapse "
+                          "(--guard auto), rows drawn in turn having come to "
+                          "a dead end (0 s)\n"),
+            "%s", r.err);
   run_free(&r);
   r = RUN("sample", "rules/hard.rules", "--size", "3x3", "--method", "chain");
   cr_expect_eq(r.code, 20);

@@ -1157,13 +1157,14 @@ Test(sample_cli, auto_predicts_the_exact_draw_and_picks_the_chain) {
                      "--burn-in", "0", "--sweeps", "1");
   cr_expect_eq(a.code, 10, "%s", a.err);
   char *line = line_of(a.err, "tilesat: sample: auto:");
-  cr_expect_str_eq(line ? line : a.err,
-                   "tilesat: sample: auto: the exact draw (dp) would hold "
-                   "about 10^9.9 states in its largest layer, 5069 GiB "
-                   "(strips 1 to 10 cells wide, drawn in row order: 2048 "
-                   "states at 10, 2.00x more a cell, to the map's 32), past "
-                   "--max-memory 256 MiB: drawing by the chain (block Markov "
-                   "chain) instead");
+  cr_expect_str_eq(
+      line ? line : a.err,
+      "tilesat: sample: auto: the exact draw (dp) would hold "
+      "about 10^9.9 states in its largest layer, 5069 GiB "
+      "(strips 1 to 10 cells wide, drawn in row order: 2048 "
+      "states at 10, 2.00x more a cell, to the map's 32), past "
+      "the dp's --max-memory 256 MiB: drawing by the chain (block Markov "
+      "chain) instead");
   cr_expect_eq(strstr(a.err, "tilesat: sample: auto:"), a.err, "said first: %s",
                a.err);
   cr_expect(!strstr(a.err, "falling back"), "%s", a.err);
@@ -1203,7 +1204,8 @@ Test(sample_cli, refuses_at_once_what_only_the_dp_keeps_and_would_not_fit) {
       "tilesat: sample: the exact draw (dp) would hold about 10^7.6 states "
       "in its largest layer, 6.36 GiB (strips 1 to 6 cells wide, drawn in "
       "column order: 11412 states at 6, 3.97x more a cell, to the map's "
-      "12), past --max-memory 600 MiB; the dp is the one method that keeps "
+      "12), past the dp's --max-memory 600 MiB; the dp is the one method that "
+      "keeps "
       "these constraints: raise --max-memory, draw a smaller map, or try it "
       "regardless with --method dp\n",
       "sample", "rules/dungeon8.rules", "--size", "16x12", "--constraints",
@@ -1363,8 +1365,8 @@ Test(count, kept_constraints_predicted_and_advised) {
   cr_expect(!strncmp(r.err, first, strlen(first)), "%s", r.err);
   const char *nl = strchr(r.err, '\n');
   cr_assert(nl, "%s", r.err);
-  cr_expect(strstr(r.err, "past --max-memory 20 MiB") &&
-                strstr(r.err, "past --max-memory 20 MiB") < nl,
+  cr_expect(strstr(r.err, "past the dp's --max-memory 20 MiB") &&
+                strstr(r.err, "past the dp's --max-memory 20 MiB") < nl,
             "%s", r.err);
   cr_expect(strstr(r.err, "; the dp is the one method that counts these "
                           "constraints (--method enum keeps them too, "

@@ -676,6 +676,45 @@ Test(image, a_picture_several_tiles_share_is_any_of_them) {
   rm_dir(dir);
 }
 
+static void every_line(void) { setenv("TILESAT_PROGRESS", "all", 1); }
+
+/* A designer's pass: verify of Castle 1024x1024 drawn as a PNG ran the
+ * whole map's solver (stderr "loading 11127488 clauses into picosat" ~28
+ * times, no answer in 180 s) to choose among the tiles that share a
+ * picture.  The rules are a local check: no solver, no progress line
+ * (every line shown); only global constraints take one SAT check, said
+ * first. */
+Test(image, verify_chooses_shared_pictures_without_the_solver) {
+  char *dir = temp_dir(), rules[4200], png[4200];
+  castle_shared(dir, rules, sizeof rules);
+  snprintf(png, sizeof png, "%s/c.png", dir);
+  run_result r =
+      RUN("collapse", rules, "--size", "8x8", "--seed", "3", "--png", png);
+  cr_assert_eq(r.code, 10, "%s", r.err);
+  int towers = 0;
+  for (const char *p = r.out; (p = strstr(p, "tower ")); p++)
+    towers++;
+  run_free(&r);
+  const char *plain[] = {"verify", rules, png, NULL};
+  r = run_cli_with(plain, 0, 0, every_line);
+  cr_expect_eq(r.code, 10, "%s", r.err);
+  cr_expect_str_eq(r.err, "");
+  run_free(&r);
+  const char *held[] = {
+      "verify", rules, png, "--count", "tower 0,tower 1,tower 2,tower 3=0",
+      NULL};
+  r = run_cli_with(held, 0, 0, every_line);
+  cr_expect_eq(r.code, 20, "%s", r.err);
+  char want[256];
+  snprintf(want, sizeof want,
+           "tilesat: verify: %d cells of shared pictures against the "
+           "constraints: one SAT check of the whole 8x8 map (0 s)\n",
+           towers);
+  cr_expect(!strncmp(r.err, want, strlen(want)), "%s", r.err);
+  run_free(&r);
+  rm_dir(dir);
+}
+
 /* A tower between two grounds: some tower fits west of the ground and some
  * east of it, none both (the text maps say so for each); and two towers
  * side by side, which no two towers make. */

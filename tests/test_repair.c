@@ -605,6 +605,39 @@ Test(repair, clashing_pins_dropped_from_their_window_first) {
   rm_dir(dir);
 }
 
+static void every_line(void) { setenv("TILESAT_PROGRESS", "all", 1); }
+
+/* A designer's pass: repair on Castle 1024x1024 with two clashing rivers
+ * said nothing for 13 s (a whole-map check of the rules alone, before the
+ * windows), then "windows of 5x5 around the pins", then nothing for 12 s
+ * (the map checked without the pin, its lines dropped).  The window comes
+ * first (its repair shows the rules alone have a map), and the check
+ * after it says what it checks: 42 s -> 29 s there. */
+Test(repair, clashing_pins_windows_first_and_the_check_said) {
+  char *dir = temp_dir();
+  char rules[512];
+  snprintf(rules, sizeof rules, "%s/castle.rules", dir);
+  run_result t =
+      RUN("import-tileset", "tests/data/wfc/tilesets/Castle.xml", "-o", rules);
+  cr_assert_eq(t.code, 0, "%s", t.err);
+  run_free(&t);
+  const char *args[] = {"repair", rules,           "--size",
+                        "32x32",  "--pin",         "10,10=river 0",
+                        "--pin",  "10,11=river 1", NULL};
+  run_result r = run_cli_with(args, 0, 0, every_line);
+  cr_expect_eq(r.code, 0, "%s", r.err);
+  cr_expect(strstr(r.out, "# found in the 5x5 window at rows 8-12, columns "
+                          "8-12, which has no filling with these pins\n"),
+            "%s", r.out);
+  const char *first = "tilesat: repair: windows of 5x5 around the pins (0 s)\n";
+  cr_expect(!strncmp(r.err, first, strlen(first)), "%s", r.err);
+  cr_expect(strstr(r.err, "\ntilesat: repair: checking the 32x32 map "
+                          "without 1 pin: a guarded collapse (seed 1) (0 s)\n"),
+            "%s", r.err);
+  run_free(&r);
+  rm_dir(dir);
+}
+
 /* The window route against the whole map's search (tilesat_repair with a
  * limit of 2 searches the whole map; its first repair is a fewest): the
  * same number of pins on random clashing pins near the middle of coast 32x32,

@@ -163,9 +163,196 @@ static tilesat_map *held(const options *o, const tilesat_map *m,
   return p;
 }
 
+/* The local check of the cells of several tiles: arc consistency over
+ * the neighbours, then a small search in each group of touching cells
+ * still of several tiles.  No whole-map solver: a map's pairs are local. */
+typedef struct local {
+  const tilesat_rules *r;
+  tilesat_topology topo;
+  bool per;
+  int w, h, nd;
+  const cells *cs;
+  uint8_t *alive; /* each of cs->tile's entries still possible */
+  int *left;      /* each cell's tiles still possible */
+  int *queue;     /* a ring of cells to revise, then a group's cells */
+  uint8_t *queued;
+  int *val; /* the search: each cell's chosen entry, or -1 */
+  long budget;
+} local;
+
+/* Budget of the searches (candidate tiles tried) before the solver. */
+#define LOCAL_TRIES 2000000L
+
+static int nb(const local *L, int c, int d) {
+  int nr, nc;
+  if (!tilesat_neighbor(L->topo, L->w, L->h, L->per, c / L->w, c % L->w, d, &nr,
+                        &nc))
+    return -1;
+  return nr * L->w + nc;
+}
+
+/* Has entry i of cell c a possible partner in its neighbour n (in d)? */
+static bool supported(const local *L, int i, int d, int n) {
+  const cells *cs = L->cs;
+  for (int j = cs->start[n]; j < cs->start[n + 1]; j++)
+    if (L->alive[j] && tilesat_rules_allows(L->r, cs->tile[i], d, cs->tile[j]))
+      return true;
+  return false;
+}
+
+/* Drop c's tiles that some neighbour leaves without a partner: any? */
+static bool revise(local *L, int c) {
+  bool changed = false;
+  for (int i = L->cs->start[c]; i < L->cs->start[c + 1]; i++)
+    for (int d = 0; d < L->nd && L->alive[i]; d++) {
+      int n = nb(L, c, d);
+      if (n >= 0 && !supported(L, i, d, n)) {
+        L->alive[i] = 0;
+        L->left[c]--;
+        changed = true;
+      }
+    }
+  return changed;
+}
+
+/* Arc consistency from the cells of several tiles and their neighbours:
+ * false when some cell is left no tile. */
+static bool propagate(local *L) {
+  long n = (long)L->w * L->h, head = 0, count = 0;
+  for (int c = 0; c < n; c++)
+    for (int d = -1; d < L->nd && L->left[c] > 1; d++) {
+      int x = d < 0 ? c : nb(L, c, d);
+      if (x >= 0 && !L->queued[x]) {
+        L->queued[x] = 1;
+        L->queue[(head + count++) % n] = x;
+      }
+    }
+  while (count) {
+    int c = L->queue[head];
+    head = (head + 1) % n;
+    count--;
+    L->queued[c] = 0;
+    if (!revise(L, c))
+      continue;
+    if (!L->left[c])
+      return false;
+    for (int d = 0; d < L->nd; d++) {
+      int x = nb(L, c, d);
+      if (x >= 0 && !L->queued[x]) {
+        L->queued[x] = 1;
+        L->queue[(head + count++) % n] = x;
+      }
+    }
+  }
+  return true;
+}
+
+/* May cell c hold entry i beside its neighbours already chosen? */
+static bool fits(const local *L, int c, int i) {
+  for (int d = 0; d < L->nd; d++) {
+    int n = nb(L, c, d);
+    int j = n == c ? i : n >= 0 ? L->val[n] : -1;
+    if (j >= 0 &&
+        !tilesat_rules_allows(L->r, L->cs->tile[i], d, L->cs->tile[j]))
+      return false;
+  }
+  return true;
+}
+
+/* A choice for the group's k cells, in order, by backtracking: 1 found,
+ * 0 none, -1 out of budget. */
+static int search(local *L, const int *group, int k) {
+  int pos = 0;
+  while (pos >= 0 && pos < k) {
+    int c = group[pos];
+    int i = L->val[c] < 0 ? L->cs->start[c] : L->val[c] + 1;
+    L->val[c] = -1;
+    for (; i < L->cs->start[c + 1]; i++) {
+      if (--L->budget < 0)
+        return -1;
+      if (L->alive[i] && fits(L, c, i))
+        break;
+    }
+    if (i < L->cs->start[c + 1]) {
+      L->val[c] = i;
+      pos++;
+    } else
+      pos--;
+  }
+  return pos == k;
+}
+
+/* Cell c's group: the cells of several tiles that touch it, breadth
+ * first into L->queue (marked in queued); their number. */
+static int group_of(local *L, int c) {
+  int k = 0;
+  L->queue[k++] = c;
+  L->queued[c] = 1;
+  for (int at = 0; at < k; at++)
+    for (int d = 0; d < L->nd; d++) {
+      int x = nb(L, L->queue[at], d);
+      if (x >= 0 && L->left[x] > 1 && !L->queued[x]) {
+        L->queued[x] = 1;
+        L->queue[k++] = x;
+      }
+    }
+  return k;
+}
+
+/* Does a choice among each cell's tiles keep the rules?  1 yes, 0 no, -1
+ * not settled within the budget. */
+static int choose_local(const tilesat_rules *r, tilesat_topology topo, bool per,
+                        int w, int h, const cells *cs) {
+  size_t n = (size_t)w * (size_t)h, slots = (size_t)cs->start[n];
+  local L = {r,
+             topo,
+             per,
+             w,
+             h,
+             tilesat_topology_ndirs(topo),
+             cs,
+             malloc(slots + 1),
+             malloc(n * sizeof(int)),
+             malloc(n * sizeof(int)),
+             calloc(n, 1),
+             malloc(n * sizeof(int)),
+             LOCAL_TRIES};
+  if (!L.alive || !L.left || !L.queue || !L.queued || !L.val) {
+    fail("out of memory");
+    abort();
+  }
+  memset(L.alive, 1, slots + 1);
+  for (size_t c = 0; c < n; c++) {
+    L.left[c] = cs->start[c + 1] - cs->start[c];
+    L.val[c] = -1;
+  }
+  int res = propagate(&L) ? 1 : 0;
+  /* the queue is empty, queued all 0: the groups, one at a time */
+  for (size_t c = 0; c < n && res == 1; c++)
+    if (L.left[c] > 1 && !L.queued[c])
+      res = search(&L, L.queue, group_of(&L, (int)c));
+  free(L.alive);
+  free(L.left);
+  free(L.queue);
+  free(L.queued);
+  free(L.val);
+  return res;
+}
+
+/* "no choice among the tiles that share a picture keeps the rules". */
+static void no_choice(const cells *cs, bool rules, char *why, size_t whylen) {
+  snprintf(why, whylen,
+           "no choice among the tiles that share a picture keeps the %s "
+           "(%ld %s such a picture)",
+           rules ? "rules" : "constraints", cs->shared,
+           cs->shared == 1 ? "cell shows" : "cells show");
+}
+
 /* Is there a choice of tiles for the cells of several tiles that keeps
- * the rules and the constraints?  0 with why empty (yes) or saying what no
- * choice keeps; EXIT_ERROR (said). */
+ * the rules and the constraints?  The rules are a local check; only the
+ * constraints, or cells too tangled for it, need the whole map's solver,
+ * said first.  0 with why empty (yes) or saying what no choice keeps;
+ * EXIT_ERROR (said). */
 static int choose(options *o, const tilesat_map *m, const cells *cs, char *why,
                   size_t whylen) {
   tilesat_solve_options so;
@@ -173,9 +360,29 @@ static int choose(options *o, const tilesat_map *m, const cells *cs, char *why,
   why[0] = 0;
   if (parse_backend(o, &so))
     return EXIT_ERROR;
-  bool globals = tilesat_map_nglobals(m) > 0, rules_kept = false;
-  /* with the constraints, then (none kept) without: which one fails */
-  for (int pass = 0; pass < 1 + globals; pass++) {
+  int w = tilesat_map_width(m), h = tilesat_map_height(m);
+  tilesat_topology topo =
+      topology_of(o, tilesat_rules_topology(tilesat_map_rules(m)));
+  int rules = choose_local(tilesat_map_rules(m), topo, o->periodic, w, h, cs);
+  bool globals = tilesat_map_nglobals(m) > 0;
+  if (rules == 0)
+    no_choice(cs, true, why, whylen);
+  if (rules == 0 || (rules == 1 && !globals))
+    return 0;
+  char line[256];
+  snprintf(line, sizeof line,
+           "%ld %s of shared pictures against %s: one SAT check of the "
+           "whole %dx%d map",
+           cs->shared, cs->shared == 1 ? "cell" : "cells",
+           rules == 1 ? "the constraints"
+                      : "the rules (too tangled to settle cell by cell)",
+           w, h);
+  progress_notice(so.progress_user, line);
+  /* with the constraints, then (when the rules were not settled) without:
+   * which one fails */
+  int passes = globals && rules < 0 ? 2 : 1;
+  bool rules_kept = rules == 1;
+  for (int pass = 0; pass < passes; pass++) {
     tilesat_map *p = held(o, m, cs, globals && pass == 0);
     if (!p)
       return EXIT_ERROR;
@@ -184,15 +391,12 @@ static int choose(options *o, const tilesat_map *m, const cells *cs, char *why,
     tilesat_map_free(p);
     if (res < 0)
       return fail_solve(o, &err);
-    if (pass == 0 && res == TILESAT_SAT)
+    if (res == TILESAT_SAT && pass == 0)
       return 0;
-    rules_kept = pass == 1 && res == TILESAT_SAT;
+    if (pass == 1)
+      rules_kept = res == TILESAT_SAT;
   }
-  snprintf(why, whylen,
-           "no choice among the tiles that share a picture keeps the %s "
-           "(%ld %s such a picture)",
-           rules_kept ? "constraints" : "rules", cs->shared,
-           cs->shared == 1 ? "cell shows" : "cells show");
+  no_choice(cs, !rules_kept, why, whylen);
   return 0;
 }
 

@@ -435,30 +435,82 @@ static int start_strips(chain *c, int bw, int bh, tilesat_error *err) {
   return rc;
 }
 
+/* Past this many cells the start is a guarded collapse at once: rows
+ * drawn in turn on Castle 1024x1024 with a tower pinned dead-ended after
+ * ~100 s, and the exact guard after them wanted the whole map's solver
+ * (54 GiB); --guard auto goes by modify there (check's path), ~10 s. */
+#define START_ROWS_CELLS (512L * 512L)
+
+static void sample_words(tilesat_error *err);
+
+/* A guarded collapse into c->tiles: auto (never a contradiction; on a
+ * large map modifying in blocks, no whole-map solver), else the exact
+ * guard when auto gives up.  0, TILESAT_UNSAT or -1. */
+static int start_collapse(chain *c, tilesat_error *err) {
+  int rc = TILESAT_UNKNOWN;
+  for (int k = 0; k < 2 && rc == TILESAT_UNKNOWN; k++) {
+    tilesat_collapse *col = tilesat_collapse_new(c->m, err);
+    if (!col)
+      return -1;
+    tilesat_collapse_options co;
+    tilesat_collapse_options_init(&co);
+    co.seed = c->o->seed;
+    co.guard = k == 0 ? TILESAT_GUARD_AUTO : TILESAT_GUARD_SAT;
+    co.solve = c->o->solve;
+    co.solve.backend = TILESAT_BACKEND_AUTO;
+    rc = tilesat_collapse_run(col, &co, c->tiles, err);
+    tilesat_collapse_free(col);
+  }
+  if (rc < 0 && err)
+    sample_words(err);
+  return rc == TILESAT_SAT ? 0 : rc == TILESAT_UNSAT ? TILESAT_UNSAT : -1;
+}
+
+/* The exact guard's refusal in sample's words: sample has no --guard,
+ * and its --max-memory bounds the dp (default 4 GiB) where the solver's
+ * bound is the map's (by default half of physical memory). */
+static void sample_words(tilesat_error *err) {
+  static const char from[] = "collapse: ";
+  static const char hint[] = " (no window refutes the run; --guard auto or "
+                             "blocks can often do without the whole map's "
+                             "solver)";
+  char *h = strstr(err->msg, hint);
+  if (strncmp(err->msg, from, strlen(from)) || !h)
+    return;
+  *h = 0;
+  char was[600];
+  snprintf(was, sizeof was, "%s", err->msg + strlen(from));
+  snprintf(err->msg, sizeof err->msg,
+           "sample: the chain's start (a guarded collapse, after --guard "
+           "auto gave up): %s (the bound of the solver, half of physical "
+           "memory unless --max-memory is larger; the dp's is 4 GiB); draw "
+           "a smaller map",
+           was);
+}
+
 /* The start: row by row (strips one cell thick, two on hex maps: as close
  * to uniform after a sweep as strips of three, and far cheaper), whole
  * rows (pieces of rows, drawn given the piece on their left too, may have
- * no filling: on Circuit they do), or at a dead end a guarded collapse.
- * 0, TILESAT_UNSAT or -1. */
+ * no filling: on Circuit they do), or at a dead end, or at once on a map
+ * past START_ROWS_CELLS, a guarded collapse (said).  0, TILESAT_UNSAT or
+ * -1. */
 static int start_map(chain *c, tilesat_error *err) {
-  int rc = start_strips(c, c->W, 1, err);
+  bool large = (long)c->W * c->H > START_ROWS_CELLS;
+  int rc = large ? 1 : start_strips(c, c->W, 1, err);
   if (rc <= 0) {
     c->start = "rows drawn in turn";
     return rc;
   }
   c->start = "a guarded collapse";
-  tilesat_collapse *col = tilesat_collapse_new(c->m, err);
-  if (!col)
-    return -1;
-  tilesat_collapse_options co;
-  tilesat_collapse_options_init(&co);
-  co.seed = c->o->seed;
-  co.guard = TILESAT_GUARD_SAT;
-  co.solve = c->o->solve;
-  co.solve.backend = TILESAT_BACKEND_AUTO;
-  rc = tilesat_collapse_run(col, &co, c->tiles, err);
-  tilesat_collapse_free(col);
-  return rc == TILESAT_SAT ? 0 : rc == TILESAT_UNSAT ? TILESAT_UNSAT : -1;
+  if (c->o->progress) {
+    char line[160];
+    snprintf(line, sizeof line,
+             "chain: the start by a guarded collapse (--guard auto), %s",
+             large ? "the map being larger than 512x512"
+                   : "rows drawn in turn having come to a dead end");
+    c->o->progress(c->o->progress_user, line);
+  }
+  return start_collapse(c, err);
 }
 
 /* The map's tile counts into x[T] (whole numbers, so that a count that

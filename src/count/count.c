@@ -414,7 +414,8 @@ static int dp_cost(const tilesat_map *m, const tilesat_count_options *o,
           : c.seconds > AUTO_DP_SECONDS                 ? 2
                                                         : 0;
   if (*over == 1)
-    snprintf(line, len, "the exact %s (dp) would hold %s, past --max-memory %s",
+    snprintf(line, len,
+             "the exact %s (dp) would hold %s, past the dp's --max-memory %s",
              noun, text, bound);
   else
     snprintf(line, len, "the exact %s (dp) would take %s%s, holding %s", noun,
