@@ -960,52 +960,6 @@ typedef struct tilesat_analysis_info {
 TILESAT_API void tilesat_analysis_get(const tilesat_analysis *a,
                                       tilesat_analysis_info *info);
 
-/* ------------------------------------------------------------------ chunks */
-
-/* Chunks that never fail: is every border of a k x k chunk that the rules
- * allow completed by some filling inside it?  Then chunked (endless-world)
- * generation at chunk size k never contradicts for lack of an inner
- * filling.  The border is the ring of cells around the chunk, the outer
- * cells of a (k+2) x (k+2) frame, corners included (they touch no chunk
- * cell but join two sides: the rules must allow them beside both).  A
- * border is valid when every two neighbouring ring cells hold an allowed
- * pair and every ring tile allows some tile on its outer sides.  Answered
- * by a counterexample-guided loop of two SAT solvers, never by listing
- * borders.  Square topology only (hex: an error). */
-
-/* The frame: a (k+2) x (k+2) map with no pins, the border on its outer
- * cells and the chunk inside (k from 1 to 64). */
-TILESAT_API tilesat_map *tilesat_chunk_frame(const tilesat_rules *r, int k,
-                                             tilesat_topology topo,
-                                             tilesat_error *err);
-/* 1: complete (every valid border has a filling); 0: not, and `border`
- * ((k+2)*(k+2) ints, may be NULL) receives a valid border no filling
- * completes, its tiles on the frame's outer cells, TILESAT_NO_TILE on the
- * chunk's; -1 on error (interrupted, bad k, hex).
- * *refutations (may be NULL): the fillings found, each refuting every
- * border it fits (0 with 1: the rules allow no border at all). */
-TILESAT_API int tilesat_chunk_check(const tilesat_rules *r, int k,
-                                    tilesat_topology topo,
-                                    const tilesat_solve_options *so,
-                                    int *border, long *refutations,
-                                    tilesat_error *err);
-/* How many of the 8 symmetries of the square (rotations, reflections) the
- * rules keep, the identity included: those with a permutation of the tiles
- * that keeps every allowed pair.  tilesat_chunk_check learns each
- * refutation's images under them.  -1 on error (hex rules). */
-TILESAT_API int tilesat_chunk_symmetries(const tilesat_rules *r,
-                                         tilesat_error *err);
-
-/* The name that marks the chunk's cells in a written border: ".", or the
- * first of "?", "_", "*", "~" that names no tile, else "(chunk)" (read it
- * back with --pins-from FILE --free-tile NAME). */
-TILESAT_API const char *tilesat_chunk_free_name(const tilesat_rules *r);
-/* The frame with the border's tiles on its ring and the free name inside:
- * a character grid when every tile name is one character, else a name
- * grid; both read back by tilesat_grid_parse. */
-TILESAT_API int tilesat_chunk_write(const tilesat_map *frame, const int *border,
-                                    FILE *out);
-
 #ifdef __cplusplus
 }
 #endif

@@ -625,13 +625,14 @@ static int pace_check(const smc *s, const tilesat_count_options *o,
   double el = cpu_now() - pc->t0, done = pc->done + (double)k * n;
   bool measured = done > 0 && (el >= 0.25 || done * 20 >= pc->planned);
   double total = measured ? el * pc->planned / done : 0;
-  char line[320], left[48] = "", took[48];
+  char left[48] = "";
   if (measured) { /* the time left on the clock (a loaded host's is
                      longer than its CPU's) */
     double wall = clock_now(CLOCK_MONOTONIC) - pc->w0;
     ts_say_seconds(wall * (pc->planned / done - 1), left, sizeof left);
   }
   if (measured && pc->limit > 0 && total > pc->limit) {
+    char took[48];
     ts_say_seconds(total, left, sizeof left);
     ts_say_seconds(el, took, sizeof took);
     ts_error(err, "count", 0,
@@ -645,6 +646,7 @@ static int pace_check(const smc *s, const tilesat_count_options *o,
     return -1;
   }
   if (o->progress) {
+    char line[320];
     if (measured)
       snprintf(line, sizeof line, "estimate: %s: cell %d of %d, about %s left",
                label, k, s->N, left);
@@ -872,7 +874,7 @@ int ts_estimate_count(const tilesat_map *m, const tilesat_count_options *o,
              .replicates = R,
              .particles = n};
   s.pace = &pc;
-  summary pilot, main;
+  summary pilot = {0}, main = {0}; /* (set by both on success) */
   int rc = choose_twist(&s, msg, o, np, &pilot, err);
   if (!rc)
     rc = replicates(&s, o, n, R, 0x736d63u, "replicate", &main, err);
