@@ -284,14 +284,7 @@ static bool clash_window(const tilesat_map *m, const tilesat_solve_options *so,
       how.row0 + how.rows > m->height || how.col0 + how.cols > m->width ||
       !ts_window_rect(m, how.col0, how.row0, how.cols, how.rows, w))
     return false;
-  if (m->masked) {
-    w->m.masked = ts_calloc((size_t)w->m.ncells, 1);
-    for (int lc = 0; lc < w->m.ncells; lc++)
-      if (ts_masked(m, ts_window_map_cell(m, w, lc))) {
-        w->m.masked[lc] = 1;
-        w->m.nmasked++;
-      }
-  }
+  ts_window_mask(m, w);
   for (size_t i = 0; i < m->pins.n; i++) {
     int lc = ts_window_cell(m, w, m->pins.v[i].cell);
     if (lc >= 0) {

@@ -167,6 +167,8 @@ typedef struct ts_window {
   tilesat_map m; /* its pins and bans; free with ts_window_free */
   int x0, y0;
 } ts_window;
+/* The map's masked cells inside window w, as w's own mask. */
+void ts_window_mask(const tilesat_map *m, ts_window *w);
 /* The window of radius r around cell (side 2r+1, cut to the map; on a
  * hex map one more row, so that its rows keep their parity), with m's
  * pins and bans inside it, and on each side where the map goes on the

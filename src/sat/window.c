@@ -111,17 +111,21 @@ int ts_window_map_cell(const tilesat_map *m, const ts_window *w, int wcell) {
   return row * m->width + col;
 }
 
+void ts_window_mask(const tilesat_map *m, ts_window *w) {
+  if (!m->masked)
+    return;
+  w->m.masked = ts_calloc((size_t)w->m.ncells, 1);
+  for (int lc = 0; lc < w->m.ncells; lc++)
+    if (ts_masked(m, ts_window_map_cell(m, w, lc))) {
+      w->m.masked[lc] = 1;
+      w->m.nmasked++;
+    }
+}
+
 bool ts_window_at(const tilesat_map *m, int cell, int r, ts_window *w) {
   if (!ts_window_place(m, cell, r, w))
     return false;
-  if (m->masked) { /* the map's masked cells inside */
-    w->m.masked = ts_calloc((size_t)w->m.ncells, 1);
-    for (int lc = 0; lc < w->m.ncells; lc++)
-      if (ts_masked(m, ts_window_map_cell(m, w, lc))) {
-        w->m.masked[lc] = 1;
-        w->m.nmasked++;
-      }
-  }
+  ts_window_mask(m, w);
   for (size_t i = 0; i < m->pins.n; i++) {
     int lc = ts_window_cell(m, w, m->pins.v[i].cell);
     if (lc >= 0)
