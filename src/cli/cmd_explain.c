@@ -27,7 +27,8 @@ static void clash_window(options *o, const tilesat_map *m,
     if (!more)
       break;
     all.v = more;
-    memcpy(all.v + all.n, cells, nc * sizeof *cells);
+    if (nc) /* (a global constraint names no cell: cells may be NULL) */
+      memcpy(all.v + all.n, cells, nc * sizeof *cells);
     all.n += nc;
   }
   crop_around(o, m, all.v, all.n);
