@@ -133,7 +133,7 @@ Test(badinput, picture_too_large_is_an_error) {
   char want[512];
   snprintf(want, sizeof want,
            "tilesat: %s: the map's picture would be too large (over 2^26 "
-           "pixels)\n",
+           "pixels): --scale N draws fewer pixels a cell\n",
            png);
   cr_expect_str_eq(r.err, want);
   run_free(&r);
@@ -200,4 +200,20 @@ Test(badinput, numbers_out_of_range_say_the_range) {
                    "L<=2000000000");
   remove(xml);
   free(xml);
+}
+
+/* A picture of 2^24 pixels or more takes seconds to write: said before
+ * (a 1024x1024 Castle failure drawn whole was 12 s without a word). */
+Test(badinput, a_big_picture_says_it_is_written) {
+  char *dir = temp_dir(), png[4096];
+  snprintf(png, sizeof png, "%s/big.png", dir);
+  run_result r = RUN("check", "rules/coast.rules", "--size", "520x520", "--png",
+                     png, "-q");
+  cr_expect_eq(r.code, 10, "%s", r.err);
+  char want[4200];
+  snprintf(want, sizeof want,
+           "tilesat: %s: writing a 4160x4160-pixel picture\n", png);
+  cr_expect(strstr(r.err, want), "%s", r.err);
+  run_free(&r);
+  rm_dir(dir);
 }

@@ -524,7 +524,7 @@ Test(outputs, outputs_are_checked_before_solving) {
   char want[1024];
   snprintf(want, sizeof want,
            "tilesat: %s: the map's picture would be too large (over 2^26 "
-           "pixels)\n",
+           "pixels): --scale N draws fewer pixels a cell\n",
            png);
   const char *const big[][10] = {
       {"check", "rules/coast.rules", "--size", "1500x1500", "--png", png, NULL},

@@ -81,6 +81,9 @@ void pins_cut_notice(const options *o, int least) {
             o->png, keeps);
 }
 
+/* A picture this large takes seconds to compress: said before. */
+#define BIG_PICTURE ((size_t)1 << 24)
+
 /* img as a PNG file noting what it is (tilesat_png_note; "marked": a
  * picture that explains); 0 or EXIT_ERROR (said). */
 static int write_png(const char *path, const tilesat_image *img,
@@ -93,6 +96,9 @@ static int write_png(const char *path, const tilesat_image *img,
   }
   if (open_file(&of, path))
     return EXIT_ERROR;
+  if ((size_t)img->width * (size_t)img->height >= BIG_PICTURE)
+    fprintf(stderr, "tilesat: %s: writing a %dx%d-pixel picture\n", path,
+            img->width, img->height);
   if (tilesat_image_write_png_noted(img, of.f, path, note, &err)) {
     out_close(&of, false);
     return fail_err(&err);
@@ -197,7 +203,9 @@ int outputs_ready(options *o, const tilesat_map *m, bool on_sheet) {
       !(on_sheet ? tilesat_render_sheet_drawn_fits(m, pics, 1, &how) > 0
         : marked ? tilesat_render_marked_drawn_fits(m, pics, &how)
                  : tilesat_render_drawn_fits(m, pics, &how))) {
-    fail("%s: the map's picture would be too large (over 2^26 pixels)", o->png);
+    fail("%s: the map's picture would be too large (over 2^26 pixels): "
+         "--scale N draws fewer pixels a cell%s",
+         o->png, command_does(o, CMD_CROPS) ? ", or leave out --whole" : "");
     rc = EXIT_ERROR;
   }
   if (!rc && o->tilesets_from && (o->tmx || o->tmj))

@@ -636,6 +636,13 @@ static bool dp_step(ts_dp *s, int i, const ts_dp_layer *cur, ts_dp_layer *next,
     book_clear(&s->books[(i + 1) % 2]);
   }
   for (size_t e = 0; e < cur->n; e++) {
+    if ((e & 0xfffff) == 0 && e && s->progress) { /* a long cell says so */
+      char line[160];
+      snprintf(line, sizeof line,
+               "dp: cell %d of %d, %zu of %zu states carried on, %zu MiB",
+               i + 1, p->ncells, e, cur->n, s->used_memory >> 20);
+      s->progress(s->progress_user, line);
+    }
     if ((e & 0xffff) == 0 && ts_terminated(s->solve)) {
       ts_error(err, s->what, 0, "interrupted");
       return false;
