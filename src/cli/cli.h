@@ -127,10 +127,24 @@ enum command_trait {
    * (--whole: the whole map) */
   CMD_CROPS = 1u << 9,
 };
+/* A command's reference beyond its summary (command_docs.c, one object a
+ * command, named command_doc_NAME): what it does, its exit codes, and
+ * examples that tests/test_readme.c runs as written. */
+typedef struct command_doc {
+  const char *description, *exit_status;
+  const char *examples[8]; /* NULL-terminated */
+} command_doc;
+extern const command_doc command_doc_extract, command_doc_encode,
+    command_doc_check, command_doc_enum, command_doc_count, command_doc_sample,
+    command_doc_sum, command_doc_import_tileset, command_doc_export_tileset,
+    command_doc_explain, command_doc_repair, command_doc_trace,
+    command_doc_analyze, command_doc_anneal, command_doc_collapse,
+    command_doc_world, command_doc_verify, command_doc_run_samples;
 typedef struct command {
   const char *name, *usage, *summary;
   int (*run)(options *o);
-  unsigned traits; /* enum command_trait */
+  unsigned traits;        /* enum command_trait */
+  const command_doc *doc; /* its reference, for help and man pages */
 } command;
 extern const command commands[];
 extern const size_t ncommands;
@@ -141,13 +155,6 @@ bool command_does(const options *o, unsigned traits);
 void unknown_command(const char *name);
 void usage_main(FILE *out);
 void usage_command(const command *c, FILE *out);
-/* A command's reference beyond its summary (command_docs.c): what it does,
- * its exit codes, and examples that tests/test_readme.c runs as written. */
-typedef struct command_doc {
-  const char *name, *description, *exit_status;
-  const char *examples[8]; /* NULL-terminated */
-} command_doc;
-const command_doc *command_doc_find(const char *name);
 /* tilesat --man: the man page in roff (man.c); 0 or EXIT_ERROR. */
 int write_man(FILE *out);
 /* tilesat --man COMMAND: the page tilesat-COMMAND(1); and `tilesat help

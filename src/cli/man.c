@@ -137,7 +137,7 @@ static const char common_exit[] =
     "errors too (exit 1); errors are one line on standard error.";
 
 int write_man_command(const command *c, FILE *out) {
-  const command_doc *d = command_doc_find(c->name);
+  const command_doc *d = c->doc;
   char upper[64];
   size_t n = 0;
   for (const char *s = c->name; *s && n + 1 < sizeof upper; s++)
@@ -200,7 +200,7 @@ static void wrapped(const char *text, FILE *out) {
 }
 
 int write_help_command(const command *c, FILE *out) {
-  const command_doc *d = command_doc_find(c->name);
+  const command_doc *d = c->doc;
   usage_command(c, out);
   if (d) {
     fputs("\ndescription:\n", out);
