@@ -336,18 +336,15 @@ TILESAT_API tilesat_grid *tilesat_tiled_doc_grid(const tilesat_tiled_doc *doc,
 /* tilesat_tiled_write_maps_rules_to with like's tilesets (like NULL: our
  * own) and tilesat_tiled_write_into_rules into a copy of base: the
  * documents are not changed. */
-TILESAT_API int tilesat_tiled_doc_write_maps_to(
-    const tilesat_map *m, const int *const *maps, size_t nmaps,
-    const tilesat_pictures *pics, const tilesat_tiled_doc *like,
-    const char *rules, const char *path, FILE *map, FILE *image,
-    tilesat_error *err);
-TILESAT_API int tilesat_tiled_doc_write_into(const tilesat_map *m,
-                                             const int *tiles,
-                                             const tilesat_tiled_doc *base,
-                                             const char *layer,
-                                             const char *rules,
-                                             const char *path,
-                                             tilesat_error *err);
+TILESAT_API int
+tilesat_tiled_doc_write_maps_to(const tilesat_map *m, const int *const *maps,
+                                size_t nmaps, const tilesat_pictures *pics,
+                                const tilesat_tiled_doc *like,
+                                const char *rules, const char *path, FILE *map,
+                                FILE *image, tilesat_error *err);
+TILESAT_API int tilesat_tiled_doc_write_into(
+    const tilesat_map *m, const int *tiles, const tilesat_tiled_doc *base,
+    const char *layer, const char *rules, const char *path, tilesat_error *err);
 
 /* -------------------------------------------------------------- rendering */
 

@@ -122,9 +122,9 @@ static char *rules_property(const options *o, const char *path) {
 
 /* maps as a Tiled map at path: with our own tileset, its picture beside it
  * (PATH.png), else with --tilesets-from's.  0 or EXIT_ERROR. */
-static int write_tiled(options *o, const tilesat_map *m,
-                       const int *const *maps, size_t n,
-                       const tilesat_pictures *pics, const char *path) {
+static int write_tiled(options *o, const tilesat_map *m, const int *const *maps,
+                       size_t n, const tilesat_pictures *pics,
+                       const char *path) {
   char *png = o->tilesets_from ? NULL : tiled_image(path);
   if (!o->tilesets_from && !png) {
     fail("out of memory");
@@ -142,9 +142,9 @@ static int write_tiled(options *o, const tilesat_map *m,
   int rc = png && open_file(&img, png) ? EXIT_ERROR : 0;
   if (!rc && open_file(&map, path))
     rc = EXIT_ERROR;
-  if (!rc && tilesat_tiled_doc_write_maps_to(m, maps, n, pics, like, rules,
-                                             path, map.f, png ? img.f : NULL,
-                                             &err))
+  if (!rc &&
+      tilesat_tiled_doc_write_maps_to(m, maps, n, pics, like, rules, path,
+                                      map.f, png ? img.f : NULL, &err))
     rc = fail_err(&err);
   /* the picture first: a write error there drops the map too */
   if (img.out && out_close(&img, !rc))
@@ -164,10 +164,10 @@ static int write_into(options *o, const tilesat_map *m, const int *tiles,
   if (!doc)
     return fail_err(&err);
   char *rules = rules_property(o, path);
-  int rc = tilesat_tiled_doc_write_into(m, tiles, doc, o->layer, rules, path,
-                                        &err)
-               ? fail_err(&err)
-               : (said_written(path), 0);
+  int rc =
+      tilesat_tiled_doc_write_into(m, tiles, doc, o->layer, rules, path, &err)
+          ? fail_err(&err)
+          : (said_written(path), 0);
   free(rules);
   return rc;
 }
@@ -186,13 +186,14 @@ static int tilesets_ready(options *o, const tilesat_map *m) {
   const int *maps[1] = {blank};
   const char *tiled[2] = {o->tmx, o->tmj};
   tilesat_error err;
-  const tilesat_tiled_doc *like = rc ? NULL : tiled_doc(o, o->tilesets_from, &err);
+  const tilesat_tiled_doc *like =
+      rc ? NULL : tiled_doc(o, o->tilesets_from, &err);
   if (!rc && !like)
     rc = fail_err(&err);
   for (int i = 0; i < 2 && !rc; i++)
-    if (tiled[i] && tilesat_tiled_doc_write_maps_to(m, maps, 1, NULL, like,
-                                                    NULL, tiled[i], null, NULL,
-                                                    &err))
+    if (tiled[i] &&
+        tilesat_tiled_doc_write_maps_to(m, maps, 1, NULL, like, NULL, tiled[i],
+                                        null, NULL, &err))
       rc = fail_err(&err);
   if (null)
     fclose(null);

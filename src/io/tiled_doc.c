@@ -68,7 +68,8 @@ static int read_tmj(ts_tiled_doc *d, const char *text, size_t len,
     return -1;
   }
   cJSON *ts;
-  cJSON_ArrayForEach(ts, cJSON_GetObjectItemCaseSensitive(d->root, "tilesets")) {
+  cJSON_ArrayForEach(ts,
+                     cJSON_GetObjectItemCaseSensitive(d->root, "tilesets")) {
     if (ts_tiled_tmj_tileset_names(d->path, ts, &d->named, err))
       return -1;
     TS_PUSH(d->sets, ts);
@@ -179,7 +180,7 @@ static char *base64_encode(const uint8_t *in, size_t n) {
 /* n gids as a layer's encoded data: base64 of their little-endian bytes
  * (tiled_doc.h). */
 char *ts_tiled_base64_gids(const uint32_t *gids, size_t n,
-                         const char *compression) {
+                           const char *compression) {
   uint8_t *raw = ts_malloc(n * 4 + 1);
   for (size_t k = 0; k < n; k++)
     for (int b = 0; b < 4; b++)
@@ -450,7 +451,8 @@ static const char *tmx_put_gids(xmlNode *layer, const uint32_t *gids, int w,
     if (!strcmp((const char *)enc, "csv")) {
       text = ts_tiled_csv(gids, w, h);
     } else {
-      text = ts_tiled_base64_gids(gids, (size_t)w * (size_t)h, (const char *)comp);
+      text =
+          ts_tiled_base64_gids(gids, (size_t)w * (size_t)h, (const char *)comp);
       if (!text)
         why = "unsupported compression (zlib and gzip are)";
       else { /* the white space around the old text, as it was */
@@ -510,7 +512,8 @@ static const char *tmj_put_gids(cJSON *layer, const uint32_t *gids, size_t n) {
   const cJSON *data = cJSON_GetObjectItemCaseSensitive(layer, "data");
   cJSON *now;
   if (cJSON_IsString(data)) {
-    char *text = ts_tiled_base64_gids(gids, n, ts_tiled_json_str(layer, "compression"));
+    char *text =
+        ts_tiled_base64_gids(gids, n, ts_tiled_json_str(layer, "compression"));
     if (!text)
       return "unsupported compression (zlib and gzip are)";
     now = cJSON_CreateString(text);
@@ -526,7 +529,6 @@ static const char *tmj_put_gids(cJSON *layer, const uint32_t *gids, size_t n) {
     cJSON_AddItemToObject(layer, "data", now);
   return NULL;
 }
-
 
 const char *ts_tiled_doc_put_layer(ts_tiled_doc *d, void *layer,
                                    const uint32_t *gids, int w, int h) {

@@ -50,11 +50,12 @@ int tilesat_tiled_doc_write_into(const tilesat_map *m, const int *tiles,
                                  const char *path, tilesat_error *err) {
   bool json =
       ts_tiled_ends_with(path, ".tmj") || ts_tiled_ends_with(path, ".json");
-  if (base->json != json) {
+  bool xml = !base->json;
+  if (xml == json) {
     ts_error(err, path, 0,
              "%s is a %s map: its completed copy is written as %s too (%s)",
-             base->path, json ? ".tmx" : ".tmj", json ? ".tmx" : ".tmj",
-             json ? "--tmx" : "--tmj");
+             base->path, xml ? ".tmx" : ".tmj", xml ? ".tmx" : ".tmj",
+             xml ? "--tmx" : "--tmj");
     return -1;
   }
   ts_tiled_doc *d = filled(m, tiles, base, layer, rules, path, err);
@@ -79,9 +80,9 @@ int tilesat_tiled_write_into_rules(const tilesat_map *m, const int *tiles,
                                    const char *rules, const char *path,
                                    tilesat_error *err) {
   ts_tiled_doc *d = ts_tiled_doc_read(base, err);
-  int rc = d ? tilesat_tiled_doc_write_into(m, tiles, d, layer, rules, path,
-                                            err)
-             : -1;
+  int rc =
+      d ? tilesat_tiled_doc_write_into(m, tiles, d, layer, rules, path, err)
+        : -1;
   ts_tiled_doc_free(d);
   return rc;
 }
@@ -92,8 +93,8 @@ static int write_like(const tilesat_map *m, const ts_tiled_layers *l,
   ts_tiled_doc *d = ts_tiled_doc_read(like, err);
   tilesat_output *out = d ? tilesat_output_open(path, err) : NULL;
   int rc = -1;
-  if (out && ts_tiled_write_like_to(m, l, d, path, tilesat_output_file(out),
-                                    err))
+  if (out &&
+      ts_tiled_write_like_to(m, l, d, path, tilesat_output_file(out), err))
     tilesat_output_discard(out);
   else if (out)
     rc = tilesat_output_commit(out, err);

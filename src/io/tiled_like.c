@@ -391,7 +391,7 @@ int ts_tiled_write_like_to(const tilesat_map *m, const ts_tiled_layers *lin,
   ts_tiled_layers with = *lin;
   with.gid = gid;
   int rc = json ? write_like_tmj(f, m, &with, like, path, err)
-               : write_like_tmx(f, m, &with, like, path, err);
+                : write_like_tmx(f, m, &with, like, path, err);
   free(gid);
   return rc;
 }
@@ -419,10 +419,10 @@ int tilesat_tiled_write_maps_rules_to(const tilesat_map *m,
   if (nmaps == 0 || !map || (!like && !image))
     ts_misuse(__func__, nmaps ? "no stream" : "no maps");
   ts_tiled_doc *d = like ? ts_tiled_doc_read(like, err) : NULL;
-  int rc = like && !d ? -1
-                      : tilesat_tiled_doc_write_maps_to(m, maps, nmaps, pics, d,
-                                                        rules, path, map, image,
-                                                        err);
+  int rc = like && !d
+               ? -1
+               : tilesat_tiled_doc_write_maps_to(m, maps, nmaps, pics, d, rules,
+                                                 path, map, image, err);
   ts_tiled_doc_free(d);
   return rc;
 }
