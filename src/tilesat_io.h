@@ -319,6 +319,33 @@ TILESAT_API int tilesat_tiled_write_into_rules(
     const tilesat_map *m, const int *tiles, const char *base, const char *layer,
     const char *rules, const char *path, tilesat_error *err);
 
+/* A Tiled map read once (.tmx or .tmj, by content), to read layers from
+ * and write answers with, as often as needed: its tilesets (external ones
+ * read beside it) and the names of their tiles with it.  The functions
+ * above taking a path read one of these each call. */
+typedef struct tilesat_tiled_doc tilesat_tiled_doc;
+/* NULL and *err when path is not a Tiled map (or cannot be read). */
+TILESAT_API tilesat_tiled_doc *tilesat_tiled_doc_read(const char *path,
+                                                      tilesat_error *err);
+TILESAT_API void tilesat_tiled_doc_free(tilesat_tiled_doc *doc);
+/* tilesat_tiled_read of the document. */
+TILESAT_API tilesat_grid *tilesat_tiled_doc_grid(const tilesat_tiled_doc *doc,
+                                                 const char *layer,
+                                                 tilesat_empty empty,
+                                                 tilesat_error *err);
+/* tilesat_tiled_write_maps_rules_to with like's tilesets (like NULL: our
+ * own) and tilesat_tiled_write_into_rules into a copy of base: the
+ * documents are not changed. */
+TILESAT_API int
+tilesat_tiled_doc_write_maps_to(const tilesat_map *m, const int *const *maps,
+                                size_t nmaps, const tilesat_pictures *pics,
+                                const tilesat_tiled_doc *like,
+                                const char *rules, const char *path, FILE *map,
+                                FILE *image, tilesat_error *err);
+TILESAT_API int tilesat_tiled_doc_write_into(
+    const tilesat_map *m, const int *tiles, const tilesat_tiled_doc *base,
+    const char *layer, const char *rules, const char *path, tilesat_error *err);
+
 /* -------------------------------------------------------------- rendering */
 
 /* Draw a map.  Each cell shows, in this order of preference:

@@ -62,6 +62,10 @@ typedef struct options {
    * options_free) */
   tilesat_pictures *pics;
   bool pics_read;
+  /* the Tiled maps a run reads and writes with (--pins-from's,
+   * --tilesets-from's), each read once by tiled_doc (freed by
+   * options_free) */
+  struct tiled_docs *tiled_docs;
 } options;
 
 /* Was the option on the command line (rather than its default)? */
@@ -317,6 +321,11 @@ int stop_end(const options *o, int rc);
 /* A sample of any kind, recognised by content: PNG image (--tile-size,
  * --palette), Tiled .tmx/.tmj (--layer, --empty) or text grid. */
 tilesat_grid *load_sample(options *o, const char *path, tilesat_error *err);
+/* The Tiled map at path, read the first time it is asked for and kept
+ * for the run (options_free frees it); NULL and *err when it is not one. */
+const tilesat_tiled_doc *tiled_doc(options *o, const char *path,
+                                   tilesat_error *err);
+void tiled_docs_free(options *o);
 /* Is this file a Tiled map (.tmx, .tmj), by its content as load_sample
  * tells? */
 bool is_tiled_map(const char *path);

@@ -526,6 +526,7 @@ void options_free(options *o) {
   tilesat_pictures_free(o->pics);
   o->pics = NULL;
   o->pics_read = false;
+  tiled_docs_free(o);
 }
 
 void options_help(const char *cmd, FILE *out) {

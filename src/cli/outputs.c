@@ -122,23 +122,29 @@ static char *rules_property(const options *o, const char *path) {
 
 /* maps as a Tiled map at path: with our own tileset, its picture beside it
  * (PATH.png), else with --tilesets-from's.  0 or EXIT_ERROR. */
-static int write_tiled(const options *o, const tilesat_map *m,
-                       const int *const *maps, size_t n,
-                       const tilesat_pictures *pics, const char *path) {
+static int write_tiled(options *o, const tilesat_map *m, const int *const *maps,
+                       size_t n, const tilesat_pictures *pics,
+                       const char *path) {
   char *png = o->tilesets_from ? NULL : tiled_image(path);
   if (!o->tilesets_from && !png) {
     fail("out of memory");
     return EXIT_ERROR;
   }
+  tilesat_error err;
+  const tilesat_tiled_doc *like =
+      o->tilesets_from ? tiled_doc(o, o->tilesets_from, &err) : NULL;
+  if (o->tilesets_from && !like) {
+    free(png);
+    return fail_err(&err);
+  }
   char *rules = rules_property(o, path);
   out_file img = {NULL, NULL, -1, NULL}, map = {NULL, NULL, -1, NULL};
-  tilesat_error err;
   int rc = png && open_file(&img, png) ? EXIT_ERROR : 0;
   if (!rc && open_file(&map, path))
     rc = EXIT_ERROR;
-  if (!rc && tilesat_tiled_write_maps_rules_to(m, maps, n, pics,
-                                               o->tilesets_from, rules, path,
-                                               map.f, png ? img.f : NULL, &err))
+  if (!rc &&
+      tilesat_tiled_doc_write_maps_to(m, maps, n, pics, like, rules, path,
+                                      map.f, png ? img.f : NULL, &err))
     rc = fail_err(&err);
   /* the picture first: a write error there drops the map too */
   if (img.out && out_close(&img, !rc))
@@ -151,21 +157,24 @@ static int write_tiled(const options *o, const tilesat_map *m,
 }
 
 /* The map painted in `base` with its layer filled, to path. */
-static int write_into(const options *o, const tilesat_map *m, const int *tiles,
+static int write_into(options *o, const tilesat_map *m, const int *tiles,
                       const char *base, const char *path) {
   tilesat_error err;
+  const tilesat_tiled_doc *doc = tiled_doc(o, base, &err);
+  if (!doc)
+    return fail_err(&err);
   char *rules = rules_property(o, path);
-  int rc = tilesat_tiled_write_into_rules(m, tiles, base, o->layer, rules, path,
-                                          &err)
-               ? fail_err(&err)
-               : (said_written(path), 0);
+  int rc =
+      tilesat_tiled_doc_write_into(m, tiles, doc, o->layer, rules, path, &err)
+          ? fail_err(&err)
+          : (said_written(path), 0);
   free(rules);
   return rc;
 }
 
 /* --tilesets-from: can that map lend its tilesets to this one's tiles?
  * Tried on a blank map, written nowhere. */
-static int tilesets_ready(const options *o, const tilesat_map *m) {
+static int tilesets_ready(options *o, const tilesat_map *m) {
   size_t cells = (size_t)tilesat_map_width(m) * (size_t)tilesat_map_height(m);
   int *blank = calloc(cells, sizeof *blank);
   FILE *null = fopen("/dev/null", "w");
@@ -177,10 +186,14 @@ static int tilesets_ready(const options *o, const tilesat_map *m) {
   const int *maps[1] = {blank};
   const char *tiled[2] = {o->tmx, o->tmj};
   tilesat_error err;
+  const tilesat_tiled_doc *like =
+      rc ? NULL : tiled_doc(o, o->tilesets_from, &err);
+  if (!rc && !like)
+    rc = fail_err(&err);
   for (int i = 0; i < 2 && !rc; i++)
     if (tiled[i] &&
-        tilesat_tiled_write_maps_to(m, maps, 1, NULL, o->tilesets_from,
-                                    tiled[i], null, NULL, &err))
+        tilesat_tiled_doc_write_maps_to(m, maps, 1, NULL, like, NULL, tiled[i],
+                                        null, NULL, &err))
       rc = fail_err(&err);
   if (null)
     fclose(null);
@@ -283,7 +296,7 @@ int image_png(const char *path, const tilesat_image *img) {
 #define SHEET_MAX 256
 
 struct sheet {
-  const options *o;
+  options *o;
   const tilesat_map *m;
   const tilesat_pictures *pics; /* o's */
   int **maps;
@@ -335,7 +348,7 @@ void no_map_no_picture(const options *o) {
 int sheet_end(sheet *s) {
   if (!s)
     return 0;
-  const options *o = s->o;
+  options *o = s->o;
   int rc = s->failed ? EXIT_ERROR : 0;
   if (!rc && o->png && !s->n) /* no map: no blank picture */
     no_map_no_picture(o);

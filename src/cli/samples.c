@@ -74,11 +74,70 @@ bool tiled_is_json(const char *path) {
   return i < n && head[i] == '{';
 }
 
+/* The document of path when the run has read it (tiled_doc), or NULL:
+ * a file known to be a Tiled map, not opened again to say so. */
+struct tiled_docs {
+  size_t n;
+  struct {
+    char *path;
+    tilesat_tiled_doc *doc;
+  } v[];
+};
+
+static tilesat_tiled_doc *doc_read(const options *o, const char *path) {
+  const struct tiled_docs *d = o->tiled_docs;
+  for (size_t i = 0; d && i < d->n; i++)
+    if (!strcmp(d->v[i].path, path))
+      return d->v[i].doc;
+  return NULL;
+}
+
 const char *tiled_pins(const options *o) {
   for (int i = 0; i < o->pins_from.n; i++)
-    if (is_tiled_map(o->pins_from.v[i]))
+    if (doc_read(o, o->pins_from.v[i]) || is_tiled_map(o->pins_from.v[i]))
       return o->pins_from.v[i];
   return NULL;
+}
+
+const tilesat_tiled_doc *tiled_doc(options *o, const char *path,
+                                   tilesat_error *err) {
+  tilesat_tiled_doc *doc = doc_read(o, path);
+  if (doc)
+    return doc;
+  if (!(doc = tilesat_tiled_doc_read(path, err)))
+    return NULL;
+  struct tiled_docs *d = o->tiled_docs;
+  size_t n = d ? d->n : 0;
+  d = realloc(d, sizeof *d + (n + 1) * sizeof d->v[0]);
+  char *copy = strdup(path);
+  if (!d || !copy) {
+    fail("out of memory");
+    abort();
+  }
+  d->v[n].path = copy;
+  d->v[n].doc = doc;
+  d->n = n + 1;
+  o->tiled_docs = d;
+  return doc;
+}
+
+void tiled_docs_free(options *o) {
+  struct tiled_docs *d = o->tiled_docs;
+  for (size_t i = 0; d && i < d->n; i++) {
+    free(d->v[i].path);
+    tilesat_tiled_doc_free(d->v[i].doc);
+  }
+  free(d);
+  o->tiled_docs = NULL;
+}
+
+/* Is path a map the run writes with (--pins-from's, --tilesets-from's),
+ * whose document is kept once read? */
+static bool kept_doc(const options *o, const char *path) {
+  for (int i = 0; i < o->pins_from.n; i++)
+    if (!strcmp(o->pins_from.v[i], path))
+      return true;
+  return o->tilesets_from && !strcmp(o->tilesets_from, path);
 }
 
 static struct inputs *inputs_of(options *o) {
@@ -160,7 +219,7 @@ static tilesat_grid *load_image(options *o, const char *path,
 }
 
 tilesat_grid *load_sample(options *o, const char *path, tilesat_error *err) {
-  kind k = sample_kind(path);
+  kind k = doc_read(o, path) ? TILED : sample_kind(path);
   if (GIVEN(o, symmetry)) {
     snprintf(err->msg, sizeof err->msg, "--symmetry needs --pattern N");
     return NULL;
@@ -181,7 +240,10 @@ tilesat_grid *load_sample(options *o, const char *path, tilesat_error *err) {
                       : !strcmp(o->empty, "free")    ? TILESAT_EMPTY_FREE
                       : !strcmp(o->empty, "exclude") ? TILESAT_EMPTY_EXCLUDE
                                                      : TILESAT_EMPTY_TILE;
-    return tilesat_tiled_read(path, o->layer, e, err);
+    if (!kept_doc(o, path))
+      return tilesat_tiled_read(path, o->layer, e, err);
+    const tilesat_tiled_doc *doc = tiled_doc(o, path, err);
+    return doc ? tilesat_tiled_doc_grid(doc, o->layer, e, err) : NULL;
   }
   return load_image(o, path, err);
 }
@@ -241,7 +303,7 @@ static tilesat_grid *read_map_grid(options *o, const char *path,
                                    const tilesat_pictures **pics,
                                    tilesat_pictures **own, tilesat_error *err) {
   *pics = NULL;
-  if (!is_png_file(path) && sample_kind(path) != PNG)
+  if (doc_read(o, path) || (!is_png_file(path) && sample_kind(path) != PNG))
     return load_sample(o, path, err);
   if (load_pictures(o, pics))
     return NULL;

@@ -593,56 +593,34 @@ static const char *tmx_stagger_refused(xmlNode *root) {
   return why;
 }
 
-static tilesat_grid *read_tmx(const char *path, const char *text, size_t len,
-                              const char *want, tilesat_empty empty,
-                              tilesat_error *err) {
-  xmlDoc *doc = ts_xml_parse(text, len, path, err);
-  if (!doc)
-    return NULL;
-  xmlNode *root = xmlDocGetRootElement(doc);
-  tilesat_grid *g = NULL;
-  named_gids named = {0};
-  if (!ts_tiled_is_elem(root, "map")) {
-    if (!ts_xml_known_root(root, path, TS_KIND_TILED_MAP, err))
-      ts_error(err, path, xmlGetLineNo(root),
-               "not a Tiled map: root element <%s>, expected <map>",
-               (const char *)root->name);
-    goto done;
-  }
+/* The layer `want` of a .tmx document as a grid. */
+static tilesat_grid *tmx_grid(const ts_tiled_doc *d, const char *want,
+                              tilesat_empty empty, tilesat_error *err) {
+  xmlNode *root = ts_tiled_doc_map(d);
   if (ts_tiled_int_attr(root, "infinite", 0) == 1) {
-    ts_error(err, path, xmlGetLineNo(root),
+    ts_error(err, d->path, xmlGetLineNo(root),
              "infinite Tiled maps are not supported (resize to a fixed map)");
-    goto done;
+    return NULL;
   }
   const char *stagger = tmx_stagger_refused(root);
   if (stagger) {
-    ts_error(err, path, xmlGetLineNo(root), "%s", stagger);
-    goto done;
+    ts_error(err, d->path, xmlGetLineNo(root), "%s", stagger);
+    return NULL;
   }
-  for (xmlNode *n = root->children; n; n = n->next)
-    if (ts_tiled_is_elem(n, "tileset") &&
-        ts_tiled_tmx_tileset_names(path, n, &named, err))
-      goto done;
-  xmlNode *layer = ts_tiled_tmx_find_layer(root, want);
+  xmlNode *layer = ts_tiled_doc_layer(d, want);
   if (!layer) {
-    ts_tiled_no_layer(path, want, err);
-    goto done;
+    ts_tiled_no_layer(d->path, want, err);
+    return NULL;
   }
-  long line = xmlGetLineNo(layer);
-  long w =
-      ts_tiled_int_attr(layer, "width", ts_tiled_int_attr(root, "width", -1));
-  long h =
-      ts_tiled_int_attr(layer, "height", ts_tiled_int_attr(root, "height", -1));
+  long line = xmlGetLineNo(layer), w, h;
+  ts_tiled_doc_layer_size(d, layer, &w, &h);
   if (!dim(w) || !dim(h)) {
-    ts_error(err, path, line, "layer needs a width and height (1 to %d)",
+    ts_error(err, d->path, line, "layer needs a width and height (1 to %d)",
              MAX_CELLS);
-    goto done;
+    return NULL;
   }
-  g = layer_grid(path, line, w, h, tmx_gids, layer, &named, empty, err);
-done:
-  ts_tiled_named_free(&named);
-  xmlFreeDoc(doc);
-  return g;
+  return layer_grid(d->path, line, w, h, tmx_gids, layer, &d->named, empty,
+                    err);
 }
 
 /* ------------------------------------------------------------------ TMJ */
@@ -863,81 +841,61 @@ static bool tmj_gids(const void *layer, uint32_t *gids, size_t n, char *msg,
   return ok;
 }
 
-static tilesat_grid *read_tmj(const char *path, const char *text, size_t len,
-                              const char *want, tilesat_empty empty,
-                              tilesat_error *err) {
-  const char *end = NULL;
-  cJSON *root = cJSON_ParseWithLengthOpts(text, len, &end, false);
-  if (!root) {
-    long line = 1;
-    const char *stop =
-        end && end >= text && end <= text + len ? end : text + len;
-    for (const char *p = text; p < stop; p++)
-      line += *p == '\n';
-    ts_error(err, path, line, "bad JSON");
+/* The layer `want` of a .tmj document as a grid. */
+static tilesat_grid *tmj_grid(const ts_tiled_doc *d, const char *want,
+                              tilesat_empty empty, tilesat_error *err) {
+  const cJSON *root = d->root;
+  if (!cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(root, "layers"))) {
+    ts_error(err, d->path, 0, "not a Tiled map (no \"layers\" array)");
     return NULL;
-  }
-  tilesat_grid *g = NULL;
-  named_gids named = {0};
-  const cJSON *layers = cJSON_GetObjectItemCaseSensitive(root, "layers");
-  if (!cJSON_IsObject(root) || !cJSON_IsArray(layers)) {
-    ts_error(err, path, 0, "not a Tiled map (no \"layers\" array)");
-    goto done;
   }
   const cJSON *infinite = cJSON_GetObjectItemCaseSensitive(root, "infinite");
   if (cJSON_IsTrue(infinite)) {
-    ts_error(err, path, 0,
+    ts_error(err, d->path, 0,
              "infinite Tiled maps are not supported (resize to a fixed map)");
-    goto done;
+    return NULL;
   }
   const char *stagger =
       stagger_refused(ts_tiled_json_str(root, "orientation"),
                       ts_tiled_json_str(root, "staggeraxis"),
                       ts_tiled_json_str(root, "staggerindex"));
   if (stagger) {
-    ts_error(err, path, 0, "%s", stagger);
-    goto done;
+    ts_error(err, d->path, 0, "%s", stagger);
+    return NULL;
   }
-  const cJSON *ts;
-  cJSON_ArrayForEach(ts, cJSON_GetObjectItemCaseSensitive(root, "tilesets")) {
-    if (ts_tiled_tmj_tileset_names(path, ts, &named, err))
-      goto done;
-  }
-  const cJSON *layer = ts_tiled_tmj_find_layer(layers, want);
+  const cJSON *layer = ts_tiled_doc_layer(d, want);
   if (!layer) {
-    ts_tiled_no_layer(path, want, err);
-    goto done;
+    ts_tiled_no_layer(d->path, want, err);
+    return NULL;
   }
   long w, h;
   if (!ts_tiled_json_int(layer, "width", &w) ||
       !ts_tiled_json_int(layer, "height", &h) || !dim(w) || !dim(h)) {
-    ts_error(err, path, 0, "tile layer needs a width and height (1 to %d)",
+    ts_error(err, d->path, 0, "tile layer needs a width and height (1 to %d)",
              MAX_CELLS);
-    goto done;
+    return NULL;
   }
-  g = layer_grid(path, 0, w, h, tmj_gids, layer, &named, empty, err);
-done:
-  ts_tiled_named_free(&named);
-  cJSON_Delete(root);
-  return g;
+  return layer_grid(d->path, 0, w, h, tmj_gids, layer, &d->named, empty, err);
 }
+
+tilesat_grid *tilesat_tiled_doc_grid(const tilesat_tiled_doc *doc,
+                                     const char *layer, tilesat_empty empty,
+                                     tilesat_error *err) {
+  return doc->json ? tmj_grid(doc, layer, empty, err)
+                   : tmx_grid(doc, layer, empty, err);
+}
+
+tilesat_tiled_doc *tilesat_tiled_doc_read(const char *path,
+                                          tilesat_error *err) {
+  return ts_tiled_doc_read(path, err);
+}
+
+void tilesat_tiled_doc_free(tilesat_tiled_doc *doc) { ts_tiled_doc_free(doc); }
 
 tilesat_grid *tilesat_tiled_read(const char *path, const char *layer,
                                  tilesat_empty empty, tilesat_error *err) {
-  size_t len;
-  char *text = ts_read_file(path, &len, err);
-  if (!text)
-    return NULL;
-  size_t i = ts_text_start(text, len);
-  tilesat_grid *g;
-  if (i < len && text[i] == '<')
-    g = read_tmx(path, text, len, layer, empty, err);
-  else if (i < len && text[i] == '{')
-    g = read_tmj(path, text + i, len - i, layer, empty, err);
-  else {
-    ts_error(err, path, 0, "not a Tiled map (neither XML nor JSON)");
-    g = NULL;
-  }
-  free(text);
+  ts_tiled_doc *d = ts_tiled_doc_read(path, err);
+  tilesat_grid *g = d ? tilesat_tiled_doc_grid(d, layer, empty, err) : NULL;
+  ts_tiled_doc_free(d);
   return g;
 }

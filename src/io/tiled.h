@@ -1,9 +1,11 @@
-/* io/tiled.h: what the Tiled reader (tiled.c) and writers (tiled_write.c,
- * tiled_like.c, tiled_into.c) share. */
+/* io/tiled.h: what the Tiled document (tiled_doc.c), its reader (tiled.c)
+ * and the documents made for writing (tiled_write.c: our own tileset,
+ * tiled_like.c: a sample's, tiled_into.c: the painted map's) share. */
 #ifndef TILESAT_IO_TILED_H
 #define TILESAT_IO_TILED_H
 
 #include "io/io.h"
+#include "io/tiled_doc.h"
 
 #include <cJSON.h>
 #include <libxml/parser.h>
@@ -17,13 +19,6 @@
 #define FLIP_MASK 0xF0000000u
 #define PROPERTY "tilesat"
 #define MAX_CELLS (1 << 24)
-
-/* gid -> name for tiles that carry a "tilesat" property. */
-typedef struct ts_tiled_gid {
-  uint32_t gid;
-  char *name;
-} ts_tiled_gid;
-typedef TS_VEC(ts_tiled_gid) named_gids;
 
 /* The layers written: one per map, named "tilesat" (one map) or "map K",
  * tile t as gid[t] (or t + 1 in our own tileset); and the map property
@@ -55,18 +50,20 @@ const char *ts_tiled_json_str(const cJSON *o, const char *key);
 int ts_tiled_tmj_tileset_names(const char *path, const cJSON *ts,
                                named_gids *named, tilesat_error *err);
 cJSON *ts_tiled_tmj_find_layer(const cJSON *layers, const char *want);
-void ts_tiled_xml_escaped(FILE *f, const char *s);
-void ts_tiled_name_escaped(FILE *f, const char *name);
 bool ts_tiled_ends_with(const char *s, const char *suffix);
-void ts_tiled_tmx_layers(FILE *f, const tilesat_map *m,
+void ts_tiled_tmx_layers(xmlNode *map, const tilesat_map *m,
                          const ts_tiled_layers *l);
 void ts_tiled_tmj_layers(cJSON *root, const tilesat_map *m,
                          const ts_tiled_layers *l);
 /* A new map's <properties> (a TMX map's first child) or "properties"
  * holding tilesat-rules, when l->rules is set. */
-void ts_tiled_tmx_properties(FILE *f, const ts_tiled_layers *l);
+void ts_tiled_tmx_properties(xmlNode *map, const ts_tiled_layers *l);
 void ts_tiled_tmj_properties(cJSON *root, const ts_tiled_layers *l);
-void ts_tiled_json_write(FILE *f, cJSON *root);
+/* A tree made here written (ts_tiled_doc_write) and freed. */
+int ts_tiled_json_write(FILE *f, cJSON *root, const char *path,
+                        tilesat_error *err);
+int ts_tiled_xml_write(FILE *f, xmlDoc *doc, const char *path,
+                       tilesat_error *err);
 int ts_tiled_write_own_to(const tilesat_map *m, const ts_tiled_layers *l,
                           const tilesat_pictures *pics, const char *path,
                           FILE *f, FILE *img, tilesat_error *err);
@@ -83,7 +80,13 @@ void ts_tiled_named_index(const named_gids *named, ts_tiled_index *ix);
 void ts_tiled_named_index_free(ts_tiled_index *ix);
 bool ts_tiled_name_gid(const ts_tiled_index *ix, const char *name,
                        uint32_t *gid);
-int ts_tiled_write_like(const tilesat_map *m, const ts_tiled_layers *lin,
-                        const char *like, const char *path, tilesat_error *err);
+/* Each tile of r as a gid of d's tilesets (malloc'd), or NULL and *err. */
+uint32_t *ts_tiled_doc_gids(const ts_tiled_doc *d, const tilesat_rules *r,
+                            tilesat_error *err);
+/* A map written with like's tilesets into f; -1 and *err (nothing
+ * written) when like cannot lend them. */
+int ts_tiled_write_like_to(const tilesat_map *m, const ts_tiled_layers *lin,
+                           const ts_tiled_doc *like, const char *path, FILE *f,
+                           tilesat_error *err);
 
 #endif

@@ -9,17 +9,6 @@
 
 /* ------------------------------------------------- writing like a sample */
 
-/* What a map written "like" another takes from it: its tile size and
- * orientation, its tilesets (XML text or JSON objects), and the gids of its
- * named tiles. */
-typedef struct like_map {
-  bool json;
-  xmlDoc *doc;         /* TMX */
-  cJSON *root;         /* TMJ */
-  TS_VEC(void *) sets; /* xmlNode* or cJSON* */
-  named_gids named;
-} like_map;
-
 /* The folder of a file (of the file a symbolic link names, as the writers
  * replace that file) as a canonical absolute path ending in '/'
  * (malloc'd), or NULL when it does not exist. */
@@ -109,85 +98,29 @@ static void tmj_move_images(cJSON *ts, const char *like, const char *out) {
       tmj_move_image(tile, like, out);
 }
 
-static void like_free(like_map *l) {
-  free(l->sets.v);
-  ts_tiled_named_free(&l->named);
-  if (l->doc)
-    xmlFreeDoc(l->doc);
-  cJSON_Delete(l->root);
-}
-
-static int like_read_tmx(const char *text, size_t len, const char *like,
-                         like_map *l, tilesat_error *err) {
-  l->doc = ts_xml_parse(text, len, like, err);
-  xmlNode *root = l->doc ? xmlDocGetRootElement(l->doc) : NULL;
-  if (!root)
-    return -1;
-  if (!ts_tiled_is_elem(root, "map")) {
-    ts_error(err, like, 0, "not a Tiled map");
-    return -1;
-  }
-  /* the numbers a .tmj copy writes as numbers: checked, not atoi'd */
+/* Can `like` lend its tilesets and map attributes?  Its tilesets are
+ * there, and the numbers a .tmj copy writes as numbers are numbers
+ * (checked, not atoi'd); 0 or -1 and *err. */
+static int like_check(const ts_tiled_doc *like, tilesat_error *err) {
+  xmlNode *root = ts_tiled_doc_map(like);
   static const char *const sizes[] = {"tilewidth", "tileheight",
                                       "hexsidelength"};
-  for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++) {
+  for (size_t k = 0; root && k < sizeof sizes / sizeof *sizes; k++) {
     long v = ts_tiled_int_attr(root, sizes[k], 0);
     if (v < 0 || v > INT_MAX) {
       xmlChar *x = xmlGetProp(root, (const xmlChar *)sizes[k]);
-      ts_error(err, like, xmlGetLineNo(root),
+      ts_error(err, like->path, xmlGetLineNo(root),
                "%s '%.40s' is not a whole number from 0 to %d", sizes[k],
                (const char *)x, INT_MAX);
       xmlFree(x);
       return -1;
     }
   }
-  for (xmlNode *n = root->children; n; n = n->next)
-    if (ts_tiled_is_elem(n, "tileset")) {
-      if (ts_tiled_tmx_tileset_names(like, n, &l->named, err))
-        return -1;
-      TS_PUSH(l->sets, n);
-    }
-  return 0;
-}
-
-static int like_read_tmj(const char *text, size_t len, const char *like,
-                         like_map *l, tilesat_error *err) {
-  l->json = true;
-  l->root = cJSON_ParseWithLength(text, len);
-  const cJSON *sets = cJSON_GetObjectItemCaseSensitive(l->root, "tilesets");
-  if (!cJSON_IsObject(l->root)) {
-    ts_error(err, like, 0, "bad JSON");
+  if (!like->sets.n) {
+    ts_error(err, like->path, 0, "has no tilesets");
     return -1;
   }
-  cJSON *ts;
-  cJSON_ArrayForEach(ts, sets) {
-    if (ts_tiled_tmj_tileset_names(like, ts, &l->named, err))
-      return -1;
-    TS_PUSH(l->sets, ts);
-  }
   return 0;
-}
-
-static int like_read(const char *like, like_map *l, tilesat_error *err) {
-  memset(l, 0, sizeof *l);
-  size_t len;
-  char *text = ts_read_file(like, &len, err);
-  if (!text)
-    return -1;
-  size_t i = ts_text_start(text, len);
-  int rc = -1;
-  if (i < len && text[i] == '<')
-    rc = like_read_tmx(text, len, like, l, err);
-  else if (i < len && text[i] == '{')
-    rc = like_read_tmj(text + i, len - i, like, l, err);
-  else
-    ts_error(err, like, 0, "not a Tiled map (neither XML nor JSON)");
-  free(text);
-  if (!rc && !l->sets.n) {
-    ts_error(err, like, 0, "has no tilesets");
-    rc = -1;
-  }
-  return rc;
 }
 
 /* A tile name as a gid: a "tilesat" property of a tileset's tile, or
@@ -255,33 +188,36 @@ static const char *const like_attrs[] = {"orientation", "tilewidth",
 
 #define NLIKE_ATTRS (sizeof like_attrs / sizeof *like_attrs)
 
-/* Each tile's gid in `like` (-1 and *err if one has none). */
-static int like_gids(const like_map *l, const tilesat_rules *r,
-                     const char *like, uint32_t *gid, tilesat_error *err) {
+/* Each tile's gid by the names of d's tilesets (malloc'd), or NULL and
+ * *err for a tile they do not name. */
+uint32_t *ts_tiled_doc_gids(const ts_tiled_doc *d, const tilesat_rules *r,
+                            tilesat_error *err) {
+  uint32_t *gid = ts_malloc((size_t)r->ntiles * sizeof *gid + 1);
   ts_tiled_index ix;
-  ts_tiled_named_index(&l->named, &ix);
-  int rc = 0;
-  for (int t = 0; t < r->ntiles && !rc; t++)
+  ts_tiled_named_index(&d->named, &ix);
+  for (int t = 0; t < r->ntiles; t++)
     if (!ts_tiled_name_gid(&ix, r->names.v.v[t], &gid[t])) {
-      ts_error(err, like, 0,
+      ts_error(err, d->path, 0,
                "tile '%s' is neither a tile id (\"12\", \"12:h\") nor a "
-               "named tile of this map's tilesets",
+               "named tile (a \"tilesat\" property) of this map's tilesets",
                r->names.v.v[t]);
-      rc = -1;
+      free(gid);
+      gid = NULL;
+      break;
     }
   ts_tiled_named_index_free(&ix);
-  return rc;
+  return gid;
 }
 
 /* Inline tilesets only travel within one format. */
-static int like_sets_travel(const like_map *l, bool json, const char *like,
+static int like_sets_travel(const ts_tiled_doc *l, bool json,
                             tilesat_error *err) {
   for (size_t i = 0; i < l->sets.n; i++) {
     bool external =
         l->json ? ts_tiled_json_str(l->sets.v[i], "source") != NULL
                 : xmlHasProp(l->sets.v[i], (const xmlChar *)"source") != NULL;
     if (!external && l->json != json) {
-      ts_error(err, like, 0,
+      ts_error(err, l->path, 0,
                "an embedded tileset cannot be copied between .tmx and .tmj: "
                "write %s",
                l->json ? ".tmj" : ".tmx");
@@ -292,7 +228,7 @@ static int like_sets_travel(const like_map *l, bool json, const char *like,
 }
 
 /* like_attrs[k] of `like`'s map as text (malloc'd), or NULL. */
-static char *like_attr_text(const like_map *l, size_t k) {
+static char *like_attr_text(const ts_tiled_doc *l, size_t k) {
   char *v = NULL;
   if (l->json) {
     const cJSON *x = cJSON_GetObjectItemCaseSensitive(l->root, like_attrs[k]);
@@ -303,7 +239,7 @@ static char *like_attr_text(const like_map *l, size_t k) {
       snprintf(v, 24, "%d", x->valueint);
     }
   } else {
-    xmlChar *x = xmlGetProp(xmlDocGetRootElement(l->doc),
+    xmlChar *x = xmlGetProp(xmlDocGetRootElement(l->xml),
                             (const xmlChar *)like_attrs[k]);
     if (x)
       v = ts_strdup((const char *)x);
@@ -312,58 +248,62 @@ static char *like_attr_text(const like_map *l, size_t k) {
   return v;
 }
 
-/* `like`'s tilesets as TMX: a TMJ set by its source, a TMX one as it was
- * (its source moved to be seen from `path`). */
-static void tmx_like_sets(FILE *f, const like_map *l, const char *like,
+/* `like`'s tilesets as TMX: a TMJ set by its source, a copy of a TMX one
+ * as it was (its source or images moved to be seen from `path`). */
+static void tmx_like_sets(xmlNode *map, const ts_tiled_doc *l,
                           const char *path) {
   for (size_t i = 0; i < l->sets.n; i++) {
     if (l->json) {
       long first = 1;
       ts_tiled_json_int(l->sets.v[i], "firstgid", &first);
       char *src = ts_tiled_moved_source(
-          like, path, ts_tiled_json_str(l->sets.v[i], "source"));
-      fprintf(f, " <tileset firstgid=\"%ld\" source=\"", first);
-      ts_tiled_xml_escaped(f, src);
-      fprintf(f, "\"/>\n");
+          l->path, path, ts_tiled_json_str(l->sets.v[i], "source"));
+      xmlNode *ts = ts_tiled_elem(map, "\n ", "tileset");
+      ts_tiled_attr_long(ts, "firstgid", first);
+      ts_tiled_attr(ts, "source", src);
       free(src);
       continue;
     }
-    xmlNode *n = l->sets.v[i];
-    if (!tmx_move_source(n, like, path)) /* external, or embedded */
-      tmx_move_images(n, like, path);
-    xmlBuffer *buf = xmlBufferCreate();
-    xmlNodeDump(buf, l->doc, n, 1, 0);
-    fprintf(f, " %s\n", (const char *)xmlBufferContent(buf));
-    xmlBufferFree(buf);
+    xmlNode *n = xmlDocCopyNode(l->sets.v[i], map->doc, 1);
+    if (!n) {
+      fprintf(stderr, "tilesat: out of memory (copying a tileset)\n");
+      abort();
+    }
+    if (!tmx_move_source(n, l->path, path)) /* external, or embedded */
+      tmx_move_images(n, l->path, path);
+    ts_tiled_text(map, "\n ");
+    xmlAddChild(map, n);
   }
 }
 
-static void write_like_tmx(FILE *f, const tilesat_map *m,
-                           const ts_tiled_layers *lin, const like_map *l,
-                           const char *like, const char *path) {
-  fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<map "
-             "version=\"" TILED_FORMAT "\" tiledversion=\"" TILED_VERSION "\"");
+static int write_like_tmx(FILE *f, const tilesat_map *m,
+                          const ts_tiled_layers *lin, const ts_tiled_doc *l,
+                          const char *path, tilesat_error *err) {
+  xmlDoc *doc = ts_tiled_xml_new("map");
+  xmlNode *map = xmlDocGetRootElement(doc);
+  ts_tiled_attr(map, "version", TILED_FORMAT);
+  ts_tiled_attr(map, "tiledversion", TILED_VERSION);
   for (size_t k = 0; k < NLIKE_ATTRS; k++) {
     char *v = like_attr_text(l, k);
-    if (v) {
-      fprintf(f, " %s=\"", like_attrs[k]);
-      ts_tiled_xml_escaped(f, v);
-      fputc('"', f);
-    }
+    if (v)
+      ts_tiled_attr(map, like_attrs[k], v);
     free(v);
   }
-  fprintf(f,
-          " renderorder=\"right-down\" width=\"%d\" height=\"%d\" "
-          "infinite=\"0\" nextlayerid=\"%zu\" nextobjectid=\"1\">\n",
-          m->width, m->height, lin->n + 1);
-  ts_tiled_tmx_properties(f, lin);
-  tmx_like_sets(f, l, like, path);
-  ts_tiled_tmx_layers(f, m, lin);
-  fprintf(f, "</map>\n");
+  ts_tiled_attr(map, "renderorder", "right-down");
+  ts_tiled_attr_long(map, "width", m->width);
+  ts_tiled_attr_long(map, "height", m->height);
+  ts_tiled_attr(map, "infinite", "0");
+  ts_tiled_attr_long(map, "nextlayerid", (long)lin->n + 1);
+  ts_tiled_attr(map, "nextobjectid", "1");
+  ts_tiled_tmx_properties(map, lin);
+  tmx_like_sets(map, l, path);
+  ts_tiled_tmx_layers(map, m, lin);
+  ts_tiled_text(map, "\n");
+  return ts_tiled_xml_write(f, doc, path, err);
 }
 
 /* The map attributes of `like` into a TMJ root: TMX's numbers as numbers. */
-static void tmj_like_attrs(cJSON *root, const like_map *l) {
+static void tmj_like_attrs(cJSON *root, const ts_tiled_doc *l) {
   for (size_t k = 0; k < NLIKE_ATTRS; k++) {
     if (l->json) {
       const cJSON *x = cJSON_GetObjectItemCaseSensitive(l->root, like_attrs[k]);
@@ -371,23 +311,24 @@ static void tmj_like_attrs(cJSON *root, const like_map *l) {
         cJSON_AddItemToObject(root, like_attrs[k], cJSON_Duplicate(x, true));
       continue;
     }
-    xmlChar *x = xmlGetProp(xmlDocGetRootElement(l->doc),
+    xmlChar *x = xmlGetProp(xmlDocGetRootElement(l->xml),
                             (const xmlChar *)like_attrs[k]);
     if (x && (k == 0 || k >= 4))
       cJSON_AddStringToObject(root, like_attrs[k], (const char *)x);
     else if (x)
       cJSON_AddNumberToObject(
           root, like_attrs[k],
-          (double)ts_tiled_int_attr(xmlDocGetRootElement(l->doc), like_attrs[k],
-                                    0)); /* like_read_tmx */
+          (double)ts_tiled_int_attr(xmlDocGetRootElement(l->xml), like_attrs[k],
+                                    0)); /* like_check */
     xmlFree(x);
   }
 }
 
 /* `like`'s tilesets as TMJ: a TMJ set copied, a TMX one by its source (both
  * sources moved to be seen from `path`). */
-static void tmj_like_sets(cJSON *root, const like_map *l, const char *like,
+static void tmj_like_sets(cJSON *root, const ts_tiled_doc *l,
                           const char *path) {
+  const char *like = l->path;
   cJSON *sets = cJSON_AddArrayToObject(root, "tilesets");
   for (size_t i = 0; i < l->sets.n; i++) {
     cJSON *ts;
@@ -415,9 +356,9 @@ static void tmj_like_sets(cJSON *root, const like_map *l, const char *like,
   }
 }
 
-static void write_like_tmj(FILE *f, const tilesat_map *m,
-                           const ts_tiled_layers *lin, const like_map *l,
-                           const char *like, const char *path) {
+static int write_like_tmj(FILE *f, const tilesat_map *m,
+                          const ts_tiled_layers *lin, const ts_tiled_doc *l,
+                          const char *path, tilesat_error *err) {
   cJSON *root = cJSON_CreateObject();
   cJSON_AddStringToObject(root, "type", "map");
   cJSON_AddStringToObject(root, "version", TILED_FORMAT);
@@ -431,48 +372,42 @@ static void write_like_tmj(FILE *f, const tilesat_map *m,
   cJSON_AddNumberToObject(root, "nextobjectid", 1);
   ts_tiled_tmj_properties(root, lin);
   ts_tiled_tmj_layers(root, m, lin);
-  tmj_like_sets(root, l, like, path);
-  ts_tiled_json_write(f, root);
+  tmj_like_sets(root, l, path);
+  return ts_tiled_json_write(f, root, path, err);
 }
 
 /* A map with like's tilesets into f, or -1 (nothing written) when like
  * cannot lend them. */
-static int write_like_to(const tilesat_map *m, const ts_tiled_layers *lin,
-                         const char *like, const char *path, FILE *f,
-                         tilesat_error *err) {
-  like_map l;
-  if (like_read(like, &l, err)) {
-    like_free(&l);
-    return -1;
-  }
+int ts_tiled_write_like_to(const tilesat_map *m, const ts_tiled_layers *lin,
+                           const ts_tiled_doc *like, const char *path, FILE *f,
+                           tilesat_error *err) {
   bool json =
       ts_tiled_ends_with(path, ".tmj") || ts_tiled_ends_with(path, ".json");
-  uint32_t *gid = ts_malloc((size_t)m->rules->ntiles * sizeof *gid);
-  int rc = like_gids(&l, m->rules, like, gid, err);
-  if (!rc)
-    rc = like_sets_travel(&l, json, like, err);
+  if (like_check(like, err) || like_sets_travel(like, json, err))
+    return -1;
+  uint32_t *gid = ts_tiled_doc_gids(like, m->rules, err);
+  if (!gid)
+    return -1;
   ts_tiled_layers with = *lin;
   with.gid = gid;
-  if (!rc && !json)
-    write_like_tmx(f, m, &with, &l, like, path);
-  else if (!rc)
-    write_like_tmj(f, m, &with, &l, like, path);
+  int rc = json ? write_like_tmj(f, m, &with, like, path, err)
+                : write_like_tmx(f, m, &with, like, path, err);
   free(gid);
-  like_free(&l);
   return rc;
 }
 
-int ts_tiled_write_like(const tilesat_map *m, const ts_tiled_layers *lin,
-                        const char *like, const char *path,
-                        tilesat_error *err) {
-  tilesat_output *out = tilesat_output_open(path, err);
-  if (!out)
-    return -1;
-  if (write_like_to(m, lin, like, path, tilesat_output_file(out), err)) {
-    tilesat_output_discard(out);
-    return -1;
-  }
-  return tilesat_output_commit(out, err);
+int tilesat_tiled_doc_write_maps_to(const tilesat_map *m,
+                                    const int *const *maps, size_t nmaps,
+                                    const tilesat_pictures *pics,
+                                    const tilesat_tiled_doc *like,
+                                    const char *rules, const char *path,
+                                    FILE *map, FILE *image,
+                                    tilesat_error *err) {
+  if (nmaps == 0 || !map || (!like && !image))
+    ts_misuse(__func__, nmaps ? "no stream" : "no maps");
+  ts_tiled_layers l = {maps, nmaps, NULL, rules};
+  return like ? ts_tiled_write_like_to(m, &l, like, path, map, err)
+              : ts_tiled_write_own_to(m, &l, pics, path, map, image, err);
 }
 
 int tilesat_tiled_write_maps_rules_to(const tilesat_map *m,
@@ -483,9 +418,13 @@ int tilesat_tiled_write_maps_rules_to(const tilesat_map *m,
                                       tilesat_error *err) {
   if (nmaps == 0 || !map || (!like && !image))
     ts_misuse(__func__, nmaps ? "no stream" : "no maps");
-  ts_tiled_layers l = {maps, nmaps, NULL, rules};
-  return like ? write_like_to(m, &l, like, path, map, err)
-              : ts_tiled_write_own_to(m, &l, pics, path, map, image, err);
+  ts_tiled_doc *d = like ? ts_tiled_doc_read(like, err) : NULL;
+  int rc = like && !d
+               ? -1
+               : tilesat_tiled_doc_write_maps_to(m, maps, nmaps, pics, d, rules,
+                                                 path, map, image, err);
+  ts_tiled_doc_free(d);
+  return rc;
 }
 
 int tilesat_tiled_write_maps_to(const tilesat_map *m, const int *const *maps,

@@ -53,11 +53,11 @@ static void make_atlas(const tilesat_rules *r, const tilesat_pictures *pics,
   }
 }
 
-/* A name in an XML attribute: encoded (tilesat_name_encode: no control
- * byte, nothing that is not UTF-8), then escaped for XML. */
-void ts_tiled_name_escaped(FILE *f, const char *name) {
+/* A name as an XML attribute: encoded (tilesat_name_encode: no control
+ * byte, nothing that is not UTF-8); libxml2 escapes it on writing. */
+static void xml_name(xmlNode *n, const char *attr, const char *name) {
   char *e = tilesat_name_encode(name);
-  ts_tiled_xml_escaped(f, e);
+  ts_tiled_attr(n, attr, e);
   free(e);
 }
 
@@ -66,26 +66,6 @@ static void json_name(cJSON *o, const char *key, const char *name) {
   char *e = tilesat_name_encode(name);
   cJSON_AddStringToObject(o, key, e);
   free(e);
-}
-
-void ts_tiled_xml_escaped(FILE *f, const char *s) {
-  for (; *s; s++)
-    switch (*s) {
-    case '&':
-      fputs("&amp;", f);
-      break;
-    case '<':
-      fputs("&lt;", f);
-      break;
-    case '>':
-      fputs("&gt;", f);
-      break;
-    case '"':
-      fputs("&quot;", f);
-      break;
-    default:
-      fputc(*s, f);
-    }
 }
 
 bool ts_tiled_ends_with(const char *s, const char *suffix) {
@@ -106,23 +86,27 @@ static void layer_name(const ts_tiled_layers *l, size_t k, char buf[32]) {
     snprintf(buf, 32, "map %zu", k + 1);
 }
 
-void ts_tiled_tmx_layers(FILE *f, const tilesat_map *m,
+void ts_tiled_tmx_layers(xmlNode *map, const tilesat_map *m,
                          const ts_tiled_layers *l) {
+  uint32_t *gids = ts_malloc((size_t)m->ncells * sizeof *gids + 1);
   for (size_t k = 0; k < l->n; k++) {
     char name[32];
     layer_name(l, k, name);
-    fprintf(f,
-            " <layer id=\"%zu\" name=\"%s\" width=\"%d\" height=\"%d\">\n"
-            "  <data encoding=\"csv\">\n",
-            k + 1, name, m->width, m->height);
-    for (int row = 0; row < m->height; row++) {
-      for (int c = 0; c < m->width; c++)
-        fprintf(f, "%lu%s", gid_of(l, l->maps[k][row * m->width + c]),
-                row == m->height - 1 && c == m->width - 1 ? "" : ",");
-      fputc('\n', f);
-    }
-    fprintf(f, "</data>\n </layer>\n");
+    xmlNode *layer = ts_tiled_elem(map, "\n ", "layer");
+    ts_tiled_attr_long(layer, "id", (long)k + 1);
+    ts_tiled_attr(layer, "name", name);
+    ts_tiled_attr_long(layer, "width", m->width);
+    ts_tiled_attr_long(layer, "height", m->height);
+    xmlNode *data = ts_tiled_elem(layer, "\n  ", "data");
+    ts_tiled_attr(data, "encoding", "csv");
+    for (int c = 0; c < m->ncells; c++)
+      gids[c] = (uint32_t)gid_of(l, l->maps[k][c]);
+    char *csv = ts_tiled_csv(gids, m->width, m->height);
+    ts_tiled_text(data, csv);
+    free(csv);
+    ts_tiled_text(layer, "\n ");
   }
+  free(gids);
 }
 
 void ts_tiled_tmj_layers(cJSON *root, const tilesat_map *m,
@@ -149,12 +133,14 @@ void ts_tiled_tmj_layers(cJSON *root, const tilesat_map *m,
   }
 }
 
-void ts_tiled_tmx_properties(FILE *f, const ts_tiled_layers *l) {
+void ts_tiled_tmx_properties(xmlNode *map, const ts_tiled_layers *l) {
   if (!l->rules)
     return;
-  fprintf(f, " <properties>\n  <property name=\"%s\" value=\"", RULES_PROPERTY);
-  ts_tiled_xml_escaped(f, l->rules);
-  fprintf(f, "\"/>\n </properties>\n");
+  xmlNode *props = ts_tiled_elem(map, "\n ", "properties");
+  xmlNode *p = ts_tiled_elem(props, "\n  ", "property");
+  ts_tiled_attr(p, "name", RULES_PROPERTY);
+  ts_tiled_attr(p, "value", l->rules);
+  ts_tiled_text(props, "\n ");
 }
 
 void ts_tiled_tmj_properties(cJSON *root, const ts_tiled_layers *l) {
@@ -168,70 +154,90 @@ void ts_tiled_tmj_properties(cJSON *root, const ts_tiled_layers *l) {
   cJSON_AddItemToArray(props, p);
 }
 
-/* A JSON document and a newline to f; the document is freed.  Running out
- * of memory aborts, as everywhere in the library. */
-void ts_tiled_json_write(FILE *f, cJSON *root) {
-  char *s = cJSON_Print(root);
-  cJSON_Delete(root);
-  if (!s) {
-    fprintf(stderr, "tilesat: out of memory (writing JSON)\n");
-    abort();
-  }
-  fputs(s, f);
-  fputc('\n', f);
-  cJSON_free(s);
+/* A document made here to f through the writer; the tree is freed. */
+int ts_tiled_json_write(FILE *f, cJSON *root, const char *path,
+                        tilesat_error *err) {
+  ts_tiled_doc *d = ts_tiled_doc_new_json(root);
+  int rc = ts_tiled_doc_write(d, f, path, err);
+  ts_tiled_doc_free(d);
+  return rc;
+}
+
+int ts_tiled_xml_write(FILE *f, xmlDoc *doc, const char *path,
+                       tilesat_error *err) {
+  ts_tiled_doc *d = ts_tiled_doc_new_xml(doc);
+  int rc = ts_tiled_doc_write(d, f, path, err);
+  ts_tiled_doc_free(d);
+  return rc;
 }
 
 /* A <tileset>'s attributes after its name, its image and its tiles, each
- * named in a "tilesat" property, and the closing tag; `ind` indents the
- * element. */
-static void tsx_body(FILE *f, const tilesat_rules *r, const atlas *a,
+ * named in a "tilesat" property, and the line end before its closing tag;
+ * `ind` indents the element. */
+static void tsx_body(xmlNode *ts, const tilesat_rules *r, const atlas *a,
                      const char *image, const char *ind) {
-  fprintf(f,
-          " tilewidth=\"%d\" tileheight=\"%d\" tilecount=\"%d\" "
-          "columns=\"%d\">\n%s <image source=\"",
-          a->tw, a->th, r->ntiles, a->cols, ind);
-  ts_tiled_xml_escaped(f, image);
-  fprintf(f, "\" width=\"%d\" height=\"%d\"/>\n", a->img->width,
-          a->img->height);
+  char in[4][16]; /* "\n" and ind, then 1, 2, 3 spaces deeper */
+  for (int k = 0; k < 4; k++)
+    snprintf(in[k], sizeof in[k], "\n%s%.*s", ind, k, "   ");
+  ts_tiled_attr_long(ts, "tilewidth", a->tw);
+  ts_tiled_attr_long(ts, "tileheight", a->th);
+  ts_tiled_attr_long(ts, "tilecount", r->ntiles);
+  ts_tiled_attr_long(ts, "columns", a->cols);
+  xmlNode *img = ts_tiled_elem(ts, in[1], "image");
+  ts_tiled_attr(img, "source", image);
+  ts_tiled_attr_long(img, "width", a->img->width);
+  ts_tiled_attr_long(img, "height", a->img->height);
   for (int t = 0; t < r->ntiles; t++) {
-    fprintf(f,
-            "%s <tile id=\"%d\">\n%s  <properties>\n%s   <property "
-            "name=\"%s\" value=\"",
-            ind, t, ind, ind, PROPERTY);
-    ts_tiled_name_escaped(f, r->names.v.v[t]);
-    fprintf(f, "\"/>\n%s  </properties>\n%s </tile>\n", ind, ind);
+    xmlNode *tile = ts_tiled_elem(ts, in[1], "tile");
+    ts_tiled_attr_long(tile, "id", t);
+    xmlNode *props = ts_tiled_elem(tile, in[2], "properties");
+    xmlNode *p = ts_tiled_elem(props, in[3], "property");
+    ts_tiled_attr(p, "name", PROPERTY);
+    xml_name(p, "value", r->names.v.v[t]);
+    ts_tiled_text(props, in[2]);
+    ts_tiled_text(tile, in[1]);
   }
-  fprintf(f, "%s</tileset>\n", ind);
+  ts_tiled_text(ts, in[0]);
 }
 
-static void write_tmx(FILE *f, const tilesat_map *m, const ts_tiled_layers *l,
-                      const atlas *a, const char *image) {
-  const tilesat_rules *r = m->rules;
+static int write_tmx(FILE *f, const tilesat_map *m, const ts_tiled_layers *l,
+                     const atlas *a, const char *image, const char *path,
+                     tilesat_error *err) {
   bool hex = m->topo == TILESAT_HEX;
-  fprintf(f,
-          "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-          "<map version=\"" TILED_FORMAT "\" tiledversion=\"" TILED_VERSION
-          "\" orientation=\"%s\" "
-          "renderorder=\"right-down\" width=\"%d\" height=\"%d\" "
-          "tilewidth=\"%d\" tileheight=\"%d\" infinite=\"0\"",
-          hex ? "hexagonal" : "orthogonal", m->width, m->height, a->tw, a->th);
-  if (hex)
-    fprintf(f, " hexsidelength=\"%d\" staggeraxis=\"y\" staggerindex=\"odd\"",
-            a->th / 2);
-  fprintf(f, " nextlayerid=\"%zu\" nextobjectid=\"1\">\n", l->n + 1);
-  ts_tiled_tmx_properties(f, l);
-  fprintf(f, " <tileset firstgid=\"1\" name=\"tilesat\"");
-  tsx_body(f, r, a, image, " ");
-  ts_tiled_tmx_layers(f, m, l);
-  fprintf(f, "</map>\n");
+  xmlDoc *doc = ts_tiled_xml_new("map");
+  xmlNode *map = xmlDocGetRootElement(doc);
+  ts_tiled_attr(map, "version", TILED_FORMAT);
+  ts_tiled_attr(map, "tiledversion", TILED_VERSION);
+  ts_tiled_attr(map, "orientation", hex ? "hexagonal" : "orthogonal");
+  ts_tiled_attr(map, "renderorder", "right-down");
+  ts_tiled_attr_long(map, "width", m->width);
+  ts_tiled_attr_long(map, "height", m->height);
+  ts_tiled_attr_long(map, "tilewidth", a->tw);
+  ts_tiled_attr_long(map, "tileheight", a->th);
+  ts_tiled_attr(map, "infinite", "0");
+  if (hex) {
+    ts_tiled_attr_long(map, "hexsidelength", a->th / 2);
+    ts_tiled_attr(map, "staggeraxis", "y");
+    ts_tiled_attr(map, "staggerindex", "odd");
+  }
+  ts_tiled_attr_long(map, "nextlayerid", (long)l->n + 1);
+  ts_tiled_attr(map, "nextobjectid", "1");
+  ts_tiled_tmx_properties(map, l);
+  xmlNode *ts = ts_tiled_elem(map, "\n ", "tileset");
+  ts_tiled_attr(ts, "firstgid", "1");
+  ts_tiled_attr(ts, "name", "tilesat");
+  tsx_body(ts, m->rules, a, image, " ");
+  ts_tiled_tmx_layers(map, m, l);
+  ts_tiled_text(map, "\n");
+  return ts_tiled_xml_write(f, doc, path, err);
 }
 
 static void tmj_tileset_body(cJSON *ts, const tilesat_rules *r, const atlas *a,
                              const char *image);
 
-static void write_tmj(FILE *f, const tilesat_map *m, const ts_tiled_layers *l,
-                      const atlas *a, const char *image) {
+static int write_tmj(FILE *f, const tilesat_map *m, const ts_tiled_layers *l,
+                     const atlas *a, const char *image, const char *path,
+                     tilesat_error *err) {
   const tilesat_rules *r = m->rules;
   bool hex = m->topo == TILESAT_HEX;
   cJSON *root = cJSON_CreateObject();
@@ -263,7 +269,7 @@ static void write_tmj(FILE *f, const tilesat_map *m, const ts_tiled_layers *l,
   cJSON_AddNumberToObject(ts, "firstgid", 1);
   cJSON_AddStringToObject(ts, "name", "tilesat");
   tmj_tileset_body(ts, r, a, image);
-  ts_tiled_json_write(f, root);
+  return ts_tiled_json_write(f, root, path, err);
 }
 
 /* A JSON tileset's fields after its name: sizes, image, named tiles. */
@@ -310,9 +316,9 @@ int ts_tiled_write_own_to(const tilesat_map *m, const ts_tiled_layers *l,
   make_atlas(m->rules, pics, &a);
   int rc = ts_png_write_stream(a.img, img, png, err);
   if (!rc && json)
-    write_tmj(f, m, l, &a, image);
+    rc = write_tmj(f, m, l, &a, image, path, err);
   else if (!rc)
-    write_tmx(f, m, l, &a, image);
+    rc = write_tmx(f, m, l, &a, image, path, err);
   tilesat_image_free(a.img);
   free(png);
   return rc;
@@ -383,15 +389,15 @@ int tilesat_tiled_write_tileset(const tilesat_rules *r,
     cJSON_AddStringToObject(ts, "tiledversion", TILED_VERSION);
     json_name(ts, "name", name);
     tmj_tileset_body(ts, r, &a, image);
-    ts_tiled_json_write(tilesat_output_file(set), ts);
+    rc = ts_tiled_json_write(tilesat_output_file(set), ts, path, err);
   } else if (!rc) {
-    FILE *f = tilesat_output_file(set);
-    fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<tileset "
-               "version=\"" TILED_FORMAT "\" tiledversion=\"" TILED_VERSION
-               "\" name=\"");
-    ts_tiled_name_escaped(f, name);
-    fputc('"', f);
-    tsx_body(f, r, &a, image, "");
+    xmlDoc *doc = ts_tiled_xml_new("tileset");
+    xmlNode *ts = xmlDocGetRootElement(doc);
+    ts_tiled_attr(ts, "version", TILED_FORMAT);
+    ts_tiled_attr(ts, "tiledversion", TILED_VERSION);
+    xml_name(ts, "name", name);
+    tsx_body(ts, r, &a, image, "");
+    rc = ts_tiled_xml_write(tilesat_output_file(set), doc, path, err);
   }
   rc = commit_with_picture(rc, set, img, err);
   tilesat_image_free(a.img);
