@@ -362,7 +362,7 @@ TILESAT_API int tilesat_map_write(const tilesat_map *m, const int *tiles,
  * (as bans) and refuse the others with an error (tilesat_trace_new, which
  * takes none, must not be given them).  Collapse keeps BORDER as bans and
  * COUNT by propagation; CONNECTED and PATH only guarded (an unguarded
- * run's map may break them: a failed run, tilesat_collapse_why).
+ * run's map may break them: a failed run, tilesat_collapse_get's why).
  * Annealing keeps counts hard, BORDER (and a PATH's cells) as bans, and
  * CONNECTED and PATH as a penalty per missing join (the energy's
  * connectivity weight), which its SAT clean-up then makes hard. */

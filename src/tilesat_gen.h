@@ -264,113 +264,77 @@ TILESAT_API void tilesat_collapse_options_init(tilesat_collapse_options *o);
 
 /* One run.  TILESAT_SAT: `tiles` (width*height) holds the map, checked by
  * tilesat_map_verify; TILESAT_UNKNOWN: an unguarded run hit a contradiction
- * (see below), finished a map that breaks a connected or path constraint
- * (`tiles` holds it; tilesat_collapse_why says what), or stopped at its
- * limit of choices (then tilesat_collapse_contradiction is -1);
+ * (tilesat_collapse_get), finished a map that breaks a connected or path
+ * constraint (`tiles` holds it; the info's why says what), or stopped at
+ * its limit of choices (then the info's contradiction is -1);
  * TILESAT_UNSAT: guarded, and no valid map exists with these rules, pins
  * and constraints; -1: error (err), or the guard's solver was stopped. */
 TILESAT_API int tilesat_collapse_run(tilesat_collapse *c,
                                      const tilesat_collapse_options *o,
                                      int *tiles, tilesat_error *err);
-/* After a guarded run: tiles banned because no valid map had them there
- * with the choices before (the exact guard), and the solver calls made. */
-TILESAT_API long tilesat_collapse_banned(const tilesat_collapse *c);
-TILESAT_API long tilesat_collapse_solver_calls(const tilesat_collapse *c);
-/* After a guarded run: the blocks repaired and the cells they decided
- * again (a cell counts once per repair that covered it). */
-TILESAT_API long tilesat_collapse_repairs(const tilesat_collapse *c);
-TILESAT_API long tilesat_collapse_resolved(const tilesat_collapse *c);
-/* After a run with TILESAT_GUARD_MODIFY, or with TILESAT_GUARD_AUTO whose
- * blocks grew to the whole map and its solver would not fit in
- * --max-memory (auto then goes on by modify, on a map without count,
- * connected or path constraints, instead of starting over), or with
- * TILESAT_GUARD_AUTO on a collapser for modify (past_bound: it went by
- * modify at once, tilesat_collapse_new_modify): `used`, the
- * periodic pattern it started from (0 x 0: the whole map's SAT), the
- * windows that made pins and borders hold, the windows tried to bring
- * the counts to their bounds, and the blocks made again by
- * WFC, by SAT, and kept; cells: the cells the blocks made again (or
- * tried to), summed over the blocks: each cell of an open map about 2.0
- * times. */
+/* What modifying in blocks did (TILESAT_GUARD_MODIFY, or AUTO when it went
+ * by modify; docs/reference.md, "Collapse results"): the periodic pattern
+ * it started from (0 x 0: the whole map's SAT), the windows that made pins
+ * and borders hold and that moved counts to their bounds, and the blocks
+ * made again by WFC, by SAT, and kept; cells: the cells they made again. */
 typedef struct tilesat_modify_stats {
   bool used;
   bool past_bound; /* auto went by modify at once: a collapser for modify */
-  /* why auto went by modify, in words (NULL: --guard modify itself, or
-   * past_bound): "the map is larger than 512x512 cells", "a block grew
-   * to 49x49 cells", "its blocks grew to the whole map, whose solver does
-   * not fit" */
+  /* why auto went by modify, in words; NULL: --guard modify, past_bound */
   const char *auto_why;
   int pattern_rows, pattern_cols;
   long pin_windows, wfc, sat, kept;
   long long cells;
   long count_windows; /* windows tried to bring a count to its bounds */
 } tilesat_modify_stats;
-TILESAT_API void tilesat_collapse_modify_stats(const tilesat_collapse *c,
-                                               tilesat_modify_stats *out);
-/* After a guarded run on a map with count, connected or path constraints:
- * how many times it started over (a run that has to go back too often
- * starts again from a seed drawn from its own; the bans are then the last
- * start's). */
-TILESAT_API long tilesat_collapse_restarts(const tilesat_collapse *c);
-/* After a guarded run with new starts: why the last one started again, in
- * words ("the whole map's solver would not fit --max-memory"); NULL
- * without new starts. */
-TILESAT_API const char *tilesat_collapse_restart_why(const tilesat_collapse *c);
-/* After a guarded run, with i below tilesat_collapse_banned: the i-th ban,
- * in the order of the run: drawn as the step-th choice (the choices before
- * it are the run's first `step`), tile at cell left no valid map. */
+
+/* What the last run left, in one struct filled by tilesat_collapse_get;
+ * its pointers are owned by the collapser, valid until its next run. */
+typedef struct tilesat_collapse_info {
+  int contradiction; /* the cell left with no tile, or -1 */
+  /* a failed global constraint, "ORIGIN: TEXT, but WHAT", or NULL */
+  const char *why;
+  size_t choices; /* tiles chosen (each: tilesat_collapse_choices) */
+  /* guarded: exact bans (each: tilesat_collapse_ban), solver calls, blocks
+   * repaired and the cells they decided again, new starts and why the last
+   * (NULL without) */
+  long banned, solver_calls, repairs, resolved, restarts;
+  const char *restart_why;
+  /* guarded UNSAT proved by a window with no filling: its rows row0.. and
+   * columns col0.. (modulo the size on a periodic map); else false */
+  bool unsat_window;
+  int row0, col0, rows, cols;
+  /* after tilesat_collapse_explain: the point of no return (an index of
+   * the choices, or -1) and the doomed set's choices, ascending */
+  long no_return;
+  size_t ndoomed;
+  const size_t *doomed;
+  tilesat_modify_stats modify;
+} tilesat_collapse_info;
+TILESAT_API void tilesat_collapse_get(const tilesat_collapse *c,
+                                      tilesat_collapse_info *info);
+/* The i-th exact ban (i < banned), in the run's order: tile at cell, drawn
+ * as the step-th choice, left no valid map. */
 TILESAT_API void tilesat_collapse_ban(const tilesat_collapse *c, size_t i,
                                       size_t *step, int *cell, int *tile);
-/* After a run: the cell left with no tile, or -1. */
-TILESAT_API int tilesat_collapse_contradiction(const tilesat_collapse *c);
-/* After a guarded run that ended TILESAT_UNSAT: true, with its place,
- * if a window of the map with no filling proved it (rows row0.. and
- * columns col0.., modulo the size on a periodic map); false when
- * propagation of the pins (tilesat_collapse_contradiction: the cell it
- * emptied) or the solver on the whole map did. */
-TILESAT_API bool tilesat_collapse_unsat_window(const tilesat_collapse *c,
-                                               int *row0, int *col0, int *rows,
-                                               int *cols);
-/* After a run that failed on a global constraint, the constraint and why,
- * "ORIGIN: TEXT, but WHAT" (valid until the next run): a count its choices
- * took past a bound (tilesat_collapse_contradiction is the cell where that
- * showed), or a connected or path constraint the finished map of an
- * unguarded run breaks (no contradiction cell: the run returned
- * TILESAT_UNKNOWN with every cell decided).  NULL otherwise. */
-TILESAT_API const char *tilesat_collapse_why(const tilesat_collapse *c);
-/* After a run: is `tile` still possible at `cell` (row-major)?  The wave
- * as the run left it: one tile a cell after a success, more where a run
- * stopped at its limit, none in a contradiction's cell. */
+/* How many tiles the run chose; with i below that, the i-th choice. */
+TILESAT_API size_t tilesat_collapse_choices(const tilesat_collapse *c, size_t i,
+                                            int *cell, int *tile);
+/* Is `tile` still possible at `cell` in the wave the run left?  Aborts on
+ * a collapser for modify (it has no wave). */
 TILESAT_API bool tilesat_collapse_possible(const tilesat_collapse *c, int cell,
                                            int tile);
-/* Why the last run (unguarded) hit a contradiction, in its own choices,
- * found by solving under them as assumptions (so's backend):
- *  - the point of no return: the first choice after which no valid map
- *    exists with the rules and pins (binary search over the prefixes);
- *  - a minimal doomed set: choices up to it that, with the rules and pins,
- *    leave no valid map, while dropping any one of them leaves one.
- * Returns 0, or -1 with err.  When the rules and pins alone have no valid
- * map, the point of no return is -1 and the doomed set empty. */
+/* After an unguarded run's contradiction: its point of no return and a
+ * minimal doomed set of its choices (tilesat_collapse_get), by solving
+ * under them as assumptions.  0, or -1 with err. */
 TILESAT_API int tilesat_collapse_explain(tilesat_collapse *c,
                                          const tilesat_solve_options *so,
                                          tilesat_error *err);
-/* Before tilesat_collapse_explain on a large map (a million clauses or
- * more, its solver not built yet): what it will load, how much memory
- * and what is cheaper, in words, into buf; 1, or 0 when nothing is worth
- * saying. */
+/* Before tilesat_collapse_explain on a large map: what it will cost, in
+ * words, into buf; 1, or 0 when nothing is worth saying. */
 TILESAT_API int tilesat_collapse_explain_cost(const tilesat_collapse *c,
                                               const tilesat_solve_options *so,
                                               char *buf, size_t len);
-/* After tilesat_collapse_explain: the index of the point of no return in
- * the choices, or -1; the doomed set's indexes, ascending (valid until the
- * next run). */
-TILESAT_API long tilesat_collapse_no_return(const tilesat_collapse *c);
-TILESAT_API size_t tilesat_collapse_doomed(const tilesat_collapse *c,
-                                           const size_t **choices);
-/* After a run: how many tiles it chose; with i below that, the i-th
- * choice's cell and tile. */
-TILESAT_API size_t tilesat_collapse_choices(const tilesat_collapse *c, size_t i,
-                                            int *cell, int *tile);
 
 /* ------------------------------------------------------- endless worlds */
 

@@ -252,6 +252,12 @@ tilesat_map *map_new(const tilesat_rules *r, int w, int h,
   return m;
 }
 
+tilesat_collapse_info collapse_info(const tilesat_collapse *c) {
+  tilesat_collapse_info ci;
+  tilesat_collapse_get(c, &ci);
+  return ci;
+}
+
 /* Neighbours, written from scratch.  Square: plain offsets.  Hex odd-r:
  * offset -> axial (q, r), step, back (Red Blob Games' conversions). */
 static int floor_div2(int x) { return x >= 0 ? x / 2 : -((-x + 1) / 2); }

@@ -77,8 +77,10 @@ static int collapse(const tilesat_map *m, tilesat_guard guard, long runs,
     if (res < 0)
       rc = error(&err);
     else if (guard) {
-      printf("%s %.6f %ld %ld %ld\n", what, t, tilesat_collapse_banned(c),
-             tilesat_collapse_repairs(c), tilesat_collapse_resolved(c));
+      tilesat_collapse_info ci;
+      tilesat_collapse_get(c, &ci);
+      printf("%s %.6f %ld %ld %ld\n", what, t, ci.banned, ci.repairs,
+             ci.resolved);
       fflush(stdout);
     } else
       say(what, t, -1);

@@ -94,9 +94,8 @@ static void say_no_map(const options *o, const run_end *e) {
 }
 
 /* What --guard modify did (or auto, by modify), on stderr. */
-static void say_modify(const tilesat_collapse *c, tilesat_guard g) {
-  tilesat_modify_stats st;
-  tilesat_collapse_modify_stats(c, &st);
+static void say_modify(const tilesat_modify_stats *stp, tilesat_guard g) {
+  tilesat_modify_stats st = *stp;
   char from[64] = "the whole map's SAT";
   if (st.pattern_rows)
     snprintf(from, sizeof from, "a %dx%d periodic pattern", st.pattern_cols,
@@ -121,28 +120,28 @@ static void say_modify(const tilesat_collapse *c, tilesat_guard g) {
 /* What the guard did in the last run, on stderr. */
 static void say_guard(const tilesat_map *m, const tilesat_collapse *c,
                       tilesat_guard g) {
-  tilesat_modify_stats st;
-  tilesat_collapse_modify_stats(c, &st);
-  if (st.used) {
-    say_modify(c, g);
+  tilesat_collapse_info ci;
+  tilesat_collapse_get(c, &ci);
+  if (ci.modify.used) {
+    say_modify(&ci.modify, g);
     return;
   }
   long cells = (long)tilesat_map_width(m) * tilesat_map_height(m);
-  long resolved = tilesat_collapse_resolved(c);
-  long starts = tilesat_collapse_restarts(c);
+  long resolved = ci.resolved;
+  long starts = ci.restarts;
   char more[256] = "";
-  const char *why = tilesat_collapse_restart_why(c);
+  const char *why = ci.restart_why;
   if (starts)
     snprintf(more, sizeof more, ", %ld new %s from another seed (%s%s)", starts,
              starts == 1 ? "start" : "starts",
              starts == 1 ? "" : "the last: ", why ? why : "");
-  long bans = tilesat_collapse_banned(c), repairs = tilesat_collapse_repairs(c);
+  long bans = ci.banned, repairs = ci.repairs;
   fprintf(stderr,
           "tilesat: collapse: guard: %ld exact ban%s, %ld block repair%s (%ld "
           "cells re-solved, %.1f%% of the map), %ld solver calls%s\n",
           bans, plural((double)bans), repairs, plural((double)repairs),
-          resolved, 100.0 * (double)resolved / (double)cells,
-          tilesat_collapse_solver_calls(c), more);
+          resolved, 100.0 * (double)resolved / (double)cells, ci.solver_calls,
+          more);
 }
 
 /* A guarded run found no map: where, as check says it (the window with no
@@ -152,9 +151,15 @@ static void say_unsat(const options *o, const tilesat_map *m,
                       const tilesat_collapse *c,
                       const tilesat_collapse_options *co) {
   tilesat_check_answer how = {.by = TILESAT_BY_CNF, .cell = -1};
+  tilesat_collapse_info ci;
+  tilesat_collapse_get(c, &ci);
   int w[4] = {0, 0, 0, 0};
-  if (tilesat_collapse_unsat_window(c, &w[0], &w[1], &w[2], &w[3])) {
+  if (ci.unsat_window) {
     how.by = TILESAT_BY_WINDOW;
+    w[0] = ci.row0;
+    w[1] = ci.col0;
+    w[2] = ci.rows;
+    w[3] = ci.cols;
   } else if (tilesat_map_npins(m)) { /* windows around the pins first */
     tilesat_check_options ch;
     tilesat_check_options_init(&ch);
@@ -213,12 +218,13 @@ static void run_reply(reply *rp, const options *o, const tilesat_map *m,
   reply_number(rp, "seed", (double)o->seed, NULL);
   reply_number(rp, "choices", (double)e->choices, NULL);
   if (co->guard) {
-    reply_number(rp, "banned", (double)tilesat_collapse_banned(c), NULL);
-    reply_number(rp, "solver_calls", (double)tilesat_collapse_solver_calls(c),
-                 NULL);
-    reply_number(rp, "repairs", (double)tilesat_collapse_repairs(c), NULL);
-    reply_number(rp, "resolved", (double)tilesat_collapse_resolved(c), NULL);
-    reply_number(rp, "restarts", (double)tilesat_collapse_restarts(c), NULL);
+    tilesat_collapse_info ci;
+    tilesat_collapse_get(c, &ci);
+    reply_number(rp, "banned", (double)ci.banned, NULL);
+    reply_number(rp, "solver_calls", (double)ci.solver_calls, NULL);
+    reply_number(rp, "repairs", (double)ci.repairs, NULL);
+    reply_number(rp, "resolved", (double)ci.resolved, NULL);
+    reply_number(rp, "restarts", (double)ci.restarts, NULL);
   }
   if (e->res == TILESAT_SAT || e->broken)
     reply_map(rp, "map", m, tiles, !o->quiet);
@@ -241,10 +247,11 @@ static int one_run(options *o, const tilesat_map *m, tilesat_collapse *c,
     say_guard(m, c, co->guard);
   if (e.res == TILESAT_UNSAT)
     say_unsat(o, m, c, co);
-  int cell, tile;
-  e.choices = tilesat_collapse_choices(c, 0, &cell, &tile);
-  e.bad = tilesat_collapse_contradiction(c);
-  e.why = e.res == TILESAT_UNKNOWN ? tilesat_collapse_why(c) : NULL;
+  tilesat_collapse_info ci;
+  tilesat_collapse_get(c, &ci);
+  e.choices = ci.choices;
+  e.bad = ci.contradiction;
+  e.why = e.res == TILESAT_UNKNOWN ? ci.why : NULL;
   e.broken = e.why && e.bad < 0;
   bool explain = e.res != TILESAT_SAT && e.bad >= 0 && o->explain;
   char cost[512];
@@ -342,19 +349,21 @@ static int run_many(options *o, const tilesat_map *m, tilesat_collapse *c,
     co->seed = o->seed + (uint64_t)done;
     int res = tilesat_collapse_run(c, co, tiles, &err);
     times[done] = mono_seconds() - t0;
-    st->banned += tilesat_collapse_banned(c);
-    st->repairs += tilesat_collapse_repairs(c);
-    st->resolved += tilesat_collapse_resolved(c);
+    tilesat_collapse_info ci;
+    tilesat_collapse_get(c, &ci);
+    st->banned += ci.banned;
+    st->repairs += ci.repairs;
+    st->resolved += ci.resolved;
     if (res < 0)
       rc = fail_solve(o, &err);
     else if (res == TILESAT_SAT)
       st->ok++;
     else if (res == TILESAT_UNSAT)
       st->unsat++;
-    else if (tilesat_collapse_contradiction(c) < 0 && tilesat_collapse_why(c))
+    else if (ci.contradiction < 0 && ci.why)
       st->broken++;
-    else if (tilesat_collapse_contradiction(c) >= 0) {
-      st->hits[tilesat_collapse_contradiction(c)]++;
+    else if (ci.contradiction >= 0) {
+      st->hits[ci.contradiction]++;
       if (st->doomed && tilesat_collapse_explain(c, &co->solve, &err))
         rc = fail_solve(o, &err);
       else if (st->doomed) {

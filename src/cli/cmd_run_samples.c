@@ -394,7 +394,9 @@ static int runs(entry_run *r, count_progress *pr) {
       break;
     }
     /* a run stopped at its limit did not fail: the reference saves it */
-    bool ok = res == TILESAT_SAT || tilesat_collapse_contradiction(r->c) < 0;
+    tilesat_collapse_info ci;
+    tilesat_collapse_get(r->c, &ci);
+    bool ok = res == TILESAT_SAT || ci.contradiction < 0;
     if (k < n) {
       times[k] = dt;
       r->failures += !ok;

@@ -118,10 +118,10 @@ typedef struct chain {
 } chain;
 
 static chain chain_of(const tilesat_map *m, const tilesat_collapse *c) {
-  int cell, tile;
-  size_t k = tilesat_collapse_choices(c, 0, &cell, &tile);
-  const size_t *doomed;
-  size_t n = tilesat_collapse_doomed(c, &doomed);
+  tilesat_collapse_info ci;
+  tilesat_collapse_get(c, &ci);
+  size_t k = ci.choices, n = ci.ndoomed;
+  const size_t *doomed = ci.doomed;
   chain ch = {NULL, -1};
   bool *in = calloc(k ? k : 1, 1);
   if (!in)
@@ -168,10 +168,12 @@ static int wave_png(options *o, const tilesat_map *m, const tilesat_collapse *c,
     if (shown)
       shown[ns++] = cell;
   }
-  if (tilesat_collapse_contradiction(c) >= 0) {
-    mark[tilesat_collapse_contradiction(c)] = TILESAT_MARK_EMPTY;
+  tilesat_collapse_info ci;
+  tilesat_collapse_get(c, &ci);
+  if (ci.contradiction >= 0) {
+    mark[ci.contradiction] = TILESAT_MARK_EMPTY;
     if (shown)
-      shown[ns++] = tilesat_collapse_contradiction(c);
+      shown[ns++] = ci.contradiction;
   }
   crop_around(o, m, shown, shown ? (size_t)ns : 0); /* on a large map */
   int rc = domains_png(o, m, wave_has, c, mark, NULL, 0);
@@ -216,10 +218,12 @@ static void explain_reply(reply *r, const options *o, const tilesat_map *m,
                           const tilesat_collapse *c, const chain *ch,
                           chain_out *out) {
   const tilesat_trace *t = ch->t;
-  long nr = tilesat_collapse_no_return(c);
+  tilesat_collapse_info ci;
+  tilesat_collapse_get(c, &ci);
+  long nr = ci.no_return;
   int cell, tile;
   size_t k = tilesat_collapse_choices(c, (size_t)nr, &cell, &tile);
-  int bad = tilesat_collapse_contradiction(c);
+  int bad = ci.contradiction;
   int dist = cells_apart(o, m, cell, bad);
   choice_reply(reply_object(r, "point_of_no_return"), m, c, (size_t)nr,
                "point of no return: ");
@@ -229,8 +233,8 @@ static void explain_reply(reply *r, const options *o, const tilesat_map *m,
                k - 1 - (size_t)nr, plural((double)(k - 1 - (size_t)nr)), dist,
                dist == 1 ? "cell" : "cells");
   reply_number(r, "cells_from_contradiction", dist, NULL);
-  const size_t *doomed;
-  size_t n = tilesat_collapse_doomed(c, &doomed);
+  const size_t *doomed = ci.doomed;
+  size_t n = ci.ndoomed;
   if (n == 1)
     reply_array(r, "doomed_set",
                 "doomed set: 1 choice that alone leaves no valid map (without "
@@ -272,7 +276,9 @@ static void explain_reply(reply *r, const options *o, const tilesat_map *m,
 }
 
 int collapse_chain_end(const tilesat_map *m, const tilesat_collapse *c) {
-  if (tilesat_collapse_no_return(c) < 0)
+  tilesat_collapse_info ci;
+  tilesat_collapse_get(c, &ci);
+  if (ci.no_return < 0)
     return -1;
   chain ch = chain_of(m, c);
   tilesat_trace_free(ch.t);
@@ -282,7 +288,9 @@ int collapse_chain_end(const tilesat_map *m, const tilesat_collapse *c) {
 int collapse_explain(options *o, const tilesat_map *m, tilesat_collapse *c,
                      cJSON *doc) {
   reply r = {NULL, 0, 0};
-  if (tilesat_collapse_no_return(c) < 0) {
+  tilesat_collapse_info ci;
+  tilesat_collapse_get(c, &ci);
+  if (ci.no_return < 0) {
     reply_string(&r, "explain", "no valid map exists with these rules and pins",
                  "no valid map exists with these rules and pins (see "
                  "explain)\n");
@@ -298,9 +306,7 @@ int collapse_explain(options *o, const tilesat_map *m, tilesat_collapse *c,
   explain_reply(reply_object(&r, "explain"), o, m, c, &ch, &out);
   reply_end(&r, doc);
   tilesat_trace_free(ch.t);
-  const size_t *doomed;
-  size_t n = tilesat_collapse_doomed(c, &doomed);
-  return o->png ? wave_png(o, m, c, doomed, n) : 0;
+  return o->png ? wave_png(o, m, c, ci.doomed, ci.ndoomed) : 0;
 }
 
 /* ------------------------------------------------------ many failed runs */
@@ -374,19 +380,20 @@ void doom_summary_add(doom_summary *s, const options *o,
   s->runs++;
   if (s->nsized == s->cap)
     return; /* more runs than said: not counted */
-  long nr = tilesat_collapse_no_return(c);
+  tilesat_collapse_info ci;
+  tilesat_collapse_get(c, &ci);
+  long nr = ci.no_return;
   if (nr < 0) {
     s->nomap++;
     return;
   }
-  const size_t *d;
-  size_t n = tilesat_collapse_doomed(c, &d);
+  const size_t *d = ci.doomed;
+  size_t n = ci.ndoomed;
   int cell, tile;
   size_t k = tilesat_collapse_choices(c, (size_t)nr, &cell, &tile);
   s->sizes[s->nsized] = (double)n;
   s->after[s->nsized] = (double)(k - 1 - (size_t)nr);
-  s->apart[s->nsized++] =
-      (double)cells_apart(o, m, cell, tilesat_collapse_contradiction(c));
+  s->apart[s->nsized++] = (double)cells_apart(o, m, cell, ci.contradiction);
   size_t T = (size_t)s->T, D = (size_t)s->D;
   memset(s->seen, 0, T + T * D * T);
   uint8_t *pair_seen = s->seen + T;

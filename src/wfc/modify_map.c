@@ -571,8 +571,3 @@ int ts_modify_run(tilesat_collapse *c, const tilesat_collapse_options *o,
   }
   return res == 0 ? TILESAT_SAT : res;
 }
-
-void tilesat_collapse_modify_stats(const tilesat_collapse *c,
-                                   tilesat_modify_stats *out) {
-  *out = c->mod;
-}
