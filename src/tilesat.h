@@ -253,8 +253,6 @@ TILESAT_API tilesat_map *tilesat_map_new(const tilesat_rules *r, int width,
 TILESAT_API tilesat_map *
 tilesat_map_new_large(const tilesat_rules *r, int width, int height,
                       tilesat_topology topo, bool periodic, tilesat_error *err);
-/* Is the map past TILESAT_MAX_CELL_TILES (made by tilesat_map_new_large)? */
-TILESAT_API bool tilesat_map_large(const tilesat_map *m);
 TILESAT_API void tilesat_map_free(tilesat_map *m);
 /* Pin `tile` (a name) at (row, col). */
 TILESAT_API int tilesat_map_pin(tilesat_map *m, int row, int col,
@@ -272,8 +270,6 @@ TILESAT_API int tilesat_map_pin(tilesat_map *m, int row, int col,
  * error.  Returns 0, or -1 with err for a cell outside the map. */
 TILESAT_API int tilesat_map_ban(tilesat_map *m, int row, int col, int tile,
                                 tilesat_error *err);
-/* How many bans the map has. */
-TILESAT_API int tilesat_map_nbans(const tilesat_map *m);
 /* Mask (row, col): the cell is not part of the map (irregular shapes).  It
  * holds no tile (TILESAT_NO_TILE in a filled map) and has no neighbours:
  * the map's adjacency, and every region of a connected or path
@@ -286,7 +282,6 @@ TILESAT_API int tilesat_map_nbans(const tilesat_map *m);
 #define TILESAT_NO_TILE (-1)
 TILESAT_API int tilesat_map_mask(tilesat_map *m, int row, int col,
                                  tilesat_error *err);
-TILESAT_API int tilesat_map_nmasked(const tilesat_map *m);
 TILESAT_API bool tilesat_map_masked(const tilesat_map *m, int row, int col);
 /* Parse "WxH" (both positive; the product must fit TILESAT_MAX_CELL_TILES
  * once multiplied by the number of tiles, checked by tilesat_map_new, or
@@ -308,22 +303,26 @@ TILESAT_API int tilesat_map_parse_cell(const tilesat_map *m, const char *spec,
  * N, more than --max-memory M") and returns -1 instead of allocating it.
  * A new map has tilesat_default_max_memory(). */
 TILESAT_API void tilesat_map_set_max_memory(tilesat_map *m, size_t bytes);
-TILESAT_API size_t tilesat_map_max_memory(const tilesat_map *m);
 /* Half of the physical memory (sysconf), at most SIZE_MAX / 2; 4 GiB when
  * the system does not say. */
 TILESAT_API size_t tilesat_default_max_memory(void);
 
-TILESAT_API int tilesat_map_width(const tilesat_map *m);
-/* How many pins the map has. */
-TILESAT_API int tilesat_map_npins(const tilesat_map *m);
-/* The i-th pin (0 <= i < tilesat_map_npins), in the order pinned: its cell
+/* The map in one struct, filled by tilesat_map_get (as tilesat_analysis_get
+ * fills tilesat_analysis_info): what it is and what was added to it. */
+typedef struct tilesat_map_info {
+  const tilesat_rules *rules; /* borrowed */
+  int width, height;
+  tilesat_topology topo;
+  bool periodic; /* both axes wrap around */
+  bool large;    /* past TILESAT_MAX_CELL_TILES (tilesat_map_new_large) */
+  int npins, nbans, nmasked, nglobals;
+  size_t max_memory; /* tilesat_map_set_max_memory */
+} tilesat_map_info;
+TILESAT_API void tilesat_map_get(const tilesat_map *m, tilesat_map_info *info);
+/* The i-th pin (0 <= i < npins), in the order pinned: its cell
  * (row-major) and tile. */
 TILESAT_API void tilesat_map_pin_get(const tilesat_map *m, int i, int *cell,
                                      int *tile);
-TILESAT_API int tilesat_map_height(const tilesat_map *m);
-TILESAT_API const tilesat_rules *tilesat_map_rules(const tilesat_map *m);
-/* Do both axes wrap around? */
-TILESAT_API bool tilesat_map_periodic(const tilesat_map *m);
 
 /* Check a filled map (width*height tile indices) against the rules, the
  * pins, the bans, the global constraints (below) and the topology
@@ -393,7 +392,6 @@ TILESAT_API int tilesat_map_constraint_add(tilesat_map *m,
                                            tilesat_global_kind kind,
                                            const char *spec, const char *origin,
                                            tilesat_error *err);
-TILESAT_API int tilesat_map_nglobals(const tilesat_map *m);
 TILESAT_API tilesat_global_kind tilesat_map_global_kind(const tilesat_map *m,
                                                         int i);
 /* The i-th constraint in words ("floor connected: the cells holding . + ,

@@ -252,6 +252,12 @@ tilesat_map *map_new(const tilesat_rules *r, int w, int h,
   return m;
 }
 
+tilesat_map_info map_info(const tilesat_map *m) {
+  tilesat_map_info mi;
+  tilesat_map_get(m, &mi);
+  return mi;
+}
+
 tilesat_collapse_info collapse_info(const tilesat_collapse *c) {
   tilesat_collapse_info ci;
   tilesat_collapse_get(c, &ci);

@@ -95,6 +95,8 @@ char *slurp(const char *path);
 void expect_json_eq(const char *got, const char *want);
 
 tilesat_rules *rules_from_text(const char *text);
+/* tilesat_map_get's struct, as a value. */
+tilesat_map_info map_info(const tilesat_map *m);
 /* tilesat_collapse_get's struct, as a value (c's last run). */
 tilesat_collapse_info collapse_info(const tilesat_collapse *c);
 /* One of the bundled WFC tilesets, tests/data/wfc/tilesets/NAME.xml. */

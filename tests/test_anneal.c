@@ -361,7 +361,7 @@ Test(anneal, patchwork16_reaches_zero_violations_without_cleanup) {
 static void expect_counts_near_targets(const tilesat_energy *e,
                                        const int *tiles, int ncells,
                                        uint64_t seed) {
-  const tilesat_rules *r = tilesat_map_rules(tilesat_energy_map(e));
+  const tilesat_rules *r = map_info(tilesat_energy_map(e)).rules;
   for (int t = 0; t < tilesat_rules_ntiles(r); t++) {
     long n = 0;
     for (int c = 0; c < ncells; c++)

@@ -41,7 +41,8 @@ static long guarded_runs(const tilesat_map *m, int kind, tilesat_guard guard,
   tilesat_error err;
   tilesat_collapse *c = tilesat_collapse_new(m, &err);
   cr_assert(c, "%s", err.msg);
-  int w = tilesat_map_width(m), h = tilesat_map_height(m);
+  const tilesat_map_info mi = map_info(m);
+  int w = mi.width, h = mi.height;
   int *tiles = malloc((size_t)w * (size_t)h * sizeof *tiles);
   long repairs = 0;
   for (int s = 1; s <= runs; s++) {
@@ -57,9 +58,8 @@ static long guarded_runs(const tilesat_map *m, int kind, tilesat_guard guard,
     cr_expect(tilesat_map_verify(m, tiles, why, sizeof why), "seed %d: %s", s,
               why);
     if (kind != HEX)
-      cr_expect(
-          square_map_valid(tilesat_map_rules(m), w, h, kind == TORUS, tiles),
-          "seed %d", s);
+      cr_expect(square_map_valid(map_info(m).rules, w, h, kind == TORUS, tiles),
+                "seed %d", s);
     cr_expect_eq(collapse_info(c).contradiction, -1);
     cr_expect_leq(collapse_info(c).resolved,
                   collapse_info(c).repairs * (long)w * h);
@@ -74,8 +74,8 @@ static long guarded_runs(const tilesat_map *m, int kind, tilesat_guard guard,
 static int plain_failures(const tilesat_map *m, int runs) {
   tilesat_error err;
   tilesat_collapse *c = tilesat_collapse_new(m, &err);
-  int *tiles = malloc((size_t)tilesat_map_width(m) *
-                      (size_t)tilesat_map_height(m) * sizeof *tiles);
+  int *tiles = malloc((size_t)map_info(m).width * (size_t)map_info(m).height *
+                      sizeof *tiles);
   int failed = 0;
   for (int s = 1; s <= runs; s++) {
     tilesat_collapse_options o;

@@ -15,7 +15,8 @@ static int run_seeds(const tilesat_map *m, int runs, tilesat_heuristic h) {
   tilesat_error err;
   tilesat_collapse *c = tilesat_collapse_new(m, &err);
   cr_assert(c, "%s", err.msg);
-  int n = tilesat_map_width(m) * tilesat_map_height(m), ok = 0;
+  const tilesat_map_info mi = map_info(m);
+  int n = mi.width * mi.height, ok = 0;
   int *tiles = malloc((size_t)n * sizeof *tiles);
   for (int s = 1; s <= runs; s++) {
     tilesat_collapse_options o;

@@ -20,8 +20,8 @@ static int opposite(tilesat_topology topo, int d) {
  * the other.  Brute force over tile sets of the cells involved. */
 static bool brute_sat(const tilesat_map *m, const tilesat_constraint *cs,
                       size_t n) {
-  const tilesat_rules *r = tilesat_map_rules(m);
-  int T = tilesat_rules_ntiles(r), W = tilesat_map_width(m);
+  const tilesat_rules *r = map_info(m).rules;
+  int T = tilesat_rules_ntiles(r), W = map_info(m).width;
   tilesat_topology topo = tilesat_rules_topology(r);
   int ncells = 0, slot[4096];
   memset(slot, -1, sizeof slot);
@@ -73,14 +73,14 @@ static bool brute_sat(const tilesat_map *m, const tilesat_constraint *cs,
 static void expect_steps_sound(const tilesat_explanation *e) {
   const tilesat_map *m = tilesat_explanation_map(e);
   const tilesat_steps *s = tilesat_explanation_steps(e);
-  int T = tilesat_rules_ntiles(tilesat_map_rules(m));
+  int T = tilesat_rules_ntiles(map_info(m).rules);
   size_t n = tilesat_steps_count(s);
   cr_expect_eq(tilesat_steps_contradiction(s),
                tilesat_explanation_by_propagation(e));
   for (size_t i = 0; i < n; i++) {
     const tilesat_step *st = tilesat_steps_get(s, i);
-    cr_expect(st->row >= 0 && st->row < tilesat_map_height(m) && st->col >= 0 &&
-              st->col < tilesat_map_width(m));
+    cr_expect(st->row >= 0 && st->row < map_info(m).height && st->col >= 0 &&
+              st->col < map_info(m).width);
     for (size_t k = 0; k < st->nafter; k++)
       cr_expect(st->after[k] >= 1 && (size_t)st->after[k] <= i,
                 "step %zu follows from step %d", i + 1, st->after[k]);
@@ -741,9 +741,10 @@ typedef struct pin3 {
 
 static void list_constraints(const tilesat_map *m, bool periodic,
                              const pin3 *pins, int npins, cs_list *a) {
-  const tilesat_rules *r = tilesat_map_rules(m);
+  const tilesat_rules *r = map_info(m).rules;
   tilesat_topology topo = tilesat_rules_topology(r);
-  int W = tilesat_map_width(m), H = tilesat_map_height(m);
+  const tilesat_map_info mi = map_info(m);
+  int W = mi.width, H = mi.height;
   int ndirs = topo == TILESAT_HEX ? 6 : 4;
   a->n = 0;
   for (int c = 0; c < W * H; c++)
@@ -873,7 +874,7 @@ static int brute_muses(const tilesat_map *m, const cs_list *a, int max_size,
       bool covers = false;
       for (int i = 0; i < found && !covers; i++)
         covers = (s & muses[i]) == muses[i];
-      if (!covers && may_be_minimal(a, s, tilesat_map_width(m)) &&
+      if (!covers && may_be_minimal(a, s, map_info(m).width) &&
           check_mask(m, a, s) == TILESAT_UNSAT) {
         cr_assert_lt(found, 256);
         muses[found++] = s;
@@ -887,7 +888,7 @@ static int brute_muses(const tilesat_map *m, const cs_list *a, int max_size,
 static int brute_smallest(const tilesat_map *m, const cs_list *a) {
   for (int k = 1; k <= a->n; k++)
     for (uint64_t s = (1ull << k) - 1; s < 1ull << a->n; s = next_subset(s))
-      if (may_be_minimal(a, s, tilesat_map_width(m)) &&
+      if (may_be_minimal(a, s, map_info(m).width) &&
           check_mask(m, a, s) == TILESAT_UNSAT)
         return k;
   return 0;

@@ -316,7 +316,7 @@ Test(global, entropy_board_has_seven_of_each_colour) {
     cr_assert_eq(tilesat_map_constraints_read_file(
                      m, "rules/entropy7.constraints", &err),
                  0, "%s", err.msg);
-    cr_assert_eq(tilesat_map_nglobals(m), 7);
+    cr_assert_eq(map_info(m).nglobals, 7);
     int tiles[49], n[7] = {0};
     cr_assert_eq(tilesat_check(m, SOLVE(backends[b]), tiles, &err), TILESAT_SAT,
                  "%s", err.msg);
@@ -737,7 +737,7 @@ Test(global, a_hundred_thousand_classes_read_at_once, .timeout = 10) {
   cr_expect_neq(
       tilesat_map_constraints_parse(m, text, strlen(text), "c.cons", &err), 0);
   cr_expect_str_eq(err.msg, "c.cons:100004: class 'k17' is already named");
-  cr_assert_eq(tilesat_map_nglobals(m), 2);
+  cr_assert_eq(map_info(m).nglobals, 2);
   cr_expect_str_eq(tilesat_map_global_text(m, 0),
                    "the count of k99999 (. +) is at most 4");
   cr_expect_str_eq(tilesat_map_global_text(m, 1),

@@ -64,7 +64,9 @@ int main(int argc, char **argv) {
                                ? argv[!strcmp(argv[1], "rate") ? 5 : 6]
                                : NULL,
                            &r, &m);
-  int n = tilesat_map_width(m) * tilesat_map_height(m);
+  tilesat_map_info mi;
+  tilesat_map_get(m, &mi);
+  int n = mi.width * mi.height;
   int *tiles = malloc((size_t)n * sizeof *tiles);
   tilesat_anneal_opts o;
   tilesat_anneal_defaults(&o);

@@ -57,7 +57,9 @@ static int collapse(const tilesat_map *m, tilesat_guard guard, long runs,
                             : tilesat_collapse_new(m, &err);
   if (!c)
     return error(&err);
-  size_t n = (size_t)tilesat_map_width(m) * (size_t)tilesat_map_height(m);
+  tilesat_map_info mi;
+  tilesat_map_get(m, &mi);
+  size_t n = (size_t)mi.width * (size_t)mi.height;
   int *tiles = malloc(n * sizeof *tiles);
   tilesat_collapse_options o;
   tilesat_collapse_options_init(&o);
@@ -110,7 +112,9 @@ static int anneal(const tilesat_map *m, long runs, double budget,
     tilesat_energy_free(e);
     return error(&err);
   }
-  size_t n = (size_t)tilesat_map_width(m) * (size_t)tilesat_map_height(m);
+  tilesat_map_info mi;
+  tilesat_map_get(m, &mi);
+  size_t n = (size_t)mi.width * (size_t)mi.height;
   int *tiles = malloc(n * sizeof *tiles);
   tilesat_anneal_opts o;
   tilesat_anneal_defaults(&o);

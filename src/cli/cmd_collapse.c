@@ -62,7 +62,7 @@ static tilesat_collapse *collapser(const tilesat_map *m,
                                    const tilesat_collapse_options *co,
                                    tilesat_error *err) {
   bool modify = co->guard == TILESAT_GUARD_MODIFY ||
-                (co->guard == TILESAT_GUARD_AUTO && tilesat_map_large(m));
+                (co->guard == TILESAT_GUARD_AUTO && map_info(m).large);
   return modify ? tilesat_collapse_new_modify(m, err)
                 : tilesat_collapse_new(m, err);
 }
@@ -126,7 +126,8 @@ static void say_guard(const tilesat_map *m, const tilesat_collapse *c,
     say_modify(&ci.modify, g);
     return;
   }
-  long cells = (long)tilesat_map_width(m) * tilesat_map_height(m);
+  const tilesat_map_info mi = map_info(m);
+  long cells = (long)mi.width * mi.height;
   long resolved = ci.resolved;
   long starts = ci.restarts;
   char more[256] = "";
@@ -160,7 +161,7 @@ static void say_unsat(const options *o, const tilesat_map *m,
     w[1] = ci.col0;
     w[2] = ci.rows;
     w[3] = ci.cols;
-  } else if (tilesat_map_npins(m)) { /* windows around the pins first */
+  } else if (map_info(m).npins) { /* windows around the pins first */
     tilesat_check_options ch;
     tilesat_check_options_init(&ch);
     ch.solve = co->solve;
@@ -193,7 +194,7 @@ static void run_reply(reply *rp, const options *o, const tilesat_map *m,
                       const tilesat_collapse *c,
                       const tilesat_collapse_options *co, const int *tiles,
                       const run_end *e) {
-  int w = tilesat_map_width(m);
+  int w = map_info(m).width;
   if (e->res == TILESAT_SAT) {
     reply_string(rp, "result", "SAT", "SAT\n");
   } else if (e->res == TILESAT_UNSAT) {
@@ -313,7 +314,8 @@ static void say_in_run(void *user, const char *line) {
 static int run_many(options *o, const tilesat_map *m, tilesat_collapse *c,
                     tilesat_collapse_options *co, long n, stats *st,
                     const char *label) {
-  size_t cells = (size_t)tilesat_map_width(m) * (size_t)tilesat_map_height(m);
+  const tilesat_map_info mi = map_info(m);
+  size_t cells = (size_t)mi.width * (size_t)mi.height;
   memset(st, 0, sizeof *st);
   st->n = n;
   st->hits = calloc(cells, sizeof *st->hits);
@@ -415,13 +417,12 @@ static void stats_reply(reply *rp, const stats *st, uint64_t seed,
     reply_number(rp, "banned", (double)st->banned, "banned choices: %ld\n",
                  st->banned);
   if (guard == TILESAT_GUARD_BLOCKS || guard == TILESAT_GUARD_AUTO) {
-    reply_number(
-        rp, "repairs", (double)st->repairs,
-        "block repairs: %ld (%ld cells re-solved, %.1f%% of the "
-        "maps)\n",
-        st->repairs, st->resolved,
-        100.0 * (double)st->resolved /
-            ((double)n * tilesat_map_width(m) * tilesat_map_height(m)));
+    reply_number(rp, "repairs", (double)st->repairs,
+                 "block repairs: %ld (%ld cells re-solved, %.1f%% of the "
+                 "maps)\n",
+                 st->repairs, st->resolved,
+                 100.0 * (double)st->resolved /
+                     ((double)n * map_info(m).width * map_info(m).height));
     reply_number(rp, "resolved", (double)st->resolved, NULL);
   }
 }
@@ -429,7 +430,8 @@ static void stats_reply(reply *rp, const stats *st, uint64_t seed,
 /* The heat map's numbers: where the contradictions happened. */
 static cJSON *hits_json(const tilesat_map *m, const long *hits) {
   cJSON *where = cJSON_CreateArray();
-  int w = tilesat_map_width(m), cells = w * tilesat_map_height(m);
+  const tilesat_map_info mi = map_info(m);
+  int w = mi.width, cells = w * mi.height;
   for (int k = 0; k < cells; k++)
     if (hits[k]) {
       cJSON *one = cJSON_CreateObject(), *cell;
@@ -643,7 +645,8 @@ int cmd_collapse(options *o) {
   if (!rc && many) {
     rc = many_runs(o, m, c, &co);
   } else if (!rc) {
-    size_t n = (size_t)tilesat_map_width(m) * (size_t)tilesat_map_height(m);
+    const tilesat_map_info mi = map_info(m);
+    size_t n = (size_t)mi.width * (size_t)mi.height;
     int *tiles = malloc(n * sizeof *tiles);
     rc = tiles ? one_run(o, m, c, &co, tiles) : EXIT_ERROR;
     free(tiles);

@@ -73,7 +73,8 @@ static void explain_progress(void *user, const char *line) {
 /* The cells the explanations name, framed in --png. */
 static int draw_cells(options *o, const tilesat_map *m,
                       tilesat_explanation *const *es, size_t n) {
-  size_t ncells = (size_t)tilesat_map_width(m) * (size_t)tilesat_map_height(m);
+  const tilesat_map_info mi = map_info(m);
+  size_t ncells = (size_t)mi.width * (size_t)mi.height;
   uint8_t *mark = calloc(ncells, sizeof *mark);
   for (size_t k = 0; mark && k < n; k++) {
     const int *cells;
@@ -112,7 +113,7 @@ static int print_answer(options *o, const tilesat_map *m, int rc,
       return report_json_print(report_explain_sat_json(m)) ? EXIT_ERROR : rc;
     printf("SAT: a valid %dx%d map exists, nothing to explain (see "
            "'tilesat check').\n",
-           tilesat_map_width(m), tilesat_map_height(m));
+           map_info(m).width, map_info(m).height);
     return rc;
   }
   int w[4];
@@ -121,7 +122,7 @@ static int print_answer(options *o, const tilesat_map *m, int rc,
             "tilesat: explain: the whole %dx%d map's solver would not fit in "
             "--max-memory: explaining within the %dx%d window at rows %d-%d, "
             "columns %d-%d that refutes the pins\n",
-            tilesat_map_width(m), tilesat_map_height(m), w[3], w[2], w[0],
+            map_info(m).width, map_info(m).height, w[3], w[2], w[0],
             w[0] + w[2] - 1, w[1], w[1] + w[3] - 1);
   clash_window(o, m, es, n);
   if (json &&

@@ -18,7 +18,7 @@
 /* --------------------------------------------------------------- choices */
 
 static const char *tile_name(const tilesat_map *m, int tile) {
-  return tilesat_rules_tile_name(tilesat_map_rules(m), tile);
+  return tilesat_rules_tile_name(map_info(m).rules, tile);
 }
 
 /* Choice i (0-based) as {"step": i+1, "row", "col", "tile"}, and in the
@@ -26,7 +26,7 @@ static const char *tile_name(const tilesat_map *m, int tile) {
 static void choice_reply(reply *r, const tilesat_map *m,
                          const tilesat_collapse *c, size_t i,
                          const char *prefix) {
-  int cell, tile, w = tilesat_map_width(m);
+  int cell, tile, w = map_info(m).width;
   tilesat_collapse_choices(c, i, &cell, &tile);
   const char *name = tile_name(m, tile);
   int row = cell / w, col = cell % w;
@@ -40,9 +40,10 @@ static void choice_reply(reply *r, const tilesat_map *m,
 /* Steps from cell a to cell b through neighbours (wrapping on periodic
  * maps, hex too): a breadth-first search. */
 static int cells_apart(const options *o, const tilesat_map *m, int a, int b) {
-  int w = tilesat_map_width(m), h = tilesat_map_height(m), n = w * h;
+  const tilesat_map_info mi = map_info(m);
+  int w = mi.width, h = mi.height, n = w * h;
   tilesat_topology topo =
-      topology_of(o, tilesat_rules_topology(tilesat_map_rules(m)));
+      topology_of(o, tilesat_rules_topology(map_info(m).rules));
   int *dist = malloc((size_t)n * sizeof *dist),
       *queue = malloc((size_t)n * sizeof *queue);
   int found = -1, head = 0, tail = 0;
@@ -80,7 +81,7 @@ static int chain_end(const tilesat_trace *t) {
   int cell = -1;
   if (n && tilesat_steps_contradiction(s)) {
     const tilesat_step *last = tilesat_steps_get(s, n - 1);
-    cell = last->row * tilesat_map_width(tilesat_trace_map(t)) + last->col;
+    cell = last->row * map_info(tilesat_trace_map(t)).width + last->col;
   }
   tilesat_steps_free(s);
   return cell;
@@ -91,7 +92,7 @@ static int chain_end(const tilesat_trace *t) {
 static tilesat_trace *replay(const tilesat_map *m, const tilesat_collapse *c,
                              const bool *use, size_t k) {
   tilesat_trace *t = tilesat_trace_new(m);
-  int w = tilesat_map_width(m), cell, tile;
+  int w = map_info(m).width, cell, tile;
   for (size_t i = 0; i < k && t; i++) {
     if (!use[i])
       continue;
@@ -154,7 +155,8 @@ static bool wave_has(const void *c, int cell, int tile) {
 
 static int wave_png(options *o, const tilesat_map *m, const tilesat_collapse *c,
                     const size_t *doomed, size_t n) {
-  size_t cells = (size_t)tilesat_map_width(m) * (size_t)tilesat_map_height(m);
+  const tilesat_map_info mi = map_info(m);
+  size_t cells = (size_t)mi.width * (size_t)mi.height;
   uint8_t *mark = calloc(cells, sizeof *mark);
   if (!mark) {
     fail("out of memory");
@@ -201,7 +203,7 @@ typedef struct chain_out {
 static void chain_text(const void *user) {
   const chain_out *ch = user;
   fflush(stdout);
-  int W = tilesat_map_width(ch->m), H = tilesat_map_height(ch->m);
+  int W = map_info(ch->m).width, H = map_info(ch->m).height;
   if (ch->o->whole || (W <= SHOWN_WHOLE && H <= SHOWN_WHOLE))
     report_trace(ch->t, stdout);
   else
@@ -255,7 +257,7 @@ static void explain_reply(reply *r, const options *o, const tilesat_map *m,
     return;
   }
   /* the cell the chain ends at: not always the run's (chain_of) */
-  int end = ch->end, w = tilesat_map_width(m);
+  int end = ch->end, w = map_info(m).width;
   if (end == bad)
     reply_text(r,
                "how propagation from the doomed set alone reaches the "
@@ -337,8 +339,8 @@ doom_summary *doom_summary_new(const options *o, const tilesat_map *m,
   s->after = calloc(s->cap + 1, sizeof *s->after);
   s->apart = calloc(s->cap + 1, sizeof *s->apart);
   s->m = m;
-  s->T = tilesat_rules_ntiles(tilesat_map_rules(m));
-  s->topo = topology_of(o, tilesat_rules_topology(tilesat_map_rules(m)));
+  s->T = tilesat_rules_ntiles(map_info(m).rules);
+  s->topo = topology_of(o, tilesat_rules_topology(map_info(m).rules));
   s->D = tilesat_topology_ndirs(s->topo);
   size_t T = (size_t)s->T, pairs = T * (size_t)s->D * T;
   s->tile_runs = calloc(T, sizeof *s->tile_runs);
@@ -367,7 +369,8 @@ void doom_summary_free(doom_summary *s) {
 }
 
 static bool on_border(const options *o, const tilesat_map *m, int cell) {
-  int w = tilesat_map_width(m), h = tilesat_map_height(m);
+  const tilesat_map_info mi = map_info(m);
+  int w = mi.width, h = mi.height;
   int r = cell / w, col = cell % w;
   return !o->periodic && (r == 0 || col == 0 || r == h - 1 || col == w - 1);
 }
@@ -375,7 +378,8 @@ static bool on_border(const options *o, const tilesat_map *m, int cell) {
 void doom_summary_add(doom_summary *s, const options *o,
                       const tilesat_collapse *c) {
   const tilesat_map *m = s->m;
-  int w = tilesat_map_width(m), h = tilesat_map_height(m);
+  const tilesat_map_info mi = map_info(m);
+  int w = mi.width, h = mi.height;
   tilesat_topology topo = s->topo;
   s->runs++;
   if (s->nsized == s->cap)
@@ -540,7 +544,8 @@ void doom_summary_report(doom_summary *s, cJSON *doc) {
 /* ------------------------------------------------------------------ JSON */
 
 cJSON *collapse_json_map(const tilesat_map *m, const int *tiles) {
-  int w = tilesat_map_width(m), h = tilesat_map_height(m);
+  const tilesat_map_info mi = map_info(m);
+  int w = mi.width, h = mi.height;
   cJSON *rows = cJSON_CreateArray();
   for (int r = 0; r < h; r++) {
     cJSON *row = cJSON_CreateArray();
@@ -565,7 +570,7 @@ static double pct(long k, long n) {
 
 /* The change, as a phrase: `allowing "A" next to "B" (east)`. */
 static void change_text(const tilesat_map *m, const tilesat_advice_change *c) {
-  tilesat_topology topo = tilesat_rules_topology(tilesat_map_rules(m));
+  tilesat_topology topo = tilesat_rules_topology(map_info(m).rules);
   switch (c->kind) {
   case TILESAT_ADVICE_ALLOW:
     printf("allowing %s next to %s (%s)", quoted_text(tile_name(m, c->a)),
@@ -603,9 +608,8 @@ static void suspect_text(const tilesat_map *m, const tilesat_advice *v,
   long ex = v->explained - v->no_map;
   printf("  %s", quoted_text(tile_name(m, s->a)));
   if (s->b >= 0)
-    printf(
-        " with %s to its %s", quoted_text(tile_name(m, s->b)),
-        report_dir_words(tilesat_rules_topology(tilesat_map_rules(m)), s->dir));
+    printf(" with %s to its %s", quoted_text(tile_name(m, s->b)),
+           report_dir_words(tilesat_rules_topology(map_info(m).rules), s->dir));
   printf(" in %.1f%% of the doomed sets (%ld on the border, %ld inside):\n"
          "    ",
          pct(s->runs, ex), s->border, s->runs - s->border);
@@ -647,7 +651,7 @@ static void advice_text(const tilesat_map *m, const tilesat_advice *v) {
 
 static cJSON *change_json(const tilesat_map *m, const tilesat_advice *v,
                           const tilesat_advice_change *c) {
-  tilesat_topology topo = tilesat_rules_topology(tilesat_map_rules(m));
+  tilesat_topology topo = tilesat_rules_topology(map_info(m).rules);
   cJSON *j = cJSON_CreateObject();
   cJSON_AddStringToObject(j, "change", kind_name(c->kind));
   if (c->a >= 0)
@@ -668,7 +672,7 @@ static cJSON *change_json(const tilesat_map *m, const tilesat_advice *v,
 }
 
 static cJSON *advice_json(const tilesat_map *m, const tilesat_advice *v) {
-  tilesat_topology topo = tilesat_rules_topology(tilesat_map_rules(m));
+  tilesat_topology topo = tilesat_rules_topology(map_info(m).rules);
   cJSON *j = cJSON_CreateObject();
   cJSON_AddNumberToObject(j, "runs", (double)v->runs);
   cJSON_AddNumberToObject(j, "first_seed", (double)v->first_seed);
