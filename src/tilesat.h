@@ -747,31 +747,27 @@ TILESAT_API int tilesat_explain(const tilesat_map *m,
                                 const tilesat_solve_options *so,
                                 tilesat_explanation **out, tilesat_error *err);
 TILESAT_API void tilesat_explanation_free(tilesat_explanation *e);
-/* The constraints, in a stable order (by cell, row-major, then kind). */
-TILESAT_API size_t tilesat_explanation_size(const tilesat_explanation *e);
+/* The explanation in one struct, filled by tilesat_explanation_get; its
+ * pointers are owned by e. */
+typedef struct tilesat_explanation_info {
+  const tilesat_map *map; /* the map explained (borrowed) */
+  size_t size; /* constraints (each: tilesat_explanation_constraint) */
+  size_t ncells;
+  const int *cells;    /* the cells involved, row-major cell numbers */
+  bool by_propagation; /* propagation alone reaches the contradiction */
+  /* found in a window of the map (its whole solver would not fit its
+   * max_memory): rows row0.. and columns col0..; else false */
+  bool window;
+  int row0, col0, rows, cols;
+  /* propagation on these constraints, step by step, each step with the
+   * constraints it uses */
+  const tilesat_steps *steps;
+} tilesat_explanation_info;
+TILESAT_API void tilesat_explanation_get(const tilesat_explanation *e,
+                                         tilesat_explanation_info *info);
+/* Constraint i (i < size), in a stable order (by cell, then kind). */
 TILESAT_API const tilesat_constraint *
 tilesat_explanation_constraint(const tilesat_explanation *e, size_t i);
-/* Cells involved (row-major cell numbers; the array lives as long as e). */
-TILESAT_API size_t tilesat_explanation_cells(const tilesat_explanation *e,
-                                             const int **cells);
-/* Does propagation on these constraints alone reach the contradiction (or
- * does it take search)? */
-TILESAT_API bool
-tilesat_explanation_by_propagation(const tilesat_explanation *e);
-/* Was it found in a window of the map (a map whose whole solver would not
- * fit its max_memory, with pins that clash in a window around them): true
- * with the window's rows row0.. and columns col0... */
-TILESAT_API bool tilesat_explanation_window(const tilesat_explanation *e,
-                                            int *row0, int *col0, int *rows,
-                                            int *cols);
-/* The map explained (borrowed). */
-TILESAT_API const tilesat_map *
-tilesat_explanation_map(const tilesat_explanation *e);
-/* Propagation on these constraints alone, step by step (the steps that
- * lead to the contradiction, or every step that rules something out when
- * it takes search), each with the constraints it uses; owned by e. */
-TILESAT_API const tilesat_steps *
-tilesat_explanation_steps(const tilesat_explanation *e);
 
 /* A minimum-cardinality explanation: no set of fewer constraints is
  * UNSAT (found through the hitting-set duality with minimal correction
@@ -849,9 +845,17 @@ TILESAT_API int tilesat_repair(const tilesat_map *m,
                                int limit, tilesat_repairs **out,
                                tilesat_error *err);
 TILESAT_API void tilesat_repairs_free(tilesat_repairs *r);
-TILESAT_API size_t tilesat_repairs_count(const tilesat_repairs *r);
-/* Were all minimal repairs found (fewer than the limit)? */
-TILESAT_API bool tilesat_repairs_complete(const tilesat_repairs *r);
+/* The repairs in one struct, filled by tilesat_repairs_get. */
+typedef struct tilesat_repairs_info {
+  size_t count;  /* repairs (each: tilesat_repair_size, _change) */
+  bool complete; /* all minimal repairs were found (fewer than the limit) */
+  /* where: "the 5x5 window at rows 18-22, columns 18-22" ("and N more")
+   * when the fewest pins to drop came from windows around the pins, ""
+   * from the whole map (owned by r) */
+  const char *found_in;
+} tilesat_repairs_info;
+TILESAT_API void tilesat_repairs_get(const tilesat_repairs *r,
+                                     tilesat_repairs_info *info);
 /* The changes of repair i, in a stable order (pairs by direction, then
  * tiles; pins in the order pinned). */
 TILESAT_API size_t tilesat_repair_size(const tilesat_repairs *r, size_t i);
@@ -861,12 +865,6 @@ tilesat_repair_change(const tilesat_repairs *r, size_t i, size_t j);
  * pairs); the caller frees it. */
 TILESAT_API tilesat_rules *tilesat_rules_repaired(const tilesat_repairs *r,
                                                   size_t i);
-/* Where the repair was found: "the 5x5 window at rows 18-22, columns
- * 18-22" when the fewest pins to drop came from windows around the pins
- * that have no filling (keep_rules with limit 1 tries them before the
- * whole map's CNF; "and N more" when it took several), "" when from the
- * whole map. */
-TILESAT_API const char *tilesat_repairs_found_in(const tilesat_repairs *r);
 /* The fewest pins to drop, from windows around the pins with no filling
  * (then the map checked without them), before any whole-map search:
  * TILESAT_UNSAT with *out as tilesat_repair's with keep_rules and a limit

@@ -58,17 +58,18 @@ TILESAT_API int tilesat_energy_parse_line(tilesat_energy *e, const char *line,
  * the energy.  Must be called once before the
  * functions below. */
 TILESAT_API int tilesat_energy_prepare(tilesat_energy *e, tilesat_error *err);
-TILESAT_API const tilesat_map *tilesat_energy_map(const tilesat_energy *e);
-TILESAT_API double tilesat_energy_hard_weight(const tilesat_energy *e);
-/* The frequency term's weight; 0 when the energy has none (the counts'
- * targets are then reported, not weighed). */
-TILESAT_API double tilesat_energy_frequency(const tilesat_energy *e);
+/* A prepared energy in one struct, filled by tilesat_energy_get. */
+typedef struct tilesat_energy_info {
+  const tilesat_map *map; /* borrowed */
+  double hard_weight;
+  double frequency; /* 0: no frequency term (targets reported, not weighed) */
+  bool exact;       /* counts fixed exactly to the targets */
+  bool line_term;   /* a term that is not quadratic (the line score) */
+} tilesat_energy_info;
+TILESAT_API void tilesat_energy_get(const tilesat_energy *e,
+                                    tilesat_energy_info *info);
 /* Target count of a tile (prepared energy). */
 TILESAT_API int64_t tilesat_energy_target(const tilesat_energy *e, int tile);
-/* Are counts fixed exactly to the targets ("counts exact")? */
-TILESAT_API bool tilesat_energy_exact(const tilesat_energy *e);
-/* Does the energy have a term that is not quadratic (the line score)? */
-TILESAT_API bool tilesat_energy_has_line_term(const tilesat_energy *e);
 /* The energy of a filled map (every cell a tile, a masked one
  * TILESAT_NO_TILE; pins are not checked), from scratch, independent of the
  * sampler's incremental bookkeeping: the terms, plus the connectivity

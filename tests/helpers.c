@@ -258,6 +258,24 @@ tilesat_map_info map_info(const tilesat_map *m) {
   return mi;
 }
 
+tilesat_explanation_info explanation_info(const tilesat_explanation *e) {
+  tilesat_explanation_info ei;
+  tilesat_explanation_get(e, &ei);
+  return ei;
+}
+
+tilesat_repairs_info repairs_info(const tilesat_repairs *r) {
+  tilesat_repairs_info ri;
+  tilesat_repairs_get(r, &ri);
+  return ri;
+}
+
+tilesat_energy_info energy_info(const tilesat_energy *e) {
+  tilesat_energy_info ei;
+  tilesat_energy_get(e, &ei);
+  return ei;
+}
+
 tilesat_collapse_info collapse_info(const tilesat_collapse *c) {
   tilesat_collapse_info ci;
   tilesat_collapse_get(c, &ci);

@@ -74,7 +74,9 @@ int main(int argc, char **argv) {
   tilesat_error err;
   if (!strcmp(argv[1], "rate")) {
     o.sweeps = atol(argv[4]);
-    o.beta_lo = o.beta_hi = 2.0 / tilesat_energy_hard_weight(e);
+    tilesat_energy_info ei;
+    tilesat_energy_get(e, &ei);
+    o.beta_lo = o.beta_hi = 2.0 / ei.hard_weight;
     o.cleanup = false;
     o.stop_at_zero = false;
     if (tilesat_anneal(e, &o, tiles, &st, &err)) {

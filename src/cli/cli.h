@@ -174,6 +174,8 @@ const char *quoted_text(const char *s);
 const char *listed_name(const tilesat_rules *r, int t);
 /* tilesat_map_get's struct, as a value. */
 tilesat_map_info map_info(const tilesat_map *m);
+/* tilesat_explanation_get's struct, as a value. */
+tilesat_explanation_info explanation_info(const tilesat_explanation *e);
 /* Print a library error; returns EXIT_ERROR. */
 int fail_err(const tilesat_error *err);
 /* The library's message as the command line says it, in place: an error

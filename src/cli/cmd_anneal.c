@@ -110,7 +110,9 @@ static void report_cleanup(const tilesat_map *m, const tilesat_anneal_stats *s,
  * whole. */
 static void print_answer(const options *o, const tilesat_energy *e,
                          const tilesat_anneal_stats *st, const int *tiles) {
-  const tilesat_map *m = tilesat_energy_map(e);
+  tilesat_energy_info ei;
+  tilesat_energy_get(e, &ei);
+  const tilesat_map *m = ei.map;
   const tilesat_rules *r = map_info(m).rules;
   stop_hold(); /* the map and its report whole */
   if (!o->quiet)
@@ -133,8 +135,10 @@ static void print_answer(const options *o, const tilesat_energy *e,
  * so it can be 0 with the counts far from their targets: said, with how
  * far (the cells that would have to change tile) and what weighs them. */
 static void say_counts_unweighed(const tilesat_energy *e, const int *tiles) {
-  const tilesat_map *m = tilesat_energy_map(e);
-  if (tilesat_energy_frequency(e) != 0 || tilesat_energy_exact(e))
+  tilesat_energy_info ei;
+  tilesat_energy_get(e, &ei);
+  const tilesat_map *m = ei.map;
+  if (ei.frequency != 0 || ei.exact)
     return;
   const tilesat_map_info mi = map_info(m);
   size_t n = (size_t)mi.width * (size_t)mi.height;

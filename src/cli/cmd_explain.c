@@ -21,8 +21,8 @@ static void clash_window(options *o, const tilesat_map *m,
     size_t n;
   } all = {NULL, 0};
   for (size_t k = 0; k < n; k++) {
-    const int *cells;
-    size_t nc = tilesat_explanation_cells(es[k], &cells);
+    const int *cells = explanation_info(es[k]).cells;
+    size_t nc = explanation_info(es[k]).ncells;
     int *more = realloc(all.v, (all.n + nc + 1) * sizeof *more);
     if (!more)
       break;
@@ -77,8 +77,8 @@ static int draw_cells(options *o, const tilesat_map *m,
   size_t ncells = (size_t)mi.width * (size_t)mi.height;
   uint8_t *mark = calloc(ncells, sizeof *mark);
   for (size_t k = 0; mark && k < n; k++) {
-    const int *cells;
-    size_t nc = tilesat_explanation_cells(es[k], &cells);
+    const int *cells = explanation_info(es[k]).cells;
+    size_t nc = explanation_info(es[k]).ncells;
     for (size_t i = 0; i < nc; i++)
       mark[cells[i]] = TILESAT_MARK_CLASH;
   }
@@ -116,8 +116,11 @@ static int print_answer(options *o, const tilesat_map *m, int rc,
            map_info(m).width, map_info(m).height);
     return rc;
   }
-  int w[4];
-  if (n && tilesat_explanation_window(es[0], &w[0], &w[1], &w[2], &w[3]))
+  tilesat_explanation_info ei = {0};
+  if (n)
+    ei = explanation_info(es[0]);
+  int w[4] = {ei.row0, ei.col0, ei.rows, ei.cols};
+  if (ei.window)
     fprintf(stderr,
             "tilesat: explain: the whole %dx%d map's solver would not fit in "
             "--max-memory: explaining within the %dx%d window at rows %d-%d, "

@@ -14,7 +14,9 @@
 
 static void say_checked(const options *o, bool pins,
                         const tilesat_repairs *reps, const tilesat_map *m) {
-  size_t n = tilesat_repairs_count(reps);
+  tilesat_repairs_info ri;
+  tilesat_repairs_get(reps, &ri);
+  size_t n = ri.count;
   const char *what = pins ? "pin" : "pair";
   const tilesat_map_info mi = map_info(m);
   int w = mi.width, h = mi.height;
@@ -26,21 +28,23 @@ static void say_checked(const options *o, bool pins,
            k, what, k > 1 ? "s" : "", pins ? "without" : "with", it, w, h,
            pins ? (k > 1 ? "keeping any one of them" : "with it")
                 : (k > 1 ? "without any one of them" : "without it"));
-    if (*tilesat_repairs_found_in(reps))
+    if (*ri.found_in)
       printf("# found in %s, which has no filling with these pins\n",
-             tilesat_repairs_found_in(reps));
+             ri.found_in);
     return;
   }
   printf("# %zu minimal repair%s (%s), smallest first; each checked: a valid "
          "%dx%d map exists with it, and none with any one of its changes "
          "undone\n",
-         n, n > 1 ? "s" : "",
-         tilesat_repairs_complete(reps) ? "all there are" : "the limit", w, h);
+         n, n > 1 ? "s" : "", ri.complete ? "all there are" : "the limit", w,
+         h);
 }
 
 static void print_repairs(const options *o, bool pins,
                           const tilesat_repairs *reps, const tilesat_map *m) {
-  size_t n = tilesat_repairs_count(reps);
+  tilesat_repairs_info ri;
+  tilesat_repairs_get(reps, &ri);
+  size_t n = ri.count;
   const char *what = pins ? "pin" : "pair";
   const tilesat_map_info mi = map_info(m);
   int w = mi.width, h = mi.height;
@@ -93,6 +97,12 @@ static int pins_first(const options *o, const tilesat_map *m,
   return alone == TILESAT_SAT;
 }
 
+static bool repairs_none(const tilesat_repairs *reps) {
+  tilesat_repairs_info ri;
+  tilesat_repairs_get(reps, &ri);
+  return ri.count == 0;
+}
+
 static int repair_map(options *o, const tilesat_map *m,
                       tilesat_solve_options *so) {
   int limit = !o->all ? 1 : GIVEN(o, limit) ? (int)o->limit : DEFAULT_LIMIT;
@@ -118,7 +128,7 @@ static int repair_map(options *o, const tilesat_map *m,
     printf("SAT: a valid %dx%d map exists, nothing to repair (see 'tilesat "
            "check').\n",
            w, h);
-  } else if (rc == TILESAT_UNSAT && !tilesat_repairs_count(reps)) {
+  } else if (rc == TILESAT_UNSAT && repairs_none(reps)) {
     if (pins)
       printf("UNSAT: no valid %dx%d map even with every pin dropped (%d "
              "pin%s): no repair by pins; try without --keep-rules.\n",

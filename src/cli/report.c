@@ -377,10 +377,10 @@ static void vertical_line(const key *k, const char *lead, const uint8_t *south,
  * on square maps, whether its east and south pairs are constraints. */
 static void mark_cells(const tilesat_explanation *e, uint8_t *kind,
                        uint8_t *east, uint8_t *south) {
-  const tilesat_map *m = tilesat_explanation_map(e);
+  const tilesat_map *m = explanation_info(e).map;
   size_t W = (size_t)map_info(m).width;
   bool square = map_topo(m) == TILESAT_SQUARE;
-  for (size_t i = 0; i < tilesat_explanation_size(e); i++) {
+  for (size_t i = 0; i < explanation_info(e).size; i++) {
     const tilesat_constraint *c = tilesat_explanation_constraint(e, i);
     if (c->kind == TILESAT_GLOBAL)
       continue; /* the whole map's */
@@ -469,7 +469,7 @@ static void picture_heading(const tilesat_map *m, const key *k,
  * whole). */
 static void write_picture(const tilesat_explanation *e, const int *window,
                           FILE *out) {
-  const tilesat_map *m = tilesat_explanation_map(e);
+  const tilesat_map *m = explanation_info(e).map;
   const tilesat_map_info mi = map_info(m);
   int W = mi.width, H = mi.height, box[4];
   size_t N = (size_t)W * (size_t)H;
@@ -511,8 +511,8 @@ static void write_picture(const tilesat_explanation *e, const int *window,
 
 int report_explanation(const tilesat_explanation *e, const int *window,
                        FILE *out) {
-  const tilesat_map *m = tilesat_explanation_map(e);
-  size_t n = tilesat_explanation_size(e);
+  const tilesat_map *m = explanation_info(e).map;
+  size_t n = explanation_info(e).size;
   fprintf(out, "UNSAT: no valid %dx%d map.\n", map_info(m).width,
           map_info(m).height);
   fprintf(out,
@@ -524,7 +524,7 @@ int report_explanation(const tilesat_explanation *e, const int *window,
     write_constraint(m, tilesat_explanation_constraint(e, i), out);
     fputc('\n', out);
   }
-  const tilesat_steps *steps = tilesat_explanation_steps(e);
+  const tilesat_steps *steps = explanation_info(e).steps;
   fputs("\nWhy (propagation on these constraints alone; [n] the constraints "
         "used):\n",
         out);
@@ -613,33 +613,33 @@ static cJSON *json_constraint(const tilesat_map *m, const tilesat_constraint *c,
 
 /* An explanation's fields, into j. */
 static void json_fields(const tilesat_explanation *e, cJSON *j) {
-  const tilesat_map *m = tilesat_explanation_map(e);
+  const tilesat_map *m = explanation_info(e).map;
   int W = map_info(m).width;
   cJSON_AddTrueToObject(j, "minimal");
   cJSON *cs = cJSON_AddArrayToObject(j, "constraints");
-  for (size_t i = 0; i < tilesat_explanation_size(e); i++)
+  for (size_t i = 0; i < explanation_info(e).size; i++)
     cJSON_AddItemToArray(
         cs, json_constraint(m, tilesat_explanation_constraint(e, i), i + 1));
-  const int *cells;
-  size_t n = tilesat_explanation_cells(e, &cells);
+  const int *cells = explanation_info(e).cells;
+  size_t n = explanation_info(e).ncells;
   cJSON *cl = cJSON_AddArrayToObject(j, "cells");
   for (size_t i = 0; i < n; i++)
     cJSON_AddItemToArray(cl, json_cell(cells[i] / W, cells[i] % W));
-  const tilesat_steps *steps = tilesat_explanation_steps(e);
+  const tilesat_steps *steps = explanation_info(e).steps;
   cJSON_AddBoolToObject(j, "propagation_refutes",
                         tilesat_steps_contradiction(steps));
   cJSON_AddItemToObject(j, "steps", json_steps(m, steps, true));
 }
 
 cJSON *report_explanation_json(const tilesat_explanation *e) {
-  cJSON *j = json_head(tilesat_explanation_map(e), "UNSAT");
+  cJSON *j = json_head(explanation_info(e).map, "UNSAT");
   json_fields(e, j);
   return j;
 }
 
 cJSON *report_explanations_json(tilesat_explanation *const *es, size_t n,
                                 bool complete) {
-  cJSON *j = json_head(tilesat_explanation_map(es[0]), "UNSAT");
+  cJSON *j = json_head(explanation_info(es[0]).map, "UNSAT");
   cJSON_AddBoolToObject(j, "complete", complete);
   cJSON *a = cJSON_AddArrayToObject(j, "explanations");
   for (size_t i = 0; i < n; i++) {

@@ -88,6 +88,12 @@ tilesat_map_info map_info(const tilesat_map *m) {
   return mi;
 }
 
+tilesat_explanation_info explanation_info(const tilesat_explanation *e) {
+  tilesat_explanation_info ei;
+  tilesat_explanation_get(e, &ei);
+  return ei;
+}
+
 const char *listed_name(const tilesat_rules *r, int t) {
   static const tilesat_rules *last; /* asked name after name of the same */
   static const char *first;         /* rules: their first name's text */

@@ -242,8 +242,10 @@ static int repair_set(const tilesat_advisor *a, const ts_window *w, size_t k,
   mm.pins.n = mm.pins.cap = base->pins.n + to - from;
   tilesat_repairs *rep = NULL;
   int res = tilesat_repair(&mm, so, false, REPAIRS, &rep, err);
-  for (size_t i = 0; res == TILESAT_UNSAT && i < tilesat_repairs_count(rep);
-       i++) {
+  tilesat_repairs_info ri = {0};
+  if (res == TILESAT_UNSAT)
+    tilesat_repairs_get(rep, &ri);
+  for (size_t i = 0; i < ri.count; i++) {
     if (tilesat_repair_size(rep, i) != 1)
       continue;
     const tilesat_change *ch = tilesat_repair_change(rep, i, 0);
