@@ -33,8 +33,9 @@ extern "C" {
 #define TILESAT_API __attribute__((visibility("default")))
 #endif
 
-#define TILESAT_VERSION "0.1.0" /* the only copy: the Makefile reads it */
-/* The version of the library linked (may differ from the header's). */
+/* The only copy of the version (the Makefile reads it); and the version of
+ * the library linked (may differ from the header's). */
+#define TILESAT_VERSION "0.1.0"
 TILESAT_API const char *tilesat_version(void);
 
 enum { TILESAT_UNKNOWN = 0, TILESAT_SAT = 10, TILESAT_UNSAT = 20 };

@@ -119,14 +119,13 @@ static int print_answer(options *o, const tilesat_map *m, int rc,
   tilesat_explanation_info ei = {0};
   if (n)
     ei = explanation_info(es[0]);
-  int w[4] = {ei.row0, ei.col0, ei.rows, ei.cols};
   if (ei.window)
     fprintf(stderr,
             "tilesat: explain: the whole %dx%d map's solver would not fit in "
             "--max-memory: explaining within the %dx%d window at rows %d-%d, "
             "columns %d-%d that refutes the pins\n",
-            map_info(m).width, map_info(m).height, w[3], w[2], w[0],
-            w[0] + w[2] - 1, w[1], w[1] + w[3] - 1);
+            map_info(m).width, map_info(m).height, ei.cols, ei.rows, ei.row0,
+            ei.row0 + ei.rows - 1, ei.col0, ei.col0 + ei.cols - 1);
   clash_window(o, m, es, n);
   if (json &&
       report_json_print(o->all ? report_explanations_json(es, n, complete)
