@@ -7,11 +7,11 @@
  *    prints nor exits; misuse (NULL handles, indices out of range) and
  *    running out of memory abort with a message.
  *  - Answers: TILESAT_SAT (10), TILESAT_UNSAT (20), TILESAT_UNKNOWN (0).
- *  - What _new, _parse, _read_file return is the caller's, freed by its
- *    _free (which takes NULL); a char * returned is malloc'd: free() it.
- *    A const pointer returned (strings, arrays, _info fields) belongs to
- *    the object it came from and lives as long as it.  An object made
- *    from a map or rules borrows them: they must outlive it.
+ *  - A new object returned (any non-const pointer but a FILE *) is the
+ *    caller's, freed by its type's _free (which takes NULL); a char * is
+ *    malloc'd: free() it.  A const pointer returned (strings, arrays,
+ *    _info fields) belongs to the object it came from and lives as long
+ *    as it.  An object made from a map or rules borrows them.
  *  - Cells are (row, col), row 0 on top, numbered row * width + col; a
  *    filled map is width*height tile indices; sizes are WIDTH x HEIGHT. */
 #ifndef TILESAT_H
