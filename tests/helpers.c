@@ -252,6 +252,36 @@ tilesat_map *map_new(const tilesat_rules *r, int w, int h,
   return m;
 }
 
+tilesat_map_info map_info(const tilesat_map *m) {
+  tilesat_map_info mi;
+  tilesat_map_get(m, &mi);
+  return mi;
+}
+
+tilesat_explanation_info explanation_info(const tilesat_explanation *e) {
+  tilesat_explanation_info ei;
+  tilesat_explanation_get(e, &ei);
+  return ei;
+}
+
+tilesat_repairs_info repairs_info(const tilesat_repairs *r) {
+  tilesat_repairs_info ri;
+  tilesat_repairs_get(r, &ri);
+  return ri;
+}
+
+tilesat_energy_info energy_info(const tilesat_energy *e) {
+  tilesat_energy_info ei;
+  tilesat_energy_get(e, &ei);
+  return ei;
+}
+
+tilesat_collapse_info collapse_info(const tilesat_collapse *c) {
+  tilesat_collapse_info ci;
+  tilesat_collapse_get(c, &ci);
+  return ci;
+}
+
 /* Neighbours, written from scratch.  Square: plain offsets.  Hex odd-r:
  * offset -> axial (q, r), step, back (Red Blob Games' conversions). */
 static int floor_div2(int x) { return x >= 0 ? x / 2 : -((-x + 1) / 2); }

@@ -95,6 +95,15 @@ char *slurp(const char *path);
 void expect_json_eq(const char *got, const char *want);
 
 tilesat_rules *rules_from_text(const char *text);
+/* tilesat_map_get's struct, as a value. */
+tilesat_map_info map_info(const tilesat_map *m);
+/* tilesat_explanation_get's, tilesat_repairs_get's and tilesat_energy_get's
+ * structs, as values. */
+tilesat_explanation_info explanation_info(const tilesat_explanation *e);
+tilesat_repairs_info repairs_info(const tilesat_repairs *r);
+tilesat_energy_info energy_info(const tilesat_energy *e);
+/* tilesat_collapse_get's struct, as a value (c's last run). */
+tilesat_collapse_info collapse_info(const tilesat_collapse *c);
 /* One of the bundled WFC tilesets, tests/data/wfc/tilesets/NAME.xml. */
 tilesat_rules *tileset(const char *name);
 /* r written to a fresh temporary rules file, for the command line (the

@@ -246,7 +246,7 @@ static void agree_sample(const problem *p) {
 
 /* UNSAT on its own, SAT with any one of its constraints dropped. */
 static void expect_minimal(const problem *p, const tilesat_explanation *e) {
-  size_t n = tilesat_explanation_size(e);
+  size_t n = explanation_info(e).size;
   tilesat_constraint *cs = malloc((n + 1) * sizeof *cs);
   for (size_t i = 0; i < n; i++)
     cs[i] = *tilesat_explanation_constraint(e, i);

@@ -52,7 +52,7 @@ Test(energy, every_term_on_a_hand_computed_map) {
   /* the default hard weight is 1 + 2 * (4 * 1 + 3 + 1 * (4 * 6 + 2)) */
   e = energy(m, "tilesat-energy 1\ncoherence 1\nbias S 2 border\n"
                 "bias L -1 rect 0,0:0,2\nfrequency 1\n");
-  cr_expect_float_eq(tilesat_energy_hard_weight(e), 67.0, 1e-12);
+  cr_expect_float_eq(energy_info(e).hard_weight, 67.0, 1e-12);
   tilesat_energy_free(e);
   tilesat_map_free(m);
   tilesat_rules_free(r);
@@ -78,8 +78,8 @@ Test(energy, palindrome_rows_and_columns) {
   cr_expect_eq(tilesat_energy_violations(e, tiles), 0);
   for (int t = 0; t < 7; t++)
     cr_expect_eq(tilesat_energy_target(e, t), 7);
-  cr_expect(tilesat_energy_exact(e));
-  cr_expect(tilesat_energy_has_line_term(e));
+  cr_expect(energy_info(e).exact);
+  cr_expect(energy_info(e).line_term);
   tilesat_energy_free(e);
   tilesat_map_free(m);
   tilesat_rules_free(r);
@@ -361,7 +361,7 @@ Test(anneal, patchwork16_reaches_zero_violations_without_cleanup) {
 static void expect_counts_near_targets(const tilesat_energy *e,
                                        const int *tiles, int ncells,
                                        uint64_t seed) {
-  const tilesat_rules *r = tilesat_map_rules(tilesat_energy_map(e));
+  const tilesat_rules *r = map_info(energy_info(e).map).rules;
   for (int t = 0; t < tilesat_rules_ntiles(r); t++) {
     long n = 0;
     for (int c = 0; c < ncells; c++)
@@ -913,7 +913,7 @@ Test(anneal_cli, energy_readme_example_loads) {
       tilesat_energy_parse(e, start, (size_t)(end - start), "README.md", &err),
       0, "%s", err.msg);
   cr_expect_eq(tilesat_energy_prepare(e, &err), 0, "%s", err.msg);
-  cr_expect(tilesat_energy_exact(e));
+  cr_expect(energy_info(e).exact);
   cr_expect_eq(tilesat_energy_target(e, tilesat_rules_find_tile(r, "S")), 30);
   tilesat_energy_free(e);
   tilesat_map_free(m);

@@ -249,7 +249,7 @@ Test(anneal_global, energy_counts_missing_joins) {
       wall = tilesat_rules_find_tile(r, "#");
   int apart[5] = {dot, wall, dot, wall, dot},
       walls[5] = {wall, wall, wall, wall, wall};
-  double hard = tilesat_energy_hard_weight(e);
+  double hard = energy_info(e).hard_weight;
   char grid[5];
   for (int c = 0; c < 5; c++)
     grid[c] = apart[c] == dot ? '.' : '#';

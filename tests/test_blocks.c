@@ -41,7 +41,8 @@ static long guarded_runs(const tilesat_map *m, int kind, tilesat_guard guard,
   tilesat_error err;
   tilesat_collapse *c = tilesat_collapse_new(m, &err);
   cr_assert(c, "%s", err.msg);
-  int w = tilesat_map_width(m), h = tilesat_map_height(m);
+  const tilesat_map_info mi = map_info(m);
+  int w = mi.width, h = mi.height;
   int *tiles = malloc((size_t)w * (size_t)h * sizeof *tiles);
   long repairs = 0;
   for (int s = 1; s <= runs; s++) {
@@ -57,13 +58,12 @@ static long guarded_runs(const tilesat_map *m, int kind, tilesat_guard guard,
     cr_expect(tilesat_map_verify(m, tiles, why, sizeof why), "seed %d: %s", s,
               why);
     if (kind != HEX)
-      cr_expect(
-          square_map_valid(tilesat_map_rules(m), w, h, kind == TORUS, tiles),
-          "seed %d", s);
-    cr_expect_eq(tilesat_collapse_contradiction(c), -1);
-    cr_expect_leq(tilesat_collapse_resolved(c),
-                  tilesat_collapse_repairs(c) * (long)w * h);
-    repairs += tilesat_collapse_repairs(c);
+      cr_expect(square_map_valid(map_info(m).rules, w, h, kind == TORUS, tiles),
+                "seed %d", s);
+    cr_expect_eq(collapse_info(c).contradiction, -1);
+    cr_expect_leq(collapse_info(c).resolved,
+                  collapse_info(c).repairs * (long)w * h);
+    repairs += collapse_info(c).repairs;
   }
   free(tiles);
   tilesat_collapse_free(c);
@@ -74,8 +74,8 @@ static long guarded_runs(const tilesat_map *m, int kind, tilesat_guard guard,
 static int plain_failures(const tilesat_map *m, int runs) {
   tilesat_error err;
   tilesat_collapse *c = tilesat_collapse_new(m, &err);
-  int *tiles = malloc((size_t)tilesat_map_width(m) *
-                      (size_t)tilesat_map_height(m) * sizeof *tiles);
+  int *tiles = malloc((size_t)map_info(m).width * (size_t)map_info(m).height *
+                      sizeof *tiles);
   int failed = 0;
   for (int s = 1; s <= runs; s++) {
     tilesat_collapse_options o;
@@ -140,7 +140,7 @@ Test(blocks, a_run_with_no_contradiction_is_wfc_s) {
       cr_expect_eq(memcmp(plain, guarded, sizeof plain), 0, "seed %llu",
                    (unsigned long long)s);
       cr_expect(square_map_valid(r, 30, 30, true, guarded));
-      cr_expect_eq(tilesat_collapse_repairs(c), 0);
+      cr_expect_eq(collapse_info(c).repairs, 0);
     }
   tilesat_collapse_free(c);
   tilesat_map_free(m);
@@ -255,15 +255,15 @@ Test(blocks, non_local_dooms_fill_the_whole_map_or_start_over) {
       for (int x = 0; x < 41 * 4; x++)
         cr_expect_eq(tiles[x], 2, "seed %d: not all X", s);
       if (!low) { /* one block: the whole map */
-        whole[s] = tilesat_collapse_repairs(c) > 0;
+        whole[s] = collapse_info(c).repairs > 0;
         wholes += whole[s];
-        cr_expect_eq(tilesat_collapse_resolved(c), whole[s] ? 41 * 4 : 0,
+        cr_expect_eq(collapse_info(c).resolved, whole[s] ? 41 * 4 : 0,
                      "seed %d", s);
       } else { /* the same run, up to its whole-map block: a new start */
-        cr_expect_eq(tilesat_collapse_repairs(c), 0, "seed %d", s);
-        cr_expect_eq(tilesat_collapse_restarts(c) > 0, whole[s], "seed %d", s);
+        cr_expect_eq(collapse_info(c).repairs, 0, "seed %d", s);
+        cr_expect_eq(collapse_info(c).restarts > 0, whole[s], "seed %d", s);
       }
-      cr_expect_eq(tilesat_collapse_restarts(c) > 0, low && whole[s]);
+      cr_expect_eq(collapse_info(c).restarts > 0, low && whole[s]);
     }
     tilesat_collapse_free(c);
   }
@@ -356,7 +356,7 @@ Test(blocks, tile_shares_stay_wfc_s) {
       cr_assert(res == TILESAT_SAT || (!g && res == TILESAT_UNKNOWN));
       if (res != TILESAT_SAT)
         continue;
-      resolved += g ? tilesat_collapse_resolved(c) : 0;
+      resolved += g ? collapse_info(c).resolved : 0;
       for (int i = 0; i < N; i++)
         count[g][tiles[i]]++;
       cells[g] += N;

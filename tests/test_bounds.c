@@ -53,9 +53,8 @@ static void expect_contained(const tilesat_map *m, const mpz_t want,
                              const char *desc, tally *t) {
   mpz_t lo, hi;
   mpz_inits(lo, hi, NULL);
-  int most = tilesat_map_width(m) > tilesat_map_height(m)
-                 ? tilesat_map_width(m)
-                 : tilesat_map_height(m);
+  const tilesat_map_info mi = map_info(m);
+  int most = mi.width > mi.height ? map_info(m).width : map_info(m).height;
   int whole = 0;
   for (int k = 1; k <= most && whole < 2; k++) {
     tilesat_count_result res;

@@ -18,8 +18,8 @@ typedef struct chain_case {
  * tilesat_enumerate lists; returns the chi-square statistic. */
 static double chain_chi_square(const chain_case *c, int seeds, int per_seed,
                                int every, int *nmaps) {
-  atlas a = {tilesat_map_width(c->map) * tilesat_map_height(c->map), 0, NULL,
-             NULL, 0};
+  atlas a = {map_info(c->map).width * map_info(c->map).height, 0, NULL, NULL,
+             0};
   tilesat_error err;
   cr_assert_geq(tilesat_enumerate(c->map, NULL, 0, atlas_add, &a, &err), 1,
                 "%s: %s", c->what, err.msg);
@@ -144,8 +144,7 @@ Test(chain, same_maps_on_one_thread_and_two) {
       o.block_height = cases[i].bh;
       o.threads = threads;
       maps *m = &got[threads - 1];
-      m->cells =
-          tilesat_map_width(cases[i].map) * tilesat_map_height(cases[i].map);
+      m->cells = map_info(cases[i].map).width * map_info(cases[i].map).height;
       m->n = 0;
       tilesat_error err;
       cr_assert_eq(tilesat_sample(cases[i].map, &o, 4, keep_maps, m, &err), 4,

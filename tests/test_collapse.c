@@ -15,7 +15,8 @@ static int run_seeds(const tilesat_map *m, int runs, tilesat_heuristic h) {
   tilesat_error err;
   tilesat_collapse *c = tilesat_collapse_new(m, &err);
   cr_assert(c, "%s", err.msg);
-  int n = tilesat_map_width(m) * tilesat_map_height(m), ok = 0;
+  const tilesat_map_info mi = map_info(m);
+  int n = mi.width * mi.height, ok = 0;
   int *tiles = malloc((size_t)n * sizeof *tiles);
   for (int s = 1; s <= runs; s++) {
     tilesat_collapse_options o;
@@ -28,9 +29,9 @@ static int run_seeds(const tilesat_map *m, int runs, tilesat_heuristic h) {
       ok++;
       char why[256];
       cr_expect(tilesat_map_verify(m, tiles, why, sizeof why), "%s", why);
-      cr_expect_eq(tilesat_collapse_contradiction(c), -1);
+      cr_expect_eq(collapse_info(c).contradiction, -1);
     } else {
-      int cell = tilesat_collapse_contradiction(c);
+      int cell = collapse_info(c).contradiction;
       cr_expect(cell >= 0 && cell < n);
     }
     int cell, tile;
@@ -103,7 +104,7 @@ Test(collapse, pins_hold_and_same_seed_same_run) {
 static void expect_bans_proved(const tilesat_rules *r, int w, int h,
                                const tilesat_collapse *c, tilesat_backend b) {
   tilesat_error err;
-  for (size_t i = 0; i < (size_t)tilesat_collapse_banned(c); i++) {
+  for (size_t i = 0; i < (size_t)collapse_info(c).banned; i++) {
     size_t step;
     int bcell, btile;
     tilesat_collapse_ban(c, i, &step, &bcell, &btile);
@@ -153,9 +154,9 @@ Test(collapse, the_guard_never_fails) {
                    "seed %llu on %s: %s", (unsigned long long)s,
                    tilesat_backend_name(backends[b]), err.msg);
       cr_expect(tilesat_map_verify(m, tiles, NULL, 0));
-      cr_expect_eq(tilesat_collapse_contradiction(c), -1);
-      banned += tilesat_collapse_banned(c) > 0;
-      cr_expect_gt(tilesat_collapse_solver_calls(c), 0);
+      cr_expect_eq(collapse_info(c).contradiction, -1);
+      banned += collapse_info(c).banned > 0;
+      cr_expect_gt(collapse_info(c).solver_calls, 0);
       expect_bans_proved(r, 10, 10, c, backends[(b + 1) % NBACKENDS]);
     }
     tilesat_collapse_free(c);
@@ -221,7 +222,7 @@ Test(collapse, a_failed_run_explained) {
       continue;
     tilesat_backend b = backends[explained % NBACKENDS];
     cr_assert_eq(tilesat_collapse_explain(c, SOLVE(b), &err), 0, "%s", err.msg);
-    long nr = tilesat_collapse_no_return(c);
+    long nr = collapse_info(c).no_return;
     int cell, tile;
     size_t k = tilesat_collapse_choices(c, 0, &cell, &tile);
     cr_assert(nr >= 0 && (size_t)nr < k, "seed %llu: %ld of %zu",
@@ -234,8 +235,8 @@ Test(collapse, a_failed_run_explained) {
     cr_expect_eq(check_with_choices(r, 16, 16, c, all, (size_t)nr, b),
                  TILESAT_SAT);
     free(all);
-    const size_t *d;
-    size_t n = tilesat_collapse_doomed(c, &d);
+    const size_t *d = collapse_info(c).doomed;
+    size_t n = collapse_info(c).ndoomed;
     cr_assert_gt(n, 0);
     cr_expect_eq(d[n - 1], (size_t)nr, "the point of no return is doomed");
     cr_expect_eq(check_with_choices(r, 16, 16, c, d, n, b), TILESAT_UNSAT);
@@ -564,7 +565,7 @@ Test(collapse_cli, one_run_prints_the_map_or_the_contradiction) {
     if (tilesat_collapse_run(c, &o, out, &err) != TILESAT_SAT)
       break;
   }
-  int cell, tile, bad = tilesat_collapse_contradiction(c);
+  int cell, tile, bad = collapse_info(c).contradiction;
   size_t k = tilesat_collapse_choices(c, 0, &cell, &tile);
   char *rules = rules_file(castle);
   char seedarg[16], want[128];
@@ -578,11 +579,10 @@ Test(collapse_cli, one_run_prints_the_map_or_the_contradiction) {
   run_free(&x);
   /* --explain says what the library finds */
   cr_assert_eq(tilesat_collapse_explain(c, NULL, &err), 0, "%s", err.msg);
-  const size_t *d;
-  size_t nd = tilesat_collapse_doomed(c, &d);
+  size_t nd = collapse_info(c).ndoomed;
   char nrline[96], dline[96];
   snprintf(nrline, sizeof nrline, "\npoint of no return: choice %ld: ",
-           tilesat_collapse_no_return(c) + 1);
+           collapse_info(c).no_return + 1);
   snprintf(dline, sizeof dline, "\ndoomed set: %zu choices that together", nd);
   x = RUN("collapse", rules, "--size", "16x16", "--seed", seedarg, "--explain");
   cr_expect_eq(x.code, 0, "%s", x.err);
@@ -862,8 +862,8 @@ Test(collapse_cli, explain_distance_wraps) {
     if (tilesat_collapse_run(c, &o, tiles, &err) != TILESAT_UNKNOWN)
       continue;
     cr_assert_eq(tilesat_collapse_explain(c, NULL, &err), 0, "%s", err.msg);
-    int cell, tile, bad = tilesat_collapse_contradiction(c);
-    tilesat_collapse_choices(c, (size_t)tilesat_collapse_no_return(c), &cell,
+    int cell, tile, bad = collapse_info(c).contradiction;
+    tilesat_collapse_choices(c, (size_t)collapse_info(c).no_return, &cell,
                              &tile);
     int dr = abs(cell / 16 - bad / 16), dc = abs(cell % 16 - bad % 16);
     int d = (dr < 16 - dr ? dr : 16 - dr) + (dc < 16 - dc ? dc : 16 - dc);

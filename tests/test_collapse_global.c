@@ -193,8 +193,8 @@ Test(collapse_global, counts_kept_exactly) {
     o.seed = (uint64_t)s;
     if (tilesat_collapse_run(c, &o, tiles, &err) != TILESAT_UNKNOWN)
       continue;
-    cr_expect_geq(tilesat_collapse_contradiction(c), 0);
-    const char *why = tilesat_collapse_why(c);
+    cr_expect_geq(collapse_info(c).contradiction, 0);
+    const char *why = collapse_info(c).why;
     if (!why)
       continue; /* a cell left empty */
     failed++;
@@ -277,18 +277,18 @@ Test(collapse_global, plain_runs_that_break_connectivity_fail) {
   for (int s = 1; s <= 30; s++) {
     o.seed = (uint64_t)s;
     int res = tilesat_collapse_run(c, &o, tiles, &err);
-    int R = res == TILESAT_UNKNOWN && tilesat_collapse_contradiction(c) >= 0
+    int R = res == TILESAT_UNKNOWN && collapse_info(c).contradiction >= 0
                 ? -1
                 : nregions(&x, ".+,=", tiles);
     if (res == TILESAT_SAT) {
       kept++;
       cr_expect_leq(R, 1, "seed %d", s);
-    } else if (tilesat_collapse_contradiction(c) < 0) {
+    } else if (collapse_info(c).contradiction < 0) {
       broken++;
       seed = seed ? seed : s;
       cr_expect_gt(R, 1, "seed %d: one region, yet broken", s);
       cr_expect(pairs_ok(&x, tiles), "seed %d", s);
-      const char *why = tilesat_collapse_why(c);
+      const char *why = collapse_info(c).why;
       cr_assert(why);
       const char *head = "rules/dungeon8.constraints:6: floor connected: the "
                          "cells holding . + , = form one region, but (";
@@ -305,7 +305,7 @@ Test(collapse_global, plain_runs_that_break_connectivity_fail) {
   char want_line[640], seedarg[16];
   snprintf(want_line, sizeof want_line,
            "broken after %zu choices (seed %d): %s\n", k, seed,
-           tilesat_collapse_why(c));
+           collapse_info(c).why);
   snprintf(seedarg, sizeof seedarg, "%d", seed);
   run_result cli =
       RUN("collapse", "rules/dungeon8.rules", "--size", "12x8", "--constraints",
@@ -517,7 +517,7 @@ Test(collapse_global, guard_bans_proved_by_check) {
     cr_expect_arr_eq(tiles, again, sizeof tiles, "seed %d", s);
     cr_expect_leq(nregions(&x, ".+,=", tiles), 1);
     cr_expect_leq(count_class(&x, "T", tiles), 3);
-    for (long i = 0; i < tilesat_collapse_banned(c) && proved < 12; i++) {
+    for (long i = 0; i < collapse_info(c).banned && proved < 12; i++) {
       size_t step;
       int bcell, btile;
       tilesat_collapse_ban(c, (size_t)i, &step, &bcell, &btile);
@@ -594,16 +594,16 @@ Test(collapse_global_cli, count_failures_explain_json) {
   for (int s = 1; s <= 40 && !seed; s++) {
     o.seed = (uint64_t)s;
     if (tilesat_collapse_run(c, &o, tiles, &err) == TILESAT_UNKNOWN &&
-        tilesat_collapse_why(c))
+        collapse_info(c).why)
       seed = s;
   }
   cr_assert(seed, "no run failed on the count");
-  int cell, tile, bad = tilesat_collapse_contradiction(c);
+  int cell, tile, bad = collapse_info(c).contradiction;
   size_t k = tilesat_collapse_choices(c, 0, &cell, &tile);
   char want_line[512], seedarg[16];
   snprintf(want_line, sizeof want_line,
            "contradiction at (%d,%d) after %zu choices (seed %d): %s\n",
-           bad / 12, bad % 12, k, seed, tilesat_collapse_why(c));
+           bad / 12, bad % 12, k, seed, collapse_info(c).why);
   snprintf(seedarg, sizeof seedarg, "%d", seed);
   run_result cli = RUN("collapse", "rules/dungeon8.rules", "--size", "12x8",
                        "--count", "T=3", "--seed", seedarg);

@@ -59,7 +59,7 @@ Test(collapse_report, explain_json_and_picture_are_the_librarys) {
     cr_assert_eq(x.code, 0, "%s", x.err);
     cJSON *doc = cJSON_Parse(x.out);
     cr_assert(doc, "not JSON:\n%s", x.out);
-    int cell, tile, bad = tilesat_collapse_contradiction(c);
+    int cell, tile, bad = collapse_info(c).contradiction;
     size_t k = tilesat_collapse_choices(c, 0, &cell, &tile);
     cr_expect_str_eq(str(doc, "result"), "contradiction");
     cr_expect_eq(num(doc, "seed"), (int)s);
@@ -68,12 +68,12 @@ Test(collapse_report, explain_json_and_picture_are_the_librarys) {
     cr_expect_eq(num(at, "row"), bad / 16);
     cr_expect_eq(num(at, "col"), bad % 16);
     const cJSON *ex = cJSON_GetObjectItem(doc, "explain");
-    long nr = tilesat_collapse_no_return(c);
+    long nr = collapse_info(c).no_return;
     expect_choice(cJSON_GetObjectItem(ex, "point_of_no_return"), c, r,
                   (size_t)nr);
     cr_expect_eq(num(ex, "choices_after"), (int)(k - 1 - (size_t)nr));
-    const size_t *d;
-    size_t nd = tilesat_collapse_doomed(c, &d);
+    const size_t *d = collapse_info(c).doomed;
+    size_t nd = collapse_info(c).ndoomed;
     const cJSON *ds = cJSON_GetObjectItem(ex, "doomed_set");
     cr_assert_eq(cJSON_GetArraySize(ds), (int)nd);
     const char *mark[256] = {NULL}; /* the frame's colour */
@@ -152,8 +152,8 @@ Test(collapse_report, doomed_tiles_over_many_runs) {
       continue;
     failed++;
     cr_assert_eq(tilesat_collapse_explain(c, NULL, &err), 0, "%s", err.msg);
-    const size_t *d;
-    size_t nd = tilesat_collapse_doomed(c, &d);
+    const size_t *d = collapse_info(c).doomed;
+    size_t nd = collapse_info(c).ndoomed;
     bool *seen = calloc((size_t)T, sizeof *seen);
     for (size_t i = 0; i < nd; i++) {
       int cell, tile;
@@ -244,7 +244,7 @@ Test(collapse_report, fails_often_and_the_guard_never) {
   for (uint64_t s = 1; s <= (uint64_t)runs; s++) {
     o.seed = s;
     cr_assert_eq(tilesat_collapse_run(c, &o, tiles, &err), TILESAT_SAT);
-    banned += tilesat_collapse_banned(c);
+    banned += collapse_info(c).banned;
   }
   cr_expect_gt(banned, 0);
   cr_expect_eq(num(doc, "banned"), banned);

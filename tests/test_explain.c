@@ -20,8 +20,8 @@ static int opposite(tilesat_topology topo, int d) {
  * the other.  Brute force over tile sets of the cells involved. */
 static bool brute_sat(const tilesat_map *m, const tilesat_constraint *cs,
                       size_t n) {
-  const tilesat_rules *r = tilesat_map_rules(m);
-  int T = tilesat_rules_ntiles(r), W = tilesat_map_width(m);
+  const tilesat_rules *r = map_info(m).rules;
+  int T = tilesat_rules_ntiles(r), W = map_info(m).width;
   tilesat_topology topo = tilesat_rules_topology(r);
   int ncells = 0, slot[4096];
   memset(slot, -1, sizeof slot);
@@ -71,22 +71,22 @@ static bool brute_sat(const tilesat_map *m, const tilesat_constraint *cs,
  * only to earlier steps, use the explanation's constraints, name tiles and
  * cells of the map, and end in a contradiction when propagation refutes. */
 static void expect_steps_sound(const tilesat_explanation *e) {
-  const tilesat_map *m = tilesat_explanation_map(e);
-  const tilesat_steps *s = tilesat_explanation_steps(e);
-  int T = tilesat_rules_ntiles(tilesat_map_rules(m));
+  const tilesat_map *m = explanation_info(e).map;
+  const tilesat_steps *s = explanation_info(e).steps;
+  int T = tilesat_rules_ntiles(map_info(m).rules);
   size_t n = tilesat_steps_count(s);
   cr_expect_eq(tilesat_steps_contradiction(s),
-               tilesat_explanation_by_propagation(e));
+               explanation_info(e).by_propagation);
   for (size_t i = 0; i < n; i++) {
     const tilesat_step *st = tilesat_steps_get(s, i);
-    cr_expect(st->row >= 0 && st->row < tilesat_map_height(m) && st->col >= 0 &&
-              st->col < tilesat_map_width(m));
+    cr_expect(st->row >= 0 && st->row < map_info(m).height && st->col >= 0 &&
+              st->col < map_info(m).width);
     for (size_t k = 0; k < st->nafter; k++)
       cr_expect(st->after[k] >= 1 && (size_t)st->after[k] <= i,
                 "step %zu follows from step %d", i + 1, st->after[k]);
     for (int k = 0; k < st->nconstraints; k++)
       cr_expect(st->constraints[k] >= 1 &&
-                (size_t)st->constraints[k] <= tilesat_explanation_size(e));
+                (size_t)st->constraints[k] <= explanation_info(e).size);
     for (size_t k = 0; k < st->ntiles; k++)
       cr_expect(st->tiles[k] >= 0 && st->tiles[k] < T &&
                 (k == 0 || st->tiles[k] > st->tiles[k - 1]));
@@ -104,7 +104,7 @@ static void expect_steps_sound(const tilesat_explanation *e) {
 
 static void expect_minimal(const tilesat_map *m, const tilesat_explanation *e,
                            bool brute) {
-  size_t n = tilesat_explanation_size(e);
+  size_t n = explanation_info(e).size;
   cr_assert(n > 0);
   tilesat_constraint *cs = calloc(n, sizeof *cs), *rest = calloc(n, sizeof *cs);
   for (size_t i = 0; i < n; i++)
@@ -136,7 +136,7 @@ static void expect_minimal(const tilesat_map *m, const tilesat_explanation *e,
 
 static bool has(const tilesat_explanation *e, tilesat_constraint_kind kind,
                 int row, int col, int dir, int tile) {
-  for (size_t i = 0; i < tilesat_explanation_size(e); i++) {
+  for (size_t i = 0; i < explanation_info(e).size; i++) {
     const tilesat_constraint *c = tilesat_explanation_constraint(e, i);
     if (c->kind == kind && c->row == row && c->col == col &&
         (kind != TILESAT_ADJACENT || c->dir == dir) &&
@@ -160,16 +160,15 @@ Test(explain, hard_names_one_middle_cell_and_its_two_pairs) {
       tilesat_explanation *e = NULL;
       cr_assert_eq(tilesat_explain(m, SOLVE(backends[b]), &e, &err),
                    TILESAT_UNSAT, "%s", err.msg);
-      cr_assert_eq(tilesat_explanation_size(e), 3);
+      cr_assert_eq(explanation_info(e).size, 3);
       const tilesat_constraint *c = tilesat_explanation_constraint(e, 0);
       int row = c->row;
       cr_expect_eq(c->kind, TILESAT_ONE_TILE);
       cr_expect_eq(c->col, 1, "not the middle column");
       cr_expect(has(e, TILESAT_ADJACENT, row, 1, 1, -1), "no east pair");
       cr_expect(has(e, TILESAT_ADJACENT, row, 1, 3, -1), "no west pair");
-      const int *cells;
-      cr_expect_eq(tilesat_explanation_cells(e, &cells), 3);
-      cr_expect(tilesat_explanation_by_propagation(e));
+      cr_expect_eq(explanation_info(e).ncells, 3);
+      cr_expect(explanation_info(e).by_propagation);
       expect_minimal(m, e, true);
       tilesat_explanation_free(e);
       tilesat_map_free(m);
@@ -316,7 +315,7 @@ Test(explain, coast_two_pins_clash_though_each_alone_leaves_five_maps) {
               "pin (0,0)=S missing");
     cr_expect(has(e, TILESAT_PINNED, 2, 2, -1, tilesat_rules_find_tile(r, "L")),
               "pin (2,2)=L missing");
-    cr_expect(tilesat_explanation_by_propagation(e));
+    cr_expect(explanation_info(e).by_propagation);
     expect_minimal(m, e, true);
     tilesat_explanation_free(e);
     tilesat_map_free(m);
@@ -348,7 +347,7 @@ Test(explain, coast_32x32_far_pins) {
         has(e, TILESAT_PINNED, 0, 0, -1, tilesat_rules_find_tile(r, "S")));
     cr_expect(
         has(e, TILESAT_PINNED, 31, 31, -1, tilesat_rules_find_tile(r, "L")));
-    cr_expect(tilesat_explanation_by_propagation(e));
+    cr_expect(explanation_info(e).by_propagation);
     expect_minimal(m, e, false);
     tilesat_explanation_free(e);
   }
@@ -397,8 +396,7 @@ Test(explain, random_rules_every_explanation_is_minimal) {
       cr_expect_eq(res, tilesat_check(m, SOLVE(backends[b]), NULL, &err));
       if (res == TILESAT_UNSAT) {
         unsat++;
-        const int *cells;
-        expect_minimal(m, e, tilesat_explanation_cells(e, &cells) <= 5);
+        expect_minimal(m, e, explanation_info(e).ncells <= 5);
         expect_steps_sound(e);
       }
       tilesat_explanation_free(e);
@@ -645,8 +643,8 @@ Test(explain_png, frames_the_cells_involved) {
   tilesat_explanation *e;
   cr_assert_eq(tilesat_explain(m, SOLVE(TILESAT_PICOSAT), &e, &err),
                TILESAT_UNSAT);
-  const int *cells;
-  size_t n = tilesat_explanation_cells(e, &cells);
+  const int *cells = explanation_info(e).cells;
+  size_t n = explanation_info(e).ncells;
   bool involved[9] = {false};
   for (size_t i = 0; i < n; i++)
     involved[cells[i]] = true;
@@ -741,9 +739,10 @@ typedef struct pin3 {
 
 static void list_constraints(const tilesat_map *m, bool periodic,
                              const pin3 *pins, int npins, cs_list *a) {
-  const tilesat_rules *r = tilesat_map_rules(m);
+  const tilesat_rules *r = map_info(m).rules;
   tilesat_topology topo = tilesat_rules_topology(r);
-  int W = tilesat_map_width(m), H = tilesat_map_height(m);
+  const tilesat_map_info mi = map_info(m);
+  int W = mi.width, H = mi.height;
   int ndirs = topo == TILESAT_HEX ? 6 : 4;
   a->n = 0;
   for (int c = 0; c < W * H; c++)
@@ -796,7 +795,7 @@ static int cs_index(const cs_list *a, const tilesat_constraint *c,
 static uint64_t mask_of(const cs_list *a, const tilesat_explanation *e,
                         tilesat_topology topo) {
   uint64_t mask = 0;
-  for (size_t i = 0; i < tilesat_explanation_size(e); i++)
+  for (size_t i = 0; i < explanation_info(e).size; i++)
     mask |= 1ull << cs_index(a, tilesat_explanation_constraint(e, i), topo);
   return mask;
 }
@@ -873,7 +872,7 @@ static int brute_muses(const tilesat_map *m, const cs_list *a, int max_size,
       bool covers = false;
       for (int i = 0; i < found && !covers; i++)
         covers = (s & muses[i]) == muses[i];
-      if (!covers && may_be_minimal(a, s, tilesat_map_width(m)) &&
+      if (!covers && may_be_minimal(a, s, map_info(m).width) &&
           check_mask(m, a, s) == TILESAT_UNSAT) {
         cr_assert_lt(found, 256);
         muses[found++] = s;
@@ -887,7 +886,7 @@ static int brute_muses(const tilesat_map *m, const cs_list *a, int max_size,
 static int brute_smallest(const tilesat_map *m, const cs_list *a) {
   for (int k = 1; k <= a->n; k++)
     for (uint64_t s = (1ull << k) - 1; s < 1ull << a->n; s = next_subset(s))
-      if (may_be_minimal(a, s, tilesat_map_width(m)) &&
+      if (may_be_minimal(a, s, map_info(m).width) &&
           check_mask(m, a, s) == TILESAT_UNSAT)
         return k;
   return 0;
@@ -926,7 +925,7 @@ static tilesat_map *small_random_case(unsigned *seed, int w, int h,
 }
 
 static bool has_pin_at(const tilesat_explanation *e, int row, int col) {
-  for (size_t i = 0; i < tilesat_explanation_size(e); i++) {
+  for (size_t i = 0; i < explanation_info(e).size; i++) {
     const tilesat_constraint *c = tilesat_explanation_constraint(e, i);
     if (c->kind == TILESAT_PINNED && c->row == row && c->col == col)
       return true;
@@ -959,14 +958,14 @@ Test(explain_all, two_far_clashes_on_coast_both_listed) {
       first |= has_pin_at(es[i], 0, 0) && has_pin_at(es[i], 0, 1);
       second |= has_pin_at(es[i], 18, 18) && has_pin_at(es[i], 18, 19);
       if (i)
-        cr_expect_leq(tilesat_explanation_size(es[i - 1]),
-                      tilesat_explanation_size(es[i]), "not smallest first");
-      if (tilesat_explanation_size(es[i]) <= 6)
+        cr_expect_leq(explanation_info(es[i - 1]).size,
+                      explanation_info(es[i]).size, "not smallest first");
+      if (explanation_info(es[i]).size <= 6)
         expect_minimal(m, es[i], false);
       for (size_t j = 0; j < i; j++) {
         bool same =
-            tilesat_explanation_size(es[i]) == tilesat_explanation_size(es[j]);
-        for (size_t k = 0; same && k < tilesat_explanation_size(es[i]); k++)
+            explanation_info(es[i]).size == explanation_info(es[j]).size;
+        for (size_t k = 0; same && k < explanation_info(es[i]).size; k++)
           same = !memcmp(tilesat_explanation_constraint(es[i], k),
                          tilesat_explanation_constraint(es[j], k),
                          sizeof(tilesat_constraint));
@@ -976,7 +975,7 @@ Test(explain_all, two_far_clashes_on_coast_both_listed) {
     cr_expect(first && second, "not both clashes (%s)",
               tilesat_backend_name(backends[b]));
     /* the smallest: 4 constraints, the two pins, their pair and one cell */
-    cr_expect_eq(tilesat_explanation_size(es[0]), 4);
+    cr_expect_eq(explanation_info(es[0]).size, 4);
     tilesat_explanations_free(es, n);
   }
   tilesat_map_free(m);
@@ -1063,15 +1062,15 @@ Test(explain_smallest, matches_brute_force) {
         tilesat_explanation *e = NULL;
         cr_assert_eq(tilesat_explain_smallest(m, SOLVE(backends[b]), &e, &err),
                      TILESAT_UNSAT, "%s", err.msg);
-        cr_expect_eq((int)tilesat_explanation_size(e), k,
+        cr_expect_eq((int)explanation_info(e).size, k,
                      "round %d (%dx%d, %s): %zu, brute force %d", round, w, h,
                      tilesat_backend_name(backends[b]),
-                     tilesat_explanation_size(e), k);
+                     explanation_info(e).size, k);
         cr_expect_eq(check_mask(m, &a, mask_of(&a, e, TILESAT_SQUARE)),
                      TILESAT_UNSAT);
         tilesat_explanation_free(e);
       }
-      larger += (int)tilesat_explanation_size(plain) > k;
+      larger += (int)explanation_info(plain).size > k;
     }
     tilesat_explanation_free(plain);
     tilesat_map_free(m);
@@ -1158,7 +1157,7 @@ Test(explain_prefer, pins_before_rules) {
         tilesat_explain_preferred(m, SOLVE(backends[b]), pins_first, &e, &err),
         TILESAT_UNSAT, "%s", err.msg);
     cr_expect(has(e, TILESAT_PINNED, 0, 0, -1, B), "the pin is not blamed");
-    cr_expect_eq(tilesat_explanation_size(e), 2, "the pin and its east pair");
+    cr_expect_eq(explanation_info(e).size, 2, "the pin and its east pair");
     expect_minimal(m, e, true);
     tilesat_explanation_free(e);
     cr_assert_eq(

@@ -245,7 +245,7 @@ Test(global, explain_names_floor_connected) {
     tilesat_explanation *e;
     cr_assert_eq(tilesat_explain(m, SOLVE(backends[b]), &e, &err),
                  TILESAT_UNSAT, "%s", err.msg);
-    cr_assert_eq(tilesat_explanation_size(e), 5);
+    cr_assert_eq(explanation_info(e).size, 5);
     const tilesat_constraint *c = tilesat_explanation_constraint(e, 0);
     cr_expect_eq(c->kind, TILESAT_GLOBAL);
     cr_expect_eq(c->global, 0);
@@ -292,7 +292,7 @@ Test(global, explain_a_wall_that_splits_the_floor) {
   tilesat_explanation *e;
   cr_assert_eq(tilesat_explain(m, NULL, &e, &err), TILESAT_UNSAT, "%s",
                err.msg);
-  size_t n = tilesat_explanation_size(e), global = 0, wall = 0;
+  size_t n = explanation_info(e).size, global = 0, wall = 0;
   for (size_t i = 0; i < n; i++) {
     const tilesat_constraint *c = tilesat_explanation_constraint(e, i);
     global += c->kind == TILESAT_GLOBAL;
@@ -316,7 +316,7 @@ Test(global, entropy_board_has_seven_of_each_colour) {
     cr_assert_eq(tilesat_map_constraints_read_file(
                      m, "rules/entropy7.constraints", &err),
                  0, "%s", err.msg);
-    cr_assert_eq(tilesat_map_nglobals(m), 7);
+    cr_assert_eq(map_info(m).nglobals, 7);
     int tiles[49], n[7] = {0};
     cr_assert_eq(tilesat_check(m, SOLVE(backends[b]), tiles, &err), TILESAT_SAT,
                  "%s", err.msg);
@@ -466,7 +466,7 @@ Test(global, explain_names_a_count) {
   tilesat_explanation *e;
   cr_assert_eq(tilesat_explain(m, NULL, &e, &err), TILESAT_UNSAT, "%s",
                err.msg);
-  cr_expect_eq(tilesat_explanation_size(e), 1);
+  cr_expect_eq(explanation_info(e).size, 1);
   cr_expect_eq(tilesat_explanation_constraint(e, 0)->kind, TILESAT_GLOBAL);
   tilesat_explanation_free(e);
   tilesat_map_free(m);
@@ -477,7 +477,7 @@ Test(global, explain_names_a_count) {
   cr_assert_eq(tilesat_map_pin_spec(m, "1,1=S", &err), 0);
   cr_assert_eq(tilesat_explain(m, NULL, &e, &err), TILESAT_UNSAT, "%s",
                err.msg);
-  cr_expect_eq(tilesat_explanation_size(e), 2);
+  cr_expect_eq(explanation_info(e).size, 2);
   cr_expect_eq(tilesat_explanation_constraint(e, 0)->kind, TILESAT_GLOBAL);
   cr_expect_eq(tilesat_explanation_constraint(e, 1)->kind, TILESAT_PINNED);
   tilesat_explanation_free(e);
@@ -737,7 +737,7 @@ Test(global, a_hundred_thousand_classes_read_at_once, .timeout = 10) {
   cr_expect_neq(
       tilesat_map_constraints_parse(m, text, strlen(text), "c.cons", &err), 0);
   cr_expect_str_eq(err.msg, "c.cons:100004: class 'k17' is already named");
-  cr_assert_eq(tilesat_map_nglobals(m), 2);
+  cr_assert_eq(map_info(m).nglobals, 2);
   cr_expect_str_eq(tilesat_map_global_text(m, 0),
                    "the count of k99999 (. +) is at most 4");
   cr_expect_str_eq(tilesat_map_global_text(m, 1),

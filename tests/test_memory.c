@@ -202,7 +202,7 @@ Test(memory, the_library_takes_the_bound_from_the_map) {
   tilesat_rules *r = rules_from_file("rules/coast.rules");
   tilesat_map *m = map_new(r, 2000, 2000, TILESAT_SQUARE, false);
   size_t def = tilesat_default_max_memory();
-  cr_expect_eq(tilesat_map_max_memory(m), def);
+  cr_expect_eq(map_info(m).max_memory, def);
   cr_expect(def > 0 && def <= SIZE_MAX / 2);
   tilesat_map_set_max_memory(m, (size_t)1 << 20);
   tilesat_error err;
@@ -353,7 +353,8 @@ Test(memory, strips_agree_with_the_whole_solve) {
       tilesat_error err;
       if (k == NSTRIP_CASES - 1)
         cr_assert_eq(tilesat_map_pin_spec(m, "20,1=S", &err), 0);
-      int n = tilesat_map_width(m) * tilesat_map_height(m);
+      const tilesat_map_info mi = map_info(m);
+      int n = mi.width * mi.height;
       int *tiles = calloc((size_t)n, sizeof *tiles);
       int whole = tilesat_check(m, SOLVE(backends[i]), NULL, &err);
       int got = ts_check_strips(m, SOLVE(backends[i]), 8, 2, tiles, &err);

@@ -65,7 +65,7 @@ static int modify_stats_run(const tilesat_map *m, uint64_t seed, int *tiles,
   int res = tilesat_collapse_run(c, &o, tiles, &err);
   cr_assert_geq(res, 0, "%s: %s", current, err.msg);
   if (st)
-    tilesat_collapse_modify_stats(c, st);
+    *st = collapse_info(c).modify;
   tilesat_collapse_free(c);
   return res;
 }
@@ -479,8 +479,7 @@ Test(modify, each_cell_is_made_again_about_twice) {
   cr_assert_eq(tilesat_collapse_run(c, &o, tiles, &err), TILESAT_SAT, "%s",
                err.msg);
   cr_expect(own_ok(r, 64, 64, TILESAT_SQUARE, false, NULL, NULL, tiles));
-  tilesat_modify_stats st;
-  tilesat_collapse_modify_stats(c, &st);
+  tilesat_modify_stats st = collapse_info(c).modify;
   cr_expect_geq(st.cells, 64 * 64, "%lld cells made again", st.cells);
   cr_expect_leq(st.cells, 9 * 64 * 64 / 4, "%lld cells made again", st.cells);
   tilesat_collapse_free(c);
@@ -972,7 +971,7 @@ Test(modify, past_the_bound_whole_map_work_is_refused) {
   tilesat_map *m =
       tilesat_map_new_large(r, BIG_SIDE, BIG_SIDE, TILESAT_SQUARE, false, &err);
   cr_assert(m, "%s", err.msg);
-  cr_expect(tilesat_map_large(m));
+  cr_expect(map_info(m).large);
   cr_expect_null(tilesat_collapse_new(m, &err));
   cr_expect_str_eq(err.msg,
                    "collapse: 513x513 with 1024 tiles is too large for a run "

@@ -172,7 +172,8 @@ static void map_set_free(map_set *s) {
 
 /* Each map of the whole in exactly one part, and nothing else in them. */
 static void expect_enum_cover(const tilesat_map *m, int n, const char *what) {
-  int ncells = tilesat_map_width(m) * tilesat_map_height(m);
+  const tilesat_map_info mi = map_info(m);
+  int ncells = mi.width * mi.height;
   map_set whole = {ncells, 0, NULL};
   tilesat_error err;
   cr_assert_geq(tilesat_enumerate(m, NULL, 0, collect, &whole, &err), 0, "%s",
@@ -653,7 +654,8 @@ static void expect_uniform(const tilesat_map *m, int parts, int nmaps,
                            double critical) {
   tilesat_count_options o = dp_options(TILESAT_METHOD_AUTO);
   o.seed = 21;
-  int ncells = tilesat_map_width(m) * tilesat_map_height(m);
+  const tilesat_map_info mi = map_info(m);
+  int ncells = mi.width * mi.height;
   tally t = {ncells, m, {ncells, 0, NULL}, NULL};
   int draws = nmaps * 300;
   tilesat_error err;

@@ -147,7 +147,7 @@ Test(progress, guarded_collapse_reports_its_cells_and_the_guard) {
     if (a == TILESAT_SAT && b == TILESAT_SAT)
       cr_expect_eq(memcmp(quiet, told, sizeof quiet), 0, "seed %llu",
                    (unsigned long long)seed);
-    repairs += tilesat_collapse_repairs(c);
+    repairs += collapse_info(c).repairs;
   }
   cr_expect_gt(repairs, 0, "no block repair: the test tests nothing");
   cr_expect_gt(l.cells, 10, "%d lines of cells decided", l.cells);

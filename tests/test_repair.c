@@ -154,7 +154,7 @@ static int popcount(unsigned m) { return __builtin_popcount(m); }
 static int repair_masks(const tilesat_rules *r, const pair *c, int n,
                         const tilesat_repairs *reps, unsigned *out,
                         const char *desc) {
-  int k = (int)tilesat_repairs_count(reps);
+  int k = (int)repairs_info(reps).count;
   for (int i = 0; i < k; i++) {
     unsigned m = 0;
     for (size_t j = 0; j < tilesat_repair_size(reps, (size_t)i); j++) {
@@ -253,7 +253,7 @@ Test(repair, pairs_match_brute_force_on_small_random_maps) {
       least = popcount(want[i]) < least ? popcount(want[i]) : least;
     if (!nwant) {
       cr_expect_eq(ngot, 0, "%s: a repair where none exists", desc);
-      cr_expect(tilesat_repairs_complete(reps), "%s", desc);
+      cr_expect(repairs_info(reps).complete, "%s", desc);
     } else {
       cr_expect_eq(ngot, 1, "%s", desc);
       cr_expect_eq(popcount(got[0]), least, "%s: %d pairs, the fewest %d", desc,
@@ -265,7 +265,7 @@ Test(repair, pairs_match_brute_force_on_small_random_maps) {
     /* every minimal one */
     cr_assert_eq(tilesat_repair(m, SOLVE(b), false, 4096, &reps, &err),
                  TILESAT_UNSAT, "%s: %s", desc, err.msg);
-    cr_expect(tilesat_repairs_complete(reps), "%s", desc);
+    cr_expect(repairs_info(reps).complete, "%s", desc);
     ngot = repair_masks(r, c, n, reps, got, desc);
     if (ngot)
       cr_expect_eq(popcount(got[0]), least, "%s", desc);
@@ -309,11 +309,11 @@ Test(repair, pins_match_brute_force_on_small_random_maps) {
     tilesat_repairs *reps = NULL;
     cr_assert_eq(tilesat_repair(m, SOLVE(b), true, 100, &reps, &err),
                  TILESAT_UNSAT, "%s: %s", desc, err.msg);
-    cr_expect(tilesat_repairs_complete(reps), "%s", desc);
+    cr_expect(repairs_info(reps).complete, "%s", desc);
     int ngot = repair_masks(r, NULL, 0, reps, got, desc);
     expect_same_sets(got, ngot, want, nwant, desc);
     /* each pin to drop names its cell and tile as pinned */
-    for (size_t i = 0; i < tilesat_repairs_count(reps); i++)
+    for (size_t i = 0; i < repairs_info(reps).count; i++)
       for (size_t j = 0; j < tilesat_repair_size(reps, i); j++) {
         const tilesat_change *ch = tilesat_repair_change(reps, i, j);
         const int *p = pins + 3 * ch->pin;
@@ -668,9 +668,9 @@ Test(repair, pins_from_windows_are_as_few_as_the_whole_maps) {
     cr_assert_eq(tilesat_repair(m, NULL, true, 2, &b, &err), TILESAT_UNSAT,
                  "%s", err.msg);
     cr_expect_eq(tilesat_repair_size(a, 0), tilesat_repair_size(b, 0),
-                 "iter %d: %s", iter, tilesat_repairs_found_in(a));
-    cr_expect_str_eq(tilesat_repairs_found_in(b), "");
-    windowed += *tilesat_repairs_found_in(a) != 0;
+                 "iter %d: %s", iter, repairs_info(a).found_in);
+    cr_expect_str_eq(repairs_info(b).found_in, "");
+    windowed += *repairs_info(a).found_in != 0;
     tilesat_repairs_free(a);
     tilesat_repairs_free(b);
     tilesat_map_free(m);

@@ -64,7 +64,9 @@ int main(int argc, char **argv) {
                                ? argv[!strcmp(argv[1], "rate") ? 5 : 6]
                                : NULL,
                            &r, &m);
-  int n = tilesat_map_width(m) * tilesat_map_height(m);
+  tilesat_map_info mi;
+  tilesat_map_get(m, &mi);
+  int n = mi.width * mi.height;
   int *tiles = malloc((size_t)n * sizeof *tiles);
   tilesat_anneal_opts o;
   tilesat_anneal_defaults(&o);
@@ -72,7 +74,9 @@ int main(int argc, char **argv) {
   tilesat_error err;
   if (!strcmp(argv[1], "rate")) {
     o.sweeps = atol(argv[4]);
-    o.beta_lo = o.beta_hi = 2.0 / tilesat_energy_hard_weight(e);
+    tilesat_energy_info ei;
+    tilesat_energy_get(e, &ei);
+    o.beta_lo = o.beta_hi = 2.0 / ei.hard_weight;
     o.cleanup = false;
     o.stop_at_zero = false;
     if (tilesat_anneal(e, &o, tiles, &st, &err)) {

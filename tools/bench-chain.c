@@ -154,7 +154,9 @@ static int chain(const char *rules, const char *size, int n, int sweeps) {
   o.method = TILESAT_METHOD_CHAIN;
   o.notice = on_notice;
   o.progress = on_progress;
-  int w = tilesat_map_width(m), h = tilesat_map_height(m);
+  tilesat_map_info mi;
+  tilesat_map_get(m, &mi);
+  int w = mi.width, h = mi.height;
   long total = o.burn_in + (long)n * o.sweeps;
   if (sweeps > 0) {
     o.burn_in = 0;

@@ -57,7 +57,9 @@ static int collapse(const tilesat_map *m, tilesat_guard guard, long runs,
                             : tilesat_collapse_new(m, &err);
   if (!c)
     return error(&err);
-  size_t n = (size_t)tilesat_map_width(m) * (size_t)tilesat_map_height(m);
+  tilesat_map_info mi;
+  tilesat_map_get(m, &mi);
+  size_t n = (size_t)mi.width * (size_t)mi.height;
   int *tiles = malloc(n * sizeof *tiles);
   tilesat_collapse_options o;
   tilesat_collapse_options_init(&o);
@@ -77,8 +79,10 @@ static int collapse(const tilesat_map *m, tilesat_guard guard, long runs,
     if (res < 0)
       rc = error(&err);
     else if (guard) {
-      printf("%s %.6f %ld %ld %ld\n", what, t, tilesat_collapse_banned(c),
-             tilesat_collapse_repairs(c), tilesat_collapse_resolved(c));
+      tilesat_collapse_info ci;
+      tilesat_collapse_get(c, &ci);
+      printf("%s %.6f %ld %ld %ld\n", what, t, ci.banned, ci.repairs,
+             ci.resolved);
       fflush(stdout);
     } else
       say(what, t, -1);
@@ -108,7 +112,9 @@ static int anneal(const tilesat_map *m, long runs, double budget,
     tilesat_energy_free(e);
     return error(&err);
   }
-  size_t n = (size_t)tilesat_map_width(m) * (size_t)tilesat_map_height(m);
+  tilesat_map_info mi;
+  tilesat_map_get(m, &mi);
+  size_t n = (size_t)mi.width * (size_t)mi.height;
   int *tiles = malloc(n * sizeof *tiles);
   tilesat_anneal_opts o;
   tilesat_anneal_defaults(&o);

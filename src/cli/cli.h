@@ -183,6 +183,10 @@ const char *quoted_text(const char *s);
  * quotes, the same way (quoted_text), so that '"', ',' or '.' stands out
  * from the list around it; a plain word as it is.  Lasts as quoted_text. */
 const char *listed_name(const tilesat_rules *r, int t);
+/* tilesat_map_get's struct, as a value. */
+tilesat_map_info map_info(const tilesat_map *m);
+/* tilesat_explanation_get's struct, as a value. */
+tilesat_explanation_info explanation_info(const tilesat_explanation *e);
 /* Print a library error; returns EXIT_ERROR. */
 int fail_err(const tilesat_error *err);
 /* The library's message as the command line says it, in place: an error
@@ -453,8 +457,8 @@ char *unsat_words(const tilesat_map *m, const tilesat_check_answer *how);
  * picture. */
 #define SHOWN_WHOLE 32
 static inline bool shown_cropped(const options *o, const tilesat_map *m) {
-  return !o->whole && (tilesat_map_width(m) > SHOWN_WHOLE ||
-                       tilesat_map_height(m) > SHOWN_WHOLE);
+  return !o->whole &&
+         (map_info(m).width > SHOWN_WHOLE || map_info(m).height > SHOWN_WHOLE);
 }
 
 /* o->window (what --png and explain's text map show): the n cells and 4

@@ -85,8 +85,9 @@ static int write_qubo(const options *o, const tilesat_energy *e) {
 /* What the clean-up changed, cell by cell (the first 20). */
 static void report_cleanup(const tilesat_map *m, const tilesat_anneal_stats *s,
                            const int *before, const int *after) {
-  const tilesat_rules *r = tilesat_map_rules(m);
-  int w = tilesat_map_width(m), n = w * tilesat_map_height(m), shown = 0;
+  const tilesat_rules *r = map_info(m).rules;
+  const tilesat_map_info mi = map_info(m);
+  int w = mi.width, n = w * mi.height, shown = 0;
   fprintf(stderr,
           "cleanup: %ld violation%s after annealing; %ld cell%s changed in %d "
           "region%s (%s)\n",
@@ -94,8 +95,8 @@ static void report_cleanup(const tilesat_map *m, const tilesat_anneal_stats *s,
           s->cleaned_cells, s->cleaned_cells == 1 ? "" : "s",
           s->cleanup_regions, s->cleanup_regions == 1 ? "" : "s",
           s->cleanup_result != TILESAT_UNSAT ? "the map is valid"
-          : tilesat_map_npins(m) ? "no valid map exists with these pins"
-                                 : "no valid map exists");
+          : map_info(m).npins ? "no valid map exists with these pins"
+                              : "no valid map exists");
   for (int c = 0; c < n; c++)
     if (before[c] != after[c] && shown++ < 20)
       fprintf(stderr, "cleanup: (%d,%d) %s -> %s\n", c / w, c % w,
@@ -109,13 +110,16 @@ static void report_cleanup(const tilesat_map *m, const tilesat_anneal_stats *s,
  * whole. */
 static void print_answer(const options *o, const tilesat_energy *e,
                          const tilesat_anneal_stats *st, const int *tiles) {
-  const tilesat_map *m = tilesat_energy_map(e);
-  const tilesat_rules *r = tilesat_map_rules(m);
+  tilesat_energy_info ei;
+  tilesat_energy_get(e, &ei);
+  const tilesat_map *m = ei.map;
+  const tilesat_rules *r = map_info(m).rules;
   stop_hold(); /* the map and its report whole */
   if (!o->quiet)
     tilesat_map_write(m, tiles, stdout);
   printf("energy: %.10g\nviolations: %ld\n", st->energy, st->violations);
-  size_t n = (size_t)tilesat_map_width(m) * (size_t)tilesat_map_height(m);
+  const tilesat_map_info mi = map_info(m);
+  size_t n = (size_t)mi.width * (size_t)mi.height;
   int T = tilesat_rules_ntiles(r);
   for (int t = 0; t < T; t++) {
     long count = 0;
@@ -131,11 +135,14 @@ static void print_answer(const options *o, const tilesat_energy *e,
  * so it can be 0 with the counts far from their targets: said, with how
  * far (the cells that would have to change tile) and what weighs them. */
 static void say_counts_unweighed(const tilesat_energy *e, const int *tiles) {
-  const tilesat_map *m = tilesat_energy_map(e);
-  if (tilesat_energy_frequency(e) != 0 || tilesat_energy_exact(e))
+  tilesat_energy_info ei;
+  tilesat_energy_get(e, &ei);
+  const tilesat_map *m = ei.map;
+  if (ei.frequency != 0 || ei.exact)
     return;
-  size_t n = (size_t)tilesat_map_width(m) * (size_t)tilesat_map_height(m);
-  int T = tilesat_rules_ntiles(tilesat_map_rules(m));
+  const tilesat_map_info mi = map_info(m);
+  size_t n = (size_t)mi.width * (size_t)mi.height;
+  int T = tilesat_rules_ntiles(map_info(m).rules);
   int64_t off = 0;
   for (int t = 0; t < T; t++) {
     int64_t count = 0;
@@ -175,7 +182,8 @@ int cmd_anneal(options *o) {
   if (!rc && o->qubo_out)
     rc = write_qubo(o, e);
   if (!rc) {
-    size_t n = (size_t)tilesat_map_width(m) * (size_t)tilesat_map_height(m);
+    const tilesat_map_info mi = map_info(m);
+    size_t n = (size_t)mi.width * (size_t)mi.height;
     tiles = malloc(n * sizeof *tiles);
     before = malloc(n * sizeof *before);
     if (!tiles || !before) {
@@ -191,7 +199,7 @@ int cmd_anneal(options *o) {
     if (tilesat_anneal(e, &ao, tiles, &st, &err)) {
       rc = fail_solve(o, &err);
     } else {
-      const char *none = tilesat_map_npins(m)
+      const char *none = map_info(m).npins
                              ? "no valid map exists with these pins"
                              : "no valid map exists";
       if (st.sat_start == TILESAT_SAT)

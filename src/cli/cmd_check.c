@@ -23,7 +23,8 @@ int cmd_check(options *o) {
   if (!rc) {
     lazy_backend(o, m, &co.solve);
     tilesat_error err;
-    size_t n = (size_t)tilesat_map_width(m) * (size_t)tilesat_map_height(m);
+    const tilesat_map_info mi = map_info(m);
+    size_t n = (size_t)mi.width * (size_t)mi.height;
     tiles = malloc(n * sizeof *tiles);
     tilesat_solve_stats stats = {0};
     co.solve.stats = &stats;

@@ -62,7 +62,7 @@ static tilesat_collapse *collapser(const tilesat_map *m,
                                    const tilesat_collapse_options *co,
                                    tilesat_error *err) {
   bool modify = co->guard == TILESAT_GUARD_MODIFY ||
-                (co->guard == TILESAT_GUARD_AUTO && tilesat_map_large(m));
+                (co->guard == TILESAT_GUARD_AUTO && map_info(m).large);
   return modify ? tilesat_collapse_new_modify(m, err)
                 : tilesat_collapse_new(m, err);
 }
@@ -94,9 +94,8 @@ static void say_no_map(const options *o, const run_end *e) {
 }
 
 /* What --guard modify did (or auto, by modify), on stderr. */
-static void say_modify(const tilesat_collapse *c, tilesat_guard g) {
-  tilesat_modify_stats st;
-  tilesat_collapse_modify_stats(c, &st);
+static void say_modify(const tilesat_modify_stats *stp, tilesat_guard g) {
+  tilesat_modify_stats st = *stp;
   char from[64] = "the whole map's SAT";
   if (st.pattern_rows)
     snprintf(from, sizeof from, "a %dx%d periodic pattern", st.pattern_cols,
@@ -121,28 +120,29 @@ static void say_modify(const tilesat_collapse *c, tilesat_guard g) {
 /* What the guard did in the last run, on stderr. */
 static void say_guard(const tilesat_map *m, const tilesat_collapse *c,
                       tilesat_guard g) {
-  tilesat_modify_stats st;
-  tilesat_collapse_modify_stats(c, &st);
-  if (st.used) {
-    say_modify(c, g);
+  tilesat_collapse_info ci;
+  tilesat_collapse_get(c, &ci);
+  if (ci.modify.used) {
+    say_modify(&ci.modify, g);
     return;
   }
-  long cells = (long)tilesat_map_width(m) * tilesat_map_height(m);
-  long resolved = tilesat_collapse_resolved(c);
-  long starts = tilesat_collapse_restarts(c);
+  const tilesat_map_info mi = map_info(m);
+  long cells = (long)mi.width * mi.height;
+  long resolved = ci.resolved;
+  long starts = ci.restarts;
   char more[256] = "";
-  const char *why = tilesat_collapse_restart_why(c);
+  const char *why = ci.restart_why;
   if (starts)
     snprintf(more, sizeof more, ", %ld new %s from another seed (%s%s)", starts,
              starts == 1 ? "start" : "starts",
              starts == 1 ? "" : "the last: ", why ? why : "");
-  long bans = tilesat_collapse_banned(c), repairs = tilesat_collapse_repairs(c);
+  long bans = ci.banned, repairs = ci.repairs;
   fprintf(stderr,
           "tilesat: collapse: guard: %ld exact ban%s, %ld block repair%s (%ld "
           "cells re-solved, %.1f%% of the map), %ld solver calls%s\n",
           bans, plural((double)bans), repairs, plural((double)repairs),
-          resolved, 100.0 * (double)resolved / (double)cells,
-          tilesat_collapse_solver_calls(c), more);
+          resolved, 100.0 * (double)resolved / (double)cells, ci.solver_calls,
+          more);
 }
 
 /* A guarded run found no map: where, as check says it (the window with no
@@ -152,10 +152,16 @@ static void say_unsat(const options *o, const tilesat_map *m,
                       const tilesat_collapse *c,
                       const tilesat_collapse_options *co) {
   tilesat_check_answer how = {.by = TILESAT_BY_CNF, .cell = -1};
+  tilesat_collapse_info ci;
+  tilesat_collapse_get(c, &ci);
   int w[4] = {0, 0, 0, 0};
-  if (tilesat_collapse_unsat_window(c, &w[0], &w[1], &w[2], &w[3])) {
+  if (ci.unsat_window) {
     how.by = TILESAT_BY_WINDOW;
-  } else if (tilesat_map_npins(m)) { /* windows around the pins first */
+    w[0] = ci.row0;
+    w[1] = ci.col0;
+    w[2] = ci.rows;
+    w[3] = ci.cols;
+  } else if (map_info(m).npins) { /* windows around the pins first */
     tilesat_check_options ch;
     tilesat_check_options_init(&ch);
     ch.solve = co->solve;
@@ -188,7 +194,7 @@ static void run_reply(reply *rp, const options *o, const tilesat_map *m,
                       const tilesat_collapse *c,
                       const tilesat_collapse_options *co, const int *tiles,
                       const run_end *e) {
-  int w = tilesat_map_width(m);
+  int w = map_info(m).width;
   if (e->res == TILESAT_SAT) {
     reply_string(rp, "result", "SAT", "SAT\n");
   } else if (e->res == TILESAT_UNSAT) {
@@ -213,12 +219,13 @@ static void run_reply(reply *rp, const options *o, const tilesat_map *m,
   reply_number(rp, "seed", (double)o->seed, NULL);
   reply_number(rp, "choices", (double)e->choices, NULL);
   if (co->guard) {
-    reply_number(rp, "banned", (double)tilesat_collapse_banned(c), NULL);
-    reply_number(rp, "solver_calls", (double)tilesat_collapse_solver_calls(c),
-                 NULL);
-    reply_number(rp, "repairs", (double)tilesat_collapse_repairs(c), NULL);
-    reply_number(rp, "resolved", (double)tilesat_collapse_resolved(c), NULL);
-    reply_number(rp, "restarts", (double)tilesat_collapse_restarts(c), NULL);
+    tilesat_collapse_info ci;
+    tilesat_collapse_get(c, &ci);
+    reply_number(rp, "banned", (double)ci.banned, NULL);
+    reply_number(rp, "solver_calls", (double)ci.solver_calls, NULL);
+    reply_number(rp, "repairs", (double)ci.repairs, NULL);
+    reply_number(rp, "resolved", (double)ci.resolved, NULL);
+    reply_number(rp, "restarts", (double)ci.restarts, NULL);
   }
   if (e->res == TILESAT_SAT || e->broken)
     reply_map(rp, "map", m, tiles, !o->quiet);
@@ -241,10 +248,11 @@ static int one_run(options *o, const tilesat_map *m, tilesat_collapse *c,
     say_guard(m, c, co->guard);
   if (e.res == TILESAT_UNSAT)
     say_unsat(o, m, c, co);
-  int cell, tile;
-  e.choices = tilesat_collapse_choices(c, 0, &cell, &tile);
-  e.bad = tilesat_collapse_contradiction(c);
-  e.why = e.res == TILESAT_UNKNOWN ? tilesat_collapse_why(c) : NULL;
+  tilesat_collapse_info ci;
+  tilesat_collapse_get(c, &ci);
+  e.choices = ci.choices;
+  e.bad = ci.contradiction;
+  e.why = e.res == TILESAT_UNKNOWN ? ci.why : NULL;
   e.broken = e.why && e.bad < 0;
   bool explain = e.res != TILESAT_SAT && e.bad >= 0 && o->explain;
   char cost[512];
@@ -306,7 +314,8 @@ static void say_in_run(void *user, const char *line) {
 static int run_many(options *o, const tilesat_map *m, tilesat_collapse *c,
                     tilesat_collapse_options *co, long n, stats *st,
                     const char *label) {
-  size_t cells = (size_t)tilesat_map_width(m) * (size_t)tilesat_map_height(m);
+  const tilesat_map_info mi = map_info(m);
+  size_t cells = (size_t)mi.width * (size_t)mi.height;
   memset(st, 0, sizeof *st);
   st->n = n;
   st->hits = calloc(cells, sizeof *st->hits);
@@ -342,19 +351,21 @@ static int run_many(options *o, const tilesat_map *m, tilesat_collapse *c,
     co->seed = o->seed + (uint64_t)done;
     int res = tilesat_collapse_run(c, co, tiles, &err);
     times[done] = mono_seconds() - t0;
-    st->banned += tilesat_collapse_banned(c);
-    st->repairs += tilesat_collapse_repairs(c);
-    st->resolved += tilesat_collapse_resolved(c);
+    tilesat_collapse_info ci;
+    tilesat_collapse_get(c, &ci);
+    st->banned += ci.banned;
+    st->repairs += ci.repairs;
+    st->resolved += ci.resolved;
     if (res < 0)
       rc = fail_solve(o, &err);
     else if (res == TILESAT_SAT)
       st->ok++;
     else if (res == TILESAT_UNSAT)
       st->unsat++;
-    else if (tilesat_collapse_contradiction(c) < 0 && tilesat_collapse_why(c))
+    else if (ci.contradiction < 0 && ci.why)
       st->broken++;
-    else if (tilesat_collapse_contradiction(c) >= 0) {
-      st->hits[tilesat_collapse_contradiction(c)]++;
+    else if (ci.contradiction >= 0) {
+      st->hits[ci.contradiction]++;
       if (st->doomed && tilesat_collapse_explain(c, &co->solve, &err))
         rc = fail_solve(o, &err);
       else if (st->doomed) {
@@ -406,13 +417,12 @@ static void stats_reply(reply *rp, const stats *st, uint64_t seed,
     reply_number(rp, "banned", (double)st->banned, "banned choices: %ld\n",
                  st->banned);
   if (guard == TILESAT_GUARD_BLOCKS || guard == TILESAT_GUARD_AUTO) {
-    reply_number(
-        rp, "repairs", (double)st->repairs,
-        "block repairs: %ld (%ld cells re-solved, %.1f%% of the "
-        "maps)\n",
-        st->repairs, st->resolved,
-        100.0 * (double)st->resolved /
-            ((double)n * tilesat_map_width(m) * tilesat_map_height(m)));
+    reply_number(rp, "repairs", (double)st->repairs,
+                 "block repairs: %ld (%ld cells re-solved, %.1f%% of the "
+                 "maps)\n",
+                 st->repairs, st->resolved,
+                 100.0 * (double)st->resolved /
+                     ((double)n * map_info(m).width * map_info(m).height));
     reply_number(rp, "resolved", (double)st->resolved, NULL);
   }
 }
@@ -420,7 +430,8 @@ static void stats_reply(reply *rp, const stats *st, uint64_t seed,
 /* The heat map's numbers: where the contradictions happened. */
 static cJSON *hits_json(const tilesat_map *m, const long *hits) {
   cJSON *where = cJSON_CreateArray();
-  int w = tilesat_map_width(m), cells = w * tilesat_map_height(m);
+  const tilesat_map_info mi = map_info(m);
+  int w = mi.width, cells = w * mi.height;
   for (int k = 0; k < cells; k++)
     if (hits[k]) {
       cJSON *one = cJSON_CreateObject(), *cell;
@@ -634,7 +645,8 @@ int cmd_collapse(options *o) {
   if (!rc && many) {
     rc = many_runs(o, m, c, &co);
   } else if (!rc) {
-    size_t n = (size_t)tilesat_map_width(m) * (size_t)tilesat_map_height(m);
+    const tilesat_map_info mi = map_info(m);
+    size_t n = (size_t)mi.width * (size_t)mi.height;
     int *tiles = malloc(n * sizeof *tiles);
     rc = tiles ? one_run(o, m, c, &co, tiles) : EXIT_ERROR;
     free(tiles);

@@ -97,7 +97,8 @@ static int count_by_tile(options *o, const tilesat_map *m,
   char **dist;
   if (tilesat_count_by_tile(m, o->by_tile, co, &res, &dist, &err))
     return fail_solve(o, &err);
-  int cells = tilesat_map_width(m) * tilesat_map_height(m);
+  const tilesat_map_info mi = map_info(m);
+  int cells = mi.width * mi.height;
   for (int k = 0; k <= cells; k++)
     if (strcmp(dist[k], "0"))
       printf("%d %s\n", k, dist[k]);

@@ -21,8 +21,8 @@ static void clash_window(options *o, const tilesat_map *m,
     size_t n;
   } all = {NULL, 0};
   for (size_t k = 0; k < n; k++) {
-    const int *cells;
-    size_t nc = tilesat_explanation_cells(es[k], &cells);
+    const int *cells = explanation_info(es[k]).cells;
+    size_t nc = explanation_info(es[k]).ncells;
     int *more = realloc(all.v, (all.n + nc + 1) * sizeof *more);
     if (!more)
       break;
@@ -73,11 +73,12 @@ static void explain_progress(void *user, const char *line) {
 /* The cells the explanations name, framed in --png. */
 static int draw_cells(options *o, const tilesat_map *m,
                       tilesat_explanation *const *es, size_t n) {
-  size_t ncells = (size_t)tilesat_map_width(m) * (size_t)tilesat_map_height(m);
+  const tilesat_map_info mi = map_info(m);
+  size_t ncells = (size_t)mi.width * (size_t)mi.height;
   uint8_t *mark = calloc(ncells, sizeof *mark);
   for (size_t k = 0; mark && k < n; k++) {
-    const int *cells;
-    size_t nc = tilesat_explanation_cells(es[k], &cells);
+    const int *cells = explanation_info(es[k]).cells;
+    size_t nc = explanation_info(es[k]).ncells;
     for (size_t i = 0; i < nc; i++)
       mark[cells[i]] = TILESAT_MARK_CLASH;
   }
@@ -112,17 +113,19 @@ static int print_answer(options *o, const tilesat_map *m, int rc,
       return report_json_print(report_explain_sat_json(m)) ? EXIT_ERROR : rc;
     printf("SAT: a valid %dx%d map exists, nothing to explain (see "
            "'tilesat check').\n",
-           tilesat_map_width(m), tilesat_map_height(m));
+           map_info(m).width, map_info(m).height);
     return rc;
   }
-  int w[4];
-  if (n && tilesat_explanation_window(es[0], &w[0], &w[1], &w[2], &w[3]))
+  tilesat_explanation_info ei = {0};
+  if (n)
+    ei = explanation_info(es[0]);
+  if (ei.window)
     fprintf(stderr,
             "tilesat: explain: the whole %dx%d map's solver would not fit in "
             "--max-memory: explaining within the %dx%d window at rows %d-%d, "
             "columns %d-%d that refutes the pins\n",
-            tilesat_map_width(m), tilesat_map_height(m), w[3], w[2], w[0],
-            w[0] + w[2] - 1, w[1], w[1] + w[3] - 1);
+            map_info(m).width, map_info(m).height, ei.cols, ei.rows, ei.row0,
+            ei.row0 + ei.rows - 1, ei.col0, ei.col0 + ei.cols - 1);
   clash_window(o, m, es, n);
   if (json &&
       report_json_print(o->all ? report_explanations_json(es, n, complete)

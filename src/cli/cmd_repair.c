@@ -14,9 +14,12 @@
 
 static void say_checked(const options *o, bool pins,
                         const tilesat_repairs *reps, const tilesat_map *m) {
-  size_t n = tilesat_repairs_count(reps);
+  tilesat_repairs_info ri;
+  tilesat_repairs_get(reps, &ri);
+  size_t n = ri.count;
   const char *what = pins ? "pin" : "pair";
-  int w = tilesat_map_width(m), h = tilesat_map_height(m);
+  const tilesat_map_info mi = map_info(m);
+  int w = mi.width, h = mi.height;
   if (!o->all) {
     size_t k = tilesat_repair_size(reps, 0);
     const char *it = k > 1 ? "them" : "it";
@@ -25,23 +28,26 @@ static void say_checked(const options *o, bool pins,
            k, what, k > 1 ? "s" : "", pins ? "without" : "with", it, w, h,
            pins ? (k > 1 ? "keeping any one of them" : "with it")
                 : (k > 1 ? "without any one of them" : "without it"));
-    if (*tilesat_repairs_found_in(reps))
+    if (*ri.found_in)
       printf("# found in %s, which has no filling with these pins\n",
-             tilesat_repairs_found_in(reps));
+             ri.found_in);
     return;
   }
   printf("# %zu minimal repair%s (%s), smallest first; each checked: a valid "
          "%dx%d map exists with it, and none with any one of its changes "
          "undone\n",
-         n, n > 1 ? "s" : "",
-         tilesat_repairs_complete(reps) ? "all there are" : "the limit", w, h);
+         n, n > 1 ? "s" : "", ri.complete ? "all there are" : "the limit", w,
+         h);
 }
 
 static void print_repairs(const options *o, bool pins,
                           const tilesat_repairs *reps, const tilesat_map *m) {
-  size_t n = tilesat_repairs_count(reps);
+  tilesat_repairs_info ri;
+  tilesat_repairs_get(reps, &ri);
+  size_t n = ri.count;
   const char *what = pins ? "pin" : "pair";
-  int w = tilesat_map_width(m), h = tilesat_map_height(m);
+  const tilesat_map_info mi = map_info(m);
+  int w = mi.width, h = mi.height;
   if (pins && !o->keep_rules)
     printf("# No valid %dx%d map with these pins, but the rules alone have "
            "one: %s (--change-rules: pairs to allow instead).\n",
@@ -82,13 +88,19 @@ static int pins_first(const options *o, const tilesat_map *m,
                       const tilesat_solve_options *so) {
   if (o->keep_rules)
     return 1;
-  if (o->output || o->change_rules || !tilesat_map_npins(m))
+  if (o->output || o->change_rules || !map_info(m).npins)
     return 0;
   tilesat_error err;
   int alone = tilesat_repair_rules_alone(m, so, &err);
   if (alone < 0)
     return fail_solve(o, &err), -1;
   return alone == TILESAT_SAT;
+}
+
+static bool repairs_none(const tilesat_repairs *reps) {
+  tilesat_repairs_info ri;
+  tilesat_repairs_get(reps, &ri);
+  return ri.count == 0;
 }
 
 static int repair_map(options *o, const tilesat_map *m,
@@ -100,7 +112,7 @@ static int repair_map(options *o, const tilesat_map *m,
    * alone have a map, without pins_first's whole-map check (Castle
    * 1024x1024: 13 s of silence before the windows) */
   int rc = 0;
-  if (limit == 1 && !o->output && !o->change_rules && tilesat_map_npins(m))
+  if (limit == 1 && !o->output && !o->change_rules && map_info(m).npins)
     rc = tilesat_repair_pins_by_windows(m, so, &reps, &err);
   if (rc < 0)
     return fail_solve(o, &err);
@@ -110,16 +122,17 @@ static int repair_map(options *o, const tilesat_map *m,
   bool pins = first == 1;
   if (!rc)
     rc = tilesat_repair(m, so, pins, limit, &reps, &err);
-  int w = tilesat_map_width(m), h = tilesat_map_height(m);
+  const tilesat_map_info mi = map_info(m);
+  int w = mi.width, h = mi.height;
   if (rc == TILESAT_SAT) {
     printf("SAT: a valid %dx%d map exists, nothing to repair (see 'tilesat "
            "check').\n",
            w, h);
-  } else if (rc == TILESAT_UNSAT && !tilesat_repairs_count(reps)) {
+  } else if (rc == TILESAT_UNSAT && repairs_none(reps)) {
     if (pins)
       printf("UNSAT: no valid %dx%d map even with every pin dropped (%d "
              "pin%s): no repair by pins; try without --keep-rules.\n",
-             w, h, tilesat_map_npins(m), tilesat_map_npins(m) == 1 ? "" : "s");
+             w, h, map_info(m).npins, map_info(m).npins == 1 ? "" : "s");
     else
       printf("UNSAT: no valid %dx%d map even with every pair allowed: the "
              "pins, masks or global constraints clash on their own; try "

@@ -98,7 +98,7 @@ static int load_rules(entry_run *r, const char *list) {
 static void ground_bans(entry_run *r) {
   const tilesat_rules *rules = r->rules;
   int T = tilesat_rules_ntiles(rules), g = T - 1, n = r->e->n;
-  int w = tilesat_map_width(r->map), h = tilesat_map_height(r->map);
+  int w = map_info(r->map).width, h = map_info(r->map).height;
   bool bottom_here = r->e->periodic || n == 1;
   int north = tilesat_dir_find(TILESAT_SQUARE, "N");
   for (int row = 0; row < h; row++)
@@ -208,7 +208,7 @@ static char *out_path(const entry_run *r, uint64_t seed, const char *ext) {
 /* The wave as the run left it (a run stopped at its limit), as domains for
  * tilesat_render. */
 static uint64_t *wave(const entry_run *r, size_t *cells) {
-  int w = tilesat_map_width(r->map), h = tilesat_map_height(r->map);
+  int w = map_info(r->map).width, h = map_info(r->map).height;
   int T = tilesat_rules_ntiles(r->rules), words = (T + 63) / 64;
   *cells = (size_t)w * (size_t)h;
   uint64_t *dom = calloc(*cells * (size_t)words, sizeof *dom);
@@ -223,7 +223,7 @@ static uint64_t *wave(const entry_run *r, size_t *cells) {
  * cells that still have every tile are black. */
 static void black_background(const entry_run *r, const uint64_t *dom,
                              tilesat_image *img) {
-  int w = tilesat_map_width(r->map), h = tilesat_map_height(r->map);
+  int w = map_info(r->map).width, h = map_info(r->map).height;
   int T = tilesat_rules_ntiles(r->rules), words = (T + 63) / 64;
   int tw = img->width / w, th = img->height / h;
   for (int c = 0; c < w * h; c++) {
@@ -300,7 +300,7 @@ static int text_output(entry_run *r, uint64_t seed) {
     return -1;
   }
   FILE *f = tilesat_output_file(oe.out);
-  int w = tilesat_map_width(r->map), h = tilesat_map_height(r->map);
+  int w = map_info(r->map).width, h = map_info(r->map).height;
   for (int y = 0; y < h; y++) {
     for (int x = 0; x < w; x++)
       fprintf(f, "%s, ",
@@ -394,7 +394,9 @@ static int runs(entry_run *r, count_progress *pr) {
       break;
     }
     /* a run stopped at its limit did not fail: the reference saves it */
-    bool ok = res == TILESAT_SAT || tilesat_collapse_contradiction(r->c) < 0;
+    tilesat_collapse_info ci;
+    tilesat_collapse_get(r->c, &ci);
+    bool ok = res == TILESAT_SAT || ci.contradiction < 0;
     if (k < n) {
       times[k] = dt;
       r->failures += !ok;

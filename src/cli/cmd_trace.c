@@ -20,8 +20,9 @@ static bool trace_has(const void *user, int cell, int tile) {
 /* The cells left with no tile, framed in --png. */
 static int draw_empty(options *o, const tilesat_map *m,
                       const tilesat_trace *t) {
-  int w = tilesat_map_width(m), h = tilesat_map_height(m);
-  int T = tilesat_rules_ntiles(tilesat_map_rules(m));
+  const tilesat_map_info mi = map_info(m);
+  int w = mi.width, h = mi.height;
+  int T = tilesat_rules_ntiles(map_info(m).rules);
   uint8_t *empty = calloc((size_t)w * (size_t)h, sizeof *empty);
   for (int c = 0; empty && c < w * h; c++) {
     bool none = true;

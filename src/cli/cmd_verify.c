@@ -132,8 +132,9 @@ static long report(const tilesat_rules *r, tilesat_topology topo, bool per,
  * constraints do not fit. */
 static tilesat_map *held(const options *o, const tilesat_map *m,
                          const cells *cs, bool globals) {
-  const tilesat_rules *r = tilesat_map_rules(m);
-  int w = tilesat_map_width(m), h = tilesat_map_height(m);
+  const tilesat_rules *r = map_info(m).rules;
+  const tilesat_map_info mi = map_info(m);
+  int w = mi.width, h = mi.height;
   int T = tilesat_rules_ntiles(r);
   tilesat_error err;
   tilesat_topology topo = topology_of(o, tilesat_rules_topology(r));
@@ -360,11 +361,12 @@ static int choose(options *o, const tilesat_map *m, const cells *cs, char *why,
   why[0] = 0;
   if (parse_backend(o, &so))
     return EXIT_ERROR;
-  int w = tilesat_map_width(m), h = tilesat_map_height(m);
+  const tilesat_map_info mi = map_info(m);
+  int w = mi.width, h = mi.height;
   tilesat_topology topo =
-      topology_of(o, tilesat_rules_topology(tilesat_map_rules(m)));
-  int rules = choose_local(tilesat_map_rules(m), topo, o->periodic, w, h, cs);
-  bool globals = tilesat_map_nglobals(m) > 0;
+      topology_of(o, tilesat_rules_topology(map_info(m).rules));
+  int rules = choose_local(map_info(m).rules, topo, o->periodic, w, h, cs);
+  bool globals = map_info(m).nglobals > 0;
   if (rules == 0)
     no_choice(cs, true, why, whylen);
   if (rules == 0 || (rules == 1 && !globals))
@@ -412,14 +414,15 @@ static bool cell_may(const void *user, int cell, int tile) {
  * edge.  0 or EXIT_ERROR (said). */
 static int draw(options *o, const tilesat_map *m, tilesat_topology topo,
                 const cells *cs, long bad) {
-  int w = tilesat_map_width(m), h = tilesat_map_height(m);
+  const tilesat_map_info mi = map_info(m);
+  int w = mi.width, h = mi.height;
   int *pairs = malloc(2 * ((size_t)bad + 1) * sizeof *pairs);
   uint8_t *marks = calloc((size_t)w * (size_t)h, 1);
   if (!pairs || !marks) {
     fail("out of memory");
     abort();
   }
-  report(tilesat_map_rules(m), topo, o->periodic, w, h, cs, false, pairs);
+  report(map_info(m).rules, topo, o->periodic, w, h, cs, false, pairs);
   for (long i = 0; i < 2 * bad; i++)
     marks[pairs[i]] = TILESAT_MARK_BROKEN;
   int rc = domains_png(o, m, cell_may, cs, marks, pairs, (size_t)bad);
@@ -452,8 +455,9 @@ static void incomplete(const cells *cs, int w, int h, char *why,
 static int verdict(const options *o, const tilesat_map *m,
                    tilesat_topology topo, const cells *cs, long bad,
                    const char *why) {
-  const tilesat_rules *r = tilesat_map_rules(m);
-  int w = tilesat_map_width(m), h = tilesat_map_height(m);
+  const tilesat_rules *r = map_info(m).rules;
+  const tilesat_map_info mi = map_info(m);
+  int w = mi.width, h = mi.height;
   stop_hold(); /* the report whole */
   if (cs->empty)
     printf("INVALID: %s\n", why);
@@ -469,7 +473,7 @@ static int verdict(const options *o, const tilesat_map *m,
     printf("%ld %s a picture several tiles share, read as any of them: "
            "a choice among them keeps the rules%s\n",
            cs->shared, cs->shared == 1 ? "cell shows" : "cells show",
-           tilesat_map_nglobals(m) ? " and the constraints" : "");
+           map_info(m).nglobals ? " and the constraints" : "");
   report(r, topo, o->periodic, w, h, cs, true, NULL);
   stop_release();
   return bad || why[0] ? TILESAT_UNSAT : TILESAT_SAT;

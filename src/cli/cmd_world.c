@@ -109,7 +109,8 @@ static int world_run(options *o, const tilesat_rules *r, const tilesat_map *m,
       r, topology_of(o, tilesat_rules_topology(r)), o->seed, &so, &err);
   if (!w)
     return fail_err(&err);
-  size_t n = (size_t)tilesat_map_width(m) * (size_t)tilesat_map_height(m);
+  const tilesat_map_info mi = map_info(m);
+  size_t n = (size_t)mi.width * (size_t)mi.height;
   int *tiles = malloc(n * sizeof *tiles);
   int rc = tiles ? 0 : EXIT_ERROR;
   if (!rc && tilesat_world_chunks(w, row, col, (int)o->chunk, o->span.w,

@@ -18,7 +18,7 @@
 /* --------------------------------------------------------------- choices */
 
 static const char *tile_name(const tilesat_map *m, int tile) {
-  return tilesat_rules_tile_name(tilesat_map_rules(m), tile);
+  return tilesat_rules_tile_name(map_info(m).rules, tile);
 }
 
 /* Choice i (0-based) as {"step": i+1, "row", "col", "tile"}, and in the
@@ -26,7 +26,7 @@ static const char *tile_name(const tilesat_map *m, int tile) {
 static void choice_reply(reply *r, const tilesat_map *m,
                          const tilesat_collapse *c, size_t i,
                          const char *prefix) {
-  int cell, tile, w = tilesat_map_width(m);
+  int cell, tile, w = map_info(m).width;
   tilesat_collapse_choices(c, i, &cell, &tile);
   const char *name = tile_name(m, tile);
   int row = cell / w, col = cell % w;
@@ -40,9 +40,10 @@ static void choice_reply(reply *r, const tilesat_map *m,
 /* Steps from cell a to cell b through neighbours (wrapping on periodic
  * maps, hex too): a breadth-first search. */
 static int cells_apart(const options *o, const tilesat_map *m, int a, int b) {
-  int w = tilesat_map_width(m), h = tilesat_map_height(m), n = w * h;
+  const tilesat_map_info mi = map_info(m);
+  int w = mi.width, h = mi.height, n = w * h;
   tilesat_topology topo =
-      topology_of(o, tilesat_rules_topology(tilesat_map_rules(m)));
+      topology_of(o, tilesat_rules_topology(map_info(m).rules));
   int *dist = malloc((size_t)n * sizeof *dist),
       *queue = malloc((size_t)n * sizeof *queue);
   int found = -1, head = 0, tail = 0;
@@ -80,7 +81,7 @@ static int chain_end(const tilesat_trace *t) {
   int cell = -1;
   if (n && tilesat_steps_contradiction(s)) {
     const tilesat_step *last = tilesat_steps_get(s, n - 1);
-    cell = last->row * tilesat_map_width(tilesat_trace_map(t)) + last->col;
+    cell = last->row * map_info(tilesat_trace_map(t)).width + last->col;
   }
   tilesat_steps_free(s);
   return cell;
@@ -91,7 +92,7 @@ static int chain_end(const tilesat_trace *t) {
 static tilesat_trace *replay(const tilesat_map *m, const tilesat_collapse *c,
                              const bool *use, size_t k) {
   tilesat_trace *t = tilesat_trace_new(m);
-  int w = tilesat_map_width(m), cell, tile;
+  int w = map_info(m).width, cell, tile;
   for (size_t i = 0; i < k && t; i++) {
     if (!use[i])
       continue;
@@ -118,10 +119,10 @@ typedef struct chain {
 } chain;
 
 static chain chain_of(const tilesat_map *m, const tilesat_collapse *c) {
-  int cell, tile;
-  size_t k = tilesat_collapse_choices(c, 0, &cell, &tile);
-  const size_t *doomed;
-  size_t n = tilesat_collapse_doomed(c, &doomed);
+  tilesat_collapse_info ci;
+  tilesat_collapse_get(c, &ci);
+  size_t k = ci.choices, n = ci.ndoomed;
+  const size_t *doomed = ci.doomed;
   chain ch = {NULL, -1};
   bool *in = calloc(k ? k : 1, 1);
   if (!in)
@@ -154,7 +155,8 @@ static bool wave_has(const void *c, int cell, int tile) {
 
 static int wave_png(options *o, const tilesat_map *m, const tilesat_collapse *c,
                     const size_t *doomed, size_t n) {
-  size_t cells = (size_t)tilesat_map_width(m) * (size_t)tilesat_map_height(m);
+  const tilesat_map_info mi = map_info(m);
+  size_t cells = (size_t)mi.width * (size_t)mi.height;
   uint8_t *mark = calloc(cells, sizeof *mark);
   if (!mark) {
     fail("out of memory");
@@ -168,10 +170,12 @@ static int wave_png(options *o, const tilesat_map *m, const tilesat_collapse *c,
     if (shown)
       shown[ns++] = cell;
   }
-  if (tilesat_collapse_contradiction(c) >= 0) {
-    mark[tilesat_collapse_contradiction(c)] = TILESAT_MARK_EMPTY;
+  tilesat_collapse_info ci;
+  tilesat_collapse_get(c, &ci);
+  if (ci.contradiction >= 0) {
+    mark[ci.contradiction] = TILESAT_MARK_EMPTY;
     if (shown)
-      shown[ns++] = tilesat_collapse_contradiction(c);
+      shown[ns++] = ci.contradiction;
   }
   crop_around(o, m, shown, shown ? (size_t)ns : 0); /* on a large map */
   int rc = domains_png(o, m, wave_has, c, mark, NULL, 0);
@@ -199,7 +203,7 @@ typedef struct chain_out {
 static void chain_text(const void *user) {
   const chain_out *ch = user;
   fflush(stdout);
-  int W = tilesat_map_width(ch->m), H = tilesat_map_height(ch->m);
+  int W = map_info(ch->m).width, H = map_info(ch->m).height;
   if (ch->o->whole || (W <= SHOWN_WHOLE && H <= SHOWN_WHOLE))
     report_trace(ch->t, stdout);
   else
@@ -216,10 +220,12 @@ static void explain_reply(reply *r, const options *o, const tilesat_map *m,
                           const tilesat_collapse *c, const chain *ch,
                           chain_out *out) {
   const tilesat_trace *t = ch->t;
-  long nr = tilesat_collapse_no_return(c);
+  tilesat_collapse_info ci;
+  tilesat_collapse_get(c, &ci);
+  long nr = ci.no_return;
   int cell, tile;
   size_t k = tilesat_collapse_choices(c, (size_t)nr, &cell, &tile);
-  int bad = tilesat_collapse_contradiction(c);
+  int bad = ci.contradiction;
   int dist = cells_apart(o, m, cell, bad);
   choice_reply(reply_object(r, "point_of_no_return"), m, c, (size_t)nr,
                "point of no return: ");
@@ -229,8 +235,8 @@ static void explain_reply(reply *r, const options *o, const tilesat_map *m,
                k - 1 - (size_t)nr, plural((double)(k - 1 - (size_t)nr)), dist,
                dist == 1 ? "cell" : "cells");
   reply_number(r, "cells_from_contradiction", dist, NULL);
-  const size_t *doomed;
-  size_t n = tilesat_collapse_doomed(c, &doomed);
+  const size_t *doomed = ci.doomed;
+  size_t n = ci.ndoomed;
   if (n == 1)
     reply_array(r, "doomed_set",
                 "doomed set: 1 choice that alone leaves no valid map (without "
@@ -251,7 +257,7 @@ static void explain_reply(reply *r, const options *o, const tilesat_map *m,
     return;
   }
   /* the cell the chain ends at: not always the run's (chain_of) */
-  int end = ch->end, w = tilesat_map_width(m);
+  int end = ch->end, w = map_info(m).width;
   if (end == bad)
     reply_text(r,
                "how propagation from the doomed set alone reaches the "
@@ -272,7 +278,9 @@ static void explain_reply(reply *r, const options *o, const tilesat_map *m,
 }
 
 int collapse_chain_end(const tilesat_map *m, const tilesat_collapse *c) {
-  if (tilesat_collapse_no_return(c) < 0)
+  tilesat_collapse_info ci;
+  tilesat_collapse_get(c, &ci);
+  if (ci.no_return < 0)
     return -1;
   chain ch = chain_of(m, c);
   tilesat_trace_free(ch.t);
@@ -282,7 +290,9 @@ int collapse_chain_end(const tilesat_map *m, const tilesat_collapse *c) {
 int collapse_explain(options *o, const tilesat_map *m, tilesat_collapse *c,
                      cJSON *doc) {
   reply r = {NULL, 0, 0};
-  if (tilesat_collapse_no_return(c) < 0) {
+  tilesat_collapse_info ci;
+  tilesat_collapse_get(c, &ci);
+  if (ci.no_return < 0) {
     reply_string(&r, "explain", "no valid map exists with these rules and pins",
                  "no valid map exists with these rules and pins (see "
                  "explain)\n");
@@ -298,9 +308,7 @@ int collapse_explain(options *o, const tilesat_map *m, tilesat_collapse *c,
   explain_reply(reply_object(&r, "explain"), o, m, c, &ch, &out);
   reply_end(&r, doc);
   tilesat_trace_free(ch.t);
-  const size_t *doomed;
-  size_t n = tilesat_collapse_doomed(c, &doomed);
-  return o->png ? wave_png(o, m, c, doomed, n) : 0;
+  return o->png ? wave_png(o, m, c, ci.doomed, ci.ndoomed) : 0;
 }
 
 /* ------------------------------------------------------ many failed runs */
@@ -331,8 +339,8 @@ doom_summary *doom_summary_new(const options *o, const tilesat_map *m,
   s->after = calloc(s->cap + 1, sizeof *s->after);
   s->apart = calloc(s->cap + 1, sizeof *s->apart);
   s->m = m;
-  s->T = tilesat_rules_ntiles(tilesat_map_rules(m));
-  s->topo = topology_of(o, tilesat_rules_topology(tilesat_map_rules(m)));
+  s->T = tilesat_rules_ntiles(map_info(m).rules);
+  s->topo = topology_of(o, tilesat_rules_topology(map_info(m).rules));
   s->D = tilesat_topology_ndirs(s->topo);
   size_t T = (size_t)s->T, pairs = T * (size_t)s->D * T;
   s->tile_runs = calloc(T, sizeof *s->tile_runs);
@@ -361,7 +369,8 @@ void doom_summary_free(doom_summary *s) {
 }
 
 static bool on_border(const options *o, const tilesat_map *m, int cell) {
-  int w = tilesat_map_width(m), h = tilesat_map_height(m);
+  const tilesat_map_info mi = map_info(m);
+  int w = mi.width, h = mi.height;
   int r = cell / w, col = cell % w;
   return !o->periodic && (r == 0 || col == 0 || r == h - 1 || col == w - 1);
 }
@@ -369,24 +378,26 @@ static bool on_border(const options *o, const tilesat_map *m, int cell) {
 void doom_summary_add(doom_summary *s, const options *o,
                       const tilesat_collapse *c) {
   const tilesat_map *m = s->m;
-  int w = tilesat_map_width(m), h = tilesat_map_height(m);
+  const tilesat_map_info mi = map_info(m);
+  int w = mi.width, h = mi.height;
   tilesat_topology topo = s->topo;
   s->runs++;
   if (s->nsized == s->cap)
     return; /* more runs than said: not counted */
-  long nr = tilesat_collapse_no_return(c);
+  tilesat_collapse_info ci;
+  tilesat_collapse_get(c, &ci);
+  long nr = ci.no_return;
   if (nr < 0) {
     s->nomap++;
     return;
   }
-  const size_t *d;
-  size_t n = tilesat_collapse_doomed(c, &d);
+  const size_t *d = ci.doomed;
+  size_t n = ci.ndoomed;
   int cell, tile;
   size_t k = tilesat_collapse_choices(c, (size_t)nr, &cell, &tile);
   s->sizes[s->nsized] = (double)n;
   s->after[s->nsized] = (double)(k - 1 - (size_t)nr);
-  s->apart[s->nsized++] =
-      (double)cells_apart(o, m, cell, tilesat_collapse_contradiction(c));
+  s->apart[s->nsized++] = (double)cells_apart(o, m, cell, ci.contradiction);
   size_t T = (size_t)s->T, D = (size_t)s->D;
   memset(s->seen, 0, T + T * D * T);
   uint8_t *pair_seen = s->seen + T;
@@ -533,7 +544,8 @@ void doom_summary_report(doom_summary *s, cJSON *doc) {
 /* ------------------------------------------------------------------ JSON */
 
 cJSON *collapse_json_map(const tilesat_map *m, const int *tiles) {
-  int w = tilesat_map_width(m), h = tilesat_map_height(m);
+  const tilesat_map_info mi = map_info(m);
+  int w = mi.width, h = mi.height;
   cJSON *rows = cJSON_CreateArray();
   for (int r = 0; r < h; r++) {
     cJSON *row = cJSON_CreateArray();
@@ -558,7 +570,7 @@ static double pct(long k, long n) {
 
 /* The change, as a phrase: `allowing "A" next to "B" (east)`. */
 static void change_text(const tilesat_map *m, const tilesat_advice_change *c) {
-  tilesat_topology topo = tilesat_rules_topology(tilesat_map_rules(m));
+  tilesat_topology topo = tilesat_rules_topology(map_info(m).rules);
   switch (c->kind) {
   case TILESAT_ADVICE_ALLOW:
     printf("allowing %s next to %s (%s)", quoted_text(tile_name(m, c->a)),
@@ -596,9 +608,8 @@ static void suspect_text(const tilesat_map *m, const tilesat_advice *v,
   long ex = v->explained - v->no_map;
   printf("  %s", quoted_text(tile_name(m, s->a)));
   if (s->b >= 0)
-    printf(
-        " with %s to its %s", quoted_text(tile_name(m, s->b)),
-        report_dir_words(tilesat_rules_topology(tilesat_map_rules(m)), s->dir));
+    printf(" with %s to its %s", quoted_text(tile_name(m, s->b)),
+           report_dir_words(tilesat_rules_topology(map_info(m).rules), s->dir));
   printf(" in %.1f%% of the doomed sets (%ld on the border, %ld inside):\n"
          "    ",
          pct(s->runs, ex), s->border, s->runs - s->border);
@@ -640,7 +651,7 @@ static void advice_text(const tilesat_map *m, const tilesat_advice *v) {
 
 static cJSON *change_json(const tilesat_map *m, const tilesat_advice *v,
                           const tilesat_advice_change *c) {
-  tilesat_topology topo = tilesat_rules_topology(tilesat_map_rules(m));
+  tilesat_topology topo = tilesat_rules_topology(map_info(m).rules);
   cJSON *j = cJSON_CreateObject();
   cJSON_AddStringToObject(j, "change", kind_name(c->kind));
   if (c->a >= 0)
@@ -661,7 +672,7 @@ static cJSON *change_json(const tilesat_map *m, const tilesat_advice *v,
 }
 
 static cJSON *advice_json(const tilesat_map *m, const tilesat_advice *v) {
-  tilesat_topology topo = tilesat_rules_topology(tilesat_map_rules(m));
+  tilesat_topology topo = tilesat_rules_topology(map_info(m).rules);
   cJSON *j = cJSON_CreateObject();
   cJSON_AddNumberToObject(j, "runs", (double)v->runs);
   cJSON_AddNumberToObject(j, "first_seed", (double)v->first_seed);

@@ -139,7 +139,7 @@ int counting_setup(options *o, tilesat_rules **r, tilesat_map **m,
     co->max_memory = o->max_memory;
     /* the dp takes the smaller of its bound and the map's (by default half
      * of physical memory): a larger bound given here raises the map's too */
-    if (o->max_memory > tilesat_map_max_memory(*m))
+    if (o->max_memory > map_info(*m).max_memory)
       tilesat_map_set_max_memory(*m, o->max_memory);
   }
   progress_start(pr, NULL);

@@ -32,7 +32,8 @@ static tilesat_draw drawing(const options *o, bool marked) {
 #define MARGIN 4
 
 void crop_around(options *o, const tilesat_map *m, const int *cells, size_t n) {
-  int W = tilesat_map_width(m), H = tilesat_map_height(m);
+  const tilesat_map_info mi = map_info(m);
+  int W = mi.width, H = mi.height;
   int lo[2] = {H, W}, hi[2] = {-1, -1};
   if (!shown_cropped(o, m))
     return;
@@ -50,7 +51,7 @@ void crop_around(options *o, const tilesat_map *m, const int *cells, size_t n) {
     lo[a] = lo[a] - MARGIN > 0 ? lo[a] - MARGIN : 0;
     hi[a] = hi[a] + MARGIN < size[a] - 1 ? hi[a] + MARGIN : size[a] - 1;
   }
-  if (tilesat_rules_topology(tilesat_map_rules(m)) == TILESAT_HEX && lo[0] % 2)
+  if (tilesat_rules_topology(map_info(m).rules) == TILESAT_HEX && lo[0] % 2)
     lo[0]--; /* a hex map's rows keep their shifts */
   o->window[0] = lo[0];
   o->window[1] = lo[1];
@@ -175,7 +176,8 @@ static int write_into(options *o, const tilesat_map *m, const int *tiles,
 /* --tilesets-from: can that map lend its tilesets to this one's tiles?
  * Tried on a blank map, written nowhere. */
 static int tilesets_ready(options *o, const tilesat_map *m) {
-  size_t cells = (size_t)tilesat_map_width(m) * (size_t)tilesat_map_height(m);
+  const tilesat_map_info mi = map_info(m);
+  size_t cells = (size_t)mi.width * (size_t)mi.height;
   int *blank = calloc(cells, sizeof *blank);
   FILE *null = fopen("/dev/null", "w");
   int rc = 0;
@@ -259,8 +261,9 @@ int domains_png(options *o, const tilesat_map *m, cell_has has,
                 size_t npairs) {
   if (!o->png)
     return 0;
-  int w = tilesat_map_width(m), h = tilesat_map_height(m);
-  int T = tilesat_rules_ntiles(tilesat_map_rules(m)), words = (T + 63) / 64;
+  const tilesat_map_info mi = map_info(m);
+  int w = mi.width, h = mi.height;
+  int T = tilesat_rules_ntiles(map_info(m).rules), words = (T + 63) / 64;
   uint64_t *dom = calloc((size_t)w * (size_t)h * (size_t)words, sizeof *dom);
   const tilesat_pictures *pics = NULL;
   if (!dom) {
@@ -326,7 +329,7 @@ sheet *sheet_new(options *o, const tilesat_map *m) {
 void sheet_add(sheet *s, const int *tiles) {
   if (!s || s->n == SHEET_MAX)
     return;
-  size_t n = (size_t)tilesat_map_width(s->m) * (size_t)tilesat_map_height(s->m);
+  size_t n = (size_t)map_info(s->m).width * (size_t)map_info(s->m).height;
   if (!(s->maps[s->n] = malloc(n * sizeof *tiles))) {
     fail("out of memory");
     abort();
@@ -409,8 +412,7 @@ static void say_found(map_sink *ctx) {
 int map_sink_print(void *user, const int *tiles) {
   map_sink *ctx = user;
   if (++ctx->seen == ctx->hold_at) { /* the last: kept for map_sink_end */
-    size_t n =
-        (size_t)tilesat_map_width(ctx->m) * (size_t)tilesat_map_height(ctx->m);
+    size_t n = (size_t)map_info(ctx->m).width * (size_t)map_info(ctx->m).height;
     if (!(ctx->last = malloc(n * sizeof *tiles))) {
       fail("out of memory");
       abort();

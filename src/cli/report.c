@@ -29,7 +29,7 @@ const char *report_dir_words(tilesat_topology topo, int dir) {
 }
 
 static tilesat_topology map_topo(const tilesat_map *m) {
-  return tilesat_rules_topology(tilesat_map_rules(m));
+  return tilesat_rules_topology(map_info(m).rules);
 }
 
 /* A set of tiles: indices in increasing order. */
@@ -110,7 +110,7 @@ static void write_pin(const tilesat_rules *r, const tilesat_step *s,
  * has left, or its tiles allow none of them. */
 static void write_support(const tilesat_map *m, const tilesat_step *s,
                           FILE *out) {
-  const tilesat_rules *r = tilesat_map_rules(m);
+  const tilesat_rules *r = map_info(m).rules;
   tilesat_topology topo = map_topo(m);
   tset lost = {s->tiles, s->ntiles}, nd = {s->from, s->nfrom};
   int back = tilesat_dir_opposite(topo, s->dir);
@@ -151,7 +151,7 @@ static void write_support(const tilesat_map *m, const tilesat_step *s,
 }
 
 static void write_must(const tilesat_map *m, const tilesat_step *s, FILE *out) {
-  const tilesat_rules *r = tilesat_map_rules(m);
+  const tilesat_rules *r = map_info(m).rules;
   tset lost = {s->tiles, s->ntiles}, from = {s->from, s->nfrom};
   fputs(" must hold ", out);
   write_one_of(r, lost, out);
@@ -168,7 +168,7 @@ static void write_must(const tilesat_map *m, const tilesat_step *s, FILE *out) {
 /* A step in words ("(1,2) loses {S}: (0,2) holds only {L}, and L allows
  * only {L, C} to its south"), without a newline. */
 static void write_step(const tilesat_map *m, const tilesat_step *s, FILE *out) {
-  const tilesat_rules *r = tilesat_map_rules(m);
+  const tilesat_rules *r = map_info(m).rules;
   tset tiles = {s->tiles, s->ntiles};
   fprintf(out, "(%d,%d)", s->row, s->col);
   switch (s->kind) {
@@ -231,7 +231,7 @@ static cJSON *json_step(const tilesat_map *m, const tilesat_step *s,
                         size_t number, bool constraints) {
   static const char *const kinds[] = {"pin",  "support",  "empty",    "lost",
                                       "must", "one_tile", "must_gone"};
-  const tilesat_rules *r = tilesat_map_rules(m);
+  const tilesat_rules *r = map_info(m).rules;
   tilesat_step_kind k = s->kind;
   cJSON *j = cJSON_CreateObject();
   cJSON_AddNumberToObject(j, "step", (double)number);
@@ -321,7 +321,7 @@ static void write_constraint(const tilesat_map *m, const tilesat_constraint *c,
     fputs("holds exactly one tile", out);
   } else if (c->kind == TILESAT_PINNED) {
     fputs("is pinned to ", out);
-    fputs(listed_name(tilesat_map_rules(m), c->tile), out);
+    fputs(listed_name(map_info(m).rules, c->tile), out);
   } else {
     fprintf(out, "and its %s neighbour (%d,%d) hold an allowed pair",
             report_dir_words(map_topo(m), c->dir), c->nrow, c->ncol);
@@ -377,10 +377,10 @@ static void vertical_line(const key *k, const char *lead, const uint8_t *south,
  * on square maps, whether its east and south pairs are constraints. */
 static void mark_cells(const tilesat_explanation *e, uint8_t *kind,
                        uint8_t *east, uint8_t *south) {
-  const tilesat_map *m = tilesat_explanation_map(e);
-  size_t W = (size_t)tilesat_map_width(m);
+  const tilesat_map *m = explanation_info(e).map;
+  size_t W = (size_t)map_info(m).width;
   bool square = map_topo(m) == TILESAT_SQUARE;
-  for (size_t i = 0; i < tilesat_explanation_size(e); i++) {
+  for (size_t i = 0; i < explanation_info(e).size; i++) {
     const tilesat_constraint *c = tilesat_explanation_constraint(e, i);
     if (c->kind == TILESAT_GLOBAL)
       continue; /* the whole map's */
@@ -429,7 +429,8 @@ static void square_row(const key *k, int W, const uint8_t *kind,
 /* The part of the map shown: window (row, col, height, width; NULL or
  * empty: all of it) clamped to the map, in box. */
 static void shown_box(const tilesat_map *m, const int *window, int box[4]) {
-  int W = tilesat_map_width(m), H = tilesat_map_height(m);
+  const tilesat_map_info mi = map_info(m);
+  int W = mi.width, H = mi.height;
   box[0] = box[1] = 0;
   box[2] = H;
   box[3] = W;
@@ -444,7 +445,8 @@ static void shown_box(const tilesat_map *m, const int *window, int box[4]) {
 /* The picture's heading: what the marks mean, and the part shown. */
 static void picture_heading(const tilesat_map *m, const key *k,
                             const int box[4], bool square, FILE *out) {
-  int W = tilesat_map_width(m), H = tilesat_map_height(m);
+  const tilesat_map_info mi = map_info(m);
+  int W = mi.width, H = mi.height;
   fputs("\nThe map", out);
   fprintf(out,
           " (%c a cell that must hold one tile, %c a pin, %c a cell only in "
@@ -467,17 +469,18 @@ static void picture_heading(const tilesat_map *m, const key *k,
  * whole). */
 static void write_picture(const tilesat_explanation *e, const int *window,
                           FILE *out) {
-  const tilesat_map *m = tilesat_explanation_map(e);
-  int W = tilesat_map_width(m), H = tilesat_map_height(m), box[4];
+  const tilesat_map *m = explanation_info(e).map;
+  const tilesat_map_info mi = map_info(m);
+  int W = mi.width, H = mi.height, box[4];
   size_t N = (size_t)W * (size_t)H;
   uint8_t *kind = zalloc(N, 1), *east = zalloc(N, 1), *south = zalloc(N, 1);
   bool square = map_topo(m) == TILESAT_SQUARE;
   mark_cells(e, kind, east, south);
   shown_box(m, window, box);
-  key k = key_of(tilesat_map_rules(m));
+  key k = key_of(map_info(m).rules);
   picture_heading(m, &k, box, square, out);
   int r0 = box[0], c0 = box[1], w = box[3];
-  bool wrap = tilesat_map_periodic(m) && square && w == W;
+  bool wrap = map_info(m).periodic && square && w == W;
   const char *lead = wrap ? "   " : "  ";
   const uint8_t *last = south + (size_t)(H - 1) * (size_t)W + (size_t)c0;
   bool wrap_south = false; /* the last row's south pairs wrap to the top */
@@ -508,10 +511,10 @@ static void write_picture(const tilesat_explanation *e, const int *window,
 
 int report_explanation(const tilesat_explanation *e, const int *window,
                        FILE *out) {
-  const tilesat_map *m = tilesat_explanation_map(e);
-  size_t n = tilesat_explanation_size(e);
-  fprintf(out, "UNSAT: no valid %dx%d map.\n", tilesat_map_width(m),
-          tilesat_map_height(m));
+  const tilesat_map *m = explanation_info(e).map;
+  size_t n = explanation_info(e).size;
+  fprintf(out, "UNSAT: no valid %dx%d map.\n", map_info(m).width,
+          map_info(m).height);
   fprintf(out,
           "These %zu constraints (of %d in the map) cannot all hold, and "
           "dropping any one\nof them leaves a satisfiable set (checked):\n",
@@ -521,7 +524,7 @@ int report_explanation(const tilesat_explanation *e, const int *window,
     write_constraint(m, tilesat_explanation_constraint(e, i), out);
     fputc('\n', out);
   }
-  const tilesat_steps *steps = tilesat_explanation_steps(e);
+  const tilesat_steps *steps = explanation_info(e).steps;
   fputs("\nWhy (propagation on these constraints alone; [n] the constraints "
         "used):\n",
         out);
@@ -567,10 +570,10 @@ int report_explanations(tilesat_explanation *const *es, size_t n, bool complete,
 static cJSON *json_head(const tilesat_map *m, const char *result) {
   cJSON *j = cJSON_CreateObject(), *map = cJSON_CreateObject();
   cJSON_AddStringToObject(j, "result", result);
-  cJSON_AddNumberToObject(map, "width", tilesat_map_width(m));
-  cJSON_AddNumberToObject(map, "height", tilesat_map_height(m));
+  cJSON_AddNumberToObject(map, "width", map_info(m).width);
+  cJSON_AddNumberToObject(map, "height", map_info(m).height);
   cJSON_AddStringToObject(map, "topology", tilesat_topology_name(map_topo(m)));
-  cJSON_AddBoolToObject(map, "periodic", tilesat_map_periodic(m));
+  cJSON_AddBoolToObject(map, "periodic", map_info(m).periodic);
   cJSON_AddItemToObject(j, "map", map);
   cJSON_AddNumberToObject(j, "total_constraints", tilesat_constraint_count(m));
   return j;
@@ -599,7 +602,7 @@ static cJSON *json_constraint(const tilesat_map *m, const tilesat_constraint *c,
   cJSON_AddItemToObject(j, "cell", json_cell(c->row, c->col));
   if (c->kind == TILESAT_PINNED) {
     cJSON_AddStringToObject(
-        j, "tile", tilesat_rules_tile_name(tilesat_map_rules(m), c->tile));
+        j, "tile", tilesat_rules_tile_name(map_info(m).rules, c->tile));
   } else if (c->kind == TILESAT_ADJACENT) {
     cJSON_AddStringToObject(j, "direction",
                             tilesat_dir_name(map_topo(m), c->dir));
@@ -610,33 +613,33 @@ static cJSON *json_constraint(const tilesat_map *m, const tilesat_constraint *c,
 
 /* An explanation's fields, into j. */
 static void json_fields(const tilesat_explanation *e, cJSON *j) {
-  const tilesat_map *m = tilesat_explanation_map(e);
-  int W = tilesat_map_width(m);
+  const tilesat_map *m = explanation_info(e).map;
+  int W = map_info(m).width;
   cJSON_AddTrueToObject(j, "minimal");
   cJSON *cs = cJSON_AddArrayToObject(j, "constraints");
-  for (size_t i = 0; i < tilesat_explanation_size(e); i++)
+  for (size_t i = 0; i < explanation_info(e).size; i++)
     cJSON_AddItemToArray(
         cs, json_constraint(m, tilesat_explanation_constraint(e, i), i + 1));
-  const int *cells;
-  size_t n = tilesat_explanation_cells(e, &cells);
+  const int *cells = explanation_info(e).cells;
+  size_t n = explanation_info(e).ncells;
   cJSON *cl = cJSON_AddArrayToObject(j, "cells");
   for (size_t i = 0; i < n; i++)
     cJSON_AddItemToArray(cl, json_cell(cells[i] / W, cells[i] % W));
-  const tilesat_steps *steps = tilesat_explanation_steps(e);
+  const tilesat_steps *steps = explanation_info(e).steps;
   cJSON_AddBoolToObject(j, "propagation_refutes",
                         tilesat_steps_contradiction(steps));
   cJSON_AddItemToObject(j, "steps", json_steps(m, steps, true));
 }
 
 cJSON *report_explanation_json(const tilesat_explanation *e) {
-  cJSON *j = json_head(tilesat_explanation_map(e), "UNSAT");
+  cJSON *j = json_head(explanation_info(e).map, "UNSAT");
   json_fields(e, j);
   return j;
 }
 
 cJSON *report_explanations_json(tilesat_explanation *const *es, size_t n,
                                 bool complete) {
-  cJSON *j = json_head(tilesat_explanation_map(es[0]), "UNSAT");
+  cJSON *j = json_head(explanation_info(es[0]).map, "UNSAT");
   cJSON_AddBoolToObject(j, "complete", complete);
   cJSON *a = cJSON_AddArrayToObject(j, "explanations");
   for (size_t i = 0; i < n; i++) {
@@ -652,7 +655,7 @@ cJSON *report_explanations_json(tilesat_explanation *const *es, size_t n,
 /* A cell's domain as a name ("L") when decided, else "{L,C}". */
 static void domain_text(const tilesat_trace *t, int row, int col, char *buf,
                         size_t len) {
-  const tilesat_rules *r = tilesat_map_rules(tilesat_trace_map(t));
+  const tilesat_rules *r = map_info(tilesat_trace_map(t)).rules;
   int T = tilesat_rules_ntiles(r), n = 0;
   for (int k = 0; k < T; k++)
     n += tilesat_trace_possible(t, row, col, k);
@@ -690,7 +693,8 @@ int report_trace(const tilesat_trace *t, FILE *out) {
   if (bad)
     return ferror(out) ? -1 : 0;
   /* the remaining domains, columns aligned */
-  int W = tilesat_map_width(m), H = tilesat_map_height(m);
+  const tilesat_map_info mi = map_info(m);
+  int W = mi.width, H = mi.height;
   char buf[4096];
   int width = 1, decided = 0;
   for (int r = 0; r < H; r++)
@@ -741,7 +745,7 @@ static size_t steps_that_matter(const tilesat_steps *steps, bool *keep) {
  * reason is another. */
 static void write_step_short(const tilesat_map *m, const tilesat_step *s,
                              FILE *out) {
-  const tilesat_rules *r = tilesat_map_rules(m);
+  const tilesat_rules *r = map_info(m).rules;
   int T = tilesat_rules_ntiles(r);
   if (s->kind != TILESAT_STEP_SUPPORT || !s->nfrom || s->nfrom == (size_t)T) {
     write_step(m, s, out);
@@ -798,8 +802,9 @@ int report_trace_cut(const tilesat_trace *t, FILE *out) {
 }
 
 cJSON *report_trace_json(const tilesat_trace *t) {
+  const tilesat_map_info mi = map_info(tilesat_trace_map(t));
   const tilesat_map *m = tilesat_trace_map(t);
-  const tilesat_rules *r = tilesat_map_rules(m);
+  const tilesat_rules *r = mi.rules;
   int status = tilesat_trace_status(t);
   cJSON *j = cJSON_CreateObject();
   cJSON_AddStringToObject(j, "result",
@@ -812,9 +817,9 @@ cJSON *report_trace_json(const tilesat_trace *t) {
   if (status != TILESAT_UNSAT) {
     int T = tilesat_rules_ntiles(r);
     cJSON *rows = cJSON_AddArrayToObject(j, "domains");
-    for (int row = 0; row < tilesat_map_height(m); row++) {
+    for (int row = 0; row < mi.height; row++) {
       cJSON *cells = cJSON_CreateArray();
-      for (int col = 0; col < tilesat_map_width(m); col++) {
+      for (int col = 0; col < mi.width; col++) {
         cJSON *d = cJSON_CreateArray();
         for (int k = 0; k < T; k++)
           if (tilesat_trace_possible(t, row, col, k))
@@ -859,7 +864,7 @@ static void write_pin_option(FILE *out, const char *name, int row, int col) {
 
 int report_repair(const tilesat_repairs *r, size_t i, const tilesat_map *m,
                   FILE *out) {
-  const tilesat_rules *rules = tilesat_map_rules(m);
+  const tilesat_rules *rules = map_info(m).rules;
   tilesat_topology topo = map_topo(m);
   for (size_t j = 0; j < tilesat_repair_size(r, i); j++) {
     const tilesat_change *c = tilesat_repair_change(r, i, j);

@@ -184,11 +184,11 @@ int report_analysis(const tilesat_analysis *a, FILE *out) {
             N, N);
     return ferror(out) ? -1 : 0;
   }
-  const tilesat_map *hard = tilesat_explanation_map(why);
+  const tilesat_map *hard = explanation_info(why).map;
   fprintf(out,
           "\nHard: no %dx%d map exists.  The smallest size without a map is "
           "%dx%d:\n\n",
-          N, N, tilesat_map_width(hard), tilesat_map_height(hard));
+          N, N, map_info(hard).width, map_info(hard).height);
   report_explanation(why, NULL, out);
   return ferror(out) ? -1 : 0;
 }

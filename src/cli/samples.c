@@ -408,7 +408,8 @@ int map_in_tiles(const map_in *in, int row, int col, int *tiles) {
  * transparent or black pixels not part of the map. */
 int load_mask(const options *o, tilesat_map *m) {
   tilesat_error err;
-  int w = tilesat_map_width(m), h = tilesat_map_height(m), gw, gh;
+  const tilesat_map_info mi = map_info(m);
+  int w = mi.width, h = mi.height, gw, gh;
   tilesat_image *img = NULL;
   tilesat_grid *g = NULL;
   if (is_png_file(o->mask)) {

@@ -82,6 +82,18 @@ static bool plain_names(const tilesat_rules *r) {
   return true;
 }
 
+tilesat_map_info map_info(const tilesat_map *m) {
+  tilesat_map_info mi;
+  tilesat_map_get(m, &mi);
+  return mi;
+}
+
+tilesat_explanation_info explanation_info(const tilesat_explanation *e) {
+  tilesat_explanation_info ei;
+  tilesat_explanation_get(e, &ei);
+  return ei;
+}
+
 const char *listed_name(const tilesat_rules *r, int t) {
   static const tilesat_rules *last; /* asked name after name of the same */
   static const char *first;         /* rules: their first name's text */
@@ -200,7 +212,7 @@ static int pins_same_size(const options *o, const char *path,
  * cell pinned to two tiles: no valid map, as with --pin).  0 or EXIT_ERROR
  * (said). */
 static int pins_from(options *o, const char *path, tilesat_map *m) {
-  const tilesat_rules *r = tilesat_map_rules(m);
+  const tilesat_rules *r = map_info(m).rules;
   bool empty_given = GIVEN(o, empty);
   if (!empty_given)
     o->empty = "free"; /* a Tiled map's empty cells are free */
@@ -210,7 +222,8 @@ static int pins_from(options *o, const char *path, tilesat_map *m) {
     o->empty = NULL;
   if (rc)
     return rc;
-  int w = tilesat_map_width(m), h = tilesat_map_height(m);
+  const tilesat_map_info mi = map_info(m);
+  int w = mi.width, h = mi.height;
   rc = pins_same_size(o, path, in.grid, w, h);
   int T = tilesat_rules_ntiles(r);
   int *tiles = malloc((size_t)T * sizeof *tiles);
@@ -397,8 +410,7 @@ int map_of_rules(options *o, const tilesat_rules *rules, tilesat_map **map) {
     if (tilesat_map_parse_cell(*map, o->pins.v[i], "--pin", &row, &col, &t,
                                &err) ||
         tilesat_map_pin(*map, row, col,
-                        tilesat_rules_tile_name(tilesat_map_rules(*map), t),
-                        &err))
+                        tilesat_rules_tile_name(map_info(*map).rules, t), &err))
       return fail_err(&err);
   }
   for (int i = 0; i < o->pins_from.n; i++)
@@ -438,7 +450,7 @@ int fail_solve(const options *o, const tilesat_error *err) {
 }
 
 static bool has_lazy(const tilesat_map *m) {
-  for (int i = 0; i < tilesat_map_nglobals(m); i++) {
+  for (int i = 0, n = map_info(m).nglobals; i < n; i++) {
     tilesat_global_kind k = tilesat_map_global_kind(m, i);
     if (k == TILESAT_GLOBAL_CONNECTED || k == TILESAT_GLOBAL_PATH)
       return true;
@@ -463,7 +475,8 @@ const char *plural(double n) { return n == 1 ? "" : "s"; }
 
 /* Is cell in the window (rows row0.., columns col0.., modulo the size)? */
 static bool in_window(const tilesat_map *m, int cell, const int w[4]) {
-  int W = tilesat_map_width(m), H = tilesat_map_height(m);
+  const tilesat_map_info mi = map_info(m);
+  int W = mi.width, H = mi.height;
   int dr = (cell / W - w[0] + H) % H, dc = (cell % W - w[1] + W) % W;
   return dr < w[2] && dc < w[3];
 }
@@ -471,8 +484,9 @@ static bool in_window(const tilesat_map *m, int cell, const int w[4]) {
 /* The pins in the window, as "the pins (0,0)=S and (0,1)=L" (the first
  * 6), into f; how many there are. */
 static int window_pins(const tilesat_map *m, const int w[4], FILE *f) {
-  const tilesat_rules *r = tilesat_map_rules(m);
-  int W = tilesat_map_width(m), n = 0, total = 0, np = tilesat_map_npins(m);
+  const tilesat_rules *r = map_info(m).rules;
+  const tilesat_map_info mi = map_info(m);
+  int W = mi.width, n = 0, total = 0, np = mi.npins;
   for (int i = 0; i < np; i++) {
     int cell, tile;
     tilesat_map_pin_get(m, i, &cell, &tile);
@@ -515,7 +529,7 @@ char *unsat_words(const tilesat_map *m, const tilesat_check_answer *how) {
     fprintf(f, "%s", where);
   } else {
     fprintf(f, "no map of this size exists with these rules%s",
-            tilesat_map_npins(m) ? " and pins" : "");
+            map_info(m).npins ? " and pins" : "");
   }
   fclose(f);
   return text;

@@ -284,6 +284,8 @@ static inline bool ts_masked(const tilesat_map *m, int cell) {
   return m->masked && m->masked[cell];
 }
 
+/* Is the map past TILESAT_MAX_CELL_TILES (tilesat_map_new_large)? */
+bool ts_map_large(const tilesat_map *m);
 /* A map past TILESAT_MAX_CELL_TILES (tilesat_map_new_large): -1 with err
  * (from `what`, naming --guard modify), else 0.  Everything that builds a
  * table of the whole map's cells times tiles asks first. */

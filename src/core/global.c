@@ -685,8 +685,6 @@ static const ts_global *global_at(const tilesat_map *m, int i,
   return &m->globals.v[i];
 }
 
-int tilesat_map_nglobals(const tilesat_map *m) { return (int)m->globals.n; }
-
 tilesat_global_kind tilesat_map_global_kind(const tilesat_map *m, int i) {
   return global_at(m, i, __func__)->kind;
 }

@@ -73,14 +73,14 @@ tilesat_map *tilesat_map_new_large(const tilesat_rules *r, int width,
   return map_new(r, width, height, topo, periodic, true, err);
 }
 
-bool tilesat_map_large(const tilesat_map *m) {
+bool ts_map_large(const tilesat_map *m) {
   return (uint64_t)m->ncells * (uint64_t)m->rules->ntiles >
          TILESAT_MAX_CELL_TILES;
 }
 
 int ts_map_refuse_large(const tilesat_map *m, const char *what,
                         tilesat_error *err) {
-  if (!tilesat_map_large(m))
+  if (!ts_map_large(m))
     return 0;
   ts_error(err, what, 0,
            "%dx%d with %d tiles is too large for the whole map (at most %d "
@@ -135,8 +135,6 @@ void tilesat_map_set_max_memory(tilesat_map *m, size_t bytes) {
   m->max_memory = bytes;
 }
 
-size_t tilesat_map_max_memory(const tilesat_map *m) { return m->max_memory; }
-
 void tilesat_map_free(tilesat_map *m) {
   if (!m)
     return;
@@ -147,8 +145,24 @@ void tilesat_map_free(tilesat_map *m) {
   free(m);
 }
 
-int tilesat_map_width(const tilesat_map *m) { return m->width; }
-int tilesat_map_npins(const tilesat_map *m) { return (int)m->pins.n; }
+void tilesat_map_get(const tilesat_map *m, tilesat_map_info *info) {
+  if (!m || !info)
+    ts_misuse(__func__, "NULL argument");
+  *info = (tilesat_map_info){
+      .rules = m->rules,
+      .width = m->width,
+      .height = m->height,
+      .topo = m->topo,
+      .periodic = m->periodic,
+      .large = ts_map_large(m),
+      .npins = (int)m->pins.n,
+      .nbans = (int)m->bans.n,
+      .nmasked = m->nmasked,
+      .nglobals = (int)m->globals.n,
+      .max_memory = m->max_memory,
+  };
+}
+
 void tilesat_map_pin_get(const tilesat_map *m, int i, int *cell, int *tile) {
   if (!m || !cell || !tile)
     ts_misuse(__func__, "NULL argument");
@@ -157,11 +171,6 @@ void tilesat_map_pin_get(const tilesat_map *m, int i, int *cell, int *tile) {
   *cell = m->pins.v[i].cell;
   *tile = m->pins.v[i].tile;
 }
-int tilesat_map_height(const tilesat_map *m) { return m->height; }
-const tilesat_rules *tilesat_map_rules(const tilesat_map *m) {
-  return m->rules;
-}
-bool tilesat_map_periodic(const tilesat_map *m) { return m->periodic; }
 
 /* A pin of a cell that is part of the map. */
 static int push_pin(tilesat_map *m, int cell, int tile, tilesat_error *err) {
@@ -227,8 +236,6 @@ int tilesat_map_mask(tilesat_map *m, int row, int col, tilesat_error *err) {
   return 0;
 }
 
-int tilesat_map_nmasked(const tilesat_map *m) { return m->nmasked; }
-
 bool tilesat_map_masked(const tilesat_map *m, int row, int col) {
   if (row < 0 || row >= m->height || col < 0 || col >= m->width)
     ts_misuse(__func__, "cell outside the map");
@@ -248,8 +255,6 @@ int tilesat_map_ban(tilesat_map *m, int row, int col, int tile,
   TS_PUSH(m->bans, p);
   return 0;
 }
-
-int tilesat_map_nbans(const tilesat_map *m) { return (int)m->bans.n; }
 
 /* A whole decimal number in [0, INT_MAX]; *end after its digits. */
 static bool parse_int(const char *s, const char **end, int *out) {

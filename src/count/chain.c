@@ -130,7 +130,7 @@ static tilesat_map *block_map(mover *w, int bw, int bh, tilesat_error *err) {
   tilesat_map *sub = tilesat_map_new(r, bw, bh, c->m->topo, false, err);
   if (!sub)
     return NULL;
-  size_t bound = tilesat_map_max_memory(c->m);
+  size_t bound = c->m->max_memory;
   tilesat_map_set_max_memory(sub, bound < BLOCK_MEMORY ? bound : BLOCK_MEMORY);
   for (int k = 0; k < bw * bh; k++) {
     if (!block_bans(w, sub, k)) {
@@ -181,7 +181,7 @@ static int block_move(mover *w, int r0, int c0, int bw, int bh,
   tilesat_count_options so = *c->o;
   so.progress = NULL;
   so.notice = NULL;
-  so.max_memory = tilesat_map_max_memory(sub);
+  so.max_memory = sub->max_memory;
   so.seed = ts_rng_next(&w->rng);
   drawn d = {w, bw * bh};
   tilesat_error dperr;

@@ -733,10 +733,6 @@ void tilesat_explanation_free(tilesat_explanation *e) {
   free(e);
 }
 
-size_t tilesat_explanation_size(const tilesat_explanation *e) {
-  return e->cs.n;
-}
-
 const tilesat_constraint *
 tilesat_explanation_constraint(const tilesat_explanation *e, size_t i) {
   if (i >= e->cs.n)
@@ -744,29 +740,21 @@ tilesat_explanation_constraint(const tilesat_explanation *e, size_t i) {
   return &e->cs.v[i];
 }
 
-size_t tilesat_explanation_cells(const tilesat_explanation *e,
-                                 const int **cells) {
-  *cells = e->cells.v;
-  return e->cells.n;
-}
-
-bool tilesat_explanation_by_propagation(const tilesat_explanation *e) {
-  return e->by_prop;
-}
-
-bool tilesat_explanation_window(const tilesat_explanation *e, int *row0,
-                                int *col0, int *rows, int *cols) {
-  *row0 = e->window[0];
-  *col0 = e->window[1];
-  *rows = e->window[2];
-  *cols = e->window[3];
-  return e->window[2] > 0;
-}
-
-const tilesat_map *tilesat_explanation_map(const tilesat_explanation *e) {
-  return e->m;
-}
-
-const tilesat_steps *tilesat_explanation_steps(const tilesat_explanation *e) {
-  return e->steps;
+void tilesat_explanation_get(const tilesat_explanation *e,
+                             tilesat_explanation_info *info) {
+  if (!e || !info)
+    ts_misuse(__func__, "NULL argument");
+  *info = (tilesat_explanation_info){
+      .map = e->m,
+      .size = e->cs.n,
+      .ncells = e->cells.n,
+      .cells = e->cells.v,
+      .by_propagation = e->by_prop,
+      .window = e->window[2] > 0,
+      .row0 = e->window[0],
+      .col0 = e->window[1],
+      .rows = e->window[2],
+      .cols = e->window[3],
+      .steps = e->steps,
+  };
 }

@@ -579,7 +579,7 @@ static int drop_in_window(by_windows *b, const tilesat_solve_options *so,
   int out = rc < 0 ? -1 : 0;
   /* the lower bound adds up over windows whose pins are not an earlier
    * window's */
-  bool fresh = rc == TILESAT_UNSAT && tilesat_repairs_count(wr) > 0;
+  bool fresh = rc == TILESAT_UNSAT && wr->start.n > 1;
   for (size_t k = 0; fresh && k < w.m.pins.n; k++) {
     int p = map_pin(b, &w, (int)k);
     fresh = p >= 0 && !b->seen[p];
@@ -733,10 +733,6 @@ int tilesat_repair_rules_alone(const tilesat_map *m,
   return tilesat_check_portfolio(&mm, &co, NULL, NULL, err);
 }
 
-const char *tilesat_repairs_found_in(const tilesat_repairs *r) {
-  return r->found_in;
-}
-
 void tilesat_repairs_free(tilesat_repairs *r) {
   if (!r)
     return;
@@ -745,11 +741,11 @@ void tilesat_repairs_free(tilesat_repairs *r) {
   free(r);
 }
 
-size_t tilesat_repairs_count(const tilesat_repairs *r) {
-  return r->start.n - 1;
+void tilesat_repairs_get(const tilesat_repairs *r, tilesat_repairs_info *info) {
+  if (!r || !info)
+    ts_misuse(__func__, "NULL argument");
+  *info = (tilesat_repairs_info){r->start.n - 1, r->complete, r->found_in};
 }
-
-bool tilesat_repairs_complete(const tilesat_repairs *r) { return r->complete; }
 
 static void check_index(const char *func, const tilesat_repairs *r, size_t i) {
   if (i + 1 >= r->start.n)

@@ -99,12 +99,14 @@ static void count(uint8_t *seen, long *runs, long *border, bool edge) {
 void tilesat_advisor_add(tilesat_advisor *a, const tilesat_collapse *c) {
   const tilesat_map *m = a->m;
   a->explained++;
-  if (tilesat_collapse_no_return(c) < 0) {
+  tilesat_collapse_info ci;
+  tilesat_collapse_get(c, &ci);
+  if (ci.no_return < 0) {
     a->nomap++;
     return;
   }
-  const size_t *d;
-  size_t n = tilesat_collapse_doomed(c, &d);
+  const size_t *d = ci.doomed;
+  size_t n = ci.ndoomed;
   size_t T = (size_t)a->T, D = (size_t)a->D;
   memset(a->seen, 0, T + T * D * T);
   uint8_t *pair_seen = a->seen + T;
@@ -240,8 +242,10 @@ static int repair_set(const tilesat_advisor *a, const ts_window *w, size_t k,
   mm.pins.n = mm.pins.cap = base->pins.n + to - from;
   tilesat_repairs *rep = NULL;
   int res = tilesat_repair(&mm, so, false, REPAIRS, &rep, err);
-  for (size_t i = 0; res == TILESAT_UNSAT && i < tilesat_repairs_count(rep);
-       i++) {
+  tilesat_repairs_info ri = {0};
+  if (res == TILESAT_UNSAT)
+    tilesat_repairs_get(rep, &ri);
+  for (size_t i = 0; i < ri.count; i++) {
     if (tilesat_repair_size(rep, i) != 1)
       continue;
     const tilesat_change *ch = tilesat_repair_change(rep, i, 0);

@@ -625,20 +625,12 @@ int tilesat_energy_prepare(tilesat_energy *e, tilesat_error *err) {
 
 /* -------------------------------------------------------------- queries */
 
-const tilesat_map *tilesat_energy_map(const tilesat_energy *e) {
-  if (!e)
-    ts_misuse(__func__, "NULL energy");
-  return e->map;
-}
-
-double tilesat_energy_hard_weight(const tilesat_energy *e) {
+void tilesat_energy_get(const tilesat_energy *e, tilesat_energy_info *info) {
   check_prepared(__func__, e, true);
-  return e->hard;
-}
-
-double tilesat_energy_frequency(const tilesat_energy *e) {
-  check_prepared(__func__, e, true);
-  return e->frequency;
+  if (!info)
+    ts_misuse(__func__, "NULL info");
+  *info = (tilesat_energy_info){e->map, e->hard, e->frequency, e->exact,
+                                e->palindrome != 0};
 }
 
 int64_t tilesat_energy_target(const tilesat_energy *e, int tile) {
@@ -646,16 +638,6 @@ int64_t tilesat_energy_target(const tilesat_energy *e, int tile) {
   if (tile < 0 || tile >= e->ntiles)
     ts_misuse(__func__, "tile index out of range");
   return e->target[tile];
-}
-
-bool tilesat_energy_exact(const tilesat_energy *e) {
-  check_prepared(__func__, e, true);
-  return e->exact;
-}
-
-bool tilesat_energy_has_line_term(const tilesat_energy *e) {
-  check_prepared(__func__, e, true);
-  return e->palindrome != 0;
 }
 
 long ts_line_score(const tilesat_energy *e, const int *tiles, int line,

@@ -69,60 +69,10 @@ int tilesat_tiled_doc_write_into(const tilesat_map *m, const int *tiles,
   return rc;
 }
 
-int tilesat_tiled_write_into(const tilesat_map *m, const int *tiles,
-                             const char *base, const char *layer,
-                             const char *path, tilesat_error *err) {
-  return tilesat_tiled_write_into_rules(m, tiles, base, layer, NULL, path, err);
-}
-
-int tilesat_tiled_write_into_rules(const tilesat_map *m, const int *tiles,
-                                   const char *base, const char *layer,
-                                   const char *rules, const char *path,
-                                   tilesat_error *err) {
-  ts_tiled_doc *d = ts_tiled_doc_read(base, err);
-  int rc =
-      d ? tilesat_tiled_doc_write_into(m, tiles, d, layer, rules, path, err)
-        : -1;
-  ts_tiled_doc_free(d);
-  return rc;
-}
-
-/* A map with like's tilesets to path, whole or not at all. */
-static int write_like(const tilesat_map *m, const ts_tiled_layers *l,
-                      const char *like, const char *path, tilesat_error *err) {
-  ts_tiled_doc *d = ts_tiled_doc_read(like, err);
-  tilesat_output *out = d ? tilesat_output_open(path, err) : NULL;
-  int rc = -1;
-  if (out &&
-      ts_tiled_write_like_to(m, l, d, path, tilesat_output_file(out), err))
-    tilesat_output_discard(out);
-  else if (out)
-    rc = tilesat_output_commit(out, err);
-  ts_tiled_doc_free(d);
-  return rc;
-}
-
-int tilesat_tiled_write_maps(const tilesat_map *m, const int *const *maps,
-                             size_t nmaps, const tilesat_pictures *pics,
-                             const char *like, const char *path,
-                             tilesat_error *err) {
-  if (nmaps == 0)
-    ts_misuse(__func__, "no maps");
-  ts_tiled_layers l = {maps, nmaps, NULL, NULL};
-  return like ? write_like(m, &l, like, path, err)
-              : ts_tiled_write_own(m, &l, pics, path, err);
-}
-
 int tilesat_tiled_write(const tilesat_map *m, const int *tiles,
                         const tilesat_pictures *pics, const char *path,
                         tilesat_error *err) {
   const int *maps[1] = {tiles};
-  return tilesat_tiled_write_maps(m, maps, 1, pics, NULL, path, err);
-}
-
-int tilesat_tiled_write_like(const tilesat_map *m, const int *tiles,
-                             const char *like, const char *path,
-                             tilesat_error *err) {
-  const int *maps[1] = {tiles};
-  return tilesat_tiled_write_maps(m, maps, 1, NULL, like, path, err);
+  ts_tiled_layers l = {maps, 1, NULL, NULL};
+  return ts_tiled_write_own(m, &l, pics, path, err);
 }

@@ -410,31 +410,6 @@ int tilesat_tiled_doc_write_maps_to(const tilesat_map *m,
               : ts_tiled_write_own_to(m, &l, pics, path, map, image, err);
 }
 
-int tilesat_tiled_write_maps_rules_to(const tilesat_map *m,
-                                      const int *const *maps, size_t nmaps,
-                                      const tilesat_pictures *pics,
-                                      const char *like, const char *rules,
-                                      const char *path, FILE *map, FILE *image,
-                                      tilesat_error *err) {
-  if (nmaps == 0 || !map || (!like && !image))
-    ts_misuse(__func__, nmaps ? "no stream" : "no maps");
-  ts_tiled_doc *d = like ? ts_tiled_doc_read(like, err) : NULL;
-  int rc = like && !d
-               ? -1
-               : tilesat_tiled_doc_write_maps_to(m, maps, nmaps, pics, d, rules,
-                                                 path, map, image, err);
-  ts_tiled_doc_free(d);
-  return rc;
-}
-
-int tilesat_tiled_write_maps_to(const tilesat_map *m, const int *const *maps,
-                                size_t nmaps, const tilesat_pictures *pics,
-                                const char *like, const char *path, FILE *map,
-                                FILE *image, tilesat_error *err) {
-  return tilesat_tiled_write_maps_rules_to(m, maps, nmaps, pics, like, NULL,
-                                           path, map, image, err);
-}
-
 char *tilesat_tiled_rules_property(const char *rules, const char *path) {
   struct stat st;
   if (!rules || stat(rules, &st) || !S_ISREG(st.st_mode))

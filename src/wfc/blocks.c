@@ -178,7 +178,7 @@ static int fill_block(tilesat_collapse *c, const tilesat_collapse_options *o,
     so.guard = TILESAT_GUARD_BLOCKS;
     so.seed = ts_rng_next(&c->rng);
     res = tilesat_collapse_run(sub, &so, tiles, err);
-    c->calls += tilesat_collapse_solver_calls(sub);
+    c->calls += sub->calls;
   }
   if (res == TILESAT_UNKNOWN && (level >= SAT_LEVEL || corridor) &&
       w->m.ncells <= SAT_CELLS)

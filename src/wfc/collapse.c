@@ -874,7 +874,7 @@ static int light_run(tilesat_collapse *c, const tilesat_collapse_options *o,
            "--guard %s needs the whole map's collapser%s; --guard modify does "
            "not",
            tilesat_guard_name(o->guard),
-           tilesat_map_large(c->m) ? ", and the map is too large for it" : "");
+           ts_map_large(c->m) ? ", and the map is too large for it" : "");
   return -1;
 }
 

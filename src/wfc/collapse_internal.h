@@ -118,7 +118,7 @@ struct tilesat_collapse {
   const struct tilesat_collapse *parent;
   const tilesat_solve_options *parent_so;
   /* the window that refuted the pins (its size and place only), or one of
-   * width 0 (tilesat_collapse_unsat_window) */
+   * width 0 (tilesat_collapse_info.unsat_window) */
   ts_window unsat_window;
   /* --guard modify (modify.c): what it did, and its periodic pattern,
    * found once for the map (p 0: none fits, -1: not looked for yet) */

@@ -116,7 +116,7 @@ tilesat_collapse *tilesat_collapse_new(const tilesat_map *m,
     ts_misuse(__func__, "NULL map");
   if (!tiles_ok(m, err))
     return NULL;
-  if (tilesat_map_large(m)) {
+  if (ts_map_large(m)) {
     ts_error(err, "collapse", 0,
              "%dx%d with %d tiles is too large for a run on the whole map (at "
              "most %d cells times tiles); --guard modify goes past it",

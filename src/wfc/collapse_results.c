@@ -1,16 +1,40 @@
 /* collapse_results.c: what a collapser's last run left (collapse.c runs
- * it): its exact bans, restarts, solver calls and repairs, the cell left
- * empty, the window that refuted the pins, the choices made; why a failed
- * run failed (tilesat_collapse_explain: the point of no return and a
- * minimal set of the choices before it that leaves no map); and the names
- * of the guards and heuristics. */
+ * it), in tilesat_collapse_get's one struct: its exact bans, restarts,
+ * solver calls and repairs, the cell left empty, the window that refuted
+ * the pins, the choices made; why a failed run failed
+ * (tilesat_collapse_explain: the point of no return and a minimal set of
+ * the choices before it that leaves no map); and the names of the guards
+ * and heuristics. */
 #include "wfc/collapse_internal.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-long tilesat_collapse_banned(const tilesat_collapse *c) {
-  return (long)c->dooms.n;
+void tilesat_collapse_get(const tilesat_collapse *c,
+                          tilesat_collapse_info *info) {
+  if (!c || !info)
+    ts_misuse(__func__, "NULL argument");
+  const ts_window *w = &c->unsat_window;
+  *info = (tilesat_collapse_info){
+      .contradiction = c->contradiction,
+      .why = c->failed >= 0 ? c->why : NULL,
+      .choices = c->choices.n,
+      .banned = (long)c->dooms.n,
+      .solver_calls = c->calls,
+      .repairs = c->repairs,
+      .resolved = c->resolved,
+      .restarts = c->restarts,
+      .restart_why = c->restarts ? c->restart_why : NULL,
+      .unsat_window = w->m.width > 0,
+      .row0 = w->y0,
+      .col0 = w->x0,
+      .rows = w->m.height,
+      .cols = w->m.width,
+      .no_return = c->no_return,
+      .ndoomed = c->doomed.n,
+      .doomed = c->doomed.v,
+      .modify = c->mod,
+  };
 }
 
 void tilesat_collapse_ban(const tilesat_collapse *c, size_t i, size_t *step,
@@ -20,43 +44,6 @@ void tilesat_collapse_ban(const tilesat_collapse *c, size_t i, size_t *step,
   *step = c->dooms.v[i].step;
   *cell = c->dooms.v[i].cell;
   *tile = c->dooms.v[i].tile;
-}
-long tilesat_collapse_restarts(const tilesat_collapse *c) {
-  return c->restarts;
-}
-
-const char *tilesat_collapse_restart_why(const tilesat_collapse *c) {
-  return c->restarts ? c->restart_why : NULL;
-}
-
-long tilesat_collapse_solver_calls(const tilesat_collapse *c) {
-  return c->calls;
-}
-
-long tilesat_collapse_repairs(const tilesat_collapse *c) { return c->repairs; }
-
-long tilesat_collapse_resolved(const tilesat_collapse *c) {
-  return c->resolved;
-}
-
-int tilesat_collapse_contradiction(const tilesat_collapse *c) {
-  return c->contradiction;
-}
-
-bool tilesat_collapse_unsat_window(const tilesat_collapse *c, int *row0,
-                                   int *col0, int *rows, int *cols) {
-  if (!c || !row0 || !col0 || !rows || !cols)
-    ts_misuse(__func__, "NULL argument");
-  const ts_window *w = &c->unsat_window;
-  *row0 = w->y0;
-  *col0 = w->x0;
-  *rows = w->m.height;
-  *cols = w->m.width;
-  return w->m.width > 0;
-}
-
-const char *tilesat_collapse_why(const tilesat_collapse *c) {
-  return c->failed >= 0 ? c->why : NULL;
 }
 
 bool tilesat_collapse_possible(const tilesat_collapse *c, int cell, int tile) {
@@ -167,14 +154,4 @@ int tilesat_collapse_explain(tilesat_collapse *c,
   if (rc == 0)
     qsort(c->doomed.v, c->doomed.n, sizeof *c->doomed.v, cmp_size);
   return rc;
-}
-
-long tilesat_collapse_no_return(const tilesat_collapse *c) {
-  return c->no_return;
-}
-
-size_t tilesat_collapse_doomed(const tilesat_collapse *c,
-                               const size_t **choices) {
-  *choices = c->doomed.v;
-  return c->doomed.n;
 }

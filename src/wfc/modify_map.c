@@ -89,7 +89,7 @@ static bool breaks(const fin *f, int cell, size_t *ip, size_t *ib) {
  * cannot fit. */
 static int whole(fin *f, const char *why, tilesat_error *err) {
   const tilesat_map *m = f->m;
-  if (tilesat_map_large(m)) {
+  if (ts_map_large(m)) {
     ts_error(err, "collapse", 0,
              "--guard modify needs the whole map's SAT (%s), and %dx%d with "
              "%d tiles is too large for it (at most %d cells times tiles)",
@@ -529,7 +529,7 @@ int ts_modify_run(tilesat_collapse *c, const tilesat_collapse_options *o,
           1u << TILESAT_GLOBAL_BORDER | 1u << TILESAT_GLOBAL_COUNT |
               TILESAT_KEEPS_MASK,
           "collapse --guard modify",
-          tilesat_map_large(c->m)
+          ts_map_large(c->m)
               ? "; --guard sat can on a map within 2^28 cells times tiles"
               : "; --guard sat can",
           err))
@@ -571,9 +571,4 @@ int ts_modify_run(tilesat_collapse *c, const tilesat_collapse_options *o,
     return -1;
   }
   return res == 0 ? TILESAT_SAT : res;
-}
-
-void tilesat_collapse_modify_stats(const tilesat_collapse *c,
-                                   tilesat_modify_stats *out) {
-  *out = c->mod;
 }

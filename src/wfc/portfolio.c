@@ -296,21 +296,21 @@ static int run_guard(const tilesat_map *m, const tilesat_solve_options *so,
   if (g != TILESAT_GUARD_MODIFY)
     ts_say(so, "a guarded collapse (seed %llu)", (unsigned long long)seed);
   int res = tilesat_collapse_run(c, &co, tiles, err);
-  how->banned = tilesat_collapse_banned(c);
-  how->repairs = tilesat_collapse_repairs(c);
+  tilesat_collapse_info ci;
+  tilesat_collapse_get(c, &ci);
+  how->banned = ci.banned;
+  how->repairs = ci.repairs;
   if (res == TILESAT_SAT) {
     how->by = TILESAT_BY_COLLAPSE;
   } else if (res == TILESAT_UNSAT) {
-    int row0, col0, rows, cols;
-    how->cell = tilesat_collapse_contradiction(c);
-    if (tilesat_collapse_unsat_window(c, &row0, &col0, &rows, &cols)) {
+    how->cell = ci.contradiction;
+    if (ci.unsat_window) {
       how->by = TILESAT_BY_WINDOW;
-      how->row0 = row0;
-      how->col0 = col0;
-      how->rows = rows;
-      how->cols = cols;
-    } else if (tilesat_collapse_choices(c, 0, &row0, &col0) == 0 &&
-               how->cell >= 0)
+      how->row0 = ci.row0;
+      how->col0 = ci.col0;
+      how->rows = ci.rows;
+      how->cols = ci.cols;
+    } else if (ci.choices == 0 && how->cell >= 0)
       how->by = TILESAT_BY_PROPAGATION; /* the pins alone */
     else
       how->by = TILESAT_BY_COLLAPSE; /* the whole map's solver */

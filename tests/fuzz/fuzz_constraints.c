@@ -19,7 +19,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (!tilesat_map_constraints_parse(map, (const char *)data, size,
                                      "fuzz.constraints", &err)) {
     bool lazy = false;
-    for (int i = 0; i < tilesat_map_nglobals(map); i++) {
+    tilesat_map_info mi;
+    tilesat_map_get(map, &mi);
+    for (int i = 0; i < mi.nglobals; i++) {
       tilesat_global_kind k = tilesat_map_global_kind(map, i);
       lazy |= k == TILESAT_GLOBAL_CONNECTED || k == TILESAT_GLOBAL_PATH;
       FUZZ_CHECK(tilesat_map_global_text(map, i)[0], "no words");
