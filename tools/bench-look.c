@@ -28,6 +28,7 @@
  * instrument's p-values where there are no seams.
  *
  * Times are CPU seconds of this thread for all maps of a kind. */
+#include "../tests/look_seams.h"
 #include "tilesat.h"
 #include "wfc/modify.h"
 
