@@ -247,8 +247,9 @@ check-test: $(BIN) $(TESTBIN) fuzz-replay-bins
 	  --xml=$(BUILD)/tests.xml
 	@$(MAKE) --no-print-directory fuzz-replay
 
-# Issue 32's look targets (tests/test_modify_look.c), missed today: make
-# test checks the statistics' instrument, this checks modify's maps too.
+# Issue 32's look targets (tests/test_modify_look.c) at 128x128: make test
+# checks the seams' instrument, modify's seams at 32x32 and 64x64 and the
+# shares at 128x128; this adds the seams at 128x128 (missed today).
 check-look: $(BIN) $(TESTBIN)
 	TILESAT_BIN=$(BIN) TILESAT_LOOK_TARGETS=1 $(TESTBIN) --filter 'look/*' --jobs 2
 

@@ -12,14 +12,23 @@
  *     the smallest p-value of Welch's two-sample test of a tile's share
  *     per map (the map is the unit: cells of a map are not independent),
  *     times the tiles (Bonferroni);
- *   seams: the chi-square test of homogeneity of neighbour pairs (east
- *     and south, by tiles) whose two cells lie in different blocks of
- *     modify's last layer against pairs inside its blocks (wfc/modify.h:
- *     MOD_P, ts_mod_layer_offset; columns whose expected seam count is under
- *     5 pooled): statistic, degrees of freedom, p, for modify's maps and,
- *     as a control, for REF's maps (which have no blocks).
+ *   seams: tests/look_seams.h's test, pairs across the seams of the
+ *     blocks that made each cell last against the pairs beside the
+ *     blocks' middle lines, maps as units (a permutation test, LOOK_PERMS
+ *     swaps, default 9999): the chi-square, its degrees of freedom, the
+ *     permutation's p and the chi-square's own (pairs as independent:
+ *     anti-conservative), for modify's maps and, as a control, for REF's
+ *     (which have no blocks).
+ *
+ * LOOK_TOP=N: then the N pairs that add most to modify's statistic (seam
+ * count against its expectation); LOOK_SIDES=1: modify's seam pairs and
+ * its middle pairs each against REF's pairs at those places (maps shuffled
+ * between the two kinds, 999 times); LOOK_CONTROLS=N: N more sets of
+ * MAPS reference maps (the seeds after), each tested as modify's are: the
+ * instrument's p-values where there are no seams.
  *
  * Times are CPU seconds of this thread for all maps of a kind. */
+#include "../tests/look_seams.h"
 #include "tilesat.h"
 #include "wfc/modify.h"
 
@@ -34,121 +43,24 @@ static double cpu(void) {
   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-/* The regularized upper incomplete gamma Q(a, x) (series below a + 1,
- * Lentz's continued fraction above), for chi-square's p = Q(df/2, x/2). */
-static double gamma_q(double a, double x) {
-  if (x <= 0)
-    return 1;
-  double lg = lgamma(a);
-  if (x < a + 1) {
-    double sum = 1 / a, term = sum;
-    for (int n = 1; n < 10000 && fabs(term) > fabs(sum) * 1e-15; n++) {
-      term *= x / (a + n);
-      sum += term;
-    }
-    return 1 - sum * exp(-x + a * log(x) - lg);
-  }
-  double b = x + 1 - a, c = 1e300, d = 1 / b, h = d;
-  for (int i = 1; i < 10000; i++) {
-    double an = -i * (i - a);
-    b += 2;
-    d = an * d + b;
-    d = fabs(d) < 1e-300 ? 1e-300 : d;
-    c = b + an / c;
-    c = fabs(c) < 1e-300 ? 1e-300 : c;
-    d = 1 / d;
-    double del = d * c;
-    h *= del;
-    if (fabs(del - 1) < 1e-15)
-      break;
-  }
-  return exp(-x + a * log(x) - lg) * h;
-}
-
-/* Pair counts: seam[k] and in[k], k = (dir * T + a) * T + b. */
-typedef struct pairs {
-  int T;
-  double *seam, *in;
-} pairs;
-
-/* Adds a w x h map's east and south pairs (wrapping when periodic). */
-static void pairs_add(pairs *p, const int *tiles, int w, int h, bool periodic) {
-  int oy, ox, T = p->T;
-  ts_mod_layer_offset(MOD_LAYERS - 1, MOD_P, false, &oy, &ox);
-  for (int y = 0; y < h; y++)
-    for (int x = 0; x < w; x++)
-      for (int d = 0; d < 2; d++) {
-        int ny = y + d, nx = x + 1 - d;
-        if (periodic) {
-          ny %= h;
-          nx %= w;
-        } else if (ny >= h || nx >= w)
-          continue;
-        /* the pair crosses a seam when its second cell starts a block */
-        int at = ((d ? y + 1 - oy : x + 1 - ox) % MOD_P + MOD_P) % MOD_P;
-        if (at != 0 && at != MOD_P / 2)
-          continue;
-        bool seam = at == 0;
-        size_t k =
-            ((size_t)d * (size_t)T + (size_t)tiles[y * w + x]) * (size_t)T +
-            (size_t)tiles[ny * w + nx];
-        (seam ? p->seam : p->in)[k]++;
-      }
-}
-
-/* Chi-square homogeneity of seam against inside, direction by direction
- * (their lines are not as many on an open map), the statistics and
- * degrees of freedom summed: p, *stat and *df. */
-static double pairs_p(const pairs *p, double *stat, int *df) {
-  size_t K = (size_t)p->T * (size_t)p->T;
-  double x2 = 0;
-  int dfs = 0;
-  for (int d = 0; d < 2; d++) {
-    const double *seam = p->seam + d * K, *in = p->in + d * K;
-    double S = 0, I = 0, ps = 0, pi = 0;
-    for (size_t k = 0; k < K; k++) {
-      S += seam[k];
-      I += in[k];
-    }
-    int cols = 0;
-    for (size_t k = 0; k <= K && S > 0 && I > 0; k++) {
-      double s = k < K ? seam[k] : ps, i = k < K ? in[k] : pi;
-      if (s + i == 0)
-        continue;
-      if (k < K && (s + i) * S / (S + I) < 5) {
-        ps += s;
-        pi += i;
-        continue;
-      }
-      double es = (s + i) * S / (S + I), ei = (s + i) * I / (S + I);
-      x2 += (s - es) * (s - es) / es + (i - ei) * (i - ei) / ei;
-      cols++;
-    }
-    dfs += cols > 1 ? cols - 1 : 0;
-  }
-  *stat = x2;
-  *df = dfs > 0 ? dfs : 1;
-  return gamma_q(*df / 2.0, x2 / 2);
-}
-
 /* One kind of maps: every map's shares (share[map * T + tile]), pairs. */
 typedef struct kind {
   double *share;
   int maps;
   long runs;
-  pairs pr;
+  look_seams pr;
   double secs;
 } kind;
 
 static int make(tilesat_collapse *c, tilesat_guard g, int maps, long tries,
-                int w, int h, bool periodic, int T, kind *k) {
+                uint64_t seed0, int w, int h, int T, kind *k) {
   int *tiles = malloc((size_t)w * (size_t)h * sizeof *tiles);
   tilesat_collapse_options o;
   tilesat_collapse_options_init(&o);
   o.guard = g;
   tilesat_error err;
   double t0 = cpu();
-  for (uint64_t s = 1; k->maps < maps && (long)s <= tries; s++) {
+  for (uint64_t s = seed0; k->maps < maps && (long)(s - seed0) < tries; s++) {
     o.seed = s;
     k->runs++;
     int res = tilesat_collapse_run(c, &o, tiles, &err);
@@ -162,7 +74,7 @@ static int make(tilesat_collapse *c, tilesat_guard g, int maps, long tries,
     double *sh = k->share + (size_t)k->maps * (size_t)T;
     for (int i = 0; i < w * h; i++)
       sh[tiles[i]] += 1.0 / (w * h);
-    pairs_add(&k->pr, tiles, w, h, periodic);
+    look_seams_add(&k->pr, tiles);
     k->maps++;
   }
   k->secs = cpu() - t0;
@@ -181,6 +93,11 @@ static void mean_var(const kind *k, int T, int t, double *m, double *v) {
   *v = k->maps > 1 ? (ss - s * s / k->maps) / (k->maps - 1) : 0;
 }
 
+static int env_int(const char *name, int dflt) {
+  const char *v = getenv(name);
+  return v && *v ? atoi(v) : dflt;
+}
+
 static void report(const tilesat_rules *r, const char *name, const char *size,
                    const char *ref, const kind *mod, const kind *rk) {
   int T = tilesat_rules_ntiles(r), worst = 0;
@@ -197,15 +114,58 @@ static void report(const tilesat_rules *r, const char *name, const char *size,
     }
     pmin = p < pmin ? p : pmin;
   }
-  double x1, x2;
-  int d1, d2;
-  double p1 = pairs_p(&mod->pr, &x1, &d1), p2 = pairs_p(&rk->pr, &x2, &d2);
+  int perms = env_int("LOOK_PERMS", 9999);
+  look_result a = look_seams_test(&mod->pr, perms, 1),
+              b = look_seams_test(&rk->pr, perms, 1);
   printf("%s %s | modify %d maps %.2f s | %s %d/%ld maps %.2f s | "
          "shares: max diff %.2f points (%s), Welch p %.3g (x%d tiles) | "
-         "seams: modify chi2 %.1f df %d p %.3g, %s chi2 %.1f df %d p %.3g\n",
+         "seams (%ld seam, %ld middle pairs a map): modify chi2 %.1f df %d "
+         "p %.3g (pairs as independent: %.3g), %s chi2 %.1f p %.3g (%.3g)\n",
          name, size, mod->maps, mod->secs, ref, rk->maps, rk->runs, rk->secs,
          100 * most, tilesat_rules_tile_name(r, worst),
-         pmin * T < 1 ? pmin * T : 1, T, x1, d1, p1, ref, x2, d2, p2);
+         pmin * T < 1 ? pmin * T : 1, T, mod->pr.pairs[1], mod->pr.pairs[0],
+         a.stat, a.df, a.p, a.p_pairs, ref, b.stat, b.p, b.p_pairs);
+  if (env_int("LOOK_SIDES", 0)) {
+    look_result sv = look_seams_versus(&mod->pr, &rk->pr, 1, 999, 2),
+                mv = look_seams_versus(&mod->pr, &rk->pr, 0, 999, 2);
+    printf(" against %s's pairs there: modify's seams chi2 %.1f p %.3g, its "
+           "middles chi2 %.1f p %.3g\n",
+           ref, sv.stat, sv.p, mv.stat, mv.p);
+  }
+  int top = env_int("LOOK_TOP", 0);
+  if (top > 0) {
+    printf(" modify's seams, the pairs that add most:\n");
+    look_seams_top(&mod->pr, r, top, stdout);
+  }
+}
+
+/* LOOK_CONTROLS more sets of the reference's maps (seeds after those
+ * used), each tested as modify's are: the instrument's p on maps that have
+ * no seams. */
+static int controls(tilesat_collapse *c, tilesat_guard g, int maps, long tries,
+                    uint64_t seed, int w, int h, bool periodic, int T) {
+  int sets = env_int("LOOK_CONTROLS", 0), low = 0;
+  if (sets <= 0)
+    return 0;
+  printf(" control sets of %d reference maps, seams p:", maps);
+  for (int j = 0; j < sets; j++) {
+    kind k = {.share = calloc((size_t)maps * (size_t)T, sizeof(double))};
+    look_seams_init(&k.pr, T, w, h, periodic, 1);
+    if (make(c, g, maps, tries, seed, w, h, T, &k)) {
+      free(k.share);
+      look_seams_free(&k.pr);
+      return 1;
+    }
+    seed += (uint64_t)k.runs;
+    look_result res = look_seams_test(&k.pr, env_int("LOOK_PERMS", 9999), 1);
+    low += res.p < 0.01;
+    printf(" %.3g", res.p);
+    fflush(stdout);
+    free(k.share);
+    look_seams_free(&k.pr);
+  }
+  printf(" (%d of %d under 0.01)\n", low, sets);
+  return 0;
 }
 
 int main(int argc, char **argv) {
@@ -238,16 +198,15 @@ int main(int argc, char **argv) {
     return 1;
   }
   int T = tilesat_rules_ntiles(r);
-  size_t K = 2 * (size_t)T * (size_t)T;
   kind k[2];
   for (int i = 0; i < 2; i++) {
     memset(&k[i], 0, sizeof k[i]);
     k[i].share = calloc((size_t)maps * (size_t)T, sizeof(double));
-    k[i].pr = (pairs){T, calloc(K, sizeof(double)), calloc(K, sizeof(double))};
+    look_seams_init(&k[i].pr, T, w, h, periodic, 1);
   }
-  int rc = make(c, TILESAT_GUARD_MODIFY, maps, maps, w, h, periodic, T, &k[0]);
+  int rc = make(c, TILESAT_GUARD_MODIFY, maps, maps, 1, w, h, T, &k[0]);
   if (!rc)
-    rc = make(c, g, maps, g ? maps : tries, w, h, periodic, T, &k[1]);
+    rc = make(c, g, maps, g ? maps : tries, 1, w, h, T, &k[1]);
   if (!rc && k[1].maps < 2) {
     fprintf(stderr, "bench-look: %s made %d maps in %ld runs\n", argv[4],
             k[1].maps, k[1].runs);
@@ -255,10 +214,12 @@ int main(int argc, char **argv) {
   }
   if (!rc)
     report(r, argv[1], argv[2], argv[4], &k[0], &k[1]);
+  if (!rc)
+    rc = controls(c, g, maps, g ? maps : tries, 1 + (uint64_t)k[1].runs, w, h,
+                  periodic, T);
   for (int i = 0; i < 2; i++) {
     free(k[i].share);
-    free(k[i].pr.seam);
-    free(k[i].pr.in);
+    look_seams_free(&k[i].pr);
   }
   tilesat_collapse_free(c);
   tilesat_map_free(m);

@@ -435,13 +435,13 @@ fi
 # Castle (open; against --guard blocks, as plain WFC makes no Castle map
 # that large), Knots and Circuit (periodic, against plain WFC's successful
 # runs) at LOOK_SIZE (default 128), LOOK_MAPS maps each way (default 20):
-# the largest difference of a tile's share in points, and the seams'
-# chi-square p beside the reference's (a control: its maps have no
-# blocks).  LOOK=0: none.
+# the largest difference of a tile's share in points, and the seams' test
+# (tests/look_seams.h: maps as units, a permutation test) beside the
+# reference's (a control: its maps have no blocks).  LOOK=0: none.
 if [ "${LOOK:-1}" = 1 ]; then
   # shellcheck disable=SC2046 # the link flags, one word each
   cc -std=c11 -D_POSIX_C_SOURCE=200809L -O2 -Isrc tools/bench-look.c \
-    build/libtilesat.a $(make -s print-libs) -o build/bench-look
+    tests/look_seams.c build/libtilesat.a $(make -s print-libs) -o build/bench-look
   L=${LOOK_SIZE:-128}
   echo
   echo "look: --guard modify against the reference, ${LOOK_MAPS:-20} maps each"

@@ -168,4 +168,15 @@ uint64_t ts_mod_block_key(uint64_t seed, int layer, mod_i128 brow,
 int ts_modify_run(tilesat_collapse *c, const tilesat_collapse_options *o,
                   int *tiles, tilesat_error *err);
 
+/* Which block of collapse --guard modify's layers made each cell of a w x
+ * h map last (its seed, periodic or not, hex rows or not): id[cell], the
+ * blocks numbered in the order they are made (-1: none, a cell of the
+ * margins' crossings on a map too small for a layer), and that block's
+ * free cells (the block without its margin) in in[cell], ring 0.  Where
+ * two neighbours' ids differ, a seam: the content on either side was
+ * made last by a different WFC run, one of them with the other fixed.
+ * For the look's measure (tests/look_seams.c). */
+void ts_mod_last_blocks(int w, int h, bool periodic, bool hex, uint64_t seed,
+                        int *id, ts_mod_rect *in);
+
 #endif

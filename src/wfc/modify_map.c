@@ -268,6 +268,40 @@ static void layer_segments(const tilesat_map *m, int l, seg *rows, int *nr,
   *nc = segments_open(m->width, g.ox, g.bw, cols);
 }
 
+void ts_mod_last_blocks(int w, int h, bool periodic, bool hex, uint64_t seed,
+                        int *id, ts_mod_rect *in) {
+  (void)seed;
+  tilesat_map m = {.width = w,
+                   .height = h,
+                   .periodic = periodic,
+                   .topo = hex ? TILESAT_HEX : TILESAT_SQUARE};
+  int most = w > h ? w : h, k = 0;
+  seg *rows = ts_malloc(((size_t)most / MOD_P + 3) * sizeof *rows);
+  seg *cols = ts_malloc(((size_t)most / MOD_P + 3) * sizeof *cols);
+  for (int c = 0; c < w * h; c++)
+    id[c] = -1;
+  for (int l = 0; l < MOD_LAYERS; l++) {
+    int nr, nc;
+    layer_segments(&m, l, rows, &nr, cols, &nc);
+    for (int i = 0; i < nr; i++)
+      for (int j = 0; j < nc; j++, k++) {
+        /* the free cells: the block without its ring's sides */
+        ts_mod_rect b = {rows[i].start + (int)rows[i].lo,
+                         cols[j].start + (int)cols[j].lo,
+                         rows[i].len - (int)(rows[i].lo + rows[i].hi),
+                         cols[j].len - (int)(cols[j].lo + cols[j].hi), 0};
+        for (int y = 0; y < b.hh; y++)
+          for (int x = 0; x < b.ww; x++) {
+            int c = (b.y0 + y) % h * w + (b.x0 + x) % w;
+            id[c] = k;
+            in[c] = b;
+          }
+      }
+  }
+  free(rows);
+  free(cols);
+}
+
 static double since(const struct timespec *t0) {
   struct timespec t;
   clock_gettime(CLOCK_MONOTONIC, &t);
