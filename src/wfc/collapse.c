@@ -5,10 +5,12 @@
  * undecided cell at a time (the one of lowest Shannon entropy of its tile
  * weights, ties broken at random by a tiny noise as the reference does; or
  * fewest tiles; or reading order), chooses its tile at random in proportion
- * to weight, and propagates: arc consistency, AC-4 style.  support[c][t][e]
+ * to weight, and propagates: arc consistency, AC-4 style.  support[c][e][t]
  * counts the tiles still possible in c's neighbour in direction e that
  * allow t at c; when a tile u leaves cell n, every tile t it supported in a
- * neighbour c loses one, and a tile left with no support is banned in turn.
+ * neighbour c loses one, and a tile left with no support is banned in turn
+ * (only the tiles still possible at c are counted: the bits of u's allowed
+ * set and c's possible set, a banned tile's count is not kept).
  * That is exactly unit propagation on the support clauses of the CNF, i.e.
  * the propagation `trace` shows, at a constant cost per (removal, supported
  * tile).  A cell left with no tile is a contradiction: the run fails, as
@@ -230,6 +232,8 @@ static void heap_flush(tilesat_collapse *c) {
 static void ban(tilesat_collapse *c, int cell, int t) {
   size_t k = (size_t)cell * (size_t)c->T + (size_t)t;
   c->possible[k] = 0;
+  c->pbits[(size_t)cell * (size_t)c->W + (size_t)(t / 64)] &=
+      ~(1ull << (t % 64));
   c->count[cell]--;
   c->sum_w[cell] -= c->w[t];
   c->sum_wlogw[cell] -= c->wlogw[t];
@@ -255,6 +259,9 @@ void ts_collapse_set(tilesat_collapse *c, int cell, int t) {
   uint8_t *poss = c->possible + (size_t)cell * (size_t)c->T;
   memset(poss, 0, (size_t)c->T);
   poss[t] = 1;
+  uint64_t *bits = c->pbits + (size_t)cell * (size_t)c->W;
+  memset(bits, 0, (size_t)c->W * sizeof *bits);
+  bits[t / 64] = 1ull << (t % 64);
   c->count[cell] = 1;
   c->sum_w[cell] = c->w[t];
   c->sum_wlogw[cell] = c->wlogw[t];
@@ -263,11 +270,14 @@ void ts_collapse_set(tilesat_collapse *c, int cell, int t) {
 }
 
 /* Tile u left cell n: the tiles it allowed in n's neighbours lose one
- * support each; a tile left with none is banned.  Until the stack is
- * empty or a cell is empty; then the global constraints' own bans (counts
- * at a bound, regions cut off), propagated in turn. */
+ * support each; a tile left with none is banned.  Only the tiles still
+ * possible count (the bits of u's allowed set and the neighbour's
+ * possible set, in increasing order as the support list has them: the
+ * same bans in the same order as counting every tile).  Until the stack
+ * is empty or a cell is empty; then the global constraints' own bans
+ * (counts at a bound, regions cut off), propagated in turn. */
 static void propagate(tilesat_collapse *c) {
-  const int T = c->T, D = c->D;
+  const int T = c->T, D = c->D, W = c->W;
 again:
   while (c->stack.n && (c->contradiction < 0 || c->drain)) {
     ts_collapse_pair p = c->stack.v[--c->stack.n];
@@ -276,16 +286,17 @@ again:
       if (cell < 0)
         continue;
       /* cell sees n in direction e = opp(d); t at cell lost u's support */
-      size_t k = (size_t)d * (size_t)T + (size_t)p.tile;
-      const int *list = c->supp_list[k];
-      int e = c->opp[d];
-      for (int i = 0; i < c->supp_len[k]; i++) {
-        int t = list[i];
-        size_t ct = (size_t)cell * (size_t)T + (size_t)t;
-        uint16_t *s = &c->support[ct * (size_t)D + (size_t)e];
-        if (--*s == 0 && c->possible[ct])
-          ban(c, cell, t);
-      }
+      const uint64_t *allow =
+          c->abits + ((size_t)d * (size_t)T + (size_t)p.tile) * (size_t)W;
+      const uint64_t *poss = c->pbits + (size_t)cell * (size_t)W;
+      uint16_t *s = c->support + ((size_t)cell * (size_t)D +
+                                  (size_t)c->opp[d]) * (size_t)T;
+      for (int w = 0; w < W; w++)
+        for (uint64_t m = allow[w] & poss[w]; m; m &= m - 1) {
+          int t = w * 64 + __builtin_ctzll(m);
+          if (--s[t] == 0)
+            ban(c, cell, t);
+        }
     }
   }
   if (c->cg && c->contradiction < 0 && ts_cg_propagate(c))
@@ -316,11 +327,11 @@ static void start(tilesat_collapse *c, uint64_t seed, tilesat_heuristic h) {
   c->contradiction = c->failed = -1;
   c->scan = 0;
   /* a fresh cell's supports (the first cell's, copied to the others) */
-  const size_t row = (size_t)T * (size_t)D;
+  const size_t row = (size_t)T * (size_t)D, W = (size_t)c->W;
   bool unsupported = false; /* a tile with no support in some direction */
   for (int t = 0; t < T && N > 0; t++)
     for (int d = 0; d < D; d++) {
-      c->support[(size_t)t * (size_t)D + (size_t)d] =
+      c->support[(size_t)d * (size_t)T + (size_t)t] =
           (uint16_t)c->supp_len[d * T + t];
       unsupported |= c->supp_len[d * T + t] == 0;
     }
@@ -333,8 +344,12 @@ static void start(tilesat_collapse *c, uint64_t seed, tilesat_heuristic h) {
     if (cell > 0)
       memcpy(c->support + (size_t)cell * row, c->support,
              row * sizeof *c->support);
+    for (size_t w = 0; w < W; w++) /* every tile: T bits */
+      c->pbits[(size_t)cell * W + w] =
+          (int)w < T / 64 ? ~0ull : (1ull << (T % 64)) - 1;
     if (ts_masked(m, cell)) { /* not part of the map: no tile, no choice */
       memset(c->possible + (size_t)cell * (size_t)T, 0, (size_t)T);
+      memset(c->pbits + (size_t)cell * W, 0, W * sizeof *c->pbits);
       c->count[cell] = 0;
       c->sum_w[cell] = c->sum_wlogw[cell] = c->entropy[cell] = 0;
     }
@@ -456,6 +471,7 @@ static int finish(tilesat_collapse *c, int *tiles, tilesat_error *err) {
 #define SNAP_FIELDS(X)                                                         \
   X(support, (size_t)c->N *(size_t)c->T *(size_t)c->D)                         \
   X(possible, (size_t)c->N *(size_t)c->T)                                      \
+  X(pbits, (size_t)c->N *(size_t)c->W)                                         \
   X(count, (size_t)c->N)                                                       \
   X(heap, (size_t)c->N)                                                        \
   X(pos, (size_t)c->N)                                                         \

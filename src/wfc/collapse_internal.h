@@ -22,6 +22,7 @@ typedef struct ts_collapse_snapshot {
   size_t step; /* SIZE_MAX: none taken */
   uint16_t *support;
   uint8_t *possible;
+  uint64_t *pbits;
   int *count, *heap, *pos;
   double *sum_w, *sum_wlogw, *entropy, *key;
   int heap_n, scan;
@@ -43,8 +44,13 @@ struct tilesat_collapse {
   int *opp;          /* [dir]: the opposite direction */
   int **supp_list;   /* [dir][tile]: tiles allowed in dir of tile */
   int *supp_len;     /* [dir][tile] */
-  uint16_t *support; /* [cell][tile][dir] */
+  int W;             /* uint64_t words of a tile bitset */
+  uint64_t *abits;   /* [dir][tile][W]: supp_list as a bitset */
+  /* [cell][dir][tile]: support, exact while the tile is possible (a
+   * banned tile's count is no longer kept: propagate skips it) */
+  uint16_t *support;
   uint8_t *possible; /* [cell][tile] */
+  uint64_t *pbits;   /* [cell][W]: possible, as a bitset */
   int *count;        /* [cell]: possible tiles */
   double *sum_w, *sum_wlogw, *entropy; /* [cell] */
   double *w, *wlogw;                   /* [tile] */
