@@ -10,7 +10,10 @@
  * allow t at c; when a tile u leaves cell n, every tile t it supported in a
  * neighbour c loses one, and a tile left with no support is banned in turn
  * (only the tiles still possible at c are counted: the bits of u's allowed
- * set and c's possible set, a banned tile's count is not kept).
+ * set and c's possible set, a banned tile's count is not kep.
+ * modify's block collapsers propagate by tile bitsets instead, AC-3 style
+ * (collapse_bits.c: the same wave after each propagation, the bans in
+ * another order).
  * That is exactly unit propagation on the support clauses of the CNF, i.e.
  * the propagation `trace` shows, at a constant cost per (removal, supported
  * tile).  A cell left with no tile is a contradiction: the run fails, as
@@ -256,6 +259,50 @@ static void ban(tilesat_collapse *c, int cell, int t) {
 
 void ts_collapse_ban(tilesat_collapse *c, int cell, int t) { ban(c, cell, t); }
 
+void ts_collapse_ban_bits(tilesat_collapse *c, int cell, int w, uint64_t mask) {
+  if (c->cg) { /* its counters follow each ban */
+    for (; mask; mask &= mask - 1)
+      ban(c, cell, w * 64 + __builtin_ctzll(mask));
+    return;
+  }
+  uint8_t *poss = c->possible + (size_t)cell * (size_t)c->T;
+  for (uint64_t m = mask; m; m &= m - 1) {
+    int t = w * 64 + __builtin_ctzll(m);
+    poss[t] = 0;
+    c->sum_w[cell] -= c->w[t];
+    c->sum_wlogw[cell] -= c->wlogw[t];
+  }
+  c->pbits[(size_t)cell * (size_t)c->W + (size_t)w] &= ~mask;
+  c->count[cell] -= __builtin_popcountll(mask);
+  if (c->pos[cell] >= 0)
+    heap_defer(c, cell);
+  else
+    c->entropy[cell] = entropy_of(c->sum_w[cell], c->sum_wlogw[cell]);
+  if (c->count[cell] > 0)
+    TS_PUSH(c->stack,
+            ((ts_collapse_pair){cell, w * 64 + __builtin_ctzll(mask)}));
+  else if (c->contradiction < 0)
+    c->contradiction = cell;
+}
+
+/* Every tile of cell but keep banned (by bitset words in modify's
+ * blocks). */
+static void ban_others(tilesat_collapse *c, int cell, int keep) {
+  if (c->done) {
+    for (int w = 0; w < c->W; w++) {
+      uint64_t m = c->pbits[(size_t)cell * (size_t)c->W + (size_t)w];
+      if (keep / 64 == w)
+        m &= ~(1ull << (keep % 64));
+      if (m)
+        ts_collapse_ban_bits(c, cell, w, m);
+    }
+    return;
+  }
+  for (int t = 0; t < c->T; t++)
+    if (t != keep && c->possible[(size_t)cell * (size_t)c->T + (size_t)t])
+      ban(c, cell, t);
+}
+
 void ts_collapse_set(tilesat_collapse *c, int cell, int t) {
   uint8_t *poss = c->possible + (size_t)cell * (size_t)c->T;
   memset(poss, 0, (size_t)c->T);
@@ -279,6 +326,10 @@ void ts_collapse_set(tilesat_collapse *c, int cell, int t) {
  * (counts at a bound, regions cut off), propagated in turn. */
 static void propagate(tilesat_collapse *c) {
   const int T = c->T, D = c->D, W = c->W;
+  if (c->done && !c->drain) { /* modify's blocks: by bitsets */
+    ts_collapse_propagate_bits(c);
+    return;
+  }
 again:
   while (c->stack.n && (c->contradiction < 0 || c->drain)) {
     ts_collapse_pair p = c->stack.v[--c->stack.n];
@@ -290,8 +341,8 @@ again:
       const uint64_t *allow =
           c->abits + ((size_t)d * (size_t)T + (size_t)p.tile) * (size_t)W;
       const uint64_t *poss = c->pbits + (size_t)cell * (size_t)W;
-      uint16_t *s = c->support + ((size_t)cell * (size_t)D +
-                                  (size_t)c->opp[d]) * (size_t)T;
+      uint16_t *s = c->support +
+                    ((size_t)cell * (size_t)D + (size_t)c->opp[d]) * (size_t)T;
       for (int w = 0; w < W; w++)
         for (uint64_t m = allow[w] & poss[w]; m; m &= m - 1) {
           int t = w * 64 + __builtin_ctzll(m);
@@ -355,6 +406,8 @@ static void start(tilesat_collapse *c, uint64_t seed, tilesat_heuristic h) {
       c->sum_w[cell] = c->sum_wlogw[cell] = c->entropy[cell] = 0;
     }
   }
+  if (c->done) /* nothing propagated yet: every cell as it is */
+    memcpy(c->done, c->pbits, (size_t)N * W * sizeof *c->done);
   heap_build(c);
   for (int cell = 0; unsupported && cell < N && c->contradiction < 0; cell++)
     for (int t = 0; t < T; t++)
@@ -375,10 +428,7 @@ static void start(tilesat_collapse *c, uint64_t seed, tilesat_heuristic h) {
     ts_cg_start(c);
   propagate(c);
   for (size_t i = 0; i < m->pins.n && c->contradiction < 0; i++) {
-    int cell = m->pins.v[i].cell, keep = m->pins.v[i].tile;
-    for (int t = 0; t < T; t++)
-      if (t != keep && c->possible[(size_t)cell * (size_t)T + (size_t)t])
-        ban(c, cell, t);
+    ban_others(c, m->pins.v[i].cell, m->pins.v[i].tile);
     propagate(c);
   }
 }
@@ -504,6 +554,8 @@ static void snap_restore_from(tilesat_collapse *c,
   SNAP_FIELDS(RESTORE)
 #undef RESTORE
   heap_clean(c); /* it was saved flushed */
+  if (c->done)   /* saved propagated */
+    memcpy(c->done, c->pbits, (size_t)c->N * (size_t)c->W * sizeof *c->done);
   c->heap_n = s->heap_n;
   c->scan = s->scan;
   c->rng = s->rng;
@@ -642,9 +694,7 @@ static int run_once(tilesat_collapse *c, const tilesat_collapse_options *o,
     if (keep < 0)
       continue;
     TS_PUSH(c->choices, ((ts_collapse_pair){cell, keep}));
-    for (int t = 0; t < c->T; t++)
-      if (t != keep && c->possible[(size_t)cell * (size_t)c->T + (size_t)t])
-        ban(c, cell, t);
+    ban_others(c, cell, keep);
     propagate(c);
   }
 }
@@ -676,9 +726,7 @@ static void replay_to(tilesat_collapse *c, const ts_collapse_pair *ch,
     if (i == j || c->contradiction >= 0)
       break;
     ts_collapse_pair p = ch[i];
-    for (int t = 0; t < c->T; t++)
-      if (t != p.tile && c->possible[(size_t)p.cell * (size_t)c->T + (size_t)t])
-        ban(c, p.cell, t);
+    ban_others(c, p.cell, p.tile);
     propagate(c);
     TS_PUSH(c->choices, p);
   }
@@ -692,9 +740,7 @@ static bool probe_fails(tilesat_collapse *c, int x) {
   for (int t = 0; t < c->T; t++) {
     if (!c->possible[(size_t)x * (size_t)c->T + (size_t)t])
       continue;
-    for (int u = 0; u < c->T; u++)
-      if (u != t && c->possible[(size_t)x * (size_t)c->T + (size_t)u])
-        ban(c, x, u);
+    ban_others(c, x, t);
     propagate(c);
     bool ok = c->contradiction < 0;
     snap_restore_from(c, &c->probe);

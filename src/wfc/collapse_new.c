@@ -59,7 +59,8 @@ bool tilesat_collapse_keeps(const tilesat_map *m) {
  * (estimate 469), Circuit 500x500 108 MiB (111), patchwork16 1000x1000
  * 200 MiB (229). */
 double ts_collapse_bytes_per_cell(int T, int D, bool guard) {
-  double state = 2.0 * T * D + T + 8.0 * ((T + 63) / 64) + 44;
+  int words = (T + 63) / 64;
+  double state = 2.0 * T * D + T + 8.0 * words + 44;
   return 4.0 * D + state + 13 + 32 + 4 + (guard ? state + T : 0);
 }
 
@@ -169,6 +170,9 @@ void tilesat_collapse_free(tilesat_collapse *c) {
   free(c->support);
   free(c->possible);
   free(c->pbits);
+  free(c->done);
+  free(c->ubits);
+  free(c->utab);
   free(c->count);
   free(c->sum_w);
   free(c->sum_wlogw);

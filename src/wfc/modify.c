@@ -6,10 +6,13 @@
  * pinned to the tiles they hold, so its other cells see their outside
  * neighbours as they are, and those cells keep the map's pins, bans and
  * masks.  WFC fills it (a collapser of its own, up to MOD_TRIES runs, the
- * seeds from the block's key), then CaDiCaL within MOD_CONFLICTS; a block
- * neither fills keeps its content, which is a filling: the map stays valid
- * after every block.  Same key, same block: a block's result depends on
- * its place, the seed and its cells' content alone. */
+ * seeds from the block's key; it propagates by tile bitsets,
+ * collapse_bits.c: the wave AC-4 would leave, its bans and so the noise
+ * that breaks ties between cells in another order), then CaDiCaL within
+ * MOD_CONFLICTS; a block neither fills keeps its content, which is a
+ * filling: the map stays valid after every block.  Same key, same block: a
+ * block's result depends on its place, the seed and its cells' content alone.
+ */
 #include "wfc/modify.h"
 
 #include <math.h>
@@ -428,6 +431,7 @@ static mod_cached *cached(ts_mod_engine *e, int hh, int ww,
     return NULL;
   }
   weigh(e, k->c);
+  ts_collapse_bits_on(k->c);
   e->ncached++;
   return k;
 }
@@ -700,8 +704,10 @@ static int fill_window(ts_mod_engine *e, const ts_mod_plane *pl,
   tilesat_collapse *own = NULL;
   if (!c && !(c = own = tilesat_collapse_new(wm, err)))
     return -1;
-  if (own)
+  if (own) {
     weigh(e, own);
+    ts_collapse_bits_on(own);
+  }
   int res = fill_wfc(e, pl, c, key, err);
   tilesat_collapse_free(own);
   if (res == 1) {
