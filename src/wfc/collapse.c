@@ -266,14 +266,18 @@ void ts_collapse_ban_bits(tilesat_collapse *c, int cell, int w, uint64_t mask) {
     return;
   }
   uint8_t *poss = c->possible + (size_t)cell * (size_t)c->T;
-  for (uint64_t m = mask; m; m &= m - 1) {
+  double sw = c->sum_w[cell], swl = c->sum_wlogw[cell]; /* in registers */
+  int n = 0;
+  for (uint64_t m = mask; m; m &= m - 1, n++) {
     int t = w * 64 + __builtin_ctzll(m);
     poss[t] = 0;
-    c->sum_w[cell] -= c->w[t];
-    c->sum_wlogw[cell] -= c->wlogw[t];
+    sw -= c->w[t];
+    swl -= c->wlogw[t];
   }
+  c->sum_w[cell] = sw;
+  c->sum_wlogw[cell] = swl;
   c->pbits[(size_t)cell * (size_t)c->W + (size_t)w] &= ~mask;
-  c->count[cell] -= __builtin_popcountll(mask);
+  c->count[cell] -= n;
   if (c->pos[cell] >= 0)
     heap_defer(c, cell);
   else
@@ -393,7 +397,7 @@ static void start(tilesat_collapse *c, uint64_t seed, tilesat_heuristic h) {
     c->sum_w[cell] = sw;
     c->sum_wlogw[cell] = swl;
     c->entropy[cell] = fresh;
-    if (cell > 0)
+    if (cell > 0 && !c->done) /* bitsets count none */
       memcpy(c->support + (size_t)cell * row, c->support,
              row * sizeof *c->support);
     for (size_t w = 0; w < W; w++) /* every tile: T bits */
@@ -520,7 +524,7 @@ static int finish(tilesat_collapse *c, int *tiles, tilesat_error *err) {
 /* The state at the start of this step into the snapshot (allocated the
  * first time), or back from it.  Copying is the same either way. */
 #define SNAP_FIELDS(X)                                                         \
-  X(support, (size_t)c->N *(size_t)c->T *(size_t)c->D)                         \
+  X(support, c->done ? 0 : (size_t)c->N *(size_t)c->T *(size_t)c->D)           \
   X(possible, (size_t)c->N *(size_t)c->T)                                      \
   X(pbits, (size_t)c->N *(size_t)c->W)                                         \
   X(count, (size_t)c->N)                                                       \
