@@ -2,10 +2,12 @@
  * modify's blocks (modify.c turns it on for them).
  *
  * The same arc consistency as collapse.c's AC-4 counts, AC-3 style: a
- * cell whose possible set changed is taken from the queue once, and each
- * neighbour keeps the tiles that some tile still possible at the cell
- * allows in that direction, all the others removed at once
- * (ts_collapse_ban_bits).  That union of allowed sets is OR-ed from a
+ * cell whose possible set changed is taken from a queue (c->stack, read
+ * first in first out: a cell changed from several sides waits for them
+ * all, Rooms 512x512 periodic 2.05 s last in first out, 1.40 s so), once
+ * for the changes before it is taken, and each neighbour keeps the tiles
+ * that some tile still possible at the cell allows in that direction, all
+ * the others removed at once (ts_collapse_ban_bits).  That union of allowed sets is OR-ed from a
  * table of the unions of every subset of each chunk of 4 or 8 tiles (one
  * line of the table a chunk, every direction in it), or tile by tile for
  * a cell of few tiles (a decided one: one row).  The wave after a
@@ -133,8 +135,8 @@ static bool changed(tilesat_collapse *c, int cell) {
 
 void ts_collapse_propagate_bits(tilesat_collapse *c) {
   const size_t W = (size_t)c->W, D = (size_t)c->D;
-  while (c->stack.n && c->contradiction < 0) {
-    int cell = c->stack.v[--c->stack.n].cell;
+  for (size_t q = 0; q < c->stack.n && c->contradiction < 0; q++) {
+    int cell = c->stack.v[q].cell;
     if (!changed(c, cell))
       continue; /* propagated as it is */
     unions(c, cell, c->ubits);
@@ -149,4 +151,5 @@ void ts_collapse_propagate_bits(tilesat_collapse *c) {
       }
     }
   }
+  c->stack.n = 0;
 }
