@@ -1,5 +1,6 @@
 /* collapse_bits.c: propagation by tile bitsets, for the collapsers of
- * modify's blocks (modify.c turns it on for them).
+ * modify's blocks (modify.c turns it on for them, but for the blocks of
+ * its calibration, which keep AC-4's order and so its weights).
  *
  * The same arc consistency as collapse.c's AC-4 counts, AC-3 style: a
  * cell whose possible set changed is taken from a queue (c->stack, read
@@ -7,10 +8,10 @@
  * all, Rooms 512x512 periodic 2.05 s last in first out, 1.40 s so), once
  * for the changes before it is taken, and each neighbour keeps the tiles
  * that some tile still possible at the cell allows in that direction, all
- * the others removed at once (ts_collapse_ban_bits).  That union of allowed sets is OR-ed from a
- * table of the unions of every subset of each chunk of 4 or 8 tiles (one
- * line of the table a chunk, every direction in it), or tile by tile for
- * a cell of few tiles (a decided one: one row).  The wave after a
+ * the others removed at once (ts_collapse_ban_bits).  That union of allowed
+ * sets is OR-ed from a table of the unions of every subset of each chunk of 4
+ * or 8 tiles (one line of the table a chunk, every direction in it), or tile by
+ * tile for a cell of few tiles (a decided one: one row).  The wave after a
  * propagation is the same (arc consistency has one fixpoint, and a run
  * fails where it has an empty cell either way), but the bans come in
  * another order, one draw of the heap's noise for each word of a cell's
