@@ -330,7 +330,7 @@ void ts_collapse_set(tilesat_collapse *c, int cell, int t) {
  * (counts at a bound, regions cut off), propagated in turn. */
 static void propagate(tilesat_collapse *c) {
   const int T = c->T, D = c->D, W = c->W;
-  if (c->done && !c->drain) { /* modify's blocks: by bitsets */
+  if (c->done) { /* modify's blocks: by bitsets (they never drain) */
     ts_collapse_propagate_bits(c);
     return;
   }
@@ -646,8 +646,9 @@ static bool poll_run(tilesat_collapse *c, const tilesat_collapse_options *o,
 /* A run from its seed: the start (or the one modify kept, start_reuse). */
 static void run_start(tilesat_collapse *c, const tilesat_collapse_options *o) {
   /* the block guard decides blocks again without global constraints or
-   * masks: not on such maps (blocks refused, auto as sat) */
-  bool blocks = !c->cg && !c->m->masked;
+   * masks: not on such maps (blocks refused, auto as sat), nor by bitsets
+   * (modify's blocks: no support counts for a repair to mend) */
+  bool blocks = !c->cg && !c->m->masked && !c->done;
   c->drain = blocks && (o->guard == TILESAT_GUARD_BLOCKS ||
                         o->guard == TILESAT_GUARD_AUTO);
   c->blocks_on = blocks && o->guard == TILESAT_GUARD_BLOCKS;
