@@ -216,7 +216,8 @@ static void ring_of(tilesat_collapse *c, const ts_window *w, int mc, int t,
       size_t nu = (size_t)n * (size_t)T + (size_t)u;
       if (!c->possible[nu])
         continue;
-      uint16_t *s = &c->support[nu * (size_t)D + (size_t)e];
+      uint16_t *s =
+          &c->support[((size_t)n * (size_t)D + (size_t)e) * (size_t)T + u];
       if (!take)
         *s = ts_bit(ts_allowed(r, u, e), t);
       else if (*s == 0)
@@ -235,11 +236,11 @@ static void apply(tilesat_collapse *c, const ts_window *w, const int *tiles) {
     ts_collapse_set(c, ts_collapse_map_cell(c, w, lc), tiles[lc]);
   for (int lc = 0; lc < w->m.ncells; lc++) {
     int mc = ts_collapse_map_cell(c, w, lc), t = tiles[lc];
-    size_t k = ((size_t)mc * (size_t)T + (size_t)t) * (size_t)D;
     for (int d = 0; d < D; d++) {
+      size_t k = ((size_t)mc * (size_t)D + (size_t)d) * (size_t)T + (size_t)t;
       int n = c->nbr[(size_t)mc * (size_t)D + (size_t)d];
       if (n >= 0)
-        c->support[k + (size_t)d] = support_of(c, t, d, n);
+        c->support[k] = support_of(c, t, d, n);
     }
   }
   for (int take = 0; take < 2; take++)

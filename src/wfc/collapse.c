@@ -5,10 +5,15 @@
  * undecided cell at a time (the one of lowest Shannon entropy of its tile
  * weights, ties broken at random by a tiny noise as the reference does; or
  * fewest tiles; or reading order), chooses its tile at random in proportion
- * to weight, and propagates: arc consistency, AC-4 style.  support[c][t][e]
+ * to weight, and propagates: arc consistency, AC-4 style.  support[c][e][t]
  * counts the tiles still possible in c's neighbour in direction e that
  * allow t at c; when a tile u leaves cell n, every tile t it supported in a
- * neighbour c loses one, and a tile left with no support is banned in turn.
+ * neighbour c loses one, and a tile left with no support is banned in turn
+ * (only the tiles still possible at c are counted: the bits of u's allowed
+ * set and c's possible set, a banned tile's count is not kep.
+ * modify's block collapsers propagate by tile bitsets instead, AC-3 style
+ * (collapse_bits.c: the same wave after each propagation, the bans in
+ * another order).
  * That is exactly unit propagation on the support clauses of the CNF, i.e.
  * the propagation `trace` shows, at a constant cost per (removal, supported
  * tile).  A cell left with no tile is a contradiction: the run fails, as
@@ -72,8 +77,9 @@
  *
  * The solver on the whole map and the guard's windows, learns and
  * restarts are in collapse_guard.c; making and freeing a collapser, and
- * the memory it needs, in collapse_new.c; what a run left, why it failed
- * and the names of guards and heuristics in collapse_results.c.
+ * the memory it needs, in collapse_new.c; what a run left, why it failed,
+ * the names of guards and heuristics and a run's progress lines in
+ * collapse_results.c.
  */
 #include "wfc/collapse_internal.h"
 #include "wfc/modify.h"
@@ -230,6 +236,8 @@ static void heap_flush(tilesat_collapse *c) {
 static void ban(tilesat_collapse *c, int cell, int t) {
   size_t k = (size_t)cell * (size_t)c->T + (size_t)t;
   c->possible[k] = 0;
+  c->pbits[(size_t)cell * (size_t)c->W + (size_t)(t / 64)] &=
+      ~(1ull << (t % 64));
   c->count[cell]--;
   c->sum_w[cell] -= c->w[t];
   c->sum_wlogw[cell] -= c->wlogw[t];
@@ -251,10 +259,61 @@ static void ban(tilesat_collapse *c, int cell, int t) {
 
 void ts_collapse_ban(tilesat_collapse *c, int cell, int t) { ban(c, cell, t); }
 
+void ts_collapse_ban_bits(tilesat_collapse *c, int cell, int w, uint64_t mask) {
+  if (c->cg) { /* its counters follow each ban */
+    for (; mask; mask &= mask - 1)
+      ban(c, cell, w * 64 + __builtin_ctzll(mask));
+    return;
+  }
+  uint8_t *poss = c->possible + (size_t)cell * (size_t)c->T;
+  double sw = c->sum_w[cell], swl = c->sum_wlogw[cell]; /* in registers */
+  int n = 0;
+  for (uint64_t m = mask; m; m &= m - 1, n++) {
+    int t = w * 64 + __builtin_ctzll(m);
+    poss[t] = 0;
+    sw -= c->w[t];
+    swl -= c->wlogw[t];
+  }
+  c->sum_w[cell] = sw;
+  c->sum_wlogw[cell] = swl;
+  c->pbits[(size_t)cell * (size_t)c->W + (size_t)w] &= ~mask;
+  c->count[cell] -= n;
+  if (c->pos[cell] >= 0)
+    heap_defer(c, cell);
+  else
+    c->entropy[cell] = entropy_of(c->sum_w[cell], c->sum_wlogw[cell]);
+  if (c->count[cell] > 0)
+    TS_PUSH(c->stack,
+            ((ts_collapse_pair){cell, w * 64 + __builtin_ctzll(mask)}));
+  else if (c->contradiction < 0)
+    c->contradiction = cell;
+}
+
+/* Every tile of cell but keep banned (by bitset words in modify's
+ * blocks). */
+static void ban_others(tilesat_collapse *c, int cell, int keep) {
+  if (c->done) {
+    for (int w = 0; w < c->W; w++) {
+      uint64_t m = c->pbits[(size_t)cell * (size_t)c->W + (size_t)w];
+      if (keep / 64 == w)
+        m &= ~(1ull << (keep % 64));
+      if (m)
+        ts_collapse_ban_bits(c, cell, w, m);
+    }
+    return;
+  }
+  for (int t = 0; t < c->T; t++)
+    if (t != keep && c->possible[(size_t)cell * (size_t)c->T + (size_t)t])
+      ban(c, cell, t);
+}
+
 void ts_collapse_set(tilesat_collapse *c, int cell, int t) {
   uint8_t *poss = c->possible + (size_t)cell * (size_t)c->T;
   memset(poss, 0, (size_t)c->T);
   poss[t] = 1;
+  uint64_t *bits = c->pbits + (size_t)cell * (size_t)c->W;
+  memset(bits, 0, (size_t)c->W * sizeof *bits);
+  bits[t / 64] = 1ull << (t % 64);
   c->count[cell] = 1;
   c->sum_w[cell] = c->w[t];
   c->sum_wlogw[cell] = c->wlogw[t];
@@ -263,11 +322,18 @@ void ts_collapse_set(tilesat_collapse *c, int cell, int t) {
 }
 
 /* Tile u left cell n: the tiles it allowed in n's neighbours lose one
- * support each; a tile left with none is banned.  Until the stack is
- * empty or a cell is empty; then the global constraints' own bans (counts
- * at a bound, regions cut off), propagated in turn. */
+ * support each; a tile left with none is banned.  Only the tiles still
+ * possible count (the bits of u's allowed set and the neighbour's
+ * possible set, in increasing order as the support list has them: the
+ * same bans in the same order as counting every tile).  Until the stack
+ * is empty or a cell is empty; then the global constraints' own bans
+ * (counts at a bound, regions cut off), propagated in turn. */
 static void propagate(tilesat_collapse *c) {
-  const int T = c->T, D = c->D;
+  const int T = c->T, D = c->D, W = c->W;
+  if (c->done) { /* modify's blocks: by bitsets (they never drain) */
+    ts_collapse_propagate_bits(c);
+    return;
+  }
 again:
   while (c->stack.n && (c->contradiction < 0 || c->drain)) {
     ts_collapse_pair p = c->stack.v[--c->stack.n];
@@ -276,16 +342,17 @@ again:
       if (cell < 0)
         continue;
       /* cell sees n in direction e = opp(d); t at cell lost u's support */
-      size_t k = (size_t)d * (size_t)T + (size_t)p.tile;
-      const int *list = c->supp_list[k];
-      int e = c->opp[d];
-      for (int i = 0; i < c->supp_len[k]; i++) {
-        int t = list[i];
-        size_t ct = (size_t)cell * (size_t)T + (size_t)t;
-        uint16_t *s = &c->support[ct * (size_t)D + (size_t)e];
-        if (--*s == 0 && c->possible[ct])
-          ban(c, cell, t);
-      }
+      const uint64_t *allow =
+          c->abits + ((size_t)d * (size_t)T + (size_t)p.tile) * (size_t)W;
+      const uint64_t *poss = c->pbits + (size_t)cell * (size_t)W;
+      uint16_t *s = c->support +
+                    ((size_t)cell * (size_t)D + (size_t)c->opp[d]) * (size_t)T;
+      for (int w = 0; w < W; w++)
+        for (uint64_t m = allow[w] & poss[w]; m; m &= m - 1) {
+          int t = w * 64 + __builtin_ctzll(m);
+          if (--s[t] == 0)
+            ban(c, cell, t);
+        }
     }
   }
   if (c->cg && c->contradiction < 0 && ts_cg_propagate(c))
@@ -316,11 +383,11 @@ static void start(tilesat_collapse *c, uint64_t seed, tilesat_heuristic h) {
   c->contradiction = c->failed = -1;
   c->scan = 0;
   /* a fresh cell's supports (the first cell's, copied to the others) */
-  const size_t row = (size_t)T * (size_t)D;
+  const size_t row = (size_t)T * (size_t)D, W = (size_t)c->W;
   bool unsupported = false; /* a tile with no support in some direction */
   for (int t = 0; t < T && N > 0; t++)
     for (int d = 0; d < D; d++) {
-      c->support[(size_t)t * (size_t)D + (size_t)d] =
+      c->support[(size_t)d * (size_t)T + (size_t)t] =
           (uint16_t)c->supp_len[d * T + t];
       unsupported |= c->supp_len[d * T + t] == 0;
     }
@@ -330,15 +397,21 @@ static void start(tilesat_collapse *c, uint64_t seed, tilesat_heuristic h) {
     c->sum_w[cell] = sw;
     c->sum_wlogw[cell] = swl;
     c->entropy[cell] = fresh;
-    if (cell > 0)
+    if (cell > 0 && !c->done) /* bitsets count none */
       memcpy(c->support + (size_t)cell * row, c->support,
              row * sizeof *c->support);
+    for (size_t w = 0; w < W; w++) /* every tile: T bits */
+      c->pbits[(size_t)cell * W + w] =
+          (int)w < T / 64 ? ~0ull : (1ull << (T % 64)) - 1;
     if (ts_masked(m, cell)) { /* not part of the map: no tile, no choice */
       memset(c->possible + (size_t)cell * (size_t)T, 0, (size_t)T);
+      memset(c->pbits + (size_t)cell * W, 0, W * sizeof *c->pbits);
       c->count[cell] = 0;
       c->sum_w[cell] = c->sum_wlogw[cell] = c->entropy[cell] = 0;
     }
   }
+  if (c->done) /* nothing propagated yet: every cell as it is */
+    memcpy(c->done, c->pbits, (size_t)N * W * sizeof *c->done);
   heap_build(c);
   for (int cell = 0; unsupported && cell < N && c->contradiction < 0; cell++)
     for (int t = 0; t < T; t++)
@@ -359,10 +432,7 @@ static void start(tilesat_collapse *c, uint64_t seed, tilesat_heuristic h) {
     ts_cg_start(c);
   propagate(c);
   for (size_t i = 0; i < m->pins.n && c->contradiction < 0; i++) {
-    int cell = m->pins.v[i].cell, keep = m->pins.v[i].tile;
-    for (int t = 0; t < T; t++)
-      if (t != keep && c->possible[(size_t)cell * (size_t)T + (size_t)t])
-        ban(c, cell, t);
+    ban_others(c, m->pins.v[i].cell, m->pins.v[i].tile);
     propagate(c);
   }
 }
@@ -454,8 +524,9 @@ static int finish(tilesat_collapse *c, int *tiles, tilesat_error *err) {
 /* The state at the start of this step into the snapshot (allocated the
  * first time), or back from it.  Copying is the same either way. */
 #define SNAP_FIELDS(X)                                                         \
-  X(support, (size_t)c->N *(size_t)c->T *(size_t)c->D)                         \
+  X(support, c->done ? 0 : (size_t)c->N *(size_t)c->T *(size_t)c->D)           \
   X(possible, (size_t)c->N *(size_t)c->T)                                      \
+  X(pbits, (size_t)c->N *(size_t)c->W)                                         \
   X(count, (size_t)c->N)                                                       \
   X(heap, (size_t)c->N)                                                        \
   X(pos, (size_t)c->N)                                                         \
@@ -487,6 +558,8 @@ static void snap_restore_from(tilesat_collapse *c,
   SNAP_FIELDS(RESTORE)
 #undef RESTORE
   heap_clean(c); /* it was saved flushed */
+  if (c->done)   /* saved propagated */
+    memcpy(c->done, c->pbits, (size_t)c->N * (size_t)c->W * sizeof *c->done);
   c->heap_n = s->heap_n;
   c->scan = s->scan;
   c->rng = s->rng;
@@ -543,58 +616,6 @@ static void snap_keep(tilesat_collapse *c) {
   256 /* a progress line offered (the caller throttles)                        \
        */
 
-static long decided_cells(const tilesat_collapse *c) {
-  long open =
-      c->heuristic == TILESAT_HEURISTIC_SCANLINE ? c->N - c->scan : c->heap_n;
-  return (long)c->N - open;
-}
-
-void ts_collapse_undo(tilesat_collapse *c, const char *why) {
-  long now = decided_cells(c);
-  bool pending = c->undo_why && now < c->undo_from; /* keep the higher */
-  c->undo_from = pending ? c->undo_from : now;
-  c->undo_why = why;
-}
-
-void ts_collapse_report(const tilesat_collapse *c,
-                        const tilesat_solve_options *so, const char *doing) {
-  for (; c->parent; c = c->parent)
-    so = c->parent_so;
-  if (!so || !so->progress)
-    return;
-  long decided = decided_cells(c);
-  char line[256];
-  int n = snprintf(line, sizeof line, "%ld of %d cells decided", decided, c->N);
-  if (c->guarded && n > 0 && (size_t)n < sizeof line)
-    n += snprintf(line + n, sizeof line - (size_t)n,
-                  ", %zu exact ban%s, %ld block repair%s", c->dooms.n,
-                  c->dooms.n == 1 ? "" : "s", c->repairs,
-                  c->repairs == 1 ? "" : "s");
-  if (doing && *doing && n > 0 && (size_t)n < sizeof line)
-    n += snprintf(line + n, sizeof line - (size_t)n, "; %s", doing);
-  if (c->undo_why && decided < c->undo_from && n > 0 && (size_t)n < sizeof line)
-    snprintf(line + n, sizeof line - (size_t)n, "; back from %ld decided: %s",
-             c->undo_from, c->undo_why);
-  so->progress(so->progress_user, line);
-}
-
-static void say_run(void *user, const char *line) {
-  (void)line;
-  const ts_collapse_say *say = user;
-  ts_collapse_report(say->c, say->own, say->doing);
-}
-
-tilesat_solve_options ts_collapse_quiet(const tilesat_collapse *c,
-                                        const tilesat_solve_options *so,
-                                        const tilesat_solve_options *own,
-                                        ts_collapse_say *say) {
-  *say = (ts_collapse_say){c, own, ""};
-  tilesat_solve_options q = *so;
-  q.progress = say_run;
-  q.progress_user = say;
-  return q;
-}
-
 /* How run_once begins: from the seed, from the snapshot, or on from the
  * wave as it is (auto, once the exact guard gave up). */
 enum { RUN_START, RUN_RESUME, RUN_ON };
@@ -625,8 +646,9 @@ static bool poll_run(tilesat_collapse *c, const tilesat_collapse_options *o,
 /* A run from its seed: the start (or the one modify kept, start_reuse). */
 static void run_start(tilesat_collapse *c, const tilesat_collapse_options *o) {
   /* the block guard decides blocks again without global constraints or
-   * masks: not on such maps (blocks refused, auto as sat) */
-  bool blocks = !c->cg && !c->m->masked;
+   * masks: not on such maps (blocks refused, auto as sat), nor by bitsets
+   * (modify's blocks: no support counts for a repair to mend) */
+  bool blocks = !c->cg && !c->m->masked && !c->done;
   c->drain = blocks && (o->guard == TILESAT_GUARD_BLOCKS ||
                         o->guard == TILESAT_GUARD_AUTO);
   c->blocks_on = blocks && o->guard == TILESAT_GUARD_BLOCKS;
@@ -677,9 +699,7 @@ static int run_once(tilesat_collapse *c, const tilesat_collapse_options *o,
     if (keep < 0)
       continue;
     TS_PUSH(c->choices, ((ts_collapse_pair){cell, keep}));
-    for (int t = 0; t < c->T; t++)
-      if (t != keep && c->possible[(size_t)cell * (size_t)c->T + (size_t)t])
-        ban(c, cell, t);
+    ban_others(c, cell, keep);
     propagate(c);
   }
 }
@@ -711,9 +731,7 @@ static void replay_to(tilesat_collapse *c, const ts_collapse_pair *ch,
     if (i == j || c->contradiction >= 0)
       break;
     ts_collapse_pair p = ch[i];
-    for (int t = 0; t < c->T; t++)
-      if (t != p.tile && c->possible[(size_t)p.cell * (size_t)c->T + (size_t)t])
-        ban(c, p.cell, t);
+    ban_others(c, p.cell, p.tile);
     propagate(c);
     TS_PUSH(c->choices, p);
   }
@@ -727,9 +745,7 @@ static bool probe_fails(tilesat_collapse *c, int x) {
   for (int t = 0; t < c->T; t++) {
     if (!c->possible[(size_t)x * (size_t)c->T + (size_t)t])
       continue;
-    for (int u = 0; u < c->T; u++)
-      if (u != t && c->possible[(size_t)x * (size_t)c->T + (size_t)u])
-        ban(c, x, u);
+    ban_others(c, x, t);
     propagate(c);
     bool ok = c->contradiction < 0;
     snap_restore_from(c, &c->probe);

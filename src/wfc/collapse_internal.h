@@ -22,6 +22,7 @@ typedef struct ts_collapse_snapshot {
   size_t step; /* SIZE_MAX: none taken */
   uint16_t *support;
   uint8_t *possible;
+  uint64_t *pbits;
   int *count, *heap, *pos;
   double *sum_w, *sum_wlogw, *entropy, *key;
   int heap_n, scan;
@@ -37,15 +38,27 @@ struct tilesat_collapse {
   const tilesat_map *m; /* the caller's, or own */
   tilesat_map *own;     /* the caller's with its borders as bans, or NULL */
   int T, D, N;
-  bool light;        /* tilesat_collapse_new_modify's: no table of cells */
-  bool said_exact;   /* ts_collapse_say_exact said its line */
-  int *nbr;          /* [cell][dir]: neighbour or -1 */
-  int *opp;          /* [dir]: the opposite direction */
-  int **supp_list;   /* [dir][tile]: tiles allowed in dir of tile */
-  int *supp_len;     /* [dir][tile] */
-  uint16_t *support; /* [cell][tile][dir] */
+  bool light;      /* tilesat_collapse_new_modify's: no table of cells */
+  bool said_exact; /* ts_collapse_say_exact said its line */
+  int *nbr;        /* [cell][dir]: neighbour or -1 */
+  int *opp;        /* [dir]: the opposite direction */
+  int **supp_list; /* [dir][tile]: tiles allowed in dir of tile */
+  int *supp_len;   /* [dir][tile] */
+  int W;           /* uint64_t words of a tile bitset */
+  uint64_t *abits; /* [dir][tile][W]: supp_list as a bitset */
+  /* [cell][dir][tile]: support, exact while the tile is possible (a
+   * banned tile's count is no longer kept: propagate skips it) */
+  uint16_t *support;
   uint8_t *possible; /* [cell][tile] */
-  int *count;        /* [cell]: possible tiles */
+  uint64_t *pbits;   /* [cell][W]: possible, as a bitset */
+  /* modify's block collapsers (ts_collapse_bits_on): propagation by tile
+   * bitsets (collapse_bits.c); done[cell][W], the possible set last
+   * propagated from each cell; ubits[dir][W], a scratch; utab, the
+   * unions of the allowed sets of each chunk of ubit tiles (ubit 4 or 8),
+   * [chunk][its 2^ubit subsets][dir][W].  NULL otherwise */
+  uint64_t *done, *ubits, *utab;
+  int ubit;
+  int *count;                          /* [cell]: possible tiles */
   double *sum_w, *sum_wlogw, *entropy; /* [cell] */
   double *w, *wlogw;                   /* [tile] */
   /* the observation: a min-heap of the undecided cells (entropy, mrv) */
@@ -157,6 +170,15 @@ int ts_collapse_map_cell(const tilesat_collapse *c, const ts_window *w, int lc);
 void ts_collapse_ban(tilesat_collapse *c, int cell, int t);
 /* Propagate the removals queued. */
 void ts_collapse_propagate(tilesat_collapse *c);
+/* Remove the tiles of bits word w (mask) from cell at once, as many bans:
+ * one draw of the heap's noise, one removal queued (collapse_bits.c's
+ * propagation reads the cell's whole set). */
+void ts_collapse_ban_bits(tilesat_collapse *c, int cell, int w, uint64_t mask);
+/* collapse_bits.c: a collapser of modify's blocks propagates by tile
+ * bitsets (no global constraints; not for one that drains); the
+ * propagation of the removals queued. */
+void ts_collapse_bits_on(tilesat_collapse *c);
+void ts_collapse_propagate_bits(tilesat_collapse *c);
 /* cell holds t alone, set outright (its neighbours' supports are the
  * caller's to make right). */
 void ts_collapse_set(tilesat_collapse *c, int cell, int t);

@@ -11,18 +11,21 @@
 
 static void precompute_pairs(tilesat_collapse *c) {
   const tilesat_rules *r = c->m->rules;
-  int T = c->T, D = c->D;
+  int T = c->T, D = c->D, W = c->W = (T + 63) / 64;
   c->supp_list = ts_calloc((size_t)D * (size_t)T, sizeof *c->supp_list);
   c->supp_len = ts_calloc((size_t)D * (size_t)T, sizeof *c->supp_len);
+  c->abits = ts_calloc((size_t)D * (size_t)T * (size_t)W, sizeof *c->abits);
   int *buf = ts_malloc((size_t)T * sizeof *buf);
   for (int d = 0; d < D; d++)
     for (int a = 0; a < T; a++) {
       const uint64_t *set = ts_allowed(r, a, d);
       int n = 0;
-      for (int b = 0; b < T; b++)
-        if (ts_bit(set, b))
-          buf[n++] = b;
       size_t k = (size_t)d * (size_t)T + (size_t)a;
+      for (int b = 0; b < T; b++)
+        if (ts_bit(set, b)) {
+          buf[n++] = b;
+          c->abits[k * (size_t)W + (size_t)(b / 64)] |= 1ull << (b % 64);
+        }
       c->supp_len[k] = n;
       c->supp_list[k] = ts_malloc(((size_t)n + 1) * sizeof *buf);
       memcpy(c->supp_list[k], buf, (size_t)n * sizeof *buf);
@@ -47,15 +50,17 @@ bool tilesat_collapse_keeps(const tilesat_map *m) {
 /* ---------------------------------------------------------- its memory */
 
 /* Bytes a cell costs: its neighbours (4D), supports (2TD), possible tiles
- * (T), the per-cell arrays (44, and 13 for the heap's deferred changes), a
+ * (T, and 8W as a bitset, W = ceil(T / 64)), the per-cell arrays (44, and
+ * 13 for the heap's deferred changes), a
  * choice and a pending removal (pairs in doubling vectors, 32) and the
- * caller's map (4); with a guard, the snapshot of the state (2TD + T + 44)
- * and the blocks' base wave (T) too.
+ * caller's map (4); with a guard, the snapshot of the state (2TD + T + 8W
+ * + 44) and the blocks' base wave (T) too.
  * Peak RSS of unguarded runs was within: coast 2000x2000 352 MiB
  * (estimate 469), Circuit 500x500 108 MiB (111), patchwork16 1000x1000
  * 200 MiB (229). */
 double ts_collapse_bytes_per_cell(int T, int D, bool guard) {
-  double state = 2.0 * T * D + T + 44;
+  int words = (T + 63) / 64;
+  double state = 2.0 * T * D + T + 8.0 * words + 44;
   return 4.0 * D + state + 13 + 32 + 4 + (guard ? state + T : 0);
 }
 
@@ -136,6 +141,7 @@ tilesat_collapse *tilesat_collapse_new(const tilesat_map *m,
   size_t NT = (size_t)N * (size_t)T;
   c->support = ts_malloc(NT * (size_t)D * sizeof *c->support);
   c->possible = ts_malloc(NT);
+  c->pbits = ts_malloc((size_t)N * (size_t)c->W * sizeof *c->pbits);
   c->count = ts_malloc((size_t)N * sizeof *c->count);
   c->sum_w = ts_malloc((size_t)N * sizeof *c->sum_w);
   c->sum_wlogw = ts_malloc((size_t)N * sizeof *c->sum_wlogw);
@@ -158,10 +164,15 @@ void tilesat_collapse_free(tilesat_collapse *c) {
     free(c->supp_list[k]);
   free(c->supp_list);
   free(c->supp_len);
+  free(c->abits);
   free(c->nbr);
   free(c->opp);
   free(c->support);
   free(c->possible);
+  free(c->pbits);
+  free(c->done);
+  free(c->ubits);
+  free(c->utab);
   free(c->count);
   free(c->sum_w);
   free(c->sum_wlogw);
@@ -186,6 +197,7 @@ void tilesat_collapse_free(tilesat_collapse *c) {
   for (int i = 0; i < 4; i++) {
     free(snaps[i]->support);
     free(snaps[i]->possible);
+    free(snaps[i]->pbits);
     free(snaps[i]->count);
     free(snaps[i]->heap);
     free(snaps[i]->pos);

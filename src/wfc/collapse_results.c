@@ -3,10 +3,12 @@
  * solver calls and repairs, the cell left empty, the window that refuted
  * the pins, the choices made; why a failed run failed
  * (tilesat_collapse_explain: the point of no return and a minimal set of
- * the choices before it that leaves no map); and the names of the guards
- * and heuristics. */
+ * the choices before it that leaves no map); the names of the guards and
+ * heuristics; and a run's progress lines (how many cells are decided, and
+ * why the count went back). */
 #include "wfc/collapse_internal.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -154,4 +156,58 @@ int tilesat_collapse_explain(tilesat_collapse *c,
   if (rc == 0)
     qsort(c->doomed.v, c->doomed.n, sizeof *c->doomed.v, cmp_size);
   return rc;
+}
+
+/* ------------------------------------- progress lines of a run */
+
+static long decided_cells(const tilesat_collapse *c) {
+  long open =
+      c->heuristic == TILESAT_HEURISTIC_SCANLINE ? c->N - c->scan : c->heap_n;
+  return (long)c->N - open;
+}
+
+void ts_collapse_undo(tilesat_collapse *c, const char *why) {
+  long now = decided_cells(c);
+  bool pending = c->undo_why && now < c->undo_from; /* keep the higher */
+  c->undo_from = pending ? c->undo_from : now;
+  c->undo_why = why;
+}
+
+void ts_collapse_report(const tilesat_collapse *c,
+                        const tilesat_solve_options *so, const char *doing) {
+  for (; c->parent; c = c->parent)
+    so = c->parent_so;
+  if (!so || !so->progress)
+    return;
+  long decided = decided_cells(c);
+  char line[256];
+  int n = snprintf(line, sizeof line, "%ld of %d cells decided", decided, c->N);
+  if (c->guarded && n > 0 && (size_t)n < sizeof line)
+    n += snprintf(line + n, sizeof line - (size_t)n,
+                  ", %zu exact ban%s, %ld block repair%s", c->dooms.n,
+                  c->dooms.n == 1 ? "" : "s", c->repairs,
+                  c->repairs == 1 ? "" : "s");
+  if (doing && *doing && n > 0 && (size_t)n < sizeof line)
+    n += snprintf(line + n, sizeof line - (size_t)n, "; %s", doing);
+  if (c->undo_why && decided < c->undo_from && n > 0 && (size_t)n < sizeof line)
+    snprintf(line + n, sizeof line - (size_t)n, "; back from %ld decided: %s",
+             c->undo_from, c->undo_why);
+  so->progress(so->progress_user, line);
+}
+
+static void say_run(void *user, const char *line) {
+  (void)line;
+  const ts_collapse_say *say = user;
+  ts_collapse_report(say->c, say->own, say->doing);
+}
+
+tilesat_solve_options ts_collapse_quiet(const tilesat_collapse *c,
+                                        const tilesat_solve_options *so,
+                                        const tilesat_solve_options *own,
+                                        ts_collapse_say *say) {
+  *say = (ts_collapse_say){c, own, ""};
+  tilesat_solve_options q = *so;
+  q.progress = say_run;
+  q.progress_user = say;
+  return q;
 }

@@ -6,10 +6,13 @@
  * pinned to the tiles they hold, so its other cells see their outside
  * neighbours as they are, and those cells keep the map's pins, bans and
  * masks.  WFC fills it (a collapser of its own, up to MOD_TRIES runs, the
- * seeds from the block's key), then CaDiCaL within MOD_CONFLICTS; a block
- * neither fills keeps its content, which is a filling: the map stays valid
- * after every block.  Same key, same block: a block's result depends on
- * its place, the seed and its cells' content alone. */
+ * seeds from the block's key; it propagates by tile bitsets,
+ * collapse_bits.c: the wave AC-4 would leave, its bans and so the noise
+ * that breaks ties between cells in another order), then CaDiCaL within
+ * MOD_CONFLICTS; a block neither fills keeps its content, which is a
+ * filling: the map stays valid after every block.  Same key, same block: a
+ * block's result depends on its place, the seed and its cells' content alone.
+ */
 #include "wfc/modify.h"
 
 #include <math.h>
@@ -224,6 +227,8 @@ struct ts_mod_engine {
   int nwc;
   int *lits, *out; /* the count's literals and totalizer, cap of each */
   ts_mod_stats st;
+  bool ac4; /* the blocks' collapsers count supports (cal_round's), not
+               bitsets (collapse_bits.c) */
 };
 
 static void weigh(const ts_mod_engine *e, tilesat_collapse *c);
@@ -428,6 +433,8 @@ static mod_cached *cached(ts_mod_engine *e, int hh, int ww,
     return NULL;
   }
   weigh(e, k->c);
+  if (!e->ac4)
+    ts_collapse_bits_on(k->c);
   e->ncached++;
   return k;
 }
@@ -700,8 +707,11 @@ static int fill_window(ts_mod_engine *e, const ts_mod_plane *pl,
   tilesat_collapse *own = NULL;
   if (!c && !(c = own = tilesat_collapse_new(wm, err)))
     return -1;
-  if (own)
+  if (own) {
     weigh(e, own);
+    if (!e->ac4)
+      ts_collapse_bits_on(own);
+  }
   int res = fill_wfc(e, pl, c, key, err);
   tilesat_collapse_free(own);
   if (res == 1) {
@@ -810,7 +820,9 @@ static int cal_refs(const tilesat_rules *r, tilesat_topology topo,
 /* One round: each MOD_P x MOD_P block of each reference (corners every
  * MOD_P / 2 cells, inside the map) made again once from the reference,
  * with the weights w: the tiles its interior held (had) and holds (got),
- * counted.  0, or -1 with err. */
+ * counted.  0, or -1 with err.  Its blocks' collapsers count supports
+ * (AC-4, as before the blocks propagated by bitsets: the same weights,
+ * 600 blocks a calibration, a fraction of a second). */
 static int cal_round(const tilesat_rules *r, tilesat_topology topo,
                      const tilesat_solve_options *so, const int *ref, int n,
                      const double *w, int round, double *had, double *got,
@@ -818,6 +830,7 @@ static int cal_round(const tilesat_rules *r, tilesat_topology topo,
   const int P = CAL_P, PP = CAL_P * CAL_P, step = MOD_P / 2;
   const int nb = (P - MOD_P) / step + 1; /* blocks a side */
   ts_mod_engine *e = ts_mod_engine_new(r, topo, 0, so);
+  e->ac4 = true;
   ts_mod_engine_weights(e, w);
   int *buf = ts_malloc((size_t)PP * sizeof *buf);
   ts_mod_plane pl = {.tiles = buf, .w = P, .h = P};
