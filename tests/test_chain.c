@@ -225,7 +225,10 @@ static int within(const tilesat_map *m, uint64_t seed, double exact,
 
 /* Where the dp knows the count, the estimate is within its 95% error bar
  * in at least 18 of 20 seeds: square, hex, periodic, pinned maps, of WFC
- * tilesets, a sample extracted as hex, and a rule set of 70 tiles. */
+ * tilesets, a sample extracted as hex, and a rule set of 70 tiles.  The
+ * sanitizer pass (test_cases halved) runs seeds 1 to 10 and wants 9 of
+ * them: as likely to fail by chance (8.6% a case for a bar of exactly
+ * 95%, against 7.5% for 18 of 20). */
 Test(estimate, is_within_its_error_bar) {
   tilesat_rules *castle = tileset("Castle"), *rooms = tileset("Rooms");
   tilesat_rules *circuit = tileset("Circuit"), *knots = tileset("Knots");
@@ -257,15 +260,16 @@ Test(estimate, is_within_its_error_bar) {
     cr_assert_eq(tilesat_count(cases[i].map, &o, &res, &err), 0, "%s", err.msg);
     double exact = log10_decimal(res.count), half;
     tilesat_count_result_free(&res);
-    int inside = 0;
-    for (uint64_t seed = 1; seed <= 20; seed++) {
+    int inside = 0, seeds = test_cases(20);
+    for (uint64_t seed = 1; seed <= (uint64_t)seeds; seed++) {
       inside += within(cases[i].map, seed, exact, &half);
       /* and the bar says something: under half a digit here */
       cr_expect_lt(half, 0.5, "%s: half width %.3f of 10^%.2f", cases[i].what,
                    half, exact);
     }
-    cr_expect_geq(inside, 18, "%s: %d of 20 within the error bar",
-                  cases[i].what, inside);
+    cr_expect_geq(inside, seeds - seeds / 10,
+                  "%s: %d of %d within the error bar", cases[i].what, inside,
+                  seeds);
     tilesat_map_free(cases[i].map);
   }
   tilesat_rules_free(castle);
