@@ -17,9 +17,11 @@ typedef struct frame_geo {
   /* the rules' pairs, read once (tilesat_rules_allows) for the searches,
    * which ask millions of times: ok[(a * 4 + d) * T + b] for tile b in
    * direction d of tile a, and out[t * 4 + d]: may t have something in
-   * direction d at all */
+   * direction d at all; fits[b * 4 + d]: the tiles (bits, up to 64 tiles,
+   * else NULL) that allow b in their direction d */
   int T;
   bool *ok, *out;
+  uint64_t *fits;
 } frame_geo;
 
 /* The rules' pairs into g (geo_init first); geo_free frees them. */
@@ -28,17 +30,22 @@ static void geo_rules(frame_geo *g, const tilesat_rules *r) {
   g->T = T;
   g->ok = calloc((size_t)T * 4 * (size_t)T + 1, sizeof *g->ok);
   g->out = calloc((size_t)T * 4 + 1, sizeof *g->out);
-  cr_assert(g->ok && g->out);
+  g->fits = T <= 64 ? calloc((size_t)T * 4 + 1, sizeof *g->fits) : NULL;
+  cr_assert(g->ok && g->out && (T > 64 || g->fits));
   for (int a = 0; a < T; a++)
     for (int d = 0; d < 4; d++)
       for (int b = 0; b < T; b++)
-        if ((g->ok[(a * 4 + d) * T + b] = tilesat_rules_allows(r, a, d, b)))
+        if ((g->ok[(a * 4 + d) * T + b] = tilesat_rules_allows(r, a, d, b))) {
           g->out[a * 4 + d] = true;
+          if (g->fits)
+            g->fits[b * 4 + d] |= (uint64_t)1 << a;
+        }
 }
 
 static void geo_free(frame_geo *g) {
   free(g->ok);
   free(g->out);
+  free(g->fits);
 }
 
 /* May tile b stand in direction d of tile a (by the table)? */
@@ -51,6 +58,7 @@ static void geo_init(frame_geo *g, int k) {
   g->k = k;
   g->T = 0;
   g->ok = g->out = NULL;
+  g->fits = NULL;
   g->n = k + 2;
   g->nring = 0;
   int n = g->n;
@@ -104,9 +112,18 @@ static bool fill(const tilesat_rules *r, const frame_geo *g, int *tiles,
   int dir[4];
   for (int i = 0; i < 4; i++)
     dir[i] = dir_to(g, at, nb[i]);
-  for (int t = 0; t < T; t++) {
+  /* the tiles that allow every known neighbour (by the table's bits when
+   * there are up to 64 tiles, else tile by tile) */
+  uint64_t can = ~(uint64_t)0;
+  for (int i = 0; i < 4 && g->fits; i++)
+    if (known[i])
+      can &= tiles[nb[i]] >= 0 && tiles[nb[i]] < T
+                 ? g->fits[tiles[nb[i]] * 4 + dir[i]]
+                 : 0;
+  for (int t = g->fits ? (can ? __builtin_ctzll(can) : T) : 0; t < T;
+       t = g->fits ? ((can &= can - 1) ? __builtin_ctzll(can) : T) : t + 1) {
     bool ok = true;
-    for (int i = 0; i < 4 && ok; i++)
+    for (int i = 0; i < 4 && ok && !g->fits; i++)
       ok = !known[i] || allows(g, t, dir[i], tiles[nb[i]]);
     if (!ok)
       continue;
