@@ -327,6 +327,22 @@ long brute_count_if(const tilesat_rules *r, int w, int h, tilesat_topology topo,
   int T = tilesat_rules_ntiles(r), n = w * h;
   int ndirs = topo == TILESAT_HEX ? 6 : 4;
   int *tiles = calloc((size_t)n, sizeof *tiles);
+  /* the neighbours and the rules' pairs, read once: the loop below asks
+   * for them T^n times */
+  int *nb = malloc((size_t)n * (size_t)ndirs * sizeof *nb);
+  bool *allow = malloc((size_t)T * (size_t)ndirs * (size_t)T * sizeof *allow);
+  for (int c = 0; c < n; c++)
+    for (int d = 0; d < ndirs; d++) {
+      int nr, nc;
+      nb[c * ndirs + d] =
+          brute_neighbor(topo, w, h, periodic, c / w, c % w, d, &nr, &nc)
+              ? nr * w + nc
+              : -1;
+    }
+  for (int a = 0; a < T; a++)
+    for (int d = 0; d < ndirs; d++)
+      for (int b = 0; b < T; b++)
+        allow[(a * ndirs + d) * T + b] = tilesat_rules_allows(r, a, d, b);
   long count = 0;
   for (;;) {
     bool ok = true;
@@ -334,9 +350,9 @@ long brute_count_if(const tilesat_rules *r, int w, int h, tilesat_topology topo,
       ok = tiles[pins[3 * i] * w + pins[3 * i + 1]] == pins[3 * i + 2];
     for (int c = 0; c < n && ok; c++)
       for (int d = 0; d < ndirs && ok; d++) {
-        int nr, nc;
-        if (brute_neighbor(topo, w, h, periodic, c / w, c % w, d, &nr, &nc))
-          ok = tilesat_rules_allows(r, tiles[c], d, tiles[nr * w + nc]);
+        int to = nb[c * ndirs + d];
+        if (to >= 0)
+          ok = allow[(tiles[c] * ndirs + d) * T + tiles[to]];
       }
     count += ok && (!keep || keep(user, tiles));
     int k = 0;
@@ -346,6 +362,8 @@ long brute_count_if(const tilesat_rules *r, int w, int h, tilesat_topology topo,
       break;
   }
   free(tiles);
+  free(nb);
+  free(allow);
   return count;
 }
 

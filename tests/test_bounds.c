@@ -48,15 +48,15 @@ typedef struct tally {
 /* lower <= count <= upper at every width from 1 to the map's; when the
  * bounds meet, the count is the exact one.  Past the width that counts
  * the map whole, every width does the same (the width is clamped to the
- * map's): one more is checked, then no wider. */
+ * map's): one more is checked, then no wider (wholes 2; 1: none more). */
 static void expect_contained(const tilesat_map *m, const mpz_t want,
-                             const char *desc, tally *t) {
+                             const char *desc, tally *t, int wholes) {
   mpz_t lo, hi;
   mpz_inits(lo, hi, NULL);
   const tilesat_map_info mi = map_info(m);
   int most = mi.width > mi.height ? map_info(m).width : map_info(m).height;
   int whole = 0;
-  for (int k = 1; k <= most && whole < 2; k++) {
+  for (int k = 1; k <= most && whole < wholes; k++) {
     tilesat_count_result res;
     bounds(m, k, lo, hi, &res);
     whole += strstr(res.lower_why, "counted whole") != NULL;
@@ -115,7 +115,7 @@ Test(bounds, contain_the_count_on_random_maps) {
     snprintf(desc, sizeof desc, "iter %d: %s %dx%d%s%s%s T=%d", iter,
              tilesat_topology_name(topo), w, h, periodic ? " periodic" : "",
              pinned ? " pinned" : "", banned ? " banned" : "", T);
-    expect_contained(m, want, desc, &t);
+    expect_contained(m, want, desc, &t, 2);
     tilesat_map_free(m);
     tilesat_rules_free(r);
   }
@@ -125,7 +125,10 @@ Test(bounds, contain_the_count_on_random_maps) {
 }
 
 /* The four WFC tilesets of the issue, on maps the dp counts: open,
- * periodic, pinned, banned; Knots' mirror gives the reflection bound. */
+ * periodic, pinned, banned; Knots' mirror gives the reflection bound.
+ * The sanitizer pass (test_cases halved) stops at the width that counts
+ * the map whole, without the one past it, which counts it whole again
+ * (the clamped width: the random maps above still check it there). */
 Test(bounds, contain_the_count_on_wfc_tilesets) {
   struct {
     const char *set;
@@ -162,7 +165,7 @@ Test(bounds, contain_the_count_on_wfc_tilesets) {
     char desc[96];
     snprintf(desc, sizeof desc, "%s %dx%d", cases[i].set, cases[i].w,
              cases[i].h);
-    expect_contained(m, want, desc, &t);
+    expect_contained(m, want, desc, &t, test_cases(2));
     tilesat_map_free(m);
     tilesat_rules_free(r);
   }

@@ -15,14 +15,19 @@ typedef struct chain_case {
 
 /* Draws from chains of seeds 1..seeds (each: burn_in sweeps, then a map
  * every `every` sweeps) against the uniform distribution on the maps
- * tilesat_enumerate lists; returns the chi-square statistic. */
+ * tilesat_enumerate lists; returns the chi-square statistic.  With
+ * min_expect > 0, fewer chains (two at least) where they already draw
+ * min_expect times a map on average. */
 static double chain_chi_square(const chain_case *c, int seeds, int per_seed,
-                               int every, int *nmaps) {
+                               int every, double min_expect, int *nmaps) {
   atlas a = {map_info(c->map).width * map_info(c->map).height, 0, NULL, NULL,
              0};
   tilesat_error err;
   cr_assert_geq(tilesat_enumerate(c->map, NULL, 0, atlas_add, &a, &err), 1,
                 "%s: %s", c->what, err.msg);
+  while (min_expect > 0 && seeds > 2 &&
+         (double)(seeds - 1) * per_seed >= min_expect * a.n)
+    seeds--;
   for (int s = 1; s <= seeds; s++) {
     tilesat_count_options o;
     tilesat_count_options_init(&o);
@@ -95,9 +100,14 @@ Test(chain, matches_the_exact_distribution) {
       {"hard-core 4x4 periodic pinned, 3x3 blocks",
        pinned(map_new(hc, 4, 4, TILESAT_SQUARE, true), "0,0=x"), 3, 3},
   };
+  /* the sanitizer pass (test_cases halved) draws from 4 chains, and from
+   * 2 where 2 still draw each map 10 times on average (coast 3x3: 35 maps,
+   * coast 4x4 pinned: 27, hard-core hex: 58; the others keep 4) */
+  bool quick = test_cases(8) < 8;
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     int n;
-    double chi = chain_chi_square(&cases[i], test_cases(8), 300, 10, &n);
+    double chi =
+        chain_chi_square(&cases[i], test_cases(8), 300, 10, quick ? 10 : 0, &n);
     cr_expect_lt(chi, chi2_999(n - 1),
                  "%s: chi-square %.1f over %d degrees of freedom",
                  cases[i].what, chi, n - 1);
@@ -214,7 +224,10 @@ static int within(const tilesat_map *m, uint64_t seed, double exact,
 
 /* Where the dp knows the count, the estimate is within its 95% error bar
  * in at least 18 of 20 seeds: square, hex, periodic, pinned maps, of WFC
- * tilesets, a sample extracted as hex, and a rule set of 70 tiles. */
+ * tilesets, a sample extracted as hex, and a rule set of 70 tiles.  The
+ * sanitizer pass (test_cases halved) runs seeds 1 to 10 and wants 9 of
+ * them: as likely to fail by chance (8.6% a case for a bar of exactly
+ * 95%, against 7.5% for 18 of 20). */
 Test(estimate, is_within_its_error_bar) {
   tilesat_rules *castle = tileset("Castle"), *rooms = tileset("Rooms");
   tilesat_rules *circuit = tileset("Circuit"), *knots = tileset("Knots");
@@ -246,15 +259,16 @@ Test(estimate, is_within_its_error_bar) {
     cr_assert_eq(tilesat_count(cases[i].map, &o, &res, &err), 0, "%s", err.msg);
     double exact = log10_decimal(res.count), half;
     tilesat_count_result_free(&res);
-    int inside = 0;
-    for (uint64_t seed = 1; seed <= 20; seed++) {
+    int inside = 0, seeds = test_cases(20);
+    for (uint64_t seed = 1; seed <= (uint64_t)seeds; seed++) {
       inside += within(cases[i].map, seed, exact, &half);
       /* and the bar says something: under half a digit here */
       cr_expect_lt(half, 0.5, "%s: half width %.3f of 10^%.2f", cases[i].what,
                    half, exact);
     }
-    cr_expect_geq(inside, 18, "%s: %d of 20 within the error bar",
-                  cases[i].what, inside);
+    cr_expect_geq(inside, seeds - seeds / 10,
+                  "%s: %d of %d within the error bar", cases[i].what, inside,
+                  seeds);
     tilesat_map_free(cases[i].map);
   }
   tilesat_rules_free(castle);

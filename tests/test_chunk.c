@@ -14,10 +14,51 @@ typedef struct frame_geo {
   int ring[4 * 66];   /* frame cells (row * n + col) in cycle order */
   int nring;          /* 4 * (k + 1) */
   int dN, dE, dS, dW; /* the library's direction numbers, by name */
+  /* the rules' pairs, read once (tilesat_rules_allows) for the searches,
+   * which ask millions of times: ok[(a * 4 + d) * T + b] for tile b in
+   * direction d of tile a, and out[t * 4 + d]: may t have something in
+   * direction d at all; fits[b * 4 + d]: the tiles (bits, up to 64 tiles,
+   * else NULL) that allow b in their direction d */
+  int T;
+  bool *ok, *out;
+  uint64_t *fits;
 } frame_geo;
+
+/* The rules' pairs into g (geo_init first); geo_free frees them. */
+static void geo_rules(frame_geo *g, const tilesat_rules *r) {
+  int T = tilesat_rules_ntiles(r);
+  g->T = T;
+  g->ok = calloc((size_t)T * 4 * (size_t)T + 1, sizeof *g->ok);
+  g->out = calloc((size_t)T * 4 + 1, sizeof *g->out);
+  g->fits = T <= 64 ? calloc((size_t)T * 4 + 1, sizeof *g->fits) : NULL;
+  cr_assert(g->ok && g->out && (T > 64 || g->fits));
+  for (int a = 0; a < T; a++)
+    for (int d = 0; d < 4; d++)
+      for (int b = 0; b < T; b++)
+        if ((g->ok[(a * 4 + d) * T + b] = tilesat_rules_allows(r, a, d, b))) {
+          g->out[a * 4 + d] = true;
+          if (g->fits)
+            g->fits[b * 4 + d] |= (uint64_t)1 << a;
+        }
+}
+
+static void geo_free(frame_geo *g) {
+  free(g->ok);
+  free(g->out);
+  free(g->fits);
+}
+
+/* May tile b stand in direction d of tile a (by the table)? */
+static bool allows(const frame_geo *g, int a, int d, int b) {
+  return a >= 0 && a < g->T && b >= 0 && b < g->T &&
+         g->ok[(a * 4 + d) * g->T + b];
+}
 
 static void geo_init(frame_geo *g, int k) {
   g->k = k;
+  g->T = 0;
+  g->ok = g->out = NULL;
+  g->fits = NULL;
   g->n = k + 2;
   g->nring = 0;
   int n = g->n;
@@ -43,16 +84,15 @@ static int dir_to(const frame_geo *g, int a, int b) {
 
 /* May tile t stand at ring cell c: something allowed on each outer side? */
 static bool outer_ok(const tilesat_rules *r, const frame_geo *g, int c, int t) {
-  int row = c / g->n, col = c % g->n, T = tilesat_rules_ntiles(r);
+  (void)r;
+  if (t < 0 || t >= g->T)
+    return false;
+  int row = c / g->n, col = c % g->n;
   int sides[4] = {row == 0 ? g->dN : -1, row == g->n - 1 ? g->dS : -1,
                   col == 0 ? g->dW : -1, col == g->n - 1 ? g->dE : -1};
-  for (int s = 0; s < 4; s++) {
-    bool any = sides[s] < 0;
-    for (int b = 0; b < T && !any; b++)
-      any = tilesat_rules_allows(r, t, sides[s], b);
-    if (!any)
-      return false;
-  }
+  for (int s = 0; s < 4; s++)
+    if (sides[s] >= 0 && !g->out[t * 4 + sides[s]])
+      return false; /* nothing allowed on that outer side */
   return true;
 }
 
@@ -66,14 +106,25 @@ static bool fill(const tilesat_rules *r, const frame_geo *g, int *tiles,
     at++;
   if (at == n * n)
     return true;
-  int T = tilesat_rules_ntiles(r);
+  int T = g->T;
   int nb[4] = {at - n, at - 1, at + 1, at + n};
   bool known[4] = {true, true, at % n == n - 2, at / n == n - 2};
-  for (int t = 0; t < T; t++) {
+  int dir[4];
+  for (int i = 0; i < 4; i++)
+    dir[i] = dir_to(g, at, nb[i]);
+  /* the tiles that allow every known neighbour (by the table's bits when
+   * there are up to 64 tiles, else tile by tile) */
+  uint64_t can = ~(uint64_t)0;
+  for (int i = 0; i < 4 && g->fits; i++)
+    if (known[i])
+      can &= tiles[nb[i]] >= 0 && tiles[nb[i]] < T
+                 ? g->fits[tiles[nb[i]] * 4 + dir[i]]
+                 : 0;
+  for (int t = g->fits ? (can ? __builtin_ctzll(can) : T) : 0; t < T;
+       t = g->fits ? ((can &= can - 1) ? __builtin_ctzll(can) : T) : t + 1) {
     bool ok = true;
-    for (int i = 0; i < 4 && ok; i++)
-      ok = !known[i] ||
-           tilesat_rules_allows(r, t, dir_to(g, at, nb[i]), tiles[nb[i]]);
+    for (int i = 0; i < 4 && ok && !g->fits; i++)
+      ok = !known[i] || allows(g, t, dir[i], tiles[nb[i]]);
     if (!ok)
       continue;
     tiles[at] = t;
@@ -88,6 +139,7 @@ typedef struct brute {
   long rings;    /* valid rings seen */
   bool failed;   /* one of them has no filling */
   int *unfilled; /* that ring (frame tiles, -1 inside) */
+  int *copy;     /* the search's frame */
 } brute;
 
 /* Every valid ring, in cycle order, until one has no filling. */
@@ -98,24 +150,22 @@ static void rings(const tilesat_rules *r, const frame_geo *g, int *tiles, int i,
   if (i == g->nring) {
     b->rings++;
     int first = g->ring[0], last = g->ring[g->nring - 1];
-    if (!tilesat_rules_allows(r, tiles[last], dir_to(g, last, first),
-                              tiles[first]))
+    if (!allows(g, tiles[last], dir_to(g, last, first), tiles[first]))
       return;
-    int *copy = malloc((size_t)g->n * (size_t)g->n * sizeof *copy);
+    int *copy = b->copy;
     memcpy(copy, tiles, (size_t)g->n * (size_t)g->n * sizeof *copy);
     if (!fill(r, g, copy, 0)) {
       b->failed = true;
       memcpy(b->unfilled, tiles, (size_t)g->n * (size_t)g->n * sizeof *copy);
     }
-    free(copy);
     return;
   }
-  int c = g->ring[i], T = tilesat_rules_ntiles(r);
+  int c = g->ring[i], T = g->T;
   for (int t = 0; t < T && !b->failed; t++) {
     if (!outer_ok(r, g, c, t))
       continue;
-    if (i > 0 && !tilesat_rules_allows(r, tiles[g->ring[i - 1]],
-                                       dir_to(g, g->ring[i - 1], c), t))
+    if (i > 0 &&
+        !allows(g, tiles[g->ring[i - 1]], dir_to(g, g->ring[i - 1], c), t))
       continue;
     tiles[c] = t;
     rings(r, g, tiles, i + 1, b);
@@ -129,7 +179,7 @@ static bool ring_valid(const tilesat_rules *r, const frame_geo *g,
   for (int i = 0; i < g->nring; i++) {
     int c = g->ring[i], next = g->ring[(i + 1) % g->nring];
     if (tiles[c] < 0 || !outer_ok(r, g, c, tiles[c]) ||
-        !tilesat_rules_allows(r, tiles[c], dir_to(g, c, next), tiles[next]))
+        !allows(g, tiles[c], dir_to(g, c, next), tiles[next]))
       return false;
   }
   return true;
@@ -142,13 +192,15 @@ static bool ring_valid(const tilesat_rules *r, const frame_geo *g,
 static int cross_check(const tilesat_rules *r, int k, const char *what) {
   frame_geo g;
   geo_init(&g, k);
+  geo_rules(&g, r);
   int nn = g.n * g.n;
   int *tiles = malloc((size_t)nn * sizeof *tiles);
   int *unfilled = malloc((size_t)nn * sizeof *unfilled);
   int *border = malloc((size_t)nn * sizeof *border);
+  int *copy = malloc((size_t)nn * sizeof *copy);
   for (int c = 0; c < nn; c++)
     tiles[c] = -1;
-  brute b = {.unfilled = unfilled};
+  brute b = {.unfilled = unfilled, .copy = copy};
   rings(r, &g, tiles, 0, &b);
   tilesat_error err;
   long refuted = -1;
@@ -186,6 +238,8 @@ static int cross_check(const tilesat_rules *r, int k, const char *what) {
   free(tiles);
   free(unfilled);
   free(border);
+  free(copy);
+  geo_free(&g);
   return got && !b.rings ? 2 : got;
 }
 

@@ -270,6 +270,16 @@ typedef struct simple {
   unsigned char *dom; /* [cell][tile] */
   unsigned char *inq; /* [cell]: in the queue */
   double *wt, *wlogw; /* [tile] */
+  /* read once from the library, which the runs ask millions of times:
+   * allow[(t * D + d) * T + u] (tilesat_rules_allows), nbr[cell * D + d]
+   * (tilesat_neighbor, -1 for none) */
+  bool *allow;
+  int *nbr;
+  /* [cell]: its entropy and tile count, as entropy() last computed them,
+   * and whether its domain changed since (stale) */
+  double *ent;
+  int *cnt;
+  unsigned char *stale;
   uint64_t rng;
   int first[2]; /* the first two cells observed, or -1 */
 } simple;
@@ -289,6 +299,20 @@ static int nb(const simple *s, int cell, int d) {
   return nr * s->w + nc;
 }
 
+/* s->allow and s->nbr from the library (s's map and rules set). */
+static void simple_tables(simple *s) {
+  int T = s->T, D = s->D, N = s->w * s->h;
+  s->allow = malloc((size_t)T * (size_t)D * (size_t)T * sizeof *s->allow);
+  s->nbr = malloc((size_t)N * (size_t)D * sizeof *s->nbr);
+  for (int t = 0; t < T; t++)
+    for (int d = 0; d < D; d++)
+      for (int u = 0; u < T; u++)
+        s->allow[(t * D + d) * T + u] = tilesat_rules_allows(s->r, t, d, u);
+  for (int c = 0; c < N; c++)
+    for (int d = 0; d < D; d++)
+      s->nbr[c * D + d] = nb(s, c, d);
+}
+
 /* Drop from cell c the tiles no tile of its neighbour in direction d
  * allows; true if c changed. */
 static bool revise(simple *s, int c, int d, int n) {
@@ -297,13 +321,15 @@ static bool revise(simple *s, int c, int d, int n) {
     if (!s->dom[c * s->T + t])
       continue;
     bool ok = false;
+    const bool *allow = s->allow + (t * s->D + d) * s->T;
     for (int u = 0; u < s->T && !ok; u++)
-      ok = s->dom[n * s->T + u] && tilesat_rules_allows(s->r, t, d, u);
+      ok = s->dom[n * s->T + u] && allow[u];
     if (!ok) {
       s->dom[c * s->T + t] = 0;
       changed = true;
     }
   }
+  s->stale[c] |= changed;
   return changed;
 }
 
@@ -315,7 +341,7 @@ static bool ac3(simple *s, int *queue, int n) {
     int x = queue[--n];
     s->inq[x] = 0;
     for (int d = 0; d < s->D; d++) {
-      int c = nb(s, x, d);
+      int c = s->nbr[x * s->D + d];
       if (c < 0)
         continue;
       int back = tilesat_dir_opposite(s->topo, d); /* from c to x */
@@ -338,6 +364,10 @@ static bool ac3(simple *s, int *queue, int n) {
 }
 
 static double entropy(const simple *s, int c, int *count) {
+  if (!s->stale[c]) { /* its domain as when last computed: the same value */
+    *count = s->cnt[c];
+    return s->ent[c];
+  }
   double sw = 0, swl = 0;
   *count = 0;
   for (int t = 0; t < s->T; t++)
@@ -346,7 +376,9 @@ static double entropy(const simple *s, int c, int *count) {
       swl += s->wlogw[t];
       ++*count;
     }
-  return log(sw) - swl / sw;
+  s->stale[c] = 0;
+  s->cnt[c] = *count;
+  return s->ent[c] = log(sw) - swl / sw;
 }
 
 /* One run: true with tiles filled, false on a contradiction. */
@@ -354,6 +386,7 @@ static bool simple_run(simple *s, uint64_t seed, int *tiles, int *queue) {
   int N = s->w * s->h;
   s->rng = seed * 0x2545f4914f6cdd1du;
   memset(s->dom, 1, (size_t)N * (size_t)s->T);
+  memset(s->stale, 1, (size_t)N);
   for (int c = 0; c < N; c++)
     queue[c] = c;
   s->first[0] = s->first[1] = -1;
@@ -388,6 +421,7 @@ static bool simple_run(simple *s, uint64_t seed, int *tiles, int *queue) {
       }
     for (int t = 0; t < s->T; t++)
       s->dom[best * s->T + t] = t == pick;
+    s->stale[best] = 1;
     queue[0] = best;
     if (!ac3(s, queue, 1))
       return false;
@@ -451,6 +485,10 @@ static void expect_same_statistics(const tilesat_rules *r, int W, int H,
       .m = m, .r = r, .w = W, .h = H, .T = T, .D = 4, .topo = TILESAT_SQUARE};
   s.dom = malloc((size_t)(N * T));
   s.inq = calloc((size_t)N, 1);
+  s.ent = malloc((size_t)N * sizeof *s.ent);
+  s.cnt = malloc((size_t)N * sizeof *s.cnt);
+  s.stale = malloc((size_t)N);
+  simple_tables(&s);
   s.wt = malloc((size_t)T * sizeof *s.wt);
   s.wlogw = malloc((size_t)T * sizeof *s.wlogw);
   for (int t = 0; t < T; t++) {
@@ -511,6 +549,11 @@ static void expect_same_statistics(const tilesat_rules *r, int W, int H,
   free(queue);
   free(s.dom);
   free(s.inq);
+  free(s.ent);
+  free(s.cnt);
+  free(s.stale);
+  free(s.allow);
+  free(s.nbr);
   free(s.wt);
   free(s.wlogw);
   tilesat_map_free(m);

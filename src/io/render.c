@@ -76,6 +76,19 @@ static void draw(const ts_painter *p, const int *tiles, const uint64_t *domains,
       int cx = x0 + c * p->tw +
                (m->topo == TILESAT_HEX && (p->r0 + r) % 2 ? p->tw / 2 : 0);
       int cy = y0 + r * p->th;
+      if (tiles && !highlight) { /* a tile (or nothing), a row at a time */
+        size_t row = (size_t)p->tw * 4;
+        for (int dy = 0; dy < p->th; dy++) {
+          uint8_t *px =
+              img->rgba +
+              ((size_t)(cy + dy) * (size_t)img->width + (size_t)cx) * 4;
+          if (tiles[cell] < 0) /* masked: not part of the map */
+            memset(px, 0, row);
+          else
+            memcpy(px, p->pix[tiles[cell]] + (size_t)dy * row, row);
+        }
+        continue;
+      }
       for (int dy = 0; dy < p->th; dy++)
         for (int dx = 0; dx < p->tw; dx++) {
           uint8_t *px =
