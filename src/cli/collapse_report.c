@@ -136,15 +136,6 @@ static chain chain_of(const tilesat_map *m, const tilesat_collapse *c) {
   return ch;
 }
 
-/* The steps of the trace's JSON document, not yet encoded: the document
- * they join is encoded once, when it is printed. */
-static cJSON *json_chain(const tilesat_trace *t) {
-  cJSON *doc = report_trace_json(t);
-  cJSON *steps = cJSON_DetachItemFromObject(doc, "steps");
-  cJSON_Delete(doc);
-  return steps ? steps : cJSON_CreateNull();
-}
-
 /* --png of a failed run: the wave it left (decided cells as their tile,
  * others as blends, the empty cell black), the contradiction and the
  * doomed set framed; on a map larger than 32x32 (without --whole) only
@@ -189,36 +180,12 @@ int collapse_failure_png(options *o, const tilesat_map *m,
   return wave_png(o, m, c, NULL, 0);
 }
 
-/* Maps larger than SHOWN_WHOLE (cli.h) a side have their steps cut
- * (--whole: all of them), as explain shows such maps around the clash. */
-
-/* The chain of steps, as trace shows it: in the text whole on maps up to
- * SHOWN_WHOLE a side (or --whole), cut around the clash on larger ones. */
-typedef struct chain_out {
-  const options *o;
-  const tilesat_map *m;
-  const tilesat_trace *t;
-} chain_out;
-
-static void chain_text(const void *user) {
-  const chain_out *ch = user;
-  fflush(stdout);
-  int W = map_info(ch->m).width, H = map_info(ch->m).height;
-  if (ch->o->whole || (W <= SHOWN_WHOLE && H <= SHOWN_WHOLE))
-    report_trace(ch->t, stdout);
-  else
-    report_trace_cut(ch->t, stdout);
-}
-
-static cJSON *chain_json(const void *user) {
-  return json_chain(((const chain_out *)user)->t);
-}
-
-/* The explanation, described once (ch->t's chain through out, which
- * lasts until reply_end). */
+/* The explanation, described once; the chain of steps as trace shows
+ * it: in the text whole on maps up to SHOWN_WHOLE (cli.h) a side (or
+ * --whole), cut around the clash on larger ones, as explain shows such
+ * maps. */
 static void explain_reply(reply *r, const options *o, const tilesat_map *m,
-                          const tilesat_collapse *c, const chain *ch,
-                          chain_out *out) {
+                          const tilesat_collapse *c, const chain *ch) {
   const tilesat_trace *t = ch->t;
   tilesat_collapse_info ci;
   tilesat_collapse_get(c, &ci);
@@ -252,8 +219,8 @@ static void explain_reply(reply *r, const options *o, const tilesat_map *m,
     reply_text(r, "propagation from the doomed set alone reaches no "
                   "contradiction: only search proves that no map completes "
                   "it\n");
-    reply_item(r, "chain", cJSON_CreateNull());
-    reply_item(r, "chain_ends_at", cJSON_CreateNull());
+    reply_null(r, "chain", NULL);
+    reply_null(r, "chain_ends_at", NULL);
     return;
   }
   /* the cell the chain ends at: not always the run's (chain_of) */
@@ -269,12 +236,13 @@ static void explain_reply(reply *r, const options *o, const tilesat_map *m,
                "contradiction at (%d,%d) (as trace shows it; the run, with "
                "its other choices, emptied (%d,%d) first):\n",
                end / w, end % w, bad / w, bad % w);
-  *out = (chain_out){o, m, t};
-  reply_call(r, "chain", chain_json, chain_text, out);
+  int W = map_info(m).width, H = map_info(m).height;
+  report_chain_reply(r, "chain", t,
+                     !o->whole && (W > SHOWN_WHOLE || H > SHOWN_WHOLE));
   if (end >= 0)
     reply_cell(r, "chain_ends_at", end / w, end % w, NULL);
   else
-    reply_item(r, "chain_ends_at", cJSON_CreateNull());
+    reply_null(r, "chain_ends_at", NULL);
 }
 
 int collapse_chain_end(const tilesat_map *m, const tilesat_collapse *c) {
@@ -304,8 +272,7 @@ int collapse_explain(options *o, const tilesat_map *m, tilesat_collapse *c,
     fail("out of memory");
     return EXIT_ERROR;
   }
-  chain_out out;
-  explain_reply(reply_object(&r, "explain"), o, m, c, &ch, &out);
+  explain_reply(reply_object(&r, "explain"), o, m, c, &ch);
   reply_end(&r, doc);
   tilesat_trace_free(ch.t);
   return o->png ? wave_png(o, m, c, ci.doomed, ci.ndoomed) : 0;

@@ -89,6 +89,23 @@ void reply_map(reply *r, const char *name, const tilesat_map *m,
   f->show = print;
 }
 
+void reply_bool(reply *r, const char *name, bool v, const char *text, ...) {
+  reply_field *f = push(r, name, REPLY_BOOL);
+  f->num[0] = v;
+  va_list ap;
+  va_start(ap, text);
+  f->text = format(text, ap);
+  va_end(ap);
+}
+
+void reply_null(reply *r, const char *name, const char *text, ...) {
+  reply_field *f = push(r, name, REPLY_NULL);
+  va_list ap;
+  va_start(ap, text);
+  f->text = format(text, ap);
+  va_end(ap);
+}
+
 void reply_item(reply *r, const char *name, cJSON *item) {
   push(r, name, REPLY_ITEM)->item = item;
 }
@@ -134,7 +151,17 @@ reply *reply_array_item(reply *r) {
   return &items[f->nitems++];
 }
 
+reply *reply_list(reply *r, const char *name, const char *text, ...) {
+  reply_field *f = push(r, name, REPLY_LIST);
+  va_list ap;
+  va_start(ap, text);
+  f->text = format(text, ap);
+  va_end(ap);
+  return reply_array_item(r);
+}
+
 static void add_json(cJSON *doc, reply_field *f);
+static void finish(reply *r, cJSON *doc, FILE *out);
 
 /* A reply's facts as the members of a new object. */
 static cJSON *object_of(reply *r) {
@@ -156,6 +183,12 @@ static void add_json(cJSON *doc, reply_field *f) {
     v = cJSON_CreateArray();
     cJSON_AddItemToArray(v, cJSON_CreateNumber(f->num[0]));
     cJSON_AddItemToArray(v, cJSON_CreateNumber(f->num[1]));
+    break;
+  case REPLY_BOOL:
+    v = cJSON_CreateBool(f->num[0] != 0);
+    break;
+  case REPLY_NULL:
+    v = cJSON_CreateNull();
     break;
   case REPLY_CELL:
     v = cJSON_CreateObject();
@@ -180,30 +213,41 @@ static void add_json(cJSON *doc, reply_field *f) {
     for (size_t i = 0; i < f->nitems; i++)
       cJSON_AddItemToArray(v, object_of(&f->items[i]));
     break;
+  case REPLY_LIST:
+    v = cJSON_CreateArray();
+    finish(&f->items[0], v, NULL);
+    break;
   case REPLY_TEXT:
     return;
   }
-  cJSON_AddItemToObject(doc, f->name, v);
+  if (cJSON_IsArray(doc))
+    cJSON_AddItemToArray(doc, v);
+  else
+    cJSON_AddItemToObject(doc, f->name, v);
 }
 
-static void put_text(reply_field *f) {
+static void put_text(reply_field *f, FILE *out) {
   if (f->text)
-    fputs(f->text, stdout);
+    fputs(f->text, out);
   if (f->kind == REPLY_MAP && f->show)
-    tilesat_map_write(f->m, f->tiles, stdout);
+    tilesat_map_write(f->m, f->tiles, out);
   if (f->kind == REPLY_CALL)
     f->print(f->user);
   for (size_t i = 0; i < f->nitems; i++)
-    reply_end(&f->items[i], NULL);
+    finish(&f->items[i], NULL, out);
 }
 
-void reply_end(reply *r, cJSON *doc) {
+void reply_end(reply *r, cJSON *doc) { finish(r, doc, stdout); }
+
+void reply_print(reply *r, FILE *out) { finish(r, NULL, out); }
+
+static void finish(reply *r, cJSON *doc, FILE *out) {
   for (size_t i = 0; i < r->n; i++) {
     reply_field *f = &r->v[i];
     if (doc)
       add_json(doc, f);
     else
-      put_text(f);
+      put_text(f, out);
     cJSON_Delete(f->item);
     free(f->text);
     free(f->items); /* each written (and emptied) above */

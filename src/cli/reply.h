@@ -9,6 +9,7 @@
 
 #include <cJSON.h>
 #include <stdbool.h>
+#include <stdio.h>
 
 typedef enum reply_kind {
   REPLY_NUMBER, /* num[0] */
@@ -16,12 +17,16 @@ typedef enum reply_kind {
   REPLY_PAIR,   /* [num[0], num[1]] */
   REPLY_CELL,   /* {"row": num[0], "col": num[1]} */
   REPLY_MAP,    /* rows of tile names; the text prints the map itself */
+  REPLY_BOOL,   /* true or false: num[0] */
+  REPLY_NULL,   /* null */
   REPLY_ITEM,   /* a JSON value made elsewhere (the reply owns it) */
   REPLY_TEXT,   /* a line of the text alone */
   REPLY_CALL,   /* made only in the form written: json(user), text(user) */
   REPLY_OBJECT, /* an object: items[0]'s facts (the text: theirs, inline) */
   REPLY_ARRAY,  /* an array of objects, items[] (the text: a heading, then
                    each item's) */
+  REPLY_LIST,   /* an array of items[0]'s facts, their names unused (the
+                   text: a heading, then theirs) */
 } reply_kind;
 
 struct reply;
@@ -63,6 +68,10 @@ void reply_cell(reply *r, const char *name, int row, int col, const char *text,
 /* The map: in the text as tilesat_map_write writes it, when print. */
 void reply_map(reply *r, const char *name, const tilesat_map *m,
                const int *tiles, bool print);
+void reply_bool(reply *r, const char *name, bool v, const char *text, ...)
+    __attribute__((format(printf, 4, 5)));
+void reply_null(reply *r, const char *name, const char *text, ...)
+    __attribute__((format(printf, 3, 4)));
 void reply_item(reply *r, const char *name, cJSON *item);
 void reply_text(reply *r, const char *text, ...)
     __attribute__((format(printf, 2, 3)));
@@ -81,8 +90,15 @@ reply *reply_object(reply *r, const char *name);
 void reply_array(reply *r, const char *name, const char *text, ...)
     __attribute__((format(printf, 3, 4)));
 reply *reply_array_item(reply *r);
+/* A member that is an array of values (numbers, strings, objects, lists),
+ * its text a heading (or none): the facts added to the reply returned
+ * are its elements, in order, their names unused (NULL). */
+reply *reply_list(reply *r, const char *name, const char *text, ...)
+    __attribute__((format(printf, 3, 4)));
 /* The facts as members of doc (the caller prints it), or with doc NULL
  * as text on standard output, in their order; frees them. */
 void reply_end(reply *r, cJSON *doc);
+/* The facts as text on out; frees them. */
+void reply_print(reply *r, FILE *out);
 
 #endif
