@@ -403,14 +403,16 @@ static void stats_reply(reply *rp, const stats *st, uint64_t seed,
                100 * st->hi);
   reply_number(rp, "rate", (double)bad / (double)n, NULL);
   reply_pair(rp, "interval95", st->lo, st->hi, NULL);
-  if (st->broken)
+  if (st->broken) {
     reply_number(rp, "broken", (double)st->broken,
                  "broken: %ld (%.1f%%, 95%% interval %.1f%% to %.1f%%): "
                  "finished maps that break a connected or path constraint\n",
                  st->broken, 100.0 * (double)st->broken / (double)n,
                  100 * st->blo, 100 * st->bhi);
-  else
+    reply_pair(rp, "broken_interval95", st->blo, st->bhi, NULL);
+  } else {
     reply_number(rp, "broken", 0, NULL);
+  }
   reply_number(rp, "median_ms", 1000 * st->median,
                "median time per run: %.3f ms\n", 1000 * st->median);
   if (guard)
@@ -427,22 +429,18 @@ static void stats_reply(reply *rp, const stats *st, uint64_t seed,
   }
 }
 
-/* The heat map's numbers: where the contradictions happened. */
-static cJSON *hits_json(const tilesat_map *m, const long *hits) {
-  cJSON *where = cJSON_CreateArray();
+/* The heat map's numbers, "contradiction_cells": where the contradictions
+ * happened, [{"cell": [row, col], "count"}] (the text: the picture, --png). */
+static void hits_reply(reply *rp, const tilesat_map *m, const long *hits) {
   const tilesat_map_info mi = map_info(m);
   int w = mi.width, cells = w * mi.height;
+  reply_array(rp, "contradiction_cells", NULL);
   for (int k = 0; k < cells; k++)
     if (hits[k]) {
-      cJSON *one = cJSON_CreateObject(), *cell;
-      cell = cJSON_AddArrayToObject(one, "cell");
-      int row = k / w, col = k % w;
-      cJSON_AddItemToArray(cell, cJSON_CreateNumber(row));
-      cJSON_AddItemToArray(cell, cJSON_CreateNumber(col));
-      cJSON_AddNumberToObject(one, "count", (double)hits[k]);
-      cJSON_AddItemToArray(where, one);
+      reply *one = reply_array_item(rp);
+      reply_pair(one, "cell", k / w, k % w, NULL);
+      reply_number(one, "count", (double)hits[k], NULL);
     }
-  return where;
 }
 
 static int many_runs(options *o, const tilesat_map *m, tilesat_collapse *c,
@@ -461,7 +459,7 @@ static int many_runs(options *o, const tilesat_map *m, tilesat_collapse *c,
     cJSON *doc = json_output(o) ? cJSON_CreateObject() : NULL;
     reply rp = {NULL, 0, 0};
     stats_reply(&rp, &st, o->seed, co->guard, m);
-    reply_item(&rp, "contradiction_cells", hits_json(m, st.hits));
+    hits_reply(&rp, m, st.hits);
     stop_hold(); /* the report whole */
     reply_end(&rp, doc);
     if (st.doomed)

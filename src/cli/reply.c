@@ -106,24 +106,12 @@ void reply_null(reply *r, const char *name, const char *text, ...) {
   va_end(ap);
 }
 
-void reply_item(reply *r, const char *name, cJSON *item) {
-  push(r, name, REPLY_ITEM)->item = item;
-}
-
 void reply_text(reply *r, const char *text, ...) {
   reply_field *f = push(r, NULL, REPLY_TEXT);
   va_list ap;
   va_start(ap, text);
   f->text = format(text, ap);
   va_end(ap);
-}
-
-void reply_call(reply *r, const char *name, reply_json_fn json,
-                reply_text_fn print, const void *user) {
-  reply_field *f = push(r, name, REPLY_CALL);
-  f->json = json;
-  f->print = print;
-  f->user = user;
 }
 
 reply *reply_object(reply *r, const char *name) {
@@ -198,13 +186,6 @@ static void add_json(cJSON *doc, reply_field *f) {
   case REPLY_MAP:
     v = collapse_json_map(f->m, f->tiles);
     break;
-  case REPLY_ITEM:
-    v = f->item;
-    f->item = NULL;
-    break;
-  case REPLY_CALL:
-    v = f->json(f->user);
-    break;
   case REPLY_OBJECT:
     v = object_of(&f->items[0]);
     break;
@@ -231,8 +212,6 @@ static void put_text(reply_field *f, FILE *out) {
     fputs(f->text, out);
   if (f->kind == REPLY_MAP && f->show)
     tilesat_map_write(f->m, f->tiles, out);
-  if (f->kind == REPLY_CALL)
-    f->print(f->user);
   for (size_t i = 0; i < f->nitems; i++)
     finish(&f->items[i], NULL, out);
 }
@@ -248,7 +227,6 @@ static void finish(reply *r, cJSON *doc, FILE *out) {
       add_json(doc, f);
     else
       put_text(f, out);
-    cJSON_Delete(f->item);
     free(f->text);
     free(f->items); /* each written (and emptied) above */
   }

@@ -19,9 +19,7 @@ typedef enum reply_kind {
   REPLY_MAP,    /* rows of tile names; the text prints the map itself */
   REPLY_BOOL,   /* true or false: num[0] */
   REPLY_NULL,   /* null */
-  REPLY_ITEM,   /* a JSON value made elsewhere (the reply owns it) */
   REPLY_TEXT,   /* a line of the text alone */
-  REPLY_CALL,   /* made only in the form written: json(user), text(user) */
   REPLY_OBJECT, /* an object: items[0]'s facts (the text: theirs, inline) */
   REPLY_ARRAY,  /* an array of objects, items[] (the text: a heading, then
                    each item's) */
@@ -30,8 +28,6 @@ typedef enum reply_kind {
 } reply_kind;
 
 struct reply;
-typedef cJSON *(*reply_json_fn)(const void *user);
-typedef void (*reply_text_fn)(const void *user);
 
 typedef struct reply_field {
   const char *name; /* its JSON member (NULL: REPLY_TEXT) */
@@ -41,13 +37,9 @@ typedef struct reply_field {
   const tilesat_map *m; /* REPLY_MAP */
   const int *tiles;
   bool show;   /* REPLY_MAP: printed in the text (not --quiet) */
-  cJSON *item; /* REPLY_ITEM */
   char *text;  /* what the text shows for it (malloc'd); NULL: JSON only */
   struct reply *items; /* REPLY_OBJECT, REPLY_ARRAY */
   size_t nitems;
-  reply_json_fn json; /* REPLY_CALL */
-  reply_text_fn print;
-  const void *user;
 } reply_field;
 
 typedef struct reply {
@@ -72,14 +64,8 @@ void reply_bool(reply *r, const char *name, bool v, const char *text, ...)
     __attribute__((format(printf, 4, 5)));
 void reply_null(reply *r, const char *name, const char *text, ...)
     __attribute__((format(printf, 3, 4)));
-void reply_item(reply *r, const char *name, cJSON *item);
 void reply_text(reply *r, const char *text, ...)
     __attribute__((format(printf, 2, 3)));
-/* A fact made only in the form written (a large one, such as a trace):
- * the JSON member json(user), or in the text what print(user) prints;
- * user must last until reply_end. */
-void reply_call(reply *r, const char *name, reply_json_fn json,
-                reply_text_fn print, const void *user);
 /* A member that is an object: its facts are added to the reply returned
  * (r's, until reply_end). */
 reply *reply_object(reply *r, const char *name);
