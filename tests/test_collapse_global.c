@@ -340,14 +340,15 @@ Test(collapse_global, plain_runs_that_break_connectivity_fail) {
    * their count) */
   const char *at = strstr(cli.out, line);
   double pct, lo = -1, hi = -1;
-  cr_assert(at && sscanf(at + strlen(line), "%lf%%, 95%% interval %lf%% to "
-                                            "%lf%%)",
+  cr_assert(at && sscanf(at + strlen(line),
+                         "%lf%%, 95%% interval %lf%% to "
+                         "%lf%%)",
                          &pct, &lo, &hi) == 3,
             "%s", cli.out);
   run_free(&cli);
-  cli = RUN("collapse", "rules/dungeon8.rules", "--size", "12x8",
-            "--constraints", "rules/dungeon8.constraints", "-n", "30",
-            "--format", "json");
+  cli =
+      RUN("collapse", "rules/dungeon8.rules", "--size", "12x8", "--constraints",
+          "rules/dungeon8.constraints", "-n", "30", "--format", "json");
   cJSON *doc = cJSON_Parse(cli.out);
   cr_assert(doc, "%s", cli.out);
   const cJSON *iv = cJSON_GetObjectItemCaseSensitive(doc, "broken_interval95");

@@ -438,7 +438,8 @@ static void hits_reply(reply *rp, const tilesat_map *m, const long *hits) {
   for (int k = 0; k < cells; k++)
     if (hits[k]) {
       reply *one = reply_array_item(rp);
-      reply_pair(one, "cell", k / w, k % w, NULL);
+      int row = k / w, col = k % w;
+      reply_pair(one, "cell", row, col, NULL);
       reply_number(one, "count", (double)hits[k], NULL);
     }
 }

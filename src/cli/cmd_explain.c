@@ -107,8 +107,8 @@ static int explain_one(const options *o, const tilesat_map *m,
 static int print_answer(options *o, const tilesat_map *m, int rc,
                         tilesat_explanation *const *es, size_t n,
                         bool complete) {
-  cJSON *doc = o->format && !strcmp(o->format, "json") ? cJSON_CreateObject()
-                                                       : NULL;
+  cJSON *doc =
+      o->format && !strcmp(o->format, "json") ? cJSON_CreateObject() : NULL;
   reply r = {NULL, 0, 0};
   if (rc == TILESAT_SAT) {
     report_explain_reply(&r, m, es, 0, false, false, NULL);

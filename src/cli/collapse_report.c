@@ -541,9 +541,8 @@ static void write_change(const tilesat_map *m, const tilesat_advice_change *c,
   tilesat_topology topo = tilesat_rules_topology(map_info(m).rules);
   switch (c->kind) {
   case TILESAT_ADVICE_ALLOW:
-    fprintf(out, "allowing %s next to %s (%s)",
-            quoted_text(tile_name(m, c->a)), quoted_text(tile_name(m, c->b)),
-            report_dir_words(topo, c->dir));
+    fprintf(out, "allowing %s next to %s (%s)", quoted_text(tile_name(m, c->a)),
+            quoted_text(tile_name(m, c->b)), report_dir_words(topo, c->dir));
     break;
   case TILESAT_ADVICE_WEIGHT:
     if (c->others > 1) /* a weight of 1: the others raised instead */

@@ -36,8 +36,8 @@ typedef struct reply_field {
   const char *str;
   const tilesat_map *m; /* REPLY_MAP */
   const int *tiles;
-  bool show;   /* REPLY_MAP: printed in the text (not --quiet) */
-  char *text;  /* what the text shows for it (malloc'd); NULL: JSON only */
+  bool show;  /* REPLY_MAP: printed in the text (not --quiet) */
+  char *text; /* what the text shows for it (malloc'd); NULL: JSON only */
   struct reply *items; /* REPLY_OBJECT, REPLY_ARRAY */
   size_t nitems;
 } reply_field;

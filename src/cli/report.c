@@ -361,10 +361,9 @@ static void step_reply(reply *j, const tilesat_map *m, const tilesat_step *s,
     tiles_reply(j, "must_hold_one_of", r, s->tiles, s->ntiles);
   if (k == TILESAT_STEP_SUPPORT || k == TILESAT_STEP_MUST) {
     reply_pair(j, "neighbor", s->nrow, s->ncol, NULL);
-    tiles_reply(j,
-                k == TILESAT_STEP_MUST ? "neighbor_holds_one_of"
-                                       : "neighbor_holds",
-                r, s->from, s->nfrom);
+    tiles_reply(
+        j, k == TILESAT_STEP_MUST ? "neighbor_holds_one_of" : "neighbor_holds",
+        r, s->from, s->nfrom);
     reply_string(j, "direction_from_neighbor",
                  tilesat_dir_name(map_topo(m), s->dir), NULL);
   }
@@ -390,8 +389,7 @@ static void steps_reply(reply *r, const char *name, const tilesat_map *m,
                  i - shown == 1 ? "" : "s");
     if (said)
       shown = i + 1;
-    step_reply(j, m, tilesat_steps_get(steps, i), i + 1,
-               said ? say : SAY_NONE);
+    step_reply(j, m, tilesat_steps_get(steps, i), i + 1, said ? say : SAY_NONE);
   }
 }
 
@@ -704,8 +702,10 @@ static void explanation_reply(reply *r, const tilesat_explanation *e,
                      tilesat_explanation_constraint(e, i), i + 1);
   const int *cells = explanation_info(e).cells;
   reply *cl = reply_list(r, "cells", NULL);
-  for (size_t i = 0; i < explanation_info(e).ncells; i++)
-    reply_pair(cl, NULL, cells[i] / W, cells[i] % W, NULL);
+  for (size_t i = 0; i < explanation_info(e).ncells; i++) {
+    int row = cells[i] / W, col = cells[i] % W;
+    reply_pair(cl, NULL, row, col, NULL);
+  }
   const tilesat_steps *steps = explanation_info(e).steps;
   bool refutes = tilesat_steps_contradiction(steps);
   reply_bool(r, "propagation_refutes", refutes, NULL);
@@ -806,15 +806,15 @@ static void domains_reply(reply *r, const tilesat_trace *t) {
       width = w > width ? w : width;
       decided += buf[0] != '{';
     }
-  reply *rows = reply_list(r, "domains", "\ndomains (%d of %d cells decided):\n",
-                           decided, W * H);
+  reply *rows = reply_list(
+      r, "domains", "\ndomains (%d of %d cells decided):\n", decided, W * H);
   for (int row = 0; row < H; row++) {
     reply *cells = reply_list(
         rows, NULL, "%s", map_topo(m) == TILESAT_HEX && (row & 1) ? "  " : "");
     for (int col = 0; col < W; col++) {
       domain_text(t, row, col, buf, sizeof buf);
-      reply *d = reply_list(cells, NULL, "%-*s%s", col + 1 < W ? width : 0,
-                            buf, col + 1 < W ? " " : "");
+      reply *d = reply_list(cells, NULL, "%-*s%s", col + 1 < W ? width : 0, buf,
+                            col + 1 < W ? " " : "");
       for (int k = 0; k < T; k++)
         if (tilesat_trace_possible(t, row, col, k))
           reply_string(d, NULL, tilesat_rules_tile_name(mi.rules, k), NULL);
