@@ -1,7 +1,8 @@
 /* reply.h: one answer described once, as a list of facts (a name, a kind,
  * a value, and the line the text shows it by), and written by one builder
  * as text or as the members of a JSON object (--format json): no pair of
- * writers, one per form, to keep in step. */
+ * writers, one per form, to keep in step.  collapse's answers, explain's
+ * and trace's (report.h) are replies. */
 #ifndef TILESAT_CLI_REPLY_H
 #define TILESAT_CLI_REPLY_H
 
@@ -30,7 +31,7 @@ typedef enum reply_kind {
 struct reply;
 
 typedef struct reply_field {
-  const char *name; /* its JSON member (NULL: REPLY_TEXT) */
+  const char *name; /* its JSON member (NULL: REPLY_TEXT, a list's) */
   reply_kind kind;
   double num[2];
   const char *str;
@@ -38,7 +39,7 @@ typedef struct reply_field {
   const int *tiles;
   bool show;  /* REPLY_MAP: printed in the text (not --quiet) */
   char *text; /* what the text shows for it (malloc'd); NULL: JSON only */
-  struct reply *items; /* REPLY_OBJECT, REPLY_ARRAY */
+  struct reply *items; /* REPLY_OBJECT, REPLY_ARRAY, REPLY_LIST */
   size_t nitems;
 } reply_field;
 
@@ -81,8 +82,9 @@ reply *reply_array_item(reply *r);
  * are its elements, in order, their names unused (NULL). */
 reply *reply_list(reply *r, const char *name, const char *text, ...)
     __attribute__((format(printf, 3, 4)));
-/* The facts as members of doc (the caller prints it), or with doc NULL
- * as text on standard output, in their order; frees them. */
+/* The facts as members of doc (the caller prints it; an array: as its
+ * elements), or with doc NULL as text on standard output, in their
+ * order; frees them. */
 void reply_end(reply *r, cJSON *doc);
 /* The facts as text on out; frees them. */
 void reply_print(reply *r, FILE *out);
