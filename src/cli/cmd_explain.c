@@ -109,7 +109,7 @@ static int print_answer(options *o, const tilesat_map *m, int rc,
                         bool complete) {
   cJSON *doc =
       o->format && !strcmp(o->format, "json") ? cJSON_CreateObject() : NULL;
-  reply r = {NULL, 0, 0};
+  reply r = reply_for(doc);
   if (rc == TILESAT_SAT) {
     report_explain_reply(&r, m, es, 0, false, false, NULL);
     reply_end(&r, doc);

@@ -83,7 +83,7 @@ int cmd_trace(options *o) {
     int status = tilesat_trace_status(t);
     rc = status == TILESAT_UNKNOWN ? 0 : status;
     cJSON *doc = json ? cJSON_CreateObject() : NULL;
-    reply rp = {NULL, 0, 0};
+    reply rp = reply_for(doc);
     report_trace_reply(&rp, t);
     reply_end(&rp, doc);
     if (doc && report_json_print(doc))

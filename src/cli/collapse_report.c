@@ -257,7 +257,7 @@ int collapse_chain_end(const tilesat_map *m, const tilesat_collapse *c) {
 
 int collapse_explain(options *o, const tilesat_map *m, tilesat_collapse *c,
                      cJSON *doc) {
-  reply r = {NULL, 0, 0};
+  reply r = reply_for(doc);
   tilesat_collapse_info ci;
   tilesat_collapse_get(c, &ci);
   if (ci.no_return < 0) {
@@ -502,7 +502,7 @@ void doom_summary_report(doom_summary *s, cJSON *doc) {
   double msize = median_of(s->sizes, s->nsized),
          mafter = median_of(s->after, s->nsized),
          mapart = median_of(s->apart, s->nsized);
-  reply r = {NULL, 0, 0};
+  reply r = reply_for(doc);
   summary_reply(reply_object(&r, "doomed"), s, idx, nt, pidx, np, msize, mafter,
                 mapart);
   reply_end(&r, doc);
@@ -704,7 +704,7 @@ static void advice_reply(reply *r, const tilesat_map *m,
 }
 
 void advice_report(const tilesat_map *m, const tilesat_advice *v, cJSON *doc) {
-  reply r = {NULL, 0, 0};
+  reply r = reply_for(doc);
   advice_reply(reply_object(&r, "advice"), m, v);
   reply_end(&r, doc);
 }

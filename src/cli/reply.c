@@ -9,7 +9,7 @@
 
 static reply_field *push(reply *r, const char *name, reply_kind kind) {
   if (r->n == r->cap) {
-    r->cap = r->cap ? 2 * r->cap : 16;
+    r->cap = r->cap ? 2 * r->cap : 4;
     reply_field *v = realloc(r->v, r->cap * sizeof *v);
     if (!v) {
       fail("out of memory");
@@ -24,8 +24,18 @@ static reply_field *push(reply *r, const char *name, reply_kind kind) {
   return f;
 }
 
-static char *format(const char *fmt, va_list ap) {
-  if (!fmt)
+reply reply_for(const cJSON *doc) {
+  return (reply){NULL, 0, 0, doc ? REPLY_JSON_FORM : REPLY_TEXT_FORM};
+}
+
+/* A fact of r with no text is no use to the text alone: taken back. */
+static void keep(reply *r, const reply_field *f) {
+  if (r->form == REPLY_TEXT_FORM && !f->text)
+    r->n--;
+}
+
+static char *format(const reply *r, const char *fmt, va_list ap) {
+  if (!fmt || r->form == REPLY_JSON_FORM)
     return NULL;
   va_list again;
   va_copy(again, ap);
@@ -45,8 +55,9 @@ void reply_number(reply *r, const char *name, double v, const char *text, ...) {
   f->num[0] = v;
   va_list ap;
   va_start(ap, text);
-  f->text = format(text, ap);
+  f->text = format(r, text, ap);
   va_end(ap);
+  keep(r, f);
 }
 
 void reply_string(reply *r, const char *name, const char *s, const char *text,
@@ -55,8 +66,9 @@ void reply_string(reply *r, const char *name, const char *s, const char *text,
   f->str = s;
   va_list ap;
   va_start(ap, text);
-  f->text = format(text, ap);
+  f->text = format(r, text, ap);
   va_end(ap);
+  keep(r, f);
 }
 
 void reply_pair(reply *r, const char *name, double a, double b,
@@ -66,8 +78,9 @@ void reply_pair(reply *r, const char *name, double a, double b,
   f->num[1] = b;
   va_list ap;
   va_start(ap, text);
-  f->text = format(text, ap);
+  f->text = format(r, text, ap);
   va_end(ap);
+  keep(r, f);
 }
 
 void reply_cell(reply *r, const char *name, int row, int col, const char *text,
@@ -77,8 +90,9 @@ void reply_cell(reply *r, const char *name, int row, int col, const char *text,
   f->num[1] = col;
   va_list ap;
   va_start(ap, text);
-  f->text = format(text, ap);
+  f->text = format(r, text, ap);
   va_end(ap);
+  keep(r, f);
 }
 
 void reply_map(reply *r, const char *name, const tilesat_map *m,
@@ -94,24 +108,27 @@ void reply_bool(reply *r, const char *name, bool v, const char *text, ...) {
   f->num[0] = v;
   va_list ap;
   va_start(ap, text);
-  f->text = format(text, ap);
+  f->text = format(r, text, ap);
   va_end(ap);
+  keep(r, f);
 }
 
 void reply_null(reply *r, const char *name, const char *text, ...) {
   reply_field *f = push(r, name, REPLY_NULL);
   va_list ap;
   va_start(ap, text);
-  f->text = format(text, ap);
+  f->text = format(r, text, ap);
   va_end(ap);
+  keep(r, f);
 }
 
 void reply_text(reply *r, const char *text, ...) {
   reply_field *f = push(r, NULL, REPLY_TEXT);
   va_list ap;
   va_start(ap, text);
-  f->text = format(text, ap);
+  f->text = format(r, text, ap);
   va_end(ap);
+  keep(r, f);
 }
 
 reply *reply_object(reply *r, const char *name) {
@@ -123,7 +140,7 @@ void reply_array(reply *r, const char *name, const char *text, ...) {
   reply_field *f = push(r, name, REPLY_ARRAY);
   va_list ap;
   va_start(ap, text);
-  f->text = format(text, ap);
+  f->text = format(r, text, ap);
   va_end(ap);
 }
 
@@ -136,6 +153,7 @@ reply *reply_array_item(reply *r) {
   }
   f->items = items;
   memset(&items[f->nitems], 0, sizeof *items);
+  items[f->nitems].form = r->form;
   return &items[f->nitems++];
 }
 
@@ -143,7 +161,7 @@ reply *reply_list(reply *r, const char *name, const char *text, ...) {
   reply_field *f = push(r, name, REPLY_LIST);
   va_list ap;
   va_start(ap, text);
-  f->text = format(text, ap);
+  f->text = format(r, text, ap);
   va_end(ap);
   return reply_array_item(r);
 }

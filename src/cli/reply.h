@@ -43,10 +43,23 @@ typedef struct reply_field {
   size_t nitems;
 } reply_field;
 
+/* The form reply_end will write, when known (reply_for): the facts only
+ * the other form shows are not kept (a large trace's tile names in the
+ * text, its words in the JSON). */
+typedef enum reply_form {
+  REPLY_BOTH,
+  REPLY_TEXT_FORM,
+  REPLY_JSON_FORM
+} reply_form;
+
 typedef struct reply {
   reply_field *v;
   size_t n, cap;
+  reply_form form; /* its objects' and lists' too */
 } reply;
+
+/* An empty reply to be written into doc (NULL: as text). */
+reply reply_for(const cJSON *doc);
 
 /* Each adds a fact; `text` (printf, NULL: none) is what the text form
  * shows for it, newlines included. */

@@ -761,7 +761,7 @@ void report_explain_reply(reply *r, const tilesat_map *m,
 
 int report_explanation(const tilesat_explanation *e, const int *window,
                        FILE *out) {
-  reply r = {NULL, 0, 0};
+  reply r = reply_for(NULL);
   unsat_reply(&r, e, window);
   reply_print(&r, out);
   return ferror(out) ? -1 : 0;
