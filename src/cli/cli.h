@@ -426,9 +426,6 @@ void doom_summary_report(doom_summary *s, struct cJSON *doc);
  * "advice" of doc. */
 void advice_report(const tilesat_map *m, const tilesat_advice *v,
                    struct cJSON *doc);
-/* --format json: a map as rows of tile names (printed and freed by
- * report_json_print). */
-struct cJSON *collapse_json_map(const tilesat_map *m, const int *tiles);
 
 /* "north", "south-east", ...: a direction of the rules in words. */
 const char *report_dir_words(tilesat_topology topo, int dir);

@@ -2,8 +2,9 @@
  * (--explain): the point of no return, a minimal doomed set, the
  * propagation chain to the contradiction (trace's), and with --png the
  * wave it left with those cells framed.  Many runs (-n --explain): which
- * tiles and neighbouring pairs doomed the failed runs most often.  Text,
- * or JSON (cJSON) with --format json. */
+ * tiles and neighbouring pairs doomed the failed runs most often, and
+ * the advice for designers.  Each answer described once, as a reply
+ * (reply.h): text, or JSON with --format json. */
 #include "cli.h"
 #include "reply.h"
 #include "report.h"
@@ -506,22 +507,6 @@ void doom_summary_report(doom_summary *s, cJSON *doc) {
   summary_reply(reply_object(&r, "doomed"), s, idx, nt, pidx, np, msize, mafter,
                 mapart);
   reply_end(&r, doc);
-}
-
-/* ------------------------------------------------------------------ JSON */
-
-cJSON *collapse_json_map(const tilesat_map *m, const int *tiles) {
-  const tilesat_map_info mi = map_info(m);
-  int w = mi.width, h = mi.height;
-  cJSON *rows = cJSON_CreateArray();
-  for (int r = 0; r < h; r++) {
-    cJSON *row = cJSON_CreateArray();
-    for (int c = 0; c < w; c++)
-      cJSON_AddItemToArray(row,
-                           cJSON_CreateString(tile_name(m, tiles[r * w + c])));
-    cJSON_AddItemToArray(rows, row);
-  }
-  return rows;
 }
 
 /* --------------------------------------------------- advice for designers */

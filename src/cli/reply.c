@@ -166,6 +166,21 @@ reply *reply_list(reply *r, const char *name, const char *text, ...) {
   return reply_array_item(r);
 }
 
+/* A map in the JSON: rows of tile names (the text: tilesat_map_write). */
+static cJSON *map_json(const tilesat_map *m, const int *tiles) {
+  const tilesat_map_info mi = map_info(m);
+  const tilesat_rules *r = mi.rules;
+  cJSON *rows = cJSON_CreateArray();
+  for (int row = 0; row < mi.height; row++) {
+    cJSON *cells = cJSON_CreateArray();
+    for (int col = 0; col < mi.width; col++)
+      cJSON_AddItemToArray(cells, cJSON_CreateString(tilesat_rules_tile_name(
+                                      r, tiles[row * mi.width + col])));
+    cJSON_AddItemToArray(rows, cells);
+  }
+  return rows;
+}
+
 static void add_json(cJSON *doc, reply_field *f);
 static void finish(reply *r, cJSON *doc, FILE *out);
 
@@ -202,7 +217,7 @@ static void add_json(cJSON *doc, reply_field *f) {
     cJSON_AddNumberToObject(v, "col", f->num[1]);
     break;
   case REPLY_MAP:
-    v = collapse_json_map(f->m, f->tiles);
+    v = map_json(f->m, f->tiles);
     break;
   case REPLY_OBJECT:
     v = object_of(&f->items[0]);
