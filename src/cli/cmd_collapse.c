@@ -263,10 +263,10 @@ static int one_run(options *o, const tilesat_map *m, tilesat_collapse *c,
     return fail_solve(o, &err);
   e.chain_end = explain ? collapse_chain_end(m, c) : -1;
   cJSON *doc = json_output(o) ? cJSON_CreateObject() : NULL;
+  stop_hold(); /* the map whole */
   reply rp = reply_for(doc);
   run_reply(&rp, o, m, c, co, tiles, &e);
-  stop_hold(); /* the map whole */
-  reply_end(&rp, doc);
+  reply_end(&rp);
   stop_release();
   int out = 0;
   if (e.res != TILESAT_SAT)
@@ -464,11 +464,11 @@ static int many_runs(options *o, const tilesat_map *m, tilesat_collapse *c,
   }
   if (!rc) {
     cJSON *doc = json_output(o) ? cJSON_CreateObject() : NULL;
+    stop_hold(); /* the report whole */
     reply rp = reply_for(doc);
     stats_reply(&rp, &st, o->seed, co->guard, m, true);
     hits_reply(&rp, m, st.hits);
-    stop_hold(); /* the report whole */
-    reply_end(&rp, doc);
+    reply_end(&rp);
     if (st.doomed)
       doom_summary_report(st.doomed, doc);
     if (advice)
@@ -545,6 +545,7 @@ static int size_row(options *o, const tilesat_rules *r,
     char iv[32];
     snprintf(iv, sizeof iv, "%.1f%% to %.1f%%", 100 * lo, 100 * hi);
     cJSON *row = rows ? cJSON_CreateObject() : NULL;
+    stop_hold(); /* the row whole */
     reply rp = reply_for(row);
     reply_string(&rp, "size", size, "%-11s %6ld %8ld %6.1f%%  %-17s %.3f\n",
                  size, n, bad, 100.0 * (double)bad / (double)n, iv,
@@ -552,8 +553,7 @@ static int size_row(options *o, const tilesat_rules *r,
     stats_reply(&rp, &st, o->seed, co->guard, m, false);
     reply_number(&rp, "failures", (double)bad, NULL);
     reply_pair(&rp, "failures_interval95", lo, hi, NULL);
-    stop_hold(); /* the row whole */
-    reply_end(&rp, row);
+    reply_end(&rp);
     stop_release();
     if (row)
       cJSON_AddItemToArray(rows, row);

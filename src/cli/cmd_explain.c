@@ -112,7 +112,7 @@ static int print_answer(options *o, const tilesat_map *m, int rc,
   reply r = reply_for(doc);
   if (rc == TILESAT_SAT) {
     report_explain_reply(&r, m, es, 0, false, false, NULL);
-    reply_end(&r, doc);
+    reply_end(&r);
     return doc && report_json_print(doc) ? EXIT_ERROR : rc;
   }
   tilesat_explanation_info ei = {0};
@@ -127,7 +127,7 @@ static int print_answer(options *o, const tilesat_map *m, int rc,
             ei.row0 + ei.rows - 1, ei.col0, ei.col0 + ei.cols - 1);
   clash_window(o, m, es, n);
   report_explain_reply(&r, m, es, n, o->all, complete, o->window);
-  reply_end(&r, doc);
+  reply_end(&r);
   if (doc && report_json_print(doc))
     rc = EXIT_ERROR;
   if (draw_cells(o, m, es, n))

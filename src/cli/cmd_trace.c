@@ -85,7 +85,7 @@ int cmd_trace(options *o) {
     cJSON *doc = json ? cJSON_CreateObject() : NULL;
     reply rp = reply_for(doc);
     report_trace_reply(&rp, t);
-    reply_end(&rp, doc);
+    reply_end(&rp);
     if (doc && report_json_print(doc))
       rc = EXIT_ERROR;
     if (draw_empty(o, m, t))

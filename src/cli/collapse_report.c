@@ -265,7 +265,7 @@ int collapse_explain(options *o, const tilesat_map *m, tilesat_collapse *c,
     reply_string(&r, "explain", "no valid map exists with these rules and pins",
                  "no valid map exists with these rules and pins (see "
                  "explain)\n");
-    reply_end(&r, doc);
+    reply_end(&r);
     return 0;
   }
   chain ch = chain_of(m, c);
@@ -274,7 +274,7 @@ int collapse_explain(options *o, const tilesat_map *m, tilesat_collapse *c,
     return EXIT_ERROR;
   }
   explain_reply(reply_object(&r, "explain"), o, m, c, &ch);
-  reply_end(&r, doc);
+  reply_end(&r);
   tilesat_trace_free(ch.t);
   return o->png ? wave_png(o, m, c, ci.doomed, ci.ndoomed) : 0;
 }
@@ -506,7 +506,7 @@ void doom_summary_report(doom_summary *s, cJSON *doc) {
   reply r = reply_for(doc);
   summary_reply(reply_object(&r, "doomed"), s, idx, nt, pidx, np, msize, mafter,
                 mapart);
-  reply_end(&r, doc);
+  reply_end(&r);
 }
 
 /* --------------------------------------------------- advice for designers */
@@ -691,5 +691,5 @@ static void advice_reply(reply *r, const tilesat_map *m,
 void advice_report(const tilesat_map *m, const tilesat_advice *v, cJSON *doc) {
   reply r = reply_for(doc);
   advice_reply(reply_object(&r, "advice"), m, v);
-  reply_end(&r, doc);
+  reply_end(&r);
 }

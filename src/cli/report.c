@@ -340,14 +340,11 @@ static void step_reply(reply *j, const tilesat_map *m, const tilesat_step *s,
   step_head(j, s, number, say);
   reply_string(j, "kind",
                s->choice && k == TILESAT_STEP_PIN ? "choice" : kinds[k], NULL);
-  if (say == SAY_NONE) {
-    reply_pair(j, "cell", s->row, s->col, NULL);
-  } else {
-    words w;
-    (say == SAY_SHORT ? write_step_short : write_step)(m, s, words_begin(&w));
-    char *text = words_end(&w);
-    reply_pair(j, "cell", s->row, s->col, "%s\n", text);
-    free(text);
+  reply_pair(j, "cell", s->row, s->col, NULL);
+  FILE *out = reply_text_out(j); /* its words, the cell's text */
+  if (out && say != SAY_NONE) {
+    (say == SAY_SHORT ? write_step_short : write_step)(m, s, out);
+    fputc('\n', out);
   }
   if (k == TILESAT_STEP_PIN || k == TILESAT_STEP_LOST) {
     reply_string(j, "tile", tilesat_rules_tile_name(r, s->tile), NULL);
@@ -761,9 +758,9 @@ void report_explain_reply(reply *r, const tilesat_map *m,
 
 int report_explanation(const tilesat_explanation *e, const int *window,
                        FILE *out) {
-  reply r = reply_for(NULL);
+  reply r = reply_to(out);
   unsat_reply(&r, e, window);
-  reply_print(&r, out);
+  reply_end(&r);
   return ferror(out) ? -1 : 0;
 }
 
@@ -797,9 +794,10 @@ static void domains_reply(reply *r, const tilesat_trace *t) {
   const tilesat_map *m = tilesat_trace_map(t);
   const tilesat_map_info mi = map_info(m);
   int W = mi.width, H = mi.height, T = tilesat_rules_ntiles(mi.rules);
+  bool text = reply_text_out(r); /* (the JSON needs no words) */
   char buf[4096];
   int width = 1, decided = 0;
-  for (int row = 0; row < H; row++)
+  for (int row = 0; text && row < H; row++)
     for (int col = 0; col < W; col++) {
       domain_text(t, row, col, buf, sizeof buf);
       int w = (int)strlen(buf);
@@ -812,9 +810,12 @@ static void domains_reply(reply *r, const tilesat_trace *t) {
     reply *cells = reply_list(
         rows, NULL, "%s", map_topo(m) == TILESAT_HEX && (row & 1) ? "  " : "");
     for (int col = 0; col < W; col++) {
-      domain_text(t, row, col, buf, sizeof buf);
-      reply *d = reply_list(cells, NULL, "%-*s%s", col + 1 < W ? width : 0, buf,
-                            col + 1 < W ? " " : "");
+      if (text)
+        domain_text(t, row, col, buf, sizeof buf);
+      reply *d =
+          text ? reply_list(cells, NULL, "%-*s%s", col + 1 < W ? width : 0, buf,
+                            col + 1 < W ? " " : "")
+               : reply_list(cells, NULL, NULL);
       for (int k = 0; k < T; k++)
         if (tilesat_trace_possible(t, row, col, k))
           reply_string(d, NULL, tilesat_rules_tile_name(mi.rules, k), NULL);
