@@ -5,6 +5,7 @@
  * cells, entropies recomputed from scratch, the reference's tie-break. */
 #include "helpers.h"
 
+#include <cJSON.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -700,6 +701,7 @@ Test(collapse_cli, sizes_table) {
                      "median ms\n";
   cr_expect_eq(strncmp(x.out, head, strlen(head)), 0, "%s", x.out);
   int sizes[2][2] = {{6, 6}, {16, 12}};
+  long fails_at[2] = {0, 0};
   for (int i = 0; i < 2; i++) {
     tilesat_map *m =
         map_new(r, sizes[i][0], sizes[i][1], TILESAT_SQUARE, false);
@@ -717,9 +719,34 @@ Test(collapse_cli, sizes_table) {
     snprintf(size, sizeof size, "%dx%d", sizes[i][0], sizes[i][1]);
     snprintf(row, sizeof row, "\n%-11s %6d %8ld ", size, 30, fails);
     cr_expect(strstr(x.out, row), "no row '%s' in\n%s", row + 1, x.out);
+    fails_at[i] = fails;
     tilesat_collapse_free(c);
     tilesat_map_free(m);
   }
+  /* the JSON rows have the table's failures and their interval (they had
+   * only the contradictions and the broken maps apart) */
+  run_result j = RUN("collapse", rules, "--sizes", "6,16x12", "-n", "30",
+                     "--format", "json");
+  cJSON *doc = cJSON_Parse(j.out);
+  cr_assert(doc, "%s", j.out);
+  const cJSON *rows = cJSON_GetObjectItemCaseSensitive(doc, "sizes");
+  cr_assert_eq(cJSON_GetArraySize(rows), 2, "%s", j.out);
+  for (int i = 0; i < 2; i++) {
+    const cJSON *row = cJSON_GetArrayItem(rows, i);
+    const cJSON *f = cJSON_GetObjectItemCaseSensitive(row, "failures");
+    const cJSON *iv =
+        cJSON_GetObjectItemCaseSensitive(row, "failures_interval95");
+    cr_assert(cJSON_IsNumber(f) && cJSON_GetArraySize(iv) == 2, "%s", j.out);
+    cr_expect_eq((long)f->valuedouble, fails_at[i]);
+    char cols[96];
+    snprintf(cols, sizeof cols, " %8ld %6.1f%%  %.1f%% to %.1f%% ", fails_at[i],
+             100.0 * (double)fails_at[i] / 30,
+             100 * cJSON_GetArrayItem(iv, 0)->valuedouble,
+             100 * cJSON_GetArrayItem(iv, 1)->valuedouble);
+    cr_expect(strstr(x.out, cols), "no '%s' in\n%s", cols, x.out);
+  }
+  cJSON_Delete(doc);
+  run_free(&j);
   run_free(&x);
   expect_cli_error("tilesat: --sizes: 'big' is not a size (N or WxH)\n",
                    "collapse", rules, "--sizes", "8,big");

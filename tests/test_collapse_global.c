@@ -5,6 +5,7 @@
  * counts by counting, the regions by a flood fill of the test's. */
 #include "helpers.h"
 
+#include <cJSON.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -335,6 +336,30 @@ Test(collapse_global, plain_runs_that_break_connectivity_fail) {
   snprintf(line, sizeof line, "\nbroken: %d (", broken);
   cr_expect(strstr(cli.out, line), "%s", cli.out);
   cr_expect_eq(cli.code, kept ? 10 : 0);
+  /* the JSON has the broken runs' interval the text gives (it had only
+   * their count) */
+  const char *at = strstr(cli.out, line);
+  double pct, lo = -1, hi = -1;
+  cr_assert(at && sscanf(at + strlen(line),
+                         "%lf%%, 95%% interval %lf%% to "
+                         "%lf%%)",
+                         &pct, &lo, &hi) == 3,
+            "%s", cli.out);
+  run_free(&cli);
+  cli =
+      RUN("collapse", "rules/dungeon8.rules", "--size", "12x8", "--constraints",
+          "rules/dungeon8.constraints", "-n", "30", "--format", "json");
+  cJSON *doc = cJSON_Parse(cli.out);
+  cr_assert(doc, "%s", cli.out);
+  const cJSON *iv = cJSON_GetObjectItemCaseSensitive(doc, "broken_interval95");
+  cr_assert(cJSON_GetArraySize(iv) == 2, "%s", cli.out);
+  char said[64], got[64];
+  snprintf(said, sizeof said, "%.1f %.1f", lo, hi);
+  snprintf(got, sizeof got, "%.1f %.1f",
+           100 * cJSON_GetArrayItem(iv, 0)->valuedouble,
+           100 * cJSON_GetArrayItem(iv, 1)->valuedouble);
+  cr_expect_str_eq(got, said);
+  cJSON_Delete(doc);
   run_free(&cli);
   tilesat_collapse_free(c);
   tilesat_map_free(m);

@@ -426,20 +426,11 @@ void doom_summary_report(doom_summary *s, struct cJSON *doc);
  * "advice" of doc. */
 void advice_report(const tilesat_map *m, const tilesat_advice *v,
                    struct cJSON *doc);
-/* --format json: a map as rows of tile names (printed and freed by
- * report_json_print). */
-struct cJSON *collapse_json_map(const tilesat_map *m, const int *tiles);
 
-/* A trace after a contradiction: the chain of steps that led to it (back
- * to the pins and choices that caused it), only those; otherwise every
- * step, then the remaining domains as a grid (report.c).  The same as a
- * JSON document (report_trace_json) written to out. */
-int report_trace(const tilesat_trace *t, FILE *out);
 /* "north", "south-east", ...: a direction of the rules in words. */
 const char *report_dir_words(tilesat_topology topo, int dir);
 /* "s" unless n is 1: "%ld run%s" (util.c). */
 const char *plural(double n);
-int report_trace_write_json(const tilesat_trace *t, FILE *out);
 
 /* UNSAT: no map, so no --png, --tmx or --tmj; stderr says so, for each
  * asked. */

@@ -263,10 +263,10 @@ static int one_run(options *o, const tilesat_map *m, tilesat_collapse *c,
     return fail_solve(o, &err);
   e.chain_end = explain ? collapse_chain_end(m, c) : -1;
   cJSON *doc = json_output(o) ? cJSON_CreateObject() : NULL;
-  reply rp = {NULL, 0, 0};
-  run_reply(&rp, o, m, c, co, tiles, &e);
   stop_hold(); /* the map whole */
-  reply_end(&rp, doc);
+  reply rp = reply_for(doc);
+  run_reply(&rp, o, m, c, co, tiles, &e);
+  reply_end(&rp);
   stop_release();
   int out = 0;
   if (e.res != TILESAT_SAT)
@@ -386,40 +386,48 @@ static int run_many(options *o, const tilesat_map *m, tilesat_collapse *c,
   return rc;
 }
 
-/* The -n report, described once: the text's lines and the JSON
- * members (m: the map of each run). */
+/* The -n report, described once: the text's lines (unless a --sizes
+ * row says them its own way: !say) and the JSON members (m: the map of
+ * each run). */
 static void stats_reply(reply *rp, const stats *st, uint64_t seed,
-                        tilesat_guard guard, const tilesat_map *m) {
+                        tilesat_guard guard, const tilesat_map *m, bool say) {
   long n = st->n, bad = n - st->ok - st->unsat - st->broken;
   uint64_t last = seed + (uint64_t)(n - 1);
   reply_number(rp, "runs", (double)n,
-               "runs: %ld (seeds %" PRIu64 " to %" PRIu64 ")\n", n, seed, last);
+               say ? "runs: %ld (seeds %" PRIu64 " to %" PRIu64 ")\n" : NULL, n,
+               seed, last);
   reply_number(rp, "first_seed", (double)seed, NULL);
-  reply_number(rp, "successes", (double)st->ok, "successes: %ld\n", st->ok);
+  reply_number(rp, "successes", (double)st->ok, say ? "successes: %ld\n" : NULL,
+               st->ok);
   reply_number(rp, "contradictions", (double)bad,
-               "contradictions: %ld (%.1f%%, 95%% interval %.1f%% to "
-               "%.1f%%)\n",
+               say ? "contradictions: %ld (%.1f%%, 95%% interval %.1f%% to "
+                     "%.1f%%)\n"
+                   : NULL,
                bad, 100.0 * (double)bad / (double)n, 100 * st->lo,
                100 * st->hi);
   reply_number(rp, "rate", (double)bad / (double)n, NULL);
   reply_pair(rp, "interval95", st->lo, st->hi, NULL);
+  reply_number(rp, "broken", (double)st->broken,
+               say && st->broken
+                   ? "broken: %ld (%.1f%%, 95%% interval %.1f%% to %.1f%%): "
+                     "finished maps that break a connected or path "
+                     "constraint\n"
+                   : NULL,
+               st->broken, 100.0 * (double)st->broken / (double)n,
+               100 * st->blo, 100 * st->bhi);
   if (st->broken)
-    reply_number(rp, "broken", (double)st->broken,
-                 "broken: %ld (%.1f%%, 95%% interval %.1f%% to %.1f%%): "
-                 "finished maps that break a connected or path constraint\n",
-                 st->broken, 100.0 * (double)st->broken / (double)n,
-                 100 * st->blo, 100 * st->bhi);
-  else
-    reply_number(rp, "broken", 0, NULL);
+    reply_pair(rp, "broken_interval95", st->blo, st->bhi, NULL);
   reply_number(rp, "median_ms", 1000 * st->median,
-               "median time per run: %.3f ms\n", 1000 * st->median);
+               say ? "median time per run: %.3f ms\n" : NULL,
+               1000 * st->median);
   if (guard)
-    reply_number(rp, "banned", (double)st->banned, "banned choices: %ld\n",
-                 st->banned);
+    reply_number(rp, "banned", (double)st->banned,
+                 say ? "banned choices: %ld\n" : NULL, st->banned);
   if (guard == TILESAT_GUARD_BLOCKS || guard == TILESAT_GUARD_AUTO) {
     reply_number(rp, "repairs", (double)st->repairs,
-                 "block repairs: %ld (%ld cells re-solved, %.1f%% of the "
-                 "maps)\n",
+                 say ? "block repairs: %ld (%ld cells re-solved, %.1f%% of "
+                       "the maps)\n"
+                     : NULL,
                  st->repairs, st->resolved,
                  100.0 * (double)st->resolved /
                      ((double)n * map_info(m).width * map_info(m).height));
@@ -427,22 +435,19 @@ static void stats_reply(reply *rp, const stats *st, uint64_t seed,
   }
 }
 
-/* The heat map's numbers: where the contradictions happened. */
-static cJSON *hits_json(const tilesat_map *m, const long *hits) {
-  cJSON *where = cJSON_CreateArray();
+/* The heat map's numbers, "contradiction_cells": where the contradictions
+ * happened, [{"cell": [row, col], "count"}] (the text: the picture, --png). */
+static void hits_reply(reply *rp, const tilesat_map *m, const long *hits) {
   const tilesat_map_info mi = map_info(m);
   int w = mi.width, cells = w * mi.height;
+  reply_array(rp, "contradiction_cells", NULL);
   for (int k = 0; k < cells; k++)
     if (hits[k]) {
-      cJSON *one = cJSON_CreateObject(), *cell;
-      cell = cJSON_AddArrayToObject(one, "cell");
+      reply *one = reply_array_item(rp);
       int row = k / w, col = k % w;
-      cJSON_AddItemToArray(cell, cJSON_CreateNumber(row));
-      cJSON_AddItemToArray(cell, cJSON_CreateNumber(col));
-      cJSON_AddNumberToObject(one, "count", (double)hits[k]);
-      cJSON_AddItemToArray(where, one);
+      reply_pair(one, "cell", row, col, NULL);
+      reply_number(one, "count", (double)hits[k], NULL);
     }
-  return where;
 }
 
 static int many_runs(options *o, const tilesat_map *m, tilesat_collapse *c,
@@ -459,11 +464,11 @@ static int many_runs(options *o, const tilesat_map *m, tilesat_collapse *c,
   }
   if (!rc) {
     cJSON *doc = json_output(o) ? cJSON_CreateObject() : NULL;
-    reply rp = {NULL, 0, 0};
-    stats_reply(&rp, &st, o->seed, co->guard, m);
-    reply_item(&rp, "contradiction_cells", hits_json(m, st.hits));
     stop_hold(); /* the report whole */
-    reply_end(&rp, doc);
+    reply rp = reply_for(doc);
+    stats_reply(&rp, &st, o->seed, co->guard, m, true);
+    hits_reply(&rp, m, st.hits);
+    reply_end(&rp);
     if (st.doomed)
       doom_summary_report(st.doomed, doc);
     if (advice)
@@ -533,24 +538,25 @@ static int size_row(options *o, const tilesat_rules *r,
   snprintf(size, sizeof size, "%dx%d", o->size.w, o->size.h);
   if (!rc)
     rc = run_many(o, m, c, co, n, &st, size);
-  if (!rc && rows) {
-    cJSON *row = cJSON_CreateObject();
-    cJSON_AddStringToObject(row, "size", size);
-    reply rp = {NULL, 0, 0};
-    stats_reply(&rp, &st, o->seed, co->guard, m);
-    reply_end(&rp, row);
-    cJSON_AddItemToArray(rows, row);
-    *any |= st.ok > 0;
-  } else if (!rc) {
+  if (!rc) { /* a row: in the text a line of the table, its columns */
     long bad = n - st.ok - st.unsat; /* contradictions and broken maps */
     double lo, hi;
     wilson95(bad, n, &lo, &hi);
     char iv[32];
     snprintf(iv, sizeof iv, "%.1f%% to %.1f%%", 100 * lo, 100 * hi);
+    cJSON *row = rows ? cJSON_CreateObject() : NULL;
     stop_hold(); /* the row whole */
-    printf("%-11s %6ld %8ld %6.1f%%  %-17s %.3f\n", size, n, bad,
-           100.0 * (double)bad / (double)n, iv, 1000 * st.median);
+    reply rp = reply_for(row);
+    reply_string(&rp, "size", size, "%-11s %6ld %8ld %6.1f%%  %-17s %.3f\n",
+                 size, n, bad, 100.0 * (double)bad / (double)n, iv,
+                 1000 * st.median);
+    stats_reply(&rp, &st, o->seed, co->guard, m, false);
+    reply_number(&rp, "failures", (double)bad, NULL);
+    reply_pair(&rp, "failures_interval95", lo, hi, NULL);
+    reply_end(&rp);
     stop_release();
+    if (row)
+      cJSON_AddItemToArray(rows, row);
     *any |= st.ok > 0;
   }
   free(st.hits);

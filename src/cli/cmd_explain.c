@@ -107,14 +107,13 @@ static int explain_one(const options *o, const tilesat_map *m,
 static int print_answer(options *o, const tilesat_map *m, int rc,
                         tilesat_explanation *const *es, size_t n,
                         bool complete) {
-  bool json = o->format && !strcmp(o->format, "json");
+  cJSON *doc =
+      o->format && !strcmp(o->format, "json") ? cJSON_CreateObject() : NULL;
+  reply r = reply_for(doc);
   if (rc == TILESAT_SAT) {
-    if (json)
-      return report_json_print(report_explain_sat_json(m)) ? EXIT_ERROR : rc;
-    printf("SAT: a valid %dx%d map exists, nothing to explain (see "
-           "'tilesat check').\n",
-           map_info(m).width, map_info(m).height);
-    return rc;
+    report_explain_reply(&r, m, es, 0, false, false, NULL);
+    reply_end(&r);
+    return doc && report_json_print(doc) ? EXIT_ERROR : rc;
   }
   tilesat_explanation_info ei = {0};
   if (n)
@@ -127,13 +126,10 @@ static int print_answer(options *o, const tilesat_map *m, int rc,
             map_info(m).width, map_info(m).height, ei.cols, ei.rows, ei.row0,
             ei.row0 + ei.rows - 1, ei.col0, ei.col0 + ei.cols - 1);
   clash_window(o, m, es, n);
-  if (json &&
-      report_json_print(o->all ? report_explanations_json(es, n, complete)
-                               : report_explanation_json(es[0])))
+  report_explain_reply(&r, m, es, n, o->all, complete, o->window);
+  reply_end(&r);
+  if (doc && report_json_print(doc))
     rc = EXIT_ERROR;
-  else if (!json)
-    o->all ? report_explanations(es, n, complete, o->window, stdout)
-           : report_explanation(es[0], o->window, stdout);
   if (draw_cells(o, m, es, n))
     rc = EXIT_ERROR;
   return rc;

@@ -82,12 +82,12 @@ int cmd_trace(options *o) {
     }
     int status = tilesat_trace_status(t);
     rc = status == TILESAT_UNKNOWN ? 0 : status;
-    if (json) {
-      if (report_json_print(report_trace_json(t)))
-        rc = EXIT_ERROR;
-    } else {
-      report_trace(t, stdout);
-    }
+    cJSON *doc = json ? cJSON_CreateObject() : NULL;
+    reply rp = reply_for(doc);
+    report_trace_reply(&rp, t);
+    reply_end(&rp);
+    if (doc && report_json_print(doc))
+      rc = EXIT_ERROR;
     if (draw_empty(o, m, t))
       rc = EXIT_ERROR;
     tilesat_trace_free(t);

@@ -2,8 +2,9 @@
  * (--explain): the point of no return, a minimal doomed set, the
  * propagation chain to the contradiction (trace's), and with --png the
  * wave it left with those cells framed.  Many runs (-n --explain): which
- * tiles and neighbouring pairs doomed the failed runs most often.  Text,
- * or JSON (cJSON) with --format json. */
+ * tiles and neighbouring pairs doomed the failed runs most often, and
+ * the advice for designers.  Each answer described once, as a reply
+ * (reply.h): text, or JSON with --format json. */
 #include "cli.h"
 #include "reply.h"
 #include "report.h"
@@ -136,15 +137,6 @@ static chain chain_of(const tilesat_map *m, const tilesat_collapse *c) {
   return ch;
 }
 
-/* The steps of the trace's JSON document, not yet encoded: the document
- * they join is encoded once, when it is printed. */
-static cJSON *json_chain(const tilesat_trace *t) {
-  cJSON *doc = report_trace_json(t);
-  cJSON *steps = cJSON_DetachItemFromObject(doc, "steps");
-  cJSON_Delete(doc);
-  return steps ? steps : cJSON_CreateNull();
-}
-
 /* --png of a failed run: the wave it left (decided cells as their tile,
  * others as blends, the empty cell black), the contradiction and the
  * doomed set framed; on a map larger than 32x32 (without --whole) only
@@ -189,36 +181,12 @@ int collapse_failure_png(options *o, const tilesat_map *m,
   return wave_png(o, m, c, NULL, 0);
 }
 
-/* Maps larger than SHOWN_WHOLE (cli.h) a side have their steps cut
- * (--whole: all of them), as explain shows such maps around the clash. */
-
-/* The chain of steps, as trace shows it: in the text whole on maps up to
- * SHOWN_WHOLE a side (or --whole), cut around the clash on larger ones. */
-typedef struct chain_out {
-  const options *o;
-  const tilesat_map *m;
-  const tilesat_trace *t;
-} chain_out;
-
-static void chain_text(const void *user) {
-  const chain_out *ch = user;
-  fflush(stdout);
-  int W = map_info(ch->m).width, H = map_info(ch->m).height;
-  if (ch->o->whole || (W <= SHOWN_WHOLE && H <= SHOWN_WHOLE))
-    report_trace(ch->t, stdout);
-  else
-    report_trace_cut(ch->t, stdout);
-}
-
-static cJSON *chain_json(const void *user) {
-  return json_chain(((const chain_out *)user)->t);
-}
-
-/* The explanation, described once (ch->t's chain through out, which
- * lasts until reply_end). */
+/* The explanation, described once; the chain of steps as trace shows
+ * it: in the text whole on maps up to SHOWN_WHOLE (cli.h) a side (or
+ * --whole), cut around the clash on larger ones, as explain shows such
+ * maps. */
 static void explain_reply(reply *r, const options *o, const tilesat_map *m,
-                          const tilesat_collapse *c, const chain *ch,
-                          chain_out *out) {
+                          const tilesat_collapse *c, const chain *ch) {
   const tilesat_trace *t = ch->t;
   tilesat_collapse_info ci;
   tilesat_collapse_get(c, &ci);
@@ -252,8 +220,8 @@ static void explain_reply(reply *r, const options *o, const tilesat_map *m,
     reply_text(r, "propagation from the doomed set alone reaches no "
                   "contradiction: only search proves that no map completes "
                   "it\n");
-    reply_item(r, "chain", cJSON_CreateNull());
-    reply_item(r, "chain_ends_at", cJSON_CreateNull());
+    reply_null(r, "chain", NULL);
+    reply_null(r, "chain_ends_at", NULL);
     return;
   }
   /* the cell the chain ends at: not always the run's (chain_of) */
@@ -269,12 +237,13 @@ static void explain_reply(reply *r, const options *o, const tilesat_map *m,
                "contradiction at (%d,%d) (as trace shows it; the run, with "
                "its other choices, emptied (%d,%d) first):\n",
                end / w, end % w, bad / w, bad % w);
-  *out = (chain_out){o, m, t};
-  reply_call(r, "chain", chain_json, chain_text, out);
+  int W = map_info(m).width, H = map_info(m).height;
+  report_chain_reply(r, "chain", t,
+                     !o->whole && (W > SHOWN_WHOLE || H > SHOWN_WHOLE));
   if (end >= 0)
     reply_cell(r, "chain_ends_at", end / w, end % w, NULL);
   else
-    reply_item(r, "chain_ends_at", cJSON_CreateNull());
+    reply_null(r, "chain_ends_at", NULL);
 }
 
 int collapse_chain_end(const tilesat_map *m, const tilesat_collapse *c) {
@@ -289,14 +258,14 @@ int collapse_chain_end(const tilesat_map *m, const tilesat_collapse *c) {
 
 int collapse_explain(options *o, const tilesat_map *m, tilesat_collapse *c,
                      cJSON *doc) {
-  reply r = {NULL, 0, 0};
+  reply r = reply_for(doc);
   tilesat_collapse_info ci;
   tilesat_collapse_get(c, &ci);
   if (ci.no_return < 0) {
     reply_string(&r, "explain", "no valid map exists with these rules and pins",
                  "no valid map exists with these rules and pins (see "
                  "explain)\n");
-    reply_end(&r, doc);
+    reply_end(&r);
     return 0;
   }
   chain ch = chain_of(m, c);
@@ -304,9 +273,8 @@ int collapse_explain(options *o, const tilesat_map *m, tilesat_collapse *c,
     fail("out of memory");
     return EXIT_ERROR;
   }
-  chain_out out;
-  explain_reply(reply_object(&r, "explain"), o, m, c, &ch, &out);
-  reply_end(&r, doc);
+  explain_reply(reply_object(&r, "explain"), o, m, c, &ch);
+  reply_end(&r);
   tilesat_trace_free(ch.t);
   return o->png ? wave_png(o, m, c, ci.doomed, ci.ndoomed) : 0;
 }
@@ -535,26 +503,10 @@ void doom_summary_report(doom_summary *s, cJSON *doc) {
   double msize = median_of(s->sizes, s->nsized),
          mafter = median_of(s->after, s->nsized),
          mapart = median_of(s->apart, s->nsized);
-  reply r = {NULL, 0, 0};
+  reply r = reply_for(doc);
   summary_reply(reply_object(&r, "doomed"), s, idx, nt, pidx, np, msize, mafter,
                 mapart);
-  reply_end(&r, doc);
-}
-
-/* ------------------------------------------------------------------ JSON */
-
-cJSON *collapse_json_map(const tilesat_map *m, const int *tiles) {
-  const tilesat_map_info mi = map_info(m);
-  int w = mi.width, h = mi.height;
-  cJSON *rows = cJSON_CreateArray();
-  for (int r = 0; r < h; r++) {
-    cJSON *row = cJSON_CreateArray();
-    for (int c = 0; c < w; c++)
-      cJSON_AddItemToArray(row,
-                           cJSON_CreateString(tile_name(m, tiles[r * w + c])));
-    cJSON_AddItemToArray(rows, row);
-  }
-  return rows;
+  reply_end(&r);
 }
 
 /* --------------------------------------------------- advice for designers */
@@ -569,145 +521,175 @@ static double pct(long k, long n) {
 }
 
 /* The change, as a phrase: `allowing "A" next to "B" (east)`. */
-static void change_text(const tilesat_map *m, const tilesat_advice_change *c) {
+static void write_change(const tilesat_map *m, const tilesat_advice_change *c,
+                         FILE *out) {
   tilesat_topology topo = tilesat_rules_topology(map_info(m).rules);
   switch (c->kind) {
   case TILESAT_ADVICE_ALLOW:
-    printf("allowing %s next to %s (%s)", quoted_text(tile_name(m, c->a)),
-           quoted_text(tile_name(m, c->b)), report_dir_words(topo, c->dir));
+    fprintf(out, "allowing %s next to %s (%s)", quoted_text(tile_name(m, c->a)),
+            quoted_text(tile_name(m, c->b)), report_dir_words(topo, c->dir));
     break;
   case TILESAT_ADVICE_WEIGHT:
     if (c->others > 1) /* a weight of 1: the others raised instead */
-      printf("lowering the weight of %s to a quarter (every other "
-             "weight times %" PRIu64 ")",
-             quoted_text(tile_name(m, c->a)), c->others);
+      fprintf(out,
+              "lowering the weight of %s to a quarter (every other "
+              "weight times %" PRIu64 ")",
+              quoted_text(tile_name(m, c->a)), c->others);
     else
-      printf("lowering the weight of %s from %" PRIu64 " to %" PRIu64,
-             quoted_text(tile_name(m, c->a)), c->from, c->to);
+      fprintf(out, "lowering the weight of %s from %" PRIu64 " to %" PRIu64,
+              quoted_text(tile_name(m, c->a)), c->from, c->to);
     break;
   case TILESAT_ADVICE_WRAP:
-    printf("wrapping the map (--periodic)");
+    fputs("wrapping the map (--periodic)", out);
     break;
   case TILESAT_ADVICE_BORDER:
-    printf("a border of %s (--border all=%s)", quoted_text(tile_name(m, c->a)),
-           shown_text(tile_name(m, c->a)));
+    fprintf(out, "a border of %s (--border all=%s)",
+            quoted_text(tile_name(m, c->a)), shown_text(tile_name(m, c->a)));
     break;
   }
 }
 
-static void change_line(const tilesat_map *m, const tilesat_advice *v, long i) {
+/* Change i and what it does, a line, malloc'd. */
+static char *change_line(const tilesat_map *m, const tilesat_advice *v,
+                         long i) {
   const tilesat_advice_change *c = &v->changes[i];
-  change_text(m, c);
-  printf(" drops failures from %.1f%% to %.1f%% (%ld run%s)\n",
-         pct(v->failures, v->runs), pct(c->failures, v->runs), v->runs,
-         plural((double)v->runs));
+  char *text = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&text, &len);
+  if (!f) {
+    fail("out of memory");
+    exit(EXIT_ERROR);
+  }
+  write_change(m, c, f);
+  fprintf(f, " drops failures from %.1f%% to %.1f%% (%ld run%s)\n",
+          pct(v->failures, v->runs), pct(c->failures, v->runs), v->runs,
+          plural((double)v->runs));
+  if (fclose(f) || !text) {
+    fail("out of memory");
+    exit(EXIT_ERROR);
+  }
+  return text;
 }
 
-static void suspect_text(const tilesat_map *m, const tilesat_advice *v,
-                         const tilesat_advice_suspect *s) {
-  long ex = v->explained - v->no_map;
-  printf("  %s", quoted_text(tile_name(m, s->a)));
-  if (s->b >= 0)
-    printf(" with %s to its %s", quoted_text(tile_name(m, s->b)),
-           report_dir_words(tilesat_rules_topology(map_info(m).rules), s->dir));
-  printf(" in %.1f%% of the doomed sets (%ld on the border, %ld inside):\n"
-         "    ",
-         pct(s->runs, ex), s->border, s->runs - s->border);
-  if (s->best >= 0)
-    change_line(m, v, s->best);
-  else
-    printf("no change tried lowers the failures\n");
+/* The best change (i, or none: -1) as the member "best", in the text
+ * (say) after lead, or the words for none. */
+static void best_reply(reply *r, const tilesat_map *m, const tilesat_advice *v,
+                       long i, const char *lead, const char *none) {
+  if (i < 0 && none)
+    reply_null(r, "best", "%s", none);
+  else if (i < 0)
+    reply_null(r, "best", NULL);
+  else if (!lead)
+    reply_number(r, "best", (double)i, NULL);
+  else {
+    char *line = change_line(m, v, i);
+    reply_number(r, "best", (double)i, "%s%s", lead, line);
+    free(line);
+  }
 }
 
-static void advice_text(const tilesat_map *m, const tilesat_advice *v) {
-  uint64_t last = v->first_seed + (uint64_t)(v->runs - 1);
-  if (!v->failures) {
-    printf("advice for designers: no run failed (%ld run%s, seeds %" PRIu64
-           " to %" PRIu64 "): nothing to change\n",
-           v->runs, plural((double)v->runs), v->first_seed, last);
-    return;
-  }
-  if (v->explained && v->no_map == v->explained) {
-    printf("advice for designers: no valid map exists with these rules and "
-           "pins, so every run fails; tilesat repair says what to allow\n");
-    return;
-  }
-  printf("advice for designers (the same %ld seed%s run again with each "
-         "change; %zu change%s tried):\n",
-         v->runs, plural((double)v->runs), v->nchanges,
-         plural((double)v->nchanges));
-  for (size_t i = 0; i < v->nsuspects; i++)
-    suspect_text(m, v, &v->suspects[i]);
-  if (!v->nsuspects)
-    printf("  no tile or pair is in more than one doomed set\n");
-  if (v->best < 0) {
-    printf("  none of the changes tried lowers the failures (%.1f%%)\n",
-           pct(v->failures, v->runs));
-    return;
-  }
-  printf("  the change that helps most: ");
-  change_line(m, v, v->best);
-}
-
-static cJSON *change_json(const tilesat_map *m, const tilesat_advice *v,
-                          const tilesat_advice_change *c) {
+/* A change tried: {"change", "tile", ..., "failures", "rate"}. */
+static void change_reply(reply *j, const tilesat_map *m,
+                         const tilesat_advice *v,
+                         const tilesat_advice_change *c) {
   tilesat_topology topo = tilesat_rules_topology(map_info(m).rules);
-  cJSON *j = cJSON_CreateObject();
-  cJSON_AddStringToObject(j, "change", kind_name(c->kind));
+  reply_string(j, "change", kind_name(c->kind), NULL);
   if (c->a >= 0)
-    cJSON_AddStringToObject(j, "tile", tile_name(m, c->a));
+    reply_string(j, "tile", tile_name(m, c->a), NULL);
   if (c->kind == TILESAT_ADVICE_ALLOW) {
-    cJSON_AddStringToObject(j, "dir", tilesat_dir_name(topo, c->dir));
-    cJSON_AddStringToObject(j, "neighbour", tile_name(m, c->b));
-    cJSON_AddNumberToObject(j, "repairs", (double)c->repairs);
+    reply_string(j, "dir", tilesat_dir_name(topo, c->dir), NULL);
+    reply_string(j, "neighbour", tile_name(m, c->b), NULL);
+    reply_number(j, "repairs", (double)c->repairs, NULL);
   }
   if (c->kind == TILESAT_ADVICE_WEIGHT) {
-    cJSON_AddNumberToObject(j, "from", (double)c->from);
-    cJSON_AddNumberToObject(j, "to", (double)c->to);
-    cJSON_AddNumberToObject(j, "others", (double)c->others);
+    reply_number(j, "from", (double)c->from, NULL);
+    reply_number(j, "to", (double)c->to, NULL);
+    reply_number(j, "others", (double)c->others, NULL);
   }
-  cJSON_AddNumberToObject(j, "failures", (double)c->failures);
-  cJSON_AddNumberToObject(j, "rate", (double)c->failures / (double)v->runs);
-  return j;
+  reply_number(j, "failures", (double)c->failures, NULL);
+  reply_number(j, "rate", (double)c->failures / (double)v->runs, NULL);
 }
 
-static cJSON *advice_json(const tilesat_map *m, const tilesat_advice *v) {
+/* A suspect: {"tile", "dir", "neighbour", "runs", "on_border", "best"};
+ * in the text (say) where it was and the change that helps it most. */
+static void suspect_reply(reply *j, const tilesat_map *m,
+                          const tilesat_advice *v,
+                          const tilesat_advice_suspect *s, bool say) {
   tilesat_topology topo = tilesat_rules_topology(map_info(m).rules);
-  cJSON *j = cJSON_CreateObject();
-  cJSON_AddNumberToObject(j, "runs", (double)v->runs);
-  cJSON_AddNumberToObject(j, "first_seed", (double)v->first_seed);
-  cJSON_AddNumberToObject(j, "failures", (double)v->failures);
-  cJSON_AddNumberToObject(j, "rate", (double)v->failures / (double)v->runs);
-  cJSON *ch = cJSON_AddArrayToObject(j, "changes");
-  for (size_t i = 0; i < v->nchanges; i++)
-    cJSON_AddItemToArray(ch, change_json(m, v, &v->changes[i]));
-  cJSON *su = cJSON_AddArrayToObject(j, "suspects");
-  for (size_t i = 0; i < v->nsuspects; i++) {
-    const tilesat_advice_suspect *s = &v->suspects[i];
-    cJSON *o = cJSON_CreateObject();
-    cJSON_AddStringToObject(o, "tile", tile_name(m, s->a));
-    if (s->b >= 0) {
-      cJSON_AddStringToObject(o, "dir", tilesat_dir_name(topo, s->dir));
-      cJSON_AddStringToObject(o, "neighbour", tile_name(m, s->b));
-    }
-    cJSON_AddNumberToObject(o, "runs", (double)s->runs);
-    cJSON_AddNumberToObject(o, "on_border", (double)s->border);
-    if (s->best >= 0)
-      cJSON_AddNumberToObject(o, "best", (double)s->best);
-    else
-      cJSON_AddNullToObject(o, "best");
-    cJSON_AddItemToArray(su, o);
-  }
-  if (v->best >= 0)
-    cJSON_AddNumberToObject(j, "best", (double)v->best);
+  long ex = v->explained - v->no_map;
+  const char *a = tile_name(m, s->a);
+  if (say)
+    reply_string(j, "tile", a, "  %s", quoted_text(a));
   else
-    cJSON_AddNullToObject(j, "best");
-  return j;
+    reply_string(j, "tile", a, NULL);
+  if (s->b >= 0) {
+    reply_string(j, "dir", tilesat_dir_name(topo, s->dir), NULL);
+    if (say)
+      reply_string(j, "neighbour", tile_name(m, s->b), " with %s to its %s",
+                   quoted_text(tile_name(m, s->b)),
+                   report_dir_words(topo, s->dir));
+    else
+      reply_string(j, "neighbour", tile_name(m, s->b), NULL);
+  }
+  if (say)
+    reply_number(j, "runs", (double)s->runs,
+                 " in %.1f%% of the doomed sets (%ld on the border, %ld "
+                 "inside):\n    ",
+                 pct(s->runs, ex), s->border, s->runs - s->border);
+  else
+    reply_number(j, "runs", (double)s->runs, NULL);
+  reply_number(j, "on_border", (double)s->border, NULL);
+  best_reply(j, m, v, s->best, say ? "" : NULL,
+             say ? "no change tried lowers the failures\n" : NULL);
+}
+
+/* The advice, described once: {"runs", "first_seed", "failures", "rate",
+ * "changes", "suspects", "best"}; the text says what each suspect's best
+ * change does and which helps most, or why there is nothing to say. */
+static void advice_reply(reply *r, const tilesat_map *m,
+                         const tilesat_advice *v) {
+  uint64_t last = v->first_seed + (uint64_t)(v->runs - 1);
+  bool nomap = v->explained && v->no_map == v->explained;
+  bool say = v->failures && !nomap;
+  if (!v->failures)
+    reply_number(r, "runs", (double)v->runs,
+                 "advice for designers: no run failed (%ld run%s, seeds "
+                 "%" PRIu64 " to %" PRIu64 "): nothing to change\n",
+                 v->runs, plural((double)v->runs), v->first_seed, last);
+  else if (nomap)
+    reply_number(r, "runs", (double)v->runs,
+                 "advice for designers: no valid map exists with these "
+                 "rules and pins, so every run fails; tilesat repair says "
+                 "what to allow\n");
+  else
+    reply_number(r, "runs", (double)v->runs,
+                 "advice for designers (the same %ld seed%s run again with "
+                 "each change; %zu change%s tried):\n",
+                 v->runs, plural((double)v->runs), v->nchanges,
+                 plural((double)v->nchanges));
+  reply_number(r, "first_seed", (double)v->first_seed, NULL);
+  reply_number(r, "failures", (double)v->failures, NULL);
+  reply_number(r, "rate", (double)v->failures / (double)v->runs, NULL);
+  reply_array(r, "changes", NULL);
+  for (size_t i = 0; i < v->nchanges; i++)
+    change_reply(reply_array_item(r), m, v, &v->changes[i]);
+  if (say && !v->nsuspects)
+    reply_array(r, "suspects",
+                "  no tile or pair is in more than one doomed set\n");
+  else
+    reply_array(r, "suspects", NULL);
+  for (size_t i = 0; i < v->nsuspects; i++)
+    suspect_reply(reply_array_item(r), m, v, &v->suspects[i], say);
+  char none[128];
+  snprintf(none, sizeof none,
+           "  none of the changes tried lowers the failures (%.1f%%)\n",
+           pct(v->failures, v->runs));
+  best_reply(r, m, v, v->best, say ? "  the change that helps most: " : NULL,
+             say ? none : NULL);
 }
 
 void advice_report(const tilesat_map *m, const tilesat_advice *v, cJSON *doc) {
-  if (doc)
-    cJSON_AddItemToObject(doc, "advice", advice_json(m, v));
-  else
-    advice_text(m, v);
+  reply r = reply_for(doc);
+  advice_reply(reply_object(&r, "advice"), m, v);
+  reply_end(&r);
 }

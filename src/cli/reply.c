@@ -1,4 +1,6 @@
-/* reply.c: one builder for an answer's text and JSON forms (reply.h). */
+/* reply.c: one builder for an answer's text and JSON forms (reply.h): a
+ * fact is written as it is added, the text to its FILE, the JSON into its
+ * cJSON tree, and not kept. */
 #include "reply.h"
 
 #include "cli.h"
@@ -7,207 +9,186 @@
 #include <stdlib.h>
 #include <string.h>
 
-static reply_field *push(reply *r, const char *name, reply_kind kind) {
-  if (r->n == r->cap) {
-    r->cap = r->cap ? 2 * r->cap : 16;
-    reply_field *v = realloc(r->v, r->cap * sizeof *v);
-    if (!v) {
-      fail("out of memory");
-      abort();
-    }
-    r->v = v;
-  }
-  reply_field *f = &r->v[r->n++];
-  memset(f, 0, sizeof *f);
-  f->name = name;
-  f->kind = kind;
-  return f;
+reply reply_for(cJSON *doc) {
+  if (!doc)
+    return reply_to(stdout);
+  return (reply){REPLY_JSON_FORM, NULL, doc, NULL, NULL};
 }
 
-static char *format(const char *fmt, va_list ap) {
-  if (!fmt)
-    return NULL;
-  va_list again;
-  va_copy(again, ap);
-  int n = vsnprintf(NULL, 0, fmt, ap);
-  char *s = n >= 0 ? malloc((size_t)n + 1) : NULL;
-  if (!s) {
-    fail("out of memory");
-    abort();
-  }
-  vsnprintf(s, (size_t)n + 1, fmt, again);
-  va_end(again);
-  return s;
+reply reply_to(FILE *out) {
+  return (reply){REPLY_TEXT_FORM, out, NULL, NULL, NULL};
+}
+
+FILE *reply_text_out(const reply *r) {
+  return r->form == REPLY_TEXT_FORM ? r->out : NULL;
+}
+
+/* The text of a fact (printf, NULL: none), written when r is text. */
+static void say(reply *r, const char *fmt, va_list ap) {
+  if (fmt && r->form == REPLY_TEXT_FORM)
+    vfprintf(r->out, fmt, ap);
+}
+
+static bool json(const reply *r) { return r->form == REPLY_JSON_FORM; }
+
+/* v, the member `name` of r's JSON (an element, when r is a list). */
+static void put(reply *r, const char *name, cJSON *v) {
+  if (cJSON_IsArray(r->doc))
+    cJSON_AddItemToArray(r->doc, v);
+  else
+    cJSON_AddItemToObject(r->doc, name, v);
 }
 
 void reply_number(reply *r, const char *name, double v, const char *text, ...) {
-  reply_field *f = push(r, name, REPLY_NUMBER);
-  f->num[0] = v;
   va_list ap;
   va_start(ap, text);
-  f->text = format(text, ap);
+  say(r, text, ap);
   va_end(ap);
+  if (json(r))
+    put(r, name, cJSON_CreateNumber(v));
 }
 
 void reply_string(reply *r, const char *name, const char *s, const char *text,
                   ...) {
-  reply_field *f = push(r, name, REPLY_STRING);
-  f->str = s;
   va_list ap;
   va_start(ap, text);
-  f->text = format(text, ap);
+  say(r, text, ap);
   va_end(ap);
+  if (json(r))
+    put(r, name, cJSON_CreateString(s));
 }
 
 void reply_pair(reply *r, const char *name, double a, double b,
                 const char *text, ...) {
-  reply_field *f = push(r, name, REPLY_PAIR);
-  f->num[0] = a;
-  f->num[1] = b;
   va_list ap;
   va_start(ap, text);
-  f->text = format(text, ap);
+  say(r, text, ap);
   va_end(ap);
+  if (!json(r))
+    return;
+  cJSON *v = cJSON_CreateArray();
+  cJSON_AddItemToArray(v, cJSON_CreateNumber(a));
+  cJSON_AddItemToArray(v, cJSON_CreateNumber(b));
+  put(r, name, v);
 }
 
 void reply_cell(reply *r, const char *name, int row, int col, const char *text,
                 ...) {
-  reply_field *f = push(r, name, REPLY_CELL);
-  f->num[0] = row;
-  f->num[1] = col;
   va_list ap;
   va_start(ap, text);
-  f->text = format(text, ap);
+  say(r, text, ap);
   va_end(ap);
+  if (!json(r))
+    return;
+  cJSON *v = cJSON_CreateObject();
+  cJSON_AddNumberToObject(v, "row", row);
+  cJSON_AddNumberToObject(v, "col", col);
+  put(r, name, v);
+}
+
+/* A map in the JSON: rows of tile names (the text: tilesat_map_write). */
+static cJSON *map_json(const tilesat_map *m, const int *tiles) {
+  const tilesat_map_info mi = map_info(m);
+  const tilesat_rules *r = mi.rules;
+  cJSON *rows = cJSON_CreateArray();
+  for (int row = 0; row < mi.height; row++) {
+    cJSON *cells = cJSON_CreateArray();
+    for (int col = 0; col < mi.width; col++)
+      cJSON_AddItemToArray(cells, cJSON_CreateString(tilesat_rules_tile_name(
+                                      r, tiles[row * mi.width + col])));
+    cJSON_AddItemToArray(rows, cells);
+  }
+  return rows;
 }
 
 void reply_map(reply *r, const char *name, const tilesat_map *m,
                const int *tiles, bool print) {
-  reply_field *f = push(r, name, REPLY_MAP);
-  f->m = m;
-  f->tiles = tiles;
-  f->show = print;
+  if (json(r))
+    put(r, name, map_json(m, tiles));
+  else if (print)
+    tilesat_map_write(m, tiles, r->out);
 }
 
-void reply_item(reply *r, const char *name, cJSON *item) {
-  push(r, name, REPLY_ITEM)->item = item;
+void reply_bool(reply *r, const char *name, bool v, const char *text, ...) {
+  va_list ap;
+  va_start(ap, text);
+  say(r, text, ap);
+  va_end(ap);
+  if (json(r))
+    put(r, name, cJSON_CreateBool(v));
+}
+
+void reply_null(reply *r, const char *name, const char *text, ...) {
+  va_list ap;
+  va_start(ap, text);
+  say(r, text, ap);
+  va_end(ap);
+  if (json(r))
+    put(r, name, cJSON_CreateNull());
 }
 
 void reply_text(reply *r, const char *text, ...) {
-  reply_field *f = push(r, NULL, REPLY_TEXT);
   va_list ap;
   va_start(ap, text);
-  f->text = format(text, ap);
+  say(r, text, ap);
   va_end(ap);
 }
 
-void reply_call(reply *r, const char *name, reply_json_fn json,
-                reply_text_fn print, const void *user) {
-  reply_field *f = push(r, name, REPLY_CALL);
-  f->json = json;
-  f->print = print;
-  f->user = user;
+/* r's reply for an object or a list, its JSON doc (in the text, NULL):
+ * the one of the last made again, and the one it kept for its own. */
+static reply *kid(reply *r, cJSON *doc) {
+  if (!r->kid) {
+    r->kid = malloc(sizeof *r->kid);
+    if (!r->kid) {
+      fail("out of memory");
+      abort();
+    }
+    r->kid->kid = NULL;
+  }
+  reply *k = r->kid;
+  *k = (reply){r->form, r->out, doc, NULL, k->kid};
+  return k;
 }
 
 reply *reply_object(reply *r, const char *name) {
-  push(r, name, REPLY_OBJECT);
-  return reply_array_item(r);
+  cJSON *v = NULL;
+  if (json(r))
+    put(r, name, v = cJSON_CreateObject());
+  return kid(r, v);
 }
 
 void reply_array(reply *r, const char *name, const char *text, ...) {
-  reply_field *f = push(r, name, REPLY_ARRAY);
   va_list ap;
   va_start(ap, text);
-  f->text = format(text, ap);
+  say(r, text, ap);
   va_end(ap);
+  if (json(r))
+    put(r, name, r->array = cJSON_CreateArray());
 }
 
 reply *reply_array_item(reply *r) {
-  reply_field *f = &r->v[r->n - 1];
-  reply *items = realloc(f->items, (f->nitems + 1) * sizeof *items);
-  if (!items) {
-    fail("out of memory");
-    abort();
-  }
-  f->items = items;
-  memset(&items[f->nitems], 0, sizeof *items);
-  return &items[f->nitems++];
-}
-
-static void add_json(cJSON *doc, reply_field *f);
-
-/* A reply's facts as the members of a new object. */
-static cJSON *object_of(reply *r) {
-  cJSON *j = cJSON_CreateObject();
-  reply_end(r, j);
-  return j;
-}
-
-static void add_json(cJSON *doc, reply_field *f) {
   cJSON *v = NULL;
-  switch (f->kind) {
-  case REPLY_NUMBER:
-    v = cJSON_CreateNumber(f->num[0]);
-    break;
-  case REPLY_STRING:
-    v = cJSON_CreateString(f->str);
-    break;
-  case REPLY_PAIR:
-    v = cJSON_CreateArray();
-    cJSON_AddItemToArray(v, cJSON_CreateNumber(f->num[0]));
-    cJSON_AddItemToArray(v, cJSON_CreateNumber(f->num[1]));
-    break;
-  case REPLY_CELL:
-    v = cJSON_CreateObject();
-    cJSON_AddNumberToObject(v, "row", f->num[0]);
-    cJSON_AddNumberToObject(v, "col", f->num[1]);
-    break;
-  case REPLY_MAP:
-    v = collapse_json_map(f->m, f->tiles);
-    break;
-  case REPLY_ITEM:
-    v = f->item;
-    f->item = NULL;
-    break;
-  case REPLY_CALL:
-    v = f->json(f->user);
-    break;
-  case REPLY_OBJECT:
-    v = object_of(&f->items[0]);
-    break;
-  case REPLY_ARRAY:
-    v = cJSON_CreateArray();
-    for (size_t i = 0; i < f->nitems; i++)
-      cJSON_AddItemToArray(v, object_of(&f->items[i]));
-    break;
-  case REPLY_TEXT:
-    return;
-  }
-  cJSON_AddItemToObject(doc, f->name, v);
+  if (json(r))
+    cJSON_AddItemToArray(r->array, v = cJSON_CreateObject());
+  return kid(r, v);
 }
 
-static void put_text(reply_field *f) {
-  if (f->text)
-    fputs(f->text, stdout);
-  if (f->kind == REPLY_MAP && f->show)
-    tilesat_map_write(f->m, f->tiles, stdout);
-  if (f->kind == REPLY_CALL)
-    f->print(f->user);
-  for (size_t i = 0; i < f->nitems; i++)
-    reply_end(&f->items[i], NULL);
+reply *reply_list(reply *r, const char *name, const char *text, ...) {
+  va_list ap;
+  va_start(ap, text);
+  say(r, text, ap);
+  va_end(ap);
+  cJSON *v = NULL;
+  if (json(r))
+    put(r, name, v = cJSON_CreateArray());
+  return kid(r, v);
 }
 
-void reply_end(reply *r, cJSON *doc) {
-  for (size_t i = 0; i < r->n; i++) {
-    reply_field *f = &r->v[i];
-    if (doc)
-      add_json(doc, f);
-    else
-      put_text(f);
-    cJSON_Delete(f->item);
-    free(f->text);
-    free(f->items); /* each written (and emptied) above */
+void reply_end(reply *r) {
+  for (reply *k = r->kid; k;) {
+    reply *next = k->kid;
+    free(k);
+    k = next;
   }
-  free(r->v);
   memset(r, 0, sizeof *r);
 }

@@ -1,5 +1,6 @@
-/* report.c: explanations, traces and repairs in words and in
- * JSON (cJSON), from the data the library returns. */
+/* report.c: explanations, traces and repairs in words, and the first two
+ * as replies (reply.h: the text and the JSON from one description), from
+ * the data the library returns. */
 #include "report.h"
 #include "cli.h"
 
@@ -205,73 +206,191 @@ static void write_step(const tilesat_map *m, const tilesat_step *s, FILE *out) {
   }
 }
 
-/* ---------------------------------------------------------------- JSON */
-
-static cJSON *json_cell(int row, int col) {
-  int rc[2] = {row, col};
-  return cJSON_CreateIntArray(rc, 2);
+/* The steps that matter most, in keep: the pins and choices, the steps
+ * at the cell the last one empties, and the steps those follow from
+ * directly (the neighbours that emptied it); how many. */
+static size_t steps_that_matter(const tilesat_steps *steps, bool *keep) {
+  size_t k = tilesat_steps_count(steps), n = 0;
+  const tilesat_step *last = tilesat_steps_get(steps, k - 1);
+  for (size_t i = k; i-- > 0;) {
+    const tilesat_step *s = tilesat_steps_get(steps, i);
+    bool end = s->row == last->row && s->col == last->col;
+    if (end || s->kind == TILESAT_STEP_PIN)
+      keep[i] = true;
+    for (size_t j = 0; end && j < s->nafter; j++)
+      if (s->after[j] >= 1 && (size_t)s->after[j] <= i)
+        keep[s->after[j] - 1] = true;
+  }
+  for (size_t i = 0; i < k; i++)
+    n += keep[i];
+  return n;
 }
 
-static cJSON *json_ints(const int *v, size_t n) {
-  cJSON *a = cJSON_CreateArray();
+/* A support step made short: what the cell loses, and the neighbour
+ * whose tiles allow none of it ("(3,4) loses {A, B}: none of them may
+ * stand south of (2,4), which holds only {C}"); the full words when the
+ * reason is another. */
+static void write_step_short(const tilesat_map *m, const tilesat_step *s,
+                             FILE *out) {
+  const tilesat_rules *r = map_info(m).rules;
+  int T = tilesat_rules_ntiles(r);
+  if (s->kind != TILESAT_STEP_SUPPORT || !s->nfrom || s->nfrom == (size_t)T) {
+    write_step(m, s, out);
+    return;
+  }
+  int *buf = zalloc((size_t)T, sizeof *buf);
+  tset lost = {s->tiles, s->ntiles};
+  int back = tilesat_dir_opposite(map_topo(m), s->dir);
+  bool some = allowed_by(r, lost, back, buf).n > 0;
+  free(buf);
+  if (!some) { /* the lost tiles allow nothing that way */
+    write_step(m, s, out);
+    return;
+  }
+  fprintf(out, "(%d,%d) loses ", s->row, s->col);
+  write_tileset(r, lost, out);
+  fprintf(out, ": %s stand %s of (%d,%d), which holds only ",
+          lost.n == 1 ? "it may not" : "none of them may",
+          report_dir_words(map_topo(m), s->dir), s->nrow, s->ncol);
+  write_tileset(r, (tset){s->from, s->nfrom}, out);
+}
+
+/* Words written to a FILE kept as a string (the text of a fact). */
+typedef struct words {
+  char *text;
+  size_t len;
+  FILE *f;
+} words;
+
+static FILE *words_begin(words *w) {
+  w->text = NULL;
+  w->f = open_memstream(&w->text, &w->len);
+  if (!w->f) {
+    fail("out of memory");
+    exit(EXIT_ERROR);
+  }
+  return w->f;
+}
+
+/* The words, malloc'd. */
+static char *words_end(words *w) {
+  if (fclose(w->f) || !w->text) {
+    fail("out of memory");
+    exit(EXIT_ERROR);
+  }
+  return w->text;
+}
+
+/* ---------------------------------------------------------------- steps */
+
+/* How the text shows a step: not at all, after the tag of its
+ * constraints (explain's; the JSON lists them), after its number
+ * (trace's), or after its number in short words (a chain cut). */
+typedef enum step_say { SAY_NONE, SAY_TAG, SAY_NUMBER, SAY_SHORT } step_say;
+
+static void ints_reply(reply *r, const char *name, const int *v, size_t n) {
+  reply *l = reply_list(r, name, NULL);
   for (size_t i = 0; i < n; i++)
-    cJSON_AddItemToArray(a, cJSON_CreateNumber(v[i]));
-  return a;
+    reply_number(l, NULL, v[i], NULL);
 }
 
-static cJSON *json_tiles(const tilesat_rules *r, const int *v, size_t n) {
-  cJSON *a = cJSON_CreateArray();
+static void tiles_reply(reply *r, const char *name, const tilesat_rules *rules,
+                        const int *v, size_t n) {
+  reply *l = reply_list(r, name, NULL);
   for (size_t i = 0; i < n; i++)
-    cJSON_AddItemToArray(a,
-                         cJSON_CreateString(tilesat_rules_tile_name(r, v[i])));
-  return a;
+    reply_string(l, NULL, tilesat_rules_tile_name(rules, v[i]), NULL);
 }
 
-static cJSON *json_step(const tilesat_map *m, const tilesat_step *s,
-                        size_t number, bool constraints) {
+/* "[1,2]", "[1]" or "": the constraints a step uses, as a tag. */
+static void step_tag(const tilesat_step *s, char *tag, size_t len) {
+  if (s->nconstraints == 2)
+    snprintf(tag, len, "[%d,%d]", s->constraints[0], s->constraints[1]);
+  else if (s->nconstraints == 1)
+    snprintf(tag, len, "[%d]", s->constraints[0]);
+  else
+    tag[0] = 0;
+}
+
+/* The step's number and (explain) constraints, and how the text leads
+ * its words in: "  [1,2]   " or "   3. ". */
+static void step_head(reply *j, const tilesat_step *s, size_t number,
+                      step_say say) {
+  if (say == SAY_NUMBER || say == SAY_SHORT)
+    reply_number(j, "step", (double)number, "%4zu. ", number);
+  else
+    reply_number(j, "step", (double)number, NULL);
+  if (say == SAY_TAG) {
+    char tag[32];
+    step_tag(s, tag, sizeof tag);
+    reply *l = reply_list(j, "constraints", "  %-7s ", tag);
+    for (int i = 0; i < s->nconstraints; i++)
+      reply_number(l, NULL, s->constraints[i], NULL);
+  }
+}
+
+/* A step, {"step", ("constraints"), "kind", "cell", ...}: in the text its
+ * words, a line ("(1,2) loses {S}: (0,2) holds only {L}, and L allows
+ * only {L, C} to its south"). */
+static void step_reply(reply *j, const tilesat_map *m, const tilesat_step *s,
+                       size_t number, step_say say) {
   static const char *const kinds[] = {"pin",  "support",  "empty",    "lost",
                                       "must", "one_tile", "must_gone"};
   const tilesat_rules *r = map_info(m).rules;
   tilesat_step_kind k = s->kind;
-  cJSON *j = cJSON_CreateObject();
-  cJSON_AddNumberToObject(j, "step", (double)number);
-  if (constraints)
-    cJSON_AddItemToObject(j, "constraints",
-                          json_ints(s->constraints, (size_t)s->nconstraints));
-  cJSON_AddStringToObject(
-      j, "kind", s->choice && k == TILESAT_STEP_PIN ? "choice" : kinds[k]);
-  cJSON_AddItemToObject(j, "cell", json_cell(s->row, s->col));
+  step_head(j, s, number, say);
+  reply_string(j, "kind",
+               s->choice && k == TILESAT_STEP_PIN ? "choice" : kinds[k], NULL);
+  reply_pair(j, "cell", s->row, s->col, NULL);
+  FILE *out = reply_text_out(j); /* its words, the cell's text */
+  if (out && say != SAY_NONE) {
+    (say == SAY_SHORT ? write_step_short : write_step)(m, s, out);
+    fputc('\n', out);
+  }
   if (k == TILESAT_STEP_PIN || k == TILESAT_STEP_LOST) {
-    cJSON_AddStringToObject(j, "tile", tilesat_rules_tile_name(r, s->tile));
+    reply_string(j, "tile", tilesat_rules_tile_name(r, s->tile), NULL);
     if (s->choice)
-      cJSON_AddNumberToObject(j, "choice", s->choice);
+      reply_number(j, "choice", s->choice, NULL);
   }
   if (k == TILESAT_STEP_PIN || k == TILESAT_STEP_SUPPORT ||
       k == TILESAT_STEP_ONE)
-    cJSON_AddItemToObject(j, "loses", json_tiles(r, s->tiles, s->ntiles));
+    tiles_reply(j, "loses", r, s->tiles, s->ntiles);
   if (k == TILESAT_STEP_MUST || k == TILESAT_STEP_MUST_GONE)
-    cJSON_AddItemToObject(j, "must_hold_one_of",
-                          json_tiles(r, s->tiles, s->ntiles));
+    tiles_reply(j, "must_hold_one_of", r, s->tiles, s->ntiles);
   if (k == TILESAT_STEP_SUPPORT || k == TILESAT_STEP_MUST) {
-    cJSON_AddItemToObject(j, "neighbor", json_cell(s->nrow, s->ncol));
-    cJSON_AddItemToObject(
+    reply_pair(j, "neighbor", s->nrow, s->ncol, NULL);
+    tiles_reply(
         j, k == TILESAT_STEP_MUST ? "neighbor_holds_one_of" : "neighbor_holds",
-        json_tiles(r, s->from, s->nfrom));
-    cJSON_AddStringToObject(j, "direction_from_neighbor",
-                            tilesat_dir_name(map_topo(m), s->dir));
+        r, s->from, s->nfrom);
+    reply_string(j, "direction_from_neighbor",
+                 tilesat_dir_name(map_topo(m), s->dir), NULL);
   }
-  cJSON_AddItemToObject(j, "after", json_ints(s->after, s->nafter));
-  return j;
+  ints_reply(j, "after", s->after, s->nafter);
 }
 
-static cJSON *json_steps(const tilesat_map *m, const tilesat_steps *steps,
-                         bool constraints) {
-  cJSON *a = cJSON_CreateArray();
-  for (size_t i = 0; i < tilesat_steps_count(steps); i++)
-    cJSON_AddItemToArray(
-        a, json_step(m, tilesat_steps_get(steps, i), i + 1, constraints));
-  return a;
+/* The steps, the member `name` (an array), in the text after `heading`
+ * (NULL: none); with keep (a chain cut) only those kept are in the
+ * text, in short words and with how many steps lie between. */
+static void steps_reply(reply *r, const char *name, const tilesat_map *m,
+                        const tilesat_steps *steps, step_say say,
+                        const bool *keep, const char *heading) {
+  if (heading)
+    reply_array(r, name, "%s", heading);
+  else
+    reply_array(r, name, NULL);
+  size_t shown = 0;
+  for (size_t i = 0; i < tilesat_steps_count(steps); i++) {
+    reply *j = reply_array_item(r);
+    bool said = !keep || keep[i];
+    if (keep && said && i > shown)
+      reply_text(j, "        (%zu step%s on other cells)\n", i - shown,
+                 i - shown == 1 ? "" : "s");
+    if (said)
+      shown = i + 1;
+    step_reply(j, m, tilesat_steps_get(steps, i), i + 1, said ? say : SAY_NONE);
+  }
 }
+
+/* ---------------------------------------------------------------- JSON */
 
 /* Every string of a JSON output in the names' encoding
  * (tilesat_name_encode), so that the output is UTF-8 whatever a name holds,
@@ -509,145 +628,140 @@ static void write_picture(const tilesat_explanation *e, const int *window,
   free(south);
 }
 
-int report_explanation(const tilesat_explanation *e, const int *window,
-                       FILE *out) {
-  const tilesat_map *m = explanation_info(e).map;
-  size_t n = explanation_info(e).size;
-  fprintf(out, "UNSAT: no valid %dx%d map.\n", map_info(m).width,
-          map_info(m).height);
-  fprintf(out,
-          "These %zu constraints (of %d in the map) cannot all hold, and "
-          "dropping any one\nof them leaves a satisfiable set (checked):\n",
-          n, tilesat_constraint_count(m));
-  for (size_t i = 0; i < n; i++) {
-    fprintf(out, "  [%zu] ", i + 1);
-    write_constraint(m, tilesat_explanation_constraint(e, i), out);
-    fputc('\n', out);
-  }
-  const tilesat_steps *steps = explanation_info(e).steps;
-  fputs("\nWhy (propagation on these constraints alone; [n] the constraints "
-        "used):\n",
-        out);
-  for (size_t i = 0; i < tilesat_steps_count(steps); i++) {
-    const tilesat_step *s = tilesat_steps_get(steps, i);
-    char tag[32];
-    if (s->nconstraints == 2)
-      snprintf(tag, sizeof tag, "[%d,%d]", s->constraints[0],
-               s->constraints[1]);
-    else if (s->nconstraints == 1)
-      snprintf(tag, sizeof tag, "[%d]", s->constraints[0]);
-    else
-      tag[0] = 0;
-    fprintf(out, "  %-7s ", tag);
-    write_step(m, s, out);
-    fputc('\n', out);
-  }
-  if (!tilesat_steps_contradiction(steps))
-    fputs("  Propagation stops here without a contradiction; the SAT "
-          "solver's search\n  shows that no filling satisfies all of these "
-          "constraints together.\n",
-          out);
-  write_picture(e, window, out);
-  return ferror(out) ? -1 : 0;
+/* {"result", "map": {"width", "height", "topology", "periodic"},
+ * "total_constraints"}: the answer's head; in the text (say) the line
+ * that gives the result. */
+static void head_reply(reply *r, const tilesat_map *m, const char *result,
+                       bool say) {
+  int W = map_info(m).width, H = map_info(m).height;
+  if (!say)
+    reply_string(r, "result", result, NULL);
+  else if (!strcmp(result, "SAT"))
+    reply_string(r, "result", result,
+                 "SAT: a valid %dx%d map exists, nothing to explain (see "
+                 "'tilesat check').\n",
+                 W, H);
+  else
+    reply_string(r, "result", result, "UNSAT: no valid %dx%d map.\n", W, H);
+  reply *map = reply_object(r, "map");
+  reply_number(map, "width", W, NULL);
+  reply_number(map, "height", H, NULL);
+  reply_string(map, "topology", tilesat_topology_name(map_topo(m)), NULL);
+  reply_bool(map, "periodic", map_info(m).periodic, NULL);
+  reply_number(r, "total_constraints", tilesat_constraint_count(m), NULL);
 }
 
-int report_explanations(tilesat_explanation *const *es, size_t n, bool complete,
-                        const int *window, FILE *out) {
-  fprintf(out, "%zu distinct minimal explanation%s, smallest first", n,
-          n == 1 ? "" : "s");
-  fputs(complete ? ": all there are.\n"
-                 : ": the limit is reached, there may be more (--limit).\n",
-        out);
-  for (size_t i = 0; i < n; i++) {
-    fprintf(out, "\n=== Explanation %zu of %zu ===\n", i + 1, n);
-    if (report_explanation(es[i], window, out))
-      return -1;
-  }
-  return ferror(out) ? -1 : 0;
-}
-
-/* {"result": ..., "map": {...}, "total_constraints": N} */
-static cJSON *json_head(const tilesat_map *m, const char *result) {
-  cJSON *j = cJSON_CreateObject(), *map = cJSON_CreateObject();
-  cJSON_AddStringToObject(j, "result", result);
-  cJSON_AddNumberToObject(map, "width", map_info(m).width);
-  cJSON_AddNumberToObject(map, "height", map_info(m).height);
-  cJSON_AddStringToObject(map, "topology", tilesat_topology_name(map_topo(m)));
-  cJSON_AddBoolToObject(map, "periodic", map_info(m).periodic);
-  cJSON_AddItemToObject(j, "map", map);
-  cJSON_AddNumberToObject(j, "total_constraints", tilesat_constraint_count(m));
-  return j;
-}
-
-cJSON *report_explain_sat_json(const tilesat_map *m) {
-  return json_head(m, "SAT");
-}
-
-static cJSON *json_constraint(const tilesat_map *m, const tilesat_constraint *c,
-                              size_t id) {
+/* Constraint `id` of an explanation: {"id", "kind", ...}; in the text
+ * "  [id] " and its words, a line. */
+static void constraint_reply(reply *j, const tilesat_map *m,
+                             const tilesat_constraint *c, size_t id) {
   static const char *const kinds[] = {"one_tile", "pin", "adjacent", "global"};
   static const char *const gk[] = {"count", "connected", "path", "border"};
-  cJSON *j = cJSON_CreateObject();
-  cJSON_AddNumberToObject(j, "id", (double)id);
-  cJSON_AddStringToObject(j, "kind", kinds[c->kind]);
+  words w;
+  write_constraint(m, c, words_begin(&w));
+  char *text = words_end(&w);
+  reply_number(j, "id", (double)id, "  [%zu] %s\n", id, text);
+  free(text);
+  reply_string(j, "kind", kinds[c->kind], NULL);
   if (c->kind == TILESAT_GLOBAL) {
-    cJSON_AddNumberToObject(j, "global", c->global);
-    cJSON_AddStringToObject(j, "type",
-                            gk[tilesat_map_global_kind(m, c->global)]);
-    cJSON_AddStringToObject(j, "text", tilesat_map_global_text(m, c->global));
-    cJSON_AddStringToObject(j, "origin",
-                            tilesat_map_global_origin(m, c->global));
-    return j;
+    reply_number(j, "global", c->global, NULL);
+    reply_string(j, "type", gk[tilesat_map_global_kind(m, c->global)], NULL);
+    reply_string(j, "text", tilesat_map_global_text(m, c->global), NULL);
+    reply_string(j, "origin", tilesat_map_global_origin(m, c->global), NULL);
+    return;
   }
-  cJSON_AddItemToObject(j, "cell", json_cell(c->row, c->col));
+  reply_pair(j, "cell", c->row, c->col, NULL);
   if (c->kind == TILESAT_PINNED) {
-    cJSON_AddStringToObject(
-        j, "tile", tilesat_rules_tile_name(map_info(m).rules, c->tile));
+    reply_string(j, "tile", tilesat_rules_tile_name(map_info(m).rules, c->tile),
+                 NULL);
   } else if (c->kind == TILESAT_ADJACENT) {
-    cJSON_AddStringToObject(j, "direction",
-                            tilesat_dir_name(map_topo(m), c->dir));
-    cJSON_AddItemToObject(j, "neighbor", json_cell(c->nrow, c->ncol));
+    reply_string(j, "direction", tilesat_dir_name(map_topo(m), c->dir), NULL);
+    reply_pair(j, "neighbor", c->nrow, c->ncol, NULL);
   }
-  return j;
 }
 
-/* An explanation's fields, into j. */
-static void json_fields(const tilesat_explanation *e, cJSON *j) {
+/* An explanation: "minimal", "constraints", "cells", "propagation_refutes",
+ * "steps"; in the text the constraints, the steps, and the cells as a
+ * picture of the map (the part in window). */
+static void explanation_reply(reply *r, const tilesat_explanation *e,
+                              const int *window) {
   const tilesat_map *m = explanation_info(e).map;
+  size_t n = explanation_info(e).size;
   int W = map_info(m).width;
-  cJSON_AddTrueToObject(j, "minimal");
-  cJSON *cs = cJSON_AddArrayToObject(j, "constraints");
-  for (size_t i = 0; i < explanation_info(e).size; i++)
-    cJSON_AddItemToArray(
-        cs, json_constraint(m, tilesat_explanation_constraint(e, i), i + 1));
-  const int *cells = explanation_info(e).cells;
-  size_t n = explanation_info(e).ncells;
-  cJSON *cl = cJSON_AddArrayToObject(j, "cells");
+  reply_bool(r, "minimal", true,
+             "These %zu constraints (of %d in the map) cannot all hold, and "
+             "dropping any one\nof them leaves a satisfiable set "
+             "(checked):\n",
+             n, tilesat_constraint_count(m));
+  reply_array(r, "constraints", NULL);
   for (size_t i = 0; i < n; i++)
-    cJSON_AddItemToArray(cl, json_cell(cells[i] / W, cells[i] % W));
-  const tilesat_steps *steps = explanation_info(e).steps;
-  cJSON_AddBoolToObject(j, "propagation_refutes",
-                        tilesat_steps_contradiction(steps));
-  cJSON_AddItemToObject(j, "steps", json_steps(m, steps, true));
-}
-
-cJSON *report_explanation_json(const tilesat_explanation *e) {
-  cJSON *j = json_head(explanation_info(e).map, "UNSAT");
-  json_fields(e, j);
-  return j;
-}
-
-cJSON *report_explanations_json(tilesat_explanation *const *es, size_t n,
-                                bool complete) {
-  cJSON *j = json_head(explanation_info(es[0]).map, "UNSAT");
-  cJSON_AddBoolToObject(j, "complete", complete);
-  cJSON *a = cJSON_AddArrayToObject(j, "explanations");
-  for (size_t i = 0; i < n; i++) {
-    cJSON *x = cJSON_CreateObject();
-    json_fields(es[i], x);
-    cJSON_AddItemToArray(a, x);
+    constraint_reply(reply_array_item(r), m,
+                     tilesat_explanation_constraint(e, i), i + 1);
+  const int *cells = explanation_info(e).cells;
+  reply *cl = reply_list(r, "cells", NULL);
+  for (size_t i = 0; i < explanation_info(e).ncells; i++) {
+    int row = cells[i] / W, col = cells[i] % W;
+    reply_pair(cl, NULL, row, col, NULL);
   }
-  return j;
+  const tilesat_steps *steps = explanation_info(e).steps;
+  bool refutes = tilesat_steps_contradiction(steps);
+  reply_bool(r, "propagation_refutes", refutes, NULL);
+  steps_reply(r, "steps", m, steps, SAY_TAG, NULL,
+              "\nWhy (propagation on these constraints alone; [n] the "
+              "constraints used):\n");
+  if (!refutes) /* (propagation_refutes, in the text after the steps) */
+    reply_text(r, "  Propagation stops here without a contradiction; the SAT "
+                  "solver's search\n  shows that no filling satisfies all of "
+                  "these constraints together.\n");
+  words w;
+  write_picture(e, window, words_begin(&w)); /* the cells, drawn */
+  char *picture = words_end(&w);
+  reply_text(r, "%s", picture);
+  free(picture);
+}
+
+/* One explanation's answer, its head in the text too. */
+static void unsat_reply(reply *r, const tilesat_explanation *e,
+                        const int *window) {
+  head_reply(r, explanation_info(e).map, "UNSAT", true);
+  explanation_reply(r, e, window);
+}
+
+void report_explain_reply(reply *r, const tilesat_map *m,
+                          tilesat_explanation *const *es, size_t n, bool all,
+                          bool complete, const int *window) {
+  if (!n) {
+    head_reply(r, m, "SAT", true);
+    return;
+  }
+  if (!all) {
+    unsat_reply(r, es[0], window);
+    return;
+  }
+  head_reply(r, explanation_info(es[0]).map, "UNSAT", false);
+  reply_bool(r, "complete", complete,
+             "%zu distinct minimal explanation%s, smallest first%s", n,
+             n == 1 ? "" : "s",
+             complete
+                 ? ": all there are.\n"
+                 : ": the limit is reached, there may be more (--limit).\n");
+  reply_array(r, "explanations", NULL);
+  for (size_t i = 0; i < n; i++) {
+    reply *x = reply_array_item(r);
+    const tilesat_map *mi = explanation_info(es[i]).map;
+    reply_text(x, "\n=== Explanation %zu of %zu ===\n", i + 1, n);
+    reply_text(x, "UNSAT: no valid %dx%d map.\n", map_info(mi).width,
+               map_info(mi).height); /* (the head's, again) */
+    explanation_reply(x, es[i], window);
+  }
+}
+
+int report_explanation(const tilesat_explanation *e, const int *window,
+                       FILE *out) {
+  reply r = reply_to(out);
+  unsat_reply(&r, e, window);
+  reply_end(&r);
+  return ferror(out) ? -1 : 0;
 }
 
 /* ---------------------------------------------------------------- traces */
@@ -674,176 +788,84 @@ static void domain_text(const tilesat_trace *t, int row, int col, char *buf,
     snprintf(buf + at, len - at, "}");
 }
 
-int report_trace(const tilesat_trace *t, FILE *out) {
+/* The remaining domains, "domains": rows of cells of tile names; in the
+ * text a grid, its columns aligned. */
+static void domains_reply(reply *r, const tilesat_trace *t) {
   const tilesat_map *m = tilesat_trace_map(t);
-  tilesat_steps *steps = tilesat_trace_steps(t);
-  bool bad = tilesat_steps_contradiction(steps);
-  fputs(bad ? "contradiction: the steps that lead to it:\n"
-            : "propagation steps:\n",
-        out);
-  size_t k = tilesat_steps_count(steps);
-  for (size_t i = 0; i < k; i++) {
-    fprintf(out, "%4zu. ", i + 1);
-    write_step(m, tilesat_steps_get(steps, i), out);
-    fputc('\n', out);
-  }
-  if (!k)
-    fputs("  (none)\n", out);
-  tilesat_steps_free(steps);
-  if (bad)
-    return ferror(out) ? -1 : 0;
-  /* the remaining domains, columns aligned */
   const tilesat_map_info mi = map_info(m);
-  int W = mi.width, H = mi.height;
+  int W = mi.width, H = mi.height, T = tilesat_rules_ntiles(mi.rules);
+  bool text = reply_text_out(r); /* (the JSON needs no words) */
   char buf[4096];
   int width = 1, decided = 0;
-  for (int r = 0; r < H; r++)
-    for (int c = 0; c < W; c++) {
-      domain_text(t, r, c, buf, sizeof buf);
+  for (int row = 0; text && row < H; row++)
+    for (int col = 0; col < W; col++) {
+      domain_text(t, row, col, buf, sizeof buf);
       int w = (int)strlen(buf);
       width = w > width ? w : width;
       decided += buf[0] != '{';
     }
-  fprintf(out, "\ndomains (%d of %d cells decided):\n", decided, W * H);
-  for (int r = 0; r < H; r++) {
-    fputs(map_topo(m) == TILESAT_HEX && (r & 1) ? "  " : "", out);
-    for (int c = 0; c < W; c++) {
-      domain_text(t, r, c, buf, sizeof buf);
-      if (c + 1 < W)
-        fprintf(out, "%-*s ", width, buf);
-      else
-        fprintf(out, "%s", buf);
+  reply *rows = reply_list(
+      r, "domains", "\ndomains (%d of %d cells decided):\n", decided, W * H);
+  for (int row = 0; row < H; row++) {
+    reply *cells = reply_list(
+        rows, NULL, "%s", map_topo(m) == TILESAT_HEX && (row & 1) ? "  " : "");
+    for (int col = 0; col < W; col++) {
+      if (text)
+        domain_text(t, row, col, buf, sizeof buf);
+      reply *d =
+          text ? reply_list(cells, NULL, "%-*s%s", col + 1 < W ? width : 0, buf,
+                            col + 1 < W ? " " : "")
+               : reply_list(cells, NULL, NULL);
+      for (int k = 0; k < T; k++)
+        if (tilesat_trace_possible(t, row, col, k))
+          reply_string(d, NULL, tilesat_rules_tile_name(mi.rules, k), NULL);
     }
-    fputc('\n', out);
+    reply_text(cells, "\n");
   }
-  return ferror(out) ? -1 : 0;
 }
 
-/* The steps that matter most, in keep: the pins and choices, the steps
- * at the cell the last one empties, and the steps those follow from
- * directly (the neighbours that emptied it); how many. */
-static size_t steps_that_matter(const tilesat_steps *steps, bool *keep) {
-  size_t k = tilesat_steps_count(steps), n = 0;
-  const tilesat_step *last = tilesat_steps_get(steps, k - 1);
-  for (size_t i = k; i-- > 0;) {
-    const tilesat_step *s = tilesat_steps_get(steps, i);
-    bool end = s->row == last->row && s->col == last->col;
-    if (end || s->kind == TILESAT_STEP_PIN)
-      keep[i] = true;
-    for (size_t j = 0; end && j < s->nafter; j++)
-      if (s->after[j] >= 1 && (size_t)s->after[j] <= i)
-        keep[s->after[j] - 1] = true;
-  }
-  for (size_t i = 0; i < k; i++)
-    n += keep[i];
-  return n;
+void report_trace_reply(reply *r, const tilesat_trace *t) {
+  const tilesat_map *m = tilesat_trace_map(t);
+  int status = tilesat_trace_status(t);
+  if (status == TILESAT_UNSAT)
+    reply_string(r, "result", "contradiction",
+                 "contradiction: the steps that lead to it:\n");
+  else
+    reply_string(r, "result", status == TILESAT_SAT ? "decided" : "undecided",
+                 "propagation steps:\n");
+  tilesat_steps *steps = tilesat_trace_steps(t);
+  steps_reply(r, "steps", m, steps, SAY_NUMBER, NULL,
+              tilesat_steps_count(steps) ? NULL : "  (none)\n");
+  tilesat_steps_free(steps);
+  if (status != TILESAT_UNSAT)
+    domains_reply(r, t);
 }
 
-/* A support step made short: what the cell loses, and the neighbour
- * whose tiles allow none of it ("(3,4) loses {A, B}: none of them may
- * stand south of (2,4), which holds only {C}"); the full words when the
- * reason is another. */
-static void write_step_short(const tilesat_map *m, const tilesat_step *s,
-                             FILE *out) {
-  const tilesat_rules *r = map_info(m).rules;
-  int T = tilesat_rules_ntiles(r);
-  if (s->kind != TILESAT_STEP_SUPPORT || !s->nfrom || s->nfrom == (size_t)T) {
-    write_step(m, s, out);
-    return;
-  }
-  int *buf = zalloc((size_t)T, sizeof *buf);
-  tset lost = {s->tiles, s->ntiles};
-  int back = tilesat_dir_opposite(map_topo(m), s->dir);
-  bool some = allowed_by(r, lost, back, buf).n > 0;
-  free(buf);
-  if (!some) { /* the lost tiles allow nothing that way */
-    write_step(m, s, out);
-    return;
-  }
-  fprintf(out, "(%d,%d) loses ", s->row, s->col);
-  write_tileset(r, lost, out);
-  fprintf(out, ": %s stand %s of (%d,%d), which holds only ",
-          lost.n == 1 ? "it may not" : "none of them may",
-          report_dir_words(map_topo(m), s->dir), s->nrow, s->ncol);
-  write_tileset(r, (tset){s->from, s->nfrom}, out);
-}
-
-int report_trace_cut(const tilesat_trace *t, FILE *out) {
+void report_chain_reply(reply *r, const char *name, const tilesat_trace *t,
+                        bool cut) {
   const tilesat_map *m = tilesat_trace_map(t);
   tilesat_steps *steps = tilesat_trace_steps(t);
   size_t k = tilesat_steps_count(steps);
-  if (!tilesat_steps_contradiction(steps) || !k) {
+  if (!cut || !k) {
+    steps_reply(r, name, m, steps, SAY_NUMBER, NULL,
+                k ? "contradiction: the steps that lead to it:\n"
+                  : "contradiction: the steps that lead to it:\n  (none)\n");
     tilesat_steps_free(steps);
-    return report_trace(t, out);
+    return;
   }
   bool *keep = zalloc(k, sizeof *keep);
   size_t n = steps_that_matter(steps, keep);
-  fprintf(out,
-          "contradiction: %zu of the %zu steps that lead to it: the choices, "
-          "the steps at the cell it empties and those they follow from, "
-          "lists cut to %d tiles (--whole: every step, every tile):\n",
-          n, k, REPORT_LIST_CUT);
+  char heading[256];
+  snprintf(heading, sizeof heading,
+           "contradiction: %zu of the %zu steps that lead to it: the choices, "
+           "the steps at the cell it empties and those they follow from, "
+           "lists cut to %d tiles (--whole: every step, every tile):\n",
+           n, k, REPORT_LIST_CUT);
   list_cut = REPORT_LIST_CUT;
-  for (size_t i = 0, shown = 0; i < k; i++) {
-    if (!keep[i])
-      continue;
-    if (i > shown)
-      fprintf(out, "        (%zu step%s on other cells)\n", i - shown,
-              i - shown == 1 ? "" : "s");
-    shown = i + 1;
-    fprintf(out, "%4zu. ", i + 1);
-    write_step_short(m, tilesat_steps_get(steps, i), out);
-    fputc('\n', out);
-  }
+  steps_reply(r, name, m, steps, SAY_SHORT, keep, heading);
   list_cut = SIZE_MAX;
   free(keep);
   tilesat_steps_free(steps);
-  return ferror(out) ? -1 : 0;
-}
-
-cJSON *report_trace_json(const tilesat_trace *t) {
-  const tilesat_map_info mi = map_info(tilesat_trace_map(t));
-  const tilesat_map *m = tilesat_trace_map(t);
-  const tilesat_rules *r = mi.rules;
-  int status = tilesat_trace_status(t);
-  cJSON *j = cJSON_CreateObject();
-  cJSON_AddStringToObject(j, "result",
-                          status == TILESAT_UNSAT ? "contradiction"
-                          : status == TILESAT_SAT ? "decided"
-                                                  : "undecided");
-  tilesat_steps *steps = tilesat_trace_steps(t);
-  cJSON_AddItemToObject(j, "steps", json_steps(m, steps, false));
-  tilesat_steps_free(steps);
-  if (status != TILESAT_UNSAT) {
-    int T = tilesat_rules_ntiles(r);
-    cJSON *rows = cJSON_AddArrayToObject(j, "domains");
-    for (int row = 0; row < mi.height; row++) {
-      cJSON *cells = cJSON_CreateArray();
-      for (int col = 0; col < mi.width; col++) {
-        cJSON *d = cJSON_CreateArray();
-        for (int k = 0; k < T; k++)
-          if (tilesat_trace_possible(t, row, col, k))
-            cJSON_AddItemToArray(
-                d, cJSON_CreateString(tilesat_rules_tile_name(r, k)));
-        cJSON_AddItemToArray(cells, d);
-      }
-      cJSON_AddItemToArray(rows, cells);
-    }
-  }
-  return j;
-}
-
-int report_trace_write_json(const tilesat_trace *t, FILE *out) {
-  cJSON *doc = report_trace_json(t);
-  json_encode_strings(doc);
-  char *text = cJSON_Print(doc);
-  cJSON_Delete(doc);
-  if (!text)
-    return -1;
-  fputs(text, out);
-  fputc('\n', out);
-  free(text);
-  return ferror(out) ? -1 : 0;
 }
 
 /* --------------------------------------------------------------- repairs */

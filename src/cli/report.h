@@ -1,43 +1,46 @@
 /* report.h: explanations, traces, analyses and repairs in words and in
  * JSON (report.c; the analysis: report_analysis.c), from the data the library
- * returns.  A JSON document is a cJSON tree the caller prints
+ * returns: an answer given in both forms is described once, as a reply
+ * (reply.h).  A JSON document is a cJSON tree the caller prints
  * (report_json_print) or frees. */
 #ifndef TILESAT_CLI_REPORT_H
 #define TILESAT_CLI_REPORT_H
 
+#include "reply.h"
 #include "tilesat.h"
 
 #include <cJSON.h>
 #include <stdio.h>
 
-/* The constraints, what each rules out and why, and a picture of the map
- * marking the cells involved: the part in window (row, col, height, width),
- * or all of it when window is NULL or empty. */
+/* explain's answer, described once: SAT (n == 0: {"result": "SAT",
+ * "map", "total_constraints"}, a line in the text), or the explanation
+ * es[0] (the same head, "UNSAT", then its "minimal", "constraints",
+ * "cells", "propagation_refutes", "steps"), or with all the n of them
+ * (the head, "complete", "explanations": an array of their members).  In
+ * the text each explanation's constraints, what each rules out and why,
+ * and a picture of the map marking the cells involved: the part in
+ * window (row, col, height, width), or all of it when window is NULL or
+ * empty. */
+void report_explain_reply(reply *r, const tilesat_map *m,
+                          tilesat_explanation *const *es, size_t n, bool all,
+                          bool complete, const int *window);
+/* One explanation's text (report_explain_reply's) to out. */
 int report_explanation(const tilesat_explanation *e, const int *window,
                        FILE *out);
-/* Numbered, each as report_explanation, after a line saying how many and
- * whether they are all there are. */
-int report_explanations(tilesat_explanation *const *es, size_t n, bool complete,
-                        const int *window, FILE *out);
-/* {"result": "UNSAT", "map", "total_constraints", then the explanation's
- * fields: "minimal", "constraints", "cells", "propagation_refutes",
- * "steps"}. */
-cJSON *report_explanation_json(const tilesat_explanation *e);
-/* The same head, "complete", and "explanations": an array of their
- * fields. */
-cJSON *report_explanations_json(tilesat_explanation *const *es, size_t n,
-                                bool complete);
-/* {"result": "SAT", "map", "total_constraints"}. */
-cJSON *report_explain_sat_json(const tilesat_map *m);
-/* {"result": "contradiction" | "decided" | "undecided", "steps", and
- * unless contradicted "domains": rows of cells of tile names}. */
-cJSON *report_trace_json(const tilesat_trace *t);
-/* A contradiction's steps made short (collapse --explain on a map larger
+/* trace's answer, described once: {"result": "contradiction" | "decided"
+ * | "undecided", "steps", and unless contradicted "domains": rows of
+ * cells of tile names}; in the text after a contradiction the chain of
+ * steps that led to it (back to the pins and choices that caused it),
+ * only those; otherwise every step, then the domains as a grid. */
+void report_trace_reply(reply *r, const tilesat_trace *t);
+/* The steps of t, contradicted, as the member `name` (trace's "steps"),
+ * and with cut made short in the text (collapse --explain on a map larger
  * than 32x32): only those the contradiction follows from, with their
  * numbers in the whole trace, each list of tiles cut to REPORT_LIST_CUT
- * names and "and N more"; report_trace when there is no contradiction. */
+ * names and "and N more". */
 #define REPORT_LIST_CUT 4
-int report_trace_cut(const tilesat_trace *t, FILE *out);
+void report_chain_reply(reply *r, const char *name, const tilesat_trace *t,
+                        bool cut);
 /* The analysis (report_analysis.c): tiles, border tiles, tiles that never
  * appear, the table of sizes, and when hard the smallest failing size's
  * explanation. */
