@@ -24,6 +24,8 @@ FILE *reply_text_out(const reply *r) {
 }
 
 /* The text of a fact (printf, NULL: none), written when r is text. */
+static void say(reply *r, const char *fmt, va_list ap)
+    __attribute__((format(printf, 2, 0)));
 static void say(reply *r, const char *fmt, va_list ap) {
   if (fmt && r->form == REPLY_TEXT_FORM)
     vfprintf(r->out, fmt, ap);
