@@ -956,3 +956,42 @@ Test(collapse_cli, explain_distance_wraps) {
   tilesat_map_free(m);
   tilesat_rules_free(r);
 }
+
+/* A masked cell in the JSON map is null, where the text leaves it blank
+ * (it aborted: a masked cell's tile, -1, asked for its name), by the plain
+ * run and by modify alike; every other cell the text's tile. */
+Test(collapse_cli, masked_cells_are_null_in_json) {
+  char *mask = temp_file("....\n.#..\n....\n", 15);
+  const char *guards[2] = {"none", "modify"};
+  for (int g = 0; g < 2; g++) {
+    run_result t = RUN("collapse", "rules/coast.rules", "--size", "4x3",
+                       "--mask", mask, "--seed", "1", "--guard", guards[g]);
+    run_result j =
+        RUN("collapse", "rules/coast.rules", "--size", "4x3", "--mask", mask,
+            "--seed", "1", "--guard", guards[g], "--format", "json");
+    cr_assert_eq(t.code, 10, "%s: %s", guards[g], t.err);
+    cr_assert_eq(j.code, 10, "%s: %s", guards[g], j.err);
+    cJSON *doc = cJSON_Parse(j.out);
+    cr_assert(doc, "%s", j.out);
+    const cJSON *rows = cJSON_GetObjectItemCaseSensitive(doc, "map");
+    cr_assert_eq(cJSON_GetArraySize(rows), 3, "%s", j.out);
+    const char *line = strchr(t.out, '\n') + 1; /* after SAT */
+    for (int y = 0; y < 3; y++, line = strchr(line, '\n') + 1)
+      for (int x = 0; x < 4; x++) {
+        const cJSON *cell = cJSON_GetArrayItem(cJSON_GetArrayItem(rows, y), x);
+        if (y == 1 && x == 1) {
+          cr_expect(cJSON_IsNull(cell), "%s: masked (1,1) in\n%s", guards[g],
+                    j.out);
+        } else {
+          cr_assert(cJSON_IsString(cell), "%s", j.out);
+          cr_expect_eq(cell->valuestring[0], line[x], "%s: (%d,%d)", guards[g],
+                       y, x);
+        }
+      }
+    cJSON_Delete(doc);
+    run_free(&t);
+    run_free(&j);
+  }
+  remove(mask);
+  free(mask);
+}

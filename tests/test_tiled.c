@@ -903,3 +903,53 @@ Test(tiled, verify_says_a_half_painted_map_is_incomplete) {
   run_free(&r);
   rm_dir(dir);
 }
+
+/* A painted map whose <tile> elements are not one a cell is not written
+ * into: too many (the writer read past the map's gids and wrote heap bytes
+ * as tiles) or too few (a layer written short) are an error naming the
+ * file and the layer's line, and nothing is written. */
+Test(tiled, write_into_needs_one_tile_element_a_cell) {
+  tilesat_rules *r = rules_from_text("tilesat-rules 1\ntopology square\n"
+                                     "tile 1 1\ntile 2 1\n"
+                                     "allow 1 E 1 2\nallow 2 E 1 2\n"
+                                     "allow 1 W 1 2\nallow 2 W 1 2\n");
+  tilesat_error err;
+  tilesat_map *m = tilesat_map_new(r, 2, 1, TILESAT_SQUARE, false, &err);
+  cr_assert(m, "%s", err.msg);
+  char *dir = temp_dir();
+  const char *datas[2] = {"<tile gid=\"1\"/><tile gid=\"2\"/><tile/><tile/>",
+                          "<tile gid=\"1\"/>"};
+  for (int i = 0; i < 2; i++) {
+    char path[512], out[512], text[1024];
+    snprintf(path, sizeof path, "%s/painted.tmx", dir);
+    snprintf(out, sizeof out, "%s/done.tmx", dir);
+    int n = snprintf(
+        text, sizeof text,
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<map version=\"1.8\" "
+        "orientation=\"orthogonal\" width=\"2\" height=\"1\" "
+        "tilewidth=\"8\" tileheight=\"8\">\n <layer id=\"1\" name=\"L\" "
+        "width=\"2\" height=\"1\">\n  <data>%s</data>\n </layer>\n</map>\n",
+        datas[i]);
+    FILE *f = fopen(path, "w");
+    cr_assert(f);
+    fwrite(text, 1, (size_t)n, f);
+    fclose(f);
+    tilesat_tiled_doc *d = tilesat_tiled_doc_read(path, &err);
+    cr_assert(d, "%s", err.msg);
+    int tiles[2] = {0, 1};
+    cr_expect_eq(
+        tilesat_tiled_doc_write_into(m, tiles, d, NULL, NULL, out, &err), -1,
+        "case %d: written", i);
+    char said[600];
+    snprintf(said, sizeof said,
+             "%s:3: the layer's <tile> elements are not one a cell (width x "
+             "height)",
+             path);
+    cr_expect_str_eq(err.msg, said);
+    cr_expect_neq(access(out, F_OK), 0, "case %d: %s exists", i, out);
+    tilesat_tiled_doc_free(d);
+  }
+  rm_dir(dir);
+  tilesat_map_free(m);
+  tilesat_rules_free(r);
+}

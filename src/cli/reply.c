@@ -88,16 +88,20 @@ void reply_cell(reply *r, const char *name, int row, int col, const char *text,
   put(r, name, v);
 }
 
-/* A map in the JSON: rows of tile names (the text: tilesat_map_write). */
+/* A map in the JSON: rows of tile names, null for a masked cell (the
+ * text: tilesat_map_write, which leaves it blank). */
 static cJSON *map_json(const tilesat_map *m, const int *tiles) {
   const tilesat_map_info mi = map_info(m);
   const tilesat_rules *r = mi.rules;
   cJSON *rows = cJSON_CreateArray();
   for (int row = 0; row < mi.height; row++) {
     cJSON *cells = cJSON_CreateArray();
-    for (int col = 0; col < mi.width; col++)
-      cJSON_AddItemToArray(cells, cJSON_CreateString(tilesat_rules_tile_name(
-                                      r, tiles[row * mi.width + col])));
+    for (int col = 0; col < mi.width; col++) {
+      int t = tiles[row * mi.width + col];
+      cJSON_AddItemToArray(
+          cells, t < 0 ? cJSON_CreateNull()
+                       : cJSON_CreateString(tilesat_rules_tile_name(r, t)));
+    }
     cJSON_AddItemToArray(rows, cells);
   }
   return rows;

@@ -881,6 +881,8 @@ static tilesat_grid *tmj_grid(const ts_tiled_doc *d, const char *want,
 tilesat_grid *tilesat_tiled_doc_grid(const tilesat_tiled_doc *doc,
                                      const char *layer, tilesat_empty empty,
                                      tilesat_error *err) {
+  if (!doc)
+    ts_misuse(__func__, "no document");
   return doc->json ? tmj_grid(doc, layer, empty, err)
                    : tmx_grid(doc, layer, empty, err);
 }

@@ -435,8 +435,13 @@ static const char *tmx_put_gids(xmlNode *layer, const uint32_t *gids, int w,
   xmlChar *enc = xmlGetProp(data, (const xmlChar *)"encoding");
   xmlChar *comp = xmlGetProp(data, (const xmlChar *)"compression");
   const char *why = NULL;
-  if (!enc) { /* <tile gid=".."/> elements, in order */
-    size_t k = 0;
+  size_t k = 0, cells = (size_t)w * (size_t)h;
+  for (xmlNode *t = enc ? NULL : data->children; t; t = t->next)
+    k += ts_tiled_is_elem(t, "tile");
+  if (!enc && k != cells) {
+    why = "the layer's <tile> elements are not one a cell (width x height)";
+  } else if (!enc) { /* <tile gid=".."/> elements, in order */
+    k = 0;
     for (xmlNode *t = data->children; t; t = t->next)
       if (ts_tiled_is_elem(t, "tile")) {
         char v[16];

@@ -48,6 +48,8 @@ int tilesat_tiled_doc_write_into(const tilesat_map *m, const int *tiles,
                                  const tilesat_tiled_doc *base,
                                  const char *layer, const char *rules,
                                  const char *path, tilesat_error *err) {
+  if (!m || !tiles || !base || !path)
+    ts_misuse(__func__, "no map, tiles, document or path");
   bool json =
       ts_tiled_ends_with(path, ".tmj") || ts_tiled_ends_with(path, ".json");
   bool xml = !base->json;
