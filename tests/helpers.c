@@ -175,6 +175,14 @@ int test_cases(int n) {
   return q && *q && n >= 2 ? n / 2 : n;
 }
 
+void import_castle(const char *dir, char *rules, size_t len) {
+  snprintf(rules, len, "%s/castle.rules", dir);
+  run_result r =
+      RUN("import-tileset", "tests/data/wfc/tilesets/Castle.xml", "-o", rules);
+  cr_assert_eq(r.code, 0, "%s", r.err);
+  run_free(&r);
+}
+
 char *temp_dir(void) {
   char tmpl[256];
   snprintf(tmpl, sizeof tmpl, "%s/dXXXXXX", temp_root_path());

@@ -38,6 +38,9 @@ run_result run_cli_with(const char *const *args, int ms, int sig,
 /* A fresh temporary folder (malloc'd); rm_dir removes it and all it holds
  * (files only) and frees the path; what is left is removed at exit. */
 char *temp_dir(void);
+/* WFC's Castle imported into dir (castle.rules, castle.pictures beside
+ * it): the rules' path into rules. */
+void import_castle(const char *dir, char *rules, size_t len);
 /* How many random cases a cross-check draws: n; half of n when
  * TILESAT_TEST_QUICK is set (`make test`'s sanitizer pass runs every test
  * with the same assertions on fewer random cases); 4n when

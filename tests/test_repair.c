@@ -569,11 +569,7 @@ Test(repair, satisfiable_none_possible_and_misuse) {
 Test(repair, clashing_pins_dropped_from_their_window_first) {
   char *dir = temp_dir();
   char rules[512];
-  snprintf(rules, sizeof rules, "%s/castle.rules", dir);
-  run_result t =
-      RUN("import-tileset", "tests/data/wfc/tilesets/Castle.xml", "-o", rules);
-  cr_assert_eq(t.code, 0, "%s", t.err);
-  run_free(&t);
+  import_castle(dir, rules, sizeof rules);
   const char *pins[] = {"60,60=river 0", "62,60=bridge 0", "61,59=bridge 1"};
   run_result r = RUN("repair", rules, "--size", "128x128", "--pin", pins[0],
                      "--pin", pins[1], "--pin", pins[2]);
@@ -616,11 +612,7 @@ static void every_line(void) { setenv("TILESAT_PROGRESS", "all", 1); }
 Test(repair, clashing_pins_windows_first_and_the_check_said) {
   char *dir = temp_dir();
   char rules[512];
-  snprintf(rules, sizeof rules, "%s/castle.rules", dir);
-  run_result t =
-      RUN("import-tileset", "tests/data/wfc/tilesets/Castle.xml", "-o", rules);
-  cr_assert_eq(t.code, 0, "%s", t.err);
-  run_free(&t);
+  import_castle(dir, rules, sizeof rules);
   const char *args[] = {"repair", rules,           "--size",
                         "32x32",  "--pin",         "10,10=river 0",
                         "--pin",  "10,11=river 1", NULL};

@@ -184,12 +184,9 @@ Test(words, help_suggests_a_command) {
 Test(words, explain_steps_name_the_cell_they_end_at) {
   char *dir = temp_dir();
   char rules[512];
-  snprintf(rules, sizeof rules, "%s/castle.rules", dir);
+  import_castle(dir, rules, sizeof rules);
   run_result r =
-      RUN("import-tileset", "tests/data/wfc/tilesets/Castle.xml", "-o", rules);
-  cr_assert_eq(r.code, 0, "%s", r.err);
-  run_free(&r);
-  r = RUN("collapse", rules, "--size", "16x16", "--seed", "3", "--explain");
+      RUN("collapse", rules, "--size", "16x16", "--seed", "3", "--explain");
   cr_assert_eq(r.code, 0, "%s", r.err);
   /* the headline names both cells */
   const char *head = "contradiction at (5,14) after 154 choices (seed 3); the "
@@ -336,13 +333,9 @@ Test(words, quiet_prints_only_the_answer) {
 Test(words, one_run_is_one_run) {
   char *dir = temp_dir();
   char rules[512];
-  snprintf(rules, sizeof rules, "%s/castle.rules", dir);
-  run_result r =
-      RUN("import-tileset", "tests/data/wfc/tilesets/Castle.xml", "-o", rules);
-  cr_assert_eq(r.code, 0, "%s", r.err);
-  run_free(&r);
-  r = RUN("collapse", rules, "--size", "16x16", "-n", "2", "--seed", "3",
-          "--explain");
+  import_castle(dir, rules, sizeof rules);
+  run_result r = RUN("collapse", rules, "--size", "16x16", "-n", "2", "--seed",
+                     "3", "--explain");
   cr_expect_eq(r.code, 10, "%s", r.err); /* one run made a map */
   cr_expect(strstr(r.out, "contradictions: 1 (50.0%"), "%s", r.out);
   cr_expect(strstr(r.out, "doomed sets of 1 failed run (each minimal"), "%s",
@@ -535,13 +528,9 @@ static long encoded_clauses(const char *rules, const char *size, bool periodic,
 Test(words, guard_says_what_it_does) {
   char *dir = temp_dir();
   char rules[512];
-  snprintf(rules, sizeof rules, "%s/castle.rules", dir);
-  run_result r =
-      RUN("import-tileset", "tests/data/wfc/tilesets/Castle.xml", "-o", rules);
-  cr_assert_eq(r.code, 0, "%s", r.err);
-  run_free(&r);
-  r = RUN("collapse", rules, "--size", "16x16", "--periodic", "--guard", "sat",
-          "--seed", "2", "-q");
+  import_castle(dir, rules, sizeof rules);
+  run_result r = RUN("collapse", rules, "--size", "16x16", "--periodic",
+                     "--guard", "sat", "--seed", "2", "-q");
   cr_expect_eq(r.code, 10, "%s", r.err);
   char want[512];
   long vars, clauses = encoded_clauses(rules, "16x16", true, &vars);
@@ -605,11 +594,8 @@ Test(words, guard_says_what_it_does) {
 Test(words, exact_guard_says_its_size_first) {
   char *dir = temp_dir();
   char rules[512];
-  snprintf(rules, sizeof rules, "%s/castle.rules", dir);
-  run_result r =
-      RUN("import-tileset", "tests/data/wfc/tilesets/Castle.xml", "-o", rules);
-  cr_assert_eq(r.code, 0, "%s", r.err);
-  run_free(&r);
+  import_castle(dir, rules, sizeof rules);
+  run_result r;
   long vars, clauses = encoded_clauses(rules, "16x16", true, &vars);
   char want[512];
   snprintf(want, sizeof want,
@@ -641,15 +627,11 @@ Test(words, exact_guard_says_its_size_first) {
 Test(words, collapse_explain_says_its_size_first) {
   char *dir = temp_dir();
   char rules[512];
-  snprintf(rules, sizeof rules, "%s/castle.rules", dir);
-  run_result r =
-      RUN("import-tileset", "tests/data/wfc/tilesets/Castle.xml", "-o", rules);
-  cr_assert_eq(r.code, 0, "%s", r.err);
-  run_free(&r);
-  r = run_cli_interrupted((const char *const[]){"collapse", rules, "--size",
-                                                "128x128", "--seed", "1",
-                                                "--explain", "-q", NULL},
-                          1000);
+  import_castle(dir, rules, sizeof rules);
+  run_result r = run_cli_interrupted(
+      (const char *const[]){"collapse", rules, "--size", "128x128", "--seed",
+                            "1", "--explain", "-q", NULL},
+      1000);
   const char *want =
       "tilesat: collapse: --explain: the run contradicted at (108,79); "
       "explaining it loads and solves the whole 128x128 map's CNF (3.7 M "
@@ -980,11 +962,7 @@ static bool step_head(const char *text, int number, char *buf, size_t len) {
 Test(words, collapse_explain_is_short_on_large_maps) {
   char *dir = temp_dir();
   char rules[512];
-  snprintf(rules, sizeof rules, "%s/castle.rules", dir);
-  run_result imp =
-      RUN("import-tileset", "tests/data/wfc/tilesets/Castle.xml", "-o", rules);
-  cr_assert_eq(imp.code, 0, "%s", imp.err);
-  run_free(&imp);
+  import_castle(dir, rules, sizeof rules);
   run_result s =
       RUN("collapse", rules, "--size", "33x33", "--seed", "2", "--explain");
   run_result w = RUN("collapse", rules, "--size", "33x33", "--seed", "2",
