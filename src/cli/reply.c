@@ -31,6 +31,16 @@ static void say(reply *r, const char *fmt, va_list ap) {
     vfprintf(r->out, fmt, ap);
 }
 
+/* say() the text of a fact, in a function whose last named parameter is
+ * `text`, followed by its printf arguments. */
+#define SAY(r, text)                                                           \
+  do {                                                                         \
+    va_list ap_;                                                               \
+    va_start(ap_, text);                                                       \
+    say(r, text, ap_);                                                         \
+    va_end(ap_);                                                               \
+  } while (0)
+
 static bool json(const reply *r) { return r->form == REPLY_JSON_FORM; }
 
 /* v, the member `name` of r's JSON (an element, when r is a list). */
@@ -42,30 +52,21 @@ static void put(reply *r, const char *name, cJSON *v) {
 }
 
 void reply_number(reply *r, const char *name, double v, const char *text, ...) {
-  va_list ap;
-  va_start(ap, text);
-  say(r, text, ap);
-  va_end(ap);
+  SAY(r, text);
   if (json(r))
     put(r, name, cJSON_CreateNumber(v));
 }
 
 void reply_string(reply *r, const char *name, const char *s, const char *text,
                   ...) {
-  va_list ap;
-  va_start(ap, text);
-  say(r, text, ap);
-  va_end(ap);
+  SAY(r, text);
   if (json(r))
     put(r, name, cJSON_CreateString(s));
 }
 
 void reply_pair(reply *r, const char *name, double a, double b,
                 const char *text, ...) {
-  va_list ap;
-  va_start(ap, text);
-  say(r, text, ap);
-  va_end(ap);
+  SAY(r, text);
   if (!json(r))
     return;
   cJSON *v = cJSON_CreateArray();
@@ -76,10 +77,7 @@ void reply_pair(reply *r, const char *name, double a, double b,
 
 void reply_cell(reply *r, const char *name, int row, int col, const char *text,
                 ...) {
-  va_list ap;
-  va_start(ap, text);
-  say(r, text, ap);
-  va_end(ap);
+  SAY(r, text);
   if (!json(r))
     return;
   cJSON *v = cJSON_CreateObject();
@@ -116,29 +114,18 @@ void reply_map(reply *r, const char *name, const tilesat_map *m,
 }
 
 void reply_bool(reply *r, const char *name, bool v, const char *text, ...) {
-  va_list ap;
-  va_start(ap, text);
-  say(r, text, ap);
-  va_end(ap);
+  SAY(r, text);
   if (json(r))
     put(r, name, cJSON_CreateBool(v));
 }
 
 void reply_null(reply *r, const char *name, const char *text, ...) {
-  va_list ap;
-  va_start(ap, text);
-  say(r, text, ap);
-  va_end(ap);
+  SAY(r, text);
   if (json(r))
     put(r, name, cJSON_CreateNull());
 }
 
-void reply_text(reply *r, const char *text, ...) {
-  va_list ap;
-  va_start(ap, text);
-  say(r, text, ap);
-  va_end(ap);
-}
+void reply_text(reply *r, const char *text, ...) { SAY(r, text); }
 
 /* r's reply for an object or a list, its JSON doc (in the text, NULL):
  * the one of the last made again, and the one it kept for its own. */
@@ -164,10 +151,7 @@ reply *reply_object(reply *r, const char *name) {
 }
 
 void reply_array(reply *r, const char *name, const char *text, ...) {
-  va_list ap;
-  va_start(ap, text);
-  say(r, text, ap);
-  va_end(ap);
+  SAY(r, text);
   if (json(r))
     put(r, name, r->array = cJSON_CreateArray());
 }
@@ -180,10 +164,7 @@ reply *reply_array_item(reply *r) {
 }
 
 reply *reply_list(reply *r, const char *name, const char *text, ...) {
-  va_list ap;
-  va_start(ap, text);
-  say(r, text, ap);
-  va_end(ap);
+  SAY(r, text);
   cJSON *v = NULL;
   if (json(r))
     put(r, name, v = cJSON_CreateArray());
